@@ -1,0 +1,66 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, bottom to top (no module imports one above it):
+//   CGMP → BigNum → TLSCrypto → PKI → TLSEngine
+//   TCPSim (stands alone)
+//   Simulation (TLSEngine + TCPSim) → Scenarios, Rendering → tlslab
+let package = Package(
+    name: "TLSLab",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tlslab", targets: ["tlslab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGMP",
+            pkgConfig: "gmp",
+            providers: [.apt(["libgmp-dev"]), .brew(["gmp"])]
+        ),
+        .target(name: "BigNum", dependencies: ["CGMP"]),
+        .target(name: "TLSCrypto", dependencies: [
+            "BigNum",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
+        .target(name: "PKI", dependencies: [
+            "TLSCrypto",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "X509", package: "swift-certificates"),
+        ]),
+        .target(name: "TLSEngine", dependencies: [
+            "TLSCrypto", "PKI",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
+        .target(name: "TCPSim"),
+        .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
+        .target(name: "Scenarios", dependencies: [
+            "Simulation",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .target(name: "Rendering", dependencies: ["Simulation"]),
+        .executableTarget(name: "tlslab", dependencies: [
+            "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "BigNumTests", dependencies: ["BigNum"]),
+        .testTarget(name: "TLSCryptoTests", dependencies: [
+            "TLSCrypto", "BigNum",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

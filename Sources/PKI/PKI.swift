@@ -1,0 +1,1 @@
+// The PKI module: see README.md for the architecture.

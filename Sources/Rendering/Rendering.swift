@@ -1,0 +1,1 @@
+// The Rendering module: see README.md for the architecture.

@@ -1,0 +1,1 @@
+// The Scenarios module: see README.md for the architecture.

@@ -1,0 +1,1 @@
+// The Simulation module: see README.md for the architecture.

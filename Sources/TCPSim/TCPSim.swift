@@ -1,0 +1,1 @@
+// TCP simulator: RFC 9293 on a virtual clock.

@@ -1,0 +1,1 @@
+// The TLSEngine module: see README.md for the architecture.
