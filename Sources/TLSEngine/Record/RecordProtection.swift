@@ -1,0 +1,289 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+import TLSCrypto
+
+/// How a cipher suite protects records once ChangeCipherSpec has switched keys.
+///
+/// RFC 5246 §6.2.3: GenericBlockCipher (MAC-then-encrypt with an explicit IV in TLS 1.1+) and
+/// GenericAEADCipher; RFC 5288 §3 for AES-GCM's nonce (4-byte implicit salt from the key block
+/// followed by an 8-byte explicit part carried in the record).
+public enum RecordCipher: Sendable, Hashable {
+    /// AES-GCM with a 16- or 32-byte key; 4-byte salt, 8-byte explicit nonce, 16-byte tag.
+    case aesGCM(keyLength: Int)
+    /// AES-CBC with HMAC (MAC-then-encrypt, TLS padding).
+    case aesCBC(keyLength: Int, mac: RecordMAC)
+
+    public var keyLength: Int {
+        switch self {
+        case .aesGCM(let k), .aesCBC(let k, _): return k
+        }
+    }
+
+    public var macKeyLength: Int {
+        switch self {
+        case .aesGCM: return 0
+        case .aesCBC(_, let mac): return mac.length
+        }
+    }
+
+    /// The part of the IV that comes from the key block (GCM salt; CBC's TLS 1.0 initial IV).
+    public var fixedIVLength: Int {
+        switch self {
+        case .aesGCM: return 4
+        case .aesCBC: return 16
+        }
+    }
+
+    public var isAEAD: Bool {
+        if case .aesGCM = self { return true }
+        return false
+    }
+}
+
+/// The HMAC of a CBC suite (RFC 5246 §6.2.3.1, RFC 2104).
+public enum RecordMAC: Sendable, Hashable {
+    case sha1, sha256, sha384
+
+    public var length: Int {
+        switch self {
+        case .sha1: return 20
+        case .sha256: return 32
+        case .sha384: return 48
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .sha1: return "HMAC-SHA1"
+        case .sha256: return "HMAC-SHA256"
+        case .sha384: return "HMAC-SHA384"
+        }
+    }
+
+    func authenticate(_ data: [UInt8], key: [UInt8]) -> [UInt8] {
+        let k = SymmetricKey(data: key)
+        switch self {
+        case .sha1: return Array(HMAC<Insecure.SHA1>.authenticationCode(for: data, using: k))
+        case .sha256: return Array(HMAC<SHA256>.authenticationCode(for: data, using: k))
+        case .sha384: return Array(HMAC<SHA384>.authenticationCode(for: data, using: k))
+        }
+    }
+}
+
+/// One direction's keys, as split from the key block.
+public struct RecordKeys: Sendable, Hashable {
+    public var macKey: [UInt8]
+    public var writeKey: [UInt8]
+    public var fixedIV: [UInt8]
+
+    public init(macKey: [UInt8], writeKey: [UInt8], fixedIV: [UInt8]) {
+        self.macKey = macKey
+        self.writeKey = writeKey
+        self.fixedIV = fixedIV
+    }
+}
+
+/// Why a protected record was refused. Every case maps to the `bad_record_mac` alert except
+/// `recordOverflow` (RFC 5246 §7.2.2) — deliberately one answer for padding and MAC failures.
+public enum RecordProtectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    case badRecordMAC(String)
+    case recordOverflow(length: Int)
+    case sequenceNumberExhausted
+    case invalidKeys(String)
+
+    public var description: String {
+        switch self {
+        case .badRecordMAC(let why): return "bad_record_mac: \(why)"
+        case .recordOverflow(let n): return "record_overflow: \(n) bytes"
+        case .sequenceNumberExhausted: return "the 64-bit record sequence number would wrap"
+        case .invalidKeys(let why): return "invalid record keys: \(why)"
+        }
+    }
+}
+
+/// What happened to one record, for the teaching trace: every input of the protection.
+public struct RecordCryptoDetail: Sendable, Hashable {
+    public var sequenceNumber: UInt64
+    /// GCM: salt‖explicit nonce. CBC: the IV.
+    public var nonceOrIV: [UInt8]
+    /// GCM: the additional data. CBC: the MAC input header (seq‖type‖version‖length).
+    public var additionalData: [UInt8]
+    /// GCM: the tag. CBC: the HMAC.
+    public var authenticator: [UInt8]
+    /// CBC: the padding bytes including the padding_length byte; empty for GCM.
+    public var padding: [UInt8]
+    public var plaintext: [UInt8]
+    /// The record fragment as it travels (what follows the 5-byte record header).
+    public var fragment: [UInt8]
+}
+
+/// One direction of record protection: the keys, the cipher and the sequence number.
+///
+/// RFC 5246 §6.1: each direction keeps its own 64-bit sequence number, set to zero by
+/// ChangeCipherSpec and incremented after every record.
+public struct RecordProtector: Sendable {
+    public let cipher: RecordCipher
+    public let keys: RecordKeys
+    /// TLS 1.0 (RFC 2246) chains CBC IVs across records instead of sending one per record.
+    public let explicitIV: Bool
+    public private(set) var sequenceNumber: UInt64 = 0
+    private var chainedIV: [UInt8]
+
+    static let gcmExplicitNonceLength = 8
+    static let gcmTagLength = 16
+    static let blockSize = 16
+    /// RFC 5246 §6.2.3: TLSCiphertext.length must not exceed 2^14 + 2048.
+    public static let maxCiphertextLength = (1 << 14) + 2048
+
+    public init(cipher: RecordCipher, keys: RecordKeys, explicitIV: Bool = true) throws(RecordProtectionError) {
+        guard keys.writeKey.count == cipher.keyLength else {
+            throw .invalidKeys("write key is \(keys.writeKey.count) bytes, the suite needs \(cipher.keyLength)")
+        }
+        guard keys.macKey.count == cipher.macKeyLength else {
+            throw .invalidKeys("MAC key is \(keys.macKey.count) bytes, the suite needs \(cipher.macKeyLength)")
+        }
+        // GCM: a 4-byte salt. CBC in TLS 1.1+: no IV from the key block (each record carries one).
+        // CBC in TLS 1.0: the key block's 16-byte IV starts the chain.
+        let ivOK: Bool
+        switch (cipher.isAEAD, explicitIV) {
+        case (true, _): ivOK = keys.fixedIV.count == 4
+        case (false, true): ivOK = keys.fixedIV.isEmpty || keys.fixedIV.count == 16
+        case (false, false): ivOK = keys.fixedIV.count == 16
+        }
+        guard ivOK else { throw .invalidKeys("a fixed IV of \(keys.fixedIV.count) bytes does not fit this cipher") }
+        self.cipher = cipher
+        self.keys = keys
+        self.explicitIV = explicitIV
+        self.chainedIV = keys.fixedIV
+    }
+
+    /// seq_num(8) ‖ type(1) ‖ version(2) ‖ length(2): the AEAD additional data and the MAC header.
+    static func header(seq: UInt64, contentType: UInt8, version: UInt16, length: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(13)
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: seq >> UInt64(shift))) }
+        out.append(contentType)
+        out.append(UInt8(version >> 8)); out.append(UInt8(version & 0xff))
+        out.append(UInt8((length >> 8) & 0xff)); out.append(UInt8(length & 0xff))
+        return out
+    }
+
+    private mutating func advance() throws(RecordProtectionError) {
+        guard sequenceNumber < UInt64.max else { throw .sequenceNumberExhausted }
+        sequenceNumber += 1
+    }
+
+    /// Protects one record's plaintext; returns the fragment and every value used.
+    /// CBC draws its explicit IV from `random`; GCM uses the sequence number as the explicit nonce
+    /// (RFC 5288 allows any value that never repeats under one key).
+    public mutating func seal(contentType: UInt8, version: UInt16, plaintext: [UInt8],
+                              random: RandomSource) throws(RecordProtectionError) -> RecordCryptoDetail {
+        let seq = sequenceNumber
+        switch cipher {
+        case .aesGCM:
+            let explicit = Self.header(seq: seq, contentType: 0, version: 0, length: 0).prefix(8)
+            let nonceBytes = keys.fixedIV + explicit
+            let aad = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
+            do {
+                let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: keys.writeKey),
+                                           nonce: AES.GCM.Nonce(data: nonceBytes), authenticating: aad)
+                let tag = Array(box.tag)
+                let fragment = Array(explicit) + Array(box.ciphertext) + tag
+                try advance()
+                return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: nonceBytes, additionalData: aad,
+                                          authenticator: tag, padding: [], plaintext: plaintext, fragment: fragment)
+            } catch let error as RecordProtectionError {
+                throw error
+            } catch {
+                throw .invalidKeys("AES-GCM refused the key or nonce: \(error)")
+            }
+        case .aesCBC(_, let mac):
+            let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
+            let tag = mac.authenticate(macHeader + plaintext, key: keys.macKey)
+            let unpadded = plaintext.count + tag.count + 1
+            let padLength = (Self.blockSize - unpadded % Self.blockSize) % Self.blockSize
+            let padding = [UInt8](repeating: UInt8(padLength), count: padLength + 1)
+            let iv = explicitIV ? random.bytes(count: Self.blockSize) : chainedIV
+            let body = plaintext + tag + padding
+            let encrypted: [UInt8]
+            do {
+                encrypted = Array(try AES._CBC.encrypt(body, using: SymmetricKey(data: keys.writeKey),
+                                                       iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
+            } catch {
+                throw .invalidKeys("AES-CBC refused the key or IV: \(error)")
+            }
+            if !explicitIV { chainedIV = Array(encrypted.suffix(Self.blockSize)) }
+            try advance()
+            return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: iv, additionalData: macHeader,
+                                      authenticator: tag, padding: padding, plaintext: plaintext,
+                                      fragment: (explicitIV ? iv : []) + encrypted)
+        }
+    }
+
+    /// Removes protection from one record fragment. Any failure is `bad_record_mac`.
+    public mutating func open(contentType: UInt8, version: UInt16,
+                              fragment: [UInt8]) throws(RecordProtectionError) -> RecordCryptoDetail {
+        guard fragment.count <= Self.maxCiphertextLength else { throw .recordOverflow(length: fragment.count) }
+        let seq = sequenceNumber
+        switch cipher {
+        case .aesGCM:
+            let overhead = Self.gcmExplicitNonceLength + Self.gcmTagLength
+            guard fragment.count >= overhead else {
+                throw .badRecordMAC("a GCM record needs at least \(overhead) bytes, got \(fragment.count)")
+            }
+            let explicit = Array(fragment[0..<8])
+            let ciphertext = Array(fragment[8..<(fragment.count - 16)])
+            let tag = Array(fragment.suffix(16))
+            let nonceBytes = keys.fixedIV + explicit
+            let aad = Self.header(seq: seq, contentType: contentType, version: version, length: ciphertext.count)
+            let plaintext: [UInt8]
+            do {
+                let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonceBytes), ciphertext: ciphertext, tag: tag)
+                plaintext = Array(try AES.GCM.open(box, using: SymmetricKey(data: keys.writeKey), authenticating: aad))
+            } catch {
+                throw .badRecordMAC("the AES-GCM tag does not verify (wrong key, sequence number or tampered bytes)")
+            }
+            try advance()
+            return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: nonceBytes, additionalData: aad,
+                                      authenticator: tag, padding: [], plaintext: plaintext, fragment: fragment)
+        case .aesCBC(_, let mac):
+            let ivLength = explicitIV ? Self.blockSize : 0
+            let body = Array(fragment.dropFirst(ivLength))
+            let minimum = ((mac.length + 1 + Self.blockSize - 1) / Self.blockSize) * Self.blockSize
+            guard fragment.count >= ivLength + minimum, body.count % Self.blockSize == 0 else {
+                throw .badRecordMAC("a CBC record of \(fragment.count) bytes cannot hold IV, MAC and padding")
+            }
+            let iv = explicitIV ? Array(fragment.prefix(ivLength)) : chainedIV
+            let decrypted: [UInt8]
+            do {
+                decrypted = Array(try AES._CBC.decrypt(body, using: SymmetricKey(data: keys.writeKey),
+                                                       iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
+            } catch {
+                throw .badRecordMAC("AES-CBC decryption failed")
+            }
+            // Check padding and MAC together, so both failures look the same (RFC 5246 §6.2.3.2).
+            let padLength = Int(decrypted[decrypted.count - 1])
+            var paddingOK = padLength + 1 + mac.length <= decrypted.count
+            let cut = paddingOK ? padLength + 1 : 1
+            if paddingOK {
+                for byte in decrypted.suffix(cut) where byte != UInt8(padLength) { paddingOK = false }
+            }
+            let contentEnd = decrypted.count - cut - mac.length
+            let plaintext = Array(decrypted[0..<max(contentEnd, 0)])
+            let receivedMAC = Array(decrypted[max(contentEnd, 0)..<max(contentEnd, 0) + mac.length])
+            let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
+            let expectedMAC = mac.authenticate(macHeader + plaintext, key: keys.macKey)
+            var diff: UInt8 = 0
+            for (a, b) in zip(expectedMAC, receivedMAC) { diff |= a ^ b }
+            guard paddingOK, diff == 0 else {
+                throw .badRecordMAC("the padding or the \(mac.name) of the record does not verify")
+            }
+            if !explicitIV { chainedIV = Array(body.suffix(Self.blockSize)) }
+            try advance()
+            return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: iv, additionalData: macHeader,
+                                      authenticator: receivedMAC, padding: Array(decrypted.suffix(cut)),
+                                      plaintext: plaintext, fragment: fragment)
+        }
+    }
+}
