@@ -6,7 +6,7 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [BenchCommand.self]
+        subcommands: [BenchCommand.self, SelfTestCommand.self]
     )
 
     func run() throws {
