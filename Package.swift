@@ -61,6 +61,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
+        .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )
