@@ -79,9 +79,18 @@ struct DissectorTests {
         var boundaries: Set<Int> = [0]
         var end = 0
         for m in v.messages { end += m.count; boundaries.insert(end) }
+        // Records of 100 bytes, so that messages span records; a cut between records is valid.
+        let small = try Self.recordStream()
+        var recordEnds: Set<Int> = [0]
+        var reader = ByteReader(small)
+        while !reader.isAtEnd {
+            _ = try TLSRecord(from: &reader)
+            recordEnds.insert(reader.position)
+        }
         for (input, valid, dissect) in [
             (messages, boundaries, { (b: [UInt8]) in Dissector().dissectHandshakeMessages(b) }),
             (records, [0], { (b: [UInt8]) in Dissector().dissectRecords(b) }),
+            (small, recordEnds, { (b: [UInt8]) in Dissector().dissectRecords(b) }),
         ] {
             var cuts = Array(0 ..< 400)
             cuts += Array(stride(from: 400, to: input.count, by: 13))

@@ -141,31 +141,28 @@ final class DissectionSession {
         }
     }
 
-    /// Handshake messages inside one record, following messages that span records.
+    /// Handshake messages inside one record, following messages that span records. When the
+    /// input ends inside this record, messages are read as far as the bytes go instead.
     private func handshakeFragment(recordIndex: Int, truncated: Bool) throws(Stop) {
-        if truncated {
-            // The input ends inside this record: read messages as far as the bytes go.
-            while !cursor.isAtLimit { try handshakeMessage() }
-            return
-        }
-        if !pendingHandshake.isEmpty {
-            let need = pendingNeed()
-            let take = min(need ?? cursor.remaining, cursor.remaining)
+        while !pendingHandshake.isEmpty, !cursor.isAtLimit {
+            // Complete the header first, then the body.
+            let need = pendingNeed() ?? (HandshakeMessage.headerLength - pendingHandshake.count)
+            let take = min(need, cursor.remaining)
+            let first = pendingRecords.first ?? recordIndex
             let piece = try cursor.leaf("handshake_fragment", count: take,
-                                        note: "continues the handshake message begun in record[\(pendingRecords.first ?? recordIndex)]") {
-                FieldCursor.opaque($0)
-            }
+                                        note: "continues the handshake message begun in record[\(first)]",
+                                        value: FieldCursor.opaque)
             pendingHandshake += piece
-            pendingRecords.append(recordIndex)
+            if pendingRecords.last != recordIndex { pendingRecords.append(recordIndex) }
             finishPendingIfWhole()
         }
         while !cursor.isAtLimit {
             let remaining = cursor.remaining
-            let announced: Int? = remaining >= 4
+            let announced: Int? = remaining >= HandshakeMessage.headerLength
                 ? Int(cursor.bytes[cursor.position + 1]) << 16 | Int(cursor.bytes[cursor.position + 2]) << 8
                     | Int(cursor.bytes[cursor.position + 3])
                 : nil
-            if let announced, announced + 4 <= remaining {
+            if truncated || announced.map({ $0 + HandshakeMessage.headerLength <= remaining }) == true {
                 try handshakeMessage()
                 continue
             }
@@ -174,7 +171,6 @@ final class DissectionSession {
                 ?? "the start of a \(typeName) message header; continues in the next record"
             pendingHandshake = try cursor.rest("handshake_fragment", note: note)
             pendingRecords = [recordIndex]
-            finishPendingIfWhole()
         }
     }
 

@@ -37,6 +37,7 @@ final class FieldCursor {
     @discardableResult
     func leaf(_ name: String, count: Int, note: String? = nil,
               value: ([UInt8]) -> String) throws(DissectionStop) -> [UInt8] {
+        precondition(count >= 0, "a field cannot have a negative length")
         guard count <= remaining else {
             let available = max(remaining, 0)
             let why = limit == outerEnd

@@ -12,6 +12,7 @@ public struct HandshakeDecodingContext: Sendable, Hashable {
 
     public init(version: ProtocolVersion = .tls12, keyExchange: KeyExchangeAlgorithm? = nil,
                 verifyDataLength: Int = 12) {
+        precondition(verifyDataLength >= 0, "verify_data_length cannot be negative")
         self.version = version
         self.keyExchange = keyExchange
         self.verifyDataLength = verifyDataLength
