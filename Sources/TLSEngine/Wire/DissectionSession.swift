@@ -49,7 +49,7 @@ final class DissectionSession {
                         try cursor.rest("fragment", note: "content type \(type) is not defined in TLS 1.2: unexpected_message")
                     }
                 } else if length > 0 {
-                    try cursor.group("fragment", value: "\(length) bytes", length: length) { () throws(Stop) in
+                    try cursor.group("fragment", value: length == 1 ? "1 byte" : "\(length) bytes", length: length) { () throws(Stop) in
                         cursor.guarded { fragment(type: type, recordIndex: index, truncated: truncated) }
                     }
                 }

@@ -100,7 +100,10 @@ final class FieldCursor {
             if length != nil { limits.removeLast() }
             let children = frames.removeLast()
             let end = max(position, children.last?.end ?? start)
-            if !(children.isEmpty && end == start) {
+            if let only = children.first, children.count == 1, only.name == displayName,
+               only.offset == start, only.end == end {
+                append(only)  // a vector holding one opaque field of the same name: no wrapper
+            } else if !(children.isEmpty && end == start) {
                 append(DissectedField(offset: start, length: end - start, name: displayName, value: value,
                                       children: children))
             }
