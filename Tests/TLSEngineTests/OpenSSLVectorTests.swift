@@ -13,8 +13,10 @@ struct OpenSSLVectorTests {
         for bytes in v.messages {
             let message = try HandshakeMessage(decoding: bytes, context: ctx)
             #expect(message.encoded == bytes)
+            #expect(message.raw.bytes == bytes)
             if case let .serverHello(sh) = message {
-                ctx.keyExchange = sh.cipherSuite.parameters?.keyExchange
+                ctx = HandshakeDecodingContext(negotiated: sh.cipherSuite, version: sh.serverVersion)
+                #expect(ctx.keyExchange == .rsa)
             }
         }
     }

@@ -21,3 +21,12 @@ public struct HandshakeDecodingContext: Sendable, Hashable {
     /// True when `digitally-signed` carries a SignatureAndHashAlgorithm (TLS 1.2, RFC 5246 §4.7).
     public var signsWithAlgorithm: Bool { version >= .tls12 }
 }
+
+extension HandshakeDecodingContext {
+    /// The context once ServerHello has fixed the version and suite (an unimplemented suite
+    /// leaves the key exchange unknown).
+    public init(negotiated suite: CipherSuite, version: ProtocolVersion = .tls12) {
+        self.init(version: version, keyExchange: suite.parameters?.keyExchange,
+                  verifyDataLength: suite.parameters?.verifyDataLength ?? 12)
+    }
+}

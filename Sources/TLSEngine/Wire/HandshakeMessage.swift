@@ -77,6 +77,9 @@ public enum HandshakeMessage: Hashable, Sendable {
         return w.bytes
     }
 
+    /// The message as the reassembler would yield it.
+    public var raw: RawHandshakeMessage { RawHandshakeMessage(type: type, body: body) }
+
     /// Reads one message (header and body) from `reader`.
     public init(from reader: inout ByteReader, context: HandshakeDecodingContext) throws(DecodeError) {
         let type = try HandshakeType(from: &reader)
