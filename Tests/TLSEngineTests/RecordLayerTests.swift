@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 @testable import TLSEngine
 
@@ -144,48 +143,5 @@ struct RecordLayerTests {
         #expect(try Alert(decoding: [2, 20]).description == "fatal bad_record_mac")
         #expect(try Alert(decoding: [9, 99]).description == "unknown(0x09) unknown(0x63)")
         #expect(decodeError { () throws(DecodeError) in try Alert(decoding: [2]) }?.alert == .decodeError)
-    }
-}
-
-@Suite("Record contents")
-struct RecordContentTests {
-    @Test("each content type round-trips through a record")
-    func roundTrip() throws {
-        let contents: [RecordContent] = [.changeCipherSpec, .alert(.closeNotify), .alert(.fatal(.badRecordMAC)),
-                                         .handshake(fragment: [14, 0, 0, 0]), .applicationData(Array("GET / HTTP/1.1\r\n".utf8))]
-        for content in contents {
-            let record = content.record()
-            #expect(record.contentType == content.contentType)
-            #expect(try RecordContent(record: TLSRecord(decoding: record.encoded)) == content)
-        }
-        #expect(decodeError { () throws(DecodeError) in
-            try RecordContent(record: TLSRecord(contentType: .alert, fragment: [1, 0, 1, 0]))
-        }?.alert == .decodeError)
-        #expect(decodeError { () throws(DecodeError) in
-            try RecordContent(record: TLSRecord(contentType: ContentType(rawValue: 24), fragment: [1]))
-        }?.alert == .unexpectedMessage)
-    }
-}
-
-/// Long sweeps for CI in release mode (TLSLAB_HEAVY=1).
-@Suite("Heavy codec sweeps", .enabled(if: ProcessInfo.processInfo.environment["TLSLAB_HEAVY"] == "1"))
-struct HeavyCodecTests {
-    @Test("round trip, truncation and trailing bytes over 20,000 more seeds")
-    func sweep() throws {
-        for seed in UInt64(501) ... 20_500 {
-            var gen = MessageGenerator(seed: seed)
-            for kind in 0 ..< MessageGenerator.kindCount {
-                let (message, ctx) = gen.message(kind: kind)
-                let bytes = message.encoded
-                #expect(try HandshakeMessage(decoding: bytes, context: ctx) == message)
-                for cut in 0 ..< bytes.count {
-                    #expect(decodeError { () throws(DecodeError) in
-                        try HandshakeMessage(decoding: Array(bytes[..<cut]), context: ctx)
-                    }?.alert == .decodeError)
-                }
-                let d = Dissector(context: ctx).dissectHandshakeMessages(bytes)
-                #expect(leavesCoverExactly(d.leaves, count: bytes.count))
-            }
-        }
     }
 }
