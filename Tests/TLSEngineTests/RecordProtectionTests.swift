@@ -24,26 +24,12 @@ final class XorShiftBytes: RandomSource {
     }
 }
 
-func hex(_ s: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var iterator = s.filter(\.isHexDigit).makeIterator()
-    while let a = iterator.next(), let b = iterator.next() {
-        out.append(UInt8(String([a, b]), radix: 16) ?? 0)
-    }
-    return out
-}
+func hex(_ s: String) -> [UInt8] { Hex.bytes(s) ?? [] }
+func hexString(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 
-func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
-/// Tests/Fixtures/tls12-vectors.json, made with OpenSSL 3.0.19 and Python's `cryptography`.
+/// Field lookup in Tests/Fixtures/tls12-vectors.json by key path.
 enum Vectors {
-    static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/tls12-vectors.json")
-
-    static func load() throws -> [String: Any] {
-        let data = try Data(contentsOf: url)
-        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
-    }
+    static func load() throws -> [String: Any] { try Fixtures.vectors() }
 
     static func string(_ root: [String: Any], _ path: String...) -> String {
         var node: Any? = root

@@ -1,1 +1,0 @@
-// The TLSEngine module: see README.md for the architecture.

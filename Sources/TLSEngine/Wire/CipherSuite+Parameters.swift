@@ -1,0 +1,26 @@
+extension CipherSuite {
+    /// The algorithms of the suites TLSLab implements; nil for any other suite.
+    public var parameters: CipherSuiteParameters? {
+        switch self {
+        case .TLS_RSA_WITH_AES_128_CBC_SHA:
+            return .init(suite: self, keyExchange: .rsa, cipher: .aes128CBC, mac: .hmacSHA1, prfHash: .sha256)
+        case .TLS_RSA_WITH_AES_128_GCM_SHA256:
+            return .init(suite: self, keyExchange: .rsa, cipher: .aes128GCM, mac: .none, prfHash: .sha256)
+        case .TLS_RSA_WITH_AES_256_GCM_SHA384:
+            return .init(suite: self, keyExchange: .rsa, cipher: .aes256GCM, mac: .none, prfHash: .sha384)
+        case .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256:
+            return .init(suite: self, keyExchange: .dheRSA, cipher: .aes128GCM, mac: .none, prfHash: .sha256)
+        case .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256:
+            return .init(suite: self, keyExchange: .dheRSA, cipher: .aes128CBC, mac: .hmacSHA256, prfHash: .sha256)
+        case .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256:
+            return .init(suite: self, keyExchange: .ecdheRSA, cipher: .aes128GCM, mac: .none, prfHash: .sha256)
+        case .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384:
+            return .init(suite: self, keyExchange: .ecdheRSA, cipher: .aes256GCM, mac: .none, prfHash: .sha384)
+        default:
+            return nil
+        }
+    }
+
+    /// True for the suites TLSLab can negotiate.
+    public var isImplemented: Bool { parameters != nil }
+}

@@ -1,0 +1,38 @@
+/// A field-level dissector for TLS 1.2 bytes: records (RFC 5246 §6.2) or bare handshake messages
+/// (§7.4), as one direction's byte stream or a whole handshake's messages in order.
+///
+/// Every field gets its offset, length, RFC name and meaning; the leaves cover every input byte
+/// exactly once. Bad or truncated input never stops the dissection with an error: the field
+/// where the bytes go wrong carries a note, and what cannot be followed is shown as undissected.
+/// After a ChangeCipherSpec record, the records that follow in the same stream are shown as
+/// opaque ciphertext (split into explicit nonce/IV and ciphertext when the suite is known).
+public struct Dissector: Sendable {
+    /// Version and key exchange used to read ServerKeyExchange, ClientKeyExchange,
+    /// CertificateRequest and digitally-signed fields; a ServerHello in the input updates them.
+    public var context: HandshakeDecodingContext
+    /// The negotiated suite, if known (a ServerHello in the input sets it).
+    public var cipherSuite: CipherSuite?
+
+    public init(context: HandshakeDecodingContext = .init(), cipherSuite: CipherSuite? = nil) {
+        var context = context
+        if let kx = cipherSuite?.parameters?.keyExchange, context.keyExchange == nil { context.keyExchange = kx }
+        self.context = context
+        self.cipherSuite = cipherSuite
+    }
+
+    /// Dissects a stream of records.
+    public func dissectRecords(_ bytes: [UInt8]) -> Dissection {
+        let session = DissectionSession(bytes: bytes, context: context, cipherSuite: cipherSuite)
+        session.records()
+        return Dissection(fields: session.cursor.fields, reassembled: session.reassembled)
+    }
+
+    /// Dissects handshake messages (each with its 4-byte header) laid end to end.
+    public func dissectHandshakeMessages(_ bytes: [UInt8]) -> Dissection {
+        let session = DissectionSession(bytes: bytes, context: context, cipherSuite: cipherSuite)
+        session.cursor.guarded { () throws(DissectionStop) in
+            while !session.cursor.isAtLimit { try session.handshakeMessage() }
+        }
+        return Dissection(fields: session.cursor.fields)
+    }
+}

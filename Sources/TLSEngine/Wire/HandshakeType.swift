@@ -1,0 +1,34 @@
+/// RFC 5246 §7.4: `enum { hello_request(0), client_hello(1), server_hello(2), certificate(11), server_key_exchange (12), certificate_request(13), server_hello_done(14), certificate_verify(15), client_key_exchange(16), finished(20), (255) } HandshakeType;`
+/// (plus new_session_ticket(4), RFC 5077, and certificate_status(22), RFC 6066, for display).
+public struct HandshakeType: CodePoint {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let helloRequest = HandshakeType(rawValue: 0)
+    public static let clientHello = HandshakeType(rawValue: 1)
+    public static let serverHello = HandshakeType(rawValue: 2)
+    public static let newSessionTicket = HandshakeType(rawValue: 4)
+    public static let certificate = HandshakeType(rawValue: 11)
+    public static let serverKeyExchange = HandshakeType(rawValue: 12)
+    public static let certificateRequest = HandshakeType(rawValue: 13)
+    public static let serverHelloDone = HandshakeType(rawValue: 14)
+    public static let certificateVerify = HandshakeType(rawValue: 15)
+    public static let clientKeyExchange = HandshakeType(rawValue: 16)
+    public static let finished = HandshakeType(rawValue: 20)
+    public static let certificateStatus = HandshakeType(rawValue: 22)
+
+    public static let names: [UInt8: String] = [
+        0: "hello_request",
+        1: "client_hello",
+        2: "server_hello",
+        4: "new_session_ticket",
+        11: "certificate",
+        12: "server_key_exchange",
+        13: "certificate_request",
+        14: "server_hello_done",
+        15: "certificate_verify",
+        16: "client_key_exchange",
+        20: "finished",
+        22: "certificate_status",
+    ]
+}

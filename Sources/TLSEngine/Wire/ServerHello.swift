@@ -1,0 +1,52 @@
+/// RFC 5246 §7.4.1.3:
+/// ```
+/// struct {
+///     ProtocolVersion server_version;
+///     Random random;
+///     SessionID session_id;
+///     CipherSuite cipher_suite;
+///     CompressionMethod compression_method;
+///     select (extensions_present) {
+///         case false: struct {};
+///         case true:  Extension extensions<0..2^16-1>;
+///     };
+/// } ServerHello;
+/// ```
+public struct ServerHello: TLSCodable, Hashable {
+    public var serverVersion: ProtocolVersion
+    public var random: Random
+    public var sessionID: [UInt8]
+    public var cipherSuite: CipherSuite
+    public var compressionMethod: CompressionMethod
+    /// nil when the message ends after compression_method.
+    public var extensions: [TLSExtension]?
+
+    public init(serverVersion: ProtocolVersion = .tls12, random: Random, sessionID: [UInt8] = [],
+                cipherSuite: CipherSuite, compressionMethod: CompressionMethod = .null,
+                extensions: [TLSExtension]? = nil) {
+        self.serverVersion = serverVersion
+        self.random = random
+        self.sessionID = sessionID
+        self.cipherSuite = cipherSuite
+        self.compressionMethod = compressionMethod
+        self.extensions = extensions
+    }
+
+    public func encode(to writer: inout ByteWriter) {
+        serverVersion.encode(to: &writer)
+        random.encode(to: &writer)
+        writer.writeOpaque(sessionID, lengthBytes: 1)
+        cipherSuite.encode(to: &writer)
+        compressionMethod.encode(to: &writer)
+        TLSExtension.encodeBlock(extensions, to: &writer)
+    }
+
+    public init(from reader: inout ByteReader) throws(DecodeError) {
+        serverVersion = try ProtocolVersion(from: &reader)
+        random = try Random(from: &reader)
+        sessionID = try reader.readOpaque(lengthBytes: 1, min: 0, max: 32, field: "session_id")
+        cipherSuite = try CipherSuite(from: &reader)
+        compressionMethod = try CompressionMethod(from: &reader)
+        extensions = try TLSExtension.decodeBlock(from: &reader)
+    }
+}

@@ -1,0 +1,40 @@
+/// RFC 6066 §3: `struct { NameType name_type; select (name_type) { case host_name: HostName; } name; } ServerName;`
+/// with `opaque HostName<1..2^16-1>;` (name_type host_name(0) is the only one defined).
+public struct ServerName: TLSCodable, Hashable {
+    /// RFC 6066: `enum { host_name(0), (255) } NameType;`
+    public var nameType: UInt8
+    /// The name bytes (an ASCII DNS host name for host_name).
+    public var name: [UInt8]
+
+    public static let hostNameType: UInt8 = 0
+
+    public init(nameType: UInt8 = ServerName.hostNameType, name: [UInt8]) {
+        self.nameType = nameType
+        self.name = name
+    }
+
+    /// A host_name entry.
+    public init(hostName: String) {
+        self.init(nameType: ServerName.hostNameType, name: Array(hostName.utf8))
+    }
+
+    /// The host name, when this is a host_name entry of printable ASCII.
+    public var hostName: String? {
+        guard nameType == ServerName.hostNameType, name.allSatisfy({ (0x21...0x7e).contains($0) }) else { return nil }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    public func encode(to writer: inout ByteWriter) {
+        writer.writeUInt8(nameType)
+        writer.writeOpaque(name, lengthBytes: 2)
+    }
+
+    public init(from reader: inout ByteReader) throws(DecodeError) {
+        nameType = try reader.readUInt8(field: "server_name.name_type")
+        guard nameType == ServerName.hostNameType else {
+            // RFC 6066 §3 defines no other name type, so its length cannot be known.
+            throw .malformed(field: "server_name.name_type", reason: "unknown name type \(nameType)")
+        }
+        name = try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "server_name.host_name")
+    }
+}
