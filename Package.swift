@@ -48,7 +48,7 @@ let package = Package(
             "Simulation",
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "Rendering", dependencies: ["Simulation"]),
+        .target(name: "Rendering", dependencies: ["Simulation", "TLSEngine"]),
         .executableTarget(name: "tlslab", dependencies: [
             "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -62,6 +62,8 @@ let package = Package(
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto"]),
+        // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
+        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct TLSLab: ParsableCommand {
@@ -6,8 +7,27 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [BenchCommand.self, SelfTestCommand.self]
+        subcommands: [DissectCommand.self, BenchCommand.self, SelfTestCommand.self]
     )
+
+    /// Runs the command line with TLSLab's exit codes: 0 success, 1 a failure the user asked to
+    /// check, 2 bad input (one line on standard error naming it).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("tlslab: \(error)\n".utf8))
+            Foundation.exit(error.exitCode.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 
     func run() throws {
         print("tlslab 0.1.0 — a TLS 1.2 handshake simulator and teaching engine")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A TLS registry value (an IANA code point): a raw integer with named constants.
 ///
 /// Unknown values are kept as they are, so they round-trip, and print as `unknown(0x1234)`.
@@ -12,6 +14,18 @@ public protocol CodePoint: TLSCodable, Hashable, Comparable, CustomStringConvert
 extension CodePoint {
     /// The registry name, or nil for an unknown value.
     public var name: String? { Self.names[rawValue] }
+
+    /// The value with this registry name (case-insensitive), or written as hex (`0x009c`).
+    public init?(name text: String) {
+        let wanted = text.trimmingCharacters(in: .whitespaces)
+        if let match = Self.names.first(where: { $0.value.caseInsensitiveCompare(wanted) == .orderedSame }) {
+            self.init(rawValue: match.key)
+            return
+        }
+        let lower = wanted.lowercased()
+        guard lower.hasPrefix("0x"), let v = RawValue(lower.dropFirst(2), radix: 16) else { return nil }
+        self.init(rawValue: v)
+    }
 
     /// True when the value has a name in `names`.
     public var isKnown: Bool { name != nil }

@@ -1,0 +1,90 @@
+import TLSEngine
+
+/// Renders a field-level dissection as an annotated hexdump: one line per field, with its offset,
+/// its bytes, its RFC name and what the bytes mean — a byte-by-byte illustrated message.
+///
+/// Pure: a dissection and a width in, lines out.
+public struct HexdumpRenderer: Sendable {
+    /// Total line width to fit (the terminal's columns).
+    public var width: Int
+    /// How many bytes of a long field to show before eliding the middle.
+    public var maxBytesPerField: Int
+
+    public init(width: Int = 100, maxBytesPerField: Int = 32) {
+        self.width = max(width, 40)
+        self.maxBytesPerField = max(maxBytesPerField, 4)
+    }
+
+    public func render(_ dissection: Dissection, input: [UInt8]) -> [String] {
+        var lines: [String] = []
+        for field in dissection.fields { render(field, input: input, depth: 0, into: &lines) }
+        if !dissection.reassembled.isEmpty {
+            lines.append("")
+            lines.append("Handshake messages that spanned records, reassembled (offsets inside the message):")
+            for field in dissection.reassembled { render(field, input: nil, depth: 0, into: &lines) }
+        }
+        return lines
+    }
+
+    /// `input` is nil for reassembled messages, whose offsets are not into the input.
+    private func render(_ field: DissectedField, input: [UInt8]?, depth: Int, into lines: inout [String]) {
+        let indent = String(repeating: "  ", count: depth)
+        let offset = pad(String(field.offset, radix: 10), to: 6)
+        var text = "\(offset)  \(indent)\(field.name)"
+        if !field.value.isEmpty { text += " = \(field.value)" }
+        if field.isLeaf, let input, field.length > 0, field.end <= input.count {
+            let bytes = Array(input[field.offset..<field.end])
+            text += "  [\(hexPreview(bytes))]"
+        } else if !field.isLeaf {
+            text += "  (\(field.length) bytes)"
+        }
+        lines.append(contentsOf: wrap(text, continuationIndent: 8 + indent.count + 2))
+        if let note = field.note {
+            lines.append(contentsOf: wrap("        \(indent)! \(note)", continuationIndent: 10 + indent.count))
+        }
+        for child in field.children { render(child, input: input, depth: depth + 1, into: &lines) }
+    }
+
+    func hexPreview(_ bytes: [UInt8]) -> String {
+        if bytes.count <= maxBytesPerField { return spaced(bytes) }
+        let half = maxBytesPerField / 2
+        return spaced(Array(bytes.prefix(half))) + " … " + spaced(Array(bytes.suffix(half))) + " (\(bytes.count) bytes)"
+    }
+
+    private func spaced(_ bytes: [UInt8]) -> String {
+        bytes.map { Hex.string([$0]) }.joined(separator: " ")
+    }
+
+    private func pad(_ s: String, to n: Int) -> String {
+        s.count >= n ? s : String(repeating: " ", count: n - s.count) + s
+    }
+
+    /// Breaks a line at the last space that fits `width` (spacing inside the line is kept),
+    /// indenting continuation lines.
+    func wrap(_ line: String, continuationIndent: Int) -> [String] {
+        let prefix = String(repeating: " ", count: min(continuationIndent, width / 2))
+        var out: [String] = []
+        var rest = Array(line)
+        // Never break inside the leading indentation and first word.
+        var protected = rest.prefix { $0 == " " }.count
+        while rest.count > width {
+            let window = rest[protected..<width]
+            let breakAt = window.lastIndex(of: " ").map { $0 } ?? width
+            out.append(String(rest[..<breakAt]).replacingTrailingSpaces())
+            let tail = rest[breakAt...].drop { $0 == " " }
+            rest = Array(prefix) + tail
+            protected = prefix.count + 1
+            if protected >= width { break }
+        }
+        out.append(String(rest))
+        return out
+    }
+}
+
+extension String {
+    fileprivate func replacingTrailingSpaces() -> String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}

@@ -1,1 +1,0 @@
-// The Rendering module: see README.md for the architecture.

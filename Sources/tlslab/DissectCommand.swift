@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Rendering
+import TLSEngine
+
+/// `tlslab dissect`: annotate raw TLS bytes field by field.
+struct DissectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dissect",
+        abstract: "Annotate raw TLS bytes field by field (records or bare handshake messages).",
+        discussion: """
+        INPUT is hex (spaces, colons and 0x prefixes allowed), a file holding hex or binary TLS \
+        bytes, or - for standard input. Truncated input is dissected as far as it goes, with a note \
+        where the bytes stop.
+
+        Examples:
+          tlslab dissect 16030300050e000000
+          tlslab dissect capture.bin --suite TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
+          pbpaste | tlslab dissect -
+        """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case auto, records, handshake
+    }
+
+    @Argument(help: "Hex bytes, a file path, or - for standard input.")
+    var input: String
+
+    @Option(name: .customLong("as"), help: "What the bytes are: auto, records or handshake (messages with their 4-byte headers).")
+    var kind: Kind = .auto
+
+    @Option(help: "The negotiated cipher suite (IANA name or 0xNNNN), needed to read key-exchange messages when no ServerHello is in the input.")
+    var suite: String?
+
+    @Option(help: "Line width (default: the terminal's, or 100).")
+    var width: Int?
+
+    func run() throws {
+        let bytes = try readInput()
+        var suiteValue: CipherSuite?
+        if let suite {
+            guard let s = CipherSuite(name: suite) else {
+                throw CLIError.badInput("unknown cipher suite '\(suite)' (try an IANA name such as TLS_RSA_WITH_AES_128_GCM_SHA256)")
+            }
+            suiteValue = s
+        }
+        let dissector = Dissector(cipherSuite: suiteValue)
+        let asRecords: Bool
+        switch kind {
+        case .records: asRecords = true
+        case .handshake: asRecords = false
+        case .auto: asRecords = Self.looksLikeRecords(bytes)
+        }
+        let dissection = asRecords ? dissector.dissectRecords(bytes) : dissector.dissectHandshakeMessages(bytes)
+        let renderer = HexdumpRenderer(width: width ?? Terminal.columns ?? 100)
+        print("\(bytes.count) bytes, read as \(asRecords ? "TLS records" : "handshake messages"):")
+        for line in renderer.render(dissection, input: bytes) { print(line) }
+    }
+
+    /// Records start with a content type (20–24) and a major version of 3; an SSLv2-style hello
+    /// has the top bit set. Anything else is read as bare handshake messages.
+    static func looksLikeRecords(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first else { return true }
+        if first & 0x80 != 0 { return true }
+        return (20...24).contains(first) && bytes.count > 1 && bytes[1] == 3
+    }
+
+    func readInput() throws -> [UInt8] {
+        let raw: [UInt8]
+        let source: String
+        if input == "-" {
+            raw = Array(FileHandle.standardInput.readDataToEndOfFile())
+            source = "standard input"
+        } else if FileManager.default.fileExists(atPath: input) {
+            guard let data = FileManager.default.contents(atPath: input) else {
+                throw CLIError.badInput("cannot read \(input)")
+            }
+            raw = Array(data)
+            source = input
+        } else {
+            raw = Array(input.utf8)
+            source = "the argument"
+        }
+        // A file or stdin may hold binary TLS bytes; an argument is always hex.
+        if source != "the argument", !HexInput.looksLikeText(raw) {
+            guard !raw.isEmpty else { throw CLIError.badInput("\(source) is empty") }
+            return raw
+        }
+        do {
+            return try HexInput.parse(String(decoding: raw, as: UTF8.self))
+        } catch {
+            if source == "the argument", input.contains("/") || input.contains(".") {
+                throw CLIError.badInput("no such file, and not hex either: \(input)")
+            }
+            throw CLIError.badInput("\(source): \(error)")
+        }
+    }
+}

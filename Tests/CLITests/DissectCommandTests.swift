@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import Rendering
+
+@Suite("tlslab dissect")
+struct DissectCommandTests {
+    @Test func namesEveryMessageAndKeyFieldOfTheOpenSSLHandshake() throws {
+        let messages = try Fixtures.opensslHandshakeHex()
+        #expect(messages.count == 5)
+        let result = try CLI.run(["dissect", "--width", "200", messages.joined()])
+        #expect(result.status == 0)
+        let out = result.stdout
+        for message in ["client_hello", "server_hello", "certificate", "server_hello_done", "client_key_exchange"] {
+            #expect(out.contains("handshake = \(message)"), "missing \(message)")
+        }
+        for field in ["client_version = TLS 1.2 (0x0303)", "random.gmt_unix_time", "random.random_bytes",
+                      "cipher_suites[0] = TLS_RSA_WITH_AES_128_GCM_SHA256 (0x009c)",
+                      "cipher_suite = TLS_RSA_WITH_AES_128_GCM_SHA256", "host_name = \"localhost\"",
+                      "certificate_list[0] = DER certificate, 863 bytes", "encrypted_pre_master_secret.length = 256",
+                      "compression_methods[0] = null"] {
+            #expect(out.contains(field), "missing \(field)")
+        }
+        #expect(!out.contains("!"), "no notes expected on well-formed bytes")
+    }
+
+    @Test func recordsFromStdinAndColonHexAndTruncationNote() throws {
+        // A ClientHello record cut short: the dissector says where the bytes stop.
+        let result = try CLI.run(["dissect", "-"], stdin: "16:03:03:00:2f:01:00:00:2b:03:03\n")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("read as TLS records"))
+        #expect(result.stdout.contains("declares 47 bytes"))
+        #expect(result.stdout.contains("client_version = TLS 1.2"))
+    }
+
+    @Test func binaryFileInput() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-dissect-\(UUID()).bin")
+        try Data([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try CLI.run(["dissect", file.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("handshake_failure"))
+    }
+
+    @Test func badInputIsOneLineAndExitCode2() throws {
+        let notHex = try CLI.run(["dissect", "16 03 zz"])
+        #expect(notHex.status == 2)
+        #expect(notHex.stderr == "tlslab: the argument: not hex: 'z' at line 1, column 7\n")
+        let missing = try CLI.run(["dissect", "no/such/file.bin"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no such file"))
+        let badSuite = try CLI.run(["dissect", "--suite", "TLS_BOGUS", "00"])
+        #expect(badSuite.status == 2)
+        #expect(badSuite.stderr.contains("unknown cipher suite 'TLS_BOGUS'"))
+        let badOption = try CLI.run(["dissect", "--as", "bogus", "00"])
+        #expect(badOption.status == 2)
+    }
+}
+
+@Suite("Hex input and hexdump rendering")
+struct HexInputTests {
+    @Test func acceptedSpellings() throws {
+        #expect(try HexInput.parse("16 03 03") == [0x16, 3, 3])
+        #expect(try HexInput.parse("16:03:03") == [0x16, 3, 3])
+        #expect(try HexInput.parse("0x16, 0x03,0x03") == [0x16, 3, 3])
+        #expect(try HexInput.parse("1603 # a comment\n03") == [0x16, 3, 3])
+        #expect(try HexInput.parse("ABcd") == [0xab, 0xcd])
+        #expect(try HexInput.parse("00 00") == [0, 0])
+    }
+
+    @Test func rejections() {
+        #expect(throws: HexInput.Failure.oddDigitCount(3)) { try HexInput.parse("160") }
+        #expect(throws: HexInput.Failure.empty) { try HexInput.parse("  # nothing\n") }
+        #expect(throws: HexInput.Failure.invalidCharacter("g", line: 2, column: 2)) { try HexInput.parse("16\n0g") }
+    }
+
+    @Test func wrapKeepsWidthAndIndentation() {
+        let renderer = HexdumpRenderer(width: 40)
+        let line = "    12    name = " + String(repeating: "abcd ", count: 20)
+        let lines = renderer.wrap(line, continuationIndent: 12)
+        #expect(lines.count > 1)
+        #expect(lines.allSatisfy { $0.count <= 40 })
+        #expect(lines[0].hasPrefix("    12    name ="))
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 12)) })
+        // nothing lost
+        #expect(lines.joined(separator: " ").split(separator: " ") == line.split(separator: " "))
+    }
+}
