@@ -18,7 +18,8 @@ public struct DHKeyPair: Sendable, Hashable {
     public enum PeerValidation: Sendable, Hashable {
         /// Reject y ≤ 1 and y ≥ p-1 (RFC 7919 §5.1). Always use this for real groups.
         case range
-        /// No check at all: only for the teaching groups, to show what the check prevents.
+        /// Only 0 ≤ y < p: for the teaching groups, to show what the range check prevents. Ignored
+        /// for real groups (``DHGroup/isTeachingOnly`` false), which are always range-checked.
         case none
     }
 
@@ -72,11 +73,10 @@ public struct DHKeyPair: Sendable, Hashable {
 
     /// Z = y_peer^x mod p as an integer, after validating the peer's value.
     public func sharedSecret(peerPublicValue y: BigInt, validation: PeerValidation = .range) throws(DHError) -> BigInt {
-        switch validation {
-        case .range:
-            try Self.validatePeer(y, in: group)
-        case .none:
+        if validation == .none && group.isTeachingOnly {
             guard !y.isNegative, y < group.p else { throw .peerValueOutOfRange }
+        } else {
+            try Self.validatePeer(y, in: group)
         }
         do {
             return try y.power(privateExponent, modulus: group.p)

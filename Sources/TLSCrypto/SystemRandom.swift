@@ -4,9 +4,8 @@ import BigNum
 /// `SystemRandomNumberGenerator`: `getrandom(2)` on Linux, `arc4random_buf` on Apple platforms).
 ///
 /// Use it for real runs only; tests and scenarios inject an ``HMACDRBG`` so a seed reproduces a run.
-public final class SystemRandom: RandomSource, @unchecked Sendable {
-    // Stateless: `SystemRandomNumberGenerator` is a value with no state of its own, so sharing this
-    // object between threads is safe.
+public final class SystemRandom: RandomSource, Sendable {
+    // Stateless: each call makes its own `SystemRandomNumberGenerator`, so sharing is safe.
 
     public init() {}
 

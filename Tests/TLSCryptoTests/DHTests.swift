@@ -101,6 +101,7 @@ struct DHTests {
         for bad in [BigInt.zero, .one, group.p - .one, group.p, group.p + .one] {
             #expect(throws: DHError.peerValueOutOfRange) { try pair.sharedSecret(peerPublicValue: bad) }
         }
+        #expect(throws: DHError.peerValueOutOfRange) { try pair.sharedSecret(peerPublicValue: .one, validation: .none) }
         #expect(throws: DHError.peerValueOutOfRange) { try pair.preMasterSecret(peerPublicValue: []) }
         #expect(throws: DHError.peerValueOutOfRange) { try pair.preMasterSecret(peerPublicValue: [0, 0, 1]) }
         let tooLong = [UInt8](repeating: 0xff, count: group.byteWidth + 1)
