@@ -1,0 +1,89 @@
+import Testing
+import TLSCrypto
+
+@Suite("ECDH key pairs for ECDHE (RFC 8422, RFC 7748)")
+struct ECDHTests {
+    /// RFC 7748 §6.1 test vector (Alice and Bob).
+    @Test func x25519RFC7748Vector() throws {
+        let alice = try ECDHKeyPair(curve: .x25519, privateKey: Hex.bytes("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a"))
+        let bob = try ECDHKeyPair(curve: .x25519, privateKey: Hex.bytes("5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb"))
+        #expect(Hex.string(alice.publicKeyBytes) == "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a")
+        #expect(Hex.string(bob.publicKeyBytes) == "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f")
+        let shared = "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742"
+        #expect(Hex.string(try alice.sharedSecret(peerPublicKey: bob.publicKeyBytes)) == shared)
+        #expect(Hex.string(try bob.sharedSecret(peerPublicKey: alice.publicKeyBytes)) == shared)
+    }
+
+    /// P-256 with d = 1: the public key is the generator G (SEC 2 §2.4.2 / FIPS 186-4 D.1.2.3).
+    @Test func p256GeneratorForScalarOne() throws {
+        let one = try ECDHKeyPair(curve: .secp256r1, privateKey: [UInt8](repeating: 0, count: 31) + [1])
+        #expect(Hex.string(one.publicKeyBytes) == "04"
+                + "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
+                + "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")
+        // Agreement with d = 1 gives the peer's own x-coordinate.
+        let other = try ECDHKeyPair(curve: .secp256r1, using: HMACDRBG(seed: 8))
+        #expect(try one.sharedSecret(peerPublicKey: other.publicKeyBytes) == Array(other.publicKeyBytes[1...32]))
+    }
+
+    @Test(arguments: ECDHCurve.allCases)
+    func wireFormsAndDeterminism(curve: ECDHCurve) throws {
+        let a = try ECDHKeyPair(curve: curve, using: HMACDRBG(seed: 11))
+        let b = try ECDHKeyPair(curve: curve, using: HMACDRBG(seed: 11))
+        #expect(a == b)
+        #expect(a.privateKeyBytes.count == 32)
+        #expect(a.publicKeyBytes.count == curve.publicKeyLength)
+        if curve == .secp256r1 { #expect(a.publicKeyBytes.first == 0x04) }
+        let c = try ECDHKeyPair(curve: curve, using: HMACDRBG(seed: 12))
+        #expect(try a.sharedSecret(peerPublicKey: c.publicKeyBytes).count == curve.sharedSecretLength)
+    }
+
+    @Test func p256ScalarsOutOfRangeAreRejectedAndRedrawn() throws {
+        let n = Hex.bytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
+        #expect(throws: ECDHError.invalidPrivateKey) { try ECDHKeyPair(curve: .secp256r1, privateKey: [UInt8](repeating: 0, count: 32)) }
+        #expect(throws: ECDHError.invalidPrivateKey) { try ECDHKeyPair(curve: .secp256r1, privateKey: n) }
+        #expect(throws: ECDHError.invalidPrivateKey) { try ECDHKeyPair(curve: .secp256r1, privateKey: [UInt8](repeating: 0xff, count: 32)) }
+        #expect(throws: ECDHError.invalidPrivateKey) { try ECDHKeyPair(curve: .x25519, privateKey: [1, 2, 3]) }
+        var nMinusOne = n
+        nMinusOne[31] -= 1
+        #expect(throws: Never.self) { try ECDHKeyPair(curve: .secp256r1, privateKey: nMinusOne) }
+
+        // A source that first yields invalid scalars (0, then n), then a valid one.
+        let scripted = ScriptedRandom([[UInt8](repeating: 0, count: 32), n, [UInt8](repeating: 0, count: 31) + [1]])
+        let pair = try ECDHKeyPair(curve: .secp256r1, using: scripted)
+        #expect(pair.privateKeyBytes.last == 1)
+        let stuck = ScriptedRandom([])  // always zeros
+        #expect(throws: ECDHError.randomSourceExhausted) { try ECDHKeyPair(curve: .secp256r1, using: stuck) }
+    }
+
+    @Test func badPeerKeysAreRejected() throws {
+        let p256 = try ECDHKeyPair(curve: .secp256r1, using: HMACDRBG(seed: 21))
+        let x25519 = try ECDHKeyPair(curve: .x25519, using: HMACDRBG(seed: 22))
+        #expect(throws: ECDHError.invalidPeerKeyLength(have: 64, need: 65)) {
+            try p256.sharedSecret(peerPublicKey: Array(p256.publicKeyBytes.dropFirst()))
+        }
+        #expect(throws: ECDHError.invalidPeerKeyLength(have: 33, need: 32)) { try x25519.sharedSecret(peerPublicKey: [UInt8](repeating: 9, count: 33)) }
+        var compressedTag = p256.publicKeyBytes
+        compressedTag[0] = 0x02
+        #expect(throws: ECDHError.unsupportedPointFormat(0x02)) { try p256.sharedSecret(peerPublicKey: compressedTag) }
+        var offCurve = p256.publicKeyBytes
+        offCurve[64] ^= 1
+        #expect(throws: ECDHError.peerKeyNotOnCurve) { try p256.sharedSecret(peerPublicKey: offCurve) }
+        #expect(throws: ECDHError.peerKeyNotOnCurve) { try ECDHKeyPair.validatePeerPublicKey(offCurve, curve: .secp256r1) }
+        // X25519 low-order points (RFC 7748 §6.1: all-zero output): u = 0 and u = 1.
+        #expect(throws: ECDHError.lowOrderPeerKey) { try x25519.sharedSecret(peerPublicKey: [UInt8](repeating: 0, count: 32)) }
+        #expect(throws: ECDHError.lowOrderPeerKey) { try x25519.sharedSecret(peerPublicKey: [1] + [UInt8](repeating: 0, count: 31)) }
+    }
+}
+
+/// Yields the scripted byte strings in order, then zeros.
+final class ScriptedRandom: RandomSource {
+    private var script: [[UInt8]]
+
+    init(_ script: [[UInt8]]) { self.script = script }
+
+    func bytes(count: Int) -> [UInt8] {
+        guard !script.isEmpty else { return [UInt8](repeating: 0, count: count) }
+        let next = script.removeFirst()
+        return Array((next + [UInt8](repeating: 0, count: max(0, count - next.count))).prefix(count))
+    }
+}
