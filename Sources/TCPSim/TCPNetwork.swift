@@ -201,6 +201,8 @@ public final class TCPNetwork {
     private func store(_ conn: TCPConnection, _ id: TCPConnectionID) {
         if hosts[id.local.address]?.connections[id] != nil {
             hosts[id.local.address]?.connections[id] = conn
+        } else if hosts[id.local.address]?.closed[id] != nil {
+            hosts[id.local.address]?.closed[id] = conn  // reading what a closed connection still holds
         }
     }
 
