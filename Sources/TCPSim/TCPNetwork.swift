@@ -73,24 +73,27 @@ public final class TCPNetwork {
     public func connect(from address: IPv4Address, localPort: UInt16? = nil, to remote: TCPEndpoint)
         throws(TCPUserError) -> TCPConnectionID
     {
-        guard var host = hosts[address] else { throw .unknown("host \(address)") }
+        // Hosts are mutated in place (never through a local copy): a copy of a host would make the next
+        // change copy its whole connection table.
+        guard let config = hosts[address]?.config, let first = hosts[address]?.nextEphemeralPort else {
+            throw .unknown("host \(address)")
+        }
         var port: UInt16
         if let localPort {
             port = localPort
         } else {
-            port = host.nextEphemeralPort
-            while host.connections[TCPFourTuple(local: TCPEndpoint(address, port), remote: remote)] != nil {
+            port = first
+            while hosts[address]?.connections[TCPFourTuple(local: TCPEndpoint(address, port), remote: remote)] != nil {
                 port = port == UInt16.max ? 49_152 : port + 1
             }
-            host.nextEphemeralPort = port == UInt16.max ? 49_152 : port + 1
+            hosts[address]?.nextEphemeralPort = port == UInt16.max ? 49_152 : port + 1
         }
         let id = TCPFourTuple(local: TCPEndpoint(address, port), remote: remote)
-        guard host.connections[id] == nil else { throw .portInUse(port) }
-        var conn = TCPConnection(localPort: port, remotePort: remote.port, config: host.config)
-        let iss = host.isn.next(using: random)
+        guard hosts[address]?.connections[id] == nil else { throw .portInUse(port) }
+        var conn = TCPConnection(localPort: port, remotePort: remote.port, config: config)
+        let iss = nextISN(address)
         let out = try conn.openActive(iss: iss, at: now)
-        host.connections[id] = conn
-        hosts[address] = host
+        hosts[address]?.connections[id] = conn
         apply(out, id)
         return id
     }
@@ -217,24 +220,27 @@ public final class TCPNetwork {
         }
         guard let conn = hosts[id.local.address]?.connections[id] else { return }
         let address = id.local.address
-        if conn.isPassive, let l = hosts[address]?.listeners[id.local.port], l.children.contains(id) {
-            var listener = l
+        var halfOpenChild = false
+        let port = id.local.port
+        if conn.isPassive, hosts[address]?.listeners[port]?.children.contains(id) == true {
+            halfOpenChild = true
             switch conn.state {
             case .synReceived:
-                listener.halfOpen.insert(id)
+                hosts[address]?.listeners[port]?.halfOpen.insert(id)
             case .listen, .closed:
-                listener.halfOpen.remove(id)
-                listener.children.remove(id)
+                hosts[address]?.listeners[port]?.halfOpen.remove(id)
+                hosts[address]?.listeners[port]?.children.remove(id)
             default:
-                listener.halfOpen.remove(id)
-                listener.children.remove(id)
-                listener.acceptQueue.append(id)
+                hosts[address]?.listeners[port]?.halfOpen.remove(id)
+                hosts[address]?.listeners[port]?.children.remove(id)
+                hosts[address]?.listeners[port]?.acceptQueue.append(id)
             }
-            hosts[address]?.listeners[id.local.port] = listener
         }
         if conn.state == .closed || (conn.state == .listen && conn.isPassive) {
             hosts[address]?.connections[id] = nil
-            if conn.state == .closed { hosts[address]?.closed[id] = conn }
+            // Keep the final state of connections the user knows of (active or accepted), not of
+            // half-open ones that died in the backlog (a SYN flood would otherwise fill memory).
+            if conn.state == .closed && !halfOpenChild { hosts[address]?.closed[id] = conn }
             scheduled[id] = nil
             return
         }
@@ -274,7 +280,7 @@ public final class TCPNetwork {
 
     private func deliver(_ original: TCPPacket) {
         var packet = original
-        guard let host = hosts[packet.destination] else {
+        guard let config = hosts[packet.destination]?.config else {
             record(.dropped(packet, .noRoute))
             return
         }
@@ -290,34 +296,38 @@ public final class TCPNetwork {
         record(.delivered(packet))
         let seg = packet.segment
         let id = TCPFourTuple(local: packet.destinationEndpoint, remote: packet.sourceEndpoint)
-        if var conn = host.connections[id] {
+        if var conn = hosts[packet.destination]?.connections[id] {
             let out = conn.segmentArrives(seg, at: now)
             store(conn, id)
             apply(out, id)
             return
         }
-        guard let listener = host.listeners[seg.destinationPort] else {
+        guard let backlog = hosts[packet.destination]?.listeners[seg.destinationPort]?.backlog,
+              let halfOpen = hosts[packet.destination]?.listeners[seg.destinationPort]?.halfOpen.count
+        else {
             // RFC 9293 §3.10.7.1: no connection: answer with RST ("connection refused").
             if let rst = TCPConnection.resetReply(to: seg) {
                 transmit(TCPPacket(source: packet.destination, destination: packet.source, segment: rst))
             }
             return
         }
-        arriveAtListener(packet, id, listener, host)
+        let cookie = hosts[packet.destination]?.listeners[seg.destinationPort]?.synCookie
+        arriveAtListener(packet, id, room: halfOpen < backlog, cookie: cookie, config: config)
     }
 
-    private func arriveAtListener(_ packet: TCPPacket, _ id: TCPConnectionID, _ listener: TCPListener, _ host: TCPHost) {
+    private func arriveAtListener(_ packet: TCPPacket, _ id: TCPConnectionID, room: Bool, cookie: SYNCookie?,
+                                  config: TCPConfig) {
         let seg = packet.segment
         let address = packet.destination
         let flags = seg.flags
         if flags.contains(.syn) && seg.ack == nil && !flags.contains(.rst) {
-            if listener.halfOpen.count < listener.backlog {
-                fork(id, host) { conn, now in conn.segmentArrives(seg, at: now) }
-            } else if let cookie = listener.synCookie {
+            if room {
+                fork(id, config) { conn, now in conn.segmentArrives(seg, at: now) }
+            } else if let cookie {
                 let synAck = TCPSegment(
                     sourcePort: seg.destinationPort, destinationPort: seg.sourcePort,
                     seq: cookie.isn(for: id, clientISN: seg.seq, at: now), ack: seg.seq + 1, flags: .syn,
-                    window: UInt16(clamping: host.config.receiveBufferSize), mss: UInt16(clamping: host.config.mss))
+                    window: UInt16(clamping: config.receiveBufferSize), mss: UInt16(clamping: config.mss))
                 let reply = TCPPacket(source: address, destination: packet.source, segment: synAck)
                 record(.synCookieSent(reply))
                 transmit(reply)
@@ -326,11 +336,11 @@ public final class TCPNetwork {
             }
             return
         }
-        if let ack = seg.ack, !flags.contains(.syn), !flags.contains(.rst), let cookie = listener.synCookie,
+        if let ack = seg.ack, !flags.contains(.syn), !flags.contains(.rst), let cookie,
            cookie.validates(tuple: id, seq: seg.seq, ack: ack, at: now)
         {
             record(.synCookieAccepted(id))
-            fork(id, host) { conn, now in
+            fork(id, config) { conn, now in
                 var out = conn.restoreFromSYNCookie(iss: ack - 1, irs: seg.seq - 1, at: now)
                 out.append(conn.segmentArrives(seg, at: now))
                 return out
@@ -343,13 +353,15 @@ public final class TCPNetwork {
         }
     }
 
+    private func nextISN(_ address: IPv4Address) -> SeqNumber {
+        hosts[address]?.isn.next(using: random) ?? SeqNumber(random.next32())
+    }
+
     /// A fresh LISTEN connection for `id`, forked from the listener, then fed by `body`.
-    private func fork(_ id: TCPConnectionID, _ host: TCPHost, _ body: (inout TCPConnection, TCPTime) -> TCPOutput) {
+    private func fork(_ id: TCPConnectionID, _ config: TCPConfig, _ body: (inout TCPConnection, TCPTime) -> TCPOutput) {
         let address = id.local.address
-        var conn = TCPConnection(localPort: id.local.port, remotePort: id.remote.port, config: host.config)
-        var isn = host.isn
-        let iss = isn.next(using: random)
-        hosts[address]?.isn = isn
+        var conn = TCPConnection(localPort: id.local.port, remotePort: id.remote.port, config: config)
+        let iss = nextISN(address)
         var out = (try? conn.openPassive(iss: iss, at: now)) ?? TCPOutput()
         out.append(body(&conn, now))
         hosts[address]?.connections[id] = conn
