@@ -146,8 +146,9 @@ extension TCPConnection {
             seg.seq = rcvNxt
             textDropped = textDropped || cut > 0
         }
-        if seg.payload.count > window {
-            seg.payload.removeLast(seg.payload.count - window)
+        let room = max(0, window - Int(seg.seq - rcvNxt))  // space from SEG.SEQ to the window's right edge
+        if seg.payload.count > room {
+            seg.payload.removeLast(seg.payload.count - room)
             seg.setFlag(.fin, false)
             textDropped = true
         }

@@ -9,7 +9,8 @@ public struct TCPConnection: Hashable, Sendable {
     /// The peer's port (learnt from the SYN for a passive open).
     public internal(set) var remotePort: UInt16
     public let config: TCPConfig
-    public internal(set) var state: TCPState = .closed
+    /// Changed only by `setState(_:cause:_:)` (private setter: the compiler enforces it).
+    public private(set) var state: TCPState = .closed
     /// Opened by a passive OPEN (RST in SYN-RECEIVED then returns to LISTEN).
     public internal(set) var isPassive = false
     /// Why the connection failed, if it did.

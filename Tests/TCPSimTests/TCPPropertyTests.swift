@@ -159,3 +159,26 @@ struct TCPPropertyTests {
         #expect(run.failures.isEmpty, "seed \(seed): \(run.failures)")
     }
 }
+
+@Suite("Determinism")
+struct TCPDeterminismTests {
+    private func run(seed: UInt64) throws -> [TCPNetworkEvent] {
+        let link = TCPLink(latency: TCPDuration.milliseconds(10), lossRate: 0.1, duplicateRate: 0.05,
+                           jitter: TCPDuration.milliseconds(15))
+        let net = TCPNetwork.pair(seed: seed, link: link, clientISN: .random, serverISN: .random)
+        let (c, s) = try net.establish()
+        try net.write(c, bytes(5000))
+        try net.write(s, bytes(3000))
+        try net.close(c)
+        net.run(until: TCPDuration.seconds(30))
+        return net.events
+    }
+
+    @Test func sameSeedSameRun() throws {
+        let a = try run(seed: 11), b = try run(seed: 11), other = try run(seed: 12)
+        #expect(a == b)
+        #expect(a != other)
+        let lines = a.map(String.init(describing:))
+        #expect(lines.contains { $0.hasPrefix("0.000000 > 10.0.0.1:49152 > 10.0.0.2:80: Flags [S], seq ") })
+    }
+}
