@@ -273,7 +273,7 @@ extension TCPConnection {
             }
             return
         }
-        if fin && [.closeWait, .closing, .lastAck].contains(state) { mustACK = true }
+        if fin && [.closeWait, .closing, .lastAck, .timeWait].contains(state) { mustACK = true }
 
         // Acknowledge received text: at once, or delayed (RFC 9293 §3.8.6.3: at least every second
         // full-sized segment, and never later than the delay).
