@@ -65,7 +65,9 @@ extension TCPConnection {
     /// Sends queued data as far as the peer's window allows, in segments of at most the effective MSS,
     /// then FIN once everything is out and CLOSE was called. Arms the persist timer on a zero window.
     mutating func transmitData(_ out: inout TCPOutput) {
-        guard [.established, .closeWait, .finWait1, .lastAck].contains(state), finSeq == nil else { return }
+        // CLOSE queues our FIN behind the data (RFC 9293 §3.10.4), so FIN-WAIT-1, LAST-ACK and even
+        // CLOSING (the peer's FIN arrived before ours was sent) may still have data and the FIN to send.
+        guard [.established, .closeWait, .finWait1, .closing, .lastAck].contains(state), finSeq == nil else { return }
         while true {
             let unsent = sendQueue.count - sentDataCount
             let inFlight = Int(sndNxt - sndUna)

@@ -83,8 +83,11 @@ public final class TCPNetwork {
             port = localPort
         } else {
             port = first
+            var tries = 0
             while hosts[address]?.connections[TCPFourTuple(local: TCPEndpoint(address, port), remote: remote)] != nil {
                 port = port == UInt16.max ? 49_152 : port + 1
+                tries += 1
+                if tries > 16_384 { throw .portInUse(port) }  // every ephemeral port is taken
             }
             hosts[address]?.nextEphemeralPort = port == UInt16.max ? 49_152 : port + 1
         }

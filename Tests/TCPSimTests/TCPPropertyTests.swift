@@ -43,6 +43,9 @@ struct PropertyRun {
         net.addHost(Net.server, config: server, isn: .random)
         net.setLinks(between: Net.client, and: Net.server, link)
         let app = TCPSeededRandom(seed: seed ^ 0x5EED)
+        // Half the runs: the server closes as soon as it has written (both FINs may cross: CLOSING);
+        // otherwise it closes after reading the client's FIN (half-close, CLOSE-WAIT → LAST-ACK).
+        let serverClosesEarly = pick(2) == 0
         do {
             try net.listen(on: Net.server, port: 443)
             let c = try net.connect(from: Net.client, to: TCPEndpoint(Net.server, 443))
@@ -61,7 +64,7 @@ struct PropertyRun {
                 if app.next32() % 2 == 0 { clientReceived += net.read(c, maxCount: Int(app.next32() % 5000)) }
                 if let s {
                     if app.next32() % 2 == 0 { serverReceived += net.read(s, maxCount: Int(app.next32() % 5000)) }
-                    if !serverClosed && net.connection(s)?.isEndOfStream == true {
+                    if !serverClosed && (serverClosesEarly || net.connection(s)?.isEndOfStream == true) {
                         try net.close(s)
                         serverClosed = true
                     }
@@ -120,6 +123,7 @@ struct PropertyRun {
             case .connection(_, .receiveWindowZero): counts["zeroWindow", default: 0] += 1
             case .connection(_, .windowProbeSent): counts["probe", default: 0] += 1
             case .connection(_, .finReacknowledgedInTimeWait): counts["timeWaitReACK", default: 0] += 1
+            case .connection(_, .stateChanged(_, .closing, _)): counts["closing", default: 0] += 1
             default: break
             }
         }
@@ -148,7 +152,7 @@ struct TCPPropertyTests {
             total.merge(PropertyRun(seed: seed).counts, uniquingKeysWith: +)
         }
         print("TCPSim property totals over 40 seeds: \(total.sorted { $0.key < $1.key })")
-        for key in ["dropped", "duplicated", "retransmitted", "outOfOrder", "unacceptable", "zeroWindow", "probe"] {
+        for key in ["dropped", "duplicated", "retransmitted", "outOfOrder", "unacceptable", "zeroWindow", "probe", "closing"] {
             #expect(total[key, default: 0] > 0, "no \(key) in 40 seeds: \(total)")
         }
     }

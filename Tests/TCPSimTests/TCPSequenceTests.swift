@@ -92,6 +92,24 @@ struct TCPSequenceTests {
         #expect(net.state(of: c) == .closed && net.state(of: s) == .closed)
     }
 
+    /// Regression (found by the property test): our FIN is queued behind data the peer's window holds
+    /// back when the peer's FIN arrives. FIN-WAIT-1 → CLOSING must still send the data, then the FIN.
+    @Test func closingWithDataStillQueued() throws {
+        let net = TCPNetwork.pair(client: fastConfig { $0.mss = 500 }, server: fastConfig { $0.receiveBufferSize = 1000 })
+        let (c, s) = try net.establish()
+        try net.write(c, bytes(3000))
+        try net.close(c)
+        try net.close(s)
+        net.run(until: net.now + TCPDuration.milliseconds(100))
+        #expect(net.state(of: c) == .closing && net.connection(c)?.finSeq == nil)
+        var got: [UInt8] = []
+        while net.step() { got += net.read(s) }
+        got += net.read(s)
+        #expect(got == bytes(3000))
+        #expect(net.state(of: c) == .closed && net.state(of: s) == .closed)
+        #expect(net.transitions(c).map(\.1).suffix(4) == [.finWait1, .closing, .timeWait, .closed])
+    }
+
     /// Seed 001's second teaching case: the client is done (FIN) but the server still has data. The ACK of
     /// the FIN and the server's own FIN are separate because the server's stream is still open.
     @Test func serverKeepsSendingAfterClientFIN() throws {
