@@ -79,6 +79,33 @@ struct TCPSequenceTests {
         #expect(net.read(b) == bytes(10))
     }
 
+    @Test(arguments: 0 ..< 30)
+    func simultaneousOpenAndCloseUnderLoss(seed: Int) throws {
+        let config = fastConfig { $0.maximumSYNRetransmissions = 10; $0.maximumRetransmissions = 12 }
+        let net = TCPNetwork.pair(seed: UInt64(seed), client: config, server: config,
+                                  link: TCPLink(latency: TCPDuration.milliseconds(10), lossRate: 0.2, duplicateRate: 0.1,
+                                                jitter: TCPDuration.milliseconds(10)),
+                                  clientISN: .random, serverISN: .random)
+        let a = try net.connect(from: Net.client, localPort: 7000, to: TCPEndpoint(Net.server, 8000))
+        let b = try net.connect(from: Net.server, localPort: 8000, to: TCPEndpoint(Net.client, 7000))
+        try net.write(a, bytes(2000, seed: 1))
+        try net.write(b, bytes(2000, seed: 2))
+        var gotA: [UInt8] = [], gotB: [UInt8] = []
+        var closed = false
+        while net.step() {
+            gotA += net.read(a)
+            gotB += net.read(b)
+            if !closed && net.state(of: a) == .established && net.state(of: b) == .established {
+                try net.close(a)
+                try net.close(b)
+                closed = true
+            }
+        }
+        #expect(gotB == bytes(2000, seed: 1) && gotA == bytes(2000, seed: 2), "seed \(seed)")
+        #expect(net.state(of: a) == .closed && net.state(of: b) == .closed, "seed \(seed)")
+        #expect(net.allTransitions.allSatisfy { TCPState.isRFCEdge(from: $0.1, to: $0.2) })
+    }
+
     @Test func simultaneousClose() throws {
         let net = TCPNetwork.pair()
         let (c, s) = try net.establish()
