@@ -54,7 +54,8 @@ public enum TCPDropReason: String, Hashable, Sendable {
 /// One thing that happened in a `TCPNetwork`, at a virtual time.
 public struct TCPNetworkEvent: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
-        /// A host handed a segment to the network.
+        /// A host handed a segment to the network. A retransmission is preceded by the connection's
+        /// `.retransmitted` event for the same segment.
         case sent(TCPPacket)
         case delivered(TCPPacket)
         case dropped(TCPPacket, TCPDropReason)

@@ -163,6 +163,13 @@ public final class TCPNetwork {
     /// Connections not yet CLOSED on a host.
     public func liveConnectionCount(on address: IPv4Address) -> Int { hosts[address]?.connections.count ?? 0 }
 
+    /// Returns the events recorded since the last call and forgets them (for a caller that renders a
+    /// long run incrementally).
+    public func takeEvents() -> [TCPNetworkEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
     /// Items waiting in the time queue.
     public var pendingCount: Int { queue.count }
     public var nextEventTime: TCPTime? { queue.nextTime }

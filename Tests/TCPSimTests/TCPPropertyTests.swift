@@ -182,6 +182,9 @@ struct TCPDeterminismTests {
         let a = try run(seed: 11), b = try run(seed: 11), other = try run(seed: 12)
         #expect(a == b)
         #expect(a != other)
+        let net = TCPNetwork.pair()
+        _ = try net.establish()
+        #expect(net.takeEvents().count > 0 && net.events.isEmpty)
         let lines = a.map(String.init(describing:))
         #expect(lines.contains { $0.hasPrefix("0.000000 > 10.0.0.1:49152 > 10.0.0.2:80: Flags [S], seq ") })
     }
