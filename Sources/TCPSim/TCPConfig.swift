@@ -1,19 +1,3 @@
-/// Virtual time in microseconds. The simulator never reads a real clock.
-public typealias TCPTime = Int64
-
-/// Durations in microseconds, named for readability.
-public enum TCPDuration {
-    public static func milliseconds(_ n: Int64) -> TCPTime { n * 1_000 }
-    public static func seconds(_ n: Int64) -> TCPTime { n * 1_000_000 }
-}
-
-/// How connections are opened. Real TCP is `.threeWay`; `.twoWay` is the teaching strawman in which a
-/// SYN alone opens the passive side (RFC 9293 §3.5 explains why this fails with old duplicate SYNs).
-public enum TCPHandshakeMode: String, Hashable, Sendable {
-    case threeWay
-    case twoWay
-}
-
 /// Per-connection parameters. Defaults follow the RFCs; tests shorten the timers.
 public struct TCPConfig: Hashable, Sendable {
     /// The MSS we announce and use (RFC 9293 §3.7.1; 1460 for Ethernet).

@@ -1,49 +1,3 @@
-/// The timers of one connection.
-public enum TCPTimerKind: String, Hashable, Sendable, CustomStringConvertible {
-    /// RFC 6298 retransmission timer.
-    case retransmission
-    /// RFC 9293 §3.8.6.1 zero-window probing (the "persist" timer).
-    case persist
-    /// RFC 9293 §3.8.6.3 delayed acknowledgment.
-    case delayedACK
-    /// RFC 9293 §3.4.2 TIME-WAIT, 2·MSL.
-    case timeWait
-    public var description: String { rawValue }
-}
-
-/// Why a state changed; says in RFC terms what happened.
-public enum TCPTransitionCause: String, Hashable, Sendable, CustomStringConvertible {
-    case activeOpen = "active OPEN, SYN sent"
-    case passiveOpen = "passive OPEN"
-    case synReceived = "SYN received, SYN-ACK sent"
-    case synReceivedTwoWay = "SYN received, SYN-ACK sent (two-way strawman: open at once)"
-    case synAckReceived = "SYN-ACK received, ACK sent"
-    case simultaneousOpen = "SYN received in SYN-SENT (simultaneous open)"
-    case ackOfSYN = "ACK of our SYN received"
-    case synCookieValidated = "ACK carries a valid SYN cookie"
-    case close = "CLOSE, FIN sent"
-    case finReceived = "FIN received, ACK sent"
-    case ackOfFIN = "ACK of our FIN received"
-    case resetReceived = "RST received"
-    case synInWindow = "SYN received in SYN-RECEIVED (passive): back to LISTEN"
-    case abort = "ABORT"
-    case timeWaitExpired = "2·MSL expired"
-    case retransmissionLimit = "retransmission limit reached"
-    public var description: String { rawValue }
-}
-
-/// What went wrong with a connection, as the user would be told (RFC 9293 §3.10).
-public enum TCPConnectionError: String, Error, Hashable, Sendable {
-    /// RST in answer to our SYN: "connection refused".
-    case refused = "connection refused"
-    /// RST on a synchronized connection: "connection reset".
-    case reset = "connection reset"
-    /// Retransmissions exhausted.
-    case timedOut = "connection timed out"
-    /// The user aborted.
-    case aborted = "connection aborted"
-}
-
 /// A typed event from one connection. The engine never prints: renderers turn these into text.
 public enum TCPEvent: Hashable, Sendable {
     /// The single record of every state change.
@@ -83,34 +37,4 @@ public enum TCPEvent: Hashable, Sendable {
     case resetSent(TCPSegment)
     /// The connection failed and the user is told why.
     case error(TCPConnectionError)
-}
-
-/// What one input produced: the segments to transmit, in order, and the events that happened.
-public struct TCPOutput: Hashable, Sendable {
-    public var segments: [TCPSegment] = []
-    public var events: [TCPEvent] = []
-    public init() {}
-
-    mutating func send(_ segment: TCPSegment) { segments.append(segment) }
-    mutating func emit(_ event: TCPEvent) { events.append(event) }
-
-    /// Appends another output after this one.
-    public mutating func append(_ other: TCPOutput) {
-        segments += other.segments
-        events += other.events
-    }
-}
-
-/// A user call that is not allowed in the current state (RFC 9293 §3.10 "error:" replies).
-public enum TCPUserError: Error, Hashable, Sendable {
-    /// "connection does not exist".
-    case connectionDoesNotExist
-    /// "connection closing": SEND after CLOSE.
-    case connectionClosing
-    /// "connection already exists".
-    case connectionAlreadyExists
-    /// No such host, listener or connection in the network harness.
-    case unknown(String)
-    /// The local port is in use.
-    case portInUse(UInt16)
 }
