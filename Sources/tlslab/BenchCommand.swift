@@ -70,8 +70,8 @@ struct CryptoBenchCommand: ParsableCommand {
         }
         let rows = CryptoBench.Row.order.compactMap { name -> BenchRow? in
             guard let entry = samples[name] else { return nil }
-            return BenchRow(operation: name, ours: Summary(entry.ours),
-                            openssl: entry.openssl.isEmpty ? nil : Summary(entry.openssl))
+            return BenchRow(operation: name, ours: BenchSummary(entry.ours),
+                            openssl: entry.openssl.isEmpty ? nil : BenchSummary(entry.openssl))
         }
         switch format {
         case .text: print(BenchRow.table(rows, runs: runs, seconds: seconds, keys: keys))
@@ -132,7 +132,7 @@ struct CryptoBench {
             count += 8
             elapsed = clock.now - start
         } while elapsed < budget
-        return Double(count) / elapsed.seconds
+        return Double(count) / elapsed.benchSeconds
     }
 
     func privateOpsPerSecond(_ variant: RSAPrivateKey.Exponentiation) throws -> Double {
@@ -175,7 +175,7 @@ struct CryptoBench {
         for seed in firstSeed..<(firstSeed + count) {
             _ = try RSAPrivateKey.generate(bits: 2048, using: BenchRandom(seed: seed))
         }
-        return Double(count) / (clock.now - start).seconds
+        return Double(count) / (clock.now - start).benchSeconds
     }
 }
 
@@ -201,7 +201,7 @@ final class BenchRandom: RandomSource {
 }
 
 extension Duration {
-    var seconds: Double {
+    var benchSeconds: Double {
         let (s, attoseconds) = components
         return Double(s) + Double(attoseconds) * 1e-18
     }
@@ -277,13 +277,13 @@ enum OpenSSLSpeed {
             _ = try run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
             total += max(clock.now - t0 - perStartup, .microseconds(1))
         }
-        return Double(count) / total.seconds
+        return Double(count) / total.benchSeconds
     }
 }
 
 // MARK: - Report
 
-struct Summary: Encodable {
+struct BenchSummary: Encodable {
     let median: Double
     let min: Double
     let max: Double
@@ -306,8 +306,8 @@ struct Summary: Encodable {
 
 struct BenchRow: Encodable {
     let operation: String
-    let ours: Summary
-    let openssl: Summary?
+    let ours: BenchSummary
+    let openssl: BenchSummary?
     /// ours / OpenSSL, as throughput (above 1: we are faster).
     var ratio: Double? {
         guard let openssl, openssl.median > 0 else { return nil }
@@ -328,7 +328,7 @@ struct BenchRow: Encodable {
         value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
     }
 
-    static func cell(_ summary: Summary?) -> String {
+    static func cell(_ summary: BenchSummary?) -> String {
         guard let summary else { return "—" }
         return "\(format(summary.median)) [\(format(summary.min))–\(format(summary.max))]"
     }

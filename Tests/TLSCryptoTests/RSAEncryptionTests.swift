@@ -94,36 +94,36 @@ struct RSAEncryptionTests {
             return try #require(vector[key] as? String)
         }
         let key = try RSAPrivateKey(pem: try field("server_private_key_pem"))
-        let encrypted = try #require([UInt8](hex: try field("encrypted_pre_master_secret")))
-        let premaster = try #require([UInt8](hex: try field("pre_master_secret")))
+        let encrypted = try #require([UInt8](rsaTestHex: try field("encrypted_pre_master_secret")))
+        let premaster = try #require([UInt8](rsaTestHex: try field("pre_master_secret")))
         #expect(premaster.count == 48)
         #expect(try key.decryptPKCS1v15(encrypted) == premaster)
     }
 
-    @Test("openssl pkeyutl decrypts what we encrypt, and we decrypt what it encrypts", needsOpenSSL)
+    @Test("openssl pkeyutl decrypts what we encrypt, and we decrypt what it encrypts", rsaNeedsOpenSSL)
     func opensslCrossCheck() throws {
-        try withOpenSSL { openssl, dir in
+        try withRSAOpenSSL { openssl, dir in
             let key = try RSAFixtures.pkcs8Key()
             let keyFile = dir.appendingPathComponent("key.pem"), pubFile = dir.appendingPathComponent("pub.pem")
-            try write(key.pem, to: keyFile)
-            try write(key.publicKey.pem, to: pubFile)
+            try rsaWrite(key.pem, to: keyFile)
+            try rsaWrite(key.publicKey.pem, to: pubFile)
             let source = RSATestRandom(seed: 21)
             for length in [1, 48, 245] {
                 let message = source.bytes(count: length)
                 // ours → openssl
                 let ct = dir.appendingPathComponent("ct.bin"), pt = dir.appendingPathComponent("pt.bin")
-                try write(try key.publicKey.encryptPKCS1v15(message, using: source), to: ct)
-                let decrypt = try ExternalTool.run(openssl, ["pkeyutl", "-decrypt", "-inkey", keyFile.path,
+                try rsaWrite(try key.publicKey.encryptPKCS1v15(message, using: source), to: ct)
+                let decrypt = try RSAExternalTool.run(openssl, ["pkeyutl", "-decrypt", "-inkey", keyFile.path,
                                                              "-in", ct.path, "-out", pt.path])
                 #expect(decrypt.status == 0, "openssl pkeyutl -decrypt: \(decrypt.error)")
-                #expect(try read(pt) == message)
+                #expect(try rsaRead(pt) == message)
                 // openssl → ours
                 let msg = dir.appendingPathComponent("msg.bin"), ct2 = dir.appendingPathComponent("ct2.bin")
-                try write(message, to: msg)
-                let encrypt = try ExternalTool.run(openssl, ["pkeyutl", "-encrypt", "-pubin", "-inkey", pubFile.path,
+                try rsaWrite(message, to: msg)
+                let encrypt = try RSAExternalTool.run(openssl, ["pkeyutl", "-encrypt", "-pubin", "-inkey", pubFile.path,
                                                              "-in", msg.path, "-out", ct2.path])
                 #expect(encrypt.status == 0, "openssl pkeyutl -encrypt: \(encrypt.error)")
-                #expect(try key.decryptPKCS1v15(try read(ct2)) == message)
+                #expect(try key.decryptPKCS1v15(try rsaRead(ct2)) == message)
             }
         }
     }

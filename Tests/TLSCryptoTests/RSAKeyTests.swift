@@ -100,16 +100,16 @@ struct RSAKeyTests {
     }
 
     @Test("keys made by openssl genpkey / genrsa -traditional load; what we export loads in openssl",
-          needsOpenSSL)
+          rsaNeedsOpenSSL)
     func opensslInterop() throws {
-        try withOpenSSL { openssl, dir in
+        try withRSAOpenSSL { openssl, dir in
             // Fresh 1024-bit keys from openssl in both formats.
             let pkcs8 = dir.appendingPathComponent("k8.pem"), pkcs1 = dir.appendingPathComponent("k1.pem")
-            #expect(try ExternalTool.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt",
+            #expect(try RSAExternalTool.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt",
                                                    "rsa_keygen_bits:1024", "-out", pkcs8.path]).status == 0)
-            #expect(try ExternalTool.run(openssl, ["genrsa", "-traditional", "-out", pkcs1.path, "1024"]).status == 0)
-            let k8 = try RSAPrivateKey(pem: String(decoding: try read(pkcs8), as: UTF8.self))
-            let k1 = try RSAPrivateKey(pem: String(decoding: try read(pkcs1), as: UTF8.self))
+            #expect(try RSAExternalTool.run(openssl, ["genrsa", "-traditional", "-out", pkcs1.path, "1024"]).status == 0)
+            let k8 = try RSAPrivateKey(pem: String(decoding: try rsaRead(pkcs8), as: UTF8.self))
+            let k1 = try RSAPrivateKey(pem: String(decoding: try rsaRead(pkcs1), as: UTF8.self))
             #expect(k8.publicKey.bitLength == 1024 && k1.publicKey.bitLength == 1024)
 
             // Our exports, read back by openssl: the modulus must match.
@@ -122,31 +122,31 @@ struct RSAKeyTests {
             ]
             for (name, text, arguments) in exports {
                 let file = dir.appendingPathComponent(name)
-                try write(text, to: file)
-                let result = try ExternalTool.run(openssl, arguments + [file.path])
+                try rsaWrite(text, to: file)
+                let result = try RSAExternalTool.run(openssl, arguments + [file.path])
                 #expect(result.status == 0, "openssl rejected \(name): \(result.error)")
                 let printed = String(decoding: result.output, as: UTF8.self)
                     .trimmingCharacters(in: .whitespacesAndNewlines)
                 #expect(printed == expectedModulus, "\(name)")
             }
             // openssl pkey -check validates the private numbers.
-            let check = try ExternalTool.run(openssl, ["pkey", "-check", "-noout", "-in",
+            let check = try RSAExternalTool.run(openssl, ["pkey", "-check", "-noout", "-in",
                                                        dir.appendingPathComponent("ours8.pem").path])
             #expect(check.status == 0, "openssl pkey -check: \(check.error)")
             // DER from us equals DER from openssl for the same key.
             let derOut = dir.appendingPathComponent("k8.der")
-            _ = try ExternalTool.run(openssl, ["pkey", "-in", pkcs8.path, "-outform", "DER", "-out", derOut.path])
+            _ = try RSAExternalTool.run(openssl, ["pkey", "-in", pkcs8.path, "-outform", "DER", "-out", derOut.path])
             // (OpenSSL 3.0 writes RSA keys as PKCS#1 with `-outform DER`; other versions PKCS#8.)
-            let opensslDER = try read(derOut)
+            let opensslDER = try rsaRead(derOut)
             #expect(opensslDER == k8.pkcs1DER || opensslDER == k8.pkcs8DER)
             #expect(try RSAPrivateKey(pkcs1DER: k8.pkcs1DER).pkcs8DER == k8.pkcs8DER)
             let pubOut = dir.appendingPathComponent("k8pub.der")
-            _ = try ExternalTool.run(openssl, ["pkey", "-in", pkcs8.path, "-pubout", "-outform", "DER",
+            _ = try RSAExternalTool.run(openssl, ["pkey", "-in", pkcs8.path, "-pubout", "-outform", "DER",
                                                "-out", pubOut.path])
-            #expect(try read(pubOut) == k8.publicKey.subjectPublicKeyInfoDER)
+            #expect(try rsaRead(pubOut) == k8.publicKey.subjectPublicKeyInfoDER)
             let rsaPubOut = dir.appendingPathComponent("k8rsapub.pem")
-            _ = try ExternalTool.run(openssl, ["rsa", "-in", pkcs8.path, "-RSAPublicKey_out", "-out", rsaPubOut.path])
-            #expect(try RSAPublicKey(pem: String(decoding: try read(rsaPubOut), as: UTF8.self)) == k8.publicKey)
+            _ = try RSAExternalTool.run(openssl, ["rsa", "-in", pkcs8.path, "-RSAPublicKey_out", "-out", rsaPubOut.path])
+            #expect(try RSAPublicKey(pem: String(decoding: try rsaRead(rsaPubOut), as: UTF8.self)) == k8.publicKey)
         }
     }
 }

@@ -41,30 +41,30 @@ struct RSARobustnessTests {
         }
     }
 
-    @Test("PSS and PKCS#1 v1.5 on a 1025-bit OpenSSL key (emLen = k − 1 in PSS)", needsOpenSSL)
+    @Test("PSS and PKCS#1 v1.5 on a 1025-bit OpenSSL key (emLen = k − 1 in PSS)", rsaNeedsOpenSSL)
     func oddModulusLength() throws {
-        try withOpenSSL { openssl, dir in
+        try withRSAOpenSSL { openssl, dir in
             let keyFile = dir.appendingPathComponent("k.pem"), msgFile = dir.appendingPathComponent("m.bin")
             let sigFile = dir.appendingPathComponent("s.bin"), pubFile = dir.appendingPathComponent("p.pem")
-            let gen = try ExternalTool.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1025",
+            let gen = try RSAExternalTool.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1025",
                                                      "-out", keyFile.path])
             #expect(gen.status == 0, "\(gen.error)")
-            let key = try RSAPrivateKey(pem: String(decoding: try read(keyFile), as: UTF8.self))
+            let key = try RSAPrivateKey(pem: String(decoding: try rsaRead(keyFile), as: UTF8.self))
             #expect(key.publicKey.bitLength == 1025)
             #expect(key.publicKey.byteLength == 129)
-            try write(key.publicKey.pem, to: pubFile)
+            try rsaWrite(key.publicKey.pem, to: pubFile)
             let message = Array("odd".utf8)
-            try write(message, to: msgFile)
+            try rsaWrite(message, to: msgFile)
             let pss = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"]
             // openssl → ours
-            #expect(try ExternalTool.run(openssl, ["dgst", "-sha256", "-sign", keyFile.path] + pss
+            #expect(try RSAExternalTool.run(openssl, ["dgst", "-sha256", "-sign", keyFile.path] + pss
                                          + ["-out", sigFile.path, msgFile.path]).status == 0)
-            #expect(key.publicKey.verifyPSS(signature: try read(sigFile), message: message, hash: .sha256, saltLength: 32))
+            #expect(key.publicKey.verifyPSS(signature: try rsaRead(sigFile), message: message, hash: .sha256, saltLength: 32))
             // ours → openssl
             let ours = try key.signPSS(message: message, hash: .sha256, saltLength: 32, using: RSATestRandom(seed: 5))
             #expect(ours.count == 129)
-            try write(ours, to: sigFile)
-            let verify = try ExternalTool.run(openssl, ["dgst", "-sha256", "-verify", pubFile.path] + pss
+            try rsaWrite(ours, to: sigFile)
+            let verify = try RSAExternalTool.run(openssl, ["dgst", "-sha256", "-verify", pubFile.path] + pss
                                               + ["-signature", sigFile.path, msgFile.path])
             #expect(verify.status == 0, "\(verify.error)")
             #expect(key.publicKey.verifyPSS(signature: ours, message: message, hash: .sha256, saltLength: nil))

@@ -124,16 +124,16 @@ struct RSASignatureTests {
                                         hash: .sha256, saltLength: 32))
     }
 
-    @Test("openssl verifies our PKCS#1 v1.5 and PSS signatures, and we verify openssl's", needsOpenSSL)
+    @Test("openssl verifies our PKCS#1 v1.5 and PSS signatures, and we verify openssl's", rsaNeedsOpenSSL)
     func opensslCrossCheck() throws {
-        try withOpenSSL { openssl, dir in
+        try withRSAOpenSSL { openssl, dir in
             let key = try RSAFixtures.pkcs1Key()
             let keyFile = dir.appendingPathComponent("key.pem"), pubFile = dir.appendingPathComponent("pub.pem")
-            try write(key.pkcs1PEM, to: keyFile)
-            try write(key.publicKey.pem, to: pubFile)
+            try rsaWrite(key.pkcs1PEM, to: keyFile)
+            try rsaWrite(key.publicKey.pem, to: pubFile)
             let message = Array("signed by TLSLab, checked by OpenSSL".utf8)
             let msgFile = dir.appendingPathComponent("msg.bin"), sigFile = dir.appendingPathComponent("sig.bin")
-            try write(message, to: msgFile)
+            try rsaWrite(message, to: msgFile)
             let cases: [(HashAlgorithm, String, Int?)] = [
                 (.sha1, "sha1", nil), (.sha256, "sha256", nil), (.sha384, "sha384", nil), (.sha512, "sha512", nil),
                 (.sha256, "sha256", 32), (.sha384, "sha384", 48), (.sha256, "sha256", 0),
@@ -145,15 +145,15 @@ struct RSASignatureTests {
                 let ours = try salt.map { try key.signPSS(message: message, hash: hash, saltLength: $0,
                                                           using: RSATestRandom(seed: 30)) }
                     ?? key.signPKCS1v15(message: message, hash: hash)
-                try write(ours, to: sigFile)
-                let verify = try ExternalTool.run(openssl, ["dgst", "-\(name)", "-verify", pubFile.path]
+                try rsaWrite(ours, to: sigFile)
+                let verify = try RSAExternalTool.run(openssl, ["dgst", "-\(name)", "-verify", pubFile.path]
                                                   + pssOptions + ["-signature", sigFile.path, msgFile.path])
                 #expect(verify.status == 0, "openssl rejected our \(name) salt \(String(describing: salt)): \(verify.error)")
                 // openssl dgst -sign → ours
-                let sign = try ExternalTool.run(openssl, ["dgst", "-\(name)", "-sign", keyFile.path]
+                let sign = try RSAExternalTool.run(openssl, ["dgst", "-\(name)", "-sign", keyFile.path]
                                                 + pssOptions + ["-out", sigFile.path, msgFile.path])
                 #expect(sign.status == 0, "openssl dgst -sign: \(sign.error)")
-                let theirs = try read(sigFile)
+                let theirs = try rsaRead(sigFile)
                 if let salt {
                     #expect(key.publicKey.verifyPSS(signature: theirs, message: message, hash: hash, saltLength: salt))
                     #expect(key.publicKey.verifyPSS(signature: theirs, message: message, hash: hash, saltLength: nil))
@@ -164,10 +164,10 @@ struct RSASignatureTests {
             }
             // pkeyutl over a digest, as the brief names it.
             let digestFile = dir.appendingPathComponent("digest.bin")
-            try write(HashAlgorithm.sha256.digest(message), to: digestFile)
-            try write(try key.signPSS(message: message, hash: .sha256, saltLength: 32, using: RSATestRandom(seed: 31)),
+            try rsaWrite(HashAlgorithm.sha256.digest(message), to: digestFile)
+            try rsaWrite(try key.signPSS(message: message, hash: .sha256, saltLength: 32, using: RSATestRandom(seed: 31)),
                       to: sigFile)
-            let pkeyutl = try ExternalTool.run(openssl, [
+            let pkeyutl = try RSAExternalTool.run(openssl, [
                 "pkeyutl", "-verify", "-pubin", "-inkey", pubFile.path, "-in", digestFile.path, "-sigfile", sigFile.path,
                 "-pkeyopt", "digest:sha256", "-pkeyopt", "rsa_padding_mode:pss", "-pkeyopt", "rsa_pss_saltlen:32"])
             #expect(pkeyutl.status == 0, "openssl pkeyutl -verify: \(pkeyutl.error)")

