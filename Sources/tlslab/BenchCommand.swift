@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import TLSCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `tlslab bench`: measured speed, as ratios against `openssl speed` in the same run.
 struct BenchCommand: ParsableCommand {
@@ -38,6 +41,9 @@ struct CryptoBenchCommand: ParsableCommand {
     @Flag(help: "Skip OpenSSL (only our figures).")
     var noOpenssl = false
 
+    @Flag(help: "Divide by wall-clock time on both sides (openssl speed -elapsed) instead of CPU time.")
+    var elapsed = false
+
     func validate() throws {
         guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }
         guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1…20") }
@@ -45,7 +51,7 @@ struct CryptoBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let bench = try CryptoBench(seconds: Double(seconds))
+        let bench = try CryptoBench(seconds: Double(seconds), wallClock: elapsed)
         let openssl = noOpenssl ? nil : OpenSSLSpeed.locate()
         var samples: [String: (ours: [Double], openssl: [Double])] = [:]
         func record(_ name: String, ours: Double, openssl: Double?) {
@@ -57,15 +63,15 @@ struct CryptoBenchCommand: ParsableCommand {
         for run in 1...runs {
             if format == .text { FileHandle.standardError.write(Data("run \(run)/\(runs)…\n".utf8)) }
             // Ours and OpenSSL alternate within each run so that both see the same machine load.
-            let rsaSpeed = try openssl.flatMap { try OpenSSLSpeed.rsa2048(openssl: $0, seconds: seconds) }
+            let rsaSpeed = try openssl.flatMap { try OpenSSLSpeed.rsa2048(openssl: $0, seconds: seconds, elapsed: elapsed) }
             record(CryptoBench.Row.privateSilent, ours: try bench.privateOpsPerSecond(.sideChannelSilent),
                    openssl: rsaSpeed?.sign)
             record(CryptoBench.Row.privateFast, ours: try bench.privateOpsPerSecond(.variableTime),
                    openssl: rsaSpeed?.sign)
             record(CryptoBench.Row.publicOp, ours: try bench.publicOpsPerSecond(), openssl: rsaSpeed?.verify)
-            let dhSpeed = try openssl.flatMap { try OpenSSLSpeed.ffdh2048(openssl: $0, seconds: seconds) }
+            let dhSpeed = try openssl.flatMap { try OpenSSLSpeed.ffdh2048(openssl: $0, seconds: seconds, elapsed: elapsed) }
             record(CryptoBench.Row.ffdhe, ours: try bench.agreementsPerSecond(), openssl: dhSpeed)
-            let keygen = try openssl.map { try OpenSSLSpeed.keygenPerSecond(openssl: $0, count: keys) }
+            let keygen = try openssl.map { try OpenSSLSpeed.keygenPerSecond(openssl: $0, count: keys, wallClock: elapsed) }
             record(CryptoBench.Row.keygen, ours: try bench.keysPerSecond(count: keys, firstSeed: 1), openssl: keygen)
         }
         let rows = CryptoBench.Row.order.compactMap { name -> BenchRow? in
@@ -74,11 +80,12 @@ struct CryptoBenchCommand: ParsableCommand {
                             openssl: entry.openssl.isEmpty ? nil : BenchSummary(entry.openssl))
         }
         switch format {
-        case .text: print(BenchRow.table(rows, runs: runs, seconds: seconds, keys: keys))
+        case .text: print(BenchRow.table(rows, runs: runs, seconds: seconds, keys: keys, wallClock: elapsed))
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let report = BenchReport(seconds: seconds, runs: runs, keysPerRun: keys, rows: rows)
+            let report = BenchReport(seconds: seconds, runs: runs, keysPerRun: keys,
+                                     timeBase: elapsed ? "wall clock" : "CPU time", rows: rows)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         }
     }
@@ -110,21 +117,26 @@ struct CryptoBench {
         """
 
     let seconds: Double
+    let wallClock: Bool
     let key: RSAPrivateKey
     let prime: BigInt
     let clock = ContinuousClock()
 
-    init(seconds: Double) throws {
+    init(seconds: Double, wallClock: Bool) throws {
         self.seconds = seconds
+        self.wallClock = wallClock
         key = try RSAPrivateKey.generate(bits: 2048, using: BenchRandom(seed: 2048))
         prime = try BigInt(CryptoBench.ffdhe2048Hex, radix: 16)
     }
 
-    /// Runs `body` repeatedly for `seconds`; returns operations per second.
+    /// Runs `body` repeatedly for `seconds` of wall-clock time; returns operations per second of
+    /// this thread's CPU time (what `openssl speed` divides by: user time, unless `-elapsed`),
+    /// or of wall-clock time with `--elapsed`. CPU time keeps the ratio honest on a shared machine.
     func rate(_ body: () throws -> Void) rethrows -> Double {
         try body()   // warm-up
         var count = 0
         let start = clock.now
+        let cpuStart = CPUTime.thread()
         let budget = Duration.milliseconds(Int64(seconds * 1000))
         var elapsed = Duration.zero
         repeat {
@@ -132,7 +144,8 @@ struct CryptoBench {
             count += 8
             elapsed = clock.now - start
         } while elapsed < budget
-        return Double(count) / elapsed.benchSeconds
+        let divisor = wallClock ? elapsed.benchSeconds : CPUTime.thread() - cpuStart
+        return Double(count) / divisor
     }
 
     func privateOpsPerSecond(_ variant: RSAPrivateKey.Exponentiation) throws -> Double {
@@ -172,10 +185,12 @@ struct CryptoBench {
     /// RSA-2048 keys per second: `count` keys from seeds firstSeed… (the mean, as a rate).
     func keysPerSecond(count: Int, firstSeed: Int) throws -> Double {
         let start = clock.now
+        let cpuStart = CPUTime.thread()
         for seed in firstSeed..<(firstSeed + count) {
             _ = try RSAPrivateKey.generate(bits: 2048, using: BenchRandom(seed: seed))
         }
-        return Double(count) / (clock.now - start).benchSeconds
+        let divisor = wallClock ? (clock.now - start).benchSeconds : CPUTime.thread() - cpuStart
+        return Double(count) / divisor
     }
 }
 
@@ -197,6 +212,23 @@ final class BenchRandom: RandomSource {
         }
         defer { buffer.removeFirst(count) }
         return Array(buffer.prefix(count))
+    }
+}
+
+/// CPU time in seconds, from the C library.
+enum CPUTime {
+    /// This thread's CPU time.
+    static func thread() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
+    /// User CPU time of all waited-for child processes.
+    static func children() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
     }
 }
 
@@ -247,37 +279,32 @@ enum OpenSSLSpeed {
     }
 
     /// `openssl speed -seconds S rsa2048`: "rsa 2048 bits 0.000668s 0.000020s 1497.8 50143.7".
-    static func rsa2048(openssl: String, seconds: Int) throws -> (sign: Double, verify: Double)? {
-        let output = try run(openssl, ["speed", "-seconds", "\(seconds)", "rsa2048"])
+    static func rsa2048(openssl: String, seconds: Int, elapsed: Bool) throws -> (sign: Double, verify: Double)? {
+        let output = try run(openssl, ["speed", "-seconds", "\(seconds)"] + (elapsed ? ["-elapsed"] : []) + ["rsa2048"])
         guard let values = numbers(in: output, linePrefix: "rsa 2048 bits"), values.count >= 4 else { return nil }
         return (values[2], values[3])
     }
 
     /// `openssl speed -seconds S ffdh2048`: "2048 bits ffdh   0.0006s   1639.6".
-    static func ffdh2048(openssl: String, seconds: Int) throws -> Double? {
-        let output = try run(openssl, ["speed", "-seconds", "\(seconds)", "ffdh2048"])
+    static func ffdh2048(openssl: String, seconds: Int, elapsed: Bool) throws -> Double? {
+        let output = try run(openssl, ["speed", "-seconds", "\(seconds)"] + (elapsed ? ["-elapsed"] : []) + ["ffdh2048"])
         guard let values = numbers(in: output, linePrefix: "2048 bits ffdh"), values.count >= 2 else { return nil }
         return values[1]
     }
 
-    /// `openssl genpkey` RSA-2048 keys per second, each run's process start-up (timed with
-    /// `openssl version`) subtracted. OpenSSL 3.0's `speed` has no key-generation test.
-    static func keygenPerSecond(openssl: String, count: Int) throws -> Double {
+    /// `openssl genpkey` RSA-2048 keys per second: the children's user CPU time (or wall-clock time),
+    /// less that of as many `openssl version` runs (process start-up). OpenSSL 3.0's `speed` has no
+    /// key-generation test.
+    static func keygenPerSecond(openssl: String, count: Int, wallClock: Bool) throws -> Double {
         let clock = ContinuousClock()
-        var startup = Duration.zero
-        for _ in 0..<3 {
-            let t0 = clock.now
-            _ = try run(openssl, ["version"])
-            startup += clock.now - t0
+        func cost(_ arguments: [String]) throws -> Double {
+            let wallStart = clock.now, cpuStart = CPUTime.children()
+            for _ in 0..<count { _ = try run(openssl, arguments) }
+            return wallClock ? (clock.now - wallStart).benchSeconds : CPUTime.children() - cpuStart
         }
-        let perStartup = startup / 3
-        var total = Duration.zero
-        for _ in 0..<count {
-            let t0 = clock.now
-            _ = try run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
-            total += max(clock.now - t0 - perStartup, .microseconds(1))
-        }
-        return Double(count) / total.benchSeconds
+        let startup = try cost(["version"])
+        let total = try cost(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
+        return Double(count) / max(total - startup, 1e-6)
     }
 }
 
@@ -333,7 +360,7 @@ struct BenchRow: Encodable {
         return "\(format(summary.median)) [\(format(summary.min))–\(format(summary.max))]"
     }
 
-    static func table(_ rows: [BenchRow], runs: Int, seconds: Int, keys: Int) -> String {
+    static func table(_ rows: [BenchRow], runs: Int, seconds: Int, keys: Int, wallClock: Bool) -> String {
         let header = ["operation", "ours", "OpenSSL", "ours/OpenSSL"]
         let body = rows.map { row in
             [row.operation, cell(row.ours), cell(row.openssl), row.ratio.map { String(format: "%.2f×", $0) } ?? "—"]
@@ -350,6 +377,8 @@ struct BenchRow: Encodable {
         lines.append("")
         lines.append("median [min–max] of \(runs) run(s), \(seconds) s per measurement; key generation: \(keys) keys per run")
         lines.append("(seeds 1…\(keys)); OpenSSL key generation = openssl genpkey minus process start-up.")
+        lines.append(wallClock ? "Rates per second of wall-clock time (openssl speed -elapsed)."
+                     : "Rates per second of CPU time on both sides (openssl speed's default divisor).")
         return lines.joined(separator: "\n")
     }
 }
@@ -358,5 +387,6 @@ struct BenchReport: Encodable {
     let seconds: Int
     let runs: Int
     let keysPerRun: Int
+    let timeBase: String
     let rows: [BenchRow]
 }
