@@ -83,7 +83,7 @@ struct CryptoBenchCommand: ParsableCommand {
         case .text: print(BenchRow.table(rows, runs: runs, seconds: seconds, keys: keys, wallClock: elapsed))
         case .json:
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let report = BenchReport(seconds: seconds, runs: runs, keysPerRun: keys,
                                      timeBase: elapsed ? "wall clock" : "CPU time", rows: rows)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
