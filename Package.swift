@@ -61,6 +61,11 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
+        .testTarget(name: "PKITests", dependencies: [
+            "PKI",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,3 @@
+import Testing
+@testable import PKI
+@Test func placeholder() { #expect(Bool(true)) }
