@@ -62,7 +62,7 @@ let package = Package(
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
         .testTarget(name: "PKITests", dependencies: [
-            "PKI",
+            "PKI", "TLSCrypto",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
