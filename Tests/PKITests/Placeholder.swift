@@ -1,3 +1,0 @@
-import Testing
-@testable import PKI
-@Test func placeholder() { #expect(Bool(true)) }
