@@ -2,7 +2,7 @@
 public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case pathBuilding, anchor, signature, validity, algorithmStrength, criticalExtensions
-        case caFlag, keyCertSign, pathLength, extendedKeyUsage, name
+        case caFlag, keyCertSign, pathLength, extendedKeyUsage, endEntity, name
     }
 
     public let kind: Kind

@@ -104,6 +104,13 @@ public struct ChainValidator: Sendable {
 
     // MARK: checks
 
+    static func weakKey(_ cert: X509Certificate) -> String? {
+        guard cert.publicKey.kind == .rsa || cert.publicKey.kind == .rsaPSS else { return nil }
+        if cert.publicKey.keyBits < 2048 { return "RSA-\(cert.publicKey.keyBits) key" }
+        if cert.publicKey.keyBits % 8 != 0 { return "RSA modulus of \(cert.publicKey.keyBits) bits (not a whole number of bytes)" }
+        return nil
+    }
+
     static func isFatal(_ kind: ChainCheck.Kind) -> Bool { kind == .signature || kind == .criticalExtensions }
 
     private func evaluate(path: [X509Certificate], store: TrustStore) -> ChainValidationResult {
@@ -137,10 +144,16 @@ public struct ChainValidator: Sendable {
             func add(_ kind: ChainCheck.Kind, _ passed: Bool, _ detail: String, _ signature: SignatureCheck? = nil) {
                 checks.append(ChainCheck(kind: kind, depth: depth, subject: name, passed: passed, detail: detail, signature: signature))
             }
-            if isAnchor && depth == 0 {
-                // A leaf that is itself the anchor (a pinned or self-signed certificate): its dates still count.
+            if isAnchor {
+                // Anchors are trusted for their key, but (as Apple's trust evaluation and webpki do) an
+                // expired anchor, an unusable critical extension or a weak key still fails the path.
                 let valid = cert.notBefore <= time && time <= cert.notAfter
-                add(.validity, valid, valid ? "within validity" : "outside its validity period")
+                add(.validity, valid, valid ? "anchor within validity" : "anchor outside its validity period")
+                if depth > 0 {
+                    if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, "anchor key too weak: \(weak)") }
+                    let unhandled = cert.extensions.unhandledCritical
+                    if !unhandled.isEmpty { add(.criticalExtensions, false, "anchor has unknown critical extension(s) \(unhandled.joined(separator: ", "))") }
+                }
             }
             if !isAnchor {
                 if depth + 1 < path.count {
@@ -159,9 +172,7 @@ public struct ChainValidator: Sendable {
                 if rejectWeakAlgorithms {
                     var problems: [String] = []
                     if let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 { problems.append("\(hash) signature") }
-                    if (cert.publicKey.kind == .rsa || cert.publicKey.kind == .rsaPSS) && cert.publicKey.keyBits < 2048 {
-                        problems.append("RSA-\(cert.publicKey.keyBits) key")
-                    }
+                    if let weak = Self.weakKey(cert) { problems.append(weak) }
                     add(.algorithmStrength, problems.isEmpty,
                         problems.isEmpty ? "\(cert.signatureAlgorithm), \(cert.publicKey.kind) \(cert.publicKey.keyBits) bits"
                                          : "too weak: " + problems.joined(separator: ", "))
@@ -170,7 +181,7 @@ public struct ChainValidator: Sendable {
                 add(.criticalExtensions, unhandled.isEmpty,
                     unhandled.isEmpty ? "no unknown critical extension" : "unknown critical extension(s) \(unhandled.joined(separator: ", "))")
             }
-            if depth > 0 && !isAnchor {
+            if depth > 0 && !(isAnchor && path.count == 1) {
                 let bc = cert.extensions.basicConstraints
                 add(.caFlag, bc?.isCA == true, bc?.isCA == true ? "basicConstraints CA:TRUE"
                     : (bc == nil ? "no basicConstraints: not a CA" : "basicConstraints CA:FALSE: may not issue certificates"))
@@ -186,6 +197,14 @@ public struct ChainValidator: Sendable {
                 let ok = eku.contains(purposeOID) || eku.contains(CertificateExtensions.anyExtendedKeyUsage)
                 let wanted = purposeOID == CertificateExtensions.serverAuth ? "serverAuth" : "clientAuth"
                 add(.extendedKeyUsage, ok, ok ? "extendedKeyUsage allows \(wanted)" : "extendedKeyUsage [\(eku.joined(separator: ", "))] lacks \(wanted)")
+            }
+            if depth == 0, purposeOID != nil, !(isAnchor && path.count == 1) {
+                // RFC 5280 §4.2.1.9/§4.2.1.3: only CAs may have CA:TRUE or keyCertSign; a TLS peer is an end entity
+                // (webpki's choice; x509-limbo's rfc5280::ca-as-leaf conflicts with it and is a listed known failure).
+                var problems: [String] = []
+                if cert.isCA { problems.append("basicConstraints CA:TRUE") }
+                if cert.extensions.keyUsage?.keyCertSign == true { problems.append("keyUsage keyCertSign") }
+                add(.endEntity, problems.isEmpty, problems.isEmpty ? "an end-entity certificate" : "not a valid end entity: " + problems.joined(separator: ", "))
             }
             if depth == 0, case .sslServer(let host?) = purpose {
                 let (ok, reason) = HostnameMatcher.check(cert, host: host)

@@ -65,6 +65,9 @@ public enum HostnameMatcher {
             guard index == 0, label == "*", patternLabels.count >= 3 else { return false }
         }
         if hostLabels.contains(where: { $0.contains("*") }) { return false }
+        // Presented names are LDH labels (RFC 1034 §3.5, RFC 5280 §4.2.1.6): no `_` or other characters.
+        let ldh = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+        for label in patternLabels where label != "*" && !label.allSatisfy({ ldh.contains($0) }) { return false }
         return zip(patternLabels, hostLabels).allSatisfy { $0 == "*" || $0 == $1 }
     }
 
@@ -105,15 +108,29 @@ public enum HostnameMatcher {
         return all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     }
 
+    /// Dotted IPv4, or RFC 5952 IPv6 text (lower case, longest zero run of ≥ 2 groups as `::`).
     static func format(ip bytes: [UInt8]) -> String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
-        var groups: [String] = []
+        var groups: [UInt16] = []
         var index = 0
         while index + 1 < bytes.count {
-            groups.append(String(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]), radix: 16))
+            groups.append(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
             index += 2
         }
-        return groups.joined(separator: ":")
+        var bestStart = -1, bestLength = 1, runStart = -1
+        for (i, group) in groups.enumerated() {
+            if group == 0 {
+                if runStart < 0 { runStart = i }
+                if i - runStart + 1 > bestLength { bestStart = runStart; bestLength = i - runStart + 1 }
+            } else {
+                runStart = -1
+            }
+        }
+        let text = groups.map { String($0, radix: 16) }
+        guard bestStart >= 0 else { return text.joined(separator: ":") }
+        let head = text[..<bestStart].joined(separator: ":")
+        let tail = text[(bestStart + bestLength)...].joined(separator: ":")
+        return head + "::" + tail
     }
 }
 

@@ -111,7 +111,7 @@ import Testing
         #expect(block.hash == .sha256)
         #expect(block.digestInfo.count == 19 + 32)
         let order = result.checks.filter { $0.depth == 0 }.map(\.kind)
-        #expect(order == [.signature, .validity, .algorithmStrength, .criticalExtensions, .extendedKeyUsage, .name])
+        #expect(order == [.signature, .validity, .algorithmStrength, .criticalExtensions, .extendedKeyUsage, .endEntity, .name])
         #expect(result.checks.last?.kind == .anchor)
 
         let ec = Self.validator(root: "ec-root").validate([PKIFixtures.cert("ec-leaf"), PKIFixtures.cert("ec-int")])
