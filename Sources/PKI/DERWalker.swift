@@ -36,13 +36,12 @@ enum DERWalker {
     static func oid(_ node: ASN1Node, _ what: String) throws(PKIError) -> String {
         guard node.identifier == .objectIdentifier else { throw .malformedCertificate("\(what) is not an OID") }
         let bytes = try primitive(node, what)
-        guard let first = bytes.first, bytes.last.map({ $0 & 0x80 == 0 }) == true else {
+        guard !bytes.isEmpty, bytes.last.map({ $0 & 0x80 == 0 }) == true else {
             throw .malformedCertificate("\(what): empty or truncated OID")
         }
         var arcs: [UInt64] = []
         var value: UInt64 = 0
         var firstArc = true
-        _ = first
         for byte in bytes {
             guard value < (1 << 56) else { throw .malformedCertificate("\(what): OID arc too large") }
             value = (value << 7) | UInt64(byte & 0x7F)
