@@ -87,7 +87,7 @@ public enum HostnameMatcher {
         guard text.contains(":") else { return nil }
         var body = Substring(text)
         if body.hasPrefix("[") && body.hasSuffix("]") { body = body.dropFirst().dropLast() }
-        let halves = body.components(separatedBy: "::")
+        let halves = String(body).splitOn("::")
         guard halves.count <= 2 else { return nil }
         func groups(_ part: String) -> [UInt16]? {
             if part.isEmpty { return [] }
@@ -135,7 +135,7 @@ public enum HostnameMatcher {
 }
 
 extension String {
-    func components(separatedBy separator: String) -> [String] {
+    func splitOn(_ separator: String) -> [String] {
         var result: [String] = []
         var rest = Substring(self)
         while let range = rest.range(of: separator) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PKI
+import TLSCrypto
 
 @Suite struct CertificateParsingTests {
     @Test func rsaLeafFields() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PKI
+import TLSCrypto
 
 @Suite struct ChainValidationTests {
     struct Row: Sendable, CustomStringConvertible {

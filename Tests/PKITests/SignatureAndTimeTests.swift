@@ -1,5 +1,6 @@
 import Testing
 @testable import PKI
+import TLSCrypto
 
 @Suite struct SignatureAndTimeTests {
     @Test func pssSignatureVerifiesAndTamperingFails() {

@@ -1,33 +1,3 @@
-/// The NSURLSession authentication-challenge layer (seed 000): which method the challenge is,
-/// what the delegate answers, and whether the handshake then continues.
-public enum AuthenticationMethod: String, Sendable, Hashable, CaseIterable {
-    /// `NSURLAuthenticationMethodServerTrust`: the server's certificate chain is to be judged.
-    case serverTrust
-    /// `NSURLAuthenticationMethodClientCertificate`: the server asked for a client certificate.
-    case clientCertificate
-}
-
-/// `NSURLSessionAuthChallengeDisposition`.
-public enum ChallengeDisposition: String, Sendable, Hashable, CaseIterable {
-    /// Use the supplied credential (for server trust: accept this server).
-    case useCredential
-    /// Let the system decide (for server trust: the default SSL evaluation with the host).
-    case performDefaultHandling
-    /// Cancel: the connection fails.
-    case cancelAuthenticationChallenge
-    /// Reject this protection space; the next method is tried (for TLS: the connection fails).
-    case rejectProtectionSpace
-}
-
-/// The delegate's answer and what it means for the handshake.
-public struct ChallengeOutcome: Sendable, Equatable {
-    public let method: AuthenticationMethod
-    public let disposition: ChallengeDisposition
-    /// True when the TLS handshake goes on (server trusted / client credential sent or omitted).
-    public let handshakeContinues: Bool
-    public let reasons: [String]
-}
-
 /// Turns a disposition into an outcome (what the URL loading system then does).
 public enum ChallengeResolver {
     /// For `.serverTrust`, `.performDefaultHandling` runs the system default evaluation of `trust` for `host`.
