@@ -65,6 +65,11 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TCPSim", "TLSEngine"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering"]),
+        .testTarget(name: "PKITests", dependencies: [
+            "PKI", "TLSCrypto",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,207 @@
+import TLSCrypto
+
+/// App Transport Security (seeds 001, 004; Apple's Information Property List reference,
+/// NSAppTransportSecurity). Inputs about the negotiated connection are plain values so PKI does
+/// not depend on the TLS engine.
+public struct ATSPolicy: Sendable {
+    /// TLS protocol versions ATS names (`TLSv1.0` … `TLSv1.3`).
+    public enum TLSVersion: Int, Sendable, Hashable, Comparable, CaseIterable {
+        case tls10 = 0x0301, tls11 = 0x0302, tls12 = 0x0303, tls13 = 0x0304
+        public static func < (a: TLSVersion, b: TLSVersion) -> Bool { a.rawValue < b.rawValue }
+        public var name: String { ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"][rawValue - 0x0301] }
+    }
+
+    /// What kind of load this is (the per-kind global keys apply to them).
+    public enum LoadKind: String, Sendable, Hashable { case app, webContent, media }
+
+    /// One NSExceptionDomains entry. Keys left nil take ATS defaults, never the global keys.
+    public struct ExceptionDomain: Sendable, Hashable {
+        public var includesSubdomains = false
+        public var allowsInsecureHTTPLoads: Bool?
+        public var minimumTLSVersion: TLSVersion?
+        public var requiresForwardSecrecy: Bool?
+        public init(includesSubdomains: Bool = false, allowsInsecureHTTPLoads: Bool? = nil,
+                    minimumTLSVersion: TLSVersion? = nil, requiresForwardSecrecy: Bool? = nil) {
+            self.includesSubdomains = includesSubdomains
+            self.allowsInsecureHTTPLoads = allowsInsecureHTTPLoads
+            self.minimumTLSVersion = minimumTLSVersion
+            self.requiresForwardSecrecy = requiresForwardSecrecy
+        }
+    }
+
+    /// One NSPinnedDomains entry; identities are SPKI-SHA256-BASE64 strings.
+    public struct PinnedDomain: Sendable, Hashable {
+        public var includesSubdomains = false
+        public var leafIdentities: [String]?
+        public var caIdentities: [String]?
+        public init(includesSubdomains: Bool = false, leafIdentities: [String]? = nil, caIdentities: [String]? = nil) {
+            self.includesSubdomains = includesSubdomains
+            self.leafIdentities = leafIdentities
+            self.caIdentities = caIdentities
+        }
+    }
+
+    /// The connection being judged.
+    public struct Connection: Sendable {
+        public var host: String
+        public var usesHTTPS: Bool
+        public var tlsVersion: TLSVersion
+        /// The negotiated suite uses (EC)DHE.
+        public var forwardSecret: Bool
+        public var loadKind: LoadKind
+        public var trust: ServerTrust?
+        public init(host: String, usesHTTPS: Bool = true, tlsVersion: TLSVersion = .tls12, forwardSecret: Bool = true,
+                    loadKind: LoadKind = .app, trust: ServerTrust?) {
+            self.host = host
+            self.usesHTTPS = usesHTTPS
+            self.tlsVersion = tlsVersion
+            self.forwardSecret = forwardSecret
+            self.loadKind = loadKind
+            self.trust = trust
+        }
+    }
+
+    public var allowsArbitraryLoads: Bool?
+    public var allowsArbitraryLoadsInWebContent: Bool?
+    public var allowsArbitraryLoadsForMedia: Bool?
+    public var allowsLocalNetworking: Bool?
+    public var exceptionDomains: [String: ExceptionDomain]
+    public var pinnedDomains: [String: PinnedDomain]
+
+    public init(allowsArbitraryLoads: Bool? = nil, allowsArbitraryLoadsInWebContent: Bool? = nil,
+                allowsArbitraryLoadsForMedia: Bool? = nil, allowsLocalNetworking: Bool? = nil,
+                exceptionDomains: [String: ExceptionDomain] = [:], pinnedDomains: [String: PinnedDomain] = [:]) {
+        self.allowsArbitraryLoads = allowsArbitraryLoads
+        self.allowsArbitraryLoadsInWebContent = allowsArbitraryLoadsInWebContent
+        self.allowsArbitraryLoadsForMedia = allowsArbitraryLoadsForMedia
+        self.allowsLocalNetworking = allowsLocalNetworking
+        self.exceptionDomains = exceptionDomains
+        self.pinnedDomains = pinnedDomains
+    }
+
+    /// The most specific entry covering `host`: exact name, or a parent domain with NSIncludesSubdomains.
+    static func lookup<T>(_ host: String, in table: [String: T], includes: (T) -> Bool) -> (String, T)? {
+        let name = host.lowercased()
+        var best: (String, T)?
+        for (domain, entry) in table {
+            let d = domain.lowercased()
+            let hit = name == d || (includes(entry) && name.hasSuffix("." + d))
+            if hit, best.map({ d.count > $0.0.count }) ?? true { best = (d, entry) }
+        }
+        return best
+    }
+
+    static func isLocal(_ host: String) -> Bool {
+        if case .ip = HostnameMatcher.Reference(host) { return true }
+        let name = host.lowercased()
+        return !name.contains(".") || name.hasSuffix(".local")
+    }
+
+    /// Does ATS let this connection through? Reasons in order.
+    public func evaluate(_ connection: Connection) -> PolicyDecision {
+        var reasons: [String] = []
+        let host = connection.host
+        var allowsHTTP = false
+        var minimum = TLSVersion.tls12
+        var requiresFS = true
+        var loosenedTrust = false
+        var everythingAllowed = false
+
+        if let (domain, entry) = Self.lookup(host, in: exceptionDomains, includes: { $0.includesSubdomains }) {
+            reasons.append("NSExceptionDomains[\(domain)] applies" + (domain == host.lowercased() ? "" : " (NSIncludesSubdomains)")
+                           + "; global keys are not inherited")
+            allowsHTTP = entry.allowsInsecureHTTPLoads ?? false
+            loosenedTrust = allowsHTTP
+            minimum = entry.minimumTLSVersion ?? .tls12
+            requiresFS = entry.requiresForwardSecrecy ?? true
+        } else {
+            let specific = [allowsArbitraryLoadsInWebContent, allowsArbitraryLoadsForMedia, allowsLocalNetworking].contains { $0 != nil }
+            if allowsArbitraryLoads == true {
+                if specific {
+                    reasons.append("NSAllowsArbitraryLoads ignored: NSAllowsArbitraryLoadsInWebContent/ForMedia/NSAllowsLocalNetworking present (iOS 10+)")
+                } else {
+                    everythingAllowed = true
+                    reasons.append("NSAllowsArbitraryLoads YES: ATS is off for this load")
+                }
+            }
+            if connection.loadKind == .webContent && allowsArbitraryLoadsInWebContent == true {
+                everythingAllowed = true
+                reasons.append("NSAllowsArbitraryLoadsInWebContent YES: web content is exempt")
+            }
+            if connection.loadKind == .media && allowsArbitraryLoadsForMedia == true {
+                everythingAllowed = true
+                reasons.append("NSAllowsArbitraryLoadsForMedia YES: media is exempt")
+            }
+            if allowsLocalNetworking == true && Self.isLocal(host) {
+                everythingAllowed = true
+                reasons.append("NSAllowsLocalNetworking YES and \(host) is a local name/IP: exempt")
+            }
+            if everythingAllowed { allowsHTTP = true; requiresFS = false; minimum = .tls10; loosenedTrust = true }
+            else { reasons.append("ATS defaults: HTTPS, TLS ≥ 1.2, forward secrecy, SHA-256+ signatures, RSA ≥ 2048 / EC ≥ 256, default trust") }
+        }
+
+        guard connection.usesHTTPS else {
+            reasons.append(allowsHTTP ? "http:// allowed" : "http:// blocked (insecure HTTP load)")
+            return PolicyDecision(accepted: allowsHTTP, reasons: reasons)
+        }
+        func reject(_ why: String) -> PolicyDecision {
+            reasons.append(why)
+            return PolicyDecision(accepted: false, reasons: reasons)
+        }
+        if connection.tlsVersion < minimum {
+            return reject("\(connection.tlsVersion.name) is below the minimum \(minimum.name)")
+        }
+        reasons.append("\(connection.tlsVersion.name) ≥ \(minimum.name)")
+        if requiresFS {
+            guard connection.forwardSecret else { return reject("the negotiated suite is not forward secret (ECDHE required)") }
+            reasons.append("forward-secret suite")
+        } else if !everythingAllowed {
+            reasons.append("NSExceptionRequiresForwardSecrecy NO: non-FS suites and smaller keys allowed")
+        }
+        guard let trust = connection.trust else { return reject("no server certificate") }
+        var evaluation: ChainValidationResult?
+        if !everythingAllowed {
+            let leaf = trust.presented.first
+            if requiresFS, let key = leaf?.publicKey {
+                let isRSA = key.kind == .rsa || key.kind == .rsaPSS
+                let strong = isRSA ? key.keyBits >= 2048 : key.keyBits >= 256
+                guard strong else { return reject("leaf key \(key.kind) \(key.keyBits) bits is below RSA 2048 / EC 256") }
+                reasons.append("leaf key \(key.kind) \(key.keyBits) bits")
+            }
+            for cert in trust.presented where !(trust.anchors.stores.contains { $0.contains(cert) }) {
+                if let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 {
+                    return reject("\(cert.subject) is signed with \(hash): SHA-256 or better required")
+                }
+            }
+            reasons.append("certificate signatures SHA-256 or better")
+            let result = trust.defaultEvaluation(host: host)
+            evaluation = result
+            if !result.isValid {
+                if loosenedTrust {
+                    reasons.append("default trust fails (\(result.firstFailure?.detail ?? "?")) but NSExceptionAllowsInsecureHTTPLoads lets the app decide")
+                } else {
+                    return reject("default trust evaluation fails: \(result.firstFailure?.detail ?? result.result.rawValue)")
+                }
+            } else {
+                reasons.append("default trust evaluation passes (\(result.result.rawValue))")
+            }
+        }
+        if let (domain, pins) = Self.lookup(host, in: pinnedDomains, includes: { $0.includesSubdomains }) {
+            let chain = evaluation?.path.isEmpty == false ? (evaluation?.path ?? []) : trust.presented
+            if let leafPins = pins.leafIdentities {
+                guard let leaf = chain.first, leafPins.contains(Pins.publicKeyPin(leaf)) else {
+                    return reject("NSPinnedDomains[\(domain)]: the leaf's SPKI-SHA256-BASE64 is not in NSPinnedLeafIdentities")
+                }
+                reasons.append("NSPinnedLeafIdentities matches the leaf key")
+            }
+            if let caPins = pins.caIdentities {
+                guard let ca = chain.dropFirst().first(where: { caPins.contains(Pins.publicKeyPin($0)) }) else {
+                    return reject("NSPinnedDomains[\(domain)]: no CA key of the chain is in NSPinnedCAIdentities")
+                }
+                reasons.append("NSPinnedCAIdentities matches \(ca.subject)")
+            }
+        }
+        reasons.append("ATS allows the connection")
+        return PolicyDecision(accepted: true, reasons: reasons, evaluation: evaluation)
+    }
+}

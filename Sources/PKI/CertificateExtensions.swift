@@ -1,0 +1,126 @@
+import SwiftASN1
+
+/// The v3 extensions TLSLab reads (RFC 5280 §4.2), plus every extension's OID and criticality.
+public struct CertificateExtensions: Sendable, Hashable {
+    /// basicConstraints (RFC 5280 §4.2.1.9).
+    public struct BasicConstraints: Sendable, Hashable {
+        public let isCA: Bool
+        public let pathLength: Int?
+    }
+
+    /// keyUsage bits (RFC 5280 §4.2.1.3), bit 0 = digitalSignature.
+    public struct KeyUsage: Sendable, Hashable, CustomStringConvertible {
+        public let bits: UInt16
+        public static let names = ["digitalSignature", "nonRepudiation", "keyEncipherment", "dataEncipherment",
+                                   "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
+        public func contains(bit: Int) -> Bool { bits & (1 << UInt16(bit)) != 0 }
+        public var keyCertSign: Bool { contains(bit: 5) }
+        public var digitalSignature: Bool { contains(bit: 0) }
+        public var description: String {
+            KeyUsage.names.enumerated().filter { contains(bit: $0.offset) }.map(\.element).joined(separator: ", ")
+        }
+    }
+
+    /// One raw extension.
+    public struct Raw: Sendable, Hashable {
+        public let oid: String
+        public let critical: Bool
+        public let value: [UInt8]
+    }
+
+    public static let serverAuth = "1.3.6.1.5.5.7.3.1"
+    public static let clientAuth = "1.3.6.1.5.5.7.3.2"
+    public static let anyExtendedKeyUsage = "2.5.29.37.0"
+
+    /// OIDs this reader understands; a critical extension outside this set fails validation (§4.2).
+    public static let understood: Set<String> = ["2.5.29.19", "2.5.29.15", "2.5.29.37", "2.5.29.17",
+                                                 "2.5.29.14", "2.5.29.35", "2.5.29.32"]
+
+    public var all: [Raw] = []
+    public var basicConstraints: BasicConstraints?
+    public var keyUsage: KeyUsage?
+    /// extendedKeyUsage purposes as OIDs (RFC 5280 §4.2.1.12); nil when the extension is absent.
+    public var extendedKeyUsage: [String]?
+    /// subjectAltName dNSName entries (RFC 5280 §4.2.1.6); nil when the extension is absent.
+    public var dnsNames: [String]?
+    /// subjectAltName iPAddress entries, 4 or 16 bytes each.
+    public var ipAddresses: [[UInt8]] = []
+    public var subjectKeyIdentifier: [UInt8]?
+    public var authorityKeyIdentifier: [UInt8]?
+
+    public var hasSubjectAltName: Bool { all.contains { $0.oid == "2.5.29.17" } }
+    public var unhandledCritical: [String] { all.filter { $0.critical && !Self.understood.contains($0.oid) }.map(\.oid) }
+
+    init() {}
+
+    /// Reads `Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension`.
+    init(node: ASN1Node) throws(PKIError) {
+        var seen = Set<String>()
+        for ext in try DERWalker.sequence(node, "Extensions") {
+            let parts = try DERWalker.sequence(ext, "Extension")
+            guard parts.count == 2 || parts.count == 3 else { throw .malformedCertificate("Extension arity") }
+            let oid = try DERWalker.oid(parts[0], "extnID")
+            let critical = parts.count == 3 ? try DERWalker.boolean(parts[1], "critical") : false
+            let value = try DERWalker.octetString(parts[parts.count - 1], "extnValue")
+            guard seen.insert(oid).inserted else { throw .malformedCertificate("duplicate extension \(oid)") }
+            all.append(Raw(oid: oid, critical: critical, value: value))
+            try decode(oid: oid, value: value)
+        }
+    }
+
+    private mutating func decode(oid: String, value: [UInt8]) throws(PKIError) {
+        switch oid {
+        case "2.5.29.19":
+            let fields = try DERWalker.sequence(try DERWalker.parse(value), "BasicConstraints")
+            var isCA = false
+            var pathLength: Int?
+            for field in fields {
+                if field.identifier == .boolean { isCA = try DERWalker.boolean(field, "cA") }
+                else if field.identifier == .integer { pathLength = try DERWalker.smallInteger(field, "pathLenConstraint") }
+                else { throw .malformedCertificate("BasicConstraints field") }
+            }
+            basicConstraints = BasicConstraints(isCA: isCA, pathLength: pathLength)
+        case "2.5.29.15":
+            let (bytes, _) = try DERWalker.bitString(try DERWalker.parse(value), "KeyUsage")
+            var bits: UInt16 = 0
+            for (byteIndex, byte) in bytes.prefix(2).enumerated() {
+                for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 {
+                    bits |= 1 << UInt16(byteIndex * 8 + bit)
+                }
+            }
+            keyUsage = KeyUsage(bits: bits)
+        case "2.5.29.37":
+            let purposes = try DERWalker.sequence(try DERWalker.parse(value), "ExtKeyUsageSyntax")
+            var oids: [String] = []
+            for purpose in purposes { oids.append(try DERWalker.oid(purpose, "KeyPurposeId")) }
+            extendedKeyUsage = oids
+        case "2.5.29.17":
+            var names: [String] = []
+            for general in try DERWalker.sequence(try DERWalker.parse(value), "GeneralNames") {
+                guard general.identifier.tagClass == .contextSpecific else { throw .malformedCertificate("GeneralName tag") }
+                switch general.identifier.tagNumber {
+                case 2:
+                    let bytes = try DERWalker.primitive(general, "dNSName")
+                    guard bytes.allSatisfy({ $0 < 0x80 }) else { throw .malformedCertificate("dNSName is not IA5") }
+                    names.append(String(decoding: bytes, as: UTF8.self))
+                case 7:
+                    let bytes = try DERWalker.primitive(general, "iPAddress")
+                    guard bytes.count == 4 || bytes.count == 16 else { throw .malformedCertificate("iPAddress length") }
+                    ipAddresses.append(bytes)
+                default:
+                    break
+                }
+            }
+            dnsNames = names
+        case "2.5.29.14":
+            subjectKeyIdentifier = try DERWalker.octetString(try DERWalker.parse(value), "SubjectKeyIdentifier")
+        case "2.5.29.35":
+            for field in try DERWalker.sequence(try DERWalker.parse(value), "AuthorityKeyIdentifier")
+            where field.identifier.tagClass == .contextSpecific && field.identifier.tagNumber == 0 {
+                authorityKeyIdentifier = try DERWalker.primitive(field, "keyIdentifier")
+            }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// One ordered check of the teaching trace (RFC 5280 §6.1.3, §6.1.4; RFC 9525 for the name).
+public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case pathBuilding, anchor, signature, validity, algorithmStrength, criticalExtensions
+        case caFlag, keyCertSign, pathLength, extendedKeyUsage, endEntity, name
+    }
+
+    public let kind: Kind
+    /// Position in the path: 0 = leaf.
+    public let depth: Int
+    public let subject: String
+    public let passed: Bool
+    public let detail: String
+    /// Hash1/Hash2 record for `.signature` checks.
+    public let signature: SignatureCheck?
+
+    public init(kind: Kind, depth: Int, subject: String, passed: Bool, detail: String, signature: SignatureCheck? = nil) {
+        self.kind = kind
+        self.depth = depth
+        self.subject = subject
+        self.passed = passed
+        self.detail = detail
+        self.signature = signature
+    }
+
+    public var description: String { "[\(passed ? "pass" : "FAIL")] depth \(depth) \(kind.rawValue): \(detail)" }
+}

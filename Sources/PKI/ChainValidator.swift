@@ -1,0 +1,216 @@
+import TLSCrypto
+
+/// Builds a path leaf → anchor and validates it (RFC 5280 §6, simplified: no policies, no CRLs,
+/// no name constraints), recording every check for the teaching trace.
+public struct ChainValidator: Sendable {
+    /// What the chain is for (`SecPolicyCreateSSL` / `SecPolicyCreateBasicX509`).
+    public enum Purpose: Sendable, Hashable {
+        /// TLS server: EKU serverAuth, and the host when given.
+        case sslServer(host: String?)
+        /// TLS client certificate: EKU clientAuth.
+        case sslClient
+        /// Chain only: no EKU, no name.
+        case basicX509
+    }
+
+    public var anchors: AnchorSelection
+    public var purpose: Purpose
+    /// The simulated clock, Unix seconds.
+    public var time: Int64
+    /// Reject SHA-1/MD5 signatures and RSA keys under 2048 bits (what Apple and OpenSSL level 2 do).
+    public var rejectWeakAlgorithms: Bool
+    public var maxDepth: Int
+
+    public init(anchors: AnchorSelection, purpose: Purpose, time: Int64, rejectWeakAlgorithms: Bool = true, maxDepth: Int = 8) {
+        self.anchors = anchors
+        self.purpose = purpose
+        self.time = time
+        self.rejectWeakAlgorithms = rejectWeakAlgorithms
+        self.maxDepth = maxDepth
+    }
+
+    /// Validates the certificates the peer presented (leaf first; the rest are untrusted intermediates).
+    public func validate(_ presented: [X509Certificate]) -> ChainValidationResult {
+        guard let leaf = presented.first else {
+            let check = ChainCheck(kind: .pathBuilding, depth: 0, subject: "-", passed: false, detail: "no certificate presented")
+            return ChainValidationResult(result: .recoverableTrustFailure, path: [], checks: [check], anchorStore: nil)
+        }
+        let pool = Array(presented.dropFirst())
+        let paths = buildPaths(leaf: leaf, pool: pool)
+        var best: ChainValidationResult?
+        for (path, store) in paths {
+            let outcome = evaluate(path: path, store: store)
+            if outcome.isValid { return outcome }
+            if best == nil { best = outcome }
+        }
+        if let best { return best }
+        // No path reaches an anchor: check what we can of the greedy chain, then fail the anchor step.
+        let partial = greedyChain(leaf: leaf, pool: pool)
+        var checks = linkChecks(path: partial, anchorIncluded: false)
+        let top = partial.last ?? leaf
+        checks.append(ChainCheck(kind: .anchor, depth: partial.count - 1, subject: top.subject.description, passed: false,
+                                 detail: "no path to a trusted anchor: issuer \(top.issuer) is not in \(anchors.stores.map(\.name).joined(separator: " or "))"))
+        return ChainValidationResult(result: checks.contains { !$0.passed && Self.isFatal($0.kind) } ? .fatalTrustFailure : .recoverableTrustFailure,
+                                     path: partial, checks: checks, anchorStore: nil)
+    }
+
+    // MARK: path building
+
+    private func anchorStore(for certificate: X509Certificate) -> TrustStore? {
+        anchors.stores.first { $0.contains(certificate) }
+    }
+
+    private func isIssuer(_ candidate: X509Certificate, of certificate: X509Certificate) -> Bool {
+        guard candidate.subject.der == certificate.issuer.der else { return false }
+        if let aki = certificate.extensions.authorityKeyIdentifier, let ski = candidate.extensions.subjectKeyIdentifier, aki != ski {
+            return false
+        }
+        return true
+    }
+
+    /// All complete paths (ending at an anchor), depth-first, anchors preferred; bounded work.
+    private func buildPaths(leaf: X509Certificate, pool: [X509Certificate]) -> [([X509Certificate], TrustStore)] {
+        var results: [([X509Certificate], TrustStore)] = []
+        var budget = 256
+        let allAnchors = anchors.stores.flatMap { store in store.anchors.map { ($0, store) } }
+        func extend(_ path: [X509Certificate]) {
+            guard budget > 0, results.count < 8, let current = path.last else { return }
+            budget -= 1
+            if let store = anchorStore(for: current) {
+                results.append((path, store))
+                return
+            }
+            guard path.count < maxDepth else { return }
+            for (anchor, store) in allAnchors where isIssuer(anchor, of: current) && !path.contains(anchor) {
+                results.append((path + [anchor], store))
+            }
+            for candidate in pool where isIssuer(candidate, of: current) && !path.contains(candidate)
+                && !allAnchors.contains(where: { $0.0 == candidate }) {
+                extend(path + [candidate])
+            }
+        }
+        extend([leaf])
+        return results
+    }
+
+    private func greedyChain(leaf: X509Certificate, pool: [X509Certificate]) -> [X509Certificate] {
+        var path = [leaf]
+        while path.count < maxDepth, let current = path.last, !current.isSelfIssued,
+              let next = pool.first(where: { isIssuer($0, of: current) && !path.contains($0) }) {
+            path.append(next)
+        }
+        return path
+    }
+
+    // MARK: checks
+
+    static func weakKey(_ cert: X509Certificate) -> String? {
+        guard cert.publicKey.kind == .rsa || cert.publicKey.kind == .rsaPSS else { return nil }
+        if cert.publicKey.keyBits < 2048 { return "RSA-\(cert.publicKey.keyBits) key" }
+        if cert.publicKey.keyBits % 8 != 0 { return "RSA modulus of \(cert.publicKey.keyBits) bits (not a whole number of bytes)" }
+        return nil
+    }
+
+    static func isFatal(_ kind: ChainCheck.Kind) -> Bool { kind == .signature || kind == .criticalExtensions }
+
+    private func evaluate(path: [X509Certificate], store: TrustStore) -> ChainValidationResult {
+        var checks = linkChecks(path: path, anchorIncluded: true)
+        if let anchor = path.last {
+            checks.append(ChainCheck(kind: .anchor, depth: path.count - 1, subject: anchor.subject.description, passed: true,
+                                     detail: path.count == 1 ? "the certificate itself is a trust anchor in \(store.name)"
+                                                             : "anchored by \(anchor.subject) in \(store.name)"))
+        }
+        let result: TrustResult
+        if let failure = checks.first(where: { !$0.passed }) {
+            result = Self.isFatal(failure.kind) ? .fatalTrustFailure : .recoverableTrustFailure
+        } else {
+            result = store.userConfirmed ? .proceed : .unspecified
+        }
+        return ChainValidationResult(result: result, path: path, checks: checks, anchorStore: store.name)
+    }
+
+    /// Ordered checks for each certificate of `path`. When `anchorIncluded`, the last element is
+    /// the trust anchor: its own signature and validity are not checked (RFC 5280 §6.1.1 d).
+    private func linkChecks(path: [X509Certificate], anchorIncluded: Bool) -> [ChainCheck] {
+        var checks: [ChainCheck] = []
+        let purposeOID: String? = switch purpose {
+            case .sslServer: CertificateExtensions.serverAuth
+            case .sslClient: CertificateExtensions.clientAuth
+            case .basicX509: nil
+        }
+        for (depth, cert) in path.enumerated() {
+            let isAnchor = anchorIncluded && depth == path.count - 1
+            let name = cert.subject.description
+            func add(_ kind: ChainCheck.Kind, _ passed: Bool, _ detail: String, _ signature: SignatureCheck? = nil) {
+                checks.append(ChainCheck(kind: kind, depth: depth, subject: name, passed: passed, detail: detail, signature: signature))
+            }
+            if isAnchor {
+                // Anchors are trusted for their key, but (as Apple's trust evaluation and webpki do) an
+                // expired anchor, an unusable critical extension or a weak key still fails the path.
+                let valid = cert.notBefore <= time && time <= cert.notAfter
+                add(.validity, valid, valid ? "anchor within validity" : "anchor outside its validity period")
+                if depth > 0 {
+                    if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, "anchor key too weak: \(weak)") }
+                    let unhandled = cert.extensions.unhandledCritical
+                    if !unhandled.isEmpty { add(.criticalExtensions, false, "anchor has unknown critical extension(s) \(unhandled.joined(separator: ", "))") }
+                }
+            }
+            if !isAnchor {
+                if depth + 1 < path.count {
+                    let issuer = path[depth + 1]
+                    let sig = SignatureCheck.verify(tbs: cert.tbsDER, signature: cert.signatureValue,
+                                                    algorithm: cert.signatureAlgorithm, issuerKey: issuer.publicKey)
+                    let agree = cert.signatureAlgorithmsMatch
+                    add(.signature, sig.passed && agree,
+                        agree ? "signed by \(issuer.subject) with \(cert.signatureAlgorithm): \(sig.note)"
+                              : "outer signatureAlgorithm differs from the TBSCertificate's", sig)
+                }
+                let valid = cert.notBefore <= time && time <= cert.notAfter
+                add(.validity, valid, valid ? "within validity"
+                    : (time < cert.notBefore ? "not yet valid (notBefore \(cert.notBefore) > now \(time))"
+                                             : "expired (notAfter \(cert.notAfter) < now \(time))"))
+                if rejectWeakAlgorithms {
+                    var problems: [String] = []
+                    if let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 { problems.append("\(hash) signature") }
+                    if let weak = Self.weakKey(cert) { problems.append(weak) }
+                    add(.algorithmStrength, problems.isEmpty,
+                        problems.isEmpty ? "\(cert.signatureAlgorithm), \(cert.publicKey.kind) \(cert.publicKey.keyBits) bits"
+                                         : "too weak: " + problems.joined(separator: ", "))
+                }
+                let unhandled = cert.extensions.unhandledCritical
+                add(.criticalExtensions, unhandled.isEmpty,
+                    unhandled.isEmpty ? "no unknown critical extension" : "unknown critical extension(s) \(unhandled.joined(separator: ", "))")
+            }
+            if depth > 0 && !(isAnchor && path.count == 1) {
+                let bc = cert.extensions.basicConstraints
+                add(.caFlag, bc?.isCA == true, bc?.isCA == true ? "basicConstraints CA:TRUE"
+                    : (bc == nil ? "no basicConstraints: not a CA" : "basicConstraints CA:FALSE: may not issue certificates"))
+                if let ku = cert.extensions.keyUsage {
+                    add(.keyCertSign, ku.keyCertSign, ku.keyCertSign ? "keyUsage has keyCertSign" : "keyUsage [\(ku)] lacks keyCertSign")
+                }
+            }
+            if depth > 0, let limit = cert.extensions.basicConstraints?.pathLength, cert.isCA {
+                let below = path[1..<depth].filter { !$0.isSelfIssued }.count
+                add(.pathLength, below <= limit, "pathLen \(limit), \(below) intermediate CA(s) below")
+            }
+            if let purposeOID, !isAnchor, let eku = cert.extensions.extendedKeyUsage {
+                let ok = eku.contains(purposeOID) || eku.contains(CertificateExtensions.anyExtendedKeyUsage)
+                let wanted = purposeOID == CertificateExtensions.serverAuth ? "serverAuth" : "clientAuth"
+                add(.extendedKeyUsage, ok, ok ? "extendedKeyUsage allows \(wanted)" : "extendedKeyUsage [\(eku.joined(separator: ", "))] lacks \(wanted)")
+            }
+            if depth == 0, purposeOID != nil, !(isAnchor && path.count == 1) {
+                // RFC 5280 §4.2.1.9/§4.2.1.3: only CAs may have CA:TRUE or keyCertSign; a TLS peer is an end entity
+                // (webpki's choice; x509-limbo's rfc5280::ca-as-leaf conflicts with it and is a listed known failure).
+                var problems: [String] = []
+                if cert.isCA { problems.append("basicConstraints CA:TRUE") }
+                if cert.extensions.keyUsage?.keyCertSign == true { problems.append("keyUsage keyCertSign") }
+                add(.endEntity, problems.isEmpty, problems.isEmpty ? "an end-entity certificate" : "not a valid end entity: " + problems.joined(separator: ", "))
+            }
+            if depth == 0, case .sslServer(let host?) = purpose {
+                let (ok, reason) = HostnameMatcher.check(cert, host: host)
+                add(.name, ok, reason)
+            }
+        }
+        return checks
+    }
+}

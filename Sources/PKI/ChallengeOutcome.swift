@@ -1,0 +1,8 @@
+/// The delegate's answer and what it means for the handshake.
+public struct ChallengeOutcome: Sendable, Equatable {
+    public let method: AuthenticationMethod
+    public let disposition: ChallengeDisposition
+    /// True when the TLS handshake goes on (server trusted / client credential sent or omitted).
+    public let handshakeContinues: Bool
+    public let reasons: [String]
+}

@@ -1,0 +1,67 @@
+/// Server-side client authentication (seed 001's two-way authentication; RFC 5246 §7.4.4, §7.4.6).
+public struct MutualTLSPolicy: Sendable {
+    public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+        /// No CertificateRequest is sent.
+        case none
+        /// CertificateRequest sent; an empty answer is accepted.
+        case request
+        /// CertificateRequest sent; an empty answer aborts with handshake_failure.
+        case require
+    }
+
+    /// What the server decides.
+    public enum Outcome: Sendable, Equatable {
+        case accept(authenticatedSubject: String?)
+        case reject(TLSAlertName)
+    }
+
+    public var mode: ClientAuthentication
+    /// The CAs client certificates must chain to.
+    public var clientCAs: [X509Certificate]
+    /// When set, the client leaf's subject (the DN text or its CN) must be listed.
+    public var subjectWhitelist: [String]?
+
+    public init(mode: ClientAuthentication, clientCAs: [X509Certificate] = [], subjectWhitelist: [String]? = nil) {
+        self.mode = mode
+        self.clientCAs = clientCAs
+        self.subjectWhitelist = subjectWhitelist
+    }
+
+    /// Judges the client's Certificate message (`nil` or empty = no certificate) at `time`.
+    public func evaluate(clientChain: [X509Certificate]?, time: Int64) -> (outcome: Outcome, reasons: [String], evaluation: ChainValidationResult?) {
+        var reasons: [String] = []
+        guard mode != .none else {
+            return (.accept(authenticatedSubject: nil), ["client authentication off: no CertificateRequest"], nil)
+        }
+        guard let chain = clientChain, let leaf = chain.first else {
+            if mode == .require {
+                return (.reject(.handshakeFailure), ["client certificate required but none sent → handshake_failure"], nil)
+            }
+            return (.accept(authenticatedSubject: nil), ["client certificate requested, none sent: continue unauthenticated"], nil)
+        }
+        let store = TrustStore(name: "client CAs", anchors: clientCAs)
+        let validator = ChainValidator(anchors: AnchorSelection(system: store), purpose: .sslClient, time: time)
+        let result = validator.validate(chain)
+        if let failure = result.firstFailure {
+            let alert: TLSAlertName
+            switch failure.kind {
+            case .anchor, .pathBuilding: alert = .unknownCA
+            case .validity: alert = failure.detail.hasPrefix("expired") || failure.detail.contains("outside") ? .certificateExpired : .badCertificate
+            default: alert = .badCertificate
+            }
+            reasons.append("client chain fails: \(failure.detail) → \(alert.rawValue)")
+            return (.reject(alert), reasons, result)
+        }
+        reasons.append("client chain valid, anchored in the client-CA set")
+        if let whitelist = subjectWhitelist {
+            let subject = leaf.subject.description
+            let allowed = whitelist.contains(subject) || leaf.subject.commonNames.contains { whitelist.contains($0) }
+            guard allowed else {
+                reasons.append("subject \(subject) is not on the whitelist → access_denied")
+                return (.reject(.accessDenied), reasons, result)
+            }
+            reasons.append("subject \(subject) is on the whitelist")
+        }
+        return (.accept(authenticatedSubject: leaf.subject.description), reasons, result)
+    }
+}

@@ -1,0 +1,13 @@
+/// A trust policy's answer: the decision and the reasons, in the order they were reached.
+public struct PolicyDecision: Sendable, Equatable {
+    public let accepted: Bool
+    public let reasons: [String]
+    /// The chain evaluation the policy relied on, when it ran one.
+    public let evaluation: ChainValidationResult?
+
+    public init(accepted: Bool, reasons: [String], evaluation: ChainValidationResult? = nil) {
+        self.accepted = accepted
+        self.reasons = reasons
+        self.evaluation = evaluation
+    }
+}

@@ -1,0 +1,62 @@
+/// The other client policies of seed 001.
+public enum Seed001Policies {
+    /// The three challenge modes of the library seed 001 describes.
+    public enum ChallengeMode: String, Sendable, Hashable, CaseIterable {
+        /// Trust anything, even self-signed or expired.
+        case none
+        /// X.509 chain check without the host name (risky: any certificate from a trusted issuer passes).
+        case simple
+        /// The system default: chain and host.
+        case full
+    }
+
+    /// Server-trust decision for a challenge mode.
+    public static func challengeMode(_ mode: ChallengeMode, trust: ServerTrust, host: String) -> ChallengeOutcome {
+        switch mode {
+        case .none:
+            return ChallengeResolver.resolve(method: .serverTrust, disposition: .useCredential, trust: trust, host: host,
+                                             reasons: ["mode None: every server is trusted without evaluation"])
+        case .simple:
+            let result = trust.evaluate(.basicX509)
+            return ChallengeResolver.resolve(method: .serverTrust, disposition: result.isValid ? .useCredential : .cancelAuthenticationChallenge,
+                                             trust: trust, host: host,
+                                             reasons: ["mode Simple: BasicX509 chain check, host not checked → \(result.result.rawValue)"
+                                                       + (result.firstFailure.map { " (\($0.detail))" } ?? "")])
+        case .full:
+            return ChallengeResolver.resolve(method: .serverTrust, disposition: .performDefaultHandling, trust: trust, host: host,
+                                             reasons: ["mode Full: system default handling"])
+        }
+    }
+
+    /// The hybrid web container that trusts every server.
+    public static func webContainer(method: AuthenticationMethod, trust: ServerTrust, host: String) -> ChallengeOutcome {
+        guard method == .serverTrust else {
+            return ChallengeResolver.resolve(method: method, disposition: .performDefaultHandling, trust: trust, host: host,
+                                             reasons: ["web container: not a server-trust challenge"])
+        }
+        return ChallengeResolver.resolve(method: method, disposition: .useCredential, trust: trust, host: host,
+                                         reasons: ["web container: credential for the server trust, whatever it is"])
+    }
+
+    /// The image downloader: trusts invalid certificates only when `allowInvalidSSLCertificates` is set,
+    /// otherwise default handling; other challenges get its own credential, or are cancelled.
+    public static func imageDownloader(method: AuthenticationMethod, allowInvalidSSLCertificates: Bool,
+                                       ownCredential: Bool, trust: ServerTrust, host: String) -> ChallengeOutcome {
+        switch method {
+        case .serverTrust:
+            if allowInvalidSSLCertificates {
+                return ChallengeResolver.resolve(method: method, disposition: .useCredential, trust: trust, host: host,
+                                                 reasons: ["image downloader: allowInvalidSSLCertificates set → credential for any server"])
+            }
+            return ChallengeResolver.resolve(method: method, disposition: .performDefaultHandling, trust: trust, host: host,
+                                             reasons: ["image downloader: option not set → default handling"])
+        case .clientCertificate:
+            if ownCredential {
+                return ChallengeResolver.resolve(method: method, disposition: .useCredential, trust: trust, host: host,
+                                                 reasons: ["image downloader: answers with its own credential"])
+            }
+            return ChallengeResolver.resolve(method: method, disposition: .cancelAuthenticationChallenge, trust: trust, host: host,
+                                             reasons: ["image downloader: no credential of its own → cancel"])
+        }
+    }
+}

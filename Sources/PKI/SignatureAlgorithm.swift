@@ -1,0 +1,86 @@
+import SwiftASN1
+import TLSCrypto
+
+/// A certificate's signatureAlgorithm (RFC 5280 §4.1.1.2; OIDs from RFC 4055, RFC 5758, RFC 8410).
+public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
+    case rsaPKCS1v15(HashAlgorithm)
+    /// RSASSA-PSS with its hash and salt length (RFC 4055 §3.1; MGF1 over the same hash assumed).
+    case rsaPSS(HashAlgorithm, saltLength: Int)
+    case ecdsa(HashAlgorithm)
+    case ed25519
+    case unknown(oid: String)
+
+    /// The hash that digests the TBSCertificate, when there is one.
+    public var hash: HashAlgorithm? {
+        switch self {
+        case .rsaPKCS1v15(let h), .ecdsa(let h), .rsaPSS(let h, _): return h
+        case .ed25519, .unknown: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .rsaPKCS1v15(let h): return "\(h)WithRSAEncryption"
+        case .rsaPSS(let h, let salt): return "RSASSA-PSS(\(h), salt \(salt))"
+        case .ecdsa(let h): return "ecdsa-with-\(h)"
+        case .ed25519: return "Ed25519"
+        case .unknown(let oid): return "unknown(\(oid))"
+        }
+    }
+
+    init(node: ASN1Node) throws(PKIError) {
+        let parts = try DERWalker.sequence(node, "AlgorithmIdentifier")
+        guard let first = parts.first else { throw .malformedCertificate("empty AlgorithmIdentifier") }
+        let oid = try DERWalker.oid(first, "signature algorithm")
+        switch oid {
+        case "1.2.840.113549.1.1.4": self = .rsaPKCS1v15(.md5)
+        case "1.2.840.113549.1.1.5": self = .rsaPKCS1v15(.sha1)
+        case "1.2.840.113549.1.1.11": self = .rsaPKCS1v15(.sha256)
+        case "1.2.840.113549.1.1.12": self = .rsaPKCS1v15(.sha384)
+        case "1.2.840.113549.1.1.13": self = .rsaPKCS1v15(.sha512)
+        case "1.2.840.10045.4.1": self = .ecdsa(.sha1)
+        case "1.2.840.10045.4.3.2": self = .ecdsa(.sha256)
+        case "1.2.840.10045.4.3.3": self = .ecdsa(.sha384)
+        case "1.2.840.10045.4.3.4": self = .ecdsa(.sha512)
+        case "1.3.101.112": self = .ed25519
+        case "1.2.840.113549.1.1.10":
+            self = try SignatureAlgorithm.pssParameters(parts.count > 1 ? parts[1] : nil)
+        default: self = .unknown(oid: oid)
+        }
+    }
+
+    static func hashOID(_ oid: String) -> HashAlgorithm? {
+        switch oid {
+        case "1.3.14.3.2.26": return .sha1
+        case "2.16.840.1.101.3.4.2.1": return .sha256
+        case "2.16.840.1.101.3.4.2.2": return .sha384
+        case "2.16.840.1.101.3.4.2.3": return .sha512
+        default: return nil
+        }
+    }
+
+    /// RSASSA-PSS-params (RFC 4055 §3.1): [0] hashAlgorithm (default SHA-1), [2] saltLength (default 20).
+    static func pssParameters(_ node: ASN1Node?) throws(PKIError) -> SignatureAlgorithm {
+        var hash = HashAlgorithm.sha1
+        var salt = 20
+        guard let node else { return .rsaPSS(hash, saltLength: salt) }
+        for field in try DERWalker.sequence(node, "RSASSA-PSS-params") {
+            guard field.identifier.tagClass == .contextSpecific else { continue }
+            let inner = try DERWalker.children(field, "PSS field")
+            guard let value = inner.first else { throw .malformedCertificate("empty PSS field") }
+            switch field.identifier.tagNumber {
+            case 0:
+                let algorithm = try DERWalker.sequence(value, "PSS hash")
+                guard let oidNode = algorithm.first, let h = hashOID(try DERWalker.oid(oidNode, "PSS hash")) else {
+                    throw .malformedCertificate("unsupported PSS hash")
+                }
+                hash = h
+            case 2:
+                salt = try DERWalker.smallInteger(value, "PSS salt length")
+            default:
+                break
+            }
+        }
+        return .rsaPSS(hash, saltLength: salt)
+    }
+}

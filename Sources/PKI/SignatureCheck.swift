@@ -1,0 +1,99 @@
+import Crypto
+import TLSCrypto
+
+/// The signature check of one chain link, as the seeds teach it (seed 001): Hash1 = digest of the
+/// TBSCertificate, Hash2 = the digest recovered from signatureValue with the issuer's public key;
+/// valid iff they are equal. RFC 8017 §8.2.2 (PKCS#1 v1.5), §8.1.2 (PSS), FIPS 186-5 (ECDSA).
+public struct SignatureCheck: Sendable, Equatable {
+    public let algorithm: SignatureAlgorithm
+    /// Hash1: digest(TBSCertificate) under the algorithm's hash (empty when the hash is unknown).
+    public let hash1: [UInt8]
+    /// Hash2: the digest recovered from the signature (PKCS#1 v1.5 only).
+    public let hash2: [UInt8]?
+    /// The decoded EM block and DigestInfo (PKCS#1 v1.5 only).
+    public let recoveredBlock: RSASignatureBlock?
+    public let passed: Bool
+    /// What was done, in words (why Hash2 is absent for PSS/ECDSA, why a check failed).
+    public let note: String
+
+    /// Verifies `tbs` + `signature` under `algorithm` with the issuer's SubjectPublicKeyInfo.
+    public static func verify(tbs: [UInt8], signature: [UInt8], algorithm: SignatureAlgorithm,
+                              issuerKey: SubjectPublicKeyInfo) -> SignatureCheck {
+        let hash1 = algorithm.hash?.digest(tbs) ?? []
+        func result(_ passed: Bool, _ note: String, hash2: [UInt8]? = nil, block: RSASignatureBlock? = nil) -> SignatureCheck {
+            SignatureCheck(algorithm: algorithm, hash1: hash1, hash2: hash2, recoveredBlock: block, passed: passed, note: note)
+        }
+        switch algorithm {
+        case .rsaPKCS1v15(let hash):
+            guard issuerKey.kind == .rsa else { return result(false, "issuer key is \(issuerKey.kind), not RSA") }
+            let key: RSAPublicKey
+            do { key = try RSAPublicKey(subjectPublicKeyInfoDER: issuerKey.der) } catch {
+                return result(false, "issuer RSA key unusable: \(error)")
+            }
+            let block: RSASignatureBlock
+            do { block = try key.recoverPKCS1v15(signature: signature) } catch {
+                return result(false, "RSA public operation gave no valid PKCS#1 block: \(error)")
+            }
+            guard block.hash == hash else {
+                return result(false, "DigestInfo names \(block.hash.map { "\($0)" } ?? "an unknown hash"), algorithm says \(hash)",
+                              hash2: block.digest, block: block)
+            }
+            let same = block.digest == hash1
+            return result(same, same ? "Hash1 == Hash2" : "Hash1 != Hash2: signature does not match the TBSCertificate",
+                          hash2: block.digest, block: block)
+        case .rsaPSS(let hash, let saltLength):
+            guard issuerKey.kind == .rsa || issuerKey.kind == .rsaPSS else {
+                return result(false, "issuer key is \(issuerKey.kind), not RSA")
+            }
+            let key: RSAPublicKey
+            do { key = try RSAPublicKey(subjectPublicKeyInfoDER: issuerKey.der) } catch {
+                return result(false, "issuer RSA key unusable: \(error)")
+            }
+            let ok = key.verifyPSS(signature: signature, message: tbs, hash: hash, saltLength: saltLength)
+            return result(ok, "PSS: the signature hides a salted hash of Hash1, so there is no Hash2 to read out; "
+                          + (ok ? "EMSA-PSS verification passed" : "EMSA-PSS verification failed"))
+        case .ecdsa(let hash):
+            guard case .ec(let curve) = issuerKey.kind else { return result(false, "issuer key is \(issuerKey.kind), not EC") }
+            let ok = ecdsaVerify(curve: curve, spki: issuerKey.der, signature: signature, tbs: tbs, hash: hash)
+            return result(ok, "ECDSA: the recovery idea does not apply (a signature is a pair (r, s), not an encrypted hash); "
+                          + (ok ? "verify(Hash1, r, s) passed" : "verify(Hash1, r, s) failed"))
+        case .ed25519:
+            guard issuerKey.kind == .ed25519, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: issuerKey.rawKey) else {
+                return result(false, "issuer key is \(issuerKey.kind), not Ed25519")
+            }
+            let ok = key.isValidSignature(signature, for: tbs)
+            return result(ok, "Ed25519 " + (ok ? "verification passed" : "verification failed"))
+        case .unknown(let oid):
+            return result(false, "unsupported signature algorithm \(oid)")
+        }
+    }
+
+    private static func ecdsaVerify(curve: String, spki: [UInt8], signature: [UInt8], tbs: [UInt8], hash: HashAlgorithm) -> Bool {
+        switch curve {
+        case "P-256":
+            guard let key = try? P256.Signing.PublicKey(derRepresentation: spki),
+                  let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            return verify(hash: hash, tbs: tbs) { key.isValidSignature(sig, for: $0) }
+        case "P-384":
+            guard let key = try? P384.Signing.PublicKey(derRepresentation: spki),
+                  let sig = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            return verify(hash: hash, tbs: tbs) { key.isValidSignature(sig, for: $0) }
+        case "P-521":
+            guard let key = try? P521.Signing.PublicKey(derRepresentation: spki),
+                  let sig = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            return verify(hash: hash, tbs: tbs) { key.isValidSignature(sig, for: $0) }
+        default:
+            return false
+        }
+    }
+
+    private static func verify(hash: HashAlgorithm, tbs: [UInt8], _ check: (any Digest) -> Bool) -> Bool {
+        switch hash {
+        case .sha256: return check(SHA256.hash(data: tbs))
+        case .sha384: return check(SHA384.hash(data: tbs))
+        case .sha512: return check(SHA512.hash(data: tbs))
+        case .sha1: return check(Insecure.SHA1.hash(data: tbs))
+        case .md5: return false
+        }
+    }
+}

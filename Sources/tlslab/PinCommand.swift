@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import PKI
+
+/// `tlslab pin`: the certificate pin and the public-key pin of every certificate in PEM/DER files —
+/// the same base64(SHA-256(…)) strings the `openssl dgst -sha256 -binary | openssl enc -base64`
+/// recipes print, ready for AFSecurityPolicy pinned certificates or ATS NSPinnedDomains.
+struct PinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pin",
+        abstract: "Print the certificate and public-key pins of certificates (PEM bundles or DER).",
+        discussion: """
+        certificate pin = base64(SHA-256(certificate DER))
+        public-key pin  = base64(SHA-256(SubjectPublicKeyInfo DER))   (ATS: SPKI-SHA256-BASE64)
+        A public-key pin survives a renewal that keeps the key pair; a certificate pin does not.
+        """
+    )
+
+    @Argument(help: "Certificate files (PEM, possibly several certificates each, or DER).")
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one certificate file") }
+    }
+
+    func run() throws {
+        var first = true
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CLIError.badInput("cannot read \(file)")
+            }
+            let reports: [PinReport]
+            do {
+                reports = try PinReport.reports(for: Array(data), source: file)
+            } catch {
+                throw CLIError.badInput("\(file): not a certificate (\(error))")
+            }
+            for report in reports {
+                if !first { print("") }
+                first = false
+                print(report.text)
+            }
+        }
+    }
+}
