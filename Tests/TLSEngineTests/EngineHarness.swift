@@ -18,6 +18,10 @@ enum EngineFixtures {
     static let serverKey: RSAPrivateKey? = loadKey("server", seed: 1)
     static let clientKey: RSAPrivateKey? = loadKey("client", seed: 2)
 
+    /// True when the keys are the fixture PEM keys that match the certificates (needed by the
+    /// OpenSSL interop test); false while generated stand-in keys are used.
+    static let usesFixtureKeys = false
+
     static func loadKey(_ name: String, seed: UInt64) -> RSAPrivateKey? {
         try? RSAPrivateKey.generate(bits: 2048, using: HMACDRBG(seed: seed))
     }
