@@ -1,0 +1,384 @@
+import TLSCrypto
+
+/// The client side of a TLS 1.2 (and 1.0/1.1) handshake as a value (RFC 5246 §7.3):
+///
+///     ClientHello        -->
+///                        <--  ServerHello, Certificate, [ServerKeyExchange],
+///                             [CertificateRequest], ServerHelloDone
+///     [Certificate], ClientKeyExchange, [CertificateVerify],
+///     ChangeCipherSpec, Finished -->
+///                        <--  ChangeCipherSpec, Finished
+///     Application Data   <->  Application Data
+///
+/// No I/O: each input returns the records to write and the events. Any error sends a fatal
+/// alert (``TLSError/alert``) and ends in `failed`.
+public struct TLSClient {
+    private enum State {
+        case start
+        case expectServerHello
+        case expectCertificate
+        case expectServerKeyExchange
+        case expectCertificateRequestOrServerHelloDone
+        case expectServerHelloDone(certificateRequest: CertificateRequest)
+        case expectChangeCipherSpec(resuming: Bool)
+        case expectFinished(resuming: Bool)
+        case connected
+        case closed
+        case failed(Alert)
+
+        var name: TLSStateName {
+            switch self {
+            case .start: return .start
+            case .expectServerHello: return .expectServerHello
+            case .expectCertificate: return .expectCertificate
+            case .expectServerKeyExchange: return .expectServerKeyExchange
+            case .expectCertificateRequestOrServerHelloDone: return .expectCertificateRequestOrServerHelloDone
+            case .expectServerHelloDone: return .expectServerHelloDone
+            case .expectChangeCipherSpec: return .expectChangeCipherSpec
+            case .expectFinished: return .expectFinished
+            case .connected: return .connected
+            case .closed: return .closed
+            case .failed: return .failed
+            }
+        }
+    }
+
+    private var state: State = .start
+    private var context: ConnectionContext
+    private let configuration: TLSClientConfiguration
+    private var keyExchange: (any KeyExchange)?
+    private var sentClientHello: ClientHello?
+
+    /// The session to keep for resumption, once the handshake completed.
+    public private(set) var session: TLSSession?
+
+    public init(configuration: TLSClientConfiguration) {
+        self.configuration = configuration
+        context = ConnectionContext(role: .client, random: configuration.random)
+    }
+
+    // MARK: - Inspection
+
+    public var stateName: TLSStateName { state.name }
+    public var isConnected: Bool { if case .connected = state { return true } else { return false } }
+    /// The alert that ended the connection, when it failed.
+    public var failureAlert: Alert? { if case .failed(let a) = state { return a } else { return nil } }
+    public var negotiatedVersion: ProtocolVersion? { context.suite == nil ? nil : context.version }
+    public var negotiatedSuite: CipherSuite? { context.suite?.suite }
+    public var masterSecret: [UInt8]? { context.masterSecret }
+    public var keyBlock: KeyBlock? { context.keyBlock }
+    public var usesExtendedMasterSecret: Bool { context.extendedMasterSecret }
+    public var isResumed: Bool { context.resumed }
+
+    // MARK: - Inputs
+
+    /// Sends the ClientHello (RFC 5246 §7.4.1.2).
+    public mutating func start() -> TLSStep {
+        guard case .start = state else { return context.takeStep() }
+        run { (client: inout TLSClient) throws(TLSError) in try client.sendClientHello() }
+        return context.takeStep()
+    }
+
+    /// Bytes from TCP, in any chunking.
+    public mutating func receive(_ bytes: [UInt8]) -> TLSStep {
+        if case .failed = state { return context.takeStep() }
+        context.append(bytes)
+        run { (client: inout TLSClient) throws(TLSError) in
+            while !client.isFinal, let incoming = try client.context.nextIncoming() {
+                try client.handle(incoming)
+            }
+        }
+        return context.takeStep()
+    }
+
+    /// Application data, once connected (RFC 5246 §10).
+    public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
+        guard case .connected = state else { throw .internalError("application data before the handshake completed") }
+        try context.sendApplicationData(data)
+        return context.takeStep()
+    }
+
+    /// close_notify (RFC 5246 §7.2.1).
+    public mutating func close() -> TLSStep {
+        switch state {
+        case .failed, .closed: break
+        default:
+            context.sendAlert(.closeNotify, cause: "close")
+            transition(to: .closed)
+        }
+        return context.takeStep()
+    }
+
+    // MARK: - The one state change
+
+    private mutating func transition(to next: State) {
+        let from = state.name
+        state = next
+        context.events.append(.stateChanged(role: .client, from: from, to: next.name))
+    }
+
+    private var isFinal: Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    private mutating func run(_ body: (inout TLSClient) throws(TLSError) -> Void) {
+        do {
+            try body(&self)
+        } catch {
+            fail(error)
+        }
+    }
+
+    private mutating func fail(_ error: TLSError) {
+        let alert: Alert
+        if let description = error.alert {
+            alert = .fatal(description)
+            context.sendAlert(alert, cause: error.description)
+        } else if case .alertReceived(let received) = error {
+            alert = received
+        } else {
+            alert = .fatal(.internalError)
+        }
+        transition(to: .failed(alert))
+    }
+
+    // MARK: - Dispatch (RFC 5246 §7.3)
+
+    private mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
+        if case .alert(let alert) = incoming { return try handleAlert(alert) }
+        switch (state, incoming) {
+        case (.closed, _):
+            return  // after our close_notify, the rest is ignored
+        case (.expectServerHello, .handshake(let raw)) where raw.type == .serverHello:
+            guard case .serverHello(let hello) = try received(raw) else { break }
+            try processServerHello(hello)
+        case (.expectCertificate, .handshake(let raw)) where raw.type == .certificate:
+            guard case .certificate(let certificate) = try received(raw) else { break }
+            try processCertificate(certificate)
+        case (.expectServerKeyExchange, .handshake(let raw)) where raw.type == .serverKeyExchange:
+            guard case .serverKeyExchange(let ske) = try received(raw) else { break }
+            try processServerKeyExchange(ske)
+        case (.expectCertificateRequestOrServerHelloDone, .handshake(let raw)) where raw.type == .certificateRequest:
+            guard case .certificateRequest(let request) = try received(raw) else { break }
+            transition(to: .expectServerHelloDone(certificateRequest: request))
+        case (.expectCertificateRequestOrServerHelloDone, .handshake(let raw)) where raw.type == .serverHelloDone:
+            _ = try received(raw)
+            try processServerHelloDone(certificateRequest: nil)
+        case (.expectServerHelloDone(let request), .handshake(let raw)) where raw.type == .serverHelloDone:
+            _ = try received(raw)
+            try processServerHelloDone(certificateRequest: request)
+        case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
+            guard !context.hasQueuedHandshake else {
+                throw .inappropriateMessage(expected: "change_cipher_spec at a message boundary", got: "change_cipher_spec")
+            }
+            try context.activateReadKeys()
+            transition(to: .expectFinished(resuming: resuming))
+        case (.expectFinished(let resuming), .handshake(let raw)) where raw.type == .finished:
+            guard case .finished(let finished) = try context.decode(raw) else { break }
+            try processFinished(finished, raw: raw, resuming: resuming)
+        case (.connected, .applicationData(let data)):
+            context.events.append(.applicationDataReceived(data))
+        case (.connected, .handshake(let raw)) where raw.type == .helloRequest:
+            // RFC 5246 §7.4.1.1: a client may decline renegotiation with a warning.
+            _ = try context.decode(raw)
+            context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: "renegotiation is not supported")
+        default:
+            throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
+        }
+    }
+
+    /// Decodes and adds to the transcript (every message but Finished enters it on arrival).
+    private mutating func received(_ raw: RawHandshakeMessage) throws(TLSError) -> HandshakeMessage {
+        let message = try context.decode(raw)
+        context.transcript.append(raw.bytes)
+        return message
+    }
+
+    private mutating func handleAlert(_ alert: Alert) throws(TLSError) {
+        context.events.append(.alertReceived(alert))
+        if alert.alertDescription == .closeNotify {
+            if !context.sentCloseNotify { context.sendAlert(.closeNotify, cause: "reply to close_notify") }
+            if case .closed = state { return }
+            transition(to: .closed)
+            return
+        }
+        if alert.isFatal { throw .alertReceived(alert) }
+    }
+
+    // MARK: - The handshake, top to bottom
+
+    private mutating func sendClientHello() throws(TLSError) {
+        let config = configuration
+        guard config.maximumVersion >= .tls10, config.minimumVersion <= config.maximumVersion else {
+            throw .internalError("the client's version range \(config.minimumVersion)…\(config.maximumVersion) is empty or below TLS 1.0")
+        }
+        context.clientHelloVersion = config.maximumVersion
+        context.clientRandom = context.random.bytes(count: 32)
+        var extensions: [TLSExtension] = []
+        if let name = config.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
+        let offersECDHE = config.cipherSuites.contains { $0.parameters?.keyExchange == .ecdheRSA }
+        if offersECDHE && !config.supportedGroups.isEmpty {
+            extensions.append(.supportedGroups(config.supportedGroups))
+            extensions.append(.ecPointFormats([.uncompressed]))
+        }
+        if config.maximumVersion >= .tls12 { extensions.append(.signatureAlgorithms(config.signatureAlgorithms)) }
+        if config.offerExtendedMasterSecret { extensions.append(.extendedMasterSecret) }
+        if config.sendRenegotiationInfo { extensions.append(.renegotiationInfo([])) }
+        let hello = ClientHello(clientVersion: config.maximumVersion, random: Random(context.clientRandom),
+                                sessionID: config.session?.sessionID ?? [], cipherSuites: config.cipherSuites,
+                                extensions: extensions)
+        sentClientHello = hello
+        context.sendHandshake(.clientHello(hello))
+        try context.flush()
+        transition(to: .expectServerHello)
+    }
+
+    private mutating func processServerHello(_ hello: ServerHello) throws(TLSError) {
+        let config = configuration
+        let version = hello.serverVersion
+        guard version >= .tls10, version >= config.minimumVersion, version <= config.maximumVersion else {
+            throw .peerIncompatible(.protocolVersion, "the server chose \(version); the client accepts \(config.minimumVersion)…\(config.maximumVersion)")
+        }
+        guard config.cipherSuites.contains(hello.cipherSuite), let params = hello.cipherSuite.parameters,
+              SuiteSelection.isAllowed(params, version: version) else {
+            throw .peerMisbehaved(.illegalParameter, "the server chose \(hello.cipherSuite), which the client did not offer for \(version)")
+        }
+        guard hello.compressionMethod == .null else {
+            throw .peerMisbehaved(.illegalParameter, "compression method \(hello.compressionMethod)")
+        }
+        let offered = Set((sentClientHello?.extensions ?? []).map(\.type))
+        for ext in hello.extensions ?? [] {
+            guard offered.contains(ext.type) else {
+                throw .peerMisbehaved(.unsupportedExtension, "the server sent \(ext.type), which the client did not offer")
+            }
+            if case .renegotiationInfo(let data) = ext, !data.isEmpty {
+                throw .peerMisbehaved(.handshakeFailure, "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.4)")
+            }
+        }
+        context.serverRandom = hello.random.bytes
+        context.sessionID = hello.sessionID
+        context.extendedMasterSecret = config.offerExtendedMasterSecret && (hello.extensions ?? []).contains(type: .extendedMasterSecret)
+        context.serverName = config.serverName
+        try context.fix(suite: params, version: version)
+
+        if let session = config.session, !hello.sessionID.isEmpty, hello.sessionID == session.sessionID {
+            // RFC 5246 §7.3: the abbreviated handshake.
+            guard session.cipherSuite == hello.cipherSuite, session.version == version else {
+                throw .peerMisbehaved(.illegalParameter, "the resumed session had \(session.cipherSuite) and \(session.version)")
+            }
+            guard session.extendedMasterSecret == context.extendedMasterSecret else {
+                throw .peerMisbehaved(.handshakeFailure, "extended_master_secret differs from the resumed session (RFC 7627 §5.3)")
+            }
+            context.resumed = true
+            context.masterSecret = session.masterSecret
+            context.events.append(.negotiated(negotiation(group: nil)))
+            context.events.append(.sessionResumed(sessionID: session.sessionID))
+            try context.deriveKeys()
+            transition(to: .expectChangeCipherSpec(resuming: true))
+            return
+        }
+        switch params.keyExchange {
+        case .rsa: keyExchange = RSAKeyExchange()
+        case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits)
+        case .ecdheRSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
+        }
+        context.events.append(.negotiated(negotiation(group: nil)))
+        transition(to: .expectCertificate)
+    }
+
+    private func negotiation(group: String?) -> NegotiationTrace {
+        NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
+                         extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
+                         serverName: context.serverName, group: group)
+    }
+
+    private mutating func processCertificate(_ message: CertificateMessage) throws(TLSError) {
+        guard !message.certificateList.isEmpty else {
+            throw .certificateRejected(.handshakeFailure, "the server sent no certificate")
+        }
+        switch configuration.certificateEvaluator.evaluate(chain: message.certificateList, role: .server,
+                                                           serverName: configuration.serverName) {
+        case let .accept(key, summary):
+            context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
+                                                       accepted: true, detail: summary))
+            context.peerPublicKey = key
+        case let .reject(alert, reason):
+            context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
+                                                       accepted: false, detail: reason))
+            throw .certificateRejected(alert, reason)
+        }
+        let needsKeyExchange = context.suite?.keyExchange.hasServerKeyExchange ?? false
+        transition(to: needsKeyExchange ? .expectServerKeyExchange : .expectCertificateRequestOrServerHelloDone)
+    }
+
+    /// RFC 5246 §7.4.3: check the signature over client_random ‖ server_random ‖ params, with a
+    /// scheme the client offered, then take the parameters.
+    private mutating func processServerKeyExchange(_ ske: ServerKeyExchange) throws(TLSError) {
+        guard let key = context.peerPublicKey, var kx = keyExchange else { throw .internalError("no server key") }
+        guard let scheme = ske.signedParams.algorithm, configuration.signatureAlgorithms.contains(scheme) else {
+            throw .peerMisbehaved(.illegalParameter, "ServerKeyExchange signed with \(ske.signedParams.algorithm.map { "\($0)" } ?? "no algorithm"), which the client did not offer")
+        }
+        let signed = context.clientRandom + context.serverRandom + ske.paramsBytes
+        let valid = SignatureSchemes.verify(ske.signedParams.signature, data: signed, scheme: scheme, key: key)
+        context.events.append(.signature(SignatureTrace(purpose: .serverKeyExchange, signer: .server, scheme: scheme,
+                                                        signedData: signed, signature: ske.signedParams.signature,
+                                                        valid: valid)))
+        guard valid else { throw .peerMisbehaved(.decryptError, "the ServerKeyExchange signature does not verify") }
+        try kx.acceptServerParams(ske.params, context.keyExchangeInputs)
+        keyExchange = kx
+        transition(to: .expectCertificateRequestOrServerHelloDone)
+    }
+
+    private mutating func processServerHelloDone(certificateRequest: CertificateRequest?) throws(TLSError) {
+        guard let serverKey = context.peerPublicKey, var kx = keyExchange else { throw .internalError("no server key") }
+        // RFC 5246 §7.4.6: answer a CertificateRequest, with an empty list when there is nothing to send.
+        var signingScheme: SignatureScheme?
+        var signingKey: RSAPrivateKey?
+        if let request = certificateRequest {
+            let identity = configuration.identity
+            let scheme = SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,
+                                                 ours: configuration.signatureAlgorithms)
+            if let identity, context.version >= .tls12, request.certificateTypes.contains(.rsaSign), let scheme {
+                context.sendHandshake(.certificate(CertificateMessage(certificateList: identity.certificateChain)))
+                signingScheme = scheme
+                signingKey = identity.privateKey
+            } else {
+                context.sendHandshake(.certificate(CertificateMessage(certificateList: [])))
+            }
+        }
+        let (message, preMaster) = try kx.makeClientKeyExchange(context.keyExchangeInputs, serverKey: serverKey,
+                                                                 events: &context.events)
+        keyExchange = kx
+        context.sendHandshake(.clientKeyExchange(message))
+        try context.deriveMasterSecret(preMasterSecret: preMaster)
+        try context.deriveKeys()
+        if let scheme = signingScheme, let key = signingKey {
+            // RFC 5246 §7.4.8: sign every handshake message so far.
+            let signed = context.transcript.bytes
+            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
+            context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
+                                                            signedData: signed, signature: signature, valid: true)))
+            context.sendHandshake(.certificateVerify(CertificateVerify(signature: DigitallySigned(algorithm: scheme, signature: signature))))
+        }
+        try context.sendChangeCipherSpec()
+        try context.sendFinished()
+        transition(to: .expectChangeCipherSpec(resuming: false))
+    }
+
+    private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, resuming: Bool) throws(TLSError) {
+        try context.checkFinished(finished, raw: raw)
+        if resuming {
+            try context.sendChangeCipherSpec()
+            try context.sendFinished()
+        } else if !context.sessionID.isEmpty, let master = context.masterSecret, let suite = context.suite {
+            let newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
+                                        masterSecret: master, extendedMasterSecret: context.extendedMasterSecret)
+            session = newSession
+            context.events.append(.sessionEstablished(newSession))
+        }
+        if resuming { session = configuration.session }
+        context.events.append(.handshakeCompleted(resumed: resuming))
+        transition(to: .connected)
+    }
+}

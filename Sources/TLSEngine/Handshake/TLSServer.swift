@@ -1,0 +1,383 @@
+import TLSCrypto
+
+/// The server side of a TLS 1.2 (and 1.0/1.1) handshake as a value (RFC 5246 §7.3): it answers
+/// a ClientHello with ServerHello, Certificate, [ServerKeyExchange], [CertificateRequest],
+/// ServerHelloDone — or, resuming a cached session, with ServerHello, ChangeCipherSpec and
+/// Finished first. No I/O; any error sends a fatal alert and ends in `failed`.
+public struct TLSServer {
+    private enum State {
+        case expectClientHello
+        case expectClientCertificate
+        case expectClientKeyExchange
+        case expectCertificateVerify
+        case expectChangeCipherSpec(resuming: Bool)
+        case expectFinished(resuming: Bool)
+        case connected
+        case closed
+        case failed(Alert)
+
+        var name: TLSStateName {
+            switch self {
+            case .expectClientHello: return .expectClientHello
+            case .expectClientCertificate: return .expectClientCertificate
+            case .expectClientKeyExchange: return .expectClientKeyExchange
+            case .expectCertificateVerify: return .expectCertificateVerify
+            case .expectChangeCipherSpec: return .expectChangeCipherSpec
+            case .expectFinished: return .expectFinished
+            case .connected: return .connected
+            case .closed: return .closed
+            case .failed: return .failed
+            }
+        }
+    }
+
+    private var state: State = .expectClientHello
+    private var context: ConnectionContext
+    private let configuration: TLSServerConfiguration
+    private var keyExchange: (any KeyExchange)?
+    /// The schemes offered in our CertificateRequest (TLS 1.2).
+    private var requestedSchemes: [SignatureScheme] = []
+    private var clientCertificateChain: [[UInt8]] = []
+
+    public init(configuration: TLSServerConfiguration) {
+        self.configuration = configuration
+        context = ConnectionContext(role: .server, random: configuration.random)
+    }
+
+    // MARK: - Inspection
+
+    public var stateName: TLSStateName { state.name }
+    public var isConnected: Bool { if case .connected = state { return true } else { return false } }
+    public var failureAlert: Alert? { if case .failed(let a) = state { return a } else { return nil } }
+    public var negotiatedVersion: ProtocolVersion? { context.suite == nil ? nil : context.version }
+    public var negotiatedSuite: CipherSuite? { context.suite?.suite }
+    public var masterSecret: [UInt8]? { context.masterSecret }
+    public var keyBlock: KeyBlock? { context.keyBlock }
+    public var usesExtendedMasterSecret: Bool { context.extendedMasterSecret }
+    public var isResumed: Bool { context.resumed }
+    /// The client's chain, when it sent one (mutual TLS).
+    public var peerCertificateChain: [[UInt8]] { clientCertificateChain }
+    /// The server_name the client asked for.
+    public var requestedServerName: String? { context.serverName }
+
+    // MARK: - Inputs
+
+    public mutating func receive(_ bytes: [UInt8]) -> TLSStep {
+        if case .failed = state { return context.takeStep() }
+        context.append(bytes)
+        run { (server: inout TLSServer) throws(TLSError) in
+            while !server.isFinal, let incoming = try server.context.nextIncoming() {
+                try server.handle(incoming)
+            }
+        }
+        return context.takeStep()
+    }
+
+    public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
+        guard case .connected = state else { throw .internalError("application data before the handshake completed") }
+        try context.sendApplicationData(data)
+        return context.takeStep()
+    }
+
+    public mutating func close() -> TLSStep {
+        switch state {
+        case .failed, .closed: break
+        default:
+            context.sendAlert(.closeNotify, cause: "close")
+            transition(to: .closed)
+        }
+        return context.takeStep()
+    }
+
+    // MARK: - The one state change
+
+    private mutating func transition(to next: State) {
+        let from = state.name
+        state = next
+        context.events.append(.stateChanged(role: .server, from: from, to: next.name))
+    }
+
+    private var isFinal: Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    private mutating func run(_ body: (inout TLSServer) throws(TLSError) -> Void) {
+        do {
+            try body(&self)
+        } catch {
+            fail(error)
+        }
+    }
+
+    private mutating func fail(_ error: TLSError) {
+        let alert: Alert
+        if let description = error.alert {
+            alert = .fatal(description)
+            context.sendAlert(alert, cause: error.description)
+        } else if case .alertReceived(let received) = error {
+            alert = received
+        } else {
+            alert = .fatal(.internalError)
+        }
+        transition(to: .failed(alert))
+    }
+
+    // MARK: - Dispatch (RFC 5246 §7.3)
+
+    private mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
+        if case .alert(let alert) = incoming { return try handleAlert(alert) }
+        switch (state, incoming) {
+        case (.closed, _):
+            return
+        case (.expectClientHello, .handshake(let raw)) where raw.type == .clientHello:
+            guard case .clientHello(let hello) = try received(raw) else { break }
+            try processClientHello(hello)
+        case (.expectClientCertificate, .handshake(let raw)) where raw.type == .certificate:
+            guard case .certificate(let certificate) = try received(raw) else { break }
+            try processClientCertificate(certificate)
+        case (.expectClientKeyExchange, .handshake(let raw)) where raw.type == .clientKeyExchange:
+            guard case .clientKeyExchange(let message) = try received(raw) else { break }
+            try processClientKeyExchange(message)
+        case (.expectCertificateVerify, .handshake(let raw)) where raw.type == .certificateVerify:
+            guard case .certificateVerify(let verify) = try context.decode(raw) else { break }
+            try processCertificateVerify(verify, raw: raw)
+        case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
+            guard !context.hasQueuedHandshake else {
+                throw .inappropriateMessage(expected: "change_cipher_spec at a message boundary", got: "change_cipher_spec")
+            }
+            try context.activateReadKeys()
+            transition(to: .expectFinished(resuming: resuming))
+        case (.expectFinished(let resuming), .handshake(let raw)) where raw.type == .finished:
+            guard case .finished(let finished) = try context.decode(raw) else { break }
+            try processFinished(finished, raw: raw, resuming: resuming)
+        case (.connected, .applicationData(let data)):
+            context.events.append(.applicationDataReceived(data))
+        case (.connected, .handshake(let raw)) where raw.type == .clientHello:
+            // RFC 5746 / RFC 5246 §7.4.1.2: renegotiation is declined with a warning.
+            _ = try context.decode(raw)
+            context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: "renegotiation is not supported")
+        default:
+            throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
+        }
+    }
+
+    private mutating func received(_ raw: RawHandshakeMessage) throws(TLSError) -> HandshakeMessage {
+        let message = try context.decode(raw)
+        context.transcript.append(raw.bytes)
+        return message
+    }
+
+    private mutating func handleAlert(_ alert: Alert) throws(TLSError) {
+        context.events.append(.alertReceived(alert))
+        if alert.alertDescription == .closeNotify {
+            if !context.sentCloseNotify { context.sendAlert(.closeNotify, cause: "reply to close_notify") }
+            if case .closed = state { return }
+            transition(to: .closed)
+            return
+        }
+        if alert.isFatal { throw .alertReceived(alert) }
+    }
+
+    // MARK: - The handshake, top to bottom
+
+    private mutating func processClientHello(_ hello: ClientHello) throws(TLSError) {
+        let config = configuration
+        // RFC 5246 Appendix E.1: answer with the highest version both support; SSL 3.0 is refused.
+        let version = min(hello.clientVersion, config.maximumVersion)
+        guard version >= .tls10, version >= config.minimumVersion else {
+            throw .peerIncompatible(.protocolVersion, "the client offers at most \(hello.clientVersion); the server needs at least \(max(config.minimumVersion, .tls10))")
+        }
+        guard hello.compressionMethods.contains(.null) else {
+            throw .peerMisbehaved(.illegalParameter, "the client does not offer the null compression method")
+        }
+        let extensions = hello.extensions ?? []
+        for ext in extensions {
+            if case .renegotiationInfo(let data) = ext, !data.isEmpty {
+                throw .peerMisbehaved(.handshakeFailure, "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.6)")
+            }
+        }
+        var signatureOffer: [SignatureScheme]?
+        var groups: [NamedGroup]?
+        for ext in extensions {
+            switch ext {
+            case .serverName(let names): context.serverName = names.first?.hostName
+            case .signatureAlgorithms(let schemes): signatureOffer = schemes
+            case .supportedGroups(let list): groups = list
+            default: break
+            }
+        }
+        let clientOffersEMS = extensions.contains(type: .extendedMasterSecret)
+        context.extendedMasterSecret = config.extendedMasterSecret && clientOffersEMS
+        context.clientHelloVersion = hello.clientVersion
+        context.clientRandom = hello.random.bytes
+        context.serverRandom = context.random.bytes(count: 32)
+
+        // Resumption (RFC 5246 §7.3): same version, a suite the client still offers, and the same
+        // kind of master secret (RFC 7627 §5.3: otherwise a full handshake).
+        if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID),
+           cached.version == version, hello.cipherSuites.contains(cached.cipherSuite),
+           cached.extendedMasterSecret == context.extendedMasterSecret,
+           let params = cached.cipherSuite.parameters {
+            context.sessionID = cached.sessionID
+            context.resumed = true
+            try context.fix(suite: params, version: version)
+            context.sendHandshake(.serverHello(serverHello(suite: cached.cipherSuite, version: version,
+                                                           clientExtensions: extensions, ecdhe: false)))
+            context.events.append(.negotiated(negotiation(group: nil)))
+            context.events.append(.sessionResumed(sessionID: cached.sessionID))
+            context.masterSecret = cached.masterSecret
+            try context.deriveKeys()
+            try context.sendChangeCipherSpec()
+            try context.sendFinished()
+            transition(to: .expectChangeCipherSpec(resuming: true))
+            return
+        }
+
+        // The server's preference among what the client offers (RFC 5246 §7.4.1.3).
+        let scheme = version >= .tls12
+            ? SignatureSchemes.choose(peerOffer: signatureOffer, ours: config.signatureAlgorithms) : nil
+        let curve = config.curves.first { c in groups.map { $0.contains(NamedGroup(rawValue: c.namedGroup)) } ?? true }
+        let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
+            guard hello.cipherSuites.contains(suite), let params = suite.parameters,
+                  SuiteSelection.isAllowed(params, version: version) else { return nil }
+            switch params.keyExchange {
+            case .rsa: return params
+            case .dheRSA: return scheme == nil ? nil : params
+            case .ecdheRSA: return scheme == nil || curve == nil ? nil : params
+            }
+        }.first
+        guard let params = choice else {
+            throw .peerIncompatible(.handshakeFailure, "no cipher suite in common for \(version)")
+        }
+        context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
+        try context.fix(suite: params, version: version)
+        var groupName: String?
+        switch params.keyExchange {
+        case .rsa: keyExchange = RSAKeyExchange()
+        case .dheRSA:
+            keyExchange = DHEKeyExchange(group: config.dhGroup)
+            groupName = config.dhGroup.name
+        case .ecdheRSA:
+            keyExchange = ECDHEKeyExchange(curve: curve)
+            groupName = curve?.rawValue
+        }
+        context.sendHandshake(.serverHello(serverHello(suite: params.suite, version: version,
+                                                       clientExtensions: extensions,
+                                                       ecdhe: params.keyExchange == .ecdheRSA)))
+        context.events.append(.negotiated(negotiation(group: groupName)))
+        context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
+        if var kx = keyExchange, let params = try kx.makeServerParams(context.keyExchangeInputs) {
+            keyExchange = kx
+            guard let scheme else { throw .internalError("no signature scheme") }
+            let signed = context.clientRandom + context.serverRandom + Self.encode(params)
+            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.privateKey,
+                                                      random: context.random)
+            context.events.append(.signature(SignatureTrace(purpose: .serverKeyExchange, signer: .server, scheme: scheme,
+                                                            signedData: signed, signature: signature, valid: true)))
+            context.sendHandshake(.serverKeyExchange(ServerKeyExchange(
+                params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))))
+        }
+        if config.clientAuthentication != .none {
+            requestedSchemes = config.signatureAlgorithms.filter(SignatureSchemes.implemented.contains)
+            context.sendHandshake(.certificateRequest(CertificateRequest(
+                certificateTypes: [.rsaSign],
+                supportedSignatureAlgorithms: version >= .tls12 ? requestedSchemes : nil)))
+        }
+        context.sendHandshake(.serverHelloDone)
+        try context.flush()
+        transition(to: config.clientAuthentication == .none ? .expectClientKeyExchange : .expectClientCertificate)
+    }
+
+    private static func encode(_ params: ServerKeyExchange.Params) -> [UInt8] {
+        var w = ByteWriter()
+        params.encode(to: &w)
+        return w.bytes
+    }
+
+    private func serverHello(suite: CipherSuite, version: ProtocolVersion, clientExtensions: [TLSExtension],
+                             ecdhe: Bool) -> ServerHello {
+        var extensions: [TLSExtension] = []
+        if clientExtensions.contains(type: .renegotiationInfo) { extensions.append(.renegotiationInfo([])) }
+        if context.extendedMasterSecret { extensions.append(.extendedMasterSecret) }
+        if ecdhe && clientExtensions.contains(type: .ecPointFormats) { extensions.append(.ecPointFormats([.uncompressed])) }
+        return ServerHello(serverVersion: version, random: Random(context.serverRandom), sessionID: context.sessionID,
+                           cipherSuite: suite, extensions: extensions.isEmpty ? nil : extensions)
+    }
+
+    private func negotiation(group: String?) -> NegotiationTrace {
+        NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
+                         extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
+                         serverName: context.serverName, group: group)
+    }
+
+    /// RFC 5246 §7.4.6: an empty list means "no certificate"; fatal when one is required.
+    private mutating func processClientCertificate(_ message: CertificateMessage) throws(TLSError) {
+        let chain = message.certificateList
+        if chain.isEmpty {
+            context.events.append(.certificateDecision(peer: .client, chainLength: 0, accepted: configuration.clientAuthentication != .require,
+                                                       detail: "the client sent no certificate"))
+            guard configuration.clientAuthentication != .require else {
+                throw .certificateRejected(.handshakeFailure, "a client certificate is required")
+            }
+            transition(to: .expectClientKeyExchange)
+            return
+        }
+        guard let evaluator = configuration.clientCertificateEvaluator else {
+            throw .certificateRejected(.certificateUnknown, "no evaluator for client certificates")
+        }
+        switch evaluator.evaluate(chain: chain, role: .client, serverName: nil) {
+        case let .accept(key, summary):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary))
+            context.peerPublicKey = key
+            clientCertificateChain = chain
+        case let .reject(alert, reason):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason))
+            throw .certificateRejected(alert, reason)
+        }
+        transition(to: .expectClientKeyExchange)
+    }
+
+    private mutating func processClientKeyExchange(_ message: ClientKeyExchange) throws(TLSError) {
+        guard var kx = keyExchange else { throw .internalError("no key exchange") }
+        let preMaster = try kx.preMasterSecret(from: message, context.keyExchangeInputs,
+                                               serverKey: configuration.identity.privateKey, events: &context.events)
+        keyExchange = kx
+        try context.deriveMasterSecret(preMasterSecret: preMaster)
+        try context.deriveKeys()
+        transition(to: context.peerPublicKey == nil ? .expectChangeCipherSpec(resuming: false) : .expectCertificateVerify)
+    }
+
+    /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
+    private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage) throws(TLSError) {
+        guard let key = context.peerPublicKey else { throw .internalError("no client key") }
+        guard let scheme = verify.signature.algorithm, requestedSchemes.contains(scheme) else {
+            throw .peerMisbehaved(.illegalParameter, "CertificateVerify uses a scheme the server did not request")
+        }
+        let signed = context.transcript.bytes
+        let valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
+        context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
+                                                        signedData: signed, signature: verify.signature.signature,
+                                                        valid: valid)))
+        guard valid else { throw .peerMisbehaved(.decryptError, "the CertificateVerify signature does not verify") }
+        context.transcript.append(raw.bytes)
+        transition(to: .expectChangeCipherSpec(resuming: false))
+    }
+
+    private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, resuming: Bool) throws(TLSError) {
+        try context.checkFinished(finished, raw: raw)
+        if !resuming {
+            try context.sendChangeCipherSpec()
+            try context.sendFinished()
+            if let cache = configuration.sessionCache, !context.sessionID.isEmpty,
+               let master = context.masterSecret, let suite = context.suite {
+                let session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
+                                         masterSecret: master, extendedMasterSecret: context.extendedMasterSecret)
+                cache.store(session)
+                context.events.append(.sessionEstablished(session))
+            }
+        }
+        context.events.append(.handshakeCompleted(resumed: resuming))
+        transition(to: .connected)
+    }
+}

@@ -1,0 +1,85 @@
+import TLSCrypto
+
+/// Ephemeral finite-field Diffie-Hellman signed with RSA (RFC 5246 §7.4.3 ServerDHParams,
+/// §7.4.7.2 dh_Yc, §8.1.2: Z with leading zero bytes stripped is the premaster secret).
+struct DHEKeyExchange: KeyExchange {
+    var algorithm: KeyExchangeAlgorithm { .dheRSA }
+    /// Server: the configured group. Client: the group the server sent.
+    private(set) var group: DHGroup?
+    private var keyPair: DHKeyPair?
+    /// Client: the server's public value.
+    private var serverPublic: [UInt8] = []
+    let minimumPrimeBits: Int
+
+    init(group: DHGroup?, minimumPrimeBits: Int = 1024) {
+        self.group = group
+        self.minimumPrimeBits = minimumPrimeBits
+    }
+
+    mutating func makeServerParams(_ inputs: KeyExchangeInputs) throws(TLSError) -> ServerKeyExchange.Params? {
+        guard let group else { throw .internalError("no DH group configured") }
+        let pair = try Self.keyPair(group: group, random: inputs.random)
+        keyPair = pair
+        return .dhe(ServerDHParams(p: group.p.bigEndianBytes, g: group.g.bigEndianBytes, ys: pair.publicValueBytes))
+    }
+
+    /// Checks the server's group (a known group, or a large enough odd p with 1 < g < p-1) and
+    /// its public value (1 < Ys < p-1, RFC 7919 §5.1): illegal_parameter otherwise.
+    mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
+        guard case .dhe(let dh) = params else { throw wrongMessage("ECDHE parameters") }
+        let p = BigInt(bigEndian: dh.p), g = BigInt(bigEndian: dh.g)
+        let known = DHGroup.standardGroups.first { $0.p == p && $0.g == g }
+        let group = known ?? DHGroup(name: "server-supplied-\(p.bitWidth)", p: p, g: g,
+                                     securityNote: "a group the server chose", isTeachingOnly: false,
+                                     shortExponentBits: 256)
+        guard p.isOdd, p.bitWidth > 256 else { throw .peerMisbehaved(.illegalParameter, "dh_p is not a usable prime") }
+        guard p.bitWidth >= minimumPrimeBits else {
+            throw .peerIncompatible(.insufficientSecurity, "dh_p has \(p.bitWidth) bits, fewer than \(minimumPrimeBits)")
+        }
+        do {
+            try DHKeyPair.validatePeer(BigInt(bigEndian: dh.ys), in: group)
+        } catch {
+            throw .peerMisbehaved(.illegalParameter, "dh_Ys: \(error)")
+        }
+        self.group = group
+        serverPublic = dh.ys
+    }
+
+    mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey,
+                                        events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
+        guard let group else { throw .inappropriateMessage(expected: "ServerKeyExchange", got: "ServerHelloDone") }
+        let pair = try Self.keyPair(group: group, random: inputs.random)
+        keyPair = pair
+        let preMaster = try agree(pair, peer: serverPublic, events: &events)
+        return (.dhe(yc: pair.publicValueBytes), preMaster)
+    }
+
+    mutating func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
+                                  serverKey: RSAPrivateKey, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
+        guard case .dhe(let yc) = message, let keyPair else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
+        return try agree(keyPair, peer: yc, events: &events)
+    }
+
+    private func agree(_ pair: DHKeyPair, peer: [UInt8], events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
+        let z: [UInt8]
+        do {
+            z = try pair.preMasterSecret(peerPublicValue: peer)
+        } catch {
+            throw .peerMisbehaved(.illegalParameter, "peer DH value: \(error)")
+        }
+        events.append(.derived(.dhAgreement(p: pair.group.p.bigEndianBytes, g: pair.group.g.bigEndianBytes,
+                                            group: pair.group.name,
+                                            privateExponent: pair.privateExponent.bigEndianBytes,
+                                            publicValue: pair.publicValueBytes, peerPublicValue: peer,
+                                            preMasterSecret: z)))
+        return z
+    }
+
+    private static func keyPair(group: DHGroup, random: RandomSource) throws(TLSError) -> DHKeyPair {
+        do {
+            return try DHKeyPair(group: group, exponentSize: .bits(256), using: random)
+        } catch {
+            throw .internalError("DH key generation: \(error)")
+        }
+    }
+}

@@ -1,0 +1,355 @@
+import TLSCrypto
+
+/// What client and server share during one connection (rustls: one context value, not every
+/// state repeating it): negotiated parameters, randoms, transcript, secrets, and the record layer
+/// in both directions. It writes records and events into buffers that each step hands out.
+struct ConnectionContext {
+    let role: TLSRole
+    let random: RandomSource
+
+    /// The negotiated version (TLS 1.2 until the hellos say otherwise).
+    var version: ProtocolVersion = .tls12
+    /// The version in the headers of records we send (TLS 1.0 for the first ClientHello, as
+    /// OpenSSL does; the negotiated version afterwards).
+    var recordVersion: ProtocolVersion
+    var suite: CipherSuiteParameters?
+    var clientHelloVersion: ProtocolVersion = .tls12
+    var clientRandom: [UInt8] = []
+    var serverRandom: [UInt8] = []
+    var sessionID: [UInt8] = []
+    var extendedMasterSecret = false
+    var resumed = false
+    var serverName: String?
+    var transcript = TranscriptHash()
+    var masterSecret: [UInt8]?
+    var keyBlock: KeyBlock?
+    var peerPublicKey: RSAPublicKey?
+    var sentCloseNotify = false
+
+    private var reader = RecordReader()
+    private var reassembler = HandshakeReassembler()
+    private var queued: [RawHandshakeMessage] = []
+    private var readProtector: RecordProtector?
+    private var writeProtector: RecordProtector?
+    private var pendingRead: RecordProtector?
+    private var pendingWrite: RecordProtector?
+    private var outgoingHandshake: [UInt8] = []
+
+    var records: [TLSRecord] = []
+    var events: [TLSEvent] = []
+
+    init(role: TLSRole, random: RandomSource) {
+        self.role = role
+        self.random = random
+        recordVersion = role == .client ? .tls10 : .tls12
+    }
+
+    // MARK: - Negotiated parameters
+
+    /// The PRF: TLS 1.0/1.1's MD5 ⊕ SHA-1, or the suite's hash in TLS 1.2 (RFC 5246 §5).
+    var prf: TLSPRF {
+        if version < .tls12 { return .tls10 }
+        return suite?.prfHash == .sha384 ? .sha384 : .sha256
+    }
+
+    var keySchedule: KeySchedule { KeySchedule(prf: prf) }
+
+    var decodingContext: HandshakeDecodingContext {
+        HandshakeDecodingContext(version: version, keyExchange: suite?.keyExchange,
+                                 verifyDataLength: suite?.verifyDataLength ?? 12)
+    }
+
+    /// Fixes version and suite once the hellos agree; the transcript hash is then known.
+    mutating func fix(suite params: CipherSuiteParameters, version: ProtocolVersion) throws(TLSError) {
+        self.suite = params
+        self.version = version
+        recordVersion = version
+        do {
+            try transcript.select(prf)
+        } catch {
+            throw .internalError("\(error)")
+        }
+    }
+
+    // MARK: - Sending
+
+    /// Queues a handshake message (it goes out with the rest of its flight) and adds it to the
+    /// transcript.
+    mutating func sendHandshake(_ message: HandshakeMessage) {
+        let bytes = message.encoded
+        transcript.append(bytes)
+        events.append(.handshakeSent(message, bytes: bytes))
+        outgoingHandshake += bytes
+    }
+
+    /// Writes the queued handshake messages as records (coalesced, split at 2^14).
+    mutating func flush() throws(TLSError) {
+        guard !outgoingHandshake.isEmpty else { return }
+        let payload = outgoingHandshake
+        outgoingHandshake = []
+        var start = 0
+        while start < payload.count {
+            let end = min(start + TLSRecord.maxPlaintextLength, payload.count)
+            try emit(.handshake, Array(payload[start..<end]))
+            start = end
+        }
+    }
+
+    /// One record, protected when this direction's keys are on.
+    private mutating func emit(_ type: ContentType, _ plaintext: [UInt8]) throws(TLSError) {
+        var fragment = plaintext
+        var detail: RecordCryptoDetail?
+        if var protector = writeProtector {
+            do {
+                let d = try protector.seal(contentType: type.rawValue, version: recordVersion.rawValue,
+                                           plaintext: plaintext, random: random)
+                detail = d
+                fragment = d.fragment
+            } catch {
+                throw .recordProtection(error)
+            }
+            writeProtector = protector
+        }
+        let record = TLSRecord(contentType: type, version: recordVersion, fragment: fragment)
+        events.append(.recordSent(RecordTrace(contentType: type, version: recordVersion, plaintext: plaintext,
+                                              wire: record.encoded, crypto: detail)))
+        records.append(record)
+    }
+
+    /// ChangeCipherSpec, then this side's writes use the new keys from sequence number 0.
+    mutating func sendChangeCipherSpec() throws(TLSError) {
+        try flush()
+        try emit(.changeCipherSpec, ChangeCipherSpec().encoded)
+        events.append(.changeCipherSpecSent)
+        guard let pendingWrite, let suite else { throw .internalError("no keys to switch to") }
+        writeProtector = pendingWrite
+        self.pendingWrite = nil
+        events.append(.keysActivated(direction: .write, suite: suite.suite))
+    }
+
+    mutating func sendAlert(_ alert: Alert, cause: String) {
+        do {
+            try flush()
+            try emit(.alert, alert.encoded)
+            events.append(.alertSent(alert, cause: cause))
+        } catch {
+            // The alert could not be protected; nothing more can be sent.
+        }
+        if alert.alertDescription == .closeNotify { sentCloseNotify = true }
+    }
+
+    mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) {
+        var start = 0
+        repeat {
+            let end = min(start + TLSRecord.maxPlaintextLength, data.count)
+            try emit(.applicationData, Array(data[start..<end]))
+            start = end
+        } while start < data.count
+        events.append(.applicationDataSent(data))
+    }
+
+    /// The records and events of this step, handed out once.
+    mutating func takeStep() -> TLSStep {
+        defer { records = []; events = [] }
+        return TLSStep(records: records, events: events)
+    }
+
+    // MARK: - Receiving
+
+    mutating func append(_ bytes: [UInt8]) { reader.append(bytes) }
+
+    /// The next whole message, ChangeCipherSpec, alert or application data, or nil when more
+    /// bytes are needed. Opens protected records; refuses anything between the fragments of one
+    /// handshake message (RFC 5246 §7.4).
+    mutating func nextIncoming() throws(TLSError) -> IncomingContent? {
+        if !queued.isEmpty { return .handshake(queued.removeFirst()) }
+        while true {
+            let record: TLSRecord
+            do {
+                guard let next = try reader.next() else { return nil }
+                record = next
+            } catch {
+                throw .invalidMessage(error)
+            }
+            var plaintext = record.fragment
+            var detail: RecordCryptoDetail?
+            if var protector = readProtector {
+                do {
+                    let d = try protector.open(contentType: record.contentType.rawValue,
+                                               version: record.version.rawValue, fragment: record.fragment)
+                    detail = d
+                    plaintext = d.plaintext
+                } catch {
+                    throw .recordProtection(error)
+                }
+                readProtector = protector
+                guard plaintext.count <= TLSRecord.maxPlaintextLength else {
+                    throw .recordProtection(.recordOverflow(length: plaintext.count))
+                }
+            }
+            events.append(.recordReceived(RecordTrace(contentType: record.contentType, version: record.version,
+                                                      plaintext: plaintext, wire: record.encoded, crypto: detail)))
+            if reassembler.hasPartialMessage && record.contentType != .handshake {
+                throw .inappropriateMessage(expected: "the rest of a handshake message", got: "\(record.contentType)")
+            }
+            switch record.contentType {
+            case .handshake:
+                guard !plaintext.isEmpty else {
+                    throw .invalidMessage(.malformed(field: "record.length", reason: "empty handshake fragment"))
+                }
+                reassembler.append(plaintext)
+                do {
+                    queued += try reassembler.drain()
+                } catch {
+                    throw .invalidMessage(error)
+                }
+                if !queued.isEmpty { return .handshake(queued.removeFirst()) }
+            case .changeCipherSpec:
+                do {
+                    _ = try ChangeCipherSpec(decoding: plaintext)
+                } catch {
+                    throw .invalidMessage(error)
+                }
+                return .changeCipherSpec
+            case .alert:
+                do {
+                    return .alert(try Alert(decoding: plaintext))
+                } catch {
+                    throw .invalidMessage(error)
+                }
+            case .applicationData:
+                return .applicationData(plaintext)
+            default:
+                throw .invalidMessage(.unexpectedContentType(record.contentType.rawValue))
+            }
+        }
+    }
+
+    /// True while whole messages of an earlier record are still waiting.
+    var hasQueuedHandshake: Bool { !queued.isEmpty }
+
+    /// The peer's ChangeCipherSpec: its records now use the new keys from sequence number 0.
+    mutating func activateReadKeys() throws(TLSError) {
+        guard let pendingRead, let suite else {
+            throw .inappropriateMessage(expected: "keys before ChangeCipherSpec", got: "change_cipher_spec")
+        }
+        readProtector = pendingRead
+        self.pendingRead = nil
+        reader.isProtected = true
+        events.append(.changeCipherSpecReceived)
+        events.append(.keysActivated(direction: .read, suite: suite.suite))
+    }
+
+    // MARK: - Key schedule (RFC 5246 §6.3, §7.4.9, §8.1; RFC 7627)
+
+    mutating func transcriptHash(_ purpose: String) throws(TLSError) -> [UInt8] {
+        do {
+            let hash = try transcript.current()
+            events.append(.derived(.transcriptHash(purpose: purpose, transcriptLength: transcript.bytes.count, hash: hash)))
+            return hash
+        } catch {
+            throw .internalError("\(error)")
+        }
+    }
+
+    /// The master secret: extended (session hash of ClientHello…ClientKeyExchange) when both
+    /// sides agreed to it, else from the two randoms.
+    mutating func deriveMasterSecret(preMasterSecret: [UInt8]) throws(TLSError) {
+        let schedule = keySchedule
+        let master: [UInt8], label: String, seed: [UInt8]
+        if extendedMasterSecret {
+            seed = try transcriptHash("session_hash (RFC 7627: ClientHello … ClientKeyExchange)")
+            label = KeySchedule.Label.extendedMasterSecret
+            master = schedule.extendedMasterSecret(preMasterSecret: preMasterSecret, sessionHash: seed)
+        } else {
+            seed = clientRandom + serverRandom
+            label = KeySchedule.Label.masterSecret
+            do {
+                master = try schedule.masterSecret(preMasterSecret: preMasterSecret, clientRandom: clientRandom,
+                                                   serverRandom: serverRandom)
+            } catch {
+                throw .internalError("\(error)")
+            }
+        }
+        events.append(.derived(.masterSecret(preMasterSecret: preMasterSecret, label: label, seed: seed,
+                                             prf: prf, masterSecret: master)))
+        masterSecret = master
+    }
+
+    /// The key block, cut and turned into the two pending record protectors.
+    mutating func deriveKeys() throws(TLSError) {
+        guard let suite, let masterSecret else { throw .internalError("keys before the master secret") }
+        let layout = KeyBlockLayout(macKeyLength: suite.macKeyLength, encKeyLength: suite.keyLength,
+                                    fixedIVLength: suite.fixedIVLength(version: version))
+        let keys: KeyBlock, bytes: [UInt8]
+        do {
+            bytes = try keySchedule.keyBlock(masterSecret: masterSecret, clientRandom: clientRandom,
+                                             serverRandom: serverRandom, count: layout.totalLength)
+            keys = try KeyBlock(splitting: bytes, layout: layout)
+        } catch {
+            throw .internalError("\(error)")
+        }
+        events.append(.derived(.keyBlock(seed: serverRandom + clientRandom, prf: prf, keyBlock: bytes, keys: keys)))
+        keyBlock = keys
+        let cipher: RecordCipher = suite.cipher.isAEAD
+            ? .aesGCM(keyLength: suite.keyLength)
+            : .aesCBC(keyLength: suite.keyLength, mac: suite.mac == .hmacSHA1 ? .sha1 : .sha256)
+        let explicitIV = version >= .tls11
+        do {
+            let client = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.clientWriteMACKey,
+                                             writeKey: keys.clientWriteKey, fixedIV: keys.clientWriteIV), explicitIV: explicitIV)
+            let server = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.serverWriteMACKey,
+                                             writeKey: keys.serverWriteKey, fixedIV: keys.serverWriteIV), explicitIV: explicitIV)
+            pendingWrite = role == .client ? client : server
+            pendingRead = role == .client ? server : client
+        } catch {
+            throw .recordProtection(error)
+        }
+    }
+
+    /// verify_data for `sender` over the transcript so far (RFC 5246 §7.4.9).
+    mutating func verifyData(sender: TLSRole) throws(TLSError) -> [UInt8] {
+        guard let masterSecret else { throw .internalError("Finished before the master secret") }
+        let hash = try transcriptHash("\(sender) Finished")
+        let s: KeySchedule.Sender = sender == .client ? .client : .server
+        do {
+            let data = try keySchedule.verifyData(masterSecret: masterSecret, sender: s, handshakeHash: hash)
+            events.append(.derived(.verifyData(sender: sender, label: s.finishedLabel, handshakeHash: hash, verifyData: data)))
+            return data
+        } catch {
+            throw .internalError("\(error)")
+        }
+    }
+
+    /// Sends our Finished.
+    mutating func sendFinished() throws(TLSError) {
+        let data = try verifyData(sender: role)
+        sendHandshake(.finished(Finished(verifyData: data)))
+        try flush()
+    }
+
+    /// Checks the peer's Finished against the transcript before it (decrypt_error on mismatch).
+    mutating func checkFinished(_ finished: Finished, raw: RawHandshakeMessage) throws(TLSError) {
+        let expected = try verifyData(sender: role.peer)
+        var diff: UInt8 = expected.count == finished.verifyData.count ? 0 : 1
+        for (a, b) in zip(expected, finished.verifyData) { diff |= a ^ b }
+        guard diff == 0 else { throw .peerMisbehaved(.decryptError, "the peer's Finished.verify_data does not match") }
+        transcript.append(raw.bytes)
+    }
+
+    /// Decodes a received message and records it (the caller decides when it enters the transcript).
+    mutating func decode(_ raw: RawHandshakeMessage) throws(TLSError) -> HandshakeMessage {
+        do {
+            let message = try raw.decode(context: decodingContext)
+            events.append(.handshakeReceived(message, bytes: raw.bytes))
+            return message
+        } catch {
+            throw .invalidMessage(error)
+        }
+    }
+
+    var keyExchangeInputs: KeyExchangeInputs {
+        KeyExchangeInputs(clientRandom: clientRandom, serverRandom: serverRandom,
+                          clientHelloVersion: clientHelloVersion, random: random)
+    }
+}

@@ -1,0 +1,54 @@
+import TLSCrypto
+
+/// Everything a ``TLSClient`` is told before it starts: what it offers in its ClientHello
+/// (RFC 5246 §7.4.1.2), whom it trusts, and where its randomness comes from.
+public struct TLSClientConfiguration {
+    /// cipher_suites, in the client's order of preference.
+    public var cipherSuites: [CipherSuite]
+    /// The lowest and highest version the client accepts (client_version = the highest).
+    public var minimumVersion: ProtocolVersion
+    public var maximumVersion: ProtocolVersion
+    /// server_name (RFC 6066 §3), and the name the certificate evaluator checks.
+    public var serverName: String?
+    /// Offer extended_master_secret (RFC 7627).
+    public var offerExtendedMasterSecret: Bool
+    /// signature_algorithms (RFC 5246 §7.4.1.4.1), in preference order.
+    public var signatureAlgorithms: [SignatureScheme]
+    /// supported_groups for ECDHE (RFC 8422 §5.1.1), in preference order.
+    public var supportedGroups: [NamedGroup]
+    /// Send an empty renegotiation_info (RFC 5746 §3.4).
+    public var sendRenegotiationInfo: Bool
+    /// A certificate and key for mutual TLS; nil sends an empty Certificate when asked.
+    public var identity: TLSIdentity?
+    /// A session to resume (its ID goes in the ClientHello).
+    public var session: TLSSession?
+    /// Decides about the server's certificate chain.
+    public var certificateEvaluator: any PeerCertificateEvaluator
+    /// Every random value of the client (randoms, premaster, DH/ECDH keys, CBC IVs, PSS salts).
+    public var random: RandomSource
+    /// The smallest server DH prime accepted (smaller → insufficient_security).
+    public var minimumDHPrimeBits: Int
+
+    public init(certificateEvaluator: any PeerCertificateEvaluator, random: RandomSource,
+                cipherSuites: [CipherSuite] = CipherSuite.implemented,
+                minimumVersion: ProtocolVersion = .tls12, maximumVersion: ProtocolVersion = .tls12,
+                serverName: String? = nil, offerExtendedMasterSecret: Bool = true,
+                signatureAlgorithms: [SignatureScheme] = SignatureSchemes.defaultOffer,
+                supportedGroups: [NamedGroup] = [.x25519, .secp256r1],
+                sendRenegotiationInfo: Bool = true, identity: TLSIdentity? = nil,
+                session: TLSSession? = nil, minimumDHPrimeBits: Int = 1024) {
+        self.certificateEvaluator = certificateEvaluator
+        self.random = random
+        self.cipherSuites = cipherSuites
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+        self.serverName = serverName
+        self.offerExtendedMasterSecret = offerExtendedMasterSecret
+        self.signatureAlgorithms = signatureAlgorithms
+        self.supportedGroups = supportedGroups
+        self.sendRenegotiationInfo = sendRenegotiationInfo
+        self.identity = identity
+        self.session = session
+        self.minimumDHPrimeBits = minimumDHPrimeBits
+    }
+}

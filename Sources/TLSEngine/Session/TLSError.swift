@@ -1,0 +1,49 @@
+/// Why a connection failed, grouped as rustls groups its errors; ``alert`` is the one mapping from
+/// any failure to the alert to send (RFC 5246 §7.2.2).
+public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A message or record that is not valid in the current state (RFC 5246 §7.3, §7.4).
+    case inappropriateMessage(expected: String, got: String)
+    /// Bytes that do not decode (DecodeError says which alert).
+    case invalidMessage(DecodeError)
+    /// A protected record that does not open (bad_record_mac, record_overflow).
+    case recordProtection(RecordProtectionError)
+    /// The peer wants something we do not support (no common suite or version).
+    case peerIncompatible(AlertDescription, String)
+    /// The peer broke a rule (bad signature, bad Finished, illegal value).
+    case peerMisbehaved(AlertDescription, String)
+    /// The certificate evaluator refused the peer's chain.
+    case certificateRejected(AlertDescription, String)
+    /// The peer sent a fatal alert (we send none back).
+    case alertReceived(Alert)
+    /// Our own configuration or a local computation failed.
+    case internalError(String)
+
+    /// The alert to send, or nil when the peer already ended the connection with one.
+    public var alert: AlertDescription? {
+        switch self {
+        case .inappropriateMessage: return .unexpectedMessage
+        case .invalidMessage(let e): return e.alert
+        case .recordProtection(let e):
+            if case .recordOverflow = e { return .recordOverflow }
+            if case .invalidKeys = e { return .internalError }
+            if case .sequenceNumberExhausted = e { return .internalError }
+            return .badRecordMAC
+        case .peerIncompatible(let a, _), .peerMisbehaved(let a, _), .certificateRejected(let a, _): return a
+        case .alertReceived: return nil
+        case .internalError: return .internalError
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .inappropriateMessage(expected, got): return "unexpected \(got) (expected \(expected))"
+        case .invalidMessage(let e): return "malformed: \(e)"
+        case .recordProtection(let e): return e.description
+        case let .peerIncompatible(a, why): return "\(a): \(why)"
+        case let .peerMisbehaved(a, why): return "\(a): \(why)"
+        case let .certificateRejected(a, why): return "certificate rejected (\(a)): \(why)"
+        case .alertReceived(let a): return "peer sent alert \(a)"
+        case .internalError(let why): return "internal error: \(why)"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import TLSCrypto
+
+/// Everything a client or server did, in order, for the trace, the renderers and the exports.
+/// Each derived value carries its inputs, so a renderer can show how it was computed.
+public enum TLSEvent: Sendable {
+    /// The one state transition function recorded a change (RFC 5246 §7.3 flow).
+    case stateChanged(role: TLSRole, from: TLSStateName, to: TLSStateName)
+    /// A handshake message written, decoded, with its exact bytes (4-byte header included).
+    case handshakeSent(HandshakeMessage, bytes: [UInt8])
+    /// A handshake message read, decoded, with its exact bytes (4-byte header included).
+    case handshakeReceived(HandshakeMessage, bytes: [UInt8])
+    case changeCipherSpecSent
+    case changeCipherSpecReceived
+    /// A record as sent: content type, plaintext, and (once keys are on) the protection details.
+    case recordSent(RecordTrace)
+    case recordReceived(RecordTrace)
+    /// The hellos fixed version, suite and options.
+    case negotiated(NegotiationTrace)
+    /// A value derived during the handshake, with its inputs.
+    case derived(DerivedValue)
+    /// A ServerKeyExchange or CertificateVerify signature made or checked.
+    case signature(SignatureTrace)
+    /// The certificate evaluator's decision about the peer's chain.
+    case certificateDecision(peer: TLSRole, chainLength: Int, accepted: Bool, detail: String)
+    /// RFC 5246 §7.4.7.1: the RSA premaster did not decrypt to 48 bytes starting with the
+    /// client's version; the server went on with a random premaster so only Finished fails.
+    case countermeasureApplied(reason: String)
+    /// One direction switched to the new keys (ChangeCipherSpec; sequence number reset to 0).
+    case keysActivated(direction: Direction, suite: CipherSuite)
+    /// The handshake finished; `resumed` for the abbreviated handshake.
+    case handshakeCompleted(resumed: Bool)
+    /// A session that can be resumed by its ID (client: keep it; server: cached).
+    case sessionEstablished(TLSSession)
+    /// The abbreviated handshake resumed this session.
+    case sessionResumed(sessionID: [UInt8])
+    case applicationDataSent([UInt8])
+    case applicationDataReceived([UInt8])
+    /// An alert sent, with the reason (an error's description, or "close").
+    case alertSent(Alert, cause: String)
+    case alertReceived(Alert)
+
+    /// Which way records flow, seen from the side that records the event.
+    public enum Direction: String, Sendable { case read, write }
+}
+
+/// One record: what it carried and how it was protected (RFC 5246 §6.2).
+public struct RecordTrace: Sendable, Hashable {
+    public var contentType: ContentType
+    public var version: ProtocolVersion
+    /// The TLSPlaintext fragment.
+    public var plaintext: [UInt8]
+    /// The whole record as on the wire (header and fragment).
+    public var wire: [UInt8]
+    /// Nil while the record travels in the clear.
+    public var crypto: RecordCryptoDetail?
+}
+
+/// What the hellos decided (RFC 5246 §7.4.1.3).
+public struct NegotiationTrace: Sendable, Hashable {
+    public var version: ProtocolVersion
+    public var cipherSuite: CipherSuite
+    public var extendedMasterSecret: Bool
+    public var resumed: Bool
+    public var serverName: String?
+    /// The ECDHE curve or DHE group, when there is one.
+    public var group: String?
+}
+
+/// A ServerKeyExchange / CertificateVerify signature (RFC 5246 §4.7, §7.4.3, §7.4.8).
+public struct SignatureTrace: Sendable, Hashable {
+    public enum Purpose: String, Sendable { case serverKeyExchange, certificateVerify }
+    public var purpose: Purpose
+    public var signer: TLSRole
+    /// nil in TLS 1.0/1.1 (no SignatureAndHashAlgorithm).
+    public var scheme: SignatureScheme?
+    /// The signed bytes (client_random ‖ server_random ‖ params, or the handshake messages).
+    public var signedData: [UInt8]
+    public var signature: [UInt8]
+    /// For a check: whether it verified. A created signature is `true`.
+    public var valid: Bool
+}
+
+/// Values derived during the handshake, each with its inputs.
+public enum DerivedValue: Sendable, Hashable {
+    /// RSA (RFC 5246 §7.4.7.1): client_version(2) ‖ random(46), then EM = 00 02 PS 00 premaster
+    /// (RFC 8017 §7.2.1) and the ciphertext EM^e mod n.
+    case rsaPreMasterEncryption(preMasterSecret: [UInt8], paddedBlock: [UInt8], ciphertext: [UInt8], modulusBits: Int)
+    /// The server's view: what it decrypted (nil when decryption failed) and the premaster used.
+    case rsaPreMasterDecryption(ciphertext: [UInt8], decrypted: [UInt8]?, preMasterSecret: [UInt8])
+    /// Finite-field DH (RFC 5246 §8.1.2): p, g, own x and g^x, the peer's value, Z with leading
+    /// zero bytes stripped (the premaster).
+    case dhAgreement(p: [UInt8], g: [UInt8], group: String, privateExponent: [UInt8], publicValue: [UInt8],
+                     peerPublicValue: [UInt8], preMasterSecret: [UInt8])
+    /// ECDH (RFC 8422 §5.10): curve, own private/public key, the peer's key, the shared secret.
+    case ecdhAgreement(curve: NamedGroup, privateKey: [UInt8], publicKey: [UInt8], peerPublicKey: [UInt8],
+                       preMasterSecret: [UInt8])
+    /// Hash(handshake_messages) at one point, with how many transcript bytes it covers.
+    case transcriptHash(purpose: String, transcriptLength: Int, hash: [UInt8])
+    /// master_secret = PRF(premaster, label, seed)[0..47] (RFC 5246 §8.1, RFC 7627 §4).
+    case masterSecret(preMasterSecret: [UInt8], label: String, seed: [UInt8], prf: TLSPRF, masterSecret: [UInt8])
+    /// key_block = PRF(master, "key expansion", server_random ‖ client_random), cut (RFC 5246 §6.3).
+    case keyBlock(seed: [UInt8], prf: TLSPRF, keyBlock: [UInt8], keys: KeyBlock)
+    /// verify_data = PRF(master, label, Hash(handshake_messages))[0..11] (RFC 5246 §7.4.9).
+    case verifyData(sender: TLSRole, label: String, handshakeHash: [UInt8], verifyData: [UInt8])
+}

@@ -1,0 +1,47 @@
+import TLSCrypto
+
+/// Everything a ``TLSServer`` is told before a ClientHello arrives: its certificate and key,
+/// what it accepts, in its own order of preference (RFC 5246 §7.4.1.3), and its randomness.
+public struct TLSServerConfiguration {
+    public var identity: TLSIdentity
+    /// Suites in the server's preference order; the server picks the first the client offers.
+    public var cipherSuites: [CipherSuite]
+    public var minimumVersion: ProtocolVersion
+    public var maximumVersion: ProtocolVersion
+    /// The DHE group (default RFC 3526 group 14, as OpenSSL 3; ``DHGroup/ffdhe2048`` selectable).
+    public var dhGroup: DHGroup
+    /// ECDHE curves in preference order.
+    public var curves: [ECDHCurve]
+    /// Accept extended_master_secret (RFC 7627) when the client offers it.
+    public var extendedMasterSecret: Bool
+    public var clientAuthentication: ClientAuthentication
+    /// Decides about a client's chain; required when `clientAuthentication` is not `.none`.
+    public var clientCertificateEvaluator: (any PeerCertificateEvaluator)?
+    /// Signature schemes the server can sign with, in its fallback order.
+    public var signatureAlgorithms: [SignatureScheme]
+    /// Cache for session resumption; nil turns resumption off (empty session_id).
+    public var sessionCache: TLSSessionCache?
+    public var random: RandomSource
+
+    public init(identity: TLSIdentity, random: RandomSource,
+                cipherSuites: [CipherSuite] = CipherSuite.implemented,
+                minimumVersion: ProtocolVersion = .tls12, maximumVersion: ProtocolVersion = .tls12,
+                dhGroup: DHGroup = .modp2048, curves: [ECDHCurve] = [.x25519, .secp256r1],
+                extendedMasterSecret: Bool = true, clientAuthentication: ClientAuthentication = .none,
+                clientCertificateEvaluator: (any PeerCertificateEvaluator)? = nil,
+                signatureAlgorithms: [SignatureScheme] = SignatureSchemes.defaultOffer,
+                sessionCache: TLSSessionCache? = nil) {
+        self.identity = identity
+        self.random = random
+        self.cipherSuites = cipherSuites
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+        self.dhGroup = dhGroup
+        self.curves = curves
+        self.extendedMasterSecret = extendedMasterSecret
+        self.clientAuthentication = clientAuthentication
+        self.clientCertificateEvaluator = clientCertificateEvaluator
+        self.signatureAlgorithms = signatureAlgorithms
+        self.sessionCache = sessionCache
+    }
+}

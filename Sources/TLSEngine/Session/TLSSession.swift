@@ -1,0 +1,19 @@
+/// What a full handshake leaves behind for resumption by session_id (RFC 5246 §7.3, §7.4.1.2):
+/// the ID, the negotiated version and suite, and the master secret.
+public struct TLSSession: Sendable, Hashable {
+    public var sessionID: [UInt8]
+    public var version: ProtocolVersion
+    public var cipherSuite: CipherSuite
+    public var masterSecret: [UInt8]
+    /// True when the master secret is an extended one (RFC 7627 §5.3: resumption must agree).
+    public var extendedMasterSecret: Bool
+
+    public init(sessionID: [UInt8], version: ProtocolVersion, cipherSuite: CipherSuite,
+                masterSecret: [UInt8], extendedMasterSecret: Bool) {
+        self.sessionID = sessionID
+        self.version = version
+        self.cipherSuite = cipherSuite
+        self.masterSecret = masterSecret
+        self.extendedMasterSecret = extendedMasterSecret
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TLSCrypto
+@testable import TLSEngine
+
+/// Key-exchange rules: the client checks the server's (EC)DHE values even under a valid signature,
+/// a bad signature is decrypt_error, and a corrupted RSA premaster takes the countermeasure.
+@Suite("Engine key exchange")
+struct EngineKeyExchangeTests {
+    /// The server's first flight with its ServerKeyExchange parameters replaced and re-signed with
+    /// the real server key (so only the value check can catch them).
+    static func clientReceivingResigned(suite: CipherSuite, clientGroups: [NamedGroup] = [.x25519, .secp256r1],
+                                        resign: Bool = true,
+                                        _ change: (ServerKeyExchange.Params) -> ServerKeyExchange.Params) throws -> TLSStep {
+        var config = try Harness.clientConfiguration(seed: 21, suites: [suite])
+        config.supportedGroups = clientGroups
+        var client = TLSClient(configuration: config)
+        var server = TLSServer(configuration: try Harness.serverConfiguration(seed: 21))
+        let hello = client.start()
+        let flight = server.receive(hello.output)
+        var clientRandom: [UInt8] = [], serverRandom: [UInt8] = []
+        for case .handshakeSent(.clientHello(let ch), _) in hello.events { clientRandom = ch.random.bytes }
+        var bytes: [UInt8] = []
+        for case .handshakeSent(let message, let encoded) in flight.events {
+            switch message {
+            case .serverHello(let sh):
+                serverRandom = sh.random.bytes
+                bytes += encoded
+            case .serverKeyExchange(let ske):
+                let params = change(ske.params)
+                var w = ByteWriter()
+                params.encode(to: &w)
+                let scheme = try #require(ske.signedParams.algorithm)
+                let signature = resign
+                    ? try SignatureSchemes.sign(clientRandom + serverRandom + w.bytes, scheme: scheme,
+                                                key: try #require(EngineFixtures.serverKey), random: HMACDRBG(seed: 1))
+                    : ske.signedParams.signature
+                bytes += HandshakeMessage.serverKeyExchange(ServerKeyExchange(
+                    params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))).encoded
+            default:
+                bytes += encoded
+            }
+        }
+        return client.receive(TLSRecord(contentType: .handshake, fragment: bytes).encoded)
+    }
+
+    static func alert(_ step: TLSStep) -> AlertDescription? {
+        for case .alertSent(let a, _) in step.events where a.isFatal { return a.alertDescription }
+        return nil
+    }
+
+    @Test("DHE: Ys of 1, p-1 or ≥ p → illegal_parameter; a small p → insufficient_security")
+    func dheValues() throws {
+        let suite = CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
+        let p = DHGroup.modp2048.p
+        for ys in [BigInt.one, p - .one, p, p + .one] {
+            let step = try Self.clientReceivingResigned(suite: suite) { params in
+                guard case .dhe(var dh) = params else { return params }
+                dh.ys = ys.bigEndianBytes
+                return .dhe(dh)
+            }
+            #expect(Self.alert(step) == .illegalParameter, "Ys = \(ys)")
+        }
+        let small = try BigInt.randomPrime(bits: 512, using: HMACDRBG(seed: 5))
+        let step = try Self.clientReceivingResigned(suite: suite) { params in
+            .dhe(ServerDHParams(p: small.bigEndianBytes, g: [2], ys: [4]))
+        }
+        #expect(Self.alert(step) == .insufficientSecurity)
+    }
+
+    @Test("a ServerKeyExchange whose parameters changed after signing → decrypt_error")
+    func badSignature() throws {
+        for suite in [CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256] {
+            let step = try Self.clientReceivingResigned(suite: suite, resign: false) { params in
+                switch params {
+                case .dhe(var dh): dh.ys[5] ^= 1; return .dhe(dh)
+                case .ecdhe(var ec): ec.point[5] ^= 1; return .ecdhe(ec)
+                }
+            }
+            #expect(Self.alert(step) == .decryptError, "\(suite)")
+        }
+    }
+
+    @Test("ECDHE: a curve the client did not offer, or a point off the curve → illegal_parameter")
+    func ecdheValues() throws {
+        let suite = CipherSuite.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256
+        let other = try Self.clientReceivingResigned(suite: suite, clientGroups: [.x25519]) { _ in
+            .ecdhe(ServerECDHParams(namedGroup: .secp256r1, point: [4] + [UInt8](repeating: 1, count: 64)))
+        }
+        #expect(Self.alert(other) == .illegalParameter)
+        let offCurve = try Self.clientReceivingResigned(suite: suite, clientGroups: [.secp256r1]) { _ in
+            .ecdhe(ServerECDHParams(namedGroup: .secp256r1, point: [4] + [UInt8](repeating: 1, count: 64)))
+        }
+        #expect(Self.alert(offCurve) == .illegalParameter)
+    }
+
+    @Test("ffdhe2048 is selectable; the client recognises the group")
+    func ffdhe2048() throws {
+        var server = try Harness.serverConfiguration(seed: 22)
+        server.dhGroup = .ffdhe2048
+        let run = Harness.run(client: try Harness.clientConfiguration(seed: 22, suites: [.TLS_DHE_RSA_WITH_AES_128_CBC_SHA256]),
+                              server: server)
+        #expect(run.outcome == .connected)
+        let groups = run.clientEvents.compactMap { e -> String? in
+            if case .derived(.dhAgreement(_, _, let group, _, _, _, _)) = e { return group } else { return nil }
+        }
+        #expect(groups == ["ffdhe2048"])
+    }
+
+    @Test("RSA: a corrupted encrypted premaster → countermeasure event, handshake fails only at Finished")
+    func rsaCountermeasure() throws {
+        for bit in [0, 800, 2047] {
+            let run = Harness.run(client: try Harness.clientConfiguration(seed: 23, suites: [.TLS_RSA_WITH_AES_128_GCM_SHA256]),
+                                  server: try Harness.serverConfiguration(seed: 23),
+                                  flip: BitFlip(flow: .clientToServer, index: 1, bit: 6 * 8 + bit), exchangeData: false)
+            #expect(run.outcome == .failed(sender: .server, alert: .badRecordMAC), "bit \(bit): \(run.outcome)")
+            let applied = run.serverEvents.contains { if case .countermeasureApplied = $0 { return true } else { return false } }
+            #expect(applied, "bit \(bit)")
+        }
+        // The client's view of the padded block: 00 02, nonzero padding, 00, then 03 03 ‖ 46 bytes.
+        let run = Harness.run(client: try Harness.clientConfiguration(seed: 24, suites: [.TLS_RSA_WITH_AES_128_GCM_SHA256]),
+                              server: try Harness.serverConfiguration(seed: 24))
+        for case .derived(.rsaPreMasterEncryption(let pre, let em, let c, let bits)) in run.clientEvents {
+            #expect(bits == 2048 && c.count == 256 && em.count == 256)
+            #expect(em.prefix(2) == [0, 2] && em[em.count - 49] == 0 && !em[2..<(em.count - 49)].contains(0))
+            #expect(Array(em.suffix(48)) == pre && pre.prefix(2) == [3, 3])
+        }
+        let decrypted = run.serverEvents.compactMap { e -> [UInt8]? in
+            if case .derived(.rsaPreMasterDecryption(_, let d, _)) = e { return d } else { return nil }
+        }
+        #expect(decrypted.count == 1)
+        #expect(!run.serverEvents.contains { if case .countermeasureApplied = $0 { return true } else { return false } })
+    }
+}
