@@ -48,7 +48,7 @@ let package = Package(
             "Simulation",
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "Rendering", dependencies: ["Simulation", "TLSEngine"]),
+        .target(name: "Rendering", dependencies: ["Simulation", "TLSEngine", "TCPSim"]),
         .executableTarget(name: "tlslab", dependencies: [
             "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -62,6 +62,7 @@ let package = Package(
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TCPSim", "TLSEngine"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering"]),
     ],

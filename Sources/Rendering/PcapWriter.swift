@@ -1,3 +1,5 @@
+import TCPSim
+
 /// Writes a classic libpcap capture file (the format tcpdump writes: magic a1b2c3d4, version 2.4)
 /// of IPv4 packets, so Wireshark and tshark can open a simulated connection.
 ///
@@ -97,16 +99,9 @@ public struct PcapWriter: Sendable {
     }
 }
 
-/// An IPv4 address of a simulated host.
-public struct IPv4Address: Sendable, Hashable, CustomStringConvertible {
-    public var octets: [UInt8]
-
-    public init(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) { octets = [a, b, c, d] }
-
-    public var description: String { octets.map(String.init).joined(separator: ".") }
-
+extension IPv4Address {
     /// A locally administered MAC address derived from the IP address (02:00:a:b:c:d).
-    public var macAddress: [UInt8] { [0x02, 0x00] + octets }
+    var macAddress: [UInt8] { [0x02, 0x00] + octets }
 }
 
 /// RFC 1071: the ones'-complement sum used by IPv4 and TCP.

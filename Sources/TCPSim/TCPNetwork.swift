@@ -1,0 +1,381 @@
+/// A simulated IPv4 network of TCP hosts on a virtual clock: per-direction links with latency and
+/// faults (scripted or drawn from the injected random source), and a single time-ordered queue of
+/// segment deliveries and connection timers. `step()` handles the earliest item; nothing happens
+/// between items, so a run is a pure function of the seed and the calls made.
+///
+/// The API for the Simulation layer: `addHost`, `listen`/`accept`, `connect`, `write`, `read`,
+/// `close`, `abort`, `step`/`run(until:)`, and the `events` log.
+public final class TCPNetwork {
+    public private(set) var now: TCPTime = 0
+    /// Everything that happened, in order (kept only while `recordsEvents`).
+    public private(set) var events: [TCPNetworkEvent] = []
+    public var recordsEvents = true
+    /// Round-trip every delivered segment through `encoded`/`decode` (checksum included).
+    public var verifiesWireFormat = false
+    /// The link used for a direction without its own.
+    public var defaultLink = TCPLink()
+
+    private struct Direction: Hashable {
+        var from: IPv4Address
+        var to: IPv4Address
+    }
+    private enum Item {
+        case deliver(TCPPacket)
+        case timer(TCPConnectionID)
+    }
+
+    private let random: any TCPRandomSource
+    private var hosts: [IPv4Address: TCPHost] = [:]
+    private var links: [Direction: TCPLink] = [:]
+    private var rules: [TCPFaultRule] = []
+    private var sentCounts: [Direction: Int] = [:]
+    private var queue = TimedQueue<Item>()
+    /// The earliest timer entry queued for each connection.
+    private var scheduled: [TCPConnectionID: TCPTime] = [:]
+
+    public init(random: any TCPRandomSource) {
+        self.random = random
+    }
+
+    // MARK: - Topology and faults
+
+    public func addHost(_ address: IPv4Address, config: TCPConfig = TCPConfig(), isn: ISNMode = .random) {
+        hosts[address] = TCPHost(address: address, config: config, isn: ISNGenerator(isn))
+    }
+
+    public func setLink(from: IPv4Address, to: IPv4Address, _ link: TCPLink) {
+        links[Direction(from: from, to: to)] = link
+    }
+
+    /// Sets both directions between `a` and `b`.
+    public func setLinks(between a: IPv4Address, and b: IPv4Address, _ link: TCPLink) {
+        setLink(from: a, to: b, link)
+        setLink(from: b, to: a, link)
+    }
+
+    public func addFault(_ rule: TCPFaultRule) { rules.append(rule) }
+
+    // MARK: - User calls
+
+    /// Passive OPEN on `port` with a backlog of half-open connections; `synCookies` answers SYNs
+    /// statelessly once the backlog is full.
+    public func listen(on address: IPv4Address, port: UInt16, backlog: Int = 128, synCookies: Bool = false)
+        throws(TCPUserError)
+    {
+        guard hosts[address] != nil else { throw .unknown("host \(address)") }
+        guard hosts[address]?.listeners[port] == nil else { throw .portInUse(port) }
+        let cookie = synCookies ? SYNCookie(secret: UInt64(random.next32()) << 32 | UInt64(random.next32())) : nil
+        hosts[address]?.listeners[port] = TCPListener(port: port, backlog: backlog, synCookie: cookie)
+    }
+
+    /// Active OPEN from `address` (an ephemeral port unless `localPort` is given) to `remote`.
+    @discardableResult
+    public func connect(from address: IPv4Address, localPort: UInt16? = nil, to remote: TCPEndpoint)
+        throws(TCPUserError) -> TCPConnectionID
+    {
+        // Hosts are mutated in place (never through a local copy): a copy of a host would make the next
+        // change copy its whole connection table.
+        guard let config = hosts[address]?.config, let first = hosts[address]?.nextEphemeralPort else {
+            throw .unknown("host \(address)")
+        }
+        var port: UInt16
+        if let localPort {
+            port = localPort
+        } else {
+            port = first
+            var tries = 0
+            while hosts[address]?.connections[TCPFourTuple(local: TCPEndpoint(address, port), remote: remote)] != nil {
+                port = port == UInt16.max ? 49_152 : port + 1
+                tries += 1
+                if tries > 16_384 { throw .portInUse(port) }  // every ephemeral port is taken
+            }
+            hosts[address]?.nextEphemeralPort = port == UInt16.max ? 49_152 : port + 1
+        }
+        let id = TCPFourTuple(local: TCPEndpoint(address, port), remote: remote)
+        guard hosts[address]?.connections[id] == nil else { throw .portInUse(port) }
+        var conn = TCPConnection(localPort: port, remotePort: remote.port, config: config)
+        let iss = nextISN(address)
+        let out = try conn.openActive(iss: iss, at: now)
+        hosts[address]?.connections[id] = conn
+        apply(out, id)
+        return id
+    }
+
+    /// The next established connection on a listener, if any.
+    public func accept(on address: IPv4Address, port: UInt16) -> TCPConnectionID? {
+        while let id = hosts[address]?.listeners[port]?.acceptQueue.first {
+            hosts[address]?.listeners[port]?.acceptQueue.removeFirst()
+            if hosts[address]?.connections[id] != nil { return id }
+        }
+        return nil
+    }
+
+    public func write(_ id: TCPConnectionID, _ bytes: [UInt8]) throws(TCPUserError) {
+        guard var conn = connection(id) else { throw .connectionDoesNotExist }
+        let out = try conn.send(bytes, at: now)
+        store(conn, id)
+        apply(out, id)
+    }
+
+    /// Up to `maxCount` octets the connection has received in order.
+    public func read(_ id: TCPConnectionID, maxCount: Int = Int.max) -> [UInt8] {
+        guard var conn = connection(id) else { return [] }
+        let (bytes, out) = conn.receive(maxCount: maxCount, at: now)
+        store(conn, id)
+        apply(out, id)
+        return bytes
+    }
+
+    public func close(_ id: TCPConnectionID) throws(TCPUserError) {
+        guard var conn = connection(id) else { throw .connectionDoesNotExist }
+        let out = try conn.close(at: now)
+        store(conn, id)
+        apply(out, id)
+    }
+
+    public func abort(_ id: TCPConnectionID) throws(TCPUserError) {
+        guard var conn = connection(id) else { throw .connectionDoesNotExist }
+        let out = try conn.abort(at: now)
+        store(conn, id)
+        apply(out, id)
+    }
+
+    /// Puts a hand-made segment on the wire (an attacker's spoofed segment, an old duplicate); it is
+    /// delivered after `delay` with no loss.
+    public func inject(_ packet: TCPPacket, after delay: TCPTime = 0) {
+        record(.injected(packet))
+        queue.push(.deliver(packet), at: now + max(0, delay))
+    }
+
+    // MARK: - Inspection
+
+    /// A live connection, or the last state of one that closed.
+    public func connection(_ id: TCPConnectionID) -> TCPConnection? {
+        hosts[id.local.address]?.connections[id] ?? hosts[id.local.address]?.closed[id]
+    }
+
+    public func state(of id: TCPConnectionID) -> TCPState? { connection(id)?.state }
+
+    public func listener(on address: IPv4Address, port: UInt16) -> TCPListener? {
+        hosts[address]?.listeners[port]
+    }
+
+    /// Connections not yet CLOSED on a host.
+    public func liveConnectionCount(on address: IPv4Address) -> Int { hosts[address]?.connections.count ?? 0 }
+
+    /// Returns the events recorded since the last call and forgets them (for a caller that renders a
+    /// long run incrementally).
+    public func takeEvents() -> [TCPNetworkEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// Items waiting in the time queue.
+    public var pendingCount: Int { queue.count }
+    public var nextEventTime: TCPTime? { queue.nextTime }
+
+    // MARK: - Running
+
+    /// Handles the earliest delivery or timer; false when nothing is left.
+    @discardableResult
+    public func step() -> Bool {
+        guard let (time, item) = queue.pop().map({ ($0.time, $0.item) }) else { return false }
+        now = max(now, time)
+        switch item {
+        case .deliver(let packet):
+            deliver(packet)
+        case .timer(let id):
+            if scheduled[id] == time { scheduled[id] = nil }
+            guard var conn = hosts[id.local.address]?.connections[id] else { return true }
+            let out = conn.advance(to: now)
+            store(conn, id)
+            apply(out, id)
+        }
+        return true
+    }
+
+    /// Runs every item due up to `time`, then sets the clock to `time`.
+    public func run(until time: TCPTime) {
+        while let t = queue.nextTime, t <= time { step() }
+        now = max(now, time)
+    }
+
+    /// Runs until nothing is left to do or the clock passes `limit`.
+    public func runUntilIdle(limit: TCPTime = .max) {
+        while let t = queue.nextTime, t <= limit { step() }
+    }
+
+    // MARK: - Internals
+
+    private func record(_ kind: TCPNetworkEvent.Kind) {
+        if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind)) }
+    }
+
+    private func store(_ conn: TCPConnection, _ id: TCPConnectionID) {
+        if hosts[id.local.address]?.connections[id] != nil {
+            hosts[id.local.address]?.connections[id] = conn
+        } else if hosts[id.local.address]?.closed[id] != nil {
+            hosts[id.local.address]?.closed[id] = conn  // reading what a closed connection still holds
+        }
+    }
+
+    /// Records a connection's events, transmits its segments and keeps the host's tables in step
+    /// with its state: listener queues, the closed record, the timer schedule.
+    private func apply(_ out: TCPOutput, _ id: TCPConnectionID) {
+        if recordsEvents {
+            for e in out.events { record(.connection(id, e)) }
+        }
+        for seg in out.segments {
+            transmit(TCPPacket(source: id.local.address, destination: id.remote.address, segment: seg))
+        }
+        guard let conn = hosts[id.local.address]?.connections[id] else { return }
+        let address = id.local.address
+        var halfOpenChild = false
+        let port = id.local.port
+        if conn.isPassive, hosts[address]?.listeners[port]?.children.contains(id) == true {
+            halfOpenChild = true
+            switch conn.state {
+            case .synReceived:
+                hosts[address]?.listeners[port]?.halfOpen.insert(id)
+            case .listen, .closed:
+                hosts[address]?.listeners[port]?.halfOpen.remove(id)
+                hosts[address]?.listeners[port]?.children.remove(id)
+            default:
+                hosts[address]?.listeners[port]?.halfOpen.remove(id)
+                hosts[address]?.listeners[port]?.children.remove(id)
+                hosts[address]?.listeners[port]?.acceptQueue.append(id)
+            }
+        }
+        if conn.state == .closed || (conn.state == .listen && conn.isPassive) {
+            hosts[address]?.connections[id] = nil
+            // Keep the final state of connections the user knows of (active or accepted), not of
+            // half-open ones that died in the backlog (a SYN flood would otherwise fill memory).
+            if conn.state == .closed && !halfOpenChild { hosts[address]?.closed[id] = conn }
+            scheduled[id] = nil
+            return
+        }
+        if let d = conn.nextDeadline, scheduled[id].map({ d < $0 }) ?? true {
+            scheduled[id] = d
+            queue.push(.timer(id), at: d)
+        }
+    }
+
+    private func transmit(_ packet: TCPPacket) {
+        let dir = Direction(from: packet.source, to: packet.destination)
+        let n = sentCounts[dir, default: 0] + 1
+        sentCounts[dir] = n
+        record(.sent(packet))
+        let link = links[dir] ?? defaultLink
+        var delay = link.latency
+        var drop: TCPDropReason?
+        var duplicate = false
+        for rule in rules where rule.from == packet.source && rule.to == packet.destination && rule.nth == n {
+            switch rule.action {
+            case .drop: drop = .scriptedLoss
+            case .duplicate: duplicate = true
+            case .delay(let d): delay += d
+            }
+        }
+        if drop == nil && random.chance(link.lossRate) { drop = .randomLoss }
+        if let drop {
+            record(.dropped(packet, drop))
+            return
+        }
+        queue.push(.deliver(packet), at: now + delay + random.upTo(link.jitter))
+        if duplicate || random.chance(link.duplicateRate) {
+            record(.duplicated(packet))
+            queue.push(.deliver(packet), at: now + delay + random.upTo(link.jitter))
+        }
+    }
+
+    private func deliver(_ original: TCPPacket) {
+        var packet = original
+        guard let config = hosts[packet.destination]?.config else {
+            record(.dropped(packet, .noRoute))
+            return
+        }
+        if verifiesWireFormat {
+            let bytes = packet.segment.encoded(source: packet.source, destination: packet.destination)
+            do {
+                packet.segment = try TCPSegment.decode(bytes, source: packet.source, destination: packet.destination)
+            } catch {
+                record(.dropped(packet, .malformed))
+                return
+            }
+        }
+        record(.delivered(packet))
+        let seg = packet.segment
+        let id = TCPFourTuple(local: packet.destinationEndpoint, remote: packet.sourceEndpoint)
+        if var conn = hosts[packet.destination]?.connections[id] {
+            let out = conn.segmentArrives(seg, at: now)
+            store(conn, id)
+            apply(out, id)
+            return
+        }
+        guard let backlog = hosts[packet.destination]?.listeners[seg.destinationPort]?.backlog,
+              let halfOpen = hosts[packet.destination]?.listeners[seg.destinationPort]?.halfOpen.count
+        else {
+            // RFC 9293 §3.10.7.1: no connection: answer with RST ("connection refused").
+            if let rst = TCPConnection.resetReply(to: seg) {
+                transmit(TCPPacket(source: packet.destination, destination: packet.source, segment: rst))
+            }
+            return
+        }
+        let cookie = hosts[packet.destination]?.listeners[seg.destinationPort]?.synCookie
+        arriveAtListener(packet, id, room: halfOpen < backlog, cookie: cookie, config: config)
+    }
+
+    private func arriveAtListener(_ packet: TCPPacket, _ id: TCPConnectionID, room: Bool, cookie: SYNCookie?,
+                                  config: TCPConfig) {
+        let seg = packet.segment
+        let address = packet.destination
+        let flags = seg.flags
+        if flags.contains(.syn) && seg.ack == nil && !flags.contains(.rst) {
+            if room {
+                fork(id, config) { conn, now in conn.segmentArrives(seg, at: now) }
+            } else if let cookie {
+                let synAck = TCPSegment(
+                    sourcePort: seg.destinationPort, destinationPort: seg.sourcePort,
+                    seq: cookie.isn(for: id, clientISN: seg.seq, at: now), ack: seg.seq + 1, flags: .syn,
+                    window: UInt16(clamping: config.receiveBufferSize), mss: UInt16(clamping: config.mss))
+                let reply = TCPPacket(source: address, destination: packet.source, segment: synAck)
+                record(.synCookieSent(reply))
+                transmit(reply)
+            } else {
+                record(.dropped(packet, .backlogFull))
+            }
+            return
+        }
+        if let ack = seg.ack, !flags.contains(.syn), !flags.contains(.rst), let cookie,
+           cookie.validates(tuple: id, seq: seg.seq, ack: ack, at: now)
+        {
+            record(.synCookieAccepted(id))
+            fork(id, config) { conn, now in
+                var out = conn.restoreFromSYNCookie(iss: ack - 1, irs: seg.seq - 1, at: now)
+                out.append(conn.segmentArrives(seg, at: now))
+                return out
+            }
+            return
+        }
+        // LISTEN (RFC 9293 §3.10.7.2): ignore RST, answer an ACK with RST, drop the rest.
+        if seg.ack != nil, let rst = TCPConnection.resetReply(to: seg) {
+            transmit(TCPPacket(source: address, destination: packet.source, segment: rst))
+        }
+    }
+
+    private func nextISN(_ address: IPv4Address) -> SeqNumber {
+        hosts[address]?.isn.next(using: random) ?? SeqNumber(random.next32())
+    }
+
+    /// A fresh LISTEN connection for `id`, forked from the listener, then fed by `body`.
+    private func fork(_ id: TCPConnectionID, _ config: TCPConfig, _ body: (inout TCPConnection, TCPTime) -> TCPOutput) {
+        let address = id.local.address
+        var conn = TCPConnection(localPort: id.local.port, remotePort: id.remote.port, config: config)
+        let iss = nextISN(address)
+        var out = (try? conn.openPassive(iss: iss, at: now)) ?? TCPOutput()
+        out.append(body(&conn, now))
+        hosts[address]?.connections[id] = conn
+        hosts[address]?.listeners[id.local.port]?.children.insert(id)
+        apply(out, id)
+    }
+}

@@ -1,0 +1,21 @@
+/// One thing that happened in a `TCPNetwork`, at a virtual time.
+public struct TCPNetworkEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// A host handed a segment to the network. A retransmission is preceded by the connection's
+        /// `.retransmitted` event for the same segment.
+        case sent(TCPPacket)
+        case delivered(TCPPacket)
+        case dropped(TCPPacket, TCPDropReason)
+        /// A second copy was scheduled.
+        case duplicated(TCPPacket)
+        /// A segment put on the wire by the scenario (an attacker, an old duplicate).
+        case injected(TCPPacket)
+        /// A stateless SYN-ACK carrying a SYN cookie.
+        case synCookieSent(TCPPacket)
+        case synCookieAccepted(TCPConnectionID)
+        /// Something a connection reported (state change, timer, retransmission, …).
+        case connection(TCPConnectionID, TCPEvent)
+    }
+    public var time: TCPTime
+    public var kind: Kind
+}

@@ -1,1 +1,0 @@
-// TCP simulator: RFC 9293 on a virtual clock.
