@@ -84,7 +84,8 @@ struct Run {
             switch e.kind {
             case .sent(let p), .duplicated(let p), .synCookieSent(let p): who = actor(of: p.source)
             case .delivered(let p): who = actor(of: p.destination)
-            case .dropped, .injected: who = .network
+            case .dropped(let p, _): who = actor(of: p.source)   // the segment's sender; the network lost it
+            case .injected: who = .attacker
             case .synCookieAccepted: who = .server
             case .connection(let id, _): who = actor(of: id.local.address)
             }
