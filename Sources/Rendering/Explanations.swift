@@ -1,0 +1,35 @@
+/// Every sentence the text renderer says about a step, in one catalogue keyed by step kind, so a
+/// second language is a new table, not a code change.
+public struct Explanations: Sendable {
+    public var text: [String: String]
+
+    public func callAsFunction(_ key: String) -> String? { text[key] }
+
+    public static let english = Explanations(text: [
+        "phase.tcp": "TCP first opens a connection: three messages, so that each side learns that the other can both send and receive, and each side's starting sequence number is confirmed.",
+        "tcp.syn": "SYN: the client proposes its initial sequence number (ISN). SYN takes one unit of sequence space.",
+        "tcp.synack": "SYN-ACK: the server acknowledges the client's ISN + 1 and proposes its own ISN.",
+        "tcp.ack3": "ACK: the client confirms the server's ISN + 1. Both directions are now open (ESTABLISHED).",
+        "tcp.fin": "FIN: this side has nothing more to send. The other side may still send (half-close), which is why closing takes four messages instead of three.",
+        "tcp.retransmit": "Retransmission: no ACK came back before the retransmission timer fired, so the segment is sent again with the same sequence number.",
+        "tcp.drop": "The network lost this segment.",
+        "phase.tls": "TLS 1.2 handshake: agree on versions and algorithms, authenticate the server by its certificate, agree on a shared secret, and check that nobody changed the messages on the way.",
+        "tls.ClientHello": "ClientHello: the client lists the versions, cipher suites and extensions it supports, and sends the first random (client_random) in the clear.",
+        "tls.ServerHello": "ServerHello: the server picks the version and one cipher suite, and sends the second random (server_random) in the clear.",
+        "tls.Certificate": "Certificate: the server's certificate chain, leaf first. The client checks the signatures up to a trusted root, the validity dates and the host name.",
+        "tls.ServerKeyExchange": "ServerKeyExchange: the server's ephemeral (EC)DH public value, signed with its certificate key over both randoms, so the client knows it comes from the certificate's owner.",
+        "tls.CertificateRequest": "CertificateRequest: the server asks the client for a certificate too (mutual authentication).",
+        "tls.ServerHelloDone": "ServerHelloDone: the server has said everything for now and waits for the client.",
+        "tls.ClientKeyExchange.rsa": "ClientKeyExchange (RSA): the client made the premaster secret (the third random) and sends it encrypted with the server's public key. Only the private key's owner can read it — today, and also anyone who steals that key later.",
+        "tls.ClientKeyExchange.dh": "ClientKeyExchange (DH): the client sends its own ephemeral public value. Each side combines its private value with the other's public value; the premaster never travels.",
+        "tls.CertificateVerify": "CertificateVerify: the client signs the handshake so far with its private key, proving it owns the certificate it sent.",
+        "tls.ChangeCipherSpec": "ChangeCipherSpec: from the next record on, this side encrypts and authenticates with the new keys.",
+        "tls.Finished": "Finished: a hash of every handshake message, keyed with the master secret and sent encrypted. If anyone changed any message, the two sides compute different values and the handshake fails.",
+        "tls.masterSecret": "Both sides now compute the master secret from the premaster and both randoms; the eavesdropper saw the randoms but not the premaster, so it cannot.",
+        "tls.keyBlock": "The key block is expanded from the master secret (seeded with server_random‖client_random — the reverse order) and cut into MAC keys, write keys and IVs.",
+        "tls.countermeasure": "The premaster did not decrypt correctly. The server goes on with a random premaster instead of failing now (RFC 5246 §7.4.7.1), so an attacker learns nothing from the timing; only Finished will fail.",
+        "tls.alert": "Alert: the handshake is aborted.",
+        "phase.http": "The HTTP request and response now travel as encrypted application-data records.",
+        "phase.close": "close_notify tells the peer that no more data will follow, so a truncation attack is detected; then TCP closes each direction with FIN and ACK.",
+    ])
+}
