@@ -15,15 +15,17 @@ enum EngineFixtures {
     static let serverCertificate = file("server.cert.der")
     static let clientCertificate = file("client.cert.der")
 
-    static let serverKey: RSAPrivateKey? = loadKey("server", seed: 1)
-    static let clientKey: RSAPrivateKey? = loadKey("client", seed: 2)
+    static let serverKey: RSAPrivateKey? = loadKey("server")
+    static let clientKey: RSAPrivateKey? = loadKey("client")
 
-    /// True when the keys are the fixture PEM keys that match the certificates (needed by the
-    /// OpenSSL interop test); false while generated stand-in keys are used.
-    static let usesFixtureKeys = false
+    /// True when the fixture keys loaded (they match the certificates, as the OpenSSL interop test needs).
+    static var usesFixtureKeys: Bool { serverKey != nil && clientKey != nil }
 
-    static func loadKey(_ name: String, seed: UInt64) -> RSAPrivateKey? {
-        try? RSAPrivateKey.generate(bits: 2048, using: HMACDRBG(seed: seed))
+    static func loadKey(_ name: String) -> RSAPrivateKey? {
+        guard let pem = try? String(contentsOf: directory.appendingPathComponent("\(name).key.pem"), encoding: .utf8) else {
+            return nil
+        }
+        return try? RSAPrivateKey(pem: pem)
     }
 }
 

@@ -1,3 +1,5 @@
+import TLSCrypto
+
 /// What the trust layer decided about a peer's certificate chain (the engine only carries it out).
 public enum CertificateDecision: Sendable {
     /// Trusted: the handshake continues with the leaf's RSA key; `summary` says why, for the trace.
