@@ -7,7 +7,7 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
     )
 
     /// Runs the command line with TLSLab's exit codes: 0 success, 1 a failure the user asked to
@@ -29,8 +29,11 @@ struct TLSLab: ParsableCommand {
         }
     }
 
+    @OptionGroup var options: RenderOptions
+
+    /// With no subcommand: the default walkthrough — RSA key exchange, one-way authentication,
+    /// over simulated TCP, printed as a whole trace.
     func run() throws {
-        print("tlslab 0.1.0 — a TLS 1.2 handshake simulator and teaching engine")
-        print("The default walkthrough arrives with the simulation layer; see `tlslab --help`.")
+        try options.runAndPrint(.rsa)
     }
 }

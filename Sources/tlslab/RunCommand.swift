@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Rendering
+import Simulation
+
+/// Options shared by `tlslab` (default walkthrough) and `tlslab run`.
+struct RenderOptions: ParsableArguments {
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @Option(help: "Output format: text or json (JSON Lines, one object per event).")
+    var format: Format = .text
+
+    @Option(help: "Seed for every random value (the same seed reproduces the run byte for byte). Default 1; 'random' uses the system CSPRNG.")
+    var seed: String = "1"
+
+    @Option(help: "Text detail: summary, normal or bytes.")
+    var verbosity: TextRenderer.Verbosity = .normal
+
+    func seedValue() throws -> UInt64? {
+        if seed == "random" { return nil }
+        guard let v = UInt64(seed) else { throw CLIError.badInput("--seed takes a whole number or 'random', not '\(seed)'") }
+        return v
+    }
+
+    /// Runs a built-in and prints it; exit code 1 when the handshake failed.
+    func runAndPrint(_ run: BuiltInRun) throws {
+        let setup: SimulationSetup
+        do {
+            setup = try run.setup(seed: try seedValue())
+        } catch let error as BuiltInRun.SetupError {
+            throw CLIError.failed("\(error)")
+        }
+        let trace = Simulation(setup).run()
+        let lines: [String]
+        switch format {
+        case .json:
+            lines = JSONLinesRenderer().render(trace)
+        case .text:
+            let color = Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            lines = ["TLSLab — \(run.rawValue): \(run.summary)"]
+                + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color).render(trace)
+        }
+        print(lines.joined(separator: "\n"))
+    }
+}
+
+extension TextRenderer.Verbosity: ExpressibleByArgument {}
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run one simulated connection and print its trace.",
+        discussion: "RUN is a built-in name (see `tlslab list`)."
+    )
+
+    @Argument(help: "A built-in run: \(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var name: String
+
+    @OptionGroup var options: RenderOptions
+
+    func run() throws {
+        guard let run = BuiltInRun(rawValue: name) else {
+            throw CLIError.badInput("unknown run '\(name)' (known: \(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        try options.runAndPrint(run)
+    }
+}
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in runs.")
+
+    func run() {
+        for run in BuiltInRun.allCases {
+            print(run.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + run.summary)
+        }
+    }
+}
