@@ -213,7 +213,10 @@ public struct TextRenderer: Sendable {
     func outcome(_ trace: Trace) -> [String] {
         let s = trace.summary
         var out = ["", style("── Outcome " + String(repeating: "─", count: 54), .heading)]
-        if let failure = s.failure {
+        if let failure = s.failure, s.clientCompleted && s.serverCompleted {
+            out.append(style("The handshake completed, then the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert) and ended the connection.", .alert))
+            out += explain("Why: \(failure.cause)")
+        } else if let failure = s.failure {
             out.append(style("The handshake failed: the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert).", .alert))
             out += explain("Why: \(failure.cause)")
         } else if !s.usedTLS {
@@ -254,7 +257,7 @@ public struct TextRenderer: Sendable {
         guard st.connections > 1 || st.requests > 1 || st.cpuTime > 0 else { return [] }
         var out = ["", style("── Connections, handshakes, round trips " + String(repeating: "─", count: 25), .heading),
                    "connections: \(st.connections); TLS handshakes: \(st.fullHandshakes) full, \(st.abbreviatedHandshakes) abbreviated; requests: \(st.requests), responses: \(st.responses)",
-                   "round trips the client waited for: \(st.roundTrips); last response at\(st.lastResponseTime.map(time) ?? " —"); virtual CPU for public-key work: \(String(time(st.cpuTime).drop { $0 == " " }))"]
+                   "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { String(time($0).drop { $0 == " " }) } ?? "—"); virtual CPU for public-key work: \(String(time(st.cpuTime).drop { $0 == " " }))"]
         if let text = explanations("stats.roundTrips") { out += explain(text) }
         return out
     }

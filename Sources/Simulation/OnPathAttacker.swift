@@ -15,6 +15,9 @@ final class OnPathAttacker {
     private var rewrites: [Int: UInt8] = [:]
     private var rewriteDirection: DirectionKey?
     private var replayScheduled = false
+    /// Sequence-number bookkeeping after an injection: in direction `key`, from `from` on, the
+    /// receiver counts `delta` more bytes than the sender sent.
+    private var shift: (key: DirectionKey, from: SeqNumber, delta: Int)?
     /// What it did since the run last collected (the run stamps time and actor).
     var events: [AttackEvent] = []
     /// Segments to put on the wire (the run injects them).
@@ -32,7 +35,7 @@ final class OnPathAttacker {
         let offset = buffer.add(packet.segment)
         streams[key] = buffer
         let sender: Actor = packet.source == clientAddress ? .client : .server
-        guard let offset, !packet.segment.payload.isEmpty else { return packet }
+        guard let offset, !packet.segment.payload.isEmpty else { return shifted(packet, key: key) }
 
         if rewriteDirection == nil {
             switch attack {
@@ -47,13 +50,32 @@ final class OnPathAttacker {
         if case .replayApplicationData(let index) = attack, sender == .client, !replayScheduled {
             planReplay(index: index, buffer: buffer, packet: packet)
         }
-        guard rewriteDirection == key, !rewrites.isEmpty else { return packet }
         var out = packet
-        var payload = out.segment.payload
-        for i in payload.indices {
-            if let b = rewrites[offset + i] { payload[i] = b }
+        if rewriteDirection == key, !rewrites.isEmpty {
+            var payload = out.segment.payload
+            for i in payload.indices {
+                if let b = rewrites[offset + i] { payload[i] = b }
+            }
+            out.segment.payload = payload
         }
-        out.segment.payload = payload
+        return shifted(out, key: key)
+    }
+
+    /// After an injection the two ends disagree on the client's sequence numbers; left alone they
+    /// would answer each other's "impossible" ACKs forever (an ACK storm). The attacker, on the
+    /// path, keeps them in step: it adds the injected length to the client's later sequence
+    /// numbers and takes it off the server's acknowledgments.
+    private func shifted(_ packet: TCPPacket, key: DirectionKey) -> TCPPacket {
+        guard let shift else { return packet }
+        var out = packet
+        if key == shift.key, out.segment.seq.isAtOrAfter(shift.from) {
+            out.segment.seq = out.segment.seq + shift.delta
+        }
+        if key == DirectionKey(source: shift.key.destination, destination: shift.key.source),
+           let ack = out.segment.ack, ack.isAfter(shift.from) {
+            let back = ack - shift.delta
+            out.segment.setAck(back.isBefore(shift.from) ? shift.from : back)
+        }
         return out
     }
 
@@ -98,6 +120,7 @@ final class OnPathAttacker {
                              seq: seq, ack: packet.segment.ack, flags: [.psh], window: packet.segment.window,
                              payload: Array(buffer.bytes[record.start..<record.end]))
         injections.append(TCPPacket(source: packet.source, destination: packet.destination, segment: seg))
+        shift = (DirectionKey(source: packet.sourceEndpoint, destination: packet.destinationEndpoint), seq, seg.payload.count)
         replayScheduled = true
         events.append(.replayed(recordBytes: record.end - record.start, seq: seq.rawValue))
     }

@@ -194,6 +194,12 @@ struct AttackTests {
         }
         #expect(alerts == [.badRecordMAC])
         #expect(trace.summary.failure?.alert == .badRecordMAC)
+        // The attacker keeps the two TCP ends in step after its injection: no ACK storm, and both
+        // ends close normally.
+        let segments = trace.events.filter { if case .tcp(.sent) = $0.kind { return true } else { return false } }
+        #expect(segments.count < 40, "\(segments.count) segments")
+        let closed = trace.events.filter { if case .tcp(.connection(_, .stateChanged(_, .closed, _))) = $0.kind { return true } else { return false } }
+        #expect(closed.count == 2)
     }
 
     // MARK: HTTP vs HTTPS
