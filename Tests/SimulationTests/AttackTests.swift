@@ -214,3 +214,34 @@ struct AttackTests {
         #expect(tls.knowledge.rows.allSatisfy { !$0.eavesdropper || $0.secret.hasSuffix("_random") })
     }
 }
+
+/// Tampering other bytes: each change is caught, with the alert that names what broke.
+@Suite("Tampering in flight")
+struct TamperMatrixTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var message: String, sender: Actor, offset: Int, alerts: [AlertDescription]
+        var description: String { "\(message)[\(offset)]" }
+    }
+
+    static let cases: [Case] = [
+        // client_random: the server's transcript and (with EMS) its keys differ
+        Case(message: "ClientHello", sender: .client, offset: 10, alerts: [.badRecordMAC]),
+        // ServerHello session_id length byte: the message no longer parses
+        Case(message: "ServerHello", sender: .server, offset: 38, alerts: [.decodeError]),
+        // a byte inside the certificate's signature: the chain does not verify
+        Case(message: "Certificate", sender: .server, offset: 800, alerts: [.decryptError, .badCertificate]),
+        // the encrypted premaster: the server decrypts garbage, goes on with a random premaster
+        // (RFC 5246 §7.4.7.1), and the Finished check fails
+        Case(message: "ClientKeyExchange", sender: .client, offset: 100, alerts: [.badRecordMAC]),
+    ]
+
+    @Test(arguments: cases)
+    func tamperIsDetected(c: Case) throws {
+        var setup = try BuiltInRun.rsa.setup(seed: 4)
+        setup.attack = .tamper(TamperTarget(message: c.message, sender: c.sender, offset: c.offset))
+        let trace = Simulation(setup).run()
+        #expect(trace.events.contains { if case .attack(.tampered) = $0.kind { return true } else { return false } })
+        let failure = try #require(trace.summary.failure)
+        #expect(c.alerts.contains(failure.alert), "\(c): \(failure.alert) from \(failure.sentBy): \(failure.cause)")
+    }
+}
