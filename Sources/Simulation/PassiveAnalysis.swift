@@ -6,12 +6,18 @@ import TLSEngine
 /// actually decrypting or deriving it; a wrong guess would not open the records.
 enum PassiveAnalysis {
     /// The recorded ClientKeyExchange decrypted with the stolen server key, then the session opened.
-    static func keyTheft(_ tls: RecordedTLS, key: RSAPrivateKey) -> [AttackEvent] {
+    /// `knownSessions` (session ID → master secret) holds what earlier connections gave up: an
+    /// abbreviated handshake resumes one of them and opens with the same master secret.
+    static func keyTheft(_ tls: RecordedTLS, key: RSAPrivateKey, knownSessions: [[UInt8]: [UInt8]] = [:]) -> [AttackEvent] {
         guard let suite = tls.suite, tls.clientHello != nil else {
             return [.failed("no TLS handshake in the recording")]
         }
         guard !tls.clientKeyExchangeBody.isEmpty else {
-            return [.failed("the recording holds no ClientKeyExchange (an abbreviated handshake reuses an older master secret)")]
+            if let master = knownSessions[tls.sessionID] {
+                let opened = open(tls, master: master, how: "the resumed session's master secret, already recovered from an earlier connection")
+                if !opened.isEmpty { return opened }
+            }
+            return [.failed("the recording holds no ClientKeyExchange (an abbreviated handshake reuses an older master secret the eavesdropper does not have)")]
         }
         let ciphertext: [UInt8]
         if case .rsa(let c)? = tls.clientKeyExchange { ciphertext = c } else { ciphertext = tls.clientKeyExchangeBody }
@@ -56,9 +62,14 @@ enum PassiveAnalysis {
 
     /// Opens the recorded records with a premaster; empty when the Finished does not verify.
     static func open(_ tls: RecordedTLS, preMaster: [UInt8], how: String) -> [AttackEvent] {
-        guard let opened = tls.open(preMaster: preMaster), opened.finishedVerified else { return [] }
+        guard let master = tls.masterSecret(preMaster: preMaster) else { return [] }
+        return open(tls, master: master, how: "PRF over the premaster and the recorded randoms, \(how)")
+    }
+
+    static func open(_ tls: RecordedTLS, master: [UInt8], how: String) -> [AttackEvent] {
+        guard let opened = tls.open(master: master), opened.finishedVerified else { return [] }
         var events: [AttackEvent] = [
-            .learned(secret: "master secret", value: opened.masterSecret, how: "PRF over the premaster and the recorded randoms, \(how)"),
+            .learned(secret: "master secret", value: opened.masterSecret, how: how),
             .learned(secret: "client_write_key", value: opened.keys.clientWriteKey, how: "key block expanded from the master secret"),
             .learned(secret: "server_write_key", value: opened.keys.serverWriteKey, how: "key block expanded from the master secret"),
         ]

@@ -102,7 +102,16 @@ struct RecordedTLS {
 
     /// Derives everything from a premaster and opens the protected records of both directions.
     func open(preMaster: [UInt8]) -> Opened? {
-        guard let suite, let master = masterSecret(preMaster: preMaster) else { return nil }
+        guard let master = masterSecret(preMaster: preMaster) else { return nil }
+        return open(master: master)
+    }
+
+    /// The session ID the server confirmed (for an abbreviated handshake, the resumed session's).
+    var sessionID: [UInt8] { serverHello?.sessionID ?? [] }
+
+    /// Opens the protected records with a known master secret (a resumed session reuses one).
+    func open(master: [UInt8]) -> Opened? {
+        guard let suite else { return nil }
         let layout = KeyBlockLayout(macKeyLength: suite.macKeyLength, encKeyLength: suite.keyLength,
                                     fixedIVLength: suite.fixedIVLength(version: version))
         guard let keys = try? KeySchedule(prf: prf).keys(masterSecret: master, clientRandom: clientRandom,

@@ -603,9 +603,13 @@ final class Run {
         case .stealServerKeyAfterwards?:
             let key = setup.server.identity.privateKey
             add(.keyStolen(modulusBits: key.publicKey.bitLength), connection: 0)
+            var sessions: [[UInt8]: [UInt8]] = [:]
             for (i, flow) in trace.recordedFlows.enumerated() {
                 let tls = RecordedTLS(clientToServer: flow.clientToServer, serverToClient: flow.serverToClient)
-                for a in PassiveAnalysis.keyTheft(tls, key: key) { add(a, connection: i) }
+                for a in PassiveAnalysis.keyTheft(tls, key: key, knownSessions: sessions) {
+                    add(a, connection: i)
+                    if case .learned("master secret", let master, _) = a, !tls.sessionID.isEmpty { sessions[tls.sessionID] = master }
+                }
             }
         case .weakClientRandom(let weak)?:
             for (i, flow) in trace.recordedFlows.enumerated() {

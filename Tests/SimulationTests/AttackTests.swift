@@ -64,6 +64,30 @@ struct AttackTests {
         #expect(rows["HTTP cookie"]?.eavesdropperAfterwards == false)
     }
 
+    @Test func aStolenKeyAlsoOpensTheResumedSessionOfAnRSAConnection() throws {
+        for (suite, opens) in [(CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256, true), (.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, false)] {
+            var setup = try BuiltInRun.resumption.setup(seed: 6)
+            setup.client.cipherSuites = [suite]
+            setup.server.cipherSuites = [suite]
+            setup.attack = .stealServerKeyAfterwards
+            let trace = Simulation(setup).run()
+            #expect(trace.statistics.abbreviatedHandshakes == 1)
+            let learned = trace.events.compactMap { e -> (Int, [UInt8])? in
+                if e.actor == .eavesdropper, case .attack(.learned("master secret", let m, _)) = e.kind { return (e.connection, m) } else { return nil }
+            }
+            if opens {
+                #expect(learned.map(\.0) == [0, 1], "both connections open")
+                #expect(learned.allSatisfy { $0.1 == trace.summary.masterSecret })
+                let cookies = trace.events.filter { e in
+                    if e.actor == .eavesdropper, case .attack(.learned("HTTP cookie", _, _)) = e.kind { return true } else { return false }
+                }
+                #expect(cookies.count == 2)
+            } else {
+                #expect(learned.isEmpty)
+            }
+        }
+    }
+
     @Test func theWrongKeyOpensNothing() throws {
         // Same RSA recording, but the "stolen" key is another one: nothing decrypts.
         let trace = try Self.run(.keyTheftRSA)
