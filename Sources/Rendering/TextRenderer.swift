@@ -268,7 +268,7 @@ public struct TextRenderer: Sendable {
         switch a {
         case .position(let text):
             out = [style("\(t)  \(actor.rawValue): \(text)", .alert)]
-            key = nil
+            key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
             out = [style("\(t)  attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
             key = "attack.tamper"

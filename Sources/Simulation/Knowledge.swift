@@ -35,10 +35,14 @@ extension Trace {
         }
     }
 
-    /// Secrets learned by an attacker or by the eavesdropper's later analysis, for one connection.
-    func learned(by actor: Actor, connection: Int) -> [(String, [UInt8])] {
+    /// Secrets learned by an attacker (`.attacker`) or by the eavesdropper's later analysis
+    /// (`.eavesdropper`), in order, as (name, bytes): "premaster secret", "master secret",
+    /// "client_write_key", "server_write_key", "HTTP request", "HTTP cookie", "HTTP response".
+    /// `connection` nil: every connection.
+    public func learned(by actor: Actor, connection: Int? = nil) -> [(secret: String, value: [UInt8])] {
         events.compactMap { e in
-            guard e.actor == actor, e.connection == connection, case .attack(.learned(let name, let value, _)) = e.kind else { return nil }
+            guard e.actor == actor, connection == nil || e.connection == connection,
+                  case .attack(.learned(let name, let value, _)) = e.kind else { return nil }
             return (name, value)
         }
     }
@@ -87,7 +91,7 @@ extension Trace {
         let later = learned(by: .eavesdropper, connection: 0)
         func row(_ name: String, _ value: [UInt8]?, client: Bool, server: Bool) -> KnowledgeTable.Row {
             let wire = onWire(value)
-            let afterwards: Bool? = hasAfterwards ? (wire || (value.map { v in later.contains { $0.0 == name && $0.1 == v } } ?? false)) : nil
+            let afterwards: Bool? = hasAfterwards ? (wire || (value.map { v in later.contains { $0.secret == name && $0.value == v } } ?? false)) : nil
             let attacker: Bool? = hasAttackerEngine ? (wire || (value.map { attackerValues.contains($0) } ?? false)) : nil
             return KnowledgeTable.Row(secret: name, value: value, client: client, server: server, eavesdropper: wire,
                                       eavesdropperAfterwards: afterwards, attacker: attacker)
