@@ -241,8 +241,9 @@ public struct TextRenderer: Sendable {
         for row in table.rows {
             let name = row.secret.padding(toLength: 18, withPad: " ", startingAt: 0)
             var line = "\(name)  \(mark(row.client))    \(mark(row.server))    \(mark(row.eavesdropper))"
+            // Each extra column starts where its header does.
             if table.hasAfterwards { line += "          \(mark(row.eavesdropperAfterwards ?? false))" }
-            if table.hasAttacker { line += "      \(mark(row.attacker ?? false))" }
+            if table.hasAttacker { line += (table.hasAfterwards ? "        " : "          ") + mark(row.attacker ?? false) }
             out.append(line)
         }
         out += explain("The eavesdropper column is measured, not assumed: a value counts as known when its exact bytes crossed the wire.")

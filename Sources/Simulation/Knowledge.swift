@@ -1,4 +1,5 @@
 import TCPSim
+import TLSCrypto
 import TLSEngine
 
 /// Who knows which secret at the end of a run.
@@ -60,16 +61,24 @@ extension Trace {
             guard let value, value.count >= 4 else { return false }
             return streams.values.contains { $0.firstRange(of: value) != nil }
         }
-        var clientKey: [UInt8]?, serverKey: [UInt8]?
-        var cookie: [UInt8]?
+        // Each side's own copy of each value; a side "knows" the row's value (the client's) only
+        // when its copy is the same bytes — behind a MITM the server holds different ones.
+        var clientKeys: KeyBlock?, serverKeys: KeyBlock?
+        var serverSawClientRandom: [UInt8]?, clientSawServerRandom: [UInt8]?
+        var cookie: [UInt8]?, serverCookie: [UInt8]?
         var attackerValues: [[UInt8]] = []
         var hasAttackerEngine = false
         var hasAfterwards = false
         for e in events where e.connection == 0 {
             switch e.kind {
             case .tls(.derived(.keyBlock(_, _, _, let keys))) where e.actor == .client:
-                clientKey = keys.clientWriteKey
-                serverKey = keys.serverWriteKey
+                clientKeys = keys
+            case .tls(.derived(.keyBlock(_, _, _, let keys))) where e.actor == .server:
+                serverKeys = keys
+            case .tls(.handshakeReceived(.clientHello(let ch), _)) where e.actor == .server:
+                serverSawClientRandom = serverSawClientRandom ?? ch.random.bytes
+            case .tls(.handshakeReceived(.serverHello(let sh), _)) where e.actor == .client:
+                clientSawServerRandom = clientSawServerRandom ?? sh.random.bytes
             case .tls(let tls) where e.actor == .attacker:
                 hasAttackerEngine = true
                 switch tls {
@@ -85,30 +94,31 @@ extension Trace {
                 hasAfterwards = true
             case .http(.requestSent(let request)) where e.actor == .client && cookie == nil:
                 cookie = PassiveAnalysis.cookieLine(Array(request.utf8))
+            case .http(.requestReceived(let request)) where e.actor == .server && serverCookie == nil:
+                serverCookie = PassiveAnalysis.cookieLine(Array(request.utf8))
             default: break
             }
         }
         let later = learned(by: .eavesdropper, connection: 0)
-        func row(_ name: String, _ value: [UInt8]?, client: Bool, server: Bool) -> KnowledgeTable.Row {
+        func row(_ name: String, client clientValue: [UInt8]?, server serverValue: [UInt8]?) -> KnowledgeTable.Row {
+            let value = clientValue ?? serverValue
             let wire = onWire(value)
             let afterwards: Bool? = hasAfterwards ? (wire || (value.map { v in later.contains { $0.secret == name && $0.value == v } } ?? false)) : nil
             let attacker: Bool? = hasAttackerEngine ? (wire || (value.map { attackerValues.contains($0) } ?? false)) : nil
-            return KnowledgeTable.Row(secret: name, value: value, client: client, server: server, eavesdropper: wire,
+            return KnowledgeTable.Row(secret: name, value: value, client: clientValue != nil && clientValue == value,
+                                      server: serverValue != nil && serverValue == value, eavesdropper: wire,
                                       eavesdropperAfterwards: afterwards, attacker: attacker)
         }
-        let clientHasKeys = clientKey != nil
-        let serverHasKeys = s.serverMaster != nil
         var rows = [
-            row("client_random", s.clientRandom, client: s.clientRandom != nil, server: s.serverRandom != nil),
-            row("server_random", s.serverRandom, client: s.clientMaster != nil || s.serverRandom != nil, server: s.serverRandom != nil),
-            row("premaster secret", s.clientPreMaster ?? s.serverPreMaster, client: s.clientPreMaster != nil, server: s.serverPreMaster != nil),
-            row("master secret", s.clientMaster ?? s.serverMaster, client: s.clientMaster != nil, server: s.serverMaster != nil),
-            row("client_write_key", clientKey, client: clientHasKeys, server: serverHasKeys),
-            row("server_write_key", serverKey, client: clientHasKeys, server: serverHasKeys),
+            row("client_random", client: s.clientRandom, server: serverSawClientRandom),
+            row("server_random", client: clientSawServerRandom, server: s.serverRandom),
+            row("premaster secret", client: s.clientPreMaster, server: s.serverPreMaster),
+            row("master secret", client: s.clientMaster, server: s.serverMaster),
+            row("client_write_key", client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey),
+            row("server_write_key", client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey),
         ]
         if let cookie {
-            let delivered = events.contains { if case .http(.requestReceived) = $0.kind, $0.actor == .server { return true } else { return false } }
-            rows.append(row("HTTP cookie", cookie, client: true, server: delivered))
+            rows.append(row("HTTP cookie", client: cookie, server: serverCookie))
         }
         return KnowledgeTable(rows: rows)
     }

@@ -147,6 +147,8 @@ struct AttackTests {
         #expect(Self.http(trace, actor: .server).contains { if case .requestReceived(let r) = $0 { return r.contains("session=42") } else { return false } })
         let rows = Dictionary(uniqueKeysWithValues: trace.knowledge.rows.map { ($0.secret, $0) })
         #expect(rows["master secret"]?.attacker == true && rows["master secret"]?.eavesdropper == false)
+        #expect(rows["master secret"]?.server == false, "the real server holds another session's secret")
+        #expect(rows["client_random"]?.server == false, "the server saw the attacker's ClientHello, not the client's")
         #expect(rows["HTTP cookie"]?.attacker == true)
     }
 
