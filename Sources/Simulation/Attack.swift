@@ -54,9 +54,12 @@ public struct TamperTarget: Sendable, Hashable {
     }
 }
 
-/// A predictable client generator: seed = clock milliseconds × 65 536 + process id. The eavesdropper
-/// knows the clock to within `clockWindowMilliseconds` (from the capture's timestamps) and tries every
-/// process id below `processIDSpace`.
+/// A predictable client generator: seed = clock milliseconds × 65 536 + process id, taken when the
+/// client starts TLS. The eavesdropper knows the clock to within `clockWindowMilliseconds` (from
+/// the capture's timestamps) and tries every process id below `processIDSpace` (at most 65 536):
+/// (2 × window + 1) × space guesses, each one HMAC-DRBG instantiation. Negative values count as 0.
+/// The search covers RSA sessions; for (EC)DHE it stops at the seed (regenerating an ephemeral key
+/// is not modelled).
 public struct WeakRandom: Sendable, Hashable {
     public var processID: UInt16
     public var processIDSpace: Int

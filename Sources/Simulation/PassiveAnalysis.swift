@@ -37,9 +37,10 @@ enum PassiveAnalysis {
     static func seedSearch(_ tls: RecordedTLS, weak: WeakRandom, clientHelloTime: Int64) -> [AttackEvent] {
         guard let hello = tls.clientHello else { return [.failed("no ClientHello in the recording")] }
         let ms = clientHelloTime / 1_000
+        let window = Int64(max(0, weak.clockWindowMilliseconds)), pids = min(max(0, weak.processIDSpace), 1 << 16)
         var tried = 0
-        for clock in (ms - Int64(weak.clockWindowMilliseconds))...(ms + Int64(weak.clockWindowMilliseconds)) {
-            for pid in 0..<weak.processIDSpace {
+        for clock in (ms - window)...(ms + window) {
+            for pid in 0..<pids {
                 tried += 1
                 let seed = WeakRandom.seed(clockMilliseconds: clock, processID: UInt16(truncatingIfNeeded: pid))
                 let generator = WeakRandom.generator(seed: seed)

@@ -271,3 +271,31 @@ struct TamperMatrixTests {
         #expect(c.alerts.contains(failure.alert), "\(c): \(failure.alert) from \(failure.sentBy): \(failure.cause)")
     }
 }
+
+/// Attack parameters that point at nothing leave the connection alone (never a crash).
+@Suite("Attacks that miss")
+struct AttackParameterTests {
+    static let misses: [(String, Attack)] = [
+        ("offset past the end", .tamper(TamperTarget(message: "ServerHello", sender: .server, offset: 10_000))),
+        ("negative offset", .tamper(TamperTarget(message: "ServerHello", sender: .server, offset: -3))),
+        ("unknown message", .tamper(TamperTarget(message: "NoSuchMessage", sender: .client, offset: 4))),
+        ("wrong sender", .tamper(TamperTarget(message: "ServerHello", sender: .client, offset: 10))),
+        ("strip a suite not offered", .stripSuites([.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])),
+        ("replay a record that never comes", .replayApplicationData(index: 7)),
+        ("replay a negative index", .replayApplicationData(index: -1)),
+    ]
+
+    @Test func missesChangeNothing() throws {
+        for (name, attack) in Self.misses {
+            var setup = try BuiltInRun.rsa.setup(seed: 8)
+            setup.attack = attack
+            let trace = Simulation(setup).run()
+            #expect(trace.summary.outcome == "success", "\(name): \(trace.summary.outcome)")
+        }
+        var weak = try BuiltInRun.weakRandom.setup(seed: 8)
+        weak.attack = .weakClientRandom(WeakRandom(processID: 3, processIDSpace: -5, clockWindowMilliseconds: -2))
+        let trace = Simulation(weak).run()
+        #expect(trace.summary.outcome == "success")
+        #expect(trace.learned(by: .eavesdropper).isEmpty)
+    }
+}
