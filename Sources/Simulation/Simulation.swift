@@ -55,6 +55,9 @@ public struct SimulationSetup {
     public var serverPort: UInt16 = 443
     public var link = TCPLink(latency: TCPDuration.milliseconds(20))
     public var tcpConfig = TCPConfig()
+    /// How each host picks TCP initial sequence numbers (RFC 6528: random; a 4.2BSD counter is predictable).
+    public var clientISN = ISNMode.random
+    public var serverISN = ISNMode.random
     public var faults: [TCPFaultRule] = []
     /// The HTTP/1.1 request the client sends once the handshake completes (nil: none). Used when
     /// `requests` is nil.
@@ -243,8 +246,8 @@ final class Run {
     // MARK: - The run
 
     func execute() {
-        net.addHost(setup.clientAddress, config: setup.tcpConfig)
-        net.addHost(setup.serverAddress, config: setup.tcpConfig)
+        net.addHost(setup.clientAddress, config: setup.tcpConfig, isn: setup.clientISN)
+        net.addHost(setup.serverAddress, config: setup.tcpConfig, isn: setup.serverISN)
         net.setLinks(between: setup.clientAddress, and: setup.serverAddress, setup.link)
         for rule in setup.faults { net.addFault(rule) }
         if let onPath { net.onPath = { onPath.inspect($0) } }

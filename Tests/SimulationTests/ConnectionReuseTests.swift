@@ -39,6 +39,23 @@ struct ConnectionReuseTests {
         #expect(http10.cpuTime > keepAlive.cpuTime)
     }
 
+    @Test func httpsCostsTwoMoreRoundTripsThanPlainHTTP() throws {
+        let plain = try Self.run(.httpPlain).statistics, tls = try Self.run(.rsa).statistics
+        #expect(plain.roundTrips == 3, "TCP, the request, the close")
+        #expect(tls.roundTrips == plain.roundTrips + 2, "the full TLS handshake's two flights")
+        #expect(try #require(tls.lastResponseTime) - (try #require(plain.lastResponseTime)) == 80_000, "two round trips of 2 × 20 ms")
+    }
+
+    @Test func aCounterISNIsPredictable() throws {
+        var setup = try BuiltInRun.http10.setup(seed: 5)
+        setup.clientISN = .counter(start: 1_000, increment: 64_000)
+        let trace = Simulation(setup).run()
+        let syns = trace.events.compactMap { e -> UInt32? in
+            if e.actor == .client, case .tcp(.sent(let p)) = e.kind, p.segment.flags.contains(.syn) { return p.segment.seq.rawValue } else { return nil }
+        }
+        #expect(syns == [1_000, 65_000, 129_000])
+    }
+
     @Test func pipelinedRequestsLeaveBackToBack() throws {
         let trace = try Self.run(.pipelining)
         let sent = trace.events.filter { e in
