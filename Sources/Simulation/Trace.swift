@@ -69,6 +69,35 @@ public struct Trace: Sendable {
         return s
     }
 
+    /// Every TLS session's client_random and master secret, in the order the sessions began — one per
+    /// connection, two behind a MITM (client↔attacker and attacker↔server), resumed ones included:
+    /// what an NSS key log lists (`CLIENT_RANDOM <client_random> <master_secret>`).
+    public var sessionSecrets: [(clientRandom: [UInt8], masterSecret: [UInt8])] {
+        struct Side: Hashable { var actor: Actor, connection: Int, peer: Actor? }
+        var randoms: [Side: [UInt8]] = [:]
+        var order: [Side] = []
+        var masters: [Side: [UInt8]] = [:]
+        for e in events {
+            guard case .tls(let tls) = e.kind else { continue }
+            let side = Side(actor: e.actor, connection: e.connection, peer: e.peer)
+            switch tls {
+            case .handshakeSent(.clientHello(let ch), _) where randoms[side] == nil:
+                randoms[side] = ch.random.bytes
+                order.append(side)
+            case .derived(.masterSecret(_, _, _, _, let master)) where randoms[side] != nil:
+                masters[side] = master
+            case .sessionResumed(let id) where randoms[side] != nil:
+                masters[side] = sessionMaster(id: id, side: e.actor)
+            default:
+                break
+            }
+        }
+        return order.compactMap { side in
+            guard let r = randoms[side], let m = masters[side] else { return nil }
+            return (r, m)
+        }
+    }
+
     /// The master secret of the session `id` as `side` stored it when it was established.
     func sessionMaster(id: [UInt8], side: Actor) -> [UInt8]? {
         for e in events where e.actor == side {

@@ -145,6 +145,8 @@ struct AttackTests {
         #expect(Self.learned(trace, "HTTP cookie", by: .attacker) == Array("Cookie: session=42".utf8))
         #expect(Self.http(trace, actor: .client).contains { if case .responseReceived(let r) = $0 { return r.hasSuffix("hello\n") } else { return false } })
         #expect(Self.http(trace, actor: .server).contains { if case .requestReceived(let r) = $0 { return r.contains("session=42") } else { return false } })
+        // Two TLS sessions for the key log: the client's with the attacker, the attacker's with the server.
+        #expect(trace.sessionSecrets.map(\.masterSecret) == [s.clientMaster, s.serverMaster].compactMap { $0 })
         let rows = Dictionary(uniqueKeysWithValues: trace.knowledge.rows.map { ($0.secret, $0) })
         #expect(rows["master secret"]?.attacker == true && rows["master secret"]?.eavesdropper == false)
         #expect(rows["master secret"]?.server == false, "the real server holds another session's secret")

@@ -80,6 +80,10 @@ struct ConnectionReuseTests {
             return OnPathAttacker.name(m.type)
         }
         #expect(names == ["ClientHello", "ServerHello", "Finished", "Finished"], "got \(names)")
+        // The key log lists both sessions, the resumed one with the same master secret.
+        let secrets = trace.sessionSecrets
+        #expect(secrets.map(\.clientRandom) == [first.clientRandom, second.clientRandom].compactMap { $0 })
+        #expect(secrets.allSatisfy { $0.masterSecret == first.masterSecret })
         // The abbreviated handshake saves a round trip.
         func roundTrips(_ c: Int) -> Int { Trace(events: trace.events.filter { $0.connection == c }).statistics.roundTrips }
         #expect(roundTrips(1) == roundTrips(0) - 1, "\(roundTrips(0)) then \(roundTrips(1))")
