@@ -229,6 +229,13 @@ public struct TextRenderer: Sendable {
         } else {
             out.append("The run ended before the handshake finished.")
         }
+        let all = trace.summaries
+        if all.count > 1 {
+            for (i, c) in all.enumerated() {
+                out.append("connection \(i + 1): \(c.outcome)\(c.resumed ? " (resumed session)" : "")" +
+                           (c.masterSecret.map { ", master secret \(short($0))" } ?? ""))
+            }
+        }
         return out
     }
 
