@@ -108,9 +108,12 @@ public struct Simulation {
     }
 }
 
-/// Accepts any certificate chain (a MITM's own client toward the real server does not care).
-struct TrustEverything: PeerCertificateEvaluator {
-    func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
+/// Accepts any certificate chain with an RSA leaf, checking nothing: the "trust everything" client
+/// (and a MITM's own client toward the real server, which does not care).
+public struct TrustEverything: PeerCertificateEvaluator {
+    public init() {}
+
+    public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
         guard let der = chain.first, let leaf = try? X509Certificate(der: der),
               let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
             return .reject(.badCertificate, reason: "no usable RSA certificate")
@@ -442,7 +445,8 @@ final class Run {
                 http(.requestReceived(request), by: server)
                 if server.actor == .attacker {
                     events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
-                        secret: "HTTP request", value: Array(request.utf8), how: "decrypted with the keys it shares with the client")),
+                        secret: "HTTP request", value: Array(request.utf8),
+                        how: setup.usesTLS ? "decrypted with the keys it shares with the client" : "read: plain HTTP has no encryption")),
                         connection: leg.index))
                     if let cookie = PassiveAnalysis.cookieLine(Array(request.utf8)) {
                         events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
