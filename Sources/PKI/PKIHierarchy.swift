@@ -54,6 +54,14 @@ public struct PKIHierarchy: Sendable {
         return all
     }
 
+    /// PEM files to hand to OpenSSL or to write next to a scenario: `<label>.pem` for every
+    /// certificate, `server-chain.pem` (leaf first), `server.key` and `client.key` (PKCS#8).
+    /// These are simulation keys, derived from the public seed: never use them for anything real.
+    public var pemFiles: [(name: String, contents: String)] {
+        labelledCertificates.map { ("\($0.label).pem", $0.certificate.pem) }
+            + [("server-chain.pem", serverChain.map(\.pem).joined(separator: "\n")), ("server.key", serverKey.pem), ("client.key", client.privateKey.pem)]
+    }
+
     /// Builds the hierarchy. Throws only for unusable specs (key sizes RSA cannot generate, empty names).
     public init(_ spec: PKIHierarchySpec) throws(PKIError) {
         self.spec = spec

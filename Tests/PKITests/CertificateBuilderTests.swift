@@ -191,6 +191,19 @@ import TLSCrypto
         }
     }
 
+    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed"))
+    func exportedKeysMatchTheirCertificates() throws {
+        let h = try Self.hierarchy(.pathLenExceeded)
+        let files = Dictionary(uniqueKeysWithValues: h.pemFiles.map { ($0.name, $0.contents) })
+        let chain = try X509Certificate.parsePEM(try #require(files["server-chain.pem"]))
+        #expect(chain == h.serverChain && chain.count == 3)
+        for (keyFile, cert) in [("server.key", h.leaf), ("client.key", h.client.leaf)] {
+            let pem = try #require(files[keyFile])
+            let spki = try #require(ExternalTool.run("openssl", ["pkey", "-pubout", "-outform", "DER"], input: Data(pem.utf8)))
+            #expect(spki.status == 0 && [UInt8](spki.out) == cert.publicKey.der, "\(keyFile)")
+        }
+    }
+
     /// AFSecurityPolicy on builder-made renewals, the original leaf pinned (the fixture table's rows,
     /// here with certificates built in-process): publicKey mode survives a same-key renewal only;
     /// certificate mode survives neither (the old leaf cannot anchor the new one).
