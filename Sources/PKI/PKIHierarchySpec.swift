@@ -100,3 +100,47 @@ public enum PKIDefect: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 }
+
+/// Scenario files name a hierarchy with any subset of the spec's fields (camelCase keys, defect as
+/// its raw value such as `wrong-host`); missing fields take the defaults of `PKIHierarchySpec.init`.
+extension PKIHierarchySpec: Codable {
+    enum CodingKeys: String, CodingKey {
+        case seed, organization, rootName, intermediateName, serverHosts, clientName, clientCAName, keyBits, now
+        case leafValidFrom, leafValidUntil, defect, wrongHostName
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = PKIHierarchySpec()
+        self.init(seed: try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? d.seed,
+                  organization: try c.decodeIfPresent(String.self, forKey: .organization) ?? d.organization,
+                  rootName: try c.decodeIfPresent(String.self, forKey: .rootName) ?? d.rootName,
+                  intermediateName: try c.decodeIfPresent(String.self, forKey: .intermediateName) ?? d.intermediateName,
+                  serverHosts: try c.decodeIfPresent([String].self, forKey: .serverHosts) ?? d.serverHosts,
+                  clientName: try c.decodeIfPresent(String.self, forKey: .clientName) ?? d.clientName,
+                  clientCAName: try c.decodeIfPresent(String.self, forKey: .clientCAName) ?? d.clientCAName,
+                  keyBits: try c.decodeIfPresent(Int.self, forKey: .keyBits) ?? d.keyBits,
+                  now: try c.decodeIfPresent(Int64.self, forKey: .now) ?? d.now,
+                  leafValidFrom: try c.decodeIfPresent(Int64.self, forKey: .leafValidFrom) ?? d.leafValidFrom,
+                  leafValidUntil: try c.decodeIfPresent(Int64.self, forKey: .leafValidUntil) ?? d.leafValidUntil,
+                  defect: try c.decodeIfPresent(PKIDefect.self, forKey: .defect) ?? d.defect,
+                  wrongHostName: try c.decodeIfPresent(String.self, forKey: .wrongHostName) ?? d.wrongHostName)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(seed, forKey: .seed)
+        try c.encode(organization, forKey: .organization)
+        try c.encode(rootName, forKey: .rootName)
+        try c.encode(intermediateName, forKey: .intermediateName)
+        try c.encode(serverHosts, forKey: .serverHosts)
+        try c.encode(clientName, forKey: .clientName)
+        try c.encode(clientCAName, forKey: .clientCAName)
+        try c.encode(keyBits, forKey: .keyBits)
+        try c.encode(now, forKey: .now)
+        try c.encode(leafValidFrom, forKey: .leafValidFrom)
+        try c.encode(leafValidUntil, forKey: .leafValidUntil)
+        try c.encode(defect, forKey: .defect)
+        try c.encode(wrongHostName, forKey: .wrongHostName)
+    }
+}

@@ -109,6 +109,20 @@ import TLSCrypto
         #expect(a.serverKey.publicKey == RSAPublicKey?.some(try RSAPublicKey(subjectPublicKeyInfoDER: a.leaf.publicKey.der)))
     }
 
+    @Test func specDecodesFromPartialJSON() throws {
+        let json = #"{"seed": 9, "serverHosts": ["*.example.org", "192.0.2.1"], "defect": "wrong-host"}"#
+        let spec = try JSONDecoder().decode(PKIHierarchySpec.self, from: Data(json.utf8))
+        #expect(spec == PKIHierarchySpec(seed: 9, serverHosts: ["*.example.org", "192.0.2.1"], defect: .wrongHost))
+        let back = try JSONDecoder().decode(PKIHierarchySpec.self, from: try JSONEncoder().encode(spec))
+        #expect(back == spec)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PKIHierarchySpec.self, from: Data(#"{"defect": "bogus"}"#.utf8)) }
+        let h = try PKIHierarchy(PKIHierarchySpec(seed: Self.seed, serverHosts: ["*.example.org", "192.0.2.1"]))
+        #expect(h.leaf.extensions.dnsNames == ["*.example.org"] && h.leaf.extensions.ipAddresses == [[192, 0, 2, 1]])
+        #expect(h.validateServerChain(host: "api.example.org").isValid)
+        #expect(h.validateServerChain(host: "192.0.2.1").isValid)
+        #expect(h.validateServerChain(host: "example.org").firstFailure?.kind == .name)
+    }
+
     @Test(arguments: PKIDefect.allCases)
     func ourVerdictPerDefect(defect: PKIDefect) throws {
         let h = try Self.hierarchy(defect)
