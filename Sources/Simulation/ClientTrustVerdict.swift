@@ -22,9 +22,9 @@ public struct ClientTrustVerdict: Sendable, Equatable {
 /// (`s_client -tls1_2 -verify_return_error -auth_level 2` against `s_server`, one defect each):
 /// expired → certificate_expired; not yet valid, wrong host, SHA-1 signature, RSA-1024 leaf →
 /// bad_certificate; missing intermediate, self-signed leaf, CA:FALSE intermediate, pathLen exceeded
-/// → unknown_ca; EKU without serverAuth → unsupported_certificate. A bad signature is decrypt_error
-/// in OpenSSL's table (not measured); a chain the system accepts but the app refuses (a pin
-/// mismatch) → bad_certificate, as a verify callback's refusal is.
+/// → unknown_ca; EKU without serverAuth → unsupported_certificate; a bad signature → decrypt_error
+/// (OpenSSLAlertTests re-measures this with TLSLAB_HEAVY=1). A chain the system accepts but the app
+/// refuses (a pin mismatch) → bad_certificate, as a verify callback's refusal is.
 public enum CertificateAlertMapping {
     public static func alert(for check: ChainCheck?) -> TLSAlertName {
         guard let check else { return .badCertificate }
