@@ -218,19 +218,51 @@ import TLSCrypto
         }
     }
 
-    /// AFSecurityPolicy on builder-made renewals, the original leaf pinned (the fixture table's rows,
-    /// here with certificates built in-process): publicKey mode survives a same-key renewal only;
-    /// certificate mode survives neither (the old leaf cannot anchor the new one).
-    @Test(arguments: [(PKIDefect.renewedSameKey, AFSecurityPolicy.PinningMode.publicKey, true),
-                      (.renewedSameKey, .certificate, false),
-                      (.renewedNewKey, .publicKey, false),
-                      (.renewedNewKey, .certificate, false),
-                      (.renewedNewKey, .none, true)])
-    func afNetworkingPinsAcrossRenewal(defect: PKIDefect, mode: AFSecurityPolicy.PinningMode, accepted: Bool) throws {
+    /// AFSecurityPolicy's decision table (AFSecurityPolicyTests) replayed on builder-made hierarchies:
+    /// the same situations, the same hand-derived YES/NO strings (mode none, publicKey, certificate ×
+    /// (allowInvalid, validatesDomainName) = NN NY YN YY), so the verdicts do not depend on who made
+    /// the certificates. Renewals pin the leaf before renewal (`originalLeaf`).
+    enum Pin: Sendable { case root, intermediate, leaf, originalLeaf, unrelated }
+    static let afSituations: [(PKIDefect, [Pin], String)] = [
+        (.none, [.root], "YYYN YYYY YYYY"),
+        (.wrongHost, [.leaf], "YNYN YNYY YNYN"),
+        (.selfSignedLeaf, [.leaf], "NNYN NNYY NNYY"),
+        (.expired, [.leaf], "NNYN NNYY NNNN"),
+        (.none, [.leaf], "YYYN YYYY YYYY"),
+        (.none, [.intermediate], "YYYN YYYY YYYY"),
+        (.none, [.unrelated], "YYYN NNNN NNNN"),
+        (.renewedSameKey, [.originalLeaf], "YYYN YYYY NNNN"),
+        (.renewedNewKey, [.originalLeaf], "YYYN NNNN NNNN"),
+        (.none, [], "YYYN NNNN NNNN"),
+    ]
+
+    @Test(arguments: 0..<afSituations.count)
+    func afNetworkingDecisionTableOnBuiltCertificates(row: Int) throws {
+        let (defect, pins, expectedText) = Self.afSituations[row]
         let h = try Self.hierarchy(defect)
-        let original = try #require(h.originalLeaf)
-        let policy = AFSecurityPolicy(mode: mode, pinnedCertificates: [original.der])
-        let decision = policy.evaluate(h.serverTrust(), forDomain: h.spec.primaryHost)
-        #expect(decision.accepted == accepted, "\(decision.reasons)")
+        let unrelated = try PKIHierarchy(PKIHierarchySpec(seed: Self.seed + 1000)).leaf
+        let pinned: [[UInt8]] = try pins.map { pin in
+            switch pin {
+            case .root: return h.root.der
+            case .intermediate: return h.intermediate.der
+            case .leaf: return h.leaf.der
+            case .originalLeaf: return try #require(h.originalLeaf).der
+            case .unrelated: return unrelated.der
+            }
+        }
+        let expected = Array(expectedText.filter { $0 != " " })
+        var column = 0
+        for mode in [AFSecurityPolicy.PinningMode.none, .publicKey, .certificate] {
+            for allowInvalid in [false, true] {
+                for validatesDomain in [false, true] {
+                    let policy = AFSecurityPolicy(mode: mode, pinnedCertificates: pinned,
+                                                  allowInvalidCertificates: allowInvalid, validatesDomainName: validatesDomain)
+                    let decision = policy.evaluate(h.serverTrust(), forDomain: h.spec.primaryHost)
+                    #expect(decision.accepted == (expected[column] == "Y"),
+                            "\(defect) pins \(pins): mode \(mode) allowInvalid \(allowInvalid) validatesDomain \(validatesDomain): \(decision.reasons)")
+                    column += 1
+                }
+            }
+        }
     }
 }
