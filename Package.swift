@@ -63,7 +63,8 @@ let package = Package(
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TCPSim", "TLSEngine"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Simulation", "TCPSim", "TLSEngine"],
+                    exclude: ["Goldens"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering"]),
         .testTarget(name: "PKITests", dependencies: [

@@ -40,13 +40,33 @@ public struct TextRenderer: Sendable {
         lines += outcome(trace)
         lines += statistics(trace)
         if verbosity != .summary { lines += knowledgePanel(trace.knowledge) }
-        return lines
+        return lines.flatMap(fitToWidth)
+    }
+
+    /// One output line per element, none wider than `width` columns: entries holding several
+    /// lines are split, long lines wrap under their own indentation (colour kept on each piece).
+    func fitToWidth(_ entry: String) -> [String] {
+        entry.split(separator: "\n", omittingEmptySubsequences: false).flatMap { part -> [String] in
+            let line = String(part)
+            var code: String?
+            var plain = line
+            if color, line.hasPrefix("\u{1B}["), let m = line.firstIndex(of: "m"), line.hasSuffix("\u{1B}[0m") {
+                code = String(line[line.index(line.startIndex, offsetBy: 2)..<m])
+                plain = String(line[line.index(after: m)..<line.index(line.endIndex, offsetBy: -4)])
+            }
+            guard plain.count > width else { return [line] }
+            let indent = plain.prefix { $0 == " " }.count
+            let pieces = HexdumpRenderer(width: width).wrap(plain, continuationIndent: indent + 2)
+            return pieces.map { piece in code.map { "\u{1B}[\($0)m\(piece)\u{1B}[0m" } ?? piece }
+        }
     }
 
     struct LadderState {
         var tcpAcks = 0
         var explained: Set<String> = []
         var keyExchange: KeyExchangeAlgorithm?
+        /// The suite the ServerHello chose, so later messages (ClientKeyExchange) dissect in full.
+        var cipherSuite: CipherSuite?
         var participants: [IPv4Address: Actor] = [:]
         var plainHTTP = false
     }
@@ -135,9 +155,10 @@ public struct TextRenderer: Sendable {
                 let key = explanationKey(message, state: state)
                 if let text = explanations(key) { out += explain(text) }
             }
+            if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
             if verbosity == .bytes {
-                let dissection = Dissector(cipherSuite: nil).dissectHandshakeMessages(bytes)
-                out += HexdumpRenderer(width: width).render(dissection, input: bytes).map { "          " + $0 }
+                let dissection = Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
+                out += HexdumpRenderer(width: width - 10).render(dissection, input: bytes).map { "          " + $0 }
             }
             return out
         case .changeCipherSpecSent:
@@ -149,6 +170,7 @@ public struct TextRenderer: Sendable {
             return out
         case .negotiated(let n):
             state.keyExchange = n.cipherSuite.parameters?.keyExchange
+            state.cipherSuite = n.cipherSuite
             guard actor == .client else { return [] }
             return ["\(t)  agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")"]
         case .derived(let value):

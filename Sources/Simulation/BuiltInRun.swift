@@ -67,6 +67,11 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
 
     /// The setup for this run. `seed` drives every random value; nil uses the system CSPRNG.
     public func setup(seed: UInt64?) throws(SetupError) -> SimulationSetup {
+        try prepare(seed: seed).setup
+    }
+
+    /// The setup and the certificates and keys it uses (for `tlslab export --pki`).
+    public func prepare(seed: UInt64?) throws(SetupError) -> (setup: SimulationSetup, pki: PKIMaterial) {
         let random: RandomSource = seed.map { HMACDRBG(seed: $0) } ?? SystemRandom()
         let key = try Self.key(DemoPKI.serverKeyPEM, "demo server key")
         let root = try Self.certificate(DemoPKI.rootCertificatePEM, "demo root")
@@ -137,6 +142,6 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         default:
             break
         }
-        return setup
+        return (setup, PKIMaterial(serverChain: [leaf], serverKey: key, roots: [root]))
     }
 }

@@ -1,0 +1,33 @@
+import PKI
+import TLSCrypto
+
+/// The certificates and keys a run used, for `tlslab export --pki` and for anyone who wants to
+/// check them with OpenSSL: the chain the server sends (leaf first) and its key, the root CAs of
+/// the run's PKI (whether or not the client trusts them), and the client's identity when it has one.
+public struct PKIMaterial: Sendable {
+    public var serverChain: [X509Certificate]
+    public var serverKey: RSAPrivateKey?
+    public var roots: [X509Certificate]
+    public var clientChain: [X509Certificate]
+    public var clientKey: RSAPrivateKey?
+
+    public init(serverChain: [X509Certificate], serverKey: RSAPrivateKey?, roots: [X509Certificate],
+                clientChain: [X509Certificate] = [], clientKey: RSAPrivateKey? = nil) {
+        self.serverChain = serverChain
+        self.serverKey = serverKey
+        self.roots = roots
+        self.clientChain = clientChain
+        self.clientKey = clientKey
+    }
+
+    /// File name → PEM text, as `export --pki DIR` writes them.
+    public var pemFiles: [(name: String, text: String)] {
+        var files: [(String, String)] = []
+        if !serverChain.isEmpty { files.append(("server-chain.pem", serverChain.map(\.pem).joined(separator: "\n") + "\n")) }
+        if let serverKey { files.append(("server-key.pem", serverKey.pem + "\n")) }
+        if !roots.isEmpty { files.append(("roots.pem", roots.map(\.pem).joined(separator: "\n") + "\n")) }
+        if !clientChain.isEmpty { files.append(("client-chain.pem", clientChain.map(\.pem).joined(separator: "\n") + "\n")) }
+        if let clientKey { files.append(("client-key.pem", clientKey.pem + "\n")) }
+        return files
+    }
+}

@@ -1,0 +1,104 @@
+import Rendering
+import Simulation
+import Testing
+
+@Suite("Walkthrough: steps, keys and the screen")
+struct WalkthroughTests {
+    static func walkthrough(_ run: BuiltInRun = .rsa, width: Int = 80) throws -> Walkthrough {
+        Walkthrough(title: run.rawValue, trace: Simulation(try run.setup(seed: 1)).run(), width: width)
+    }
+
+    @Test func stepsFollowTheRunInOrder() throws {
+        let w = try Self.walkthrough()
+        let heads = w.steps.map(\.headline)
+        func index(_ text: String) -> Int? { heads.firstIndex { $0.contains(text) } }
+        let order = ["TCP three-way handshake", "TCP [S]", "TLS ClientHello", "TLS ServerHello", "TLS Certificate",
+                     "TLS ServerHelloDone", "TLS ClientKeyExchange", "TLS Finished", "HTTP request", "Outcome"]
+        let positions = order.map(index)
+        #expect(!positions.contains(nil), "missing steps: \(zip(order, positions).filter { $0.1 == nil }.map(\.0))")
+        let found = positions.compactMap { $0 }
+        #expect(found == found.sorted(), "steps out of order: \(zip(order, found).map { "\($0.0)@\($0.1)" })")
+        #expect(heads.last?.contains("Outcome") == true, "the outcome closes the walk")
+        #expect(w.steps.last?.detail.contains { $0.hasPrefix("Success: TLS 1.2") } == true)
+        // The ClientHello step explains and shows the value it introduces.
+        let hello = try #require(index("TLS ClientHello"))
+        #expect(w.steps[hello].detail.joined().contains("client_random"))
+    }
+
+    @Test func keysMoveTheCursor() throws {
+        let w = try Self.walkthrough()
+        var c = Walkthrough.Cursor()
+        c = w.apply(.back, to: c)
+        #expect(c.step == 0, "back at the first step stays there")
+        for _ in 0..<3 { c = w.apply(Walkthrough.key([UInt8(ascii: "n")]), to: c) }
+        c = w.apply(Walkthrough.key([0x20]), to: c)
+        c = w.apply(Walkthrough.key([0x0d]), to: c)
+        #expect(c.step == 5)
+        c = w.apply(Walkthrough.key([UInt8(ascii: "b")]), to: c)
+        #expect(c.step == 4)
+        for byte in Array("g12".utf8) { c = w.apply(Walkthrough.key([byte]), to: c) }
+        #expect(c.jumpDigits == "12")
+        c = w.apply(.enter, to: c)
+        #expect(c.step == 11 && c.jumpDigits == nil, "g 12 Enter shows step 12 (index 11)")
+        for byte in Array("g99999".utf8) { c = w.apply(Walkthrough.key([byte]), to: c) }
+        c = w.apply(.enter, to: c)
+        #expect(c.step == w.steps.count - 1, "a jump past the end lands on the last step")
+        c = w.apply(Walkthrough.key([UInt8(ascii: "g")]), to: c)
+        c = w.apply(Walkthrough.key([0x1b]), to: c)
+        #expect(c.jumpDigits == nil, "Esc cancels a jump")
+        c = w.apply(Walkthrough.key([0x1b, 0x5b, 0x44]), to: c)
+        #expect(c.step == w.steps.count - 2, "left arrow goes back")
+        #expect(w.apply(Walkthrough.key([UInt8(ascii: "k")]), to: c).showKnowledge)
+        #expect(w.apply(Walkthrough.key([UInt8(ascii: "x")]), to: c).showBytes)
+        #expect(w.apply(Walkthrough.key([UInt8(ascii: "q")]), to: c).finished)
+        #expect(w.apply(Walkthrough.key([0x03]), to: c).finished, "Ctrl-C as a byte quits too")
+    }
+
+    @Test(arguments: [(80, 24), (100, 40), (40, 12)])
+    func everyScreenFitsTheTerminal(size: (Int, Int)) throws {
+        let w = try Self.walkthrough(width: size.0)
+        for step in 0..<w.steps.count {
+            for (k, x) in [(false, false), (true, false), (false, true), (true, true)] {
+                var c = Walkthrough.Cursor()
+                c.step = step
+                c.showKnowledge = k
+                c.showBytes = x
+                let screen = w.screen(c, width: size.0, height: size.1)
+                #expect(screen.count == size.1)
+                #expect(screen.allSatisfy { $0.count <= size.0 }, "step \(step) k=\(k) x=\(x): \(screen.filter { $0.count > size.0 })")
+                #expect(screen.contains { $0.hasPrefix("▶") }, "the current step is on screen (step \(step))")
+            }
+        }
+    }
+
+    @Test func knowledgeAndBytesToggles() throws {
+        let w = try Self.walkthrough(width: 100)
+        let kx = try #require(w.steps.firstIndex { $0.headline.contains("TLS ClientKeyExchange") })
+        var c = Walkthrough.Cursor()
+        c.step = kx
+        let plain = w.screen(c, width: 100, height: 40).joined(separator: "\n")
+        #expect(!plain.contains("Who knows what"))
+        c.showKnowledge = true
+        let knowledge = w.screen(c, width: 100, height: 40).joined(separator: "\n")
+        #expect(knowledge.contains("Who knows what") && knowledge.contains("premaster secret"))
+        c.showKnowledge = false
+        c.showBytes = true
+        let bytes = w.screen(c, width: 100, height: 40).joined(separator: "\n")
+        #expect(bytes.contains("msg_type = client_key_exchange (0x10)  [10]"), "each field with its offset, name, meaning and bytes")
+        #expect(bytes.contains("encrypted_pre_master_secret") && !bytes.contains("not known"), "dissected with the negotiated suite: \(bytes)")
+    }
+
+    /// The knowledge panel is computed up to the current step: at the ClientHello nobody has a master secret yet.
+    @Test func knowledgeGrowsWithTheSteps() throws {
+        let w = try Self.walkthrough(width: 100)
+        let hello = try #require(w.steps.firstIndex { $0.headline.contains("TLS ClientHello") })
+        var c = Walkthrough.Cursor()
+        c.showKnowledge = true
+        c.step = hello
+        let early = w.screen(c, width: 100, height: 40).first { $0.hasPrefix("master secret") }
+        c.step = w.steps.count - 1
+        let late = w.screen(c, width: 100, height: 40).first { $0.hasPrefix("master secret") }
+        #expect(early?.contains("knows") == false, "early: \(early ?? "-")")
+        #expect(late?.contains("knows") == true, "late: \(late ?? "-")")
+    }
+}
