@@ -22,23 +22,18 @@ struct RenderOptions: ParsableArguments {
         return v
     }
 
-    /// Runs a built-in and prints it; exit code 1 when the handshake failed.
-    func runAndPrint(_ run: BuiltInRun) throws {
-        let setup: SimulationSetup
-        do {
-            setup = try run.setup(seed: try seedValue())
-        } catch let error as BuiltInRun.SetupError {
-            throw CLIError.failed("\(error)")
-        }
-        let trace = Simulation(setup).run()
+    /// Runs a scenario and prints its trace (a failed handshake is a lesson here, not an error: exit 0;
+    /// `tlslab check` is where outcomes are asserted).
+    func runAndPrint(_ name: String) throws {
+        let resolved = try ResolvedRun.resolve(name, seed: try seedValue())
+        let trace = resolved.simulate()
         let lines: [String]
         switch format {
         case .json:
             lines = JSONLinesRenderer().render(trace)
         case .text:
-            let color = Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            lines = ["TLSLab — \(run.rawValue): \(run.summary)"]
-                + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color).render(trace)
+            lines = ["TLSLab — \(resolved.name): \(resolved.summary)"]
+                + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: Terminal.useColor).render(trace)
         }
         print(lines.joined(separator: "\n"))
     }
@@ -59,10 +54,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var options: RenderOptions
 
     func run() throws {
-        guard let run = BuiltInRun(rawValue: name) else {
-            throw CLIError.badInput("unknown run '\(name)' (known: \(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        try options.runAndPrint(run)
+        try options.runAndPrint(name)
     }
 }
 
@@ -70,8 +62,9 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in runs.")
 
     func run() {
+        let column = (BuiltInRun.allCases.map(\.rawValue.count).max() ?? 0) + 2
         for run in BuiltInRun.allCases {
-            print(run.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + run.summary)
+            print(run.rawValue.padding(toLength: column, withPad: " ", startingAt: 0) + run.summary)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Simulation
 
 @main
 struct TLSLab: ParsableCommand {
@@ -7,7 +8,7 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, ListCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
+        subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
     )
 
     /// Runs the command line with TLSLab's exit codes: 0 success, 1 a failure the user asked to
@@ -32,8 +33,12 @@ struct TLSLab: ParsableCommand {
     @OptionGroup var options: RenderOptions
 
     /// With no subcommand: the default walkthrough — RSA key exchange, one-way authentication,
-    /// over simulated TCP, printed as a whole trace.
+    /// over simulated TCP. Interactive on a terminal; printed whole when stdin or stdout is not one.
     func run() throws {
-        try options.runAndPrint(.rsa)
+        if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal && options.format == .text {
+            try WalkthroughCommand.walk(BuiltInRun.rsa.rawValue, seed: try options.seedValue())
+        } else {
+            try options.runAndPrint(BuiltInRun.rsa.rawValue)
+        }
     }
 }

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import Rendering
+import Simulation
+
+/// `tlslab export SCENARIO --pcap FILE --keylog FILE [--pki DIR]`: the run as Wireshark sees it.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a run as a pcap capture and an NSS key log (and its PKI as PEM files).",
+        discussion: """
+        Open the capture in Wireshark with the key log set under Protocols › TLS › (Pre)-Master-Secret \
+        log filename, or: tshark -r FILE.pcap -o tls.keylog_file:FILE.keys -Y http
+        """
+    )
+
+    enum Link: String, ExpressibleByArgument, CaseIterable { case ethernet, raw }
+
+    @Argument(help: "A built-in run (see `tlslab list`).")
+    var scenario: String
+
+    @Option(help: "The libpcap capture to write.")
+    var pcap: String
+
+    @Option(help: "The NSS key log to write (CLIENT_RANDOM lines).")
+    var keylog: String?
+
+    @Option(help: "A directory to write server-chain.pem, server-key.pem, roots.pem (and the client identity) into.")
+    var pki: String?
+
+    @Option(help: "Link type: ethernet or raw (raw IPv4).")
+    var link: Link = .ethernet
+
+    @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
+    var seed: String = "1"
+
+    func run() throws {
+        let seedValue: UInt64?
+        if seed == "random" { seedValue = nil } else {
+            guard let v = UInt64(seed) else { throw CLIError.badInput("--seed takes a whole number or 'random', not '\(seed)'") }
+            seedValue = v
+        }
+        let resolved = try ResolvedRun.resolve(scenario, seed: seedValue)
+        let trace = resolved.simulate()
+        let packets = PcapWriter.packets(from: trace)
+        try write(Data(PcapWriter(linkType: link == .ethernet ? .ethernet : .rawIPv4).file(packets)), to: pcap)
+        var report = ["wrote \(pcap): \(packets.count) packets"]
+        if let keylog {
+            let sessions = KeyLogWriter.sessions(from: trace)
+            try write(Data(KeyLogWriter.text(sessions).utf8), to: keylog)
+            report.append("wrote \(keylog): \(sessions.count) session(s)")
+        }
+        if let pki {
+            guard let material = resolved.pki else { throw CLIError.badInput("'\(scenario)' uses no certificates to export") }
+            let dir = URL(fileURLWithPath: pki, isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError.badInput("cannot create the directory \(pki): \(error.localizedDescription)")
+            }
+            for file in material.pemFiles {
+                try write(Data(file.text.utf8), to: dir.appendingPathComponent(file.name).path)
+            }
+            report.append("wrote \(material.pemFiles.map(\.name).joined(separator: ", ")) into \(pki)")
+        }
+        print(report.joined(separator: "\n"))
+    }
+
+    func write(_ data: Data, to path: String) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError.badInput("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+
+/// Runs a program found on PATH; nil when it is not installed.
+enum Tool {
+    static func path(_ name: String) -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs a tool and returns its status and combined output. The output goes to a file, not a pipe:
+    /// a daemon the tool starts (the tmux server) may keep a pipe's write end open forever, and a test
+    /// reading to end-of-file would hang. A tool still running after `timeout` seconds is killed.
+    @discardableResult
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
+                    timeout: Double = 120) throws -> (status: Int32, output: String) {
+        guard let tool = path(name) else { throw ToolError.missing(name) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-tool-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw ToolError.output(file.path) }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let out = try FileHandle(forWritingTo: file)
+        defer { try? out.close() }
+        p.standardOutput = out
+        p.standardError = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if p.isRunning {
+            p.terminate()
+            throw ToolError.timedOut(name, arguments)
+        }
+        p.waitUntilExit()
+        let data = (try? Data(contentsOf: file)) ?? Data()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    enum ToolError: Error { case missing(String), output(String), timedOut(String, [String]) }
+}
+
+func temporaryDirectory() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+@Suite("tlslab export: pcap, key log and PEM files")
+struct ExportCommandTests {
+    /// tshark reads the capture with checksum validation on, finds no malformed packets or warnings,
+    /// and with our key log decrypts the Finished messages and the HTTP request.
+    @Test(.enabled(if: Tool.path("tshark") != nil, "tshark is not installed (CI installs it)"),
+          arguments: ["rsa", "ecdhe", "lossy"])
+    func tsharkDecryptsTheExport(run: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pcap = dir.appendingPathComponent("run.pcap").path, keys = dir.appendingPathComponent("run.keys").path
+        let result = try CLI.run(["export", run, "--pcap", pcap, "--keylog", keys])
+        #expect(result.status == 0, "\(result.stderr)")
+        let keylog = try String(contentsOfFile: keys, encoding: .utf8)
+        #expect(keylog.split(separator: "\n").filter { $0.hasPrefix("CLIENT_RANDOM ") }.count == 1)
+        let checks = ["-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE", "-o", "tls.keylog_file:\(keys)"]
+        let experts = try Tool.run("tshark", ["-r", pcap, "-q", "-z", "expert,warn"] + checks)
+        #expect(experts.status == 0)
+        #expect(!experts.output.contains("Malformed"), "\(experts.output)")
+        #expect(!experts.output.contains("Warnings ("), "no warning expert items: \(experts.output)")
+        let fields = try Tool.run("tshark", ["-r", pcap, "-Y", "tls.handshake.type == 20 || http.request",
+                                             "-T", "fields", "-e", "tls.handshake.type", "-e", "http.request.uri",
+                                             "-e", "http.cookie"] + checks)
+        #expect(fields.output.components(separatedBy: "20").count - 1 >= 2, "both Finished decrypted: \(fields.output)")
+        #expect(fields.output.contains("/profile") && fields.output.contains("session=42"), "\(fields.output)")
+    }
+
+    @Test(.enabled(if: Tool.path("openssl") != nil, "openssl is not installed"))
+    func pkiFilesVerifyWithOpenSSL() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["export", "rsa", "--pcap", dir.appendingPathComponent("x.pcap").path,
+                                  "--pki", dir.appendingPathComponent("pki").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let pki = dir.appendingPathComponent("pki")
+        func file(_ name: String) -> String { pki.appendingPathComponent(name).path }
+        let verify = try Tool.run("openssl", ["verify", "-CAfile", file("roots.pem"), "-purpose", "sslserver",
+                                              "-verify_hostname", "example.com", "-attime", "1900000000", file("server-chain.pem")])
+        #expect(verify.output.contains(": OK"), "\(verify.output)")
+        let keyModulus = try Tool.run("openssl", ["rsa", "-in", file("server-key.pem"), "-noout", "-modulus"])
+        let certModulus = try Tool.run("openssl", ["x509", "-in", file("server-chain.pem"), "-noout", "-modulus"])
+        #expect(keyModulus.output.hasPrefix("Modulus=") && keyModulus.output == certModulus.output, "the key belongs to the leaf")
+    }
+
+    @Test func badInput() throws {
+        #expect(try CLI.run(["export", "nope", "--pcap", "/dev/null"]).status == 2)
+        let unwritable = try CLI.run(["export", "rsa", "--pcap", "/nonexistent-dir/x.pcap"])
+        #expect(unwritable.status == 2 && unwritable.stderr.contains("/nonexistent-dir/x.pcap"))
+        #expect(try CLI.run(["export", "rsa"]).status == 2, "--pcap is required")
+    }
+}
+
+/// The walkthrough driven through tmux at 80×24: keys in, screen text out, the terminal restored.
+@Suite("tlslab walkthrough in a terminal", .serialized)
+struct WalkthroughTerminalTests {
+    static let enabled = Tool.path("tmux") != nil
+
+    struct Session {
+        let socket = "tlslab-test-\(UUID().uuidString.prefix(8))"
+        let name = "walk"
+
+        func tmux(_ args: [String]) throws -> String { try Tool.run("tmux", ["-L", socket] + args).output }
+
+        /// Starts the tmux server. Tests run in parallel, so this process may hold the write ends of
+        /// other tests' pipes; a plain spawn would hand them to the long-lived tmux server, and those
+        /// tests would wait forever for end-of-file. bash closes every descriptor above 2 first.
+        func start(_ command: String) throws {
+            let closeInherited = "for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
+            _ = try Tool.run("bash", ["-c", closeInherited + "exec tmux \"$@\"", "tmux",
+                                      "-L", socket, "new-session", "-d", "-s", name, "-x", "80", "-y", "24", command])
+        }
+
+        func keys(_ keys: String...) throws { _ = try tmux(["send-keys", "-t", name] + keys) }
+
+        func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
+
+        /// Polls the screen until `predicate` holds (the program paints asynchronously).
+        func wait(for what: String, timeout: Double = 20, _ predicate: (String) -> Bool) throws -> String {
+            let deadline = Date().addingTimeInterval(timeout)
+            var last = ""
+            while Date() < deadline {
+                last = try screen()
+                if predicate(last) { return last }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            Issue.record("timed out waiting for \(what); screen:\n\(last)")
+            return last
+        }
+
+        func kill() { _ = try? tmux(["kill-server"]) }
+    }
+
+    /// `sh -c` wrapper: run the walkthrough, then record how the terminal was left and the exit status.
+    /// Ctrl-C signals the whole foreground group; the trap keeps the wrapper alive to write the report
+    /// (a caught signal is reset to the default in the child, so tlslab still gets a real SIGINT).
+    static func command(_ binary: String, _ args: String, report: String) -> String {
+        "sh -c 'trap true INT; \(binary) \(args); echo \"exit=$?\" > \(report); stty -a >> \(report); echo done >> \(report); sleep 30'"
+    }
+
+    static func report(_ path: String) throws -> String {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("done") { return text }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("the walkthrough did not exit")
+        return ""
+    }
+
+    @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
+    func keysStepTheRunAndQRestoresTheTerminal() throws {
+        let binary = try #require(CLI.binary).path
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report").path
+        let session = Session()
+        defer { session.kill() }
+        try session.start(Self.command(binary, "walkthrough rsa", report: report))
+        let first = try session.wait(for: "step 1") { $0.contains("step 1/") }
+        #expect(first.contains("TCP three-way handshake"))
+        #expect(first.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        try session.keys("n")
+        try session.keys("Space")
+        try session.keys("Enter")
+        _ = try session.wait(for: "step 4") { $0.contains("step 4/") }
+        try session.keys("b")
+        _ = try session.wait(for: "step 3") { $0.contains("step 3/") }
+        try session.keys("g", "1", "5", "Enter")
+        _ = try session.wait(for: "step 15") { $0.contains("step 15/") }
+        try session.keys("k")
+        let knowledge = try session.wait(for: "knowledge panel") { $0.contains("Who knows what") }
+        #expect(knowledge.contains("eavesdropper"))
+        try session.keys("k", "x")
+        _ = try session.wait(for: "bytes on") { $0.contains("x bytes on") }
+        try session.keys(">")
+        let last = try session.wait(for: "the outcome") { $0.contains("▶── Outcome") && $0.contains("Success: TLS 1.2") }
+        #expect(last.contains("TLS_RSA_WITH_AES_128_GCM_SHA256"))
+        try session.keys("q")
+        let text = try Self.report(report)
+        #expect(text.contains("exit=0"), "\(text)")
+        #expect(text.contains(" icanon") && text.contains(" echo"), "canonical mode and echo are back: \(text)")
+        #expect(!text.contains("-icanon") && !text.contains("-echo "), "\(text)")
+    }
+
+    @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
+    func ctrlCRestoresTheTerminal() throws {
+        let binary = try #require(CLI.binary).path
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report").path
+        let session = Session()
+        defer { session.kill() }
+        // No arguments on a terminal: the default walkthrough is interactive.
+        try session.start(Self.command(binary, "", report: report))
+        _ = try session.wait(for: "step 1") { $0.contains("step 1/") && $0.contains("· rsa ·") }
+        try session.keys("n", "n")
+        _ = try session.wait(for: "step 3") { $0.contains("step 3/") }
+        try session.keys("C-c")
+        let text = try Self.report(report)
+        #expect(text.contains("exit=130"), "SIGINT ends it with 128 + 2: \(text)")
+        #expect(text.contains(" icanon") && !text.contains("-icanon") && !text.contains("-echo "), "\(text)")
+    }
+
+    /// Colour on a terminal, none with NO_COLOR or when redirected (the pty comes from tmux).
+    @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
+    func colourFollowsTheTerminalAndNoColor() throws {
+        let binary = try #require(CLI.binary).path
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Session()
+        defer { session.kill() }
+        let colored = dir.appendingPathComponent("colored").path, plain = dir.appendingPathComponent("plain").path
+        // `script` gives the run a terminal of its own and logs what it wrote, escapes included.
+        try session.start("sh -c 'unset NO_COLOR; script -qec \"\(binary) run untrusted\" \(colored) >/dev/null; NO_COLOR=1 script -qec \"\(binary) run untrusted\" \(plain) >/dev/null; echo done > \(dir.path)/done; sleep 30'")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !FileManager.default.fileExists(atPath: dir.appendingPathComponent("done").path) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let c = try String(contentsOfFile: colored, encoding: .utf8), p = try String(contentsOfFile: plain, encoding: .utf8)
+        #expect(c.contains("\u{1B}[31m"), "alerts in red on a terminal")
+        #expect(p.contains("unknown_ca") && !p.contains("\u{1B}[3"), "NO_COLOR: no colour codes")
+    }
+}
+
+@Suite("tlslab: help and shell completions")
+struct HelpAndCompletionTests {
+    @Test(arguments: ["run", "walkthrough", "export", "list", "dissect", "pin", "bench"])
+    func everySubcommandHasHelp(command: String) throws {
+        let result = try CLI.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE:"), "\(command): \(result.stdout)")
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScripts(shell: String) throws {
+        let result = try CLI.run(["--generate-completion-script", shell])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("walkthrough") && result.stdout.contains("export"))
+    }
+
+    @Test func walkthroughWithoutATerminalPrintsTheWholeTrace() throws {
+        let result = try CLI.run(["walkthrough", "dhe"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("TLS ServerKeyExchange") && result.stdout.contains("Who knows what"))
+        #expect(try CLI.run(["walkthrough", "nope"]).status == 2)
+    }
+}
