@@ -1,0 +1,216 @@
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// The result of running one scenario: every fact `expect` can name, and the trace for TLS worlds.
+public struct ScenarioRun {
+    public var facts: [String: FactValue]
+    public var trace: Trace?
+    public var verdict: TrustVerdict?
+}
+
+extension Scenario {
+    /// Runs the world (deterministic for the scenario's seed) and reads its facts.
+    public func run() -> ScenarioRun {
+        switch world {
+        case .tls(let w): return ScenarioRunner.runTLS(w, seed: seed)
+        case .tcp(let w): return ScenarioRunner.runTCP(w, seed: seed)
+        case .ats(let w): return ScenarioRunner.runATS(w)
+        }
+    }
+
+    /// The setup of a TLS world, for `tlslab run FILE.yaml` (nil for TCP-only and ATS scenarios).
+    public func simulationSetup() -> SimulationSetup? {
+        guard case .tls(let w) = world else { return nil }
+        return ScenarioRunner.setup(w, seed: seed, recorder: VerdictRecorder())
+    }
+}
+
+enum ScenarioRunner {
+    static func link(_ n: NetworkSpec) -> TCPLink {
+        TCPLink(latency: TCPDuration.milliseconds(Int64(n.latencyMs)), lossRate: n.loss, duplicateRate: n.duplicate,
+                jitter: TCPDuration.milliseconds(Int64(n.jitterMs)))
+    }
+
+    static func config(_ t: TCPSpec) -> TCPConfig {
+        var c = TCPConfig()
+        c.mss = t.mss
+        c.receiveBufferSize = t.window
+        c.minimumRTO = TCPDuration.milliseconds(Int64(t.minimumRTOMs))
+        c.initialRTO = TCPDuration.milliseconds(Int64(t.initialRTOMs))
+        c.msl = TCPDuration.milliseconds(Int64(t.mslMs))
+        c.handshake = t.handshake
+        return c
+    }
+
+    // MARK: - TLS
+
+    static func setup(_ w: TLSWorld, seed: UInt64, recorder: VerdictRecorder) -> SimulationSetup? {
+        let random = HMACDRBG(seed: seed)
+        let evaluator = PolicyEvaluator(world: w, recorder: recorder)
+        var identity: TLSIdentity?
+        if let names = w.identity, let first = names.first, let key = w.certificates[first]?.key {
+            identity = TLSIdentity(certificateChain: names.compactMap { w.certificates[$0]?.certificate.der }, privateKey: key)
+        }
+        let client = TLSClientConfiguration(certificateEvaluator: evaluator, random: random, cipherSuites: w.clientSuites,
+                                            minimumVersion: w.clientMinVersion, maximumVersion: w.clientMaxVersion,
+                                            serverName: w.host, offerExtendedMasterSecret: w.clientEMS, identity: identity,
+                                            minimumDHPrimeBits: w.minimumDHPrimeBits)
+        let chainDER = w.serverChain.compactMap { w.certificates[$0]?.certificate.der }
+        // The parser guarantees the first certificate has a key.
+        guard let serverKey = w.serverChain.first.flatMap({ w.certificates[$0]?.key }) else { return nil }
+        var clientEvaluator: (any PeerCertificateEvaluator)?
+        if w.clientAuth != .none {
+            let policy = MutualTLSPolicy(mode: MutualTLSPolicy.ClientAuthentication(rawValue: w.clientAuth.rawValue) ?? .require,
+                                         clientCAs: w.clientCAs.compactMap { w.certificates[$0]?.certificate },
+                                         subjectWhitelist: w.subjectWhitelist)
+            clientEvaluator = ClientCertificateEvaluator(policy: policy, time: w.now, recorder: recorder)
+        }
+        let server = TLSServerConfiguration(identity: TLSIdentity(certificateChain: chainDER, privateKey: serverKey),
+                                            random: random, cipherSuites: w.serverSuites,
+                                            minimumVersion: w.serverMinVersion, maximumVersion: w.serverMaxVersion,
+                                            dhGroup: w.dhGroup, extendedMasterSecret: w.serverEMS,
+                                            clientAuthentication: w.clientAuth, clientCertificateEvaluator: clientEvaluator)
+        var setup = SimulationSetup(client: client, server: server, random: random)
+        setup.link = link(w.network)
+        setup.tcpConfig = config(w.tcp)
+        setup.faults = w.network.faults.map { f in
+            let (from, to) = f.from == "client" ? (setup.clientAddress, setup.serverAddress) : (setup.serverAddress, setup.clientAddress)
+            return TCPFaultRule(from: from, to: to, nth: f.nth, f.action)
+        }
+        setup.httpRequest = w.httpRequest
+        setup.httpResponse = w.httpResponse
+        return setup
+    }
+
+    static let secretNames = ["client_random": "client_random", "server_random": "server_random",
+                              "premaster secret": "premaster_secret", "master secret": "master_secret",
+                              "client_write_key": "client_write_key", "server_write_key": "server_write_key",
+                              "HTTP cookie": "http_cookie"]
+
+    static func versionName(_ v: ProtocolVersion?) -> String {
+        guard let v else { return "none" }
+        return ScenarioReader.versions.first { $0.value == v }?.key ?? "none"
+    }
+
+    static func runTLS(_ w: TLSWorld, seed: UInt64) -> ScenarioRun {
+        let recorder = VerdictRecorder()
+        guard let setup = setup(w, seed: seed, recorder: recorder) else {
+            return ScenarioRun(facts: ["handshake": .string("failure")], trace: nil, verdict: nil)
+        }
+        let trace = Simulation(setup).run()
+        let s = trace.summary
+        var f: [String: FactValue] = [:]
+        f["handshake"] = .string(s.clientCompleted && s.serverCompleted && s.failure == nil ? "success" : "failure")
+        f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
+        f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
+        f["suite"] = .string(s.cipherSuite?.name ?? "none")
+        f["version"] = .string(versionName(s.version))
+        f["ems"] = .bool(s.extendedMasterSecret)
+        f["resumed"] = .bool(s.resumed)
+        if let v = recorder.verdict {
+            f["trust"] = .string(v.accepted ? "accepted" : "rejected")
+            f["disposition"] = .string(v.disposition.rawValue)
+            f["first_failing_check"] = .string(v.firstFailingCheck?.rawValue ?? "none")
+        } else {
+            f["trust"] = .string("not_evaluated")
+            f["disposition"] = .string("none")
+            f["first_failing_check"] = .string("none")
+        }
+        f["client_authenticated"] = .bool(recorder.clientAuthenticated)
+        let rows = trace.knowledge.rows
+        func learned(_ who: (KnowledgeTable.Row) -> Bool) -> FactValue {
+            .list(rows.filter(who).compactMap { secretNames[$0.secret] }.sorted())
+        }
+        f["eavesdropper_learns"] = learned(\.eavesdropper)
+        f["client_learns"] = learned(\.client)
+        f["server_learns"] = learned(\.server)
+        f["http_response"] = .bool(trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } })
+        let tcpEvents = trace.events.compactMap { e -> TCPNetworkEvent.Kind? in if case .tcp(let k) = e.kind { k } else { nil } }
+        let states = TCPFacts(events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
+        f["client_tcp_state"] = .string(states.clientStates.last ?? "CLOSED")
+        f["server_tcp_state"] = .string(states.serverStates.last ?? "none")
+        f["retransmissions"] = .int(states.retransmissions(of: setup.clientAddress) + states.retransmissions(of: setup.serverAddress))
+        // The JSON summary's values (the `summary` object of `tlslab run --format json`).
+        func hex(_ b: [UInt8]?) -> FactValue { b.map { .string($0.map { String(format: "%02x", $0) }.joined()) } ?? .null }
+        f["summary.client_random"] = hex(s.clientRandom)
+        f["summary.server_random"] = hex(s.serverRandom)
+        f["summary.premaster_secret"] = hex(s.preMasterSecret)
+        f["summary.master_secret"] = hex(s.masterSecret)
+        f["summary.client_verify_data"] = hex(s.clientVerifyData)
+        f["summary.server_verify_data"] = hex(s.serverVerifyData)
+        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.name ?? "\($0.rawValue)") } ?? .null
+        f["summary.version"] = s.version.map { .string("\($0)") } ?? .null
+        f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
+        f["summary.resumed"] = .bool(s.resumed)
+        f["summary.outcome"] = .string(s.outcome)
+        return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict)
+    }
+
+    // MARK: - ATS
+
+    static func runATS(_ w: ATSWorld) -> ScenarioRun {
+        var trust: ServerTrust?
+        if w.usesHTTPS {
+            trust = ServerTrust(presented: w.chain.compactMap { w.certificates[$0]?.certificate },
+                                anchors: AnchorSelection(system: TrustStore.system(w.trustStore.compactMap { w.certificates[$0]?.certificate })),
+                                time: w.now)
+        }
+        let decision = w.policy.evaluate(ATSPolicy.Connection(host: w.host, usesHTTPS: w.usesHTTPS, tlsVersion: w.tlsVersion,
+                                                              forwardSecret: w.forwardSecret, loadKind: w.loadKind, trust: trust))
+        let reasons = decision.reasons.joined(separator: "; ")
+        return ScenarioRun(facts: ["ats": .string(decision.accepted ? "allowed" : "blocked"),
+                                   "reason_includes": .string(reasons)],
+                           trace: nil, verdict: nil)
+    }
+}
+
+/// TCP facts read off network events: each side's states in order, retransmissions, resets.
+struct TCPFacts {
+    var clientID: TCPConnectionID?
+    var serverID: TCPConnectionID?
+    var clientStates: [String] = []
+    var serverStates: [String] = []
+    let events: [TCPNetworkEvent.Kind]
+
+    init(events: [TCPNetworkEvent.Kind], client: IPv4Address, server: IPv4Address, alsoFrom: IPv4Address? = nil, clientID: TCPConnectionID? = nil) {
+        self.events = events
+        self.clientID = clientID
+        for e in events {
+            guard case .connection(let id, .stateChanged(let from, let to, _)) = e else { continue }
+            if self.clientID == nil, id.local.address == client, id.remote.address == server { self.clientID = id }
+            if serverID == nil, id.local.address == server, id.remote.address == client || id.remote.address == alsoFrom {
+                serverID = id
+            }
+            if id == self.clientID {
+                if clientStates.isEmpty { clientStates.append(from.rawValue) }
+                clientStates.append(to.rawValue)
+            }
+            if id == serverID {
+                if serverStates.isEmpty { serverStates.append(from.rawValue) }
+                serverStates.append(to.rawValue)
+            }
+        }
+    }
+
+    func retransmissions(of host: IPv4Address) -> Int {
+        events.filter { if case .connection(let id, .retransmitted) = $0 { id.local.address == host } else { false } }.count
+    }
+
+    func error(of id: TCPConnectionID?) -> String {
+        guard let id else { return "none" }
+        for e in events {
+            if case .connection(id, .error(let err)) = e {
+                switch err {
+                case .refused: return "refused"
+                case .reset: return "reset"
+                case .timedOut: return "timedOut"
+                case .aborted: return "aborted"
+                }
+            }
+        }
+        return "none"
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+/// `tlslab check PATH...`: every scenario under the paths, one line each, then `N passed, N failed`.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run scenario files and check their expectations.",
+        discussion: """
+        Runs every *.yaml under the paths and prints PASS NAME or FAIL NAME: EXPECTATION: expected X, got Y,
+        then 'N passed, N failed'. Exit 0 when all pass, 1 when any expectation failed, 2 when a file is
+        invalid (its located error is printed: FILE:LINE:COLUMN: key.path: what was expected).
+        """
+    )
+
+    @Argument(help: "Scenario files or directories (searched recursively for *.yaml).")
+    var paths: [String]
+
+    func run() throws {
+        let (files, missing) = ScenarioCheck.files(under: paths)
+        if let first = missing.first { throw CLIError.badInput("no such file or directory: \(first)") }
+        if files.isEmpty { throw CLIError.badInput("no scenario files (*.yaml) under \(paths.joined(separator: ", "))") }
+        var passed = 0, failed = 0, invalid = 0
+        for file in files {
+            let result = ScenarioCheck.check(file: file)
+            switch result {
+            case .pass: passed += 1
+            case .fail: failed += 1
+            case .invalid: invalid += 1
+            }
+            print(result.line)
+        }
+        print("\(passed) passed, \(failed) failed" + (invalid > 0 ? ", \(invalid) invalid" : ""))
+        if invalid > 0 { throw ExitCode(2) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+}
