@@ -26,6 +26,8 @@ public struct Expectation: Sendable {
     /// The fact's name (`alert`, `summary.cipher_suite`, …).
     public var key: String
     public var value: FactValue
+    /// True when the fact need only contain the expected text (`reason_includes`).
+    public var containment = false
     public var line: Int
     public var column: Int
 }
@@ -43,7 +45,8 @@ extension Scenario {
     public func firstUnmet(in facts: [String: FactValue]) -> UnmetExpectation? {
         for e in expectations {
             let actual = facts[e.key]
-            if actual != e.value { return UnmetExpectation(key: e.key, expected: e.value, actual: actual) }
+            if e.containment, case .string(let want) = e.value, case .string(let got)? = actual, got.contains(want) { continue }
+            if e.containment || actual != e.value { return UnmetExpectation(key: e.key, expected: e.value, actual: actual) }
         }
         return nil
     }
@@ -127,7 +130,8 @@ enum ExpectationReader {
                 }
                 continue
             }
-            out.append(Expectation(key: key, value: try fact(v, type), line: v.line, column: v.column))
+            out.append(Expectation(key: key, value: try fact(v, type), containment: key == "reason_includes",
+                                   line: v.line, column: v.column))
         }
         return out
     }

@@ -23,19 +23,31 @@ public enum ScenarioParser {
             throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "expected a scenario of at most \(maximumFileSize) bytes, got \(data.count)")
         }
         guard let text = String(validating: data, as: UTF8.self) else {
-            // Locate the first byte that is not UTF-8.
-            var line = 1, column = 1
-            for i in data.indices {
-                if String(validating: data[..<(i + 1)], as: UTF8.self) == nil,
-                   String(validating: data[..<min(data.count, i + 4)], as: UTF8.self) == nil,
-                   (i + 1 ..< min(data.count, i + 4)).allSatisfy({ String(validating: data[..<$0 + 1], as: UTF8.self) == nil }) {
-                    break
-                }
-                if data[i] == UInt8(ascii: "\n") { line += 1; column = 1 } else if data[i] & 0xC0 != 0x80 { column += 1 }
-            }
+            let (line, column) = firstInvalidUTF8(data)
             throw ScenarioError(file: file, line: line, column: column, path: "", message: "expected UTF-8 text, got a byte sequence that is not UTF-8")
         }
         return try parse(text: text, file: file)
+    }
+
+    /// Line and column (1-based, in characters) of the first byte that breaks UTF-8.
+    static func firstInvalidUTF8(_ data: [UInt8]) -> (Int, Int) {
+        var line = 1, column = 1, i = 0
+        while i < data.count {
+            let b = data[i]
+            let length: Int
+            switch b {
+            case 0x00 ... 0x7F: length = 1
+            case 0xC2 ... 0xDF: length = 2
+            case 0xE0 ... 0xEF: length = 3
+            case 0xF0 ... 0xF4: length = 4
+            default: return (line, column)
+            }
+            guard i + length <= data.count,
+                  String(validating: data[i ..< i + length], as: UTF8.self) != nil else { return (line, column) }
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            i += length
+        }
+        return (line, column)
     }
 
     public static func parse(text: String, file: String) throws(ScenarioError) -> Scenario {

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@Suite("tlslab check: one line per scenario, the summary line, exit codes 0/1/2")
+struct CheckCommandTests {
+    static func write(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    static let pass = "title: ok\ndescription: the default RSA walkthrough succeeds\nexpect:\n  handshake: success\n"
+    static let fail = "title: wrong\ndescription: expects the wrong alert on purpose\nclient: { host: mail.example.com }\nexpect:\n  handshake: failure\n  alert: unknown_ca\n"
+    static let invalid = "title: bad\ndescription: a typo in a key must be reported\nexpect:\n  handshak: success\n"
+
+    @Test func passAndFailLinesAndExitCode() throws {
+        let dir = try Self.write(["a.yaml": Self.pass, "b.yaml": Self.fail])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", dir.path])
+        #expect(r.status == 1)
+        #expect(r.stdout == "PASS \(dir.path)/a\nFAIL \(dir.path)/b: alert: expected unknown_ca, got bad_certificate\n1 passed, 1 failed\n")
+    }
+
+    @Test func allPassExitsZero() throws {
+        let dir = try Self.write(["a.yaml": Self.pass])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", dir.appendingPathComponent("a.yaml").path])
+        #expect(r.status == 0 && r.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    @Test func invalidFileExitsTwoWithLocatedError() throws {
+        let dir = try Self.write(["a.yaml": Self.pass, "c.yaml": Self.invalid])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", dir.path])
+        #expect(r.status == 2)
+        #expect(r.stdout.contains("INVALID \(dir.path)/c.yaml:4:3: expect.handshak: unknown key 'handshak';"))
+        #expect(r.stdout.contains("did you mean 'handshake'?"))
+        #expect(r.stdout.hasSuffix("1 passed, 0 failed, 1 invalid\n"))
+    }
+
+    @Test func runAcceptsAScenarioFile() throws {
+        let dir = try Self.write(["a.yaml": Self.pass])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["run", dir.appendingPathComponent("a.yaml").path, "--format", "json"])
+        #expect(r.status == 0)
+        #expect(r.stdout.split(separator: "\n").last?.contains("\"outcome\":\"success\"") == true)
+    }
+}
