@@ -1,6 +1,43 @@
+import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+
+/// How the client uses connections for its requests (RFC 1945, RFC 9112 §9.3 and §9.3.2).
+public enum HTTPConnectionMode: String, Sendable, CaseIterable {
+    /// HTTP/1.0: a new connection (and TLS handshake) for every request.
+    case oneRequestPerConnection = "http/1.0"
+    /// HTTP/1.1 keep-alive: one connection; each request waits for the previous response.
+    case keepAlive = "keep-alive"
+    /// HTTP/1.1 pipelining: one connection; every request is sent back to back, then the responses come.
+    case pipelining
+}
+
+/// Virtual CPU time charged for public-key work before a side can send what it computed (default
+/// zero, so traces do not change unless a run asks for it). The time is added on the virtual
+/// clock: the side's answer leaves that much later.
+public struct VirtualCPU: Sendable, Hashable {
+    /// One RSA private-key operation (decrypting the premaster, signing).
+    public var rsaPrivate: Int64
+    /// One RSA public-key operation (encrypting the premaster, verifying a signature).
+    public var rsaPublic: Int64
+    /// One finite-field DH agreement (key generation and the shared secret).
+    public var dh: Int64
+    /// One elliptic-curve DH agreement.
+    public var ecdh: Int64
+
+    public init(rsaPrivate: Int64 = 0, rsaPublic: Int64 = 0, dh: Int64 = 0, ecdh: Int64 = 0) {
+        self.rsaPrivate = rsaPrivate
+        self.rsaPublic = rsaPublic
+        self.dh = dh
+        self.ecdh = ecdh
+    }
+
+    public static let free = VirtualCPU()
+    /// Roughly what this project measured for RSA-2048 and ffdhe2048 over GMP (µs): a private RSA
+    /// operation ≈ 830, a public one ≈ 26, a DH agreement ≈ 800 (two exponentiations), X25519 ≈ 100.
+    public static let measured = VirtualCPU(rsaPrivate: 830, rsaPublic: 26, dh: 800, ecdh: 100)
+}
 
 /// Everything one run needs: the two TLS endpoints, the network between them, and the HTTP
 /// exchange to carry once the handshake is done.
@@ -13,13 +50,33 @@ public struct SimulationSetup {
     /// Documentation addresses (RFC 5737): nothing here is ever sent to a real network.
     public var clientAddress = IPv4Address(192, 0, 2, 10)
     public var serverAddress = IPv4Address(198, 51, 100, 20)
+    /// Where a man in the middle sits (only used by `Attack.mitm`).
+    public var attackerAddress = IPv4Address(203, 0, 113, 66)
     public var serverPort: UInt16 = 443
     public var link = TCPLink(latency: TCPDuration.milliseconds(20))
     public var tcpConfig = TCPConfig()
+    /// How each host picks TCP initial sequence numbers (RFC 6528: random; a 4.2BSD counter is predictable).
+    public var clientISN = ISNMode.random
+    public var serverISN = ISNMode.random
     public var faults: [TCPFaultRule] = []
-    /// The HTTP/1.1 request the client sends once the handshake completes (nil: none).
+    /// The HTTP/1.1 request the client sends once the handshake completes (nil: none). Used when
+    /// `requests` is nil.
     public var httpRequest: String? = "GET / HTTP/1.1\r\nHost: example.com\r\nCookie: session=42\r\n\r\n"
+    /// Several requests (nil: just `httpRequest`).
+    public var requests: [String]?
+    /// How the requests use connections.
+    public var connectionMode: HTTPConnectionMode = .keepAlive
+    /// The server's answer to every request.
     public var httpResponse = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
+    /// false: plain HTTP straight over TCP, no TLS at all.
+    public var usesTLS = true
+    /// Later connections offer the session of the first (RFC 5246 §7.3 abbreviated handshake). The
+    /// server gets a session cache if it has none.
+    public var resumesSessions = false
+    /// Virtual CPU time per public-key operation (default: none).
+    public var cpu = VirtualCPU.free
+    /// What an attacker does besides recording every segment (nil: a passive eavesdropper only).
+    public var attack: Attack?
     /// A run stops at this virtual time even if something still waits (a lost-for-good segment).
     public var timeLimit: TCPTime = TCPDuration.seconds(600)
 
@@ -28,10 +85,14 @@ public struct SimulationSetup {
         self.server = server
         self.random = random
     }
+
+    /// The requests the client will send, in order.
+    public var plannedRequests: [String] { requests ?? httpRequest.map { [$0] } ?? [] }
 }
 
 /// Runs TLS over the simulated TCP: three-way handshake, the TLS handshake carried in segments,
-/// the HTTP request and response as application data, close_notify both ways, four-way close.
+/// the HTTP requests and responses as application data, close_notify both ways, four-way close —
+/// for one or several connections, optionally with an attacker on the path or in the middle.
 /// Deterministic: the same setup with the same seeds gives the same trace, byte for byte.
 public struct Simulation {
     public var setup: SimulationSetup
@@ -39,183 +100,557 @@ public struct Simulation {
     public init(_ setup: SimulationSetup) { self.setup = setup }
 
     public func run() -> Trace {
-        var run = Run(setup: setup)
+        let run = Run(setup: setup)
         run.execute()
-        return Trace(events: run.events)
+        var participants = [setup.clientAddress: Actor.client, setup.serverAddress: .server]
+        if case .mitm? = setup.attack { participants[setup.attackerAddress] = .attacker }
+        return Trace(events: run.events, participants: participants)
+    }
+}
+
+/// Accepts any certificate chain (a MITM's own client toward the real server does not care).
+struct TrustEverything: PeerCertificateEvaluator {
+    func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
+        guard let der = chain.first, let leaf = try? X509Certificate(der: der),
+              let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            return .reject(.badCertificate, reason: "no usable RSA certificate")
+        }
+        return .accept(leafPublicKey: key, summary: "accepted without any check")
+    }
+}
+
+/// One end of one TCP connection: a TLS engine (or none, for plain HTTP) and its bookkeeping.
+final class Endpoint {
+    enum Engine {
+        case client(TLSClient)
+        case server(TLSServer)
+        case plain
+    }
+
+    let actor: Actor
+    let peer: Actor
+    let connection: Int
+    let isInitiator: Bool
+    var engine: Engine
+    var tcp: TCPConnectionID?
+    var started = false
+    var done = false            // handshake completed (plain: TCP established)
+    var failed = false          // a fatal alert sent or received
+    var closedTLS = false, closedTCP = false
+    var inbox: [UInt8] = []     // application bytes received, not yet consumed
+    /// Virtual time before which this side is still computing (CPU cost).
+    var busyUntil: Int64 = 0
+    /// The real client's configuration (a weak generator is seeded from the clock when TLS starts).
+    var configuration: TLSClientConfiguration?
+    var pendingWrites: [(due: Int64, bytes: [UInt8])] = []
+
+    init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
+        self.actor = actor
+        self.peer = peer
+        self.connection = connection
+        self.isInitiator = isInitiator
+        self.engine = engine
+    }
+}
+
+/// A TCP connection between two endpoints, and the HTTP work it carries.
+final class Leg {
+    let index: Int
+    let initiator: Endpoint
+    let responder: Endpoint
+    let responderAddress: IPv4Address
+    /// The real client's requests on this connection, and how many were sent / answered.
+    var requests: [String] = []
+    var sent = 0, answered = 0
+    /// A MITM's own connection to the server, and the requests waiting to be relayed on it.
+    weak var upstream: Leg?
+    weak var downstream: Leg?
+    var relayQueue: [String] = []
+
+    init(index: Int, initiator: Endpoint, responder: Endpoint, responderAddress: IPv4Address) {
+        self.index = index
+        self.initiator = initiator
+        self.responder = responder
+        self.responderAddress = responderAddress
     }
 }
 
 /// The mutable bookkeeping of one run.
-struct Run {
+final class Run {
     let setup: SimulationSetup
     let net: TCPNetwork
-    var client: TLSClient
-    var server: TLSServer
     var events: [TraceEvent] = []
-
-    var clientConnection: TCPConnectionID?
-    var serverConnection: TCPConnectionID?
-    var tlsStarted = false
-    var clientDone = false, serverDone = false          // handshake completed
-    var clientFailed = false, serverFailed = false      // a fatal alert sent or received
-    var requestSent = false, responseSent = false
-    var clientClosedTLS = false, serverClosedTLS = false
-    var clientClosedTCP = false, serverClosedTCP = false
-    var requestBuffer: [UInt8] = [], responseBuffer: [UInt8] = []
+    var legs: [Leg] = []
+    var clientLegs: [Leg] = []
+    var plannedConnections: [[String]] = []
+    var session: TLSSession?
+    let sessionCache: TLSSessionCache?
+    let onPath: OnPathAttacker?
+    var connectionOfPort: [TCPEndpoint: Int] = [:]
 
     init(setup: SimulationSetup) {
         self.setup = setup
         net = TCPNetwork(random: TCPRandomAdapter(setup.random))
-        client = TLSClient(configuration: setup.client)
-        server = TLSServer(configuration: setup.server)
+        sessionCache = setup.server.sessionCache ?? (setup.resumesSessions ? TLSSessionCache() : nil)
+        if let attack = setup.attack, attack.actsOnPath {
+            onPath = OnPathAttacker(attack: attack, clientAddress: setup.clientAddress)
+        } else {
+            onPath = nil
+        }
+        let requests = setup.plannedRequests
+        switch setup.connectionMode {
+        case .oneRequestPerConnection: plannedConnections = requests.isEmpty ? [[]] : requests.map { [$0] }
+        case .keepAlive, .pipelining: plannedConnections = [requests]
+        }
     }
+
+    var isMITM: Bool { if case .mitm? = setup.attack { return true } else { return false } }
 
     func actor(of address: IPv4Address) -> Actor {
-        address == setup.clientAddress ? .client : (address == setup.serverAddress ? .server : .attacker)
+        address == setup.clientAddress ? .client : address == setup.serverAddress ? .server : .attacker
     }
 
-    mutating func note(_ phase: String) {
-        events.append(TraceEvent(time: net.now, actor: .network, kind: .phase(phase)))
+    func note(_ phase: String, connection: Int = 0) {
+        events.append(TraceEvent(time: net.now, actor: .network, kind: .phase(phase), connection: connection))
     }
 
-    mutating func collectNetworkEvents() {
+    func connection(of packet: TCPPacket) -> Int {
+        connectionOfPort[packet.sourceEndpoint] ?? connectionOfPort[packet.destinationEndpoint] ?? 0
+    }
+
+    func collectNetworkEvents() {
         for e in net.takeEvents() {
             let who: Actor
+            var connection = 0
             switch e.kind {
-            case .sent(let p), .duplicated(let p), .synCookieSent(let p): who = actor(of: p.source)
-            case .delivered(let p): who = actor(of: p.destination)
-            case .dropped(let p, _): who = actor(of: p.source)   // the segment's sender; the network lost it
-            case .injected: who = .attacker
+            case .sent(let p), .duplicated(let p), .synCookieSent(let p):
+                who = actor(of: p.source); connection = self.connection(of: p)
+            case .delivered(let p):
+                who = actor(of: p.destination); connection = self.connection(of: p)
+            case .dropped(let p, _):
+                who = actor(of: p.source); connection = self.connection(of: p)  // the sender; the network lost it
+            case .injected(let p):
+                who = .attacker; connection = self.connection(of: p)
             case .synCookieAccepted: who = .server
-            case .connection(let id, _): who = actor(of: id.local.address)
+            case .connection(let id, _):
+                who = actor(of: id.local.address); connection = connectionOfPort[id.local] ?? connectionOfPort[id.remote] ?? 0
             }
-            events.append(TraceEvent(time: e.time, actor: who, kind: .tcp(e.kind)))
+            events.append(TraceEvent(time: e.time, actor: who, kind: .tcp(e.kind), connection: connection))
+        }
+        if let onPath, !onPath.events.isEmpty {
+            for a in onPath.events { events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(a))) }
+            onPath.events = []
         }
     }
 
-    mutating func execute() {
-        net.addHost(setup.clientAddress, config: setup.tcpConfig)
-        net.addHost(setup.serverAddress, config: setup.tcpConfig)
+    // MARK: - The run
+
+    func execute() {
+        net.addHost(setup.clientAddress, config: setup.tcpConfig, isn: setup.clientISN)
+        net.addHost(setup.serverAddress, config: setup.tcpConfig, isn: setup.serverISN)
         net.setLinks(between: setup.clientAddress, and: setup.serverAddress, setup.link)
         for rule in setup.faults { net.addFault(rule) }
-        note("TCP three-way handshake")
+        if let onPath { net.onPath = { onPath.inspect($0) } }
         do {
             try net.listen(on: setup.serverAddress, port: setup.serverPort)
-            clientConnection = try net.connect(from: setup.clientAddress, to: TCPEndpoint(setup.serverAddress, setup.serverPort))
+            if case .mitm? = setup.attack {
+                net.addHost(setup.attackerAddress, config: setup.tcpConfig)
+                net.setLinks(between: setup.clientAddress, and: setup.attackerAddress, setup.link)
+                net.setLinks(between: setup.attackerAddress, and: setup.serverAddress, setup.link)
+                try net.listen(on: setup.attackerAddress, port: setup.serverPort)
+                events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(
+                    "the client's connection to \(setup.client.serverName ?? "the server") ends at the attacker \(setup.attackerAddress) (a spoofed DNS answer or a rogue access point); the attacker opens its own connection to the real server and relays"))))
+            }
         } catch {
-            note("the TCP connection could not be opened: \(error)")
-            collectNetworkEvents()
+            note("the server could not listen: \(error)")
             return
         }
+        if setup.attack?.actsOnPath == true {
+            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(
+                "the attacker sits on the path between client and server and can change, drop or add segments"))))
+        }
+        openClientConnection()
         collectNetworkEvents()
-        while net.now <= setup.timeLimit, net.step() {
+        while net.now <= setup.timeLimit {
+            let nextWrite = legs.flatMap { [$0.initiator, $0.responder] }.compactMap { $0.pendingWrites.first?.due }.min()
+            if let nextWrite, nextWrite < (net.nextEventTime ?? .max) {
+                net.run(until: nextWrite)
+            } else if !net.step() {
+                break
+            }
             collectNetworkEvents()
             pump()
             collectNetworkEvents()
         }
+        afterTheRun()
     }
 
-    /// After every network step: start TLS once TCP is up, feed what arrived to each engine, write
-    /// what they answer, and move the HTTP exchange and the closes along.
-    mutating func pump() {
-        guard let c = clientConnection else { return }
-        if serverConnection == nil { serverConnection = net.accept(on: setup.serverAddress, port: setup.serverPort) }
+    /// Opens the real client's next connection (to the server, or to the MITM).
+    func openClientConnection() {
+        let index = clientLegs.count
+        guard index < plannedConnections.count else { return }
+        let target = isMITM ? setup.attackerAddress : setup.serverAddress
+        var clientConfig = setup.client
+        if setup.resumesSessions, let session { clientConfig.session = session }
+        let client = Endpoint(actor: .client, peer: isMITM ? .attacker : .server, connection: index, isInitiator: true,
+                              engine: setup.usesTLS ? .client(TLSClient(configuration: clientConfig)) : .plain)
+        let responder: Endpoint
+        if case .mitm(let identity)? = setup.attack {
+            var config = setup.server
+            config.identity = identity
+            config.sessionCache = nil
+            responder = Endpoint(actor: .attacker, peer: .client, connection: index, isInitiator: false,
+                                 engine: setup.usesTLS ? .server(TLSServer(configuration: config)) : .plain)
+        } else {
+            responder = serverEndpoint(connection: index, peer: .client)
+        }
+        client.configuration = clientConfig
+        let leg = Leg(index: index, initiator: client, responder: responder, responderAddress: target)
+        leg.requests = plannedConnections[index]
+        legs.append(leg)
+        clientLegs.append(leg)
+        note(index == 0 ? "TCP three-way handshake" : "TCP three-way handshake (connection \(index + 1))", connection: index)
+        do {
+            let id = try net.connect(from: setup.clientAddress, to: TCPEndpoint(target, setup.serverPort))
+            client.tcp = id
+            connectionOfPort[id.local] = index
+        } catch {
+            note("the TCP connection could not be opened: \(error)", connection: index)
+        }
+    }
 
-        if !tlsStarted, net.state(of: c) == .established {
-            tlsStarted = true
-            note("TLS handshake")
-            let step = client.start()
-            record(step, by: .client)
+    func serverEndpoint(connection: Int, peer: Actor) -> Endpoint {
+        var config = setup.server
+        config.sessionCache = sessionCache
+        return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,
+                        engine: setup.usesTLS ? .server(TLSServer(configuration: config)) : .plain)
+    }
+
+    /// The MITM's own connection to the real server, opened once the client's connection reached it.
+    func openUpstream(for downstream: Leg) {
+        var config = setup.client
+        config.certificateEvaluator = TrustEverything()
+        config.session = nil
+        let attackerClient = Endpoint(actor: .attacker, peer: .server, connection: downstream.index, isInitiator: true,
+                                      engine: setup.usesTLS ? .client(TLSClient(configuration: config)) : .plain)
+        let leg = Leg(index: downstream.index, initiator: attackerClient,
+                      responder: serverEndpoint(connection: downstream.index, peer: .attacker),
+                      responderAddress: setup.serverAddress)
+        leg.downstream = downstream
+        downstream.upstream = leg
+        legs.append(leg)
+        do {
+            let id = try net.connect(from: setup.attackerAddress, to: TCPEndpoint(setup.serverAddress, setup.serverPort))
+            attackerClient.tcp = id
+            connectionOfPort[id.local] = downstream.index
+        } catch {
+            note("the attacker could not reach the server: \(error)", connection: downstream.index)
         }
-        // Client side: read and react.
-        let fromServer = net.read(c)
-        if !fromServer.isEmpty, !clientFailed {
-            let step = client.receive(fromServer)
-            record(step, by: .client)
-        }
-        if let s = serverConnection {
-            let fromClient = net.read(s)
-            if !fromClient.isEmpty, !serverFailed {
-                let step = server.receive(fromClient)
-                record(step, by: .server)
+    }
+
+    /// After every network step: accept, start TLS once TCP is up, feed what arrived to each
+    /// engine, move the HTTP exchanges along, close when done, open the next connection.
+    func pump() {
+        for leg in legs where leg.responder.tcp == nil {
+            if let id = net.accept(on: leg.responderAddress, port: setup.serverPort) {
+                leg.responder.tcp = id
+                if isMITM, leg.downstream == nil, leg.upstream == nil { openUpstream(for: leg) }
             }
         }
-        advanceApplication()
-        closeWhenDone()
-    }
-
-    mutating func advanceApplication() {
-        if clientDone, !requestSent, !clientFailed, let request = setup.httpRequest {
-            requestSent = true
-            note("HTTP request over TLS")
-            events.append(TraceEvent(time: net.now, actor: .client, kind: .http(.requestSent(request))))
-            if let step = try? client.sendApplicationData(Array(request.utf8)) { record(step, by: .client) }
+        for leg in legs {
+            drive(leg.initiator, leg: leg)
+            drive(leg.responder, leg: leg)
         }
-        if serverDone, !responseSent, !serverFailed, setup.httpRequest != nil,
-           String(decoding: requestBuffer, as: UTF8.self).contains("\r\n\r\n") {
-            responseSent = true
-            events.append(TraceEvent(time: net.now, actor: .server, kind: .http(.requestReceived(String(decoding: requestBuffer, as: UTF8.self)))))
-            events.append(TraceEvent(time: net.now, actor: .server, kind: .http(.responseSent(setup.httpResponse))))
-            if let step = try? server.sendApplicationData(Array(setup.httpResponse.utf8)) { record(step, by: .server) }
+        for leg in legs { application(leg) }
+        for leg in legs { closeWhenDone(leg) }
+        flushDueWrites()
+        if let onPath, !onPath.injections.isEmpty {
+            for p in onPath.injections { net.inject(p, after: setup.link.latency + 1) }
+            onPath.injections = []
+        }
+        if let last = clientLegs.last, last.initiator.closedTCP, let id = last.initiator.tcp,
+           let state = net.state(of: id), state == .timeWait || state == .closed {
+            openClientConnection()
         }
     }
 
-    var responseComplete: Bool {
-        let text = String(decoding: responseBuffer, as: UTF8.self)
-        guard let headerEnd = text.range(of: "\r\n\r\n") else { return false }
-        let headers = text[..<headerEnd.lowerBound].lowercased()
-        guard let line = headers.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return true }
-        return text.utf8.count - text[..<headerEnd.upperBound].utf8.count >= length
-    }
-
-    mutating func closeWhenDone() {
-        guard let c = clientConnection else { return }
-        let exchangeOver = setup.httpRequest == nil ? clientDone : responseComplete
-        // The client closes first: close_notify, then FIN.
-        if (exchangeOver || clientFailed || serverFailed), !clientClosedTLS {
-            clientClosedTLS = true
-            if exchangeOver, !clientFailed {
-                events.append(TraceEvent(time: net.now, actor: .client,
-                                         kind: .http(.responseReceived(String(decoding: responseBuffer, as: UTF8.self)))))
-                note("closing: close_notify and the TCP four-way close")
-                record(client.close(), by: .client)
+    func drive(_ e: Endpoint, leg: Leg) {
+        guard let id = e.tcp else { return }
+        if e.isInitiator, !e.started, net.state(of: id) == .established {
+            e.started = true
+            switch e.engine {
+            case .client(var client):
+                if e.actor == .client, case .weakClientRandom(let weak)? = setup.attack, var config = e.configuration {
+                    // Seeded now, from the clock in milliseconds and the process id.
+                    let seed = WeakRandom.seed(clockMilliseconds: net.now / 1_000, processID: weak.processID)
+                    config.random = WeakRandom.generator(seed: seed)
+                    client = TLSClient(configuration: config)
+                }
+                if e.actor == .client { note(leg.index == 0 ? "TLS handshake" : "TLS handshake (connection \(leg.index + 1))", connection: leg.index) }
+                let step = client.start()
+                e.engine = .client(client)
+                record(step, by: e)
+            default:
+                e.done = true
             }
         }
-        if clientClosedTLS, !clientClosedTCP {
-            clientClosedTCP = true
+        if case .plain = e.engine, !e.isInitiator, !e.started, net.state(of: id) == .established {
+            e.started = true
+            e.done = true
+        }
+        let bytes = net.read(id)
+        guard !bytes.isEmpty else { return }
+        switch e.engine {
+        case .plain:
+            e.inbox += bytes
+        case .client(var client):
+            guard !e.failed else { return }
+            let step = client.receive(bytes)
+            e.engine = .client(client)
+            record(step, by: e)
+        case .server(var server):
+            guard !e.failed else { return }
+            let step = server.receive(bytes)
+            e.engine = .server(server)
+            record(step, by: e)
+        }
+    }
+
+    /// Application data from one endpoint (through TLS, or straight onto TCP).
+    func send(_ text: String, from e: Endpoint) {
+        let data = Array(text.utf8)
+        switch e.engine {
+        case .plain:
+            write(data, from: e)
+        case .client(var client):
+            if let step = try? client.sendApplicationData(data) { e.engine = .client(client); record(step, by: e) }
+        case .server(var server):
+            if let step = try? server.sendApplicationData(data) { e.engine = .server(server); record(step, by: e) }
+        }
+    }
+
+    func http(_ h: HTTPEvent, by e: Endpoint) {
+        events.append(TraceEvent(time: net.now, actor: e.actor, kind: .http(h), connection: e.connection, peer: e.peer))
+    }
+
+    func application(_ leg: Leg) {
+        let client = leg.initiator, server = leg.responder
+        // The responder: the real server answers; a MITM reads the request and relays it.
+        if server.done, !server.failed {
+            while case let (request, rest)? = HTTPFraming.request(in: server.inbox) {
+                server.inbox = rest
+                http(.requestReceived(request), by: server)
+                if server.actor == .attacker {
+                    events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
+                        secret: "HTTP request", value: Array(request.utf8), how: "decrypted with the keys it shares with the client")),
+                        connection: leg.index))
+                    if let cookie = PassiveAnalysis.cookieLine(Array(request.utf8)) {
+                        events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
+                            secret: "HTTP cookie", value: cookie, how: "read from the relayed request")), connection: leg.index))
+                    }
+                    leg.upstream?.relayQueue.append(request)
+                } else {
+                    http(.responseSent(setup.httpResponse), by: server)
+                    send(setup.httpResponse, from: server)
+                }
+            }
+        }
+        // The initiator: the real client sends its requests; a MITM's client relays.
+        guard client.done, !client.failed else { return }
+        if client.actor == .client {
+            if !leg.requests.isEmpty && leg.sent == 0 {
+                note(setup.usesTLS ? "HTTP request over TLS" : "HTTP request in the clear (no TLS)", connection: leg.index)
+            }
+            while leg.sent < leg.requests.count, setup.connectionMode == .pipelining || leg.sent == leg.answered {
+                let request = leg.requests[leg.sent]
+                leg.sent += 1
+                http(.requestSent(request), by: client)
+                send(request, from: client)
+            }
+        } else {
+            while !leg.relayQueue.isEmpty {
+                let request = leg.relayQueue.removeFirst()
+                leg.requests.append(request)
+                leg.sent += 1
+                http(.requestSent(request), by: client)
+                send(request, from: client)
+            }
+        }
+        while case let (response, rest)? = HTTPFraming.response(in: client.inbox) {
+            client.inbox = rest
+            leg.answered += 1
+            http(.responseReceived(response), by: client)
+            if let down = leg.downstream, down.responder.done, !down.responder.failed {
+                http(.responseSent(response), by: down.responder)
+                send(response, from: down.responder)
+            }
+        }
+    }
+
+    func closeWhenDone(_ leg: Leg) {
+        let client = leg.initiator, server = leg.responder
+        guard let c = client.tcp else { return }
+        let exchangeOver: Bool
+        if client.actor == .client {
+            exchangeOver = client.done && leg.answered >= leg.requests.count
+        } else {
+            let down = leg.downstream
+            exchangeOver = down.map { $0.initiator.closedTCP || $0.responder.failed || $0.responder.closedTCP } ?? true
+        }
+        // The initiator closes first: close_notify, then FIN.
+        if exchangeOver || client.failed || server.failed, !client.closedTLS {
+            client.closedTLS = true
+            if client.done, !client.failed, case .client(var engine) = client.engine {
+                if client.actor == .client { note("closing: close_notify and the TCP four-way close", connection: leg.index) }
+                let step = engine.close()
+                client.engine = .client(engine)
+                record(step, by: client)
+            } else if client.done, case .plain = client.engine, client.actor == .client {
+                note("closing: the TCP four-way close", connection: leg.index)
+            }
+        }
+        if client.closedTLS, !client.closedTCP, client.pendingWrites.isEmpty {
+            client.closedTCP = true
             try? net.close(c)
         }
-        // The server answers the client's close_notify with its own, then closes TCP.
-        if let s = serverConnection, !serverClosedTCP, clientClosedTCP,
-           net.state(of: s) == .closeWait || serverFailed || clientFailed {
-            if !serverClosedTLS, !serverFailed {
-                serverClosedTLS = true
-                record(server.close(), by: .server)
+        // The responder answers the close_notify with its own, then closes TCP.
+        if let s = server.tcp, !server.closedTCP, client.closedTCP,
+           net.state(of: s) == .closeWait || server.failed || client.failed {
+            if !server.closedTLS, !server.failed, case .server(var engine) = server.engine {
+                server.closedTLS = true
+                let step = engine.close()
+                server.engine = .server(engine)
+                record(step, by: server)
             }
-            serverClosedTCP = true
-            try? net.close(s)
+            if server.pendingWrites.isEmpty {
+                server.closedTCP = true
+                try? net.close(s)
+            }
         }
     }
 
-    /// Logs a step's events, notices milestones, and writes its records to TCP.
-    mutating func record(_ step: TLSStep, by who: Actor) {
+    /// Logs a step's events, notices milestones, and writes its records to TCP (after the CPU time
+    /// its public-key operations cost, when the run charges any).
+    func record(_ step: TLSStep, by e: Endpoint) {
+        var operations: [String] = []
+        var cost: Int64 = 0
         for event in step.events {
-            events.append(TraceEvent(time: net.now, actor: who, kind: .tls(event)))
+            events.append(TraceEvent(time: net.now, actor: e.actor, kind: .tls(event), connection: e.connection, peer: e.peer))
             switch event {
             case .handshakeCompleted:
-                if who == .client { clientDone = true } else { serverDone = true }
+                e.done = true
             case .alertSent(let alert, _) where alert.isFatal,
                  .alertReceived(let alert) where alert.isFatal:
-                if who == .client { clientFailed = true } else { serverFailed = true }
+                e.failed = true
             case .applicationDataReceived(let data):
-                if who == .server { requestBuffer += data } else { responseBuffer += data }
+                e.inbox += data
+            case .sessionEstablished(let s) where e.actor == .client:
+                session = s
+            case .derived(.rsaPreMasterEncryption):
+                operations.append("RSA public-key encryption"); cost += setup.cpu.rsaPublic
+            case .derived(.rsaPreMasterDecryption):
+                operations.append("RSA private-key decryption"); cost += setup.cpu.rsaPrivate
+            case .derived(.dhAgreement):
+                operations.append("DH key agreement"); cost += setup.cpu.dh
+            case .derived(.ecdhAgreement):
+                operations.append("ECDH key agreement"); cost += setup.cpu.ecdh
+            case .signature(let sig):
+                if sig.signer == (e.isInitiator ? TLSRole.client : TLSRole.server) {
+                    operations.append("RSA signature"); cost += setup.cpu.rsaPrivate
+                } else {
+                    operations.append("RSA signature check"); cost += setup.cpu.rsaPublic
+                }
+            case .certificateDecision(_, let length, _, _):
+                operations.append("\(length) certificate signature check(s)"); cost += Int64(length) * setup.cpu.rsaPublic
             default:
                 break
             }
         }
-        let bytes = step.output
-        guard !bytes.isEmpty, let id = who == .client ? clientConnection : serverConnection else { return }
+        if cost > 0 {
+            e.busyUntil = max(e.busyUntil, net.now) + cost
+            events.append(TraceEvent(time: net.now, actor: e.actor, kind: .compute(operations: operations, duration: cost),
+                                     connection: e.connection))
+        }
+        write(step.output, from: e)
+    }
+
+    func write(_ bytes: [UInt8], from e: Endpoint) {
+        guard !bytes.isEmpty, let id = e.tcp else { return }
+        if e.busyUntil > net.now || !e.pendingWrites.isEmpty {
+            e.pendingWrites.append((max(e.busyUntil, net.now), bytes))
+            return
+        }
         try? net.write(id, bytes)
+    }
+
+    func flushDueWrites() {
+        for leg in legs {
+            for e in [leg.initiator, leg.responder] {
+                while let first = e.pendingWrites.first, first.due <= net.now, let id = e.tcp {
+                    e.pendingWrites.removeFirst()
+                    try? net.write(id, first.bytes)
+                }
+            }
+        }
+    }
+
+    // MARK: - After the run: what the eavesdropper works out
+
+    func afterTheRun() {
+        let trace = Trace(events: events)
+        let end = net.now
+        func add(_ a: AttackEvent, connection: Int) {
+            events.append(TraceEvent(time: end, actor: .eavesdropper, kind: .attack(a), connection: connection))
+        }
+        switch setup.attack {
+        case .stealServerKeyAfterwards?:
+            let key = setup.server.identity.privateKey
+            add(.keyStolen(modulusBits: key.publicKey.bitLength), connection: 0)
+            var sessions: [[UInt8]: [UInt8]] = [:]
+            for (i, flow) in trace.recordedFlows.enumerated() {
+                let tls = RecordedTLS(clientToServer: flow.clientToServer, serverToClient: flow.serverToClient)
+                for a in PassiveAnalysis.keyTheft(tls, key: key, knownSessions: sessions) {
+                    add(a, connection: i)
+                    if case .learned("master secret", let master, _) = a, !tls.sessionID.isEmpty { sessions[tls.sessionID] = master }
+                }
+            }
+        case .weakClientRandom(let weak)?:
+            for (i, flow) in trace.recordedFlows.enumerated() {
+                let tls = RecordedTLS(clientToServer: flow.clientToServer, serverToClient: flow.serverToClient)
+                for a in PassiveAnalysis.seedSearch(tls, weak: weak, clientHelloTime: flow.firstClientDataTime ?? 0) {
+                    add(a, connection: i)
+                }
+            }
+        default:
+            break
+        }
+    }
+}
+
+/// Finds whole HTTP/1.x messages in a byte buffer (headers end at CRLF CRLF; a response's body
+/// is Content-Length bytes; a request here has no body).
+enum HTTPFraming {
+    static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+            return i + 4
+        }
+        return nil
+    }
+
+    static func request(in bytes: [UInt8]) -> (String, [UInt8])? {
+        guard let end = headerEnd(bytes) else { return nil }
+        return (String(decoding: bytes[..<end], as: UTF8.self), Array(bytes[end...]))
+    }
+
+    static func response(in bytes: [UInt8]) -> (String, [UInt8])? {
+        guard let end = headerEnd(bytes) else { return nil }
+        let headers = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+        var length = 0
+        if let line = headers.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }) {
+            length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        guard bytes.count >= end + length else { return nil }
+        return (String(decoding: bytes[..<(end + length)], as: UTF8.self), Array(bytes[(end + length)...]))
     }
 }
