@@ -67,7 +67,7 @@ enum ExpectationReader {
     }
 
     static let secrets = ["client_random", "server_random", "premaster_secret", "master_secret",
-                          "client_write_key", "server_write_key", "http_cookie"]
+                          "client_write_key", "server_write_key", "http_cookie", "http_request", "http_response"]
     static let tcpStates = TCPState.allCasesForSchema
     static let summaryKeys = ["client_random", "server_random", "premaster_secret", "master_secret",
                               "client_verify_data", "server_verify_data", "cipher_suite", "version",
@@ -99,6 +99,9 @@ enum ExpectationReader {
                 ("first_failing_check", .enumeration(ChainCheck.Kind.allCases.map(\.rawValue) + ["none"])),
                 ("client_authenticated", .bool),
                 ("eavesdropper_learns", .set(secrets)), ("client_learns", .set(secrets)), ("server_learns", .set(secrets)),
+                ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
+                ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
+                ("responses", .int), ("round_trips", .int), ("cpu_ms", .int), ("last_response_ms", .int),
                 ("http_response", .bool),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
                 ("retransmissions", .int),

@@ -2,6 +2,7 @@ import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Simulation
 
 /// One validated scenario file: a world to simulate and what must happen in it.
 public struct Scenario {
@@ -77,12 +78,22 @@ public struct TLSWorld {
     public var customAnchors: [String]?
     public var anchorsOnly: Bool
     public var policy: ClientPolicy
+    /// The app's ATS dictionary, applied to the server's certificate before the challenge.
+    public var ats: ATSPolicy?
     public var identity: [String]?
 
     public var network: NetworkSpec
     public var tcp: TCPSpec
     public var httpRequest: String?
     public var httpResponse: String
+    /// More than one request (`http.requests`), carried as `connectionMode` says.
+    public var requests: [String]?
+    public var connectionMode: HTTPConnectionMode
+    /// False: plain HTTP over TCP, no TLS.
+    public var usesTLS: Bool
+    public var resumesSessions: Bool
+    public var cpu: VirtualCPU
+    public var attack: Attack?
 }
 
 /// Latency and loss between the two hosts.

@@ -68,7 +68,7 @@ struct ScenarioReader {
     let file: String
 
     static let topKeys = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp",
-                          "http", "actions", "run_ms", "ats", "connection", "expect"]
+                          "http", "attacker", "actions", "run_ms", "ats", "connection", "expect"]
     static let versions: [String: ProtocolVersion] = ["TLS1.0": .tls10, "TLS1.1": .tls11, "TLS1.2": .tls12]
     static let versionNames = ["TLS1.0", "TLS1.1", "TLS1.2"]
 
@@ -85,7 +85,7 @@ struct ScenarioReader {
         switch kind {
         case "tcp": allowed = ["title", "description", "kind", "seed", "network", "tcp", "actions", "run_ms", "expect"]
         case "ats": allowed = ["title", "description", "kind", "seed", "now", "pki", "client", "ats", "connection", "expect"]
-        default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "expect"]
+        default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect"]
         }
         for key in top.keys where !allowed.contains(key) {
             throw top.keyError(key, "key '\(key)' does not apply to a scenario of kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
@@ -103,43 +103,107 @@ struct ScenarioReader {
 
     // MARK: - PKI
 
-    /// The certificates a scenario can name. Today: the demo PKI (a root CA and an example.com leaf).
-    func certificates(_ top: YAMLMapping) throws(ScenarioError) -> [String: NamedCertificate] {
-        if let pki = top["pki"] {
-            let m = try pki.mapping(["preset"])
-            _ = try m["preset"]?.oneOf(["demo"])
-        }
+    /// The certificates a file can name and the defaults they imply.
+    struct PKIWorld {
+        var certificates: [String: NamedCertificate]
+        var serverChain: [String]
+        var trust: [String]
+        var host: String
+        var now: Int64
+    }
+
+    static let pkiKeys = ["preset", "seed", "organization", "root", "intermediate", "hosts", "client_name", "client_ca",
+                          "key_bits", "defect", "leaf_valid_from_days", "leaf_valid_until_days", "wrong_host_name"]
+
+    /// The demo PKI (`demo-root`, `demo-leaf`), the attacker's own certificate (`attacker`), and —
+    /// when `pki` has hierarchy keys — a hierarchy built from a seed: `root`, `intermediate`,
+    /// `sub-intermediate`, `leaf`, `original-leaf`, `client-root`, `client`.
+    func pkiWorld(_ top: YAMLMapping) throws(ScenarioError) -> PKIWorld {
+        var certs: [String: NamedCertificate] = [:]
         do {
             let root = try X509Certificate.parseAll(Array(DemoPKI.rootCertificatePEM.utf8), source: "demo root")
             let leaf = try X509Certificate.parseAll(Array(DemoPKI.serverCertificatePEM.utf8), source: "demo leaf")
-            let rootKey = try RSAPrivateKey(pem: DemoPKI.rootKeyPEM)
-            let leafKey = try RSAPrivateKey(pem: DemoPKI.serverKeyPEM)
-            guard let r = root.first, let l = leaf.first else { throw top.owner.error("the demo PKI has no certificate") }
-            return ["demo-root": NamedCertificate(name: "demo-root", certificate: r, key: rootKey),
-                    "demo-leaf": NamedCertificate(name: "demo-leaf", certificate: l, key: leafKey)]
-        } catch let e as ScenarioError {
-            throw e
+            let attacker = try X509Certificate.parseAll(Array(AttackerPKI.certificatePEM.utf8), source: "attacker")
+            if let r = root.first { certs["demo-root"] = NamedCertificate(name: "demo-root", certificate: r, key: try RSAPrivateKey(pem: DemoPKI.rootKeyPEM)) }
+            if let l = leaf.first { certs["demo-leaf"] = NamedCertificate(name: "demo-leaf", certificate: l, key: try RSAPrivateKey(pem: DemoPKI.serverKeyPEM)) }
+            if let a = attacker.first { certs["attacker"] = NamedCertificate(name: "attacker", certificate: a, key: try RSAPrivateKey(pem: AttackerPKI.keyPEM)) }
         } catch {
-            throw top.owner.error("the demo PKI does not load: \(error)")
+            throw top.owner.error("the built-in certificates do not load: \(error)")
         }
+        let demoLeafStart = certs["demo-leaf"]?.certificate.notBefore ?? 0
+        let explicitNow = try now(top)
+        guard let pki = top["pki"] else {
+            return PKIWorld(certificates: certs, serverChain: ["demo-leaf"], trust: ["demo-root"], host: "example.com",
+                            now: explicitNow ?? demoLeafStart + 86_400)
+        }
+        let m = try pki.mapping(Self.pkiKeys)
+        if let preset = m["preset"] {
+            _ = try preset.oneOf(["demo", "hierarchy"])
+            if m.keys.count == 1, try preset.string() == "demo" {
+                return PKIWorld(certificates: certs, serverChain: ["demo-leaf"], trust: ["demo-root"], host: "example.com",
+                                now: explicitNow ?? demoLeafStart + 86_400)
+            }
+            if try preset.string() == "demo" {
+                throw m.keyError(m.keys.first { $0 != "preset" } ?? "preset", "contradiction: preset demo takes no hierarchy keys")
+            }
+        }
+        var spec = PKIHierarchySpec()
+        if let v = m["seed"] { spec.seed = try v.uint64() }
+        if let v = m["organization"] { spec.organization = try v.name(limit: 64) }
+        if let v = m["root"] { spec.rootName = try v.name(limit: 64) }
+        if let v = m["intermediate"] { spec.intermediateName = try v.name(limit: 64) }
+        if let v = m["hosts"] {
+            let hosts = try v.list().map { h throws(ScenarioError) in try h.name() }
+            guard !hosts.isEmpty else { throw v.error("expected at least one host name") }
+            spec.serverHosts = hosts
+        }
+        if let v = m["client_name"] { spec.clientName = try v.name(limit: 64) }
+        if let v = m["client_ca"] { spec.clientCAName = try v.name(limit: 64) }
+        if let v = m["key_bits"] { spec.keyBits = Int(try v.oneOf(["1024", "2048", "3072", "4096"])) ?? 2048 }
+        if let v = m["defect"] { spec.defect = PKIDefect(rawValue: try v.oneOf(PKIDefect.allCases.map(\.rawValue))) ?? .none }
+        if let v = m["leaf_valid_from_days"] { spec.leafValidFrom = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
+        if let v = m["leaf_valid_until_days"] { spec.leafValidUntil = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
+        if spec.leafValidFrom >= spec.leafValidUntil {
+            throw m.keyError(m.has("leaf_valid_from_days") ? "leaf_valid_from_days" : "leaf_valid_until_days",
+                             "contradiction: the leaf's validity starts after it ends")
+        }
+        if let v = m["wrong_host_name"] { spec.wrongHostName = try v.name() }
+        if let explicitNow { spec.now = explicitNow }
+        let h: PKIHierarchy
+        do {
+            h = try PKIHierarchy(spec)
+        } catch {
+            throw pki.error("the hierarchy cannot be built: \(error)")
+        }
+        let keys: [String: RSAPrivateKey] = ["root": h.rootKey, "intermediate": h.intermediateKey, "leaf": h.serverKey,
+                                             "client": h.client.privateKey]
+        for (label, cert) in h.labelledCertificates {
+            certs[label] = NamedCertificate(name: label, certificate: cert, key: keys[label])
+        }
+        func name(of cert: X509Certificate) -> String? {
+            h.labelledCertificates.first { $0.certificate.der == cert.der }?.label
+        }
+        return PKIWorld(certificates: certs, serverChain: h.serverChain.compactMap(name), trust: h.roots.compactMap(name),
+                        host: spec.primaryHost.hasPrefix("*.") ? "www" + spec.primaryHost.dropFirst() : spec.primaryHost,
+                        now: spec.now)
     }
 
     func certificateNames(_ value: YAMLValue, _ known: [String: NamedCertificate]) throws(ScenarioError) -> [String] {
-        var names: [String] = []
-        for item in try value.list() {
-            let name = try item.string()
-            guard known[name] != nil else {
-                let list = known.keys.sorted()
-                throw item.error("expected the name of a certificate of the PKI (\(list.joined(separator: ", "))), got '\(YAMLValue.clip(name))'"
-                                 + Spelling.hint(for: name, among: list))
-            }
-            names.append(name)
-        }
-        return names
+        try value.list().map { item throws(ScenarioError) in try certificateName(item, known) }
     }
 
-    func now(_ top: YAMLMapping, default value: Int64) throws(ScenarioError) -> Int64 {
-        guard let v = top["now"] else { return value }
+    func certificateName(_ item: YAMLValue, _ known: [String: NamedCertificate]) throws(ScenarioError) -> String {
+        let name = try item.string()
+        guard known[name] != nil else {
+            let list = known.keys.sorted()
+            throw item.error("expected the name of a certificate of the PKI (\(list.joined(separator: ", "))), got '\(YAMLValue.clip(name))'"
+                             + Spelling.hint(for: name, among: list))
+        }
+        return name
+    }
+
+    func now(_ top: YAMLMapping) throws(ScenarioError) -> Int64? {
+        guard let v = top["now"] else { return nil }
         let text = try v.string()
         let formatter = ISO8601DateFormatter()
         guard let date = formatter.date(from: text) else {
@@ -167,14 +231,14 @@ struct ScenarioReader {
     }
 
     func tlsWorld(_ top: YAMLMapping) throws(ScenarioError) -> TLSWorld {
-        let certs = try certificates(top)
-        let leaf = certs["demo-leaf"]?.certificate
-        let now = try now(top, default: (leaf?.notBefore ?? 0) + 86_400)
+        let pki = try pkiWorld(top)
+        let certs = pki.certificates
+        let now = pki.now
 
         // server
         let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist"]
         let server = try top["server"].map { v throws(ScenarioError) in try v.mapping(serverKeys) }
-        var chain = ["demo-leaf"]
+        var chain = pki.serverChain
         if let c = server?["chain"] {
             chain = try certificateNames(c, certs)
             guard let first = chain.first else { throw c.error("expected at least one certificate (the leaf first)") }
@@ -207,9 +271,9 @@ struct ScenarioReader {
         }
 
         // client
-        let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "identity"]
+        let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity"]
         let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(clientKeys) }
-        let host = try client?["host"]?.name() ?? "example.com"
+        let host = try client?["host"]?.name() ?? pki.host
         let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
         let clientMin = try version(client?["min_version"], default: .tls12)
         let clientMax = try version(client?["max_version"], default: .tls12)
@@ -218,13 +282,14 @@ struct ScenarioReader {
         }
         let clientEMS = try client?["ems"]?.bool() ?? true
         let minDH = try client?["min_dh_bits"]?.int(0 ... 16384) ?? 1024
-        let trust = try client?["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? ["demo-root"]
+        let trust = try client?["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? pki.trust
         let anchors = try client?["anchors"].map { v throws(ScenarioError) in try certificateNames(v, certs) }
         let anchorsOnly = try client?["anchors_only"]?.bool() ?? true
         if anchors == nil, let client, client.has("anchors_only") {
             throw client.keyError("anchors_only", "contradiction: anchors_only without anchors")
         }
         let policy = try client?["policy"].map { v throws(ScenarioError) in try self.policy(v, certs) } ?? .system
+        let ats = try client?["ats"].map { v throws(ScenarioError) in try atsPolicy(v, certs: certs) }
         let identity = try client?["identity"].map { v throws(ScenarioError) in try certificateNames(v, certs) }
         if let identity, let first = identity.first, certs[first]?.key == nil, let client {
             throw client.keyError("identity", "the PKI has no private key for '\(first)'")
@@ -234,18 +299,86 @@ struct ScenarioReader {
         let tcp = try self.tcp(top["tcp"], allowISN: false)
         var request: String? = "GET /profile HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n"
         var response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
+        var requests: [String]?
+        var mode = HTTPConnectionMode.keepAlive
+        var usesTLS = true, resumes = false
+        var cpu = VirtualCPU.free
         if let h = top["http"] {
-            let m = try h.mapping(["request", "response"])
+            let m = try h.mapping(["request", "requests", "response", "mode", "tls", "resumption", "cpu"])
             if let r = m["request"] { request = r.isNull ? nil : try r.string() }
             if let r = m["response"] { response = try r.string() }
+            if let r = m["requests"] {
+                if m.has("request") { throw m.keyError("requests", "contradiction: give request or requests, not both") }
+                let list = try r.list().map { v throws(ScenarioError) in try v.string() }
+                guard !list.isEmpty else { throw r.error("expected at least one request") }
+                requests = list
+            }
+            if let v = m["mode"] {
+                mode = HTTPConnectionMode(rawValue: try v.oneOf(HTTPConnectionMode.allCases.map(\.rawValue))) ?? .keepAlive
+            }
+            usesTLS = try m["tls"]?.bool() ?? true
+            resumes = try m["resumption"]?.bool() ?? false
+            if resumes, !usesTLS { throw m.keyError("resumption", "contradiction: session resumption needs tls: true") }
+            if let v = m["cpu"] { cpu = try v.oneOf(["free", "measured"]) == "measured" ? .measured : .free }
         }
+        let attack = try self.attack(top["attacker"], certs: certs, usesTLS: usesTLS)
         return TLSWorld(now: now, certificates: certs, serverChain: chain, serverSuites: serverSuites,
                         serverMinVersion: serverMin, serverMaxVersion: serverMax, dhGroup: dhGroup, serverEMS: serverEMS,
                         clientAuth: clientAuth, clientCAs: clientCAs, subjectWhitelist: whitelist, host: host,
                         clientSuites: clientSuites, clientMinVersion: clientMin, clientMaxVersion: clientMax,
                         clientEMS: clientEMS, minimumDHPrimeBits: minDH, trustStore: trust, customAnchors: anchors,
-                        anchorsOnly: anchorsOnly, policy: policy, identity: identity, network: network, tcp: tcp,
-                        httpRequest: request, httpResponse: response)
+                        anchorsOnly: anchorsOnly, policy: policy, ats: ats, identity: identity, network: network, tcp: tcp,
+                        httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
+                        usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack)
+    }
+
+    static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",
+                                    "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished"]
+
+    /// `attacker`: who besides the passive eavesdropper (always present) acts, and how.
+    func attack(_ value: YAMLValue?, certs: [String: NamedCertificate], usesTLS: Bool) throws(ScenarioError) -> Attack? {
+        guard let value else { return nil }
+        let m = try value.mapping(["kind", "certificate", "message", "sender", "offset", "value", "suites", "record",
+                                   "process_id", "process_id_space", "clock_window_ms"])
+        let kind = try m.required("kind").oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
+                                                 "weak_client_random"])
+        let keysFor: [String: [String]] = ["eavesdropper": [], "steal_server_key": [], "mitm": ["certificate"],
+                                           "tamper": ["message", "sender", "offset", "value"], "strip_suites": ["suites"],
+                                           "replay": ["record"], "weak_client_random": ["process_id", "process_id_space", "clock_window_ms"]]
+        let allowed = ["kind"] + (keysFor[kind] ?? [])
+        for key in m.keys where !allowed.contains(key) {
+            throw m.keyError(key, "key '\(key)' does not apply to attacker kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
+        }
+        if !usesTLS, kind != "eavesdropper" {
+            throw m.keyError("kind", "contradiction: attacker \(kind) needs TLS, but http.tls is false")
+        }
+        switch kind {
+        case "steal_server_key": return .stealServerKeyAfterwards
+        case "mitm":
+            let name = try m["certificate"].map { v throws(ScenarioError) in try certificateName(v, certs) } ?? "attacker"
+            guard let cert = certs[name], let key = cert.key else {
+                throw m.keyError("certificate", "the PKI has no private key for that certificate; the attacker must hold the key")
+            }
+            return .mitm(identity: TLSIdentity(certificateChain: [cert.certificate.der], privateKey: key))
+        case "tamper":
+            let message = try m.required("message").oneOf(Self.handshakeMessages)
+            let sender = try m.required("sender").oneOf(["client", "server"])
+            let offset = try m.required("offset").int(0 ... 65_535)
+            let newValue = try m["value"].map { v throws(ScenarioError) in UInt8(try v.int(0 ... 255)) }
+            return .tamper(TamperTarget(message: message, sender: sender == "client" ? .client : .server, offset: offset, newValue: newValue))
+        case "strip_suites":
+            return .stripSuites(try suites(try m.required("suites")))
+        case "replay":
+            return .replayApplicationData(index: try m["record"]?.int(0 ... 1000) ?? 0)
+        case "weak_client_random":
+            var weak = WeakRandom()
+            if let v = m["process_id"] { weak.processID = UInt16(try v.int(0 ... 65_535)) }
+            if let v = m["process_id_space"] { weak.processIDSpace = try v.int(1 ... 65_536) }
+            if let v = m["clock_window_ms"] { weak.clockWindowMilliseconds = try v.int(0 ... 100_000) }
+            return .weakClientRandom(weak)
+        default:
+            return nil
+        }
     }
 
     func policy(_ value: YAMLValue, _ certs: [String: NamedCertificate]) throws(ScenarioError) -> ClientPolicy {
@@ -408,23 +541,18 @@ struct ScenarioReader {
 
     // MARK: - ATS
 
-    func atsWorld(_ top: YAMLMapping) throws(ScenarioError) -> ATSWorld {
-        let certs = try certificates(top)
-        let now = try now(top, default: (certs["demo-leaf"]?.certificate.notBefore ?? 0) + 86_400)
-        var trust = ["demo-root"]
-        if let c = top["client"] {
-            let m = try c.mapping(["trust"])
-            trust = try m["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? trust
-        }
-        let a = try top.required("ats").mapping(["NSAllowsArbitraryLoads", "NSAllowsArbitraryLoadsInWebContent",
+    static let atsVersionNames = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
+    static let atsVersions: [String: ATSPolicy.TLSVersion] = ["TLSv1.0": .tls10, "TLSv1.1": .tls11, "TLSv1.2": .tls12, "TLSv1.3": .tls13]
+
+    /// An Info.plist NSAppTransportSecurity dictionary.
+    func atsPolicy(_ value: YAMLValue, certs: [String: NamedCertificate]) throws(ScenarioError) -> ATSPolicy {
+        let a = try value.mapping(["NSAllowsArbitraryLoads", "NSAllowsArbitraryLoadsInWebContent",
                                                  "NSAllowsArbitraryLoadsForMedia", "NSAllowsLocalNetworking",
                                                  "NSExceptionDomains", "NSPinnedDomains"])
         var policy = ATSPolicy(allowsArbitraryLoads: try a["NSAllowsArbitraryLoads"]?.bool(),
                                allowsArbitraryLoadsInWebContent: try a["NSAllowsArbitraryLoadsInWebContent"]?.bool(),
                                allowsArbitraryLoadsForMedia: try a["NSAllowsArbitraryLoadsForMedia"]?.bool(),
                                allowsLocalNetworking: try a["NSAllowsLocalNetworking"]?.bool())
-        let atsVersions: [String: ATSPolicy.TLSVersion] = ["TLSv1.0": .tls10, "TLSv1.1": .tls11, "TLSv1.2": .tls12, "TLSv1.3": .tls13]
-        let atsVersionNames = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
         if let d = a["NSExceptionDomains"] {
             guard case .mapping(let map) = d.node else { throw d.error("expected a mapping of domain names, got \(d.kindName)") }
             for (k, v) in map {
@@ -435,7 +563,7 @@ struct ScenarioReader {
                 policy.exceptionDomains[domain] = ATSPolicy.ExceptionDomain(
                     includesSubdomains: try e["NSIncludesSubdomains"]?.bool() ?? false,
                     allowsInsecureHTTPLoads: try e["NSExceptionAllowsInsecureHTTPLoads"]?.bool(),
-                    minimumTLSVersion: try e["NSExceptionMinimumTLSVersion"].map { v throws(ScenarioError) in atsVersions[try v.oneOf(atsVersionNames)] ?? .tls12 },
+                    minimumTLSVersion: try e["NSExceptionMinimumTLSVersion"].map { v throws(ScenarioError) in Self.atsVersions[try v.oneOf(Self.atsVersionNames)] ?? .tls12 },
                     requiresForwardSecrecy: try e["NSExceptionRequiresForwardSecrecy"]?.bool())
             }
         }
@@ -454,13 +582,27 @@ struct ScenarioReader {
                                                                       caIdentities: try pins("NSPinnedCAIdentities"))
             }
         }
+        return policy
+    }
+
+
+    func atsWorld(_ top: YAMLMapping) throws(ScenarioError) -> ATSWorld {
+        let pki = try pkiWorld(top)
+        let certs = pki.certificates
+        let now = pki.now
+        var trust = pki.trust
+        if let c = top["client"] {
+            let m = try c.mapping(["trust"])
+            trust = try m["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? trust
+        }
+        let policy = try atsPolicy(try top.required("ats"), certs: certs)
         let c = try top.required("connection").mapping(["host", "scheme", "tls_version", "forward_secret", "load", "chain"])
         let host = try c.required("host").name()
         let scheme = try c["scheme"]?.oneOf(["https", "http"]) ?? "https"
-        let version = try c["tls_version"].map { v throws(ScenarioError) in atsVersions[try v.oneOf(atsVersionNames)] ?? .tls12 } ?? .tls12
+        let version = try c["tls_version"].map { v throws(ScenarioError) in Self.atsVersions[try v.oneOf(Self.atsVersionNames)] ?? .tls12 } ?? .tls12
         let fs = try c["forward_secret"]?.bool() ?? true
         let load = ATSPolicy.LoadKind(rawValue: try c["load"]?.oneOf(["app", "webContent", "media"]) ?? "app") ?? .app
-        let chain = try c["chain"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? ["demo-leaf"]
+        let chain = try c["chain"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? pki.serverChain
         if scheme == "http", c.has("tls_version") || c.has("chain") {
             throw c.keyError(c.has("tls_version") ? "tls_version" : "chain", "contradiction: a plain http connection has no TLS version or certificate chain")
         }

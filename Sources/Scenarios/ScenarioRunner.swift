@@ -82,13 +82,19 @@ enum ScenarioRunner {
         }
         setup.httpRequest = w.httpRequest
         setup.httpResponse = w.httpResponse
+        setup.requests = w.requests
+        setup.connectionMode = w.connectionMode
+        setup.usesTLS = w.usesTLS
+        setup.resumesSessions = w.resumesSessions
+        setup.cpu = w.cpu
+        setup.attack = w.attack
         return setup
     }
 
     static let secretNames = ["client_random": "client_random", "server_random": "server_random",
                               "premaster secret": "premaster_secret", "master secret": "master_secret",
                               "client_write_key": "client_write_key", "server_write_key": "server_write_key",
-                              "HTTP cookie": "http_cookie"]
+                              "HTTP cookie": "http_cookie", "HTTP request": "http_request", "HTTP response": "http_response"]
 
     static func versionName(_ v: ProtocolVersion?) -> String {
         guard let v else { return "none" }
@@ -112,7 +118,7 @@ enum ScenarioRunner {
         f["resumed"] = .bool(s.resumed)
         if let v = recorder.verdict {
             f["trust"] = .string(v.accepted ? "accepted" : "rejected")
-            f["disposition"] = .string(v.disposition.rawValue)
+            f["disposition"] = .string(v.disposition?.rawValue ?? "none")
             f["first_failing_check"] = .string(v.firstFailingCheck?.rawValue ?? "none")
         } else {
             f["trust"] = .string("not_evaluated")
@@ -127,6 +133,22 @@ enum ScenarioRunner {
         f["eavesdropper_learns"] = learned(\.eavesdropper)
         f["client_learns"] = learned(\.client)
         f["server_learns"] = learned(\.server)
+        func union(_ a: FactValue, _ names: [String]) -> FactValue {
+            guard case .list(let l) = a else { return a }
+            return .list(Array(Set(l + names.compactMap { secretNames[$0] })).sorted())
+        }
+        f["eavesdropper_learns_afterwards"] = union(learned { $0.eavesdropperAfterwards == true },
+                                                    trace.learned(by: .eavesdropper).map(\.secret))
+        f["attacker_learns"] = union(learned { $0.attacker == true }, trace.learned(by: .attacker).map(\.secret))
+        let stats = trace.statistics
+        f["connections"] = .int(stats.connections)
+        f["full_handshakes"] = .int(stats.fullHandshakes)
+        f["abbreviated_handshakes"] = .int(stats.abbreviatedHandshakes)
+        f["requests"] = .int(stats.requests)
+        f["responses"] = .int(stats.responses)
+        f["round_trips"] = .int(stats.roundTrips)
+        f["cpu_ms"] = .int(Int(stats.cpuTime / 1000))
+        f["last_response_ms"] = .int(Int((stats.lastResponseTime ?? -1_000) / 1000))
         f["http_response"] = .bool(trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } })
         let tcpEvents = trace.events.compactMap { e -> TCPNetworkEvent.Kind? in if case .tcp(let k) = e.kind { k } else { nil } }
         let states = TCPFacts(events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
