@@ -101,7 +101,7 @@ enum ExpectationReader {
                 ("eavesdropper_learns", .set(secrets)), ("client_learns", .set(secrets)), ("server_learns", .set(secrets)),
                 ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
                 ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
-                ("responses", .int), ("round_trips", .int), ("cpu_ms", .int), ("last_response_ms", .int),
+                ("responses", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .int),
                 ("http_response", .bool),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
                 ("retransmissions", .int),

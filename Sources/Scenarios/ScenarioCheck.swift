@@ -4,14 +4,15 @@ import Foundation
 public enum ScenarioCheck {
     public enum Result: Sendable {
         case pass(name: String)
-        case fail(name: String, UnmetExpectation)
+        /// `facts`: every fact of the run when asked for (`keepFacts`), else empty.
+        case fail(name: String, UnmetExpectation, facts: [String: FactValue])
         case invalid(ScenarioError)
 
         /// The line `tlslab check` prints.
         public var line: String {
             switch self {
             case .pass(let name): return "PASS \(name)"
-            case .fail(let name, let unmet): return "FAIL \(name): \(unmet)"
+            case .fail(let name, let unmet, _): return "FAIL \(name): \(unmet)"
             case .invalid(let error): return "INVALID \(error)"
             }
         }
@@ -39,19 +40,21 @@ public enum ScenarioCheck {
     }
 
     /// Validates and runs one file.
-    public static func check(file: String) -> Result {
+    public static func check(file: String, keepFacts: Bool = false) -> Result {
         let scenario: Scenario
         do {
             scenario = try ScenarioParser.parse(contentsOf: file)
         } catch {
             return .invalid(error)
         }
-        return check(scenario)
+        return check(scenario, keepFacts: keepFacts)
     }
 
-    public static func check(_ scenario: Scenario) -> Result {
+    public static func check(_ scenario: Scenario, keepFacts: Bool = false) -> Result {
         let run = scenario.run()
-        if let unmet = scenario.firstUnmet(in: run.facts) { return .fail(name: name(of: scenario.file), unmet) }
+        if let unmet = scenario.firstUnmet(in: run.facts) {
+            return .fail(name: name(of: scenario.file), unmet, facts: keepFacts ? run.facts : [:])
+        }
         return .pass(name: name(of: scenario.file))
     }
 }

@@ -17,19 +17,25 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Scenario files or directories (searched recursively for *.yaml).")
     var paths: [String]
 
+    @Flag(help: "After a FAIL line, list every fact the run produced (to write or fix expectations).")
+    var showFacts = false
+
     func run() throws {
         let (files, missing) = ScenarioCheck.files(under: paths)
         if let first = missing.first { throw CLIError.badInput("no such file or directory: \(first)") }
         if files.isEmpty { throw CLIError.badInput("no scenario files (*.yaml) under \(paths.joined(separator: ", "))") }
         var passed = 0, failed = 0, invalid = 0
         for file in files {
-            let result = ScenarioCheck.check(file: file)
+            let result = ScenarioCheck.check(file: file, keepFacts: showFacts)
             switch result {
             case .pass: passed += 1
             case .fail: failed += 1
             case .invalid: invalid += 1
             }
             print(result.line)
+            if showFacts, case .fail(_, _, let facts) = result {
+                for key in facts.keys.sorted() { print("    \(key): \(facts[key].map(\.description) ?? "")") }
+            }
         }
         print("\(passed) passed, \(failed) failed" + (invalid > 0 ? ", \(invalid) invalid" : ""))
         if invalid > 0 { throw ExitCode(2) }

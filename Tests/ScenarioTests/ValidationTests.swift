@@ -38,7 +38,7 @@ struct ValidationTests {
 
     @Test func contradictions() {
         let pin = validationError(minimal("client:\n  policy:\n    afnetworking: { mode: certificate, pinned: [demo-lef] }\n"))
-        #expect(pin?.description == "t.yaml:5:49: client.policy.afnetworking.pinned[0]: expected the name of a certificate of the PKI (demo-leaf, demo-root), got 'demo-lef'; did you mean 'demo-leaf'?")
+        #expect(pin?.description == "t.yaml:5:49: client.policy.afnetworking.pinned[0]: expected the name of a certificate of the PKI (attacker, demo-leaf, demo-root), got 'demo-lef'; did you mean 'demo-leaf'?")
         let empty = validationError(minimal("client:\n  policy:\n    afnetworking: { mode: certificate, pinned: [] }\n"))
         #expect(empty?.path == "client.policy.afnetworking.pinned" && empty?.message.hasPrefix("contradiction") == true)
         let versions = validationError(minimal("server: { min_version: TLS1.2, max_version: TLS1.0 }\n"))
