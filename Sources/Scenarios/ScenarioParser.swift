@@ -296,7 +296,7 @@ struct ScenarioReader {
         }
 
         let network = try self.network(top["network"], hosts: ["client", "server"])
-        let tcp = try self.tcp(top["tcp"], allowISN: false)
+        let tcp = try self.tcp(top["tcp"], tcpOnly: false)
         var request: String? = "GET /profile HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n"
         var response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
         var requests: [String]?
@@ -463,11 +463,11 @@ struct ScenarioReader {
         return .counter(start: UInt32(start), increment: UInt32(inc))
     }
 
-    func tcp(_ value: YAMLValue?, allowISN: Bool) throws(ScenarioError) -> TCPSpec {
+    func tcp(_ value: YAMLValue?, tcpOnly: Bool) throws(ScenarioError) -> TCPSpec {
         var t = TCPSpec()
         guard let value else { return t }
-        var keys = ["mss", "window", "min_rto_ms", "initial_rto_ms", "msl_ms"]
-        if allowISN { keys += ["client_isn", "server_isn", "handshake", "backlog", "syn_cookies"] }
+        var keys = ["mss", "window", "min_rto_ms", "initial_rto_ms", "msl_ms", "client_isn", "server_isn"]
+        if tcpOnly { keys += ["handshake", "backlog", "syn_cookies"] }
         let m = try value.mapping(keys)
         t.mss = try m["mss"]?.int(64 ... 65_495) ?? t.mss
         t.window = try m["window"]?.int(1 ... 65_535) ?? t.window
@@ -484,7 +484,7 @@ struct ScenarioReader {
 
     func tcpWorld(_ top: YAMLMapping) throws(ScenarioError) -> TCPWorld {
         let network = try self.network(top["network"], hosts: ["client", "server"])
-        let tcp = try self.tcp(top["tcp"], allowISN: true)
+        let tcp = try self.tcp(top["tcp"], tcpOnly: true)
         let runMs = try top["run_ms"]?.int(1 ... 3_600_000) ?? 10_000
         var actions: [TCPAction] = []
         let list = try top.required("actions").list()

@@ -76,6 +76,8 @@ enum ScenarioRunner {
         var setup = SimulationSetup(client: client, server: server, random: random)
         setup.link = link(w.network)
         setup.tcpConfig = config(w.tcp)
+        setup.clientISN = w.tcp.clientISN
+        setup.serverISN = w.tcp.serverISN
         setup.faults = w.network.faults.map { f in
             let (from, to) = f.from == "client" ? (setup.clientAddress, setup.serverAddress) : (setup.serverAddress, setup.clientAddress)
             return TCPFaultRule(from: from, to: to, nth: f.nth, f.action)

@@ -37,3 +37,17 @@ struct LibraryTests {
         #expect(result.line == "FAIL x: alert: expected unknown_ca, got bad_certificate")
     }
 }
+
+@Suite("Scenarios/README.md's annotated example is a valid, passing scenario")
+struct ReadmeExampleTests {
+    @Test func annotatedExamplePasses() throws {
+        let readme = try String(contentsOfFile: Library.root + "/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "```yaml\n"))
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound ..< readme.endIndex))
+        let text = String(readme[start.upperBound ..< end.lowerBound])
+        let scenario = try ScenarioParser.parse(text: text, file: "README.md")
+        let result = ScenarioCheck.check(scenario)
+        if case .pass = result { return }
+        Issue.record("\(result.line)")
+    }
+}

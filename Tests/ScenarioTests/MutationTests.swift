@@ -95,6 +95,7 @@ struct MutationTests {
             }
         }
         #expect(rejected + valid == Self.count)
+        print("mutation: \(Self.count) copies, \(rejected) rejected, \(valid) valid, \(ran) run")
         #expect(rejected > Self.count / 4, "mutations should mostly be caught; \(rejected) rejected, \(valid) valid, \(ran) run")
     }
 }
