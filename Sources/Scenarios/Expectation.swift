@@ -43,6 +43,11 @@ public struct UnmetExpectation: Sendable, Equatable, CustomStringConvertible {
 extension Scenario {
     /// Checks the expectations in file order against the facts of a run.
     public func firstUnmet(in facts: [String: FactValue]) -> UnmetExpectation? {
+        // A TCP script step that could not be carried out (a send on a connection that does not
+        // exist) fails the scenario rather than being skipped silently.
+        if case .list(let problems)? = facts["script_errors"], !problems.isEmpty {
+            return UnmetExpectation(key: "actions", expected: .list([]), actual: .list(problems))
+        }
         for e in expectations {
             let actual = facts[e.key]
             if e.containment, case .string(let want) = e.value, case .string(let got)? = actual, got.contains(want) { continue }

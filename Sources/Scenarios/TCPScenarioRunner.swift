@@ -123,7 +123,7 @@ extension ScenarioRunner {
             if case .sent(let p) = $0 { p.source == clientHost && p.segment.flags.contains(.rst) } else { false }
         }.count)
         f["syn_cookies_accepted"] = .int(events.filter { if case .synCookieAccepted = $0 { true } else { false } }.count)
-        _ = notes
+        f["script_errors"] = .list(notes)
         return ScenarioRun(facts: f, trace: nil, verdict: nil)
     }
 }

@@ -184,7 +184,30 @@ enum YAMLDocument {
         guard let node else {
             throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "expected a mapping with the scenario's keys, got an empty document")
         }
+        // Aliases share nodes, so a small file can stand for a huge tree ("billion laughs"):
+        // count the logical nodes and stop early.
+        var budget = maximumNodes
+        guard fits(node, &budget) else {
+            throw ScenarioError(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, path: "",
+                                message: "expected a scenario of at most \(maximumNodes) YAML nodes (aliases expanded)")
+        }
         return YAMLValue(node: node, path: "", file: file)
+    }
+
+    static let maximumNodes = 50_000
+
+    static func fits(_ node: Node, _ budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .mapping(let m):
+            for (k, v) in m where !fits(k, &budget) || !fits(v, &budget) { return false }
+        case .sequence(let s):
+            for n in s where !fits(n, &budget) { return false }
+        case .scalar, .alias:
+            break
+        }
+        return true
     }
 
     static func located(_ e: YamlError, file: String, text: String) -> ScenarioError {

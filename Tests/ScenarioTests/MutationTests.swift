@@ -67,7 +67,7 @@ enum Mutator {
 struct MutationTests {
     static var count: Int { ProcessInfo.processInfo.environment["TLSLAB_HEAVY"] == "1" ? 3000 : 1000 }
 
-    @Test func corruptedLibraryFilesNeverCrash() throws {
+    @Test(.timeLimit(.minutes(2))) func corruptedLibraryFilesNeverCrash() throws {
         let originals = try Library.files.map { file -> (String, [UInt8]) in
             (file, try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))))
         }

@@ -64,6 +64,21 @@ struct ValidationTests {
         #expect(validationError("- a\n- b\n")?.message.hasPrefix("expected a mapping") == true)
     }
 
+    @Test func aliasBombIsRefused() {
+        var text = "title: t\ndescription: a description long enough to teach\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1 ..< 8 { text += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        text += "expect: { handshake: success }\n"
+        let e = validationError(text)
+        #expect(e?.message.hasPrefix("expected a scenario of at most 50000 YAML nodes") == true)
+    }
+
+    @Test func aTCPScriptStepThatCannotRunFails() throws {
+        let text = "title: t\ndescription: a description long enough to teach\nkind: tcp\nactions:\n  - { do: connect }\n"
+            + "  - { at_ms: 0, do: send, by: server, text: early }\nexpect: { accepted: true }\n"
+        let s = try ScenarioParser.parse(text: text, file: "t.yaml")
+        #expect(ScenarioCheck.check(s).line == "FAIL t: actions: expected [], got [send: no server connection]")
+    }
+
     @Test func duplicateKey() {
         let e = validationError(minimal("seed: 1\nseed: 2\n"))
         #expect(e != nil && (e?.line ?? 0) >= 3)
