@@ -33,6 +33,14 @@ struct AttackRenderingTests {
         #expect(objects.last?["event"] as? String == "summary")
     }
 
+    @Test(arguments: BuiltInRun.allCases)
+    func sameSeedSameJSON(run: BuiltInRun) throws {
+        let a = JSONLinesRenderer().render(Simulation(try run.setup(seed: 9)).run())
+        let b = JSONLinesRenderer().render(Simulation(try run.setup(seed: 9)).run())
+        #expect(a == b)
+        #expect(try Self.objects(a).last?["event"] as? String == "summary")
+    }
+
     @Test func singleConnectionJSONKeepsTheContractFields() throws {
         let objects = try Self.objects(JSONLinesRenderer().render(try Self.trace(.rsa)))
         #expect(!objects.contains { $0["connection"] != nil })

@@ -154,6 +154,16 @@ struct AttackTests {
         #expect(rows["HTTP cookie"]?.attacker == true)
     }
 
+    @Test func mitmOnPlainHTTPNeedsNoCertificateAtAll() throws {
+        var setup = try BuiltInRun.mitm.setup(seed: 3)   // the validating client: irrelevant without TLS
+        setup.usesTLS = false
+        setup.serverPort = 80
+        let trace = Simulation(setup).run()
+        #expect(trace.summary.outcome == "success")
+        #expect(Self.learned(trace, "HTTP cookie", by: .attacker) == Array("Cookie: session=42".utf8))
+        #expect(Self.http(trace, actor: .client).contains { if case .responseReceived = $0 { return true } else { return false } })
+    }
+
     // MARK: On-path changes
 
     @Test func aTamperedServerHelloIsCaught() throws {
