@@ -74,9 +74,26 @@ enum ExpectationReader {
     static let secrets = ["client_random", "server_random", "premaster_secret", "master_secret",
                           "client_write_key", "server_write_key", "http_cookie", "http_request", "http_response"]
     static let tcpStates = TCPState.allCasesForSchema
-    static let summaryKeys = ["client_random", "server_random", "premaster_secret", "master_secret",
-                              "client_verify_data", "server_verify_data", "cipher_suite", "version",
-                              "extended_master_secret", "resumed", "outcome"]
+    /// The keys of the JSON summary object (`tlslab run --format json`'s last line), each with
+    /// how its value is written in `expect.summary`.
+    enum SummaryType { case text, bool, int, seconds }
+    static let summarySchema: [(String, SummaryType)] = [
+        ("t", .seconds), ("actor", .text), ("event", .text),
+        ("client_random", .text), ("server_random", .text), ("premaster_secret", .text), ("master_secret", .text),
+        ("client_verify_data", .text), ("server_verify_data", .text), ("cipher_suite", .text), ("version", .text),
+        ("extended_master_secret", .bool), ("resumed", .bool), ("outcome", .text),
+        ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
+        ("responses", .int), ("round_trips", .int), ("last_response_t", .seconds), ("cpu_time", .seconds),
+    ]
+    static var summaryKeys: [String] { summarySchema.map(\.0) }
+
+    /// Virtual seconds as the JSON summary writes them: six decimals (`0.250000`).
+    static func seconds(micros: Int64) -> String {
+        let sign = micros < 0 ? "-" : ""
+        let m = micros.magnitude
+        let fraction = String(m % 1_000_000)
+        return "\(sign)\(m / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+    }
 
     static func schema(for kind: String) -> [(String, Kind)] {
         switch kind {
@@ -95,7 +112,7 @@ enum ExpectationReader {
             let alerts = Array(AlertDescription.names.values).sorted() + ["none"]
             let suites = CipherSuite.implemented.compactMap(\.name) + ["none"]
             return [
-                ("handshake", .enumeration(["success", "failure"])),
+                ("handshake", .enumeration(["success", "failure", "none"])),
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),
                 ("suite", .enumeration(suites)), ("version", .enumeration(ScenarioReader.versionNames + ["none"])),
                 ("ems", .bool), ("resumed", .bool),
@@ -129,10 +146,13 @@ enum ExpectationReader {
                     let fact: FactValue
                     if sv.isNull {
                         fact = .null
-                    } else if k == "extended_master_secret" || k == "resumed" {
-                        fact = .bool(try sv.bool())
                     } else {
-                        fact = .string(try sv.string())
+                        switch summarySchema.first(where: { $0.0 == k })?.1 ?? .text {
+                        case .bool: fact = .bool(try sv.bool())
+                        case .int: fact = .int(try sv.int(0 ... 1_000_000_000))
+                        case .seconds: fact = .string(seconds(micros: try sv.seconds()))
+                        case .text: fact = .string(try sv.string())
+                        }
                     }
                     out.append(Expectation(key: "summary.\(k)", value: fact, line: sv.line, column: sv.column))
                 }

@@ -349,8 +349,13 @@ struct ScenarioReader {
         for key in m.keys where !allowed.contains(key) {
             throw m.keyError(key, "key '\(key)' does not apply to attacker kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
         }
-        if !usesTLS, kind != "eavesdropper" {
+        // Over plain HTTP only watching and impersonating make sense: there is no handshake to
+        // tamper with or strip, no record to replay, no key to steal, no certificate to present.
+        if !usesTLS, kind != "eavesdropper", kind != "mitm" {
             throw m.keyError("kind", "contradiction: attacker \(kind) needs TLS, but http.tls is false")
+        }
+        if !usesTLS, m.has("certificate") {
+            throw m.keyError("certificate", "contradiction: over plain HTTP (http.tls: false) the man in the middle presents no certificate")
         }
         switch kind {
         case "steal_server_key": return .stealServerKeyAfterwards

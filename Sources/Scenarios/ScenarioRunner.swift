@@ -87,6 +87,7 @@ enum ScenarioRunner {
         setup.requests = w.requests
         setup.connectionMode = w.connectionMode
         setup.usesTLS = w.usesTLS
+        if !w.usesTLS { setup.serverPort = 80 }
         setup.resumesSessions = w.resumesSessions
         setup.cpu = w.cpu
         setup.attack = w.attack
@@ -113,7 +114,8 @@ enum ScenarioRunner {
         var f: [String: FactValue] = [:]
         // The handshake itself: both Finished verified (a later fatal alert, e.g. for a replayed
         // record, is reported by `alert` but does not undo the handshake).
-        f["handshake"] = .string(s.clientCompleted && s.serverCompleted ? "success" : "failure")
+        // Plain HTTP has no handshake to succeed or fail.
+        f["handshake"] = .string(!w.usesTLS ? "none" : s.clientCompleted && s.serverCompleted ? "success" : "failure")
         f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
         f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
         f["suite"] = .string(s.cipherSuite?.name ?? "none")
@@ -167,11 +169,22 @@ enum ScenarioRunner {
         f["summary.master_secret"] = hex(s.masterSecret)
         f["summary.client_verify_data"] = hex(s.clientVerifyData)
         f["summary.server_verify_data"] = hex(s.serverVerifyData)
-        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.name ?? "\($0.rawValue)") } ?? .null
+        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.name ?? $0.hex) } ?? .null
         f["summary.version"] = s.version.map { .string("\($0)") } ?? .null
         f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
         f["summary.resumed"] = .bool(s.resumed)
         f["summary.outcome"] = .string(s.outcome)
+        f["summary.t"] = .string(ExpectationReader.seconds(micros: trace.events.last?.time ?? 0))
+        f["summary.actor"] = .string("network")
+        f["summary.event"] = .string("summary")
+        f["summary.connections"] = .int(stats.connections)
+        f["summary.full_handshakes"] = .int(stats.fullHandshakes)
+        f["summary.abbreviated_handshakes"] = .int(stats.abbreviatedHandshakes)
+        f["summary.requests"] = .int(stats.requests)
+        f["summary.responses"] = .int(stats.responses)
+        f["summary.round_trips"] = .int(stats.roundTrips)
+        f["summary.last_response_t"] = stats.lastResponseTime.map { .string(ExpectationReader.seconds(micros: $0)) } ?? .null
+        f["summary.cpu_time"] = .string(ExpectationReader.seconds(micros: stats.cpuTime))
         return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict)
     }
 

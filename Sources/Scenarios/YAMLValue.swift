@@ -91,6 +91,25 @@ struct YAMLValue {
         return v
     }
 
+    /// A time in seconds with at most six decimals (`0.25`, `1.000150`), as microseconds.
+    func seconds() throws(ScenarioError) -> Int64 {
+        let s = try scalar("a time in seconds like 0.250000")
+        let parts = s.string.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard s.style == .plain, let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy(\.isASCII),
+              let w = Int64(whole), w >= 0 else {
+            throw error("expected a time in seconds like 0.250000, got \(kindName)")
+        }
+        var micros = w * 1_000_000
+        if parts.count == 2 {
+            let f = parts[1]
+            guard !f.isEmpty, f.count <= 6, f.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int64(f + String(repeating: "0", count: 6 - f.count)) else {
+                throw error("expected a time in seconds with at most six decimals, got \(kindName)")
+            }
+            micros += v
+        }
+        return micros
+    }
+
     /// One of a fixed set of words; a near miss gets a suggestion.
     func oneOf(_ choices: [String]) throws(ScenarioError) -> String {
         let list = choices.joined(separator: ", ")
