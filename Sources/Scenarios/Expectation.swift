@@ -105,6 +105,7 @@ enum ExpectationReader {
                 ("client_received", .string), ("server_received", .string), ("accepted", .bool),
                 ("client_error", .enumeration(["none", "refused", "reset", "timedOut", "aborted"])),
                 ("backlog_drops", .int), ("resets_sent", .int), ("syn_cookies_accepted", .int),
+                ("segments_duplicated", .int), ("out_of_order_buffered", .int), ("unacceptable_segments", .int),
             ]
         case "ats":
             return [("ats", .enumeration(["allowed", "blocked"])), ("reason_includes", .string)]
@@ -126,7 +127,8 @@ enum ExpectationReader {
                 ("responses", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .int),
                 ("http_response", .bool),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
-                ("retransmissions", .int),
+                ("retransmissions", .int), ("segments_duplicated", .int), ("out_of_order_buffered", .int),
+                ("unacceptable_segments", .int),
                 ("summary", .summary),
             ]
         }

@@ -247,8 +247,8 @@ struct ScenarioReader {
         let serverSuites = try server?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
         let serverMin = try version(server?["min_version"], default: .tls12)
         let serverMax = try version(server?["max_version"], default: .tls12)
-        if serverMin.rawValue > serverMax.rawValue {
-            throw server!.keyError("min_version", "contradiction: min_version is above max_version")
+        if let server, serverMin.rawValue > serverMax.rawValue {
+            throw server.keyError("min_version", "contradiction: min_version is above max_version")
         }
         var dhGroup = DHGroup.modp2048
         if let g = server?["dh_group"] {
@@ -277,8 +277,8 @@ struct ScenarioReader {
         let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
         let clientMin = try version(client?["min_version"], default: .tls12)
         let clientMax = try version(client?["max_version"], default: .tls12)
-        if clientMin.rawValue > clientMax.rawValue {
-            throw client!.keyError("min_version", "contradiction: min_version is above max_version")
+        if let client, clientMin.rawValue > clientMax.rawValue {
+            throw client.keyError("min_version", "contradiction: min_version is above max_version")
         }
         let clientEMS = try client?["ems"]?.bool() ?? true
         let minDH = try client?["min_dh_bits"]?.int(0 ... 16384) ?? 1024

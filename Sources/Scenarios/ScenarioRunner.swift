@@ -161,6 +161,7 @@ enum ScenarioRunner {
         f["client_tcp_state"] = .string(states.clientStates.last ?? "CLOSED")
         f["server_tcp_state"] = .string(states.serverStates.last ?? "none")
         f["retransmissions"] = .int(states.retransmissions(of: setup.clientAddress) + states.retransmissions(of: setup.serverAddress))
+        states.reorderingFacts(into: &f)
         // The JSON summary's values (the `summary` object of `tlslab run --format json`).
         func hex(_ b: [UInt8]?) -> FactValue { b.map { .string($0.map { String(format: "%02x", $0) }.joined()) } ?? .null }
         f["summary.client_random"] = hex(s.clientRandom)
@@ -232,6 +233,13 @@ struct TCPFacts {
                 serverStates.append(to.rawValue)
             }
         }
+    }
+
+    /// Reordering and duplication as the network and the receivers saw them.
+    func reorderingFacts(into f: inout [String: FactValue]) {
+        f["segments_duplicated"] = .int(events.filter { if case .duplicated = $0 { true } else { false } }.count)
+        f["out_of_order_buffered"] = .int(events.filter { if case .connection(_, .outOfOrderBuffered) = $0 { true } else { false } }.count)
+        f["unacceptable_segments"] = .int(events.filter { if case .connection(_, .unacceptableSegment) = $0 { true } else { false } }.count)
     }
 
     func retransmissions(of host: IPv4Address) -> Int {

@@ -111,6 +111,7 @@ extension ScenarioRunner {
         f["retransmissions"] = .int(cr + sr)
         f["client_retransmissions"] = .int(cr)
         f["server_retransmissions"] = .int(sr)
+        facts.reorderingFacts(into: &f)
         f["client_received"] = .string(client.map { String(decoding: received[$0] ?? [], as: UTF8.self) } ?? "")
         let victims = accepted.filter { $0.remote.address == clientHost || $0.remote.address == silentHost }
         f["server_received"] = .string(String(decoding: victims.flatMap { received[$0] ?? [] }, as: UTF8.self))

@@ -9,8 +9,8 @@ struct CheckCommand: ParsableCommand {
         abstract: "Run scenario files and check their expectations.",
         discussion: """
         Runs every *.yaml under the paths and prints PASS NAME or FAIL NAME: EXPECTATION: expected X, got Y,
-        then 'N passed, N failed'. Exit 0 when all pass, 1 when any expectation failed, 2 when a file is
-        invalid (its located error is printed: FILE:LINE:COLUMN: key.path: what was expected).
+        or INVALID FILE:LINE:COLUMN: key.path: what was expected, then 'N passed, N failed' (an invalid
+        file counts as failed). Exit 0 when all pass, 1 when any expectation failed, 2 when a file is invalid.
         """
     )
 
@@ -37,7 +37,9 @@ struct CheckCommand: ParsableCommand {
                 for key in facts.keys.sorted() { print("    \(key): \(facts[key].map(\.description) ?? "")") }
             }
         }
-        print("\(passed) passed, \(failed) failed" + (invalid > 0 ? ", \(invalid) invalid" : ""))
+        // The last line is always exactly `N passed, N failed`; an invalid file did not pass, so it
+        // counts as failed (its INVALID line says why, and the exit status is 2).
+        print("\(passed) passed, \(failed + invalid) failed")
         if invalid > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
     }

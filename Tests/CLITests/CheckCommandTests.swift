@@ -36,7 +36,15 @@ struct CheckCommandTests {
         #expect(r.status == 2)
         #expect(r.stdout.contains("INVALID \(dir.path)/c.yaml:4:3: expect.handshak: unknown key 'handshak';"))
         #expect(r.stdout.contains("did you mean 'handshake'?"))
-        #expect(r.stdout.hasSuffix("1 passed, 0 failed, 1 invalid\n"))
+        #expect(r.stdout.hasSuffix("\n1 passed, 1 failed\n"))
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines.first == "PASS \(dir.path)/a")
+    }
+
+    @Test func missingPathExitsTwo() throws {
+        let r = try CLI.run(["check", "/nonexistent-tlslab-scenarios"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("no such file or directory: /nonexistent-tlslab-scenarios"))
     }
 
     @Test func runAcceptsAScenarioFile() throws {

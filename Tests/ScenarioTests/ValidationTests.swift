@@ -79,6 +79,14 @@ struct ValidationTests {
         #expect(ScenarioCheck.check(s).line == "FAIL t: actions: expected [], got [send: no server connection]")
     }
 
+    @Test func attackersThatNeedTLS() {
+        let tamper = validationError(minimal("http: { tls: false }\nattacker: { kind: tamper, message: ServerHello, sender: server, offset: 6 }\n"))
+        #expect(tamper?.description == "t.yaml:4:13: attacker.kind: contradiction: attacker tamper needs TLS, but http.tls is false")
+        let cert = validationError(minimal("http: { tls: false }\nattacker: { kind: mitm, certificate: attacker }\n"))
+        #expect(cert?.path == "attacker.certificate" && cert?.message.hasPrefix("contradiction: over plain HTTP") == true)
+        #expect(validationError(minimal("http: { tls: false }\nattacker: { kind: mitm }\n", expect: "expect: { handshake: none }\n")) == nil)
+    }
+
     @Test func duplicateKey() {
         let e = validationError(minimal("seed: 1\nseed: 2\n"))
         #expect(e != nil && (e?.line ?? 0) >= 3)
