@@ -41,6 +41,20 @@ struct CheckCommandTests {
         #expect(lines.count == 3 && lines.first == "PASS \(dir.path)/a")
     }
 
+    /// The repository's lesson library, through the command exactly as CI and a teacher run it.
+    @Test func theLibraryPasses() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0 ..< 3 { root.deleteLastPathComponent() }
+        let library = root.appendingPathComponent("Scenarios").path
+        let files = (FileManager.default.enumerator(atPath: library)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".yaml") }
+        #expect(files.count >= 30)
+        let r = try CLI.run(["check", library])
+        #expect(r.status == 0, "\(r.stdout.split(separator: "\n").filter { !$0.hasPrefix("PASS") }.joined(separator: "\n"))")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == files.count + 1)
+        #expect(lines.last.map(String.init) == "\(files.count) passed, 0 failed")
+    }
+
     @Test func missingPathExitsTwo() throws {
         let r = try CLI.run(["check", "/nonexistent-tlslab-scenarios"])
         #expect(r.status == 2)
