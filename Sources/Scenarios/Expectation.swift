@@ -15,7 +15,7 @@ public enum FactValue: Equatable, Sendable, CustomStringConvertible {
         case .string(let s): return s
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return "\(i)"
-        case .list(let l): return "[" + l.joined(separator: ", ") + "]"
+        case .list(let l): return "[" + l.map { $0.contains(",") ? "\"\($0)\"" : $0 }.joined(separator: ", ") + "]"
         case .null: return "null"
         }
     }
@@ -68,6 +68,8 @@ enum ExpectationReader {
         case set([String])
         /// A list of words in order.
         case sequence([String])
+        /// A list of free-text lines in order.
+        case lines
         case summary
     }
 
@@ -106,6 +108,7 @@ enum ExpectationReader {
                 ("client_error", .enumeration(["none", "refused", "reset", "timedOut", "aborted"])),
                 ("backlog_drops", .int), ("resets_sent", .int), ("syn_cookies_accepted", .int),
                 ("segments_duplicated", .int), ("out_of_order_buffered", .int), ("unacceptable_segments", .int),
+                ("segments", .lines),
             ]
         case "ats":
             return [("ats", .enumeration(["allowed", "blocked"])), ("reason_includes", .string)]
@@ -179,6 +182,10 @@ enum ExpectationReader {
         case .sequence(let words):
             var items: [String] = []
             for item in try v.list() { items.append(try item.oneOf(words)) }
+            return .list(items)
+        case .lines:
+            var items: [String] = []
+            for item in try v.list() { items.append(try item.string()) }
             return .list(items)
         case .summary: return .null
         }

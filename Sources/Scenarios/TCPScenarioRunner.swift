@@ -112,6 +112,7 @@ extension ScenarioRunner {
         f["client_retransmissions"] = .int(cr)
         f["server_retransmissions"] = .int(sr)
         facts.reorderingFacts(into: &f)
+        f["segments"] = .list(segmentLines(events))
         f["client_received"] = .string(client.map { String(decoding: received[$0] ?? [], as: UTF8.self) } ?? "")
         let victims = accepted.filter { $0.remote.address == clientHost || $0.remote.address == silentHost }
         f["server_received"] = .string(String(decoding: victims.flatMap { received[$0] ?? [] }, as: UTF8.self))
@@ -126,5 +127,35 @@ extension ScenarioRunner {
         f["syn_cookies_accepted"] = .int(events.filter { if case .synCookieAccepted = $0 { true } else { false } }.count)
         f["script_errors"] = .list(notes)
         return ScenarioRun(facts: f, trace: nil, verdict: nil)
+    }
+
+    /// The segments the client and the server sent each other (port 40000 ↔ 80), in order, as
+    /// tcpdump prints them with relative numbers: `client [S] seq 0, length 0`,
+    /// `server [S.] seq 0, ack 1, length 0`, `client [P.] seq 1:6, ack 1, length 5`. Each side's
+    /// numbers count from its own first SYN (or first segment), so `ack 1` reads "the peer's ISN + 1".
+    static func segmentLines(_ events: [TCPNetworkEvent.Kind]) -> [String] {
+        var base: [IPv4Address: SeqNumber] = [:]
+        var lines: [String] = []
+        for e in events {
+            guard case .sent(let p) = e else { continue }
+            let fromClient = p.source == clientHost && p.destination == serverHost && p.segment.sourcePort == clientPort
+            let fromServer = p.source == serverHost && p.destination == clientHost && p.segment.destinationPort == clientPort
+            guard fromClient || fromServer else { continue }
+            let seg = p.segment
+            if seg.flags.contains(.syn) || base[p.source] == nil { base[p.source] = seg.seq }
+            let mine = base[p.source] ?? seg.seq
+            let relative = UInt32(bitPattern: seg.seq - mine)
+            var line = "\(fromClient ? "client" : "server") [\(seg.flags.tcpdumpNotation)] seq \(relative)"
+            if !seg.payload.isEmpty { line += ":\(relative &+ UInt32(seg.payload.count))" }
+            if let ack = seg.ack {
+                if let theirs = base[p.destination] {
+                    line += ", ack \(UInt32(bitPattern: ack - theirs))"
+                } else {
+                    line += ", ack \(ack.rawValue) (absolute)"
+                }
+            }
+            lines.append(line + ", length \(seg.payload.count)")
+        }
+        return lines
     }
 }

@@ -87,6 +87,16 @@ struct ValidationTests {
         #expect(validationError(minimal("http: { tls: false }\nattacker: { kind: mitm }\n", expect: "expect: { handshake: none }\n")) == nil)
     }
 
+    @Test func segmentLinesAreComparedInOrderAndQuotedInTheFailure() throws {
+        let text = "title: t\ndescription: a description long enough to teach\nkind: tcp\nactions:\n  - { do: connect }\nrun_ms: 500\n"
+            + "expect:\n  segments: [\"client [S] seq 0, length 0\", \"server [S.] seq 0, ack 2, length 0\"]\n"
+        let s = try ScenarioParser.parse(text: text, file: "t.yaml")
+        #expect(ScenarioCheck.check(s).line == "FAIL t: segments: expected [\"client [S] seq 0, length 0\", \"server [S.] seq 0, ack 2, length 0\"], "
+                + "got [\"client [S] seq 0, length 0\", \"server [S.] seq 0, ack 1, length 0\", \"client [.] seq 1, ack 1, length 0\"]")
+        let wrong = validationError(text.replacingOccurrences(of: "segments: [", with: "segments: [[1], "))
+        #expect(wrong?.path == "expect.segments[0]" && wrong?.message == "expected a string, got a list")
+    }
+
     @Test func duplicateKey() {
         let e = validationError(minimal("seed: 1\nseed: 2\n"))
         #expect(e != nil && (e?.line ?? 0) >= 3)
