@@ -124,6 +124,7 @@ enum ExpectationReader {
                 ("disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
                 ("first_failing_check", .enumeration(ChainCheck.Kind.allCases.map(\.rawValue) + ["none"])),
                 ("client_authenticated", .bool),
+                ("client_certificate_disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
                 ("eavesdropper_learns", .set(secrets)), ("client_learns", .set(secrets)), ("server_learns", .set(secrets)),
                 ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
                 ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),

@@ -54,6 +54,9 @@ enum ScenarioRunner {
         if let names = w.identity, let first = names.first, let key = w.certificates[first]?.key {
             identity = TLSIdentity(certificateChain: names.compactMap { w.certificates[$0]?.certificate.der }, privateKey: key)
         }
+        // The app's answer to the client-certificate challenge, should the server ask.
+        let answer = clientCertificateChallenge(w)
+        if answer.disposition != .useCredential { identity = nil }
         let client = TLSClientConfiguration(certificateEvaluator: evaluator, random: random, cipherSuites: w.clientSuites,
                                             minimumVersion: w.clientMinVersion, maximumVersion: w.clientMaxVersion,
                                             serverName: w.host, offerExtendedMasterSecret: w.clientEMS, identity: identity,
@@ -74,6 +77,7 @@ enum ScenarioRunner {
                                             dhGroup: w.dhGroup, extendedMasterSecret: w.serverEMS,
                                             clientAuthentication: w.clientAuth, clientCertificateEvaluator: clientEvaluator)
         var setup = SimulationSetup(client: client, server: server, random: random)
+        setup.client.cancelsCertificateRequest = !answer.handshakeContinues
         setup.link = link(w.network)
         setup.tcpConfig = config(w.tcp)
         setup.clientISN = w.tcp.clientISN
@@ -92,6 +96,26 @@ enum ScenarioRunner {
         setup.cpu = w.cpu
         setup.attack = w.attack
         return setup
+    }
+
+    /// How the client's policy answers NSURLAuthenticationMethodClientCertificate. Seed 001's web
+    /// container and image downloader have their own rules (default handling; their own credential
+    /// or cancel); for the other policies the app answers with `client.identity` when it has one,
+    /// else lets the system handle it (no certificate is sent).
+    static func clientCertificateChallenge(_ w: TLSWorld) -> ChallengeOutcome {
+        let trust = ServerTrust(presented: [], anchors: AnchorSelection(system: TrustStore.system([])), time: w.now)
+        let hasIdentity = w.identity != nil
+        switch w.policy {
+        case .webContainer:
+            return Seed001Policies.webContainer(method: .clientCertificate, trust: trust, host: w.host)
+        case .imageDownloader(let allow):
+            return Seed001Policies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: allow,
+                                                   ownCredential: hasIdentity, trust: trust, host: w.host)
+        case .system, .afnetworking, .seed001:
+            return ChallengeResolver.resolve(method: .clientCertificate, disposition: hasIdentity ? .useCredential : .performDefaultHandling,
+                                             trust: nil, host: w.host, hasCredential: hasIdentity,
+                                             reasons: [hasIdentity ? "the app answers with its identity" : "the app has no identity"])
+        }
     }
 
     static let secretNames = ["client_random": "client_random", "server_random": "server_random",
@@ -132,6 +156,11 @@ enum ScenarioRunner {
             f["first_failing_check"] = .string("none")
         }
         f["client_authenticated"] = .bool(recorder.clientAuthenticated)
+        // The client-certificate challenge happens only when a CertificateRequest reached the client.
+        let asked = trace.events.contains {
+            if $0.actor == .client, case .tls(.handshakeReceived(.certificateRequest, _)) = $0.kind { true } else { false }
+        }
+        f["client_certificate_disposition"] = .string(asked ? clientCertificateChallenge(w).disposition.rawValue : "none")
         let rows = trace.knowledge.rows
         func learned(_ who: (KnowledgeTable.Row) -> Bool) -> FactValue {
             .list(rows.filter(who).compactMap { secretNames[$0.secret] }.sorted())
