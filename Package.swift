@@ -67,6 +67,7 @@ let package = Package(
                     exclude: ["Goldens"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering"]),
         .testTarget(name: "PKITests", dependencies: [
             "PKI", "TLSCrypto",
             .product(name: "Crypto", package: "swift-crypto"),

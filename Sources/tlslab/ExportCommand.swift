@@ -16,7 +16,7 @@ struct ExportCommand: ParsableCommand {
 
     enum Link: String, ExpressibleByArgument, CaseIterable { case ethernet, raw }
 
-    @Argument(help: "A built-in run (see `tlslab list`).")
+    @Argument(help: "A built-in run (see `tlslab list`) or a TLS scenario file (.yaml).")
     var scenario: String
 
     @Option(help: "The libpcap capture to write.")
@@ -32,14 +32,10 @@ struct ExportCommand: ParsableCommand {
     var link: Link = .ethernet
 
     @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
-    var seed: String = "1"
+    var seed: String?
 
     func run() throws {
-        let seedValue: UInt64?
-        if seed == "random" { seedValue = nil } else {
-            guard let v = UInt64(seed) else { throw CLIError.badInput("--seed takes a whole number or 'random', not '\(seed)'") }
-            seedValue = v
-        }
+        let seedValue = try SeedChoice(seed)
         let resolved = try ResolvedRun.resolve(scenario, seed: seedValue)
         let trace = resolved.simulate()
         let packets = PcapWriter.packets(from: trace)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rendering
+import Scenarios
 import Simulation
 
 /// Options shared by `tlslab` (default walkthrough) and `tlslab run`.
@@ -10,22 +11,18 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Output format: text or json (JSON Lines, one object per event).")
     var format: Format = .text
 
-    @Option(help: "Seed for every random value (the same seed reproduces the run byte for byte). Default 1; 'random' uses the system CSPRNG.")
-    var seed: String = "1"
+    @Option(help: "Seed for every random value (the same seed reproduces the run byte for byte). Default: 1 for a built-in run, the file's own seed for a scenario; 'random' uses the system CSPRNG.")
+    var seed: String?
 
     @Option(help: "Text detail: summary, normal or bytes.")
     var verbosity: TextRenderer.Verbosity = .normal
 
-    func seedValue() throws -> UInt64? {
-        if seed == "random" { return nil }
-        guard let v = UInt64(seed) else { throw CLIError.badInput("--seed takes a whole number or 'random', not '\(seed)'") }
-        return v
-    }
+    func seedChoice() throws -> SeedChoice { try SeedChoice(seed) }
 
     /// Runs a scenario and prints its trace (a failed handshake is a lesson here, not an error: exit 0;
     /// `tlslab check` is where outcomes are asserted).
     func runAndPrint(_ name: String) throws {
-        let resolved = try ResolvedRun.resolve(name, seed: try seedValue())
+        let resolved = try ResolvedRun.resolve(name, seed: try seedChoice())
         let trace = resolved.simulate()
         let lines: [String]
         switch format {
@@ -35,7 +32,7 @@ struct RenderOptions: ParsableArguments {
             lines = ["TLSLab — \(resolved.name): \(resolved.summary)"]
                 + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: Terminal.useColor).render(trace)
         }
-        print(lines.joined(separator: "\n"))
+        Swift.print(lines.joined(separator: "\n"))
     }
 }
 
@@ -45,10 +42,10 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run one simulated connection and print its trace.",
-        discussion: "RUN is a built-in name (see `tlslab list`)."
+        discussion: "RUN is a built-in name (see `tlslab list`) or a scenario file (a path ending in .yaml)."
     )
 
-    @Argument(help: "A built-in run: \(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Argument(help: "A built-in run (\(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", "))) or a scenario file.")
     var name: String
 
     @OptionGroup var options: RenderOptions

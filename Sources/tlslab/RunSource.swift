@@ -1,25 +1,69 @@
 import Foundation
+import Scenarios
 import Simulation
 
-/// What `run`, `walkthrough` and `export` take as SCENARIO, resolved to a setup: for now a
-/// built-in run's name (scenario files join here).
+/// How `--seed` was given: not at all (a built-in run uses 1, a scenario file its own `seed:`),
+/// a number, or `random` (the system CSPRNG).
+enum SeedChoice: Equatable {
+    case unspecified, fixed(UInt64), random
+
+    init(_ option: String?) throws {
+        guard let option else { self = .unspecified; return }
+        if option == "random" { self = .random; return }
+        guard let v = UInt64(option) else { throw CLIError.badInput("--seed takes a whole number or 'random', not '\(option)'") }
+        self = .fixed(v)
+    }
+}
+
+/// What `run`, `walkthrough` and `export` take as SCENARIO, resolved to a setup: a built-in run's
+/// name (`tlslab list`) or a TLS scenario file (`.yaml`/`.yml`, or any path with a `/`).
 struct ResolvedRun {
     var name: String
     var summary: String
     var setup: SimulationSetup
     var pki: PKIMaterial?
 
-    /// Resolves `name` with `seed` (nil: the system CSPRNG). Unknown names are bad input (exit 2).
-    static func resolve(_ name: String, seed: UInt64?) throws -> ResolvedRun {
+    static func isScenarioFile(_ name: String) -> Bool {
+        name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.contains("/")
+    }
+
+    /// Resolves `name`. Unknown names, unreadable or malformed files and non-TLS scenarios are bad
+    /// input (exit 2) with a message naming the file, line and field.
+    static func resolve(_ name: String, seed: SeedChoice) throws -> ResolvedRun {
+        if isScenarioFile(name) { return try scenarioFile(name, seed: seed) }
         guard let run = BuiltInRun(rawValue: name) else {
-            throw CLIError.badInput("unknown scenario '\(name)' (built-in: \(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw CLIError.badInput("unknown scenario '\(name)' (built-in: \(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", ")); or a scenario file ending in .yaml)")
+        }
+        let value: UInt64?
+        switch seed {
+        case .unspecified: value = 1
+        case .fixed(let v): value = v
+        case .random: value = nil
         }
         do {
-            let prepared = try run.prepare(seed: seed)
+            let prepared = try run.prepare(seed: value)
             return ResolvedRun(name: run.rawValue, summary: run.summary, setup: prepared.setup, pki: prepared.pki)
         } catch {
             throw CLIError.failed("\(error)")
         }
+    }
+
+    private static func scenarioFile(_ path: String, seed: SeedChoice) throws -> ResolvedRun {
+        var scenario: Scenario
+        do {
+            scenario = try ScenarioParser.parse(contentsOf: path)
+        } catch {
+            throw CLIError.badInput("\(error)")
+        }
+        switch seed {
+        case .unspecified: break
+        case .fixed(let v): scenario.seed = v
+        case .random: throw CLIError.badInput("a scenario file runs from a seed (its own, or --seed N); --seed random is not supported for \(path)")
+        }
+        guard let setup = scenario.simulationSetup() else {
+            throw CLIError.badInput("\(path) is a \(scenario.kind) scenario; run, walkthrough and export show TLS scenarios (use `tlslab check \(path)`)")
+        }
+        return ResolvedRun(name: path, summary: scenario.title, setup: setup, pki: nil)
     }
 
     func simulate() -> Trace { Simulation(setup).run() }

@@ -8,7 +8,7 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
+        subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, CheckCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
     )
 
     /// Runs the command line with TLSLab's exit codes: 0 success, 1 a failure the user asked to
@@ -36,7 +36,7 @@ struct TLSLab: ParsableCommand {
     /// over simulated TCP. Interactive on a terminal; printed whole when stdin or stdout is not one.
     func run() throws {
         if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal && options.format == .text {
-            try WalkthroughCommand.walk(BuiltInRun.rsa.rawValue, seed: try options.seedValue())
+            try WalkthroughCommand.walk(BuiltInRun.rsa.rawValue, seed: try options.seedChoice())
         } else {
             try options.runAndPrint(BuiltInRun.rsa.rawValue)
         }

@@ -15,18 +15,14 @@ struct WalkthroughCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "A built-in run (see `tlslab list`); default: rsa.")
+    @Argument(help: "A built-in run (see `tlslab list`) or a TLS scenario file (.yaml); default: rsa.")
     var scenario: String = BuiltInRun.rsa.rawValue
 
     @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
-    var seed: String = "1"
+    var seed: String?
 
     func run() throws {
-        let seedValue: UInt64?
-        if seed == "random" { seedValue = nil } else {
-            guard let v = UInt64(seed) else { throw CLIError.badInput("--seed takes a whole number or 'random', not '\(seed)'") }
-            seedValue = v
-        }
+        let seedValue = try SeedChoice(seed)
         guard Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal else {
             var options = try RenderOptions.parse([])
             options.seed = seed
@@ -37,7 +33,7 @@ struct WalkthroughCommand: ParsableCommand {
     }
 
     /// The interactive loop: paint, read a key, apply it; the terminal is restored on every exit.
-    static func walk(_ name: String, seed: UInt64?) throws {
+    static func walk(_ name: String, seed: SeedChoice) throws {
         let resolved = try ResolvedRun.resolve(name, seed: seed)
         let trace = resolved.simulate()
         var width = Terminal.size?.columns ?? 80

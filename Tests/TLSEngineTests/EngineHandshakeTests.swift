@@ -66,6 +66,20 @@ struct EngineHandshakeTests {
         #expect(refused.client.failureAlert == .fatal(.handshakeFailure))
     }
 
+    @Test("a client that cancels the client-certificate challenge ends the handshake with user_canceled")
+    func clientCertificateChallengeCancelled() throws {
+        var server = try Harness.serverConfiguration(seed: 3)
+        server.clientAuthentication = .request
+        var client = try Harness.clientConfiguration(seed: 3)
+        client.cancelsCertificateRequest = true
+        let cancelled = Harness.run(client: client, server: server)
+        #expect(cancelled.outcome == .failed(sender: .client, alert: .userCanceled))
+        #expect(!cancelled.messages.contains { $0.flow == .clientToServer && $0.type == .certificate })
+        server.clientAuthentication = .none
+        let unasked = Harness.run(client: client, server: server)
+        #expect(unasked.outcome == .connected, "no CertificateRequest, no challenge to cancel")
+    }
+
     @Test("a rejected server certificate ends the handshake with the evaluator's alert")
     func rejectedCertificate() throws {
         var client = try Harness.clientConfiguration(seed: 4)

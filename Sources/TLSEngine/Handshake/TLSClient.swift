@@ -335,6 +335,9 @@ public struct TLSClient {
         // RFC 5246 §7.4.6: answer a CertificateRequest, with an empty list when there is nothing to send.
         var signingScheme: SignatureScheme?
         var signingKey: RSAPrivateKey?
+        if certificateRequest != nil, configuration.cancelsCertificateRequest {
+            throw .peerIncompatible(.userCanceled, "the application cancelled the client-certificate challenge")
+        }
         if let request = certificateRequest {
             let identity = configuration.identity
             let scheme = SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,

@@ -20,6 +20,10 @@ public struct TLSClientConfiguration {
     public var sendRenegotiationInfo: Bool
     /// A certificate and key for mutual TLS; nil sends an empty Certificate when asked.
     public var identity: TLSIdentity?
+    /// The application cancels the client-certificate challenge (NSURLSession's
+    /// CancelAuthenticationChallenge): a CertificateRequest ends the handshake with user_canceled
+    /// instead of an answer.
+    public var cancelsCertificateRequest = false
     /// A session to resume (its ID goes in the ClientHello).
     public var session: TLSSession?
     /// Decides about the server's certificate chain.

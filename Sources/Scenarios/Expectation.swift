@@ -1,0 +1,201 @@
+import PKI
+import TCPSim
+import TLSEngine
+
+/// A value a run ends with, or one an expectation names.
+public enum FactValue: Equatable, Sendable, CustomStringConvertible {
+    case string(String)
+    case bool(Bool)
+    case int(Int)
+    case list([String])
+    case null
+
+    public var description: String {
+        switch self {
+        case .string(let s): return s
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return "\(i)"
+        case .list(let l): return "[" + l.map { $0.contains(",") ? "\"\($0)\"" : $0 }.joined(separator: ", ") + "]"
+        case .null: return "null"
+        }
+    }
+}
+
+/// One line of `expect`: the fact `key` must equal `value`.
+public struct Expectation: Sendable {
+    /// The fact's name (`alert`, `summary.cipher_suite`, …).
+    public var key: String
+    public var value: FactValue
+    /// True when the fact need only contain the expected text (`reason_includes`).
+    public var containment = false
+    public var line: Int
+    public var column: Int
+}
+
+/// The first expectation a run did not meet.
+public struct UnmetExpectation: Sendable, Equatable, CustomStringConvertible {
+    public var key: String
+    public var expected: FactValue
+    public var actual: FactValue?
+    public var description: String { "\(key): expected \(expected), got \(actual.map(\.description) ?? "nothing")" }
+}
+
+extension Scenario {
+    /// Checks the expectations in file order against the facts of a run.
+    public func firstUnmet(in facts: [String: FactValue]) -> UnmetExpectation? {
+        // A TCP script step that could not be carried out (a send on a connection that does not
+        // exist) fails the scenario rather than being skipped silently.
+        if case .list(let problems)? = facts["script_errors"], !problems.isEmpty {
+            return UnmetExpectation(key: "actions", expected: .list([]), actual: .list(problems))
+        }
+        for e in expectations {
+            let actual = facts[e.key]
+            if e.containment, case .string(let want) = e.value, case .string(let got)? = actual, got.contains(want) { continue }
+            if e.containment || actual != e.value { return UnmetExpectation(key: e.key, expected: e.value, actual: actual) }
+        }
+        return nil
+    }
+}
+
+/// The `expect` schema: which facts each kind of scenario can assert, with their types.
+enum ExpectationReader {
+    enum Kind {
+        case enumeration([String])
+        case bool
+        case int
+        case string
+        /// A set of words (compared sorted).
+        case set([String])
+        /// A list of words in order.
+        case sequence([String])
+        /// A list of free-text lines in order.
+        case lines
+        case summary
+    }
+
+    static let secrets = ["client_random", "server_random", "premaster_secret", "master_secret",
+                          "client_write_key", "server_write_key", "http_cookie", "http_request", "http_response"]
+    static let tcpStates = TCPState.allCasesForSchema
+    /// The keys of the JSON summary object (`tlslab run --format json`'s last line), each with
+    /// how its value is written in `expect.summary`.
+    enum SummaryType { case text, bool, int, seconds }
+    static let summarySchema: [(String, SummaryType)] = [
+        ("t", .seconds), ("actor", .text), ("event", .text),
+        ("client_random", .text), ("server_random", .text), ("premaster_secret", .text), ("master_secret", .text),
+        ("client_verify_data", .text), ("server_verify_data", .text), ("cipher_suite", .text), ("version", .text),
+        ("extended_master_secret", .bool), ("resumed", .bool), ("outcome", .text),
+        ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
+        ("responses", .int), ("round_trips", .int), ("last_response_t", .seconds), ("cpu_time", .seconds),
+    ]
+    static var summaryKeys: [String] { summarySchema.map(\.0) }
+
+    /// Virtual seconds as the JSON summary writes them: six decimals (`0.250000`).
+    static func seconds(micros: Int64) -> String {
+        let sign = micros < 0 ? "-" : ""
+        let m = micros.magnitude
+        let fraction = String(m % 1_000_000)
+        return "\(sign)\(m / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+    }
+
+    static func schema(for kind: String) -> [(String, Kind)] {
+        switch kind {
+        case "tcp":
+            return [
+                ("client_state", .enumeration(tcpStates)), ("server_state", .enumeration(tcpStates + ["none"])),
+                ("client_states", .sequence(tcpStates)), ("server_states", .sequence(tcpStates)),
+                ("retransmissions", .int), ("client_retransmissions", .int), ("server_retransmissions", .int),
+                ("client_received", .string), ("server_received", .string), ("accepted", .bool),
+                ("client_error", .enumeration(["none", "refused", "reset", "timedOut", "aborted"])),
+                ("backlog_drops", .int), ("resets_sent", .int), ("syn_cookies_accepted", .int),
+                ("segments_duplicated", .int), ("out_of_order_buffered", .int), ("unacceptable_segments", .int),
+                ("segments", .lines),
+            ]
+        case "ats":
+            return [("ats", .enumeration(["allowed", "blocked"])), ("reason_includes", .string)]
+        default:
+            let alerts = Array(AlertDescription.names.values).sorted() + ["none"]
+            let suites = CipherSuite.implemented.compactMap(\.name) + ["none"]
+            return [
+                ("handshake", .enumeration(["success", "failure", "none"])),
+                ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),
+                ("suite", .enumeration(suites)), ("version", .enumeration(ScenarioReader.versionNames + ["none"])),
+                ("ems", .bool), ("resumed", .bool),
+                ("trust", .enumeration(["accepted", "rejected", "not_evaluated"])),
+                ("disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
+                ("first_failing_check", .enumeration(ChainCheck.Kind.allCases.map(\.rawValue) + ["none"])),
+                ("client_authenticated", .bool),
+                ("client_certificate_disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
+                ("eavesdropper_learns", .set(secrets)), ("client_learns", .set(secrets)), ("server_learns", .set(secrets)),
+                ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
+                ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
+                ("responses", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .int),
+                ("http_response", .bool),
+                ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
+                ("retransmissions", .int), ("segments_duplicated", .int), ("out_of_order_buffered", .int),
+                ("unacceptable_segments", .int),
+                ("summary", .summary),
+            ]
+        }
+    }
+
+    static func read(_ value: YAMLValue, kind: String) throws(ScenarioError) -> [Expectation] {
+        let schema = schema(for: kind)
+        let m = try value.mapping(schema.map(\.0))
+        guard !m.keys.isEmpty else { throw value.error("expected at least one expectation") }
+        var out: [Expectation] = []
+        for key in m.keys {
+            guard let v = m[key], let type = schema.first(where: { $0.0 == key })?.1 else { continue }
+            if case .summary = type {
+                let s = try v.mapping(summaryKeys)
+                for k in s.keys {
+                    guard let sv = s[k] else { continue }
+                    let fact: FactValue
+                    if sv.isNull {
+                        fact = .null
+                    } else {
+                        switch summarySchema.first(where: { $0.0 == k })?.1 ?? .text {
+                        case .bool: fact = .bool(try sv.bool())
+                        case .int: fact = .int(try sv.int(0 ... 1_000_000_000))
+                        case .seconds: fact = .string(seconds(micros: try sv.seconds()))
+                        case .text: fact = .string(try sv.string())
+                        }
+                    }
+                    out.append(Expectation(key: "summary.\(k)", value: fact, line: sv.line, column: sv.column))
+                }
+                continue
+            }
+            out.append(Expectation(key: key, value: try fact(v, type), containment: key == "reason_includes",
+                                   line: v.line, column: v.column))
+        }
+        return out
+    }
+
+    static func fact(_ v: YAMLValue, _ type: Kind) throws(ScenarioError) -> FactValue {
+        switch type {
+        case .enumeration(let words): return .string(try v.oneOf(words))
+        case .bool: return .bool(try v.bool())
+        case .int: return .int(try v.int(0 ... 1_000_000_000))
+        case .string: return .string(try v.string())
+        case .set(let words):
+            var items: [String] = []
+            for item in try v.list() { items.append(try item.oneOf(words)) }
+            return .list(Array(Set(items)).sorted())
+        case .sequence(let words):
+            var items: [String] = []
+            for item in try v.list() { items.append(try item.oneOf(words)) }
+            return .list(items)
+        case .lines:
+            var items: [String] = []
+            for item in try v.list() { items.append(try item.string()) }
+            return .list(items)
+        case .summary: return .null
+        }
+    }
+}
+
+extension TCPState {
+    static var allCasesForSchema: [String] {
+        [TCPState.closed, .listen, .synSent, .synReceived, .established, .finWait1, .finWait2, .closeWait,
+         .closing, .lastAck, .timeWait].map(\.rawValue)
+    }
+}

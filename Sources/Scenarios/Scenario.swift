@@ -1,0 +1,171 @@
+import PKI
+import TCPSim
+import TLSCrypto
+import TLSEngine
+import Simulation
+
+/// One validated scenario file: a world to simulate and what must happen in it.
+public struct Scenario {
+    public var file: String
+    public var title: String
+    public var description: String
+    public var seed: UInt64
+    public var world: World
+    public var expectations: [Expectation]
+
+    /// What kind of world the file sets up.
+    public enum World {
+        /// TLS over simulated TCP between a client and a server (the default kind).
+        case tls(TLSWorld)
+        /// TCP alone: two hosts and a script of user calls and injected segments.
+        case tcp(TCPWorld)
+        /// An App Transport Security decision about one described connection.
+        case ats(ATSWorld)
+    }
+
+    public var kind: String {
+        switch world {
+        case .tls: return "tls"
+        case .tcp: return "tcp"
+        case .ats: return "ats"
+        }
+    }
+}
+
+/// A named certificate and key of the scenario's PKI.
+public struct NamedCertificate {
+    public var name: String
+    public var certificate: X509Certificate
+    public var key: RSAPrivateKey?
+}
+
+/// The client's trust policy: how the NSURLSession-style challenge is answered.
+public enum ClientPolicy {
+    /// The system default evaluation (chain to a trusted root, host name, validity, algorithms).
+    case system
+    /// AFSecurityPolicy (seed 002): mode, pinned certificates (by name), flags, historical behaviour.
+    case afnetworking(AFSecurityPolicy, pinnedNames: [String])
+    /// Seed 001's challenge modes None / Simple / Full.
+    case seed001(Seed001Policies.ChallengeMode)
+    /// Seed 001's hybrid web container (trusts every server).
+    case webContainer
+    /// Seed 001's image downloader with its allowInvalidSSLCertificates option.
+    case imageDownloader(allowInvalid: Bool)
+}
+
+public struct TLSWorld {
+    /// The simulated clock (seconds since 1970) for certificate validity.
+    public var now: Int64
+    public var certificates: [String: NamedCertificate]
+
+    public var serverChain: [String]
+    public var serverSuites: [CipherSuite]
+    public var serverMinVersion: ProtocolVersion
+    public var serverMaxVersion: ProtocolVersion
+    public var dhGroup: DHGroup
+    public var serverEMS: Bool
+    public var clientAuth: ClientAuthentication
+    public var clientCAs: [String]
+    public var subjectWhitelist: [String]?
+
+    public var host: String
+    public var clientSuites: [CipherSuite]
+    public var clientMinVersion: ProtocolVersion
+    public var clientMaxVersion: ProtocolVersion
+    public var clientEMS: Bool
+    public var minimumDHPrimeBits: Int
+    public var trustStore: [String]
+    public var customAnchors: [String]?
+    public var anchorsOnly: Bool
+    public var policy: ClientPolicy
+    /// The app's ATS dictionary, applied to the server's certificate before the challenge.
+    public var ats: ATSPolicy?
+    public var identity: [String]?
+
+    public var network: NetworkSpec
+    public var tcp: TCPSpec
+    public var httpRequest: String?
+    public var httpResponse: String
+    /// More than one request (`http.requests`), carried as `connectionMode` says.
+    public var requests: [String]?
+    public var connectionMode: HTTPConnectionMode
+    /// False: plain HTTP over TCP, no TLS.
+    public var usesTLS: Bool
+    public var resumesSessions: Bool
+    public var cpu: VirtualCPU
+    public var attack: Attack?
+}
+
+/// Latency and loss between the two hosts.
+public struct NetworkSpec {
+    public var latencyMs = 20
+    public var loss = 0.0
+    public var duplicate = 0.0
+    public var jitterMs = 0
+    public var faults: [FaultSpec] = []
+}
+
+/// "The nth segment from `from` is dropped / duplicated / delayed."
+public struct FaultSpec {
+    public var from: String   // client | server
+    public var nth: Int
+    public var action: TCPFaultRule.Action
+}
+
+/// TCP parameters of both hosts.
+public struct TCPSpec {
+    public var mss = 1460
+    public var window = 65_535
+    public var clientISN: ISNMode = .random
+    public var serverISN: ISNMode = .random
+    public var handshake: TCPHandshakeMode = .threeWay
+    public var minimumRTOMs = 1000
+    public var initialRTOMs = 1000
+    public var mslMs = 30_000
+    public var backlog = 128
+    public var synCookies = false
+}
+
+/// A TCP-only world: a client host, a server host listening on port 80, and timed actions.
+public struct TCPWorld {
+    public var network: NetworkSpec
+    public var tcp: TCPSpec
+    public var actions: [TCPAction]
+    public var runMs: Int
+}
+
+/// One scripted step of a TCP scenario, at a virtual time in milliseconds.
+public struct TCPAction {
+    public enum Kind {
+        /// The client opens a connection to the server (port 80).
+        case connect
+        /// `by` writes `bytes` octets (or `text`).
+        case send(by: String, bytes: [UInt8])
+        /// `by` closes its side (FIN).
+        case close(by: String)
+        /// `by` aborts (RST).
+        case abort(by: String)
+        /// A stale SYN from an earlier incarnation of the client's connection, with sequence number `seq`.
+        case oldDuplicateSYN(seq: UInt32)
+        /// `count` spoofed SYNs per second for `seconds` seconds from addresses that do not exist.
+        case synFlood(perSecond: Int, seconds: Int)
+        /// The off-path attack: probe the server's ISN, then spoof a trusted host and inject `text` blind.
+        case offPathInjection(text: String)
+    }
+    public var atMs: Int
+    public var kind: Kind
+}
+
+/// A described connection judged by an ATS dictionary.
+public struct ATSWorld {
+    public var policy: ATSPolicy
+    public var host: String
+    public var usesHTTPS: Bool
+    public var tlsVersion: ATSPolicy.TLSVersion
+    public var forwardSecret: Bool
+    public var loadKind: ATSPolicy.LoadKind
+    public var chain: [String]
+    public var now: Int64
+    public var certificates: [String: NamedCertificate]
+    public var trustStore: [String]
+}

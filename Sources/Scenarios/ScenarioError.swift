@@ -1,0 +1,57 @@
+/// A scenario file that cannot be used, located: `FILE:LINE:COLUMN: key.path: what was expected`.
+///
+/// Every problem with a file — YAML syntax, unknown key, wrong type, bad enum value, missing
+/// required key, contradiction — becomes one of these; nothing is silently defaulted.
+public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    /// The dotted key path (`client.policy.afnetworking.mode`, `expect.alert`, `network.faults[1].nth`).
+    public var path: String
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, path: String, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        "\(file):\(line):\(column): \(path.isEmpty ? "" : path + ": ")\(message)"
+    }
+}
+
+/// Near-miss spelling suggestions.
+enum Spelling {
+    /// Levenshtein distance (insert, delete, substitute), case-insensitive.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.lowercased()), y = Array(b.lowercased())
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var previous = Array(0 ... y.count)
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1 ... x.count {
+            current[0] = i
+            for j in 1 ... y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[y.count]
+    }
+
+    /// The closest candidate within a third of its length (at least 2 edits), if any.
+    static func suggestion(for word: String, among candidates: [String]) -> String? {
+        guard word.count <= 200 else { return nil }
+        let scored = candidates.map { ($0, distance(word, $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, best.0.count / 3) ? best.0 : nil
+    }
+
+    /// `; did you mean 'x'?` or nothing.
+    static func hint(for word: String, among candidates: [String]) -> String {
+        suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+}

@@ -1,0 +1,617 @@
+import Foundation
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+import Yams
+
+/// Reads scenario files: YAML text → a validated ``Scenario``, or a located ``ScenarioError``.
+public enum ScenarioParser {
+    /// Files larger than this are refused before parsing.
+    public static let maximumFileSize = 256 * 1024
+
+    public static func parse(contentsOf path: String) throws(ScenarioError) -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError(file: path, line: 1, column: 1, path: "", message: "cannot read the file")
+        }
+        return try parse(data: [UInt8](data), file: path)
+    }
+
+    public static func parse(data: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        guard data.count <= maximumFileSize else {
+            throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "expected a scenario of at most \(maximumFileSize) bytes, got \(data.count)")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let (line, column) = firstInvalidUTF8(data)
+            throw ScenarioError(file: file, line: line, column: column, path: "", message: "expected UTF-8 text, got a byte sequence that is not UTF-8")
+        }
+        return try parse(text: text, file: file)
+    }
+
+    /// Line and column (1-based, in characters) of the first byte that breaks UTF-8.
+    static func firstInvalidUTF8(_ data: [UInt8]) -> (Int, Int) {
+        var line = 1, column = 1, i = 0
+        while i < data.count {
+            let b = data[i]
+            let length: Int
+            switch b {
+            case 0x00 ... 0x7F: length = 1
+            case 0xC2 ... 0xDF: length = 2
+            case 0xE0 ... 0xEF: length = 3
+            case 0xF0 ... 0xF4: length = 4
+            default: return (line, column)
+            }
+            guard i + length <= data.count,
+                  String(validating: data[i ..< i + length], as: UTF8.self) != nil else { return (line, column) }
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            i += length
+        }
+        return (line, column)
+    }
+
+    public static func parse(text: String, file: String) throws(ScenarioError) -> Scenario {
+        if let i = text.unicodeScalars.firstIndex(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
+            let before = text.unicodeScalars[..<i]
+            let line = before.filter { $0 == "\n" }.count + 1
+            let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+            throw ScenarioError(file: file, line: line, column: column, path: "",
+                                message: "expected YAML text, got the control character U+\(String(text.unicodeScalars[i].value, radix: 16, uppercase: true))")
+        }
+        let root = try YAMLDocument.root(text: text, file: file)
+        return try ScenarioReader(file: file).scenario(root)
+    }
+}
+
+/// The schema, one function per section.
+struct ScenarioReader {
+    let file: String
+
+    static let topKeys = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp",
+                          "http", "attacker", "actions", "run_ms", "ats", "connection", "expect"]
+    static let versions: [String: ProtocolVersion] = ["TLS1.0": .tls10, "TLS1.1": .tls11, "TLS1.2": .tls12]
+    static let versionNames = ["TLS1.0", "TLS1.1", "TLS1.2"]
+
+    func scenario(_ root: YAMLValue) throws(ScenarioError) -> Scenario {
+        let top = try root.mapping(Self.topKeys)
+        let title = try top.required("title").name(limit: 200)
+        let description = try top.required("description").string()
+        guard description.count >= 20 else {
+            throw top.keyError("description", "expected a description that teaches the point (at least 20 characters), got \(description.count)")
+        }
+        let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats"]) ?? "tls"
+        let seed = try top["seed"]?.uint64() ?? 1
+        let allowed: [String]
+        switch kind {
+        case "tcp": allowed = ["title", "description", "kind", "seed", "network", "tcp", "actions", "run_ms", "expect"]
+        case "ats": allowed = ["title", "description", "kind", "seed", "now", "pki", "client", "ats", "connection", "expect"]
+        default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect"]
+        }
+        for key in top.keys where !allowed.contains(key) {
+            throw top.keyError(key, "key '\(key)' does not apply to a scenario of kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
+        }
+        let world: Scenario.World
+        switch kind {
+        case "tcp": world = .tcp(try tcpWorld(top))
+        case "ats": world = .ats(try atsWorld(top))
+        default: world = .tls(try tlsWorld(top))
+        }
+        let expect = try top.required("expect")
+        let expectations = try ExpectationReader.read(expect, kind: kind)
+        return Scenario(file: file, title: title, description: description, seed: seed, world: world, expectations: expectations)
+    }
+
+    // MARK: - PKI
+
+    /// The certificates a file can name and the defaults they imply.
+    struct PKIWorld {
+        var certificates: [String: NamedCertificate]
+        var serverChain: [String]
+        var trust: [String]
+        var host: String
+        var now: Int64
+    }
+
+    static let pkiKeys = ["preset", "seed", "organization", "root", "intermediate", "hosts", "client_name", "client_ca",
+                          "key_bits", "defect", "leaf_valid_from_days", "leaf_valid_until_days", "wrong_host_name"]
+
+    /// The demo PKI (`demo-root`, `demo-leaf`), the attacker's own certificate (`attacker`), and —
+    /// when `pki` has hierarchy keys — a hierarchy built from a seed: `root`, `intermediate`,
+    /// `sub-intermediate`, `leaf`, `original-leaf`, `client-root`, `client`.
+    func pkiWorld(_ top: YAMLMapping) throws(ScenarioError) -> PKIWorld {
+        var certs: [String: NamedCertificate] = [:]
+        do {
+            let root = try X509Certificate.parseAll(Array(DemoPKI.rootCertificatePEM.utf8), source: "demo root")
+            let leaf = try X509Certificate.parseAll(Array(DemoPKI.serverCertificatePEM.utf8), source: "demo leaf")
+            let attacker = try X509Certificate.parseAll(Array(AttackerPKI.certificatePEM.utf8), source: "attacker")
+            if let r = root.first { certs["demo-root"] = NamedCertificate(name: "demo-root", certificate: r, key: try RSAPrivateKey(pem: DemoPKI.rootKeyPEM)) }
+            if let l = leaf.first { certs["demo-leaf"] = NamedCertificate(name: "demo-leaf", certificate: l, key: try RSAPrivateKey(pem: DemoPKI.serverKeyPEM)) }
+            if let a = attacker.first { certs["attacker"] = NamedCertificate(name: "attacker", certificate: a, key: try RSAPrivateKey(pem: AttackerPKI.keyPEM)) }
+        } catch {
+            throw top.owner.error("the built-in certificates do not load: \(error)")
+        }
+        let demoLeafStart = certs["demo-leaf"]?.certificate.notBefore ?? 0
+        let explicitNow = try now(top)
+        guard let pki = top["pki"] else {
+            return PKIWorld(certificates: certs, serverChain: ["demo-leaf"], trust: ["demo-root"], host: "example.com",
+                            now: explicitNow ?? demoLeafStart + 86_400)
+        }
+        let m = try pki.mapping(Self.pkiKeys)
+        if let preset = m["preset"] {
+            _ = try preset.oneOf(["demo", "hierarchy"])
+            if m.keys.count == 1, try preset.string() == "demo" {
+                return PKIWorld(certificates: certs, serverChain: ["demo-leaf"], trust: ["demo-root"], host: "example.com",
+                                now: explicitNow ?? demoLeafStart + 86_400)
+            }
+            if try preset.string() == "demo" {
+                throw m.keyError(m.keys.first { $0 != "preset" } ?? "preset", "contradiction: preset demo takes no hierarchy keys")
+            }
+        }
+        var spec = PKIHierarchySpec()
+        if let v = m["seed"] { spec.seed = try v.uint64() }
+        if let v = m["organization"] { spec.organization = try v.name(limit: 64) }
+        if let v = m["root"] { spec.rootName = try v.name(limit: 64) }
+        if let v = m["intermediate"] { spec.intermediateName = try v.name(limit: 64) }
+        if let v = m["hosts"] {
+            let hosts = try v.list().map { h throws(ScenarioError) in try h.name() }
+            guard !hosts.isEmpty else { throw v.error("expected at least one host name") }
+            spec.serverHosts = hosts
+        }
+        if let v = m["client_name"] { spec.clientName = try v.name(limit: 64) }
+        if let v = m["client_ca"] { spec.clientCAName = try v.name(limit: 64) }
+        if let v = m["key_bits"] { spec.keyBits = Int(try v.oneOf(["1024", "2048", "3072", "4096"])) ?? 2048 }
+        if let v = m["defect"] { spec.defect = PKIDefect(rawValue: try v.oneOf(PKIDefect.allCases.map(\.rawValue))) ?? .none }
+        if let v = m["leaf_valid_from_days"] { spec.leafValidFrom = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
+        if let v = m["leaf_valid_until_days"] { spec.leafValidUntil = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
+        if spec.leafValidFrom >= spec.leafValidUntil {
+            throw m.keyError(m.has("leaf_valid_from_days") ? "leaf_valid_from_days" : "leaf_valid_until_days",
+                             "contradiction: the leaf's validity starts after it ends")
+        }
+        if let v = m["wrong_host_name"] { spec.wrongHostName = try v.name() }
+        if let explicitNow { spec.now = explicitNow }
+        let h: PKIHierarchy
+        do {
+            h = try PKIHierarchy(spec)
+        } catch {
+            throw pki.error("the hierarchy cannot be built: \(error)")
+        }
+        let keys: [String: RSAPrivateKey] = ["root": h.rootKey, "intermediate": h.intermediateKey, "leaf": h.serverKey,
+                                             "client": h.client.privateKey]
+        for (label, cert) in h.labelledCertificates {
+            certs[label] = NamedCertificate(name: label, certificate: cert, key: keys[label])
+        }
+        func name(of cert: X509Certificate) -> String? {
+            h.labelledCertificates.first { $0.certificate.der == cert.der }?.label
+        }
+        return PKIWorld(certificates: certs, serverChain: h.serverChain.compactMap(name), trust: h.roots.compactMap(name),
+                        host: spec.primaryHost.hasPrefix("*.") ? "www" + spec.primaryHost.dropFirst() : spec.primaryHost,
+                        now: spec.now)
+    }
+
+    func certificateNames(_ value: YAMLValue, _ known: [String: NamedCertificate]) throws(ScenarioError) -> [String] {
+        try value.list().map { item throws(ScenarioError) in try certificateName(item, known) }
+    }
+
+    func certificateName(_ item: YAMLValue, _ known: [String: NamedCertificate]) throws(ScenarioError) -> String {
+        let name = try item.string()
+        guard known[name] != nil else {
+            let list = known.keys.sorted()
+            throw item.error("expected the name of a certificate of the PKI (\(list.joined(separator: ", "))), got '\(YAMLValue.clip(name))'"
+                             + Spelling.hint(for: name, among: list))
+        }
+        return name
+    }
+
+    func now(_ top: YAMLMapping) throws(ScenarioError) -> Int64? {
+        guard let v = top["now"] else { return nil }
+        let text = try v.string()
+        let formatter = ISO8601DateFormatter()
+        guard let date = formatter.date(from: text) else {
+            throw v.error("expected an ISO 8601 UTC time like 2027-03-01T12:00:00Z, got '\(YAMLValue.clip(text))'")
+        }
+        return Int64(date.timeIntervalSince1970)
+    }
+
+    // MARK: - TLS
+
+    func suites(_ value: YAMLValue) throws(ScenarioError) -> [CipherSuite] {
+        let known = CipherSuite.implemented.compactMap(\.name)
+        var out: [CipherSuite] = []
+        for item in try value.list() {
+            let name = try item.oneOf(known)
+            if let s = CipherSuite.implemented.first(where: { $0.name == name }) { out.append(s) }
+        }
+        guard !out.isEmpty else { throw value.error("expected at least one cipher suite") }
+        return out
+    }
+
+    func version(_ value: YAMLValue?, default d: ProtocolVersion) throws(ScenarioError) -> ProtocolVersion {
+        guard let value else { return d }
+        return Self.versions[try value.oneOf(Self.versionNames)] ?? d
+    }
+
+    func tlsWorld(_ top: YAMLMapping) throws(ScenarioError) -> TLSWorld {
+        let pki = try pkiWorld(top)
+        let certs = pki.certificates
+        let now = pki.now
+
+        // server
+        let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist"]
+        let server = try top["server"].map { v throws(ScenarioError) in try v.mapping(serverKeys) }
+        var chain = pki.serverChain
+        if let c = server?["chain"] {
+            chain = try certificateNames(c, certs)
+            guard let first = chain.first else { throw c.error("expected at least one certificate (the leaf first)") }
+            guard certs[first]?.key != nil else { throw c.error("the PKI has no private key for '\(first)'") }
+        }
+        let serverSuites = try server?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
+        let serverMin = try version(server?["min_version"], default: .tls12)
+        let serverMax = try version(server?["max_version"], default: .tls12)
+        if let server, serverMin.rawValue > serverMax.rawValue {
+            throw server.keyError("min_version", "contradiction: min_version is above max_version")
+        }
+        var dhGroup = DHGroup.modp2048
+        if let g = server?["dh_group"] {
+            let names = (DHGroup.standardGroups + DHGroup.teachingGroups).map(\.name)
+            dhGroup = DHGroup.named(try g.oneOf(names)) ?? .modp2048
+        }
+        let serverEMS = try server?["ems"]?.bool() ?? true
+        var clientAuth = ClientAuthentication.none
+        if let a = server?["client_auth"] {
+            clientAuth = ClientAuthentication(rawValue: try a.oneOf(["none", "request", "require"])) ?? .none
+        }
+        let clientCAs = try server?["client_cas"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? []
+        var whitelist: [String]?
+        if let w = server?["subject_whitelist"] {
+            whitelist = try w.list().map { v throws(ScenarioError) in try v.string() }
+        }
+        if clientAuth == .none, let server, server.has("client_cas") || server.has("subject_whitelist") {
+            throw server.keyError(server.has("client_cas") ? "client_cas" : "subject_whitelist",
+                                  "contradiction: client_auth is none, so the server never asks for a client certificate")
+        }
+
+        // client
+        let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity"]
+        let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(clientKeys) }
+        let host = try client?["host"]?.name() ?? pki.host
+        let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
+        let clientMin = try version(client?["min_version"], default: .tls12)
+        let clientMax = try version(client?["max_version"], default: .tls12)
+        if let client, clientMin.rawValue > clientMax.rawValue {
+            throw client.keyError("min_version", "contradiction: min_version is above max_version")
+        }
+        let clientEMS = try client?["ems"]?.bool() ?? true
+        let minDH = try client?["min_dh_bits"]?.int(0 ... 16384) ?? 1024
+        let trust = try client?["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? pki.trust
+        let anchors = try client?["anchors"].map { v throws(ScenarioError) in try certificateNames(v, certs) }
+        let anchorsOnly = try client?["anchors_only"]?.bool() ?? true
+        if anchors == nil, let client, client.has("anchors_only") {
+            throw client.keyError("anchors_only", "contradiction: anchors_only without anchors")
+        }
+        let policy = try client?["policy"].map { v throws(ScenarioError) in try self.policy(v, certs) } ?? .system
+        let ats = try client?["ats"].map { v throws(ScenarioError) in try atsPolicy(v, certs: certs) }
+        let identity = try client?["identity"].map { v throws(ScenarioError) in try certificateNames(v, certs) }
+        if let identity, let first = identity.first, certs[first]?.key == nil, let client {
+            throw client.keyError("identity", "the PKI has no private key for '\(first)'")
+        }
+
+        let network = try self.network(top["network"], hosts: ["client", "server"])
+        let tcp = try self.tcp(top["tcp"], tcpOnly: false)
+        var request: String? = "GET /profile HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n"
+        var response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
+        var requests: [String]?
+        var mode = HTTPConnectionMode.keepAlive
+        var usesTLS = true, resumes = false
+        var cpu = VirtualCPU.free
+        if let h = top["http"] {
+            let m = try h.mapping(["request", "requests", "response", "mode", "tls", "resumption", "cpu"])
+            if let r = m["request"] { request = r.isNull ? nil : try r.string() }
+            if let r = m["response"] { response = try r.string() }
+            if let r = m["requests"] {
+                if m.has("request") { throw m.keyError("requests", "contradiction: give request or requests, not both") }
+                let list = try r.list().map { v throws(ScenarioError) in try v.string() }
+                guard !list.isEmpty else { throw r.error("expected at least one request") }
+                requests = list
+            }
+            if let v = m["mode"] {
+                mode = HTTPConnectionMode(rawValue: try v.oneOf(HTTPConnectionMode.allCases.map(\.rawValue))) ?? .keepAlive
+            }
+            usesTLS = try m["tls"]?.bool() ?? true
+            resumes = try m["resumption"]?.bool() ?? false
+            if resumes, !usesTLS { throw m.keyError("resumption", "contradiction: session resumption needs tls: true") }
+            if let v = m["cpu"] { cpu = try v.oneOf(["free", "measured"]) == "measured" ? .measured : .free }
+        }
+        let attack = try self.attack(top["attacker"], certs: certs, usesTLS: usesTLS)
+        return TLSWorld(now: now, certificates: certs, serverChain: chain, serverSuites: serverSuites,
+                        serverMinVersion: serverMin, serverMaxVersion: serverMax, dhGroup: dhGroup, serverEMS: serverEMS,
+                        clientAuth: clientAuth, clientCAs: clientCAs, subjectWhitelist: whitelist, host: host,
+                        clientSuites: clientSuites, clientMinVersion: clientMin, clientMaxVersion: clientMax,
+                        clientEMS: clientEMS, minimumDHPrimeBits: minDH, trustStore: trust, customAnchors: anchors,
+                        anchorsOnly: anchorsOnly, policy: policy, ats: ats, identity: identity, network: network, tcp: tcp,
+                        httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
+                        usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack)
+    }
+
+    static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",
+                                    "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished"]
+
+    /// `attacker`: who besides the passive eavesdropper (always present) acts, and how.
+    func attack(_ value: YAMLValue?, certs: [String: NamedCertificate], usesTLS: Bool) throws(ScenarioError) -> Attack? {
+        guard let value else { return nil }
+        let m = try value.mapping(["kind", "certificate", "message", "sender", "offset", "value", "suites", "record",
+                                   "process_id", "process_id_space", "clock_window_ms"])
+        let kind = try m.required("kind").oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
+                                                 "weak_client_random"])
+        let keysFor: [String: [String]] = ["eavesdropper": [], "steal_server_key": [], "mitm": ["certificate"],
+                                           "tamper": ["message", "sender", "offset", "value"], "strip_suites": ["suites"],
+                                           "replay": ["record"], "weak_client_random": ["process_id", "process_id_space", "clock_window_ms"]]
+        let allowed = ["kind"] + (keysFor[kind] ?? [])
+        for key in m.keys where !allowed.contains(key) {
+            throw m.keyError(key, "key '\(key)' does not apply to attacker kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
+        }
+        // Over plain HTTP only watching and impersonating make sense: there is no handshake to
+        // tamper with or strip, no record to replay, no key to steal, no certificate to present.
+        if !usesTLS, kind != "eavesdropper", kind != "mitm" {
+            throw m.keyError("kind", "contradiction: attacker \(kind) needs TLS, but http.tls is false")
+        }
+        if !usesTLS, m.has("certificate") {
+            throw m.keyError("certificate", "contradiction: over plain HTTP (http.tls: false) the man in the middle presents no certificate")
+        }
+        switch kind {
+        case "steal_server_key": return .stealServerKeyAfterwards
+        case "mitm":
+            let name = try m["certificate"].map { v throws(ScenarioError) in try certificateName(v, certs) } ?? "attacker"
+            guard let cert = certs[name], let key = cert.key else {
+                throw m.keyError("certificate", "the PKI has no private key for that certificate; the attacker must hold the key")
+            }
+            return .mitm(identity: TLSIdentity(certificateChain: [cert.certificate.der], privateKey: key))
+        case "tamper":
+            let message = try m.required("message").oneOf(Self.handshakeMessages)
+            let sender = try m.required("sender").oneOf(["client", "server"])
+            let offset = try m.required("offset").int(0 ... 65_535)
+            let newValue = try m["value"].map { v throws(ScenarioError) in UInt8(try v.int(0 ... 255)) }
+            return .tamper(TamperTarget(message: message, sender: sender == "client" ? .client : .server, offset: offset, newValue: newValue))
+        case "strip_suites":
+            return .stripSuites(try suites(try m.required("suites")))
+        case "replay":
+            return .replayApplicationData(index: try m["record"]?.int(0 ... 1000) ?? 0)
+        case "weak_client_random":
+            var weak = WeakRandom()
+            if let v = m["process_id"] { weak.processID = UInt16(try v.int(0 ... 65_535)) }
+            if let v = m["process_id_space"] { weak.processIDSpace = try v.int(1 ... 65_536) }
+            if let v = m["clock_window_ms"] { weak.clockWindowMilliseconds = try v.int(0 ... 100_000) }
+            return .weakClientRandom(weak)
+        default:
+            return nil
+        }
+    }
+
+    func policy(_ value: YAMLValue, _ certs: [String: NamedCertificate]) throws(ScenarioError) -> ClientPolicy {
+        let kinds = ["system", "afnetworking", "seed001", "web_container", "image_downloader"]
+        let m = try value.mapping(kinds)
+        guard m.keys.count == 1, let kind = m.keys.first, let body = m[kind] else {
+            throw value.error("expected exactly one policy, one of: \(kinds.joined(separator: ", ")); got \(m.keys.count)")
+        }
+        switch kind {
+        case "afnetworking":
+            let a = try body.mapping(["mode", "pinned", "allow_invalid", "validates_domain", "version"])
+            let mode = AFSecurityPolicy.PinningMode(rawValue: try a.required("mode").oneOf(AFSecurityPolicy.PinningMode.allCases.map(\.rawValue))) ?? .none
+            let pinned = try a["pinned"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? []
+            let allowInvalid = try a["allow_invalid"]?.bool() ?? false
+            let validatesDomain = try a["validates_domain"]?.bool() ?? true
+            let versions = ["current": AFSecurityPolicy.Behaviour.current, "2.5.1": .v2_5_1, "2.5.2": .v2_5_2]
+            let behaviour = try a["version"].map { v throws(ScenarioError) in versions[try v.oneOf(["current", "2.5.1", "2.5.2"])] ?? .current } ?? .current
+            if mode != .none, a.has("pinned"), pinned.isEmpty {
+                throw a.keyError("pinned", "contradiction: mode \(mode.rawValue) with an empty pinned list rejects every server; name at least one certificate")
+            }
+            let policy = AFSecurityPolicy(mode: mode, pinnedCertificates: pinned.compactMap { certs[$0]?.certificate.der },
+                                          allowInvalidCertificates: allowInvalid, validatesDomainName: validatesDomain,
+                                          behaviour: behaviour)
+            return .afnetworking(policy, pinnedNames: pinned)
+        case "seed001":
+            let s = try body.mapping(["mode"])
+            return .seed001(Seed001Policies.ChallengeMode(rawValue: try s.required("mode").oneOf(["none", "simple", "full"])) ?? .full)
+        case "image_downloader":
+            let s = try body.mapping(["allow_invalid"])
+            return .imageDownloader(allowInvalid: try s["allow_invalid"]?.bool() ?? false)
+        case "web_container":
+            _ = try body.isNull ? nil : body.mapping([])
+            return .webContainer
+        default:
+            _ = try body.isNull ? nil : body.mapping([])
+            return .system
+        }
+    }
+
+    // MARK: - Network and TCP
+
+    func network(_ value: YAMLValue?, hosts: [String]) throws(ScenarioError) -> NetworkSpec {
+        var n = NetworkSpec()
+        guard let value else { return n }
+        let m = try value.mapping(["latency_ms", "loss", "duplicate", "jitter_ms", "faults"])
+        n.latencyMs = try m["latency_ms"]?.int(0 ... 10_000) ?? n.latencyMs
+        n.loss = try m["loss"]?.probability() ?? 0
+        n.duplicate = try m["duplicate"]?.probability() ?? 0
+        n.jitterMs = try m["jitter_ms"]?.int(0 ... 10_000) ?? 0
+        if let faults = m["faults"] {
+            for item in try faults.list() {
+                let f = try item.mapping(["from", "nth", "action", "delay_ms"])
+                let from = try f.required("from").oneOf(hosts)
+                let nth = try f.required("nth").int(1 ... 100_000)
+                let actionName = try f.required("action").oneOf(["drop", "duplicate", "delay"])
+                let action: TCPFaultRule.Action
+                switch actionName {
+                case "delay":
+                    let ms = try f.required("delay_ms").int(0 ... 600_000)
+                    action = .delay(TCPDuration.milliseconds(Int64(ms)))
+                case "duplicate": action = .duplicate
+                default: action = .drop
+                }
+                if actionName != "delay", f.has("delay_ms") {
+                    throw f.keyError("delay_ms", "contradiction: delay_ms only applies to action delay")
+                }
+                n.faults.append(FaultSpec(from: from, nth: nth, action: action))
+            }
+        }
+        return n
+    }
+
+    func isn(_ value: YAMLValue) throws(ScenarioError) -> ISNMode {
+        if case .scalar = value.node {
+            _ = try value.oneOf(["random"])
+            return .random
+        }
+        let m = try value.mapping(["counter"])
+        let c = try m.required("counter").mapping(["start", "increment"])
+        let start = try c.required("start").int(0 ... Int(UInt32.max))
+        let inc = try c["increment"]?.int(0 ... Int(UInt32.max)) ?? 64_000
+        return .counter(start: UInt32(start), increment: UInt32(inc))
+    }
+
+    func tcp(_ value: YAMLValue?, tcpOnly: Bool) throws(ScenarioError) -> TCPSpec {
+        var t = TCPSpec()
+        guard let value else { return t }
+        var keys = ["mss", "window", "min_rto_ms", "initial_rto_ms", "msl_ms", "client_isn", "server_isn"]
+        if tcpOnly { keys += ["handshake", "backlog", "syn_cookies"] }
+        let m = try value.mapping(keys)
+        t.mss = try m["mss"]?.int(64 ... 65_495) ?? t.mss
+        t.window = try m["window"]?.int(1 ... 65_535) ?? t.window
+        t.minimumRTOMs = try m["min_rto_ms"]?.int(1 ... 60_000) ?? t.minimumRTOMs
+        t.initialRTOMs = try m["initial_rto_ms"]?.int(1 ... 60_000) ?? t.initialRTOMs
+        t.mslMs = try m["msl_ms"]?.int(1 ... 600_000) ?? t.mslMs
+        if let v = m["client_isn"] { t.clientISN = try isn(v) }
+        if let v = m["server_isn"] { t.serverISN = try isn(v) }
+        if let v = m["handshake"] { t.handshake = TCPHandshakeMode(rawValue: try v.oneOf(["threeWay", "twoWay"])) ?? .threeWay }
+        t.backlog = try m["backlog"]?.int(1 ... 4096) ?? t.backlog
+        t.synCookies = try m["syn_cookies"]?.bool() ?? false
+        return t
+    }
+
+    func tcpWorld(_ top: YAMLMapping) throws(ScenarioError) -> TCPWorld {
+        let network = try self.network(top["network"], hosts: ["client", "server"])
+        let tcp = try self.tcp(top["tcp"], tcpOnly: true)
+        let runMs = try top["run_ms"]?.int(1 ... 3_600_000) ?? 10_000
+        var actions: [TCPAction] = []
+        let list = try top.required("actions").list()
+        var connected = false
+        for item in list {
+            let m = try item.mapping(["at_ms", "do", "by", "bytes", "text", "seq", "per_second", "seconds"])
+            let at = try m["at_ms"]?.int(0 ... 3_600_000) ?? 0
+            let verb = try m.required("do").oneOf(["connect", "send", "close", "abort", "old_duplicate_syn", "syn_flood", "off_path_injection"])
+            var used = ["at_ms", "do"]
+            let kind: TCPAction.Kind
+            switch verb {
+            case "connect":
+                kind = .connect
+                connected = true
+            case "send":
+                let by = try m.required("by").oneOf(["client", "server"])
+                let bytes: [UInt8]
+                if let t = m["text"] {
+                    bytes = Array(try t.string().utf8)
+                    if m.has("bytes") { throw m.keyError("bytes", "contradiction: give bytes or text, not both") }
+                } else {
+                    bytes = (0 ..< (try m.required("bytes").int(1 ... 1_000_000))).map { UInt8(truncatingIfNeeded: $0) }
+                }
+                used += ["by", "bytes", "text"]
+                kind = .send(by: by, bytes: bytes)
+            case "close", "abort":
+                let by = try m.required("by").oneOf(["client", "server"])
+                used += ["by"]
+                kind = verb == "close" ? .close(by: by) : .abort(by: by)
+            case "old_duplicate_syn":
+                let seq = try m.required("seq").int(0 ... Int(UInt32.max))
+                used += ["seq"]
+                kind = .oldDuplicateSYN(seq: UInt32(seq))
+            case "syn_flood":
+                let per = try m.required("per_second").int(1 ... 1000)
+                let seconds = try m.required("seconds").int(1 ... 600)
+                used += ["per_second", "seconds"]
+                kind = .synFlood(perSecond: per, seconds: seconds)
+            default:
+                let text = try m.required("text").string()
+                used += ["text"]
+                kind = .offPathInjection(text: text)
+            }
+            if verb != "connect", verb != "syn_flood", verb != "off_path_injection", verb != "old_duplicate_syn", !connected {
+                throw item.error("contradiction: '\(verb)' before any 'connect'")
+            }
+            for key in m.keys where !used.contains(key) {
+                throw m.keyError(key, "key '\(key)' does not apply to action '\(verb)'")
+            }
+            actions.append(TCPAction(atMs: at, kind: kind))
+        }
+        return TCPWorld(network: network, tcp: tcp, actions: actions, runMs: runMs)
+    }
+
+    // MARK: - ATS
+
+    static let atsVersionNames = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
+    static let atsVersions: [String: ATSPolicy.TLSVersion] = ["TLSv1.0": .tls10, "TLSv1.1": .tls11, "TLSv1.2": .tls12, "TLSv1.3": .tls13]
+
+    /// An Info.plist NSAppTransportSecurity dictionary.
+    func atsPolicy(_ value: YAMLValue, certs: [String: NamedCertificate]) throws(ScenarioError) -> ATSPolicy {
+        let a = try value.mapping(["NSAllowsArbitraryLoads", "NSAllowsArbitraryLoadsInWebContent",
+                                                 "NSAllowsArbitraryLoadsForMedia", "NSAllowsLocalNetworking",
+                                                 "NSExceptionDomains", "NSPinnedDomains"])
+        var policy = ATSPolicy(allowsArbitraryLoads: try a["NSAllowsArbitraryLoads"]?.bool(),
+                               allowsArbitraryLoadsInWebContent: try a["NSAllowsArbitraryLoadsInWebContent"]?.bool(),
+                               allowsArbitraryLoadsForMedia: try a["NSAllowsArbitraryLoadsForMedia"]?.bool(),
+                               allowsLocalNetworking: try a["NSAllowsLocalNetworking"]?.bool())
+        if let d = a["NSExceptionDomains"] {
+            guard case .mapping(let map) = d.node else { throw d.error("expected a mapping of domain names, got \(d.kindName)") }
+            for (k, v) in map {
+                let domain = try YAMLValue(node: k, path: d.path, file: file).name()
+                let entry = YAMLValue(node: v, path: "\(d.path).\(domain)", file: file)
+                let e = try entry.mapping(["NSIncludesSubdomains", "NSExceptionAllowsInsecureHTTPLoads",
+                                           "NSExceptionMinimumTLSVersion", "NSExceptionRequiresForwardSecrecy"])
+                policy.exceptionDomains[domain] = ATSPolicy.ExceptionDomain(
+                    includesSubdomains: try e["NSIncludesSubdomains"]?.bool() ?? false,
+                    allowsInsecureHTTPLoads: try e["NSExceptionAllowsInsecureHTTPLoads"]?.bool(),
+                    minimumTLSVersion: try e["NSExceptionMinimumTLSVersion"].map { v throws(ScenarioError) in Self.atsVersions[try v.oneOf(Self.atsVersionNames)] ?? .tls12 },
+                    requiresForwardSecrecy: try e["NSExceptionRequiresForwardSecrecy"]?.bool())
+            }
+        }
+        if let d = a["NSPinnedDomains"] {
+            guard case .mapping(let map) = d.node else { throw d.error("expected a mapping of domain names, got \(d.kindName)") }
+            for (k, v) in map {
+                let domain = try YAMLValue(node: k, path: d.path, file: file).name()
+                let entry = YAMLValue(node: v, path: "\(d.path).\(domain)", file: file)
+                let e = try entry.mapping(["NSIncludesSubdomains", "NSPinnedLeafIdentities", "NSPinnedCAIdentities"])
+                func pins(_ key: String) throws(ScenarioError) -> [String]? {
+                    guard let v = e[key] else { return nil }
+                    return try certificateNames(v, certs).compactMap { certs[$0].map { Pins.publicKeyPin($0.certificate) } }
+                }
+                policy.pinnedDomains[domain] = ATSPolicy.PinnedDomain(includesSubdomains: try e["NSIncludesSubdomains"]?.bool() ?? false,
+                                                                      leafIdentities: try pins("NSPinnedLeafIdentities"),
+                                                                      caIdentities: try pins("NSPinnedCAIdentities"))
+            }
+        }
+        return policy
+    }
+
+
+    func atsWorld(_ top: YAMLMapping) throws(ScenarioError) -> ATSWorld {
+        let pki = try pkiWorld(top)
+        let certs = pki.certificates
+        let now = pki.now
+        var trust = pki.trust
+        if let c = top["client"] {
+            let m = try c.mapping(["trust"])
+            trust = try m["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? trust
+        }
+        let policy = try atsPolicy(try top.required("ats"), certs: certs)
+        let c = try top.required("connection").mapping(["host", "scheme", "tls_version", "forward_secret", "load", "chain"])
+        let host = try c.required("host").name()
+        let scheme = try c["scheme"]?.oneOf(["https", "http"]) ?? "https"
+        let version = try c["tls_version"].map { v throws(ScenarioError) in Self.atsVersions[try v.oneOf(Self.atsVersionNames)] ?? .tls12 } ?? .tls12
+        let fs = try c["forward_secret"]?.bool() ?? true
+        let load = ATSPolicy.LoadKind(rawValue: try c["load"]?.oneOf(["app", "webContent", "media"]) ?? "app") ?? .app
+        let chain = try c["chain"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? pki.serverChain
+        if scheme == "http", c.has("tls_version") || c.has("chain") {
+            throw c.keyError(c.has("tls_version") ? "tls_version" : "chain", "contradiction: a plain http connection has no TLS version or certificate chain")
+        }
+        return ATSWorld(policy: policy, host: host, usesHTTPS: scheme == "https", tlsVersion: version, forwardSecret: fs,
+                        loadKind: load, chain: chain, now: now, certificates: certs, trustStore: trust)
+    }
+}

@@ -1,0 +1,292 @@
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// The result of running one scenario: every fact `expect` can name, and the trace for TLS worlds.
+public struct ScenarioRun {
+    public var facts: [String: FactValue]
+    public var trace: Trace?
+    public var verdict: TrustVerdict?
+}
+
+extension Scenario {
+    /// Runs the world (deterministic for the scenario's seed) and reads its facts.
+    public func run() -> ScenarioRun {
+        switch world {
+        case .tls(let w): return ScenarioRunner.runTLS(w, seed: seed)
+        case .tcp(let w): return ScenarioRunner.runTCP(w, seed: seed)
+        case .ats(let w): return ScenarioRunner.runATS(w)
+        }
+    }
+
+    /// The setup of a TLS world, for `tlslab run FILE.yaml` (nil for TCP-only and ATS scenarios).
+    public func simulationSetup() -> SimulationSetup? {
+        guard case .tls(let w) = world else { return nil }
+        return ScenarioRunner.setup(w, seed: seed, recorder: VerdictRecorder())
+    }
+}
+
+enum ScenarioRunner {
+    static func link(_ n: NetworkSpec) -> TCPLink {
+        TCPLink(latency: TCPDuration.milliseconds(Int64(n.latencyMs)), lossRate: n.loss, duplicateRate: n.duplicate,
+                jitter: TCPDuration.milliseconds(Int64(n.jitterMs)))
+    }
+
+    static func config(_ t: TCPSpec) -> TCPConfig {
+        var c = TCPConfig()
+        c.mss = t.mss
+        c.receiveBufferSize = t.window
+        c.minimumRTO = TCPDuration.milliseconds(Int64(t.minimumRTOMs))
+        c.initialRTO = TCPDuration.milliseconds(Int64(t.initialRTOMs))
+        c.msl = TCPDuration.milliseconds(Int64(t.mslMs))
+        c.handshake = t.handshake
+        return c
+    }
+
+    // MARK: - TLS
+
+    static func setup(_ w: TLSWorld, seed: UInt64, recorder: VerdictRecorder) -> SimulationSetup? {
+        let random = HMACDRBG(seed: seed)
+        let evaluator = PolicyEvaluator(world: w, recorder: recorder)
+        var identity: TLSIdentity?
+        if let names = w.identity, let first = names.first, let key = w.certificates[first]?.key {
+            identity = TLSIdentity(certificateChain: names.compactMap { w.certificates[$0]?.certificate.der }, privateKey: key)
+        }
+        // The app's answer to the client-certificate challenge, should the server ask.
+        let answer = clientCertificateChallenge(w)
+        if answer.disposition != .useCredential { identity = nil }
+        let client = TLSClientConfiguration(certificateEvaluator: evaluator, random: random, cipherSuites: w.clientSuites,
+                                            minimumVersion: w.clientMinVersion, maximumVersion: w.clientMaxVersion,
+                                            serverName: w.host, offerExtendedMasterSecret: w.clientEMS, identity: identity,
+                                            minimumDHPrimeBits: w.minimumDHPrimeBits)
+        let chainDER = w.serverChain.compactMap { w.certificates[$0]?.certificate.der }
+        // The parser guarantees the first certificate has a key.
+        guard let serverKey = w.serverChain.first.flatMap({ w.certificates[$0]?.key }) else { return nil }
+        var clientEvaluator: (any PeerCertificateEvaluator)?
+        if w.clientAuth != .none {
+            let policy = MutualTLSPolicy(mode: MutualTLSPolicy.ClientAuthentication(rawValue: w.clientAuth.rawValue) ?? .require,
+                                         clientCAs: w.clientCAs.compactMap { w.certificates[$0]?.certificate },
+                                         subjectWhitelist: w.subjectWhitelist)
+            clientEvaluator = ClientCertificateEvaluator(policy: policy, time: w.now, recorder: recorder)
+        }
+        let server = TLSServerConfiguration(identity: TLSIdentity(certificateChain: chainDER, privateKey: serverKey),
+                                            random: random, cipherSuites: w.serverSuites,
+                                            minimumVersion: w.serverMinVersion, maximumVersion: w.serverMaxVersion,
+                                            dhGroup: w.dhGroup, extendedMasterSecret: w.serverEMS,
+                                            clientAuthentication: w.clientAuth, clientCertificateEvaluator: clientEvaluator)
+        var setup = SimulationSetup(client: client, server: server, random: random)
+        setup.client.cancelsCertificateRequest = !answer.handshakeContinues
+        setup.link = link(w.network)
+        setup.tcpConfig = config(w.tcp)
+        setup.clientISN = w.tcp.clientISN
+        setup.serverISN = w.tcp.serverISN
+        setup.faults = w.network.faults.map { f in
+            let (from, to) = f.from == "client" ? (setup.clientAddress, setup.serverAddress) : (setup.serverAddress, setup.clientAddress)
+            return TCPFaultRule(from: from, to: to, nth: f.nth, f.action)
+        }
+        setup.httpRequest = w.httpRequest
+        setup.httpResponse = w.httpResponse
+        setup.requests = w.requests
+        setup.connectionMode = w.connectionMode
+        setup.usesTLS = w.usesTLS
+        if !w.usesTLS { setup.serverPort = 80 }
+        setup.resumesSessions = w.resumesSessions
+        setup.cpu = w.cpu
+        setup.attack = w.attack
+        return setup
+    }
+
+    /// How the client's policy answers NSURLAuthenticationMethodClientCertificate. Seed 001's web
+    /// container and image downloader have their own rules (default handling; their own credential
+    /// or cancel); for the other policies the app answers with `client.identity` when it has one,
+    /// else lets the system handle it (no certificate is sent).
+    static func clientCertificateChallenge(_ w: TLSWorld) -> ChallengeOutcome {
+        let trust = ServerTrust(presented: [], anchors: AnchorSelection(system: TrustStore.system([])), time: w.now)
+        let hasIdentity = w.identity != nil
+        switch w.policy {
+        case .webContainer:
+            return Seed001Policies.webContainer(method: .clientCertificate, trust: trust, host: w.host)
+        case .imageDownloader(let allow):
+            return Seed001Policies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: allow,
+                                                   ownCredential: hasIdentity, trust: trust, host: w.host)
+        case .system, .afnetworking, .seed001:
+            return ChallengeResolver.resolve(method: .clientCertificate, disposition: hasIdentity ? .useCredential : .performDefaultHandling,
+                                             trust: nil, host: w.host, hasCredential: hasIdentity,
+                                             reasons: [hasIdentity ? "the app answers with its identity" : "the app has no identity"])
+        }
+    }
+
+    static let secretNames = ["client_random": "client_random", "server_random": "server_random",
+                              "premaster secret": "premaster_secret", "master secret": "master_secret",
+                              "client_write_key": "client_write_key", "server_write_key": "server_write_key",
+                              "HTTP cookie": "http_cookie", "HTTP request": "http_request", "HTTP response": "http_response"]
+
+    static func versionName(_ v: ProtocolVersion?) -> String {
+        guard let v else { return "none" }
+        return ScenarioReader.versions.first { $0.value == v }?.key ?? "none"
+    }
+
+    static func runTLS(_ w: TLSWorld, seed: UInt64) -> ScenarioRun {
+        let recorder = VerdictRecorder()
+        guard let setup = setup(w, seed: seed, recorder: recorder) else {
+            return ScenarioRun(facts: ["handshake": .string("failure")], trace: nil, verdict: nil)
+        }
+        let trace = Simulation(setup).run()
+        let s = trace.summary
+        var f: [String: FactValue] = [:]
+        // The handshake itself: both Finished verified (a later fatal alert, e.g. for a replayed
+        // record, is reported by `alert` but does not undo the handshake).
+        // Plain HTTP has no handshake to succeed or fail.
+        f["handshake"] = .string(!w.usesTLS ? "none" : s.clientCompleted && s.serverCompleted ? "success" : "failure")
+        f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
+        f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
+        f["suite"] = .string(s.cipherSuite?.name ?? "none")
+        f["version"] = .string(versionName(s.version))
+        f["ems"] = .bool(s.extendedMasterSecret)
+        f["resumed"] = .bool(s.resumed)
+        if let v = recorder.verdict {
+            f["trust"] = .string(v.accepted ? "accepted" : "rejected")
+            f["disposition"] = .string(v.disposition?.rawValue ?? "none")
+            f["first_failing_check"] = .string(v.firstFailingCheck?.rawValue ?? "none")
+        } else {
+            f["trust"] = .string("not_evaluated")
+            f["disposition"] = .string("none")
+            f["first_failing_check"] = .string("none")
+        }
+        f["client_authenticated"] = .bool(recorder.clientAuthenticated)
+        // The client-certificate challenge happens only when a CertificateRequest reached the client.
+        let asked = trace.events.contains {
+            if $0.actor == .client, case .tls(.handshakeReceived(.certificateRequest, _)) = $0.kind { true } else { false }
+        }
+        f["client_certificate_disposition"] = .string(asked ? clientCertificateChallenge(w).disposition.rawValue : "none")
+        let rows = trace.knowledge.rows
+        func learned(_ who: (KnowledgeTable.Row) -> Bool) -> FactValue {
+            .list(rows.filter(who).compactMap { secretNames[$0.secret] }.sorted())
+        }
+        f["eavesdropper_learns"] = learned(\.eavesdropper)
+        f["client_learns"] = learned(\.client)
+        f["server_learns"] = learned(\.server)
+        func union(_ a: FactValue, _ names: [String]) -> FactValue {
+            guard case .list(let l) = a else { return a }
+            return .list(Array(Set(l + names.compactMap { secretNames[$0] })).sorted())
+        }
+        f["eavesdropper_learns_afterwards"] = union(learned { $0.eavesdropperAfterwards == true },
+                                                    trace.learned(by: .eavesdropper).map(\.secret))
+        f["attacker_learns"] = union(learned { $0.attacker == true }, trace.learned(by: .attacker).map(\.secret))
+        let stats = trace.statistics
+        f["connections"] = .int(stats.connections)
+        f["full_handshakes"] = .int(stats.fullHandshakes)
+        f["abbreviated_handshakes"] = .int(stats.abbreviatedHandshakes)
+        f["requests"] = .int(stats.requests)
+        f["responses"] = .int(stats.responses)
+        f["round_trips"] = .int(stats.roundTrips)
+        f["cpu_us"] = .int(Int(stats.cpuTime))
+        f["last_response_us"] = .int(Int(stats.lastResponseTime ?? -1))
+        f["http_response"] = .bool(trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } })
+        let tcpEvents = trace.events.compactMap { e -> TCPNetworkEvent.Kind? in if case .tcp(let k) = e.kind { k } else { nil } }
+        let states = TCPFacts(events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
+        f["client_tcp_state"] = .string(states.clientStates.last ?? "CLOSED")
+        f["server_tcp_state"] = .string(states.serverStates.last ?? "none")
+        f["retransmissions"] = .int(states.retransmissions(of: setup.clientAddress) + states.retransmissions(of: setup.serverAddress))
+        states.reorderingFacts(into: &f)
+        // The JSON summary's values (the `summary` object of `tlslab run --format json`).
+        func hex(_ b: [UInt8]?) -> FactValue { b.map { .string($0.map { String(format: "%02x", $0) }.joined()) } ?? .null }
+        f["summary.client_random"] = hex(s.clientRandom)
+        f["summary.server_random"] = hex(s.serverRandom)
+        f["summary.premaster_secret"] = hex(s.preMasterSecret)
+        f["summary.master_secret"] = hex(s.masterSecret)
+        f["summary.client_verify_data"] = hex(s.clientVerifyData)
+        f["summary.server_verify_data"] = hex(s.serverVerifyData)
+        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.name ?? $0.hex) } ?? .null
+        f["summary.version"] = s.version.map { .string("\($0)") } ?? .null
+        f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
+        f["summary.resumed"] = .bool(s.resumed)
+        f["summary.outcome"] = .string(s.outcome)
+        f["summary.t"] = .string(ExpectationReader.seconds(micros: trace.events.last?.time ?? 0))
+        f["summary.actor"] = .string("network")
+        f["summary.event"] = .string("summary")
+        f["summary.connections"] = .int(stats.connections)
+        f["summary.full_handshakes"] = .int(stats.fullHandshakes)
+        f["summary.abbreviated_handshakes"] = .int(stats.abbreviatedHandshakes)
+        f["summary.requests"] = .int(stats.requests)
+        f["summary.responses"] = .int(stats.responses)
+        f["summary.round_trips"] = .int(stats.roundTrips)
+        f["summary.last_response_t"] = stats.lastResponseTime.map { .string(ExpectationReader.seconds(micros: $0)) } ?? .null
+        f["summary.cpu_time"] = .string(ExpectationReader.seconds(micros: stats.cpuTime))
+        return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict)
+    }
+
+    // MARK: - ATS
+
+    static func runATS(_ w: ATSWorld) -> ScenarioRun {
+        var trust: ServerTrust?
+        if w.usesHTTPS {
+            trust = ServerTrust(presented: w.chain.compactMap { w.certificates[$0]?.certificate },
+                                anchors: AnchorSelection(system: TrustStore.system(w.trustStore.compactMap { w.certificates[$0]?.certificate })),
+                                time: w.now)
+        }
+        let decision = w.policy.evaluate(ATSPolicy.Connection(host: w.host, usesHTTPS: w.usesHTTPS, tlsVersion: w.tlsVersion,
+                                                              forwardSecret: w.forwardSecret, loadKind: w.loadKind, trust: trust))
+        let reasons = decision.reasons.joined(separator: "; ")
+        return ScenarioRun(facts: ["ats": .string(decision.accepted ? "allowed" : "blocked"),
+                                   "reason_includes": .string(reasons)],
+                           trace: nil, verdict: nil)
+    }
+}
+
+/// TCP facts read off network events: each side's states in order, retransmissions, resets.
+struct TCPFacts {
+    var clientID: TCPConnectionID?
+    var serverID: TCPConnectionID?
+    var clientStates: [String] = []
+    var serverStates: [String] = []
+    let events: [TCPNetworkEvent.Kind]
+
+    init(events: [TCPNetworkEvent.Kind], client: IPv4Address, server: IPv4Address, alsoFrom: IPv4Address? = nil, clientID: TCPConnectionID? = nil) {
+        self.events = events
+        self.clientID = clientID
+        for e in events {
+            guard case .connection(let id, .stateChanged(let from, let to, _)) = e else { continue }
+            if self.clientID == nil, id.local.address == client, id.remote.address == server { self.clientID = id }
+            if serverID == nil, id.local.address == server, id.remote.address == client || id.remote.address == alsoFrom {
+                serverID = id
+            }
+            if id == self.clientID {
+                if clientStates.isEmpty { clientStates.append(from.rawValue) }
+                clientStates.append(to.rawValue)
+            }
+            if id == serverID {
+                if serverStates.isEmpty { serverStates.append(from.rawValue) }
+                serverStates.append(to.rawValue)
+            }
+        }
+    }
+
+    /// Reordering and duplication as the network and the receivers saw them.
+    func reorderingFacts(into f: inout [String: FactValue]) {
+        f["segments_duplicated"] = .int(events.filter { if case .duplicated = $0 { true } else { false } }.count)
+        f["out_of_order_buffered"] = .int(events.filter { if case .connection(_, .outOfOrderBuffered) = $0 { true } else { false } }.count)
+        f["unacceptable_segments"] = .int(events.filter { if case .connection(_, .unacceptableSegment) = $0 { true } else { false } }.count)
+    }
+
+    func retransmissions(of host: IPv4Address) -> Int {
+        events.filter { if case .connection(let id, .retransmitted) = $0 { id.local.address == host } else { false } }.count
+    }
+
+    func error(of id: TCPConnectionID?) -> String {
+        guard let id else { return "none" }
+        for e in events {
+            if case .connection(id, .error(let err)) = e {
+                switch err {
+                case .refused: return "refused"
+                case .reset: return "reset"
+                case .timedOut: return "timedOut"
+                case .aborted: return "aborted"
+                }
+            }
+        }
+        return "none"
+    }
+}

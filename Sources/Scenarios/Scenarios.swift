@@ -1,1 +1,0 @@
-// The Scenarios module: see README.md for the architecture.

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+/// `tlslab check PATH...`: every scenario under the paths, one line each, then `N passed, N failed`.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run scenario files and check their expectations.",
+        discussion: """
+        Runs every *.yaml under the paths and prints PASS NAME or FAIL NAME: EXPECTATION: expected X, got Y,
+        or INVALID FILE:LINE:COLUMN: key.path: what was expected, then 'N passed, N failed' (an invalid
+        file counts as failed). Exit 0 when all pass, 1 when any expectation failed, 2 when a file is invalid.
+        """
+    )
+
+    @Argument(help: "Scenario files or directories (searched recursively for *.yaml).")
+    var paths: [String]
+
+    @Flag(help: "After a FAIL line, list every fact the run produced (to write or fix expectations).")
+    var showFacts = false
+
+    func run() throws {
+        let (files, missing) = ScenarioCheck.files(under: paths)
+        if let first = missing.first { throw CLIError.badInput("no such file or directory: \(first)") }
+        if files.isEmpty { throw CLIError.badInput("no scenario files (*.yaml) under \(paths.joined(separator: ", "))") }
+        var passed = 0, failed = 0, invalid = 0
+        for file in files {
+            let result = ScenarioCheck.check(file: file, keepFacts: showFacts)
+            switch result {
+            case .pass: passed += 1
+            case .fail: failed += 1
+            case .invalid: invalid += 1
+            }
+            print(result.line)
+            if showFacts, case .fail(_, _, let facts) = result {
+                for key in facts.keys.sorted() { print("    \(key): \(facts[key].map(\.description) ?? "")") }
+            }
+        }
+        // The last line is always exactly `N passed, N failed`; an invalid file did not pass, so it
+        // counts as failed (its INVALID line says why, and the exit status is 2).
+        print("\(passed) passed, \(failed + invalid) failed")
+        if invalid > 0 { throw ExitCode(2) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+}

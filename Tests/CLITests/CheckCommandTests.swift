@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite("tlslab check: one line per scenario, the summary line, exit codes 0/1/2")
+struct CheckCommandTests {
+    static func write(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    static let pass = "title: ok\ndescription: the default RSA walkthrough succeeds\nexpect:\n  handshake: success\n"
+    static let fail = "title: wrong\ndescription: expects the wrong alert on purpose\nclient: { host: mail.example.com }\nexpect:\n  handshake: failure\n  alert: unknown_ca\n"
+    static let invalid = "title: bad\ndescription: a typo in a key must be reported\nexpect:\n  handshak: success\n"
+
+    @Test func passAndFailLinesAndExitCode() throws {
+        let dir = try Self.write(["a.yaml": Self.pass, "b.yaml": Self.fail])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", dir.path])
+        #expect(r.status == 1)
+        #expect(r.stdout == "PASS \(dir.path)/a\nFAIL \(dir.path)/b: alert: expected unknown_ca, got bad_certificate\n1 passed, 1 failed\n")
+    }
+
+    @Test func allPassExitsZero() throws {
+        let dir = try Self.write(["a.yaml": Self.pass])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", dir.appendingPathComponent("a.yaml").path])
+        #expect(r.status == 0 && r.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    @Test func invalidFileExitsTwoWithLocatedError() throws {
+        let dir = try Self.write(["a.yaml": Self.pass, "c.yaml": Self.invalid])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", dir.path])
+        #expect(r.status == 2)
+        #expect(r.stdout.contains("INVALID \(dir.path)/c.yaml:4:3: expect.handshak: unknown key 'handshak';"))
+        #expect(r.stdout.contains("did you mean 'handshake'?"))
+        #expect(r.stdout.hasSuffix("\n1 passed, 1 failed\n"))
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines.first == "PASS \(dir.path)/a")
+    }
+
+    /// The repository's lesson library, through the command exactly as CI and a teacher run it.
+    @Test func theLibraryPasses() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0 ..< 3 { root.deleteLastPathComponent() }
+        let library = root.appendingPathComponent("Scenarios").path
+        let files = (FileManager.default.enumerator(atPath: library)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".yaml") }
+        #expect(files.count >= 30)
+        let r = try CLI.run(["check", library])
+        #expect(r.status == 0, "\(r.stdout.split(separator: "\n").filter { !$0.hasPrefix("PASS") }.joined(separator: "\n"))")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == files.count + 1)
+        #expect(lines.last.map(String.init) == "\(files.count) passed, 0 failed")
+    }
+
+    @Test func missingPathExitsTwo() throws {
+        let r = try CLI.run(["check", "/nonexistent-tlslab-scenarios"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("no such file or directory: /nonexistent-tlslab-scenarios"))
+    }
+
+    @Test func runAcceptsAScenarioFile() throws {
+        let dir = try Self.write(["a.yaml": Self.pass])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["run", dir.appendingPathComponent("a.yaml").path, "--format", "json"])
+        #expect(r.status == 0)
+        #expect(r.stdout.split(separator: "\n").last?.contains("\"outcome\":\"success\"") == true)
+    }
+}

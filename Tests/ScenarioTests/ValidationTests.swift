@@ -1,0 +1,118 @@
+import Testing
+@testable import Scenarios
+
+@Suite("Validation: every error is located, typed and suggests near misses")
+struct ValidationTests {
+    @Test func unknownKeyWithSuggestion() {
+        let e = validationError(minimal("server:\n  sutes: [TLS_RSA_WITH_AES_128_GCM_SHA256]\n"))
+        #expect(e?.description == "t.yaml:4:3: server.sutes: unknown key 'sutes'; expected one of: chain, suites, min_version, max_version, dh_group, ems, client_auth, client_cas, subject_whitelist; did you mean 'suites'?")
+    }
+
+    @Test func unknownTopLevelKey() {
+        let e = validationError(minimal("sead: 3\n"))
+        #expect(e?.line == 3 && e?.column == 1 && e?.path == "sead")
+        #expect(e?.message.hasSuffix("did you mean 'seed'?") == true)
+    }
+
+    @Test func wrongType() {
+        let e = validationError(minimal("seed: seven\n"))
+        #expect(e?.description == "t.yaml:3:7: seed: expected a whole number ≥ 0, got the string 'seven'")
+        let b = validationError(minimal("client: { ems: \"yes\" }\n"))
+        #expect(b?.description == "t.yaml:3:16: client.ems: expected true or false, got the string 'yes'")
+    }
+
+    @Test func badEnumValueWithSuggestion() {
+        let e = validationError(minimal("client:\n  policy:\n    afnetworking: { mode: publickey }\n"))
+        #expect(e?.description == "t.yaml:5:27: client.policy.afnetworking.mode: expected one of: none, publicKey, certificate, got the string 'publickey'; did you mean 'publicKey'?")
+        let x = validationError(minimal("", expect: "expect:\n  alert: certificate_expird\n"))
+        #expect(x?.description.hasPrefix("t.yaml:4:10: expect.alert: expected one of:") == true)
+        #expect(x?.description.hasSuffix("did you mean 'certificate_expired'?") == true)
+    }
+
+    @Test func missingRequiredKey() {
+        let e = validationError("description: a description long enough to teach\nexpect: { handshake: success }\n")
+        #expect(e?.description == "t.yaml:1:1: missing required key 'title'")
+        let f = validationError(minimal("network:\n  faults:\n    - { from: client, action: drop }\n"))
+        #expect(f?.description == "t.yaml:5:7: network.faults[0]: missing required key 'nth'")
+    }
+
+    @Test func contradictions() {
+        let pin = validationError(minimal("client:\n  policy:\n    afnetworking: { mode: certificate, pinned: [demo-lef] }\n"))
+        #expect(pin?.description == "t.yaml:5:49: client.policy.afnetworking.pinned[0]: expected the name of a certificate of the PKI (attacker, demo-leaf, demo-root), got 'demo-lef'; did you mean 'demo-leaf'?")
+        let empty = validationError(minimal("client:\n  policy:\n    afnetworking: { mode: certificate, pinned: [] }\n"))
+        #expect(empty?.path == "client.policy.afnetworking.pinned" && empty?.message.hasPrefix("contradiction") == true)
+        let versions = validationError(minimal("server: { min_version: TLS1.2, max_version: TLS1.0 }\n"))
+        #expect(versions?.description == "t.yaml:3:11: server.min_version: contradiction: min_version is above max_version")
+        let cas = validationError(minimal("server: { client_cas: [demo-root] }\n"))
+        #expect(cas?.message.hasPrefix("contradiction: client_auth is none") == true)
+        let kind = validationError("title: t\ndescription: a description long enough to teach\nkind: tcp\nserver: {}\nactions: []\nexpect: { accepted: false }\n")
+        #expect(kind?.description.hasPrefix("t.yaml:4:1: server: key 'server' does not apply to a scenario of kind tcp") == true)
+    }
+
+    @Test func yamlSyntaxAndGarbage() {
+        let e = validationError("title: [unclosed\n")
+        #expect(e != nil && e?.message.hasPrefix("YAML syntax") == true && (e?.line ?? 0) >= 1)
+        let nul = validationError("title: a\u{0}b\n")
+        #expect(nul?.description == "t.yaml:1:9: expected YAML text, got the control character U+0")
+        do {
+            _ = try ScenarioParser.parse(data: [0x74, 0x3A, 0x20, 0xFF, 0xFE], file: "b.yaml")
+            Issue.record("accepted bytes that are not UTF-8")
+        } catch {
+            #expect(error.file == "b.yaml" && error.message.contains("not UTF-8"))
+        }
+        #expect(validationError("")?.description == "t.yaml:1:1: expected a mapping with the scenario's keys, got an empty document")
+        #expect(validationError("- a\n- b\n")?.message.hasPrefix("expected a mapping") == true)
+    }
+
+    @Test func aliasBombIsRefused() {
+        var text = "title: t\ndescription: a description long enough to teach\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1 ..< 8 { text += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        text += "expect: { handshake: success }\n"
+        let e = validationError(text)
+        #expect(e?.message.hasPrefix("expected a scenario of at most 50000 YAML nodes") == true)
+    }
+
+    @Test func aTCPScriptStepThatCannotRunFails() throws {
+        let text = "title: t\ndescription: a description long enough to teach\nkind: tcp\nactions:\n  - { do: connect }\n"
+            + "  - { at_ms: 0, do: send, by: server, text: early }\nexpect: { accepted: true }\n"
+        let s = try ScenarioParser.parse(text: text, file: "t.yaml")
+        #expect(ScenarioCheck.check(s).line == "FAIL t: actions: expected [], got [send: no server connection]")
+    }
+
+    @Test func attackersThatNeedTLS() {
+        let tamper = validationError(minimal("http: { tls: false }\nattacker: { kind: tamper, message: ServerHello, sender: server, offset: 6 }\n"))
+        #expect(tamper?.description == "t.yaml:4:13: attacker.kind: contradiction: attacker tamper needs TLS, but http.tls is false")
+        let cert = validationError(minimal("http: { tls: false }\nattacker: { kind: mitm, certificate: attacker }\n"))
+        #expect(cert?.path == "attacker.certificate" && cert?.message.hasPrefix("contradiction: over plain HTTP") == true)
+        #expect(validationError(minimal("http: { tls: false }\nattacker: { kind: mitm }\n", expect: "expect: { handshake: none }\n")) == nil)
+    }
+
+    @Test func segmentLinesAreComparedInOrderAndQuotedInTheFailure() throws {
+        let text = "title: t\ndescription: a description long enough to teach\nkind: tcp\nactions:\n  - { do: connect }\nrun_ms: 500\n"
+            + "expect:\n  segments: [\"client [S] seq 0, length 0\", \"server [S.] seq 0, ack 2, length 0\"]\n"
+        let s = try ScenarioParser.parse(text: text, file: "t.yaml")
+        #expect(ScenarioCheck.check(s).line == "FAIL t: segments: expected [\"client [S] seq 0, length 0\", \"server [S.] seq 0, ack 2, length 0\"], "
+                + "got [\"client [S] seq 0, length 0\", \"server [S.] seq 0, ack 1, length 0\", \"client [.] seq 1, ack 1, length 0\"]")
+        let wrong = validationError(text.replacingOccurrences(of: "segments: [", with: "segments: [[1], "))
+        #expect(wrong?.path == "expect.segments[0]" && wrong?.message == "expected a string, got a list")
+    }
+
+    @Test func duplicateKey() {
+        let e = validationError(minimal("seed: 1\nseed: 2\n"))
+        #expect(e != nil && (e?.line ?? 0) >= 3)
+    }
+
+    @Test func expectNeedsAtLeastOneKeyAndKnownFacts() {
+        #expect(validationError(minimal("", expect: "expect: {}\n"))?.message == "expected at least one expectation")
+        let e = validationError(minimal("", expect: "expect:\n  handshak: success\n"))
+        #expect(e?.message.hasSuffix("did you mean 'handshake'?") == true)
+        let s = validationError(minimal("", expect: "expect:\n  summary: { outcom: success }\n"))
+        #expect(s?.path == "expect.summary.outcom" && s?.message.hasSuffix("did you mean 'outcome'?") == true)
+    }
+
+    @Test func suggestionsOnlyForNearMisses() {
+        #expect(Spelling.suggestion(for: "sutes", among: ["suites", "seed"]) == "suites")
+        #expect(Spelling.suggestion(for: "zzzzzz", among: ["suites", "seed"]) == nil)
+        #expect(Spelling.distance("kitten", "sitting") == 3)
+    }
+}
