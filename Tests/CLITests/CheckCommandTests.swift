@@ -68,4 +68,26 @@ struct CheckCommandTests {
         #expect(r.status == 0)
         #expect(r.stdout.split(separator: "\n").last?.contains("\"outcome\":\"success\"") == true)
     }
+
+    /// The same file walks through (no terminal: the whole trace) and exports for Wireshark, from its
+    /// own seed unless --seed is given; a file that does not parse names itself and exits 2.
+    @Test func walkthroughAndExportAcceptAScenarioFile() throws {
+        let dir = try Self.write(["a.yaml": Self.pass, "bad.yaml": "title: x\nseed: [\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("a.yaml").path
+        let walk = try CLI.run(["walkthrough", file])
+        #expect(walk.status == 0, "\(walk.stderr)")
+        #expect(walk.stdout.contains("TLS ClientHello") && walk.stdout.contains("Outcome"))
+        let pcap = dir.appendingPathComponent("a.pcap").path, keys = dir.appendingPathComponent("a.keys").path
+        let export = try CLI.run(["export", file, "--pcap", pcap, "--keylog", keys])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try String(contentsOfFile: keys, encoding: .utf8).contains("\nCLIENT_RANDOM "))
+        let own = try CLI.run(["run", file, "--format", "json"]).stdout
+        #expect(try CLI.run(["run", file, "--format", "json"]).stdout == own, "a file's own seed reproduces the run")
+        #expect(try CLI.run(["run", file, "--format", "json", "--seed", "99"]).stdout != own, "--seed overrides it")
+        let random = try CLI.run(["run", file, "--seed", "random"])
+        #expect(random.status == 2 && random.stderr.contains("--seed random"))
+        let bad = try CLI.run(["walkthrough", dir.appendingPathComponent("bad.yaml").path])
+        #expect(bad.status == 2 && bad.stderr.contains("bad.yaml"), "\(bad.stderr)")
+    }
 }

@@ -235,7 +235,7 @@ struct WalkthroughTerminalTests {
 
 @Suite("tlslab: help and shell completions")
 struct HelpAndCompletionTests {
-    @Test(arguments: ["run", "walkthrough", "export", "list", "dissect", "pin", "bench"])
+    @Test(arguments: ["run", "walkthrough", "export", "list", "check", "dissect", "pin", "bench"])
     func everySubcommandHasHelp(command: String) throws {
         let result = try CLI.run([command, "--help"])
         #expect(result.status == 0)
