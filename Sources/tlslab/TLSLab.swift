@@ -7,7 +7,8 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, ListCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self,
+                      ConnectCommand.self, ServeCommand.self]
     )
 
     /// Runs the command line with TLSLab's exit codes: 0 success, 1 a failure the user asked to

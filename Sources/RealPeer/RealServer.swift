@@ -1,0 +1,206 @@
+import Foundation
+import PKI
+import Simulation
+import TLSEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a served connection negotiated, for the page and the log.
+public struct ConnectionFacts: Sendable {
+    public var peer: String
+    public var version: ProtocolVersion?
+    public var suite: CipherSuite?
+    public var extendedMasterSecret = false
+    public var serverName: String?
+    /// The subject of the client's certificate (mutual TLS), when one was sent.
+    public var clientCertificateSubject: String?
+}
+
+/// One connection the server handled.
+public struct ServedConnection: Sendable {
+    public var trace: Trace
+    public var facts: ConnectionFacts
+    /// nil when the handshake completed and the request was answered; else why not.
+    public var failure: String?
+    /// The HTTP request received (first line and headers), if any.
+    public var request: String?
+    public var keyLog: KeyLogEntry?
+
+    /// One line for the server's log.
+    public var logLine: String {
+        if let failure { return "\(facts.peer): \(failure)" }
+        let suite = facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?"
+        let who = facts.clientCertificateSubject.map { ", client \($0)" } ?? ""
+        let line = request.flatMap { $0.split(separator: "\r\n").first }.map { " \"\($0)\"" } ?? ""
+        return "\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(who)\(line) → 200"
+    }
+}
+
+/// The small page `tlslab serve` answers every request with: what was negotiated.
+public enum ServerPage {
+    public static func body(_ facts: ConnectionFacts) -> String {
+        var lines = ["TLSLab serve: this connection",
+                     "version: \(facts.version.map { "\($0)" } ?? "?")",
+                     "cipher suite: \(facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?")",
+                     "extended master secret: \(facts.extendedMasterSecret ? "yes" : "no")"]
+        if let name = facts.serverName { lines.append("server name asked for: \(name)") }
+        lines.append("client certificate: \(facts.clientCertificateSubject ?? "none")")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func response(_ facts: ConnectionFacts) -> String {
+        let body = body(facts)
+        return "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n" + body
+    }
+}
+
+/// Runs ``TLSServer`` — the simulation's server state machine — on accepted sockets, one connection
+/// after another. Bad input ends only that connection (with the engine's alert, then close).
+public final class RealServer: @unchecked Sendable {
+    public let listener: TCPListener
+    /// A fresh configuration per connection (its random source, evaluator).
+    public let makeConfiguration: @Sendable () -> TLSServerConfiguration
+    /// The longest wait for any one read; a client silent that long is closed.
+    public var timeoutMilliseconds: Int32
+
+    public init(listener: TCPListener, timeoutMilliseconds: Int32 = 10_000,
+                makeConfiguration: @escaping @Sendable () -> TLSServerConfiguration) {
+        self.listener = listener
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.makeConfiguration = makeConfiguration
+    }
+
+    public var port: UInt16 { listener.port }
+
+    /// Accepts and serves until `maxConnections` were served or `shouldStop` says so (checked at least
+    /// every 200 ms). Returns the number served.
+    @discardableResult
+    public func run(maxConnections: Int? = nil, shouldStop: () -> Bool = { false },
+                    onConnection: (ServedConnection) -> Void) throws(SocketError) -> Int {
+        var served = 0
+        while !shouldStop(), maxConnections.map({ served < $0 }) ?? true {
+            guard let socket = try listener.accept(timeoutMilliseconds: 200) else { continue }
+            let connection = serve(socket)
+            served += 1
+            onConnection(connection)
+        }
+        return served
+    }
+
+    /// Serves one accepted connection to the end and closes it.
+    public func serve(_ socket: TCPSocket) -> ServedConnection {
+        var recorder = TraceRecorder()
+        var server = TLSServer(configuration: makeConfiguration())
+        var facts = ConnectionFacts(peer: socket.remoteAddress)
+        let timeout = timeoutMilliseconds
+
+        recorder.phase("TCP connection (\(TraceRecorder.socketLabel))")
+        recorder.socket("accept() returned: \(socket.remoteAddress) → \(socket.localAddress) (the kernel did the three-way handshake)")
+
+        func send(_ step: TLSStep) {
+            recorder.record(step, by: .server)
+            let bytes = step.output
+            guard !bytes.isEmpty else { return }
+            do { try socket.write(bytes); recorder.wrote(bytes.count) } catch {
+                recorder.socket("write of \(bytes.count) bytes failed: \(error)")
+            }
+        }
+        func finish(_ failure: String?, request: String? = nil) -> ServedConnection {
+            socket.shutdownWrite()
+            // Drain briefly: closing with unread bytes would reset the connection and could destroy
+            // the alert or the answer just written.
+            while let rest = try? socket.read(timeoutMilliseconds: 300), !rest.isEmpty { recorder.read(rest.count) }
+            socket.close()
+            recorder.socket("close(): \(recorder.totals)")
+            facts.version = server.negotiatedVersion
+            facts.suite = server.negotiatedSuite
+            facts.extendedMasterSecret = server.usesExtendedMasterSecret
+            return ServedConnection(trace: recorder.trace, facts: facts, failure: failure, request: request,
+                                    keyLog: KeyLogEntry.from(recorder.events))
+        }
+
+        recorder.phase("TLS handshake")
+        while !server.isConnected {
+            let bytes: [UInt8]
+            do {
+                bytes = try socket.read(timeoutMilliseconds: timeout)
+            } catch {
+                recorder.socket("\(error)")
+                return finish("handshake abandoned in state \(server.stateName.rawValue): \(error); closed")
+            }
+            if bytes.isEmpty {
+                recorder.socket("read() returned 0: the client closed the connection")
+                return finish("the client disconnected mid-handshake (state \(server.stateName.rawValue))")
+            }
+            recorder.read(bytes.count)
+            let step = server.receive(bytes)
+            let outcome = StepOutcome(step)
+            send(step)
+            if let alert = outcome.fatalReceived {
+                return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)")
+            }
+            if let (alert, cause) = outcome.fatalSent {
+                return finish("sent alert \(alert.alertDescription.displayName): \(cause)")
+            }
+            if server.stateName == .closed || server.stateName == .failed {
+                return finish("the client ended the connection during the handshake")
+            }
+        }
+        facts.version = server.negotiatedVersion
+        facts.suite = server.negotiatedSuite
+        facts.extendedMasterSecret = server.usesExtendedMasterSecret
+        facts.serverName = server.requestedServerName
+        if let leaf = server.peerCertificateChain.first {
+            facts.clientCertificateSubject = (try? X509Certificate(der: leaf)).map { "\($0.subject)" } ?? "(unparsable certificate)"
+        }
+
+        // Wait for one HTTP request, answer it with the page.
+        var request: [UInt8] = []
+        recorder.phase("HTTP request over TLS")
+        while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
+            let bytes: [UInt8]
+            do { bytes = try socket.read(timeoutMilliseconds: timeout) } catch {
+                recorder.socket("\(error)")
+                return finish("no HTTP request: \(error); closed")
+            }
+            if bytes.isEmpty {
+                recorder.socket("read() returned 0: the client closed the connection")
+                return finish(request.isEmpty ? "the client closed before sending a request" : "the client closed mid-request")
+            }
+            recorder.read(bytes.count)
+            let step = server.receive(bytes)
+            let outcome = StepOutcome(step)
+            request += outcome.applicationData
+            send(step)
+            if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)") }
+            if let (alert, cause) = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
+            if outcome.closeNotifyReceived || !server.isConnected {
+                return finish("the client sent close_notify before a request")
+            }
+        }
+        let requestText = String(decoding: request, as: UTF8.self)
+        recorder.http(.requestReceived(requestText), by: .server)
+        let response = ServerPage.response(facts)
+        recorder.http(.responseSent(response), by: .server)
+        do { send(try server.sendApplicationData(Array(response.utf8))) } catch {
+            return finish("could not send the response: \(error)", request: requestText)
+        }
+        recorder.phase("closing: close_notify and close()")
+        send(server.close())
+        return finish(nil, request: requestText)
+    }
+}
+
+/// SIGINT and SIGTERM set a flag that a serving loop reads (the handler does nothing else).
+public enum StopSignal {
+    nonisolated(unsafe) static var flag: sig_atomic_t = 0
+
+    public static func install() {
+        signal(SIGINT) { _ in StopSignal.flag = 1 }
+        signal(SIGTERM) { _ in StopSignal.flag = 1 }
+    }
+
+    public static var requested: Bool { flag != 0 }
+}

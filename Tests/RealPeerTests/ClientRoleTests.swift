@@ -1,0 +1,184 @@
+import Foundation
+import PKI
+import RealPeer
+import Simulation
+import TLSCrypto
+import TLSEngine
+import Testing
+
+/// Our client (the simulation's `TLSClient` over a real socket) against `openssl s_server -tls1_2`
+/// with OpenSSL's defaults left on: extended master secret, RSA-PSS signatures, encrypt-then-MAC
+/// offered by OpenSSL for CBC (we do not offer it, so MAC-then-encrypt must be used).
+@Suite("RealPeer: our client against openssl s_server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+struct ClientRoleTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var openSSLName: String
+        var suite: CipherSuite
+        var serverArgs: [String] = []
+        /// What the key exchange's group must be (nil: RSA key transport).
+        var group: String?
+        var description: String { "\(openSSLName) \(serverArgs.joined(separator: " "))" }
+    }
+
+    static let cases: [Case] = [
+        Case(openSSLName: "AES128-GCM-SHA256", suite: .TLS_RSA_WITH_AES_128_GCM_SHA256),
+        Case(openSSLName: "AES256-GCM-SHA384", suite: .TLS_RSA_WITH_AES_256_GCM_SHA384),
+        Case(openSSLName: "AES128-SHA", suite: .TLS_RSA_WITH_AES_128_CBC_SHA),
+        Case(openSSLName: "DHE-RSA-AES128-GCM-SHA256", suite: .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, group: "modp2048"),
+        Case(openSSLName: "DHE-RSA-AES128-GCM-SHA256", suite: .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256,
+             serverArgs: ["-dhparam", "ffdhe2048.pem"], group: "ffdhe2048"),
+        Case(openSSLName: "DHE-RSA-AES128-SHA256", suite: .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256, group: "modp2048"),
+        Case(openSSLName: "ECDHE-RSA-AES128-GCM-SHA256", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+             serverArgs: ["-groups", "X25519"], group: "x25519"),
+        Case(openSSLName: "ECDHE-RSA-AES256-GCM-SHA384", suite: .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+             serverArgs: ["-groups", "P-256"], group: "secp256r1"),
+    ]
+
+    static func client(port: UInt16, pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented,
+                       identity: TLSIdentity? = nil, anchors: String = "root.pem", serverName: String = "localhost") throws -> RealClient {
+        let roots = try PeerFiles.certificates(at: pki.path(anchors))
+        let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"),
+                                                   random: SystemRandom(), cipherSuites: suites, serverName: serverName,
+                                                   identity: identity)
+        return RealClient(host: "127.0.0.1", port: port, configuration: configuration,
+                          request: "GET / HTTP/1.0\r\n\r\n", timeoutMilliseconds: 5_000)
+    }
+
+    static func tlsEvents(_ trace: Trace) -> [TLSEvent] {
+        trace.events.compactMap { if case .tls(let e) = $0.kind { return e } else { return nil } }
+    }
+
+    @Test("each suite completes with OpenSSL's defaults; EMS on; PSS signatures; MAC-then-encrypt on CBC", arguments: cases)
+    func suite(_ c: Case) throws {
+        let pki = try #require(TestPKI.shared)
+        let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-cipher", c.openSSLName, "-www"] + c.serverArgs, pki: pki)
+        defer { server.stop() }
+        let result = try Self.client(port: port, pki: pki, suites: [c.suite]).run()
+        #expect(result.failure == nil, "\(c): \(result.failure ?? "")")
+        #expect(result.suite == c.suite)
+        #expect(result.extendedMasterSecret, "OpenSSL 3 agrees to extended_master_secret by default")
+        #expect(result.response?.hasPrefix("HTTP/1.0 200 ok") == true, "\(result.response ?? "no response")")
+        #expect(result.keyLog?.masterSecret.count == 48)
+        let events = Self.tlsEvents(result.trace)
+        // We never offer encrypt_then_mac (RFC 7366, type 22), so the ServerHello must not carry it and
+        // the CBC records that just decrypted were MAC-then-encrypt.
+        let serverHello = events.compactMap { e -> ServerHello? in
+            if case .handshakeReceived(.serverHello(let sh), _) = e { return sh } else { return nil }
+        }.first
+        #expect(serverHello != nil)
+        #expect(!(serverHello?.extensions ?? []).contains { $0.type.rawValue == 22 })
+        let clientHello = events.compactMap { e -> ClientHello? in
+            if case .handshakeSent(.clientHello(let ch), _) = e { return ch } else { return nil }
+        }.first
+        #expect(!(clientHello?.extensions ?? []).contains { $0.type.rawValue == 22 })
+        if let group = c.group {
+            let signatures = events.compactMap { e -> SignatureTrace? in if case .signature(let s) = e { return s } else { return nil } }
+            #expect(signatures.first?.scheme == .rsaPSSRSAESHA256, "OpenSSL signs ServerKeyExchange with RSA-PSS by default")
+            #expect(signatures.first?.valid == true)
+            let agreed = events.compactMap { e -> String? in
+                switch e {
+                case .derived(.dhAgreement(_, _, let g, _, _, _, _)): return g
+                case .derived(.ecdhAgreement(let curve, _, _, _, _)): return curve.name
+                default: return nil
+                }
+            }
+            #expect(agreed.first?.lowercased() == group, "group \(agreed)")
+        }
+        // The socket layer is labelled as such and says how many bytes went each way.
+        let phases = result.trace.events.compactMap { e -> String? in if case .phase(let p) = e.kind { return p } else { return nil } }
+        #expect(phases.contains { $0.hasPrefix("socket-level (what the kernel lets us see): connect()") })
+        #expect(phases.contains { $0.contains("close():") && $0.contains("bytes read") })
+    }
+
+    @Test("EMS switched off in the server's OpenSSL config file: the handshake completes without it")
+    func noExtendedMasterSecret() throws {
+        let pki = try #require(TestPKI.shared)
+        let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-www"], pki: pki,
+                                              environment: ["OPENSSL_CONF": pki.path("noems.cnf")])
+        defer { server.stop() }
+        let result = try Self.client(port: port, pki: pki).run()
+        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(!result.extendedMasterSecret)
+        let events = Self.tlsEvents(result.trace)
+        let label = events.compactMap { e -> String? in
+            if case .derived(.masterSecret(_, let label, _, _, _)) = e { return label } else { return nil }
+        }.first
+        #expect(label == "master secret")
+    }
+
+    @Test("mutual TLS: s_server -Verify 1 accepts our client certificate (PKCS#1 key) and refuses no certificate")
+    func mutual() throws {
+        let pki = try #require(TestPKI.shared)
+        let identity = try PeerFiles.identity(certificate: pki.path("client.pem"), key: pki.path("client.key"))
+        do {
+            let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-www", "-Verify", "1",
+                                                   "-CAfile", "root.pem", "-verify_return_error"], pki: pki)
+            defer { server.stop() }
+            let result = try Self.client(port: port, pki: pki, identity: identity).run()
+            #expect(result.failure == nil, "\(result.failure ?? "")")
+            #expect(result.response?.contains("TLSLab Test Client") == true, "s_server -www shows the client's certificate")
+        }
+        do {
+            let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-www", "-Verify", "1",
+                                                   "-CAfile", "root.pem", "-verify_return_error"], pki: pki)
+            defer { server.stop() }
+            let result = try Self.client(port: port, pki: pki).run()
+            #expect(result.failure?.contains("handshake_failure") == true, "\(result.failure ?? "succeeded")")
+        }
+    }
+
+    /// The reason a simulation gives for the same certificate, with the same evaluator.
+    static func simulatedReason(certificate: String, pki: TestPKI, evaluator: ChainTrustEvaluator) throws -> String? {
+        let identity = try PeerFiles.identity(certificate: pki.path(certificate), key: pki.path("leaf.key"))
+        let random = HMACDRBG(seed: 7)
+        var setup = SimulationSetup(
+            client: TLSClientConfiguration(certificateEvaluator: evaluator, random: random, serverName: "localhost"),
+            server: TLSServerConfiguration(identity: identity, random: random), random: random)
+        setup.httpRequest = nil
+        return Simulation(setup).run().summary.failure?.cause
+    }
+
+    @Test("trust failures: a self-signed and a wrong-host server are refused with the simulation's reasons",
+          arguments: [("selfsigned.pem", "unknown_ca"), ("wrong.pem", "bad_certificate")])
+    func trustFailure(_ certificate: String, _ alert: String) throws {
+        let pki = try #require(TestPKI.shared)
+        let (server, port) = try startSServer(["-cert", certificate, "-key", "leaf.key", "-www"], pki: pki)
+        defer { server.stop() }
+        let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
+        let evaluator = PeerFiles.chainEvaluator(anchors: roots, storeName: "test root")
+        var client = try Self.client(port: port, pki: pki)
+        client.configuration.certificateEvaluator = evaluator
+        let result = client.run()
+        let failure = try #require(result.failure)
+        #expect(failure.contains(alert), "\(failure)")
+        let simulated = try #require(try Self.simulatedReason(certificate: certificate, pki: pki, evaluator: evaluator))
+        #expect(failure.hasSuffix(simulated), "real: \(failure)\nsimulated: \(simulated)")
+        // OpenSSL saw our alert.
+        #expect(server.wait(for: "alert", seconds: 2), "\(server.output)")
+    }
+
+    @Test("a server that closes at once, or answers with garbage: one clear line")
+    func badServers() throws {
+        let silent = try TCPListener(port: 0)
+        let thread = Thread {
+            if let s = try? silent.accept(timeoutMilliseconds: 3_000) { _ = try? s.read(timeoutMilliseconds: 1_000); s.close() }
+        }
+        thread.start()
+        let pki = try #require(TestPKI.shared)
+        let closed = try Self.client(port: silent.port, pki: pki).run()
+        #expect(closed.failure?.contains("closed the connection during the handshake") == true, "\(closed.failure ?? "")")
+
+        let garbage = try TCPListener(port: 0)
+        let thread2 = Thread {
+            if let s = try? garbage.accept(timeoutMilliseconds: 3_000) {
+                _ = try? s.read(timeoutMilliseconds: 1_000)
+                try? s.write(Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
+                _ = try? s.read(timeoutMilliseconds: 1_000)
+                s.close()
+            }
+        }
+        thread2.start()
+        let answer = try Self.client(port: garbage.port, pki: pki).run()
+        #expect(answer.failure?.hasPrefix("refused: ") == true, "\(answer.failure ?? "")")
+    }
+}
