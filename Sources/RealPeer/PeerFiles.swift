@@ -34,7 +34,7 @@ public enum PeerFiles {
         guard let leafKey = try? RSAPublicKey(subjectPublicKeyInfoDER: chain[0].publicKey.der) else {
             throw PeerFileError("\(certificate): the leaf key is not RSA (TLSLab's suites are RSA-authenticated)")
         }
-        guard leafKey.modulus == privateKey.publicKey.modulus else {
+        guard leafKey.subjectPublicKeyInfoDER == privateKey.publicKey.subjectPublicKeyInfoDER else {
             throw PeerFileError("\(key) is not the key of the first certificate in \(certificate)")
         }
         return TLSIdentity(certificateChain: chain.map(\.der), privateKey: privateKey)

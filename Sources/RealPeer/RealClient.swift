@@ -105,7 +105,7 @@ public struct RealClient {
                 closeSocket()
                 return finish("the server sent a fatal alert: \(alert.alertDescription.displayName)", recorder, client)
             }
-            if let (alert, cause) = outcome.fatalSent {
+            if case let (alert, cause)? = outcome.fatalSent {
                 closeSocket()
                 return finish("refused: \(alert.alertDescription.displayName) — \(cause)", recorder, client)
             }
@@ -140,7 +140,7 @@ public struct RealClient {
                 response += outcome.applicationData
                 _ = send(step)
                 if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
-                if let (alert, cause) = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
             }
             if failure == nil, response.isEmpty { failure = "the server closed without an HTTP response" }
             recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)

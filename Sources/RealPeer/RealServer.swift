@@ -141,7 +141,7 @@ public final class RealServer: @unchecked Sendable {
             if let alert = outcome.fatalReceived {
                 return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)")
             }
-            if let (alert, cause) = outcome.fatalSent {
+            if case let (alert, cause)? = outcome.fatalSent {
                 return finish("sent alert \(alert.alertDescription.displayName): \(cause)")
             }
             if server.stateName == .closed || server.stateName == .failed {
@@ -175,7 +175,7 @@ public final class RealServer: @unchecked Sendable {
             request += outcome.applicationData
             send(step)
             if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)") }
-            if let (alert, cause) = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
+            if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
             if outcome.closeNotifyReceived || !server.isConnected {
                 return finish("the client sent close_notify before a request")
             }

@@ -23,8 +23,8 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A connected, blocking TCP socket (IPv4 or IPv6). Reads wait with poll(2) so that every wait has
-/// a time limit. Closes its descriptor when released.
-public final class TCPSocket {
+/// a time limit. Closes its descriptor when released. One owner at a time (not for concurrent use).
+public final class TCPSocket: @unchecked Sendable {
     public let fd: Int32
     /// "address:port" of each end, as the kernel reports them.
     public let localAddress: String
@@ -155,7 +155,7 @@ public final class TCPSocket {
 }
 
 /// A listening IPv4 TCP socket. Port 0 lets the kernel choose; ``port`` reads back the one bound.
-public final class TCPListener {
+public final class TCPListener: Sendable {
     public let fd: Int32
     public let port: UInt16
     public let address: String

@@ -65,7 +65,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
-        if clientAuth != .none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
+        if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
         if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
     }
@@ -80,7 +80,7 @@ struct ServeCommand: ParsableCommand {
             throw CLIError.badInput("\(error)")
         }
         let accepted = try PeerOptions.suites(suites)
-        let auth: ClientAuthentication = switch clientAuth { case .none: .none; case .request: .request; case .require: .require }
+        let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
         let group = dhGroup
         let caName = clientCa ?? ""
         let listener: TCPListener
@@ -91,7 +91,7 @@ struct ServeCommand: ParsableCommand {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: accepted,
                                    dhGroup: group == .ffdhe2048 ? .ffdhe2048 : .modp2048,
                                    clientAuthentication: auth,
-                                   clientCertificateEvaluator: auth == .none ? nil
+                                   clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
                                        : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName))
         }
         StopSignal.install()

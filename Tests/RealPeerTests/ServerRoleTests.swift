@@ -13,7 +13,7 @@ import Glibc
 /// and curl, the robustness cases, and many handshakes in a row.
 @Suite("RealPeer: openssl s_client and curl against our server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
 struct ServerRoleTests {
-    static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented, auth: ClientAuthentication = .none,
+    static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented, auth: ClientAuthentication = ClientAuthentication.none,
                        dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, maxConnections: Int? = nil) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
@@ -21,7 +21,7 @@ struct ServerRoleTests {
         let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout) {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: suites,
                                    dhGroup: useFFDHE ? .ffdhe2048 : .modp2048, clientAuthentication: auth,
-                                   clientCertificateEvaluator: auth == .none ? nil
+                                   clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
                                        : PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"))
         }
         return ServerThread(real, maxConnections: maxConnections)
@@ -45,7 +45,7 @@ struct ServerRoleTests {
         ("ECDHE-RSA-AES256-GCM-SHA384", .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, ["-groups", "P-256"], "modp2048"),
     ]
 
-    @Test("s_client verifies our chain (0 ok) and receives the page, for each suite", arguments: 0 ..< suites.count)
+    @Test("s_client verifies our chain (0 ok) and receives the page, for each suite", arguments: 0 ..< ServerRoleTests.suites.count)
     func suite(_ index: Int) throws {
         let pki = try #require(TestPKI.shared)
         let (name, suite, extra, group) = Self.suites[index]
