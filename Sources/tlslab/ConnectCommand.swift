@@ -161,7 +161,7 @@ enum PeerOptions {
             lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color).render(trace)
         }
         Swift.print(lines.joined(separator: "\n"))
-        fflush(stdout)
+        fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
     }
 
     static func appendKeyLog(_ entry: KeyLogEntry, to path: String) throws {

@@ -96,7 +96,7 @@ struct ServeCommand: ParsableCommand {
         }
         StopSignal.install()
         print("listening on \(address):\(listener.port)")
-        fflush(stdout)
+        fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
         let output = format
         let detail = verbosity
