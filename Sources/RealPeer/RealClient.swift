@@ -22,6 +22,13 @@ public struct RealClient {
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
+    /// signature_algorithms in OpenSSL 3's order for RSA (RSA-PSS before PKCS#1 v1.5), so that a
+    /// server signs as it does for OpenSSL clients. The engine's default offer lists PKCS#1 first.
+    public static let openSSLSignatureOrder: [SignatureScheme] = [
+        .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512,
+        .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512, .rsaPKCS1SHA1,
+    ]
+
     /// How a connection went.
     public struct Result: Sendable {
         public var trace: Trace

@@ -202,6 +202,13 @@ public struct TextRenderer: Sendable {
             out.append("Success: \(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
                        (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
             if let m = s.masterSecret { out.append("Both sides derived the same master secret \(short(m)).") }
+        } else if s.clientCompleted != s.serverCompleted,
+                  !trace.events.contains(where: { $0.actor == (s.clientCompleted ? .server : .client) }) {
+            // A real peer (`tlslab connect` / `serve`): only our side's events exist.
+            let side = s.clientCompleted ? "client" : "server"
+            out.append("Success on the \(side) side (the peer is a real program, so only this side is traced): " +
+                       "\(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
+                       (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
         } else {
             out.append("The run ended before the handshake finished.")
         }

@@ -91,7 +91,8 @@ struct ConnectCommand: ParsableCommand {
             do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.badInput("\(error)") }
         }
         let configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
-                                                   cipherSuites: offered, serverName: name, identity: identity)
+                                                   cipherSuites: offered, serverName: name,
+                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
         let text: String? = request.map { $0.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
         let httpRequest = text.map { $0.isEmpty ? nil : $0 }
             ?? "GET / HTTP/1.1\r\nHost: \(name ?? host)\r\nConnection: close\r\n\r\n"

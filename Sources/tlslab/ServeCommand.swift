@@ -22,7 +22,6 @@ struct ServeCommand: ParsableCommand {
 
     enum Auth: String, ExpressibleByArgument, CaseIterable { case none, request, require }
     enum Group: String, ExpressibleByArgument, CaseIterable { case modp2048, ffdhe2048 }
-    enum Output: String, ExpressibleByArgument, CaseIterable { case text, json, log }
 
     @Option(help: "TCP port (0: any free port).")
     var port: Int
@@ -51,8 +50,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
     var keylog: String?
 
-    @Option(help: "Output: text (trace per connection), json (JSON Lines) or log (one line per connection).")
-    var format: Output = .text
+    @Option(help: "Output format of each connection's trace: text or json (JSON Lines).")
+    var format: RenderOptions.Format = .text
+
+    @Flag(help: "Print no traces, only the one-line log entry per connection (on standard error).")
+    var logOnly = false
 
     @Option(help: "Text detail: summary, normal or bytes.")
     var verbosity: TextRenderer.Verbosity = .summary
@@ -99,12 +101,13 @@ struct ServeCommand: ParsableCommand {
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
         let output = format
+        let quiet = logOnly
         let detail = verbosity
         var keylogError: Error?
         do {
             try server.run(maxConnections: maxConnections, shouldStop: { StopSignal.requested }) { connection in
                 switch output {
-                case .log: break
+                case _ where quiet: break
                 case .json: PeerOptions.print(connection.trace, format: .json, verbosity: detail, title: "")
                 case .text: PeerOptions.print(connection.trace, format: .text, verbosity: detail,
                                               title: "\nTLSLab — serve: connection from \(connection.facts.peer)")

@@ -16,7 +16,7 @@ struct PeerCommandTests {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", "0", "--cert", pki.appendingPathComponent("server.cert.pem").path,
-                             "--key", pki.appendingPathComponent("server.key.pem").path, "--format", "log", "--timeout", "3"] + extra
+                             "--key", pki.appendingPathComponent("server.key.pem").path, "--log-only", "--timeout", "3"] + extra
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -39,7 +39,7 @@ struct ClientRoleTests {
         let roots = try PeerFiles.certificates(at: pki.path(anchors))
         let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"),
                                                    random: SystemRandom(), cipherSuites: suites, serverName: serverName,
-                                                   identity: identity)
+                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
         return RealClient(host: "127.0.0.1", port: port, configuration: configuration,
                           request: "GET / HTTP/1.0\r\n\r\n", timeoutMilliseconds: 5_000)
     }
