@@ -59,7 +59,7 @@ public struct RealClient {
             return r
         }
 
-        recorder.phase("TCP connection (\(TraceRecorder.socketLabel))")
+        recorder.phase("TCP connection — socket level: only what the kernel lets us see")
         let socket: TCPSocket
         do {
             socket = try TCPSocket.connect(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)

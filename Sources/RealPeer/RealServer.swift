@@ -96,7 +96,7 @@ public final class RealServer: @unchecked Sendable {
         var facts = ConnectionFacts(peer: socket.remoteAddress)
         let timeout = timeoutMilliseconds
 
-        recorder.phase("TCP connection (\(TraceRecorder.socketLabel))")
+        recorder.phase("TCP connection — socket level: only what the kernel lets us see")
         recorder.socket("accept() returned: \(socket.remoteAddress) → \(socket.localAddress) (the kernel did the three-way handshake)")
 
         func send(_ step: TLSStep) {

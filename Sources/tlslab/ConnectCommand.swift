@@ -54,16 +54,15 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "Append the session's secrets to FILE in NSS key log format (for Wireshark).")
     var keylog: String?
 
-    @Option(help: "Output format: text or json (JSON Lines).")
-    var format: RenderOptions.Format = .text
-
-    @Option(help: "Text detail: summary, normal or bytes.")
-    var verbosity: TextRenderer.Verbosity = .normal
+    /// --format and --verbosity, shared with the root command (which parses them too); --seed does
+    /// not apply: real connections use the system's random generator.
+    @OptionGroup var render: RenderOptions
 
     @Option(help: "Seconds to wait for the server at each step.")
     var timeout: Int = 10
 
     func validate() throws {
+        if render.seed != "1" { throw ValidationError("--seed does not apply: real connections use the system random generator") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
     }
@@ -100,10 +99,10 @@ struct ConnectCommand: ParsableCommand {
                                 timeoutMilliseconds: Int32(timeout * 1_000))
         let result = client.run()
 
-        PeerOptions.print(result.trace, format: format, verbosity: verbosity,
+        PeerOptions.print(result.trace, format: render.format, verbosity: render.verbosity,
                           title: "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation")
         if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog) }
-        if format == .text, let response = result.response, !response.isEmpty {
+        if render.format == .text, let response = result.response, !response.isEmpty {
             print("\n── HTTP response " + String(repeating: "─", count: 44))
             print(response)
         }

@@ -50,14 +50,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
     var keylog: String?
 
-    @Option(help: "Output format of each connection's trace: text or json (JSON Lines).")
-    var format: RenderOptions.Format = .text
-
     @Flag(help: "Print no traces, only the one-line log entry per connection (on standard error).")
     var logOnly = false
 
-    @Option(help: "Text detail: summary, normal or bytes.")
-    var verbosity: TextRenderer.Verbosity = .summary
+    /// --format and --verbosity, shared with the root command (which parses them too); --seed does
+    /// not apply: real connections use the system's random generator.
+    @OptionGroup var render: RenderOptions
 
     @Option(help: "Stop after this many connections.")
     var maxConnections: Int?
@@ -66,6 +64,7 @@ struct ServeCommand: ParsableCommand {
     var timeout: Int = 10
 
     func validate() throws {
+        if render.seed != "1" { throw ValidationError("--seed does not apply: real connections use the system random generator") }
         if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
         if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
         if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
@@ -100,9 +99,9 @@ struct ServeCommand: ParsableCommand {
         print("listening on \(address):\(listener.port)")
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
-        let output = format
+        let output = render.format
         let quiet = logOnly
-        let detail = verbosity
+        let detail = render.verbosity
         var keylogError: Error?
         do {
             try server.run(maxConnections: maxConnections, shouldStop: { StopSignal.requested }) { connection in

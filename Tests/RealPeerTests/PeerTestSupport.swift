@@ -135,7 +135,7 @@ final class TestPKI: Sendable {
             ["x509", "-req", "-in", "wrong.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "3", "-days", "3",
              "-extfile", "wrong.ext", "-out", "wrong.pem"],
             ["req", "-x509", "-key", "leaf.key", "-out", "selfsigned.pem", "-days", "3", "-subj", "/CN=localhost",
-             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE"],
             ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client8.key", "-out", "client.csr", "-subj", "/CN=TLSLab Test Client"],
             ["rsa", "-in", "client8.key", "-traditional", "-out", "client.key"],
             ["x509", "-req", "-in", "client.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "4", "-days", "3",
