@@ -18,7 +18,8 @@ struct KeyLogCaptureTests {
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-www"], pki: pki)
         defer { server.stop() }
         let capture = pki.dir.appendingPathComponent("cap-\(port).pcapng")
-        let capturing = try Child(tshark, ["-i", "lo", "-w", capture.path, "-f", "tcp port \(port)"], in: pki.dir)
+        // The capture stops by itself (-a duration), so that no signal can cut the file short.
+        let capturing = try Child(tshark, ["-i", "lo", "-a", "duration:3", "-w", capture.path, "-f", "tcp port \(port)"], in: pki.dir)
         defer { capturing.stop() }
         guard capturing.wait(for: "Capture started", seconds: 10) || capturing.wait(for: "Capturing on", seconds: 1) else {
             print("skipped: cannot capture on the loopback interface here: \(capturing.output.prefix(300))")
@@ -28,7 +29,8 @@ struct KeyLogCaptureTests {
         let result = try ClientRoleTests.client(port: port, pki: pki, suites: [suite]).run()
         #expect(result.failure == nil, "\(result.failure ?? "")")
         let entry = try #require(result.keyLog)
-        usleep(500_000)
+        let ended = Date().addingTimeInterval(8)
+        while capturing.process.isRunning && Date() < ended { usleep(50_000) }
         capturing.stop()
         let keylog = pki.dir.appendingPathComponent("keylog-\(port).txt")
         try KeyLogWriter.text([KeyLogWriter.Session(clientRandom: entry.clientRandom, masterSecret: entry.masterSecret)])

@@ -60,8 +60,10 @@ final class Child {
 
     func stop() {
         if process.isRunning {
-            process.interrupt()
-            let deadline = Date().addingTimeInterval(2)
+            // SIGTERM first; children of a test runner may inherit an ignored SIGTERM/SIGINT, so
+            // SIGKILL follows quickly (the processes here keep nothing worth flushing).
+            process.terminate()
+            let deadline = Date().addingTimeInterval(0.3)
             while process.isRunning && Date() < deadline { usleep(10_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
