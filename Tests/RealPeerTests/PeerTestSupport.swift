@@ -1,5 +1,6 @@
 import Foundation
 import RealPeer
+import Simulation
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -180,11 +181,14 @@ final class ServerThread: @unchecked Sendable {
     private var stopFlag = false
     private var finished = false
 
-    init(_ server: RealServer, maxConnections: Int? = nil) {
+    /// `keepTraces: false` drops each connection's trace (a memory measurement must not count them).
+    init(_ server: RealServer, maxConnections: Int? = nil, keepTraces: Bool = true) {
         self.server = server
         let thread = Thread { [self] in
             _ = try? server.run(maxConnections: maxConnections, shouldStop: { self.lock.withLock { self.stopFlag } }) { c in
-                self.lock.withLock { self._connections.append(c) }
+                var kept = c
+                if !keepTraces { kept.trace = Trace(events: []) }
+                self.lock.withLock { self._connections.append(kept) }
             }
             self.lock.withLock { self.finished = true }
         }

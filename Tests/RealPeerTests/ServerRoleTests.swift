@@ -14,7 +14,8 @@ import Glibc
 @Suite("RealPeer: openssl s_client and curl against our server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
 struct ServerRoleTests {
     static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented, auth: ClientAuthentication = ClientAuthentication.none,
-                       dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, maxConnections: Int? = nil) throws -> ServerThread {
+                       dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, maxConnections: Int? = nil,
+                       keepTraces: Bool = true) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
         let useFFDHE = dhGroup.name == "ffdhe2048"
@@ -24,7 +25,7 @@ struct ServerRoleTests {
                                    clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
                                        : PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"))
         }
-        return ServerThread(real, maxConnections: maxConnections)
+        return ServerThread(real, maxConnections: maxConnections, keepTraces: keepTraces)
     }
 
     static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String]) throws -> (status: Int32, output: String) {
@@ -166,7 +167,8 @@ struct ServerRoleTests {
     /// `count` handshakes from a shell loop of s_client; every one answered, resident memory flat.
     func sequential(_ count: Int, allowedGrowthKB: Int) throws {
         let pki = try #require(TestPKI.shared)
-        let thread = try Self.server(pki: pki, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_128_GCM_SHA256])
+        let thread = try Self.server(pki: pki, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_128_GCM_SHA256],
+                                     keepTraces: false)
         defer { thread.stop() }
         let script = """
         warm=$1; n=$2; port=$3
