@@ -197,9 +197,17 @@ public final class RealServer: @unchecked Sendable {
 public enum StopSignal {
     nonisolated(unsafe) static var flag: sig_atomic_t = 0
 
+    /// Installs the handlers and unblocks both signals: a blocked mask is inherited across exec, and
+    /// some launchers (test runners among them) start children with SIGINT and SIGTERM blocked.
+    /// Call it on the main thread before starting others.
     public static func install() {
         signal(SIGINT) { _ in StopSignal.flag = 1 }
         signal(SIGTERM) { _ in StopSignal.flag = 1 }
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     public static var requested: Bool { flag != 0 }

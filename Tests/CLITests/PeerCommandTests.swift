@@ -31,10 +31,21 @@ struct PeerCommandTests {
         return (process, port, err)
     }
 
+    /// Waits at most `seconds` for `process` to end, then kills it; true when it ended by itself.
+    @discardableResult
+    static func reap(_ process: Process, seconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return ended
+    }
+
     @Test("connect ↔ serve: JSON trace with socket-level and TLS events, key log written, trust failure exits 1 with one line")
     func connectServe() throws {
         let (server, port, serverErr) = try Self.serve(["--max-connections", "2"])
-        defer { if server.isRunning { server.terminate() }; server.waitUntilExit() }
+        defer { if server.isRunning { server.terminate() }; Self.reap(server) }
         let keylog = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-keylog-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: keylog) }
         let ok = try CLI.run(["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca",
@@ -50,7 +61,7 @@ struct PeerCommandTests {
         #expect(refused.stderr.hasPrefix("tlslab: connect 127.0.0.1:\(port): refused: unknown_ca"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
 
-        server.waitUntilExit()
+        #expect(Self.reap(server), "serve stops by itself after --max-connections")
         #expect(server.terminationStatus == 0)
         let serverLog = String(decoding: serverErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(serverLog.contains("→ 200"), "\(serverLog)")
@@ -62,7 +73,7 @@ struct PeerCommandTests {
         let (server, port, serverErr) = try Self.serve([])
         usleep(100_000)
         kill(server.processIdentifier, SIGTERM)
-        server.waitUntilExit()
+        #expect(Self.reap(server), "serve ends on SIGTERM")
         #expect(server.terminationStatus == 0)
         let serverLog = String(decoding: serverErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(serverLog.contains("stopped"))
