@@ -97,10 +97,23 @@ public struct ATSPolicy: Sendable {
         return !name.contains(".") || name.hasSuffix(".local")
     }
 
-    /// Does ATS let this connection through? Reasons in order.
-    public func evaluate(_ connection: Connection) -> PolicyDecision {
+    /// What ATS demands of a connection to one host, before any byte is sent.
+    public struct Requirements: Sendable, Hashable {
+        /// http:// loads allowed (NSAllowsArbitraryLoads…, NSExceptionAllowsInsecureHTTPLoads).
+        public var allowsHTTP: Bool
+        /// The lowest TLS version ATS accepts.
+        public var minimumTLSVersion: TLSVersion
+        /// Only forward-secret ((EC)DHE) suites; when false the RSA ≥ 2048 / EC ≥ 256 key rule is dropped too.
+        public var requiresForwardSecrecy: Bool
+        /// Trust failures are left to the app (NSExceptionAllowsInsecureHTTPLoads, or ATS off).
+        public var loosenedTrust: Bool
+        /// ATS is off for this load: no certificate rules at all.
+        public var everythingAllowed: Bool
+    }
+
+    /// The requirements for `host` and the reasons they follow from, in order.
+    public func requirements(host: String, loadKind: LoadKind = .app) -> (Requirements, [String]) {
         var reasons: [String] = []
-        let host = connection.host
         var allowsHTTP = false
         var minimum = TLSVersion.tls12
         var requiresFS = true
@@ -124,11 +137,11 @@ public struct ATSPolicy: Sendable {
                     reasons.append("NSAllowsArbitraryLoads YES: ATS is off for this load")
                 }
             }
-            if connection.loadKind == .webContent && allowsArbitraryLoadsInWebContent == true {
+            if loadKind == .webContent && allowsArbitraryLoadsInWebContent == true {
                 everythingAllowed = true
                 reasons.append("NSAllowsArbitraryLoadsInWebContent YES: web content is exempt")
             }
-            if connection.loadKind == .media && allowsArbitraryLoadsForMedia == true {
+            if loadKind == .media && allowsArbitraryLoadsForMedia == true {
                 everythingAllowed = true
                 reasons.append("NSAllowsArbitraryLoadsForMedia YES: media is exempt")
             }
@@ -139,6 +152,20 @@ public struct ATSPolicy: Sendable {
             if everythingAllowed { allowsHTTP = true; requiresFS = false; minimum = .tls10; loosenedTrust = true }
             else { reasons.append("ATS defaults: HTTPS, TLS ≥ 1.2, forward secrecy, SHA-256+ signatures, RSA ≥ 2048 / EC ≥ 256, default trust") }
         }
+        return (Requirements(allowsHTTP: allowsHTTP, minimumTLSVersion: minimum, requiresForwardSecrecy: requiresFS,
+                             loosenedTrust: loosenedTrust, everythingAllowed: everythingAllowed), reasons)
+    }
+
+    /// Does ATS let this connection through? Reasons in order.
+    public func evaluate(_ connection: Connection) -> PolicyDecision {
+        let host = connection.host
+        let (requirements, initialReasons) = self.requirements(host: host, loadKind: connection.loadKind)
+        var reasons = initialReasons
+        let allowsHTTP = requirements.allowsHTTP
+        let minimum = requirements.minimumTLSVersion
+        let requiresFS = requirements.requiresForwardSecrecy
+        let loosenedTrust = requirements.loosenedTrust
+        let everythingAllowed = requirements.everythingAllowed
 
         guard connection.usesHTTPS else {
             reasons.append(allowsHTTP ? "http:// allowed" : "http:// blocked (insecure HTTP load)")

@@ -5,4 +5,11 @@ public struct ChallengeOutcome: Sendable, Equatable {
     /// True when the TLS handshake goes on (server trusted / client credential sent or omitted).
     public let handshakeContinues: Bool
     public let reasons: [String]
+
+    public init(method: AuthenticationMethod, disposition: ChallengeDisposition, handshakeContinues: Bool, reasons: [String]) {
+        self.method = method
+        self.disposition = disposition
+        self.handshakeContinues = handshakeContinues
+        self.reasons = reasons
+    }
 }

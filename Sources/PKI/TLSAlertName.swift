@@ -8,6 +8,7 @@ public enum TLSAlertName: String, Sendable, Hashable, CaseIterable {
     case certificateUnknown = "certificate_unknown"
     case unknownCA = "unknown_ca"
     case accessDenied = "access_denied"
+    case decryptError = "decrypt_error"
 
     /// AlertDescription code (RFC 5246 §7.2).
     public var code: UInt8 {
@@ -19,6 +20,7 @@ public enum TLSAlertName: String, Sendable, Hashable, CaseIterable {
         case .certificateUnknown: return 46
         case .unknownCA: return 48
         case .accessDenied: return 49
+        case .decryptError: return 51
         }
     }
 }

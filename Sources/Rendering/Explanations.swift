@@ -30,6 +30,16 @@ public struct Explanations: Sendable {
         "tls.countermeasure": "The premaster did not decrypt correctly. The server goes on with a random premaster instead of failing now (RFC 5246 §7.4.7.1), so an attacker learns nothing from the timing; only Finished will fail.",
         "tls.alert": "Alert: the handshake is aborted.",
         "phase.http": "The HTTP request and response now travel as encrypted application-data records.",
+        "attack.mitm": "A man in the middle answers the client's connection itself and presents its own certificate. Everything else about TLS works for it: it makes its own keys with each side. Only the client's certificate check stands in the way — a client that trusts any certificate hands it every byte.",
+        "attack.onPath": "An attacker on the path (a router, a Wi-Fi access point) sees every segment and can change, drop or add any of them; TCP's checksums do not stop it, because it can recompute them.",
+        "attack.tamper": "The attacker changed one byte on the wire. TCP cannot notice (the attacker fixes checksums), but both sides hash every handshake message into Finished: the two hashes now differ, so the side that checks first sends a fatal alert.",
+        "attack.strip": "A downgrade: the server now sees only weaker suites and picks one. The handshake messages themselves are not signed as a whole, but Finished covers all of them — the client's real ClientHello and the server's modified copy hash differently, so the downgrade is caught.",
+        "attack.replay": "A replayed record is byte for byte a real one, but each record's MAC (or AEAD nonce and additional data) includes a sequence number that both sides count. The copy arrives with the wrong number, fails to authenticate, and the receiver answers bad_record_mac.",
+        "attack.keyTheft": "Forward secrecy: an eavesdropper recorded everything. Now it obtains the server's private key. With RSA key exchange the premaster was encrypted to that key, so the whole recorded session opens. With (EC)DHE the key only signed the parameters; the ephemeral secrets are gone.",
+        "attack.seed": "The client's random values came from a generator seeded with little entropy (clock and process id). The eavesdropper regenerates client_random for each guess until one matches what it saw on the wire; the same generator then gives it the premaster.",
+        "knowledge.afterwards": "The afterwards column is what the eavesdropper learned after the run (a stolen key or a guessed seed), counted only when the bytes it decrypted or derived equal the real ones.",
+        "knowledge.attacker": "The attacker column is what a man in the middle knows: the secrets of its own session with the client, and whatever the client sends through it.",
+        "stats.roundTrips": "Each round trip is a client message that has to wait for the server's answer before the client can go on. TCP's handshake costs one, a full TLS handshake two, an abbreviated one (resumption) one, each request on its own one — pipelining sends several requests in one.",
         "phase.close": "close_notify tells the peer that no more data will follow, so a truncation attack is detected; then TCP closes each direction with FIN and ACK.",
     ])
 }

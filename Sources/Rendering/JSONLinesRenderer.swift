@@ -13,13 +13,24 @@ import TLSEngine
 /// - last: `{"event":"summary", …}` with hex `client_random`, `server_random`, `premaster_secret`,
 ///   `master_secret`, `client_verify_data`, `server_verify_data`, the IANA `cipher_suite`,
 ///   `extended_master_secret`, and `outcome`; a secret a side never obtained is `null`.
+///
+/// Extensions for runs with an attacker or several connections: a MITM's messages and segments
+/// name it in `"direction"` (`"client->attacker"`, `"attacker->server"`); a segment an on-path
+/// attacker injects has `"injected_by":"attacker"`; `"attack"` objects (`"kind"`: `tamper`,
+/// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
+/// `"compute"` objects (virtual CPU); a `"connection"` number on events of connections after the
+/// first; and in the summary `connections`, `full_handshakes`, `abbreviated_handshakes`,
+/// `requests`, `responses`, `round_trips`, `last_response_t`, `cpu_time`. The summary's secrets and
+/// outcome are the first connection's.
 public struct JSONLinesRenderer: Sendable {
     public init() {}
 
     public func render(_ trace: Trace) -> [String] {
         var lines: [String] = []
         for event in trace.events {
-            if let fields = fields(event) {
+            if var fields = fields(event, participants: trace.participants) {
+                // Runs with several connections number them (from 0); single-connection output is unchanged.
+                if event.connection > 0 { fields.append(("connection", .number(String(event.connection)))) }
                 lines.append(JSONObject([("t", .number(seconds(event.time))), ("actor", .string(event.actor.rawValue))] + fields).text)
             }
         }
@@ -39,8 +50,14 @@ public struct JSONLinesRenderer: Sendable {
 
     func peer(of actor: Actor) -> Actor { actor == .client ? .server : .client }
 
-    func fields(_ event: TraceEvent) -> [(String, JSONValue)]? {
+    func fields(_ event: TraceEvent, participants: [IPv4Address: Actor] = [:]) -> [(String, JSONValue)]? {
+        func named(_ address: IPv4Address, or fallback: Actor) -> String { (participants[address] ?? fallback).rawValue }
         switch event.kind {
+        case .attack(let a):
+            return attack(a)
+        case .compute(let operations, let duration):
+            return [("event", .string("compute")), ("operations", .array(operations.map { .string($0) })),
+                    ("duration", .number(seconds(duration)))]
         case .phase(let name):
             return [("event", .string("phase")), ("name", .string(name))]
         case .http(let h):
@@ -52,10 +69,16 @@ public struct JSONLinesRenderer: Sendable {
             }
         case .tcp(let kind):
             switch kind {
-            case .sent(let p): return segment(p, action: "sent", sender: event.actor)
-            case .delivered(let p): return segment(p, action: "received", sender: peer(of: event.actor))
+            case .sent(let p):
+                return segment(p, action: "sent", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
+            case .delivered(let p):
+                return segment(p, action: "received", sender: participants[p.source] ?? peer(of: event.actor), receiver: event.actor.rawValue)
+            case .injected(let p):
+                var f = segment(p, action: "sent", sender: participants[p.source] ?? .client, receiver: named(p.destination, or: .server))
+                f.append(("injected_by", .string("attacker")))
+                return f
             case .dropped(let p, let reason):
-                var f = segment(p, action: "dropped", sender: event.actor)
+                var f = segment(p, action: "dropped", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
                 f.append(("reason", .string(reason.rawValue)))
                 return f
             case .connection(_, .stateChanged(let from, let to, _)):
@@ -66,28 +89,28 @@ public struct JSONLinesRenderer: Sendable {
                 return nil
             }
         case .tls(let tls):
-            return tlsFields(tls, actor: event.actor)
+            return tlsFields(tls, actor: event.actor, peer: event.counterpart)
         }
     }
 
-    func segment(_ p: TCPPacket, action: String, sender: Actor) -> [(String, JSONValue)] {
+    func segment(_ p: TCPPacket, action: String, sender: Actor, receiver: String) -> [(String, JSONValue)] {
         let s = p.segment
-        let dir = sender == .network ? "\(p.source)->\(p.destination)" : direction(from: sender)
+        let dir = sender == .network ? "\(p.source)->\(p.destination)" : "\(sender.rawValue)->\(receiver)"
         return [("event", .string("tcp_segment")), ("direction", .string(dir)), ("seq", .number(String(s.seq.rawValue))),
                 ("ack", s.ack.map { .number(String($0.rawValue)) } ?? .null), ("flags", .string(s.flags.compact)),
                 ("len", .number(String(s.payload.count))), ("action", .string(action))]
     }
 
-    func tlsFields(_ event: TLSEvent, actor: Actor) -> [(String, JSONValue)]? {
+    func tlsFields(_ event: TLSEvent, actor: Actor, peer: Actor) -> [(String, JSONValue)]? {
         switch event {
         case .handshakeSent(let m, let bytes):
-            return message(name(m), bytes: bytes, action: "sent", sender: actor)
+            return message(name(m), bytes: bytes, action: "sent", direction: "\(actor.rawValue)->\(peer.rawValue)")
         case .handshakeReceived(let m, let bytes):
-            return message(name(m), bytes: bytes, action: "received", sender: peer(of: actor))
+            return message(name(m), bytes: bytes, action: "received", direction: "\(peer.rawValue)->\(actor.rawValue)")
         case .changeCipherSpecSent:
-            return message("ChangeCipherSpec", bytes: [1], action: "sent", sender: actor)
+            return message("ChangeCipherSpec", bytes: [1], action: "sent", direction: "\(actor.rawValue)->\(peer.rawValue)")
         case .changeCipherSpecReceived:
-            return message("ChangeCipherSpec", bytes: [1], action: "received", sender: peer(of: actor))
+            return message("ChangeCipherSpec", bytes: [1], action: "received", direction: "\(peer.rawValue)->\(actor.rawValue)")
         case .alertSent(let alert, let cause):
             return [("event", .string("tls_alert")), ("action", .string("sent")), ("level", .string("\(alert.level)")),
                     ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(cause))]
@@ -116,8 +139,8 @@ public struct JSONLinesRenderer: Sendable {
         }
     }
 
-    func message(_ name: String, bytes: [UInt8], action: String, sender: Actor) -> [(String, JSONValue)] {
-        [("event", .string("tls_message")), ("direction", .string(direction(from: sender))), ("message", .string(name)),
+    func message(_ name: String, bytes: [UInt8], action: String, direction: String) -> [(String, JSONValue)] {
+        [("event", .string("tls_message")), ("direction", .string(direction)), ("message", .string(name)),
          ("bytes", .string(Hex.string(bytes))), ("action", .string(action))]
     }
 
@@ -167,15 +190,52 @@ public struct JSONLinesRenderer: Sendable {
             ("version", s.version.map { .string("\($0)") } ?? .null),
             ("extended_master_secret", .bool(s.extendedMasterSecret)), ("resumed", .bool(s.resumed)),
             ("outcome", .string(s.outcome)),
-        ])
+        ] + statistics(trace))
+    }
+
+    /// Counts over the run (several connections, requests, round trips, virtual time).
+    func statistics(_ trace: Trace) -> [(String, JSONValue)] {
+        let st = trace.statistics
+        return [("connections", .number(String(st.connections))), ("full_handshakes", .number(String(st.fullHandshakes))),
+                ("abbreviated_handshakes", .number(String(st.abbreviatedHandshakes))), ("requests", .number(String(st.requests))),
+                ("responses", .number(String(st.responses))), ("round_trips", .number(String(st.roundTrips))),
+                ("last_response_t", st.lastResponseTime.map { .number(seconds($0)) } ?? .null),
+                ("cpu_time", .number(seconds(st.cpuTime)))]
+    }
+
+    func attack(_ a: AttackEvent) -> [(String, JSONValue)] {
+        func hex(_ b: [UInt8]) -> JSONValue { .string(Hex.string(b)) }
+        var f: [(String, JSONValue)] = [("event", .string("attack"))]
+        switch a {
+        case .position(let text):
+            f += [("kind", .string("position")), ("detail", .string(text))]
+        case .tampered(let message, let sender, let offset, let old, let new):
+            f += [("kind", .string("tamper")), ("message", .string(message)), ("sender", .string(sender.rawValue)),
+                  ("offset", .number(String(offset))), ("old", hex([old])), ("new", hex([new]))]
+        case .strippedSuites(let removed, let kept, let detail):
+            f += [("kind", .string("strip_suites")), ("removed", .array(removed.map { .string($0.name ?? $0.hex) })),
+                  ("kept", .array(kept.map { .string($0.name ?? $0.hex) })), ("detail", .string(detail))]
+        case .replayed(let bytes, let seq):
+            f += [("kind", .string("replay")), ("record_bytes", .number(String(bytes))), ("seq", .number(String(seq)))]
+        case .keyStolen(let bits):
+            f += [("kind", .string("key_stolen")), ("modulus_bits", .number(String(bits)))]
+        case .seedSearch(let candidates, let found):
+            f += [("kind", .string("seed_search")), ("candidates", .number(String(candidates))),
+                  ("seed", found.map { .number(String($0)) } ?? .null)]
+        case .learned(let secret, let value, let how):
+            f += [("kind", .string("learned")), ("secret", .string(secret)), ("value", hex(value)), ("how", .string(how))]
+        case .failed(let why):
+            f += [("kind", .string("failed")), ("detail", .string(why))]
+        }
+        return f
     }
 
     func name(_ m: HandshakeMessage) -> String { TextRenderer().messageName(m) }
 }
 
 /// A minimal JSON writer: ordered keys, strings escaped per RFC 8259.
-enum JSONValue {
-    case string(String), number(String), bool(Bool), null
+indirect enum JSONValue {
+    case string(String), number(String), bool(Bool), null, array([JSONValue])
 }
 
 struct JSONObject {
@@ -192,6 +252,7 @@ struct JSONObject {
         case .number(let n): return n
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
+        case .array(let items): return "[" + items.map(encode).joined(separator: ",") + "]"
         }
     }
 

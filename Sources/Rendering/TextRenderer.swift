@@ -32,10 +32,13 @@ public struct TextRenderer: Sendable {
     public func render(_ trace: Trace) -> [String] {
         var lines: [String] = []
         var state = LadderState()
+        state.participants = trace.participants
+        state.plainHTTP = !trace.summary.usedTLS
         for event in trace.events {
             lines += render(event, state: &state)
         }
         lines += outcome(trace)
+        lines += statistics(trace)
         if verbosity != .summary { lines += knowledgePanel(trace.knowledge) }
         return lines
     }
@@ -44,6 +47,8 @@ public struct TextRenderer: Sendable {
         var tcpAcks = 0
         var explained: Set<String> = []
         var keyExchange: KeyExchangeAlgorithm?
+        var participants: [IPv4Address: Actor] = [:]
+        var plainHTTP = false
     }
 
     // MARK: Events
@@ -55,17 +60,26 @@ public struct TextRenderer: Sendable {
             var out = ["", style("── \(name) " + String(repeating: "─", count: max(0, 60 - name.count)), .heading)]
             let key = name.hasPrefix("TCP") ? "phase.tcp" : name.hasPrefix("TLS") ? "phase.tls"
                 : name.hasPrefix("HTTP") ? "phase.http" : name.hasPrefix("closing") ? "phase.close" : ""
-            if verbosity != .summary, let text = explanations(key) { out += explain(text) }
+            if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
+                state.explained.insert(key)
+                out += explain(text)
+            }
             return out
+        case .attack(let a):
+            return attackLines(a, time: t, actor: event.actor, state: &state)
+        case .compute(let operations, let duration):
+            guard verbosity != .summary else { return [] }
+            return ["\(t)  \(event.actor.rawValue) computes for \(String(time(duration).drop { $0 == " " })): \(operations.joined(separator: ", "))"]
         case .tcp(let kind):
             guard verbosity != .summary else { return [] }
             return tcpLines(kind, time: t, actor: event.actor, state: &state)
         case .tls(let tls):
-            return tlsLines(tls, time: t, actor: event.actor, state: &state)
+            return tlsLines(tls, time: t, actor: event.actor, peer: event.counterpart, state: &state)
         case .http(let h):
             switch h {
             case .requestSent(let r):
-                return ["\(t)  \(arrow(event.actor))  HTTP request (inside TLS application data): \(firstLine(r))"]
+                let carrier = state.plainHTTP ? "in plain text, no TLS" : "inside TLS application data"
+                return ["\(t)  \(arrow(event.actor, event.counterpart))  HTTP request (\(carrier)): \(firstLine(r))"]
             case .responseReceived(let r):
                 return ["\(t)  \(event.actor.rawValue) received the HTTP response: \(firstLine(r))"]
             case .requestReceived, .responseSent:
@@ -76,9 +90,13 @@ public struct TextRenderer: Sendable {
 
     func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [String] {
         switch kind {
+        case .injected(let p):
+            let s = p.segment
+            return [style("\(t)  attacker injects  TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count) (spoofed from \(p.source))", .alert)]
         case .sent(let p):
             let s = p.segment
-            var text = "\(t)  \(arrow(actor))  TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)"
+            let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
+            var text = "\(t)  \(arrow(actor, receiver))  TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)"
             if let ack = s.ack { text += " ack=\(ack.rawValue)" }
             text += " len=\(s.payload.count)"
             var out = [style(text, .tcp)]
@@ -109,10 +127,10 @@ public struct TextRenderer: Sendable {
         }
     }
 
-    func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, state: inout LadderState) -> [String] {
+    func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [String] {
         switch event {
         case .handshakeSent(let message, let bytes):
-            var out = [style("\(t)  \(arrow(actor))  TLS \(messageName(message))  (\(bytes.count) bytes)\(messageSummary(message))", .tls)]
+            var out = [style("\(t)  \(arrow(actor, peer))  TLS \(messageName(message))  (\(bytes.count) bytes)\(messageSummary(message))", .tls)]
             if verbosity != .summary {
                 let key = explanationKey(message, state: state)
                 if let text = explanations(key) { out += explain(text) }
@@ -123,7 +141,7 @@ public struct TextRenderer: Sendable {
             }
             return out
         case .changeCipherSpecSent:
-            var out = [style("\(t)  \(arrow(actor))  TLS ChangeCipherSpec", .tls)]
+            var out = [style("\(t)  \(arrow(actor, peer))  TLS ChangeCipherSpec", .tls)]
             if verbosity != .summary, !state.explained.contains("ccs\(actor)"), let text = explanations("tls.ChangeCipherSpec") {
                 state.explained.insert("ccs\(actor)")
                 out += explain(text)
@@ -144,7 +162,7 @@ public struct TextRenderer: Sendable {
         case .countermeasureApplied(let reason):
             return [style("          server: \(reason)", .alert)] + explain(explanations("tls.countermeasure") ?? "")
         case .alertSent(let alert, let cause):
-            return [style("\(t)  \(arrow(actor))  TLS Alert \(alert)", .alert), "          why: \(cause)"]
+            return [style("\(t)  \(arrow(actor, peer))  TLS Alert \(alert)", .alert), "          why: \(cause)"]
         case .handshakeCompleted(let resumed):
             return [style("\(t)  \(actor.rawValue): handshake complete\(resumed ? " (abbreviated)" : "")", .heading)]
         case .applicationDataSent(let data):
@@ -195,9 +213,15 @@ public struct TextRenderer: Sendable {
     func outcome(_ trace: Trace) -> [String] {
         let s = trace.summary
         var out = ["", style("── Outcome " + String(repeating: "─", count: 54), .heading)]
-        if let failure = s.failure {
+        if let failure = s.failure, s.clientCompleted && s.serverCompleted {
+            out.append(style("The handshake completed, then the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert) and ended the connection.", .alert))
+            out += explain("Why: \(failure.cause)")
+        } else if let failure = s.failure {
             out.append(style("The handshake failed: the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert).", .alert))
             out += explain("Why: \(failure.cause)")
+        } else if !s.usedTLS {
+            out.append(s.responsesReceived > 0 ? "Plain HTTP: no TLS at all; the response arrived, and every byte crossed the wire readable."
+                                              : "The run ended before any response arrived.")
         } else if s.clientCompleted && s.serverCompleted {
             out.append("Success: \(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
                        (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
@@ -212,18 +236,83 @@ public struct TextRenderer: Sendable {
         } else {
             out.append("The run ended before the handshake finished.")
         }
+        let all = trace.summaries
+        if all.count > 1 {
+            for (i, c) in all.enumerated() {
+                out.append("connection \(i + 1): \(c.outcome)\(c.resumed ? " (resumed session)" : "")" +
+                           (c.masterSecret.map { ", master secret \(short($0))" } ?? ""))
+            }
+        }
         return out
     }
 
     public func knowledgePanel(_ table: KnowledgeTable) -> [String] {
         func mark(_ b: Bool) -> String { b ? "knows" : "  —  " }
-        var out = ["", style("── Who knows what " + String(repeating: "─", count: 47), .heading),
-                   "secret              client   server   eavesdropper"]
+        var header = "secret              client   server   eavesdropper"
+        if table.hasAfterwards { header += "   afterwards" }
+        if table.hasAttacker { header += "   attacker" }
+        var out = ["", style("── Who knows what " + String(repeating: "─", count: 47), .heading), header]
         for row in table.rows {
             let name = row.secret.padding(toLength: 18, withPad: " ", startingAt: 0)
-            out.append("\(name)  \(mark(row.client))    \(mark(row.server))    \(mark(row.eavesdropper))")
+            var line = "\(name)  \(mark(row.client))    \(mark(row.server))    \(mark(row.eavesdropper))"
+            // Each extra column starts where its header does.
+            if table.hasAfterwards { line += "          \(mark(row.eavesdropperAfterwards ?? false))" }
+            if table.hasAttacker { line += (table.hasAfterwards ? "        " : "          ") + mark(row.attacker ?? false) }
+            out.append(line)
         }
         out += explain("The eavesdropper column is measured, not assumed: a value counts as known when its exact bytes crossed the wire.")
+        if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += explain(text) }
+        if table.hasAttacker, let text = explanations("knowledge.attacker") { out += explain(text) }
+        return out
+    }
+
+    /// Counts for runs with several connections or requests.
+    func statistics(_ trace: Trace) -> [String] {
+        let st = trace.statistics
+        guard st.connections > 1 || st.requests > 1 || st.cpuTime > 0 else { return [] }
+        var out = ["", style("── Connections, handshakes, round trips " + String(repeating: "─", count: 25), .heading),
+                   "connections: \(st.connections); TLS handshakes: \(st.fullHandshakes) full, \(st.abbreviatedHandshakes) abbreviated; requests: \(st.requests), responses: \(st.responses)",
+                   "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { String(time($0).drop { $0 == " " }) } ?? "—"); virtual CPU for public-key work: \(String(time(st.cpuTime).drop { $0 == " " }))"]
+        if let text = explanations("stats.roundTrips") { out += explain(text) }
+        return out
+    }
+
+    func attackLines(_ a: AttackEvent, time t: String, actor: Actor, state: inout LadderState) -> [String] {
+        var out: [String]
+        var key: String?
+        switch a {
+        case .position(let text):
+            out = [style("\(t)  \(actor.rawValue): \(text)", .alert)]
+            key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
+        case .tampered(let message, let sender, let offset, let old, let new):
+            out = [style("\(t)  attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
+            key = "attack.tamper"
+        case .strippedSuites(let removed, let kept, let detail):
+            out = [style("\(t)  attacker strips \(removed.map { "\($0)" }.joined(separator: ", ")) from the ClientHello; left: \(kept.map { "\($0)" }.joined(separator: ", "))", .alert),
+                   "          (\(detail))"]
+            key = "attack.strip"
+        case .replayed(let bytes, let seq):
+            out = [style("\(t)  attacker replays the client's \(bytes)-byte application-data record as new TCP bytes at seq=\(seq)", .alert)]
+            key = "attack.replay"
+        case .keyStolen(let bits):
+            out = ["", style("── After the run: the server's \(bits)-bit private key is stolen " + String(repeating: "─", count: 10), .heading)]
+            key = "attack.keyTheft"
+        case .seedSearch(let candidates, let found):
+            out = ["", style("── After the run: the eavesdropper searches the client's seed space " + String(repeating: "─", count: 6), .heading),
+                   style("\(t)  eavesdropper tried \(candidates) seeds: \(found.map { "seed \($0) reproduces client_random" } ?? "none matches")", .alert)]
+            key = "attack.seed"
+        case .learned(let secret, let value, let how):
+            let shown = secret.hasPrefix("HTTP") ? firstLine(String(decoding: value, as: UTF8.self)) : short(value)
+            out = [style("\(t)  \(actor.rawValue) LEARNS the \(secret): \(shown)", .alert), "          how: \(how)"]
+            key = nil
+        case .failed(let why):
+            out = ["\(t)  \(actor.rawValue) cannot go further: \(why)"]
+            key = nil
+        }
+        if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
+            state.explained.insert(key)
+            out += explain(text)
+        }
         return out
     }
 
@@ -264,11 +353,20 @@ public struct TextRenderer: Sendable {
     }
 
     func arrow(_ actor: Actor) -> String {
-        switch actor {
-        case .client: return "client ──▶ server"
-        case .server: return "client ◀── server"
-        default: return "\(actor.rawValue)"
+        arrow(actor, actor == .client ? .server : .client)
+    }
+
+    /// "left ──▶ right" or "left ◀── right", columns ordered client, attacker, server.
+    func arrow(_ from: Actor, _ to: Actor) -> String {
+        func column(_ a: Actor) -> Int {
+            switch a {
+            case .client: return 0
+            case .attacker, .eavesdropper, .network: return 1
+            case .server: return 2
+            }
         }
+        guard from != to else { return from.rawValue }
+        return column(from) <= column(to) ? "\(from.rawValue) ──▶ \(to.rawValue)" : "\(to.rawValue) ◀── \(from.rawValue)"
     }
 
     func time(_ micros: Int64) -> String {

@@ -6,6 +6,13 @@ import TLSEngine
 /// The runs `tlslab` knows by name (scenario files arrive with the scenario layer).
 public enum BuiltInRun: String, CaseIterable, Sendable {
     case rsa, dhe, ecdhe, wrongHost = "wrong-host", untrusted, lossy
+    case httpPlain = "http-plain"
+    case keyTheftRSA = "key-theft-rsa", keyTheftDHE = "key-theft-dhe", keyTheftECDHE = "key-theft-ecdhe"
+    case weakRandom = "weak-random"
+    case mitm, mitmTrusting = "mitm-trusting"
+    case tamperServerHello = "tamper-serverhello"
+    case strip, replay
+    case http10, keepAlive = "keep-alive", pipelining, resumption
 
     public var summary: String {
         switch self {
@@ -15,6 +22,20 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .wrongHost: return "the client asks for mail.example.com; the certificate names example.com"
         case .untrusted: return "the client does not trust the server's root CA"
         case .lossy: return "RSA over a network that loses two segments: TCP retransmits"
+        case .httpPlain: return "plain HTTP, no TLS: the eavesdropper reads the cookie"
+        case .keyTheftRSA: return "RSA session recorded, server key stolen afterwards: the eavesdropper decrypts it"
+        case .keyTheftDHE: return "DHE session recorded, server key stolen afterwards: forward secrecy holds"
+        case .keyTheftECDHE: return "ECDHE session recorded, server key stolen afterwards: forward secrecy holds"
+        case .weakRandom: return "a client seeding its generator from the clock: the eavesdropper guesses the RSA premaster"
+        case .mitm: return "a man in the middle with its own certificate: the client rejects it"
+        case .mitmTrusting: return "a man in the middle against a client that trusts every certificate: it reads the cookie"
+        case .tamperServerHello: return "an attacker flips a byte of server_random in flight: Finished catches it"
+        case .strip: return "an attacker strips the (EC)DHE suites from the ClientHello: Finished catches the downgrade (decrypt_error)"
+        case .replay: return "an attacker replays the client's application-data record: bad_record_mac"
+        case .http10: return "HTTP/1.0 over TLS: three requests, three connections, three handshakes"
+        case .keepAlive: return "HTTP/1.1 keep-alive over TLS: three requests in sequence on one connection"
+        case .pipelining: return "HTTP/1.1 pipelining over TLS: three requests back to back on one connection"
+        case .resumption: return "two connections; the second resumes the TLS session (abbreviated handshake)"
         }
     }
 
@@ -25,46 +46,96 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         }
     }
 
-    /// The setup for this run. `seed` drives every random value; nil uses the system CSPRNG.
-    public func setup(seed: UInt64?) throws(SetupError) -> SimulationSetup {
-        let random: RandomSource = seed.map { HMACDRBG(seed: $0) } ?? SystemRandom()
-        let key: RSAPrivateKey
-        let root: X509Certificate, leaf: X509Certificate
+    static func certificate(_ pem: String, _ source: String) throws(SetupError) -> X509Certificate {
         do {
-            key = try RSAPrivateKey(pem: DemoPKI.serverKeyPEM)
-        } catch {
-            throw .demoPKI("server key: \(error)")
-        }
-        do {
-            guard let r = try X509Certificate.parseAll(Array(DemoPKI.rootCertificatePEM.utf8), source: "demo root").first,
-                  let l = try X509Certificate.parseAll(Array(DemoPKI.serverCertificatePEM.utf8), source: "demo server").first
-            else { throw SetupError.demoPKI("no certificate") }
-            root = r
-            leaf = l
+            guard let c = try X509Certificate.parseAll(Array(pem.utf8), source: source).first else { throw SetupError.demoPKI("no certificate in \(source)") }
+            return c
         } catch let error as SetupError {
             throw error
         } catch {
-            throw .demoPKI("certificates: \(error)")
+            throw .demoPKI("\(source): \(error)")
         }
+    }
+
+    static func key(_ pem: String, _ source: String) throws(SetupError) -> RSAPrivateKey {
+        do {
+            return try RSAPrivateKey(pem: pem)
+        } catch {
+            throw .demoPKI("\(source): \(error)")
+        }
+    }
+
+    /// The setup for this run. `seed` drives every random value; nil uses the system CSPRNG.
+    public func setup(seed: UInt64?) throws(SetupError) -> SimulationSetup {
+        let random: RandomSource = seed.map { HMACDRBG(seed: $0) } ?? SystemRandom()
+        let key = try Self.key(DemoPKI.serverKeyPEM, "demo server key")
+        let root = try Self.certificate(DemoPKI.rootCertificatePEM, "demo root")
+        let leaf = try Self.certificate(DemoPKI.serverCertificatePEM, "demo server")
         let trusted = self == .untrusted ? [] : [root]
         // The simulated clock: one day into the certificates' validity.
         let now = leaf.notBefore + 86_400
-        let evaluator = ChainTrustEvaluator(anchors: AnchorSelection(system: TrustStore.system(trusted)), time: now)
+        let evaluator: any PeerCertificateEvaluator = self == .mitmTrusting
+            ? TrustEverything()
+            : ChainTrustEvaluator(anchors: AnchorSelection(system: TrustStore.system(trusted)), time: now)
+        let rsa = CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256
         let suites: [CipherSuite]
+        var serverSuites: [CipherSuite]?
         switch self {
-        case .rsa, .wrongHost, .untrusted, .lossy: suites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
-        case .dhe: suites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]
-        case .ecdhe: suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
+        case .dhe, .keyTheftDHE: suites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]
+        case .ecdhe, .keyTheftECDHE: suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
+        case .strip:
+            suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, rsa]
+            serverSuites = suites
+        default: suites = [rsa]
         }
         let host = self == .wrongHost ? "mail.example.com" : "example.com"
-        let client = TLSClientConfiguration(certificateEvaluator: evaluator, random: random, cipherSuites: suites, serverName: host)
+        // The strip lesson turns extended master secret off so the downgrade shows as a Finished
+        // mismatch (decrypt_error); with EMS the changed ClientHello already changes the keys.
+        let client = TLSClientConfiguration(certificateEvaluator: evaluator, random: random, cipherSuites: suites, serverName: host,
+                                            offerExtendedMasterSecret: self != .strip)
         let server = TLSServerConfiguration(identity: TLSIdentity(certificateChain: [leaf.der], privateKey: key),
-                                            random: random, cipherSuites: suites)
+                                            random: random, cipherSuites: serverSuites ?? suites)
         var setup = SimulationSetup(client: client, server: server, random: random)
         setup.httpRequest = "GET /profile HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n"
-        if self == .lossy {
+        let three = ["/", "/style.css", "/logo.png"]
+        switch self {
+        case .lossy:
             setup.faults = [TCPFaultRule(from: setup.clientAddress, to: setup.serverAddress, nth: 4, .drop),
                             TCPFaultRule(from: setup.serverAddress, to: setup.clientAddress, nth: 3, .drop)]
+        case .httpPlain:
+            setup.usesTLS = false
+            setup.serverPort = 80
+        case .keyTheftRSA, .keyTheftDHE, .keyTheftECDHE:
+            setup.attack = .stealServerKeyAfterwards
+        case .weakRandom:
+            setup.attack = .weakClientRandom(WeakRandom())
+        case .mitm, .mitmTrusting:
+            let attackerKey = try Self.key(AttackerPKI.keyPEM, "attacker key")
+            let attackerCert = try Self.certificate(AttackerPKI.certificatePEM, "attacker certificate")
+            setup.attack = .mitm(identity: TLSIdentity(certificateChain: [attackerCert.der], privateKey: attackerKey))
+        case .tamperServerHello:
+            // Byte 4 + 2 + 10 of ServerHello: the eleventh byte of server_random.
+            setup.attack = .tamper(TamperTarget(message: "ServerHello", sender: .server, offset: 16))
+        case .strip:
+            setup.attack = .stripSuites([.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256])
+        case .replay:
+            setup.attack = .replayApplicationData(index: 0)
+        case .http10:
+            setup.connectionMode = .oneRequestPerConnection
+            setup.requests = three.map { "GET \($0) HTTP/1.0\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n" }
+            setup.httpResponse = "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
+            setup.cpu = .measured
+        case .keepAlive, .pipelining:
+            setup.connectionMode = self == .keepAlive ? .keepAlive : .pipelining
+            setup.requests = three.map { "GET \($0) HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n" }
+            setup.cpu = .measured
+        case .resumption:
+            setup.connectionMode = .oneRequestPerConnection
+            setup.resumesSessions = true
+            setup.requests = ["/", "/next"].map { "GET \($0) HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\nConnection: close\r\n\r\n" }
+            setup.cpu = .measured
+        default:
+            break
         }
         return setup
     }

@@ -1,10 +1,13 @@
 import TCPSim
+import TLSCrypto
 import TLSEngine
 
 /// Who knows which secret at the end of a run.
 ///
 /// Client and server know what they derived. The eavesdropper knows a value only when its exact
 /// bytes crossed the wire in some segment it saw — no guessing: it is a search of every payload.
+/// What it learns afterwards (a stolen key, a guessed seed) and what an active attacker learns
+/// count only when the bytes it computed equal the real ones.
 public struct KnowledgeTable: Sendable {
     public struct Row: Sendable, Hashable {
         public var secret: String
@@ -12,9 +15,16 @@ public struct KnowledgeTable: Sendable {
         public var client: Bool
         public var server: Bool
         public var eavesdropper: Bool
+        /// What the eavesdropper knows after the run's later analysis (nil: no such analysis).
+        public var eavesdropperAfterwards: Bool?
+        /// What an active attacker (a MITM) knows (nil: no active attacker in the run).
+        public var attacker: Bool?
     }
 
     public var rows: [Row]
+    /// True when the run had a later analysis (a stolen key, a seed search).
+    public var hasAfterwards: Bool { rows.contains { $0.eavesdropperAfterwards != nil } }
+    public var hasAttacker: Bool { rows.contains { $0.attacker != nil } }
 }
 
 extension Trace {
@@ -26,11 +36,23 @@ extension Trace {
         }
     }
 
+    /// Secrets learned by an attacker (`.attacker`) or by the eavesdropper's later analysis
+    /// (`.eavesdropper`), in order, as (name, bytes): "premaster secret", "master secret",
+    /// "client_write_key", "server_write_key", "HTTP request", "HTTP cookie", "HTTP response".
+    /// `connection` nil: every connection.
+    public func learned(by actor: Actor, connection: Int? = nil) -> [(secret: String, value: [UInt8])] {
+        events.compactMap { e in
+            guard e.actor == actor, connection == nil || e.connection == connection,
+                  case .attack(.learned(let name, let value, _)) = e.kind else { return nil }
+            return (name, value)
+        }
+    }
+
     public var knowledge: KnowledgeTable {
         let s = summary
         // TCP may split a value across segments: search the concatenated stream of each direction.
         var streams: [Actor: [UInt8]] = [:]
-        for e in events {
+        for e in events where e.connection == 0 {
             if case .tcp(.sent(let p)) = e.kind, !p.segment.payload.isEmpty {
                 streams[e.actor, default: []] += p.segment.payload
             }
@@ -39,42 +61,64 @@ extension Trace {
             guard let value, value.count >= 4 else { return false }
             return streams.values.contains { $0.firstRange(of: value) != nil }
         }
-        var clientKey: [UInt8]?, serverKey: [UInt8]?
-        var cookie: [UInt8]?
-        for e in events {
+        // Each side's own copy of each value; a side "knows" the row's value (the client's) only
+        // when its copy is the same bytes — behind a MITM the server holds different ones.
+        var clientKeys: KeyBlock?, serverKeys: KeyBlock?
+        var serverSawClientRandom: [UInt8]?, clientSawServerRandom: [UInt8]?
+        var cookie: [UInt8]?, serverCookie: [UInt8]?
+        var attackerValues: [[UInt8]] = []
+        var hasAttackerEngine = false
+        var hasAfterwards = false
+        for e in events where e.connection == 0 {
             switch e.kind {
             case .tls(.derived(.keyBlock(_, _, _, let keys))) where e.actor == .client:
-                clientKey = keys.clientWriteKey
-                serverKey = keys.serverWriteKey
-            case .http(.requestSent(let request)):
-                if let line = request.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("cookie:") }) {
-                    cookie = Array(line.utf8)
+                clientKeys = keys
+            case .tls(.derived(.keyBlock(_, _, _, let keys))) where e.actor == .server:
+                serverKeys = keys
+            case .tls(.handshakeReceived(.clientHello(let ch), _)) where e.actor == .server:
+                serverSawClientRandom = serverSawClientRandom ?? ch.random.bytes
+            case .tls(.handshakeReceived(.serverHello(let sh), _)) where e.actor == .client:
+                clientSawServerRandom = clientSawServerRandom ?? sh.random.bytes
+            case .tls(let tls) where e.actor == .attacker:
+                hasAttackerEngine = true
+                switch tls {
+                case .derived(.masterSecret(let pre, _, _, _, let master)): attackerValues += [pre, master]
+                case .derived(.keyBlock(_, _, _, let keys)): attackerValues += [keys.clientWriteKey, keys.serverWriteKey]
+                case .handshakeSent(.clientHello(let ch), _), .handshakeReceived(.clientHello(let ch), _): attackerValues.append(ch.random.bytes)
+                case .handshakeSent(.serverHello(let sh), _), .handshakeReceived(.serverHello(let sh), _): attackerValues.append(sh.random.bytes)
+                default: break
                 }
+            case .attack(.learned(_, let value, _)) where e.actor == .attacker:
+                attackerValues.append(value)
+            case .attack where e.actor == .eavesdropper:
+                hasAfterwards = true
+            case .http(.requestSent(let request)) where e.actor == .client && cookie == nil:
+                cookie = PassiveAnalysis.cookieLine(Array(request.utf8))
+            case .http(.requestReceived(let request)) where e.actor == .server && serverCookie == nil:
+                serverCookie = PassiveAnalysis.cookieLine(Array(request.utf8))
             default: break
             }
         }
-        let clientHasKeys = clientKey != nil
-        let serverHasKeys = s.serverMaster != nil
+        let later = learned(by: .eavesdropper, connection: 0)
+        func row(_ name: String, client clientValue: [UInt8]?, server serverValue: [UInt8]?) -> KnowledgeTable.Row {
+            let value = clientValue ?? serverValue
+            let wire = onWire(value)
+            let afterwards: Bool? = hasAfterwards ? (wire || (value.map { v in later.contains { $0.secret == name && $0.value == v } } ?? false)) : nil
+            let attacker: Bool? = hasAttackerEngine ? (wire || (value.map { attackerValues.contains($0) } ?? false)) : nil
+            return KnowledgeTable.Row(secret: name, value: value, client: clientValue != nil && clientValue == value,
+                                      server: serverValue != nil && serverValue == value, eavesdropper: wire,
+                                      eavesdropperAfterwards: afterwards, attacker: attacker)
+        }
         var rows = [
-            KnowledgeTable.Row(secret: "client_random", value: s.clientRandom, client: s.clientRandom != nil,
-                               server: s.serverRandom != nil, eavesdropper: onWire(s.clientRandom)),
-            KnowledgeTable.Row(secret: "server_random", value: s.serverRandom, client: s.clientMaster != nil || s.serverRandom != nil,
-                               server: s.serverRandom != nil, eavesdropper: onWire(s.serverRandom)),
-            KnowledgeTable.Row(secret: "premaster secret", value: s.clientPreMaster ?? s.serverPreMaster,
-                               client: s.clientPreMaster != nil, server: s.serverPreMaster != nil,
-                               eavesdropper: onWire(s.clientPreMaster ?? s.serverPreMaster)),
-            KnowledgeTable.Row(secret: "master secret", value: s.clientMaster ?? s.serverMaster,
-                               client: s.clientMaster != nil, server: s.serverMaster != nil,
-                               eavesdropper: onWire(s.clientMaster ?? s.serverMaster)),
-            KnowledgeTable.Row(secret: "client_write_key", value: clientKey, client: clientHasKeys, server: serverHasKeys,
-                               eavesdropper: onWire(clientKey)),
-            KnowledgeTable.Row(secret: "server_write_key", value: serverKey, client: clientHasKeys, server: serverHasKeys,
-                               eavesdropper: onWire(serverKey)),
+            row("client_random", client: s.clientRandom, server: serverSawClientRandom),
+            row("server_random", client: clientSawServerRandom, server: s.serverRandom),
+            row("premaster secret", client: s.clientPreMaster, server: s.serverPreMaster),
+            row("master secret", client: s.clientMaster, server: s.serverMaster),
+            row("client_write_key", client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey),
+            row("server_write_key", client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey),
         ]
         if let cookie {
-            let delivered = events.contains { if case .http(.requestReceived) = $0.kind { return true } else { return false } }
-            rows.append(KnowledgeTable.Row(secret: "HTTP cookie", value: cookie, client: true, server: delivered,
-                                           eavesdropper: onWire(cookie)))
+            rows.append(row("HTTP cookie", client: cookie, server: serverCookie))
         }
         return KnowledgeTable(rows: rows)
     }

@@ -5,27 +5,53 @@ import TLSEngine
 /// A run's events in order, and the summary read off them.
 public struct Trace: Sendable {
     public var events: [TraceEvent]
+    /// Which actor each IP address in the run belongs to (empty: the classic client/server pair).
+    public var participants: [IPv4Address: Actor]
 
-    public init(events: [TraceEvent]) { self.events = events }
+    public init(events: [TraceEvent], participants: [IPv4Address: Actor] = [:]) {
+        self.events = events
+        self.participants = participants
+    }
 
-    /// The values a run ends with, as each side derived them. `nil` for what a side never obtained.
-    public var summary: RunSummary {
+    /// The actor at an address: from `participants`, else nil.
+    public func actor(at address: IPv4Address) -> Actor? { participants[address] }
+
+    /// True when an attacker acts in the run (its own column in the ladder).
+    public var hasAttacker: Bool { events.contains { $0.actor == .attacker } }
+
+    /// The first connection's values as each side derived them (the whole run's outcome for a
+    /// single connection). `nil` for what a side never obtained.
+    public var summary: RunSummary { summary(connection: 0) }
+
+    /// One summary per connection, in order.
+    public var summaries: [RunSummary] {
+        let count = (events.map(\.connection).max() ?? 0) + 1
+        return (0..<count).map { summary(connection: $0) }
+    }
+
+    public func summary(connection: Int) -> RunSummary {
         var s = RunSummary()
-        for event in events {
+        for event in events where event.connection == connection {
+            if case .http(.responseReceived) = event.kind, event.actor == .client { s.responsesReceived += 1 }
             guard case .tls(let tls) = event.kind else { continue }
             let side = event.actor
+            if side == .client || side == .server { s.usedTLS = true }
             switch tls {
             case .handshakeSent(.clientHello(let ch), _) where side == .client:
                 s.clientRandom = s.clientRandom ?? ch.random.bytes
             case .handshakeSent(.serverHello(let sh), _) where side == .server:
                 s.serverRandom = s.serverRandom ?? sh.random.bytes
-            case .negotiated(let n):
+            case .negotiated(let n) where side == .client || side == .server:
                 if side == .client || s.cipherSuite == nil {
                     s.cipherSuite = n.cipherSuite
                     s.version = n.version
                     s.extendedMasterSecret = n.extendedMasterSecret
                     s.resumed = n.resumed
                 }
+            case .sessionResumed(let id) where side == .client || side == .server:
+                // The abbreviated handshake derives no new master secret: it reuses the session's.
+                let master = sessionMaster(id: id, side: side)
+                if side == .client { s.clientMaster = master } else { s.serverMaster = master }
             case .derived(.masterSecret(let pre, _, _, _, let master)):
                 if side == .client { s.clientPreMaster = pre; s.clientMaster = master }
                 if side == .server { s.serverPreMaster = pre; s.serverMaster = master }
@@ -42,6 +68,103 @@ public struct Trace: Sendable {
         }
         return s
     }
+
+    /// Every TLS session's client_random and master secret, in the order the sessions began — one per
+    /// connection, two behind a MITM (client↔attacker and attacker↔server), resumed ones included:
+    /// what an NSS key log lists (`CLIENT_RANDOM <client_random> <master_secret>`).
+    public var sessionSecrets: [(clientRandom: [UInt8], masterSecret: [UInt8])] {
+        struct Side: Hashable { var actor: Actor, connection: Int, peer: Actor? }
+        var randoms: [Side: [UInt8]] = [:]
+        var order: [Side] = []
+        var masters: [Side: [UInt8]] = [:]
+        for e in events {
+            guard case .tls(let tls) = e.kind else { continue }
+            let side = Side(actor: e.actor, connection: e.connection, peer: e.peer)
+            switch tls {
+            case .handshakeSent(.clientHello(let ch), _) where randoms[side] == nil:
+                randoms[side] = ch.random.bytes
+                order.append(side)
+            case .derived(.masterSecret(_, _, _, _, let master)) where randoms[side] != nil:
+                masters[side] = master
+            case .sessionResumed(let id) where randoms[side] != nil:
+                masters[side] = sessionMaster(id: id, side: e.actor)
+            default:
+                break
+            }
+        }
+        return order.compactMap { side in
+            guard let r = randoms[side], let m = masters[side] else { return nil }
+            return (r, m)
+        }
+    }
+
+    /// The master secret of the session `id` as `side` stored it when it was established.
+    func sessionMaster(id: [UInt8], side: Actor) -> [UInt8]? {
+        for e in events where e.actor == side {
+            if case .tls(.sessionEstablished(let session)) = e.kind, session.sessionID == id { return session.masterSecret }
+        }
+        return nil
+    }
+
+    /// Counts over the whole run: connections, handshakes, requests, round trips and time.
+    public var statistics: RunStatistics {
+        var st = RunStatistics()
+        var clientWaiting = false
+        var connections = Set<Int>()
+        for e in events {
+            switch e.kind {
+            case .tcp(.sent(let p)) where e.actor == .client:
+                let s = p.segment
+                if s.flags.contains(.syn), s.ack == nil { connections.insert(e.connection) }
+                if !s.payload.isEmpty || s.flags.contains(.syn) || s.flags.contains(.fin) { clientWaiting = true }
+            case .tcp(.delivered(let p)) where e.actor == .client:
+                let s = p.segment
+                if clientWaiting, !s.payload.isEmpty || s.flags.contains(.syn) || s.flags.contains(.fin) {
+                    st.roundTrips += 1
+                    clientWaiting = false
+                }
+            case .tcp(.sent(let p)):
+                st.bytesOnWire += p.segment.payload.count
+                continue
+            case .tls(.handshakeCompleted(let resumed)) where e.actor == .client:
+                if resumed { st.abbreviatedHandshakes += 1 } else { st.fullHandshakes += 1 }
+            case .http(.requestSent) where e.actor == .client:
+                st.requests += 1
+            case .http(.responseReceived) where e.actor == .client:
+                st.responses += 1
+                st.lastResponseTime = e.time
+            case .compute(_, let d):
+                st.cpuTime += d
+            default:
+                break
+            }
+            if case .tcp(.sent(let p)) = e.kind, e.actor == .client { st.bytesOnWire += p.segment.payload.count }
+        }
+        st.connections = connections.count
+        st.duration = events.last?.time ?? 0
+        return st
+    }
+}
+
+/// Counts over a whole run (several connections and requests).
+public struct RunStatistics: Sendable, Hashable {
+    public var connections = 0
+    public var fullHandshakes = 0
+    public var abbreviatedHandshakes = 0
+    public var requests = 0
+    public var responses = 0
+    /// Round trips the client waited for: a client segment carrying something (SYN, data, FIN)
+    /// answered by a server segment carrying something. Measured on the trace, not computed from
+    /// a formula: TCP's handshake, each TLS flight, each request and the close each count.
+    public var roundTrips = 0
+    /// Virtual time (µs) when the client received its last response.
+    public var lastResponseTime: Int64?
+    /// Virtual time (µs) of the last event (TIME-WAIT included).
+    public var duration: Int64 = 0
+    /// Virtual CPU time charged for public-key operations (µs).
+    public var cpuTime: Int64 = 0
+    /// TCP payload bytes sent by every host.
+    public var bytesOnWire = 0
 }
 
 /// The outcome of a run and the secrets each side ended with.
@@ -67,12 +190,17 @@ public struct RunSummary: Sendable, Hashable {
     public var clientCompleted = false
     public var serverCompleted = false
     public var failure: Failure?
+    /// False for plain HTTP (no TLS message at all).
+    public var usedTLS = false
+    public var responsesReceived = 0
 
     public init() {}
 
-    /// `"success"` when both sides finished the handshake, else the first fatal alert's name.
+    /// `"success"` when both sides finished the handshake (plain HTTP: when a response arrived),
+    /// else the first fatal alert's name.
     public var outcome: String {
         if let failure { return failure.alert.name ?? failure.alert.description }
+        if !usedTLS { return responsesReceived > 0 ? "success" : "incomplete" }
         return clientCompleted && serverCompleted ? "success" : "incomplete"
     }
 

@@ -16,24 +16,45 @@ public struct TraceEvent: Sendable {
         case tcp(TCPNetworkEvent.Kind)
         /// A TLS engine event (message, record, derived value, alert, …).
         case tls(TLSEvent)
-        /// An HTTP request or response handed to / delivered by TLS.
+        /// An HTTP request or response handed to / delivered by TLS (or plain TCP).
         case http(HTTPEvent)
         /// A phase of the run begins (for headings): "TCP three-way handshake", …
         case phase(String)
+        /// What an attacker or observer did or worked out.
+        case attack(AttackEvent)
+        /// Virtual CPU time spent on public-key operations before a side could answer.
+        case compute(operations: [String], duration: Int64)
     }
 
     public var time: Int64
     public var actor: Actor
     public var kind: Kind
+    /// Which connection of the run (0 for the first; an attacker's two legs share the number).
+    public var connection: Int
+    /// For a TLS or HTTP event: the party at the other end of this actor's connection (nil: the
+    /// usual peer, server for the client and client for the server). A MITM makes it `.attacker`.
+    public var peer: Actor?
 
-    public init(time: Int64, actor: Actor, kind: Kind) {
+    public init(time: Int64, actor: Actor, kind: Kind, connection: Int = 0, peer: Actor? = nil) {
         self.time = time
         self.actor = actor
         self.kind = kind
+        self.connection = connection
+        self.peer = peer
+    }
+
+    /// The other end of this event's actor: `peer`, or client ↔ server.
+    public var counterpart: Actor {
+        if let peer { return peer }
+        switch actor {
+        case .client: return .server
+        case .server: return .client
+        default: return .network
+        }
     }
 }
 
-/// HTTP as the simulation's application: one request, one response.
+/// HTTP as the simulation's application: requests and responses.
 public enum HTTPEvent: Sendable, Hashable {
     case requestSent(String)
     case requestReceived(String)

@@ -14,6 +14,11 @@ public final class TCPNetwork {
     public var verifiesWireFormat = false
     /// The link used for a direction without its own.
     public var defaultLink = TCPLink()
+    /// An on-path party (a router or Wi-Fi access point under an attacker's control): called with every
+    /// packet a host transmits, after it is recorded as sent and before the link's faults; it returns the
+    /// packet the path carries on — the same one, a rewritten copy, or nil to swallow it. Extra packets
+    /// are put on the path with `inject`.
+    public var onPath: ((TCPPacket) -> TCPPacket?)?
 
     private struct Direction: Hashable {
         var from: IPv4Address
@@ -260,11 +265,16 @@ public final class TCPNetwork {
         }
     }
 
-    private func transmit(_ packet: TCPPacket) {
-        let dir = Direction(from: packet.source, to: packet.destination)
+    private func transmit(_ sent: TCPPacket) {
+        let dir = Direction(from: sent.source, to: sent.destination)
         let n = sentCounts[dir, default: 0] + 1
         sentCounts[dir] = n
-        record(.sent(packet))
+        record(.sent(sent))
+        var packet = sent
+        if let onPath {
+            guard let carried = onPath(sent) else { return }
+            packet = carried
+        }
         let link = links[dir] ?? defaultLink
         var delay = link.latency
         var drop: TCPDropReason?

@@ -1,0 +1,100 @@
+import TLSCrypto
+import TLSEngine
+
+/// An attacker in a run. The eavesdropper is always there (it records every segment); an
+/// `Attack` adds what it does besides listening. The scenario layer scripts these; each one is a
+/// mechanism that really acts on the bytes, and what it learns is measured, never asserted.
+public enum Attack: Sendable {
+    /// After the run the server's RSA private key is stolen and handed to the eavesdropper, which
+    /// then tries to open the recorded connection: an RSA ClientKeyExchange decrypts to the
+    /// premaster; an (EC)DHE one does not (forward secrecy).
+    case stealServerKeyAfterwards
+    /// A man in the middle: the client's TCP connection ends at the attacker (a spoofed DNS answer or
+    /// a rogue access point), which answers as a TLS server with `identity` and opens its own TLS
+    /// connection to the real server, relaying HTTP between the two.
+    case mitm(identity: TLSIdentity)
+    /// On the path: changes one byte of a handshake message in flight.
+    case tamper(TamperTarget)
+    /// On the path: removes these suites from the ClientHello (a downgrade). The message keeps its
+    /// length (a padding extension, RFC 7685, takes the freed bytes) so TCP sequence numbers still fit.
+    case stripSuites([CipherSuite])
+    /// On the path: sends the client's `index`-th application-data record (0 = the first) to the
+    /// server a second time, as new TCP bytes right after the original.
+    case replayApplicationData(index: Int)
+    /// The client's random values come from a generator seeded with its clock and process id, as
+    /// Netscape Navigator 1.1 did (Goldberg and Wagner, 1996); the eavesdropper searches that seed space.
+    case weakClientRandom(WeakRandom)
+}
+
+extension Attack {
+    /// True for the attacks that sit on the client–server path and act on segments.
+    public var actsOnPath: Bool {
+        switch self {
+        case .tamper, .stripSuites, .replayApplicationData: return true
+        case .stealServerKeyAfterwards, .mitm, .weakClientRandom: return false
+        }
+    }
+}
+
+/// "Byte `offset` of the first `message` that `sender` sends", offset counted from the start of the
+/// handshake message, its 4-byte header included (as in the JSON `bytes`).
+public struct TamperTarget: Sendable, Hashable {
+    /// A handshake message name as the trace writes it: "ClientHello", "ServerHello", "Certificate", …
+    public var message: String
+    public var sender: Actor
+    public var offset: Int
+    /// The byte written instead; nil flips every bit (XOR 0xFF).
+    public var newValue: UInt8?
+
+    public init(message: String, sender: Actor, offset: Int, newValue: UInt8? = nil) {
+        self.message = message
+        self.sender = sender
+        self.offset = offset
+        self.newValue = newValue
+    }
+}
+
+/// A predictable client generator: seed = clock milliseconds × 65 536 + process id, taken when the
+/// client starts TLS. The eavesdropper knows the clock to within `clockWindowMilliseconds` (from
+/// the capture's timestamps) and tries every process id below `processIDSpace` (at most 65 536):
+/// (2 × window + 1) × space guesses, each one HMAC-DRBG instantiation. Negative values count as 0.
+/// The search covers RSA sessions; for (EC)DHE it stops at the seed (regenerating an ephemeral key
+/// is not modelled).
+public struct WeakRandom: Sendable, Hashable {
+    public var processID: UInt16
+    public var processIDSpace: Int
+    public var clockWindowMilliseconds: Int
+
+    public init(processID: UInt16 = 1_234 % 64, processIDSpace: Int = 64, clockWindowMilliseconds: Int = 10) {
+        self.processID = processID
+        self.processIDSpace = processIDSpace
+        self.clockWindowMilliseconds = clockWindowMilliseconds
+    }
+
+    public static func seed(clockMilliseconds: Int64, processID: UInt16) -> UInt64 {
+        UInt64(bitPattern: clockMilliseconds) &* 65_536 &+ UInt64(processID)
+    }
+
+    /// The generator the weak client uses (and the attacker rebuilds for each guess).
+    public static func generator(seed: UInt64) -> RandomSource { HMACDRBG(seed: seed) }
+}
+
+/// What an attacker or observer did or worked out.
+public enum AttackEvent: Sendable, Hashable {
+    /// Where the attacker sits and what it will do.
+    case position(String)
+    /// A byte of a handshake message changed in flight.
+    case tampered(message: String, sender: Actor, offset: Int, old: UInt8, new: UInt8)
+    /// Suites removed from the ClientHello.
+    case strippedSuites(removed: [CipherSuite], kept: [CipherSuite], detail: String)
+    /// A copy of an application-data record sent again as new TCP bytes.
+    case replayed(recordBytes: Int, seq: UInt32)
+    /// The server's private key reached the eavesdropper.
+    case keyStolen(modulusBits: Int)
+    /// The seed search of a predictable generator: how many guesses, and the seed if found.
+    case seedSearch(candidates: Int, found: UInt64?)
+    /// A secret the attacker or eavesdropper obtained, with how (it really computed or decrypted it).
+    case learned(secret: String, value: [UInt8], how: String)
+    /// An attempt that did not work, and why.
+    case failed(String)
+}

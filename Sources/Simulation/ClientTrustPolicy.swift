@@ -1,0 +1,29 @@
+import PKI
+
+/// The server-trust behaviour of the simulated client app: who answers the NSURLSession
+/// ServerTrust challenge, and how (seeds 000–004).
+public enum ClientTrustPolicy: Sendable {
+    /// No delegate: `PerformDefaultHandling`, the system's SSL evaluation with the host.
+    case systemDefault
+    /// AFNetworking's `AFSecurityPolicy` behind AFURLSessionManager (YES → UseCredential, NO → Cancel).
+    case afNetworking(AFSecurityPolicy)
+    /// Seed 001's challenge modes None / Simple / Full.
+    case challengeMode(Seed001Policies.ChallengeMode)
+    /// Seed 001's web container that trusts every server.
+    case webContainer
+    /// Seed 001's image downloader (`allowInvalidSSLCertificates` option).
+    case imageDownloader(allowInvalidSSLCertificates: Bool)
+
+    /// A short name for traces.
+    public var name: String {
+        switch self {
+        case .systemDefault: return "system default handling"
+        case .afNetworking(let p):
+            return "AFSecurityPolicy(mode \(p.mode.rawValue), \(p.pinnedCertificates.count) pin(s), allowInvalid \(p.allowInvalidCertificates ? "YES" : "NO"), "
+                + "validatesDomainName \(p.validatesDomainName ? "YES" : "NO"), \(p.behaviour.rawValue))"
+        case .challengeMode(let mode): return "challenge mode \(mode.rawValue)"
+        case .webContainer: return "web container"
+        case .imageDownloader(let allow): return "image downloader (allowInvalidSSLCertificates \(allow ? "YES" : "NO"))"
+        }
+    }
+}

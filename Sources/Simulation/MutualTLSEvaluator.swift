@@ -1,0 +1,57 @@
+import PKI
+import TLSCrypto
+import TLSEngine
+
+/// The server's decision about a client certificate (mutual TLS), made by `MutualTLSPolicy`:
+/// chain to the client-CA set, optional subject whitelist; refusals are the policy's alerts
+/// (unknown_ca, bad_certificate, certificate_expired, access_denied). An empty client Certificate
+/// never reaches an evaluator: the engine itself answers handshake_failure when `require` is set.
+public struct MutualTLSEvaluator: PeerCertificateEvaluator, Sendable {
+    public var policy: MutualTLSPolicy
+    /// The simulated clock (Unix seconds).
+    public var time: Int64
+
+    public init(policy: MutualTLSPolicy, time: Int64) {
+        self.policy = policy
+        self.time = time
+    }
+
+    /// The engine's `clientAuthentication` for this policy.
+    public var clientAuthentication: ClientAuthentication {
+        switch policy.mode {
+        case .none: return .none
+        case .request: return .request
+        case .require: return .require
+        }
+    }
+
+    /// `configuration` with client authentication and this evaluator installed.
+    public func install(into configuration: TLSServerConfiguration) -> TLSServerConfiguration {
+        var configured = configuration
+        configured.clientAuthentication = clientAuthentication
+        configured.clientCertificateEvaluator = policy.mode == .none ? nil : self
+        return configured
+    }
+
+    public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
+        var certificates: [X509Certificate] = []
+        for der in chain {
+            do {
+                certificates.append(try X509Certificate(der: der))
+            } catch {
+                return .reject(.badCertificate, reason: "client certificate \(certificates.count) does not parse: \(error)")
+            }
+        }
+        let (outcome, reasons, _) = policy.evaluate(clientChain: certificates, time: time)
+        let text = reasons.joined(separator: "; ")
+        switch outcome {
+        case .reject(let alert):
+            return .reject(AlertDescription(rawValue: alert.code), reason: text)
+        case .accept:
+            guard let leaf = certificates.first, let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+                return .reject(.unsupportedCertificate, reason: text + "; but the client key is not RSA, which CertificateVerify here needs")
+            }
+            return .accept(leafPublicKey: key, summary: text)
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import TCPSim
+import TLSEngine
+
+/// An attacker on the path between client and server (the network hook `TCPNetwork.onPath`): it
+/// rebuilds each direction's byte stream from the segments it forwards, finds TLS records and
+/// handshake messages in it, and rewrites bytes in flight or schedules a replayed record. It
+/// keeps every rewrite length-preserving, so TCP sequence numbers stay consistent.
+final class OnPathAttacker {
+    struct DirectionKey: Hashable { var source: TCPEndpoint, destination: TCPEndpoint }
+
+    let attack: Attack
+    let clientAddress: IPv4Address
+    private var streams: [DirectionKey: StreamBuffer] = [:]
+    /// Stream position → byte to write instead, for the one direction being rewritten.
+    private var rewrites: [Int: UInt8] = [:]
+    private var rewriteDirection: DirectionKey?
+    private var replayScheduled = false
+    /// Sequence-number bookkeeping after an injection: in direction `key`, from `from` on, the
+    /// receiver counts `delta` more bytes than the sender sent.
+    private var shift: (key: DirectionKey, from: SeqNumber, delta: Int)?
+    /// What it did since the run last collected (the run stamps time and actor).
+    var events: [AttackEvent] = []
+    /// Segments to put on the wire (the run injects them).
+    var injections: [TCPPacket] = []
+
+    init(attack: Attack, clientAddress: IPv4Address) {
+        self.attack = attack
+        self.clientAddress = clientAddress
+    }
+
+    /// The network hook: returns the packet to carry on.
+    func inspect(_ packet: TCPPacket) -> TCPPacket? {
+        let key = DirectionKey(source: packet.sourceEndpoint, destination: packet.destinationEndpoint)
+        var buffer = streams[key] ?? StreamBuffer()
+        let offset = buffer.add(packet.segment)
+        streams[key] = buffer
+        let sender: Actor = packet.source == clientAddress ? .client : .server
+        guard let offset, !packet.segment.payload.isEmpty else { return shifted(packet, key: key) }
+
+        if rewriteDirection == nil {
+            switch attack {
+            case .tamper(let target) where target.sender == sender:
+                planTamper(target, stream: buffer.bytes, key: key)
+            case .stripSuites(let suites) where sender == .client:
+                planStrip(suites, stream: buffer.bytes, key: key)
+            default:
+                break
+            }
+        }
+        if case .replayApplicationData(let index) = attack, sender == .client, !replayScheduled {
+            planReplay(index: index, buffer: buffer, packet: packet)
+        }
+        var out = packet
+        if rewriteDirection == key, !rewrites.isEmpty {
+            var payload = out.segment.payload
+            for i in payload.indices {
+                if let b = rewrites[offset + i] { payload[i] = b }
+            }
+            out.segment.payload = payload
+        }
+        return shifted(out, key: key)
+    }
+
+    /// After an injection the two ends disagree on the client's sequence numbers; left alone they
+    /// would answer each other's "impossible" ACKs forever (an ACK storm). The attacker, on the
+    /// path, keeps them in step: it adds the injected length to the client's later sequence
+    /// numbers and takes it off the server's acknowledgments.
+    private func shifted(_ packet: TCPPacket, key: DirectionKey) -> TCPPacket {
+        guard let shift else { return packet }
+        var out = packet
+        if key == shift.key, out.segment.seq.isAtOrAfter(shift.from) {
+            out.segment.seq = out.segment.seq + shift.delta
+        }
+        if key == DirectionKey(source: shift.key.destination, destination: shift.key.source),
+           let ack = out.segment.ack, ack.isAfter(shift.from) {
+            let back = ack - shift.delta
+            out.segment.setAck(back.isBefore(shift.from) ? shift.from : back)
+        }
+        return out
+    }
+
+    // MARK: - Plans
+
+    private func planTamper(_ target: TamperTarget, stream: [UInt8], key: DirectionKey) {
+        let layout = TLSStreamLayout(stream)
+        guard let message = layout.messages.first(where: { Self.name($0.type) == target.message }) else { return }
+        let index = message.start + target.offset
+        guard target.offset >= 0, target.offset < 4 + message.length, index < layout.handshakePositions.count else { return }
+        let position = layout.handshakePositions[index]
+        let old = stream[position]
+        let new = target.newValue ?? (old ^ 0xFF)
+        rewrites = [position: new]
+        rewriteDirection = key
+        events.append(.tampered(message: target.message, sender: target.sender, offset: target.offset, old: old, new: new))
+    }
+
+    private func planStrip(_ strip: [CipherSuite], stream: [UInt8], key: DirectionKey) {
+        let layout = TLSStreamLayout(stream)
+        guard let hello = layout.messages.first(where: { $0.type == .clientHello }),
+              hello.start + 4 + hello.length <= layout.handshakePositions.count else { return }
+        let positions = Array(layout.handshakePositions[hello.start..<(hello.start + 4 + hello.length)])
+        let original = positions.map { stream[$0] }
+        guard let result = Self.stripped(original, remove: Set(strip)) else {
+            rewriteDirection = key  // nothing to strip: leave the ClientHello alone
+            events.append(.strippedSuites(removed: [], kept: [], detail: "the ClientHello offers none of the suites to strip"))
+            return
+        }
+        for (i, p) in positions.enumerated() where result.bytes[i] != original[i] { rewrites[p] = result.bytes[i] }
+        rewriteDirection = key
+        events.append(.strippedSuites(removed: result.removed, kept: result.kept, detail: result.detail))
+    }
+
+    private func planReplay(index: Int, buffer: StreamBuffer, packet: TCPPacket) {
+        let layout = TLSStreamLayout(buffer.bytes)
+        let data = layout.records.filter { $0.type == 23 && $0.protected && $0.end <= buffer.bytes.count }
+        guard index >= 0, index < data.count, let seq = buffer.seq(ofOffset: buffer.bytes.count) else { return }
+        let record = data[index]
+        // A copy of the record as new bytes right after what the client has sent so far.
+        let seg = TCPSegment(sourcePort: packet.segment.sourcePort, destinationPort: packet.segment.destinationPort,
+                             seq: seq, ack: packet.segment.ack, flags: [.psh], window: packet.segment.window,
+                             payload: Array(buffer.bytes[record.start..<record.end]))
+        injections.append(TCPPacket(source: packet.source, destination: packet.destination, segment: seg))
+        shift = (DirectionKey(source: packet.sourceEndpoint, destination: packet.destinationEndpoint), seq, seg.payload.count)
+        replayScheduled = true
+        events.append(.replayed(recordBytes: record.end - record.start, seq: seq.rawValue))
+    }
+
+    // MARK: - Helpers
+
+    static func name(_ type: HandshakeType) -> String {
+        switch type {
+        case .helloRequest: return "HelloRequest"
+        case .clientHello: return "ClientHello"
+        case .serverHello: return "ServerHello"
+        case .certificate: return "Certificate"
+        case .serverKeyExchange: return "ServerKeyExchange"
+        case .certificateRequest: return "CertificateRequest"
+        case .serverHelloDone: return "ServerHelloDone"
+        case .certificateVerify: return "CertificateVerify"
+        case .clientKeyExchange: return "ClientKeyExchange"
+        case .finished: return "Finished"
+        default: return "\(type)"
+        }
+    }
+
+    /// The ClientHello without the given suites, the same length: the freed bytes go into a
+    /// padding extension (RFC 7685); when too few bytes are freed for one, each removed suite is
+    /// overwritten with a copy of the first kept suite instead.
+    static func stripped(_ message: [UInt8], remove: Set<CipherSuite>)
+        -> (bytes: [UInt8], removed: [CipherSuite], kept: [CipherSuite], detail: String)?
+    {
+        func be16(_ b: ArraySlice<UInt8>) -> Int { Int(b[b.startIndex]) << 8 | Int(b[b.startIndex + 1]) }
+        func put16(_ n: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)] }
+        let body = Array(message.dropFirst(4))
+        var p = 2 + 32
+        guard body.count > p else { return nil }
+        p += 1 + Int(body[p])
+        guard body.count >= p + 2 else { return nil }
+        let suitesLength = be16(body[p..<(p + 2)])
+        let suitesStart = p + 2, suitesEnd = suitesStart + suitesLength
+        guard body.count >= suitesEnd else { return nil }
+        let suites = stride(from: suitesStart, to: suitesEnd, by: 2).map { CipherSuite(rawValue: UInt16(be16(body[$0..<($0 + 2)]))) }
+        let kept = suites.filter { !remove.contains($0) }, removed = suites.filter { remove.contains($0) }
+        guard !removed.isEmpty, let firstKept = kept.first else { return nil }
+        let rest = Array(body[suitesEnd...])  // compression methods, then extensions
+        guard let compressionCount = rest.first.map(Int.init), rest.count >= 1 + compressionCount else { return nil }
+        let compression = Array(rest[0..<(1 + compressionCount)])
+        let extensionsBlock = Array(rest[(1 + compressionCount)...])
+        let freed = 2 * removed.count
+        let keptBytes = kept.flatMap { put16(Int($0.rawValue)) }
+        var newBody: [UInt8]?
+        var detail = ""
+        if extensionsBlock.count >= 2, freed >= 4 {
+            let extensions = Array(extensionsBlock.dropFirst(2))
+            let padding = [0x00, 0x15] + put16(freed - 4) + [UInt8](repeating: 0, count: freed - 4)
+            newBody = Array(body[0..<p]) + put16(kept.count * 2) + keptBytes + compression
+                + put16(extensions.count + padding.count) + extensions + padding
+            detail = "the \(freed) freed bytes went into a padding extension so the message kept its length"
+        } else if extensionsBlock.isEmpty, freed >= 6 {
+            let padding = [0x00, 0x15] + put16(freed - 6) + [UInt8](repeating: 0, count: freed - 6)
+            newBody = Array(body[0..<p]) + put16(kept.count * 2) + keptBytes + compression + put16(padding.count) + padding
+            detail = "the freed bytes became a padding extension so the message kept its length"
+        }
+        if newBody?.count != body.count {
+            let list = suites.flatMap { remove.contains($0) ? put16(Int(firstKept.rawValue)) : put16(Int($0.rawValue)) }
+            newBody = Array(body[0..<suitesStart]) + list + rest
+            detail = "each removed suite was overwritten with \(firstKept) so the message kept its length"
+        }
+        guard let newBody, newBody.count == body.count else { return nil }
+        return (Array(message.prefix(4)) + newBody, removed, kept, detail)
+    }
+}
+
+/// Where records and handshake messages lie in one direction's TCP byte stream.
+struct TLSStreamLayout {
+    struct Record { var type: UInt8, start: Int, end: Int, protected: Bool }
+    struct Message { var type: HandshakeType, start: Int, length: Int }
+    /// Stream position of each byte of the plaintext handshake stream (headers of records skipped).
+    var handshakePositions: [Int] = []
+    var records: [Record] = []
+    /// Handshake messages; `start` indexes `handshakePositions`.
+    var messages: [Message] = []
+
+    init(_ stream: [UInt8]) {
+        var p = 0
+        var afterCCS = false
+        while p + 5 <= stream.count {
+            let type = stream[p]
+            let length = Int(stream[p + 3]) << 8 | Int(stream[p + 4])
+            records.append(Record(type: type, start: p, end: p + 5 + length, protected: afterCCS))
+            if type == 22, !afterCCS {
+                for i in 0..<length where p + 5 + i < stream.count { handshakePositions.append(p + 5 + i) }
+            }
+            if type == 20 { afterCCS = true }
+            p += 5 + length
+        }
+        var i = 0
+        while i + 4 <= handshakePositions.count {
+            let h = handshakePositions[i..<(i + 4)].map { stream[$0] }
+            let length = Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
+            messages.append(Message(type: HandshakeType(rawValue: h[0]), start: i, length: length))
+            i += 4 + length
+        }
+    }
+}

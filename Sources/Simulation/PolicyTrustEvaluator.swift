@@ -1,0 +1,114 @@
+import PKI
+import TLSCrypto
+import TLSEngine
+
+/// The client's certificate decision made the way an iOS app makes it: ATS's certificate rules
+/// first (when the app has an ATS dictionary), then the ServerTrust challenge answered by the app's
+/// policy, resolved by the NSURLSession challenge layer into a disposition. A refusal becomes the
+/// alert an OpenSSL-like client sends for the first failing check.
+///
+/// ATS's other rules (TLS ≥ 1.2, forward-secret suites, no http) are client configuration, not
+/// certificate decisions: see `ATSConnectionPlan`. This evaluator assumes the negotiated suite
+/// met them (the configuration derived from the plan guarantees it).
+public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
+    public var policy: ClientTrustPolicy
+    /// The app's Info.plist NSAppTransportSecurity; nil = an app without ATS (before iOS 9, or a non-Apple client).
+    public var ats: ATSPolicy?
+    /// The client's trust anchors (system roots, and/or explicit anchors).
+    public var anchors: AnchorSelection
+    /// The simulated clock (Unix seconds).
+    public var time: Int64
+    public var rejectWeakAlgorithms: Bool
+
+    public init(policy: ClientTrustPolicy = .systemDefault, ats: ATSPolicy? = nil, anchors: AnchorSelection, time: Int64,
+                rejectWeakAlgorithms: Bool = true) {
+        self.policy = policy
+        self.ats = ats
+        self.anchors = anchors
+        self.time = time
+        self.rejectWeakAlgorithms = rejectWeakAlgorithms
+    }
+
+    /// The full decision about `chain` (leaf first, DER) for `host`.
+    public func decide(chain: [[UInt8]], host: String) -> ClientTrustVerdict {
+        var certificates: [X509Certificate] = []
+        for der in chain {
+            do {
+                certificates.append(try X509Certificate(der: der))
+            } catch {
+                return ClientTrustVerdict(outcome: nil, accepted: false,
+                                          reasons: ["certificate \(certificates.count) does not parse: \(error)"], evaluation: nil, alert: .badCertificate)
+            }
+        }
+        guard !certificates.isEmpty else {
+            return ClientTrustVerdict(outcome: nil, accepted: false, reasons: ["the server sent no certificate"], evaluation: nil,
+                                      alert: .handshakeFailure)
+        }
+        let trust = ServerTrust(presented: certificates, anchors: anchors, time: time, rejectWeakAlgorithms: rejectWeakAlgorithms)
+        var reasons: [String] = []
+
+        if let ats {
+            let decision = ats.evaluate(ATSPolicy.Connection(host: host, usesHTTPS: true, tlsVersion: .tls12, forwardSecret: true, trust: trust))
+            reasons += decision.reasons.map { "ATS: " + $0 }
+            guard decision.accepted else {
+                let evaluation = decision.evaluation ?? trust.defaultEvaluation(host: host)
+                // An ATS-only refusal (SHA-1, small key, pins) on a chain the system accepts is still a certificate refusal.
+                let failing = evaluation.firstFailure ?? weakCertificateCheck(certificates)
+                return ClientTrustVerdict(outcome: nil, accepted: false, reasons: reasons, evaluation: evaluation,
+                                          alert: CertificateAlertMapping.alert(for: failing))
+            }
+        }
+
+        let outcome: ChallengeOutcome
+        var evaluation: ChainValidationResult?
+        reasons.append("ServerTrust challenge answered by \(policy.name)")
+        switch policy {
+        case .systemDefault:
+            outcome = ChallengeResolver.resolve(method: .serverTrust, disposition: .performDefaultHandling, trust: trust, host: host,
+                                                reasons: ["no delegate method: default handling"])
+        case .afNetworking(let security):
+            let decision = security.evaluate(trust, forDomain: host)
+            evaluation = decision.evaluation
+            outcome = ChallengeResolver.resolve(method: .serverTrust,
+                                                disposition: decision.accepted ? .useCredential : .cancelAuthenticationChallenge,
+                                                trust: trust, host: host,
+                                                reasons: decision.reasons + ["evaluateServerTrust:forDomain: → \(decision.accepted ? "YES" : "NO")"])
+        case .challengeMode(let mode):
+            outcome = Seed001Policies.challengeMode(mode, trust: trust, host: host)
+        case .webContainer:
+            outcome = Seed001Policies.webContainer(method: .serverTrust, trust: trust, host: host)
+        case .imageDownloader(let allow):
+            outcome = Seed001Policies.imageDownloader(method: .serverTrust, allowInvalidSSLCertificates: allow, ownCredential: false,
+                                                      trust: trust, host: host)
+        }
+        reasons += outcome.reasons
+        reasons.append("disposition \(outcome.disposition.rawValue) → the handshake \(outcome.handshakeContinues ? "continues" : "is aborted")")
+        // For the renderer and the alert: the policy's own evaluation when it failed, else the system's.
+        let systemEvaluation = trust.defaultEvaluation(host: host)
+        let shown = (evaluation?.firstFailure != nil ? evaluation : nil) ?? systemEvaluation
+        return ClientTrustVerdict(outcome: outcome, accepted: outcome.handshakeContinues, reasons: reasons, evaluation: shown,
+                                  alert: outcome.handshakeContinues ? nil : CertificateAlertMapping.alert(for: shown.firstFailure))
+    }
+
+    /// A synthetic failing check for ATS's own rules when the chain itself validates.
+    private func weakCertificateCheck(_ certificates: [X509Certificate]) -> ChainCheck? {
+        guard let leaf = certificates.first else { return nil }
+        return ChainCheck(kind: .algorithmStrength, depth: 0, subject: leaf.subject.description, passed: false,
+                          detail: "refused by ATS's certificate rules")
+    }
+
+    public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
+        let verdict = decide(chain: chain, host: serverName ?? "")
+        let text = verdict.reasons.joined(separator: "; ")
+        guard verdict.accepted else {
+            let alert = AlertDescription(rawValue: (verdict.alert ?? .badCertificate).code)
+            let first = verdict.firstFailure.map { " [first failing check: \($0.kind.rawValue) at depth \($0.depth): \($0.detail)]" } ?? ""
+            return .reject(alert, reason: text + first)
+        }
+        guard let der = chain.first, let leaf = try? X509Certificate(der: der),
+              let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            return .reject(.unsupportedCertificate, reason: text + "; but the leaf key is not RSA, which TLSLab's suites need")
+        }
+        return .accept(leafPublicKey: key, summary: text)
+    }
+}

@@ -1,0 +1,17 @@
+import PKI
+import TLSCrypto
+import TLSEngine
+
+/// Accepts any certificate chain with an RSA leaf, checking nothing: the "trust everything" client
+/// (and a MITM's own client toward the real server, which does not care).
+public struct TrustEverything: PeerCertificateEvaluator {
+    public init() {}
+
+    public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
+        guard let der = chain.first, let leaf = try? X509Certificate(der: der),
+              let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            return .reject(.badCertificate, reason: "no usable RSA certificate")
+        }
+        return .accept(leafPublicKey: key, summary: "accepted without any check")
+    }
+}
