@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TCPSim", "TLSEngine"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering"]),
+        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering", "RealPeer"]),
         .testTarget(name: "RealPeerTests", dependencies: ["RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering"]),
         .testTarget(name: "PKITests", dependencies: [
             "PKI", "TLSCrypto",

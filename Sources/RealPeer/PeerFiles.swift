@@ -48,8 +48,8 @@ public enum PeerFiles {
     }
 }
 
-/// `--policy none`: any chain whose leaf has an RSA key is accepted, unchecked (AFSecurityPolicy with
-/// allowInvalidCertificates YES and validatesDomainName NO). For watching servers, never for trust.
+/// Any chain whose leaf has an RSA key is accepted, unchecked: for tests and tools that only drive
+/// bytes at a server, never for trust (`connect --policy none` goes through ``RealTrust`` instead).
 public struct AcceptAnyCertificate: PeerCertificateEvaluator {
     public init() {}
 

@@ -74,19 +74,46 @@ public final class RealServer: @unchecked Sendable {
 
     public var port: UInt16 { listener.port }
 
-    /// Accepts and serves until `maxConnections` were served or `shouldStop` says so (checked at least
-    /// every 200 ms). Returns the number served.
+    /// Accepts and serves until `maxConnections` were accepted or `shouldStop` says so (checked at
+    /// least every 200 ms). With `concurrency` above 1, up to that many connections are served at
+    /// once, each on its own thread; `onConnection` is still called on the calling thread, one
+    /// connection at a time, as each finishes. Connections under way when it stops are finished
+    /// (each is bounded by the read timeout). Returns the number served.
     @discardableResult
-    public func run(maxConnections: Int? = nil, shouldStop: () -> Bool = { false },
+    public func run(maxConnections: Int? = nil, concurrency: Int = 1, shouldStop: () -> Bool = { false },
                     onConnection: (ServedConnection) -> Void) throws(SocketError) -> Int {
-        var served = 0
-        while !shouldStop(), maxConnections.map({ served < $0 }) ?? true {
-            guard let socket = try listener.accept(timeoutMilliseconds: 200) else { continue }
-            let connection = serve(socket)
-            served += 1
-            onConnection(connection)
+        guard concurrency > 1 else {
+            var served = 0
+            while !shouldStop(), maxConnections.map({ served < $0 }) ?? true {
+                guard let socket = try listener.accept(timeoutMilliseconds: 200) else { continue }
+                let connection = serve(socket)
+                served += 1
+                onConnection(connection)
+            }
+            return served
         }
-        return served
+        let pool = ConnectionPool()
+        var accepted = 0, delivered = 0
+        while true {
+            for connection in pool.takeFinished() {
+                delivered += 1
+                onConnection(connection)
+            }
+            let accepting = !shouldStop() && (maxConnections.map { accepted < $0 } ?? true)
+            guard accepting else {
+                if pool.active == 0 && pool.finishedCount == 0 { break }
+                usleep(10_000)
+                continue
+            }
+            guard pool.active < concurrency else { usleep(5_000); continue }
+            guard let socket = try listener.accept(timeoutMilliseconds: 50) else { continue }
+            accepted += 1
+            pool.started()
+            let thread = Thread { [self] in pool.finished(self.serve(socket)) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        return delivered
     }
 
     /// Serves one accepted connection to the end and closes it.
@@ -191,6 +218,19 @@ public final class RealServer: @unchecked Sendable {
         send(server.close())
         return finish(nil, request: requestText)
     }
+}
+
+/// The connections being served on worker threads, and those finished but not yet reported.
+private final class ConnectionPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = 0
+    private var done: [ServedConnection] = []
+
+    var active: Int { lock.withLock { running } }
+    var finishedCount: Int { lock.withLock { done.count } }
+    func started() { lock.withLock { running += 1 } }
+    func finished(_ connection: ServedConnection) { lock.withLock { running -= 1; done.append(connection) } }
+    func takeFinished() -> [ServedConnection] { lock.withLock { defer { done = [] }; return done } }
 }
 
 /// SIGINT and SIGTERM set a flag that a serving loop reads (the handler does nothing else).

@@ -20,11 +20,20 @@ struct ConnectCommand: ParsableCommand {
         """
     )
 
+    /// The client app's trust policy: the simulation's `ClientTrustPolicy` cases.
     enum Policy: String, ExpressibleByArgument, CaseIterable {
-        /// The chain must reach an anchor of --ca, be valid now and name the host (the simulation's default).
+        /// No delegate: the system's evaluation — chain to --ca, validity, host name (the simulation's default).
         case `default`
-        /// Nothing is checked (AFSecurityPolicy allowInvalidCertificates YES, validatesDomainName NO).
+        /// Trust anything (AFSecurityPolicy mode none, allowInvalidCertificates YES, validatesDomainName NO). For watching only.
         case none
+        /// AFSecurityPolicy with pinning mode none / publicKey / certificate (pins from --pin).
+        case afNone = "af-none", afPublicKey = "af-public-key", afCertificate = "af-certificate"
+        /// Challenge-handler modes None (trust all) / Simple (chain, no host) / Full (chain and host).
+        case challengeNone = "challenge-none", challengeSimple = "challenge-simple", challengeFull = "challenge-full"
+        /// A web container that trusts every server.
+        case webContainer = "web-container"
+        /// An image downloader (--allow-invalid-certificates sets allowInvalidSSLCertificates).
+        case imageDownloader = "image-downloader"
     }
 
     @Argument(help: "HOST:PORT (a name, an IPv4 address, or [IPv6]:PORT).")
@@ -39,8 +48,24 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "PEM file of trust anchors for the default policy.")
     var ca: String?
 
-    @Option(help: "Trust policy: default (chain to --ca, validity, host name) or none (accept anything; for watching only).")
+    @Option(help: ArgumentHelp("The client's trust policy, as in simulations: \(Policy.allCases.map(\.rawValue).joined(separator: ", ")).",
+                               discussion: "default: the system's evaluation (chain to --ca, validity, host name); none: accept anything (for watching only)."))
     var policy: Policy = .default
+
+    @Option(name: .customLong("pin"), help: "A pinned certificate (PEM) for --policy af-public-key / af-certificate; repeat for several.")
+    var pins: [String] = []
+
+    @Flag(help: "AFSecurityPolicy allowInvalidCertificates YES (image-downloader: allowInvalidSSLCertificates YES).")
+    var allowInvalidCertificates = false
+
+    @Flag(name: .customLong("no-validates-domain-name"), help: "AFSecurityPolicy validatesDomainName NO.")
+    var noValidatesDomainName = false
+
+    @Flag(help: "The app has an App Transport Security dictionary with Apple's defaults (TLS ≥ 1.2, forward secrecy, strong certificates).")
+    var ats = false
+
+    @Flag(help: "With --ats: NSExceptionDomains[host] has NSExceptionRequiresForwardSecrecy NO.")
+    var atsNoForwardSecrecy = false
 
     @Option(help: "Client certificate chain (PEM) for mutual TLS.")
     var cert: String?
@@ -65,6 +90,37 @@ struct ConnectCommand: ParsableCommand {
         if render.seed != "1" { throw ValidationError("--seed does not apply: real connections use the system random generator") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
+        let pinning: Set<Policy> = [.afPublicKey, .afCertificate]
+        if pinning.contains(policy) && pins.isEmpty { throw ValidationError("--policy \(policy.rawValue) needs at least one --pin") }
+        if !pins.isEmpty && !pinning.contains(policy) { throw ValidationError("--pin goes with --policy af-public-key or af-certificate") }
+        let afOnly: Set<Policy> = [.afNone, .afPublicKey, .afCertificate]
+        if noValidatesDomainName && !afOnly.contains(policy) { throw ValidationError("--no-validates-domain-name goes with an af-… policy") }
+        if allowInvalidCertificates && !(afOnly.contains(policy) || policy == .imageDownloader) {
+            throw ValidationError("--allow-invalid-certificates goes with an af-… policy or image-downloader")
+        }
+        if atsNoForwardSecrecy && !ats { throw ValidationError("--ats-no-forward-secrecy goes with --ats") }
+    }
+
+    /// The simulation's `ClientTrustPolicy` for the flags.
+    func clientTrustPolicy() throws -> ClientTrustPolicy {
+        func af(_ mode: AFSecurityPolicy.PinningMode) throws -> ClientTrustPolicy {
+            var pinned: [[UInt8]] = []
+            do { for pin in pins { pinned += try PeerFiles.certificates(at: pin).map(\.der) } } catch { throw CLIError.badInput("\(error)") }
+            return .afNetworking(AFSecurityPolicy(mode: mode, pinnedCertificates: pinned, allowInvalidCertificates: allowInvalidCertificates,
+                                                  validatesDomainName: !noValidatesDomainName))
+        }
+        switch policy {
+        case .default: return .systemDefault
+        case .none: return .afNetworking(AFSecurityPolicy(mode: .none, allowInvalidCertificates: true, validatesDomainName: false))
+        case .afNone: return try af(.none)
+        case .afPublicKey: return try af(.publicKey)
+        case .afCertificate: return try af(.certificate)
+        case .challengeNone: return .challengeMode(.none)
+        case .challengeSimple: return .challengeMode(.simple)
+        case .challengeFull: return .challengeMode(.full)
+        case .webContainer: return .webContainer
+        case .imageDownloader: return .imageDownloader(allowInvalidSSLCertificates: allowInvalidCertificates)
+        }
     }
 
     func run() throws {
@@ -74,24 +130,27 @@ struct ConnectCommand: ParsableCommand {
 
         let offered: [CipherSuite]
         do { offered = try PeerOptions.suites(suites) } catch { throw CLIError.badInput("\(error)") }
-        let evaluator: any PeerCertificateEvaluator
-        switch policy {
-        case .none:
-            evaluator = AcceptAnyCertificate()
-        case .default:
-            let anchors: [X509Certificate]
-            do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
-            // Without --servername, an address is the name the certificate must carry (an IP SAN).
-            evaluator = CheckedName(inner: PeerFiles.chainEvaluator(anchors: anchors, storeName: ca ?? "no anchors (use --ca)"),
-                                    name: name ?? host)
-        }
+        let anchors: [X509Certificate]
+        do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
+        let atsPolicy: ATSPolicy? = ats
+            ? ATSPolicy(exceptionDomains: atsNoForwardSecrecy ? [name ?? host: ATSPolicy.ExceptionDomain(requiresForwardSecrecy: false)] : [:])
+            : nil
+        // Without --servername, an address is the name the certificate must carry (an IP SAN).
+        let evaluator = RealTrust.evaluator(policy: try clientTrustPolicy(), ats: atsPolicy, anchors: anchors,
+                                            storeName: ca ?? "no anchors (use --ca)", host: name ?? host)
         var identity: TLSIdentity?
         if let cert, let key {
             do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.badInput("\(error)") }
         }
-        let configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
+        var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
                                                    signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
+        if let atsPolicy {
+            switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
+            case .success(let restricted): configuration = restricted
+            case .failure(let error): throw CLIError.failed("connect \(host):\(port): refused before connecting: \(error)")
+            }
+        }
         let text: String? = request.map { $0.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
         let httpRequest = text.map { $0.isEmpty ? nil : $0 }
             ?? "GET / HTTP/1.1\r\nHost: \(name ?? host)\r\nConnection: close\r\n\r\n"
@@ -126,16 +185,6 @@ struct ConnectCommand: ParsableCommand {
             throw CLIError.badInput("expected HOST:PORT with a port 1…65535, got '\(target)'")
         }
         return (String(host), port)
-    }
-}
-
-/// Checks the server's chain against a fixed name (the --servername, or the address dialled).
-struct CheckedName: PeerCertificateEvaluator {
-    var inner: any PeerCertificateEvaluator
-    var name: String
-
-    func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
-        inner.evaluate(chain: chain, role: role, serverName: serverName ?? name)
     }
 }
 

@@ -15,8 +15,8 @@ struct ServeCommand: ParsableCommand {
         abstract: "Serve HTTPS (TLS 1.2) on loopback with TLSLab's engine, tracing every handshake.",
         discussion: """
         Prints "listening on ADDRESS:PORT" first (--port 0 picks a free port), then each connection's
-        trace and a one-line log entry on standard error. Stops on Ctrl-C, SIGTERM or after
-        --max-connections connections.
+        trace and a one-line log entry on standard error. Connections are served one after another,
+        or up to --concurrent N at once. Stops on Ctrl-C, SIGTERM or after --max-connections connections.
         """
     )
 
@@ -60,6 +60,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Stop after this many connections.")
     var maxConnections: Int?
 
+    @Option(help: "Serve up to N connections at once (default 1: one after another).")
+    var concurrent: Int = 1
+
     @Option(help: "Seconds a client may stay silent before it is closed.")
     var timeout: Int = 10
 
@@ -68,6 +71,7 @@ struct ServeCommand: ParsableCommand {
         if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
         if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
         if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
+        if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
     }
 
@@ -104,7 +108,7 @@ struct ServeCommand: ParsableCommand {
         let detail = render.verbosity
         var keylogError: Error?
         do {
-            try server.run(maxConnections: maxConnections, shouldStop: { StopSignal.requested }) { connection in
+            try server.run(maxConnections: maxConnections, concurrency: concurrent, shouldStop: { StopSignal.requested }) { connection in
                 switch output {
                 case _ where quiet: break
                 case .json: PeerOptions.print(connection.trace, format: .json, verbosity: detail, title: "")

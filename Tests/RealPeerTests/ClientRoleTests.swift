@@ -127,34 +127,101 @@ struct ClientRoleTests {
         }
     }
 
-    /// The reason a simulation gives for the same certificate, with the same evaluator.
-    static func simulatedReason(certificate: String, pki: TestPKI, evaluator: ChainTrustEvaluator) throws -> String? {
+    /// How a simulation ends for the same server certificate and the same evaluator: nil when the
+    /// handshake completed, else the cause of the first fatal alert.
+    static func simulated(certificate: String, pki: TestPKI, evaluator: any PeerCertificateEvaluator) throws -> (completed: Bool, cause: String?) {
         let identity = try PeerFiles.identity(certificate: pki.path(certificate), key: pki.path("leaf.key"))
         let random = HMACDRBG(seed: 7)
         var setup = SimulationSetup(
             client: TLSClientConfiguration(certificateEvaluator: evaluator, random: random, serverName: "localhost"),
             server: TLSServerConfiguration(identity: identity, random: random), random: random)
         setup.httpRequest = nil
-        return Simulation(setup).run().summary.failure?.cause
+        let summary = Simulation(setup).run().summary
+        return (summary.clientCompleted && summary.failure == nil, summary.failure?.cause)
     }
 
-    @Test("trust failures: a self-signed and a wrong-host server are refused with the simulation's reasons",
-          arguments: [("selfsigned.pem", "unknown_ca"), ("wrong.pem", "bad_certificate")])
-    func trustFailure(_ certificate: String, _ alert: String) throws {
+    /// One trust policy against one server certificate.
+    struct TrustCase: Sendable, CustomStringConvertible {
+        var certificate: String
+        var policy: ClientTrustPolicy
+        var ats = false
+        /// The alert our client must send (nil: the handshake completes).
+        var alert: String?
+        var description: String { "\(certificate) under \(policy.name)\(ats ? " + ATS" : "")" }
+    }
+
+    static func pins(_ names: String...) -> [[UInt8]] {
+        guard let pki = TestPKI.shared else { return [] }
+        return names.flatMap { (try? PeerFiles.certificates(at: pki.path($0)))?.map(\.der) ?? [] }
+    }
+
+    static let trustCases: [TrustCase] = [
+        TrustCase(certificate: "chain.pem", policy: .systemDefault),
+        TrustCase(certificate: "selfsigned.pem", policy: .systemDefault, alert: "unknown_ca"),
+        TrustCase(certificate: "wrong.pem", policy: .systemDefault, alert: "bad_certificate"),
+        TrustCase(certificate: "chain.pem", policy: .systemDefault, ats: true),
+        TrustCase(certificate: "wrong.pem", policy: .systemDefault, ats: true, alert: "bad_certificate"),
+        // `connect --policy none`.
+        TrustCase(certificate: "selfsigned.pem",
+                  policy: .afNetworking(AFSecurityPolicy(mode: .none, allowInvalidCertificates: true, validatesDomainName: false))),
+        TrustCase(certificate: "wrong.pem", policy: .challengeMode(.simple)),
+        TrustCase(certificate: "wrong.pem", policy: .challengeMode(.full), alert: "bad_certificate"),
+        TrustCase(certificate: "chain.pem", policy: .afNetworking(AFSecurityPolicy(mode: .certificate, pinnedCertificates: pins("root.pem")))),
+        TrustCase(certificate: "chain.pem", policy: .afNetworking(AFSecurityPolicy(mode: .certificate, pinnedCertificates: pins("selfsigned.pem"))),
+                  alert: "unknown_ca"),
+        // wrong.pem carries the leaf's key: a public-key pin of it matches the real leaf.
+        TrustCase(certificate: "chain.pem", policy: .afNetworking(AFSecurityPolicy(mode: .publicKey, pinnedCertificates: pins("wrong.pem")))),
+        TrustCase(certificate: "selfsigned.pem", policy: .afNetworking(AFSecurityPolicy(mode: .publicKey, pinnedCertificates: pins("selfsigned.pem"),
+                                                                                        allowInvalidCertificates: true))),
+    ]
+
+    @Test("trust policies (system default, ATS, AFSecurityPolicy, challenge modes) decide a real server as they decide in a simulation",
+          arguments: ClientRoleTests.trustCases)
+    func trustPolicy(_ c: TrustCase) throws {
         let pki = try #require(TestPKI.shared)
-        let (server, port) = try startSServer(["-cert", certificate, "-key", "leaf.key", "-www"], pki: pki)
+        // s_server sends only the first certificate of -cert: the rest of chain.pem goes in -cert_chain,
+        // so that the real server presents what the simulated one does.
+        let presented = c.certificate == "chain.pem" ? ["-cert", "leaf.pem", "-cert_chain", "root.pem"] : ["-cert", c.certificate]
+        let (server, port) = try startSServer(presented + ["-key", "leaf.key", "-www"], pki: pki)
         defer { server.stop() }
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
-        let evaluator = PeerFiles.chainEvaluator(anchors: roots, storeName: "test root")
+        let now = Int64(Date().timeIntervalSince1970)
+        let evaluator = RealTrust.evaluator(policy: c.policy, ats: c.ats ? ATSPolicy() : nil, anchors: roots, storeName: "test root", time: now)
         var client = try Self.client(port: port, pki: pki)
         client.configuration.certificateEvaluator = evaluator
+        if c.ats { client.configuration = try RealTrust.restrict(client.configuration, ats: ATSPolicy(), host: "localhost").get() }
         let result = client.run()
-        let failure = try #require(result.failure)
-        #expect(failure.contains(alert), "\(failure)")
-        let simulated = try #require(try Self.simulatedReason(certificate: certificate, pki: pki, evaluator: evaluator))
-        #expect(failure.hasSuffix(simulated), "real: \(failure)\nsimulated: \(simulated)")
-        // OpenSSL saw our alert.
-        #expect(server.wait(for: "alert", seconds: 2), "\(server.output)")
+        let simulated = try Self.simulated(certificate: c.certificate, pki: pki, evaluator: evaluator)
+        if let alert = c.alert {
+            let failure = try #require(result.failure, "\(c) was accepted")
+            #expect(failure.hasPrefix("refused: \(alert) — "), "\(failure)")
+            #expect(!simulated.completed)
+            let cause = try #require(simulated.cause)
+            #expect(failure.hasSuffix(cause), "real: \(failure)\nsimulated: \(cause)")
+            #expect(failure.contains("ServerTrust challenge answered by") || failure.contains("ATS:"), "the policy's own reasons: \(failure)")
+            // OpenSSL saw our alert.
+            #expect(server.wait(for: "alert", seconds: 2), "\(server.output)")
+        } else {
+            #expect(result.failure == nil, "\(c): \(result.failure ?? "")")
+            #expect(simulated.completed, "\(c): simulated \(simulated.cause ?? "")")
+        }
+    }
+
+    @Test("ATS removes suites without forward secrecy before connecting; an exception domain keeps them")
+    func atsSuites() throws {
+        let config = TLSClientConfiguration(certificateEvaluator: AcceptAnyCertificate(), random: SystemRandom(),
+                                            cipherSuites: [.TLS_RSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
+        let strict = try RealTrust.restrict(config, ats: ATSPolicy(), host: "localhost").get()
+        #expect(strict.cipherSuites == [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
+        var rsaOnly = config
+        rsaOnly.cipherSuites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        guard case .failure(let error) = RealTrust.restrict(rsaOnly, ats: ATSPolicy(), host: "localhost") else {
+            Issue.record("ATS accepted an RSA-only offer")
+            return
+        }
+        #expect(error.description.contains("forward-secret"), "\(error)")
+        let relaxed = ATSPolicy(exceptionDomains: ["localhost": ATSPolicy.ExceptionDomain(requiresForwardSecrecy: false)])
+        #expect(try RealTrust.restrict(rsaOnly, ats: relaxed, host: "localhost").get().cipherSuites == [.TLS_RSA_WITH_AES_128_GCM_SHA256])
     }
 
     @Test("a server that closes at once, or answers with garbage: one clear line")

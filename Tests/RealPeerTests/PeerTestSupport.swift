@@ -182,10 +182,10 @@ final class ServerThread: @unchecked Sendable {
     private var finished = false
 
     /// `keepTraces: false` drops each connection's trace (a memory measurement must not count them).
-    init(_ server: RealServer, maxConnections: Int? = nil, keepTraces: Bool = true) {
+    init(_ server: RealServer, maxConnections: Int? = nil, concurrency: Int = 1, keepTraces: Bool = true) {
         self.server = server
         let thread = Thread { [self] in
-            _ = try? server.run(maxConnections: maxConnections, shouldStop: { self.lock.withLock { self.stopFlag } }) { c in
+            _ = try? server.run(maxConnections: maxConnections, concurrency: concurrency, shouldStop: { self.lock.withLock { self.stopFlag } }) { c in
                 var kept = c
                 if !keepTraces { kept.trace = Trace(events: []) }
                 self.lock.withLock { self._connections.append(kept) }

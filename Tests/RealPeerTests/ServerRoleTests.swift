@@ -15,7 +15,7 @@ import Glibc
 struct ServerRoleTests {
     static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented, auth: ClientAuthentication = ClientAuthentication.none,
                        dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, maxConnections: Int? = nil,
-                       keepTraces: Bool = true) throws -> ServerThread {
+                       concurrency: Int = 1, keepTraces: Bool = true) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
         let useFFDHE = dhGroup.name == "ffdhe2048"
@@ -25,7 +25,7 @@ struct ServerRoleTests {
                                    clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
                                        : PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"))
         }
-        return ServerThread(real, maxConnections: maxConnections, keepTraces: keepTraces)
+        return ServerThread(real, maxConnections: maxConnections, concurrency: concurrency, keepTraces: keepTraces)
     }
 
     static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String]) throws -> (status: Int32, output: String) {
@@ -156,6 +156,24 @@ struct ServerRoleTests {
         #expect(failures[4].contains("disconnected mid-handshake"), "\(failures[4])")
         #expect(failures[5].contains("timed out"), "\(failures[5])")
         #expect(failures[6] == "ok")
+    }
+
+    @Test("concurrent serving: a silent client does not hold up the next one")
+    func concurrent() throws {
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki, timeout: 3_000, concurrency: 4)
+        defer { thread.stop() }
+        let silent = try TCPSocket.connect(host: "127.0.0.1", port: thread.port)
+        defer { silent.close() }
+        usleep(100_000)
+        let started = Date()
+        let ok = try Self.sClient(thread.port, pki: pki, [])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
+        #expect(elapsed < 2.5, "served in \(elapsed) s while the silent client held its connection (one at a time would wait 3 s)")
+        #expect(thread.waitFor(2, seconds: 6))
+        let failures = thread.connections.map { $0.failure ?? "ok" }
+        #expect(failures.first == "ok" && failures.last?.contains("timed out") == true, "\(failures)")
     }
 
     static func residentKilobytes() -> Int? {
