@@ -120,11 +120,15 @@ struct ServerRoleTests {
         }
         // Plain HTTP at a TLS port.
         #expect(alert(try Self.raw(port, Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))) == AlertDescription.unexpectedMessage.rawValue)
+        // Random garbage.
+        var generator = SystemRandomNumberGenerator()
+        let garbage = (0 ..< 300).map { i -> UInt8 in i == 0 ? 0xde : UInt8.random(in: 0 ... 255, using: &generator) }
+        #expect(alert(try Self.raw(port, garbage)) == AlertDescription.unexpectedMessage.rawValue)
         // SSL 2.0-compatible CLIENT-HELLO (RFC 5246 Appendix E.2).
         let v2: [UInt8] = [0x80, 0x2e, 0x01, 0x03, 0x01, 0x00, 0x15, 0x00, 0x00, 0x00, 0x10]
             + [0x00, 0x00, 0x9c, 0x00, 0x00, 0x2f, 0x00, 0x00, 0x35, 0x00, 0x00, 0x0a, 0x00, 0x00, 0xff, 0x00, 0x00, 0x04, 0x01, 0x00, 0x80]
             + [UInt8](repeating: 0x42, count: 16)
-        #expect(alert(try Self.raw(port, v2)) != nil)
+        #expect(alert(try Self.raw(port, v2)) == AlertDescription.unexpectedMessage.rawValue)
         // A record header announcing 2^14 + 2048 + 1 bytes.
         let big = 16_384 + 2_048 + 1
         #expect(alert(try Self.raw(port, [22, 3, 3, UInt8(big >> 8), UInt8(big & 0xff)] + [UInt8](repeating: 0, count: 64)))
@@ -144,18 +148,15 @@ struct ServerRoleTests {
         let ok = try Self.sClient(port, pki: pki, [])
         #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
 
-        #expect(thread.waitFor(7))
+        #expect(thread.waitFor(8))
         let log = thread.connections.map(\.logLine)
-        #expect(thread.connections.count == 7, "\(log)")
-        guard thread.connections.count == 7 else { return }
-        let failures = thread.connections.map { $0.failure ?? "ok" }
-        #expect(failures[0].contains("sent alert unexpected_message"), "\(failures[0])")
-        #expect(failures[1].contains("sent alert"), "\(failures[1])")
-        #expect(failures[2].contains("sent alert record_overflow"), "\(failures[2])")
-        #expect(failures[3].contains("disconnected mid-handshake"), "\(failures[3])")
-        #expect(failures[4].contains("disconnected mid-handshake"), "\(failures[4])")
-        #expect(failures[5].contains("timed out"), "\(failures[5])")
-        #expect(failures[6] == "ok")
+        #expect(thread.connections.count == 8, "\(log)")
+        guard thread.connections.count == 8 else { return }
+        // Each connection's log line says what happened to it.
+        let expected = ["sent alert unexpected_message: ", "sent alert unexpected_message: malformed: unknown record content type 222",
+                        "sent alert unexpected_message: malformed: SSL 2.0-compatible CLIENT-HELLO", "sent alert record_overflow: ",
+                        "disconnected mid-handshake", "disconnected mid-handshake", "timed out", " → 200"]
+        for (line, text) in zip(log, expected) { #expect(line.contains(text), "\(line)") }
     }
 
     @Test("concurrent serving: a silent client does not hold up the next one")
