@@ -117,7 +117,14 @@ final class TestPKI: Sendable {
     }()
 
     private init(openssl: String) throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-realpeer-\(getpid())")
+        let temporary = FileManager.default.temporaryDirectory
+        // Earlier runs' directories, whose processes are gone, are removed.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("tlslab-realpeer-") {
+            if let pid = Int32(name.dropFirst("tlslab-realpeer-".count)), pid != getpid(), kill(pid, 0) != 0 {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+        dir = temporary.appendingPathComponent("tlslab-realpeer-\(getpid())")
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let files: [(String, String)] = [
