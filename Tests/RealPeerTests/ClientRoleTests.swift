@@ -1,6 +1,7 @@
 import Foundation
 import PKI
 import RealPeer
+import Rendering
 import Simulation
 import TLSCrypto
 import TLSEngine
@@ -222,6 +223,42 @@ struct ClientRoleTests {
         #expect(error.description.contains("forward-secret"), "\(error)")
         let relaxed = ATSPolicy(exceptionDomains: ["localhost": ATSPolicy.ExceptionDomain(requiresForwardSecrecy: false)])
         #expect(try RealTrust.restrict(rsaOnly, ats: relaxed, host: "localhost").get().cipherSuites == [.TLS_RSA_WITH_AES_128_GCM_SHA256])
+    }
+
+    /// The handshake lines of a text ladder: "client ──▶ server  TLS ClientHello", … (time and sizes dropped).
+    static func ladder(_ lines: [String]) -> [String] {
+        lines.compactMap { line -> String? in
+            guard let range = line.range(of: #"client (──▶|◀──) server  TLS [A-Za-z]+"#, options: .regularExpression) else { return nil }
+            let text = String(line[range])
+            return text.hasSuffix("TLS Alert") ? nil : text
+        }
+    }
+
+    @Test("the text trace of a real handshake shows the server's messages as they arrive, the same ladder as a simulation")
+    func textLadder() throws {
+        let pki = try #require(TestPKI.shared)
+        let (server, port) = try startSServer(["-cert", "leaf.pem", "-cert_chain", "root.pem", "-key", "leaf.key", "-www"], pki: pki)
+        defer { server.stop() }
+        let suite = CipherSuite.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256
+        let result = try Self.client(port: port, pki: pki, suites: [suite]).run()
+        #expect(result.failure == nil, "\(result.failure ?? "")")
+        let real = TextRenderer(verbosity: .normal, width: 120, color: false).render(result.trace)
+
+        let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
+        let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
+        let random = HMACDRBG(seed: 3)
+        let setup = SimulationSetup(
+            client: TLSClientConfiguration(certificateEvaluator: RealTrust.evaluator(policy: .systemDefault, anchors: roots, storeName: "test root"),
+                                           random: random, cipherSuites: [suite], serverName: "localhost"),
+            server: TLSServerConfiguration(identity: identity, random: random), random: random)
+        let simulated = TextRenderer(verbosity: .normal, width: 120, color: false).render(Simulation(setup).run())
+
+        let ladder = Self.ladder(real)
+        #expect(ladder.contains("client ◀── server  TLS ServerHello"), "\(real.joined(separator: "\n"))")
+        #expect(ladder == Self.ladder(simulated), "real:\n\(ladder.joined(separator: "\n"))\nsimulated:\n\(Self.ladder(simulated).joined(separator: "\n"))")
+        #expect(real.contains { $0.contains("Success on the client side") })
+        #expect(!real.contains { $0.contains("Who knows what") }, "no knowledge panel without a wire to measure it from")
+        #expect(simulated.contains { $0.contains("Who knows what") })
     }
 
     @Test("a server that closes at once, or answers with garbage: one clear line")
