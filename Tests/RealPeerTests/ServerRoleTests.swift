@@ -28,11 +28,25 @@ struct ServerRoleTests {
         return ServerThread(real, maxConnections: maxConnections, concurrency: concurrency, keepTraces: keepTraces)
     }
 
-    static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String]) throws -> (status: Int32, output: String) {
+    static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String],
+                        environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         try runTool(Tools.openssl ?? "openssl",
                     ["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-CAfile", "root.pem", "-verify_return_error",
                      "-servername", "localhost", "-ign_eof"] + extra,
-                    in: pki.dir, stdin: "GET / HTTP/1.0\r\n\r\n", timeout: 15)
+                    in: pki.dir, stdin: "GET / HTTP/1.0\r\n\r\n", environment: environment, timeout: 15)
+    }
+
+    @Test("EMS switched off in s_client's OpenSSL config file: our server completes without it, and both say so")
+    func noExtendedMasterSecret() throws {
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki)
+        defer { thread.stop() }
+        let r = try Self.sClient(thread.port, pki: pki, [], environment: ["OPENSSL_CONF": pki.path("noems.cnf")])
+        #expect(r.output.contains("Verify return code: 0 (ok)"), "\(r.output)")
+        #expect(r.output.contains("Extended master secret: no"), "\(r.output)")
+        #expect(r.output.contains("extended master secret: no"), "our page: \(r.output)")
+        #expect(thread.waitFor(1))
+        #expect(thread.connections.first?.facts.extendedMasterSecret == false)
     }
 
     static let suites: [(String, CipherSuite, [String], String)] = [
