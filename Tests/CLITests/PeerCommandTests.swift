@@ -159,14 +159,19 @@ struct PeerCommandTests {
         #expect(alert.stderr == "tlslab: connect 127.0.0.1:\(server.port): the server sent a fatal alert: handshake_failure\n", "\(alert.stderr)")
         #expect(server.reap())
 
-        // A listener that closes at once, and one that answers in plain HTTP.
-        for (answer, expected) in [(nil as String?, "the server closed the connection during the handshake"),
-                                   ("HTTP/1.1 400 Bad Request\r\n\r\n", "refused: ")] {
+        // A listener that closes at once, one that answers in plain HTTP, and one that answers the
+        // ClientHello with a well-formed ServerHelloDone record (a message out of order).
+        let cases: [([UInt8]?, String)] = [
+            (nil, "the server closed the connection during the handshake"),
+            (Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8), "refused: unexpected_message"),
+            ([22, 3, 3, 0, 4, 14, 0, 0, 0], "refused: unexpected_message"),
+        ]
+        for (answer, expected) in cases {
             let listener = try TCPListener(port: 0)
             let thread = Thread {
                 guard let s = try? listener.accept(timeoutMilliseconds: 5_000) else { return }
                 _ = try? s.read(timeoutMilliseconds: 2_000)
-                if let answer { try? s.write(Array(answer.utf8)); _ = try? s.read(timeoutMilliseconds: 2_000) }
+                if let answer { try? s.write(answer); _ = try? s.read(timeoutMilliseconds: 2_000) }
                 s.close()
             }
             thread.start()
