@@ -4,7 +4,7 @@ import PackageDescription
 // Layers, bottom to top (no module imports one above it):
 //   CGMP → BigNum → TLSCrypto → PKI → TLSEngine
 //   TCPSim (stands alone)
-//   Simulation (TLSEngine + TCPSim) → Scenarios, Rendering → tlslab
+//   Simulation (TLSEngine + TCPSim) → Scenarios, Rendering, RealPeer → tlslab
 let package = Package(
     name: "TLSLab",
     platforms: [.macOS(.v14)],
@@ -49,8 +49,10 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "Rendering", dependencies: ["Simulation", "TLSEngine", "TCPSim"]),
+        // Real peers: the same state machines over POSIX sockets (no Rendering: drivers emit trace events).
+        .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "Simulation", "TLSCrypto"]),
         .executableTarget(name: "tlslab", dependencies: [
-            "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim",
+            "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim", "RealPeer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -66,8 +68,9 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Simulation", "TCPSim", "TLSEngine"],
                     exclude: ["Goldens"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering"]),
+        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering", "RealPeer"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering"]),
+        .testTarget(name: "RealPeerTests", dependencies: ["RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering"]),
         .testTarget(name: "PKITests", dependencies: [
             "PKI", "TLSCrypto",
             .product(name: "Crypto", package: "swift-crypto"),

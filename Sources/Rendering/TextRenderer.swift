@@ -34,12 +34,14 @@ public struct TextRenderer: Sendable {
         var state = LadderState()
         state.participants = trace.participants
         state.plainHTTP = !trace.summary.usedTLS
+        state.oneSided = Self.isOneSided(trace)
         for event in trace.events {
             lines += render(event, state: &state)
         }
         lines += outcome(trace)
         lines += statistics(trace)
-        if verbosity != .summary { lines += knowledgePanel(trace.knowledge) }
+        // A real peer's trace has no wire and no second party to measure knowledge from.
+        if verbosity != .summary && !state.oneSided { lines += knowledgePanel(trace.knowledge) }
         return lines.flatMap(fitToWidth)
     }
 
@@ -61,6 +63,21 @@ public struct TextRenderer: Sendable {
         }
     }
 
+    /// A trace of one side only (`tlslab connect` / `serve`: the peer is a real program): TLS events
+    /// by the client or by the server, not both, and no attacker.
+    static func isOneSided(_ trace: Trace) -> Bool {
+        var client = false, server = false
+        for event in trace.events {
+            guard case .tls = event.kind else { continue }
+            switch event.actor {
+            case .client: client = true
+            case .server: server = true
+            default: return false
+            }
+        }
+        return client != server
+    }
+
     struct LadderState {
         var tcpAcks = 0
         var explained: Set<String> = []
@@ -69,6 +86,8 @@ public struct TextRenderer: Sendable {
         var cipherSuite: CipherSuite?
         var participants: [IPv4Address: Actor] = [:]
         var plainHTTP = false
+        /// Only one side is traced: the peer's messages are shown as they arrive.
+        var oneSided = false
     }
 
     // MARK: Events
@@ -150,24 +169,16 @@ public struct TextRenderer: Sendable {
     func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [String] {
         switch event {
         case .handshakeSent(let message, let bytes):
-            var out = [style("\(t)  \(arrow(actor, peer))  TLS \(messageName(message))  (\(bytes.count) bytes)\(messageSummary(message))", .tls)]
-            if verbosity != .summary {
-                let key = explanationKey(message, state: state)
-                if let text = explanations(key) { out += explain(text) }
-            }
-            if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
-            if verbosity == .bytes {
-                let dissection = Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
-                out += HexdumpRenderer(width: width - 10).render(dissection, input: bytes).map { "          " + $0 }
-            }
-            return out
+            return messageLines(message, bytes: bytes, from: actor, to: peer, time: t, state: &state)
+        case .handshakeReceived(let message, let bytes) where state.oneSided:
+            // The real peer is not traced: its message is shown as it arrived, with the same explanation.
+            return messageLines(message, bytes: bytes, from: peer, to: actor, time: t, state: &state)
         case .changeCipherSpecSent:
-            var out = [style("\(t)  \(arrow(actor, peer))  TLS ChangeCipherSpec", .tls)]
-            if verbosity != .summary, !state.explained.contains("ccs\(actor)"), let text = explanations("tls.ChangeCipherSpec") {
-                state.explained.insert("ccs\(actor)")
-                out += explain(text)
-            }
-            return out
+            return changeCipherSpecLines(from: actor, to: peer, time: t, state: &state)
+        case .changeCipherSpecReceived where state.oneSided:
+            return changeCipherSpecLines(from: peer, to: actor, time: t, state: &state)
+        case .alertReceived(let alert) where state.oneSided:
+            return [style("\(t)  \(arrow(peer, actor))  TLS Alert \(alert)", .alert)]
         case .negotiated(let n):
             state.keyExchange = n.cipherSuite.parameters?.keyExchange
             state.cipherSuite = n.cipherSuite
@@ -193,6 +204,29 @@ public struct TextRenderer: Sendable {
         default:
             return []
         }
+    }
+
+    func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
+        var out = [style("\(t)  \(arrow(from, to))  TLS \(messageName(message))  (\(bytes.count) bytes)\(messageSummary(message))", .tls)]
+        if verbosity != .summary {
+            let key = explanationKey(message, state: state)
+            if let text = explanations(key) { out += explain(text) }
+        }
+        if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
+        if verbosity == .bytes {
+            let dissection = Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
+            out += HexdumpRenderer(width: width - 10).render(dissection, input: bytes).map { "          " + $0 }
+        }
+        return out
+    }
+
+    func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
+        var out = [style("\(t)  \(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
+        if verbosity != .summary, !state.explained.contains("ccs\(from)"), let text = explanations("tls.ChangeCipherSpec") {
+            state.explained.insert("ccs\(from)")
+            out += explain(text)
+        }
+        return out
     }
 
     func derivedLines(_ value: DerivedValue, actor: Actor) -> [String] {
@@ -248,6 +282,12 @@ public struct TextRenderer: Sendable {
             out.append("Success: \(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
                        (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
             if let m = s.masterSecret { out.append("Both sides derived the same master secret \(short(m)).") }
+        } else if s.clientCompleted != s.serverCompleted, Self.isOneSided(trace) {
+            // A real peer (`tlslab connect` / `serve`): only our side's events exist.
+            let side = s.clientCompleted ? "client" : "server"
+            out.append("Success on the \(side) side (the peer is a real program, so only this side is traced): " +
+                       "\(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
+                       (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
         } else {
             out.append("The run ended before the handshake finished.")
         }

@@ -8,7 +8,8 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, CheckCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
+        subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, CheckCommand.self,
+                      ConnectCommand.self, ServeCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
     )
 
     /// Runs the command line with TLSLab's exit codes: 0 success, 1 a failure the user asked to

@@ -223,7 +223,8 @@ public struct TLSServer {
             context.resumed = true
             try context.fix(suite: params, version: version)
             context.sendHandshake(.serverHello(serverHello(suite: cached.cipherSuite, version: version,
-                                                           clientExtensions: extensions, ecdhe: false)))
+                                                           clientExtensions: extensions, ecdhe: false,
+                                                           scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
             context.events.append(.negotiated(negotiation(group: nil)))
             context.events.append(.sessionResumed(sessionID: cached.sessionID))
             context.masterSecret = cached.masterSecret
@@ -264,7 +265,8 @@ public struct TLSServer {
         }
         context.sendHandshake(.serverHello(serverHello(suite: params.suite, version: version,
                                                        clientExtensions: extensions,
-                                                       ecdhe: params.keyExchange == .ecdheRSA)))
+                                                       ecdhe: params.keyExchange == .ecdheRSA,
+                                                       scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
         context.events.append(.negotiated(negotiation(group: groupName)))
         context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
         if var kx = keyExchange, let params = try kx.makeServerParams(context.keyExchangeInputs) {
@@ -296,9 +298,11 @@ public struct TLSServer {
     }
 
     private func serverHello(suite: CipherSuite, version: ProtocolVersion, clientExtensions: [TLSExtension],
-                             ecdhe: Bool) -> ServerHello {
+                             ecdhe: Bool, scsv: Bool) -> ServerHello {
         var extensions: [TLSExtension] = []
-        if clientExtensions.contains(type: .renegotiationInfo) { extensions.append(.renegotiationInfo([])) }
+        // RFC 5746 §3.6: an empty renegotiation_info answers the client's extension or its
+        // TLS_EMPTY_RENEGOTIATION_INFO_SCSV (OpenSSL clients send the SCSV and refuse a server without it).
+        if clientExtensions.contains(type: .renegotiationInfo) || scsv { extensions.append(.renegotiationInfo([])) }
         if context.extendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if ecdhe && clientExtensions.contains(type: .ecPointFormats) { extensions.append(.ecPointFormats([.uncompressed])) }
         return ServerHello(serverVersion: version, random: Random(context.serverRandom), sessionID: context.sessionID,

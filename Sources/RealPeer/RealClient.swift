@@ -1,0 +1,174 @@
+import Foundation
+import Simulation
+import TLSEngine
+
+/// Runs ``TLSClient`` — the simulation's client state machine — over a real TCP socket: connect,
+/// handshake, one HTTP request, the response, close_notify and close. Every wait is bounded.
+public struct RealClient {
+    public var host: String
+    public var port: UInt16
+    public var configuration: TLSClientConfiguration
+    /// Sent once the handshake completes (nil: handshake only).
+    public var request: String?
+    /// The longest wait for any one read (and for connect).
+    public var timeoutMilliseconds: Int32
+
+    public init(host: String, port: UInt16, configuration: TLSClientConfiguration, request: String? = nil,
+                timeoutMilliseconds: Int32 = 10_000) {
+        self.host = host
+        self.port = port
+        self.configuration = configuration
+        self.request = request
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    /// signature_algorithms in OpenSSL 3's order for RSA (RSA-PSS before PKCS#1 v1.5), so that a
+    /// server signs as it does for OpenSSL clients. The engine's default offer lists PKCS#1 first.
+    public static let openSSLSignatureOrder: [SignatureScheme] = [
+        .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512,
+        .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512, .rsaPKCS1SHA1,
+    ]
+
+    /// How a connection went.
+    public struct Result: Sendable {
+        public var trace: Trace
+        /// nil when the handshake completed (and the request, if any, was answered); else one line saying why not.
+        public var failure: String?
+        /// The HTTP response bytes received, as text.
+        public var response: String?
+        public var version: ProtocolVersion?
+        public var suite: CipherSuite?
+        public var extendedMasterSecret = false
+        public var keyLog: KeyLogEntry?
+
+        public var succeeded: Bool { failure == nil }
+    }
+
+    public func run() -> Result {
+        var recorder = TraceRecorder()
+        var client = TLSClient(configuration: configuration)
+
+        func finish(_ failure: String?, _ recorder: TraceRecorder, _ client: TLSClient, response: [UInt8]? = nil) -> Result {
+            var r = Result(trace: recorder.trace)
+            r.failure = failure
+            r.response = response.map { String(decoding: $0, as: UTF8.self) }
+            r.version = client.negotiatedVersion
+            r.suite = client.negotiatedSuite
+            r.extendedMasterSecret = client.usesExtendedMasterSecret
+            r.keyLog = KeyLogEntry.from(recorder.events)
+            return r
+        }
+
+        recorder.phase("TCP connection — socket level: only what the kernel lets us see")
+        let socket: TCPSocket
+        do {
+            socket = try TCPSocket.connect(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
+            recorder.socket("connect() to \(host):\(port) failed: \(error)")
+            return finish("cannot connect to \(host):\(port): \(error)", recorder, client)
+        }
+        defer { socket.close() }
+        recorder.socket("connect() returned: \(socket.localAddress) → \(socket.remoteAddress) (the kernel did the three-way handshake)")
+
+        func send(_ step: TLSStep) -> Bool {
+            recorder.record(step, by: .client)
+            let bytes = step.output
+            guard !bytes.isEmpty else { return true }
+            do { try socket.write(bytes); recorder.wrote(bytes.count); return true } catch {
+                recorder.socket("write of \(bytes.count) bytes failed: \(error)")
+                return false
+            }
+        }
+        func closeSocket() {
+            socket.shutdownWrite()
+            // Read what is left so that close() does not turn into a reset.
+            while let rest = try? socket.read(timeoutMilliseconds: 500), !rest.isEmpty { recorder.read(rest.count) }
+            socket.close()
+            recorder.socket("close(): \(recorder.totals)")
+        }
+
+        // The handshake.
+        recorder.phase("TLS handshake")
+        guard send(client.start()) else { return finish("the connection broke while sending the ClientHello", recorder, client) }
+        while !client.isConnected {
+            let bytes: [UInt8]
+            do {
+                bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds)
+            } catch {
+                recorder.socket("\(error)")
+                closeSocket()
+                return finish("the server did not answer in state \(client.stateName.rawValue): \(error)", recorder, client)
+            }
+            if bytes.isEmpty {
+                recorder.socket("read() returned 0: the server closed the connection")
+                closeSocket()
+                return finish("the server closed the connection during the handshake (state \(client.stateName.rawValue))", recorder, client)
+            }
+            recorder.read(bytes.count)
+            let step = client.receive(bytes)
+            let outcome = StepOutcome(step)
+            _ = send(step)
+            if let alert = outcome.fatalReceived {
+                closeSocket()
+                return finish("the server sent a fatal alert: \(alert.alertDescription.displayName)", recorder, client)
+            }
+            if case let (alert, cause)? = outcome.fatalSent {
+                closeSocket()
+                return finish("refused: \(alert.alertDescription.displayName) — \(cause)", recorder, client)
+            }
+            if client.stateName == .closed || client.stateName == .failed {
+                closeSocket()
+                return finish("the server ended the connection during the handshake", recorder, client)
+            }
+        }
+
+        // One HTTP request and its response.
+        var response: [UInt8] = []
+        var failure: String?
+        if let request {
+            recorder.phase("HTTP request over TLS")
+            recorder.http(.requestSent(request), by: .client)
+            do {
+                _ = send(try client.sendApplicationData(Array(request.utf8)))
+            } catch {
+                failure = "could not send the request: \(error)"
+            }
+            while failure == nil, client.isConnected, !HTTPResponse.isComplete(response) {
+                let bytes: [UInt8]
+                do { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
+                    recorder.socket("\(error)")
+                    if response.isEmpty { failure = "no HTTP response: \(error)" }
+                    break
+                }
+                if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
+                recorder.read(bytes.count)
+                let step = client.receive(bytes)
+                let outcome = StepOutcome(step)
+                response += outcome.applicationData
+                _ = send(step)
+                if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
+                if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
+            }
+            if failure == nil, response.isEmpty { failure = "the server closed without an HTTP response" }
+            recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)
+        }
+        recorder.phase("closing: close_notify and close()")
+        _ = send(client.close())
+        closeSocket()
+        return finish(failure, recorder, client, response: request == nil ? nil : response)
+    }
+}
+
+/// Just enough HTTP/1.x to know when a response is whole.
+enum HTTPResponse {
+    /// Headers ended and Content-Length bytes of body arrived (without Content-Length: never, the
+    /// close ends it).
+    static func isComplete(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let headers = text[..<end.lowerBound].lowercased()
+        guard let line = headers.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return false }
+        return text.utf8.count - text[..<end.upperBound].utf8.count >= length
+    }
+}

@@ -1,0 +1,227 @@
+import ArgumentParser
+import Foundation
+import PKI
+import RealPeer
+import Rendering
+import Simulation
+import TLSCrypto
+import TLSEngine
+
+/// `tlslab connect HOST:PORT`: the simulation's client state machine against a real server over a
+/// real socket, traced like a simulation (the TCP layer only as far as the socket shows it).
+struct ConnectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "connect",
+        abstract: "Complete a real TLS 1.2 handshake with a server, send an HTTP request and trace it.",
+        discussion: """
+        The TLS layer is traced exactly as in a simulation. The TCP layer is what a socket lets us see
+        (connect, bytes read and written, close) — no sequence numbers: the kernel keeps those.
+        Exit codes: 0 success, 1 the handshake or the request failed (one line on standard error), 2 bad input.
+        """
+    )
+
+    /// The client app's trust policy: the simulation's `ClientTrustPolicy` cases.
+    enum Policy: String, ExpressibleByArgument, CaseIterable {
+        /// No delegate: the system's evaluation — chain to --ca, validity, host name (the simulation's default).
+        case `default`
+        /// Trust anything (AFSecurityPolicy mode none, allowInvalidCertificates YES, validatesDomainName NO). For watching only.
+        case none
+        /// AFSecurityPolicy with pinning mode none / publicKey / certificate (pins from --pin).
+        case afNone = "af-none", afPublicKey = "af-public-key", afCertificate = "af-certificate"
+        /// Challenge-handler modes None (trust all) / Simple (chain, no host) / Full (chain and host).
+        case challengeNone = "challenge-none", challengeSimple = "challenge-simple", challengeFull = "challenge-full"
+        /// A web container that trusts every server.
+        case webContainer = "web-container"
+        /// An image downloader (--allow-invalid-certificates sets allowInvalidSSLCertificates).
+        case imageDownloader = "image-downloader"
+    }
+
+    @Argument(help: "HOST:PORT (a name, an IPv4 address, or [IPv6]:PORT).")
+    var target: String
+
+    @Option(help: "server_name to send and the name the certificate must match (default: HOST when it is a name).")
+    var servername: String?
+
+    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all TLSLab implements.")
+    var suites: [String] = []
+
+    @Option(help: "PEM file of trust anchors for the default policy.")
+    var ca: String?
+
+    @Option(help: ArgumentHelp("The client's trust policy, as in simulations: \(Policy.allCases.map(\.rawValue).joined(separator: ", ")).",
+                               discussion: "default: the system's evaluation (chain to --ca, validity, host name); none: accept anything (for watching only)."))
+    var policy: Policy = .default
+
+    @Option(name: .customLong("pin"), help: "A pinned certificate (PEM) for --policy af-public-key / af-certificate; repeat for several.")
+    var pins: [String] = []
+
+    @Flag(help: "AFSecurityPolicy allowInvalidCertificates YES (image-downloader: allowInvalidSSLCertificates YES).")
+    var allowInvalidCertificates = false
+
+    @Flag(name: .customLong("no-validates-domain-name"), help: "AFSecurityPolicy validatesDomainName NO.")
+    var noValidatesDomainName = false
+
+    @Flag(help: "The app has an App Transport Security dictionary with Apple's defaults (TLS ≥ 1.2, forward secrecy, strong certificates).")
+    var ats = false
+
+    @Flag(help: "With --ats: NSExceptionDomains[host] has NSExceptionRequiresForwardSecrecy NO.")
+    var atsNoForwardSecrecy = false
+
+    @Option(help: "Client certificate chain (PEM) for mutual TLS.")
+    var cert: String?
+
+    @Option(help: "The key of --cert (PKCS#1 or PKCS#8 PEM).")
+    var key: String?
+
+    @Option(help: "The HTTP request to send after the handshake (\\r\\n escapes allowed; '' for none). Default: GET / for HOST.")
+    var request: String?
+
+    @Option(help: "Append the session's secrets to FILE in NSS key log format (for Wireshark).")
+    var keylog: String?
+
+    /// --format and --verbosity, shared with the root command (which parses them too); --seed does
+    /// not apply: real connections use the system's random generator.
+    @OptionGroup var render: RenderOptions
+
+    @Option(help: "Seconds to wait for the server at each step.")
+    var timeout: Int = 10
+
+    func validate() throws {
+        if render.seed != "1" { throw ValidationError("--seed does not apply: real connections use the system random generator") }
+        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
+        if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
+        let pinning: Set<Policy> = [.afPublicKey, .afCertificate]
+        if pinning.contains(policy) && pins.isEmpty { throw ValidationError("--policy \(policy.rawValue) needs at least one --pin") }
+        if !pins.isEmpty && !pinning.contains(policy) { throw ValidationError("--pin goes with --policy af-public-key or af-certificate") }
+        let afOnly: Set<Policy> = [.afNone, .afPublicKey, .afCertificate]
+        if noValidatesDomainName && !afOnly.contains(policy) { throw ValidationError("--no-validates-domain-name goes with an af-… policy") }
+        if allowInvalidCertificates && !(afOnly.contains(policy) || policy == .imageDownloader) {
+            throw ValidationError("--allow-invalid-certificates goes with an af-… policy or image-downloader")
+        }
+        if atsNoForwardSecrecy && !ats { throw ValidationError("--ats-no-forward-secrecy goes with --ats") }
+    }
+
+    /// The simulation's `ClientTrustPolicy` for the flags.
+    func clientTrustPolicy() throws -> ClientTrustPolicy {
+        func af(_ mode: AFSecurityPolicy.PinningMode) throws -> ClientTrustPolicy {
+            var pinned: [[UInt8]] = []
+            do { for pin in pins { pinned += try PeerFiles.certificates(at: pin).map(\.der) } } catch { throw CLIError.badInput("\(error)") }
+            return .afNetworking(AFSecurityPolicy(mode: mode, pinnedCertificates: pinned, allowInvalidCertificates: allowInvalidCertificates,
+                                                  validatesDomainName: !noValidatesDomainName))
+        }
+        switch policy {
+        case .default: return .systemDefault
+        case .none: return .afNetworking(AFSecurityPolicy(mode: .none, allowInvalidCertificates: true, validatesDomainName: false))
+        case .afNone: return try af(.none)
+        case .afPublicKey: return try af(.publicKey)
+        case .afCertificate: return try af(.certificate)
+        case .challengeNone: return .challengeMode(.none)
+        case .challengeSimple: return .challengeMode(.simple)
+        case .challengeFull: return .challengeMode(.full)
+        case .webContainer: return .webContainer
+        case .imageDownloader: return .imageDownloader(allowInvalidSSLCertificates: allowInvalidCertificates)
+        }
+    }
+
+    func run() throws {
+        let (host, port) = try Self.split(target)
+        let isAddress = host.contains(":") || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
+        let name = servername ?? (isAddress ? nil : host)
+
+        let offered: [CipherSuite]
+        do { offered = try PeerOptions.suites(suites) } catch { throw CLIError.badInput("\(error)") }
+        let anchors: [X509Certificate]
+        do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
+        let atsPolicy: ATSPolicy? = ats
+            ? ATSPolicy(exceptionDomains: atsNoForwardSecrecy ? [name ?? host: ATSPolicy.ExceptionDomain(requiresForwardSecrecy: false)] : [:])
+            : nil
+        // Without --servername, an address is the name the certificate must carry (an IP SAN).
+        let evaluator = RealTrust.evaluator(policy: try clientTrustPolicy(), ats: atsPolicy, anchors: anchors,
+                                            storeName: ca ?? "no anchors (use --ca)", host: name ?? host)
+        var identity: TLSIdentity?
+        if let cert, let key {
+            do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.badInput("\(error)") }
+        }
+        var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
+                                                   cipherSuites: offered, serverName: name,
+                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
+        if let atsPolicy {
+            switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
+            case .success(let restricted): configuration = restricted
+            case .failure(let error): throw CLIError.failed("connect \(host):\(port): refused before connecting: \(error)")
+            }
+        }
+        let text: String? = request.map { $0.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
+        let httpRequest = text.map { $0.isEmpty ? nil : $0 }
+            ?? "GET / HTTP/1.1\r\nHost: \(name ?? host)\r\nConnection: close\r\n\r\n"
+        let client = RealClient(host: host, port: port, configuration: configuration, request: httpRequest,
+                                timeoutMilliseconds: Int32(timeout * 1_000))
+        let result = client.run()
+
+        PeerOptions.print(result.trace, format: render.format, verbosity: render.verbosity,
+                          title: "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation")
+        if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog) }
+        if render.format == .text, let response = result.response, !response.isEmpty {
+            print("\n── HTTP response " + String(repeating: "─", count: 44))
+            print(response)
+        }
+        if let failure = result.failure { throw CLIError.failed("connect \(host):\(port): \(failure)") }
+    }
+
+    /// "host:port", "[v6]:port".
+    static func split(_ target: String) throws -> (String, UInt16) {
+        var host: Substring
+        var portText: Substring
+        if target.hasPrefix("["), let close = target.firstIndex(of: "]") {
+            host = target[target.index(after: target.startIndex) ..< close]
+            portText = target[close...].dropFirst().drop { $0 == ":" }
+        } else if let colon = target.lastIndex(of: ":") {
+            host = target[..<colon]
+            portText = target[target.index(after: colon)...]
+        } else {
+            throw CLIError.badInput("expected HOST:PORT, got '\(target)'")
+        }
+        guard !host.isEmpty, let port = UInt16(portText), port > 0 else {
+            throw CLIError.badInput("expected HOST:PORT with a port 1…65535, got '\(target)'")
+        }
+        return (String(host), port)
+    }
+}
+
+/// What `connect` and `serve` share.
+enum PeerOptions {
+    static func suites(_ names: [String]) throws -> [CipherSuite] {
+        guard !names.isEmpty else { return CipherSuite.implemented }
+        return try names.map { name in
+            guard let suite = SuiteNames.suite(named: name) else {
+                throw CLIError.badInput("unknown or unimplemented suite '\(name)' (implemented: \(SuiteNames.known))")
+            }
+            return suite
+        }
+    }
+
+    static func print(_ trace: Trace, format: RenderOptions.Format, verbosity: TextRenderer.Verbosity, title: String) {
+        let lines: [String]
+        switch format {
+        case .json:
+            lines = JSONLinesRenderer().render(trace)
+        case .text:
+            let color = Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color).render(trace)
+        }
+        Swift.print(lines.joined(separator: "\n"))
+        fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
+    }
+
+    static func appendKeyLog(_ entry: KeyLogEntry, to path: String) throws {
+        let text = KeyLogWriter.text([KeyLogWriter.Session(clientRandom: entry.clientRandom, masterSecret: entry.masterSecret)])
+        let line = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") + "\n"
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CLIError.badInput("cannot create \(path)") }
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError.badInput("cannot write \(path)") }
+        defer { try? handle.close() }
+        handle.seekToEndOfFile()
+        handle.write(Data(line.utf8))
+    }
+}

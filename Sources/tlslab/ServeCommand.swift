@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import PKI
+import RealPeer
+import Rendering
+import Simulation
+import TLSCrypto
+import TLSEngine
+
+/// `tlslab serve`: the simulation's server state machine on a real listening socket. Connections are
+/// served one after another; each is traced and answered with a page saying what was negotiated.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve HTTPS (TLS 1.2) on loopback with TLSLab's engine, tracing every handshake.",
+        discussion: """
+        Prints "listening on ADDRESS:PORT" first (--port 0 picks a free port), then each connection's
+        trace and a one-line log entry on standard error. Connections are served one after another,
+        or up to --concurrent N at once. Stops on Ctrl-C, SIGTERM or after --max-connections connections.
+        """
+    )
+
+    enum Auth: String, ExpressibleByArgument, CaseIterable { case none, request, require }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case modp2048, ffdhe2048 }
+
+    @Option(help: "TCP port (0: any free port).")
+    var port: Int
+
+    @Option(help: "IPv4 address to listen on.")
+    var address: String = "127.0.0.1"
+
+    @Option(help: "Certificate chain (PEM, leaf first).")
+    var cert: String
+
+    @Option(help: "The leaf's key (PKCS#1 or PKCS#8 PEM).")
+    var key: String
+
+    @Option(name: .customLong("suite"), help: "A cipher suite to accept, in preference order (IANA or OpenSSL name); repeat for several.")
+    var suites: [String] = []
+
+    @Option(help: "Ask for a client certificate: none, request or require.")
+    var clientAuth: Auth = .none
+
+    @Option(help: "PEM file of the anchors client certificates must chain to.")
+    var clientCa: String?
+
+    @Option(help: "The DHE group: modp2048 (RFC 3526, OpenSSL's default) or ffdhe2048 (RFC 7919).")
+    var dhGroup: Group = .modp2048
+
+    @Option(help: "Append each session's secrets to FILE in NSS key log format.")
+    var keylog: String?
+
+    @Flag(help: "Print no traces, only the one-line log entry per connection (on standard error).")
+    var logOnly = false
+
+    /// --format and --verbosity, shared with the root command (which parses them too); --seed does
+    /// not apply: real connections use the system's random generator.
+    @OptionGroup var render: RenderOptions
+
+    @Option(help: "Stop after this many connections.")
+    var maxConnections: Int?
+
+    @Option(help: "Serve up to N connections at once (default 1: one after another).")
+    var concurrent: Int = 1
+
+    @Option(help: "Seconds a client may stay silent before it is closed.")
+    var timeout: Int = 10
+
+    func validate() throws {
+        if render.seed != "1" { throw ValidationError("--seed does not apply: real connections use the system random generator") }
+        if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
+        if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
+        if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
+        if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
+        if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
+    }
+
+    func run() throws {
+        let identity: TLSIdentity
+        let clientAnchors: [X509Certificate]
+        do {
+            identity = try PeerFiles.identity(certificate: cert, key: key)
+            clientAnchors = try clientCa.map { try PeerFiles.certificates(at: $0) } ?? []
+        } catch {
+            throw CLIError.badInput("\(error)")
+        }
+        let accepted = try PeerOptions.suites(suites)
+        let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
+        let group = dhGroup
+        let caName = clientCa ?? ""
+        let listener: TCPListener
+        do { listener = try TCPListener(address: address, port: UInt16(port)) } catch {
+            throw CLIError.failed("cannot listen on \(address):\(port): \(error)")
+        }
+        let server = RealServer(listener: listener, timeoutMilliseconds: Int32(timeout * 1_000)) {
+            TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: accepted,
+                                   dhGroup: group == .ffdhe2048 ? .ffdhe2048 : .modp2048,
+                                   clientAuthentication: auth,
+                                   clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
+                                       : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName))
+        }
+        StopSignal.install()
+        print("listening on \(address):\(listener.port)")
+        fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
+        let keylogPath = keylog
+        let output = render.format
+        let quiet = logOnly
+        let detail = render.verbosity
+        var keylogError: Error?
+        do {
+            try server.run(maxConnections: maxConnections, concurrency: concurrent, shouldStop: { StopSignal.requested }) { connection in
+                switch output {
+                case _ where quiet: break
+                case .json: PeerOptions.print(connection.trace, format: .json, verbosity: detail, title: "")
+                case .text: PeerOptions.print(connection.trace, format: .text, verbosity: detail,
+                                              title: "\nTLSLab — serve: connection from \(connection.facts.peer)")
+                }
+                FileHandle.standardError.write(Data("tlslab serve: \(connection.logLine)\n".utf8))
+                if let keylogPath, let entry = connection.keyLog {
+                    do { try PeerOptions.appendKeyLog(entry, to: keylogPath) } catch { keylogError = error }
+                }
+            }
+        } catch {
+            throw CLIError.failed("serving stopped: \(error)")
+        }
+        if let keylogError { throw keylogError }
+        FileHandle.standardError.write(Data("tlslab serve: stopped\n".utf8))
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import RealPeer
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tlslab serve` and `tlslab connect` as a user runs them, against each other on loopback, with the
+/// engine fixture PKI (a CA and a leaf for localhost). Every process gets a time limit.
+@Suite("CLI: tlslab serve and tlslab connect", .serialized)
+struct PeerCommandTests {
+    static let pki = Fixtures.directory.appendingPathComponent("engine")
+    static func file(_ name: String) -> String { pki.appendingPathComponent(name).path }
+
+    /// A running `tlslab serve`, its standard error collected in a file; killed on release.
+    final class Server {
+        let process = Process()
+        let port: UInt16
+        private let errLog: URL
+
+        init(_ extra: [String]) throws {
+            let binary = try #require(CLI.binary)
+            errLog = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-serve-\(UUID().uuidString).log")
+            _ = FileManager.default.createFile(atPath: errLog.path, contents: nil)
+            let out = Pipe()
+            process.executableURL = binary
+            process.arguments = ["serve", "--port", "0", "--cert", PeerCommandTests.file("server.cert.pem"),
+                                 "--key", PeerCommandTests.file("server.key.pem"), "--log-only", "--timeout", "3"] + extra
+            process.standardOutput = out
+            process.standardError = try FileHandle(forWritingTo: errLog)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // The first line names the port; read it without blocking past 10 s.
+            let fd = out.fileHandleForReading.fileDescriptor
+            var text = ""
+            let deadline = Date().addingTimeInterval(10)
+            while !text.contains("\n") && Date() < deadline {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 100) > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 256)
+                let n = read(fd, &buffer, buffer.count)
+                if n <= 0 { break }
+                text += String(decoding: buffer[..<n], as: UTF8.self)
+            }
+            guard text.hasPrefix("listening on "),
+                  let port = text.split(separator: "\n").first?.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                throw PeerFileError("serve did not start: '\(text)'")
+            }
+            self.port = port
+        }
+
+        deinit { _ = reap(seconds: 0) }
+
+        var log: String { (try? String(contentsOf: errLog, encoding: .utf8)) ?? "" }
+
+        /// Waits at most `seconds` for the server to end by itself, then kills it; true when it ended by itself.
+        @discardableResult
+        func reap(seconds: Double = 5) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            let ended = !process.isRunning
+            if !ended { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return ended
+        }
+    }
+
+    /// `tlslab ARGS` with a time limit (killed after `seconds`).
+    static func tlslab(_ arguments: [String], seconds: Double = 20) throws -> CLI.Result {
+        let binary = try #require(CLI.binary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+        let dir = FileManager.default.temporaryDirectory
+        let outURL = dir.appendingPathComponent("tlslab-out-\(UUID().uuidString)")
+        let errURL = dir.appendingPathComponent("tlslab-err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        defer { try? out.close(); try? err.close() }
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus,
+                          stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                          stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    static func connect(_ port: UInt16, _ extra: [String]) throws -> CLI.Result {
+        try tlslab(["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--timeout", "5"] + extra)
+    }
+
+    @Test("connect ↔ serve: JSON trace with socket-level and TLS events, key log written, trust failure exits 1 with one line")
+    func connectServe() throws {
+        let server = try Server(["--max-connections", "2"])
+        let keylog = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-keylog-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: keylog) }
+        let ok = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--format", "json", "--keylog", keylog.path])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("socket-level (what the kernel lets us see)"))
+        #expect(ok.stdout.contains("TLSLab serve: this connection"), "the page is in the JSON trace's HTTP event")
+        let log = (try? String(contentsOf: keylog, encoding: .utf8)) ?? ""
+        #expect(log.hasPrefix("CLIENT_RANDOM ") && log.split(separator: " ").count == 3, "\(log)")
+
+        let refused = try Self.connect(server.port, ["--format", "json"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("tlslab: connect 127.0.0.1:\(server.port): refused: unknown_ca"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("ServerTrust challenge answered by system default handling"), "the simulation's policy reasons: \(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+
+        #expect(server.reap(), "serve stops by itself after --max-connections")
+        #expect(server.process.terminationStatus == 0)
+        #expect(server.log.contains("→ 200"), "\(server.log)")
+        #expect(server.log.contains("the client sent a fatal alert: unknown_ca"), "\(server.log)")
+    }
+
+    @Test("connect --policy: AFSecurityPolicy pinning and ATS, as in simulations")
+    func policies() throws {
+        let server = try Server(["--max-connections", "3", "--concurrent", "2"])
+        // Certificate pinning of the CA: accepted.
+        let pinned = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--policy", "af-certificate",
+                                                   "--pin", Self.file("ca.cert.pem"), "--request", ""])
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        // Public-key pinning of a certificate whose key is not in the chain: refused.
+        let mismatch = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--policy", "af-public-key",
+                                                     "--pin", Self.file("client.cert.pem")])
+        #expect(mismatch.status == 1)
+        #expect(mismatch.stderr.contains("refused: bad_certificate") && mismatch.stderr.contains("step 6"), "\(mismatch.stderr)")
+        // ATS: an RSA-key-transport-only offer is refused before any connection is made.
+        let ats = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--ats", "--suite", "AES128-GCM-SHA256"])
+        #expect(ats.status == 1)
+        #expect(ats.stderr.contains("refused before connecting: ATS requires forward-secret suites"), "\(ats.stderr)")
+        #expect(ats.stderr.split(separator: "\n").count == 1)
+        // ATS with a forward-secret suite: accepted.
+        let atsOK = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--ats", "--request", ""])
+        #expect(atsOK.status == 0, "\(atsOK.stderr)")
+        // Flags that do not fit the policy are bad input.
+        let bad = try Self.connect(server.port, ["--policy", "af-certificate"])
+        #expect(bad.status == 2, "\(bad.status) \(bad.stderr)")
+        #expect(bad.stderr.contains("needs at least one --pin"), "\(bad.stderr)")
+        #expect(server.reap(), "three connections were made: \(server.log)")
+    }
+
+    @Test("connect: a server's alert, an early close and a non-TLS answer each give one line and exit 1")
+    func serverFailures() throws {
+        // The server requires a client certificate: handshake_failure from the server.
+        let server = try Server(["--max-connections", "1", "--client-auth", "require", "--client-ca", Self.file("ca.cert.pem")])
+        let alert = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem")])
+        #expect(alert.status == 1)
+        #expect(alert.stderr == "tlslab: connect 127.0.0.1:\(server.port): the server sent a fatal alert: handshake_failure\n", "\(alert.stderr)")
+        #expect(server.reap())
+
+        // A listener that closes at once, one that answers in plain HTTP, and one that answers the
+        // ClientHello with a well-formed ServerHelloDone record (a message out of order).
+        let cases: [([UInt8]?, String)] = [
+            (nil, "the server closed the connection during the handshake"),
+            (Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8), "refused: unexpected_message"),
+            ([22, 3, 3, 0, 4, 14, 0, 0, 0], "refused: unexpected_message"),
+        ]
+        for (answer, expected) in cases {
+            let listener = try TCPListener(port: 0)
+            let thread = Thread {
+                guard let s = try? listener.accept(timeoutMilliseconds: 5_000) else { return }
+                _ = try? s.read(timeoutMilliseconds: 2_000)
+                if let answer { try? s.write(answer); _ = try? s.read(timeoutMilliseconds: 2_000) }
+                s.close()
+            }
+            thread.start()
+            let r = try Self.connect(listener.port, ["--policy", "none"])
+            #expect(r.status == 1)
+            #expect(r.stderr.hasPrefix("tlslab: connect 127.0.0.1:\(listener.port): \(expected)"), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        }
+    }
+
+    @Test("serve stops cleanly on SIGTERM; connect to a closed port fails with one line")
+    func stops() throws {
+        let server = try Server([])
+        usleep(100_000)
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.reap(), "serve ends on SIGTERM")
+        #expect(server.process.terminationStatus == 0)
+        #expect(server.log.contains("stopped"))
+        let closed = try Self.tlslab(["connect", "127.0.0.1:\(server.port)", "--policy", "none", "--timeout", "2"])
+        #expect(closed.status == 1)
+        #expect(closed.stderr.contains("cannot connect"), "\(closed.stderr)")
+    }
+}

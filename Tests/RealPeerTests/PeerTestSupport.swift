@@ -1,0 +1,224 @@
+import Foundation
+import RealPeer
+import Simulation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Locates the tools the interop tests drive; each test is skipped, with the reason, without them.
+enum Tools {
+    static func find(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static let openssl = find("openssl")
+    static let curl = find("curl")
+    static let tshark = find("tshark")
+    static var haveOpenSSL: Bool { openssl != nil && TestPKI.shared != nil }
+    static var heavy: Bool { ProcessInfo.processInfo.environment["TLSLAB_HEAVY"] == "1" }
+}
+
+/// A child process that is always ended: `stop()` in a `defer`, and again on release.
+final class Child {
+    let process = Process()
+    let log: URL
+    private let handle: FileHandle
+    private let input = Pipe()
+
+    init(_ executable: String, _ arguments: [String], in dir: URL, environment: [String: String]? = nil) throws {
+        log = dir.appendingPathComponent("child-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        handle = try FileHandle(forWritingTo: log)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = dir
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = input
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits until the log contains `text` (true) or the process ends or time runs out (false).
+    func wait(for text: String, seconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if output.contains(text) { return true }
+            if !process.isRunning { return output.contains(text) }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    func stop() {
+        if process.isRunning {
+            // SIGTERM first; children of a test runner may inherit an ignored SIGTERM/SIGINT, so
+            // SIGKILL follows quickly (the processes here keep nothing worth flushing).
+            process.terminate()
+            let deadline = Date().addingTimeInterval(0.3)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? handle.close()
+    }
+}
+
+/// Runs a program to its end (at most `timeout` seconds, then it is killed); stdout and stderr together.
+@discardableResult
+func runTool(_ executable: String, _ arguments: [String], in dir: URL, stdin: String? = nil,
+             environment: [String: String]? = nil, timeout: Double = 20) throws -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    p.currentDirectoryURL = dir
+    if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let out = dir.appendingPathComponent("run-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: out)
+    defer { try? handle.close(); try? FileManager.default.removeItem(at: out) }
+    p.standardOutput = handle
+    p.standardError = handle
+    let input = Pipe()
+    p.standardInput = input
+    try p.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try? input.fileHandleForWriting.close()
+    let deadline = Date().addingTimeInterval(timeout)
+    while p.isRunning && Date() < deadline { usleep(10_000) }
+    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+    return (p.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
+}
+
+/// A port that was free a moment ago (bound to port 0, read back, released).
+func freePort() -> UInt16? {
+    (try? TCPListener(port: 0)).map(\.port)
+}
+
+/// The test PKI, made by OpenSSL in a temporary directory once per test run: an RSA-2048 root, a leaf
+/// for localhost and 127.0.0.1, a client certificate (PKCS#1 key), a self-signed leaf and a leaf for
+/// the wrong host (both with the leaf's key), and the ffdhe2048 parameters.
+final class TestPKI: Sendable {
+    let dir: URL
+
+    static let shared: TestPKI? = {
+        guard let openssl = Tools.openssl else { return nil }
+        return try? TestPKI(openssl: openssl)
+    }()
+
+    private init(openssl: String) throws {
+        let temporary = FileManager.default.temporaryDirectory
+        // Earlier runs' directories, whose processes are gone, are removed.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("tlslab-realpeer-") {
+            if let pid = Int32(name.dropFirst("tlslab-realpeer-".count)), pid != getpid(), kill(pid, 0) != 0 {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+        dir = temporary.appendingPathComponent("tlslab-realpeer-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let files: [(String, String)] = [
+            ("root.ext", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n"),
+            ("leaf.ext", "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n"),
+            ("wrong.ext", "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:wrong.example\n"),
+            ("client.ext", "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n"),
+            ("noems.cnf", "openssl_conf = openssl_init\n[openssl_init]\nssl_conf = ssl_sect\n[ssl_sect]\nsystem_default = system_default_sect\n[system_default_sect]\nOptions = -ExtendedMasterSecret\n"),
+        ]
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let steps: [[String]] = [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "root.key", "-out", "root.pem", "-days", "3",
+             "-subj", "/CN=TLSLab Test Root", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", "leaf.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "2", "-days", "3",
+             "-extfile", "leaf.ext", "-out", "leaf.pem"],
+            ["req", "-new", "-key", "leaf.key", "-out", "wrong.csr", "-subj", "/CN=wrong.example"],
+            ["x509", "-req", "-in", "wrong.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "3", "-days", "3",
+             "-extfile", "wrong.ext", "-out", "wrong.pem"],
+            ["req", "-x509", "-key", "leaf.key", "-out", "selfsigned.pem", "-days", "3", "-subj", "/CN=localhost",
+             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client8.key", "-out", "client.csr", "-subj", "/CN=TLSLab Test Client"],
+            ["rsa", "-in", "client8.key", "-traditional", "-out", "client.key"],
+            ["x509", "-req", "-in", "client.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "4", "-days", "3",
+             "-extfile", "client.ext", "-out", "client.pem"],
+            ["genpkey", "-genparam", "-algorithm", "DH", "-pkeyopt", "group:ffdhe2048", "-out", "ffdhe2048.pem"],
+        ]
+        for step in steps {
+            let r = try runTool(openssl, step, in: dir, timeout: 60)
+            guard r.status == 0 else { throw PeerFileError("openssl \(step.joined(separator: " ")): \(r.output)") }
+        }
+        // The chain file a server presents: leaf then root.
+        let chain = try String(contentsOf: dir.appendingPathComponent("leaf.pem"), encoding: .utf8)
+            + String(contentsOf: dir.appendingPathComponent("root.pem"), encoding: .utf8)
+        try chain.write(to: dir.appendingPathComponent("chain.pem"), atomically: true, encoding: .utf8)
+    }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+}
+
+/// `openssl s_server` on a free port (retried when the port was taken meanwhile).
+func startSServer(_ arguments: [String], pki: TestPKI, environment: [String: String]? = nil) throws -> (Child, UInt16) {
+    guard let openssl = Tools.openssl else { throw PeerFileError("openssl missing") }
+    var last = ""
+    for _ in 0 ..< 5 {
+        guard let port = freePort() else { continue }
+        let child = try Child(openssl, ["s_server", "-accept", "\(port)", "-tls1_2", "-no_ticket"] + arguments,
+                              in: pki.dir, environment: environment)
+        if child.wait(for: "ACCEPT") { return (child, port) }
+        last = child.output
+        child.stop()
+    }
+    throw PeerFileError("s_server did not start: \(last)")
+}
+
+/// A ``RealServer`` on a thread; `stop()` ends it and waits.
+final class ServerThread: @unchecked Sendable {
+    let server: RealServer
+    private let lock = NSLock()
+    private var _connections: [ServedConnection] = []
+    private var stopFlag = false
+    private var finished = false
+
+    /// `keepTraces: false` drops each connection's trace (a memory measurement must not count them).
+    init(_ server: RealServer, maxConnections: Int? = nil, concurrency: Int = 1, keepTraces: Bool = true) {
+        self.server = server
+        let thread = Thread { [self] in
+            _ = try? server.run(maxConnections: maxConnections, concurrency: concurrency, shouldStop: { self.lock.withLock { self.stopFlag } }) { c in
+                var kept = c
+                if !keepTraces { kept.trace = Trace(events: []) }
+                self.lock.withLock { self._connections.append(kept) }
+            }
+            self.lock.withLock { self.finished = true }
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    var port: UInt16 { server.port }
+    var connections: [ServedConnection] { lock.withLock { _connections } }
+
+    /// Waits until `count` connections were served (true) or `seconds` passed.
+    func waitFor(_ count: Int, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if connections.count >= count { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    func stop() {
+        lock.withLock { stopFlag = true }
+        let deadline = Date().addingTimeInterval(5)
+        while !lock.withLock({ finished }) && Date() < deadline { usleep(10_000) }
+    }
+}

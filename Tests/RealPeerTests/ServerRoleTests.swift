@@ -1,0 +1,235 @@
+import Foundation
+import PKI
+import RealPeer
+import Simulation
+import TLSCrypto
+import TLSEngine
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Our server (the simulation's `TLSServer` on a real listening socket) against `openssl s_client`
+/// and curl, the robustness cases, and many handshakes in a row.
+@Suite("RealPeer: openssl s_client and curl against our server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+struct ServerRoleTests {
+    static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented, auth: ClientAuthentication = ClientAuthentication.none,
+                       dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, maxConnections: Int? = nil,
+                       concurrency: Int = 1, keepTraces: Bool = true) throws -> ServerThread {
+        let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
+        let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
+        let useFFDHE = dhGroup.name == "ffdhe2048"
+        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout) {
+            TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: suites,
+                                   dhGroup: useFFDHE ? .ffdhe2048 : .modp2048, clientAuthentication: auth,
+                                   clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
+                                       : PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"))
+        }
+        return ServerThread(real, maxConnections: maxConnections, concurrency: concurrency, keepTraces: keepTraces)
+    }
+
+    static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String],
+                        environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+        try runTool(Tools.openssl ?? "openssl",
+                    ["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-CAfile", "root.pem", "-verify_return_error",
+                     "-servername", "localhost", "-ign_eof"] + extra,
+                    in: pki.dir, stdin: "GET / HTTP/1.0\r\n\r\n", environment: environment, timeout: 15)
+    }
+
+    @Test("EMS switched off in s_client's OpenSSL config file: our server completes without it, and both say so")
+    func noExtendedMasterSecret() throws {
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki)
+        defer { thread.stop() }
+        let r = try Self.sClient(thread.port, pki: pki, [], environment: ["OPENSSL_CONF": pki.path("noems.cnf")])
+        #expect(r.output.contains("Verify return code: 0 (ok)"), "\(r.output)")
+        #expect(r.output.contains("Extended master secret: no"), "\(r.output)")
+        #expect(r.output.contains("extended master secret: no"), "our page: \(r.output)")
+        #expect(thread.waitFor(1))
+        #expect(thread.connections.first?.facts.extendedMasterSecret == false)
+    }
+
+    static let suites: [(String, CipherSuite, [String], String)] = [
+        ("AES128-GCM-SHA256", .TLS_RSA_WITH_AES_128_GCM_SHA256, [], "modp2048"),
+        ("AES256-GCM-SHA384", .TLS_RSA_WITH_AES_256_GCM_SHA384, [], "modp2048"),
+        ("AES128-SHA", .TLS_RSA_WITH_AES_128_CBC_SHA, [], "modp2048"),
+        ("DHE-RSA-AES128-GCM-SHA256", .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, [], "modp2048"),
+        ("DHE-RSA-AES128-GCM-SHA256", .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, [], "ffdhe2048"),
+        ("DHE-RSA-AES128-SHA256", .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256, [], "modp2048"),
+        ("ECDHE-RSA-AES128-GCM-SHA256", .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ["-groups", "X25519"], "modp2048"),
+        ("ECDHE-RSA-AES256-GCM-SHA384", .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, ["-groups", "P-256"], "modp2048"),
+    ]
+
+    @Test("s_client verifies our chain (0 ok) and receives the page, for each suite", arguments: 0 ..< ServerRoleTests.suites.count)
+    func suite(_ index: Int) throws {
+        let pki = try #require(TestPKI.shared)
+        let (name, suite, extra, group) = Self.suites[index]
+        let thread = try Self.server(pki: pki, dhGroup: group == "ffdhe2048" ? .ffdhe2048 : .modp2048)
+        defer { thread.stop() }
+        let r = try Self.sClient(thread.port, pki: pki, ["-cipher", name] + extra)
+        #expect(r.output.contains("Verify return code: 0 (ok)"), "\(r.output)")
+        #expect(r.output.contains("TLSLab serve: this connection"), "\(r.output)")
+        #expect(r.output.contains("cipher suite: \(CipherSuite.names[suite.rawValue] ?? "?")"), "\(r.output)")
+        #expect(r.output.contains("extended master secret: yes"))
+        #expect(r.output.contains("Extended master secret: yes"), "OpenSSL's own view of EMS")
+        #expect(thread.waitFor(1))
+        let served = try #require(thread.connections.first)
+        #expect(served.failure == nil, "\(served.failure ?? "")")
+        #expect(served.facts.suite == suite)
+        if group == "ffdhe2048" {
+            #expect(r.output.contains("Server Temp Key: DH, 2048 bits"), "\(r.output)")
+        }
+    }
+
+    @Test("curl --tlsv1.2 --cacert gets the page")
+    func curl() throws {
+        guard let curl = Tools.curl else {
+            print("skipped: curl is not on the PATH")
+            return
+        }
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki)
+        defer { thread.stop() }
+        let r = try runTool(curl, ["--silent", "--show-error", "--tlsv1.2", "--tls-max", "1.2", "--cacert", "root.pem",
+                                   "https://127.0.0.1:\(thread.port)/"], in: pki.dir)
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.contains("TLSLab serve: this connection"), "\(r.output)")
+        #expect(r.output.contains("version: TLS 1.2"), "\(r.output)")
+    }
+
+    @Test("mutual TLS: require + s_client -cert/-key succeeds and the page names the client; without a certificate, handshake_failure")
+    func mutual() throws {
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki, auth: .require)
+        defer { thread.stop() }
+        let ok = try Self.sClient(thread.port, pki: pki, ["-cert", "client.pem", "-key", "client.key"])
+        #expect(ok.output.contains("client certificate: CN=TLSLab Test Client") || ok.output.contains("TLSLab Test Client"), "\(ok.output)")
+        let refused = try Self.sClient(thread.port, pki: pki, [])
+        #expect(refused.output.contains("handshake failure"), "OpenSSL names the alert: \(refused.output)")
+        #expect(!refused.output.contains("TLSLab serve: this connection"))
+        #expect(thread.waitFor(2))
+        #expect(thread.connections.last?.failure?.contains("handshake_failure") == true, "\(thread.connections.last?.failure ?? "")")
+    }
+
+    /// Sends `bytes` on a raw socket (then closes its sending side when `finish`), and returns what came back.
+    static func raw(_ port: UInt16, _ bytes: [UInt8], finish: Bool = false) throws -> [UInt8] {
+        let socket = try TCPSocket.connect(host: "127.0.0.1", port: port)
+        defer { socket.close() }
+        try socket.write(bytes)
+        if finish { socket.shutdownWrite() }
+        var answer: [UInt8] = []
+        while let chunk = try? socket.read(timeoutMilliseconds: 3_000), !chunk.isEmpty { answer += chunk }
+        return answer
+    }
+
+    @Test("robustness: garbage, SSLv2 hello, oversized record, truncated record, disconnect, silence — each closed, then still serving")
+    func robustness() throws {
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki, timeout: 400)
+        defer { thread.stop() }
+        let port = thread.port
+        func alert(_ answer: [UInt8]) -> UInt8? {
+            // A plaintext alert record: 15 03 03 00 02 <level> <description>.
+            answer.count == 7 && answer[0] == 21 && answer[5] == 2 ? answer[6] : nil
+        }
+        // Plain HTTP at a TLS port.
+        #expect(alert(try Self.raw(port, Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))) == AlertDescription.unexpectedMessage.rawValue)
+        // Random garbage.
+        var generator = SystemRandomNumberGenerator()
+        let garbage = (0 ..< 300).map { i -> UInt8 in i == 0 ? 0xde : UInt8.random(in: 0 ... 255, using: &generator) }
+        #expect(alert(try Self.raw(port, garbage)) == AlertDescription.unexpectedMessage.rawValue)
+        // SSL 2.0-compatible CLIENT-HELLO (RFC 5246 Appendix E.2).
+        let v2: [UInt8] = [0x80, 0x2e, 0x01, 0x03, 0x01, 0x00, 0x15, 0x00, 0x00, 0x00, 0x10]
+            + [0x00, 0x00, 0x9c, 0x00, 0x00, 0x2f, 0x00, 0x00, 0x35, 0x00, 0x00, 0x0a, 0x00, 0x00, 0xff, 0x00, 0x00, 0x04, 0x01, 0x00, 0x80]
+            + [UInt8](repeating: 0x42, count: 16)
+        #expect(alert(try Self.raw(port, v2)) == AlertDescription.unexpectedMessage.rawValue)
+        // A record header announcing 2^14 + 2048 + 1 bytes.
+        let big = 16_384 + 2_048 + 1
+        #expect(alert(try Self.raw(port, [22, 3, 3, UInt8(big >> 8), UInt8(big & 0xff)] + [UInt8](repeating: 0, count: 64)))
+                == AlertDescription.recordOverflow.rawValue)
+        // A truncated record, then FIN: closed without an answer.
+        #expect(try Self.raw(port, [22, 3, 3, 0, 80] + [UInt8](repeating: 1, count: 10), finish: true).isEmpty)
+        // A real ClientHello, then the client goes away.
+        var tls = TLSClient(configuration: TLSClientConfiguration(certificateEvaluator: AcceptAnyCertificate(), random: SystemRandom()))
+        _ = try Self.raw(port, tls.start().output, finish: true)
+        // A client that never speaks: closed after the timeout.
+        let silent = try TCPSocket.connect(host: "127.0.0.1", port: port)
+        let started = Date()
+        let nothing = try silent.read(timeoutMilliseconds: 3_000)
+        #expect(nothing.isEmpty && Date().timeIntervalSince(started) < 2.5)
+        silent.close()
+        // And a real handshake still works.
+        let ok = try Self.sClient(port, pki: pki, [])
+        #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
+
+        #expect(thread.waitFor(8))
+        let log = thread.connections.map(\.logLine)
+        #expect(thread.connections.count == 8, "\(log)")
+        guard thread.connections.count == 8 else { return }
+        // Each connection's log line says what happened to it.
+        let expected = ["sent alert unexpected_message: ", "sent alert unexpected_message: malformed: unknown record content type 222",
+                        "sent alert unexpected_message: malformed: SSL 2.0-compatible CLIENT-HELLO", "sent alert record_overflow: ",
+                        "disconnected mid-handshake", "disconnected mid-handshake", "timed out", " → 200"]
+        for (line, text) in zip(log, expected) { #expect(line.contains(text), "\(line)") }
+    }
+
+    @Test("concurrent serving: a silent client does not hold up the next one")
+    func concurrent() throws {
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki, timeout: 3_000, concurrency: 4)
+        defer { thread.stop() }
+        let silent = try TCPSocket.connect(host: "127.0.0.1", port: thread.port)
+        defer { silent.close() }
+        usleep(100_000)
+        let started = Date()
+        let ok = try Self.sClient(thread.port, pki: pki, [])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
+        #expect(elapsed < 2.5, "served in \(elapsed) s while the silent client held its connection (one at a time would wait 3 s)")
+        #expect(thread.waitFor(2, seconds: 6))
+        let failures = thread.connections.map { $0.failure ?? "ok" }
+        #expect(failures.first == "ok" && failures.last?.contains("timed out") == true, "\(failures)")
+    }
+
+    static func residentKilobytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    /// `count` handshakes from a shell loop of s_client; every one answered, resident memory flat.
+    func sequential(_ count: Int, allowedGrowthKB: Int) throws {
+        let pki = try #require(TestPKI.shared)
+        let thread = try Self.server(pki: pki, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_128_GCM_SHA256],
+                                     keepTraces: false)
+        defer { thread.stop() }
+        let script = """
+        warm=$1; n=$2; port=$3
+        for i in $(seq 1 $n); do
+          printf 'GET / HTTP/1.0\\r\\n\\r\\n' | openssl s_client -connect 127.0.0.1:$port -tls1_2 -CAfile root.pem \
+            -verify_return_error -servername localhost -ign_eof -quiet > out.txt 2>&1 || { echo "FAILED at $i"; cat out.txt; exit 1; }
+          grep -q 'TLSLab serve' out.txt || { echo "NO PAGE at $i"; cat out.txt; exit 1; }
+        done
+        echo DONE
+        """
+        let warmup = min(20, count / 5)
+        let w = try runTool("/bin/sh", ["-c", script, "sh", "0", "\(warmup)", "\(thread.port)"], in: pki.dir, timeout: 120)
+        #expect(w.output.contains("DONE"), "\(w.output)")
+        #expect(thread.waitFor(warmup))
+        let before = try #require(Self.residentKilobytes())
+        let r = try runTool("/bin/sh", ["-c", script, "sh", "0", "\(count)", "\(thread.port)"], in: pki.dir, timeout: 1_800)
+        #expect(r.output.contains("DONE"), "\(r.output.suffix(2000))")
+        #expect(thread.waitFor(warmup + count, seconds: 30))
+        let after = try #require(Self.residentKilobytes())
+        let failed = thread.connections.filter { $0.failure != nil }
+        #expect(failed.isEmpty, "\(failed.prefix(3).map(\.logLine))")
+        #expect(after - before < allowedGrowthKB, "VmRSS \(before) kB → \(after) kB over \(count) handshakes")
+        print("RealPeer: \(count) sequential s_client handshakes; VmRSS \(before) kB → \(after) kB")
+    }
+
+    @Test("50 sequential s_client handshakes, no failure, memory flat")
+    func fifty() throws { try sequential(50, allowedGrowthKB: 8_192) }
+
+    @Test("1,000 sequential s_client handshakes (TLSLAB_HEAVY=1)", .enabled(if: Tools.heavy))
+    func thousand() throws { try sequential(1_000, allowedGrowthKB: 8_192) }
+}
