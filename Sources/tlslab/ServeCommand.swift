@@ -67,7 +67,7 @@ struct ServeCommand: ParsableCommand {
     var timeout: Int = 10
 
     func validate() throws {
-        if render.seed != "1" { throw ValidationError("--seed does not apply: real connections use the system random generator") }
+        if render.seed != nil { throw ValidationError("--seed does not apply: real connections use the system random generator") }
         if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
         if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
         if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
