@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks against OpenSSL on this machine (build with -c release).",
-        discussion: "Without a subcommand, runs them all (`tlslab bench all`).",
+        discussion: "Without a subcommand, runs them all (`tlslab bench all`). Each prints a table, or JSON with `--format json`.",
         subcommands: [BenchAllCommand.self, CryptoBenchCommand.self, HandshakeBenchCommand.self, TCPBenchCommand.self,
                       StartupBenchCommand.self, CheckBenchCommand.self, TCPFloodCommand.self],
         defaultSubcommand: BenchAllCommand.self
@@ -28,8 +28,9 @@ struct CryptoBenchCommand: ParsableCommand {
     @Option(help: "Seconds per measurement (whole seconds, as openssl speed wants).")
     var seconds: Int = 2
 
-    @Option(help: "Output format: text or json.")
-    var format: BenchFormat = .text
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
 
     @Option(help: "Runs; the table shows the median and the min–max spread.")
     var runs: Int = 3

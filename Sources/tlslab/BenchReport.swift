@@ -1,9 +1,16 @@
 import ArgumentParser
 import Foundation
 
-/// How a benchmark prints its report.
-enum BenchFormat: String, ExpressibleByArgument, CaseIterable {
+/// How a benchmark prints its report: `--format text|json`. The root command declares `--format`
+/// (its option group `RenderOptions`) and consumes it wherever it appears on the command line;
+/// ArgumentParser hands a parent's option group to a subcommand that declares the same type, so the
+/// bench commands read it from there.
+enum BenchFormat: String, CaseIterable {
     case text, json
+
+    init(_ format: RenderOptions.Format) {
+        self = format == .json ? .json : .text
+    }
 }
 
 /// The median and min–max spread of several runs.

@@ -58,8 +58,9 @@ struct HandshakeBenchCommand: ParsableCommand {
     @Flag(help: "Skip OpenSSL (only our figures).")
     var noOpenssl = false
 
-    @Option(help: "Output format: text or json.")
-    var format: BenchFormat = .text
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
 
     func validate() throws {
         guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }

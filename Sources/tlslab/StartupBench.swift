@@ -12,8 +12,9 @@ struct StartupBenchCommand: ParsableCommand {
     @Option(help: "Launches; the table shows the median and the min–max spread.")
     var runs: Int = 10
 
-    @Option(help: "Output format: text or json.")
-    var format: BenchFormat = .text
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
 
     func validate() throws {
         guard (1...200).contains(runs) else { throw ValidationError("--runs must be 1…200") }
@@ -60,8 +61,9 @@ struct CheckBenchCommand: ParsableCommand {
     @Option(help: "Warm runs after one cold run; the table shows the median and the min–max spread.")
     var runs: Int = 3
 
-    @Option(help: "Output format: text or json.")
-    var format: BenchFormat = .text
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
 
     func validate() throws {
         guard (1...50).contains(runs) else { throw ValidationError("--runs must be 1…50") }
@@ -131,8 +133,9 @@ struct BenchAllCommand: ParsableCommand {
     @Flag(help: "Skip OpenSSL (only our figures).")
     var noOpenssl = false
 
-    @Option(help: "Output format: text or json.")
-    var format: BenchFormat = .text
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
 
     static let known = ["crypto", "handshake", "tcp", "startup", "check"]
 

@@ -19,8 +19,9 @@ struct TCPBenchCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "SYN flood sizes (half-open connections), each in a child process.")
     var connections: [Int] = [1_000, 10_000, 100_000]
 
-    @Option(help: "Output format: text or json.")
-    var format: BenchFormat = .text
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
 
     func validate() throws {
         guard (1...4096).contains(megabytes) else { throw ValidationError("--megabytes must be 1…4096") }
