@@ -36,7 +36,7 @@ public struct TCPConnection: Hashable, Sendable {
     public internal(set) var rcvNxt = SeqNumber(0)
 
     /// Unacknowledged and unsent octets; `sendQueue[0]` has sequence number `sendQueueSeq`.
-    var sendQueue: [UInt8] = []
+    var sendQueue: ByteQueue = []
     var sendQueueSeq = SeqNumber(0)
     /// CLOSE was called: send FIN once the queued data is out.
     var closeRequested = false
@@ -44,7 +44,7 @@ public struct TCPConnection: Hashable, Sendable {
     public internal(set) var finSeq: SeqNumber?
 
     /// In-order octets not yet read by the application.
-    var receiveQueue: [UInt8] = []
+    var receiveQueue: ByteQueue = []
     var reassembly = ReassemblyBuffer()
     /// The peer's FIN has been received (end of stream once `receiveQueue` is read).
     public internal(set) var peerFinished = false
@@ -152,5 +152,13 @@ public struct TCPConnection: Hashable, Sendable {
         self.error = error
         out.emit(.error(error))
         setState(.closed, cause: cause, &out)
+    }
+}
+
+extension TCPConnection {
+    /// Runs `body` on this connection in place (through a dictionary's optional chaining, the stored
+    /// value itself, with no copy).
+    mutating func mutate<T, E: Error>(_ body: (inout TCPConnection) throws(E) -> T) throws(E) -> T {
+        try body(&self)
     }
 }

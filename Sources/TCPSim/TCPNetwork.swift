@@ -116,32 +116,34 @@ public final class TCPNetwork {
     }
 
     public func write(_ id: TCPConnectionID, _ bytes: [UInt8]) throws(TCPUserError) {
-        guard var conn = connection(id) else { throw .connectionDoesNotExist }
-        let out = try conn.send(bytes, at: now)
-        store(conn, id)
+        let now = self.now
+        guard let out = try inPlace(id, { (conn) throws(TCPUserError) in try conn.send(bytes, at: now) }) else {
+            throw .connectionDoesNotExist
+        }
         apply(out, id)
     }
 
     /// Up to `maxCount` octets the connection has received in order.
     public func read(_ id: TCPConnectionID, maxCount: Int = Int.max) -> [UInt8] {
-        guard var conn = connection(id) else { return [] }
-        let (bytes, out) = conn.receive(maxCount: maxCount, at: now)
-        store(conn, id)
+        let now = self.now
+        guard let (bytes, out) = inPlace(id, { (conn) throws(Never) in conn.receive(maxCount: maxCount, at: now) }) else { return [] }
         apply(out, id)
         return bytes
     }
 
     public func close(_ id: TCPConnectionID) throws(TCPUserError) {
-        guard var conn = connection(id) else { throw .connectionDoesNotExist }
-        let out = try conn.close(at: now)
-        store(conn, id)
+        let now = self.now
+        guard let out = try inPlace(id, { (conn) throws(TCPUserError) in try conn.close(at: now) }) else {
+            throw .connectionDoesNotExist
+        }
         apply(out, id)
     }
 
     public func abort(_ id: TCPConnectionID) throws(TCPUserError) {
-        guard var conn = connection(id) else { throw .connectionDoesNotExist }
-        let out = try conn.abort(at: now)
-        store(conn, id)
+        let now = self.now
+        guard let out = try inPlace(id, { (conn) throws(TCPUserError) in try conn.abort(at: now) }) else {
+            throw .connectionDoesNotExist
+        }
         apply(out, id)
     }
 
@@ -191,9 +193,8 @@ public final class TCPNetwork {
             deliver(packet)
         case .timer(let id):
             if scheduled[id] == time { scheduled[id] = nil }
-            guard var conn = hosts[id.local.address]?.connections[id] else { return true }
-            let out = conn.advance(to: now)
-            store(conn, id)
+            let now = self.now
+            guard let out = hosts[id.local.address]?.connections[id]?.mutate({ $0.advance(to: now) }) else { return true }
             apply(out, id)
         }
         return true
@@ -216,12 +217,14 @@ public final class TCPNetwork {
         if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind)) }
     }
 
-    private func store(_ conn: TCPConnection, _ id: TCPConnectionID) {
-        if hosts[id.local.address]?.connections[id] != nil {
-            hosts[id.local.address]?.connections[id] = conn
-        } else if hosts[id.local.address]?.closed[id] != nil {
-            hosts[id.local.address]?.closed[id] = conn  // reading what a closed connection still holds
-        }
+    /// Runs `body` on the live connection `id` — or on the closed record of one (reading what a closed
+    /// connection still holds) — where it is stored. Never through a local copy: a copy would share the
+    /// connection's buffers, and the next change would copy them whole.
+    private func inPlace<T, E: Error>(_ id: TCPConnectionID, _ body: (inout TCPConnection) throws(E) -> T) throws(E) -> T?
+    {
+        let address = id.local.address
+        if let result = try hosts[address]?.connections[id]?.mutate(body) { return result }
+        return try hosts[address]?.closed[id]?.mutate(body)
     }
 
     /// Records a connection's events, transmits its segments and keeps the host's tables in step
@@ -233,29 +236,28 @@ public final class TCPNetwork {
         for seg in out.segments {
             transmit(TCPPacket(source: id.local.address, destination: id.remote.address, segment: seg))
         }
-        guard let conn = hosts[id.local.address]?.connections[id] else { return }
-        let address = id.local.address
+        guard let host = hosts[id.local.address], let conn = host.connections[id] else { return }
         var halfOpenChild = false
         let port = id.local.port
-        if conn.isPassive, hosts[address]?.listeners[port]?.children.contains(id) == true {
+        if conn.isPassive, host.listeners[port]?.children.contains(id) == true {
             halfOpenChild = true
             switch conn.state {
             case .synReceived:
-                hosts[address]?.listeners[port]?.halfOpen.insert(id)
+                host.listeners[port]?.halfOpen.insert(id)
             case .listen, .closed:
-                hosts[address]?.listeners[port]?.halfOpen.remove(id)
-                hosts[address]?.listeners[port]?.children.remove(id)
+                host.listeners[port]?.halfOpen.remove(id)
+                host.listeners[port]?.children.remove(id)
             default:
-                hosts[address]?.listeners[port]?.halfOpen.remove(id)
-                hosts[address]?.listeners[port]?.children.remove(id)
-                hosts[address]?.listeners[port]?.acceptQueue.append(id)
+                host.listeners[port]?.halfOpen.remove(id)
+                host.listeners[port]?.children.remove(id)
+                host.listeners[port]?.acceptQueue.append(id)
             }
         }
         if conn.state == .closed || (conn.state == .listen && conn.isPassive) {
-            hosts[address]?.connections[id] = nil
+            host.connections[id] = nil
             // Keep the final state of connections the user knows of (active or accepted), not of
             // half-open ones that died in the backlog (a SYN flood would otherwise fill memory).
-            if conn.state == .closed && !halfOpenChild { hosts[address]?.closed[id] = conn }
+            if conn.state == .closed && !halfOpenChild { host.closed[id] = conn }
             scheduled[id] = nil
             return
         }
@@ -316,9 +318,8 @@ public final class TCPNetwork {
         record(.delivered(packet))
         let seg = packet.segment
         let id = TCPFourTuple(local: packet.destinationEndpoint, remote: packet.sourceEndpoint)
-        if var conn = hosts[packet.destination]?.connections[id] {
-            let out = conn.segmentArrives(seg, at: now)
-            store(conn, id)
+        let now = self.now
+        if let out = hosts[packet.destination]?.connections[id]?.mutate({ $0.segmentArrives(seg, at: now) }) {
             apply(out, id)
             return
         }

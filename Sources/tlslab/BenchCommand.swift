@@ -10,7 +10,10 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks against OpenSSL on this machine (build with -c release).",
-        subcommands: [CryptoBenchCommand.self]
+        discussion: "Without a subcommand, runs them all (`tlslab bench all`). Each prints a table, or JSON with `--format json`.",
+        subcommands: [BenchAllCommand.self, CryptoBenchCommand.self, HandshakeBenchCommand.self, TCPBenchCommand.self,
+                      StartupBenchCommand.self, CheckBenchCommand.self, TCPFloodCommand.self],
+        defaultSubcommand: BenchAllCommand.self
     )
 }
 
@@ -22,15 +25,12 @@ struct CryptoBenchCommand: ParsableCommand {
         abstract: "RSA-2048 and ffdhe2048 over GMP against `openssl speed` (medians of several runs)."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @Option(help: "Seconds per measurement (whole seconds, as openssl speed wants).")
     var seconds: Int = 2
 
-    @Option(help: "Output format: text or json.")
-    var format: Format = .text
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
 
     @Option(help: "Runs; the table shows the median and the min–max spread.")
     var runs: Int = 3
@@ -76,18 +76,20 @@ struct CryptoBenchCommand: ParsableCommand {
         }
         let rows = CryptoBench.Row.order.compactMap { name -> BenchRow? in
             guard let entry = samples[name] else { return nil }
-            return BenchRow(operation: name, ours: BenchSummary(entry.ours),
-                            openssl: entry.openssl.isEmpty ? nil : BenchSummary(entry.openssl))
+            return BenchRow(operation: name, unit: "ops/s", ours: BenchSummary(entry.ours),
+                            openssl: entry.openssl.isEmpty ? nil : BenchSummary(entry.openssl),
+                            peakMemoryKiB: ProcMemory.field("VmHWM"))
         }
-        switch format {
-        case .text: print(BenchRow.table(rows, runs: runs, seconds: seconds, keys: keys, wallClock: elapsed))
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let report = BenchReport(seconds: seconds, runs: runs, keysPerRun: keys,
-                                     timeBase: elapsed ? "wall clock" : "CPU time", rows: rows)
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        }
+        let report = BenchReport(
+            benchmark: "crypto",
+            settings: ["seconds": "\(seconds)", "runs": "\(runs)", "keysPerRun": "\(keys)",
+                       "timeBase": elapsed ? "wall clock" : "CPU time"],
+            rows: rows,
+            notes: ["median [min–max] of \(runs) run(s), \(seconds) s per measurement; key generation: \(keys) keys per run "
+                    + "(seeds 1…\(keys)); OpenSSL key generation = openssl genpkey minus process start-up.",
+                    elapsed ? "Rates per second of wall-clock time (openssl speed -elapsed)."
+                        : "Rates per second of CPU time on both sides (openssl speed's default divisor)."])
+        try report.print(format)
     }
 }
 
@@ -96,11 +98,11 @@ struct CryptoBenchCommand: ParsableCommand {
 /// The operations measured, on a fixed RSA-2048 key generated from seed 2048.
 struct CryptoBench {
     enum Row {
-        static let privateSilent = "RSA-2048 private op (CRT, mpz_powm_sec) /s"
-        static let privateFast = "RSA-2048 private op (CRT, mpz_powm) /s"
-        static let publicOp = "RSA-2048 public op (e = 65537) /s"
-        static let ffdhe = "ffdhe2048 agreement (256-bit exponent) /s"
-        static let keygen = "RSA-2048 key generation /s"
+        static let privateSilent = "RSA-2048 private op (CRT, mpz_powm_sec)"
+        static let privateFast = "RSA-2048 private op (CRT, mpz_powm)"
+        static let publicOp = "RSA-2048 public op (e = 65537)"
+        static let ffdhe = "ffdhe2048 agreement (256-bit exponent)"
+        static let keygen = "RSA-2048 key generation"
         static let order = [privateSilent, privateFast, publicOp, ffdhe, keygen]
     }
 
@@ -306,87 +308,4 @@ enum OpenSSLSpeed {
         let total = try cost(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
         return Double(count) / max(total - startup, 1e-6)
     }
-}
-
-// MARK: - Report
-
-struct BenchSummary: Encodable {
-    let median: Double
-    let min: Double
-    let max: Double
-    let samples: [Double]
-
-    init(_ values: [Double]) {
-        let sorted = values.sorted()
-        samples = values
-        min = sorted.first ?? 0
-        max = sorted.last ?? 0
-        if sorted.isEmpty {
-            median = 0
-        } else if sorted.count % 2 == 1 {
-            median = sorted[sorted.count / 2]
-        } else {
-            median = (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        }
-    }
-}
-
-struct BenchRow: Encodable {
-    let operation: String
-    let ours: BenchSummary
-    let openssl: BenchSummary?
-    /// ours / OpenSSL, as throughput (above 1: we are faster).
-    var ratio: Double? {
-        guard let openssl, openssl.median > 0 else { return nil }
-        return ours.median / openssl.median
-    }
-
-    enum CodingKeys: String, CodingKey { case operation, ours, openssl, ratio }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(ours, forKey: .ours)
-        try container.encodeIfPresent(openssl, forKey: .openssl)
-        try container.encodeIfPresent(ratio, forKey: .ratio)
-    }
-
-    static func format(_ value: Double) -> String {
-        value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
-    }
-
-    static func cell(_ summary: BenchSummary?) -> String {
-        guard let summary else { return "—" }
-        return "\(format(summary.median)) [\(format(summary.min))–\(format(summary.max))]"
-    }
-
-    static func table(_ rows: [BenchRow], runs: Int, seconds: Int, keys: Int, wallClock: Bool) -> String {
-        let header = ["operation", "ours", "OpenSSL", "ours/OpenSSL"]
-        let body = rows.map { row in
-            [row.operation, cell(row.ours), cell(row.openssl), row.ratio.map { String(format: "%.2f×", $0) } ?? "—"]
-        }
-        let widths = (0..<4).map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                index == 0 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[index] - cell.count) + cell
-            }.joined(separator: "  ")
-        }
-        var lines = [line(header), String(repeating: "-", count: widths.reduce(0, +) + 6)]
-        lines += body.map(line)
-        lines.append("")
-        lines.append("median [min–max] of \(runs) run(s), \(seconds) s per measurement; key generation: \(keys) keys per run")
-        lines.append("(seeds 1…\(keys)); OpenSSL key generation = openssl genpkey minus process start-up.")
-        lines.append(wallClock ? "Rates per second of wall-clock time (openssl speed -elapsed)."
-                     : "Rates per second of CPU time on both sides (openssl speed's default divisor).")
-        return lines.joined(separator: "\n")
-    }
-}
-
-struct BenchReport: Encodable {
-    let seconds: Int
-    let runs: Int
-    let keysPerRun: Int
-    let timeBase: String
-    let rows: [BenchRow]
 }

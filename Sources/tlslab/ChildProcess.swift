@@ -1,0 +1,190 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn` and reaped with `wait4`, so that the benchmarks get
+/// what Foundation's `Process` hides: the child's own resource usage (peak resident set, CPU time)
+/// and the moment its first output byte arrives.
+final class ChildProcess {
+    enum Failure: Error, CustomStringConvertible {
+        case spawn(String, Int32)
+        case pipe(Int32)
+        var description: String {
+            switch self {
+            case .spawn(let path, let code): return "cannot start \(path): \(String(cString: strerror(code)))"
+            case .pipe(let code): return "pipe: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// What a finished child left behind.
+    struct Outcome {
+        var exitStatus: Int32
+        /// Set when a signal ended the child.
+        var signal: Int32?
+        var stdout: [UInt8]
+        /// Seconds from spawn to the first byte on standard output (nil: it wrote nothing).
+        var firstByte: Double?
+        /// Seconds from spawn to exit.
+        var wall: Double
+        var userCPU: Double
+        var systemCPU: Double
+        /// The child's peak resident set (`ru_maxrss`), KiB.
+        var maxRSSKiB: Int
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    let pid: pid_t
+    private let readFD: Int32?
+    private let started: ContinuousClock.Instant
+    private let clock = ContinuousClock()
+
+    /// Starts `path` with `arguments`. Standard output goes to a pipe (or /dev/null with
+    /// `captureOutput: false`); standard error to /dev/null unless `inheritStderr`.
+    init(_ path: String, _ arguments: [String], captureOutput: Bool = true, inheritStderr: Bool = false) throws {
+        var fds: [Int32] = [-1, -1]
+        if captureOutput {
+            guard pipe(&fds) == 0 else { throw Failure.pipe(errno) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if captureOutput {
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if !inheritStderr { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        started = clock.now
+        let code = posix_spawn(&child, path, &actions, nil, argv, environ)
+        if captureOutput { close(fds[1]) }
+        guard code == 0 else {
+            if captureOutput { close(fds[0]) }
+            throw Failure.spawn(path, code)
+        }
+        pid = child
+        readFD = captureOutput ? fds[0] : nil
+    }
+
+    deinit {
+        if let readFD { close(readFD) }
+    }
+
+    /// Reads standard output to its end, then reaps the child.
+    func wait() -> Outcome {
+        var output: [UInt8] = []
+        var firstByte: Double?
+        if let readFD {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                if firstByte == nil { firstByte = (clock.now - started).benchSeconds }
+                output += buffer[0..<n]
+            }
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let wall = (clock.now - started).benchSeconds
+        let signalled = status & 0x7f
+        return Outcome(
+            exitStatus: signalled == 0 ? (status >> 8) & 0xff : 128 + signalled,
+            signal: signalled == 0 ? nil : signalled,
+            stdout: output, firstByte: firstByte, wall: wall,
+            userCPU: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6,
+            systemCPU: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6,
+            maxRSSKiB: usage.ru_maxrss)
+    }
+
+    /// Sends SIGTERM and reaps the child.
+    func terminate() -> Outcome {
+        kill(pid, SIGTERM)
+        return wait()
+    }
+
+    /// This child's CPU time so far (user + system, from /proc; Linux only, else 0).
+    func cpuSoFar() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // Fields after "(comm)": state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// This child's peak resident set so far, KiB (VmHWM from /proc; nil elsewhere).
+    func peakRSSSoFar() -> Int? { ProcMemory.field("VmHWM", pid: "\(pid)") }
+
+    /// The path of the running `tlslab` executable.
+    static var ownExecutable: String {
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    }
+
+    /// The first executable called `name` on the PATH.
+    static func locate(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
+
+/// Memory figures of a process from /proc/PID/status (Linux).
+enum ProcMemory {
+    /// A "kB" field of /proc/PID/status (VmHWM: peak resident set, VmRSS: current), KiB.
+    static func field(_ name: String, pid: String = "self") -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        }
+        return nil
+    }
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released).
+enum LoopbackPort {
+    static func free() -> UInt16? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Bool in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        return bound ? UInt16(bigEndian: address.sin_port) : nil
+    }
+
+    /// True once something accepts connections on 127.0.0.1:`port`.
+    static func accepts(_ port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}

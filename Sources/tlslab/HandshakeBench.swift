@@ -1,0 +1,255 @@
+import ArgumentParser
+import Foundation
+import Simulation
+import TLSCrypto
+import TLSEngine
+
+/// The key exchanges `tlslab bench handshake` measures, with the same suite on both sides.
+enum HandshakeKind: String, ExpressibleByArgument, CaseIterable {
+    case rsa, dhe, ecdhe
+
+    var label: String {
+        switch self {
+        case .rsa: return "RSA-2048 key exchange"
+        case .dhe: return "DHE ffdhe2048"
+        case .ecdhe: return "ECDHE X25519"
+        }
+    }
+
+    /// The OpenSSL name of the suite the built-in run uses (AES-128-GCM, SHA-256, RSA-2048 certificate).
+    var opensslCipher: String {
+        switch self {
+        case .rsa: return "AES128-GCM-SHA256"
+        case .dhe: return "DHE-RSA-AES128-GCM-SHA256"
+        case .ecdhe: return "ECDHE-RSA-AES128-GCM-SHA256"
+        }
+    }
+
+    /// The built-in run's setup (demo PKI parsed once, so keys are pre-generated); DHE uses ffdhe2048.
+    func setup(seed: UInt64) throws -> SimulationSetup {
+        let run: BuiltInRun = switch self { case .rsa: .rsa; case .dhe: .dhe; case .ecdhe: .ecdhe }
+        var setup = try run.setup(seed: seed)
+        setup.server.dhGroup = .ffdhe2048
+        return setup
+    }
+}
+
+/// `tlslab bench handshake`: complete simulated connections per second — both TLS endpoints, the
+/// TCP simulator between them and the record layer in one process — beside `openssl s_time -new`
+/// against `openssl s_server` on loopback with the same suite.
+struct HandshakeBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "handshake",
+        abstract: "Simulated full handshakes/s per key exchange against openssl s_time/s_server on loopback."
+    )
+
+    @Option(help: "Seconds per measurement (whole seconds: openssl s_time -time).")
+    var seconds: Int = 5
+
+    @Option(help: "Runs; the table shows the median and the min–max spread.")
+    var runs: Int = 3
+
+    @Option(name: .customLong("kx"), help: "Key exchange to measure (repeatable): rsa, dhe, ecdhe. Default: all three.")
+    var kinds: [HandshakeKind] = []
+
+    @Option(help: "A fixed number of our handshakes per measurement instead of --seconds (for quick checks).")
+    var iterations: Int?
+
+    @Flag(help: "Skip OpenSSL (only our figures).")
+    var noOpenssl = false
+
+    /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
+    @OptionGroup(visibility: .hidden) var options: RenderOptions
+    var format: BenchFormat { BenchFormat(options.format) }
+
+    func validate() throws {
+        guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }
+        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1…20") }
+        if let iterations, !(1...1_000_000).contains(iterations) { throw ValidationError("--iterations must be 1…1000000") }
+    }
+
+    func run() throws {
+        let kinds = self.kinds.isEmpty ? HandshakeKind.allCases : self.kinds
+        let openssl = noOpenssl ? nil : OpenSSLSpeed.locate()
+        let server = try openssl.map { try OpenSSLLoopback(openssl: $0) }
+        defer { server?.removeFiles() }
+        var ours: [HandshakeKind: [HandshakeBench.Measurement]] = [:]
+        var theirs: [HandshakeKind: [OpenSSLLoopback.Measurement]] = [:]
+        for run in 1...runs {
+            if format == .text { FileHandle.standardError.write(Data("run \(run)/\(runs)…\n".utf8)) }
+            for kind in kinds {
+                // Ours and OpenSSL alternate so that both see the same machine load.
+                ours[kind, default: []].append(try HandshakeBench(kind: kind).measure(seconds: Double(seconds), iterations: iterations))
+                if let server { theirs[kind, default: []].append(try server.measure(kind, seconds: seconds)) }
+            }
+        }
+        var rows: [BenchRow] = []
+        let peak = ProcMemory.field("VmHWM")
+        for kind in kinds {
+            let mine = ours[kind] ?? [], other = theirs[kind]
+            rows.append(BenchRow(operation: "full handshake, \(kind.label) (wall clock)", unit: "handshakes/s",
+                                 ours: BenchSummary(mine.map(\.wallRate)), openssl: other.map { BenchSummary($0.map(\.wallRate)) },
+                                 peakMemoryKiB: peak, opensslPeakMemoryKiB: other?.compactMap(\.peakKiB).max()))
+            rows.append(BenchRow(operation: "full handshake, \(kind.label) (CPU time, both ends)", unit: "handshakes/s",
+                                 ours: BenchSummary(mine.map(\.cpuRate)), openssl: other.map { BenchSummary($0.map(\.cpuRate)) }))
+        }
+        let report = BenchReport(
+            benchmark: "handshake",
+            settings: ["seconds": "\(seconds)", "runs": "\(runs)", "iterations": iterations.map(String.init) ?? "time-bound",
+                       "kx": kinds.map(\.rawValue).joined(separator: ",")],
+            rows: rows,
+            notes: [
+                "Ours: one complete simulated connection per handshake in one thread — TCP three-way handshake, TLS 1.2 "
+                    + "full handshake (AES-128-GCM, extended master secret, chain validation), one HTTP request and response "
+                    + "as encrypted records, close_notify both ways, TCP close — with the trace events the engine records; "
+                    + "no rendering. The demo PKI is parsed once; ephemeral (EC)DHE keys are made per handshake.",
+                "OpenSSL: openssl s_time -new -time S against openssl s_server -tls1_2 on 127.0.0.1, same suite "
+                    + "(DHE with -dhparam ffdhe2048, ECDHE with -groups X25519), the same demo certificate and key; "
+                    + "client and server are separate processes (two cores), no application data.",
+                "DHE: OpenSSL's client (s_time) spends about 7 ms of user CPU per DHE handshake here, which fits "
+                    + "full-size 2048-bit private exponents (≈3 ms per exponentiation); ours are 256-bit (RFC 7919 §5.2 "
+                    + "asks for at least 225 bits), so the DHE ratio mostly measures that choice.",
+                "CPU-time rows divide by the CPU seconds both ends spent (ours: this thread; OpenSSL: s_time and "
+                    + "s_server, user + system, kernel loopback TCP included). Peak RSS: ours = this process; "
+                    + "OpenSSL = s_server + s_time.",
+            ])
+        try report.print(format)
+    }
+}
+
+/// Our side: the built-in run for one key exchange, repeated.
+struct HandshakeBench {
+    struct Measurement {
+        var handshakes: Int
+        var wallRate: Double
+        var cpuRate: Double
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case notSuccessful(HandshakeKind, String)
+        var description: String {
+            switch self {
+            case .notSuccessful(let kind, let outcome): return "the \(kind.rawValue) benchmark run did not succeed: \(outcome)"
+            }
+        }
+    }
+
+    let kind: HandshakeKind
+    let setup: SimulationSetup
+
+    init(kind: HandshakeKind) throws {
+        self.kind = kind
+        setup = try kind.setup(seed: 1)
+    }
+
+    /// One complete simulated connection; throws unless both sides finished the handshake.
+    func once() throws {
+        let outcome = Simulation(setup).run().summary.outcome
+        guard outcome == "success" else { throw Failure.notSuccessful(kind, outcome) }
+    }
+
+    /// Runs for `seconds` of wall-clock time (or exactly `iterations` handshakes).
+    func measure(seconds: Double, iterations: Int? = nil) throws -> Measurement {
+        try once()  // warm-up, and proof that the run succeeds
+        let clock = ContinuousClock()
+        let start = clock.now, cpuStart = CPUTime.thread()
+        let budget = Duration.milliseconds(Int64(seconds * 1000))
+        var count = 0
+        repeat {
+            try once()
+            count += 1
+        } while iterations.map { count < $0 } ?? (clock.now - start < budget)
+        let wall = (clock.now - start).benchSeconds, cpu = CPUTime.thread() - cpuStart
+        return Measurement(handshakes: count, wallRate: Double(count) / wall, cpuRate: Double(count) / max(cpu, 1e-9))
+    }
+}
+
+/// OpenSSL's side: `openssl s_server` on a free loopback port and `openssl s_time -new` against it.
+struct OpenSSLLoopback {
+    struct Measurement {
+        var handshakes: Int
+        var wallRate: Double
+        var cpuRate: Double
+        var peakKiB: Int?
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case setup(String)
+        case noPort
+        case serverDidNotStart(HandshakeKind)
+        case unparsable(String)
+        var description: String {
+            switch self {
+            case .setup(let why): return "cannot prepare the OpenSSL server: \(why)"
+            case .noPort: return "no free loopback port"
+            case .serverDidNotStart(let kind): return "openssl s_server (\(kind.rawValue)) did not start listening"
+            case .unparsable(let output): return "cannot read openssl s_time's output: \(output.prefix(200))"
+            }
+        }
+    }
+
+    let openssl: String
+    let directory: URL
+
+    init(openssl: String) throws {
+        self.openssl = openssl
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-bench-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(DemoPKI.serverCertificatePEM.utf8).write(to: directory.appendingPathComponent("cert.pem"))
+            try Data(DemoPKI.serverKeyPEM.utf8).write(to: directory.appendingPathComponent("key.pem"))
+            try Data(Self.ffdhe2048PEM.utf8).write(to: directory.appendingPathComponent("ffdhe2048.pem"))
+        } catch {
+            throw Failure.setup("\(error)")
+        }
+    }
+
+    func removeFiles() { try? FileManager.default.removeItem(at: directory) }
+
+    /// RFC 7919 ffdhe2048 as OpenSSL writes it (`openssl genpkey -genparam -algorithm DH -pkeyopt group:ffdhe2048`).
+    static var ffdhe2048PEM: String {
+        var der: [UInt8] = [0x30, 0x82, 0x01, 0x08, 0x02, 0x82, 0x01, 0x01, 0x00]
+        der += stride(from: 0, to: CryptoBench.ffdhe2048Hex.count, by: 2).map { offset in
+            let start = CryptoBench.ffdhe2048Hex.index(CryptoBench.ffdhe2048Hex.startIndex, offsetBy: offset)
+            return UInt8(CryptoBench.ffdhe2048Hex[start..<CryptoBench.ffdhe2048Hex.index(start, offsetBy: 2)], radix: 16) ?? 0
+        }
+        der += [0x02, 0x01, 0x02]
+        let base64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN DH PARAMETERS-----\n\(base64)\n-----END DH PARAMETERS-----\n"
+    }
+
+    func measure(_ kind: HandshakeKind, seconds: Int) throws -> Measurement {
+        guard let port = LoopbackPort.free() else { throw Failure.noPort }
+        var serverArguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-quiet", "-tls1_2", "-no_ticket",
+                               "-cert", directory.appendingPathComponent("cert.pem").path,
+                               "-key", directory.appendingPathComponent("key.pem").path, "-cipher", kind.opensslCipher]
+        switch kind {
+        case .rsa: break
+        case .dhe: serverArguments += ["-dhparam", directory.appendingPathComponent("ffdhe2048.pem").path]
+        case .ecdhe: serverArguments += ["-groups", "X25519"]
+        }
+        let server = try ChildProcess(openssl, serverArguments, captureOutput: false)
+        var stopped = false
+        defer { if !stopped { _ = server.terminate() } }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while !LoopbackPort.accepts(port) {
+            guard clock.now < deadline else { throw Failure.serverDidNotStart(kind) }
+            usleep(20_000)
+        }
+        let serverCPUBefore = server.cpuSoFar()
+        let client = try ChildProcess(openssl, ["s_time", "-connect", "127.0.0.1:\(port)", "-new", "-time", "\(seconds)",
+                                                "-cipher", kind.opensslCipher])
+        let result = client.wait()
+        let serverCPU = server.cpuSoFar() - serverCPUBefore
+        let ended = server.terminate()
+        stopped = true
+        // "212 connections in 1.14s; 185.96 connections/user sec, bytes read 0"
+        guard let line = result.stdoutText.split(separator: "\n").first(where: { $0.contains("connections in") && $0.contains("user sec") }),
+              let count = Int(line.split(separator: " ").first ?? "")
+        else { throw Failure.unparsable(result.stdoutText) }
+        let cpu = result.userCPU + result.systemCPU + serverCPU
+        return Measurement(handshakes: count, wallRate: Double(count) / result.wall, cpuRate: Double(count) / max(cpu, 1e-9),
+                           peakKiB: ended.maxRSSKiB + result.maxRSSKiB)
+    }
+}
