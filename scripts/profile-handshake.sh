@@ -1,52 +1,66 @@
 #!/bin/sh
-# Profiles `tlslab bench handshake` per key exchange: runs our side alone (`tlslab bench handshake-child`,
-# one process, no OpenSSL) under valgrind's callgrind for a few handshakes, or under `perf record` when
-# valgrind is missing, and prints the top symbols by self cost (instructions) and the share of a few
-# groups (GMP, swift-crypto/BoringSSL, Swift runtime and allocation).
-# Usage: scripts/profile-handshake.sh [ITERATIONS] [KX...]     (defaults: 20 handshakes; rsa dhe ecdhe)
-# Needs a release build: swift build -c release --product tlslab (this script builds it when missing).
+# Profiles `tlslab bench handshake` per key exchange: our side alone (`tlslab bench handshake-child`: both
+# TLS endpoints, the TCP simulator and the record layer in one process, no OpenSSL), under valgrind's
+# callgrind, or under `perf record` when callgrind is missing or cannot read the binary (valgrind 3.19
+# gives up on the DWARF of Swift 6.3 release builds). Prints the top symbols by self cost and the share
+# of a few groups: GMP, BoringSSL (swift-crypto), malloc/free, the Swift runtime.
+# Usage: scripts/profile-handshake.sh [ITERATIONS] [KX...]     (defaults: 200 handshakes; rsa dhe ecdhe)
+# Needs a release build: swift build -c release --product tlslab (built here when missing),
+# or TLSLAB_BIN=path/to/tlslab.
 set -eu
 cd "$(dirname "$0")/.."
-iterations=${1:-20}
+iterations=${1:-200}
 [ $# -gt 0 ] && shift
 kinds=${*:-rsa dhe ecdhe}
-bin="$(swift build -c release --show-bin-path)/tlslab"
+bin=${TLSLAB_BIN:-"$(swift build -c release --show-bin-path)/tlslab"}
 [ -x "$bin" ] || swift build -c release --product tlslab
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# Self cost of every symbol matching an extended regular expression, as a percentage of the total.
-share() { awk -v pattern="$2" '$0 ~ pattern { gsub(",", "", $1); sum += $1 } END { printf "%.1f", sum * 100 / total }' total="$3" "$1"; }
+# $1: lines "PERCENT SYMBOL…" (self cost); prints the top 15 and the groups.
+summarize() {
+  echo "top symbols (self):"
+  head -15 "$1" | awk '{ p = $1; $1 = ""; printf "  %6.2f%% %s\n", p, substr($0, 2, 130) }'
+  awk '
+    { p = $1 }
+    /__gmp/ { gmp += p; next }
+    /CCryptoBoringSSL|boringssl/ { ssl += p; next }
+    /malloc|_int_free|cfree|realloc|calloc|free@|_int_malloc/ { mem += p; next }
+    /swift_|swift::|libswiftCore/ { rt += p; next }
+    /_dl_|do_lookup/ { ld += p; next }
+    END { printf "groups: GMP %.1f%%, BoringSSL %.1f%%, malloc/free %.1f%%, Swift runtime %.1f%%, dynamic loader %.1f%%\n", gmp, ssl, mem, rt, ld }
+  ' "$1"
+}
+
+profile() { # $1 kx, $2 extra arguments, $3 label
+  echo "== $3: $iterations handshakes (plus one warm-up) =="
+  # shellcheck disable=SC2086
+  set -- "$1" "$2" "$3" "$bin" bench handshake-child --kx "$1" $2 --iterations "$iterations"
+  kx=$1; label=$3; shift 3
+  "$@" | sed 's/^/result: /'
+  if command -v valgrind >/dev/null 2>&1 &&
+     valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$@" >/dev/null 2>"$out/vg.log" && [ -s "$out/cg" ]; then
+    callgrind_annotate --inclusive=no "$out/cg" 2>/dev/null |
+      awk '/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1; next }
+           total && $1 ~ /^[0-9,]+$/ { c = $1; gsub(",", "", c); $1 = ""; printf "%.3f %s\n", c * 100 / total, $0 }' > "$out/self.txt"
+    echo "(callgrind, instructions)"
+  elif command -v perf >/dev/null 2>&1; then
+    perf record -q -F 4999 -o "$out/perf.data" "$@" >/dev/null 2>&1
+    perf report -i "$out/perf.data" --no-children --stdio --sort dso,symbol 2>/dev/null |
+      awk '/^ +[0-9.]+%/ { p = $1; sub("%", "", p); $1 = ""; print p, $0 }' > "$out/self.txt"
+    echo "(perf, CPU samples; callgrind unavailable: $(grep -m1 -E "Giving up|rror|cannot" "$out/vg.log" 2>/dev/null | sed 's/^==[0-9]*== //'))"
+  else
+    echo "neither valgrind nor perf is installed"; return 1
+  fi
+  summarize "$out/self.txt"
+  echo
+}
 
 for kx in $kinds; do
-  case $kx in
-    dhe) variants="short full" ;;
-    *) variants="-" ;;
-  esac
-  for exponent in $variants; do
-    label=$kx; extra=""
-    if [ "$exponent" != "-" ]; then label="$kx ($exponent exponent)"; extra="--dh-exponent $exponent"; fi
-    echo "== $label: $iterations handshakes (plus one warm-up) =="
-    if command -v valgrind >/dev/null 2>&1; then
-      file="$out/callgrind.$kx.$exponent"
-      # shellcheck disable=SC2086
-      valgrind --tool=callgrind --callgrind-out-file="$file" "$bin" bench handshake-child --kx "$kx" $extra \
-        --iterations "$iterations" >/dev/null 2>"$out/valgrind.log"
-      callgrind_annotate --inclusive=no "$file" 2>/dev/null | sed -n '/^-*$/,$p' | grep -E '^ *[0-9,]+ ' > "$out/self.txt" || true
-      total=$(callgrind_annotate "$file" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
-      echo "instructions: $total ($(awk -v t="$total" -v n="$iterations" 'BEGIN { printf "%.1f M", t / (n + 1) / 1e6 }') per handshake)"
-      echo "top symbols (self):"
-      head -15 "$out/self.txt" | awk -v t="$total" '{ c = $1; gsub(",", "", c); $1 = ""; printf "  %5.1f%%  %s\n", c * 100 / t, substr($0, 1, 140) }'
-      echo "groups: GMP $(share "$out/self.txt" '__gmp' "$total")%," \
-        "BoringSSL/swift-crypto $(share "$out/self.txt" 'CCryptoBoringSSL|boringssl|_CryptoExtras|Crypto\.' "$total")%," \
-        "malloc/free $(share "$out/self.txt" 'malloc|free|realloc|_int_|calloc' "$total")%," \
-        "Swift runtime (retain/release, metadata) $(share "$out/self.txt" 'swift_|swift::' "$total")%"
-    else
-      file="$out/perf.$kx.$exponent"
-      # shellcheck disable=SC2086
-      perf record -q -g -o "$file" "$bin" bench handshake-child --kx "$kx" $extra --iterations "$iterations" >/dev/null 2>&1
-      perf report -i "$file" --no-children --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' | head -15
-    fi
-    echo
-  done
+  if [ "$kx" = dhe ]; then
+    profile dhe "--dh-exponent short" "dhe (256-bit exponents)"
+    profile dhe "--dh-exponent full" "dhe (full-size exponents)"
+  else
+    profile "$kx" "" "$kx"
+  fi
 done
