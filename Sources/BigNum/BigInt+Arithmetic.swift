@@ -57,9 +57,19 @@ extension BigInt {
         return BigInt(storage: r)
     }
 
-    public static func << (a: BigInt, bits: Int) -> BigInt {
+    /// `a · 2^bits`. Throws ``BigNumError/resultTooLarge(bits:limit:)`` when the result would have more than
+    /// ``BigInt/maximumBitWidth`` bits (GMP aborts the process when it cannot allocate a result) and
+    /// ``BigNumError/invalidRange(_:)`` for a negative shift.
+    public static func << (a: BigInt, bits: Int) throws(BigNumError) -> BigInt {
+        guard bits >= 0 else { throw .invalidRange("negative shift \(bits)") }
+        if !a.isZero {
+            let (width, overflow) = a.bitWidth.addingReportingOverflow(bits)
+            guard !overflow, width <= maximumBitWidth else {
+                throw .resultTooLarge(bits: overflow ? Int.max : width, limit: maximumBitWidth)
+            }
+        }
         let r = MPZ()
-        __gmpz_mul_2exp(r.ptr, a.storage.ptr, UInt(max(bits, 0)))
+        __gmpz_mul_2exp(r.ptr, a.storage.ptr, UInt(bits))
         return BigInt(storage: r)
     }
 
@@ -70,7 +80,21 @@ extension BigInt {
         return BigInt(storage: r)
     }
 
-    public func power(_ exponent: UInt) -> BigInt {
+    /// `self^exponent`. Throws ``BigNumError/resultTooLarge(bits:limit:)`` when the result would have
+    /// more than ``BigInt/maximumBitWidth`` bits (GMP aborts on results it cannot allocate).
+    public func power(_ exponent: UInt) throws(BigNumError) -> BigInt {
+        // 0, 1 and −1 answered here: GMP sizes its result from the exponent alone and could abort.
+        if exponent == 0 { return .one }
+        if isZero || self == .one { return self }
+        if self == BigInt(-1) { return exponent & 1 == 1 ? self : .one }
+        // |self| ≥ 2 has b ≥ 2 bits; self^k has at least (b − 1)·k + 1 bits.
+        if exponent > 1 {
+            let (product, overflow) = UInt(bitWidth - 1).multipliedReportingOverflow(by: exponent)
+            guard !overflow, product < UInt(BigInt.maximumBitWidth) else {
+                throw .resultTooLarge(bits: overflow || product >= UInt(Int.max) ? Int.max : Int(product) + 1,
+                                      limit: BigInt.maximumBitWidth)
+            }
+        }
         let r = MPZ()
         __gmpz_pow_ui(r.ptr, storage.ptr, exponent)
         return BigInt(storage: r)

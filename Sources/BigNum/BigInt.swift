@@ -64,6 +64,10 @@ public struct BigInt: Sendable {
         storage = mpz
     }
 
+    /// The largest result, in bits, that the size-growing operations (`<<`, `power(_:)`) produce:
+    /// 2^24 bits (2 MiB), far above any key or group TLSLab uses, far below where GMP gives up and aborts.
+    public static let maximumBitWidth = 1 << 24
+
     public static let zero = BigInt(0)
     public static let one = BigInt(1)
 
@@ -168,6 +172,13 @@ public enum BigNumError: Error, Equatable, Sendable, CustomStringConvertible {
     case valueTooLarge(byteWidth: Int, limit: Int)
     case invalidRange(String)
     case primeGenerationFailed(bits: Int)
+    /// The result would exceed ``BigInt/maximumBitWidth`` bits.
+    case resultTooLarge(bits: Int, limit: Int)
+    /// The random source returned fewer bytes than asked for.
+    case randomSourceShort(requested: Int, received: Int)
+    /// Rejection sampling found no value after `attempts` draws: the source is degenerate
+    /// (for example constant bytes), since a working one fails with probability below 2^-attempts.
+    case randomSourceDegenerate(attempts: Int)
 
     public var description: String {
         switch self {
@@ -182,6 +193,12 @@ public enum BigNumError: Error, Equatable, Sendable, CustomStringConvertible {
         case .valueTooLarge(let have, let limit): return "value needs \(have) bytes, more than \(limit)"
         case .invalidRange(let why): return "invalid range: \(why)"
         case .primeGenerationFailed(let bits): return "could not generate a \(bits)-bit prime"
+        case .resultTooLarge(let bits, let limit):
+            return "result of \(bits == Int.max ? "too many" : String(bits)) bits exceeds the \(limit)-bit limit"
+        case .randomSourceShort(let requested, let received):
+            return "the random source returned \(received) bytes instead of \(requested)"
+        case .randomSourceDegenerate(let attempts):
+            return "the random source produced no usable value in \(attempts) attempts (degenerate source)"
         }
     }
 }

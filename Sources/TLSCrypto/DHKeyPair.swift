@@ -137,7 +137,12 @@ public struct DHKeyPair: Sendable, Hashable {
     /// A random exponent of at most `bits` bits, redrawn until it is in 2 ... p-2.
     private static func randomExponent(bits: Int, group: DHGroup, using random: RandomSource) throws(DHError) -> BigInt {
         guard bits >= 2, bits < group.bitWidth else { throw .invalidPrivateExponent }
-        let upper = (BigInt.one << bits) - .one
+        let upper: BigInt
+        do {
+            upper = try (BigInt.one << bits) - .one
+        } catch {
+            throw .arithmetic(error)
+        }
         let limit = group.p - BigInt(2)
         for _ in 0..<1_000 {
             let x: BigInt

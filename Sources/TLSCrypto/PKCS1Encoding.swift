@@ -20,6 +20,9 @@ public enum PKCS1Encoding {
 
     // MARK: EME-PKCS1-v1_5 (RFC 8017 §7.2)
 
+    /// Draws in a row without a usable byte after which `encodeEncryptionBlock` calls the source broken.
+    public static let paddingDrawLimit = 64
+
     /// EM = 0x00 ‖ 0x02 ‖ PS ‖ 0x00 ‖ M, PS nonzero random bytes drawn from `source`,
     /// at least eight of them (RFC 8017 §7.2.1 step 2).
     public static func encodeEncryptionBlock(_ message: [UInt8], modulusLength k: Int,
@@ -30,11 +33,19 @@ public enum PKCS1Encoding {
         let psLength = k - message.count - 3
         var ps: [UInt8] = []
         ps.reserveCapacity(psLength)
+        var fruitlessDraws = 0
         while ps.count < psLength {
+            // A working source yields nonzero bytes 255 times in 256; one that keeps giving zeros (or
+            // nothing) would loop forever, so give up after a run of draws that added nothing.
+            guard fruitlessDraws < paddingDrawLimit else {
+                throw .randomSourceFailed("no nonzero padding bytes in \(paddingDrawLimit) draws in a row")
+            }
+            let before = ps.count
             // Draw what is still missing and keep the nonzero bytes: deterministic for a seeded source.
-            for byte in source.bytes(count: psLength - ps.count) where byte != 0 {
+            for byte in source.bytes(count: psLength - ps.count).prefix(psLength - ps.count) where byte != 0 {
                 ps.append(byte)
             }
+            fruitlessDraws = ps.count == before ? fruitlessDraws + 1 : 0
         }
         return [0x00, 0x02] + ps + [0x00] + message
     }
@@ -97,6 +108,9 @@ public enum PKCS1Encoding {
             throw .encodingError("modulus too small for \(hash) with a \(saltLength)-byte salt")
         }
         let salt = saltLength > 0 ? source.bytes(count: saltLength) : []
+        guard salt.count == saltLength else {
+            throw .randomSourceFailed("\(salt.count) salt bytes instead of \(saltLength)")
+        }
         let mPrime = [UInt8](repeating: 0, count: 8) + mHash + salt
         let h = hash.digest(mPrime)
         let db = [UInt8](repeating: 0, count: emLen - saltLength - hLen - 2) + [0x01] + salt

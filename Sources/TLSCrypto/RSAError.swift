@@ -22,6 +22,8 @@ public enum RSAError: Error, Equatable, Sendable, CustomStringConvertible {
     case encodingError(String)
     /// Key generation ran out of attempts.
     case keyGenerationFailed(String)
+    /// The injected random source returned too few bytes, or only unusable ones (why).
+    case randomSourceFailed(String)
     /// The CRT result failed the check with the public exponent (a fault or a bad key).
     case faultDetected
 
@@ -37,6 +39,7 @@ public enum RSAError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidSignatureEncoding(let why): return "invalid signature encoding: \(why)"
         case .encodingError(let why): return "encoding error: \(why)"
         case .keyGenerationFailed(let why): return "RSA key generation failed: \(why)"
+        case .randomSourceFailed(let why): return "random source failed: \(why)"
         case .faultDetected: return "RSA private operation failed its public-exponent check"
         }
     }

@@ -38,6 +38,42 @@ struct BenchSummary: Codable, Equatable {
     var relativeSpread: Double { median > 0 ? (max - min) / median : 0 }
 }
 
+/// A goal a row is judged against: PASS or FAIL in the report.
+struct BenchTarget: Codable, Equatable {
+    /// What is compared: the ratio ours/OpenSSL, our own median, or our peak memory (KiB).
+    enum Measure: String, Codable { case ratio, ours, peakMemoryKiB }
+    var measure: Measure
+    /// Pass when the value is ≥ this …
+    var atLeast: Double?
+    /// … or when it is < this.
+    var below: Double?
+    /// As printed: "ratio ≥ 0.90×", "< 100 ms".
+    var text: String
+
+    static func ratio(atLeast value: Double) -> BenchTarget {
+        BenchTarget(measure: .ratio, atLeast: value, below: nil, text: String(format: "ratio ≥ %.2f×", value))
+    }
+
+    static func ours(atLeast value: Double, _ text: String) -> BenchTarget {
+        BenchTarget(measure: .ours, atLeast: value, below: nil, text: text)
+    }
+
+    static func ours(below value: Double, _ text: String) -> BenchTarget {
+        BenchTarget(measure: .ours, atLeast: nil, below: value, text: text)
+    }
+
+    static func peakMemory(belowKiB value: Int, _ text: String) -> BenchTarget {
+        BenchTarget(measure: .peakMemoryKiB, atLeast: nil, below: Double(value), text: text)
+    }
+
+    /// Whether `value` meets the target.
+    func isMet(by value: Double) -> Bool {
+        if let atLeast, value < atLeast { return false }
+        if let below, value >= below { return false }
+        return true
+    }
+}
+
 /// One measured operation: our figure, OpenSSL's from the same run when there is one, and the ratio.
 struct BenchRow: Codable, Equatable {
     var operation: String
@@ -48,8 +84,15 @@ struct BenchRow: Codable, Equatable {
     var openssl: BenchSummary?
     /// True for times and sizes (smaller is better); false for rates.
     var lowerIsBetter: Bool
-    /// How many times faster (or smaller) we are than OpenSSL: above 1, we win.
+    /// How many times faster (or smaller) we are than OpenSSL: above 1, we win. When both sides have
+    /// one sample per run (the runs are paired: ours and OpenSSL's alternate), the median of the
+    /// per-run ratios; otherwise the ratio of the medians.
     var ratio: Double?
+    /// The per-run ratios (median, min–max), when the runs are paired.
+    var ratioSpread: BenchSummary?
+    /// The goal this row is judged against, and whether it was met (nil: no target, or not measured).
+    var target: BenchTarget?
+    var pass: Bool?
     /// Peak resident set of the process that measured our side / OpenSSL's side, KiB.
     var peakMemoryKiB: Int?
     var opensslPeakMemoryKiB: Int?
@@ -65,11 +108,32 @@ struct BenchRow: Codable, Equatable {
         self.peakMemoryKiB = peakMemoryKiB
         self.opensslPeakMemoryKiB = opensslPeakMemoryKiB
         self.note = note
+        ratio = nil
+        ratioSpread = nil
         if let ours, let openssl, ours.median > 0, openssl.median > 0 {
-            ratio = lowerIsBetter ? openssl.median / ours.median : ours.median / openssl.median
-        } else {
-            ratio = nil
+            if ours.samples.count == openssl.samples.count, ours.samples.count > 1,
+               !ours.samples.contains(where: { $0 <= 0 }), !openssl.samples.contains(where: { $0 <= 0 }) {
+                let perRun = zip(ours.samples, openssl.samples).map { lowerIsBetter ? $1 / $0 : $0 / $1 }
+                let spread = BenchSummary(perRun)
+                ratioSpread = spread
+                ratio = spread.median
+            } else {
+                ratio = lowerIsBetter ? openssl.median / ours.median : ours.median / openssl.median
+            }
         }
+    }
+
+    /// This row judged against `target`: `pass` is nil when the measure is missing (not measured).
+    func judged(by target: BenchTarget, failure: Bool = false) -> BenchRow {
+        var row = self
+        row.target = target
+        let value: Double? = switch target.measure {
+        case .ratio: ratio
+        case .ours: ours?.median
+        case .peakMemoryKiB: peakMemoryKiB.map(Double.init)
+        }
+        row.pass = failure ? false : value.map(target.isMet)
+        return row
     }
 }
 
@@ -106,6 +170,12 @@ struct BenchReport: Codable, Equatable {
         return String(format: "%.2f", value)
     }
 
+    static func ratioCell(_ row: BenchRow) -> String {
+        guard let ratio = row.ratio else { return "—" }
+        guard let spread = row.ratioSpread else { return String(format: "%.2f×", ratio) }
+        return String(format: "%.2f× [%.2f–%.2f]", ratio, spread.min, spread.max)
+    }
+
     static func cell(_ summary: BenchSummary?) -> String {
         guard let summary else { return "—" }
         guard summary.samples.count > 1 else { return number(summary.median) }
@@ -119,12 +189,14 @@ struct BenchReport: Codable, Equatable {
 
     /// The table: operation, unit, ours, OpenSSL, ratio, peak memory; then the notes.
     func table() -> String {
-        let header = ["operation", "unit", "ours median [min–max]", "OpenSSL", "ours/OpenSSL", "peak RSS ours / OpenSSL"]
+        let header = ["operation", "unit", "ours median [min–max]", "OpenSSL", "ours/OpenSSL [min–max]",
+                      "peak RSS ours / OpenSSL", "target", "result"]
         let body = rows.map { row -> [String] in
             let peak = row.peakMemoryKiB == nil && row.opensslPeakMemoryKiB == nil ? "—"
                 : "\(Self.memory(row.peakMemoryKiB)) / \(Self.memory(row.opensslPeakMemoryKiB))"
+            let result = row.pass.map { $0 ? "PASS" : "FAIL" } ?? (row.target == nil ? "" : "—")
             return [row.operation, row.unit, row.ours == nil ? (row.note ?? "not available") : Self.cell(row.ours),
-                    Self.cell(row.openssl), row.ratio.map { String(format: "%.2f×", $0) } ?? "—", peak]
+                    Self.cell(row.openssl), Self.ratioCell(row), peak, row.target?.text ?? "", result]
         }
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -138,7 +210,8 @@ struct BenchReport: Codable, Equatable {
         let rowNotes = rows.compactMap { row in row.ours != nil ? row.note.map { "\(row.operation): \($0)" } : nil }
         if !notes.isEmpty || !rowNotes.isEmpty { lines.append("") }
         lines += notes.map { "- \($0)" } + rowNotes.map { "- \($0)" }
-        lines.append("Ratio above 1: ours is faster (or smaller). Spread: min–max over the runs.")
+        lines.append("Ratio above 1: ours is faster (or smaller); with paired runs it is the median of the per-run "
+                     + "ratios ours/OpenSSL, [min–max] over the runs. Spread: min–max over the runs.")
         return lines.joined(separator: "\n")
     }
 }

@@ -153,16 +153,26 @@ enum ProcMemory {
     }
 }
 
-/// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released).
+/// A TCP port on 127.0.0.1 that was free a moment ago (bound, then released): any port the kernel
+/// picks, or the first free one in `TLSLAB_BENCH_PORTS=LOW-HIGH` when that is set (for shared machines
+/// where each user keeps to a range).
 enum LoopbackPort {
     static func free() -> UInt16? {
+        guard let text = ProcessInfo.processInfo.environment["TLSLAB_BENCH_PORTS"] else { return bindable(0) }
+        let bounds = text.split(separator: "-").compactMap { UInt16($0.trimmingCharacters(in: .whitespaces)) }
+        guard bounds.count == 2, bounds[0] > 0, bounds[0] <= bounds[1] else { return nil }
+        return (bounds[0]...bounds[1]).lazy.compactMap(bindable).first
+    }
+
+    /// `port` (0: one the kernel picks) when it can be bound on 127.0.0.1 right now.
+    private static func bindable(_ port: UInt16) -> UInt16? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Bool in

@@ -34,6 +34,54 @@ enum HandshakeKind: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// The DHE private exponent size of a benchmark run: `short` (256 bits, the default: RFC 7919 §5.2,
+/// as OpenSSL does) or `full` (uniform below p − 1, as OpenSSL's s_time client appears to use).
+enum DHExponentSetting: String, ExpressibleByArgument, CaseIterable, Codable {
+    case short, full
+
+    var exponentSize: DHKeyPair.ExponentSize {
+        switch self {
+        case .short: return .bits(256)
+        case .full: return .full
+        }
+    }
+
+    var label: String {
+        switch self {
+        case .short: return "256-bit exponents"
+        case .full: return "full-size exponents"
+        }
+    }
+}
+
+/// One row of the handshake benchmark: a key exchange, and for DHE the exponent size.
+struct HandshakeVariant: Hashable {
+    var kind: HandshakeKind
+    var dhExponent: DHExponentSetting?
+
+    var label: String {
+        guard kind == .dhe, let dhExponent else { return kind.label }
+        return "\(kind.label), \(dhExponent.label)"
+    }
+
+    /// The built-in run's setup with this variant's exponent size on both sides.
+    func setup(seed: UInt64) throws -> SimulationSetup {
+        var setup = try kind.setup(seed: seed)
+        if let dhExponent {
+            setup.server.dhExponentSize = dhExponent.exponentSize
+            setup.client.dhExponentSize = dhExponent.exponentSize
+        }
+        return setup
+    }
+
+    /// The child command line that measures this variant (`tlslab bench handshake-child …`).
+    func childArguments(seconds: Int, iterations: Int?) -> [String] {
+        ["bench", "handshake-child", "--kx", kind.rawValue, "--seconds", "\(seconds)"]
+            + (dhExponent.map { ["--dh-exponent", $0.rawValue] } ?? [])
+            + (iterations.map { ["--iterations", "\($0)"] } ?? [])
+    }
+}
+
 /// `tlslab bench handshake`: complete simulated connections per second — both TLS endpoints, the
 /// TCP simulator between them and the record layer in one process — beside `openssl s_time -new`
 /// against `openssl s_server` on loopback with the same suite.
@@ -55,6 +103,10 @@ struct HandshakeBenchCommand: ParsableCommand {
     @Option(help: "A fixed number of our handshakes per measurement instead of --seconds (for quick checks).")
     var iterations: Int?
 
+    @Option(name: .customLong("dh-exponent"),
+            help: "DHE private exponent size (repeatable): short (256 bits, the default) or full. Default: both rows.")
+    var dhExponents: [DHExponentSetting] = []
+
     @Flag(help: "Skip OpenSSL (only our figures).")
     var noOpenssl = false
 
@@ -68,84 +120,146 @@ struct HandshakeBenchCommand: ParsableCommand {
         if let iterations, !(1...1_000_000).contains(iterations) { throw ValidationError("--iterations must be 1…1000000") }
     }
 
-    func run() throws {
+    /// The rows: each key exchange once, DHE once per exponent size.
+    var variants: [HandshakeVariant] {
         let kinds = self.kinds.isEmpty ? HandshakeKind.allCases : self.kinds
+        let exponents = dhExponents.isEmpty ? DHExponentSetting.allCases : dhExponents
+        return kinds.flatMap { kind in
+            kind == .dhe ? exponents.map { HandshakeVariant(kind: kind, dhExponent: $0) } : [HandshakeVariant(kind: kind)]
+        }
+    }
+
+    func run() throws {
+        let variants = self.variants
+        let kinds = variants.map(\.kind).reduce(into: [HandshakeKind]()) { if !$0.contains($1) { $0.append($1) } }
         let openssl = noOpenssl ? nil : OpenSSLSpeed.locate()
         let server = try openssl.map { try OpenSSLLoopback(openssl: $0) }
         defer { server?.removeFiles() }
-        var ours: [HandshakeKind: [HandshakeBench.Measurement]] = [:]
+        var ours: [HandshakeVariant: [HandshakeBench.Measurement]] = [:]
         var theirs: [HandshakeKind: [OpenSSLLoopback.Measurement]] = [:]
         for run in 1...runs {
             if format == .text { FileHandle.standardError.write(Data("run \(run)/\(runs)…\n".utf8)) }
             for kind in kinds {
-                // Ours and OpenSSL alternate so that both see the same machine load.
-                ours[kind, default: []].append(try HandshakeBench(kind: kind).measure(seconds: Double(seconds), iterations: iterations))
+                // Ours and OpenSSL alternate so that both see the same machine load. Each of our rows runs
+                // in its own child process, so that its peak memory is its own.
+                for variant in variants where variant.kind == kind {
+                    ours[variant, default: []].append(try HandshakeBench.Measurement.inChild(variant, seconds: seconds, iterations: iterations))
+                }
                 if let server { theirs[kind, default: []].append(try server.measure(kind, seconds: seconds)) }
             }
         }
         var rows: [BenchRow] = []
-        let peak = ProcMemory.field("VmHWM")
-        for kind in kinds {
-            let mine = ours[kind] ?? [], other = theirs[kind]
-            rows.append(BenchRow(operation: "full handshake, \(kind.label) (wall clock)", unit: "handshakes/s",
-                                 ours: BenchSummary(mine.map(\.wallRate)), openssl: other.map { BenchSummary($0.map(\.wallRate)) },
-                                 peakMemoryKiB: peak, opensslPeakMemoryKiB: other?.compactMap(\.peakKiB).max()))
-            rows.append(BenchRow(operation: "full handshake, \(kind.label) (CPU time, both ends)", unit: "handshakes/s",
-                                 ours: BenchSummary(mine.map(\.cpuRate)), openssl: other.map { BenchSummary($0.map(\.cpuRate)) }))
+        for variant in variants {
+            let mine = ours[variant] ?? [], other = theirs[variant.kind]
+            let target = BenchTarget.ratio(atLeast: 1.0)
+            let wall = BenchRow(operation: "full handshake, \(variant.label) (wall clock)", unit: "handshakes/s",
+                                ours: BenchSummary(mine.map(\.wallRate)), openssl: other.map { BenchSummary($0.map(\.wallRate)) },
+                                peakMemoryKiB: mine.compactMap(\.peakKiB).max(), opensslPeakMemoryKiB: other?.compactMap(\.peakKiB).max())
+            let cpu = BenchRow(operation: "full handshake, \(variant.label) (CPU time, both ends)", unit: "handshakes/s",
+                               ours: BenchSummary(mine.map(\.cpuRate)), openssl: other.map { BenchSummary($0.map(\.cpuRate)) })
+            rows.append(other == nil ? wall : wall.judged(by: target))
+            rows.append(other == nil ? cpu : cpu.judged(by: target))
         }
         let report = BenchReport(
             benchmark: "handshake",
             settings: ["seconds": "\(seconds)", "runs": "\(runs)", "iterations": iterations.map(String.init) ?? "time-bound",
-                       "kx": kinds.map(\.rawValue).joined(separator: ",")],
+                       "kx": kinds.map(\.rawValue).joined(separator: ","),
+                       "dhExponent": variants.compactMap(\.dhExponent).map(\.rawValue).joined(separator: ",")],
             rows: rows,
             notes: [
                 "Ours: one complete simulated connection per handshake in one thread — TCP three-way handshake, TLS 1.2 "
                     + "full handshake (AES-128-GCM, extended master secret, chain validation), one HTTP request and response "
                     + "as encrypted records, close_notify both ways, TCP close — with the trace events the engine records; "
-                    + "no rendering. The demo PKI is parsed once; ephemeral (EC)DHE keys are made per handshake.",
+                    + "no rendering. The demo PKI is parsed once; ephemeral (EC)DHE keys are made per handshake. Each row "
+                    + "runs in its own child process (`tlslab bench handshake-child`): its peak RSS is that child's.",
                 "OpenSSL: openssl s_time -new -time S against openssl s_server -tls1_2 on 127.0.0.1, same suite "
                     + "(DHE with -dhparam ffdhe2048, ECDHE with -groups X25519), the same demo certificate and key; "
-                    + "client and server are separate processes (two cores), no application data.",
-                "DHE: OpenSSL's client (s_time) spends about 7 ms of user CPU per DHE handshake here, which fits "
-                    + "full-size 2048-bit private exponents (≈3 ms per exponentiation); ours are 256-bit (RFC 7919 §5.2 "
-                    + "asks for at least 225 bits), so the DHE ratio mostly measures that choice.",
-                "CPU-time rows divide by the CPU seconds both ends spent (ours: this thread; OpenSSL: s_time and "
-                    + "s_server, user + system, kernel loopback TCP included). Peak RSS: ours = this process; "
-                    + "OpenSSL = s_server + s_time.",
+                    + "client and server are separate processes (two cores), no application data. Both DHE rows compare "
+                    + "with the same OpenSSL measurement.",
+                "DHE: `--dh-exponent short` (256-bit private exponents, RFC 7919 §5.2 asks for at least 225 bits; "
+                    + "OpenSSL's server does the same) and `full` (uniform below p − 1). OpenSSL's client (s_time) spends "
+                    + "about 7 ms of user CPU per DHE handshake here, which fits full-size exponents.",
+                "CPU-time rows divide by the CPU seconds both ends spent (ours: the child's measuring thread; OpenSSL: "
+                    + "s_time and s_server, user + system, kernel loopback TCP included). Peak RSS OpenSSL = s_server + s_time.",
             ])
         try report.print(format)
     }
 }
 
+/// `tlslab bench handshake-child --kx K [--dh-exponent E]`: one measurement of our handshakes in this
+/// process, printed as JSON with this process's peak memory (the child of `bench handshake`).
+struct HandshakeChildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "handshake-child", abstract: "One handshake measurement (used by `bench handshake`).", shouldDisplay: false)
+
+    @Option(name: .customLong("kx")) var kind: HandshakeKind = .ecdhe
+    @Option(name: .customLong("dh-exponent")) var dhExponent: DHExponentSetting?
+    @Option var seconds: Int = 5
+    @Option var iterations: Int?
+
+    func validate() throws {
+        guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }
+        if let iterations, !(1...1_000_000).contains(iterations) { throw ValidationError("--iterations must be 1…1000000") }
+    }
+
+    func run() throws {
+        var measurement = try HandshakeBench(variant: HandshakeVariant(kind: kind, dhExponent: kind == .dhe ? (dhExponent ?? .short) : nil))
+            .measure(seconds: Double(seconds), iterations: iterations)
+        measurement.peakKiB = ProcMemory.field("VmHWM")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        print(String(decoding: try encoder.encode(measurement), as: UTF8.self))
+    }
+}
+
 /// Our side: the built-in run for one key exchange, repeated.
 struct HandshakeBench {
-    struct Measurement {
+    struct Measurement: Codable {
         var handshakes: Int
         var wallRate: Double
         var cpuRate: Double
-    }
+        /// The measuring process's peak resident set, KiB.
+        var peakKiB: Int?
 
-    enum Failure: Error, CustomStringConvertible {
-        case notSuccessful(HandshakeKind, String)
-        var description: String {
-            switch self {
-            case .notSuccessful(let kind, let outcome): return "the \(kind.rawValue) benchmark run did not succeed: \(outcome)"
+        /// Measures `variant` in a child process (`tlslab bench handshake-child`).
+        static func inChild(_ variant: HandshakeVariant, seconds: Int, iterations: Int?) throws -> Measurement {
+            let child = try ChildProcess(ChildProcess.ownExecutable, variant.childArguments(seconds: seconds, iterations: iterations),
+                                         inheritStderr: true)
+            let outcome = child.wait()
+            guard outcome.exitStatus == 0 else {
+                throw CLIError.failed("bench handshake-child (\(variant.label)) exited with status \(outcome.exitStatus)")
+            }
+            do {
+                var measurement = try JSONDecoder().decode(Measurement.self, from: Data(outcome.stdout))
+                measurement.peakKiB = measurement.peakKiB ?? outcome.maxRSSKiB
+                return measurement
+            } catch {
+                throw CLIError.failed("bench handshake-child (\(variant.label)): unreadable output \(outcome.stdoutText.prefix(200))")
             }
         }
     }
 
-    let kind: HandshakeKind
+    enum Failure: Error, CustomStringConvertible {
+        case notSuccessful(String, String)
+        var description: String {
+            switch self {
+            case .notSuccessful(let label, let outcome): return "the \(label) benchmark run did not succeed: \(outcome)"
+            }
+        }
+    }
+
+    let variant: HandshakeVariant
     let setup: SimulationSetup
 
-    init(kind: HandshakeKind) throws {
-        self.kind = kind
-        setup = try kind.setup(seed: 1)
+    init(variant: HandshakeVariant) throws {
+        self.variant = variant
+        setup = try variant.setup(seed: 1)
     }
 
     /// One complete simulated connection; throws unless both sides finished the handshake.
     func once() throws {
         let outcome = Simulation(setup).run().summary.outcome
-        guard outcome == "success" else { throw Failure.notSuccessful(kind, outcome) }
+        guard outcome == "success" else { throw Failure.notSuccessful(variant.label, outcome) }
     }
 
     /// Runs for `seconds` of wall-clock time (or exactly `iterations` handshakes).
@@ -160,7 +274,8 @@ struct HandshakeBench {
             count += 1
         } while iterations.map { count < $0 } ?? (clock.now - start < budget)
         let wall = (clock.now - start).benchSeconds, cpu = CPUTime.thread() - cpuStart
-        return Measurement(handshakes: count, wallRate: Double(count) / wall, cpuRate: Double(count) / max(cpu, 1e-9))
+        return Measurement(handshakes: count, wallRate: Double(count) / wall, cpuRate: Double(count) / max(cpu, 1e-9),
+                           peakKiB: nil)
     }
 }
 
@@ -209,10 +324,7 @@ struct OpenSSLLoopback {
     /// RFC 7919 ffdhe2048 as OpenSSL writes it (`openssl genpkey -genparam -algorithm DH -pkeyopt group:ffdhe2048`).
     static var ffdhe2048PEM: String {
         var der: [UInt8] = [0x30, 0x82, 0x01, 0x08, 0x02, 0x82, 0x01, 0x01, 0x00]
-        der += stride(from: 0, to: CryptoBench.ffdhe2048Hex.count, by: 2).map { offset in
-            let start = CryptoBench.ffdhe2048Hex.index(CryptoBench.ffdhe2048Hex.startIndex, offsetBy: offset)
-            return UInt8(CryptoBench.ffdhe2048Hex[start..<CryptoBench.ffdhe2048Hex.index(start, offsetBy: 2)], radix: 16) ?? 0
-        }
+        der += DHGroup.ffdhe2048.p.bigEndianBytes   // 256 bytes, top bit set: hence the 00 above
         der += [0x02, 0x01, 0x02]
         let base64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return "-----BEGIN DH PARAMETERS-----\n\(base64)\n-----END DH PARAMETERS-----\n"

@@ -34,13 +34,64 @@ struct BenchCommandTests {
         let report = try Self.report(["bench", "tcp", "--megabytes", "1", "--runs", "1", "--connections", "50", "100",
                                       "--format", "json"])
         let rows = Self.rows(report)
-        #expect(rows.count == 4)
+        #expect(rows.count == 5)
         #expect(rows.prefix(2).allSatisfy { $0["unit"] as? String == "segments/s" && (Self.median($0) ?? 0) > 0 })
-        let floods = rows.suffix(2)
+        // The segments/s row is judged against ≥ 10^6/s.
+        #expect((rows.first?["target"] as? [String: Any])?["text"] as? String == "≥ 1,000,000/s")
+        #expect(rows.first?["pass"] is Bool)
+        let floods = rows[2..<4]
         #expect(floods.map { $0["operation"] as? String } == ["SYN flood, 50 half-open connections", "SYN flood, 100 half-open connections"])
         #expect(floods.allSatisfy { ($0["peakMemoryKiB"] as? Int ?? 0) > 0 && $0["lowerIsBetter"] as? Bool == true })
+        // The linearity row: bytes per connection at the largest size ÷ at the smallest.
+        #expect((rows.last?["operation"] as? String)?.hasPrefix("SYN flood memory linearity: bytes per connection at 100 ÷ at 50") == true)
         let notes = report["notes"] as? [String] ?? []
         #expect(notes.contains { $0.hasPrefix("Linearity: time per connection at 100 is") })
+    }
+
+    @Test func cryptoMeasuresTheShippedPathsWithTargets() throws {
+        let report = try Self.report(["bench", "crypto", "--seconds", "1", "--runs", "1", "--keys", "1", "--no-openssl",
+                                      "--format", "json"])
+        let rows = Self.rows(report)
+        #expect(rows.compactMap { $0["operation"] as? String } == [
+            "RSA-2048 private op (CRT, mpz_powm_sec)", "RSA-2048 private op (CRT, mpz_powm)",
+            "RSA-2048 private op (CRT, mpz_powm, base blinding)", "RSA-2048 public op (e = 65537, PKCS#1 v1.5 verify)",
+            "ffdhe2048 agreement (256-bit exponent)", "RSA-2048 key generation",
+        ])
+        #expect(rows.allSatisfy { (Self.median($0) ?? 0) > 0 })
+        // Targets are attached (the crypto issue's), but without OpenSSL there is no ratio to judge.
+        #expect(rows.prefix(5).allSatisfy { $0["target"] != nil && $0["pass"] == nil })
+        #expect((rows[3]["target"] as? [String: Any])?["text"] as? String == "ratio ≥ 0.90×")
+    }
+
+    @Test func handshakeReportsBothDHEExponentSizes() throws {
+        let report = try Self.report(["bench", "handshake", "--kx", "dhe", "--iterations", "1", "--runs", "1",
+                                      "--no-openssl", "--format", "json"])
+        let operations = Self.rows(report).compactMap { $0["operation"] as? String }
+        #expect(operations == [
+            "full handshake, DHE ffdhe2048, 256-bit exponents (wall clock)",
+            "full handshake, DHE ffdhe2048, 256-bit exponents (CPU time, both ends)",
+            "full handshake, DHE ffdhe2048, full-size exponents (wall clock)",
+            "full handshake, DHE ffdhe2048, full-size exponents (CPU time, both ends)",
+        ])
+        // Each row's measurement ran in its own child: its peak memory is reported.
+        #expect(Self.rows(report).enumerated().allSatisfy { index, row in index % 2 == 1 || (row["peakMemoryKiB"] as? Int ?? 0) > 0 })
+        let one = try Self.report(["bench", "handshake", "--kx", "dhe", "--dh-exponent", "full", "--iterations", "1",
+                                   "--runs", "1", "--no-openssl", "--format", "json"])
+        #expect(Self.rows(one).count == 2)
+        #expect((report["settings"] as? [String: String])?["dhExponent"] == "short,full")
+        #expect((one["settings"] as? [String: String])?["dhExponent"] == "full")
+        #expect(try CLI.run(["bench", "handshake", "--dh-exponent", "huge"]).status == 2)
+    }
+
+    @Test func aFailingCheckRunFailsItsRow() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-bench-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("this: is not [a scenario\n".utf8).write(to: directory.appendingPathComponent("broken.yaml"))
+        let report = try Self.report(["bench", "check", "--scenarios", directory.path, "--runs", "1", "--format", "json"])
+        let row = try #require(Self.rows(report).first)
+        #expect(row["pass"] as? Bool == false)
+        #expect((row["note"] as? String)?.hasPrefix("FAILED") == true)
     }
 
     @Test func floodChildPrintsItsOwnMeasurement() throws {

@@ -68,7 +68,7 @@ import TLSCrypto
         #expect(sig.passed)
     }
 
-    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed"))
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed"))
     func openSSLReadsWhatWeBuild() throws {
         let h = try Self.hierarchy(.none)
         for (label, cert) in h.labelledCertificates {
@@ -144,7 +144,7 @@ import TLSCrypto
         }
     }
 
-    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed: chain cross-check skipped"), arguments: PKIDefect.allCases)
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed (chain cross-check)"), arguments: PKIDefect.allCases)
     func openSSLVerifyAgrees(defect: PKIDefect) throws {
         let h = try Self.hierarchy(defect)
         let dir = try Self.scratch()
@@ -171,7 +171,7 @@ import TLSCrypto
         }
     }
 
-    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed"))
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed"))
     func clientCertificateVerifiesForSSLClient() throws {
         let h = try Self.hierarchy(.none)
         let dir = try Self.scratch()
@@ -189,7 +189,7 @@ import TLSCrypto
         #expect(ours.isValid, "\(ours.checks)")
     }
 
-    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed"))
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed"))
     func pinsEqualOpenSSLPipelines() throws {
         let h = try Self.hierarchy(.none)
         for cert in [h.leaf, h.intermediate, h.root] {
@@ -205,7 +205,7 @@ import TLSCrypto
         }
     }
 
-    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed"))
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed"))
     func exportedKeysMatchTheirCertificates() throws {
         let h = try Self.hierarchy(.pathLenExceeded)
         let files = Dictionary(uniqueKeysWithValues: h.pemFiles.map { ($0.name, $0.contents) })

@@ -54,7 +54,7 @@ import TLSCrypto
         }
     }
 
-    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed: chain cross-check skipped"), arguments: rows)
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed (chain cross-check)"), arguments: rows)
     func openSSLAgrees(row: Row) throws {
         var arguments = ["verify", "-auth_level", "2", "-attime", String(PKIFixtures.now), "-check_ss_sig",
                          "-CAfile", PKIFixtures.path(row.root), "-purpose", "sslserver", "-verify_hostname", "www.example.com"]

@@ -9,7 +9,7 @@ import Testing
         return String(decoding: result.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(.enabled(if: ExternalTool.hasOpenSSL, "openssl not installed: pin cross-check skipped"),
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed (pin cross-check)"),
           arguments: ["leaf", "ec-leaf", "leaf-pss", "ec-root"])
     func pinsEqualOpenSSL(name: String) throws {
         let path = PKIFixtures.path(name)

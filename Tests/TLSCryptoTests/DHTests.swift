@@ -20,12 +20,12 @@ struct DHTests {
     @Test func primesMatchTheRFCFormulas() throws {
         let cases: [(DHGroup, Int, Int)] = [(.ffdhe2048, 2048, 560316), (.ffdhe3072, 3072, 2625351), (.ffdhe4096, 4096, 5736041)]
         for (group, b, x) in cases {
-            let expected = (BigInt.one << b) - (BigInt.one << (b - 64))
+            let expected = try (BigInt.one << b) - (BigInt.one << (b - 64))
                 + ((try Self.floorOfE(shiftedBy: b - 130)) + BigInt(x)) * (BigInt.one << 64) - .one
             #expect(group.p == expected, "\(group.name)")
             #expect(group.bitWidth == b)
         }
-        let modp = (BigInt.one << 2048) - (BigInt.one << 1984) - .one
+        let modp = try (BigInt.one << 2048) - (BigInt.one << 1984) - .one
             + (BigInt.one << 64) * ((try Self.floorOfPi(shiftedBy: 1918)) + BigInt(124476))
         #expect(DHGroup.modp2048.p == modp)
     }
@@ -40,7 +40,7 @@ struct DHTests {
     }
 
     /// The same primes as OpenSSL's built-in named groups (`openssl genpkey -genparam … | openssl asn1parse`).
-    @Test(.enabled(if: ExternalTool.openssl != nil, "openssl not found on PATH: skipping the named-group comparison"),
+    @Test(CrossCheckRequirement.trait(ExternalTool.openssl != nil, missing: "openssl is not on the PATH (named-group comparison)"),
           arguments: [("ffdhe2048", DHGroup.ffdhe2048), ("ffdhe3072", .ffdhe3072), ("ffdhe4096", .ffdhe4096), ("modp_2048", .modp2048)])
     func primesMatchOpenSSL(openSSLName: String, group: DHGroup) throws {
         let openssl = try #require(ExternalTool.openssl)
@@ -183,8 +183,8 @@ struct DHTests {
             print(mine.exchange(dh.DHPublicNumbers(peer, numbers).public_key()).hex())
         """
 
-    @Test(.enabled(if: ExternalTool.pythonWithCryptography != nil,
-                   "python3 with the `cryptography` package not found: skipping the DH cross-check"))
+    @Test(CrossCheckRequirement.trait(ExternalTool.pythonWithCryptography != nil,
+                                      missing: "python3 with the `cryptography` package is not available (DH cross-check)"))
     func sharedSecretsMatchPythonCryptography() throws {
         let python = try #require(ExternalTool.pythonWithCryptography)
         let random = HMACDRBG(seed: Array("dh cross-check".utf8))
@@ -218,12 +218,12 @@ struct DHTests {
             sum = sum + term
             term = try term.quotientAndRemainder(dividingBy: BigInt(n + 1)).quotient
         }
-        return try ((sum << k).quotientAndRemainder(dividingBy: factorial)).quotient
+        return try ((try sum << k).quotientAndRemainder(dividingBy: factorial)).quotient
     }
 
     /// ⌊2^k · π⌋ by Machin's formula π = 16 atan(1/5) - 4 atan(1/239), in fixed point with 64 guard bits.
     static func floorOfPi(shiftedBy k: Int) throws -> BigInt {
-        let scale = BigInt.one << (k + 64)
+        let scale = try BigInt.one << (k + 64)
         func arctanInverse(_ x: Int) throws -> BigInt {
             var sum = BigInt.zero
             var power = try scale.quotientAndRemainder(dividingBy: BigInt(x)).quotient

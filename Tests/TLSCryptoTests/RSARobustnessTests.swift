@@ -12,7 +12,7 @@ struct RSARobustnessTests {
         let source = RSATestRandom(seed: 99)
         var decryptionErrors = 0
         for round in 0..<300 {
-            let length = round % 3 == 0 ? Int(source.uniform(below: UInt64(2 * k))) : k
+            let length = round % 3 == 0 ? Int(try source.uniform(below: UInt64(2 * k))) : k
             let bytes = source.bytes(count: length)
             do {
                 _ = try key.decryptPKCS1v15(bytes)
@@ -33,8 +33,8 @@ struct RSARobustnessTests {
         let der = key.pkcs8DER
         for _ in 0..<300 {
             var mutated = der
-            let index = Int(source.uniform(below: UInt64(der.count)))
-            mutated[index] ^= UInt8(1 << Int(source.uniform(below: 8)))
+            let index = Int(try source.uniform(below: UInt64(der.count)))
+            mutated[index] ^= UInt8(1 << Int(try source.uniform(below: 8)))
             if let parsed = try? RSAPrivateKey(pkcs8DER: mutated) {
                 #expect(parsed.publicKey.modulus == parsed.prime1 * parsed.prime2)
             }

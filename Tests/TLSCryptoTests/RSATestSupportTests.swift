@@ -113,9 +113,8 @@ enum RSAExternalTool {
     }
 }
 
-/// The trait that skips a cross-check, with a message, when openssl is missing.
-let rsaNeedsOpenSSL = Testing.ConditionTrait.enabled(
-    if: RSAExternalTool.openssl != nil, "openssl is not on the PATH: OpenSSL cross-check skipped")
+/// The trait of an OpenSSL cross-check: skipped with a message when openssl is missing, failed in CI.
+let rsaNeedsOpenSSL = CrossCheckRequirement.trait(RSAExternalTool.openssl != nil, missing: "openssl is not on the PATH")
 
 /// Runs `body` with openssl and a scratch directory.
 func withRSAOpenSSL(_ body: (String, URL) throws -> Void) throws {

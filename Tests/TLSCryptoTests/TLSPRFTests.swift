@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TLSCrypto
 import Crypto
@@ -7,10 +8,13 @@ struct TLSPRFTests {
     /// `prf_sha256_kat` from Tests/Fixtures/tls12-vectors.json.
     @Test func sha256KnownAnswer() throws {
         let kat = try Vectors.object(try Vectors.load(), "prf_sha256_kat")
+        let length = try #require(kat["length"] as? Int, "prf_sha256_kat has no integer length")
+        let expected = try Vectors.hex(kat, "output")
+        #expect(expected.count == length, "the vector's output is not `length` bytes long")
         let output = TLSPRF.sha256.derive(secret: try Vectors.hex(kat, "secret"),
                                           label: try Vectors.text(kat, "label"),
-                                          seed: try Vectors.hex(kat, "seed"), count: 100)
-        #expect(output == (try Vectors.hex(kat, "output")))
+                                          seed: try Vectors.hex(kat, "seed"), count: length)
+        #expect(output == expected)
     }
 
     @Test func outputIsAPrefixOfLongerOutput() {
@@ -56,7 +60,7 @@ struct TLSPRFTests {
         return Hex.bytes(result.stdout)
     }
 
-    @Test(.enabled(if: ExternalTool.openssl != nil, "openssl not found on PATH: skipping the PRF cross-check"),
+    @Test(CrossCheckRequirement.trait(ExternalTool.openssl != nil, missing: "openssl is not on the PATH (PRF cross-check)"),
           arguments: [(TLSPRF.sha256, "SHA256"), (TLSPRF.sha384, "SHA384"), (TLSPRF.tls10, "MD5-SHA1")])
     func matchesOpenSSL(prf: TLSPRF, digest: String) throws {
         let random = HMACDRBG(seed: Array("prf cross-check \(digest)".utf8))
@@ -68,5 +72,17 @@ struct TLSPRFTests {
             let theirs = try Self.openSSLPRF(digest: digest, secret: secret, labelAndSeed: labelAndSeed, count: count)
             #expect(ours == theirs, "PRF \(prf) secret length \(secretLength)")
         }
+    }
+}
+
+@Suite("Fixture vectors")
+struct FixtureVectorsTests {
+    /// Tests/Fixtures/tls12-vectors.json is a copy of the shared vectors file: byte for byte the same
+    /// whenever the shared file is present beside the package (skipped, with this reason, when it is not).
+    @Test(.enabled(if: SharedVectors.exists, "../shared/vectors/tls12-vectors.json not present beside the package root"))
+    func fixtureEqualsTheSharedVectors() throws {
+        let fixture = try Data(contentsOf: Vectors.url)
+        let shared = try Data(contentsOf: SharedVectors.url)
+        #expect(fixture == shared, "Tests/Fixtures/tls12-vectors.json differs from ../shared/vectors/tls12-vectors.json: copy it again")
     }
 }

@@ -71,6 +71,19 @@ enum Vectors {
     }
 }
 
+/// The shared copy of the vectors, `../shared/vectors/tls12-vectors.json` beside the package root,
+/// where the project keeps the file the fixture is copied from.
+enum SharedVectors {
+    static let url = Vectors.url
+        .deletingLastPathComponent()   // Tests/Fixtures/
+        .deletingLastPathComponent()   // Tests/
+        .deletingLastPathComponent()   // the package root
+        .deletingLastPathComponent()   // its parent
+        .appendingPathComponent("shared/vectors/tls12-vectors.json")
+
+    static var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
+}
+
 /// Runs command-line tools (openssl, python3) for cross-checks.
 enum ExternalTool {
     /// The full path of `name` on the PATH, or nil.

@@ -107,6 +107,33 @@ struct EngineKeyExchangeTests {
         #expect(groups == ["ffdhe2048"])
     }
 
+    @Test("DHE exponent size: 256 bits by default, full size when configured, on each side independently")
+    func dheExponentSize() throws {
+        func exponentBits(serverSize: DHKeyPair.ExponentSize?, clientSize: DHKeyPair.ExponentSize?) throws -> (server: Int, client: Int) {
+            var server = try Harness.serverConfiguration(seed: 25)
+            server.dhGroup = .ffdhe2048
+            if let serverSize { server.dhExponentSize = serverSize }
+            var client = try Harness.clientConfiguration(seed: 25, suites: [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256])
+            if let clientSize { client.dhExponentSize = clientSize }
+            let run = Harness.run(client: client, server: server)
+            #expect(run.outcome == .connected)
+            func bits(_ events: [TLSEvent]) throws -> Int {
+                let exponents = events.compactMap { e -> [UInt8]? in
+                    if case .derived(.dhAgreement(_, _, _, let x, _, _, _)) = e { return x } else { return nil }
+                }
+                return BigInt(bigEndian: try #require(exponents.first)).bitWidth
+            }
+            return (try bits(run.serverEvents), try bits(run.clientEvents))
+        }
+        let defaults = try exponentBits(serverSize: nil, clientSize: nil)
+        #expect(defaults.server <= 256 && defaults.server > 200 && defaults.client <= 256 && defaults.client > 200)
+        // Full size: uniform below p − 1, so (with overwhelming probability) far above 256 bits.
+        let full = try exponentBits(serverSize: .full, clientSize: .full)
+        #expect(full.server > 2000 && full.client > 2000)
+        let mixed = try exponentBits(serverSize: .full, clientSize: nil)
+        #expect(mixed.server > 2000 && mixed.client <= 256)
+    }
+
     @Test("RSA: a corrupted encrypted premaster → countermeasure event, handshake fails only at Finished")
     func rsaCountermeasure() throws {
         for bit in [0, 800, 2047] {

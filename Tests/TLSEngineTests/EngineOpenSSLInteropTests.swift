@@ -58,7 +58,8 @@ struct EngineOpenSSLInteropTests {
         EngineFixtures.usesFixtureKeys
     }
 
-    @Test("our client ↔ openssl s_server", .enabled(if: OpenSSLPeer.available && realKeysLoaded()),
+    @Test("our client ↔ openssl s_server", CrossCheckRequirement.trait(OpenSSLPeer.available, missing: "openssl is not on the PATH"),
+          .enabled(if: realKeysLoaded(), "the fixture keys are not loaded"),
           arguments: [("AES128-GCM-SHA256", CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256),
                       ("DHE-RSA-AES128-GCM-SHA256", .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256),
                       ("ECDHE-RSA-AES128-GCM-SHA256", .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256),

@@ -5,7 +5,7 @@ import Testing
 /// Live handshakes between OpenSSL's s_client and s_server on loopback (bounded in time); we
 /// decode what s_client printed with `-msg`.
 @Suite("OpenSSL cross-check", .serialized,
-       .enabled(if: OpenSSLPeer.available, "openssl is not on the PATH: cross-checks skipped"))
+       CrossCheckRequirement.trait(OpenSSLPeer.available, missing: "openssl is not on the PATH"))
 struct OpenSSLCrossCheckTests {
     /// Decodes every handshake message, learning the key exchange from the ServerHello.
     static func decodeAll(_ entries: [OpenSSLPeer.Entry]) throws -> [(sent: Bool, message: HandshakeMessage, bytes: [UInt8])] {

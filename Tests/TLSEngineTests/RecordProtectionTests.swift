@@ -156,11 +156,10 @@ struct RecordProtectionTests {
     }
 
     /// Cross-check: Python's `cryptography` builds the same MAC-then-encrypt record independently.
-    @Test func cbcRecordMatchesPythonCryptography() throws {
-        guard let python = which("python3"), pythonHasCryptography(python) else {
-            print("skipped: python3 with the `cryptography` package is not available")
-            return
-        }
+    @Test(CrossCheckRequirement.trait(pythonWithCryptography != nil,
+                                      missing: "python3 with the `cryptography` package is not available"))
+    func cbcRecordMatchesPythonCryptography() throws {
+        let python = try #require(pythonWithCryptography)
         let macKey = [UInt8](0..<32), key = [UInt8](32..<48), iv = [UInt8](48..<64)
         var sender = try RecordProtector(cipher: .aesCBC(keyLength: 16, mac: .sha256),
                                          keys: RecordKeys(macKey: macKey, writeKey: key, fixedIV: []))
@@ -193,6 +192,9 @@ func which(_ tool: String) -> String? {
     }
     return nil
 }
+
+/// python3, when it can import `cryptography`.
+let pythonWithCryptography: String? = which("python3").flatMap { pythonHasCryptography($0) ? $0 : nil }
 
 func pythonHasCryptography(_ python: String) -> Bool {
     (try? run(python, ["-c", "import cryptography"])) != nil

@@ -280,7 +280,8 @@ public struct TLSClient {
         }
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
-        case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits)
+        case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits,
+                                                     exponentSize: config.dhExponentSize)
         case .ecdheRSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
         }
         context.events.append(.negotiated(negotiation(group: nil)))

@@ -257,7 +257,7 @@ public struct TLSServer {
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA:
-            keyExchange = DHEKeyExchange(group: config.dhGroup)
+            keyExchange = DHEKeyExchange(group: config.dhGroup, exponentSize: config.dhExponentSize)
             groupName = config.dhGroup.name
         case .ecdheRSA:
             keyExchange = ECDHEKeyExchange(curve: curve)

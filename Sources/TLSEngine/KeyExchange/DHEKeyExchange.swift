@@ -10,15 +10,18 @@ struct DHEKeyExchange: KeyExchange {
     /// Client: the server's public value.
     private var serverPublic: [UInt8] = []
     let minimumPrimeBits: Int
+    /// This side's private exponent size (the configuration's `dhExponentSize`; 256 bits by default).
+    let exponentSize: DHKeyPair.ExponentSize
 
-    init(group: DHGroup?, minimumPrimeBits: Int = 1024) {
+    init(group: DHGroup?, minimumPrimeBits: Int = 1024, exponentSize: DHKeyPair.ExponentSize = .bits(256)) {
         self.group = group
         self.minimumPrimeBits = minimumPrimeBits
+        self.exponentSize = exponentSize
     }
 
     mutating func makeServerParams(_ inputs: KeyExchangeInputs) throws(TLSError) -> ServerKeyExchange.Params? {
         guard let group else { throw .internalError("no DH group configured") }
-        let pair = try Self.keyPair(group: group, random: inputs.random)
+        let pair = try Self.keyPair(group: group, size: exponentSize, random: inputs.random)
         keyPair = pair
         return .dhe(ServerDHParams(p: group.p.bigEndianBytes, g: group.g.bigEndianBytes, ys: pair.publicValueBytes))
     }
@@ -48,7 +51,7 @@ struct DHEKeyExchange: KeyExchange {
     mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey,
                                         events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
         guard let group else { throw .inappropriateMessage(expected: "ServerKeyExchange", got: "ServerHelloDone") }
-        let pair = try Self.keyPair(group: group, random: inputs.random)
+        let pair = try Self.keyPair(group: group, size: exponentSize, random: inputs.random)
         keyPair = pair
         let preMaster = try agree(pair, peer: serverPublic, events: &events)
         return (.dhe(yc: pair.publicValueBytes), preMaster)
@@ -75,9 +78,9 @@ struct DHEKeyExchange: KeyExchange {
         return z
     }
 
-    private static func keyPair(group: DHGroup, random: RandomSource) throws(TLSError) -> DHKeyPair {
+    private static func keyPair(group: DHGroup, size: DHKeyPair.ExponentSize, random: RandomSource) throws(TLSError) -> DHKeyPair {
         do {
-            return try DHKeyPair(group: group, exponentSize: .bits(256), using: random)
+            return try DHKeyPair(group: group, exponentSize: size, using: random)
         } catch {
             throw .internalError("DH key generation: \(error)")
         }

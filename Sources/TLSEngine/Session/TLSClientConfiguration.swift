@@ -30,6 +30,8 @@ public struct TLSClientConfiguration {
     public var certificateEvaluator: any PeerCertificateEvaluator
     /// Every random value of the client (randoms, premaster, DH/ECDH keys, CBC IVs, PSS salts).
     public var random: RandomSource
+    /// The size of the client's DHE private exponent (see ``TLSServerConfiguration/dhExponentSize``).
+    public var dhExponentSize: DHKeyPair.ExponentSize = .bits(256)
     /// The smallest server DH prime accepted (smaller → insufficient_security).
     public var minimumDHPrimeBits: Int
 

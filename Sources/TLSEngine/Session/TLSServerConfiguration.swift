@@ -10,6 +10,9 @@ public struct TLSServerConfiguration {
     public var maximumVersion: ProtocolVersion
     /// The DHE group (default RFC 3526 group 14, as OpenSSL 3; ``DHGroup/ffdhe2048`` selectable).
     public var dhGroup: DHGroup
+    /// The size of this side's DHE private exponent: 256 bits by default (RFC 7919 §5.2 short exponents,
+    /// as OpenSSL does for 2048-bit groups); `.full` draws it uniformly below p − 1.
+    public var dhExponentSize: DHKeyPair.ExponentSize = .bits(256)
     /// ECDHE curves in preference order.
     public var curves: [ECDHCurve]
     /// Accept extended_master_secret (RFC 7627) when the client offers it.
