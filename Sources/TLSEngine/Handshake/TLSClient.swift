@@ -26,6 +26,14 @@ public struct TLSClient {
         case closed
         case failed(Alert)
 
+        /// Between sending ClientHello and the server's Finished.
+        var isNegotiating: Bool {
+            switch self {
+            case .start, .connected, .closed, .failed: return false
+            default: return true
+            }
+        }
+
         var name: TLSStateName {
             switch self {
             case .start: return .start
@@ -183,6 +191,10 @@ public struct TLSClient {
             // RFC 5246 §7.4.1.1: a client may decline renegotiation with a warning.
             _ = try context.decode(raw)
             context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: "renegotiation is not supported")
+        case (_, .handshake(let raw)) where raw.type == .helloRequest && state.isNegotiating:
+            // RFC 5246 §7.4.1.1: "This message will be ignored by the client if the client is
+            // currently negotiating a session"; HelloRequest never enters the handshake hash.
+            _ = try context.decode(raw)
         default:
             throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
         }

@@ -199,13 +199,22 @@ public struct TLSServer {
         }
         var signatureOffer: [SignatureScheme]?
         var groups: [NamedGroup]?
+        var pointFormats: [ECPointFormat]?
         for ext in extensions {
             switch ext {
             case .serverName(let names): context.serverName = names.first?.hostName
             case .signatureAlgorithms(let schemes): signatureOffer = schemes
             case .supportedGroups(let list): groups = list
+            case .ecPointFormats(let list): pointFormats = list
             default: break
             }
+        }
+        // RFC 8422 §5.1.2: a point format list without `uncompressed`, from a client that offers
+        // one of that RFC's curves, aborts the handshake with illegal_parameter.
+        let rfc8422Curves: [NamedGroup] = [.secp256r1, .secp384r1, .secp521r1, .x25519, .x448]
+        if let pointFormats, !pointFormats.contains(.uncompressed),
+           (groups ?? []).contains(where: rfc8422Curves.contains) {
+            throw .peerMisbehaved(.illegalParameter, "ec_point_formats \(pointFormats) lacks uncompressed (RFC 8422 §5.1.2)")
         }
         let clientOffersEMS = extensions.contains(type: .extendedMasterSecret)
         context.extendedMasterSecret = config.extendedMasterSecret && clientOffersEMS
