@@ -73,6 +73,22 @@ public struct TLSServer {
         return context.takeStep()
     }
 
+    /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
+    /// this side waited. Before the handshake finished this is fatal — decode_error when part of a
+    /// record or handshake message is buffered, handshake_failure otherwise (the reasons are in
+    /// ``TLSEvent/endOfStream(state:bufferedBytes:)`` and the alert's cause) — so a stalled
+    /// handshake never ends silently. Once connected, closed or failed it only records the event.
+    public mutating func receiveEndOfStream() -> TLSStep {
+        switch state {
+        case .failed, .closed, .connected:
+            context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
+        default:
+            let error = context.endOfStreamError(state: state.name)
+            fail(error)
+        }
+        return context.takeStep()
+    }
+
     public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
         guard case .connected = state else { throw .internalError("application data before the handshake completed") }
         try context.sendApplicationData(data)
