@@ -49,7 +49,7 @@ struct EngineKeyExchangeTests {
         return nil
     }
 
-    @Test("DHE: Ys of 1, p-1 or ≥ p → illegal_parameter; a small p → insufficient_security")
+    @Test("DHE: Ys of 1, p-1 or ≥ p, or g outside 1 < g < p-1 → illegal_parameter; a small p → handshake_failure")
     func dheValues() throws {
         let suite = CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
         let p = DHGroup.modp2048.p
@@ -61,11 +61,77 @@ struct EngineKeyExchangeTests {
             }
             #expect(Self.alert(step) == .illegalParameter, "Ys = \(ys)")
         }
+        // g must be a generator candidate: 0, 1, p-1 and p are refused before the public value.
+        for g in [BigInt.zero, .one, p - .one, p] {
+            let step = try Self.clientReceivingResigned(suite: suite) { params in
+                guard case .dhe(var dh) = params else { return params }
+                dh.g = g == .zero ? [0] : g.bigEndianBytes
+                return .dhe(dh)
+            }
+            #expect(Self.alert(step) == .illegalParameter, "g = \(g)")
+            #expect(Self.cause(step)?.contains("dh_g") == true, "g = \(g)")
+        }
+        // A 512-bit prime, below the client's 1024-bit minimum: OpenSSL's client refuses it with
+        // handshake_failure (SSL_R_DH_KEY_TOO_SMALL in tls_process_ske_dhe), and so does ours.
         let small = try BigInt.randomPrime(bits: 512, using: HMACDRBG(seed: 5))
         let step = try Self.clientReceivingResigned(suite: suite) { params in
             .dhe(ServerDHParams(p: small.bigEndianBytes, g: [2], ys: [4]))
         }
-        #expect(Self.alert(step) == .insufficientSecurity)
+        #expect(Self.alert(step) == .handshakeFailure)
+        #expect(Self.cause(step)?.contains("fewer than the client's minimum of 1024") == true)
+    }
+
+    static func cause(_ step: TLSStep) -> String? {
+        for case .alertSent(let a, let cause) in step.events where a.isFatal { return cause }
+        return nil
+    }
+
+    /// The server receives the client's flight with its ClientKeyExchange replaced.
+    static func serverReceiving(_ replacement: ClientKeyExchange, suite: CipherSuite,
+                                clientGroups: [NamedGroup] = [.x25519, .secp256r1]) throws -> TLSStep {
+        var config = try Harness.clientConfiguration(seed: 25, suites: [suite])
+        config.supportedGroups = clientGroups
+        var client = TLSClient(configuration: config)
+        var server = TLSServer(configuration: try Harness.serverConfiguration(seed: 25))
+        let flight = client.receive(server.receive(client.start().output).output)
+        var bytes: [UInt8] = []
+        for case .handshakeSent(let message, let encoded) in flight.events {
+            bytes += message.type == .clientKeyExchange ? HandshakeMessage.clientKeyExchange(replacement).encoded : encoded
+            if message.type == .clientKeyExchange { break }
+        }
+        return server.receive(TLSRecord(contentType: .handshake, fragment: bytes).encoded)
+    }
+
+    @Test("server: a bad dh_Yc (0, 1, p-1, p) → illegal_parameter")
+    func badClientDHValue() throws {
+        let p = DHGroup.modp2048.p
+        for yc in [BigInt.zero, .one, p - .one, p] {
+            let step = try Self.serverReceiving(.dhe(yc: yc == .zero ? [0] : yc.bigEndianBytes),
+                                                suite: .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256)
+            #expect(Self.alert(step) == .illegalParameter, "Yc = \(yc)")
+            #expect(Self.cause(step)?.contains("peer DH value") == true, "Yc = \(yc)")
+        }
+    }
+
+    @Test("server: a client ECDHE point off the curve, of the wrong size or of low order → illegal_parameter")
+    func badClientECPoint() throws {
+        let suite = CipherSuite.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256
+        let offCurve = try Self.serverReceiving(.ecdhe(point: [4] + [UInt8](repeating: 1, count: 64)), suite: suite,
+                                                clientGroups: [.secp256r1])
+        #expect(Self.alert(offCurve) == .illegalParameter)
+        let compressed = try Self.serverReceiving(.ecdhe(point: [2] + [UInt8](repeating: 1, count: 32)), suite: suite,
+                                                  clientGroups: [.secp256r1])
+        #expect(Self.alert(compressed) == .illegalParameter)
+        let short = try Self.serverReceiving(.ecdhe(point: [UInt8](repeating: 9, count: 31)), suite: suite,
+                                             clientGroups: [.x25519])
+        #expect(Self.alert(short) == .illegalParameter)
+        // RFC 7748 §6.1: the all-zero point gives an all-zero shared secret, which is refused.
+        let lowOrder = try Self.serverReceiving(.ecdhe(point: [UInt8](repeating: 0, count: 32)), suite: suite,
+                                                clientGroups: [.x25519])
+        #expect(Self.alert(lowOrder) == .illegalParameter)
+        for step in [offCurve, compressed, short, lowOrder] {
+            #expect(Self.cause(step)?.contains("peer ECDH key") == true)
+        }
     }
 
     @Test("a ServerKeyExchange whose parameters changed after signing → decrypt_error")

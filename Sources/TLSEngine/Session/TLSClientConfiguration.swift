@@ -30,7 +30,7 @@ public struct TLSClientConfiguration {
     public var certificateEvaluator: any PeerCertificateEvaluator
     /// Every random value of the client (randoms, premaster, DH/ECDH keys, CBC IVs, PSS salts).
     public var random: RandomSource
-    /// The smallest server DH prime accepted (smaller → insufficient_security).
+    /// The smallest server DH prime accepted (smaller → handshake_failure, as OpenSSL's "dh key too small").
     public var minimumDHPrimeBits: Int
 
     public init(certificateEvaluator: any PeerCertificateEvaluator, random: RandomSource,
