@@ -198,3 +198,114 @@ struct EngineKeyExchangeTests {
         #expect(!run.serverEvents.contains { if case .countermeasureApplied = $0 { return true } else { return false } })
     }
 }
+
+/// RFC 5246 §7.4.7.1's version check, and RSA-PSS signatures inside a whole handshake.
+@Suite("Engine key exchange: RSA version check and PSS")
+struct EngineRSAVersionAndPSSTests {
+    static func handshakeBytes(_ step: TLSStep) -> [[UInt8]] {
+        step.events.compactMap { if case .handshakeSent(_, let bytes) = $0 { return bytes } else { return nil } }
+    }
+
+    /// A client that offers TLS 1.2 (03 03) in its ClientHello but puts 03 01 in a correctly padded
+    /// premaster, and keys its own ChangeCipherSpec and Finished with that premaster. Without the
+    /// countermeasure the server would agree and connect; with it, the server goes on with a
+    /// random premaster, says why, and only the Finished fails: bad_record_mac, because the
+    /// server's read keys differ and the GCM tag of the encrypted Finished does not verify.
+    @Test("RSA premaster with version 03 01 after a 03 03 ClientHello → countermeasure names it; bad_record_mac at Finished")
+    func premasterVersionRollback() throws {
+        let suite = CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256
+        var client = TLSClient(configuration: try Harness.clientConfiguration(seed: 26, suites: [suite]))
+        var server = TLSServer(configuration: try Harness.serverConfiguration(seed: 26))
+        let hello = client.start()
+        let flight = server.receive(hello.output)
+        var clientHello: ClientHello?
+        for case .handshakeSent(.clientHello(let ch), _) in hello.events { clientHello = ch }
+        let ch = try #require(clientHello)
+        #expect(ch.clientVersion == .tls12)
+        var serverRandom: [UInt8] = []
+        for case .handshakeSent(.serverHello(let sh), _) in flight.events { serverRandom = sh.random.bytes }
+
+        let preMaster: [UInt8] = [3, 1] + HMACDRBG(seed: 99).bytes(count: 46)
+        let serverKey = try #require(EngineFixtures.serverKey)
+        let encrypted = try serverKey.publicKey.encryptPKCS1v15(preMaster, using: HMACDRBG(seed: 98))
+        #expect(try serverKey.decryptPKCS1v15(encrypted) == preMaster, "correctly padded")
+        let cke = HandshakeMessage.clientKeyExchange(.rsa(encryptedPreMasterSecret: encrypted)).encoded
+
+        // The rogue client's own view: same transcript, keys from the 03 01 premaster.
+        var rogue = ConnectionContext(role: .client, random: HMACDRBG(seed: 97))
+        rogue.clientRandom = ch.random.bytes
+        rogue.serverRandom = serverRandom
+        rogue.extendedMasterSecret = true
+        try rogue.fix(suite: try #require(suite.parameters), version: .tls12)
+        for m in Self.handshakeBytes(hello) + Self.handshakeBytes(flight) { rogue.transcript.append(m) }
+        rogue.sendHandshake(.clientKeyExchange(.rsa(encryptedPreMasterSecret: encrypted)))
+        try rogue.flush()
+        try rogue.deriveMasterSecret(preMasterSecret: preMaster)
+        try rogue.deriveKeys()
+        try rogue.sendChangeCipherSpec()
+        try rogue.sendFinished()
+        let rogueStep = rogue.takeStep()
+        #expect(rogueStep.records.first?.fragment == cke)
+
+        // ClientKeyExchange alone: no alert yet, the countermeasure is recorded with the version.
+        let afterKeyExchange = server.receive(rogueStep.records[0].encoded)
+        #expect(afterKeyExchange.records.isEmpty)
+        #expect(server.stateName == .expectChangeCipherSpec)
+        let reasons = afterKeyExchange.events.compactMap { e -> String? in
+            if case .countermeasureApplied(let reason) = e { return reason } else { return nil }
+        }
+        #expect(reasons == ["the premaster's version is 03 01 (TLS 1.0), the ClientHello offered 03 03 (TLS 1.2)"], "\(reasons)")
+        for case .derived(.rsaPreMasterDecryption(_, let decrypted, let used)) in afterKeyExchange.events {
+            #expect(decrypted == preMaster, "the block decrypted fine")
+            #expect(used != preMaster && used.prefix(2) == [3, 3], "a random premaster with the offered version")
+        }
+        #expect(server.masterSecret != rogue.masterSecret)
+
+        // ChangeCipherSpec and Finished: the Finished record does not open.
+        let atFinished = server.receive(rogueStep.records.dropFirst().flatMap(\.encoded))
+        #expect(EngineKeyExchangeTests.alert(atFinished) == .badRecordMAC)
+        #expect(server.failureAlert == .fatal(.badRecordMAC))
+    }
+
+    /// The peer lists rsa_pss_rsae_sha256 first (as OpenSSL does): the server signs its
+    /// ServerKeyExchange with PSS and the client its CertificateVerify, and each side verifies.
+    @Test("rsa_pss_rsae_sha256 first: ServerKeyExchange and CertificateVerify are PSS, and verify",
+          arguments: [CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
+    func pss(_ suite: CipherSuite) throws {
+        let pssFirst: [SignatureScheme] = [.rsaPSSRSAESHA256, .rsaPKCS1SHA256, .rsaPKCS1SHA384]
+        var client = try Harness.clientConfiguration(seed: 27, suites: [suite])
+        client.signatureAlgorithms = pssFirst
+        client.identity = try Harness.clientIdentity()
+        var server = try Harness.serverConfiguration(seed: 27)
+        server.signatureAlgorithms = pssFirst
+        server.clientAuthentication = .require
+        let run = Harness.run(client: client, server: server)
+        #expect(run.outcome == .connected)
+
+        func signatures(_ events: [TLSEvent]) -> [SignatureTrace] {
+            events.compactMap { if case .signature(let s) = $0 { return s } else { return nil } }
+        }
+        let serverKey = try #require(EngineFixtures.serverKey).publicKey
+        let clientKey = try #require(EngineFixtures.clientKey).publicKey
+        // Each signature is made by one side and checked by the other, all PSS and valid.
+        for (events, checker) in [(run.clientEvents, TLSRole.client), (run.serverEvents, .server)] {
+            let traces = signatures(events)
+            #expect(traces.map(\.purpose) == [.serverKeyExchange, .certificateVerify], "\(checker)")
+            for trace in traces {
+                #expect(trace.scheme == .rsaPSSRSAESHA256 && trace.valid, "\(checker): \(trace.purpose)")
+                let key = trace.signer == .server ? serverKey : clientKey
+                #expect(key.verifyPSS(signature: trace.signature, message: trace.signedData, hash: .sha256, saltLength: 32))
+                #expect(!key.verifyPKCS1v15(signature: trace.signature, message: trace.signedData, hash: .sha256))
+            }
+        }
+        // On the wire: SignatureAndHashAlgorithm 08 04 in both messages.
+        for case .handshakeSent(let message, _) in run.serverEvents + run.clientEvents {
+            switch message {
+            case .serverKeyExchange(let ske): #expect(ske.signedParams.algorithm == .rsaPSSRSAESHA256)
+            case .certificateVerify(let cv): #expect(cv.signature.algorithm == .rsaPSSRSAESHA256)
+            case .certificateRequest(let cr): #expect(cr.supportedSignatureAlgorithms?.first == .rsaPSSRSAESHA256)
+            default: break
+            }
+        }
+    }
+}
