@@ -368,9 +368,11 @@ public struct TLSClient {
         }
         if let request = certificateRequest {
             let identity = configuration.identity
-            let scheme = SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,
-                                                 ours: configuration.signatureAlgorithms)
-            if let identity, context.version >= .tls12, request.certificateTypes.contains(.rsaSign), let scheme {
+            // TLS 1.2 signs with a scheme from the request; TLS 1.0/1.1 with MD5 ‖ SHA-1 (no scheme).
+            let legacy = context.version < .tls12
+            let scheme = legacy ? nil : SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,
+                                                                ours: configuration.signatureAlgorithms)
+            if let identity, request.certificateTypes.contains(.rsaSign), legacy || scheme != nil {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: identity.certificateChain)))
                 signingScheme = scheme
                 signingKey = identity.privateKey
@@ -384,10 +386,17 @@ public struct TLSClient {
         context.sendHandshake(.clientKeyExchange(message))
         try context.deriveMasterSecret(preMasterSecret: preMaster)
         try context.deriveKeys()
-        if let scheme = signingScheme, let key = signingKey {
-            // RFC 5246 §7.4.8: sign every handshake message so far.
+        if let key = signingKey {
+            // RFC 5246 §7.4.8: sign every handshake message so far (RFC 4346 §7.4.8: MD5 ‖ SHA-1
+            // of them in TLS 1.0/1.1, without a SignatureAndHashAlgorithm).
             let signed = context.transcript.bytes
-            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
+            let scheme = signingScheme
+            let signature: [UInt8]
+            if let scheme {
+                signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
+            } else {
+                signature = try SignatureSchemes.signLegacy(signed, key: key)
+            }
             context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                             signedData: signed, signature: signature, valid: true)))
             context.sendHandshake(.certificateVerify(CertificateVerify(signature: DigitallySigned(algorithm: scheme, signature: signature))))

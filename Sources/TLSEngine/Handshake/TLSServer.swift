@@ -380,11 +380,18 @@ public struct TLSServer {
     /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
     private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage) throws(TLSError) {
         guard let key = context.peerPublicKey else { throw .internalError("no client key") }
-        guard let scheme = verify.signature.algorithm, requestedSchemes.contains(scheme) else {
-            throw .peerMisbehaved(.illegalParameter, "CertificateVerify uses a scheme the server did not request")
-        }
         let signed = context.transcript.bytes
-        let valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
+        let scheme = verify.signature.algorithm
+        let valid: Bool
+        if context.version >= .tls12 {
+            guard let scheme, requestedSchemes.contains(scheme) else {
+                throw .peerMisbehaved(.illegalParameter, "CertificateVerify uses a scheme the server did not request")
+            }
+            valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
+        } else {
+            // TLS 1.0/1.1 (RFC 4346 §7.4.8): MD5 ‖ SHA-1 of the handshake messages, no algorithm field.
+            valid = SignatureSchemes.verifyLegacy(verify.signature.signature, data: signed, key: key)
+        }
         context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                         signedData: signed, signature: verify.signature.signature,
                                                         valid: valid)))
