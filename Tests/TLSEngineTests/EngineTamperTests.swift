@@ -281,6 +281,10 @@ struct EngineTamperTests {
         let after = connected.receiveEndOfStream()
         #expect(after.records.isEmpty && connected.isConnected)
         #expect(run.endOfStreamDelivered.isEmpty, "a clean handshake never needs end of stream")
+        // A client that has not started has nothing to fail.
+        var idle = TLSClient(configuration: try Harness.clientConfiguration(seed: 45))
+        let nothing = idle.receiveEndOfStream()
+        #expect(nothing.records.isEmpty && idle.stateName == .start)
     }
 }
 

@@ -103,10 +103,11 @@ public struct TLSClient {
     /// this side waited. Before the handshake finished this is fatal — decode_error when part of a
     /// record or handshake message is buffered, handshake_failure otherwise (the reasons are in
     /// ``TLSEvent/endOfStream(state:bufferedBytes:)`` and the alert's cause) — so a stalled
-    /// handshake never ends silently. Once connected, closed or failed it only records the event.
+    /// handshake never ends silently. Before ``start()``, or once connected, closed or failed, it
+    /// only records the event.
     public mutating func receiveEndOfStream() -> TLSStep {
         switch state {
-        case .failed, .closed, .connected:
+        case .start, .failed, .closed, .connected:
             context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
         default:
             let error = context.endOfStreamError(state: state.name)
