@@ -154,14 +154,11 @@ struct EngineKnownAnswerTests {
         else { Issue.record("the vector's ServerHello and Certificate do not decode"); return }
         #expect(recordedHello.random.bytes == h.serverRandom)
 
-        let evaluator = FixtureEvaluator(leaf: [], key: serverKey.publicKey)
-        var config = TLSServerConfiguration(identity: TLSIdentity(certificateChain: recordedCertificate.certificateList,
+        let config = TLSServerConfiguration(identity: TLSIdentity(certificateChain: recordedCertificate.certificateList,
                                                                   privateKey: serverKey),
                                             random: ScriptedRandom(h.serverRandom + recordedHello.sessionID),
                                             cipherSuites: [.TLS_RSA_WITH_AES_128_GCM_SHA256],
-                                            extendedMasterSecret: false, clientCertificateEvaluator: evaluator,
-                                            sessionCache: TLSSessionCache())
-        config.signatureAlgorithms = SignatureSchemes.defaultOffer
+                                            extendedMasterSecret: false, sessionCache: TLSSessionCache())
         var server = TLSServer(configuration: config)
         let first = server.receive(Self.record(.handshake, h.messages[0]))
         let sent = first.events.compactMap { e -> [UInt8]? in
