@@ -129,6 +129,51 @@ struct EngineHandshakeTests {
         #expect(step.output == TLSRecord(contentType: .alert, version: .tls12, fragment: [2, 70]).encoded)
     }
 
+    @Test("mutual TLS in TLS 1.0 and 1.1: CertificateVerify without algorithm, MD5 ‖ SHA-1 signature")
+    func legacyMutualTLS() throws {
+        for version in [ProtocolVersion.tls10, .tls11] {
+            var client = try Harness.clientConfiguration(seed: 8)
+            client.minimumVersion = .tls10
+            client.maximumVersion = version
+            client.identity = try Harness.clientIdentity()
+            var server = try Harness.serverConfiguration(seed: 8)
+            server.minimumVersion = .tls10
+            server.clientAuthentication = .require
+            let run = Harness.run(client: client, server: server)
+            #expect(run.outcome == .connected, "\(version): \(run.outcome)")
+            #expect(run.server.peerCertificateChain.first == EngineFixtures.clientCertificate)
+            var verify: CertificateVerify?
+            var verifyBytes: [UInt8] = []
+            for case .handshakeSent(.certificateVerify(let cv), let bytes) in run.clientEvents { verify = cv; verifyBytes = bytes }
+            let cv = try #require(verify)
+            // RFC 4346 §7.4.8: no SignatureAndHashAlgorithm, just signature<0..2^16-1>.
+            #expect(cv.signature.algorithm == nil)
+            #expect(verifyBytes.count == 4 + 2 + 256 && verifyBytes[4...5] == [1, 0])
+            let checked = run.serverEvents.compactMap { e -> SignatureTrace? in
+                if case .signature(let s) = e, s.purpose == .certificateVerify { return s } else { return nil }
+            }
+            #expect(checked.count == 1 && checked.first?.valid == true && checked.first?.scheme == nil)
+            // The signature opens to 00 01 FF…FF 00 ‖ MD5(messages) ‖ SHA-1(messages), no DigestInfo.
+            let key = try #require(EngineFixtures.clientKey).publicKey
+            let signed = try #require(checked.first).signedData
+            let opened = try BigInt(bigEndian: cv.signature.signature).power(key.publicExponent, modulus: key.modulus)
+                .bigEndianBytes(width: 256)
+            let hashes = TLSCrypto.HashAlgorithm.md5.digest(signed) + TLSCrypto.HashAlgorithm.sha1.digest(signed)
+            #expect(opened == [0, 1] + [UInt8](repeating: 0xff, count: 256 - 3 - 36) + [0] + hashes)
+
+            // A signature over other bytes is refused: decrypt_error.
+            var badClient = client
+            badClient.random = HMACDRBG(seed: 8 &* 2 &+ 1)
+            let index = run.messages.firstIndex { $0.type == .certificateVerify && $0.flow == .clientToServer }
+            let message = try #require(index.map { run.messages[$0] })
+            var badServer = server
+            badServer.random = HMACDRBG(seed: 8 &* 2)
+            let tampered = Harness.run(client: badClient, server: badServer,
+                                       flip: BitFlip(flow: .clientToServer, index: message.index, bit: 8 * 100), exchangeData: false)
+            #expect(tampered.outcome == .failed(sender: .server, alert: .decryptError))
+        }
+    }
+
     @Test("no suite in common → handshake_failure")
     func noCommonSuite() throws {
         let client = try Harness.clientConfiguration(seed: 8, suites: [.TLS_RSA_WITH_AES_128_GCM_SHA256])

@@ -50,6 +50,10 @@ struct InFlightMessage: Hashable, Sendable {
     var index: Int
     var type: HandshakeType
     var byteCount: Int
+    /// The bytes as sent (message with header; the protected fragment for an encrypted Finished).
+    var bytes: [UInt8] = []
+    /// True for a record protected after ChangeCipherSpec.
+    var isProtected = false
 }
 
 /// Flip one bit of the `index`-th handshake message in `flow`.
@@ -60,11 +64,11 @@ struct BitFlip: Sendable {
 }
 
 /// How a run ended.
-enum Outcome: Equatable, CustomStringConvertible {
+enum Outcome: Hashable, CustomStringConvertible {
     case connected
     /// The first fatal alert sent, by whom.
     case failed(sender: TLSRole, alert: AlertDescription)
-    /// Neither side finished nor failed (both wait for bytes that never come).
+    /// Neither side finished nor failed, even after end of stream (must never happen).
     case stalled
 
     var description: String {
@@ -85,6 +89,8 @@ struct EngineRun {
     var outcome: Outcome = .stalled
     var clientReceived: [UInt8] = []
     var serverReceived: [UInt8] = []
+    /// The sides that were told the peer went silent, in order.
+    var endOfStreamDelivered: [TLSRole] = []
 }
 
 enum Harness {
@@ -139,6 +145,11 @@ enum Harness {
                 flow = .clientToServer
             }
         }
+        // No bytes move any more. The side that received last and answered nothing waits for bytes
+        // that will never come: it gets end of stream first (its alert goes to the peer), then the
+        // peer, if that one still waits.
+        let silent: TLSRole = flow == .clientToServer ? .client : .server
+        endOfStream(&run, first: silent)
         run.outcome = outcome(run)
         if exchangeData, run.outcome == .connected {
             let request = Array("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
@@ -163,6 +174,25 @@ enum Harness {
         return run
     }
 
+    static func isDone(_ state: TLSStateName) -> Bool { [.connected, .closed, .failed].contains(state) }
+
+    /// Tells each side still inside its handshake that the peer went silent.
+    static func endOfStream(_ run: inout EngineRun, first: TLSRole) {
+        for role in [first, first == .client ? TLSRole.server : .client] {
+            if role == .client, !isDone(run.client.stateName) {
+                let step = run.client.receiveEndOfStream()
+                run.record(step.events, from: .client)
+                run.endOfStreamDelivered.append(.client)
+                if !step.output.isEmpty { run.record(run.server.receive(step.output).events, from: .server) }
+            } else if role == .server, !isDone(run.server.stateName) {
+                let step = run.server.receiveEndOfStream()
+                run.record(step.events, from: .server)
+                run.endOfStreamDelivered.append(.server)
+                if !step.output.isEmpty { run.record(run.client.receive(step.output).events, from: .client) }
+            }
+        }
+    }
+
     /// Counts handshake messages in a record, and flips the chosen bit.
     static func inspect(_ record: inout TLSRecord, flow: Flow, counters: inout [Flow: Int],
                         protectedFlows: inout Set<Flow>, messages: inout [InFlightMessage], flip: BitFlip?) {
@@ -172,7 +202,8 @@ enum Harness {
         if protected {
             let index = counters[flow, default: 0]
             counters[flow] = index + 1
-            messages.append(InFlightMessage(flow: flow, index: index, type: .finished, byteCount: record.fragment.count))
+            messages.append(InFlightMessage(flow: flow, index: index, type: .finished, byteCount: record.fragment.count,
+                                            bytes: record.fragment, isProtected: true))
             if let flip, flip.flow == flow, flip.index == index, flip.bit / 8 < record.fragment.count {
                 record.fragment[flip.bit / 8] ^= UInt8(1 << (flip.bit % 8))
             }
@@ -185,7 +216,8 @@ enum Harness {
             let size = min(4 + length, f.count - offset)
             let index = counters[flow, default: 0]
             counters[flow] = index + 1
-            messages.append(InFlightMessage(flow: flow, index: index, type: HandshakeType(rawValue: f[offset]), byteCount: size))
+            messages.append(InFlightMessage(flow: flow, index: index, type: HandshakeType(rawValue: f[offset]), byteCount: size,
+                                            bytes: Array(f[offset ..< offset + size])))
             if let flip, flip.flow == flow, flip.index == index, flip.bit / 8 < size {
                 record.fragment[offset + flip.bit / 8] ^= UInt8(1 << (flip.bit % 8))
             }

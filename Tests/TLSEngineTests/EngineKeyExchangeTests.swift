@@ -49,7 +49,7 @@ struct EngineKeyExchangeTests {
         return nil
     }
 
-    @Test("DHE: Ys of 1, p-1 or ≥ p → illegal_parameter; a small p → insufficient_security")
+    @Test("DHE: Ys of 1, p-1 or ≥ p, or g outside 1 < g < p-1 → illegal_parameter; a small p → handshake_failure")
     func dheValues() throws {
         let suite = CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
         let p = DHGroup.modp2048.p
@@ -61,11 +61,77 @@ struct EngineKeyExchangeTests {
             }
             #expect(Self.alert(step) == .illegalParameter, "Ys = \(ys)")
         }
+        // g must be a generator candidate: 0, 1, p-1 and p are refused before the public value.
+        for g in [BigInt.zero, .one, p - .one, p] {
+            let step = try Self.clientReceivingResigned(suite: suite) { params in
+                guard case .dhe(var dh) = params else { return params }
+                dh.g = g == .zero ? [0] : g.bigEndianBytes
+                return .dhe(dh)
+            }
+            #expect(Self.alert(step) == .illegalParameter, "g = \(g)")
+            #expect(Self.cause(step)?.contains("dh_g") == true, "g = \(g)")
+        }
+        // A 512-bit prime, below the client's 1024-bit minimum: OpenSSL's client refuses it with
+        // handshake_failure (SSL_R_DH_KEY_TOO_SMALL in tls_process_ske_dhe), and so does ours.
         let small = try BigInt.randomPrime(bits: 512, using: HMACDRBG(seed: 5))
         let step = try Self.clientReceivingResigned(suite: suite) { params in
             .dhe(ServerDHParams(p: small.bigEndianBytes, g: [2], ys: [4]))
         }
-        #expect(Self.alert(step) == .insufficientSecurity)
+        #expect(Self.alert(step) == .handshakeFailure)
+        #expect(Self.cause(step)?.contains("fewer than the client's minimum of 1024") == true)
+    }
+
+    static func cause(_ step: TLSStep) -> String? {
+        for case .alertSent(let a, let cause) in step.events where a.isFatal { return cause }
+        return nil
+    }
+
+    /// The server receives the client's flight with its ClientKeyExchange replaced.
+    static func serverReceiving(_ replacement: ClientKeyExchange, suite: CipherSuite,
+                                clientGroups: [NamedGroup] = [.x25519, .secp256r1]) throws -> TLSStep {
+        var config = try Harness.clientConfiguration(seed: 25, suites: [suite])
+        config.supportedGroups = clientGroups
+        var client = TLSClient(configuration: config)
+        var server = TLSServer(configuration: try Harness.serverConfiguration(seed: 25))
+        let flight = client.receive(server.receive(client.start().output).output)
+        var bytes: [UInt8] = []
+        for case .handshakeSent(let message, let encoded) in flight.events {
+            bytes += message.type == .clientKeyExchange ? HandshakeMessage.clientKeyExchange(replacement).encoded : encoded
+            if message.type == .clientKeyExchange { break }
+        }
+        return server.receive(TLSRecord(contentType: .handshake, fragment: bytes).encoded)
+    }
+
+    @Test("server: a bad dh_Yc (0, 1, p-1, p) → illegal_parameter")
+    func badClientDHValue() throws {
+        let p = DHGroup.modp2048.p
+        for yc in [BigInt.zero, .one, p - .one, p] {
+            let step = try Self.serverReceiving(.dhe(yc: yc == .zero ? [0] : yc.bigEndianBytes),
+                                                suite: .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256)
+            #expect(Self.alert(step) == .illegalParameter, "Yc = \(yc)")
+            #expect(Self.cause(step)?.contains("peer DH value") == true, "Yc = \(yc)")
+        }
+    }
+
+    @Test("server: a client ECDHE point off the curve, of the wrong size or of low order → illegal_parameter")
+    func badClientECPoint() throws {
+        let suite = CipherSuite.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256
+        let offCurve = try Self.serverReceiving(.ecdhe(point: [4] + [UInt8](repeating: 1, count: 64)), suite: suite,
+                                                clientGroups: [.secp256r1])
+        #expect(Self.alert(offCurve) == .illegalParameter)
+        let compressed = try Self.serverReceiving(.ecdhe(point: [2] + [UInt8](repeating: 1, count: 32)), suite: suite,
+                                                  clientGroups: [.secp256r1])
+        #expect(Self.alert(compressed) == .illegalParameter)
+        let short = try Self.serverReceiving(.ecdhe(point: [UInt8](repeating: 9, count: 31)), suite: suite,
+                                             clientGroups: [.x25519])
+        #expect(Self.alert(short) == .illegalParameter)
+        // RFC 7748 §6.1: the all-zero point gives an all-zero shared secret, which is refused.
+        let lowOrder = try Self.serverReceiving(.ecdhe(point: [UInt8](repeating: 0, count: 32)), suite: suite,
+                                                clientGroups: [.x25519])
+        #expect(Self.alert(lowOrder) == .illegalParameter)
+        for step in [offCurve, compressed, short, lowOrder] {
+            #expect(Self.cause(step)?.contains("peer ECDH key") == true)
+        }
     }
 
     @Test("a ServerKeyExchange whose parameters changed after signing → decrypt_error")
@@ -157,5 +223,116 @@ struct EngineKeyExchangeTests {
         }
         #expect(decrypted.count == 1)
         #expect(!run.serverEvents.contains { if case .countermeasureApplied = $0 { return true } else { return false } })
+    }
+}
+
+/// RFC 5246 §7.4.7.1's version check, and RSA-PSS signatures inside a whole handshake.
+@Suite("Engine key exchange: RSA version check and PSS")
+struct EngineRSAVersionAndPSSTests {
+    static func handshakeBytes(_ step: TLSStep) -> [[UInt8]] {
+        step.events.compactMap { if case .handshakeSent(_, let bytes) = $0 { return bytes } else { return nil } }
+    }
+
+    /// A client that offers TLS 1.2 (03 03) in its ClientHello but puts 03 01 in a correctly padded
+    /// premaster, and keys its own ChangeCipherSpec and Finished with that premaster. Without the
+    /// countermeasure the server would agree and connect; with it, the server goes on with a
+    /// random premaster, says why, and only the Finished fails: bad_record_mac, because the
+    /// server's read keys differ and the GCM tag of the encrypted Finished does not verify.
+    @Test("RSA premaster with version 03 01 after a 03 03 ClientHello → countermeasure names it; bad_record_mac at Finished")
+    func premasterVersionRollback() throws {
+        let suite = CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256
+        var client = TLSClient(configuration: try Harness.clientConfiguration(seed: 26, suites: [suite]))
+        var server = TLSServer(configuration: try Harness.serverConfiguration(seed: 26))
+        let hello = client.start()
+        let flight = server.receive(hello.output)
+        var clientHello: ClientHello?
+        for case .handshakeSent(.clientHello(let ch), _) in hello.events { clientHello = ch }
+        let ch = try #require(clientHello)
+        #expect(ch.clientVersion == .tls12)
+        var serverRandom: [UInt8] = []
+        for case .handshakeSent(.serverHello(let sh), _) in flight.events { serverRandom = sh.random.bytes }
+
+        let preMaster: [UInt8] = [3, 1] + HMACDRBG(seed: 99).bytes(count: 46)
+        let serverKey = try #require(EngineFixtures.serverKey)
+        let encrypted = try serverKey.publicKey.encryptPKCS1v15(preMaster, using: HMACDRBG(seed: 98))
+        #expect(try serverKey.decryptPKCS1v15(encrypted) == preMaster, "correctly padded")
+        let cke = HandshakeMessage.clientKeyExchange(.rsa(encryptedPreMasterSecret: encrypted)).encoded
+
+        // The rogue client's own view: same transcript, keys from the 03 01 premaster.
+        var rogue = ConnectionContext(role: .client, random: HMACDRBG(seed: 97))
+        rogue.clientRandom = ch.random.bytes
+        rogue.serverRandom = serverRandom
+        rogue.extendedMasterSecret = true
+        try rogue.fix(suite: try #require(suite.parameters), version: .tls12)
+        for m in Self.handshakeBytes(hello) + Self.handshakeBytes(flight) { rogue.transcript.append(m) }
+        rogue.sendHandshake(.clientKeyExchange(.rsa(encryptedPreMasterSecret: encrypted)))
+        try rogue.flush()
+        try rogue.deriveMasterSecret(preMasterSecret: preMaster)
+        try rogue.deriveKeys()
+        try rogue.sendChangeCipherSpec()
+        try rogue.sendFinished()
+        let rogueStep = rogue.takeStep()
+        #expect(rogueStep.records.first?.fragment == cke)
+
+        // ClientKeyExchange alone: no alert yet, the countermeasure is recorded with the version.
+        let afterKeyExchange = server.receive(rogueStep.records[0].encoded)
+        #expect(afterKeyExchange.records.isEmpty)
+        #expect(server.stateName == .expectChangeCipherSpec)
+        let reasons = afterKeyExchange.events.compactMap { e -> String? in
+            if case .countermeasureApplied(let reason) = e { return reason } else { return nil }
+        }
+        #expect(reasons == ["the premaster's version is 03 01 (TLS 1.0), the ClientHello offered 03 03 (TLS 1.2)"], "\(reasons)")
+        for case .derived(.rsaPreMasterDecryption(_, let decrypted, let used)) in afterKeyExchange.events {
+            #expect(decrypted == preMaster, "the block decrypted fine")
+            #expect(used != preMaster && used.prefix(2) == [3, 3], "a random premaster with the offered version")
+        }
+        #expect(server.masterSecret != rogue.masterSecret)
+
+        // ChangeCipherSpec and Finished: the Finished record does not open.
+        let atFinished = server.receive(rogueStep.records.dropFirst().flatMap(\.encoded))
+        #expect(EngineKeyExchangeTests.alert(atFinished) == .badRecordMAC)
+        #expect(server.failureAlert == .fatal(.badRecordMAC))
+    }
+
+    /// The peer lists rsa_pss_rsae_sha256 first (as OpenSSL does): the server signs its
+    /// ServerKeyExchange with PSS and the client its CertificateVerify, and each side verifies.
+    @Test("rsa_pss_rsae_sha256 first: ServerKeyExchange and CertificateVerify are PSS, and verify",
+          arguments: [CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
+    func pss(_ suite: CipherSuite) throws {
+        let pssFirst: [SignatureScheme] = [.rsaPSSRSAESHA256, .rsaPKCS1SHA256, .rsaPKCS1SHA384]
+        var client = try Harness.clientConfiguration(seed: 27, suites: [suite])
+        client.signatureAlgorithms = pssFirst
+        client.identity = try Harness.clientIdentity()
+        var server = try Harness.serverConfiguration(seed: 27)
+        server.signatureAlgorithms = pssFirst
+        server.clientAuthentication = .require
+        let run = Harness.run(client: client, server: server)
+        #expect(run.outcome == .connected)
+
+        func signatures(_ events: [TLSEvent]) -> [SignatureTrace] {
+            events.compactMap { if case .signature(let s) = $0 { return s } else { return nil } }
+        }
+        let serverKey = try #require(EngineFixtures.serverKey).publicKey
+        let clientKey = try #require(EngineFixtures.clientKey).publicKey
+        // Each signature is made by one side and checked by the other, all PSS and valid.
+        for (events, checker) in [(run.clientEvents, TLSRole.client), (run.serverEvents, .server)] {
+            let traces = signatures(events)
+            #expect(traces.map(\.purpose) == [.serverKeyExchange, .certificateVerify], "\(checker)")
+            for trace in traces {
+                #expect(trace.scheme == .rsaPSSRSAESHA256 && trace.valid, "\(checker): \(trace.purpose)")
+                let key = trace.signer == .server ? serverKey : clientKey
+                #expect(key.verifyPSS(signature: trace.signature, message: trace.signedData, hash: .sha256, saltLength: 32))
+                #expect(!key.verifyPKCS1v15(signature: trace.signature, message: trace.signedData, hash: .sha256))
+            }
+        }
+        // On the wire: SignatureAndHashAlgorithm 08 04 in both messages.
+        for case .handshakeSent(let message, _) in run.serverEvents + run.clientEvents {
+            switch message {
+            case .serverKeyExchange(let ske): #expect(ske.signedParams.algorithm == .rsaPSSRSAESHA256)
+            case .certificateVerify(let cv): #expect(cv.signature.algorithm == .rsaPSSRSAESHA256)
+            case .certificateRequest(let cr): #expect(cr.supportedSignatureAlgorithms?.first == .rsaPSSRSAESHA256)
+            default: break
+            }
+        }
     }
 }

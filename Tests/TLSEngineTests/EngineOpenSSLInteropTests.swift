@@ -121,4 +121,76 @@ struct EngineOpenSSLInteropTests {
         }
         Issue.record("s_server did not start: \(lastError.prefix(500))")
     }
+    /// Our client with a certificate, limited to TLS 1.1, against `s_server -tls1_1 -Verify 1`:
+    /// OpenSSL completes the handshake only if our CertificateVerify (no algorithm field, an
+    /// MD5 ‖ SHA-1 PKCS #1 signature, RFC 4346 §7.4.8) verifies. OpenSSL 3 needs SECLEVEL=0 there.
+    @Test("TLS 1.1 mutual TLS: openssl s_server -Verify accepts our MD5‖SHA-1 CertificateVerify",
+          .enabled(if: OpenSSLPeer.available && realKeysLoaded()))
+    func legacyMutualTLS() throws {
+        guard let executable = OpenSSLPeer.executable else { return }
+        var lastError = ""
+        for attempt in 0..<5 {
+            let port = 47_200 + Int((UInt32(getpid()) &+ UInt32(attempt) &* 17) % 100)
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: executable)
+            server.arguments = ["s_server", "-accept", "\(port)", "-cert", "server.cert.pem", "-key", "server.key.pem",
+                                "-tls1_1", "-cipher", "AES128-SHA:@SECLEVEL=0", "-Verify", "1", "-CAfile", "ca.cert.pem",
+                                "-www", "-naccept", "1"]
+            server.currentDirectoryURL = EngineFixtures.directory
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-interop-\(UUID().uuidString).txt")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            server.standardOutput = handle
+            server.standardError = handle
+            server.standardInput = Pipe()
+            try server.run()
+            defer {
+                if server.isRunning { server.terminate(); server.waitUntilExit() }
+                try? handle.close()
+                try? FileManager.default.removeItem(at: log)
+            }
+            let ready = Date().addingTimeInterval(5)
+            var listening = false
+            while Date() < ready, server.isRunning {
+                if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("ACCEPT") { listening = true; break }
+                usleep(20_000)
+            }
+            guard listening, let socket = Socket(port: port) else {
+                lastError = (try? String(contentsOf: log, encoding: .utf8)) ?? "no server"
+                continue
+            }
+            var config = try Harness.clientConfiguration(seed: 98, suites: [.TLS_RSA_WITH_AES_128_CBC_SHA])
+            config.minimumVersion = .tls10
+            config.maximumVersion = .tls11
+            config.identity = try Harness.clientIdentity()
+            var client = TLSClient(configuration: config)
+            socket.write(client.start().output)
+            var sentVerify = false
+            while !client.isConnected && client.stateName != .failed {
+                let bytes = socket.read()
+                if bytes.isEmpty { break }
+                let step = client.receive(bytes)
+                for case .handshakeSent(.certificateVerify(let cv), _) in step.events { sentVerify = cv.signature.algorithm == nil }
+                socket.write(step.output)
+            }
+            let serverLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            #expect(sentVerify)
+            #expect(client.isConnected, "\(client.failureAlert.map { "\($0)" } ?? "\(client.stateName)"): \(serverLog.prefix(800))")
+            #expect(client.negotiatedVersion == .tls11)
+            guard client.isConnected else { return }
+            socket.write(try client.sendApplicationData(Array("GET / HTTP/1.0\r\n\r\n".utf8)).output)
+            var answer: [UInt8] = []
+            while true {
+                let bytes = socket.read()
+                if bytes.isEmpty { break }
+                for case .applicationDataReceived(let data) in client.receive(bytes).events { answer += data }
+                if client.stateName == .closed || client.stateName == .failed { break }
+            }
+            let page = String(decoding: answer, as: UTF8.self)
+            #expect(page.hasPrefix("HTTP/1.0 200 ok"))
+            #expect(page.contains("TLSLab Test Client"), "s_server -www shows the verified client certificate")
+            return
+        }
+        Issue.record("s_server did not start: \(lastError.prefix(500))")
+    }
 }

@@ -4,8 +4,8 @@ import TLSCrypto
 @testable import TLSEngine
 
 /// For many seeds per suite: the handshake completes, both sides derive the same master secret
-/// and keys, and application data arrives intact. ~20 seeds per suite in debug; 500 with
-/// TLSLAB_HEAVY=1 (CI, release mode).
+/// and keys, and application data arrives intact. 500 seeds per suite in every run (the issue's
+/// minimum; ~8 s for all suites in debug); TLSLAB_HEAVY=1 adds 500 other seeds per suite.
 @Suite("Engine properties")
 struct EnginePropertyTests {
     static let heavy = ProcessInfo.processInfo.environment["TLSLAB_HEAVY"] == "1"
@@ -32,12 +32,12 @@ struct EnginePropertyTests {
         }
     }
 
-    @Test("debug sample: 20 seeds per suite", arguments: CipherSuite.implemented)
+    @Test("500 seeds per suite", arguments: CipherSuite.implemented)
     func sample(_ suite: CipherSuite) throws {
-        try Self.check(suite: suite, seeds: 100..<120)
+        try Self.check(suite: suite, seeds: 100..<600)
     }
 
-    @Test("500 seeds per suite", .enabled(if: heavy), arguments: CipherSuite.implemented)
+    @Test("500 more seeds per suite", .enabled(if: heavy), arguments: CipherSuite.implemented)
     func sweep(_ suite: CipherSuite) throws {
         try Self.check(suite: suite, seeds: 1000..<1500)
     }

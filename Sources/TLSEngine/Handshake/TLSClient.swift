@@ -26,6 +26,14 @@ public struct TLSClient {
         case closed
         case failed(Alert)
 
+        /// Between sending ClientHello and the server's Finished.
+        var isNegotiating: Bool {
+            switch self {
+            case .start, .connected, .closed, .failed: return false
+            default: return true
+            }
+        }
+
         var name: TLSStateName {
             switch self {
             case .start: return .start
@@ -87,6 +95,23 @@ public struct TLSClient {
             while !client.isFinal, let incoming = try client.context.nextIncoming() {
                 try client.handle(incoming)
             }
+        }
+        return context.takeStep()
+    }
+
+    /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
+    /// this side waited. Before the handshake finished this is fatal — decode_error when part of a
+    /// record or handshake message is buffered, handshake_failure otherwise (the reasons are in
+    /// ``TLSEvent/endOfStream(state:bufferedBytes:)`` and the alert's cause) — so a stalled
+    /// handshake never ends silently. Before ``start()``, or once connected, closed or failed, it
+    /// only records the event.
+    public mutating func receiveEndOfStream() -> TLSStep {
+        switch state {
+        case .start, .failed, .closed, .connected:
+            context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
+        default:
+            let error = context.endOfStreamError(state: state.name)
+            fail(error)
         }
         return context.takeStep()
     }
@@ -183,6 +208,10 @@ public struct TLSClient {
             // RFC 5246 §7.4.1.1: a client may decline renegotiation with a warning.
             _ = try context.decode(raw)
             context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: "renegotiation is not supported")
+        case (_, .handshake(let raw)) where raw.type == .helloRequest && state.isNegotiating:
+            // RFC 5246 §7.4.1.1: "This message will be ignored by the client if the client is
+            // currently negotiating a session"; HelloRequest never enters the handshake hash.
+            _ = try context.decode(raw)
         default:
             throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
         }
@@ -341,9 +370,11 @@ public struct TLSClient {
         }
         if let request = certificateRequest {
             let identity = configuration.identity
-            let scheme = SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,
-                                                 ours: configuration.signatureAlgorithms)
-            if let identity, context.version >= .tls12, request.certificateTypes.contains(.rsaSign), let scheme {
+            // TLS 1.2 signs with a scheme from the request; TLS 1.0/1.1 with MD5 ‖ SHA-1 (no scheme).
+            let legacy = context.version < .tls12
+            let scheme = legacy ? nil : SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,
+                                                                ours: configuration.signatureAlgorithms)
+            if let identity, request.certificateTypes.contains(.rsaSign), legacy || scheme != nil {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: identity.certificateChain)))
                 signingScheme = scheme
                 signingKey = identity.privateKey
@@ -357,10 +388,17 @@ public struct TLSClient {
         context.sendHandshake(.clientKeyExchange(message))
         try context.deriveMasterSecret(preMasterSecret: preMaster)
         try context.deriveKeys()
-        if let scheme = signingScheme, let key = signingKey {
-            // RFC 5246 §7.4.8: sign every handshake message so far.
+        if let key = signingKey {
+            // RFC 5246 §7.4.8: sign every handshake message so far (RFC 4346 §7.4.8: MD5 ‖ SHA-1
+            // of them in TLS 1.0/1.1, without a SignatureAndHashAlgorithm).
             let signed = context.transcript.bytes
-            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
+            let scheme = signingScheme
+            let signature: [UInt8]
+            if let scheme {
+                signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
+            } else {
+                signature = try SignatureSchemes.signLegacy(signed, key: key)
+            }
             context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                             signedData: signed, signature: signature, valid: true)))
             context.sendHandshake(.certificateVerify(CertificateVerify(signature: DigitallySigned(algorithm: scheme, signature: signature))))

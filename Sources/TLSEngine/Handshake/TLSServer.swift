@@ -73,6 +73,22 @@ public struct TLSServer {
         return context.takeStep()
     }
 
+    /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
+    /// this side waited. Before the handshake finished this is fatal — decode_error when part of a
+    /// record or handshake message is buffered, handshake_failure otherwise (the reasons are in
+    /// ``TLSEvent/endOfStream(state:bufferedBytes:)`` and the alert's cause) — so a stalled
+    /// handshake never ends silently. Once connected, closed or failed it only records the event.
+    public mutating func receiveEndOfStream() -> TLSStep {
+        switch state {
+        case .failed, .closed, .connected:
+            context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
+        default:
+            let error = context.endOfStreamError(state: state.name)
+            fail(error)
+        }
+        return context.takeStep()
+    }
+
     public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
         guard case .connected = state else { throw .internalError("application data before the handshake completed") }
         try context.sendApplicationData(data)
@@ -199,13 +215,22 @@ public struct TLSServer {
         }
         var signatureOffer: [SignatureScheme]?
         var groups: [NamedGroup]?
+        var pointFormats: [ECPointFormat]?
         for ext in extensions {
             switch ext {
             case .serverName(let names): context.serverName = names.first?.hostName
             case .signatureAlgorithms(let schemes): signatureOffer = schemes
             case .supportedGroups(let list): groups = list
+            case .ecPointFormats(let list): pointFormats = list
             default: break
             }
+        }
+        // RFC 8422 §5.1.2: a point format list without `uncompressed`, from a client that offers
+        // one of that RFC's curves, aborts the handshake with illegal_parameter.
+        let rfc8422Curves: [NamedGroup] = [.secp256r1, .secp384r1, .secp521r1, .x25519, .x448]
+        if let pointFormats, !pointFormats.contains(.uncompressed),
+           (groups ?? []).contains(where: rfc8422Curves.contains) {
+            throw .peerMisbehaved(.illegalParameter, "ec_point_formats \(pointFormats) lacks uncompressed (RFC 8422 §5.1.2)")
         }
         let clientOffersEMS = extensions.contains(type: .extendedMasterSecret)
         context.extendedMasterSecret = config.extendedMasterSecret && clientOffersEMS
@@ -355,11 +380,18 @@ public struct TLSServer {
     /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
     private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage) throws(TLSError) {
         guard let key = context.peerPublicKey else { throw .internalError("no client key") }
-        guard let scheme = verify.signature.algorithm, requestedSchemes.contains(scheme) else {
-            throw .peerMisbehaved(.illegalParameter, "CertificateVerify uses a scheme the server did not request")
-        }
         let signed = context.transcript.bytes
-        let valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
+        let scheme = verify.signature.algorithm
+        let valid: Bool
+        if context.version >= .tls12 {
+            guard let scheme, requestedSchemes.contains(scheme) else {
+                throw .peerMisbehaved(.illegalParameter, "CertificateVerify uses a scheme the server did not request")
+            }
+            valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
+        } else {
+            // TLS 1.0/1.1 (RFC 4346 §7.4.8): MD5 ‖ SHA-1 of the handshake messages, no algorithm field.
+            valid = SignatureSchemes.verifyLegacy(verify.signature.signature, data: signed, key: key)
+        }
         context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                         signedData: signed, signature: verify.signature.signature,
                                                         valid: valid)))

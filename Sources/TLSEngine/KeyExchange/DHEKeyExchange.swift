@@ -26,19 +26,25 @@ struct DHEKeyExchange: KeyExchange {
         return .dhe(ServerDHParams(p: group.p.bigEndianBytes, g: group.g.bigEndianBytes, ys: pair.publicValueBytes))
     }
 
-    /// Checks the server's group (a known group, or a large enough odd p with 1 < g < p-1) and
-    /// its public value (1 < Ys < p-1, RFC 7919 §5.1): illegal_parameter otherwise.
+    /// Checks the server's group and its public value, in OpenSSL's order (tls_process_ske_dhe):
+    /// - an even or tiny p, or g outside 1 < g < p-1 → illegal_parameter (OpenSSL: SSL_R_BAD_DH_VALUE);
+    /// - a p shorter than the client's minimum → handshake_failure (OpenSSL: SSL_R_DH_KEY_TOO_SMALL,
+    ///   sent with SSL_AD_HANDSHAKE_FAILURE when its security level refuses the group);
+    /// - Ys outside 1 < Ys < p-1 (RFC 7919 §5.1) → illegal_parameter.
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
         guard case .dhe(let dh) = params else { throw wrongMessage("ECDHE parameters") }
         let p = BigInt(bigEndian: dh.p), g = BigInt(bigEndian: dh.g)
+        guard p.isOdd, p.bitWidth > 256 else { throw .peerMisbehaved(.illegalParameter, "dh_p is not a usable prime") }
+        guard g > .one, g < p - .one else {
+            throw .peerMisbehaved(.illegalParameter, "dh_g must satisfy 1 < g < p-1")
+        }
+        guard p.bitWidth >= minimumPrimeBits else {
+            throw .peerIncompatible(.handshakeFailure, "dh_p has \(p.bitWidth) bits, fewer than the client's minimum of \(minimumPrimeBits) (OpenSSL: dh key too small)")
+        }
         let known = DHGroup.standardGroups.first { $0.p == p && $0.g == g }
         let group = known ?? DHGroup(name: "server-supplied-\(p.bitWidth)", p: p, g: g,
                                      securityNote: "a group the server chose", isTeachingOnly: false,
                                      shortExponentBits: 256)
-        guard p.isOdd, p.bitWidth > 256 else { throw .peerMisbehaved(.illegalParameter, "dh_p is not a usable prime") }
-        guard p.bitWidth >= minimumPrimeBits else {
-            throw .peerIncompatible(.insufficientSecurity, "dh_p has \(p.bitWidth) bits, fewer than \(minimumPrimeBits)")
-        }
         do {
             try DHKeyPair.validatePeer(BigInt(bigEndian: dh.ys), in: group)
         } catch {

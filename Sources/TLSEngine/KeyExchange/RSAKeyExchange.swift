@@ -51,7 +51,8 @@ struct RSAKeyExchange: KeyExchange {
             if decrypted.count != Self.preMasterSecretLength {
                 reason = "the decrypted premaster is \(decrypted.count) bytes, not 48"
             } else if decrypted[0] != v.major || decrypted[1] != v.minor {
-                reason = "the premaster's version is \(ProtocolVersion(major: decrypted[0], minor: decrypted[1])), the ClientHello offered \(v)"
+                let found = ProtocolVersion(major: decrypted[0], minor: decrypted[1])
+                reason = "the premaster's version is \(Hex.string([found.major])) \(Hex.string([found.minor])) (\(found)), the ClientHello offered \(Hex.string([v.major])) \(Hex.string([v.minor])) (\(v))"
             }
         } else {
             reason = "the ciphertext does not decrypt to a PKCS #1 v1.5 block"

@@ -56,4 +56,36 @@ public enum SignatureSchemes {
         default: return false
         }
     }
+    // MARK: - TLS 1.0 and 1.1 (no SignatureAndHashAlgorithm)
+
+    /// RFC 4346 §4.7 / RFC 2246 §4.7: an RSA `digitally-signed` value in TLS 1.0 and 1.1 is the
+    /// 36-byte MD5(data) ‖ SHA-1(data), padded as a PKCS #1 v1.5 block type 1
+    /// (00 01 FF…FF 00 ‖ hashes, without a DigestInfo) and raised to the private exponent.
+    static func legacyBlock(_ data: [UInt8], modulusLength k: Int) throws(TLSError) -> [UInt8] {
+        let hashes = TLSCrypto.HashAlgorithm.md5.digest(data) + TLSCrypto.HashAlgorithm.sha1.digest(data)
+        guard k >= hashes.count + 11 else { throw .internalError("RSA modulus too small for an MD5‖SHA-1 signature") }
+        return [0x00, 0x01] + [UInt8](repeating: 0xff, count: k - 3 - hashes.count) + [0x00] + hashes
+    }
+
+    /// Signs `data` the TLS 1.0/1.1 way (MD5 ‖ SHA-1, no algorithm field).
+    static func signLegacy(_ data: [UInt8], key: RSAPrivateKey) throws(TLSError) -> [UInt8] {
+        let k = key.publicKey.byteLength
+        let block = try legacyBlock(data, modulusLength: k)
+        do {
+            return try key.privateOperation(BigInt(bigEndian: block)).bigEndianBytes(width: k)
+        } catch {
+            throw .internalError("RSA signing failed: \(error)")
+        }
+    }
+
+    /// Checks a TLS 1.0/1.1 signature: the public operation must give exactly the expected block.
+    static func verifyLegacy(_ signature: [UInt8], data: [UInt8], key: RSAPublicKey) -> Bool {
+        let k = key.byteLength
+        let s = BigInt(bigEndian: signature)
+        guard signature.count == k, s < key.modulus,
+              let block = try? legacyBlock(data, modulusLength: k),
+              let opened = try? s.power(key.publicExponent, modulus: key.modulus).bigEndianBytes(width: k)
+        else { return false }
+        return opened == block
+    }
 }

@@ -177,19 +177,26 @@ public struct RecordProtector: Sendable {
     /// Protects one record's plaintext; returns the fragment and every value used.
     /// CBC draws its explicit IV from `random`; GCM uses the sequence number as the explicit nonce
     /// (RFC 5288 allows any value that never repeats under one key).
+    ///
+    /// `explicitNonce` replaces that choice, to reproduce a recorded record byte for byte (OpenSSL
+    /// starts GCM's nonce_explicit at a random value): the 8-byte GCM nonce_explicit, or the 16-byte
+    /// CBC IV (TLS 1.1+). A value of another length, or one for TLS 1.0's chained CBC IV, is refused.
     public mutating func seal(contentType: UInt8, version: UInt16, plaintext: [UInt8],
-                              random: RandomSource) throws(RecordProtectionError) -> RecordCryptoDetail {
+                              random: RandomSource, explicitNonce: [UInt8]? = nil) throws(RecordProtectionError) -> RecordCryptoDetail {
         let seq = sequenceNumber
         switch cipher {
         case .aesGCM:
-            let explicit = Self.header(seq: seq, contentType: 0, version: 0, length: 0).prefix(8)
+            if let explicitNonce, explicitNonce.count != Self.gcmExplicitNonceLength {
+                throw .invalidKeys("a GCM nonce_explicit is \(Self.gcmExplicitNonceLength) bytes, not \(explicitNonce.count)")
+            }
+            let explicit = explicitNonce ?? Array(Self.header(seq: seq, contentType: 0, version: 0, length: 0).prefix(8))
             let nonceBytes = keys.fixedIV + explicit
             let aad = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
             do {
                 let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: keys.writeKey),
                                            nonce: AES.GCM.Nonce(data: nonceBytes), authenticating: aad)
                 let tag = Array(box.tag)
-                let fragment = Array(explicit) + Array(box.ciphertext) + tag
+                let fragment = explicit + Array(box.ciphertext) + tag
                 try advance()
                 return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: nonceBytes, additionalData: aad,
                                           authenticator: tag, padding: [], plaintext: plaintext, fragment: fragment)
@@ -204,7 +211,11 @@ public struct RecordProtector: Sendable {
             let unpadded = plaintext.count + tag.count + 1
             let padLength = (Self.blockSize - unpadded % Self.blockSize) % Self.blockSize
             let padding = [UInt8](repeating: UInt8(padLength), count: padLength + 1)
-            let iv = explicitIV ? random.bytes(count: Self.blockSize) : chainedIV
+            if let explicitNonce, !explicitIV || explicitNonce.count != Self.blockSize {
+                throw .invalidKeys(explicitIV ? "a CBC explicit IV is \(Self.blockSize) bytes, not \(explicitNonce.count)"
+                                              : "TLS 1.0 chains CBC IVs: there is no explicit IV to give")
+            }
+            let iv = explicitIV ? explicitNonce ?? random.bytes(count: Self.blockSize) : chainedIV
             let body = plaintext + tag + padding
             let encrypted: [UInt8]
             do {

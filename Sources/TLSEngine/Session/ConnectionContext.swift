@@ -225,6 +225,26 @@ struct ConnectionContext {
         }
     }
 
+    /// Bytes received that do not yet make a whole record or a whole handshake message.
+    var bufferedIncomingByteCount: Int { reader.bufferedByteCount + reassembler.bufferedByteCount }
+
+    /// The peer stopped sending (TCP end of stream, or the caller's timeout) before the handshake
+    /// finished. RFC 5246 gives no alert for this case, so TLSLab picks the closest one:
+    /// - bytes of a record or handshake message are buffered: the last length read promised bytes
+    ///   that never came, which is decode_error (§7.2.2: "the length of the message was incorrect");
+    /// - nothing is buffered: the peer simply stopped in the middle of the handshake, so the
+    ///   security parameters cannot be agreed: handshake_failure (§7.2.2).
+    /// OpenSSL reports "unexpected eof while reading" here; over a closed TCP stream its alert may
+    /// never be delivered, but the trace shows which one the engine chose and why.
+    mutating func endOfStreamError(state: TLSStateName) -> TLSError {
+        let buffered = bufferedIncomingByteCount
+        events.append(.endOfStream(state: state, bufferedBytes: buffered))
+        if buffered > 0 {
+            return .peerMisbehaved(.decodeError, "the peer stopped sending in \(state) with \(buffered) bytes of an incomplete record or handshake message buffered")
+        }
+        return .peerIncompatible(.handshakeFailure, "the peer stopped sending in \(state); the handshake cannot complete")
+    }
+
     /// True while whole messages of an earlier record are still waiting.
     var hasQueuedHandshake: Bool { !queued.isEmpty }
 

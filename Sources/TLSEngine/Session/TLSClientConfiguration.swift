@@ -32,7 +32,7 @@ public struct TLSClientConfiguration {
     public var random: RandomSource
     /// The size of the client's DHE private exponent (see ``TLSServerConfiguration/dhExponentSize``).
     public var dhExponentSize: DHKeyPair.ExponentSize = .bits(256)
-    /// The smallest server DH prime accepted (smaller → insufficient_security).
+    /// The smallest server DH prime accepted (smaller → handshake_failure, as OpenSSL's "dh key too small").
     public var minimumDHPrimeBits: Int
 
     public init(certificateEvaluator: any PeerCertificateEvaluator, random: RandomSource,

@@ -38,6 +38,10 @@ public enum TLSEvent: Sendable {
     /// An alert sent, with the reason (an error's description, or "close").
     case alertSent(Alert, cause: String)
     case alertReceived(Alert)
+    /// The peer stopped sending (end of stream or the caller's timeout) in `state`, with
+    /// `bufferedBytes` of an incomplete record or handshake message waiting. Before the handshake
+    /// finished, a fatal alert follows (see ``TLSClient/receiveEndOfStream()``).
+    case endOfStream(state: TLSStateName, bufferedBytes: Int)
 
     /// Which way records flow, seen from the side that records the event.
     public enum Direction: String, Sendable { case read, write }

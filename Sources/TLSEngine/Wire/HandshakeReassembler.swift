@@ -17,6 +17,9 @@ public struct HandshakeReassembler: Sendable {
     /// ChangeCipherSpec) come in between, so the state machine should then refuse other records.
     public var hasPartialMessage: Bool { start < buffer.count }
 
+    /// How many bytes of an incomplete message are buffered.
+    public var bufferedByteCount: Int { buffer.count - start }
+
     /// Adds the fragment of one handshake record.
     public mutating func append(_ fragment: [UInt8]) {
         buffer.append(contentsOf: fragment)
