@@ -177,6 +177,7 @@ key_rsa leaf-deep;       sign leaf-deep "www.example.com" server int2 "$START" "
 key_rsa client-alice;    sign client-alice "alice" client int "$START" "$END"
 key_rsa client-bob;      sign client-bob "bob" client int "$START" "$END"
 key_rsa client-expired;  sign client-expired "alice" client int 20000101000000Z 20010101000000Z
+key_rsa client-notyet;   sign client-notyet "alice" client int 20900101000000Z "$END"
 # a second, unrelated root (the "public CA" of the anchor-set pattern) and its leaves
 key_rsa other-root;      sign other-root "TLSLab Other Public Root" root self "$START" "$CA_END"
 key_rsa other-leaf;      sign other-leaf "www.example.com" server other-root "$START" "$END"
