@@ -4,11 +4,28 @@ import SwiftASN1
 /// They throw `PKIError.malformedCertificate` instead of trapping on unexpected shapes.
 enum DERWalker {
     static func parse(_ bytes: [UInt8]) throws(PKIError) -> ASN1Node {
-        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(error)") }
+        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(describe(error))") }
     }
 
     static func parse(_ bytes: ArraySlice<UInt8>) throws(PKIError) -> ASN1Node {
-        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(error)") }
+        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(describe(error))") }
+    }
+
+    /// A swift-asn1 error in words ("truncated ASN1 field"), without the library's source location
+    /// that its `description` carries.
+    static func describe(_ error: any Error) -> String {
+        guard let asn1 = error as? ASN1Error else { return "\(error)" }
+        var words = ""
+        let code = "\(asn1.code)"
+        for (i, c) in code.enumerated() {
+            let prevLower = i > 0 && code[code.index(code.startIndex, offsetBy: i - 1)].isLowercase
+            if c.isUppercase && prevLower { words.append(" ") }
+            words.append(c)
+        }
+        // "truncated ASN1Field" → "truncated ASN1 field"
+        return words.replacingOccurrences(of: "ASN1Field", with: "ASN1 field").replacingOccurrences(of: "ASN1Type", with: "ASN1 type")
+            .split(separator: " ").map { $0.allSatisfy(\.isUppercase) || $0.contains("ASN1") ? String($0) : $0.lowercased() }
+            .joined(separator: " ")
     }
 
     /// Children of a constructed node.
