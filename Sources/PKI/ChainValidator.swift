@@ -111,6 +111,26 @@ public struct ChainValidator: Sendable {
         return nil
     }
 
+    /// Extension criticality that makes a certificate unusable: an unknown critical extension
+    /// (RFC 5280 §4.2), a critical authority/subject key identifier (§4.2.1.1, §4.2.1.2: MUST be
+    /// non-critical), or a non-critical subjectAltName on a certificate with an empty subject (§4.2.1.6).
+    static func criticalityProblems(_ cert: X509Certificate) -> [String] {
+        let ext = cert.extensions
+        var problems: [String] = []
+        let unhandled = ext.unhandledCritical
+        if !unhandled.isEmpty { problems.append("unknown critical extension(s) \(unhandled.joined(separator: ", "))") }
+        if ext.all.contains(where: { $0.oid == "2.5.29.35" && $0.critical }) {
+            problems.append("authorityKeyIdentifier marked critical (RFC 5280 §4.2.1.1: MUST be non-critical)")
+        }
+        if ext.all.contains(where: { $0.oid == "2.5.29.14" && $0.critical }) {
+            problems.append("subjectKeyIdentifier marked critical (RFC 5280 §4.2.1.2: MUST be non-critical)")
+        }
+        if cert.subject.attributes.isEmpty, ext.all.contains(where: { $0.oid == "2.5.29.17" && !$0.critical }) {
+            problems.append("empty subject with a non-critical subjectAltName (RFC 5280 §4.2.1.6: MUST be critical)")
+        }
+        return problems
+    }
+
     static func isFatal(_ kind: ChainCheck.Kind) -> Bool { kind == .signature || kind == .criticalExtensions }
 
     private func evaluate(path: [X509Certificate], store: TrustStore) -> ChainValidationResult {
@@ -168,8 +188,8 @@ public struct ChainValidator: Sendable {
                 // A CA anchor is trusted for its key, its own signature is not checked (RFC 5280 §6.1.1 d),
                 // but a weak key or an unusable critical extension still fails the path.
                 if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, "anchor key too weak: \(weak)") }
-                let unhandled = cert.extensions.unhandledCritical
-                if !unhandled.isEmpty { add(.criticalExtensions, false, "anchor has unknown critical extension(s) \(unhandled.joined(separator: ", "))") }
+                let problems = Self.criticalityProblems(cert)
+                if !problems.isEmpty { add(.criticalExtensions, false, "anchor: " + problems.joined(separator: "; ")) }
             } else {
                 // Every non-anchor, and the leaf even when it is itself the anchor (a pinned self-signed
                 // certificate): a trusted end entity must still be usable — OpenSSL -partial_chain rejects
@@ -183,14 +203,16 @@ public struct ChainValidator: Sendable {
                         problems.isEmpty ? "\(cert.signatureAlgorithm), \(cert.publicKey.kind) \(cert.publicKey.keyBits) bits"
                                          : "too weak: " + problems.joined(separator: ", "))
                 }
-                let unhandled = cert.extensions.unhandledCritical
-                add(.criticalExtensions, unhandled.isEmpty,
-                    unhandled.isEmpty ? "no unknown critical extension" : "unknown critical extension(s) \(unhandled.joined(separator: ", "))")
+                let problems = Self.criticalityProblems(cert)
+                add(.criticalExtensions, problems.isEmpty, problems.isEmpty ? "no unknown critical extension" : problems.joined(separator: "; "))
             }
             if depth > 0 && !(isAnchor && path.count == 1) {
                 let bc = cert.extensions.basicConstraints
                 add(.caFlag, bc?.isCA == true, bc?.isCA == true ? "basicConstraints CA:TRUE"
                     : (bc == nil ? "no basicConstraints: not a CA" : "basicConstraints CA:FALSE: may not issue certificates"))
+                if cert.subject.attributes.isEmpty {
+                    add(.caFlag, false, "a CA with an empty subject (RFC 5280 §4.1.2.6: a CA's subject MUST be non-empty)")
+                }
                 if let ku = cert.extensions.keyUsage {
                     add(.keyCertSign, ku.keyCertSign, ku.keyCertSign ? "keyUsage has keyCertSign" : "keyUsage [\(ku)] lacks keyCertSign")
                 }
