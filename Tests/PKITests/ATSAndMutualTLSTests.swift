@@ -85,7 +85,6 @@ import Testing
             expected: true),
         Row(name: "LocalNetworking, .local self-signed", config: ATS(allowsLocalNetworking: true),
             connection: conn("printer.local", chain: ["selfsigned"]), expected: true),
-        Row(name: "no LocalNetworking, dotless http", config: ATS(), connection: conn("printer", https: false), expected: false),
         Row(name: "LocalNetworking disables ArbitraryLoads for public hosts", config: ATS(allowsArbitraryLoads: true, allowsLocalNetworking: true),
             connection: conn(https: false), expected: false, says: "NSAllowsArbitraryLoads ignored"),
         Row(name: "LocalNetworking with ArbitraryLoads, local http", config: ATS(allowsArbitraryLoads: true, allowsLocalNetworking: true),
@@ -122,8 +121,9 @@ import Testing
         Row(name: "pinned CA matches, leaf does not",
             config: ATS(pinnedDomains: ["www.example.com": .init(leafIdentities: [otherPin], caIdentities: [intPin])]),
             connection: conn(), expected: false, says: "not in NSPinnedLeafIdentities"),
-        // NSAllowsArbitraryLoads turns off ATS's transport rules, not the app's pins: a pinned identity is
-        // still required (and a matching self-signed leaf is then accepted without trust evaluation).
+        // NSAllowsArbitraryLoads turns off ATS's transport rules, not the app's pins ("pinning a certificate for a
+        // given domain has no impact on other security requirements or configuration", Apple's NSPinnedDomains
+        // reference): a pinned identity is still required, and a matching self-signed leaf then passes.
         Row(name: "pins still enforced under ArbitraryLoads",
             config: ATS(allowsArbitraryLoads: true, pinnedDomains: ["www.example.com": .init(leafIdentities: [otherPin])]),
             connection: conn(), expected: false, says: "not in NSPinnedLeafIdentities"),
