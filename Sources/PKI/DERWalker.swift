@@ -15,16 +15,20 @@ enum DERWalker {
     /// that its `description` carries.
     static func describe(_ error: any Error) -> String {
         guard let asn1 = error as? ASN1Error else { return "\(error)" }
-        var words = ""
-        let code = "\(asn1.code)"
+        // Split the camel-case code into words, keeping acronyms: "invalidPEMDocument" → "invalid PEM document".
+        let code = Array("\(asn1.code)")
+        var words: [String] = []
+        var current = ""
         for (i, c) in code.enumerated() {
-            let prevLower = i > 0 && code[code.index(code.startIndex, offsetBy: i - 1)].isLowercase
-            if c.isUppercase && prevLower { words.append(" ") }
-            words.append(c)
+            let previous = i > 0 ? code[i - 1] : nil
+            let next = i + 1 < code.count ? code[i + 1] : nil
+            let startsWord = c.isUppercase && ((previous?.isLowercase ?? false) || (previous?.isNumber ?? false)
+                || ((previous?.isUppercase ?? false) && (next?.isLowercase ?? false)))
+            if startsWord && !current.isEmpty { words.append(current); current = "" }
+            current.append(c)
         }
-        // "truncated ASN1Field" → "truncated ASN1 field"
-        return words.replacingOccurrences(of: "ASN1Field", with: "ASN1 field").replacingOccurrences(of: "ASN1Type", with: "ASN1 type")
-            .split(separator: " ").map { $0.allSatisfy(\.isUppercase) || $0.contains("ASN1") ? String($0) : $0.lowercased() }
+        if !current.isEmpty { words.append(current) }
+        return words.map { word in word.dropFirst().contains(where: \.isUppercase) || word.contains(where: \.isNumber) ? word : word.lowercased() }
             .joined(separator: " ")
     }
 

@@ -63,6 +63,18 @@ import TLSCrypto
         }
     }
 
+    @Test func derErrorsAreWordsWithoutLibraryInternals() {
+        #expect(throws: PKIError.malformedCertificate("DER: truncated ASN1 field")) { try X509Certificate(der: Array("hello".utf8)) }
+        let broken = "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n"
+        do {
+            _ = try X509Certificate.parsePEM(broken, source: "x.pem")
+            Issue.record("broken PEM parsed")
+        } catch {
+            #expect(error.description.hasPrefix("x.pem: not a certificate (unreadable PEM: "), "\(error)")
+            #expect(!error.description.contains(".swift") && !error.description.contains("ASN1Error"), "\(error)")
+        }
+    }
+
     @Test func nonCertificateFileIsNamed() {
         do {
             _ = try PinReport.reports(for: PKIFixtures.data("leaf-pubkey"), source: "leaf-pubkey.pem")
