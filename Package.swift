@@ -32,7 +32,7 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "PKI", dependencies: [
-            "TLSCrypto",
+            "BigNum", "TLSCrypto",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "X509", package: "swift-certificates"),

@@ -79,6 +79,29 @@ basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature, keyEncipherment
 extendedKeyUsage = serverAuth
 subjectAltName = DNS:www.example.com
+[ selfclientonly ]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = clientAuth
+subjectAltName = DNS:www.example.com
+[ kunonrep ]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, nonRepudiation, dataEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:www.example.com
+authorityKeyIdentifier = keyid
+[ kuagreement ]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, keyAgreement
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:www.example.com
+authorityKeyIdentifier = keyid
+[ cnonly ]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, keyEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:mail.example.com
+authorityKeyIdentifier = keyid
 [ clientonly ]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature
@@ -102,6 +125,7 @@ reset_db() { : > "$work/index.txt"; mkdir -p "$work/newcerts"; printf '%s\n' "$1
 reset_db 1000
 
 key_rsa() { openssl genpkey -algorithm RSA -pkeyopt "rsa_keygen_bits:${2:-2048}" -out "$work/$1.key" 2>/dev/null; }
+key_pss() { openssl genpkey -algorithm RSA-PSS -pkeyopt "rsa_keygen_bits:${2:-2048}" "${@:3}" -out "$work/$1.key" 2>/dev/null; }
 key_ec()  { openssl genpkey -algorithm EC -pkeyopt "ec_paramgen_curve:${2:-P-256}" -out "$work/$1.key" 2>/dev/null; }
 
 # sign NAME SUBJECT-CN EXT ISSUER(or self) START END [extra ca args...]
@@ -135,6 +159,14 @@ key_rsa leaf-pss;        sign leaf-pss "www.example.com" server int "$START" "$E
                            -sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:32
 key_rsa leaf-clientonly; sign leaf-clientonly "www.example.com" clientonly int "$START" "$END"
 key_rsa selfsigned;      sign selfsigned "www.example.com" selfsigned self "$START" "$END"
+# Self-signed leaves that a pinning app might make its own anchor: clientAuth-only EKU, RSA-1024 key
+key_rsa selfsigned-clientonly; sign selfsigned-clientonly "www.example.com" selfclientonly self "$START" "$END"
+key_rsa selfsigned-rsa1024 1024; sign selfsigned-rsa1024 "www.example.com" selfsigned self "$START" "$END"
+# keyUsage without digitalSignature/keyEncipherment/keyAgreement (OpenSSL's sslserver rule), and keyAgreement alone
+key_rsa leaf-ku-nonrepudiation; sign leaf-ku-nonrepudiation "www.example.com" kunonrep int "$START" "$END"
+key_rsa leaf-ku-keyagreement;   sign leaf-ku-keyagreement "www.example.com" kuagreement int "$START" "$END"
+# CN is the host, the SAN is another name: the SAN wins, so the host does not match
+key_rsa leaf-cn-only-match; sign leaf-cn-only-match "www.example.com" cnonly int "$START" "$END"
 # CA:FALSE intermediate and a leaf under it
 key_rsa int-noca;        sign int-noca "TLSLab Not A CA" intnoca root "$START" "$CA_END"
 key_rsa leaf-under-noca; sign leaf-under-noca "www.example.com" server int-noca "$START" "$END"
@@ -145,6 +177,7 @@ key_rsa leaf-deep;       sign leaf-deep "www.example.com" server int2 "$START" "
 key_rsa client-alice;    sign client-alice "alice" client int "$START" "$END"
 key_rsa client-bob;      sign client-bob "bob" client int "$START" "$END"
 key_rsa client-expired;  sign client-expired "alice" client int 20000101000000Z 20010101000000Z
+key_rsa client-notyet;   sign client-notyet "alice" client int 20900101000000Z "$END"
 # a second, unrelated root (the "public CA" of the anchor-set pattern) and its leaves
 key_rsa other-root;      sign other-root "TLSLab Other Public Root" root self "$START" "$CA_END"
 key_rsa other-leaf;      sign other-leaf "www.example.com" server other-root "$START" "$END"
@@ -152,6 +185,47 @@ key_rsa client-other-ca; sign client-other-ca "alice" client other-root "$START"
 # a company's self-signed CA issuing an intranet server certificate
 key_rsa company-ca;      sign company-ca "Company Self-Signed CA" root self "$START" "$CA_END"
 key_rsa intranet;        sign intranet "intranet.example.com" intranet company-ca "$START" "$END"
+
+# RSA-PSS keys (id-RSASSA-PSS in SubjectPublicKeyInfo, RFC 4055 §1.2): an intermediate with an unrestricted
+# RSA-PSS key and one whose key carries RSASSA-PSS-params (SHA-256, MGF1-SHA-256, salt ≥ 32); an RSA-PSS key
+# can only make PSS signatures, so openssl ca signs the leaves under them with RSASSA-PSS.
+key_pss int-pss;         sign int-pss "TLSLab RSA-PSS Intermediate CA" int0 root "$START" "$CA_END"
+key_rsa leaf-under-pss;  sign leaf-under-pss "www.example.com" server int-pss "$START" "$END"
+key_pss int-pss-restricted 2048 -pkeyopt rsa_pss_keygen_md:sha256 -pkeyopt rsa_pss_keygen_mgf1_md:sha256 \
+                           -pkeyopt rsa_pss_keygen_saltlen:32
+sign int-pss-restricted "TLSLab Restricted RSA-PSS CA" int0 root "$START" "$CA_END"
+key_rsa leaf-under-pss-restricted; sign leaf-under-pss-restricted "www.example.com" server int-pss-restricted "$START" "$END"
+# An RSA-PSS leaf key (the server's own key is RSA-PSS) under the ordinary RSA intermediate
+key_pss leaf-pss-key;    sign leaf-pss-key "www.example.com" server int "$START" "$END"
+# PSS signature whose MGF1 hash (SHA-384) differs from the message hash (SHA-256)
+key_rsa leaf-pss-mgf384; sign leaf-pss-mgf384 "www.example.com" server int "$START" "$END" \
+                           -sigopt rsa_padding_mode:pss -sigopt rsa_mgf1_md:sha384 -sigopt rsa_pss_saltlen:32
+# A leaf the restricted RSA-PSS key signed with SHA-384 (the key's parameters allow only SHA-256):
+# OpenSSL refuses to make it, so Python's cryptography signs it; openssl verify rejects it.
+key_rsa leaf-pss-violates
+python3 - "$work" "$out" <<'PY'
+import datetime, sys
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding
+work, out = sys.argv[1], sys.argv[2]
+issuer = x509.load_pem_x509_certificate(open(f"{out}/int-pss-restricted.pem", "rb").read())
+issuer_key = serialization.load_pem_private_key(open(f"{work}/int-pss-restricted.key", "rb").read(), None)
+key = serialization.load_pem_private_key(open(f"{work}/leaf-pss-violates.key", "rb").read(), None)
+name = x509.Name([x509.NameAttribute(x509.NameOID.COUNTRY_NAME, "US"),
+                  x509.NameAttribute(x509.NameOID.ORGANIZATION_NAME, "TLSLab Test"),
+                  x509.NameAttribute(x509.NameOID.COMMON_NAME, "www.example.com")])
+ski = issuer.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
+cert = (x509.CertificateBuilder().subject_name(name).issuer_name(issuer.subject).public_key(key.public_key())
+        .serial_number(0x2000).not_valid_before(datetime.datetime(2020, 1, 1)).not_valid_after(datetime.datetime(2099, 12, 31, 23, 59, 59))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.KeyUsage(True, False, True, False, False, False, False, False, False), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([x509.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("www.example.com")]), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ski), critical=False)
+        .sign(issuer_key, hashes.SHA384(), rsa_padding=padding.PSS(mgf=padding.MGF1(hashes.SHA384()), salt_length=48)))
+open(f"{out}/leaf-pss-violates.pem", "wb").write(cert.public_bytes(serialization.Encoding.PEM))
+PY
 
 # EC hierarchy: P-384 root → P-256 intermediate → P-256 leaf
 key_ec ec-root P-384;    sign ec-root "TLSLab EC Root CA" root self "$START" "$CA_END" -md sha384

@@ -16,6 +16,8 @@ public struct CertificateExtensions: Sendable, Hashable {
         public func contains(bit: Int) -> Bool { bits & (1 << UInt16(bit)) != 0 }
         public var keyCertSign: Bool { contains(bit: 5) }
         public var digitalSignature: Bool { contains(bit: 0) }
+        public var keyEncipherment: Bool { contains(bit: 2) }
+        public var keyAgreement: Bool { contains(bit: 4) }
         public var description: String {
             KeyUsage.names.enumerated().filter { contains(bit: $0.offset) }.map(\.element).joined(separator: ", ")
         }

@@ -2,7 +2,12 @@
 public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case pathBuilding, anchor, signature, validity, algorithmStrength, criticalExtensions
-        case caFlag, keyCertSign, pathLength, extendedKeyUsage, endEntity, name
+        case caFlag, keyCertSign, pathLength, extendedKeyUsage, keyUsage, endEntity, name
+    }
+
+    /// Which side of the validity period a failed `.validity` check fell on (the TLS alert differs).
+    public enum ValidityFailure: String, Sendable, Hashable {
+        case expired, notYetValid
     }
 
     public let kind: Kind
@@ -13,14 +18,18 @@ public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
     public let detail: String
     /// Hash1/Hash2 record for `.signature` checks.
     public let signature: SignatureCheck?
+    /// For a failed `.validity` check: expired or not yet valid.
+    public let validityFailure: ValidityFailure?
 
-    public init(kind: Kind, depth: Int, subject: String, passed: Bool, detail: String, signature: SignatureCheck? = nil) {
+    public init(kind: Kind, depth: Int, subject: String, passed: Bool, detail: String, signature: SignatureCheck? = nil,
+                validityFailure: ValidityFailure? = nil) {
         self.kind = kind
         self.depth = depth
         self.subject = subject
         self.passed = passed
         self.detail = detail
         self.signature = signature
+        self.validityFailure = passed ? nil : validityFailure
     }
 
     public var description: String { "[\(passed ? "pass" : "FAIL")] depth \(depth) \(kind.rawValue): \(detail)" }

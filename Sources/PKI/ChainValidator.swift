@@ -111,6 +111,26 @@ public struct ChainValidator: Sendable {
         return nil
     }
 
+    /// Extension criticality that makes a certificate unusable: an unknown critical extension
+    /// (RFC 5280 §4.2), a critical authority/subject key identifier (§4.2.1.1, §4.2.1.2: MUST be
+    /// non-critical), or a non-critical subjectAltName on a certificate with an empty subject (§4.2.1.6).
+    static func criticalityProblems(_ cert: X509Certificate) -> [String] {
+        let ext = cert.extensions
+        var problems: [String] = []
+        let unhandled = ext.unhandledCritical
+        if !unhandled.isEmpty { problems.append("unknown critical extension(s) \(unhandled.joined(separator: ", "))") }
+        if ext.all.contains(where: { $0.oid == "2.5.29.35" && $0.critical }) {
+            problems.append("authorityKeyIdentifier marked critical (RFC 5280 §4.2.1.1: MUST be non-critical)")
+        }
+        if ext.all.contains(where: { $0.oid == "2.5.29.14" && $0.critical }) {
+            problems.append("subjectKeyIdentifier marked critical (RFC 5280 §4.2.1.2: MUST be non-critical)")
+        }
+        if cert.subject.attributes.isEmpty, ext.all.contains(where: { $0.oid == "2.5.29.17" && !$0.critical }) {
+            problems.append("empty subject with a non-critical subjectAltName (RFC 5280 §4.2.1.6: MUST be critical)")
+        }
+        return problems
+    }
+
     static func isFatal(_ kind: ChainCheck.Kind) -> Bool { kind == .signature || kind == .criticalExtensions }
 
     private func evaluate(path: [X509Certificate], store: TrustStore) -> ChainValidationResult {
@@ -130,7 +150,9 @@ public struct ChainValidator: Sendable {
     }
 
     /// Ordered checks for each certificate of `path`. When `anchorIncluded`, the last element is
-    /// the trust anchor: its own signature and validity are not checked (RFC 5280 §6.1.1 d).
+    /// the trust anchor: its own signature is not checked (RFC 5280 §6.1.1 d), its validity is.
+    /// A leaf that is itself the anchor still gets every end-entity check (key strength, critical
+    /// extensions, EKU, keyUsage) — only its signature and the anchor's CA checks are skipped.
     private func linkChecks(path: [X509Certificate], anchorIncluded: Bool) -> [ChainCheck] {
         var checks: [ChainCheck] = []
         let purposeOID: String? = switch purpose {
@@ -141,50 +163,56 @@ public struct ChainValidator: Sendable {
         for (depth, cert) in path.enumerated() {
             let isAnchor = anchorIncluded && depth == path.count - 1
             let name = cert.subject.description
-            func add(_ kind: ChainCheck.Kind, _ passed: Bool, _ detail: String, _ signature: SignatureCheck? = nil) {
-                checks.append(ChainCheck(kind: kind, depth: depth, subject: name, passed: passed, detail: detail, signature: signature))
+            func add(_ kind: ChainCheck.Kind, _ passed: Bool, _ detail: String, _ signature: SignatureCheck? = nil,
+                     validity: ChainCheck.ValidityFailure? = nil) {
+                checks.append(ChainCheck(kind: kind, depth: depth, subject: name, passed: passed, detail: detail, signature: signature,
+                                         validityFailure: validity))
             }
-            if isAnchor {
-                // Anchors are trusted for their key, but (as Apple's trust evaluation and webpki do) an
-                // expired anchor, an unusable critical extension or a weak key still fails the path.
-                let valid = cert.notBefore <= time && time <= cert.notAfter
-                add(.validity, valid, valid ? "anchor within validity" : "anchor outside its validity period")
-                if depth > 0 {
-                    if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, "anchor key too weak: \(weak)") }
-                    let unhandled = cert.extensions.unhandledCritical
-                    if !unhandled.isEmpty { add(.criticalExtensions, false, "anchor has unknown critical extension(s) \(unhandled.joined(separator: ", "))") }
-                }
+            if !isAnchor, depth + 1 < path.count {
+                let issuer = path[depth + 1]
+                let sig = SignatureCheck.verify(tbs: cert.tbsDER, signature: cert.signatureValue,
+                                                algorithm: cert.signatureAlgorithm, issuerKey: issuer.publicKey)
+                let agree = cert.signatureAlgorithmsMatch
+                add(.signature, sig.passed && agree,
+                    agree ? "signed by \(issuer.subject) with \(cert.signatureAlgorithm): \(sig.note)"
+                          : "outer signatureAlgorithm differs from the TBSCertificate's", sig)
             }
-            if !isAnchor {
-                if depth + 1 < path.count {
-                    let issuer = path[depth + 1]
-                    let sig = SignatureCheck.verify(tbs: cert.tbsDER, signature: cert.signatureValue,
-                                                    algorithm: cert.signatureAlgorithm, issuerKey: issuer.publicKey)
-                    let agree = cert.signatureAlgorithmsMatch
-                    add(.signature, sig.passed && agree,
-                        agree ? "signed by \(issuer.subject) with \(cert.signatureAlgorithm): \(sig.note)"
-                              : "outer signatureAlgorithm differs from the TBSCertificate's", sig)
-                }
-                let valid = cert.notBefore <= time && time <= cert.notAfter
-                add(.validity, valid, valid ? "within validity"
-                    : (time < cert.notBefore ? "not yet valid (notBefore \(cert.notBefore) > now \(time))"
-                                             : "expired (notAfter \(cert.notAfter) < now \(time))"))
+            // Validity: every certificate, the anchor too (as Apple's trust evaluation and webpki do).
+            let validity: ChainCheck.ValidityFailure? = time < cert.notBefore ? .notYetValid : (time > cert.notAfter ? .expired : nil)
+            let prefix = isAnchor ? "anchor " : ""
+            add(.validity, validity == nil, validity == nil ? prefix + "within validity"
+                : (validity == .notYetValid ? prefix + "not yet valid (notBefore \(cert.notBefore) > now \(time))"
+                                            : prefix + "expired (notAfter \(cert.notAfter) < now \(time))"),
+                validity: validity)
+            if isAnchor && depth > 0 {
+                // A CA anchor is trusted for its key, its own signature is not checked (RFC 5280 §6.1.1 d),
+                // but a weak key or an unusable critical extension still fails the path.
+                if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, "anchor key too weak: \(weak)") }
+                let problems = Self.criticalityProblems(cert)
+                if !problems.isEmpty { add(.criticalExtensions, false, "anchor: " + problems.joined(separator: "; ")) }
+            } else {
+                // Every non-anchor, and the leaf even when it is itself the anchor (a pinned self-signed
+                // certificate): a trusted end entity must still be usable — OpenSSL -partial_chain rejects
+                // a weak EE key (error 66) or an unsuitable purpose (26) on a certificate it trusts.
                 if rejectWeakAlgorithms {
                     var problems: [String] = []
-                    if let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 { problems.append("\(hash) signature") }
+                    // The anchor's self-signature is not checked, so its digest does not matter.
+                    if !isAnchor, let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 { problems.append("\(hash) signature") }
                     if let weak = Self.weakKey(cert) { problems.append(weak) }
                     add(.algorithmStrength, problems.isEmpty,
                         problems.isEmpty ? "\(cert.signatureAlgorithm), \(cert.publicKey.kind) \(cert.publicKey.keyBits) bits"
                                          : "too weak: " + problems.joined(separator: ", "))
                 }
-                let unhandled = cert.extensions.unhandledCritical
-                add(.criticalExtensions, unhandled.isEmpty,
-                    unhandled.isEmpty ? "no unknown critical extension" : "unknown critical extension(s) \(unhandled.joined(separator: ", "))")
+                let problems = Self.criticalityProblems(cert)
+                add(.criticalExtensions, problems.isEmpty, problems.isEmpty ? "no unknown critical extension" : problems.joined(separator: "; "))
             }
             if depth > 0 && !(isAnchor && path.count == 1) {
                 let bc = cert.extensions.basicConstraints
                 add(.caFlag, bc?.isCA == true, bc?.isCA == true ? "basicConstraints CA:TRUE"
                     : (bc == nil ? "no basicConstraints: not a CA" : "basicConstraints CA:FALSE: may not issue certificates"))
+                if cert.subject.attributes.isEmpty {
+                    add(.caFlag, false, "a CA with an empty subject (RFC 5280 §4.1.2.6: a CA's subject MUST be non-empty)")
+                }
                 if let ku = cert.extensions.keyUsage {
                     add(.keyCertSign, ku.keyCertSign, ku.keyCertSign ? "keyUsage has keyCertSign" : "keyUsage [\(ku)] lacks keyCertSign")
                 }
@@ -193,10 +221,20 @@ public struct ChainValidator: Sendable {
                 let below = path[1..<depth].filter { !$0.isSelfIssued }.count
                 add(.pathLength, below <= limit, "pathLen \(limit), \(below) intermediate CA(s) below")
             }
-            if let purposeOID, !isAnchor, let eku = cert.extensions.extendedKeyUsage {
+            if let purposeOID, !isAnchor || depth == 0, let eku = cert.extensions.extendedKeyUsage {
                 let ok = eku.contains(purposeOID) || eku.contains(CertificateExtensions.anyExtendedKeyUsage)
                 let wanted = purposeOID == CertificateExtensions.serverAuth ? "serverAuth" : "clientAuth"
                 add(.extendedKeyUsage, ok, ok ? "extendedKeyUsage allows \(wanted)" : "extendedKeyUsage [\(eku.joined(separator: ", "))] lacks \(wanted)")
+            }
+            if depth == 0, let purposeOID, let ku = cert.extensions.keyUsage {
+                // OpenSSL's purpose rule (v3_purp.c, check_purpose_ssl_server/_client): a keyUsage extension
+                // must allow a TLS use of the key — sslserver: digitalSignature, keyEncipherment or
+                // keyAgreement; sslclient: digitalSignature or keyAgreement. Absent keyUsage allows all.
+                let server = purposeOID == CertificateExtensions.serverAuth
+                let ok = ku.digitalSignature || ku.keyAgreement || (server && ku.keyEncipherment)
+                let wanted = server ? "digitalSignature, keyEncipherment or keyAgreement" : "digitalSignature or keyAgreement"
+                add(.keyUsage, ok, ok ? "keyUsage [\(ku)] allows TLS \(server ? "server" : "client") use"
+                                      : "keyUsage [\(ku)] has none of \(wanted): unsuitable for a TLS \(server ? "server" : "client")")
             }
             if depth == 0, purposeOID != nil, !(isAnchor && path.count == 1) {
                 // RFC 5280 §4.2.1.9/§4.2.1.3: only CAs may have CA:TRUE or keyCertSign; a TLS peer is an end entity

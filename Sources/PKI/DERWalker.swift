@@ -4,11 +4,32 @@ import SwiftASN1
 /// They throw `PKIError.malformedCertificate` instead of trapping on unexpected shapes.
 enum DERWalker {
     static func parse(_ bytes: [UInt8]) throws(PKIError) -> ASN1Node {
-        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(error)") }
+        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(describe(error))") }
     }
 
     static func parse(_ bytes: ArraySlice<UInt8>) throws(PKIError) -> ASN1Node {
-        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(error)") }
+        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(describe(error))") }
+    }
+
+    /// A swift-asn1 error in words ("truncated ASN1 field"), without the library's source location
+    /// that its `description` carries.
+    static func describe(_ error: any Error) -> String {
+        guard let asn1 = error as? ASN1Error else { return "\(error)" }
+        // Split the camel-case code into words, keeping acronyms: "invalidPEMDocument" → "invalid PEM document".
+        let code = Array("\(asn1.code)")
+        var words: [String] = []
+        var current = ""
+        for (i, c) in code.enumerated() {
+            let previous = i > 0 ? code[i - 1] : nil
+            let next = i + 1 < code.count ? code[i + 1] : nil
+            let startsWord = c.isUppercase && ((previous?.isLowercase ?? false) || (previous?.isNumber ?? false)
+                || ((previous?.isUppercase ?? false) && (next?.isLowercase ?? false)))
+            if startsWord && !current.isEmpty { words.append(current); current = "" }
+            current.append(c)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words.map { word in word.dropFirst().contains(where: \.isUppercase) || word.contains(where: \.isNumber) ? word : word.lowercased() }
+            .joined(separator: " ")
     }
 
     /// Children of a constructed node.

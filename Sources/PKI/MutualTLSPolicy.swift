@@ -43,12 +43,9 @@ public struct MutualTLSPolicy: Sendable {
         let validator = ChainValidator(anchors: AnchorSelection(system: store), purpose: .sslClient, time: time)
         let result = validator.validate(chain)
         if let failure = result.firstFailure {
-            let alert: TLSAlertName
-            switch failure.kind {
-            case .anchor, .pathBuilding: alert = .unknownCA
-            case .validity: alert = failure.detail.hasPrefix("expired") || failure.detail.contains("outside") ? .certificateExpired : .badCertificate
-            default: alert = .badCertificate
-            }
+            // The same check → alert table a client uses for a server's chain (OpenSSL's server sends
+            // these too: tls_process_client_certificate maps verify_result through ssl_verify_alarm_type).
+            let alert = CertificateAlertMapping.alert(for: failure)
             reasons.append("client chain fails: \(failure.detail) → \(alert.rawValue)")
             return (.reject(alert), reasons, result)
         }

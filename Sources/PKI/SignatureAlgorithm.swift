@@ -4,8 +4,8 @@ import TLSCrypto
 /// A certificate's signatureAlgorithm (RFC 5280 §4.1.1.2; OIDs from RFC 4055, RFC 5758, RFC 8410).
 public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     case rsaPKCS1v15(HashAlgorithm)
-    /// RSASSA-PSS with its hash and salt length (RFC 4055 §3.1; MGF1 over the same hash assumed).
-    case rsaPSS(HashAlgorithm, saltLength: Int)
+    /// RSASSA-PSS with its parameters (RFC 4055 §3.1): hash, MGF1 hash, salt length.
+    case rsaPSS(RSAPSSParameters)
     case ecdsa(HashAlgorithm)
     case ed25519
     case unknown(oid: String)
@@ -13,7 +13,8 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     /// The hash that digests the TBSCertificate, when there is one.
     public var hash: HashAlgorithm? {
         switch self {
-        case .rsaPKCS1v15(let h), .ecdsa(let h), .rsaPSS(let h, _): return h
+        case .rsaPKCS1v15(let h), .ecdsa(let h): return h
+        case .rsaPSS(let p): return p.hash
         case .ed25519, .unknown: return nil
         }
     }
@@ -21,7 +22,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .rsaPKCS1v15(let h): return "\(h)WithRSAEncryption"
-        case .rsaPSS(let h, let salt): return "RSASSA-PSS(\(h), salt \(salt))"
+        case .rsaPSS(let p): return "RSASSA-PSS(\(p))"
         case .ecdsa(let h): return "ecdsa-with-\(h)"
         case .ed25519: return "Ed25519"
         case .unknown(let oid): return "unknown(\(oid))"
@@ -59,28 +60,19 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// RSASSA-PSS-params (RFC 4055 §3.1): [0] hashAlgorithm (default SHA-1), [2] saltLength (default 20).
+    /// RSASSA-PSS-params (RFC 4055 §3.1): [0] hashAlgorithm (default SHA-1), [1] maskGenAlgorithm
+    /// (default MGF1 with SHA-1, whatever [0] says), [2] saltLength (default 20), [3] trailerField (1).
+    /// Parameters we cannot verify with (another MGF, an unknown hash) give `.unknown`, so the
+    /// certificate still parses and its signature check fails with the reason.
     static func pssParameters(_ node: ASN1Node?) throws(PKIError) -> SignatureAlgorithm {
-        var hash = HashAlgorithm.sha1
-        var salt = 20
-        guard let node else { return .rsaPSS(hash, saltLength: salt) }
-        for field in try DERWalker.sequence(node, "RSASSA-PSS-params") {
-            guard field.identifier.tagClass == .contextSpecific else { continue }
-            let inner = try DERWalker.children(field, "PSS field")
-            guard let value = inner.first else { throw .malformedCertificate("empty PSS field") }
-            switch field.identifier.tagNumber {
-            case 0:
-                let algorithm = try DERWalker.sequence(value, "PSS hash")
-                guard let oidNode = algorithm.first, let h = hashOID(try DERWalker.oid(oidNode, "PSS hash")) else {
-                    throw .malformedCertificate("unsupported PSS hash")
-                }
-                hash = h
-            case 2:
-                salt = try DERWalker.smallInteger(value, "PSS salt length")
-            default:
-                break
-            }
+        do {
+            return .rsaPSS(try RSAPSSParameters.parse(node))
+        } catch let error as PKIError {
+            throw error
+        } catch RSAPSSParameters.Unsupported.reason(let why) {
+            return .unknown(oid: "\(RSAPSSParameters.oid) (\(why))")
+        } catch {
+            throw .malformedCertificate("RSASSA-PSS-params: \(error)")
         }
-        return .rsaPSS(hash, saltLength: salt)
     }
 }

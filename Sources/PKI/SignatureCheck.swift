@@ -41,17 +41,25 @@ public struct SignatureCheck: Sendable, Equatable {
             let same = block.digest == hash1
             return result(same, same ? "Hash1 == Hash2" : "Hash1 != Hash2: signature does not match the TBSCertificate",
                           hash2: block.digest, block: block)
-        case .rsaPSS(let hash, let saltLength):
+        case .rsaPSS(let parameters):
             guard issuerKey.kind == .rsa || issuerKey.kind == .rsaPSS else {
                 return result(false, "issuer key is \(issuerKey.kind), not RSA")
             }
+            if let why = issuerKey.unusableReason { return result(false, "issuer key unusable: \(why)") }
+            // RFC 4055 §3.3: an id-RSASSA-PSS key with parameters signs only with that hash and MGF
+            // and at least that salt (OpenSSL: "certificate signature failure").
+            if let restriction = issuerKey.pssRestriction, let violation = parameters.violation(ofKeyRestriction: restriction) {
+                return result(false, "the issuer's RSA-PSS key is restricted to \(restriction), but this signature uses \(violation)")
+            }
+            // The SubjectPublicKeyInfo names rsaEncryption or id-RSASSA-PSS; the key inside is the
+            // same PKCS#1 RSAPublicKey either way (RFC 4055 §1.2).
             let key: RSAPublicKey
-            do { key = try RSAPublicKey(subjectPublicKeyInfoDER: issuerKey.der) } catch {
+            do { key = try RSAPublicKey(pkcs1DER: issuerKey.rawKey) } catch {
                 return result(false, "issuer RSA key unusable: \(error)")
             }
-            let ok = key.verifyPSS(signature: signature, message: tbs, hash: hash, saltLength: saltLength)
+            let (ok, failure) = verifyPSS(key: key, signature: signature, message: tbs, parameters: parameters)
             return result(ok, "PSS: the signature hides a salted hash of Hash1, so there is no Hash2 to read out; "
-                          + (ok ? "EMSA-PSS verification passed" : "EMSA-PSS verification failed"))
+                          + (ok ? "EMSA-PSS verification passed" : "EMSA-PSS verification failed: \(failure ?? "?")"))
         case .ecdsa(let hash):
             guard case .ec(let curve) = issuerKey.kind else { return result(false, "issuer key is \(issuerKey.kind), not EC") }
             let ok = ecdsaVerify(curve: curve, spki: issuerKey.der, signature: signature, tbs: tbs, hash: hash)

@@ -30,6 +30,11 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
     public let keyBits: Int
     /// The subjectPublicKey BIT STRING content (RSAPublicKey DER for RSA, the point for EC).
     public let rawKey: [UInt8]
+    /// For an id-RSASSA-PSS key (RFC 4055 §1.2): the RSASSA-PSS-params that restrict what it may
+    /// sign (RFC 4055 §3.3); nil when the parameters are absent (any PSS signature allowed).
+    public let pssRestriction: RSAPSSParameters?
+    /// Why the key cannot verify anything (unsupported PSS key parameters), or nil.
+    public let unusableReason: String?
 
     init(node: ASN1Node) throws(PKIError) {
         der = Array(node.encodedBytes)
@@ -39,6 +44,21 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
         guard let first = algorithm.first else { throw .malformedCertificate("empty AlgorithmIdentifier") }
         algorithmOID = try DERWalker.oid(first, "key algorithm")
         rawKey = try DERWalker.bitString(parts[1], "subjectPublicKey").bytes
+        var restriction: RSAPSSParameters?
+        var unusable: String?
+        if algorithmOID == RSAPSSParameters.oid, algorithm.count > 1 {
+            do {
+                restriction = try RSAPSSParameters.parse(algorithm[1])
+            } catch let error as PKIError {
+                throw error
+            } catch RSAPSSParameters.Unsupported.reason(let why) {
+                unusable = "RSA-PSS key parameters: \(why)"
+            } catch {
+                throw .malformedCertificate("RSA-PSS key parameters: \(error)")
+            }
+        }
+        pssRestriction = restriction
+        unusableReason = unusable
         switch algorithmOID {
         case "1.2.840.113549.1.1.1", "1.2.840.113549.1.1.10":
             kind = algorithmOID == "1.2.840.113549.1.1.1" ? .rsa : .rsaPSS

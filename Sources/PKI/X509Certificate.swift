@@ -83,7 +83,7 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         if text.contains("-----BEGIN") {
             let documents: [PEMDocument]
             do { documents = try PEMDocument.parseMultiple(pemString: text) } catch {
-                throw .notACertificate(source: source, detail: "unreadable PEM: \(error)")
+                throw .notACertificate(source: source, detail: "unreadable PEM: \(DERWalker.describe(error))")
             }
             let certificates = documents.filter { $0.discriminator == "CERTIFICATE" }
             guard !certificates.isEmpty else {
@@ -93,7 +93,7 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
             var result: [X509Certificate] = []
             for document in certificates {
                 do { result.append(try X509Certificate(der: document.derBytes)) } catch {
-                    throw .notACertificate(source: source, detail: error.description)
+                    throw .notACertificate(source: source, detail: "certificate \(result.count + 1) of the bundle: \(error.description)")
                 }
             }
             return result

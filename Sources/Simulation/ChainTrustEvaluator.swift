@@ -34,7 +34,7 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
         let result = validator.validate(certificates)
         guard result.isValid else {
             let failed = result.firstFailure
-            return .reject(Self.alert(for: failed?.kind),
+            return .reject(AlertDescription(rawValue: CertificateAlertMapping.alert(for: failed).code),
                            reason: failed.map { "\($0.kind.rawValue) check failed at depth \($0.depth) (\($0.subject)): \($0.detail)" }
                                ?? "the chain is not trusted (\(result.result))")
         }
@@ -44,16 +44,5 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
         let anchor = result.path.last.map { "\($0.subject)" } ?? "?"
         return .accept(leafPublicKey: key,
                        summary: "\(result.checks.count) checks passed along a path of \(result.path.count) up to the anchor \(anchor) (\(result.result))")
-    }
-
-    /// RFC 5246 §7.2.2 alerts for the first failing check (what OpenSSL sends for the same failure).
-    static func alert(for kind: ChainCheck.Kind?) -> AlertDescription {
-        switch kind {
-        case .validity: return .certificateExpired
-        case .anchor, .pathBuilding: return .unknownCA
-        case .signature: return .decryptError
-        case .algorithmStrength, .criticalExtensions: return .unsupportedCertificate
-        case .name, .caFlag, .keyCertSign, .pathLength, .extendedKeyUsage, .endEntity, .none: return .badCertificate
-        }
     }
 }

@@ -17,23 +17,3 @@ public struct ClientTrustVerdict: Sendable, Equatable {
     /// The alert sent on refusal (RFC 5246 §7.2.2), as OpenSSL's client maps the failure; nil when accepted.
     public let alert: TLSAlertName?
 }
-
-/// The alert an OpenSSL client sends for a failed certificate check. Measured with OpenSSL 3.0
-/// (`s_client -tls1_2 -verify_return_error -auth_level 2` against `s_server`, one defect each):
-/// expired → certificate_expired; not yet valid, wrong host, SHA-1 signature, RSA-1024 leaf →
-/// bad_certificate; missing intermediate, self-signed leaf, CA:FALSE intermediate, pathLen exceeded
-/// → unknown_ca; EKU without serverAuth → unsupported_certificate; a bad signature → decrypt_error
-/// (OpenSSLAlertTests re-measures this with TLSLAB_HEAVY=1). A chain the system accepts but the app
-/// refuses (a pin mismatch) → bad_certificate, as a verify callback's refusal is.
-public enum CertificateAlertMapping {
-    public static func alert(for check: ChainCheck?) -> TLSAlertName {
-        guard let check else { return .badCertificate }
-        switch check.kind {
-        case .validity: return check.detail.hasPrefix("expired") ? .certificateExpired : .badCertificate
-        case .anchor, .pathBuilding, .caFlag, .pathLength: return .unknownCA
-        case .extendedKeyUsage: return .unsupportedCertificate
-        case .signature: return .decryptError
-        case .algorithmStrength, .criticalExtensions, .keyCertSign, .endEntity, .name: return .badCertificate
-        }
-    }
-}

@@ -32,6 +32,8 @@ struct PinCommand: ParsableCommand {
             let reports: [PinReport]
             do {
                 reports = try PinReport.reports(for: Array(data), source: file)
+            } catch .notACertificate(let source, let detail) {
+                throw CLIError.badInput("\(source): not a certificate (\(detail))")
             } catch {
                 throw CLIError.badInput("\(file): not a certificate (\(error))")
             }

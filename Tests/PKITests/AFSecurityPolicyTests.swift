@@ -11,7 +11,30 @@ import Testing
         /// (allowInvalid, validatesDomainName) = (N,N) (N,Y) (Y,N) (Y,Y). Derived by hand from the
         /// procedure of seed 002 (see the comment on each row), NOT from the code under test.
         let expected: String
+        /// Mode none's four columns under AFNetworking 2.5.2, whose procedure evaluates the chain with the
+        /// BasicX509 policy even when validatesDomainName is YES (so (N,Y) = (N,N)); step 1 still applies.
+        /// 2.5.1 returns YES for mode none before any step ("YYYY"); the pinning modes are the same in all
+        /// three versions, so they keep the `expected` columns.
+        let v2_5_2None: String
         var description: String { name }
+
+        init(name: String, chain: [String], pins: [String], expected: String, v2_5_2None: String) {
+            self.name = name
+            self.chain = chain
+            self.pins = pins
+            self.expected = expected
+            self.v2_5_2None = v2_5_2None
+        }
+
+        /// The 12 expected columns under `behaviour`.
+        func columns(_ behaviour: AFSecurityPolicy.Behaviour) -> [Character] {
+            let all = Array(expected.filter { $0 != " " })
+            switch behaviour {
+            case .current: return all
+            case .v2_5_1: return Array("YYYY") + all.dropFirst(4)
+            case .v2_5_2: return Array(v2_5_2None) + all.dropFirst(4)
+            }
+        }
     }
 
     // System roots: root, other-root, ec-root. Host: www.example.com.
@@ -22,46 +45,74 @@ import Testing
     static let situations: [Situation] = [
         // none: chain valid → YYY, step 1 → N. publicKey: root key in the built path → Y.
         // certificate: root is the anchor and in the path → Y.
-        Situation(name: "CA-issued valid, root pinned", chain: ["leaf", "int"], pins: ["root"], expected: "YYYN YYYY YYYY"),
+        Situation(name: "CA-issued valid, root pinned", chain: ["leaf", "int"], pins: ["root"], expected: "YYYN YYYY YYYY", v2_5_2None: "YYYN"),
         // none: Basic valid Y, SSL invalid N, allowInvalid Y, step 1 N. publicKey: (N,Y) step 4 N, else leaf key matches.
         // certificate: pinned leaf as anchor; (Y,Y) SSL policy fails on the name → N.
-        Situation(name: "wrong host, leaf pinned", chain: ["leaf-wronghost", "int"], pins: ["leaf-wronghost"], expected: "YNYN YNYY YNYN"),
+        Situation(name: "wrong host, leaf pinned", chain: ["leaf-wronghost", "int"], pins: ["leaf-wronghost"], expected: "YNYN YNYY YNYN", v2_5_2None: "YYYN"),
         // none: invalid → N N, allowInvalid Y, step 1 N. publicKey: step 4 N N, then own key Y Y.
         // certificate: step 4 N N; with allowInvalid the pinned self-signed leaf is its own anchor, name OK → Y Y.
-        Situation(name: "self-signed, pinned", chain: ["selfsigned"], pins: ["selfsigned"], expected: "NNYN NNYY NNYY"),
+        Situation(name: "self-signed, pinned", chain: ["selfsigned"], pins: ["selfsigned"], expected: "NNYN NNYY NNYY", v2_5_2None: "NNYN"),
         // as self-signed, but certificate mode re-evaluates with the expired leaf as anchor: still expired → N.
-        Situation(name: "expired, pinned", chain: ["leaf-expired", "int"], pins: ["leaf-expired"], expected: "NNYN NNYY NNNN"),
-        Situation(name: "pinned leaf", chain: ["leaf", "int"], pins: ["leaf"], expected: "YYYN YYYY YYYY"),
-        Situation(name: "pinned intermediate", chain: ["leaf", "int"], pins: ["int"], expected: "YYYN YYYY YYYY"),
+        Situation(name: "expired, pinned", chain: ["leaf-expired", "int"], pins: ["leaf-expired"], expected: "NNYN NNYY NNNN", v2_5_2None: "NNYN"),
+        Situation(name: "pinned leaf", chain: ["leaf", "int"], pins: ["leaf"], expected: "YYYN YYYY YYYY", v2_5_2None: "YYYN"),
+        Situation(name: "pinned intermediate", chain: ["leaf", "int"], pins: ["int"], expected: "YYYN YYYY YYYY", v2_5_2None: "YYYN"),
         // publicKey: no key matches → N. certificate: other-leaf as the only anchor → chain invalid → N.
-        Situation(name: "unrelated pin", chain: ["leaf", "int"], pins: ["other-leaf"], expected: "YYYN NNNN NNNN"),
+        Situation(name: "unrelated pin", chain: ["leaf", "int"], pins: ["other-leaf"], expected: "YYYN NNNN NNNN", v2_5_2None: "YYYN"),
         // publicKey: same key survives renewal → Y. certificate: old leaf as anchor does not issue the new one → N.
-        Situation(name: "renewed, same key", chain: ["leaf-renewed-same-key", "int"], pins: ["leaf"], expected: "YYYN YYYY NNNN"),
-        Situation(name: "renewed, new key", chain: ["leaf-renewed-new-key", "int"], pins: ["leaf"], expected: "YYYN NNNN NNNN"),
+        Situation(name: "renewed, same key", chain: ["leaf-renewed-same-key", "int"], pins: ["leaf"], expected: "YYYN YYYY NNNN", v2_5_2None: "YYYN"),
+        Situation(name: "renewed, new key", chain: ["leaf-renewed-new-key", "int"], pins: ["leaf"], expected: "YYYN NNNN NNNN", v2_5_2None: "YYYN"),
         // publicKey: nothing to match → N; certificate: no anchors → invalid → N; (Y,Y) step 1.
-        Situation(name: "empty pin set", chain: ["leaf", "int"], pins: [], expected: "YYYN NNNN NNNN"),
+        Situation(name: "empty pin set", chain: ["leaf", "int"], pins: [], expected: "YYYN NNNN NNNN", v2_5_2None: "YYYN"),
+        // A pinned self-signed leaf is its own anchor in step 5, but it must still be a usable TLS server
+        // certificate there (OpenSSL -partial_chain: error 26 / 66). Derivation from the procedure:
+        // the system evaluation never anchors it → none N N, allowInvalid Y, step 1 N; publicKey: step 4 N N,
+        // then step 6 finds its own key → Y Y (no re-evaluation); certificate: step 4 N N, then with
+        // allowInvalid step 5 re-evaluates with the pin as the only anchor and still needs a VALID result:
+        // clientAuth-only EKU passes the BasicX509 policy (no EKU rule; validatesDomainName NO) → Y, but fails
+        // SSL(host) (serverAuth required) → N.
+        Situation(name: "self-signed clientAuth-only, pinned", chain: ["selfsigned-clientonly"], pins: ["selfsigned-clientonly"],
+                  expected: "NNYN NNYY NNYN", v2_5_2None: "NNYN"),
+        // The RSA-1024 key fails the key-strength rule under either policy (TLSLab's SecTrust rejects RSA < 2048
+        // for every policy, as OpenSSL level 2 does), so step 5 fails in both certificate-mode columns.
+        Situation(name: "self-signed RSA-1024, pinned", chain: ["selfsigned-rsa1024"], pins: ["selfsigned-rsa1024"],
+                  expected: "NNYN NNYY NNNN", v2_5_2None: "NNYN"),
     ]
 
-    @Test(arguments: situations)
-    func decisionTable(situation: Situation) {
-        let expected = Array(situation.expected.filter { $0 != " " })
-        #expect(expected.count == 12)
+    @Test(arguments: situations, AFSecurityPolicy.Behaviour.allCases)
+    func decisionTable(situation: Situation, behaviour: AFSecurityPolicy.Behaviour) {
+        let expected = situation.columns(behaviour)
+        #expect(expected.count == 12 && situation.v2_5_2None.count == 4)
         let trust = PKIFixtures.trust(situation.chain)
         var column = 0
         for mode in [AFSecurityPolicy.PinningMode.none, .publicKey, .certificate] {
             for allowInvalid in [false, true] {
                 for validatesDomain in [false, true] {
                     let policy = AFSecurityPolicy(mode: mode, pinnedCertificates: situation.pins.map { PKIFixtures.cert($0).der },
-                                                  allowInvalidCertificates: allowInvalid, validatesDomainName: validatesDomain)
+                                                  allowInvalidCertificates: allowInvalid, validatesDomainName: validatesDomain,
+                                                  behaviour: behaviour)
                     let decision = policy.evaluate(trust, forDomain: "www.example.com")
                     let want = expected[column] == "Y"
                     #expect(decision.accepted == want,
-                            "\(situation.name): mode \(mode) allowInvalid \(allowInvalid) validatesDomain \(validatesDomain): \(decision.reasons)")
+                            "\(situation.name) [\(behaviour)]: mode \(mode) allowInvalid \(allowInvalid) validatesDomain \(validatesDomain): \(decision.reasons)")
                     #expect(!decision.reasons.isEmpty)
                     column += 1
                 }
             }
         }
+    }
+
+    @Test func pinnedSelfSignedLeafFailsStep5ForTheEndEntityReason() throws {
+        let policy = AFSecurityPolicy(mode: .certificate, pinnedCertificates: [PKIFixtures.cert("selfsigned-clientonly").der],
+                                      allowInvalidCertificates: true, validatesDomainName: true)
+        let decision = policy.evaluate(PKIFixtures.trust(["selfsigned-clientonly"]), forDomain: "www.example.com")
+        #expect(!decision.accepted)
+        #expect(decision.reasons.contains { $0.hasPrefix("step 4:") && $0.contains("tolerated") })
+        #expect(decision.evaluation?.firstFailure?.kind == .extendedKeyUsage)
+        #expect(decision.reasons.last?.hasPrefix("step 5:") == true)
+        let weak = AFSecurityPolicy(mode: .certificate, pinnedCertificates: [PKIFixtures.cert("selfsigned-rsa1024").der],
+                                    allowInvalidCertificates: true, validatesDomainName: false)
+        let weakDecision = weak.evaluate(PKIFixtures.trust(["selfsigned-rsa1024"]), forDomain: "www.example.com")
+        #expect(!weakDecision.accepted && weakDecision.evaluation?.firstFailure?.kind == .algorithmStrength)
     }
 
     @Test func historicalBehaviours() {

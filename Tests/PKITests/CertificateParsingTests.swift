@@ -31,7 +31,7 @@ import TLSCrypto
         #expect(int.extensions.keyUsage?.keyCertSign == true)
         #expect(PKIFixtures.cert("leaf-rsa1024").publicKey.keyBits == 1024)
         #expect(PKIFixtures.cert("leaf-sha1").signatureAlgorithm == .rsaPKCS1v15(.sha1))
-        #expect(PKIFixtures.cert("leaf-pss").signatureAlgorithm == .rsaPSS(.sha256, saltLength: 32))
+        #expect(PKIFixtures.cert("leaf-pss").signatureAlgorithm == .rsaPSS(RSAPSSParameters(hash: .sha256, saltLength: 32)))
         #expect(PKIFixtures.cert("ec-root").publicKey.kind == .ec(curve: "P-384"))
         let ecLeaf = PKIFixtures.cert("ec-leaf")
         #expect(ecLeaf.publicKey.kind == .ec(curve: "P-256"))
@@ -60,6 +60,18 @@ import TLSCrypto
             var bytes = leaf
             bytes[index] ^= 0xFF
             _ = try? X509Certificate(der: bytes)
+        }
+    }
+
+    @Test func derErrorsAreWordsWithoutLibraryInternals() {
+        #expect(throws: PKIError.malformedCertificate("DER: truncated ASN1 field")) { try X509Certificate(der: Array("hello".utf8)) }
+        let broken = "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n"
+        do {
+            _ = try X509Certificate.parsePEM(broken, source: "x.pem")
+            Issue.record("broken PEM parsed")
+        } catch {
+            #expect(error.description.hasPrefix("x.pem: not a certificate (unreadable PEM: "), "\(error)")
+            #expect(!error.description.contains(".swift") && !error.description.contains("ASN1Error"), "\(error)")
         }
     }
 

@@ -14,7 +14,7 @@ import TLSCrypto
         let depth: Int
         /// OpenSSL's matching error text (nil = "OK").
         let openssl: String?
-        var description: String { leaf }
+        var description: String { "\(leaf) via \(intermediates) to \(root)" }
     }
 
     /// The defect table: expected results written by hand from RFC 5280 §6 and the fixture script.
@@ -34,6 +34,29 @@ import TLSCrypto
         Row(leaf: "leaf-clientonly", intermediates: ["int"], root: "root", failure: .extendedKeyUsage, depth: 0, openssl: "unsuitable certificate purpose"),
         Row(leaf: "leaf-under-noca", intermediates: ["int-noca"], root: "root", failure: .caFlag, depth: 1, openssl: "invalid CA certificate"),
         Row(leaf: "leaf-deep", intermediates: ["int2", "int"], root: "root", failure: .pathLength, depth: 2, openssl: "path length constraint exceeded"),
+        // RSA-PSS keys (id-RSASSA-PSS SubjectPublicKeyInfo): a CA with an unrestricted PSS key, one whose key
+        // parameters restrict it to SHA-256/MGF1-SHA-256/salt ≥ 32, a server whose own key is RSA-PSS, and a
+        // PSS signature whose MGF1 hash (SHA-384) differs from its message hash (SHA-256).
+        Row(leaf: "leaf-under-pss", intermediates: ["int-pss"], root: "root", failure: nil, depth: 0, openssl: nil),
+        Row(leaf: "leaf-under-pss-restricted", intermediates: ["int-pss-restricted"], root: "root", failure: nil, depth: 0, openssl: nil),
+        Row(leaf: "leaf-pss-key", intermediates: ["int"], root: "root", failure: nil, depth: 0, openssl: nil),
+        Row(leaf: "leaf-pss-mgf384", intermediates: ["int"], root: "root", failure: nil, depth: 0, openssl: nil),
+        // The restricted key signed with SHA-384 (RFC 4055 §3.3 forbids it; OpenSSL: "digest not allowed").
+        Row(leaf: "leaf-pss-violates", intermediates: ["int-pss-restricted"], root: "root", failure: .signature, depth: 0,
+            openssl: "certificate signature failure"),
+        // keyUsage for a TLS server: OpenSSL's sslserver purpose wants digitalSignature, keyEncipherment or keyAgreement.
+        Row(leaf: "leaf-ku-nonrepudiation", intermediates: ["int"], root: "root", failure: .keyUsage, depth: 0,
+            openssl: "unsuitable certificate purpose"),
+        Row(leaf: "leaf-ku-keyagreement", intermediates: ["int"], root: "root", failure: nil, depth: 0, openssl: nil),
+        // CN = www.example.com but SAN = mail.example.com: a SAN is present, so the CN is ignored.
+        Row(leaf: "leaf-cn-only-match", intermediates: ["int"], root: "root", failure: .name, depth: 0, openssl: "hostname mismatch"),
+        // A self-signed leaf that is its own trust anchor (a pinned certificate) still has to be a usable server
+        // certificate: OpenSSL rejects it with error 26 (purpose) / 66 (EE key too weak), and so do we.
+        Row(leaf: "selfsigned", intermediates: [], root: "selfsigned", failure: nil, depth: 0, openssl: nil),
+        Row(leaf: "selfsigned-clientonly", intermediates: [], root: "selfsigned-clientonly", failure: .extendedKeyUsage, depth: 0,
+            openssl: "unsuitable certificate purpose"),
+        Row(leaf: "selfsigned-rsa1024", intermediates: [], root: "selfsigned-rsa1024", failure: .algorithmStrength, depth: 0,
+            openssl: "EE certificate key too weak"),
     ]
 
     static func validator(root: String) -> ChainValidator {
@@ -50,7 +73,7 @@ import TLSCrypto
             #expect(!result.isValid)
         } else {
             #expect(result.result == .unspecified)
-            #expect(result.path.count == row.intermediates.count + 2)
+            #expect(result.path.count == row.intermediates.count + (row.leaf == row.root ? 1 : 2))
         }
     }
 
@@ -112,7 +135,7 @@ import TLSCrypto
         #expect(block.hash == .sha256)
         #expect(block.digestInfo.count == 19 + 32)
         let order = result.checks.filter { $0.depth == 0 }.map(\.kind)
-        #expect(order == [.signature, .validity, .algorithmStrength, .criticalExtensions, .extendedKeyUsage, .endEntity, .name])
+        #expect(order == [.signature, .validity, .algorithmStrength, .criticalExtensions, .extendedKeyUsage, .keyUsage, .endEntity, .name])
         #expect(result.checks.last?.kind == .anchor)
 
         let ec = Self.validator(root: "ec-root").validate([PKIFixtures.cert("ec-leaf"), PKIFixtures.cert("ec-int")])

@@ -44,6 +44,12 @@ import Testing
         #expect(!HostnameMatcher.check(ec, host: "2001:db8::2").matches)
         // The CN is never consulted (RFC 9525): the intermediate's CN is not a name it covers.
         #expect(!HostnameMatcher.check(PKIFixtures.cert("int"), host: "TLSLab Test Intermediate CA").matches)
+        // CN = www.example.com, SAN = mail.example.com: a SAN is present, so the matching CN is ignored
+        // (RFC 6125 §6.4.4; openssl verify -verify_hostname says "hostname mismatch" — ChainValidationTests).
+        let cnOnly = PKIFixtures.cert("leaf-cn-only-match")
+        #expect(cnOnly.subject.commonNames == ["www.example.com"])
+        #expect(!HostnameMatcher.check(cnOnly, host: "www.example.com").matches)
+        #expect(HostnameMatcher.check(cnOnly, host: "mail.example.com").matches)
     }
 
     @Test func ipParsing() {

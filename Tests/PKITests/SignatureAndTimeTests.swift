@@ -13,7 +13,7 @@ import TLSCrypto
         tbs[tbs.count / 2] ^= 0x01
         #expect(!SignatureCheck.verify(tbs: tbs, signature: leaf.signatureValue, algorithm: leaf.signatureAlgorithm, issuerKey: issuer).passed)
         // Wrong salt length in the algorithm parameters must fail too.
-        #expect(!SignatureCheck.verify(tbs: leaf.tbsDER, signature: leaf.signatureValue, algorithm: .rsaPSS(.sha256, saltLength: 20), issuerKey: issuer).passed)
+        #expect(!SignatureCheck.verify(tbs: leaf.tbsDER, signature: leaf.signatureValue, algorithm: .rsaPSS(RSAPSSParameters(hash: .sha256, saltLength: 20)), issuerKey: issuer).passed)
     }
 
     @Test func keyKindMismatchesFailCleanly() {
