@@ -37,6 +37,12 @@ struct VacuityTests {
         Mutation(file: "ats/web-content-disables-arbitrary-loads.yaml", remove: "  NSAllowsArbitraryLoadsInWebContent: true\n"),
         Mutation(file: "ats/http-exception.yaml", remove: "NSExceptionAllowsInsecureHTTPLoads: true", insert: "NSIncludesSubdomains: true"),
         Mutation(file: "ats/pinned-leaf-mismatch.yaml", remove: "NSPinnedLeafIdentities: [demo-root]", insert: "NSPinnedLeafIdentities: [demo-leaf]"),
+        Mutation(file: "attacks/mitm-own-domain-no-domain-check.yaml", remove: ", validates_domain: false"),
+        Mutation(file: "attacks/mitm-own-domain-default.yaml", remove: "attacker: { kind: mitm, certificate: demo-leaf }\n"),
+        Mutation(file: "certs/bundled-anchor-other-ca.yaml", remove: "  anchors: [demo-root]     # … but only the bundled certificate counts\n  anchors_only: true\n"),
+        // The quiz pair: the mode decides, not the pin.
+        Mutation(file: "afnetworking/renewal-public-key-pinning.yaml", remove: "mode: publicKey", insert: "mode: certificate"),
+        Mutation(file: "afnetworking/renewal-certificate-pinning.yaml", remove: "mode: certificate", insert: "mode: publicKey"),
         // TCP: the scripted loss.
         Mutation(file: "tcp/lost-syn.yaml", remove: "    - { from: client, nth: 1, action: drop }\n", insert: "    []\n"),
     ]
