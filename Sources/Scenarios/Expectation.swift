@@ -144,7 +144,7 @@ enum ExpectationReader {
                 ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
                 ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
                 ("responses", .int), ("requests_served", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .intOrMinusOne),
-                ("http_response", .bool),
+                ("http_response", .bool), ("response_altered", .bool), ("client_response_includes", .string),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
                 ("retransmissions", .int), ("segments_duplicated", .int), ("out_of_order_buffered", .int),
                 ("unacceptable_segments", .int),
@@ -179,7 +179,7 @@ enum ExpectationReader {
                 }
                 continue
             }
-            out.append(Expectation(key: key, value: try fact(v, type), containment: key == "reason_includes",
+            out.append(Expectation(key: key, value: try fact(v, type), containment: key.hasSuffix("_includes"),
                                    line: v.line, column: v.column))
         }
         return out

@@ -343,7 +343,8 @@ struct ScenarioReader {
     }
 
     static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",
-                                    "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished"]
+                                    "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished",
+                                    "HTTPRequest", "HTTPResponse"]
 
     /// `attacker`: who besides the passive eavesdropper (always present) acts, and how.
     /// Who sends each handshake message in TLS 1.2 (Certificate and Finished: both sides).
@@ -351,6 +352,7 @@ struct ScenarioReader {
         "ClientHello": ["client"], "ServerHello": ["server"], "Certificate": ["client", "server"],
         "ServerKeyExchange": ["server"], "CertificateRequest": ["server"], "ServerHelloDone": ["server"],
         "ClientKeyExchange": ["client"], "CertificateVerify": ["client"], "Finished": ["client", "server"],
+        "HTTPRequest": ["client"], "HTTPResponse": ["server"],
     ]
 
     func attack(_ value: YAMLValue?, certs: [String: NamedCertificate], usesTLS: Bool,
@@ -369,7 +371,7 @@ struct ScenarioReader {
         }
         // Over plain HTTP only watching and impersonating make sense: there is no handshake to
         // tamper with or strip, no record to replay, no key to steal, no certificate to present.
-        if !usesTLS, kind != "eavesdropper", kind != "mitm" {
+        if !usesTLS, kind != "eavesdropper", kind != "mitm", kind != "tamper" {
             throw m.keyError("kind", "contradiction: attacker \(kind) needs TLS, but http.tls is false")
         }
         if !usesTLS, m.has("certificate") {
@@ -384,7 +386,12 @@ struct ScenarioReader {
             }
             return .mitm(identity: TLSIdentity(certificateChain: [cert.certificate.der], privateKey: key))
         case "tamper":
-            let message = try m.required("message", "a handshake message name: \(Self.handshakeMessages.joined(separator: ", "))").oneOf(Self.handshakeMessages)
+            let messageValue = try m.required("message", "a handshake message name: \(Self.handshakeMessages.joined(separator: ", "))")
+            let message = try messageValue.oneOf(Self.handshakeMessages)
+            // Plain HTTP has no handshake: only its own bytes can be changed.
+            if !usesTLS, !message.hasPrefix("HTTP") {
+                throw messageValue.error("contradiction: over plain HTTP (http.tls: false) there is no \(message) to tamper with; expected HTTPRequest or HTTPResponse")
+            }
             let senderValue = try m.required("sender", "client or server")
             let sender = try senderValue.oneOf(["client", "server"])
             if let senders = Self.messageSenders[message], !senders.contains(sender) {

@@ -203,6 +203,14 @@ enum ScenarioRunner {
         f["round_trips"] = .int(stats.roundTrips)
         f["cpu_us"] = .int(Int(stats.cpuTime))
         f["last_response_us"] = .int(Int(stats.lastResponseTime ?? -1))
+        // The first response as the server sent it and as the client read it.
+        let sentResponse = trace.events.first { $0.actor == .server && $0.connection == 0 && { if case .http(.responseSent) = $0.kind { true } else { false } }($0) }
+        let readResponse = trace.events.first { $0.actor == .client && $0.connection == 0 && { if case .http(.responseReceived) = $0.kind { true } else { false } }($0) }
+        var sentText: String?, readText: String?
+        if let e = sentResponse, case .http(.responseSent(let t)) = e.kind { sentText = t }
+        if let e = readResponse, case .http(.responseReceived(let t)) = e.kind { readText = t }
+        f["client_response_includes"] = .string(readText ?? "")
+        f["response_altered"] = .bool(readText != nil && sentText != nil && readText != sentText)
         f["http_response"] = .bool(trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } })
         let tcpEvents = trace.events.compactMap { e -> TCPNetworkEvent.Kind? in if case .tcp(let k) = e.kind { k } else { nil } }
         let states = TCPFacts(events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
@@ -265,6 +273,10 @@ enum ScenarioRunner {
     static func unappliedAttack(_ attack: Attack?, trace: Trace) -> [String] {
         let attackEvents = trace.events.compactMap { e -> AttackEvent? in if case .attack(let a) = e.kind { a } else { nil } }
         switch attack {
+        case .tamper(let t)? where t.message.hasPrefix("HTTP"):
+            guard !attackEvents.contains(where: { if case .tampered = $0 { true } else { false } }) else { return [] }
+            let who = t.sender == .client ? "client" : "server"
+            return ["attacker: tamper never applied: the \(who) sent no \(t.message) with a byte at offset \(t.offset)"]
         case .tamper(let t)?:
             guard !attackEvents.contains(where: { if case .tampered = $0 { true } else { false } }) else { return [] }
             let sent = trace.events.compactMap { e -> [UInt8]? in

@@ -59,6 +59,14 @@ struct ApplicabilityTests {
         #expect(try check(minimal("network: { faults: [{ from: client, nth: 1, action: drop }] }\n")) == "PASS t")
     }
 
+    @Test func anHTTPTamperPastTheResponseFailsTheRun() throws {
+        let line = try check(minimal("http: { tls: false }\nattacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 5000 }\n",
+                                     expect: "expect:\n  handshake: none\n"))
+        #expect(line == "FAIL t: not_applied: expected [], got [attacker: tamper never applied: the server sent no HTTPResponse with a byte at offset 5000]")
+        let wrongSide = validationError(minimal("attacker: { kind: tamper, message: HTTPRequest, sender: server, offset: 3 }\n"))
+        #expect(wrongSide?.path == "attacker.sender")
+    }
+
     @Test func afnetworkingModeNoneWithPinsIsAContradiction() {
         let e = validationError(minimal("client:\n  policy:\n    afnetworking: { mode: none, pinned: [demo-leaf] }\n"))
         #expect(e?.path == "client.policy.afnetworking.pinned")

@@ -43,6 +43,9 @@ struct VacuityTests {
         // The quiz pair: the mode decides, not the pin.
         Mutation(file: "afnetworking/renewal-public-key-pinning.yaml", remove: "mode: publicKey", insert: "mode: certificate"),
         Mutation(file: "afnetworking/renewal-certificate-pinning.yaml", remove: "mode: certificate", insert: "mode: publicKey"),
+        Mutation(file: "attacks/http-plain-tamper.yaml", remove: "attacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 79, value: 57 }   # 57 is \"9\"\n"),
+        Mutation(file: "attacks/http-plain-tamper.yaml", remove: "  tls: false\n"),
+        Mutation(file: "attacks/https-tamper-detected.yaml", remove: "attacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 79, value: 57 }\n"),
         // TCP: the scripted loss.
         Mutation(file: "tcp/lost-syn.yaml", remove: "    - { from: client, nth: 1, action: drop }\n", insert: "    []\n"),
     ]

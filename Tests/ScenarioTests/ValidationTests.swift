@@ -83,7 +83,12 @@ struct ValidationTests {
 
     @Test func attackersThatNeedTLS() {
         let tamper = validationError(minimal("http: { tls: false }\nattacker: { kind: tamper, message: ServerHello, sender: server, offset: 6 }\n"))
-        #expect(tamper?.description == "t.yaml:4:13: attacker.kind: contradiction: attacker tamper needs TLS, but http.tls is false")
+        #expect(tamper?.description == "t.yaml:4:36: attacker.message: contradiction: over plain HTTP (http.tls: false) there is no ServerHello to tamper with; expected HTTPRequest or HTTPResponse")
+        let replay = validationError(minimal("http: { tls: false }\nattacker: { kind: replay }\n"))
+        #expect(replay?.description == "t.yaml:4:13: attacker.kind: contradiction: attacker replay needs TLS, but http.tls is false")
+        // The HTTP bytes themselves can be changed on a plain connection.
+        #expect(validationError(minimal("http: { tls: false }\nattacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 70 }\n",
+                                        expect: "expect: { handshake: none }\n")) == nil)
         let cert = validationError(minimal("http: { tls: false }\nattacker: { kind: mitm, certificate: attacker }\n"))
         #expect(cert?.path == "attacker.certificate" && cert?.message.hasPrefix("contradiction: over plain HTTP") == true)
         #expect(validationError(minimal("http: { tls: false }\nattacker: { kind: mitm }\n", expect: "expect: { handshake: none }\n")) == nil)
