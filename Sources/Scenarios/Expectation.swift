@@ -146,6 +146,7 @@ enum ExpectationReader {
                 ("responses", .int), ("requests_served", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .intOrMinusOne),
                 ("http_response", .bool), ("response_altered", .bool), ("client_response_includes", .string),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
+                ("client_tcp_states", .sequence(tcpStates)), ("server_tcp_states", .sequence(tcpStates)),
                 ("retransmissions", .int), ("segments_duplicated", .int), ("out_of_order_buffered", .int),
                 ("unacceptable_segments", .int),
                 ("summary", .summary),

@@ -330,6 +330,11 @@ struct ScenarioReader {
             resumes = try m["resumption"]?.bool() ?? false
             if resumes, !usesTLS { throw m.keyError("resumption", "contradiction: session resumption needs tls: true") }
             if let v = m["cpu"] { cpu = try v.oneOf(["free", "measured"]) == "measured" ? .measured : .free }
+            if mode == .http09 {
+                try http09(m, usesTLS: usesTLS)
+                if !m.has("request"), !m.has("requests") { request = "GET /profile\r\n" }
+                if !m.has("response") { response = "hello\n" }
+            }
         }
         let attack = try self.attack(top["attacker"], certs: certs, usesTLS: usesTLS, clientSuites: clientSuites)
         return TLSWorld(now: now, certificates: certs, serverChain: chain, serverSuites: serverSuites,
@@ -340,6 +345,31 @@ struct ScenarioReader {
                         anchorsOnly: anchorsOnly, policy: policy, ats: ats, identity: identity, network: network, tcp: tcp,
                         httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
                         usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack)
+    }
+
+    /// HTTP/0.9's rules: plain TCP; each request the single line `GET /path` (no version, no
+    /// headers); a response with no status line or headers (the document itself).
+    func http09(_ m: YAMLMapping, usesTLS: Bool) throws(ScenarioError) {
+        if usesTLS {
+            throw m.keyError("mode", "contradiction: HTTP/0.9 (1991) predates TLS; set tls: false")
+        }
+        var lines: [YAMLValue] = []
+        if let r = m["request"], !r.isNull { lines.append(r) }
+        if let r = m["requests"] { lines += try r.list() }
+        for line in lines {
+            let text = try line.string()
+            let body = text.hasSuffix("\r\n") ? text.dropLast(2) : text.hasSuffix("\n") ? text.dropLast() : Substring(text)
+            let parts = body.split(separator: " ", omittingEmptySubsequences: false)
+            guard body.count < text.count, parts.count == 2, parts[0] == "GET", parts[1].hasPrefix("/"), !body.contains("\n"), !body.contains("\r") else {
+                throw line.error("expected an HTTP/0.9 request: the one line \"GET /path\\r\\n\" (GET is the only method; no version, no headers), got '\(YAMLValue.clip(text))'")
+            }
+        }
+        if let r = m["response"] {
+            let text = try r.string()
+            if text.hasPrefix("HTTP/") {
+                throw r.error("contradiction: an HTTP/0.9 response is the document alone, with no status line or headers (the server's close marks its end)")
+            }
+        }
     }
 
     static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",

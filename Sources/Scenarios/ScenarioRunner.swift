@@ -216,6 +216,8 @@ enum ScenarioRunner {
         let states = TCPFacts(events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
         f["client_tcp_state"] = .string(states.clientStates.last ?? "CLOSED")
         f["server_tcp_state"] = .string(states.serverStates.last ?? "none")
+        f["client_tcp_states"] = .list(states.clientStates)
+        f["server_tcp_states"] = .list(states.serverStates)
         f["retransmissions"] = .int(states.retransmissions(of: setup.clientAddress) + states.retransmissions(of: setup.serverAddress))
         f["not_applied"] = .list(unappliedFaults(w.network.faults, events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
                                  + unappliedAttack(w.attack, trace: trace))

@@ -67,6 +67,18 @@ struct ApplicabilityTests {
         #expect(wrongSide?.path == "attacker.sender")
     }
 
+    @Test func http09RulesAreChecked() {
+        let tls = validationError(minimal("http: { mode: http/0.9 }\n"))
+        #expect(tls?.path == "http.mode" && tls?.message == "contradiction: HTTP/0.9 (1991) predates TLS; set tls: false")
+        let header = validationError(minimal("http: { tls: false, mode: http/0.9, request: \"GET /a HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n\" }\n"))
+        #expect(header?.path == "http.request" && header?.message.hasPrefix("expected an HTTP/0.9 request") == true)
+        let post = validationError(minimal("http: { tls: false, mode: http/0.9, requests: [\"POST /a\\r\\n\"] }\n"))
+        #expect(post?.path == "http.requests[0]")
+        let status = validationError(minimal("http: { tls: false, mode: http/0.9, response: \"HTTP/1.0 200 OK\\r\\n\\r\\nhi\" }\n"))
+        #expect(status?.path == "http.response" && status?.message.hasPrefix("contradiction: an HTTP/0.9 response") == true)
+        #expect(validationError(minimal("http: { tls: false, mode: http/0.9 }\n", expect: "expect: { responses: 1 }\n")) == nil)
+    }
+
     @Test func afnetworkingModeNoneWithPinsIsAContradiction() {
         let e = validationError(minimal("client:\n  policy:\n    afnetworking: { mode: none, pinned: [demo-leaf] }\n"))
         #expect(e?.path == "client.policy.afnetworking.pinned")

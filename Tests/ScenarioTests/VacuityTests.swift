@@ -46,6 +46,8 @@ struct VacuityTests {
         Mutation(file: "attacks/http-plain-tamper.yaml", remove: "attacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 79, value: 57 }   # 57 is \"9\"\n"),
         Mutation(file: "attacks/http-plain-tamper.yaml", remove: "  tls: false\n"),
         Mutation(file: "attacks/https-tamper-detected.yaml", remove: "attacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 79, value: 57 }\n"),
+        Mutation(file: "http/http09.yaml", remove: "  mode: http/0.9\n  requests: [\"GET /index.html\\r\\n\", \"GET /logo.txt\\r\\n\"]\n  response: \"<html>hello</html>\\n\"\n",
+                 insert: "  mode: http/1.0\n  requests: [\"GET /index.html HTTP/1.0\\r\\n\\r\\n\", \"GET /logo.txt HTTP/1.0\\r\\n\\r\\n\"]\n  response: \"HTTP/1.0 200 OK\\r\\nContent-Length: 19\\r\\n\\r\\n<html>hello</html>\\n\"\n"),
         // TCP: the scripted loss.
         Mutation(file: "tcp/lost-syn.yaml", remove: "    - { from: client, nth: 1, action: drop }\n", insert: "    []\n"),
     ]
