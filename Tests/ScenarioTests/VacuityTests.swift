@@ -48,6 +48,10 @@ struct VacuityTests {
         Mutation(file: "attacks/https-tamper-detected.yaml", remove: "attacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 79, value: 57 }\n"),
         Mutation(file: "http/http09.yaml", remove: "  mode: http/0.9\n  requests: [\"GET /index.html\\r\\n\", \"GET /logo.txt\\r\\n\"]\n  response: \"<html>hello</html>\\n\"\n",
                  insert: "  mode: http/1.0\n  requests: [\"GET /index.html HTTP/1.0\\r\\n\\r\\n\", \"GET /logo.txt HTTP/1.0\\r\\n\\r\\n\"]\n  response: \"HTTP/1.0 200 OK\\r\\nContent-Length: 19\\r\\n\\r\\n<html>hello</html>\\n\"\n"),
+        Mutation(file: "ats/default-blocks-http.yaml", remove: "scheme: http }", insert: "scheme: https }"),
+        Mutation(file: "ats/tls10-blocked.yaml", remove: ", tls_version: TLSv1.0"),
+        Mutation(file: "attacks/strip-suites.yaml", remove: "attacker:\n  kind: strip_suites\n  suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, TLS_DHE_RSA_WITH_AES_128_CBC_SHA256]\n"),
+        Mutation(file: "attacks/weak-client-random.yaml", remove: "attacker: { kind: weak_client_random, process_id_space: 64, clock_window_ms: 10 }\n"),
         // TCP: the scripted loss.
         Mutation(file: "tcp/lost-syn.yaml", remove: "    - { from: client, nth: 1, action: drop }\n", insert: "    []\n"),
     ]
