@@ -341,7 +341,7 @@ public struct TextRenderer: Sendable {
             key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
             out = [style("\(t)  attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
-            key = "attack.tamper"
+            key = message.hasPrefix("HTTP") ? "attack.tamperHTTP" : "attack.tamper"
         case .strippedSuites(let removed, let kept, let detail):
             out = [style("\(t)  attacker strips \(removed.map { "\($0)" }.joined(separator: ", ")) from the ClientHello; left: \(kept.map { "\($0)" }.joined(separator: ", "))", .alert),
                    "          (\(detail))"]

@@ -48,6 +48,12 @@ extension Scenario {
         if case .list(let problems)? = facts["script_errors"], !problems.isEmpty {
             return UnmetExpectation(key: "actions", expected: .list([]), actual: .list(problems))
         }
+        // Likewise an attacker step or a scripted fault that never found anything to act on
+        // (a message the sender never sends, a byte past its end, a record or segment that never
+        // came): the lesson would otherwise pass without the attack it describes.
+        if case .list(let problems)? = facts["not_applied"], !problems.isEmpty {
+            return UnmetExpectation(key: "not_applied", expected: .list([]), actual: .list(problems))
+        }
         for e in expectations {
             let actual = facts[e.key]
             if e.containment, case .string(let want) = e.value, case .string(let got)? = actual, got.contains(want) { continue }
@@ -63,6 +69,8 @@ enum ExpectationReader {
         case enumeration([String])
         case bool
         case int
+        /// A whole number that may be −1 ("none").
+        case intOrMinusOne
         case string
         /// A set of words (compared sorted).
         case set([String])
@@ -112,6 +120,10 @@ enum ExpectationReader {
             ]
         case "ats":
             return [("ats", .enumeration(["allowed", "blocked"])), ("reason_includes", .string)]
+        case "dh":
+            return [("group_bits", .int), ("client_public", .int), ("server_public", .int), ("client_shared", .int),
+                    ("server_shared", .int), ("range_check_rejects", .set(["client_public", "server_public"])),
+                    ("eavesdropper_tries", .int), ("eavesdropper_exponent", .int), ("eavesdropper_recovers", .int)]
         default:
             let alerts = Array(AlertDescription.names.values).sorted() + ["none"]
             let suites = CipherSuite.implemented.compactMap(\.name) + ["none"]
@@ -120,17 +132,21 @@ enum ExpectationReader {
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),
                 ("suite", .enumeration(suites)), ("version", .enumeration(ScenarioReader.versionNames + ["none"])),
                 ("ems", .bool), ("resumed", .bool),
+                ("master_secret_label", .enumeration(["master secret", "extended master secret", "none"])),
+                ("master_from_randoms", .bool),
                 ("trust", .enumeration(["accepted", "rejected", "not_evaluated"])),
                 ("disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
+                ("reason_includes", .string),
                 ("first_failing_check", .enumeration(ChainCheck.Kind.allCases.map(\.rawValue) + ["none"])),
                 ("client_authenticated", .bool),
                 ("client_certificate_disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
                 ("eavesdropper_learns", .set(secrets)), ("client_learns", .set(secrets)), ("server_learns", .set(secrets)),
                 ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
                 ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
-                ("responses", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .int),
-                ("http_response", .bool),
+                ("responses", .int), ("requests_served", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .intOrMinusOne),
+                ("http_response", .bool), ("response_altered", .bool), ("client_response_includes", .string),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
+                ("client_tcp_states", .sequence(tcpStates)), ("server_tcp_states", .sequence(tcpStates)),
                 ("retransmissions", .int), ("segments_duplicated", .int), ("out_of_order_buffered", .int),
                 ("unacceptable_segments", .int),
                 ("summary", .summary),
@@ -164,7 +180,7 @@ enum ExpectationReader {
                 }
                 continue
             }
-            out.append(Expectation(key: key, value: try fact(v, type), containment: key == "reason_includes",
+            out.append(Expectation(key: key, value: try fact(v, type), containment: key.hasSuffix("_includes"),
                                    line: v.line, column: v.column))
         }
         return out
@@ -175,6 +191,7 @@ enum ExpectationReader {
         case .enumeration(let words): return .string(try v.oneOf(words))
         case .bool: return .bool(try v.bool())
         case .int: return .int(try v.int(0 ... 1_000_000_000))
+        case .intOrMinusOne: return .int(try v.int(-1 ... 1_000_000_000))
         case .string: return .string(try v.string())
         case .set(let words):
             var items: [String] = []

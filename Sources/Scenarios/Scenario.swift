@@ -21,6 +21,8 @@ public struct Scenario {
         case tcp(TCPWorld)
         /// An App Transport Security decision about one described connection.
         case ats(ATSWorld)
+        /// Diffie-Hellman by hand: a small group, both private exponents, and an eavesdropper's search.
+        case dh(DHWorld)
     }
 
     public var kind: String {
@@ -28,6 +30,7 @@ public struct Scenario {
         case .tls: return "tls"
         case .tcp: return "tcp"
         case .ats: return "ats"
+        case .dh: return "dh"
         }
     }
 }
@@ -168,4 +171,14 @@ public struct ATSWorld {
     public var now: Int64
     public var certificates: [String: NamedCertificate]
     public var trustStore: [String]
+}
+
+/// Diffie-Hellman on the blackboard (seed 001's worked example): a group small enough to write
+/// down, each side's private exponent, and an eavesdropper that sees g, p and both public values
+/// and tries every exponent until one gives the client's public value.
+public struct DHWorld {
+    public var p: Int
+    public var g: Int
+    public var clientPrivate: Int
+    public var serverPrivate: Int
 }

@@ -50,7 +50,9 @@ public enum ScenarioParser {
         return (line, column)
     }
 
-    public static func parse(text: String, file: String) throws(ScenarioError) -> Scenario {
+    public static func parse(text original: String, file: String) throws(ScenarioError) -> Scenario {
+        // A UTF-8 byte order mark (editors on Windows write one) is not part of the YAML text.
+        let text = original.unicodeScalars.first == "\u{FEFF}" ? String(String.UnicodeScalarView(original.unicodeScalars.dropFirst())) : original
         if let i = text.unicodeScalars.firstIndex(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
             let before = text.unicodeScalars[..<i]
             let line = before.filter { $0 == "\n" }.count + 1
@@ -68,23 +70,24 @@ struct ScenarioReader {
     let file: String
 
     static let topKeys = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp",
-                          "http", "attacker", "actions", "run_ms", "ats", "connection", "expect"]
+                          "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect"]
     static let versions: [String: ProtocolVersion] = ["TLS1.0": .tls10, "TLS1.1": .tls11, "TLS1.2": .tls12]
     static let versionNames = ["TLS1.0", "TLS1.1", "TLS1.2"]
 
     func scenario(_ root: YAMLValue) throws(ScenarioError) -> Scenario {
         let top = try root.mapping(Self.topKeys)
-        let title = try top.required("title").name(limit: 200)
-        let description = try top.required("description").string()
+        let title = try top.required("title", "a one-line string: the lesson's name").name(limit: 200)
+        let description = try top.required("description", "a string of at least 20 characters that teaches the point").string()
         guard description.count >= 20 else {
             throw top.keyError("description", "expected a description that teaches the point (at least 20 characters), got \(description.count)")
         }
-        let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats"]) ?? "tls"
+        let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats", "dh"]) ?? "tls"
         let seed = try top["seed"]?.uint64() ?? 1
         let allowed: [String]
         switch kind {
         case "tcp": allowed = ["title", "description", "kind", "seed", "network", "tcp", "actions", "run_ms", "expect"]
         case "ats": allowed = ["title", "description", "kind", "seed", "now", "pki", "client", "ats", "connection", "expect"]
+        case "dh": allowed = ["title", "description", "kind", "seed", "dh", "expect"]
         default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect"]
         }
         for key in top.keys where !allowed.contains(key) {
@@ -94,9 +97,10 @@ struct ScenarioReader {
         switch kind {
         case "tcp": world = .tcp(try tcpWorld(top))
         case "ats": world = .ats(try atsWorld(top))
+        case "dh": world = .dh(try dhWorld(top))
         default: world = .tls(try tlsWorld(top))
         }
-        let expect = try top.required("expect")
+        let expect = try top.required("expect", "a mapping of expectations (handshake, alert, …)")
         let expectations = try ExpectationReader.read(expect, kind: kind)
         return Scenario(file: file, title: title, description: description, seed: seed, world: world, expectations: expectations)
     }
@@ -253,7 +257,13 @@ struct ScenarioReader {
         var dhGroup = DHGroup.modp2048
         if let g = server?["dh_group"] {
             let names = (DHGroup.standardGroups + DHGroup.teachingGroups).map(\.name)
-            dhGroup = DHGroup.named(try g.oneOf(names)) ?? .modp2048
+            let name = try g.oneOf(names)
+            dhGroup = DHGroup.named(name) ?? .modp2048
+            // The server draws a 256-bit exponent, which no toy prime can hold: the handshake would
+            // end in internal_error. The toy numbers are shown by kind dh instead.
+            if dhGroup.isTeachingOnly {
+                throw g.error("contradiction: \(name) is a teaching group too small to carry a TLS handshake (the server's 256-bit private exponent cannot fit below p = \(dhGroup.p)); show its arithmetic with kind: dh (dh: {p: \(dhGroup.p), g: \(dhGroup.g), …}), or use modp2048, ffdhe2048, ffdhe3072 or ffdhe4096")
+            }
         }
         let serverEMS = try server?["ems"]?.bool() ?? true
         var clientAuth = ClientAuthentication.none
@@ -320,8 +330,13 @@ struct ScenarioReader {
             resumes = try m["resumption"]?.bool() ?? false
             if resumes, !usesTLS { throw m.keyError("resumption", "contradiction: session resumption needs tls: true") }
             if let v = m["cpu"] { cpu = try v.oneOf(["free", "measured"]) == "measured" ? .measured : .free }
+            if mode == .http09 {
+                try http09(m, usesTLS: usesTLS)
+                if !m.has("request"), !m.has("requests") { request = "GET /profile\r\n" }
+                if !m.has("response") { response = "hello\n" }
+            }
         }
-        let attack = try self.attack(top["attacker"], certs: certs, usesTLS: usesTLS)
+        let attack = try self.attack(top["attacker"], certs: certs, usesTLS: usesTLS, clientSuites: clientSuites)
         return TLSWorld(now: now, certificates: certs, serverChain: chain, serverSuites: serverSuites,
                         serverMinVersion: serverMin, serverMaxVersion: serverMax, dhGroup: dhGroup, serverEMS: serverEMS,
                         clientAuth: clientAuth, clientCAs: clientCAs, subjectWhitelist: whitelist, host: host,
@@ -332,15 +347,50 @@ struct ScenarioReader {
                         usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack)
     }
 
+    /// HTTP/0.9's rules: plain TCP; each request the single line `GET /path` (no version, no
+    /// headers); a response with no status line or headers (the document itself).
+    func http09(_ m: YAMLMapping, usesTLS: Bool) throws(ScenarioError) {
+        if usesTLS {
+            throw m.keyError("mode", "contradiction: HTTP/0.9 (1991) predates TLS; set tls: false")
+        }
+        var lines: [YAMLValue] = []
+        if let r = m["request"], !r.isNull { lines.append(r) }
+        if let r = m["requests"] { lines += try r.list() }
+        for line in lines {
+            let text = try line.string()
+            let body = text.hasSuffix("\r\n") ? text.dropLast(2) : text.hasSuffix("\n") ? text.dropLast() : Substring(text)
+            let parts = body.split(separator: " ", omittingEmptySubsequences: false)
+            guard body.count < text.count, parts.count == 2, parts[0] == "GET", parts[1].hasPrefix("/"), !body.contains("\n"), !body.contains("\r") else {
+                throw line.error("expected an HTTP/0.9 request: the one line \"GET /path\\r\\n\" (GET is the only method; no version, no headers), got '\(YAMLValue.clip(text))'")
+            }
+        }
+        if let r = m["response"] {
+            let text = try r.string()
+            if text.hasPrefix("HTTP/") {
+                throw r.error("contradiction: an HTTP/0.9 response is the document alone, with no status line or headers (the server's close marks its end)")
+            }
+        }
+    }
+
     static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",
-                                    "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished"]
+                                    "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished",
+                                    "HTTPRequest", "HTTPResponse"]
 
     /// `attacker`: who besides the passive eavesdropper (always present) acts, and how.
-    func attack(_ value: YAMLValue?, certs: [String: NamedCertificate], usesTLS: Bool) throws(ScenarioError) -> Attack? {
+    /// Who sends each handshake message in TLS 1.2 (Certificate and Finished: both sides).
+    static let messageSenders: [String: [String]] = [
+        "ClientHello": ["client"], "ServerHello": ["server"], "Certificate": ["client", "server"],
+        "ServerKeyExchange": ["server"], "CertificateRequest": ["server"], "ServerHelloDone": ["server"],
+        "ClientKeyExchange": ["client"], "CertificateVerify": ["client"], "Finished": ["client", "server"],
+        "HTTPRequest": ["client"], "HTTPResponse": ["server"],
+    ]
+
+    func attack(_ value: YAMLValue?, certs: [String: NamedCertificate], usesTLS: Bool,
+                clientSuites: [CipherSuite]) throws(ScenarioError) -> Attack? {
         guard let value else { return nil }
         let m = try value.mapping(["kind", "certificate", "message", "sender", "offset", "value", "suites", "record",
                                    "process_id", "process_id_space", "clock_window_ms"])
-        let kind = try m.required("kind").oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
+        let kind = try m.required("kind", "one of: eavesdropper, steal_server_key, mitm, tamper, strip_suites, replay, weak_client_random").oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
                                                  "weak_client_random"])
         let keysFor: [String: [String]] = ["eavesdropper": [], "steal_server_key": [], "mitm": ["certificate"],
                                            "tamper": ["message", "sender", "offset", "value"], "strip_suites": ["suites"],
@@ -351,7 +401,7 @@ struct ScenarioReader {
         }
         // Over plain HTTP only watching and impersonating make sense: there is no handshake to
         // tamper with or strip, no record to replay, no key to steal, no certificate to present.
-        if !usesTLS, kind != "eavesdropper", kind != "mitm" {
+        if !usesTLS, kind != "eavesdropper", kind != "mitm", kind != "tamper" {
             throw m.keyError("kind", "contradiction: attacker \(kind) needs TLS, but http.tls is false")
         }
         if !usesTLS, m.has("certificate") {
@@ -366,13 +416,32 @@ struct ScenarioReader {
             }
             return .mitm(identity: TLSIdentity(certificateChain: [cert.certificate.der], privateKey: key))
         case "tamper":
-            let message = try m.required("message").oneOf(Self.handshakeMessages)
-            let sender = try m.required("sender").oneOf(["client", "server"])
-            let offset = try m.required("offset").int(0 ... 65_535)
+            let messageValue = try m.required("message", "a handshake message name: \(Self.handshakeMessages.joined(separator: ", "))")
+            let message = try messageValue.oneOf(Self.handshakeMessages)
+            // Plain HTTP has no handshake: only its own bytes can be changed.
+            if !usesTLS, !message.hasPrefix("HTTP") {
+                throw messageValue.error("contradiction: over plain HTTP (http.tls: false) there is no \(message) to tamper with; expected HTTPRequest or HTTPResponse")
+            }
+            let senderValue = try m.required("sender", "client or server")
+            let sender = try senderValue.oneOf(["client", "server"])
+            if let senders = Self.messageSenders[message], !senders.contains(sender) {
+                throw m.keyError("sender", "contradiction: the \(sender) never sends a \(message) in TLS 1.2 (only the \(senders.joined(separator: " and ")) does); expected sender: \(senders.joined(separator: " or "))")
+            }
+            let offset = try m.required("offset", "a whole number in 0...65535 (byte of the message, header included)").int(0 ... 65_535)
             let newValue = try m["value"].map { v throws(ScenarioError) in UInt8(try v.int(0 ... 255)) }
             return .tamper(TamperTarget(message: message, sender: sender == "client" ? .client : .server, offset: offset, newValue: newValue))
         case "strip_suites":
-            return .stripSuites(try suites(try m.required("suites")))
+            let list = try m.required("suites", "a list of cipher suite names")
+            let strip = try suites(list)
+            let items = try list.list()
+            for (i, suite) in strip.enumerated() where !clientSuites.contains(suite) {
+                let at = i < items.count ? items[i] : list
+                throw at.error("contradiction: the client never offers \(suite.name ?? suite.hex) (client.suites), so stripping it changes nothing")
+            }
+            if clientSuites.allSatisfy({ strip.contains($0) }) {
+                throw list.error("contradiction: stripping every suite the client offers leaves an empty ClientHello list; keep at least one")
+            }
+            return .stripSuites(strip)
         case "replay":
             return .replayApplicationData(index: try m["record"]?.int(0 ... 1000) ?? 0)
         case "weak_client_random":
@@ -395,12 +464,15 @@ struct ScenarioReader {
         switch kind {
         case "afnetworking":
             let a = try body.mapping(["mode", "pinned", "allow_invalid", "validates_domain", "version"])
-            let mode = AFSecurityPolicy.PinningMode(rawValue: try a.required("mode").oneOf(AFSecurityPolicy.PinningMode.allCases.map(\.rawValue))) ?? .none
+            let mode = AFSecurityPolicy.PinningMode(rawValue: try a.required("mode", "one of: none, publicKey, certificate").oneOf(AFSecurityPolicy.PinningMode.allCases.map(\.rawValue))) ?? .none
             let pinned = try a["pinned"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? []
             let allowInvalid = try a["allow_invalid"]?.bool() ?? false
             let validatesDomain = try a["validates_domain"]?.bool() ?? true
             let versions = ["current": AFSecurityPolicy.Behaviour.current, "2.5.1": .v2_5_1, "2.5.2": .v2_5_2]
             let behaviour = try a["version"].map { v throws(ScenarioError) in versions[try v.oneOf(["current", "2.5.1", "2.5.2"])] ?? .current } ?? .current
+            if mode == .none, !pinned.isEmpty {
+                throw a.keyError("pinned", "contradiction: AFNetworking ignores pinnedCertificates in mode none (AFSSLPinningModeNone never compares them); use mode certificate or publicKey, or drop pinned")
+            }
             if mode != .none, a.has("pinned"), pinned.isEmpty {
                 throw a.keyError("pinned", "contradiction: mode \(mode.rawValue) with an empty pinned list rejects every server; name at least one certificate")
             }
@@ -410,7 +482,7 @@ struct ScenarioReader {
             return .afnetworking(policy, pinnedNames: pinned)
         case "seed001":
             let s = try body.mapping(["mode"])
-            return .seed001(Seed001Policies.ChallengeMode(rawValue: try s.required("mode").oneOf(["none", "simple", "full"])) ?? .full)
+            return .seed001(Seed001Policies.ChallengeMode(rawValue: try s.required("mode", "one of: none, simple, full").oneOf(["none", "simple", "full"])) ?? .full)
         case "image_downloader":
             let s = try body.mapping(["allow_invalid"])
             return .imageDownloader(allowInvalid: try s["allow_invalid"]?.bool() ?? false)
@@ -436,13 +508,13 @@ struct ScenarioReader {
         if let faults = m["faults"] {
             for item in try faults.list() {
                 let f = try item.mapping(["from", "nth", "action", "delay_ms"])
-                let from = try f.required("from").oneOf(hosts)
-                let nth = try f.required("nth").int(1 ... 100_000)
-                let actionName = try f.required("action").oneOf(["drop", "duplicate", "delay"])
+                let from = try f.required("from", "client or server").oneOf(hosts)
+                let nth = try f.required("nth", "a whole number ≥ 1").int(1 ... 100_000)
+                let actionName = try f.required("action", "one of: drop, duplicate, delay").oneOf(["drop", "duplicate", "delay"])
                 let action: TCPFaultRule.Action
                 switch actionName {
                 case "delay":
-                    let ms = try f.required("delay_ms").int(0 ... 600_000)
+                    let ms = try f.required("delay_ms", "a whole number of milliseconds in 0...600000").int(0 ... 600_000)
                     action = .delay(TCPDuration.milliseconds(Int64(ms)))
                 case "duplicate": action = .duplicate
                 default: action = .drop
@@ -462,8 +534,8 @@ struct ScenarioReader {
             return .random
         }
         let m = try value.mapping(["counter"])
-        let c = try m.required("counter").mapping(["start", "increment"])
-        let start = try c.required("start").int(0 ... Int(UInt32.max))
+        let c = try m.required("counter", "a mapping with start and increment").mapping(["start", "increment"])
+        let start = try c.required("start", "a whole number in 0...4294967295").int(0 ... Int(UInt32.max))
         let inc = try c["increment"]?.int(0 ... Int(UInt32.max)) ?? 64_000
         return .counter(start: UInt32(start), increment: UInt32(inc))
     }
@@ -492,12 +564,12 @@ struct ScenarioReader {
         let tcp = try self.tcp(top["tcp"], tcpOnly: true)
         let runMs = try top["run_ms"]?.int(1 ... 3_600_000) ?? 10_000
         var actions: [TCPAction] = []
-        let list = try top.required("actions").list()
+        let list = try top.required("actions", "a list of actions (each a mapping with do)").list()
         var connected = false
         for item in list {
             let m = try item.mapping(["at_ms", "do", "by", "bytes", "text", "seq", "per_second", "seconds"])
             let at = try m["at_ms"]?.int(0 ... 3_600_000) ?? 0
-            let verb = try m.required("do").oneOf(["connect", "send", "close", "abort", "old_duplicate_syn", "syn_flood", "off_path_injection"])
+            let verb = try m.required("do", "one of: connect, send, close, abort, old_duplicate_syn, syn_flood, off_path_injection").oneOf(["connect", "send", "close", "abort", "old_duplicate_syn", "syn_flood", "off_path_injection"])
             var used = ["at_ms", "do"]
             let kind: TCPAction.Kind
             switch verb {
@@ -505,31 +577,31 @@ struct ScenarioReader {
                 kind = .connect
                 connected = true
             case "send":
-                let by = try m.required("by").oneOf(["client", "server"])
+                let by = try m.required("by", "client or server").oneOf(["client", "server"])
                 let bytes: [UInt8]
                 if let t = m["text"] {
                     bytes = Array(try t.string().utf8)
                     if m.has("bytes") { throw m.keyError("bytes", "contradiction: give bytes or text, not both") }
                 } else {
-                    bytes = (0 ..< (try m.required("bytes").int(1 ... 1_000_000))).map { UInt8(truncatingIfNeeded: $0) }
+                    bytes = (0 ..< (try m.required("bytes", "a whole number of bytes in 1...1000000 (or text)").int(1 ... 1_000_000))).map { UInt8(truncatingIfNeeded: $0) }
                 }
                 used += ["by", "bytes", "text"]
                 kind = .send(by: by, bytes: bytes)
             case "close", "abort":
-                let by = try m.required("by").oneOf(["client", "server"])
+                let by = try m.required("by", "client or server").oneOf(["client", "server"])
                 used += ["by"]
                 kind = verb == "close" ? .close(by: by) : .abort(by: by)
             case "old_duplicate_syn":
-                let seq = try m.required("seq").int(0 ... Int(UInt32.max))
+                let seq = try m.required("seq", "a whole number in 0...4294967295").int(0 ... Int(UInt32.max))
                 used += ["seq"]
                 kind = .oldDuplicateSYN(seq: UInt32(seq))
             case "syn_flood":
-                let per = try m.required("per_second").int(1 ... 1000)
-                let seconds = try m.required("seconds").int(1 ... 600)
+                let per = try m.required("per_second", "a whole number in 1...1000").int(1 ... 1000)
+                let seconds = try m.required("seconds", "a whole number in 1...600").int(1 ... 600)
                 used += ["per_second", "seconds"]
                 kind = .synFlood(perSecond: per, seconds: seconds)
             default:
-                let text = try m.required("text").string()
+                let text = try m.required("text", "a string").string()
                 used += ["text"]
                 kind = .offPathInjection(text: text)
             }
@@ -542,6 +614,28 @@ struct ScenarioReader {
             actions.append(TCPAction(atMs: at, kind: kind))
         }
         return TCPWorld(network: network, tcp: tcp, actions: actions, runMs: runMs)
+    }
+
+    // MARK: - Diffie-Hellman by hand
+
+    /// `dh`: a prime small enough to search (5 … 1000003), a generator, and both private exponents.
+    func dhWorld(_ top: YAMLMapping) throws(ScenarioError) -> DHWorld {
+        let m = try top.required("dh", "a mapping with p, g, client_private, server_private").mapping(["p", "g", "client_private", "server_private"])
+        let pValue = try m.required("p", "a prime in 5...1000003")
+        let p = try pValue.int(5 ... 1_000_003)
+        var d = 2
+        while d * d <= p {
+            if p % d == 0 { throw pValue.error("expected a prime modulus, got \(p) = \(d) × \(p / d)") }
+            d += 1
+        }
+        let gValue = try m.required("g", "a whole number in 2...1000000 (the generator)")
+        let g = try gValue.int(2 ... 1_000_000)
+        guard g % p > 1, g % p < p - 1 else {
+            throw gValue.error("contradiction: g = \(g) is \(g % p) modulo \(p); 0, 1 and p-1 generate at most two values")
+        }
+        let x1 = try m.required("client_private", "a whole number in 1...10000").int(1 ... 10_000)
+        let x2 = try m.required("server_private", "a whole number in 1...10000").int(1 ... 10_000)
+        return DHWorld(p: p, g: g, clientPrivate: x1, serverPrivate: x2)
     }
 
     // MARK: - ATS
@@ -600,9 +694,9 @@ struct ScenarioReader {
             let m = try c.mapping(["trust"])
             trust = try m["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? trust
         }
-        let policy = try atsPolicy(try top.required("ats"), certs: certs)
-        let c = try top.required("connection").mapping(["host", "scheme", "tls_version", "forward_secret", "load", "chain"])
-        let host = try c.required("host").name()
+        let policy = try atsPolicy(try top.required("ats", "an NSAppTransportSecurity dictionary (a mapping)"), certs: certs)
+        let c = try top.required("connection", "a mapping with host, scheme, tls_version, forward_secret, load, chain").mapping(["host", "scheme", "tls_version", "forward_secret", "load", "chain"])
+        let host = try c.required("host", "a host name").name()
         let scheme = try c["scheme"]?.oneOf(["https", "http"]) ?? "https"
         let version = try c["tls_version"].map { v throws(ScenarioError) in Self.atsVersions[try v.oneOf(Self.atsVersionNames)] ?? .tls12 } ?? .tls12
         let fs = try c["forward_secret"]?.bool() ?? true

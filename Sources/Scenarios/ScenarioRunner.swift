@@ -18,6 +18,7 @@ extension Scenario {
         case .tls(let w): return ScenarioRunner.runTLS(w, seed: seed)
         case .tcp(let w): return ScenarioRunner.runTCP(w, seed: seed)
         case .ats(let w): return ScenarioRunner.runATS(w)
+        case .dh(let w): return DHScenarioRunner.run(w)
         }
     }
 
@@ -155,6 +156,21 @@ enum ScenarioRunner {
             f["disposition"] = .string("none")
             f["first_failing_check"] = .string("none")
         }
+        // How the client derived the master secret, and an independent recomputation of the
+        // classic derivation PRF(premaster, "master secret", client_random + server_random).
+        var label = "none"
+        var fromRandoms = false
+        for e in trace.events where e.actor == .client && e.connection == 0 {
+            guard case .tls(.derived(.masterSecret(let pre, let l, _, let prf, let master))) = e.kind else { continue }
+            label = l
+            if let cr = s.clientRandom, let sr = s.serverRandom {
+                fromRandoms = prf.derive(secret: pre, label: "master secret", seed: cr + sr, count: 48) == master
+            }
+            break
+        }
+        f["master_secret_label"] = .string(label)
+        f["master_from_randoms"] = .bool(fromRandoms)
+        f["reason_includes"] = .string(recorder.verdict?.reasons.joined(separator: "; ") ?? "")
         f["client_authenticated"] = .bool(recorder.clientAuthenticated)
         // The client-certificate challenge happens only when a CertificateRequest reached the client.
         let asked = trace.events.contains {
@@ -181,15 +197,30 @@ enum ScenarioRunner {
         f["abbreviated_handshakes"] = .int(stats.abbreviatedHandshakes)
         f["requests"] = .int(stats.requests)
         f["responses"] = .int(stats.responses)
+        f["requests_served"] = .int(trace.events.filter {
+            if $0.actor == .server, case .http(.requestReceived) = $0.kind { true } else { false }
+        }.count)
         f["round_trips"] = .int(stats.roundTrips)
         f["cpu_us"] = .int(Int(stats.cpuTime))
         f["last_response_us"] = .int(Int(stats.lastResponseTime ?? -1))
+        // The first response as the server sent it and as the client read it.
+        let sentResponse = trace.events.first { $0.actor == .server && $0.connection == 0 && { if case .http(.responseSent) = $0.kind { true } else { false } }($0) }
+        let readResponse = trace.events.first { $0.actor == .client && $0.connection == 0 && { if case .http(.responseReceived) = $0.kind { true } else { false } }($0) }
+        var sentText: String?, readText: String?
+        if let e = sentResponse, case .http(.responseSent(let t)) = e.kind { sentText = t }
+        if let e = readResponse, case .http(.responseReceived(let t)) = e.kind { readText = t }
+        f["client_response_includes"] = .string(readText ?? "")
+        f["response_altered"] = .bool(readText != nil && sentText != nil && readText != sentText)
         f["http_response"] = .bool(trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } })
         let tcpEvents = trace.events.compactMap { e -> TCPNetworkEvent.Kind? in if case .tcp(let k) = e.kind { k } else { nil } }
         let states = TCPFacts(events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
         f["client_tcp_state"] = .string(states.clientStates.last ?? "CLOSED")
         f["server_tcp_state"] = .string(states.serverStates.last ?? "none")
+        f["client_tcp_states"] = .list(states.clientStates)
+        f["server_tcp_states"] = .list(states.serverStates)
         f["retransmissions"] = .int(states.retransmissions(of: setup.clientAddress) + states.retransmissions(of: setup.serverAddress))
+        f["not_applied"] = .list(unappliedFaults(w.network.faults, events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
+                                 + unappliedAttack(w.attack, trace: trace))
         states.reorderingFacts(into: &f)
         // The JSON summary's values (the `summary` object of `tlslab run --format json`).
         func hex(_ b: [UInt8]?) -> FactValue { b.map { .string($0.map { String(format: "%02x", $0) }.joined()) } ?? .null }
@@ -216,6 +247,62 @@ enum ScenarioRunner {
         f["summary.last_response_t"] = stats.lastResponseTime.map { .string(ExpectationReader.seconds(micros: $0)) } ?? .null
         f["summary.cpu_time"] = .string(ExpectationReader.seconds(micros: stats.cpuTime))
         return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict)
+    }
+
+    // MARK: - Steps that never applied
+
+    /// A scripted fault whose segment never came (`nth` beyond what that side sent to the other).
+    static func unappliedFaults(_ faults: [FaultSpec], events: [TCPNetworkEvent.Kind], client: IPv4Address, server: IPv4Address) -> [String] {
+        var out: [String] = []
+        for (i, fault) in faults.enumerated() {
+            let (from, to) = fault.from == "client" ? (client, server) : (server, client)
+            let sent = events.filter { if case .sent(let p) = $0 { p.source == from && p.destination == to } else { false } }.count
+            if sent < fault.nth {
+                let other = fault.from == "client" ? "server" : "client"
+                out.append("network.faults[\(i)]: the \(fault.from) sent only \(sent) segment(s) to the \(other), so segment \(fault.nth) never came and the fault never applied")
+            }
+        }
+        return out
+    }
+
+    static let messageNames: [HandshakeType: String] = [
+        .clientHello: "ClientHello", .serverHello: "ServerHello", .certificate: "Certificate",
+        .serverKeyExchange: "ServerKeyExchange", .certificateRequest: "CertificateRequest", .serverHelloDone: "ServerHelloDone",
+        .clientKeyExchange: "ClientKeyExchange", .certificateVerify: "CertificateVerify", .finished: "Finished",
+    ]
+
+    /// An on-path attack that found nothing to act on during the run.
+    static func unappliedAttack(_ attack: Attack?, trace: Trace) -> [String] {
+        let attackEvents = trace.events.compactMap { e -> AttackEvent? in if case .attack(let a) = e.kind { a } else { nil } }
+        switch attack {
+        case .tamper(let t)? where t.message.hasPrefix("HTTP"):
+            guard !attackEvents.contains(where: { if case .tampered = $0 { true } else { false } }) else { return [] }
+            let who = t.sender == .client ? "client" : "server"
+            return ["attacker: tamper never applied: the \(who) sent no \(t.message) with a byte at offset \(t.offset)"]
+        case .tamper(let t)?:
+            guard !attackEvents.contains(where: { if case .tampered = $0 { true } else { false } }) else { return [] }
+            let sent = trace.events.compactMap { e -> [UInt8]? in
+                guard e.actor == t.sender, e.connection == 0, case .tls(.handshakeSent(let m, let bytes)) = e.kind,
+                      messageNames[m.type] == t.message else { return nil }
+                return bytes
+            }
+            let who = t.sender == .client ? "client" : "server"
+            if let first = sent.first {
+                if t.message == "Finished" {
+                    return ["attacker: tamper never applied: the \(who)'s Finished travels encrypted (after ChangeCipherSpec), so the attacker cannot find its byte \(t.offset) in flight"]
+                }
+                return ["attacker: tamper never applied: the \(who)'s \(t.message) is \(first.count) bytes (4-byte header included), so it has no byte at offset \(t.offset)"]
+            }
+            return ["attacker: tamper never applied: the \(who) never sent a \(t.message) in this run"]
+        case .stripSuites?:
+            let removed = attackEvents.contains { if case .strippedSuites(let r, _, _) = $0 { !r.isEmpty } else { false } }
+            return removed ? [] : ["attacker: strip_suites never applied: the ClientHello offered none of the suites to strip (or no other suite to keep)"]
+        case .replayApplicationData(let index)?:
+            guard !attackEvents.contains(where: { if case .replayed = $0 { true } else { false } }) else { return [] }
+            return ["attacker: replay never applied: the client never sent application-data record \(index) (counting from 0)"]
+        default:
+            return []
+        }
     }
 
     // MARK: - ATS

@@ -126,6 +126,7 @@ extension ScenarioRunner {
         }.count)
         f["syn_cookies_accepted"] = .int(events.filter { if case .synCookieAccepted = $0 { true } else { false } }.count)
         f["script_errors"] = .list(notes)
+        f["not_applied"] = .list(ScenarioRunner.unappliedFaults(w.network.faults, events: events, client: clientHost, server: serverHost))
         return ScenarioRun(facts: f, trace: nil, verdict: nil)
     }
 

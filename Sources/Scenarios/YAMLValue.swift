@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// A YAML node with its place in the file and its key path, and typed readers that fail with a
@@ -171,9 +172,13 @@ struct YAMLMapping {
         return YAMLValue(node: e.value, path: owner.path.isEmpty ? key : "\(owner.path).\(key)", file: owner.file)
     }
 
-    func required(_ key: String) throws(ScenarioError) -> YAMLValue {
+    /// The value of a key that must be there; when it is missing, the error names the key's full
+    /// path and what it should hold (`expected`: "one of: none, simple, full", "a list of …").
+    func required(_ key: String, _ expected: String) throws(ScenarioError) -> YAMLValue {
         guard let v = self[key] else {
-            throw owner.error("missing required key '\(key)'")
+            let here = owner.path.isEmpty ? key : "\(owner.path).\(key)"
+            throw ScenarioError(file: owner.file, line: owner.line, column: owner.column, path: here,
+                                message: "missing required key '\(key)': expected \(expected)")
         }
         return v
     }
@@ -247,9 +252,141 @@ enum YAMLDocument {
             }
             return ScenarioError(file: file, line: line, column: column, path: "", message: "YAML syntax: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return make(context.mark, "duplicate key(s) \(duplicates.joined(separator: ", "))")
+            let key = duplicates.first ?? ""
+            let place = DuplicateKeyLocator(text: text).locate(key: key, firstLine: context.mark.line, firstColumn: context.mark.column)
+            let here = place.parents.isEmpty ? key : "\(place.parents).\(key)"
+            return ScenarioError(file: file, line: place.line, column: place.column, path: here,
+                                 message: "duplicate key '\(YAMLValue.clip(key))' (first written at line \(context.mark.line), column \(context.mark.column)); a key may appear once in a mapping")
         default:
             return make(nil, "\(e)")
         }
+    }
+}
+
+/// Finds where a duplicated key is written again, and the key path of its mapping, from the text
+/// (Yams reports only the first occurrence). Block mappings are followed by indentation; a flow
+/// mapping on the same line is searched after the first occurrence. When the second occurrence
+/// cannot be found, the first one is reported.
+struct DuplicateKeyLocator {
+    let lines: [Substring]
+
+    init(text: String) {
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    }
+
+    static func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+
+    static func isContent(_ line: Substring) -> Bool {
+        let t = line.drop { $0 == " " }
+        return !t.isEmpty && !t.hasPrefix("#")
+    }
+
+    /// The key a line starts with at `column` (0-based), if any: `name:` followed by a space or the end.
+    static func key(in line: Substring, at column: Int) -> String? {
+        guard column <= line.count else { return nil }
+        let rest = line.dropFirst(column)
+        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        let name = rest[..<colon].trimmingCharacters(in: .whitespaces)
+        let after = rest[rest.index(after: colon)...]
+        guard !name.isEmpty, after.isEmpty || after.first == " ", !name.contains(" ") || name.hasPrefix("\"") else { return nil }
+        return name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 ? String(name.dropFirst().dropLast()) : name
+    }
+
+    func locate(key: String, firstLine: Int, firstColumn: Int) -> (line: Int, column: Int, parents: String) {
+        let l = firstLine - 1, c = firstColumn - 1
+        var found = (line: firstLine, column: firstColumn)
+        if l >= 0, l < lines.count {
+            // A flow mapping: `{a: 1, a: 2}` on one line.
+            let line = lines[l]
+            var search = line.index(line.startIndex, offsetBy: min(c + key.count, line.count))
+            var flowHit = false
+            while let r = line[search...].range(of: key) {
+                let before = line[line.startIndex..<r.lowerBound].last { $0 != " " }
+                let after = line[r.upperBound...].drop { $0 == " " }
+                if (before == "," || before == "{"), after.first == ":" {
+                    found = (firstLine, line.distance(from: line.startIndex, to: r.lowerBound) + 1)
+                    flowHit = true
+                    break
+                }
+                search = r.upperBound
+            }
+            // A block mapping: the same key again at the same indentation, before the mapping ends.
+            if !flowHit {
+                for i in (l + 1)..<lines.count where Self.isContent(lines[i]) {
+                    let indent = Self.indent(lines[i])
+                    if indent < c { break }
+                    if indent == c, Self.key(in: lines[i], at: c) == key { found = (i + 1, c + 1); break }
+                }
+            }
+        }
+        return (found.line, found.column, parents(line: l, column: c))
+    }
+
+    /// The key path of the mapping whose key starts at (`line`, `column`), 0-based.
+    func parents(line: Int, column: Int) -> String {
+        var path: [String] = []
+        var col = column
+        var j = line - 1
+        // Flow mappings opened earlier on the same line (`server: { ems: true, ems: false }`).
+        if line >= 0, line < lines.count, column > Self.indent(lines[line]) {
+            let before = Array(lines[line].prefix(column))
+            var stack: [String] = [], lastKey = "", word = ""
+            for ch in before {
+                switch ch {
+                case ":": if !word.isEmpty { lastKey = word }; word = ""
+                case "{": stack.append(lastKey); word = ""
+                case "}": _ = stack.popLast(); word = ""
+                case ",", " ", "[", "]": word = ""
+                default: word.append(ch)
+                }
+            }
+            path = stack.filter { !$0.isEmpty }
+            col = Self.indent(lines[line])
+        }
+        // A key on a list item's line (`- a: 1`) belongs to that item.
+        if line >= 0, line < lines.count, column >= 2 {
+            let own = lines[line]
+            if Self.indent(own) == column - 2, own.dropFirst(column - 2).hasPrefix("- ") {
+                path.insert("[\(index(ofItemAt: line, indent: column - 2))]", at: 0)
+                col = column - 2
+            }
+        }
+        while j >= 0 {
+            defer { j -= 1 }
+            let text = lines[j]
+            guard Self.isContent(text) else { continue }
+            let indent = Self.indent(text)
+            guard indent < col else { continue }
+            if text.dropFirst(indent).hasPrefix("- ") {
+                path.insert("[\(index(ofItemAt: j, indent: indent))]", at: 0)
+                if let k = Self.key(in: text, at: indent + 2), indent + 2 < col { path.insert(k, at: 1) }
+                col = indent
+            } else if let k = Self.key(in: text, at: indent) {
+                path.insert(k, at: 0)
+                col = indent
+            }
+            if col == 0 { break }
+        }
+        var out = ""
+        for p in path { out += p.hasPrefix("[") || out.isEmpty ? p : ".\(p)" }
+        return out
+    }
+
+    /// Which item of its list the `- ` line `line` is (0-based), counting earlier items at the same indentation.
+    func index(ofItemAt line: Int, indent: Int) -> Int {
+        var n = 0
+        var j = line - 1
+        while j >= 0 {
+            let text = lines[j]
+            if Self.isContent(text) {
+                let i = Self.indent(text)
+                if i < indent { break }
+                if i == indent {
+                    if text.dropFirst(i).hasPrefix("- ") { n += 1 } else { break }
+                }
+            }
+            j -= 1
+        }
+        return n
     }
 }

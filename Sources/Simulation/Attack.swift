@@ -38,7 +38,13 @@ extension Attack {
 
 /// "Byte `offset` of the first `message` that `sender` sends", offset counted from the start of the
 /// handshake message, its 4-byte header included (as in the JSON `bytes`).
+/// `message` may also be ``httpRequest`` or ``httpResponse``: the first HTTP message of the
+/// sender, byte `offset` of its text over plain HTTP, or byte `offset` of the payload of the
+/// application-data record that carries it over TLS.
 public struct TamperTarget: Sendable, Hashable {
+    public static let httpRequest = "HTTPRequest"
+    public static let httpResponse = "HTTPResponse"
+
     /// A handshake message name as the trace writes it: "ClientHello", "ServerHello", "Certificate", …
     public var message: String
     public var sender: Actor

@@ -14,6 +14,12 @@ enum HTTPFraming {
         return (String(decoding: bytes[..<end], as: UTF8.self), Array(bytes[end...]))
     }
 
+    /// An HTTP/0.9 request: one line ending in CRLF (or LF).
+    static func requestLine(in bytes: [UInt8]) -> (String, [UInt8])? {
+        guard let lf = bytes.firstIndex(of: 10) else { return nil }
+        return (String(decoding: bytes[...lf], as: UTF8.self), Array(bytes[(lf + 1)...]))
+    }
+
     static func response(in bytes: [UInt8]) -> (String, [UInt8])? {
         guard let end = headerEnd(bytes) else { return nil }
         let headers = String(decoding: bytes[..<end], as: UTF8.self).lowercased()

@@ -66,6 +66,7 @@ extension Trace {
         var clientKeys: KeyBlock?, serverKeys: KeyBlock?
         var serverSawClientRandom: [UInt8]?, clientSawServerRandom: [UInt8]?
         var cookie: [UInt8]?, serverCookie: [UInt8]?
+        var request: [UInt8]?, serverRequest: [UInt8]?, response: [UInt8]?, serverResponse: [UInt8]?
         var attackerValues: [[UInt8]] = []
         var hasAttackerEngine = false
         var hasAfterwards = false
@@ -92,10 +93,18 @@ extension Trace {
                 attackerValues.append(value)
             case .attack where e.actor == .eavesdropper:
                 hasAfterwards = true
-            case .http(.requestSent(let request)) where e.actor == .client && cookie == nil:
-                cookie = PassiveAnalysis.cookieLine(Array(request.utf8))
-            case .http(.requestReceived(let request)) where e.actor == .server && serverCookie == nil:
-                serverCookie = PassiveAnalysis.cookieLine(Array(request.utf8))
+            case .http(.requestSent(let text)) where e.actor == .client && request == nil:
+                request = Array(text.utf8)
+                cookie = PassiveAnalysis.cookieLine(Array(text.utf8))
+            case .http(.requestReceived(let text)) where e.actor == .server && serverRequest == nil:
+                serverRequest = Array(text.utf8)
+                serverCookie = PassiveAnalysis.cookieLine(Array(text.utf8))
+            case .http(.responseSent(let text)) where e.actor == .server && serverResponse == nil:
+                serverResponse = Array(text.utf8)
+            case .http(.responseReceived(let text)) where e.actor == .client && response == nil:
+                response = Array(text.utf8)
+            case .http(.responseReceived(let text)) where e.actor == .attacker:
+                attackerValues.append(Array(text.utf8))
             default: break
             }
         }
@@ -119,6 +128,14 @@ extension Trace {
         ]
         if let cookie {
             rows.append(row("HTTP cookie", client: cookie, server: serverCookie))
+        }
+        // The whole request and response: on the wire in the clear over plain HTTP, inside
+        // encrypted records over TLS (opened only by a stolen RSA key or a man in the middle).
+        if request != nil || serverRequest != nil {
+            rows.append(row("HTTP request", client: request, server: serverRequest))
+        }
+        if response != nil || serverResponse != nil {
+            rows.append(row("HTTP response", client: response, server: serverResponse))
         }
         return KnowledgeTable(rows: rows)
     }

@@ -82,11 +82,38 @@ final class OnPathAttacker {
     // MARK: - Plans
 
     private func planTamper(_ target: TamperTarget, stream: [UInt8], key: DirectionKey) {
+        if target.message == TamperTarget.httpRequest || target.message == TamperTarget.httpResponse {
+            planHTTPTamper(target, stream: stream, key: key)
+            return
+        }
         let layout = TLSStreamLayout(stream)
         guard let message = layout.messages.first(where: { Self.name($0.type) == target.message }) else { return }
         let index = message.start + target.offset
         guard target.offset >= 0, target.offset < 4 + message.length, index < layout.handshakePositions.count else { return }
         let position = layout.handshakePositions[index]
+        let old = stream[position]
+        let new = target.newValue ?? (old ^ 0xFF)
+        rewrites = [position: new]
+        rewriteDirection = key
+        events.append(.tampered(message: target.message, sender: target.sender, offset: target.offset, old: old, new: new))
+    }
+
+    /// The first HTTP message of this direction. Over plain HTTP it is the stream itself, so byte
+    /// `offset` of the message is byte `offset` of the stream; over TLS the attacker cannot find
+    /// the text, so it changes byte `offset` of the payload of the first application-data record
+    /// (the ciphertext carrying the message). Waits until that byte has been sent.
+    private func planHTTPTamper(_ target: TamperTarget, stream: [UInt8], key: DirectionKey) {
+        let isTLS = stream.count >= 2 && (stream[0] == 22 || stream[0] == 23) && stream[1] == 3
+        let position: Int
+        if isTLS {
+            let layout = TLSStreamLayout(stream)
+            guard let record = layout.records.first(where: { $0.type == 23 && $0.protected }),
+                  target.offset >= 0, target.offset < record.end - record.start - 5 else { return }
+            position = record.start + 5 + target.offset
+        } else {
+            position = target.offset
+        }
+        guard position >= 0, position < stream.count else { return }
         let old = stream[position]
         let new = target.newValue ?? (old ^ 0xFF)
         rewrites = [position: new]

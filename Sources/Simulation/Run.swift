@@ -83,7 +83,7 @@ final class Run {
         }
         let requests = setup.plannedRequests
         switch setup.connectionMode {
-        case .oneRequestPerConnection: plannedConnections = requests.isEmpty ? [[]] : requests.map { [$0] }
+        case .oneRequestPerConnection, .http09: plannedConnections = requests.isEmpty ? [[]] : requests.map { [$0] }
         case .keepAlive, .pipelining: plannedConnections = [requests]
         }
     }
@@ -320,8 +320,9 @@ final class Run {
     func application(_ leg: Leg) {
         let client = leg.initiator, server = leg.responder
         // The responder: the real server answers; a MITM reads the request and relays it.
+        let http09 = setup.connectionMode == .http09
         if server.done, !server.failed {
-            while case let (request, rest)? = HTTPFraming.request(in: server.inbox) {
+            while case let (request, rest)? = http09 ? HTTPFraming.requestLine(in: server.inbox) : HTTPFraming.request(in: server.inbox) {
                 server.inbox = rest
                 http(.requestReceived(request), by: server)
                 if server.actor == .attacker {
@@ -337,6 +338,7 @@ final class Run {
                 } else {
                     http(.responseSent(setup.httpResponse), by: server)
                     send(setup.httpResponse, from: server)
+                    if http09 { closeAfterResponse(server) }
                 }
             }
         }
@@ -361,15 +363,31 @@ final class Run {
                 send(request, from: client)
             }
         }
-        while case let (response, rest)? = HTTPFraming.response(in: client.inbox) {
+        while case let (response, rest)? = http09 ? http09Response(client, leg: leg) : HTTPFraming.response(in: client.inbox) {
             client.inbox = rest
             leg.answered += 1
             http(.responseReceived(response), by: client)
             if let down = leg.downstream, down.responder.done, !down.responder.failed {
                 http(.responseSent(response), by: down.responder)
                 send(response, from: down.responder)
+                if http09 { closeAfterResponse(down.responder) }
             }
         }
+    }
+
+    /// HTTP/0.9: the response is everything the server sent once it has closed its side (the
+    /// client's connection is in CLOSE-WAIT), one per connection.
+    func http09Response(_ client: Endpoint, leg: Leg) -> (String, [UInt8])? {
+        guard leg.sent > leg.answered, let id = client.tcp, net.state(of: id) == .closeWait else { return nil }
+        return (String(decoding: client.inbox, as: UTF8.self), [])
+    }
+
+    /// HTTP/0.9: the server ends the response by closing the connection.
+    func closeAfterResponse(_ server: Endpoint) {
+        guard let id = server.tcp, !server.closedTCP, server.pendingWrites.isEmpty else { return }
+        server.closedTLS = true
+        server.closedTCP = true
+        try? net.close(id)
     }
 
     func closeWhenDone(_ leg: Leg) {

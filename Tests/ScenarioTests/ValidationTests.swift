@@ -31,9 +31,11 @@ struct ValidationTests {
 
     @Test func missingRequiredKey() {
         let e = validationError("description: a description long enough to teach\nexpect: { handshake: success }\n")
-        #expect(e?.description == "t.yaml:1:1: missing required key 'title'")
+        #expect(e?.description == "t.yaml:1:1: title: missing required key 'title': expected a one-line string: the lesson's name")
         let f = validationError(minimal("network:\n  faults:\n    - { from: client, action: drop }\n"))
-        #expect(f?.description == "t.yaml:5:7: network.faults[0]: missing required key 'nth'")
+        #expect(f?.description == "t.yaml:5:7: network.faults[0].nth: missing required key 'nth': expected a whole number ≥ 1")
+        let m = validationError(minimal("client:\n  policy:\n    afnetworking: { pinned: [demo-leaf] }\n"))
+        #expect(m?.description == "t.yaml:5:19: client.policy.afnetworking.mode: missing required key 'mode': expected one of: none, publicKey, certificate")
     }
 
     @Test func contradictions() {
@@ -81,7 +83,12 @@ struct ValidationTests {
 
     @Test func attackersThatNeedTLS() {
         let tamper = validationError(minimal("http: { tls: false }\nattacker: { kind: tamper, message: ServerHello, sender: server, offset: 6 }\n"))
-        #expect(tamper?.description == "t.yaml:4:13: attacker.kind: contradiction: attacker tamper needs TLS, but http.tls is false")
+        #expect(tamper?.description == "t.yaml:4:36: attacker.message: contradiction: over plain HTTP (http.tls: false) there is no ServerHello to tamper with; expected HTTPRequest or HTTPResponse")
+        let replay = validationError(minimal("http: { tls: false }\nattacker: { kind: replay }\n"))
+        #expect(replay?.description == "t.yaml:4:13: attacker.kind: contradiction: attacker replay needs TLS, but http.tls is false")
+        // The HTTP bytes themselves can be changed on a plain connection.
+        #expect(validationError(minimal("http: { tls: false }\nattacker: { kind: tamper, message: HTTPResponse, sender: server, offset: 70 }\n",
+                                        expect: "expect: { handshake: none }\n")) == nil)
         let cert = validationError(minimal("http: { tls: false }\nattacker: { kind: mitm, certificate: attacker }\n"))
         #expect(cert?.path == "attacker.certificate" && cert?.message.hasPrefix("contradiction: over plain HTTP") == true)
         #expect(validationError(minimal("http: { tls: false }\nattacker: { kind: mitm }\n", expect: "expect: { handshake: none }\n")) == nil)
@@ -99,7 +106,36 @@ struct ValidationTests {
 
     @Test func duplicateKey() {
         let e = validationError(minimal("seed: 1\nseed: 2\n"))
-        #expect(e != nil && (e?.line ?? 0) >= 3)
+        #expect(e?.description == "t.yaml:4:1: seed: duplicate key 'seed' (first written at line 3, column 1); a key may appear once in a mapping")
+        // Nested: the error points at the second occurrence and names the full key path.
+        let nested = validationError(minimal("client:\n  policy:\n    afnetworking:\n      mode: none\n      allow_invalid: true\n      mode: certificate\n"))
+        #expect(nested?.line == 8 && nested?.column == 7 && nested?.path == "client.policy.afnetworking.mode")
+        let inList = validationError(minimal("network:\n  faults:\n    - { from: client, nth: 1, action: drop }\n    - from: server\n      nth: 2\n      nth: 3\n      action: drop\n"))
+        #expect(inList?.line == 8 && inList?.column == 7 && inList?.path == "network.faults[1].nth")
+        let flow = validationError(minimal("server: { ems: true, ems: false }\n"))
+        #expect(flow?.line == 3 && flow?.column == 22 && flow?.path == "server.ems")
+    }
+
+    @Test func aByteOrderMarkIsNotPartOfTheText() throws {
+        let text = "\u{FEFF}" + minimal()
+        #expect(validationError(text) == nil)
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(minimal("seed: x\n").utf8)
+        do {
+            _ = try ScenarioParser.parse(data: bytes, file: "b.yaml")
+            Issue.record("accepted a bad seed")
+        } catch {
+            // Columns count from the first character after the mark.
+            #expect(error.description == "b.yaml:3:7: seed: expected a whole number ≥ 0, got the string 'x'")
+        }
+    }
+
+    @Test func lastResponseMinusOneMeansNoResponse() throws {
+        // A handshake that fails: no response ever arrives, which the README writes as −1.
+        let text = minimal("client: { host: mail.example.com }\n", expect: "expect:\n  handshake: failure\n  last_response_us: -1\n")
+        #expect(ScenarioCheck.check(try ScenarioParser.parse(text: text, file: "t.yaml")).line == "PASS t")
+        let ok = minimal("", expect: "expect:\n  last_response_us: -1\n")
+        #expect(ScenarioCheck.check(try ScenarioParser.parse(text: ok, file: "t.yaml")).line.hasPrefix("FAIL t: last_response_us: expected -1, got "))
+        #expect(validationError(minimal("", expect: "expect:\n  last_response_us: -2\n"))?.path == "expect.last_response_us")
     }
 
     @Test func expectNeedsAtLeastOneKeyAndKnownFacts() {
