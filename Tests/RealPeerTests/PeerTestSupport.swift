@@ -48,6 +48,11 @@ final class Child {
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
+    /// Writes `text` to the child's standard input (kept open until `stop()`).
+    func send(_ text: String) {
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
     /// Waits until the log contains `text` (true) or the process ends or time runs out (false).
     func wait(for text: String, seconds: Double = 5) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -14,12 +14,14 @@ import Glibc
 @Suite("RealPeer: openssl s_client and curl against our server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
 struct ServerRoleTests {
     static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented, auth: ClientAuthentication = ClientAuthentication.none,
-                       dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, maxConnections: Int? = nil,
+                       dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, handshakeTimeout: Int32 = 30_000,
+                       requestTimeout: Int32 = 30_000, maxConnections: Int? = nil,
                        concurrency: Int = 1, keepTraces: Bool = true) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
         let useFFDHE = dhGroup.name == "ffdhe2048"
-        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout) {
+        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout,
+                              handshakeTimeoutMilliseconds: handshakeTimeout, requestTimeoutMilliseconds: requestTimeout) {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: suites,
                                    dhGroup: useFFDHE ? .ffdhe2048 : .modp2048, clientAuthentication: auth,
                                    clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
@@ -28,12 +30,12 @@ struct ServerRoleTests {
         return ServerThread(real, maxConnections: maxConnections, concurrency: concurrency, keepTraces: keepTraces)
     }
 
-    static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String],
+    static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String], stdin: String = "GET / HTTP/1.0\r\n\r\n",
                         environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         try runTool(Tools.openssl ?? "openssl",
                     ["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-CAfile", "root.pem", "-verify_return_error",
                      "-servername", "localhost", "-ign_eof"] + extra,
-                    in: pki.dir, stdin: "GET / HTTP/1.0\r\n\r\n", environment: environment, timeout: 15)
+                    in: pki.dir, stdin: stdin, environment: environment, timeout: 15)
     }
 
     @Test("EMS switched off in s_client's OpenSSL config file: our server completes without it, and both say so")
