@@ -47,7 +47,7 @@ struct BoundedWaitTests {
     @Test("a client that streams garbage after our alert is cut off: the next client is answered promptly",
           arguments: [(4_096, UInt32(2)), (100, UInt32(50))])
     func garbageAfterAlert(chunk: Int, interval: UInt32) throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let thread = try ServerRoleTests.server(pki: pki)
         defer { thread.stop() }
         let socket = try TCPSocket.connect(host: "127.0.0.1", port: thread.port)
@@ -70,7 +70,7 @@ struct BoundedWaitTests {
 
     @Test("a ClientHello dripped one byte every 300 ms hits the handshake deadline; the next client is served")
     func slowDripHandshake() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         // Each read would wait 5 s: only the 1.5 s deadline for the whole handshake can stop the drip.
         let thread = try ServerRoleTests.server(pki: pki, timeout: 5_000, handshakeTimeout: 1_500)
         defer { thread.stop() }
@@ -100,7 +100,7 @@ struct BoundedWaitTests {
 
     @Test("an HTTP request dripped one byte every 300 ms hits the request deadline; the next client is served")
     func slowDripRequest() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let openssl = try #require(Tools.openssl)
         let thread = try ServerRoleTests.server(pki: pki, timeout: 5_000, requestTimeout: 1_500)
         defer { thread.stop() }
@@ -127,7 +127,7 @@ struct BoundedWaitTests {
 
     @Test("a request head over 16 KiB is answered 431 and closed; one under the cap is served")
     func requestHeadCap() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let thread = try ServerRoleTests.server(pki: pki)
         defer { thread.stop() }
         let big = try ServerRoleTests.sClient(thread.port, pki: pki, [],
