@@ -174,7 +174,14 @@ extension TCPConnection {
             textDropped = true
         }
 
-        // Second: RST.
+        // Second: RST. RFC 5961 §3.2 (RFC 9293 recommends it): only an RST at exactly RCV.NXT resets;
+        // one elsewhere in the window may be a blind attacker's guess, so it gets a challenge ACK (a
+        // real peer that lost its state answers that ACK with an RST at the right number).
+        if hasRST && original.seq != rcvNxt {
+            out.emit(.challengeACK)
+            sendACK(&out)
+            return
+        }
         if hasRST {
             switch state {
             case .synReceived where isPassive:

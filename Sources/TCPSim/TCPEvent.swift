@@ -34,7 +34,8 @@ public enum TCPEvent: Hashable, Sendable {
     case windowProbeSent
     /// A retransmitted FIN re-acknowledged in TIME-WAIT (2·MSL restarted).
     case finReacknowledgedInTimeWait
-    /// RFC 5961 §4 challenge ACK for a SYN on a synchronized connection.
+    /// RFC 5961 challenge ACK: for a SYN on a synchronized connection (§4), or an RST in the window
+    /// but not exactly at RCV.NXT (§3.2).
     case challengeACK
     /// The peer's FIN reached the application: no more data will arrive.
     case peerClosed

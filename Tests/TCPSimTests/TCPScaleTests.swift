@@ -3,7 +3,7 @@ import Testing
 @testable import TCPSim
 
 /// Half-open connections at scale: a SYN flood into a backlog large enough to hold all of it.
-@Suite("Scale: a SYN flood of half-open connections")
+@Suite("Scale: a SYN flood of half-open connections", .serialized)
 struct TCPScaleTests {
     struct Measurement {
         var connections: Int
