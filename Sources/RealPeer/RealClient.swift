@@ -12,14 +12,17 @@ public struct RealClient {
     public var request: String?
     /// The longest wait for any one read (and for connect).
     public var timeoutMilliseconds: Int32
+    /// The whole handshake must finish within this, however the server paces its bytes.
+    public var handshakeTimeoutMilliseconds: Int32
 
     public init(host: String, port: UInt16, configuration: TLSClientConfiguration, request: String? = nil,
-                timeoutMilliseconds: Int32 = 10_000) {
+                timeoutMilliseconds: Int32 = 10_000, handshakeTimeoutMilliseconds: Int32 = 30_000) {
         self.host = host
         self.port = port
         self.configuration = configuration
         self.request = request
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
     }
 
     /// signature_algorithms in OpenSSL 3's order for RSA (RSA-PSS before PKCS#1 v1.5), so that a
@@ -81,8 +84,11 @@ public struct RealClient {
         }
         func closeSocket() {
             socket.shutdownWrite()
-            // Read what is left so that close() does not turn into a reset.
-            while let rest = try? socket.read(timeoutMilliseconds: 500), !rest.isEmpty { recorder.read(rest.count) }
+            // Read what is left so that close() does not turn into a reset — bounded in time and bytes,
+            // so a server that keeps sending cannot hold us.
+            let drained = socket.drain(milliseconds: 1_000, maxBytes: 65_536)
+            if drained.bytes > 0 { recorder.read(drained.bytes) }
+            if drained.cutShort { recorder.socket("the server kept sending: stopped draining after \(drained.bytes) bytes") }
             socket.close()
             recorder.socket("close(): \(recorder.totals)")
         }
@@ -90,11 +96,18 @@ public struct RealClient {
         // The handshake.
         recorder.phase("TLS handshake")
         guard send(client.start()) else { return finish("the connection broke while sending the ClientHello", recorder, client) }
+        let deadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
         while !client.isConnected {
             let bytes: [UInt8]
             do {
-                bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds)
+                if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
+                bytes = try socket.read(timeoutMilliseconds: deadline.limit(timeoutMilliseconds))
             } catch {
+                if deadline.hasPassed {
+                    recorder.socket("handshake deadline of \(deadline.milliseconds) ms passed")
+                    closeSocket()
+                    return finish("the handshake did not complete within \(deadline.milliseconds) ms (state \(client.stateName.rawValue))", recorder, client)
+                }
                 recorder.socket("\(error)")
                 closeSocket()
                 return finish("the server did not answer in state \(client.stateName.rawValue): \(error)", recorder, client)

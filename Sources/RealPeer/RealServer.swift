@@ -64,12 +64,38 @@ public final class RealServer: @unchecked Sendable {
     public let makeConfiguration: @Sendable () -> TLSServerConfiguration
     /// The longest wait for any one read; a client silent that long is closed.
     public var timeoutMilliseconds: Int32
+    /// The whole handshake must finish within this, however the client paces its bytes.
+    public var handshakeTimeoutMilliseconds: Int32
+    /// After the handshake, the whole HTTP request (up to its blank line) must arrive within this.
+    public var requestTimeoutMilliseconds: Int32
+    /// The longest request head accepted; a longer one is answered 431 and closed.
+    public var maxRequestBytes = 16_384
+    /// Bounds on reading what a client still sends after we are done (see ``TCPSocket/drain(milliseconds:maxBytes:)``).
+    public var drainMilliseconds: Int32 = 1_000
+    public var drainBytes = 65_536
 
-    public init(listener: TCPListener, timeoutMilliseconds: Int32 = 10_000,
+    public init(listener: TCPListener, timeoutMilliseconds: Int32 = 10_000, handshakeTimeoutMilliseconds: Int32 = 30_000,
+                requestTimeoutMilliseconds: Int32 = 30_000,
                 makeConfiguration: @escaping @Sendable () -> TLSServerConfiguration) {
         self.listener = listener
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
+        self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
         self.makeConfiguration = makeConfiguration
+    }
+
+    /// The answer to a request head longer than ``maxRequestBytes`` (RFC 6585 §5).
+    static let requestTooLarge = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    static let headerEnd: [UInt8] = Array("\r\n\r\n".utf8)
+
+    /// The offset just past the first CRLF CRLF at or after `from`, if any.
+    static func headerEnd(in bytes: [UInt8], from: Int) -> Int? {
+        var i = max(0, from)
+        while i + 4 <= bytes.count {
+            if bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 { return i + 4 }
+            i += 1
+        }
+        return nil
     }
 
     public var port: UInt16 { listener.port }
@@ -137,8 +163,15 @@ public final class RealServer: @unchecked Sendable {
         func finish(_ failure: String?, request: String? = nil) -> ServedConnection {
             socket.shutdownWrite()
             // Drain briefly: closing with unread bytes would reset the connection and could destroy
-            // the alert or the answer just written.
-            while let rest = try? socket.read(timeoutMilliseconds: 300), !rest.isEmpty { recorder.read(rest.count) }
+            // the alert or the answer just written. Bounded in time and bytes.
+            let drained = socket.drain(milliseconds: drainMilliseconds, maxBytes: drainBytes)
+            if drained.bytes > 0 { recorder.read(drained.bytes) }
+            var failure = failure
+            if drained.cutShort {
+                let note = "the client kept sending after we were done: stopped draining after \(drained.bytes) bytes"
+                recorder.socket(note)
+                failure = failure.map { "\($0); \(note)" }
+            }
             socket.close()
             recorder.socket("close(): \(recorder.totals)")
             facts.version = server.negotiatedVersion
@@ -149,11 +182,17 @@ public final class RealServer: @unchecked Sendable {
         }
 
         recorder.phase("TLS handshake")
+        let handshakeDeadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
         while !server.isConnected {
             let bytes: [UInt8]
             do {
-                bytes = try socket.read(timeoutMilliseconds: timeout)
+                if handshakeDeadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
+                bytes = try socket.read(timeoutMilliseconds: handshakeDeadline.limit(timeout))
             } catch {
+                if handshakeDeadline.hasPassed {
+                    recorder.socket("handshake deadline of \(handshakeDeadline.milliseconds) ms passed")
+                    return finish("handshake timed out: not complete within the \(handshakeDeadline.milliseconds) ms deadline (state \(server.stateName.rawValue)); closed")
+                }
                 recorder.socket("\(error)")
                 return finish("handshake abandoned in state \(server.stateName.rawValue): \(error); closed")
             }
@@ -185,10 +224,31 @@ public final class RealServer: @unchecked Sendable {
 
         // Wait for one HTTP request, answer it with the page.
         var request: [UInt8] = []
+        var scanned = 0  // the head's end is searched for only in bytes not yet looked at
         recorder.phase("HTTP request over TLS")
-        while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
+        let requestDeadline = Deadline(milliseconds: requestTimeoutMilliseconds)
+        while true {
+            if let end = Self.headerEnd(in: request, from: scanned - 3) {
+                if end <= maxRequestBytes { break }
+            }
+            scanned = request.count
+            if request.count > maxRequestBytes {
+                let text = String(decoding: request.prefix(200), as: UTF8.self)
+                recorder.http(.requestReceived(text), by: .server)
+                recorder.http(.responseSent(Self.requestTooLarge), by: .server)
+                if let step = try? server.sendApplicationData(Array(Self.requestTooLarge.utf8)) { send(step) }
+                send(server.close())
+                return finish("request head longer than \(maxRequestBytes) bytes: answered 431 and closed")
+            }
             let bytes: [UInt8]
-            do { bytes = try socket.read(timeoutMilliseconds: timeout) } catch {
+            do {
+                if requestDeadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
+                bytes = try socket.read(timeoutMilliseconds: requestDeadline.limit(timeout))
+            } catch {
+                if requestDeadline.hasPassed {
+                    recorder.socket("request deadline of \(requestDeadline.milliseconds) ms passed")
+                    return finish("request timed out: no complete HTTP request within the \(requestDeadline.milliseconds) ms deadline; closed")
+                }
                 recorder.socket("\(error)")
                 return finish("no HTTP request: \(error); closed")
             }

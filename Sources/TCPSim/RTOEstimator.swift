@@ -37,6 +37,11 @@ public struct RTOEstimator: Hashable, Sendable {
         rto = min(max((srtt ?? r) + max(granularity, 4 * rttvar), minimum), maximum)
     }
 
+    /// RFC 6298 §5.7: RTO ← `value` (clamped to the bounds), keeping SRTT and RTTVAR.
+    public mutating func reinitialize(to value: TCPTime) {
+        rto = min(max(value, minimum), maximum)
+    }
+
     /// RFC 6298 §5.5: RTO ← RTO · 2 (up to the maximum).
     public mutating func backOff() {
         rto = min(rto * 2, maximum)

@@ -24,7 +24,10 @@ extension TCPConnection {
 
     /// §3.10.7.2 LISTEN.
     private mutating func arriveInListen(_ seg: TCPSegment, _ out: inout TCPOutput) {
-        if seg.flags.contains(.rst) { return }  // first: an incoming RST is ignored
+        if seg.flags.contains(.rst) {  // first: an incoming RST is ignored
+            out.emit(.segmentDiscarded(.resetInListen))
+            return
+        }
         if seg.ack != nil {  // second: any ACK is bad here
             if let rst = Self.resetReply(to: seg) {
                 out.send(rst)
@@ -32,7 +35,10 @@ extension TCPConnection {
             }
             return
         }
-        guard seg.flags.contains(.syn) else { return }  // fourth: other text or control: drop
+        guard seg.flags.contains(.syn) else {  // fourth: other text or control: drop
+            out.emit(.segmentDiscarded(.noSYNInListen))
+            return
+        }
         // third: SYN. RCV.NXT = SEG.SEQ + 1, IRS = SEG.SEQ; send <SEQ=ISS><ACK=RCV.NXT><CTL=SYN,ACK>.
         remotePort = seg.sourcePort
         irs = seg.seq
@@ -59,15 +65,26 @@ extension TCPConnection {
     private mutating func arriveInSynSent(_ seg: TCPSegment, _ out: inout TCPOutput) {
         if let ack = seg.ack {  // first: an ACK must acknowledge our SYN exactly
             if ack.isAtOrBefore(iss) || ack.isAfter(sndNxt) {
-                if !seg.flags.contains(.rst) { sendReset(seq: ack, &out) }
+                if seg.flags.contains(.rst) {
+                    out.emit(.segmentDiscarded(.resetWithUnacceptableACK))
+                } else {
+                    sendReset(seq: ack, &out)
+                }
                 return
             }
         }
         if seg.flags.contains(.rst) {  // second: RST with an acceptable ACK: "connection refused"
-            if seg.ack != nil { fail(.refused, cause: .resetReceived, &out) }
+            if seg.ack != nil {
+                fail(.refused, cause: .resetReceived, &out)
+            } else {
+                out.emit(.segmentDiscarded(.resetWithoutACKInSynSent))  // no ACK: drop it
+            }
             return
         }
-        guard seg.flags.contains(.syn) else { return }  // fifth: neither SYN nor RST: drop
+        guard seg.flags.contains(.syn) else {  // fifth: neither SYN nor RST: drop
+            out.emit(.segmentDiscarded(.noSYNInSynSent))
+            return
+        }
         // fourth: SYN.
         irs = seg.seq
         rcvNxt = seg.seq + 1
@@ -85,6 +102,7 @@ extension TCPConnection {
             // Simultaneous open: <SEQ=ISS><ACK=RCV.NXT><CTL=SYN,ACK>, enter SYN-RECEIVED.
             setState(.synReceived, cause: .simultaneousOpen, &out)
             out.send(makeSYN(ack: rcvNxt))
+            timedSeq = nil  // Karn: our SYN goes out again, so an ACK of it no longer times one send
             noteACKSent(&out)
         }
     }
@@ -97,6 +115,7 @@ extension TCPConnection {
         // A retransmitted SYN in SYN-RECEIVED means our SYN-ACK was lost: send it again at once.
         if state == .synReceived, seg.flags.contains(.syn), seg.ack == nil, !hasRST, seg.seq == irs {
             out.send(makeSYN(ack: rcvNxt))
+            timedSeq = nil  // Karn: the SYN-ACK is now sent twice; its ACK is ambiguous, take no sample
             noteACKSent(&out)
             return
         }
@@ -130,6 +149,8 @@ extension TCPConnection {
                     out.emit(.unacceptableSegment(seq: seg.seq, length: length))
                 }
                 sendACK(&out)
+            } else {
+                out.emit(.segmentDiscarded(.resetOutOfWindow))  // RFC 9293 §3.10.7.4 first: drop it
             }
             return
         }
@@ -153,7 +174,14 @@ extension TCPConnection {
             textDropped = true
         }
 
-        // Second: RST.
+        // Second: RST. RFC 5961 §3.2 (RFC 9293 recommends it): only an RST at exactly RCV.NXT resets;
+        // one elsewhere in the window may be a blind attacker's guess, so it gets a challenge ACK (a
+        // real peer that lost its state answers that ACK with an RST at the right number).
+        if hasRST && original.seq != rcvNxt {
+            out.emit(.challengeACK)
+            sendACK(&out)
+            return
+        }
         if hasRST {
             switch state {
             case .synReceived where isPassive:
@@ -181,7 +209,10 @@ extension TCPConnection {
         }
 
         // Fifth: ACK.
-        guard let ack = seg.ack else { return }
+        guard let ack = seg.ack else {  // "if the ACK bit is off, drop the segment and return"
+            out.emit(.segmentDiscarded(.noACK))
+            return
+        }
         if state == .synReceived {
             guard ack.isAfter(sndUna) && ack.isAtOrBefore(sndNxt) else {
                 sendReset(seq: ack, &out)
@@ -298,6 +329,7 @@ extension TCPConnection {
         reassembly = ReassemblyBuffer()
         timedSeq = nil
         retransmissions = 0
+        synTimedOut = false
         setState(.listen, cause: cause, &out)
     }
 }

@@ -48,6 +48,7 @@ extension TCPConnection {
             guard let seg = retransmissionSegment() else { return }
             retransmissions += 1
             timedSeq = nil  // Karn: never time a retransmitted segment
+            if seg.flags.contains(.syn) { synTimedOut = true }
             rto.backOff()
             out.emit(.rtoBackedOff(rto: rto.rto))
             out.send(seg)

@@ -54,6 +54,8 @@ public struct TCPConnection: Hashable, Sendable {
     var timedSeq: SeqNumber?
     var timedAt: TCPTime = 0
     var retransmissions = 0
+    /// The retransmission timer expired while our SYN (or SYN-ACK) was unacknowledged (RFC 6298 §5.7).
+    var synTimedOut = false
     var persistBackoff = 0
     var unackedSegments = 0  // for delayed ACK: full segments received since our last ACK
     var lastAdvertisedWindow = 0
@@ -116,6 +118,9 @@ public struct TCPConnection: Hashable, Sendable {
         [timers.retransmission, timers.persist, timers.delayedACK, timers.timeWait].compactMap { $0 }.min()
     }
 
+    /// RFC 6298 §5.7's RTO after a SYN timeout (the RFC 2988 initial value).
+    static let synTimeoutFallbackRTO = TCPDuration.seconds(3)
+
     // MARK: - The one place state changes
 
     /// Changes state and records (from, to, cause). Entering CLOSED stops every timer; entering
@@ -131,6 +136,15 @@ public struct TCPConnection: Hashable, Sendable {
         case .timeWait:
             for kind in [TCPTimerKind.retransmission, .persist, .delayedACK] { cancelTimer(kind, &out) }
             setTimer(.timeWait, at: now + 2 * config.msl, &out)
+        case .established where synTimedOut:
+            // RFC 6298 §5.7: "If the timer expires awaiting the ACK of a SYN segment and the TCP
+            // implementation is using an RTO less than 3 seconds, the RTO MUST be re-initialized to
+            // 3 seconds when data transmission begins (i.e., after the three-way handshake completes)."
+            synTimedOut = false
+            if config.initialRTO < Self.synTimeoutFallbackRTO {
+                rto.reinitialize(to: Self.synTimeoutFallbackRTO)
+                out.emit(.rtoReinitialized(rto: rto.rto))
+            }
         default:
             break
         }

@@ -9,6 +9,8 @@ extension TCPEvent: CustomStringConvertible {
         case .retransmitted(let s, let attempt): "retransmission #\(attempt): \(s)"
         case .rttSample(let rtt, let srtt, let rttvar, let rto): "RTT \(rtt) µs: SRTT \(srtt), RTTVAR \(rttvar), RTO \(rto)"
         case .rtoBackedOff(let rto): "RTO backed off to \(rto) µs"
+        case .rtoReinitialized(let rto): "SYN timed out earlier: RTO re-initialized to \(rto) µs (RFC 6298 §5.7)"
+        case .segmentDiscarded(let reason): "segment discarded: \(reason.rawValue)"
         case .dataAccepted(let seq, let count): "accepted \(count) octets at \(seq)"
         case .outOfOrderBuffered(let seq, let count): "out of order: held \(count) octets at \(seq)"
         case .unacceptableSegment(let seq, let length): "unacceptable segment seq \(seq) len \(length): dropped, ACK sent"

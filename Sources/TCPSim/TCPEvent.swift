@@ -11,12 +11,17 @@ public enum TCPEvent: Hashable, Sendable {
     case rttSample(rtt: TCPTime, srtt: TCPTime, rttvar: TCPTime, rto: TCPTime)
     /// RFC 6298 §5.5: the RTO doubled after a timeout.
     case rtoBackedOff(rto: TCPTime)
+    /// RFC 6298 §5.7: the SYN (or SYN-ACK) timed out while RTO was under 3 s, so RTO is set to 3 s
+    /// as data transfer begins.
+    case rtoReinitialized(rto: TCPTime)
     /// In-order payload octets accepted into the receive buffer.
     case dataAccepted(seq: SeqNumber, count: Int)
     /// A segment ahead of RCV.NXT kept for later (out-of-order).
     case outOfOrderBuffered(seq: SeqNumber, count: Int)
     /// A segment wholly before RCV.NXT (a duplicate) or outside the window: dropped and re-ACKed.
     case unacceptableSegment(seq: SeqNumber, length: Int)
+    /// A segment dropped without any reply (RFC 9293 §3.10.7's silent "drop the segment" steps).
+    case segmentDiscarded(TCPDiscardReason)
     /// An ACK for something not yet sent (RFC 9293 §3.10.7.4 fifth check): dropped, ACK sent.
     case ackOfUnsentData(ack: SeqNumber)
     /// Our window is full: advertising zero.
@@ -29,7 +34,8 @@ public enum TCPEvent: Hashable, Sendable {
     case windowProbeSent
     /// A retransmitted FIN re-acknowledged in TIME-WAIT (2·MSL restarted).
     case finReacknowledgedInTimeWait
-    /// RFC 5961 §4 challenge ACK for a SYN on a synchronized connection.
+    /// RFC 5961 challenge ACK: for a SYN on a synchronized connection (§4), or an RST in the window
+    /// but not exactly at RCV.NXT (§3.2).
     case challengeACK
     /// The peer's FIN reached the application: no more data will arrive.
     case peerClosed

@@ -371,6 +371,8 @@ public final class TCPNetwork {
         // LISTEN (RFC 9293 §3.10.7.2): ignore RST, answer an ACK with RST, drop the rest.
         if seg.ack != nil, let rst = TCPConnection.resetReply(to: seg) {
             transmit(TCPPacket(source: address, destination: packet.source, segment: rst))
+        } else {
+            record(.connection(id, .segmentDiscarded(flags.contains(.rst) ? .resetInListen : .noSYNInListen)))
         }
     }
 

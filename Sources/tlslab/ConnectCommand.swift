@@ -79,15 +79,18 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "Append the session's secrets to FILE in NSS key log format (for Wireshark).")
     var keylog: String?
 
-    /// --format and --verbosity, shared with the root command (which parses them too); --seed does
-    /// not apply: real connections use the system's random generator.
-    @OptionGroup var render: RenderOptions
+    /// --format and --verbosity (no --seed: real connections use the system's random generator).
+    @OptionGroup var render: PeerRenderOptions
 
     @Option(help: "Seconds to wait for the server at each step.")
     var timeout: Int = 10
 
+    @Option(help: "Seconds the whole handshake may take, however the server paces its bytes.")
+    var handshakeTimeout: Int = 30
+
     func validate() throws {
-        if render.seed != nil { throw ValidationError("--seed does not apply: real connections use the system random generator") }
+        try render.validateNoSeed()
+        if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
         let pinning: Set<Policy> = [.afPublicKey, .afCertificate]
@@ -155,7 +158,8 @@ struct ConnectCommand: ParsableCommand {
         let httpRequest = text.map { $0.isEmpty ? nil : $0 }
             ?? "GET / HTTP/1.1\r\nHost: \(name ?? host)\r\nConnection: close\r\n\r\n"
         let client = RealClient(host: host, port: port, configuration: configuration, request: httpRequest,
-                                timeoutMilliseconds: Int32(timeout * 1_000))
+                                timeoutMilliseconds: Int32(timeout * 1_000),
+                                handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000))
         let result = client.run()
 
         PeerOptions.print(result.trace, format: render.format, verbosity: render.verbosity,
@@ -185,6 +189,27 @@ struct ConnectCommand: ParsableCommand {
             throw CLIError.badInput("expected HOST:PORT with a port 1…65535, got '\(target)'")
         }
         return (String(host), port)
+    }
+}
+
+/// The rendering options of `connect` and `serve`: --format and --verbosity as elsewhere, and a
+/// hidden --seed that is refused with a reason (real connections use the system's random generator),
+/// so --help does not offer it.
+struct PeerRenderOptions: ParsableArguments {
+    @Option(help: "Output format: text or json (JSON Lines, one object per event).")
+    var format: RenderOptions.Format = .text
+
+    @Option(help: "Text detail: summary, normal or bytes.")
+    var verbosity: TextRenderer.Verbosity = .normal
+
+    @Option(help: .hidden)
+    var seed: String?
+
+    /// The root command declares --seed too and may take the value itself, so the command line is
+    /// looked at as well.
+    func validateNoSeed() throws {
+        let given = seed != nil || CommandLine.arguments.dropFirst().contains { $0 == "--seed" || $0.hasPrefix("--seed=") }
+        if given { throw ValidationError("--seed does not apply: real connections use the system random generator") }
     }
 }
 

@@ -53,9 +53,8 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Print no traces, only the one-line log entry per connection (on standard error).")
     var logOnly = false
 
-    /// --format and --verbosity, shared with the root command (which parses them too); --seed does
-    /// not apply: real connections use the system's random generator.
-    @OptionGroup var render: RenderOptions
+    /// --format and --verbosity (no --seed: real connections use the system's random generator).
+    @OptionGroup var render: PeerRenderOptions
 
     @Option(help: "Stop after this many connections.")
     var maxConnections: Int?
@@ -66,8 +65,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a client may stay silent before it is closed.")
     var timeout: Int = 10
 
+    @Option(help: "Seconds the whole handshake may take, however slowly the client sends.")
+    var handshakeTimeout: Int = 30
+
+    @Option(help: "Seconds the HTTP request may take to arrive after the handshake.")
+    var requestTimeout: Int = 30
+
     func validate() throws {
-        if render.seed != nil { throw ValidationError("--seed does not apply: real connections use the system random generator") }
+        try render.validateNoSeed()
+        if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
+        if !(1...3_600).contains(requestTimeout) { throw ValidationError("--request-timeout takes 1…3600 seconds") }
         if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
         if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
         if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
@@ -92,7 +99,9 @@ struct ServeCommand: ParsableCommand {
         do { listener = try TCPListener(address: address, port: UInt16(port)) } catch {
             throw CLIError.failed("cannot listen on \(address):\(port): \(error)")
         }
-        let server = RealServer(listener: listener, timeoutMilliseconds: Int32(timeout * 1_000)) {
+        let server = RealServer(listener: listener, timeoutMilliseconds: Int32(timeout * 1_000),
+                                handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000),
+                                requestTimeoutMilliseconds: Int32(requestTimeout * 1_000)) {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: accepted,
                                    dhGroup: group == .ffdhe2048 ? .ffdhe2048 : .modp2048,
                                    clientAuthentication: auth,

@@ -182,6 +182,25 @@ struct PeerCommandTests {
         }
     }
 
+    @Test("connect/serve --help: no --seed offered (it is refused), the phase deadlines are")
+    func helpAndSeed() throws {
+        for (command, deadlines) in [("connect", ["--handshake-timeout"]), ("serve", ["--handshake-timeout", "--request-timeout"])] {
+            let help = try Self.tlslab([command, "--help"])
+            #expect(help.status == 0, "\(help.stderr)")
+            #expect(help.stdout.contains("--format") && help.stdout.contains("--verbosity"), "\(help.stdout)")
+            #expect(!help.stdout.contains("--seed"), "\(command) --help offers --seed: \(help.stdout)")
+            for option in deadlines { #expect(help.stdout.contains(option), "\(command) --help lacks \(option)") }
+        }
+        let connect = try Self.tlslab(["connect", "127.0.0.1:1", "--seed", "5"])
+        #expect(connect.status == 2 && connect.stderr.contains("--seed does not apply"), "\(connect.stderr)")
+        let serve = try Self.tlslab(["serve", "--port", "0", "--cert", Self.file("server.cert.pem"),
+                                     "--key", Self.file("server.key.pem"), "--seed", "5"])
+        #expect(serve.status == 2 && serve.stderr.contains("--seed does not apply"), "\(serve.stderr)")
+        let badDeadline = try Self.tlslab(["serve", "--port", "0", "--cert", Self.file("server.cert.pem"),
+                                           "--key", Self.file("server.key.pem"), "--handshake-timeout", "0"])
+        #expect(badDeadline.status == 2, "\(badDeadline.stderr)")
+    }
+
     @Test("serve stops cleanly on SIGTERM; connect to a closed port fails with one line")
     func stops() throws {
         let server = try Server([])

@@ -51,7 +51,7 @@ struct ClientRoleTests {
 
     @Test("each suite completes with OpenSSL's defaults; EMS on; PSS signatures; MAC-then-encrypt on CBC", arguments: cases)
     func suite(_ c: Case) throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-cipher", c.openSSLName, "-www"] + c.serverArgs, pki: pki)
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki, suites: [c.suite]).run()
@@ -93,7 +93,7 @@ struct ClientRoleTests {
 
     @Test("EMS switched off in the server's OpenSSL config file: the handshake completes without it")
     func noExtendedMasterSecret() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-www"], pki: pki,
                                               environment: ["OPENSSL_CONF": pki.path("noems.cnf")])
         defer { server.stop() }
@@ -109,7 +109,7 @@ struct ClientRoleTests {
 
     @Test("mutual TLS: s_server -Verify 1 accepts our client certificate (PKCS#1 key) and refuses no certificate")
     func mutual() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let identity = try PeerFiles.identity(certificate: pki.path("client.pem"), key: pki.path("client.key"))
         do {
             let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-www", "-Verify", "1",
@@ -160,6 +160,10 @@ struct ClientRoleTests {
         TrustCase(certificate: "chain.pem", policy: .systemDefault),
         TrustCase(certificate: "selfsigned.pem", policy: .systemDefault, alert: "unknown_ca"),
         TrustCase(certificate: "wrong.pem", policy: .systemDefault, alert: "bad_certificate"),
+        // `openssl req -x509` defaults: a self-signed CA:TRUE certificate presented as the server's. Our
+        // chain check rejects the CA:TRUE leaf before looking for an anchor: bad_certificate (OpenSSL
+        // says unknown_ca; see selfSignedCAServerAgainstOpenSSL).
+        TrustCase(certificate: "selfsigned-ca.pem", policy: .systemDefault, alert: "bad_certificate"),
         TrustCase(certificate: "chain.pem", policy: .systemDefault, ats: true),
         TrustCase(certificate: "wrong.pem", policy: .systemDefault, ats: true, alert: "bad_certificate"),
         // `connect --policy none`.
@@ -179,7 +183,7 @@ struct ClientRoleTests {
     @Test("trust policies (system default, ATS, AFSecurityPolicy, challenge modes) decide a real server as they decide in a simulation",
           arguments: ClientRoleTests.trustCases)
     func trustPolicy(_ c: TrustCase) throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         // s_server sends only the first certificate of -cert: the rest of chain.pem goes in -cert_chain,
         // so that the real server presents what the simulated one does.
         let presented = c.certificate == "chain.pem" ? ["-cert", "leaf.pem", "-cert_chain", "root.pem"] : ["-cert", c.certificate]
@@ -236,7 +240,7 @@ struct ClientRoleTests {
 
     @Test("the text trace of a real handshake shows the server's messages as they arrive, the same ladder as a simulation")
     func textLadder() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let (server, port) = try startSServer(["-cert", "leaf.pem", "-cert_chain", "root.pem", "-key", "leaf.key", "-www"], pki: pki)
         defer { server.stop() }
         let suite = CipherSuite.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256
@@ -268,7 +272,7 @@ struct ClientRoleTests {
             if let s = try? silent.accept(timeoutMilliseconds: 3_000) { _ = try? s.read(timeoutMilliseconds: 1_000); s.close() }
         }
         thread.start()
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let closed = try Self.client(port: silent.port, pki: pki).run()
         #expect(closed.failure?.contains("closed the connection during the handshake") == true, "\(closed.failure ?? "")")
 
@@ -284,5 +288,45 @@ struct ClientRoleTests {
         thread2.start()
         let answer = try Self.client(port: garbage.port, pki: pki).run()
         #expect(answer.failure?.hasPrefix("refused: ") == true, "\(answer.failure ?? "")")
+    }
+
+    /// Both refuse; they differ in the alert. OpenSSL looks for a trust anchor first (none: error 18,
+    /// self-signed, alert unknown_ca); our chain check (the simulation's too) first finds a leaf with
+    /// basicConstraints CA:TRUE, which may not be a TLS server's end-entity certificate, and sends
+    /// bad_certificate. Both facts are asserted so that a change on either side shows up here.
+    @Test("a self-signed server certificate from `openssl req -x509` defaults (CA:TRUE): refused by s_client (unknown_ca) and by us (bad_certificate, CA:TRUE leaf)")
+    func selfSignedCAServerAgainstOpenSSL() throws {
+        let pki = try TestPKI.require()
+        let openssl = try #require(Tools.openssl)
+        let (server, port) = try startSServer(["-cert", "selfsigned-ca.pem", "-key", "leaf.key", "-www"], pki: pki)
+        defer { server.stop() }
+        // OpenSSL's client: verify error 18, and the alert it sends is unknown_ca (48).
+        let theirs = try runTool(openssl, ["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-CAfile", "root.pem",
+                                           "-verify_return_error", "-servername", "localhost"], in: pki.dir, stdin: "", timeout: 15)
+        #expect(theirs.output.contains("verify error:num=18:self-signed certificate"), "\(theirs.output)")
+        #expect(server.wait(for: "alert unknown ca", seconds: 3), "s_server: \(server.output)")
+        // Ours: refused with bad_certificate, naming the CA:TRUE leaf (the simulation says the same: trustPolicy).
+        let ours = try Self.client(port: port, pki: pki).run()
+        let failure = try #require(ours.failure, "our client accepted a self-signed certificate")
+        #expect(failure.hasPrefix("refused: bad_certificate — "), "\(failure)")
+        #expect(failure.contains("not a valid end entity: basicConstraints CA:TRUE"), "\(failure)")
+        #expect(server.wait(for: "alert bad certificate", seconds: 3), "s_server saw our alert: \(server.output)")
+    }
+
+    @Test("tlslab connect --cert/--key against s_server -Verify 1: mutual TLS completes; without them the server refuses")
+    func connectWithClientCertificate() throws {
+        let pki = try TestPKI.require()
+        let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
+        let (server, port) = try startSServer(["-cert", "leaf.pem", "-cert_chain", "root.pem", "-key", "leaf.key",
+                                               "-Verify", "1", "-CAfile", "root.pem", "-www"], pki: pki)
+        defer { server.stop() }
+        let base = ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--timeout", "5"]
+        let ok = try runTool(tlslab, base + ["--cert", "client.pem", "--key", "client.key"], in: pki.dir, environment: ["NO_COLOR": "1"])
+        #expect(ok.status == 0, "\(ok.output.suffix(1500))")
+        #expect(ok.output.contains("HTTP/1.0 200 ok"), "s_server's page: \(ok.output.suffix(1500))")
+        #expect(server.wait(for: "CN = TLSLab Test Client", seconds: 3), "s_server verified our client certificate: \(server.output)")
+        let refused = try runTool(tlslab, base, in: pki.dir, environment: ["NO_COLOR": "1"])
+        #expect(refused.status == 1, "\(refused.output.suffix(1500))")
+        #expect(refused.output.contains("the server sent a fatal alert: "), "\(refused.output.suffix(500))")
     }
 }

@@ -6,7 +6,8 @@ import Testing
 import Glibc
 #endif
 
-/// Locates the tools the interop tests drive; each test is skipped, with the reason, without them.
+/// Locates the tools the interop tests drive. Without one, a test is skipped with the reason on a
+/// developer's machine, and fails under CI (env CI set), where `.ci/run` installs every one of them.
 enum Tools {
     static func find(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
@@ -19,8 +20,37 @@ enum Tools {
     static let openssl = find("openssl")
     static let curl = find("curl")
     static let tshark = find("tshark")
-    static var haveOpenSSL: Bool { openssl != nil && TestPKI.shared != nil }
+    static let tcpdump = find("tcpdump")
+    /// Suites that need OpenSSL run when it is there, and always under CI (where its absence fails).
+    /// A failure to build the test PKI is not a reason to skip: ``TestPKI/require()`` reports it.
+    static var haveOpenSSL: Bool { openssl != nil || ci }
     static var heavy: Bool { ProcessInfo.processInfo.environment["TLSLAB_HEAVY"] == "1" }
+    static var ci: Bool {
+        let value = ProcessInfo.processInfo.environment["CI"] ?? ""
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
+    /// The `tlslab` executable SwiftPM built next to the test bundle.
+    static var tlslab: String? {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tlslab"),
+            Bundle.main.bundleURL.appendingPathComponent("tlslab"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tlslab"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }?.path
+    }
+
+    /// `path`, or (when nil) a skip with `reason` — a failure under CI.
+    static func need(_ path: String?, _ reason: String) throws -> String {
+        if let path { return path }
+        try unavailable(reason)
+    }
+
+    /// Ends the running test: skipped with `reason` locally, failed under CI.
+    static func unavailable(_ reason: String) throws -> Never {
+        if ci { throw PeerFileError("required under CI, but: \(reason)") }
+        try Test.cancel(Comment(rawValue: "skipped: \(reason)"))
+    }
 }
 
 /// A child process that is always ended: `stop()` in a `defer`, and again on release.
@@ -47,6 +77,11 @@ final class Child {
     deinit { stop() }
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Writes `text` to the child's standard input (kept open until `stop()`).
+    func send(_ text: String) {
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
 
     /// Waits until the log contains `text` (true) or the process ends or time runs out (false).
     func wait(for text: String, seconds: Double = 5) -> Bool {
@@ -111,10 +146,23 @@ func freePort() -> UInt16? {
 final class TestPKI: Sendable {
     let dir: URL
 
-    static let shared: TestPKI? = {
+    /// Built once; nil without openssl, else the PKI or why OpenSSL could not make it.
+    private static let built: Result<TestPKI, PeerFileError>? = {
         guard let openssl = Tools.openssl else { return nil }
-        return try? TestPKI(openssl: openssl)
+        do { return .success(try TestPKI(openssl: openssl)) } catch {
+            return .failure(PeerFileError("building the test PKI with openssl failed: \(error)"))
+        }
     }()
+
+    /// The PKI when it was built (for static test arguments; tests call ``require()``, which says why not).
+    static var shared: TestPKI? { try? built?.get() }
+
+    /// The PKI; a test without openssl is skipped (failed under CI); a PKI that could not be built
+    /// fails the test with OpenSSL's error.
+    static func require() throws -> TestPKI {
+        guard let built else { try Tools.unavailable("openssl is not on the PATH") }
+        return try built.get()
+    }
 
     private init(openssl: String) throws {
         let temporary = FileManager.default.temporaryDirectory
@@ -146,11 +194,16 @@ final class TestPKI: Sendable {
              "-extfile", "wrong.ext", "-out", "wrong.pem"],
             ["req", "-x509", "-key", "leaf.key", "-out", "selfsigned.pem", "-days", "3", "-subj", "/CN=localhost",
              "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE"],
+            // `openssl req -x509` with its defaults: the configuration's v3_ca section, so CA:TRUE.
+            ["req", "-x509", "-key", "leaf.key", "-out", "selfsigned-ca.pem", "-days", "3", "-subj", "/CN=localhost",
+             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
             ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client8.key", "-out", "client.csr", "-subj", "/CN=TLSLab Test Client"],
             ["rsa", "-in", "client8.key", "-traditional", "-out", "client.key"],
             ["x509", "-req", "-in", "client.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "4", "-days", "3",
              "-extfile", "client.ext", "-out", "client.pem"],
             ["genpkey", "-genparam", "-algorithm", "DH", "-pkeyopt", "group:ffdhe2048", "-out", "ffdhe2048.pem"],
+            // The same group as PKCS#3 DER, where OpenSSL writes the prime out (its text output names only the group).
+            ["dhparam", "-in", "ffdhe2048.pem", "-outform", "DER", "-out", "ffdhe2048.der"],
         ]
         for step in steps {
             let r = try runTool(openssl, step, in: dir, timeout: 60)
@@ -163,6 +216,31 @@ final class TestPKI: Sendable {
     }
 
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+}
+
+/// `tlslab serve --log-only` as a child process on a port the kernel picks (read from its first line).
+func startServe(_ arguments: [String], pki: TestPKI) throws -> (Child, UInt16) {
+    let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
+    let child = try Child(tlslab, ["serve", "--port", "0", "--cert", "chain.pem", "--key", "leaf.key", "--log-only"] + arguments,
+                          in: pki.dir, environment: ["NO_COLOR": "1"])
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline && child.process.isRunning {
+        let text = child.output
+        if let range = text.range(of: #"listening on [0-9.]+:[0-9]+\n"#, options: .regularExpression),
+           let port = UInt16(text[range].dropLast().split(separator: ":").last ?? "") {
+            return (child, port)
+        }
+        usleep(20_000)
+    }
+    child.stop()
+    throw PeerFileError("tlslab serve did not start: \(child.output)")
+}
+
+/// VmRSS of process `pid` in kB (Linux /proc), nil elsewhere.
+func residentKilobytes(pid: Int32) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+    return Int(line.split(separator: " ").dropFirst().first ?? "")
 }
 
 /// `openssl s_server` on a free port (retried when the port was taken meanwhile).

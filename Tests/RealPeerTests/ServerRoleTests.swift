@@ -14,12 +14,14 @@ import Glibc
 @Suite("RealPeer: openssl s_client and curl against our server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
 struct ServerRoleTests {
     static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented, auth: ClientAuthentication = ClientAuthentication.none,
-                       dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, maxConnections: Int? = nil,
+                       dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, handshakeTimeout: Int32 = 30_000,
+                       requestTimeout: Int32 = 30_000, maxConnections: Int? = nil,
                        concurrency: Int = 1, keepTraces: Bool = true) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
         let useFFDHE = dhGroup.name == "ffdhe2048"
-        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout) {
+        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout,
+                              handshakeTimeoutMilliseconds: handshakeTimeout, requestTimeoutMilliseconds: requestTimeout) {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: suites,
                                    dhGroup: useFFDHE ? .ffdhe2048 : .modp2048, clientAuthentication: auth,
                                    clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
@@ -28,17 +30,17 @@ struct ServerRoleTests {
         return ServerThread(real, maxConnections: maxConnections, concurrency: concurrency, keepTraces: keepTraces)
     }
 
-    static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String],
+    static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String], stdin: String = "GET / HTTP/1.0\r\n\r\n",
                         environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         try runTool(Tools.openssl ?? "openssl",
                     ["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-CAfile", "root.pem", "-verify_return_error",
                      "-servername", "localhost", "-ign_eof"] + extra,
-                    in: pki.dir, stdin: "GET / HTTP/1.0\r\n\r\n", environment: environment, timeout: 15)
+                    in: pki.dir, stdin: stdin, environment: environment, timeout: 15)
     }
 
     @Test("EMS switched off in s_client's OpenSSL config file: our server completes without it, and both say so")
     func noExtendedMasterSecret() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let thread = try Self.server(pki: pki)
         defer { thread.stop() }
         let r = try Self.sClient(thread.port, pki: pki, [], environment: ["OPENSSL_CONF": pki.path("noems.cnf")])
@@ -62,7 +64,7 @@ struct ServerRoleTests {
 
     @Test("s_client verifies our chain (0 ok) and receives the page, for each suite", arguments: 0 ..< ServerRoleTests.suites.count)
     func suite(_ index: Int) throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let (name, suite, extra, group) = Self.suites[index]
         let thread = try Self.server(pki: pki, dhGroup: group == "ffdhe2048" ? .ffdhe2048 : .modp2048)
         defer { thread.stop() }
@@ -79,15 +81,74 @@ struct ServerRoleTests {
         if group == "ffdhe2048" {
             #expect(r.output.contains("Server Temp Key: DH, 2048 bits"), "\(r.output)")
         }
+        // The group OpenSSL saw in our ServerKeyExchange.
+        if extra == ["-groups", "X25519"] { #expect(r.output.contains("Server Temp Key: X25519, 253 bits"), "\(r.output)") }
+        if extra == ["-groups", "P-256"] { #expect(r.output.contains("Server Temp Key: ECDH, prime256v1, 256 bits"), "\(r.output)") }
+    }
+
+    /// The octets of the first handshake message named `name` in `s_client -msg` output.
+    static func message(_ name: String, in output: String) -> [UInt8]? {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("<<< ") && $0.hasSuffix(", \(name)") }) else { return nil }
+        var bytes: [UInt8] = []
+        for line in lines[(start + 1)...] {
+            let fields = line.split(separator: " ")
+            guard line.hasPrefix("    "), !fields.isEmpty, fields.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else { break }
+            bytes += fields.compactMap { UInt8($0, radix: 16) }
+        }
+        return bytes
+    }
+
+    @Test("server role, --dh-group ffdhe2048: the prime s_client receives is RFC 7919's ffdhe2048 as OpenSSL knows it")
+    func ffdhe2048Prime() throws {
+        let pki = try TestPKI.require()
+        let openssl = try #require(Tools.openssl)
+        // OpenSSL's own ffdhe2048 prime: the first INTEGER of the PKCS#3 DHParameter it wrote.
+        let parsed = try runTool(openssl, ["asn1parse", "-inform", "DER", "-in", "ffdhe2048.der"], in: pki.dir)
+        let line = try #require(parsed.output.split(separator: "\n").first { $0.contains("INTEGER") }, "\(parsed.output)")
+        let hex = try #require(line.split(separator: ":").last.map(String.init))
+        let prime = stride(from: 0, to: hex.count, by: 2).compactMap { i -> UInt8? in
+            let a = hex.index(hex.startIndex, offsetBy: i)
+            return UInt8(hex[a ..< hex.index(a, offsetBy: 2)], radix: 16)
+        }
+        #expect(prime.count == 256 && prime.prefix(8) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+                && prime[8 ..< 12] == [0xAD, 0xF8, 0x54, 0x58], "RFC 7919 A.1 starts FFFFFFFF FFFFFFFF ADF85458")
+
+        let thread = try Self.server(pki: pki, dhGroup: .ffdhe2048)
+        defer { thread.stop() }
+        let r = try Self.sClient(thread.port, pki: pki, ["-cipher", "DHE-RSA-AES128-GCM-SHA256", "-msg"])
+        #expect(r.output.contains("TLSLab serve: this connection"), "\(r.output.suffix(1500))")
+        let ske = try #require(Self.message("ServerKeyExchange", in: r.output), "\(r.output.prefix(3000))")
+        // HandshakeType 12, uint24 length, then ServerDHParams: opaque dh_p<1..2^16-1> (RFC 5246 §7.4.3).
+        try #require(ske.count > 6 && ske[0] == 12)
+        let pLength = Int(ske[4]) << 8 | Int(ske[5])
+        try #require(ske.count >= 6 + pLength + 3)
+        #expect(Array(ske[6 ..< 6 + pLength]) == prime, "dh_p differs from OpenSSL's ffdhe2048")
+        let gLength = Int(ske[6 + pLength]) << 8 | Int(ske[7 + pLength])
+        #expect(gLength == 1 && ske[8 + pLength] == 2, "g = 2")
+    }
+
+    @Test("serve --client-auth request: s_client with a certificate is named on the page; without one it is served anonymously")
+    func clientAuthRequest() throws {
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe(["--client-auth", "request", "--client-ca", "root.pem", "--max-connections", "2"], pki: pki)
+        defer { serve.stop() }
+        let with = try Self.sClient(port, pki: pki, ["-cert", "client.pem", "-key", "client.key"])
+        #expect(with.output.contains("Verify return code: 0 (ok)"), "\(with.output)")
+        #expect(with.output.contains("client certificate: CN=TLSLab Test Client"), "\(with.output)")
+        let without = try Self.sClient(port, pki: pki, [])
+        #expect(without.output.contains("Verify return code: 0 (ok)"), "\(without.output)")
+        #expect(without.output.contains("client certificate: none"), "\(without.output)")
+        #expect(serve.wait(for: "stopped", seconds: 5), "\(serve.output)")
+        let lines = serve.output.split(separator: "\n").filter { $0.hasPrefix("tlslab serve: 127.0.0.1") }
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasSuffix("→ 200") }, "\(lines)")
+        #expect(lines.first?.contains("client CN=TLSLab Test Client") == true, "\(lines)")
     }
 
     @Test("curl --tlsv1.2 --cacert gets the page")
     func curl() throws {
-        guard let curl = Tools.curl else {
-            print("skipped: curl is not on the PATH")
-            return
-        }
-        let pki = try #require(TestPKI.shared)
+        let curl = try Tools.need(Tools.curl, "curl is not on the PATH")
+        let pki = try TestPKI.require()
         let thread = try Self.server(pki: pki)
         defer { thread.stop() }
         let r = try runTool(curl, ["--silent", "--show-error", "--tlsv1.2", "--tls-max", "1.2", "--cacert", "root.pem",
@@ -99,7 +160,7 @@ struct ServerRoleTests {
 
     @Test("mutual TLS: require + s_client -cert/-key succeeds and the page names the client; without a certificate, handshake_failure")
     func mutual() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let thread = try Self.server(pki: pki, auth: .require)
         defer { thread.stop() }
         let ok = try Self.sClient(thread.port, pki: pki, ["-cert", "client.pem", "-key", "client.key"])
@@ -124,7 +185,7 @@ struct ServerRoleTests {
 
     @Test("robustness: garbage, SSLv2 hello, oversized record, truncated record, disconnect, silence — each closed, then still serving")
     func robustness() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let thread = try Self.server(pki: pki, timeout: 400)
         defer { thread.stop() }
         let port = thread.port
@@ -175,7 +236,7 @@ struct ServerRoleTests {
 
     @Test("concurrent serving: a silent client does not hold up the next one")
     func concurrent() throws {
-        let pki = try #require(TestPKI.shared)
+        let pki = try TestPKI.require()
         let thread = try Self.server(pki: pki, timeout: 3_000, concurrency: 4)
         defer { thread.stop() }
         let silent = try TCPSocket.connect(host: "127.0.0.1", port: thread.port)
@@ -191,45 +252,52 @@ struct ServerRoleTests {
         #expect(failures.first == "ok" && failures.last?.contains("timed out") == true, "\(failures)")
     }
 
-    static func residentKilobytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "")
-    }
-
-    /// `count` handshakes from a shell loop of s_client; every one answered, resident memory flat.
-    func sequential(_ count: Int, allowedGrowthKB: Int) throws {
-        let pki = try #require(TestPKI.shared)
-        let thread = try Self.server(pki: pki, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_128_GCM_SHA256],
-                                     keepTraces: false)
-        defer { thread.stop() }
-        let script = """
-        warm=$1; n=$2; port=$3
+    static let handshakeLoop = """
+        n=$1; port=$2
         for i in $(seq 1 $n); do
           printf 'GET / HTTP/1.0\\r\\n\\r\\n' | openssl s_client -connect 127.0.0.1:$port -tls1_2 -CAfile root.pem \
-            -verify_return_error -servername localhost -ign_eof -quiet > out.txt 2>&1 || { echo "FAILED at $i"; cat out.txt; exit 1; }
-          grep -q 'TLSLab serve' out.txt || { echo "NO PAGE at $i"; cat out.txt; exit 1; }
+            -verify_return_error -servername localhost -ign_eof -quiet > out-$port.txt 2>&1 || { echo "FAILED at $i"; cat out-$port.txt; exit 1; }
+          grep -q 'TLSLab serve' out-$port.txt || { echo "NO PAGE at $i"; cat out-$port.txt; exit 1; }
         done
         echo DONE
         """
-        let warmup = min(20, count / 5)
-        let w = try runTool("/bin/sh", ["-c", script, "sh", "0", "\(warmup)", "\(thread.port)"], in: pki.dir, timeout: 120)
-        #expect(w.output.contains("DONE"), "\(w.output)")
-        #expect(thread.waitFor(warmup))
-        let before = try #require(Self.residentKilobytes())
-        let r = try runTool("/bin/sh", ["-c", script, "sh", "0", "\(count)", "\(thread.port)"], in: pki.dir, timeout: 1_800)
+
+    /// `count` handshakes from a shell loop of s_client against our server in this process; every one
+    /// answered (a quick check of the in-process server; the memory claim is measured below).
+    @Test("50 sequential s_client handshakes against the in-process server, no failure")
+    func fifty() throws {
+        let pki = try TestPKI.require()
+        let thread = try Self.server(pki: pki, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_128_GCM_SHA256],
+                                     keepTraces: false)
+        defer { thread.stop() }
+        let r = try runTool("/bin/sh", ["-c", Self.handshakeLoop, "sh", "50", "\(thread.port)"], in: pki.dir, timeout: 120)
         #expect(r.output.contains("DONE"), "\(r.output.suffix(2000))")
-        #expect(thread.waitFor(warmup + count, seconds: 30))
-        let after = try #require(Self.residentKilobytes())
+        #expect(thread.waitFor(50))
         let failed = thread.connections.filter { $0.failure != nil }
         #expect(failed.isEmpty, "\(failed.prefix(3).map(\.logLine))")
-        #expect(after - before < allowedGrowthKB, "VmRSS \(before) kB → \(after) kB over \(count) handshakes")
-        print("RealPeer: \(count) sequential s_client handshakes; VmRSS \(before) kB → \(after) kB")
     }
 
-    @Test("50 sequential s_client handshakes, no failure, memory flat")
-    func fifty() throws { try sequential(50, allowedGrowthKB: 8_192) }
-
-    @Test("1,000 sequential s_client handshakes (TLSLAB_HEAVY=1)", .enabled(if: Tools.heavy))
-    func thousand() throws { try sequential(1_000, allowedGrowthKB: 8_192) }
+    /// The issue's 1,000 sequential handshakes against a `tlslab serve --log-only` process, whose own
+    /// resident memory (/proc/PID/status, not the test runner's, which other suites share) must stay
+    /// flat after a warm-up.
+    @Test("1,000 sequential s_client handshakes against tlslab serve: no failure, its VmRSS flat",
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status") || Tools.ci, "reads /proc/PID/status (Linux)"))
+    func thousandAgainstServeProcess() throws {
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe(["--suite", "ECDHE-RSA-AES128-GCM-SHA256", "--suite", "AES128-GCM-SHA256"], pki: pki)
+        defer { serve.stop() }
+        let pid = serve.process.processIdentifier
+        let warmup = 100, count = 1_000
+        let w = try runTool("/bin/sh", ["-c", Self.handshakeLoop, "sh", "\(warmup)", "\(port)"], in: pki.dir, timeout: 300)
+        #expect(w.output.contains("DONE"), "\(w.output.suffix(2000))")
+        let before = try #require(residentKilobytes(pid: pid))
+        let r = try runTool("/bin/sh", ["-c", Self.handshakeLoop, "sh", "\(count)", "\(port)"], in: pki.dir, timeout: 1_800)
+        #expect(r.output.contains("DONE"), "\(r.output.suffix(2000))")
+        let after = try #require(residentKilobytes(pid: pid))
+        let log = serve.output.split(separator: "\n").filter { $0.hasPrefix("tlslab serve: ") }
+        let served = log.filter { $0.hasSuffix("→ 200") }.count
+        #expect(served == warmup + count, "\(log.filter { !$0.hasSuffix("→ 200") }.prefix(3))")
+        print("RealPeer: \(count) sequential s_client handshakes against tlslab serve (pid \(pid)); VmRSS \(before) kB → \(after) kB")
+        #expect(after - before < 2_048, "tlslab serve VmRSS \(before) kB → \(after) kB over \(count) handshakes")
+    }
 }

@@ -53,6 +53,35 @@ struct TCPSegmentWireTests {
         #expect(try TCPSegment.decode(d.encoded(source: src, destination: dst), source: src, destination: dst) == d)
     }
 
+    /// Fixed vectors, worked by hand (RFC 1071 one's complement sum over the RFC 9293 §3.1 pseudo-header
+    /// and the segment), independent of Python and tshark.
+    @Test func checksumKnownVectors() throws {
+        let a = IPv4Address(10, 0, 0, 1), b = IPv4Address(10, 0, 0, 2)
+        // SYN 49152 → 80, seq 100, window 65535, no options. 16-bit words:
+        //   pseudo-header 0A00 0001 0A00 0002 0006 0014 = 141D
+        //   header C000 0050 0000 0064 0000 0000 5002 FFFF 0000 0000 = 210B5
+        //   141D + 210B5 = 224D2 → fold 24D2 + 2 = 24D4 → complement DB2B.
+        let syn = TCPSegment(sourcePort: 49152, destinationPort: 80, seq: SeqNumber(100), ack: nil, flags: .syn,
+                             window: 65535)
+        let synWire = syn.encoded(source: a, destination: b)
+        #expect(synWire == [0xC0, 0x00, 0x00, 0x50, 0, 0, 0, 0x64, 0, 0, 0, 0, 0x50, 0x02, 0xFF, 0xFF,
+                            0xDB, 0x2B, 0, 0])
+        // PSH+ACK 1000 → 80, seq 101, ack 301, payload "hi!" (odd: padded with a zero octet for the sum).
+        //   pseudo-header 0A00 0001 0A00 0002 0006 0017 = 1420
+        //   header 03E8 0050 0000 0065 0000 012D 5018 FFFF 0000 0000 = 155E1; payload 6869 2100 = 8969
+        //   1420 + 155E1 + 8969 = 1F36A → fold F36A + 1 = F36B → complement 0C94.
+        let data = TCPSegment(sourcePort: 1000, destinationPort: 80, seq: SeqNumber(101), ack: SeqNumber(301),
+                              flags: .psh, window: 65535, payload: Array("hi!".utf8))
+        let dataWire = data.encoded(source: a, destination: b)
+        #expect(dataWire == [0x03, 0xE8, 0x00, 0x50, 0, 0, 0, 0x65, 0, 0, 0x01, 0x2D, 0x50, 0x18, 0xFF, 0xFF,
+                             0x0C, 0x94, 0, 0, 0x68, 0x69, 0x21])
+        #expect(try TCPSegment.decode(dataWire, source: a, destination: b) == data)
+        // One flipped bit in the checksum is caught.
+        var bad = dataWire
+        bad[17] ^= 1
+        #expect(throws: TCPWireError.self) { try TCPSegment.decode(bad, source: a, destination: b) }
+    }
+
     @Test func checksumOfWholeSegmentSumsToZero() {
         // Property of the one's complement sum: including the checksum, the total is 0xFFFF.
         let wire = seg("PA", seq: 1000, ack: 2000, payload: bytes(33)).encoded(source: src, destination: dst)

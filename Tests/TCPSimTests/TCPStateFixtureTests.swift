@@ -191,6 +191,17 @@ struct TCPStateFixtureTests {
         var r = c
         #expect(r.segmentArrives(seg("R", seq: 101), at: 0).segments.isEmpty)
         #expect(r.state == .closed && r.error == .reset)
+        // RST in the window but not at RCV.NXT (RFC 5961 §3.2): a challenge ACK <SEQ=301><ACK=101>, no reset.
+        var rc = c
+        let challengeRST = rc.segmentArrives(seg("R", seq: 105), at: 0)
+        let challengeACK = try #require(only(challengeRST))
+        #expect(challengeACK.flags == .ack && challengeACK.seq == SeqNumber(301) && challengeACK.ack == SeqNumber(101))
+        #expect(challengeRST.events.contains(.challengeACK) && rc.state == .established && rc.error == nil)
+        // The peer that really lost its state answers that ACK with an RST at exactly RCV.NXT: reset.
+        let answer = try #require(TCPConnection.resetReply(to: challengeACK))
+        #expect(answer.seq == SeqNumber(101))
+        _ = rc.segmentArrives(answer, at: 0)
+        #expect(rc.state == .closed && rc.error == .reset)
         // RST outside the window: ignored, no reply.
         var ro = c
         #expect(ro.segmentArrives(seg("R", seq: 500_000), at: 0).segments.isEmpty && ro.state == .established)
