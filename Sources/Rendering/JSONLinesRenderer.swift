@@ -1,3 +1,4 @@
+import PKI
 import Simulation
 import TCPSim
 import TLSCrypto
@@ -60,6 +61,22 @@ public struct JSONLinesRenderer: Sendable {
                     ("duration", .number(seconds(duration)))]
         case .phase(let name):
             return [("event", .string("phase")), ("name", .string(name))]
+        case .chainValidation(let v):
+            return chainValidation(v)
+        case .dropped(let undelivered):
+            let direction = "\(event.counterpart.rawValue)->\(event.actor.rawValue)"
+            var f: [(String, JSONValue)]
+            switch undelivered.content {
+            case .handshake(let m, let bytes):
+                f = message(name(m), bytes: bytes, action: "dropped", direction: direction)
+            case .changeCipherSpec:
+                f = message("ChangeCipherSpec", bytes: [1], action: "dropped", direction: direction)
+            case .alert(let alert):
+                f = [("event", .string("tls_alert")), ("action", .string("dropped")), ("direction", .string(direction)),
+                     ("level", .string("\(alert.level)")), ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
+            }
+            f.append(("reason", .string(undelivered.reason)))
+            return f
         case .http(let h):
             switch h {
             case .requestSent(let r): return [("event", .string("http")), ("action", .string("request_sent")), ("text", .string(r))]
@@ -93,6 +110,28 @@ public struct JSONLinesRenderer: Sendable {
         }
     }
 
+    /// `"event":"chain_validation"`: `peer`, `result` (proceed / unspecified /
+    /// recoverableTrustFailure / fatalTrustFailure), `path` (subjects, leaf first) and `checks` in
+    /// order, each with `depth`, `kind`, `passed`, `detail`, and for signatures `hash1`, `hash2`,
+    /// `pkcs1_block` and `digest_info` (hex).
+    func chainValidation(_ v: ChainValidationTrace) -> [(String, JSONValue)] {
+        let r = v.result
+        let checks: [JSONValue] = r.checks.map { c in
+            var pairs: [(String, JSONValue)] = [("depth", .number(String(c.depth))), ("kind", .string(c.kind.rawValue)),
+                                                ("subject", .string(c.subject)), ("passed", .bool(c.passed)), ("detail", .string(c.detail))]
+            if let sig = c.signature {
+                pairs += [("algorithm", .string("\(sig.algorithm)")), ("hash1", .string(Hex.string(sig.hash1))),
+                          ("hash2", sig.hash2.map { .string(Hex.string($0)) } ?? .null),
+                          ("pkcs1_block", sig.recoveredBlock.map { .string(Hex.string($0.encodedMessage)) } ?? .null),
+                          ("digest_info", sig.recoveredBlock.map { .string(Hex.string($0.digestInfo)) } ?? .null)]
+            }
+            return .object(pairs)
+        }
+        return [("event", .string("chain_validation")), ("peer", .string(v.peer.rawValue)), ("result", .string(r.result.rawValue)),
+                ("path", .array(r.path.map { .string("\($0.subject)") })), ("anchor_store", r.anchorStore.map { .string($0) } ?? .null),
+                ("checks", .array(checks))]
+    }
+
     func segment(_ p: TCPPacket, action: String, sender: Actor, receiver: String) -> [(String, JSONValue)] {
         let s = p.segment
         let dir = sender == .network ? "\(p.source)->\(p.destination)" : "\(sender.rawValue)->\(receiver)"
@@ -112,10 +151,12 @@ public struct JSONLinesRenderer: Sendable {
         case .changeCipherSpecReceived:
             return message("ChangeCipherSpec", bytes: [1], action: "received", direction: "\(peer.rawValue)->\(actor.rawValue)")
         case .alertSent(let alert, let cause):
-            return [("event", .string("tls_alert")), ("action", .string("sent")), ("level", .string("\(alert.level)")),
+            return [("event", .string("tls_alert")), ("action", .string("sent")), ("direction", .string("\(actor.rawValue)->\(peer.rawValue)")),
+                    ("level", .string("\(alert.level)")),
                     ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(cause))]
         case .alertReceived(let alert):
-            return [("event", .string("tls_alert")), ("action", .string("received")), ("level", .string("\(alert.level)")),
+            return [("event", .string("tls_alert")), ("action", .string("received")), ("direction", .string("\(peer.rawValue)->\(actor.rawValue)")),
+                    ("level", .string("\(alert.level)")),
                     ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
         case .stateChanged(_, let from, let to):
             return [("event", .string("tls_state")), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
@@ -236,6 +277,9 @@ public struct JSONLinesRenderer: Sendable {
 /// A minimal JSON writer: ordered keys, strings escaped per RFC 8259.
 indirect enum JSONValue {
     case string(String), number(String), bool(Bool), null, array([JSONValue])
+
+    /// A nested object, written verbatim (the `.number` case writes its text as is).
+    static func object(_ pairs: [(String, JSONValue)]) -> JSONValue { .number(JSONObject(pairs).text) }
 }
 
 struct JSONObject {

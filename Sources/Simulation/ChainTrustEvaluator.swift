@@ -43,7 +43,7 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
         }
         let anchor = result.path.last.map { "\($0.subject)" } ?? "?"
         return .accept(leafPublicKey: key,
-                       summary: "\(result.checks.count) checks passed along a path of \(result.path.count) up to the anchor \(anchor) (\(result.result))")
+                       summary: "\(result.checks.count) checks passed along a path of \(result.path.count) up to the anchor \(anchor)")
     }
 
     /// RFC 5246 §7.2.2 alerts for the first failing check (what OpenSSL sends for the same failure).

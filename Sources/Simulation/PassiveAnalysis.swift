@@ -64,7 +64,10 @@ enum PassiveAnalysis {
     /// Opens the recorded records with a premaster; empty when the Finished does not verify.
     static func open(_ tls: RecordedTLS, preMaster: [UInt8], how: String) -> [AttackEvent] {
         guard let master = tls.masterSecret(preMaster: preMaster) else { return [] }
-        return open(tls, master: master, how: "PRF over the premaster and the recorded randoms, \(how)")
+        // RFC 7627: with extended master secret the PRF seed is the session hash of the recorded
+        // handshake messages, not the two randoms.
+        let seed = tls.extendedMasterSecret ? "the session hash of the recorded handshake messages" : "the recorded randoms"
+        return open(tls, master: master, how: "PRF over the premaster and \(seed), \(how)")
     }
 
     static func open(_ tls: RecordedTLS, master: [UInt8], how: String) -> [AttackEvent] {
