@@ -5,18 +5,24 @@ import TLSCrypto
 import TLSEngine
 
 /// The trace as JSON Lines: one object per event, then a summary object. The contract (other
-/// tools read it):
+/// tools read it; README "The JSON Lines contract" says the same):
 /// - every object has `"t"` (virtual seconds), `"actor"`, `"event"`;
 /// - `"tls_message"`: `"direction"`, `"message"` (e.g. `"ClientHello"`), `"bytes"` (hex of the whole
 ///   handshake message with its 4-byte header; `"01"` for ChangeCipherSpec), `"action"`;
+///   `"tls_alert"`: `"direction"`, `"level"`, `"description"`, `"action"`. A message or alert is
+///   `"sent"` once and then `"received"` once or `"dropped"` once, with a `"reason"`;
 /// - `"tcp_segment"`: `"direction"` (`"client->server"`), `"seq"`, `"ack"`, `"flags"` (`"SA"`),
 ///   `"len"`, `"action"` (`"sent"`, `"received"` or `"dropped"`);
+/// - `"chain_validation"`: the ordered checks per link behind a `"certificate_decision"`;
 /// - last: `{"event":"summary", …}` with hex `client_random`, `server_random`, `premaster_secret`,
 ///   `master_secret`, `client_verify_data`, `server_verify_data`, the IANA `cipher_suite`,
-///   `extended_master_secret`, and `outcome`; a secret a side never obtained is `null`.
+///   `extended_master_secret`, and `outcome`. Per side, never merged: the randoms and verify_data
+///   as their sender sent them; premaster and master as the client derived them (`null` only
+///   when the client never did; the server's view only in a trace without the client).
 ///
-/// Extensions for runs with an attacker or several connections: a MITM's messages and segments
-/// name it in `"direction"` (`"client->attacker"`, `"attacker->server"`); a segment an on-path
+/// Extensions for runs with an attacker or several connections: `"direction"` names the two ends
+/// of the object's connection, sender first — behind a MITM `"client->attacker"`,
+/// `"attacker->client"`, `"attacker->server"`, `"server->attacker"`; a segment an on-path
 /// attacker injects has `"injected_by":"attacker"`; `"attack"` objects (`"kind"`: `tamper`,
 /// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
 /// `"compute"` objects (virtual CPU); a `"connection"` number on events of connections after the

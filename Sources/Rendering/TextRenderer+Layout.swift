@@ -25,7 +25,7 @@ extension TextRenderer {
             timeWidth = max(9, TextRenderer.timeText(latest).count)
             columns = trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
             // The text column keeps at least about half the screen.
-            ladderWidth = min(26, max(columns.count == 3 ? 23 : 11, (width - timeWidth - 4) / 4))
+            ladderWidth = min(26, max(columns.count == 3 ? 23 : 15, (width - timeWidth - 4) / 4))
             for span in trace.streamSpans {
                 spans[Pair(source: span.source, destination: span.destination), default: []].append(span)
             }

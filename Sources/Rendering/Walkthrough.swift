@@ -100,6 +100,7 @@ public struct Walkthrough: Sendable {
             case .enter:
                 if let n = Int(digits) { c.step = min(max(n, 1), last + 1) - 1 }
                 c.jumpDigits = nil
+                c.scroll = 0
             case .quit:
                 c.finished = true
             default:
@@ -108,7 +109,6 @@ public struct Walkthrough: Sendable {
             return c
         }
         let before = c.step
-        defer { if c.step != before { c.scroll = 0 } }
         switch key {
         case .scrollDown:
             let index = min(max(c.step, 0), last)
@@ -127,6 +127,7 @@ public struct Walkthrough: Sendable {
         case .quit: c.finished = true
         case .digit, .cancel, .other: break
         }
+        if c.step != before { c.scroll = 0 }     // every step starts at the top of its detail
         return c
     }
 

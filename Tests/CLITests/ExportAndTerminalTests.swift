@@ -231,6 +231,36 @@ struct WalkthroughTerminalTests {
         return ""
     }
 
+    /// d scrolls the current step's detail at 80×24 (here the ClientHello's annotated bytes).
+    @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
+    func dScrollsTheCurrentStep() throws {
+        let binary = try #require(CLI.binary).path
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report").path
+        let session = Session()
+        defer { session.kill() }
+        try session.start(Self.command(binary, "walkthrough rsa", report: report))
+        _ = try session.wait(for: "step 1") { $0.contains("step 1/") }
+        // Forward to the ClientHello, then show its bytes.
+        for _ in 0..<40 {
+            if try session.screen().contains("▶") && session.screen().split(separator: "\n").contains(where: { $0.hasPrefix("▶") && $0.contains("TLS ClientHello") }) { break }
+            try session.keys("n")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try session.keys("x")
+        let top = try session.wait(for: "a scrollable detail") { $0.contains("── lines 1–") }
+        #expect(top.contains("d/u scroll"))
+        try session.keys("d")
+        let down = try session.wait(for: "scrolled") { $0.contains("── lines 6–") }
+        #expect(down != top)
+        try session.keys("u")
+        _ = try session.wait(for: "back at the top") { $0.contains("── lines 1–") }
+        try session.keys("q")
+        let text = try Self.report(report)
+        #expect(text.contains("exit=0"))
+    }
+
     @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
     func keysStepTheRunAndQRestoresTheTerminal() throws {
         let binary = try #require(CLI.binary).path

@@ -145,3 +145,55 @@ struct RunCommandTests {
         #expect(list.status == 0 && list.stdout.contains("wrong-host"))
     }
 }
+
+@Suite("tlslab run: summary semantics, directions, width")
+struct RunSummarySemanticsTests {
+    static func objects(_ run: String) throws -> [[String: Any]] {
+        try RunCommandTests.objects(try CLI.run(["run", run, "--format", "json"]).stdout)
+    }
+
+    /// The summary's premaster and master secret are the client's view: present when the client
+    /// derived them even if the server's differ (tamper) or belong to another session (MITM).
+    @Test(arguments: ["tamper-serverhello", "mitm-trusting", "rsa"])
+    func summarySecretsAreTheClientsView(run: String) throws {
+        let objects = try Self.objects(run)
+        let summary = try #require(objects.last)
+        let derived = objects.filter { $0["event"] as? String == "tls_derived" && $0["name"] as? String == "master_secret" }
+        let client = try #require(derived.first { $0["actor"] as? String == "client" })
+        #expect(summary["master_secret"] as? String == client["master_secret"] as? String)
+        #expect(summary["premaster_secret"] as? String == client["premaster_secret"] as? String)
+        #expect(summary["master_secret"] is String)
+        // The real server's (behind a MITM the attacker shares the client's session).
+        let others = derived.filter { $0["actor"] as? String == "server" }.compactMap { $0["master_secret"] as? String }
+        if run == "rsa" {
+            #expect(others == [client["master_secret"] as? String])
+        } else {
+            #expect(!others.isEmpty && !others.contains(client["master_secret"] as? String ?? ""), "\(run): the other side's differs")
+        }
+        // server_random is the server's, as it sent it.
+        let serverHello = try #require(objects.first {
+            $0["event"] as? String == "tls_message" && $0["message"] as? String == "ServerHello" && $0["action"] as? String == "sent"
+                && ($0["actor"] as? String == "server")
+        })
+        #expect((serverHello["bytes"] as? String).map { String($0.dropFirst(12).prefix(64)) } == summary["server_random"] as? String)
+    }
+
+    /// `direction` holds the two ends of the object's connection, and nothing else.
+    @Test(arguments: ["rsa", "mitm", "mitm-trusting", "replay", "lossy"])
+    func directionsNameTheConnectionsEnds(run: String) throws {
+        let allowed: Set<String> = run.hasPrefix("mitm")
+            ? ["client->attacker", "attacker->client", "attacker->server", "server->attacker"]
+            : ["client->server", "server->client"]
+        let directions = Set(try Self.objects(run).compactMap { $0["direction"] as? String })
+        #expect(directions.isSubset(of: allowed) && !directions.isEmpty, "\(run): \(directions)")
+    }
+
+    @Test func textFitsEightyColumnsTitleIncluded() throws {
+        for run in ["strip", "mitm-trusting", "wrong-host"] {
+            let result = try CLI.run(["run", run], environment: ["COLUMNS": "80"])
+            let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+            #expect(result.status == 0 && wide.isEmpty, "\(run): \(wide)")
+            #expect(result.stdout.hasPrefix("TLSLab — \(run):"))
+        }
+    }
+}
