@@ -1,9 +1,22 @@
+import Simulation
+
 /// Every sentence the text renderer says about a step, in one catalogue keyed by step kind, so a
 /// second language is a new table, not a code change.
 public struct Explanations: Sendable {
     public var text: [String: String]
 
     public func callAsFunction(_ key: String) -> String? { text[key] }
+
+    /// The catalogue's text for `key` with its `{name}` placeholders filled in; nil when the
+    /// catalogue has no such key.
+    public func callAsFunction(_ key: String, _ values: [String: String]) -> String? {
+        guard var result = text[key] else { return nil }
+        for (name, value) in values { result = result.replacing("{\(name)}", with: value) }
+        return result
+    }
+
+    /// A sentence the simulation named by key (its key and values when the catalogue lacks it).
+    public func sentence(_ s: Sentence) -> String { self(s.key, s.values) ?? s.description }
 
     public static let english = Explanations(text: [
         "phase.tcp": "TCP first opens a connection: three messages, so that each side learns that the other can both send and receive, and each side's starting sequence number is confirmed.",
@@ -47,6 +60,51 @@ public struct Explanations: Sendable {
         "trust.unspecified": "unspecified — valid, with no user setting either way (the usual success)",
         "trust.recoverableTrustFailure": "recoverable trust failure (invalid, but a user or policy could choose to trust it)",
         "trust.fatalTrustFailure": "fatal trust failure (invalid in a way nobody may override)",
+        // Where an attacker sits (AttackEvent.position).
+        "position.mitm": "the client's connection to {host} ends at the attacker {address} (a spoofed DNS answer or a rogue access point); the attacker opens its own connection to the real server and relays",
+        "position.onPath": "the attacker sits on the path between client and server and can change, drop or add segments",
+        // How an attacker or the eavesdropper obtained a secret (AttackEvent.learned).
+        "how.mitm.decrypted": "decrypted with the keys it shares with the client",
+        "how.mitm.plain": "read: plain HTTP has no encryption",
+        "how.mitm.cookie": "read from the relayed request",
+        "how.premaster.decrypted": "decrypted the recorded ClientKeyExchange with the stolen private key",
+        "how.premaster.regenerated": "regenerated: the same generator, seeded {seed}, drew it right after client_random",
+        "how.master.randoms.decrypted": "PRF over the decrypted premaster and the recorded randoms",
+        "how.master.randoms.regenerated": "PRF over the regenerated premaster and the recorded randoms",
+        "how.master.sessionHash.decrypted": "PRF over the decrypted premaster and the session hash of the recorded handshake messages (extended master secret)",
+        "how.master.sessionHash.regenerated": "PRF over the regenerated premaster and the session hash of the recorded handshake messages (extended master secret)",
+        "how.master.resumed": "the resumed session's master secret, already recovered from an earlier connection",
+        "how.keyBlock": "key block expanded from the master secret",
+        "how.appData": "decrypted the recorded application data",
+        "how.cookie": "read from the decrypted request",
+        // Why an attempt failed (AttackEvent.failed).
+        "failed.noHandshake": "no TLS handshake in the recording",
+        "failed.noClientKeyExchange": "the recording holds no ClientKeyExchange (an abbreviated handshake reuses an older master secret the eavesdropper does not have)",
+        "failed.notDecrypted": "the ClientKeyExchange did not decrypt with the stolen key",
+        "failed.forwardSecrecy": "{suite} uses ephemeral {kind} keys: the ClientKeyExchange is the client's public value, not a ciphertext, so the stolen RSA key does not decrypt it (it only signed the ServerKeyExchange). Both private values were erased after the handshake: forward secrecy",
+        "failed.noClientHello": "no ClientHello in the recording",
+        "failed.ephemeralFromSeed": "the seed is known, but reproducing an ephemeral (EC)DH key is not modelled here",
+        "failed.regeneratedDidNotOpen": "the regenerated premaster did not open the records",
+        "failed.noSeed": "no seed in the searched space reproduces client_random",
+        // Why a receiver dropped a message unprocessed (TraceEvent.dropped).
+        "dropped.afterAlertSent": "the {receiver} read it after it had sent the fatal alert {alert} and processed nothing more",
+        "dropped.afterAlertReceived": "the {receiver} read it after it had received the fatal alert {alert} and processed nothing more",
+        "dropped.stoppedReading": "the {receiver} had stopped reading TLS records",
+        "dropped.connectionEnded": "the connection ended before the record reached the {receiver}",
+        // The outcome section.
+        "outcome.failedAfterHandshake": "The handshake completed, then the {side} sent the fatal alert {alert} and ended the connection.",
+        "outcome.failed": "The handshake failed: the {side} sent the fatal alert {alert}.",
+        "outcome.why": "Why: {cause}",
+        "outcome.plainHTTP": "Plain HTTP: no TLS at all; the response arrived, and every byte crossed the wire readable.",
+        "outcome.noResponse": "The run ended before any response arrived.",
+        "outcome.success": "Success: {version}, {suite}{ems}.",
+        "outcome.ems": ", extended master secret",
+        "outcome.sameMaster": "Both sides derived the same master secret {master}.",
+        "outcome.oneSided": "Success on the {side} side (the peer is a real program, so only this side is traced): {version}, {suite}{ems}.",
+        "outcome.incomplete": "The run ended before the handshake finished.",
+        "outcome.connection": "connection {number}: {outcome}{resumed}{master}",
+        "outcome.resumed": " (resumed session)",
+        "outcome.connectionMaster": ", master secret {master}",
         "knowledge.measured": "The eavesdropper column is measured, not assumed: a value counts as known when its exact bytes crossed the wire.",
         "knowledge.afterwards": "The afterwards column is what the eavesdropper learned after the run (a stolen key or a guessed seed), counted only when the bytes it decrypted or derived equal the real ones.",
         "knowledge.attacker": "The attacker column is what a man in the middle knows: the secrets of its own session with the client, and whatever the client sends through it.",

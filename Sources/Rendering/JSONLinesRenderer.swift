@@ -81,7 +81,7 @@ public struct JSONLinesRenderer: Sendable {
                 f = [("event", .string("tls_alert")), ("action", .string("dropped")), ("direction", .string(direction)),
                      ("level", .string("\(alert.level)")), ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
             }
-            f.append(("reason", .string(undelivered.reason)))
+            f.append(("reason", .string(Explanations.english.sentence(undelivered.reason))))
             return f
         case .http(let h):
             switch h {
@@ -254,8 +254,8 @@ public struct JSONLinesRenderer: Sendable {
         func hex(_ b: [UInt8]) -> JSONValue { .string(Hex.string(b)) }
         var f: [(String, JSONValue)] = [("event", .string("attack"))]
         switch a {
-        case .position(let text):
-            f += [("kind", .string("position")), ("detail", .string(text))]
+        case .position(let sentence):
+            f += [("kind", .string("position")), ("detail", .string(Explanations.english.sentence(sentence)))]
         case .tampered(let message, let sender, let offset, let old, let new):
             f += [("kind", .string("tamper")), ("message", .string(message)), ("sender", .string(sender.rawValue)),
                   ("offset", .number(String(offset))), ("old", hex([old])), ("new", hex([new]))]
@@ -270,9 +270,10 @@ public struct JSONLinesRenderer: Sendable {
             f += [("kind", .string("seed_search")), ("candidates", .number(String(candidates))),
                   ("seed", found.map { .number(String($0)) } ?? .null)]
         case .learned(let secret, let value, let how):
-            f += [("kind", .string("learned")), ("secret", .string(secret)), ("value", hex(value)), ("how", .string(how))]
+            f += [("kind", .string("learned")), ("secret", .string(secret)), ("value", hex(value)),
+                  ("how", .string(Explanations.english.sentence(how)))]
         case .failed(let why):
-            f += [("kind", .string("failed")), ("detail", .string(why))]
+            f += [("kind", .string("failed")), ("detail", .string(Explanations.english.sentence(why)))]
         }
         return f
     }

@@ -169,7 +169,7 @@ public struct TextRenderer: Sendable {
             case .changeCipherSpec: what = "TLS ChangeCipherSpec"
             case .alert(let alert): what = "TLS Alert \(alert)"
             }
-            return [row(t, at: event.actor, "\(event.actor.rawValue) drops \(what) unprocessed: \(undelivered.reason)", .alert)]
+            return [row(t, at: event.actor, "\(event.actor.rawValue) drops \(what) unprocessed: \(explanations.sentence(undelivered.reason))", .alert)]
         case .chainValidation(let validation):
             guard verbosity != .summary else { return [] }
             return chainValidationLines(validation, actor: event.actor, state: &state)
@@ -413,34 +413,32 @@ public struct TextRenderer: Sendable {
 
     func outcome(_ trace: Trace) -> [String] {
         let s = trace.summary
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
+        let version = s.version.map(String.init(describing:)) ?? "TLS"
+        let suite = s.cipherSuite.map(String.init(describing:)) ?? "?"
+        let ems = s.extendedMasterSecret ? say("outcome.ems") : ""
         var out = ["", style("── Outcome " + String(repeating: "─", count: 54), .heading)]
-        if let failure = s.failure, s.clientCompleted && s.serverCompleted {
-            out.append(style("The handshake completed, then the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert) and ended the connection.", .alert))
-            out += paragraph("Why: \(failure.cause)")
-        } else if let failure = s.failure {
-            out.append(style("The handshake failed: the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert).", .alert))
-            out += paragraph("Why: \(failure.cause)")
+        if let failure = s.failure {
+            let values = ["side": failure.sentBy.rawValue, "alert": "\(failure.alert)"]
+            out.append(style(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
+            out += paragraph(say("outcome.why", ["cause": failure.cause]))
         } else if !s.usedTLS {
-            out.append(s.responsesReceived > 0 ? "Plain HTTP: no TLS at all; the response arrived, and every byte crossed the wire readable."
-                                              : "The run ended before any response arrived.")
+            out.append(say(s.responsesReceived > 0 ? "outcome.plainHTTP" : "outcome.noResponse"))
         } else if s.clientCompleted && s.serverCompleted {
-            out.append("Success: \(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
-                       (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
-            if s.sidesAgree, let m = s.masterSecret { out.append("Both sides derived the same master secret \(short(m)).") }
+            out.append(say("outcome.success", ["version": version, "suite": suite, "ems": ems]))
+            if s.sidesAgree, let m = s.masterSecret { out.append(say("outcome.sameMaster", ["master": short(m)])) }
         } else if s.clientCompleted != s.serverCompleted, Self.isOneSided(trace) {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
-            let side = s.clientCompleted ? "client" : "server"
-            out.append("Success on the \(side) side (the peer is a real program, so only this side is traced): " +
-                       "\(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
-                       (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
+            out.append(say("outcome.oneSided", ["side": s.clientCompleted ? "client" : "server", "version": version, "suite": suite, "ems": ems]))
         } else {
-            out.append("The run ended before the handshake finished.")
+            out.append(say("outcome.incomplete"))
         }
         let all = trace.summaries
         if all.count > 1 {
             for (i, c) in all.enumerated() {
-                out.append("connection \(i + 1): \(c.outcome)\(c.resumed ? " (resumed session)" : "")" +
-                           (c.masterSecret.map { ", master secret \(short($0))" } ?? ""))
+                out.append(say("outcome.connection", ["number": "\(i + 1)", "outcome": c.outcome,
+                                                      "resumed": c.resumed ? say("outcome.resumed") : "",
+                                                      "master": c.masterSecret.map { say("outcome.connectionMaster", ["master": short($0)]) } ?? ""]))
             }
         }
         return out
@@ -485,8 +483,8 @@ public struct TextRenderer: Sendable {
         var out: [String]
         var key: String?
         switch a {
-        case .position(let text):
-            out = [row(t, at: actor, "\(actor.rawValue): \(text)", .alert)]
+        case .position(let sentence):
+            out = [row(t, at: actor, "\(actor.rawValue): \(explanations.sentence(sentence))", .alert)]
             key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
             out = [row(t, at: .attacker, "attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
@@ -507,10 +505,10 @@ public struct TextRenderer: Sendable {
             key = "attack.seed"
         case .learned(let secret, let value, let how):
             let shown = secret.hasPrefix("HTTP") ? firstLine(String(decoding: value, as: UTF8.self)) : short(value)
-            out = [row(t, at: actor, "\(actor.rawValue) LEARNS the \(secret): \(shown)", .alert), detail("how: \(how)")]
+            out = [row(t, at: actor, "\(actor.rawValue) LEARNS the \(secret): \(shown)", .alert), detail("how: \(explanations.sentence(how))")]
             key = nil
         case .failed(let why):
-            out = [row(t, at: actor, "\(actor.rawValue) cannot go further: \(why)")]
+            out = [row(t, at: actor, "\(actor.rawValue) cannot go further: \(explanations.sentence(why))")]
             key = nil
         }
         if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {

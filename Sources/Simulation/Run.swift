@@ -38,8 +38,9 @@ final class Endpoint {
     /// offset where their record ends; `settled` of them the peer has received or dropped.
     var outgoing: [(content: UndeliveredMessage.Content, end: Int)] = []
     var settled = 0
-    /// Why this side stopped processing: the fatal alert it sent or received.
-    var failure: String?
+    /// Why this side stopped processing: the fatal alert it sent or received (a `dropped.…` key
+    /// and the alert's name).
+    var failure: (key: String, alert: String)?
 
     init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
         self.actor = actor
@@ -159,16 +160,15 @@ final class Run {
                 net.setLinks(between: setup.clientAddress, and: setup.attackerAddress, setup.link)
                 net.setLinks(between: setup.attackerAddress, and: setup.serverAddress, setup.link)
                 try net.listen(on: setup.attackerAddress, port: setup.serverPort)
-                events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(
-                    "the client's connection to \(setup.client.serverName ?? "the server") ends at the attacker \(setup.attackerAddress) (a spoofed DNS answer or a rogue access point); the attacker opens its own connection to the real server and relays"))))
+                events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence(
+                    "position.mitm", ["host": setup.client.serverName ?? "the server", "address": "\(setup.attackerAddress)"])))))
             }
         } catch {
             note("the server could not listen: \(error)")
             return
         }
         if setup.attack?.actsOnPath == true {
-            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(
-                "the attacker sits on the path between client and server and can change, drop or add segments"))))
+            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence("position.onPath")))))
         }
         openClientConnection()
         collectNetworkEvents()
@@ -347,11 +347,11 @@ final class Run {
                 if server.actor == .attacker {
                     events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
                         secret: "HTTP request", value: Array(request.utf8),
-                        how: setup.usesTLS ? "decrypted with the keys it shares with the client" : "read: plain HTTP has no encryption")),
+                        how: Sentence(setup.usesTLS ? "how.mitm.decrypted" : "how.mitm.plain"))),
                         connection: leg.index))
                     if let cookie = PassiveAnalysis.cookieLine(Array(request.utf8)) {
                         events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
-                            secret: "HTTP cookie", value: cookie, how: "read from the relayed request")), connection: leg.index))
+                            secret: "HTTP cookie", value: cookie, how: Sentence("how.mitm.cookie"))), connection: leg.index))
                     }
                     leg.upstream?.relayQueue.append(request)
                 } else {
@@ -464,10 +464,10 @@ final class Run {
                 e.done = true
             case .alertSent(let alert, _) where alert.isFatal:
                 e.failed = true
-                e.failure = e.failure ?? "it had sent the fatal alert \(alert.alertDescription)"
+                e.failure = e.failure ?? ("dropped.afterAlertSent", "\(alert.alertDescription)")
             case .alertReceived(let alert) where alert.isFatal:
                 e.failed = true
-                e.failure = e.failure ?? "it had received the fatal alert \(alert.alertDescription)"
+                e.failure = e.failure ?? ("dropped.afterAlertReceived", "\(alert.alertDescription)")
             case .applicationDataReceived(let data):
                 e.inbox += data
             case .sessionEstablished(let s) where e.actor == .client:
@@ -588,13 +588,13 @@ final class Run {
             let item = sender.outgoing[sender.settled]
             let arrived = item.end <= e.bytesRead
             if arrivedOnly && !arrived { break }
-            let reason: String
+            let reason: Sentence
             if arrived, let failure = e.failure {
-                reason = "the \(e.actor.rawValue) read it after \(failure) and processed nothing more"
+                reason = Sentence(failure.key, ["receiver": e.actor.rawValue, "alert": failure.alert])
             } else if arrived {
-                reason = "the \(e.actor.rawValue) had stopped reading TLS records"
+                reason = Sentence("dropped.stoppedReading", ["receiver": e.actor.rawValue])
             } else {
-                reason = "the connection ended before the record reached the \(e.actor.rawValue)"
+                reason = Sentence("dropped.connectionEnded", ["receiver": e.actor.rawValue])
             }
             sender.settled += 1
             events.append(TraceEvent(time: net.now, actor: e.actor, kind: .dropped(UndeliveredMessage(content: item.content, reason: reason)),

@@ -52,9 +52,10 @@ public struct UndeliveredMessage: Sendable {
     }
 
     public var content: Content
-    public var reason: String
+    /// Why it was dropped (a catalogue sentence: `dropped.…`).
+    public var reason: Sentence
 
-    public init(content: Content, reason: String) {
+    public init(content: Content, reason: Sentence) {
         self.content = content
         self.reason = reason
     }
