@@ -151,7 +151,7 @@ public struct TextRenderer: Sendable {
         let t = time(event.time)
         switch event.kind {
         case .phase(let name):
-            var out = ["", style("── \(name) " + String(repeating: "─", count: max(0, 60 - name.count)), .heading)]
+            var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - name.count)), .heading)]
             let key = name.hasPrefix("TCP") ? "phase.tcp" : name.hasPrefix("TLS") ? "phase.tls"
                 : name.hasPrefix("HTTP") ? "phase.http" : name.hasPrefix("closing") ? "phase.close" : ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
@@ -417,7 +417,7 @@ public struct TextRenderer: Sendable {
         let version = s.version.map(String.init(describing:)) ?? "TLS"
         let suite = s.cipherSuite.map(String.init(describing:)) ?? "?"
         let ems = s.extendedMasterSecret ? say("outcome.ems") : ""
-        var out = ["", style("── Outcome " + String(repeating: "─", count: 54), .heading)]
+        var out = ["", style(rule("Outcome"), .heading)]
         if let failure = s.failure {
             let values = ["side": failure.sentBy.rawValue, "alert": "\(failure.alert)"]
             out.append(style(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
@@ -451,8 +451,7 @@ public struct TextRenderer: Sendable {
         var header = "secret              client   server   eavesdropper"
         if table.hasAfterwards { header += "   afterwards" }
         if table.hasAttacker { header += "   attacker" }
-        let heading = "── " + (explanations(moment) ?? "Who knows what") + " "
-        var out = ["", style(heading + String(repeating: "─", count: max(3, 65 - heading.count)), .heading), header]
+        var out = ["", style(rule(explanations(moment) ?? "Who knows what"), .heading), header]
         for row in table.rows {
             let name = row.secret.padding(toLength: 18, withPad: " ", startingAt: 0)
             var line = "\(name)  \(mark(row.client))    \(mark(row.server))    \(mark(row.eavesdropper))"
@@ -472,7 +471,7 @@ public struct TextRenderer: Sendable {
     func statistics(_ trace: Trace) -> [String] {
         let st = trace.statistics
         guard st.connections > 1 || st.requests > 1 || st.cpuTime > 0 else { return [] }
-        var out = ["", style("── Connections, handshakes, round trips " + String(repeating: "─", count: 25), .heading),
+        var out = ["", style(rule("Connections, handshakes, round trips"), .heading),
                    "connections: \(st.connections); TLS handshakes: \(st.fullHandshakes) full, \(st.abbreviatedHandshakes) abbreviated; requests: \(st.requests), responses: \(st.responses)",
                    "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { Self.timeText($0) } ?? "—"); virtual CPU for public-key work: \(Self.timeText(st.cpuTime))"]
         if let text = explanations("stats.roundTrips") { out += paragraph(text) }
@@ -652,7 +651,7 @@ public struct TextRenderer: Sendable {
     func lay(first: String, _ text: String, indent: Int, _ s: Style) -> String {
         let continuation = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
         let textWidth = max(20, width - first.count)
-        let pieces = HexdumpRenderer(width: textWidth).wrap(String(repeating: " ", count: indent) + text, continuationIndent: indent)
+        let pieces = Self.wrapWords(text, width: textWidth, indent: indent)
         return pieces.enumerated().map { i, piece in
             style(((i == 0 ? first : continuation) + piece).trimmingTrailingSpaces(), s)
         }.joined(separator: "\n")
@@ -664,6 +663,41 @@ public struct TextRenderer: Sendable {
     }
 
     func firstLine(_ s: String) -> String { String(s.split(separator: "\r\n").first ?? "") }
+
+    /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.
+    func rule(_ title: String) -> String {
+        let head = "── \(title) "
+        return head + String(repeating: "─", count: max(3, min(65, width) - head.count))
+    }
+
+    /// Words of `text` in lines of at most `width` characters, each starting with `indent` spaces;
+    /// a word longer than a line (a hex value) is cut where the line ends.
+    static func wrapWords(_ text: String, width: Int, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let room = max(8, width - indent)
+        var lines: [String] = []
+        var line = ""
+        // Empty pieces are the extra spaces of a run ("server  TLS"): kept inside a line.
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            if word.isEmpty {
+                if !line.isEmpty, line.count + 1 < room { line += " " }
+                continue
+            }
+            if !line.isEmpty, line.count + 1 + word.count <= room {
+                line += " " + word
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            while word.count > room {
+                lines.append(String(word.prefix(room)))
+                word = word.dropFirst(room)
+            }
+            line = String(word)
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines.map { pad + $0 }
+    }
 
     /// An explanation under a ladder entry (rails continue beside it).
     func explain(_ text: String) -> [String] {

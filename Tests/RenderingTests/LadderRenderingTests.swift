@@ -20,6 +20,10 @@ struct LadderRenderingTests {
         for run in [BuiltInRun.rsa, .mitmTrusting, .lossy, .http10] {
             let lines = TextRenderer(width: width).render(try Self.trace(run))
             #expect(lines.allSatisfy { $0.count <= width }, "\(run) at \(width): \(lines.filter { $0.count > width })")
+            let bytes = TextRenderer(verbosity: .bytes, width: width).render(try Self.trace(run))
+            #expect(bytes.allSatisfy { $0.count <= width }, "\(run) bytes at \(width): \(bytes.filter { $0.count > width }.prefix(3))")
+            // Headings fit too (they were 64 columns wide).
+            #expect(lines.contains { $0.hasPrefix("── TLS handshake") || $0.hasPrefix("── Outcome") })
             let header = try #require(lines.first)
             #expect(header.contains("time") && header.contains("client") && header.contains("server"))
             #expect(header.contains("attacker") == (run == .mitmTrusting))
