@@ -1,9 +1,22 @@
+import Simulation
+
 /// Every sentence the text renderer says about a step, in one catalogue keyed by step kind, so a
 /// second language is a new table, not a code change.
 public struct Explanations: Sendable {
     public var text: [String: String]
 
     public func callAsFunction(_ key: String) -> String? { text[key] }
+
+    /// The catalogue's text for `key` with its `{name}` placeholders filled in; nil when the
+    /// catalogue has no such key.
+    public func callAsFunction(_ key: String, _ values: [String: String]) -> String? {
+        guard var result = text[key] else { return nil }
+        for (name, value) in values { result = result.replacing("{\(name)}", with: value) }
+        return result
+    }
+
+    /// A sentence the simulation named by key (its key and values when the catalogue lacks it).
+    public func sentence(_ s: Sentence) -> String { self(s.key, s.values) ?? s.description }
 
     public static let english = Explanations(text: [
         "phase.tcp": "TCP first opens a connection: three messages, so that each side learns that the other can both send and receive, and each side's starting sequence number is confirmed.",
@@ -26,9 +39,10 @@ public struct Explanations: Sendable {
         "tls.ChangeCipherSpec": "ChangeCipherSpec: from the next record on, this side encrypts and authenticates with the new keys.",
         "tls.Finished": "Finished: a hash of every handshake message, keyed with the master secret and sent encrypted. If anyone changed any message, the two sides compute different values and the handshake fails.",
         "tls.masterSecret": "Both sides now compute the master secret from the premaster and both randoms; the eavesdropper saw the randoms but not the premaster, so it cannot.",
+        "tls.masterSecret.ems": "Both sides now compute the master secret from the premaster and the session hash — a hash of every handshake message so far, randoms and certificate included (extended master secret, RFC 7627). The eavesdropper saw those messages but not the premaster, so it cannot.",
         "tls.keyBlock": "The key block is expanded from the master secret (seeded with server_random‖client_random — the reverse order) and cut into MAC keys, write keys and IVs.",
         "tls.countermeasure": "The premaster did not decrypt correctly. The server goes on with a random premaster instead of failing now (RFC 5246 §7.4.7.1), so an attacker learns nothing from the timing; only Finished will fail.",
-        "tls.alert": "Alert: the handshake is aborted.",
+        "tls.alert": "A fatal alert ends the connection: the sender will not use this session again, and the receiver stops processing the connection's records.",
         "phase.http": "The HTTP request and response now travel as encrypted application-data records.",
         "attack.mitm": "A man in the middle answers the client's connection itself and presents its own certificate. Everything else about TLS works for it: it makes its own keys with each side. Only the client's certificate check stands in the way — a client that trusts any certificate hands it every byte.",
         "attack.onPath": "An attacker on the path (a router, a Wi-Fi access point) sees every segment and can change, drop or add any of them; TCP's checksums do not stop it, because it can recompute them.",
@@ -38,6 +52,61 @@ public struct Explanations: Sendable {
         "attack.replay": "A replayed record is byte for byte a real one, but each record's MAC (or AEAD nonce and additional data) includes a sequence number that both sides count. The copy arrives with the wrong number, fails to authenticate, and the receiver answers bad_record_mac.",
         "attack.keyTheft": "Forward secrecy: an eavesdropper recorded everything. Now it obtains the server's private key. With RSA key exchange the premaster was encrypted to that key, so the whole recorded session opens. With (EC)DHE the key only signed the parameters; the ephemeral secrets are gone.",
         "attack.seed": "The client's random values came from a generator seeded with little entropy (clock and process id). The eavesdropper regenerates client_random for each guess until one matches what it saw on the wire; the same generator then gives it the premaster.",
+        "knowledge.afterKeyExchange": "Who knows what, once the key exchange is complete",
+        "knowledge.afterFinished": "Who knows what, once both Finished messages checked out",
+        "knowledge.soFar": "Who knows what so far",
+        "knowledge.atTheEnd": "Who knows what at the end of the run",
+        "pki.chain": "Chain validation, link by link: each certificate's signature is checked with its issuer's public key (Hash1, the digest of the TBSCertificate, must equal Hash2, the digest recovered from the signature), its validity against the simulated clock, the CA flag and path length of each issuer, and the key usage and extended key usage; the leaf must name the host.",
+        "trust.proceed": "proceed (valid, and the user explicitly trusted the anchor)",
+        "trust.unspecified": "unspecified — valid, with no user setting either way (the usual success)",
+        "trust.recoverableTrustFailure": "recoverable trust failure (invalid, but a user or policy could choose to trust it)",
+        "trust.fatalTrustFailure": "fatal trust failure (invalid in a way nobody may override)",
+        // Where an attacker sits (AttackEvent.position).
+        "position.mitm": "the client's connection to {host} ends at the attacker {address} (a spoofed DNS answer or a rogue access point); the attacker opens its own connection to the real server and relays",
+        "position.onPath": "the attacker sits on the path between client and server and can change, drop or add segments",
+        // How an attacker or the eavesdropper obtained a secret (AttackEvent.learned).
+        "how.mitm.decrypted": "decrypted with the keys it shares with the client",
+        "how.mitm.plain": "read: plain HTTP has no encryption",
+        "how.mitm.cookie": "read from the relayed request",
+        "how.premaster.decrypted": "decrypted the recorded ClientKeyExchange with the stolen private key",
+        "how.premaster.regenerated": "regenerated: the same generator, seeded {seed}, drew it right after client_random",
+        "how.master.randoms.decrypted": "PRF over the decrypted premaster and the recorded randoms",
+        "how.master.randoms.regenerated": "PRF over the regenerated premaster and the recorded randoms",
+        "how.master.sessionHash.decrypted": "PRF over the decrypted premaster and the session hash of the recorded handshake messages (extended master secret)",
+        "how.master.sessionHash.regenerated": "PRF over the regenerated premaster and the session hash of the recorded handshake messages (extended master secret)",
+        "how.master.resumed": "the resumed session's master secret, already recovered from an earlier connection",
+        "how.keyBlock": "key block expanded from the master secret",
+        "how.appData": "decrypted the recorded application data",
+        "how.cookie": "read from the decrypted request",
+        // Why an attempt failed (AttackEvent.failed).
+        "failed.noHandshake": "no TLS handshake in the recording",
+        "failed.noClientKeyExchange": "the recording holds no ClientKeyExchange (an abbreviated handshake reuses an older master secret the eavesdropper does not have)",
+        "failed.notDecrypted": "the ClientKeyExchange did not decrypt with the stolen key",
+        "failed.forwardSecrecy": "{suite} uses ephemeral {kind} keys: the ClientKeyExchange is the client's public value, not a ciphertext, so the stolen RSA key does not decrypt it (it only signed the ServerKeyExchange). Both private values were erased after the handshake: forward secrecy",
+        "failed.noClientHello": "no ClientHello in the recording",
+        "failed.ephemeralFromSeed": "the seed is known, but reproducing an ephemeral (EC)DH key is not modelled here",
+        "failed.regeneratedDidNotOpen": "the regenerated premaster did not open the records",
+        "failed.noSeed": "no seed in the searched space reproduces client_random",
+        // Why a receiver dropped a message unprocessed (TraceEvent.dropped).
+        "dropped.afterAlertSent": "the {receiver} read it after it had sent the fatal alert {alert} and processed nothing more",
+        "dropped.afterAlertReceived": "the {receiver} read it after it had received the fatal alert {alert} and processed nothing more",
+        "dropped.stoppedReading": "the {receiver} had stopped reading TLS records",
+        "dropped.connectionEnded": "the connection ended before the record reached the {receiver}",
+        // The outcome section.
+        "outcome.failedAfterHandshake": "The handshake completed, then the {side} sent the fatal alert {alert} and ended the connection.",
+        "outcome.failed": "The handshake failed: the {side} sent the fatal alert {alert}.",
+        "outcome.why": "Why: {cause}",
+        "outcome.plainHTTP": "Plain HTTP: no TLS at all; the response arrived, and every byte crossed the wire readable.",
+        "outcome.noResponse": "The run ended before any response arrived.",
+        "outcome.success": "Success: {version}, {suite}{ems}.",
+        "outcome.ems": ", extended master secret",
+        "outcome.sameMaster": "Both sides derived the same master secret {master}.",
+        "outcome.oneSided": "Success on the {side} side (the peer is a real program, so only this side is traced): {version}, {suite}{ems}.",
+        "outcome.incomplete": "The run ended before the handshake finished.",
+        "outcome.connection": "connection {number}: {outcome}{resumed}{master}",
+        "outcome.resumed": " (resumed session)",
+        "outcome.connectionMaster": ", master secret {master}",
+        "knowledge.measured": "The eavesdropper column is measured, not assumed: a value counts as known when its exact bytes crossed the wire.",
         "knowledge.afterwards": "The afterwards column is what the eavesdropper learned after the run (a stolen key or a guessed seed), counted only when the bytes it decrypted or derived equal the real ones.",
         "knowledge.attacker": "The attacker column is what a man in the middle knows: the secrets of its own session with the client, and whatever the client sends through it.",
         "stats.roundTrips": "Each round trip is a client message that has to wait for the server's answer before the client can go on. TCP's handshake costs one, a full TLS handshake two, an abbreviated one (resumption) one, each request on its own one — pipelining sends several requests in one.",

@@ -1,21 +1,28 @@
+import PKI
 import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
 
 /// The trace as JSON Lines: one object per event, then a summary object. The contract (other
-/// tools read it):
+/// tools read it; README "The JSON Lines contract" says the same):
 /// - every object has `"t"` (virtual seconds), `"actor"`, `"event"`;
 /// - `"tls_message"`: `"direction"`, `"message"` (e.g. `"ClientHello"`), `"bytes"` (hex of the whole
 ///   handshake message with its 4-byte header; `"01"` for ChangeCipherSpec), `"action"`;
+///   `"tls_alert"`: `"direction"`, `"level"`, `"description"`, `"action"`. A message or alert is
+///   `"sent"` once and then `"received"` once or `"dropped"` once, with a `"reason"`;
 /// - `"tcp_segment"`: `"direction"` (`"client->server"`), `"seq"`, `"ack"`, `"flags"` (`"SA"`),
 ///   `"len"`, `"action"` (`"sent"`, `"received"` or `"dropped"`);
+/// - `"chain_validation"`: the ordered checks per link behind a `"certificate_decision"`;
 /// - last: `{"event":"summary", …}` with hex `client_random`, `server_random`, `premaster_secret`,
 ///   `master_secret`, `client_verify_data`, `server_verify_data`, the IANA `cipher_suite`,
-///   `extended_master_secret`, and `outcome`; a secret a side never obtained is `null`.
+///   `extended_master_secret`, and `outcome`. Per side, never merged: the randoms and verify_data
+///   as their sender sent them; premaster and master as the client derived them (`null` only
+///   when the client never did; the server's view only in a trace without the client).
 ///
-/// Extensions for runs with an attacker or several connections: a MITM's messages and segments
-/// name it in `"direction"` (`"client->attacker"`, `"attacker->server"`); a segment an on-path
+/// Extensions for runs with an attacker or several connections: `"direction"` names the two ends
+/// of the object's connection, sender first — behind a MITM `"client->attacker"`,
+/// `"attacker->client"`, `"attacker->server"`, `"server->attacker"`; a segment an on-path
 /// attacker injects has `"injected_by":"attacker"`; `"attack"` objects (`"kind"`: `tamper`,
 /// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
 /// `"compute"` objects (virtual CPU); a `"connection"` number on events of connections after the
@@ -60,6 +67,22 @@ public struct JSONLinesRenderer: Sendable {
                     ("duration", .number(seconds(duration)))]
         case .phase(let name):
             return [("event", .string("phase")), ("name", .string(name))]
+        case .chainValidation(let v):
+            return chainValidation(v)
+        case .dropped(let undelivered):
+            let direction = "\(event.counterpart.rawValue)->\(event.actor.rawValue)"
+            var f: [(String, JSONValue)]
+            switch undelivered.content {
+            case .handshake(let m, let bytes):
+                f = message(name(m), bytes: bytes, action: "dropped", direction: direction)
+            case .changeCipherSpec:
+                f = message("ChangeCipherSpec", bytes: [1], action: "dropped", direction: direction)
+            case .alert(let alert):
+                f = [("event", .string("tls_alert")), ("action", .string("dropped")), ("direction", .string(direction)),
+                     ("level", .string("\(alert.level)")), ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
+            }
+            f.append(("reason", .string(Explanations.english.sentence(undelivered.reason))))
+            return f
         case .http(let h):
             switch h {
             case .requestSent(let r): return [("event", .string("http")), ("action", .string("request_sent")), ("text", .string(r))]
@@ -93,6 +116,28 @@ public struct JSONLinesRenderer: Sendable {
         }
     }
 
+    /// `"event":"chain_validation"`: `peer`, `result` (proceed / unspecified /
+    /// recoverableTrustFailure / fatalTrustFailure), `path` (subjects, leaf first) and `checks` in
+    /// order, each with `depth`, `kind`, `passed`, `detail`, and for signatures `hash1`, `hash2`,
+    /// `pkcs1_block` and `digest_info` (hex).
+    func chainValidation(_ v: ChainValidationTrace) -> [(String, JSONValue)] {
+        let r = v.result
+        let checks: [JSONValue] = r.checks.map { c in
+            var pairs: [(String, JSONValue)] = [("depth", .number(String(c.depth))), ("kind", .string(c.kind.rawValue)),
+                                                ("subject", .string(c.subject)), ("passed", .bool(c.passed)), ("detail", .string(c.detail))]
+            if let sig = c.signature {
+                pairs += [("algorithm", .string("\(sig.algorithm)")), ("hash1", .string(Hex.string(sig.hash1))),
+                          ("hash2", sig.hash2.map { .string(Hex.string($0)) } ?? .null),
+                          ("pkcs1_block", sig.recoveredBlock.map { .string(Hex.string($0.encodedMessage)) } ?? .null),
+                          ("digest_info", sig.recoveredBlock.map { .string(Hex.string($0.digestInfo)) } ?? .null)]
+            }
+            return .object(pairs)
+        }
+        return [("event", .string("chain_validation")), ("peer", .string(v.peer.rawValue)), ("result", .string(r.result.rawValue)),
+                ("path", .array(r.path.map { .string("\($0.subject)") })), ("anchor_store", r.anchorStore.map { .string($0) } ?? .null),
+                ("checks", .array(checks))]
+    }
+
     func segment(_ p: TCPPacket, action: String, sender: Actor, receiver: String) -> [(String, JSONValue)] {
         let s = p.segment
         let dir = sender == .network ? "\(p.source)->\(p.destination)" : "\(sender.rawValue)->\(receiver)"
@@ -112,10 +157,12 @@ public struct JSONLinesRenderer: Sendable {
         case .changeCipherSpecReceived:
             return message("ChangeCipherSpec", bytes: [1], action: "received", direction: "\(peer.rawValue)->\(actor.rawValue)")
         case .alertSent(let alert, let cause):
-            return [("event", .string("tls_alert")), ("action", .string("sent")), ("level", .string("\(alert.level)")),
+            return [("event", .string("tls_alert")), ("action", .string("sent")), ("direction", .string("\(actor.rawValue)->\(peer.rawValue)")),
+                    ("level", .string("\(alert.level)")),
                     ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(cause))]
         case .alertReceived(let alert):
-            return [("event", .string("tls_alert")), ("action", .string("received")), ("level", .string("\(alert.level)")),
+            return [("event", .string("tls_alert")), ("action", .string("received")), ("direction", .string("\(peer.rawValue)->\(actor.rawValue)")),
+                    ("level", .string("\(alert.level)")),
                     ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
         case .stateChanged(_, let from, let to):
             return [("event", .string("tls_state")), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
@@ -207,8 +254,8 @@ public struct JSONLinesRenderer: Sendable {
         func hex(_ b: [UInt8]) -> JSONValue { .string(Hex.string(b)) }
         var f: [(String, JSONValue)] = [("event", .string("attack"))]
         switch a {
-        case .position(let text):
-            f += [("kind", .string("position")), ("detail", .string(text))]
+        case .position(let sentence):
+            f += [("kind", .string("position")), ("detail", .string(Explanations.english.sentence(sentence)))]
         case .tampered(let message, let sender, let offset, let old, let new):
             f += [("kind", .string("tamper")), ("message", .string(message)), ("sender", .string(sender.rawValue)),
                   ("offset", .number(String(offset))), ("old", hex([old])), ("new", hex([new]))]
@@ -223,9 +270,10 @@ public struct JSONLinesRenderer: Sendable {
             f += [("kind", .string("seed_search")), ("candidates", .number(String(candidates))),
                   ("seed", found.map { .number(String($0)) } ?? .null)]
         case .learned(let secret, let value, let how):
-            f += [("kind", .string("learned")), ("secret", .string(secret)), ("value", hex(value)), ("how", .string(how))]
+            f += [("kind", .string("learned")), ("secret", .string(secret)), ("value", hex(value)),
+                  ("how", .string(Explanations.english.sentence(how)))]
         case .failed(let why):
-            f += [("kind", .string("failed")), ("detail", .string(why))]
+            f += [("kind", .string("failed")), ("detail", .string(Explanations.english.sentence(why)))]
         }
         return f
     }
@@ -236,6 +284,9 @@ public struct JSONLinesRenderer: Sendable {
 /// A minimal JSON writer: ordered keys, strings escaped per RFC 8259.
 indirect enum JSONValue {
     case string(String), number(String), bool(Bool), null, array([JSONValue])
+
+    /// A nested object, written verbatim (the `.number` case writes its text as is).
+    static func object(_ pairs: [(String, JSONValue)]) -> JSONValue { .number(JSONObject(pairs).text) }
 }
 
 struct JSONObject {

@@ -1,3 +1,4 @@
+import PKI
 import Simulation
 import TCPSim
 import TLSCrypto
@@ -20,6 +21,8 @@ public struct TextRenderer: Sendable {
     public var width: Int
     public var color: Bool
     public var explanations: Explanations
+    /// Columns and stream map for the trace being drawn (`prepared(for:)`).
+    var layout = Layout()
 
     public init(verbosity: Verbosity = .normal, width: Int = 100, color: Bool = false,
                 explanations: Explanations = .english) {
@@ -30,19 +33,71 @@ public struct TextRenderer: Sendable {
     }
 
     public func render(_ trace: Trace) -> [String] {
-        var lines: [String] = []
+        let r = prepared(for: trace)
+        var lines: [String] = r.columnHeader()
         var state = LadderState()
         state.participants = trace.participants
         state.plainHTTP = !trace.summary.usedTLS
         state.oneSided = Self.isOneSided(trace)
-        for event in trace.events {
-            lines += render(event, state: &state)
+        let panels = verbosity != .summary && !state.oneSided
+        var keyPoints = KeyPoints()
+        for (index, event) in trace.events.enumerated() {
+            lines += r.render(event, state: &state)
+            // The knowledge panel at the key points of the first connection.
+            if panels, let moment = keyPoints.passed(event) {
+                let prefix = Trace(events: Array(trace.events.prefix(index + 1)), participants: trace.participants,
+                                   streamSpans: trace.streamSpans)
+                lines += r.knowledgePanel(prefix.knowledge, moment: moment, remarks: false)
+            }
         }
-        lines += outcome(trace)
-        lines += statistics(trace)
+        lines += r.outcome(trace)
+        lines += r.statistics(trace)
         // A real peer's trace has no wire and no second party to measure knowledge from.
-        if verbosity != .summary && !state.oneSided { lines += knowledgePanel(trace.knowledge) }
-        return lines.flatMap(fitToWidth)
+        if panels { lines += r.knowledgePanel(trace.knowledge, moment: "knowledge.atTheEnd") }
+        return lines.flatMap(r.fitToWidth)
+    }
+
+    /// The renderer's title line, wrapped to the width like every other line.
+    public func title(_ text: String) -> [String] {
+        HexdumpRenderer(width: width).wrap(text, continuationIndent: 2).map { style($0, .heading) }
+    }
+
+    /// Where the run passes a key point of its first connection: both sides hold the master secret
+    /// and the session keys (the key exchange is complete), both sides checked Finished.
+    struct KeyPoints {
+        var derived: Set<Actor> = []
+        var completed: Set<Actor> = []
+        var keyExchangeShown = false, finishedShown = false
+
+        /// The catalogue key naming the moment just passed, if one was.
+        mutating func passed(_ event: TraceEvent) -> String? {
+            guard event.connection == 0, case .tls(let tls) = event.kind else { return nil }
+            switch tls {
+            case .derived(.keyBlock):
+                derived.insert(event.actor)
+                if !keyExchangeShown, derived.count == 2 {
+                    keyExchangeShown = true
+                    return "knowledge.afterKeyExchange"
+                }
+            case .handshakeCompleted:
+                completed.insert(event.actor)
+                if !finishedShown, completed.count == 2 {
+                    finishedShown = true
+                    return "knowledge.afterFinished"
+                }
+            default:
+                break
+            }
+            return nil
+        }
+    }
+
+    /// This renderer laid out for `trace`: its columns (client, attacker when there is one,
+    /// server), the width of the time column, and which stream bytes carry which TLS message.
+    public func prepared(for trace: Trace) -> TextRenderer {
+        var r = self
+        r.layout = Layout(trace: trace, width: width, timeText: { time($0) })
+        return r
     }
 
     /// One output line per element, none wider than `width` columns: entries holding several
@@ -96,7 +151,7 @@ public struct TextRenderer: Sendable {
         let t = time(event.time)
         switch event.kind {
         case .phase(let name):
-            var out = ["", style("── \(name) " + String(repeating: "─", count: max(0, 60 - name.count)), .heading)]
+            var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - name.count)), .heading)]
             let key = name.hasPrefix("TCP") ? "phase.tcp" : name.hasPrefix("TLS") ? "phase.tls"
                 : name.hasPrefix("HTTP") ? "phase.http" : name.hasPrefix("closing") ? "phase.close" : ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
@@ -106,9 +161,21 @@ public struct TextRenderer: Sendable {
             return out
         case .attack(let a):
             return attackLines(a, time: t, actor: event.actor, state: &state)
+        case .dropped(let undelivered):
+            guard verbosity != .summary else { return [] }
+            let what: String
+            switch undelivered.content {
+            case .handshake(let m, _): what = "TLS " + messageName(m)
+            case .changeCipherSpec: what = "TLS ChangeCipherSpec"
+            case .alert(let alert): what = "TLS Alert \(alert)"
+            }
+            return [row(t, at: event.actor, "\(event.actor.rawValue) drops \(what) unprocessed: \(explanations.sentence(undelivered.reason))", .alert)]
+        case .chainValidation(let validation):
+            guard verbosity != .summary else { return [] }
+            return chainValidationLines(validation, actor: event.actor, state: &state)
         case .compute(let operations, let duration):
             guard verbosity != .summary else { return [] }
-            return ["\(t)  \(event.actor.rawValue) computes for \(String(time(duration).drop { $0 == " " })): \(operations.joined(separator: ", "))"]
+            return [row(t, at: event.actor, "\(event.actor.rawValue) computes for \(duration / 1000) ms: \(operations.joined(separator: ", "))")]
         case .tcp(let kind):
             guard verbosity != .summary else { return [] }
             return tcpLines(kind, time: t, actor: event.actor, state: &state)
@@ -118,9 +185,9 @@ public struct TextRenderer: Sendable {
             switch h {
             case .requestSent(let r):
                 let carrier = state.plainHTTP ? "in plain text, no TLS" : "inside TLS application data"
-                return ["\(t)  \(arrow(event.actor, event.counterpart))  HTTP request (\(carrier)): \(firstLine(r))"]
+                return [row(t, from: event.actor, to: event.counterpart, "HTTP request (\(carrier)): \(firstLine(r))")]
             case .responseReceived(let r):
-                return ["\(t)  \(event.actor.rawValue) received the HTTP response: \(firstLine(r))"]
+                return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP response: \(firstLine(r))")]
             case .requestReceived, .responseSent:
                 return []
             }
@@ -131,14 +198,15 @@ public struct TextRenderer: Sendable {
         switch kind {
         case .injected(let p):
             let s = p.segment
-            return [style("\(t)  attacker injects  TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count) (spoofed from \(p.source))", .alert)]
+            let to = state.participants[p.destination] ?? .server
+            return [row(t, from: .attacker, to: to, "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count)\(carried(p)) — injected by the attacker, spoofed from \(p.source)", .alert)]
         case .sent(let p):
             let s = p.segment
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
-            var text = "\(t)  \(arrow(actor, receiver))  TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)"
+            var text = "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)"
             if let ack = s.ack { text += " ack=\(ack.rawValue)" }
-            text += " len=\(s.payload.count)"
-            var out = [style(text, .tcp)]
+            text += " len=\(s.payload.count)" + carried(p)
+            var out = [row(t, from: actor, to: receiver, text, .tcp)]
             if verbosity != .summary {
                 let key: String? = s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : "tcp.synack")
                     : s.flags.contains(.fin) ? "tcp.fin"
@@ -151,18 +219,49 @@ public struct TextRenderer: Sendable {
             }
             return out
         case .dropped(let p, let reason):
-            return [style("\(t)  ✗ lost on the way: [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count) (\(reason.rawValue))", .alert)]
+            let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
+            var out = [row(t, from: actor, to: receiver, lost: true,
+                           "✗ lost: TCP [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count)\(carried(p)) (\(reason.rawValue))", .alert)]
+            if !state.explained.contains("tcp.drop"), let text = explanations("tcp.drop") {
+                state.explained.insert("tcp.drop")
+                out += explain(text)
+            }
+            return out
         case .connection(_, .retransmitted(let seg, let attempt)):
-            var out = [style("\(t)  \(actor.rawValue) retransmits seq=\(seg.seq.rawValue) len=\(seg.payload.count) (attempt \(attempt))", .alert)]
+            var out = [row(t, at: actor, "\(actor.rawValue) retransmits seq=\(seg.seq.rawValue) len=\(seg.payload.count) (attempt \(attempt))", .alert)]
             if !state.explained.contains("tcp.retransmit"), let text = explanations("tcp.retransmit") {
                 state.explained.insert("tcp.retransmit")
                 out += explain(text)
             }
             return out
         case .connection(_, .stateChanged(let from, let to, _)):
-            return ["\(t)  \(actor.rawValue): \(from) → \(to)"]
+            return [row(t, at: actor, "\(actor.rawValue): \(from) → \(to)")]
         default:
             return []
+        }
+    }
+
+    /// The TLS messages (or records) whose bytes the segment carries, from the stream offsets the
+    /// simulation recorded: " · ClientHello", " · Finished (encrypted, part)".
+    func carried(_ p: TCPPacket) -> String {
+        let names = layout.carried(p).map { item -> String in
+            var name = spanName(item.span.content)
+            var notes: [String] = []
+            if item.span.encrypted, case .handshake = item.span.content { notes.append("encrypted") }
+            if item.partial { notes.append("part") }
+            if !notes.isEmpty { name += " (\(notes.joined(separator: ", ")))" }
+            return name
+        }
+        return names.isEmpty ? "" : " · " + names.joined(separator: ", ")
+    }
+
+    func spanName(_ content: StreamSpan.Content) -> String {
+        switch content {
+        case .handshake(let type): return handshakeName(type)
+        case .changeCipherSpec: return "ChangeCipherSpec"
+        case .alert(let alert): return "Alert \(alert.alertDescription)"
+        case .applicationData: return "application data"
+        case .plainHTTP: return "HTTP (plain text)"
         }
     }
 
@@ -178,36 +277,46 @@ public struct TextRenderer: Sendable {
         case .changeCipherSpecReceived where state.oneSided:
             return changeCipherSpecLines(from: peer, to: actor, time: t, state: &state)
         case .alertReceived(let alert) where state.oneSided:
-            return [style("\(t)  \(arrow(peer, actor))  TLS Alert \(alert)", .alert)]
+            return [row(t, from: peer, to: actor, "\(arrow(peer, actor))  TLS Alert \(alert)", .alert)]
         case .negotiated(let n):
             state.keyExchange = n.cipherSuite.parameters?.keyExchange
             state.cipherSuite = n.cipherSuite
             guard actor == .client else { return [] }
-            return ["\(t)  agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")"]
+            return [row(t, at: actor, "agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")")]
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
         case .certificateDecision(_, let length, let accepted, let detail):
-            return [style("\(t)  \(actor.rawValue) \(accepted ? "trusts" : "REJECTS") the \(length)-certificate chain: \(detail)", accepted ? .tls : .alert)]
+            return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
             guard verbosity != .summary else { return [] }
-            return ["          \(actor.rawValue) \(sig.valid ? "checked" : "found INVALID") the \(sig.purpose.rawValue) signature" +
-                    (sig.scheme.map { " (\($0))" } ?? "") + " over \(sig.signedData.count) bytes"]
+            return [detail("\(actor.rawValue) \(sig.valid ? "checked" : "found INVALID") the \(sig.purpose.rawValue) signature" +
+                           (sig.scheme.map { " (\($0))" } ?? "") + " over \(sig.signedData.count) bytes")]
         case .countermeasureApplied(let reason):
-            return [style("          server: \(reason)", .alert)] + explain(explanations("tls.countermeasure") ?? "")
+            return [detail("server: \(reason)", .alert)] + explain(explanations("tls.countermeasure") ?? "")
         case .alertSent(let alert, let cause):
-            return [style("\(t)  \(arrow(actor, peer))  TLS Alert \(alert)", .alert), "          why: \(cause)"]
+            var out = [row(t, from: actor, to: peer, "\(arrow(actor, peer))  TLS Alert \(alert)", .alert)]
+            // close_notify is explained with its phase ("phase.close").
+            if alert.alertDescription != .closeNotify {
+                out.append(detail("why: \(cause)"))
+                if verbosity != .summary, !state.explained.contains("tls.alert"), let text = explanations("tls.alert") {
+                    state.explained.insert("tls.alert")
+                    out += explain(text)
+                }
+            }
+            return out
         case .handshakeCompleted(let resumed):
-            return [style("\(t)  \(actor.rawValue): handshake complete\(resumed ? " (abbreviated)" : "")", .heading)]
+            return [row(t, at: actor, "\(actor.rawValue): handshake complete\(resumed ? " (abbreviated)" : "")", .heading)]
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
-            return ["          \(actor.rawValue) encrypts \(data.count) bytes of application data"]
+            return [detail("\(actor.rawValue) encrypts \(data.count) bytes of application data")]
         default:
             return []
         }
     }
 
     func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
-        var out = [style("\(t)  \(arrow(from, to))  TLS \(messageName(message))  (\(bytes.count) bytes)\(messageSummary(message))", .tls)]
+        var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS \(messageName(message))  (\(bytes.count) bytes)", .tls)]
+        out += messageSummary(message).map { detail($0) }
         if verbosity != .summary {
             let key = explanationKey(message, state: state)
             if let text = explanations(key) { out += explain(text) }
@@ -221,7 +330,7 @@ public struct TextRenderer: Sendable {
     }
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
-        var out = [style("\(t)  \(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
+        var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
         if verbosity != .summary, !state.explained.contains("ccs\(from)"), let text = explanations("tls.ChangeCipherSpec") {
             state.explained.insert("ccs\(from)")
             out += explain(text)
@@ -233,80 +342,116 @@ public struct TextRenderer: Sendable {
         let who = actor.rawValue
         switch value {
         case .rsaPreMasterEncryption(let pre, let padded, let ciphertext, let bits):
-            return ["          \(who): premaster = \(short(pre)) (48 bytes: version ‖ 46 random)",
-                    "          \(who): PKCS#1 v1.5 block 00 02 <nonzero padding> 00 premaster = \(short(padded))",
-                    "          \(who): encrypted with the server's \(bits)-bit RSA key → \(short(ciphertext))"]
+            return [detail("\(who): premaster = \(short(pre, sized: false)) (\(pre.count) bytes: version ‖ 46 random)"),
+                    detail("\(who): PKCS#1 v1.5 block 00 02 <nonzero padding> 00 premaster = \(short(padded))"),
+                    detail("\(who): encrypted with the server's \(bits)-bit RSA key → \(short(ciphertext))")]
         case .rsaPreMasterDecryption(_, let decrypted, let pre):
-            return ["          \(who): decrypts the premaster with its private key → \(decrypted.map(short) ?? "padding error") (uses \(short(pre)))"]
+            return [detail("\(who): decrypts the premaster with its private key → \(decrypted.map { short($0) } ?? "padding error") (uses \(short(pre)))")]
         case .dhAgreement(let p, let g, let group, let x, let y, let peer, let pre):
-            return ["          \(who): DH group \(group): p = \(short(p)), g = \(short(g))",
-                    "          \(who): secret exponent x = \(short(x)) ; public value g^x mod p = \(short(y))",
-                    "          \(who): peer's value = \(short(peer)) ; Z = peer^x mod p = premaster = \(short(pre))"]
+            return [detail("\(who): DH group \(group): p = \(short(p)), g = \(short(g))"),
+                    detail("\(who): secret exponent x = \(short(x)) ; public value g^x mod p = \(short(y))"),
+                    detail("\(who): peer's value = \(short(peer)) ; Z = peer^x mod p = premaster = \(short(pre))")]
         case .ecdhAgreement(let curve, let priv, let pub, let peer, let pre):
-            return ["          \(who): \(curve) private key = \(short(priv)) ; public = \(short(pub))",
-                    "          \(who): peer's public = \(short(peer)) ; shared secret = premaster = \(short(pre))"]
+            return [detail("\(who): \(curve) private key = \(short(priv)) ; public = \(short(pub))"),
+                    detail("\(who): peer's public = \(short(peer)) ; shared secret = premaster = \(short(pre))")]
         case .masterSecret(_, let label, _, let prf, let master):
-            var out = ["          \(who): master_secret = PRF(premaster, \"\(label)\", \(label.contains("extended") ? "session_hash" : "client_random ‖ server_random")) [\(prf)] = \(short(master))"]
-            if actor == .client, let text = explanations("tls.masterSecret") { out += explain(text) }
+            let extended = label.contains("extended")
+            var out = [detail("\(who): master_secret = PRF(premaster, \"\(label)\", \(extended ? "session_hash" : "client_random ‖ server_random")) [\(prf)] = \(short(master))")]
+            if actor == .client, let text = explanations(extended ? "tls.masterSecret.ems" : "tls.masterSecret") { out += explain(text) }
             return out
         case .keyBlock(_, _, let block, let keys):
-            var out = ["          \(who): key_block = PRF(master, \"key expansion\", server_random ‖ client_random) = \(block.count) bytes →",
-                       "          \(who):   client_write_key = \(short(keys.clientWriteKey)), server_write_key = \(short(keys.serverWriteKey))" +
-                       (keys.clientWriteMACKey.isEmpty ? "" : ", MAC keys \(keys.clientWriteMACKey.count) bytes") +
-                       (keys.clientWriteIV.isEmpty ? "" : ", IVs \(short(keys.clientWriteIV)) / \(short(keys.serverWriteIV))")]
+            var out = [detail("\(who): key_block = PRF(master, \"key expansion\", server_random ‖ client_random) = \(block.count) bytes →"),
+                       detail("\(who):   client_write_key = \(short(keys.clientWriteKey)), server_write_key = \(short(keys.serverWriteKey))" +
+                              (keys.clientWriteMACKey.isEmpty ? "" : ", MAC keys \(keys.clientWriteMACKey.count) bytes") +
+                              (keys.clientWriteIV.isEmpty ? "" : ", IVs \(short(keys.clientWriteIV)) / \(short(keys.serverWriteIV))"))]
             if actor == .client, let text = explanations("tls.keyBlock") { out += explain(text) }
             return out
         case .transcriptHash(let purpose, let length, let hash):
-            return verbosity == .bytes ? ["          \(who): Hash(handshake messages, \(length) bytes) for \(purpose) = \(short(hash))"] : []
+            return verbosity == .bytes ? [detail("\(who): Hash(handshake messages, \(length) bytes) for \(purpose) = \(short(hash))")] : []
         case .verifyData(let sender, let label, _, let data):
-            return ["          \(who): verify_data = PRF(master, \"\(label)\", Hash(handshake messages))[0..11] = \(Hex.string(data))" +
-                    (sender.rawValue == who ? "" : " (expected from the \(sender.rawValue))")]
+            return [detail("\(who): verify_data = PRF(master, \"\(label)\", Hash(handshake messages))[0..11] = \(Hex.string(data))" +
+                           (sender.rawValue == who ? "" : " (expected from the \(sender.rawValue))"))]
         }
+    }
+
+    /// The chain validation, link by link: each certificate of the path with its checks in order,
+    /// pass or fail; at the bytes level, Hash1, Hash2 and the recovered PKCS#1 block.
+    func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [String] {
+        let r = v.result
+        let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
+        var out = [detail("\(actor.rawValue) validates the \(v.peer.rawValue)'s chain, leaf → anchor (path of \(r.path.count)" +
+                          (r.anchorStore.map { ", anchor from \($0)" } ?? "") + "): \(trust)")]
+        if !state.explained.contains("pki.chain"), let text = explanations("pki.chain") {
+            state.explained.insert("pki.chain")
+            out += explain(text)
+        }
+        let depths = r.checks.map(\.depth).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+        for depth in depths {
+            let checks = r.checks.filter { $0.depth == depth }
+            let subject = depth < r.path.count ? "\(r.path[depth].subject)" : (checks.first?.subject ?? "?")
+            out.append(detail("link \(depth) (\(depth == 0 ? "leaf" : depth == r.path.count - 1 ? "anchor" : "CA")): \(subject)", indent: 2))
+            for check in checks {
+                out.append(detail("\(check.passed ? "✓" : "✗ FAIL") \(check.kind.rawValue): \(check.detail)", check.passed ? .plain : .alert, indent: 4))
+                guard verbosity == .bytes, let sig = check.signature else { continue }
+                out.append(detail("Hash1 = \(sig.algorithm) digest(TBSCertificate) = \(Hex.string(sig.hash1))", indent: 6))
+                if let hash2 = sig.hash2 { out.append(detail("Hash2 = digest recovered from the signature with the issuer's key = \(Hex.string(hash2))", indent: 6)) }
+                if let block = sig.recoveredBlock {
+                    out.append(detail("PKCS#1 v1.5 block (signature^e mod n) = \(Hex.string(block.encodedMessage))", indent: 6))
+                    out.append(detail("DigestInfo = \(Hex.string(block.digestInfo))\(block.hash.map { " (\($0))" } ?? "")", indent: 6))
+                }
+                if !sig.note.isEmpty { out.append(detail(sig.note, indent: 6)) }
+            }
+        }
+        return out
+    }
+
+    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail text: String, time t: String) -> [String] {
+        [row(t, at: actor, "\(actor.rawValue) \(accepted ? "trusts" : "REJECTS") the \(length)-certificate chain: \(text)", accepted ? .tls : .alert)]
     }
 
     // MARK: Outcome and knowledge
 
     func outcome(_ trace: Trace) -> [String] {
         let s = trace.summary
-        var out = ["", style("── Outcome " + String(repeating: "─", count: 54), .heading)]
-        if let failure = s.failure, s.clientCompleted && s.serverCompleted {
-            out.append(style("The handshake completed, then the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert) and ended the connection.", .alert))
-            out += explain("Why: \(failure.cause)")
-        } else if let failure = s.failure {
-            out.append(style("The handshake failed: the \(failure.sentBy.rawValue) sent the fatal alert \(failure.alert).", .alert))
-            out += explain("Why: \(failure.cause)")
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
+        let version = s.version.map(String.init(describing:)) ?? "TLS"
+        let suite = s.cipherSuite.map(String.init(describing:)) ?? "?"
+        let ems = s.extendedMasterSecret ? say("outcome.ems") : ""
+        var out = ["", style(rule("Outcome"), .heading)]
+        if let failure = s.failure {
+            let values = ["side": failure.sentBy.rawValue, "alert": "\(failure.alert)"]
+            out.append(style(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
+            out += paragraph(say("outcome.why", ["cause": failure.cause]))
         } else if !s.usedTLS {
-            out.append(s.responsesReceived > 0 ? "Plain HTTP: no TLS at all; the response arrived, and every byte crossed the wire readable."
-                                              : "The run ended before any response arrived.")
+            out.append(say(s.responsesReceived > 0 ? "outcome.plainHTTP" : "outcome.noResponse"))
         } else if s.clientCompleted && s.serverCompleted {
-            out.append("Success: \(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
-                       (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
-            if let m = s.masterSecret { out.append("Both sides derived the same master secret \(short(m)).") }
+            out.append(say("outcome.success", ["version": version, "suite": suite, "ems": ems]))
+            if s.sidesAgree, let m = s.masterSecret { out.append(say("outcome.sameMaster", ["master": short(m)])) }
         } else if s.clientCompleted != s.serverCompleted, Self.isOneSided(trace) {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
-            let side = s.clientCompleted ? "client" : "server"
-            out.append("Success on the \(side) side (the peer is a real program, so only this side is traced): " +
-                       "\(s.version.map(String.init(describing:)) ?? "TLS"), \(s.cipherSuite.map(String.init(describing:)) ?? "?")" +
-                       (s.extendedMasterSecret ? ", extended master secret" : "") + ".")
+            out.append(say("outcome.oneSided", ["side": s.clientCompleted ? "client" : "server", "version": version, "suite": suite, "ems": ems]))
         } else {
-            out.append("The run ended before the handshake finished.")
+            out.append(say("outcome.incomplete"))
         }
         let all = trace.summaries
         if all.count > 1 {
             for (i, c) in all.enumerated() {
-                out.append("connection \(i + 1): \(c.outcome)\(c.resumed ? " (resumed session)" : "")" +
-                           (c.masterSecret.map { ", master secret \(short($0))" } ?? ""))
+                out.append(say("outcome.connection", ["number": "\(i + 1)", "outcome": c.outcome,
+                                                      "resumed": c.resumed ? say("outcome.resumed") : "",
+                                                      "master": c.masterSecret.map { say("outcome.connectionMaster", ["master": short($0)]) } ?? ""]))
             }
         }
         return out
     }
 
-    public func knowledgePanel(_ table: KnowledgeTable) -> [String] {
+    /// The table of who knows which secret; `moment` is the catalogue key of the heading (when in
+    /// the run it is drawn), `remarks` adds the explanations below it.
+    public func knowledgePanel(_ table: KnowledgeTable, moment: String = "knowledge.atTheEnd", remarks: Bool = true) -> [String] {
         func mark(_ b: Bool) -> String { b ? "knows" : "  —  " }
         var header = "secret              client   server   eavesdropper"
         if table.hasAfterwards { header += "   afterwards" }
         if table.hasAttacker { header += "   attacker" }
-        var out = ["", style("── Who knows what " + String(repeating: "─", count: 47), .heading), header]
+        var out = ["", style(rule(explanations(moment) ?? "Who knows what"), .heading), header]
         for row in table.rows {
             let name = row.secret.padding(toLength: 18, withPad: " ", startingAt: 0)
             var line = "\(name)  \(mark(row.client))    \(mark(row.server))    \(mark(row.eavesdropper))"
@@ -315,9 +460,10 @@ public struct TextRenderer: Sendable {
             if table.hasAttacker { line += (table.hasAfterwards ? "        " : "          ") + mark(row.attacker ?? false) }
             out.append(line)
         }
-        out += explain("The eavesdropper column is measured, not assumed: a value counts as known when its exact bytes crossed the wire.")
-        if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += explain(text) }
-        if table.hasAttacker, let text = explanations("knowledge.attacker") { out += explain(text) }
+        guard remarks else { return out }
+        out += paragraph(explanations("knowledge.measured") ?? "")
+        if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += paragraph(text) }
+        if table.hasAttacker, let text = explanations("knowledge.attacker") { out += paragraph(text) }
         return out
     }
 
@@ -325,10 +471,10 @@ public struct TextRenderer: Sendable {
     func statistics(_ trace: Trace) -> [String] {
         let st = trace.statistics
         guard st.connections > 1 || st.requests > 1 || st.cpuTime > 0 else { return [] }
-        var out = ["", style("── Connections, handshakes, round trips " + String(repeating: "─", count: 25), .heading),
+        var out = ["", style(rule("Connections, handshakes, round trips"), .heading),
                    "connections: \(st.connections); TLS handshakes: \(st.fullHandshakes) full, \(st.abbreviatedHandshakes) abbreviated; requests: \(st.requests), responses: \(st.responses)",
-                   "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { String(time($0).drop { $0 == " " }) } ?? "—"); virtual CPU for public-key work: \(String(time(st.cpuTime).drop { $0 == " " }))"]
-        if let text = explanations("stats.roundTrips") { out += explain(text) }
+                   "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { Self.timeText($0) } ?? "—"); virtual CPU for public-key work: \(Self.timeText(st.cpuTime))"]
+        if let text = explanations("stats.roundTrips") { out += paragraph(text) }
         return out
     }
 
@@ -336,32 +482,32 @@ public struct TextRenderer: Sendable {
         var out: [String]
         var key: String?
         switch a {
-        case .position(let text):
-            out = [style("\(t)  \(actor.rawValue): \(text)", .alert)]
+        case .position(let sentence):
+            out = [row(t, at: actor, "\(actor.rawValue): \(explanations.sentence(sentence))", .alert)]
             key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
-            out = [style("\(t)  attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
+            out = [row(t, at: .attacker, "attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
             key = message.hasPrefix("HTTP") ? "attack.tamperHTTP" : "attack.tamper"
         case .strippedSuites(let removed, let kept, let detail):
-            out = [style("\(t)  attacker strips \(removed.map { "\($0)" }.joined(separator: ", ")) from the ClientHello; left: \(kept.map { "\($0)" }.joined(separator: ", "))", .alert),
-                   "          (\(detail))"]
+            out = [row(t, at: .attacker, "attacker strips \(removed.map { "\($0)" }.joined(separator: ", ")) from the ClientHello; left: \(kept.map { "\($0)" }.joined(separator: ", "))", .alert),
+                   self.detail("(\(detail))")]
             key = "attack.strip"
         case .replayed(let bytes, let seq):
-            out = [style("\(t)  attacker replays the client's \(bytes)-byte application-data record as new TCP bytes at seq=\(seq)", .alert)]
+            out = [row(t, at: .attacker, "attacker replays the client's \(bytes)-byte application-data record as new TCP bytes at seq=\(seq)", .alert)]
             key = "attack.replay"
         case .keyStolen(let bits):
             out = ["", style("── After the run: the server's \(bits)-bit private key is stolen " + String(repeating: "─", count: 10), .heading)]
             key = "attack.keyTheft"
         case .seedSearch(let candidates, let found):
             out = ["", style("── After the run: the eavesdropper searches the client's seed space " + String(repeating: "─", count: 6), .heading),
-                   style("\(t)  eavesdropper tried \(candidates) seeds: \(found.map { "seed \($0) reproduces client_random" } ?? "none matches")", .alert)]
+                   row(t, at: .eavesdropper, "eavesdropper tried \(candidates) seeds: \(found.map { "seed \($0) reproduces client_random" } ?? "none matches")", .alert)]
             key = "attack.seed"
         case .learned(let secret, let value, let how):
             let shown = secret.hasPrefix("HTTP") ? firstLine(String(decoding: value, as: UTF8.self)) : short(value)
-            out = [style("\(t)  \(actor.rawValue) LEARNS the \(secret): \(shown)", .alert), "          how: \(how)"]
+            out = [row(t, at: actor, "\(actor.rawValue) LEARNS the \(secret): \(shown)", .alert), detail("how: \(explanations.sentence(how))")]
             key = nil
         case .failed(let why):
-            out = ["\(t)  \(actor.rawValue) cannot go further: \(why)"]
+            out = [row(t, at: actor, "\(actor.rawValue) cannot go further: \(explanations.sentence(why))")]
             key = nil
         }
         if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
@@ -394,24 +540,38 @@ public struct TextRenderer: Sendable {
         return "tls." + messageName(m)
     }
 
-    func messageSummary(_ m: HandshakeMessage) -> String {
+    /// The values a message introduces, shown under its arrow.
+    func messageSummary(_ m: HandshakeMessage) -> [String] {
         switch m {
         case .clientHello(let ch):
-            return "\n          client_random = \(Hex.string(ch.random.bytes)), \(ch.cipherSuites.count) cipher suites offered"
+            return ["client_random = \(Hex.string(ch.random.bytes)), \(ch.cipherSuites.count) cipher suite(s) offered"]
         case .serverHello(let sh):
-            return "\n          server_random = \(Hex.string(sh.random.bytes)), chosen: \(sh.cipherSuite)"
+            return ["server_random = \(Hex.string(sh.random.bytes)), chosen: \(sh.cipherSuite)"]
         case .certificate(let c):
-            return ", \(c.certificateList.count) certificate(s)"
+            return ["\(c.certificateList.count) certificate(s)"]
         default:
-            return ""
+            return []
         }
     }
 
-    func arrow(_ actor: Actor) -> String {
-        arrow(actor, actor == .client ? .server : .client)
+    func handshakeName(_ type: HandshakeType) -> String {
+        switch type {
+        case .helloRequest: return "HelloRequest"
+        case .clientHello: return "ClientHello"
+        case .serverHello: return "ServerHello"
+        case .certificate: return "Certificate"
+        case .serverKeyExchange: return "ServerKeyExchange"
+        case .certificateRequest: return "CertificateRequest"
+        case .serverHelloDone: return "ServerHelloDone"
+        case .certificateVerify: return "CertificateVerify"
+        case .clientKeyExchange: return "ClientKeyExchange"
+        case .finished: return "Finished"
+        default: return "\(type)"
+        }
     }
 
-    /// "left ──▶ right" or "left ◀── right", columns ordered client, attacker, server.
+    /// Who sends to whom, in words beside the graphic ("client ──▶ server", "client ◀── server"),
+    /// the left name being the left column: with three columns the graphic alone is easy to misread.
     func arrow(_ from: Actor, _ to: Actor) -> String {
         func column(_ a: Actor) -> Int {
             switch a {
@@ -424,30 +584,141 @@ public struct TextRenderer: Sendable {
         return column(from) <= column(to) ? "\(from.rawValue) ──▶ \(to.rawValue)" : "\(to.rawValue) ◀── \(from.rawValue)"
     }
 
+    /// The time column, right-aligned to the widest time of the trace.
     func time(_ micros: Int64) -> String {
-        let ms = Double(micros) / 1000
-        let text = String(Int(ms.rounded(.down))) + "." + String(Int((ms * 10).rounded(.down)) % 10)
-        return String(repeating: " ", count: max(0, 7 - text.count)) + text + "ms"
+        let text = Self.timeText(micros)
+        return String(repeating: " ", count: max(0, layout.timeWidth - text.count)) + text
     }
 
-    func short(_ bytes: [UInt8]) -> String {
-        bytes.count <= 16 ? Hex.string(bytes) : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + " (\(bytes.count) bytes)"
+    static func timeText(_ micros: Int64) -> String {
+        "\(micros / 1000).\((micros % 1000) / 100)ms"
+    }
+
+    // MARK: Ladder rows
+
+    /// The names above the columns.
+    func columnHeader() -> [String] {
+        guard verbosity != .summary || true else { return [] }
+        var chars = Array(repeating: Character(" "), count: layout.ladderWidth)
+        for actor in layout.columns {
+            guard let position = layout.position(actor) else { continue }
+            let name = Array(actor.rawValue)
+            let start = actor == .client ? 0 : actor == .server ? layout.ladderWidth - name.count : max(0, position - name.count / 2)
+            for (i, c) in name.enumerated() where start + i < chars.count { chars[start + i] = c }
+        }
+        let head = String(repeating: " ", count: max(0, layout.timeWidth - 4)) + "time" + "  " + String(chars)
+        return [style(head.trimmingTrailingSpaces(), .heading)]
+    }
+
+    /// The ladder graphic: a rail per column, an arrow from one column to another (broken off
+    /// with ✗ when the network lost it), or a dot on the column of the actor acting alone.
+    func rails(from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false) -> String {
+        var chars = Array(repeating: Character(" "), count: layout.ladderWidth)
+        for actor in layout.columns { if let p = layout.position(actor) { chars[p] = "│" } }
+        if let from, let to, let a = layout.position(from), let b = layout.position(to), a != b {
+            let step = a < b ? 1 : -1
+            let end = lost ? a + (b - a) / 2 : b
+            var i = a + step
+            while i != end {
+                chars[i] = chars[i] == "│" ? "┼" : "─"
+                i += step
+            }
+            chars[a] = a < b ? "├" : "┤"
+            if lost {
+                chars[end] = "✗"
+            } else {
+                chars[end - step] = a < b ? "▶" : "◀"
+            }
+        } else if let at, let p = layout.position(at) {
+            chars[p] = "●"
+        }
+        return String(chars)
+    }
+
+    /// One ladder entry: time, the graphic, the text (wrapped in its own column, rails continuing).
+    func row(_ t: String, from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false,
+             _ text: String, _ s: Style = .plain) -> String {
+        let first = t + "  " + rails(from: from, to: to, at: at, lost: lost) + "  "
+        return lay(first: first, text, indent: 0, s)
+    }
+
+    /// A line under an entry: blank time, plain rails, then the text.
+    func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
+        let first = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
+        return lay(first: first, text, indent: indent, s)
+    }
+
+    func lay(first: String, _ text: String, indent: Int, _ s: Style) -> String {
+        let continuation = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
+        let textWidth = max(20, width - first.count)
+        let pieces = Self.wrapWords(text, width: textWidth, indent: indent)
+        return pieces.enumerated().map { i, piece in
+            style(((i == 0 ? first : continuation) + piece).trimmingTrailingSpaces(), s)
+        }.joined(separator: "\n")
+    }
+
+    func short(_ bytes: [UInt8], sized: Bool = true) -> String {
+        bytes.count <= 16 ? Hex.string(bytes)
+            : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? " (\(bytes.count) bytes)" : "")
     }
 
     func firstLine(_ s: String) -> String { String(s.split(separator: "\r\n").first ?? "") }
 
+    /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.
+    func rule(_ title: String) -> String {
+        let head = "── \(title) "
+        return head + String(repeating: "─", count: max(3, min(65, width) - head.count))
+    }
+
+    /// Words of `text` in lines of at most `width` characters, each starting with `indent` spaces;
+    /// a word longer than a line (a hex value) is cut where the line ends.
+    static func wrapWords(_ text: String, width: Int, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let room = max(8, width - indent)
+        var lines: [String] = []
+        var line = ""
+        // Empty pieces are the extra spaces of a run ("server  TLS"): kept inside a line.
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            if word.isEmpty {
+                if !line.isEmpty, line.count + 1 < room { line += " " }
+                continue
+            }
+            if !line.isEmpty, line.count + 1 + word.count <= room {
+                line += " " + word
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            while word.count > room {
+                lines.append(String(word.prefix(room)))
+                word = word.dropFirst(room)
+            }
+            line = String(word)
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines.map { pad + $0 }
+    }
+
+    /// An explanation under a ladder entry (rails continue beside it).
     func explain(_ text: String) -> [String] {
+        guard !text.isEmpty else { return [] }
+        return [detail(text, .explanation, indent: 2)]
+    }
+
+    /// An explanation in a full-width section (outcome, knowledge panel).
+    func paragraph(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
         let indent = "            "
         return HexdumpRenderer(width: width).wrap(indent + text, continuationIndent: indent.count).map { style($0, .explanation) }
     }
 
-    enum Style { case heading, tcp, tls, alert, explanation }
+    enum Style { case heading, tcp, tls, alert, explanation, plain }
 
     func style(_ text: String, _ s: Style) -> String {
         guard color else { return text }
         let code: String
         switch s {
+        case .plain: return text
         case .heading: code = "1"
         case .tcp: code = "36"
         case .tls: code = "32"

@@ -26,8 +26,8 @@ public struct Walkthrough: Sendable {
     public init(title: String, trace: Trace, width: Int) {
         self.title = title
         self.trace = trace
-        let normal = TextRenderer(verbosity: .normal, width: width, color: false)
-        let bytes = TextRenderer(verbosity: .bytes, width: width, color: false)
+        let normal = TextRenderer(verbosity: .normal, width: width, color: false).prepared(for: trace)
+        let bytes = TextRenderer(verbosity: .bytes, width: width, color: false).prepared(for: trace)
         renderer = normal
         var normalState = TextRenderer.LadderState(), bytesState = TextRenderer.LadderState()
         var steps: [Step] = []
@@ -56,6 +56,8 @@ public struct Walkthrough: Sendable {
         /// Digits typed after `g`, while a jump is being entered.
         public var jumpDigits: String?
         public var finished = false
+        /// How many lines the current step's detail is scrolled down (0 on every new step).
+        public var scroll = 0
 
         public init() {}
     }
@@ -63,6 +65,8 @@ public struct Walkthrough: Sendable {
     /// A key press, already decoded from the terminal's bytes.
     public enum Key: Sendable, Hashable {
         case next, back, first, last, jump, digit(Int), enter, cancel, knowledge, bytes, quit, other
+        /// Scroll the current step's detail (d / PgDn, u / PgUp): `k` stays the knowledge toggle.
+        case scrollDown, scrollUp
     }
 
     /// Decodes the bytes of one key press (arrows arrive as escape sequences).
@@ -74,6 +78,8 @@ public struct Walkthrough: Sendable {
         case [UInt8(ascii: "g")]: return .jump
         case [UInt8(ascii: "k")]: return .knowledge
         case [UInt8(ascii: "x")]: return .bytes
+        case [UInt8(ascii: "d")], [0x1b, 0x5b, 0x36, 0x7e]: return .scrollDown
+        case [UInt8(ascii: "u")], [0x1b, 0x5b, 0x35, 0x7e]: return .scrollUp
         case [UInt8(ascii: "q")], [0x03], [0x04]: return .quit
         case [UInt8(ascii: "<")], [0x1b, 0x5b, 0x48]: return .first
         case [UInt8(ascii: ">")], [0x1b, 0x5b, 0x46]: return .last
@@ -94,6 +100,7 @@ public struct Walkthrough: Sendable {
             case .enter:
                 if let n = Int(digits) { c.step = min(max(n, 1), last + 1) - 1 }
                 c.jumpDigits = nil
+                c.scroll = 0
             case .quit:
                 c.finished = true
             default:
@@ -101,17 +108,26 @@ public struct Walkthrough: Sendable {
             }
             return c
         }
+        let before = c.step
         switch key {
+        case .scrollDown:
+            let index = min(max(c.step, 0), last)
+            let count = steps.isEmpty ? 0 : (c.showBytes ? steps[index].detailWithBytes : steps[index].detail).count
+            c.scroll = min(c.scroll + 5, max(0, count))
+        case .scrollUp: c.scroll = max(0, c.scroll - 5)
         case .next, .enter: c.step = min(c.step + 1, last)
         case .back: c.step = max(c.step - 1, 0)
         case .first: c.step = 0
         case .last: c.step = last
         case .jump: c.jumpDigits = ""
         case .knowledge: c.showKnowledge.toggle()
-        case .bytes: c.showBytes.toggle()
+        case .bytes:
+            c.showBytes.toggle()
+            c.scroll = 0
         case .quit: c.finished = true
         case .digit, .cancel, .other: break
         }
+        if c.step != before { c.scroll = 0 }     // every step starts at the top of its detail
         return c
     }
 
@@ -127,19 +143,21 @@ public struct Walkthrough: Sendable {
         if let digits = cursor.jumpDigits {
             keys = "go to step: \(digits)_   (Enter to jump, Esc to cancel)"
         } else {
-            keys = "Enter/n next · b back · g N jump · k knowledge \(cursor.showKnowledge ? "on" : "off") · x bytes \(cursor.showBytes ? "on" : "off") · q quit"
+            keys = "n next · b back · gN jump · k knowledge \(cursor.showKnowledge ? "on" : "off") · x bytes \(cursor.showBytes ? "on" : "off") · d/u scroll · q quit"
         }
         let footer = fit(keys, width)
 
         var knowledge: [String] = []
         if cursor.showKnowledge {
-            let prefix = Trace(events: Array(trace.events.prefix(step.eventIndex + 1)))
-            knowledge = renderer.knowledgePanel(prefix.knowledge).filter { !$0.isEmpty }
-            // The panel's closing remark is wrapped text; the table is what must fit.
-            knowledge = Array(knowledge.prefix(knowledge.count > 2 ? knowledge.count - 1 : knowledge.count))
+            let prefix = Trace(events: Array(trace.events.prefix(step.eventIndex + 1)), participants: trace.participants,
+                               streamSpans: trace.streamSpans)
+            // The table without its remarks (whole sentences or none): the table is what must fit.
+            knowledge = renderer.knowledgePanel(prefix.knowledge, moment: "knowledge.soFar", remarks: false).filter { !$0.isEmpty }
         }
         let available = height - 2                       // header and footer
         var detail = (cursor.showBytes ? step.detailWithBytes : step.detail).flatMap { wrap($0, width) }
+        // A headline too long for its ladder row is shown whole above the detail.
+        if step.headline.count + 1 > width { detail = wrap(step.headline, width) + detail }
         if detail.isEmpty { detail = ["            (nothing more to say about this step)"] }
         let minimumLadder = 4
         var detailRows = min(detail.count, max(3, (available - knowledge.count - 1) / 2))
@@ -150,7 +168,11 @@ public struct Walkthrough: Sendable {
             knowledge = Array(knowledge.prefix(max(0, available - 1 - detailRows - minimumLadder)))
         }
         if detail.count > detailRows {
-            detail = Array(detail.prefix(max(0, detailRows - 1))) + ["            … \(detail.count - detailRows + 1) more lines (a taller terminal shows them)"]
+            // A window on the detail, moved with d/u; the last row says where it is.
+            let visible = max(1, detailRows - 1)
+            let top = min(max(0, cursor.scroll), detail.count - visible)
+            let window = Array(detail[top..<(top + visible)])
+            detail = window + ["  ── lines \(top + 1)–\(top + visible) of \(detail.count) · d/PgDn down, u/PgUp up ──"]
         }
         let ladderRows = available - knowledge.count - 1 - detail.count
         let start = max(0, index + 1 - ladderRows)

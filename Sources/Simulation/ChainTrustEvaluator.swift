@@ -43,6 +43,6 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
         }
         let anchor = result.path.last.map { "\($0.subject)" } ?? "?"
         return .accept(leafPublicKey: key,
-                       summary: "\(result.checks.count) checks passed along a path of \(result.path.count) up to the anchor \(anchor) (\(result.result))")
+                       summary: "\(result.checks.count) checks passed along a path of \(result.path.count) up to the anchor \(anchor)")
     }
 }

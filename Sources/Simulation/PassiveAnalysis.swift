@@ -10,32 +10,32 @@ enum PassiveAnalysis {
     /// abbreviated handshake resumes one of them and opens with the same master secret.
     static func keyTheft(_ tls: RecordedTLS, key: RSAPrivateKey, knownSessions: [[UInt8]: [UInt8]] = [:]) -> [AttackEvent] {
         guard let suite = tls.suite, tls.clientHello != nil else {
-            return [.failed("no TLS handshake in the recording")]
+            return [.failed(Sentence("failed.noHandshake"))]
         }
         guard !tls.clientKeyExchangeBody.isEmpty else {
             if let master = knownSessions[tls.sessionID] {
-                let opened = open(tls, master: master, how: "the resumed session's master secret, already recovered from an earlier connection")
+                let opened = open(tls, master: master, how: Sentence("how.master.resumed"))
                 if !opened.isEmpty { return opened }
             }
-            return [.failed("the recording holds no ClientKeyExchange (an abbreviated handshake reuses an older master secret the eavesdropper does not have)")]
+            return [.failed(Sentence("failed.noClientKeyExchange"))]
         }
         let ciphertext: [UInt8]
         if case .rsa(let c)? = tls.clientKeyExchange { ciphertext = c } else { ciphertext = tls.clientKeyExchangeBody }
         guard let decrypted = try? key.decryptPKCS1v15(ciphertext), decrypted.count == 48 else {
             let why = suite.keyExchange == .rsa
-                ? "the ClientKeyExchange did not decrypt with the stolen key"
-                : "\(suite.suite) uses ephemeral \(suite.keyExchange == .dheRSA ? "DH" : "ECDH") keys: the ClientKeyExchange is the client's public value, not a ciphertext, so the stolen RSA key does not decrypt it (it only signed the ServerKeyExchange). Both private values were erased after the handshake: forward secrecy"
+                ? Sentence("failed.notDecrypted")
+                : Sentence("failed.forwardSecrecy", ["suite": "\(suite.suite)", "kind": suite.keyExchange == .dheRSA ? "DH" : "ECDH"])
             return [.failed(why)]
         }
         return [.learned(secret: "premaster secret", value: decrypted,
-                         how: "decrypted the recorded ClientKeyExchange with the stolen private key")]
-            + open(tls, preMaster: decrypted, how: "from the decrypted premaster")
+                         how: Sentence("how.premaster.decrypted"))]
+            + open(tls, preMaster: decrypted, from: "decrypted")
     }
 
     /// Tries every seed of the weak generator until one reproduces the client_random seen on the
     /// wire, then takes the premaster the same generator produced next.
     static func seedSearch(_ tls: RecordedTLS, weak: WeakRandom, clientHelloTime: Int64) -> [AttackEvent] {
-        guard let hello = tls.clientHello else { return [.failed("no ClientHello in the recording")] }
+        guard let hello = tls.clientHello else { return [.failed(Sentence("failed.noClientHello"))] }
         let ms = clientHelloTime / 1_000
         let window = Int64(max(0, weak.clockWindowMilliseconds)), pids = min(max(0, weak.processIDSpace), 1 << 16)
         var tried = 0
@@ -47,43 +47,47 @@ enum PassiveAnalysis {
                 guard generator.bytes(count: 32) == tls.clientRandom else { continue }
                 var events: [AttackEvent] = [.seedSearch(candidates: tried, found: seed)]
                 guard tls.suite?.keyExchange == .rsa else {
-                    return events + [.failed("the seed is known, but reproducing an ephemeral (EC)DH key is not modelled here")]
+                    return events + [.failed(Sentence("failed.ephemeralFromSeed"))]
                 }
                 let v = hello.clientVersion
                 let preMaster = [v.major, v.minor] + generator.bytes(count: 46)
-                let opened = open(tls, preMaster: preMaster, how: "from the premaster regenerated with the guessed seed")
-                if opened.isEmpty { return events + [.failed("the regenerated premaster did not open the records")] }
+                let opened = open(tls, preMaster: preMaster, from: "regenerated")
+                if opened.isEmpty { return events + [.failed(Sentence("failed.regeneratedDidNotOpen"))] }
                 events.append(.learned(secret: "premaster secret", value: preMaster,
-                                       how: "regenerated: the same generator, seeded \(seed), drew it right after client_random"))
+                                       how: Sentence("how.premaster.regenerated", ["seed": "\(seed)"])))
                 return events + opened
             }
         }
-        return [.seedSearch(candidates: tried, found: nil), .failed("no seed in the searched space reproduces client_random")]
+        return [.seedSearch(candidates: tried, found: nil), .failed(Sentence("failed.noSeed"))]
     }
 
     /// Opens the recorded records with a premaster; empty when the Finished does not verify.
-    static func open(_ tls: RecordedTLS, preMaster: [UInt8], how: String) -> [AttackEvent] {
+    /// `from`: how the premaster was obtained ("decrypted", "regenerated").
+    static func open(_ tls: RecordedTLS, preMaster: [UInt8], from: String) -> [AttackEvent] {
         guard let master = tls.masterSecret(preMaster: preMaster) else { return [] }
-        return open(tls, master: master, how: "PRF over the premaster and the recorded randoms, \(how)")
+        // RFC 7627: with extended master secret the PRF seed is the session hash of the recorded
+        // handshake messages, not the two randoms.
+        let seed = tls.extendedMasterSecret ? "sessionHash" : "randoms"
+        return open(tls, master: master, how: Sentence("how.master.\(seed).\(from)"))
     }
 
-    static func open(_ tls: RecordedTLS, master: [UInt8], how: String) -> [AttackEvent] {
+    static func open(_ tls: RecordedTLS, master: [UInt8], how: Sentence) -> [AttackEvent] {
         guard let opened = tls.open(master: master), opened.finishedVerified else { return [] }
         var events: [AttackEvent] = [
             .learned(secret: "master secret", value: opened.masterSecret, how: how),
-            .learned(secret: "client_write_key", value: opened.keys.clientWriteKey, how: "key block expanded from the master secret"),
-            .learned(secret: "server_write_key", value: opened.keys.serverWriteKey, how: "key block expanded from the master secret"),
+            .learned(secret: "client_write_key", value: opened.keys.clientWriteKey, how: Sentence("how.keyBlock")),
+            .learned(secret: "server_write_key", value: opened.keys.serverWriteKey, how: Sentence("how.keyBlock")),
         ]
         let request = opened.clientRecords.filter { $0.0 == .applicationData }.flatMap(\.1)
         let response = opened.serverRecords.filter { $0.0 == .applicationData }.flatMap(\.1)
         if !request.isEmpty {
-            events.append(.learned(secret: "HTTP request", value: request, how: "decrypted the recorded application data"))
+            events.append(.learned(secret: "HTTP request", value: request, how: Sentence("how.appData")))
             if let cookie = cookieLine(request) {
-                events.append(.learned(secret: "HTTP cookie", value: cookie, how: "read from the decrypted request"))
+                events.append(.learned(secret: "HTTP cookie", value: cookie, how: Sentence("how.cookie")))
             }
         }
         if !response.isEmpty {
-            events.append(.learned(secret: "HTTP response", value: response, how: "decrypted the recorded application data"))
+            events.append(.learned(secret: "HTTP response", value: response, how: Sentence("how.appData")))
         }
         return events
     }

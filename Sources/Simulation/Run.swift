@@ -27,6 +27,20 @@ final class Endpoint {
     /// The real client's configuration (a weak generator is seeded from the clock when TLS starts).
     var configuration: TLSClientConfiguration?
     var pendingWrites: [(due: Int64, bytes: [UInt8])] = []
+    /// The other end of this TCP connection (set by `Leg`).
+    weak var other: Endpoint?
+    /// Bytes handed to TCP so far (the stream offset of the next byte) and bytes read from it.
+    var streamOffset = 0
+    var bytesRead = 0
+    /// Handshake messages written but not yet placed in a record (records coalesce a flight).
+    var unplaced: [(message: HandshakeMessage, bytes: [UInt8], remaining: Int)] = []
+    /// Messages, change_cipher_spec and alerts this side sent, in stream order, with the stream
+    /// offset where their record ends; `settled` of them the peer has received or dropped.
+    var outgoing: [(content: UndeliveredMessage.Content, end: Int)] = []
+    var settled = 0
+    /// Why this side stopped processing: the fatal alert it sent or received (a `dropped.…` key
+    /// and the alert's name).
+    var failure: (key: String, alert: String)?
 
     init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
         self.actor = actor
@@ -56,6 +70,8 @@ final class Leg {
         self.initiator = initiator
         self.responder = responder
         self.responderAddress = responderAddress
+        initiator.other = responder
+        responder.other = initiator
     }
 }
 
@@ -71,6 +87,8 @@ final class Run {
     let sessionCache: TLSSessionCache?
     let onPath: OnPathAttacker?
     var connectionOfPort: [TCPEndpoint: Int] = [:]
+    /// Which stream bytes carry which TLS message (for the ladder).
+    var spans: [StreamSpan] = []
 
     init(setup: SimulationSetup) {
         self.setup = setup
@@ -142,16 +160,15 @@ final class Run {
                 net.setLinks(between: setup.clientAddress, and: setup.attackerAddress, setup.link)
                 net.setLinks(between: setup.attackerAddress, and: setup.serverAddress, setup.link)
                 try net.listen(on: setup.attackerAddress, port: setup.serverPort)
-                events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(
-                    "the client's connection to \(setup.client.serverName ?? "the server") ends at the attacker \(setup.attackerAddress) (a spoofed DNS answer or a rogue access point); the attacker opens its own connection to the real server and relays"))))
+                events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence(
+                    "position.mitm", ["host": setup.client.serverName ?? "the server", "address": "\(setup.attackerAddress)"])))))
             }
         } catch {
             note("the server could not listen: \(error)")
             return
         }
         if setup.attack?.actsOnPath == true {
-            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(
-                "the attacker sits on the path between client and server and can change, drop or add segments"))))
+            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence("position.onPath")))))
         }
         openClientConnection()
         collectNetworkEvents()
@@ -284,6 +301,8 @@ final class Run {
         }
         let bytes = net.read(id)
         guard !bytes.isEmpty else { return }
+        e.bytesRead += bytes.count
+        defer { if e.failed { dropUnprocessed(by: e, arrivedOnly: true) } }
         switch e.engine {
         case .plain:
             e.inbox += bytes
@@ -305,6 +324,7 @@ final class Run {
         let data = Array(text.utf8)
         switch e.engine {
         case .plain:
+            addSpan(.plainHTTP, offset: e.streamOffset, length: data.count, encrypted: false, by: e)
             write(data, from: e)
         case .client(var client):
             if let step = try? client.sendApplicationData(data) { e.engine = .client(client); record(step, by: e) }
@@ -328,11 +348,11 @@ final class Run {
                 if server.actor == .attacker {
                     events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
                         secret: "HTTP request", value: Array(request.utf8),
-                        how: setup.usesTLS ? "decrypted with the keys it shares with the client" : "read: plain HTTP has no encryption")),
+                        how: Sentence(setup.usesTLS ? "how.mitm.decrypted" : "how.mitm.plain"))),
                         connection: leg.index))
                     if let cookie = PassiveAnalysis.cookieLine(Array(request.utf8)) {
                         events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
-                            secret: "HTTP cookie", value: cookie, how: "read from the relayed request")), connection: leg.index))
+                            secret: "HTTP cookie", value: cookie, how: Sentence("how.mitm.cookie"))), connection: leg.index))
                     }
                     leg.upstream?.relayQueue.append(request)
                 } else {
@@ -400,8 +420,9 @@ final class Run {
             let down = leg.downstream
             exchangeOver = down.map { $0.initiator.closedTCP || $0.responder.failed || $0.responder.closedTCP } ?? true
         }
-        // The initiator closes first: close_notify, then FIN.
-        if exchangeOver || client.failed || server.failed, !client.closedTLS {
+        // The initiator closes first: close_notify, then FIN. It reacts only to its own state and to
+        // what it received (a fatal alert it sent or read), never to the other side's local failure.
+        if exchangeOver || client.failed, !client.closedTLS {
             client.closedTLS = true
             if client.done, !client.failed, case .client(var engine) = client.engine {
                 if client.actor == .client { note("closing: close_notify and the TCP four-way close", connection: leg.index) }
@@ -416,9 +437,9 @@ final class Run {
             client.closedTCP = true
             try? net.close(c)
         }
-        // The responder answers the close_notify with its own, then closes TCP.
-        if let s = server.tcp, !server.closedTCP, client.closedTCP,
-           net.state(of: s) == .closeWait || server.failed || client.failed {
+        // The responder answers the close_notify with its own, then closes TCP — once the client's
+        // FIN arrived (CLOSE-WAIT), or once it sent or received a fatal alert itself.
+        if let s = server.tcp, !server.closedTCP, net.state(of: s) == .closeWait || server.failed {
             if !server.closedTLS, !server.failed, case .server(var engine) = server.engine {
                 server.closedTLS = true
                 let step = engine.close()
@@ -437,14 +458,34 @@ final class Run {
     func record(_ step: TLSStep, by e: Endpoint) {
         var operations: [String] = []
         var cost: Int64 = 0
+        var offset = e.streamOffset
         for event in step.events {
             events.append(TraceEvent(time: net.now, actor: e.actor, kind: .tls(event), connection: e.connection, peer: e.peer))
             switch event {
+            case .handshakeSent(let message, let bytes):
+                e.unplaced.append((message, bytes, bytes.count))
+            case .recordSent(let record):
+                place(record, at: offset, by: e)
+                offset += record.wire.count
+            case .handshakeReceived, .changeCipherSpecReceived, .alertReceived:
+                if let other = e.other, other.settled < other.outgoing.count { other.settled += 1 }
+            case .certificateDecision(let peer, _, _, _):
+                if let validation = chainValidation(in: step, peer: peer, by: e) {
+                    events.append(TraceEvent(time: net.now, actor: e.actor, kind: .chainValidation(validation),
+                                             connection: e.connection, peer: e.peer))
+                }
+            default:
+                break
+            }
+            switch event {
             case .handshakeCompleted:
                 e.done = true
-            case .alertSent(let alert, _) where alert.isFatal,
-                 .alertReceived(let alert) where alert.isFatal:
+            case .alertSent(let alert, _) where alert.isFatal:
                 e.failed = true
+                e.failure = e.failure ?? ("dropped.afterAlertSent", "\(alert.alertDescription)")
+            case .alertReceived(let alert) where alert.isFatal:
+                e.failed = true
+                e.failure = e.failure ?? ("dropped.afterAlertReceived", "\(alert.alertDescription)")
             case .applicationDataReceived(let data):
                 e.inbox += data
             case .sessionEstablished(let s) where e.actor == .client:
@@ -479,11 +520,104 @@ final class Run {
 
     func write(_ bytes: [UInt8], from e: Endpoint) {
         guard !bytes.isEmpty, let id = e.tcp else { return }
+        e.streamOffset += bytes.count
         if e.busyUntil > net.now || !e.pendingWrites.isEmpty {
             e.pendingWrites.append((max(e.busyUntil, net.now), bytes))
             return
         }
         try? net.write(id, bytes)
+    }
+
+    /// The full validation behind a certificate decision, when the deciding evaluator can show it:
+    /// the chain is the Certificate message received in the same step.
+    func chainValidation(in step: TLSStep, peer: TLSRole, by e: Endpoint) -> ChainValidationTrace? {
+        var chain: [[UInt8]]?
+        for event in step.events {
+            if case .handshakeReceived(.certificate(let message), _) = event { chain = message.certificateList }
+        }
+        guard let chain else { return nil }
+        let evaluator: (any PeerCertificateEvaluator)?
+        let serverName: String?
+        switch e.engine {
+        case .client:
+            evaluator = e.actor == .client ? (e.configuration?.certificateEvaluator ?? setup.client.certificateEvaluator) : nil
+            serverName = setup.client.serverName
+        case .server:
+            evaluator = e.actor == .server ? setup.server.clientCertificateEvaluator : nil
+            serverName = nil
+        case .plain:
+            return nil
+        }
+        guard let explaining = evaluator as? any ChainExplaining,
+              let result = explaining.chainValidation(chain: chain, role: peer, serverName: serverName) else { return nil }
+        return ChainValidationTrace(peer: peer, result: result)
+    }
+
+    /// Notes which stream bytes the record fills and which messages it carries (the record header
+    /// counts with the first message it holds); remembers each message, change_cipher_spec and
+    /// alert with the offset where its record ends, to match it with the peer's receipt.
+    func place(_ record: RecordTrace, at offset: Int, by e: Endpoint) {
+        let end = offset + record.wire.count
+        let encrypted = record.crypto != nil
+        switch record.contentType {
+        case .handshake:
+            var position = 0, first = true
+            while position < record.plaintext.count, !e.unplaced.isEmpty {
+                let take = min(e.unplaced[0].remaining, record.plaintext.count - position)
+                if !encrypted {
+                    let start = first ? offset : offset + TLSRecord.headerLength + position
+                    addSpan(.handshake(e.unplaced[0].message.type), offset: start,
+                            length: offset + TLSRecord.headerLength + position + take - start, encrypted: false, by: e)
+                } else {
+                    addSpan(.handshake(e.unplaced[0].message.type), offset: offset, length: record.wire.count, encrypted: true, by: e)
+                }
+                first = false
+                position += take
+                e.unplaced[0].remaining -= take
+                if e.unplaced[0].remaining == 0 {
+                    let done = e.unplaced.removeFirst()
+                    e.outgoing.append((.handshake(done.message, bytes: done.bytes), end))
+                }
+            }
+        case .changeCipherSpec:
+            addSpan(.changeCipherSpec, offset: offset, length: record.wire.count, encrypted: encrypted, by: e)
+            e.outgoing.append((.changeCipherSpec, end))
+        case .alert:
+            if let alert = try? Alert(decoding: record.plaintext) {
+                addSpan(.alert(alert), offset: offset, length: record.wire.count, encrypted: encrypted, by: e)
+                e.outgoing.append((.alert(alert), end))
+            }
+        default:
+            addSpan(.applicationData, offset: offset, length: record.wire.count, encrypted: encrypted, by: e)
+        }
+    }
+
+    func addSpan(_ content: StreamSpan.Content, offset: Int, length: Int, encrypted: Bool, by e: Endpoint) {
+        guard let id = e.tcp, let iss = net.connection(id)?.iss else { return }
+        spans.append(StreamSpan(source: id.local, destination: id.remote, firstSequence: iss.rawValue &+ 1, offset: offset,
+                                length: length, content: content, encrypted: encrypted, connection: e.connection))
+    }
+
+    /// The peer's messages that `e` will never process: those whose record reached it after it
+    /// failed (`arrivedOnly`), or — at the end of the run — everything still unsettled.
+    func dropUnprocessed(by e: Endpoint, arrivedOnly: Bool) {
+        guard let sender = e.other else { return }
+        while sender.settled < sender.outgoing.count {
+            let item = sender.outgoing[sender.settled]
+            let arrived = item.end <= e.bytesRead
+            if arrivedOnly && !arrived { break }
+            let reason: Sentence
+            if arrived, let failure = e.failure {
+                reason = Sentence(failure.key, ["receiver": e.actor.rawValue, "alert": failure.alert])
+            } else if arrived {
+                reason = Sentence("dropped.stoppedReading", ["receiver": e.actor.rawValue])
+            } else {
+                reason = Sentence("dropped.connectionEnded", ["receiver": e.actor.rawValue])
+            }
+            sender.settled += 1
+            events.append(TraceEvent(time: net.now, actor: e.actor, kind: .dropped(UndeliveredMessage(content: item.content, reason: reason)),
+                                     connection: e.connection, peer: e.peer))
+        }
     }
 
     func flushDueWrites() {
@@ -500,6 +634,11 @@ final class Run {
     // MARK: - After the run: what the eavesdropper works out
 
     func afterTheRun() {
+        // Every message sent is received or dropped: settle what never got processed.
+        for leg in legs {
+            dropUnprocessed(by: leg.initiator, arrivedOnly: false)
+            dropUnprocessed(by: leg.responder, arrivedOnly: false)
+        }
         let trace = Trace(events: events)
         let end = net.now
         func add(_ a: AttackEvent, connection: Int) {

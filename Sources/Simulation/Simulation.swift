@@ -67,6 +67,6 @@ public struct Simulation {
         run.execute()
         var participants = [setup.clientAddress: Actor.client, setup.serverAddress: .server]
         if case .mitm? = setup.attack { participants[setup.attackerAddress] = .attacker }
-        return Trace(events: run.events, participants: participants)
+        return Trace(events: run.events, participants: participants, streamSpans: run.spans)
     }
 }

@@ -7,10 +7,13 @@ public struct Trace: Sendable {
     public var events: [TraceEvent]
     /// Which actor each IP address in the run belongs to (empty: the classic client/server pair).
     public var participants: [IPv4Address: Actor]
+    /// Which stream bytes carry which TLS message or record (empty for a real peer's trace).
+    public var streamSpans: [StreamSpan]
 
-    public init(events: [TraceEvent], participants: [IPv4Address: Actor] = [:]) {
+    public init(events: [TraceEvent], participants: [IPv4Address: Actor] = [:], streamSpans: [StreamSpan] = []) {
         self.events = events
         self.participants = participants
+        self.streamSpans = streamSpans
     }
 
     /// The actor at an address: from `participants`, else nil.
@@ -36,6 +39,7 @@ public struct Trace: Sendable {
             guard case .tls(let tls) = event.kind else { continue }
             let side = event.actor
             if side == .client || side == .server { s.usedTLS = true }
+            if side == .client { s.clientTraced = true }
             switch tls {
             case .handshakeSent(.clientHello(let ch), _) where side == .client:
                 s.clientRandom = s.clientRandom ?? ch.random.bytes
@@ -175,12 +179,14 @@ public struct RunSummary: Sendable, Hashable {
         public var cause: String
     }
 
+    /// Each random as its owner sent it (an on-path attacker may change it on the way).
     public var clientRandom: [UInt8]?
     public var serverRandom: [UInt8]?
     public var clientPreMaster: [UInt8]?
     public var serverPreMaster: [UInt8]?
     public var clientMaster: [UInt8]?
     public var serverMaster: [UInt8]?
+    /// Each side's own Finished verify_data, as that side computed and sent it.
     public var clientVerifyData: [UInt8]?
     public var serverVerifyData: [UInt8]?
     public var cipherSuite: CipherSuite?
@@ -192,6 +198,8 @@ public struct RunSummary: Sendable, Hashable {
     public var failure: Failure?
     /// False for plain HTTP (no TLS message at all).
     public var usedTLS = false
+    /// The client's side is in the trace (false only for a traced real server, `tlslab serve`).
+    public var clientTraced = false
     public var responsesReceived = 0
 
     public init() {}
@@ -204,7 +212,17 @@ public struct RunSummary: Sendable, Hashable {
         return clientCompleted && serverCompleted ? "success" : "incomplete"
     }
 
-    /// The premaster secret both sides agree on (nil when they do not).
-    public var preMasterSecret: [UInt8]? { clientPreMaster == serverPreMaster ? clientPreMaster : nil }
-    public var masterSecret: [UInt8]? { clientMaster == serverMaster ? clientMaster : nil }
+    // The summary's values are per side, never merged. A value one side produces (a random, a
+    // verify_data) is that side's, as it sent it. The shared secrets (premaster, master) are the
+    // client's view: what the client derived on its connection (behind a MITM: its session with
+    // the attacker), nil when the client never derived one — even if the server did, and even if
+    // the server derived a different one (a tampered handshake). Only a trace without the client
+    // (a real client, `tlslab serve`) shows the server's. Whether the sides agree: `sidesAgree`.
+
+    public var preMasterSecret: [UInt8]? { clientTraced ? clientPreMaster : serverPreMaster }
+    public var masterSecret: [UInt8]? { clientTraced ? clientMaster : serverMaster }
+
+    /// True when both sides obtained the master secret and it is the same (false when they
+    /// differ — a tampered handshake — or when one side never derived it).
+    public var sidesAgree: Bool { clientMaster != nil && clientMaster == serverMaster }
 }

@@ -24,6 +24,10 @@ public struct TraceEvent: Sendable {
         case attack(AttackEvent)
         /// Virtual CPU time spent on public-key operations before a side could answer.
         case compute(operations: [String], duration: Int64)
+        /// A message the sender sent that the receiver (this event's actor) dropped unprocessed.
+        case dropped(UndeliveredMessage)
+        /// The whole chain validation behind the certificate decision just before it.
+        case chainValidation(ChainValidationTrace)
     }
 
     public var time: Int64

@@ -37,6 +37,18 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let seedValue = try SeedChoice(seed)
         let resolved = try ResolvedRun.resolve(scenario, seed: seedValue)
+        // Every argument is checked before any file is written.
+        var material: PKIMaterial?
+        if let pki {
+            guard resolved.setup.usesTLS, let m = resolved.pki, !m.pemFiles.isEmpty else {
+                throw CLIError.badInput("'\(scenario)' uses no certificates to export with --pki \(pki)")
+            }
+            material = m
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: pki, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw CLIError.badInput("--pki \(pki) is a file, not a directory")
+            }
+        }
         let trace = resolved.simulate()
         let packets = PcapWriter.packets(from: trace)
         try write(Data(PcapWriter(linkType: link == .ethernet ? .ethernet : .rawIPv4).file(packets)), to: pcap)
@@ -46,8 +58,7 @@ struct ExportCommand: ParsableCommand {
             try write(Data(KeyLogWriter.text(sessions).utf8), to: keylog)
             report.append("wrote \(keylog): \(sessions.count) session(s)")
         }
-        if let pki {
-            guard let material = resolved.pki else { throw CLIError.badInput("'\(scenario)' uses no certificates to export") }
+        if let pki, let material {
             let dir = URL(fileURLWithPath: pki, isDirectory: true)
             do {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -29,8 +29,8 @@ struct RenderOptions: ParsableArguments {
         case .json:
             lines = JSONLinesRenderer().render(trace)
         case .text:
-            lines = ["TLSLab — \(resolved.name): \(resolved.summary)"]
-                + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: Terminal.useColor).render(trace)
+            let renderer = TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: Terminal.useColor)
+            lines = renderer.title("TLSLab — \(resolved.name): \(resolved.summary)") + renderer.render(trace)
         }
         Swift.print(lines.joined(separator: "\n"))
     }

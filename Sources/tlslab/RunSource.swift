@@ -1,4 +1,5 @@
 import Foundation
+import PKI
 import Scenarios
 import Simulation
 
@@ -63,7 +64,24 @@ struct ResolvedRun {
         guard let setup = scenario.simulationSetup() else {
             throw CLIError.badInput("\(path) is a \(scenario.kind) scenario; run, walkthrough and export show TLS scenarios (use `tlslab check \(path)`)")
         }
-        return ResolvedRun(name: path, summary: scenario.title, setup: setup, pki: nil)
+        guard case .tls(let world) = scenario.world else {
+            return ResolvedRun(name: path, summary: scenario.title, setup: setup, pki: nil)
+        }
+        return ResolvedRun(name: path, summary: scenario.title, setup: setup, pki: pkiMaterial(world))
+    }
+
+    /// The certificates and keys a scenario file declares, as `export --pki` writes them: the chain
+    /// the server sends (leaf first) and its key, every self-issued CA of the file's PKI (sorted by
+    /// name; trusted by the client or not), and the client identity when there is one.
+    static func pkiMaterial(_ world: TLSWorld) -> PKIMaterial {
+        let chain = world.serverChain.compactMap { world.certificates[$0] }
+        let roots = world.certificates.values
+            .filter { $0.certificate.isSelfIssued && $0.certificate.isCA }
+            .sorted { $0.name < $1.name }
+            .map(\.certificate)
+        let client = (world.identity ?? []).compactMap { world.certificates[$0] }
+        return PKIMaterial(serverChain: chain.map(\.certificate), serverKey: chain.first?.key, roots: roots,
+                           clientChain: client.map(\.certificate), clientKey: client.first?.key)
     }
 
     func simulate() -> Trace { Simulation(setup).run() }

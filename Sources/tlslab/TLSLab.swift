@@ -24,11 +24,21 @@ struct TLSLab: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                FileHandle.standardError.write(Data((validationMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)
         }
+    }
+
+    /// A bad option's message with the usage of the subcommand it was given to: the root shares
+    /// `run`'s options, so the parser's own message would show the root's usage line.
+    static func validationMessage(for error: Error, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+        guard let name = arguments.first,
+              let sub = configuration.subcommands.first(where: { $0.configuration.commandName == name }) else {
+            return fullMessage(for: error)
+        }
+        return "Error: \(message(for: error))\nUsage: \(usageString(for: sub))\n  See 'tlslab \(name) --help' for more information."
     }
 
     @OptionGroup var options: RenderOptions

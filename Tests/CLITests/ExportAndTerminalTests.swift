@@ -76,6 +76,27 @@ struct ExportCommandTests {
         #expect(fields.output.contains("/profile") && fields.output.contains("session=42"), "\(fields.output)")
     }
 
+    /// The replayed segment is in the capture: tshark sees every segment the server acknowledges.
+    @Test(.enabled(if: Tool.path("tshark") != nil, "tshark is not installed (CI installs it)"))
+    func replayCaptureHoldsTheInjectedSegment() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pcap = dir.appendingPathComponent("replay.pcap").path, keys = dir.appendingPathComponent("replay.keys").path
+        let result = try CLI.run(["export", "replay", "--pcap", pcap, "--keylog", keys])
+        #expect(result.status == 0, "\(result.stderr)")
+        let checks = ["-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE", "-o", "tls.keylog_file:\(keys)"]
+        let experts = try Tool.run("tshark", ["-r", pcap, "-q", "-z", "expert,note"] + checks)
+        #expect(experts.status == 0)
+        #expect(!experts.output.contains("wasn't captured") && !experts.output.contains("unseen segment"), "\(experts.output)")
+        #expect(!experts.output.contains("Spurious"), "\(experts.output)")
+        #expect(!experts.output.contains("Malformed"), "\(experts.output)")
+        // The replayed application-data record appears twice from the client: the original and the copy.
+        let appData = try Tool.run("tshark", ["-r", pcap, "-Y", "tls.record.content_type == 23 && ip.src == 192.0.2.10",
+                                              "-T", "fields", "-e", "frame.number"] + checks)
+        let frames = appData.output.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(frames.count == 2, "\(appData.output)")
+    }
+
     @Test(.enabled(if: Tool.path("openssl") != nil, "openssl is not installed"))
     func pkiFilesVerifyWithOpenSSL() throws {
         let dir = try temporaryDirectory()
@@ -91,6 +112,58 @@ struct ExportCommandTests {
         let keyModulus = try Tool.run("openssl", ["rsa", "-in", file("server-key.pem"), "-noout", "-modulus"])
         let certModulus = try Tool.run("openssl", ["x509", "-in", file("server-chain.pem"), "-noout", "-modulus"])
         #expect(keyModulus.output.hasPrefix("Modulus=") && keyModulus.output == certModulus.output, "the key belongs to the leaf")
+    }
+
+    /// A scenario file's PKI: the server chain and key, its CAs, and the client identity of mutual TLS.
+    @Test(.enabled(if: Tool.path("openssl") != nil, "openssl is not installed"))
+    func scenarioFilePKIVerifiesWithOpenSSL() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/mtls/success.yaml").path
+        let pki = dir.appendingPathComponent("pki")
+        let result = try CLI.run(["export", scenario, "--pcap", dir.appendingPathComponent("x.pcap").path, "--pki", pki.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        func file(_ name: String) -> String { pki.appendingPathComponent(name).path }
+        for name in ["server-chain.pem", "server-key.pem", "roots.pem", "client-chain.pem", "client-key.pem"] {
+            #expect(FileManager.default.fileExists(atPath: file(name)), "missing \(name)")
+        }
+        // The chains may hold intermediates after the leaf: split them off as -untrusted.
+        func verify(_ chain: String, purpose: String, extra: [String]) throws -> String {
+            let text = try String(contentsOfFile: file(chain), encoding: .utf8)
+            let blocks = text.components(separatedBy: "-----END CERTIFICATE-----").dropLast()
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) + "\n-----END CERTIFICATE-----\n" }
+            let leaf = dir.appendingPathComponent("\(chain).leaf.pem"), rest = dir.appendingPathComponent("\(chain).rest.pem")
+            try (blocks.first ?? "").write(to: leaf, atomically: true, encoding: .utf8)
+            var args = ["verify", "-no_check_time", "-check_ss_sig", "-CAfile", file("roots.pem"), "-purpose", purpose] + extra
+            if blocks.count > 1 {
+                try blocks.dropFirst().joined().write(to: rest, atomically: true, encoding: .utf8)
+                args += ["-untrusted", rest.path]
+            }
+            return try Tool.run("openssl", args + [leaf.path]).output
+        }
+        let server = try verify("server-chain.pem", purpose: "sslserver", extra: ["-verify_hostname", "api.example.com"])
+        #expect(server.contains(": OK"), "\(server)")
+        let client = try verify("client-chain.pem", purpose: "sslclient", extra: [])
+        #expect(client.contains(": OK"), "\(client)")
+        for (key, chain) in [("server-key.pem", "server-chain.pem"), ("client-key.pem", "client-chain.pem")] {
+            let keyModulus = try Tool.run("openssl", ["rsa", "-in", file(key), "-noout", "-modulus"])
+            let certModulus = try Tool.run("openssl", ["x509", "-in", file(chain), "-noout", "-modulus"])
+            #expect(keyModulus.output.hasPrefix("Modulus=") && keyModulus.output == certModulus.output, "\(key) belongs to the leaf")
+        }
+    }
+
+    @Test func badPKIDirectoryWritesNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notADirectory = dir.appendingPathComponent("file")
+        try Data("x".utf8).write(to: notADirectory)
+        let pcap = dir.appendingPathComponent("x.pcap").path
+        let result = try CLI.run(["export", "rsa", "--pcap", pcap, "--pki", notADirectory.path])
+        #expect(result.status == 2 && result.stderr.contains(notADirectory.path), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: pcap), "nothing is written when an argument is bad")
+        let plain = try CLI.run(["export", "http-plain", "--pcap", pcap, "--pki", dir.appendingPathComponent("pki").path])
+        #expect(plain.status == 2 && !FileManager.default.fileExists(atPath: pcap))
     }
 
     @Test func badInput() throws {
@@ -156,6 +229,36 @@ struct WalkthroughTerminalTests {
         }
         Issue.record("the walkthrough did not exit")
         return ""
+    }
+
+    /// d scrolls the current step's detail at 80×24 (here the ClientHello's annotated bytes).
+    @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
+    func dScrollsTheCurrentStep() throws {
+        let binary = try #require(CLI.binary).path
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report").path
+        let session = Session()
+        defer { session.kill() }
+        try session.start(Self.command(binary, "walkthrough rsa", report: report))
+        _ = try session.wait(for: "step 1") { $0.contains("step 1/") }
+        // Forward to the ClientHello, then show its bytes.
+        for _ in 0..<40 {
+            if try session.screen().contains("▶") && session.screen().split(separator: "\n").contains(where: { $0.hasPrefix("▶") && $0.contains("TLS ClientHello") }) { break }
+            try session.keys("n")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try session.keys("x")
+        let top = try session.wait(for: "a scrollable detail") { $0.contains("── lines 1–") }
+        #expect(top.contains("d/u scroll"))
+        try session.keys("d")
+        let down = try session.wait(for: "scrolled") { $0.contains("── lines 6–") }
+        #expect(down != top)
+        try session.keys("u")
+        _ = try session.wait(for: "back at the top") { $0.contains("── lines 1–") }
+        try session.keys("q")
+        let text = try Self.report(report)
+        #expect(text.contains("exit=0"))
     }
 
     @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))

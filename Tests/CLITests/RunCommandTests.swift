@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Testing
 
 @Suite("tlslab run and the default walkthrough")
@@ -29,7 +30,17 @@ struct RunCommandTests {
         }
     }
 
-    @Test(arguments: ["rsa", "dhe", "ecdhe", "lossy"])
+    /// Every built-in run (`tlslab list`).
+    static let builtInRuns = BuiltInRun.allCases.map(\.rawValue)
+
+    @Test func listNamesEveryBuiltInRun() throws {
+        let list = try CLI.run(["list"])
+        let names = list.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names == Self.builtInRuns)
+        #expect(names.contains("wrong-host") && names.contains("tamper-serverhello"))
+    }
+
+    @Test(arguments: builtInRuns)
     func jsonContract(run: String) throws {
         let result = try CLI.run(["run", run, "--format", "json"])
         #expect(result.status == 0)
@@ -39,16 +50,47 @@ struct RunCommandTests {
             #expect(o["t"] is Double || o["t"] is Int, "t missing")
             #expect(o["actor"] is String && o["event"] is String)
         }
-        // every handshake message is sent once and received once, with its exact bytes
-        let messages = objects.filter { $0["event"] as? String == "tls_message" }
-        let sent = messages.filter { $0["action"] as? String == "sent" }
-        let received = messages.filter { $0["action"] as? String == "received" }
-        #expect(!sent.isEmpty)
-        #expect(sent.map { "\($0["message"]!)\($0["bytes"]!)\($0["direction"]!)" }.sorted()
-                == received.map { "\($0["message"]!)\($0["bytes"]!)\($0["direction"]!)" }.sorted())
-        let hello = try #require(sent.first)
-        #expect(hello["message"] as? String == "ClientHello" && hello["direction"] as? String == "client->server")
-        #expect((hello["bytes"] as? String)?.hasPrefix("01") == true)
+        // Every message (handshake, ChangeCipherSpec, alert) sent is received or dropped exactly once:
+        // matched per direction and message, in order. On-path attackers change bytes in flight, so
+        // bytes must match except in the runs that tamper or strip.
+        func key(_ o: [String: Any]) -> String {
+            "\(o["event"]!) \(o["direction"] ?? "?") \(o["message"] ?? o["description"] ?? "?")"
+        }
+        let units = objects.filter { ["tls_message", "tls_alert"].contains($0["event"] as? String) }
+        var pending: [String: [[String: Any]]] = [:]
+        var settled = 0
+        for o in units {
+            #expect(o["direction"] is String, "no direction: \(o)")
+            switch o["action"] as? String {
+            case "sent":
+                pending[key(o), default: []].append(o)
+            case "received", "dropped":
+                guard var queue = pending[key(o)], !queue.isEmpty else {
+                    Issue.record("\(run): \(key(o)) \(o["action"]!) without a matching send")
+                    continue
+                }
+                let sent = queue.removeFirst()
+                pending[key(o)] = queue
+                settled += 1
+                if !["tamper-serverhello", "strip"].contains(run) {
+                    #expect(sent["bytes"] as? String == o["bytes"] as? String, "\(run): \(key(o)) bytes differ")
+                }
+                if o["action"] as? String == "dropped" {
+                    #expect((o["reason"] as? String)?.isEmpty == false, "\(run): a drop gives its reason")
+                }
+            default:
+                Issue.record("\(run): bad action in \(o)")
+            }
+        }
+        let unmatched = pending.filter { !$0.value.isEmpty }.map(\.key)
+        #expect(unmatched.isEmpty, "\(run): sent but never received nor dropped: \(unmatched)")
+        if run != "http-plain" { #expect(settled > 0) }
+        let sent = units.filter { $0["event"] as? String == "tls_message" && $0["action"] as? String == "sent" }
+        if run != "http-plain" {
+            let hello = try #require(sent.first)
+            #expect(hello["message"] as? String == "ClientHello")
+            #expect((hello["bytes"] as? String)?.hasPrefix("01") == true)
+        }
         // TCP segments: the first is the client's SYN
         let segments = objects.filter { $0["event"] as? String == "tcp_segment" }
         #expect(segments.first?["flags"] as? String == "S" && segments.first?["action"] as? String == "sent")
@@ -57,11 +99,28 @@ struct RunCommandTests {
         // the summary closes the stream
         let summary = try #require(objects.last)
         #expect(summary["event"] as? String == "summary")
+        #expect(summary["outcome"] is String)
+        guard ["rsa", "dhe", "ecdhe", "lossy"].contains(run) else { return }
+        let hello = try #require(sent.first)
+        #expect(hello["direction"] as? String == "client->server")
         #expect(summary["outcome"] as? String == "success")
         #expect((summary["master_secret"] as? String)?.count == 96)
         #expect((summary["client_random"] as? String) == (hello["bytes"] as? String).map { String($0.dropFirst(12).prefix(64)) })
         #expect((summary["cipher_suite"] as? String)?.hasPrefix("TLS_") == true)
         #expect(summary["extended_master_secret"] as? Bool == true)
+    }
+
+    /// The dropped messages the audit found: ServerHelloDone after a rejected certificate, and the
+    /// client's Finished after the server failed to open it.
+    @Test func messagesAfterAFailureAreDroppedWithAReason() throws {
+        for (run, message, direction) in [("wrong-host", "ServerHelloDone", "server->client"),
+                                          ("untrusted", "ServerHelloDone", "server->client"),
+                                          ("tamper-serverhello", "Finished", "client->server")] {
+            let objects = try Self.objects(try CLI.run(["run", run, "--format", "json"]).stdout)
+            let drops = objects.filter { $0["action"] as? String == "dropped" && $0["event"] as? String == "tls_message" }
+            #expect(drops.contains { $0["message"] as? String == message && $0["direction"] as? String == direction },
+                    "\(run): \(message) not dropped: \(drops)")
+        }
     }
 
     @Test func failedHandshakeSummaryHasTheAlertAndNullSecrets() throws {
@@ -78,8 +137,63 @@ struct RunCommandTests {
     @Test func badInputIsExitCode2() throws {
         #expect(try CLI.run(["run", "nope"]).status == 2)
         #expect(try CLI.run(["run", "rsa", "--seed", "x"]).status == 2)
-        #expect(try CLI.run(["run", "rsa", "--format", "xml"]).status == 2)
+        let xml = try CLI.run(["run", "rsa", "--format", "xml"])
+        #expect(xml.status == 2 && xml.stderr.contains("'xml'"))
+        #expect(xml.stderr.contains("Usage: tlslab run"), "the run subcommand's usage: \(xml.stderr)")
+        #expect(xml.stderr.contains("tlslab run --help"))
         let list = try CLI.run(["list"])
         #expect(list.status == 0 && list.stdout.contains("wrong-host"))
+    }
+}
+
+@Suite("tlslab run: summary semantics, directions, width")
+struct RunSummarySemanticsTests {
+    static func objects(_ run: String) throws -> [[String: Any]] {
+        try RunCommandTests.objects(try CLI.run(["run", run, "--format", "json"]).stdout)
+    }
+
+    /// The summary's premaster and master secret are the client's view: present when the client
+    /// derived them even if the server's differ (tamper) or belong to another session (MITM).
+    @Test(arguments: ["tamper-serverhello", "mitm-trusting", "rsa"])
+    func summarySecretsAreTheClientsView(run: String) throws {
+        let objects = try Self.objects(run)
+        let summary = try #require(objects.last)
+        let derived = objects.filter { $0["event"] as? String == "tls_derived" && $0["name"] as? String == "master_secret" }
+        let client = try #require(derived.first { $0["actor"] as? String == "client" })
+        #expect(summary["master_secret"] as? String == client["master_secret"] as? String)
+        #expect(summary["premaster_secret"] as? String == client["premaster_secret"] as? String)
+        #expect(summary["master_secret"] is String)
+        // The real server's (behind a MITM the attacker shares the client's session).
+        let others = derived.filter { $0["actor"] as? String == "server" }.compactMap { $0["master_secret"] as? String }
+        if run == "rsa" {
+            #expect(others == [client["master_secret"] as? String])
+        } else {
+            #expect(!others.isEmpty && !others.contains(client["master_secret"] as? String ?? ""), "\(run): the other side's differs")
+        }
+        // server_random is the server's, as it sent it.
+        let serverHello = try #require(objects.first {
+            $0["event"] as? String == "tls_message" && $0["message"] as? String == "ServerHello" && $0["action"] as? String == "sent"
+                && ($0["actor"] as? String == "server")
+        })
+        #expect((serverHello["bytes"] as? String).map { String($0.dropFirst(12).prefix(64)) } == summary["server_random"] as? String)
+    }
+
+    /// `direction` holds the two ends of the object's connection, and nothing else.
+    @Test(arguments: ["rsa", "mitm", "mitm-trusting", "replay", "lossy"])
+    func directionsNameTheConnectionsEnds(run: String) throws {
+        let allowed: Set<String> = run.hasPrefix("mitm")
+            ? ["client->attacker", "attacker->client", "attacker->server", "server->attacker"]
+            : ["client->server", "server->client"]
+        let directions = Set(try Self.objects(run).compactMap { $0["direction"] as? String })
+        #expect(directions.isSubset(of: allowed) && !directions.isEmpty, "\(run): \(directions)")
+    }
+
+    @Test func textFitsEightyColumnsTitleIncluded() throws {
+        for run in ["strip", "mitm-trusting", "wrong-host"] {
+            let result = try CLI.run(["run", run], environment: ["COLUMNS": "80"])
+            let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+            #expect(result.status == 0 && wide.isEmpty, "\(run): \(wide)")
+            #expect(result.stdout.hasPrefix("TLSLab — \(run):"))
+        }
     }
 }

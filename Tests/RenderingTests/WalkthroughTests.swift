@@ -1,4 +1,4 @@
-import Rendering
+@testable import Rendering
 import Simulation
 import Testing
 
@@ -100,5 +100,53 @@ struct WalkthroughTests {
         let late = w.screen(c, width: 100, height: 40).first { $0.hasPrefix("master secret") }
         #expect(early?.contains("knows") == false, "early: \(early ?? "-")")
         #expect(late?.contains("knows") == true, "late: \(late ?? "-")")
+    }
+
+    /// At 80×24 nothing of a step is lost: every line of its detail (with or without bytes) is on
+    /// the screen at some scroll position, and the scroll keys are in the footer.
+    @Test func scrollingReachesEveryLineAt80x24() throws {
+        let w = try Self.walkthrough(width: 80)
+        for index in 0..<w.steps.count {
+            for bytes in [false, true] {
+                var c = Walkthrough.Cursor()
+                c.step = index
+                c.showBytes = bytes
+                let step = w.steps[index]
+                let wanted = (bytes ? step.detailWithBytes : step.detail).flatMap { w.wrap($0, 80) }
+                var seen = Set<String>()
+                var previous: [String] = []
+                for _ in 0..<200 {
+                    let screen = w.screen(c, width: 80, height: 24)
+                    #expect(screen.last?.contains("d/u scroll") == true)
+                    seen.formUnion(screen)
+                    if screen == previous { break }
+                    previous = screen
+                    c = w.apply(.scrollDown, to: c)
+                }
+                let missing = wanted.filter { !seen.contains($0) }
+                #expect(missing.isEmpty, "step \(index + 1) bytes=\(bytes): never shown: \(missing.prefix(3))")
+            }
+        }
+        // Moving to another step starts at the top again; u scrolls back.
+        var c = Walkthrough.Cursor()
+        c = w.apply(Walkthrough.key([UInt8(ascii: "d")]), to: c)
+        c = w.apply(Walkthrough.key([UInt8(ascii: "u")]), to: c)
+        #expect(c.scroll == 0)
+        c = w.apply(Walkthrough.key([0x1b, 0x5b, 0x36, 0x7e]), to: c)
+        #expect(c.scroll > 0, "PgDn scrolls")
+        c = w.apply(.next, to: c)
+        #expect(c.scroll == 0)
+        #expect(w.apply(Walkthrough.key([UInt8(ascii: "k")]), to: c).showKnowledge, "k stays the knowledge toggle")
+    }
+
+    /// The knowledge panel shows whole rows and no half sentence at 80×24.
+    @Test func knowledgePanelLosesNoHalfSentence() throws {
+        let w = try Self.walkthrough(width: 80)
+        var c = Walkthrough.Cursor()
+        c.showKnowledge = true
+        c.step = w.steps.count - 1
+        let screen = w.screen(c, width: 80, height: 24)
+        #expect(screen.contains { $0.contains("Who knows what so far") })
+        #expect(!screen.contains { $0.contains("The eavesdropper column is measured") }, "remarks are left out whole")
     }
 }

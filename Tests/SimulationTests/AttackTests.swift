@@ -58,7 +58,7 @@ struct AttackTests {
         #expect(trace.summary.outcome == "success")
         #expect(Self.learned(trace, "master secret", by: .eavesdropper) == nil)
         #expect(Self.learned(trace, "premaster secret", by: .eavesdropper) == nil)
-        #expect(Self.attackEvents(trace, by: .eavesdropper).contains { if case .failed(let why) = $0 { return why.contains("forward secrecy") } else { return false } })
+        #expect(Self.attackEvents(trace, by: .eavesdropper).contains { if case .failed(let why) = $0 { return why.key == "failed.forwardSecrecy" } else { return false } })
         let rows = Dictionary(uniqueKeysWithValues: trace.knowledge.rows.map { ($0.secret, $0) })
         #expect(rows["master secret"]?.eavesdropperAfterwards == false)
         #expect(rows["HTTP cookie"]?.eavesdropperAfterwards == false)
