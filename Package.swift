@@ -56,14 +56,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Shared by the cross-checking test targets: a missing external tool skips locally, fails in CI.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum"]),
         .testTarget(name: "TLSCryptoTests", dependencies: [
-            "TLSCrypto", "BigNum",
+            "TLSCrypto", "BigNum", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
-        .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto"]),
+        .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Simulation", "TCPSim", "TLSEngine"],
                     exclude: ["Goldens"]),
@@ -72,7 +74,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering"]),
         .testTarget(name: "RealPeerTests", dependencies: ["RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering"]),
         .testTarget(name: "PKITests", dependencies: [
-            "PKI", "TLSCrypto",
+            "PKI", "TLSCrypto", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),

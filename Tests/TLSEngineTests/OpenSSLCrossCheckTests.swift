@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TLSEngine
 
 /// Live handshakes between OpenSSL's s_client and s_server on loopback (bounded in time); we
