@@ -117,7 +117,8 @@ public final class TCPNetwork {
 
     public func write(_ id: TCPConnectionID, _ bytes: [UInt8]) throws(TCPUserError) {
         let now = self.now
-        guard let out = try inPlace(id, { (conn) throws(TCPUserError) in try conn.send(bytes, at: now) }) else {
+        var out = freshOutput()
+        guard (try inPlace(id, { (conn) throws(TCPUserError) in try conn.send(bytes, at: now, into: &out) })) != nil else {
             throw .connectionDoesNotExist
         }
         apply(out, id)
@@ -126,7 +127,9 @@ public final class TCPNetwork {
     /// Up to `maxCount` octets the connection has received in order.
     public func read(_ id: TCPConnectionID, maxCount: Int = Int.max) -> [UInt8] {
         let now = self.now
-        guard let (bytes, out) = inPlace(id, { (conn) throws(Never) in conn.receive(maxCount: maxCount, at: now) }) else { return [] }
+        var out = freshOutput()
+        guard let bytes = inPlace(id, { (conn) throws(Never) in conn.receive(maxCount: maxCount, at: now, into: &out) })
+        else { return [] }
         apply(out, id)
         return bytes
     }
@@ -194,7 +197,10 @@ public final class TCPNetwork {
         case .timer(let id):
             if scheduled[id] == time { scheduled[id] = nil }
             let now = self.now
-            guard let out = hosts[id.local.address]?.connections[id]?.mutate({ $0.advance(to: now) }) else { return true }
+            var out = freshOutput()
+            guard hosts[id.local.address]?.connections[id]?.mutate({ $0.advance(to: now, into: &out) }) != nil else {
+                return true
+            }
             apply(out, id)
         }
         return true
@@ -212,6 +218,9 @@ public final class TCPNetwork {
     }
 
     // MARK: - Internals
+
+    /// An empty output for one connection input, keeping events only if they will be recorded.
+    private func freshOutput() -> TCPOutput { TCPOutput(recordsEvents: recordsEvents) }
 
     private func record(_ kind: TCPNetworkEvent.Kind) {
         if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind)) }
@@ -319,7 +328,8 @@ public final class TCPNetwork {
         let seg = packet.segment
         let id = TCPFourTuple(local: packet.destinationEndpoint, remote: packet.sourceEndpoint)
         let now = self.now
-        if let out = hosts[packet.destination]?.connections[id]?.mutate({ $0.segmentArrives(seg, at: now) }) {
+        var out = freshOutput()
+        if hosts[packet.destination]?.connections[id]?.mutate({ $0.segmentArrives(seg, at: now, into: &out) }) != nil {
             apply(out, id)
             return
         }
@@ -343,7 +353,7 @@ public final class TCPNetwork {
         let flags = seg.flags
         if flags.contains(.syn) && seg.ack == nil && !flags.contains(.rst) {
             if room {
-                fork(id, config) { conn, now in conn.segmentArrives(seg, at: now) }
+                fork(id, config) { conn, now, out in conn.segmentArrives(seg, at: now, into: &out) }
             } else if let cookie {
                 let synAck = TCPSegment(
                     sourcePort: seg.destinationPort, destinationPort: seg.sourcePort,
@@ -361,10 +371,9 @@ public final class TCPNetwork {
            cookie.validates(tuple: id, seq: seg.seq, ack: ack, at: now)
         {
             record(.synCookieAccepted(id))
-            fork(id, config) { conn, now in
-                var out = conn.restoreFromSYNCookie(iss: ack - 1, irs: seg.seq - 1, at: now)
-                out.append(conn.segmentArrives(seg, at: now))
-                return out
+            fork(id, config) { conn, now, out in
+                out.append(conn.restoreFromSYNCookie(iss: ack - 1, irs: seg.seq - 1, at: now))
+                conn.segmentArrives(seg, at: now, into: &out)
             }
             return
         }
@@ -381,12 +390,14 @@ public final class TCPNetwork {
     }
 
     /// A fresh LISTEN connection for `id`, forked from the listener, then fed by `body`.
-    private func fork(_ id: TCPConnectionID, _ config: TCPConfig, _ body: (inout TCPConnection, TCPTime) -> TCPOutput) {
+    private func fork(_ id: TCPConnectionID, _ config: TCPConfig,
+                      _ body: (inout TCPConnection, TCPTime, inout TCPOutput) -> Void) {
         let address = id.local.address
         var conn = TCPConnection(localPort: id.local.port, remotePort: id.remote.port, config: config)
         let iss = nextISN(address)
-        var out = (try? conn.openPassive(iss: iss, at: now)) ?? TCPOutput()
-        out.append(body(&conn, now))
+        var out = freshOutput()
+        if let opened = try? conn.openPassive(iss: iss, at: now) { out.append(opened) }
+        body(&conn, now, &out)
         hosts[address]?.connections[id] = conn
         hosts[address]?.listeners[id.local.port]?.children.insert(id)
         apply(out, id)
