@@ -245,7 +245,12 @@ public final class TCPNetwork {
         for seg in out.segments {
             transmit(TCPPacket(source: id.local.address, destination: id.remote.address, segment: seg))
         }
-        guard let host = hosts[id.local.address], let conn = host.connections[id] else { return }
+        // Only what the tables need: keeping a copy of the connection would retain and release every
+        // buffer it holds.
+        guard let host = hosts[id.local.address],
+              let conn = host.connections[id].map({ (state: $0.state, isPassive: $0.isPassive,
+                                                     nextDeadline: $0.nextDeadline) })
+        else { return }
         var halfOpenChild = false
         let port = id.local.port
         if conn.isPassive, host.listeners[port]?.children.contains(id) == true {
@@ -263,10 +268,10 @@ public final class TCPNetwork {
             }
         }
         if conn.state == .closed || (conn.state == .listen && conn.isPassive) {
-            host.connections[id] = nil
+            let lastState = host.connections.removeValue(forKey: id)
             // Keep the final state of connections the user knows of (active or accepted), not of
             // half-open ones that died in the backlog (a SYN flood would otherwise fill memory).
-            if conn.state == .closed && !halfOpenChild { host.closed[id] = conn }
+            if conn.state == .closed && !halfOpenChild { host.closed[id] = lastState }
             scheduled[id] = nil
             return
         }
@@ -276,10 +281,15 @@ public final class TCPNetwork {
         }
     }
 
+    /// Adds one and returns the new value (one dictionary lookup where get-then-set takes two).
+    private static func increment(_ count: inout Int) -> Int {
+        count += 1
+        return count
+    }
+
     private func transmit(_ sent: TCPPacket) {
         let dir = Direction(from: sent.source, to: sent.destination)
-        let n = sentCounts[dir, default: 0] + 1
-        sentCounts[dir] = n
+        let n = Self.increment(&sentCounts[dir, default: 0])
         record(.sent(sent))
         var packet = sent
         if let onPath {
@@ -311,7 +321,8 @@ public final class TCPNetwork {
 
     private func deliver(_ original: TCPPacket) {
         var packet = original
-        guard let config = hosts[packet.destination]?.config else {
+        // Looked up once: a host is a reference, so its tables are changed where they are stored.
+        guard let host = hosts[packet.destination] else {
             record(.dropped(packet, .noRoute))
             return
         }
@@ -329,12 +340,12 @@ public final class TCPNetwork {
         let id = TCPFourTuple(local: packet.destinationEndpoint, remote: packet.sourceEndpoint)
         let now = self.now
         var out = freshOutput()
-        if hosts[packet.destination]?.connections[id]?.mutate({ $0.segmentArrives(seg, at: now, into: &out) }) != nil {
+        if host.connections[id]?.mutate({ $0.segmentArrives(seg, at: now, into: &out) }) != nil {
             apply(out, id)
             return
         }
-        guard let backlog = hosts[packet.destination]?.listeners[seg.destinationPort]?.backlog,
-              let halfOpen = hosts[packet.destination]?.listeners[seg.destinationPort]?.halfOpen.count
+        guard let backlog = host.listeners[seg.destinationPort]?.backlog,
+              let halfOpen = host.listeners[seg.destinationPort]?.halfOpen.count
         else {
             // RFC 9293 §3.10.7.1: no connection: answer with RST ("connection refused").
             if let rst = TCPConnection.resetReply(to: seg) {
@@ -342,8 +353,8 @@ public final class TCPNetwork {
             }
             return
         }
-        let cookie = hosts[packet.destination]?.listeners[seg.destinationPort]?.synCookie
-        arriveAtListener(packet, id, room: halfOpen < backlog, cookie: cookie, config: config)
+        let cookie = host.listeners[seg.destinationPort]?.synCookie
+        arriveAtListener(packet, id, room: halfOpen < backlog, cookie: cookie, config: host.config)
     }
 
     private func arriveAtListener(_ packet: TCPPacket, _ id: TCPConnectionID, room: Bool, cookie: SYNCookie?,
