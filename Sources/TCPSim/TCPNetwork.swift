@@ -222,8 +222,9 @@ public final class TCPNetwork {
     /// An empty output for one connection input, keeping events only if they will be recorded.
     private func freshOutput() -> TCPOutput { TCPOutput(recordsEvents: recordsEvents) }
 
-    private func record(_ kind: TCPNetworkEvent.Kind) {
-        if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind)) }
+    /// `kind` is built only when events are recorded (building one copies the packet it carries).
+    private func record(_ kind: @autoclosure () -> TCPNetworkEvent.Kind) {
+        if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind())) }
     }
 
     /// Runs `body` on the live connection `id` — or on the closed record of one (reading what a closed

@@ -11,7 +11,8 @@ public struct TCPOutput: Hashable, Sendable {
     init(recordsEvents: Bool) { self.recordsEvents = recordsEvents }
 
     mutating func send(_ segment: TCPSegment) { segments.append(segment) }
-    mutating func emit(_ event: TCPEvent) { if recordsEvents { events.append(event) } }
+    /// `event` is built only when events are recorded.
+    mutating func emit(_ event: @autoclosure () -> TCPEvent) { if recordsEvents { events.append(event()) } }
 
     /// Appends another output after this one.
     public mutating func append(_ other: TCPOutput) {
