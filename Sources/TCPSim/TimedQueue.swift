@@ -1,21 +1,13 @@
 /// A binary min-heap of items ordered by (time, insertion order), so equal times stay FIFO and runs
 /// are deterministic. Push and pop are O(log n).
-///
-/// The heap holds only plain values (time, order, slot number); the items themselves wait in `slots`
-/// and never move. Sifting an item that holds references (a packet and its payload) would retain and
-/// release it on every swap, which was the largest single cost of a simulation step.
 struct TimedQueue<Item> {
     private struct Entry {
         var time: TCPTime
         var order: UInt64
-        /// Where the item waits in `slots`.
-        var slot: Int
+        var item: Item
         func precedes(_ other: Entry) -> Bool { time != other.time ? time < other.time : order < other.order }
     }
     private var heap: [Entry] = []
-    private var slots: [Item?] = []
-    /// Slots emptied by `pop`, reused by `push`.
-    private var freeSlots: [Int] = []
     private var counter: UInt64 = 0
 
     var count: Int { heap.count }
@@ -23,15 +15,7 @@ struct TimedQueue<Item> {
 
     mutating func push(_ item: Item, at time: TCPTime) {
         counter += 1
-        let slot: Int
-        if let reused = freeSlots.popLast() {
-            slot = reused
-            slots[slot] = item
-        } else {
-            slot = slots.count
-            slots.append(item)
-        }
-        heap.append(Entry(time: time, order: counter, slot: slot))
+        heap.append(Entry(time: time, order: counter, item: item))
         var i = heap.count - 1
         while i > 0 {
             let parent = (i - 1) / 2
@@ -42,8 +26,7 @@ struct TimedQueue<Item> {
     }
 
     mutating func pop() -> (time: TCPTime, item: Item)? {
-        guard let top = heap.first, let item = slots[top.slot].take() else { return nil }
-        freeSlots.append(top.slot)
+        guard let top = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
@@ -58,6 +41,6 @@ struct TimedQueue<Item> {
                 i = m
             }
         }
-        return (top.time, item)
+        return (top.time, top.item)
     }
 }
