@@ -2,8 +2,14 @@
 /// SYN-SENT; otherwise the acceptability (window) test first, then RST, SYN, ACK, segment text, FIN.
 extension TCPConnection {
     public mutating func segmentArrives(_ segment: TCPSegment, at now: TCPTime) -> TCPOutput {
-        self.now = now
         var out = TCPOutput()
+        segmentArrives(segment, at: now, into: &out)
+        return out
+    }
+
+    /// `segmentArrives`, adding to `out` (whose `recordsEvents` the caller chooses).
+    mutating func segmentArrives(_ segment: TCPSegment, at now: TCPTime, into out: inout TCPOutput) {
+        self.now = now
         switch state {
         case .closed:
             // §3.10.7.1: everything is discarded; anything but an RST is answered with an RST.
@@ -19,7 +25,6 @@ extension TCPConnection {
             arriveSynchronized(segment, &out)
         }
         transmitData(&out)
-        return out
     }
 
     /// §3.10.7.2 LISTEN.

@@ -3,15 +3,20 @@
 extension TCPConnection {
     /// Fires every timer whose deadline is at or before `now`, earliest first.
     public mutating func advance(to now: TCPTime) -> TCPOutput {
-        self.now = now
         var out = TCPOutput()
+        advance(to: now, into: &out)
+        return out
+    }
+
+    /// `advance(to:)`, adding to `out` (whose `recordsEvents` the caller chooses).
+    mutating func advance(to now: TCPTime, into out: inout TCPOutput) {
+        self.now = now
         while let due = earliestTimer(), due.deadline <= now {
             let kind = due.kind
             timers[kind] = nil
             out.emit(.timerFired(kind))
             fire(kind, &out)
         }
-        return out
     }
 
     private func earliestTimer() -> (kind: TCPTimerKind, deadline: TCPTime)? {

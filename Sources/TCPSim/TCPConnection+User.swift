@@ -30,6 +30,13 @@ extension TCPConnection {
 
     /// SEND (RFC 9293 §3.10.2): queue `bytes`; sent at once as far as the peer's window allows.
     public mutating func send(_ bytes: [UInt8], at now: TCPTime) throws(TCPUserError) -> TCPOutput {
+        var out = TCPOutput()
+        try send(bytes, at: now, into: &out)
+        return out
+    }
+
+    /// `send`, adding to `out` (whose `recordsEvents` the caller chooses).
+    mutating func send(_ bytes: [UInt8], at now: TCPTime, into out: inout TCPOutput) throws(TCPUserError) {
         self.now = now
         switch state {
         case .closed, .listen: throw .connectionDoesNotExist
@@ -39,18 +46,22 @@ extension TCPConnection {
         }
         if closeRequested { throw .connectionClosing }
         sendQueue += bytes
-        var out = TCPOutput()
         transmitData(&out)
-        return out
     }
 
     /// RECEIVE (RFC 9293 §3.10.3): up to `maxCount` in-order octets. Reading may open the window
     /// enough to send a window update (receiver-side SWS avoidance, RFC 9293 §3.8.6.2.2).
     public mutating func receive(maxCount: Int = Int.max, at now: TCPTime) -> (bytes: [UInt8], output: TCPOutput) {
-        self.now = now
         var out = TCPOutput()
+        let bytes = receive(maxCount: maxCount, at: now, into: &out)
+        return (bytes, out)
+    }
+
+    /// `receive`, adding to `out` (whose `recordsEvents` the caller chooses).
+    mutating func receive(maxCount: Int, at now: TCPTime, into out: inout TCPOutput) -> [UInt8] {
+        self.now = now
         let n = min(max(0, maxCount), receiveQueue.count)
-        guard n > 0 else { return ([], out) }
+        guard n > 0 else { return [] }
         let bytes = Array(receiveQueue.prefix(n))
         receiveQueue.removeFirst(n)
         let threshold = min(effectiveMSS, config.receiveBufferSize / 2)
@@ -58,7 +69,7 @@ extension TCPConnection {
             out.emit(.windowUpdateSent(window: receiveWindow))
             sendACK(&out)
         }
-        return (bytes, out)
+        return bytes
     }
 
     /// CLOSE (RFC 9293 §3.10.4): no more data from us; FIN follows the queued data.

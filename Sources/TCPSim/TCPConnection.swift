@@ -115,7 +115,13 @@ public struct TCPConnection: Hashable, Sendable {
     var effectiveMSS: Int { max(1, min(config.mss, peerMSS)) }
     /// The earliest running timer.
     public var nextDeadline: TCPTime? {
-        [timers.retransmission, timers.persist, timers.delayedACK, timers.timeWait].compactMap { $0 }.min()
+        // Pairwise rather than `[…].compactMap { $0 }.min()`, which built an array on every input.
+        func earlier(_ a: TCPTime?, _ b: TCPTime?) -> TCPTime? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        return earlier(earlier(timers.retransmission, timers.persist), earlier(timers.delayedACK, timers.timeWait))
     }
 
     /// RFC 6298 §5.7's RTO after a SYN timeout (the RFC 2988 initial value).

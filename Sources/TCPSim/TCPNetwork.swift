@@ -117,7 +117,8 @@ public final class TCPNetwork {
 
     public func write(_ id: TCPConnectionID, _ bytes: [UInt8]) throws(TCPUserError) {
         let now = self.now
-        guard let out = try inPlace(id, { (conn) throws(TCPUserError) in try conn.send(bytes, at: now) }) else {
+        var out = freshOutput()
+        guard (try inPlace(id, { (conn) throws(TCPUserError) in try conn.send(bytes, at: now, into: &out) })) != nil else {
             throw .connectionDoesNotExist
         }
         apply(out, id)
@@ -126,7 +127,9 @@ public final class TCPNetwork {
     /// Up to `maxCount` octets the connection has received in order.
     public func read(_ id: TCPConnectionID, maxCount: Int = Int.max) -> [UInt8] {
         let now = self.now
-        guard let (bytes, out) = inPlace(id, { (conn) throws(Never) in conn.receive(maxCount: maxCount, at: now) }) else { return [] }
+        var out = freshOutput()
+        guard let bytes = inPlace(id, { (conn) throws(Never) in conn.receive(maxCount: maxCount, at: now, into: &out) })
+        else { return [] }
         apply(out, id)
         return bytes
     }
@@ -194,7 +197,10 @@ public final class TCPNetwork {
         case .timer(let id):
             if scheduled[id] == time { scheduled[id] = nil }
             let now = self.now
-            guard let out = hosts[id.local.address]?.connections[id]?.mutate({ $0.advance(to: now) }) else { return true }
+            var out = freshOutput()
+            guard hosts[id.local.address]?.connections[id]?.mutate({ $0.advance(to: now, into: &out) }) != nil else {
+                return true
+            }
             apply(out, id)
         }
         return true
@@ -213,8 +219,12 @@ public final class TCPNetwork {
 
     // MARK: - Internals
 
-    private func record(_ kind: TCPNetworkEvent.Kind) {
-        if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind)) }
+    /// An empty output for one connection input, keeping events only if they will be recorded.
+    private func freshOutput() -> TCPOutput { TCPOutput(recordsEvents: recordsEvents) }
+
+    /// `kind` is built only when events are recorded (building one copies the packet it carries).
+    private func record(_ kind: @autoclosure () -> TCPNetworkEvent.Kind) {
+        if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind())) }
     }
 
     /// Runs `body` on the live connection `id` — or on the closed record of one (reading what a closed
@@ -236,7 +246,12 @@ public final class TCPNetwork {
         for seg in out.segments {
             transmit(TCPPacket(source: id.local.address, destination: id.remote.address, segment: seg))
         }
-        guard let host = hosts[id.local.address], let conn = host.connections[id] else { return }
+        // Only what the tables need: keeping a copy of the connection would retain and release every
+        // buffer it holds.
+        guard let host = hosts[id.local.address],
+              let conn = host.connections[id].map({ (state: $0.state, isPassive: $0.isPassive,
+                                                     nextDeadline: $0.nextDeadline) })
+        else { return }
         var halfOpenChild = false
         let port = id.local.port
         if conn.isPassive, host.listeners[port]?.children.contains(id) == true {
@@ -254,10 +269,10 @@ public final class TCPNetwork {
             }
         }
         if conn.state == .closed || (conn.state == .listen && conn.isPassive) {
-            host.connections[id] = nil
+            let lastState = host.connections.removeValue(forKey: id)
             // Keep the final state of connections the user knows of (active or accepted), not of
             // half-open ones that died in the backlog (a SYN flood would otherwise fill memory).
-            if conn.state == .closed && !halfOpenChild { host.closed[id] = conn }
+            if conn.state == .closed && !halfOpenChild { host.closed[id] = lastState }
             scheduled[id] = nil
             return
         }
@@ -267,10 +282,15 @@ public final class TCPNetwork {
         }
     }
 
+    /// Adds one and returns the new value (one dictionary lookup where get-then-set takes two).
+    private static func increment(_ count: inout Int) -> Int {
+        count += 1
+        return count
+    }
+
     private func transmit(_ sent: TCPPacket) {
         let dir = Direction(from: sent.source, to: sent.destination)
-        let n = sentCounts[dir, default: 0] + 1
-        sentCounts[dir] = n
+        let n = Self.increment(&sentCounts[dir, default: 0])
         record(.sent(sent))
         var packet = sent
         if let onPath {
@@ -302,7 +322,8 @@ public final class TCPNetwork {
 
     private func deliver(_ original: TCPPacket) {
         var packet = original
-        guard let config = hosts[packet.destination]?.config else {
+        // Looked up once: a host is a reference, so its tables are changed where they are stored.
+        guard let host = hosts[packet.destination] else {
             record(.dropped(packet, .noRoute))
             return
         }
@@ -319,12 +340,13 @@ public final class TCPNetwork {
         let seg = packet.segment
         let id = TCPFourTuple(local: packet.destinationEndpoint, remote: packet.sourceEndpoint)
         let now = self.now
-        if let out = hosts[packet.destination]?.connections[id]?.mutate({ $0.segmentArrives(seg, at: now) }) {
+        var out = freshOutput()
+        if host.connections[id]?.mutate({ $0.segmentArrives(seg, at: now, into: &out) }) != nil {
             apply(out, id)
             return
         }
-        guard let backlog = hosts[packet.destination]?.listeners[seg.destinationPort]?.backlog,
-              let halfOpen = hosts[packet.destination]?.listeners[seg.destinationPort]?.halfOpen.count
+        guard let backlog = host.listeners[seg.destinationPort]?.backlog,
+              let halfOpen = host.listeners[seg.destinationPort]?.halfOpen.count
         else {
             // RFC 9293 §3.10.7.1: no connection: answer with RST ("connection refused").
             if let rst = TCPConnection.resetReply(to: seg) {
@@ -332,8 +354,8 @@ public final class TCPNetwork {
             }
             return
         }
-        let cookie = hosts[packet.destination]?.listeners[seg.destinationPort]?.synCookie
-        arriveAtListener(packet, id, room: halfOpen < backlog, cookie: cookie, config: config)
+        let cookie = host.listeners[seg.destinationPort]?.synCookie
+        arriveAtListener(packet, id, room: halfOpen < backlog, cookie: cookie, config: host.config)
     }
 
     private func arriveAtListener(_ packet: TCPPacket, _ id: TCPConnectionID, room: Bool, cookie: SYNCookie?,
@@ -343,7 +365,7 @@ public final class TCPNetwork {
         let flags = seg.flags
         if flags.contains(.syn) && seg.ack == nil && !flags.contains(.rst) {
             if room {
-                fork(id, config) { conn, now in conn.segmentArrives(seg, at: now) }
+                fork(id, config) { conn, now, out in conn.segmentArrives(seg, at: now, into: &out) }
             } else if let cookie {
                 let synAck = TCPSegment(
                     sourcePort: seg.destinationPort, destinationPort: seg.sourcePort,
@@ -361,10 +383,9 @@ public final class TCPNetwork {
            cookie.validates(tuple: id, seq: seg.seq, ack: ack, at: now)
         {
             record(.synCookieAccepted(id))
-            fork(id, config) { conn, now in
-                var out = conn.restoreFromSYNCookie(iss: ack - 1, irs: seg.seq - 1, at: now)
-                out.append(conn.segmentArrives(seg, at: now))
-                return out
+            fork(id, config) { conn, now, out in
+                out.append(conn.restoreFromSYNCookie(iss: ack - 1, irs: seg.seq - 1, at: now))
+                conn.segmentArrives(seg, at: now, into: &out)
             }
             return
         }
@@ -381,12 +402,14 @@ public final class TCPNetwork {
     }
 
     /// A fresh LISTEN connection for `id`, forked from the listener, then fed by `body`.
-    private func fork(_ id: TCPConnectionID, _ config: TCPConfig, _ body: (inout TCPConnection, TCPTime) -> TCPOutput) {
+    private func fork(_ id: TCPConnectionID, _ config: TCPConfig,
+                      _ body: (inout TCPConnection, TCPTime, inout TCPOutput) -> Void) {
         let address = id.local.address
         var conn = TCPConnection(localPort: id.local.port, remotePort: id.remote.port, config: config)
         let iss = nextISN(address)
-        var out = (try? conn.openPassive(iss: iss, at: now)) ?? TCPOutput()
-        out.append(body(&conn, now))
+        var out = freshOutput()
+        if let opened = try? conn.openPassive(iss: iss, at: now) { out.append(opened) }
+        body(&conn, now, &out)
         hosts[address]?.connections[id] = conn
         hosts[address]?.listeners[id.local.port]?.children.insert(id)
         apply(out, id)
