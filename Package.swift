@@ -42,12 +42,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
-        // Release builds of TCPSim skip the run-time exclusivity checks (swift_beginAccess on every access to
-        // a class's stored property: 15% of a bulk transfer's CPU time, measured with `tlslab bench tcp`).
-        // Debug builds, and so the test suite, keep them: an overlapping access still traps there.
-        .target(name: "TCPSim", swiftSettings: [
-            .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-        ]),
+        .target(name: "TCPSim"),
         .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
         .target(name: "Scenarios", dependencies: [
             "Simulation",
