@@ -43,6 +43,8 @@ struct PolicyEvaluator: PeerCertificateEvaluator {
         case .seed001(let mode): policy = .challengeMode(mode)
         case .webContainer: policy = .webContainer
         case .imageDownloader(let allow): policy = .imageDownloader(allowInvalidSSLCertificates: allow)
+        case .bundledAnchor(let names, let only):
+            policy = .bundledAnchor(names.compactMap { world.certificates[$0]?.certificate }, anchorsOnly: only)
         }
         return PolicyTrustEvaluator(policy: policy, ats: world.ats, anchors: anchors, time: world.now)
     }
@@ -53,6 +55,13 @@ struct PolicyEvaluator: PeerCertificateEvaluator {
         recorder.verdict = TrustVerdict(accepted: verdict.accepted, disposition: verdict.outcome?.disposition,
                                         firstFailingCheck: verdict.firstFailure?.kind, reasons: verdict.reasons)
         return evaluator.evaluate(chain: chain, role: role, serverName: serverName ?? world.host)
+    }
+}
+
+/// The trace's chain-validation section shows the evaluation this scenario's policy rests on.
+extension PolicyEvaluator: ChainExplaining {
+    func chainValidation(chain: [[UInt8]], role: TLSRole, serverName: String?) -> ChainValidationResult? {
+        evaluator.chainValidation(chain: chain, role: role, serverName: serverName ?? world.host)
     }
 }
 

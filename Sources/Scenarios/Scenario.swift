@@ -54,6 +54,8 @@ public enum ClientPolicy {
     case webContainer
     /// Seed 001's image downloader with its allowInvalidSSLCertificates option.
     case imageDownloader(allowInvalid: Bool)
+    /// Seed 003's delegate: the named certificates (the app bundles them) as the trust's anchors.
+    case bundledAnchor(names: [String], anchorsOnly: Bool)
 }
 
 public struct TLSWorld {

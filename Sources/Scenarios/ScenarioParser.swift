@@ -456,7 +456,7 @@ struct ScenarioReader {
     }
 
     func policy(_ value: YAMLValue, _ certs: [String: NamedCertificate]) throws(ScenarioError) -> ClientPolicy {
-        let kinds = ["system", "afnetworking", "seed001", "web_container", "image_downloader"]
+        let kinds = ["system", "afnetworking", "seed001", "web_container", "image_downloader", "bundled_anchor"]
         let m = try value.mapping(kinds)
         guard m.keys.count == 1, let kind = m.keys.first, let body = m[kind] else {
             throw value.error("expected exactly one policy, one of: \(kinds.joined(separator: ", ")); got \(m.keys.count)")
@@ -486,6 +486,13 @@ struct ScenarioReader {
         case "image_downloader":
             let s = try body.mapping(["allow_invalid"])
             return .imageDownloader(allowInvalid: try s["allow_invalid"]?.bool() ?? false)
+        case "bundled_anchor":
+            let b = try body.mapping(["certificates", "anchors_only"])
+            let names = try certificateNames(try b.required("certificates", "a list of certificate names the app bundles"), certs)
+            if names.isEmpty {
+                throw b.keyError("certificates", "contradiction: an empty anchor list makes SecTrustEvaluate fail for every server; name at least one certificate")
+            }
+            return .bundledAnchor(names: names, anchorsOnly: try b["anchors_only"]?.bool() ?? true)
         case "web_container":
             _ = try body.isNull ? nil : body.mapping([])
             return .webContainer

@@ -112,7 +112,7 @@ enum ScenarioRunner {
         case .imageDownloader(let allow):
             return Seed001Policies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: allow,
                                                    ownCredential: hasIdentity, trust: trust, host: w.host)
-        case .system, .afnetworking, .seed001:
+        case .system, .afnetworking, .seed001, .bundledAnchor:
             return ChallengeResolver.resolve(method: .clientCertificate, disposition: hasIdentity ? .useCredential : .performDefaultHandling,
                                              trust: nil, host: w.host, hasCredential: hasIdentity,
                                              reasons: [hasIdentity ? "the app answers with its identity" : "the app has no identity"])

@@ -13,6 +13,9 @@ public enum ClientTrustPolicy: Sendable {
     case webContainer
     /// Seed 001's image downloader (`allowInvalidSSLCertificates` option).
     case imageDownloader(allowInvalidSSLCertificates: Bool)
+    /// Seed 003's delegate: the app's bundled certificates as the trust's anchors, `SecTrustEvaluate`,
+    /// Proceed/Unspecified → UseCredential, anything else → Cancel.
+    case bundledAnchor([X509Certificate], anchorsOnly: Bool)
 
     /// A short name for traces.
     public var name: String {
@@ -24,6 +27,8 @@ public enum ClientTrustPolicy: Sendable {
         case .challengeMode(let mode): return "challenge mode \(mode.rawValue)"
         case .webContainer: return "web container"
         case .imageDownloader(let allow): return "image downloader (allowInvalidSSLCertificates \(allow ? "YES" : "NO"))"
+        case .bundledAnchor(let certificates, let only):
+            return "a delegate anchoring the trust to \(certificates.count) bundled certificate(s)\(only ? "" : " plus the system anchors")"
         }
     }
 }

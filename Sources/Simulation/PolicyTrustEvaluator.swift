@@ -61,6 +61,9 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
 
         let outcome: ChallengeOutcome
         var evaluation: ChainValidationResult?
+        // Set when the policy's own evaluation is the one the decision rests on, pass or fail
+        // (seed 003's delegate evaluates the trust itself, with its anchors).
+        var deciding: ChainValidationResult?
         reasons.append("ServerTrust challenge answered by \(policy.name)")
         switch policy {
         case .systemDefault:
@@ -80,12 +83,16 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         case .imageDownloader(let allow):
             outcome = Seed001Policies.imageDownloader(method: .serverTrust, allowInvalidSSLCertificates: allow, ownCredential: false,
                                                       trust: trust, host: host)
+        case .bundledAnchor(let bundled, let only):
+            let decision = Seed003Policies.bundledAnchor(bundled, anchorsOnly: only, trust: trust, host: host)
+            deciding = decision.evaluation
+            outcome = decision.outcome
         }
         reasons += outcome.reasons
         reasons.append("disposition \(outcome.disposition.rawValue) → the handshake \(outcome.handshakeContinues ? "continues" : "is aborted")")
         // For the renderer and the alert: the policy's own evaluation when it failed, else the system's.
         let systemEvaluation = trust.defaultEvaluation(host: host)
-        let shown = (evaluation?.firstFailure != nil ? evaluation : nil) ?? systemEvaluation
+        let shown = deciding ?? (evaluation?.firstFailure != nil ? evaluation : nil) ?? systemEvaluation
         return ClientTrustVerdict(outcome: outcome, accepted: outcome.handshakeContinues, reasons: reasons, evaluation: shown,
                                   alert: outcome.handshakeContinues ? nil : CertificateAlertMapping.alert(for: shown.firstFailure))
     }

@@ -34,6 +34,8 @@ struct ConnectCommand: ParsableCommand {
         case webContainer = "web-container"
         /// An image downloader (--allow-invalid-certificates sets allowInvalidSSLCertificates).
         case imageDownloader = "image-downloader"
+        /// Seed 003's delegate: the --bundle certificates as the only anchors; valid → UseCredential, else Cancel.
+        case bundledAnchor = "bundled-anchor"
     }
 
     @Argument(help: "HOST:PORT (a name, an IPv4 address, or [IPv6]:PORT).")
@@ -54,6 +56,9 @@ struct ConnectCommand: ParsableCommand {
 
     @Option(name: .customLong("pin"), help: "A pinned certificate (PEM) for --policy af-public-key / af-certificate; repeat for several.")
     var pins: [String] = []
+
+    @Option(name: .customLong("bundle"), help: "A certificate (PEM) the app bundles, for --policy bundled-anchor: it becomes the trust's anchor; repeat for several.")
+    var bundled: [String] = []
 
     @Flag(help: "AFSecurityPolicy allowInvalidCertificates YES (image-downloader: allowInvalidSSLCertificates YES).")
     var allowInvalidCertificates = false
@@ -96,6 +101,8 @@ struct ConnectCommand: ParsableCommand {
         let pinning: Set<Policy> = [.afPublicKey, .afCertificate]
         if pinning.contains(policy) && pins.isEmpty { throw ValidationError("--policy \(policy.rawValue) needs at least one --pin") }
         if !pins.isEmpty && !pinning.contains(policy) { throw ValidationError("--pin goes with --policy af-public-key or af-certificate") }
+        if policy == .bundledAnchor && bundled.isEmpty { throw ValidationError("--policy bundled-anchor needs at least one --bundle certificate") }
+        if !bundled.isEmpty && policy != .bundledAnchor { throw ValidationError("--bundle goes with --policy bundled-anchor") }
         let afOnly: Set<Policy> = [.afNone, .afPublicKey, .afCertificate]
         if noValidatesDomainName && !afOnly.contains(policy) { throw ValidationError("--no-validates-domain-name goes with an af-… policy") }
         if allowInvalidCertificates && !(afOnly.contains(policy) || policy == .imageDownloader) {
@@ -123,6 +130,9 @@ struct ConnectCommand: ParsableCommand {
         case .challengeFull: return .challengeMode(.full)
         case .webContainer: return .webContainer
         case .imageDownloader: return .imageDownloader(allowInvalidSSLCertificates: allowInvalidCertificates)
+        case .bundledAnchor:
+            do { return .bundledAnchor(try bundled.flatMap { try PeerFiles.certificates(at: $0) }, anchorsOnly: true) }
+            catch { throw CLIError.badInput("\(error)") }
         }
     }
 

@@ -86,6 +86,16 @@ struct ApplicabilityTests {
         #expect(e?.message.hasPrefix("contradiction: AFNetworking ignores pinnedCertificates in mode none") == true)
     }
 
+    @Test func bundledAnchorNeedsKnownCertificates() {
+        let empty = validationError(minimal("client:\n  policy:\n    bundled_anchor: { certificates: [] }\n"))
+        #expect(empty?.path == "client.policy.bundled_anchor.certificates")
+        #expect(empty?.message.hasPrefix("contradiction: an empty anchor list") == true)
+        let typo = validationError(minimal("client:\n  policy:\n    bundled_anchor: { certificates: [demo-rot] }\n"))
+        #expect(typo?.message.contains("did you mean 'demo-root'") == true, "\(String(describing: typo))")
+        let missing = validationError(minimal("client:\n  policy:\n    bundled_anchor: { anchors_only: false }\n"))
+        #expect(missing?.message.contains("certificates") == true, "\(String(describing: missing))")
+    }
+
     @Test func toyGroupsCannotCarryAHandshake() {
         let e = validationError(minimal("server: { suites: [TLS_DHE_RSA_WITH_AES_128_GCM_SHA256], dh_group: toy-p5-g7 }\n"))
         #expect(e?.path == "server.dh_group" && e?.message.contains("show its arithmetic with kind: dh") == true)

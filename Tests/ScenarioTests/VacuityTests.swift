@@ -39,7 +39,9 @@ struct VacuityTests {
         Mutation(file: "ats/pinned-leaf-mismatch.yaml", remove: "NSPinnedLeafIdentities: [demo-root]", insert: "NSPinnedLeafIdentities: [demo-leaf]"),
         Mutation(file: "attacks/mitm-own-domain-no-domain-check.yaml", remove: ", validates_domain: false"),
         Mutation(file: "attacks/mitm-own-domain-default.yaml", remove: "attacker: { kind: mitm, certificate: demo-leaf }\n"),
-        Mutation(file: "certs/bundled-anchor-other-ca.yaml", remove: "  anchors: [demo-root]     # … but only the bundled certificate counts\n  anchors_only: true\n"),
+        Mutation(file: "certs/bundled-anchor-other-ca.yaml", remove: "  policy: { bundled_anchor: { certificates: [demo-root] } }   # … but only the bundled certificate counts\n"),
+        Mutation(file: "certs/bundled-anchor.yaml", remove: "  policy: { bundled_anchor: { certificates: [demo-root] } }\n"),
+        Mutation(file: "certs/bundled-anchor-plus-system.yaml", remove: ", anchors_only: false"),
         // The quiz pair: the mode decides, not the pin.
         Mutation(file: "afnetworking/renewal-public-key-pinning.yaml", remove: "mode: publicKey", insert: "mode: certificate"),
         Mutation(file: "afnetworking/renewal-certificate-pinning.yaml", remove: "mode: certificate", insert: "mode: publicKey"),

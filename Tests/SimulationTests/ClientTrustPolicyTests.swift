@@ -103,6 +103,43 @@ import TLSEngine
         #expect(!accepted(.imageDownloader(allowInvalidSSLCertificates: false)))
     }
 
+    /// Seed 003's delegate: the bundled certificates become the trust's anchors; Proceed/Unspecified
+    /// → UseCredential, anything else → Cancel. The deciding evaluation is the delegate's own.
+    @Test func seed003BundledAnchorDelegate() throws {
+        let h = try Self.hierarchy()
+        let host = h.spec.primaryHost
+        func verdict(_ bundled: [X509Certificate], only: Bool = true, chain: [[UInt8]]? = nil, host: String? = nil,
+                     trusting system: AnchorSelection? = nil) -> ClientTrustVerdict {
+            PolicyTrustEvaluator(policy: .bundledAnchor(bundled, anchorsOnly: only), anchors: system ?? h.anchors, time: h.now)
+                .decide(chain: chain ?? h.serverChainDER, host: host ?? h.spec.primaryHost)
+        }
+        // The bundled root: accepted, even when the system store is empty.
+        let empty = AnchorSelection(system: TrustStore.system([]))
+        let own = verdict([h.root], trusting: empty)
+        #expect(own.accepted && own.outcome?.disposition == .useCredential && own.firstFailure == nil)
+        // Another CA bundled: the system's root no longer counts (anchors only) …
+        let other = verdict([h.clientRoot])
+        #expect(!other.accepted && other.outcome?.disposition == .cancelAuthenticationChallenge)
+        #expect(other.firstFailure?.kind == .anchor && other.alert == .unknownCA)
+        // … unless SecTrustSetAnchorCertificatesOnly(NO) keeps it.
+        #expect(verdict([h.clientRoot], only: false).accepted)
+        #expect(!verdict([h.clientRoot], only: false, trusting: empty).accepted)
+        // The trust's policy is SSL with the host: a wrong host is cancelled even with the right anchor.
+        let wrongHost = verdict([h.root], host: "mail.example.org")
+        #expect(!wrongHost.accepted && wrongHost.firstFailure?.kind == .name && wrongHost.outcome?.disposition == .cancelAuthenticationChallenge)
+        // Validity still counts.
+        let expired = try Self.hierarchy(.expired)
+        let late = PolicyTrustEvaluator(policy: .bundledAnchor([expired.root], anchorsOnly: true), anchors: expired.anchors, time: expired.now)
+            .decide(chain: expired.serverChainDER, host: host)
+        #expect(!late.accepted && late.alert == .certificateExpired)
+        // In a handshake: the client refuses with unknown_ca and says why.
+        let summary = Self.run(h, client: PolicyTrustEvaluator(policy: .bundledAnchor([h.clientRoot], anchorsOnly: true), anchors: h.anchors, time: h.now))
+        let failure = try #require(summary.failure)
+        #expect(failure.sentBy == .client && failure.alert == .unknownCA)
+        #expect(failure.cause.contains("cancelAuthenticationChallenge"), "\(failure.cause)")
+        #expect(Self.run(h, client: PolicyTrustEvaluator(policy: .bundledAnchor([h.root], anchorsOnly: true), anchors: empty, time: h.now)).outcome == "success")
+    }
+
     @Test func atsPlanBlocksHTTPAndRestrictsTheClient() throws {
         let ats = ATSPolicy(exceptionDomains: ["legacy.example.com": .init(allowsInsecureHTTPLoads: true, minimumTLSVersion: .tls10,
                                                                              requiresForwardSecrecy: false)])

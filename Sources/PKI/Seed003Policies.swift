@@ -1,0 +1,38 @@
+/// Seed 003's hand-written trust delegate (`connection:willSendRequestForAuthenticationChallenge:`):
+///
+/// 1. take the challenge's server trust (its policy is SSL with the host the app asked for);
+/// 2. `SecTrustSetAnchorCertificates(trust, bundledCertificates)`;
+/// 3. `SecTrustEvaluate`; Proceed or Unspecified → `useCredential:` with a credential for the trust,
+///    anything else → `cancelAuthenticationChallenge:`.
+///
+/// The seed's comment says the evaluation then looks at the bundled anchors *or* the system's. On
+/// Apple platforms `SecTrustSetAnchorCertificates` alone disables the system anchors until
+/// `SecTrustSetAnchorCertificatesOnly(trust, false)` re-enables them; `anchorsOnly` models both.
+public enum Seed003Policies {
+    /// The decision and the evaluation it rests on.
+    public struct Decision: Sendable {
+        public let outcome: ChallengeOutcome
+        public let evaluation: ChainValidationResult
+    }
+
+    /// Evaluates `trust` for `host` with `bundled` as the anchor certificates.
+    public static func bundledAnchor(_ bundled: [X509Certificate], anchorsOnly: Bool = true, trust: ServerTrust,
+                                     host: String) -> Decision {
+        let anchors = trust.anchors.withAnchors(bundled, name: "bundled certificates", only: anchorsOnly)
+        let evaluation = trust.evaluate(.sslServer(host: host), anchors: anchors)
+        var reasons = ["SecTrustSetAnchorCertificates with \(bundled.count) bundled certificate(s)"
+                       + (anchorsOnly ? " (the system anchors no longer count)" : "; SecTrustSetAnchorCertificatesOnly NO keeps the system anchors")]
+        reasons.append("SecTrustEvaluate (SSL policy, host \(host)) → \(evaluation.result.rawValue)"
+                       + (evaluation.firstFailure.map { " (\($0.detail))" } ?? ""))
+        let disposition: ChallengeDisposition
+        if evaluation.isValid {
+            reasons.append("Proceed or Unspecified: useCredential with a credential for the trust")
+            disposition = .useCredential
+        } else {
+            reasons.append("neither Proceed nor Unspecified: cancelAuthenticationChallenge")
+            disposition = .cancelAuthenticationChallenge
+        }
+        let outcome = ChallengeResolver.resolve(method: .serverTrust, disposition: disposition, trust: trust, host: host, reasons: reasons)
+        return Decision(outcome: outcome, evaluation: evaluation)
+    }
+}
