@@ -24,7 +24,7 @@ struct CodePointTests {
         #expect(ProtocolVersion.ssl30 < .tls12)
     }
 
-    /// RFC 5246 §7.2 (plus RFC 7507 and RFC 6066 additions), value and name.
+    /// RFC 5246 §7.2 (plus RFC 7507, RFC 6066 and RFC 7301 additions), value and name.
     @Test("every RFC 5246 alert description is named")
     func alerts() {
         let rfc: [(UInt8, String)] = [
@@ -36,7 +36,7 @@ struct CodePointTests {
             (50, "decode_error"), (51, "decrypt_error"), (60, "export_restriction_RESERVED"),
             (70, "protocol_version"), (71, "insufficient_security"), (80, "internal_error"),
             (86, "inappropriate_fallback"), (90, "user_canceled"), (100, "no_renegotiation"),
-            (110, "unsupported_extension"), (112, "unrecognized_name"),
+            (110, "unsupported_extension"), (112, "unrecognized_name"), (120, "no_application_protocol"),
         ]
         for (value, name) in rfc {
             #expect(AlertDescription(rawValue: value).name == name)

@@ -7,7 +7,7 @@ struct MessageGenerator {
     init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
     /// Extension types the codec decodes structurally; `unknown` must avoid them.
-    static let modelledExtensions: Set<UInt16> = [0, 10, 11, 13, 22, 23, 35, 0xff01]
+    static let modelledExtensions: Set<UInt16> = [0, 10, 11, 13, 16, 22, 23, 35, 0xff01]
 
     mutating func version() -> ProtocolVersion {
         rng.pick([.tls10, .tls11, .tls12, .tls12, ProtocolVersion(rawValue: rng.u16())])
@@ -30,6 +30,7 @@ struct MessageGenerator {
         case 5: return .renegotiationInfo(rng.bytes(0 ... 40))
         case 6: return .sessionTicket(rng.bytes(0 ... 40))
         case 7: return .encryptThenMAC
+        case 8: return .applicationLayerProtocolNegotiation((0 ..< rng.int(1 ... 4)).map { _ in ProtocolName(bytes: rng.bytes(1 ... 12)) })
         default:
             var type = rng.u16()
             while Self.modelledExtensions.contains(type) { type = rng.u16() }
@@ -42,10 +43,16 @@ struct MessageGenerator {
         var out: [TLSExtension] = []
         var seen = Set<ExtensionType>()
         for _ in 0 ..< rng.int(0 ... 8) {
-            let ext = extensionValue(of: rng.int(0 ... 9))
+            let ext = extensionValue(of: rng.int(0 ... 10))
             if seen.insert(ext.type).inserted { out.append(ext) }
         }
         return out
+    }
+
+    /// RFC 7301 §3.1: a ServerHello's ALPN names exactly one protocol (anything else is a decode_error).
+    static func serverHelloForm(_ ext: TLSExtension) -> TLSExtension {
+        guard case .applicationLayerProtocolNegotiation(let names) = ext, let first = names.first else { return ext }
+        return .applicationLayerProtocolNegotiation([first])
     }
 
     mutating func clientHello() -> ClientHello {
@@ -58,7 +65,7 @@ struct MessageGenerator {
     mutating func serverHello() -> ServerHello {
         ServerHello(serverVersion: version(), random: random(), sessionID: rng.bytes(0 ... 32),
                     cipherSuite: CipherSuite(rawValue: rng.u16()), compressionMethod: CompressionMethod(rawValue: rng.u8()),
-                    extensions: extensions())
+                    extensions: extensions()?.map(Self.serverHelloForm))
     }
 
     mutating func context(keyExchange: KeyExchangeAlgorithm? = nil) -> HandshakeDecodingContext {

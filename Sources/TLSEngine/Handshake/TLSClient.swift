@@ -77,6 +77,8 @@ public struct TLSClient {
     public var keyBlock: KeyBlock? { context.keyBlock }
     public var usesExtendedMasterSecret: Bool { context.extendedMasterSecret }
     public var isResumed: Bool { context.resumed }
+    /// The application protocol the server chose with ALPN (RFC 7301), nil when none was negotiated.
+    public var negotiatedApplicationProtocol: ProtocolName? { context.applicationProtocol }
 
     // MARK: - Inputs
 
@@ -254,6 +256,14 @@ public struct TLSClient {
         if config.maximumVersion >= .tls12 { extensions.append(.signatureAlgorithms(config.signatureAlgorithms)) }
         if config.offerExtendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if config.sendRenegotiationInfo { extensions.append(.renegotiationInfo([])) }
+        if !config.applicationProtocols.isEmpty {
+            // RFC 7301 §3.1: ProtocolName<1..2^8-1> in a protocol_name_list<2..2^16-1>.
+            let length = config.applicationProtocols.reduce(0) { $0 + 1 + $1.bytes.count }
+            guard config.applicationProtocols.allSatisfy(\.isValid), length <= 0xffff else {
+                throw .internalError("the ALPN offer needs 1…255 bytes per protocol name and at most 65535 in all")
+            }
+            extensions.append(.applicationLayerProtocolNegotiation(config.applicationProtocols))
+        }
         let hello = ClientHello(clientVersion: config.maximumVersion, random: Random(context.clientRandom),
                                 sessionID: config.session?.sessionID ?? [], cipherSuites: config.cipherSuites,
                                 extensions: extensions)
@@ -284,6 +294,23 @@ public struct TLSClient {
             if case .renegotiationInfo(let data) = ext, !data.isEmpty {
                 throw .peerMisbehaved(.handshakeFailure, "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.4)")
             }
+        }
+        // ALPN in a ServerHello after a ClientHello without it was refused just above with
+        // unsupported_extension (RFC 5246 §7.4.1.4: "If a client receives an extension type in
+        // ServerHello that it did not request in the associated ClientHello, it MUST abort the
+        // handshake with an unsupported_extension fatal alert"). The codec already refused a list of
+        // other than one name (decode_error, RFC 7301 §3.1). A name the client did not offer breaks
+        // RFC 7301 §3.2 (the server selects among the protocols "advertised by the client"): the
+        // extension is known and well formed but its value is inconsistent with the ClientHello,
+        // which RFC 5246 §7.2.2 calls illegal_parameter ("a field in the handshake was out of range
+        // or inconsistent with other fields"). OpenSSL's client sends decode_error here instead
+        // (ssl/statem/extensions_clnt.c, tls_parse_stoc_alpn): the bytes decode, so TLSLab keeps
+        // decode_error for bytes that do not.
+        if let chosen = hello.extensions?.applicationProtocols {
+            guard chosen.count == 1, let name = chosen.first, config.applicationProtocols.contains(name) else {
+                throw .peerMisbehaved(.illegalParameter, "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)")
+            }
+            context.applicationProtocol = name
         }
         context.serverRandom = hello.random.bytes
         context.sessionID = hello.sessionID
@@ -320,7 +347,8 @@ public struct TLSClient {
     private func negotiation(group: String?) -> NegotiationTrace {
         NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
                          extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
-                         serverName: context.serverName, group: group)
+                         serverName: context.serverName, group: group,
+                         applicationProtocol: context.applicationProtocol)
     }
 
     private mutating func processCertificate(_ message: CertificateMessage) throws(TLSError) {

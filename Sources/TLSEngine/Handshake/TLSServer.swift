@@ -59,6 +59,8 @@ public struct TLSServer {
     public var peerCertificateChain: [[UInt8]] { clientCertificateChain }
     /// The server_name the client asked for.
     public var requestedServerName: String? { context.serverName }
+    /// The application protocol chosen with ALPN (RFC 7301), nil when none was negotiated.
+    public var negotiatedApplicationProtocol: ProtocolName? { context.applicationProtocol }
 
     // MARK: - Inputs
 
@@ -232,6 +234,16 @@ public struct TLSServer {
            (groups ?? []).contains(where: rfc8422Curves.contains) {
             throw .peerMisbehaved(.illegalParameter, "ec_point_formats \(pointFormats) lacks uncompressed (RFC 8422 §5.1.2)")
         }
+        // ALPN (RFC 7301 §3.2): a server without protocols ignores the extension; one with protocols
+        // picks by its rule, and with nothing in common "SHALL respond with a fatal
+        // no_application_protocol alert". It applies to resumed handshakes too (§3.1: only the
+        // new handshake's values count), so it is decided before resumption.
+        if !config.applicationProtocols.isEmpty, let offered = extensions.applicationProtocols {
+            guard let chosen = config.applicationProtocolSelection.select(offered: offered, supported: config.applicationProtocols) else {
+                throw .peerIncompatible(.noApplicationProtocol, "the client offers the application protocols \(offered.map(\.description).joined(separator: ", ")); the server speaks only \(config.applicationProtocols.map(\.description).joined(separator: ", ")) (RFC 7301 §3.2)")
+            }
+            context.applicationProtocol = chosen
+        }
         let clientOffersEMS = extensions.contains(type: .extendedMasterSecret)
         context.extendedMasterSecret = config.extendedMasterSecret && clientOffersEMS
         context.clientHelloVersion = hello.clientVersion
@@ -330,6 +342,8 @@ public struct TLSServer {
         if clientExtensions.contains(type: .renegotiationInfo) || scsv { extensions.append(.renegotiationInfo([])) }
         if context.extendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if ecdhe && clientExtensions.contains(type: .ecPointFormats) { extensions.append(.ecPointFormats([.uncompressed])) }
+        // RFC 7301 §3.1: the server's answer names exactly one protocol.
+        if let chosen = context.applicationProtocol { extensions.append(.applicationLayerProtocolNegotiation([chosen])) }
         return ServerHello(serverVersion: version, random: Random(context.serverRandom), sessionID: context.sessionID,
                            cipherSuite: suite, extensions: extensions.isEmpty ? nil : extensions)
     }
@@ -337,7 +351,8 @@ public struct TLSServer {
     private func negotiation(group: String?) -> NegotiationTrace {
         NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
                          extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
-                         serverName: context.serverName, group: group)
+                         serverName: context.serverName, group: group,
+                         applicationProtocol: context.applicationProtocol)
     }
 
     /// RFC 5246 §7.4.6: an empty list means "no certificate"; fatal when one is required.

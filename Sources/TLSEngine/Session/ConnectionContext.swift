@@ -20,6 +20,9 @@ struct ConnectionContext {
     var extendedMasterSecret = false
     var resumed = false
     var serverName: String?
+    /// The protocol ALPN agreed on (RFC 7301), when it did; a property of this connection, not of
+    /// the session (RFC 7301 §3.1: a resumed handshake negotiates it afresh).
+    var applicationProtocol: ProtocolName?
     var transcript = TranscriptHash()
     var masterSecret: [UInt8]?
     var keyBlock: KeyBlock?

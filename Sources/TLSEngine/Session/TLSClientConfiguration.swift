@@ -18,6 +18,9 @@ public struct TLSClientConfiguration {
     public var supportedGroups: [NamedGroup]
     /// Send an empty renegotiation_info (RFC 5746 §3.4).
     public var sendRenegotiationInfo: Bool
+    /// application_layer_protocol_negotiation (RFC 7301): the protocols offered, most preferred
+    /// first. Empty (the default) sends no ALPN extension at all.
+    public var applicationProtocols: [ProtocolName] = []
     /// A certificate and key for mutual TLS; nil sends an empty Certificate when asked.
     public var identity: TLSIdentity?
     /// The application cancels the client-certificate challenge (NSURLSession's

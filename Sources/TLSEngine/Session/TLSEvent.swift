@@ -68,6 +68,8 @@ public struct NegotiationTrace: Sendable, Hashable {
     public var serverName: String?
     /// The ECDHE curve or DHE group, when there is one.
     public var group: String?
+    /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
+    public var applicationProtocol: ProtocolName? = nil
 }
 
 /// A ServerKeyExchange / CertificateVerify signature (RFC 5246 §4.7, §7.4.3, §7.4.8).

@@ -24,6 +24,11 @@ public struct TLSServerConfiguration {
     public var signatureAlgorithms: [SignatureScheme]
     /// Cache for session resumption; nil turns resumption off (empty session_id).
     public var sessionCache: TLSSessionCache?
+    /// The application protocols this server speaks for ALPN (RFC 7301), in its order of preference.
+    /// Empty (the default): the server does not support ALPN and ignores the client's extension.
+    public var applicationProtocols: [ProtocolName] = []
+    /// Whose order decides when several protocols are in common (RFC 7301 §3.2: the server's).
+    public var applicationProtocolSelection: ApplicationProtocolSelection = .serverPreference
     public var random: RandomSource
 
     public init(identity: TLSIdentity, random: RandomSource,

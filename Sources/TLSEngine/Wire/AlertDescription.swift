@@ -1,6 +1,7 @@
 /// RFC 5246 §7.2: `enum { close_notify(0), unexpected_message(10), ... (255) } AlertDescription;`
 /// Every RFC 5246 description, the reserved SSL 3.0/TLS 1.0 ones, and inappropriate_fallback
-/// (RFC 7507), unsupported_extension and unrecognized_name (RFC 6066).
+/// (RFC 7507), unsupported_extension and unrecognized_name (RFC 6066), and no_application_protocol
+/// (RFC 7301 §3.2).
 public struct AlertDescription: CodePoint {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -32,6 +33,8 @@ public struct AlertDescription: CodePoint {
     public static let noRenegotiation = AlertDescription(rawValue: 100)
     public static let unsupportedExtension = AlertDescription(rawValue: 110)
     public static let unrecognizedName = AlertDescription(rawValue: 112)
+    /// RFC 7301 §3.2: the server supports none of the application protocols the client offered.
+    public static let noApplicationProtocol = AlertDescription(rawValue: 120)
 
     public static let names: [UInt8: String] = [
         0: "close_notify",
@@ -61,5 +64,6 @@ public struct AlertDescription: CodePoint {
         100: "no_renegotiation",
         110: "unsupported_extension",
         112: "unrecognized_name",
+        120: "no_application_protocol",
     ]
 }

@@ -226,7 +226,7 @@ final class DissectionSession {
         try sessionID()
         try list("cipher_suites", CipherSuite.self, lengthBytes: 2, min: 2, max: 0xfffe)
         try list("compression_methods", CompressionMethod.self, lengthBytes: 1, min: 1, max: 0xff)
-        try extensions()
+        try extensions(inServerHello: false)
     }
 
     private func serverHello() throws(Stop) {
@@ -235,14 +235,14 @@ final class DissectionSession {
         try sessionID()
         let suite = try cursor.codePoint("cipher_suite", CipherSuite.self)
         try cursor.codePoint("compression_method", CompressionMethod.self)
-        try extensions()
+        try extensions(inServerHello: true)
         cipherSuite = suite
         context.version = version
         context.keyExchange = suite.parameters?.keyExchange
         context.verifyDataLength = suite.parameters?.verifyDataLength ?? 12
     }
 
-    private func extensions() throws(Stop) {
+    private func extensions(inServerHello: Bool) throws(Stop) {
         guard !cursor.isAtLimit else { return }
         try cursor.vector("extensions", lengthBytes: 2, min: 0, max: 0xffff) { () throws(Stop) in
             var i = 0
@@ -257,7 +257,7 @@ final class DissectionSession {
                                                         ? "duplicate extension type: illegal_parameter" : nil)
                     seen.insert(type)
                     try cursor.vector("extension_data", lengthBytes: 2, min: 0, max: 0xffff) { () throws(Stop) in
-                        try extensionData(type)
+                        try extensionData(type, inServerHello: inServerHello)
                     }
                 }
                 i += 1
@@ -265,7 +265,7 @@ final class DissectionSession {
         }
     }
 
-    private func extensionData(_ type: ExtensionType) throws(Stop) {
+    private func extensionData(_ type: ExtensionType, inServerHello: Bool) throws(Stop) {
         switch type {
         case .serverName:
             try cursor.vector("server_name_list", lengthBytes: 2, min: 1, max: 0xffff) { () throws(Stop) in
@@ -296,6 +296,19 @@ final class DissectionSession {
             }
         case .sessionTicket:
             try cursor.rest("ticket")
+        case .applicationLayerProtocolNegotiation:
+            // RFC 7301 §3.1: ProtocolName protocol_name_list<2..2^16-1>, each opaque <1..2^8-1>.
+            try cursor.vector("protocol_name_list", lengthBytes: 2, min: 2, max: 0xffff) { () throws(Stop) in
+                var i = 0
+                while !cursor.isAtLimit {
+                    let extra = inServerHello && i > 0
+                        ? "a ServerHello names exactly one protocol (RFC 7301 §3.1): a decode_error" : nil
+                    try cursor.vector("protocol_name_list[\(i)]", lengthBytes: 1, min: 1, max: 0xff) { () throws(Stop) in
+                        try cursor.rest("protocol_name_list[\(i)]", note: extra) { "\"\(ProtocolName(bytes: $0))\"" }
+                    }
+                    i += 1
+                }
+            }
         case .extendedMasterSecret, .encryptThenMAC:
             try cursor.rest("trailing_bytes", note: "\(type) has empty extension_data: a decode_error")
         default:

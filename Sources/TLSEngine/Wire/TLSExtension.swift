@@ -20,6 +20,10 @@ public enum TLSExtension: TLSCodable, Hashable {
     case sessionTicket([UInt8])
     /// RFC 7366 §2: empty extension_data.
     case encryptThenMAC
+    /// RFC 7301 §3.1: `ProtocolName protocol_name_list<2..2^16-1>;` — the client's protocols in its
+    /// order of preference; in a ServerHello exactly one, the server's choice (checked by
+    /// ``ServerHello``, since the extension's body alone does not say which hello it is in).
+    case applicationLayerProtocolNegotiation([ProtocolName])
     /// Any other extension, kept byte for byte.
     case unknown(ExtensionType, [UInt8])
 
@@ -33,6 +37,7 @@ public enum TLSExtension: TLSCodable, Hashable {
         case .renegotiationInfo: return .renegotiationInfo
         case .sessionTicket: return .sessionTicket
         case .encryptThenMAC: return .encryptThenMAC
+        case .applicationLayerProtocolNegotiation: return .applicationLayerProtocolNegotiation
         case let .unknown(type, _): return type
         }
     }
@@ -55,6 +60,8 @@ public enum TLSExtension: TLSCodable, Hashable {
             w.writeOpaque(connection, lengthBytes: 1)
         case let .sessionTicket(ticket):
             w.writeBytes(ticket)
+        case let .applicationLayerProtocolNegotiation(names):
+            w.writeList(names, lengthBytes: 2)
         case let .unknown(_, data):
             w.writeBytes(data)
         }
@@ -98,6 +105,12 @@ public enum TLSExtension: TLSCodable, Hashable {
             return .renegotiationInfo(try r.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "renegotiated_connection"))
         case .sessionTicket:
             return .sessionTicket(r.readRest())
+        case .applicationLayerProtocolNegotiation:
+            // Every name is <1..2^8-1> (an empty one is a decode_error), the list <2..2^16-1>.
+            var list = try r.readVector(lengthBytes: 2, min: 2, max: 0xffff, field: "protocol_name_list")
+            var names: [ProtocolName] = []
+            while !list.isAtEnd { names.append(try ProtocolName(from: &list)) }
+            return .applicationLayerProtocolNegotiation(names)
         default:
             return .unknown(type, r.readRest())
         }
@@ -129,4 +142,10 @@ extension Array where Element == TLSExtension {
 
     /// True when an extension of `type` is present.
     public func contains(type: ExtensionType) -> Bool { contains { $0.type == type } }
+
+    /// The protocol_name_list of the application_layer_protocol_negotiation extension (RFC 7301), if present.
+    public var applicationProtocols: [ProtocolName]? {
+        for case let .applicationLayerProtocolNegotiation(names) in self { return names }
+        return nil
+    }
 }
