@@ -19,6 +19,8 @@ struct EngineTamperTests {
         var name: String
         var suite: CipherSuite
         var mutual = false
+        /// Both sides speak ALPN: the client offers h2 and http/1.1, the server prefers h2.
+        var alpn = false
 
         var description: String { name }
         var keyExchange: KeyExchangeAlgorithm { suite.parameters?.keyExchange ?? .rsa }
@@ -30,6 +32,10 @@ struct EngineTamperTests {
                 client.identity = try Harness.clientIdentity()
                 server.clientAuthentication = .require
             }
+            if alpn {
+                client.applicationProtocols = [.h2, .http11]
+                server.applicationProtocols = [.h2, .http11]
+            }
             return (client, server)
         }
     }
@@ -40,6 +46,7 @@ struct EngineTamperTests {
         Kind(name: "ECDHE", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256),
         Kind(name: "ECDHE mutual TLS", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, mutual: true),
         Kind(name: "RSA CBC", suite: .TLS_RSA_WITH_AES_128_CBC_SHA),
+        Kind(name: "ECDHE ALPN", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, alpn: true),
     ]
 
     /// What may happen, and why.
@@ -129,7 +136,8 @@ struct EngineTamperTests {
             case hit.name.contains("supported_signature_algorithms["):
                 return adding(transcript, from(.client, .illegalParameter), "the server signs with a scheme the client never offered")
             default:
-                // host_name, named_group_list entries: the server goes on with other values.
+                // host_name, named_group_list and protocol_name_list entries: the server goes on with
+                // other values (for ALPN another offered protocol); only Finished can notice.
                 return transcript
             }
         case .serverHello:
@@ -140,6 +148,9 @@ struct EngineTamperTests {
                 return Expectation(outcomes: from(.client, .illegalParameter), reason: "a suite the client did not offer")
             case hit.named("compression_method"):
                 return Expectation(outcomes: from(.client, .illegalParameter), reason: "a compression method the client did not offer")
+            case hit.name.contains("protocol_name_list["):
+                return Expectation(outcomes: from(.client, .illegalParameter),
+                                   reason: "the ALPN choice is now a name the client did not offer (RFC 7301 §3.2)")
             case hit.named("extension_type"):
                 return Expectation(outcomes: from(.client, .unsupportedExtension, .decodeError),
                                    reason: "an extension the client did not offer (RFC 5246 §7.4.1.4), or one it offered whose body does not decode")
