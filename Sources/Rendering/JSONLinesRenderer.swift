@@ -170,6 +170,7 @@ public struct JSONLinesRenderer: Sendable {
             return [("event", .string("tls_negotiated")), ("version", .string("\(n.version)")),
                     ("cipher_suite", .string(n.cipherSuite.name ?? n.cipherSuite.hex)),
                     ("extended_master_secret", .bool(n.extendedMasterSecret)), ("resumed", .bool(n.resumed))]
+                + (n.applicationProtocol.map { [("alpn", .string($0.description))] } ?? [])
         case .derived(let value):
             return derived(value)
         case .certificateDecision(let peer, let length, let accepted, let detail):
@@ -228,7 +229,7 @@ public struct JSONLinesRenderer: Sendable {
         let s = trace.summary
         let end = trace.events.last?.time ?? 0
         func hex(_ b: [UInt8]?) -> JSONValue { b.map { .string(Hex.string($0)) } ?? .null }
-        return JSONObject([
+        var fields: [(String, JSONValue)] = [
             ("t", .number(seconds(end))), ("actor", .string("network")), ("event", .string("summary")),
             ("client_random", hex(s.clientRandom)), ("server_random", hex(s.serverRandom)),
             ("premaster_secret", hex(s.preMasterSecret)), ("master_secret", hex(s.masterSecret)),
@@ -236,8 +237,11 @@ public struct JSONLinesRenderer: Sendable {
             ("cipher_suite", s.cipherSuite.map { .string($0.name ?? $0.hex) } ?? .null),
             ("version", s.version.map { .string("\($0)") } ?? .null),
             ("extended_master_secret", .bool(s.extendedMasterSecret)), ("resumed", .bool(s.resumed)),
-            ("outcome", .string(s.outcome)),
-        ] + statistics(trace))
+        ]
+        // Only when ALPN agreed on a protocol (RFC 7301), so runs without it print what they always did.
+        if let alpn = s.applicationProtocol { fields.append(("alpn", .string(alpn.description))) }
+        fields.append(("outcome", .string(s.outcome)))
+        return JSONObject(fields + statistics(trace))
     }
 
     /// Counts over the run (several connections, requests, round trips, virtual time).

@@ -120,6 +120,15 @@ public struct TextRenderer: Sendable {
 
     /// A trace of one side only (`tlslab connect` / `serve`: the peer is a real program): TLS events
     /// by the client or by the server, not both, and no attacker.
+    /// "a", "a and b", "a, b and c" (nothing: "no protocol").
+    static func englishList(_ items: [String]) -> String {
+        switch items.count {
+        case 0: return "no protocol"
+        case 1: return items[0]
+        default: return items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+        }
+    }
+
     static func isOneSided(_ trace: Trace) -> Bool {
         var client = false, server = false
         for event in trace.events {
@@ -143,6 +152,8 @@ public struct TextRenderer: Sendable {
         var plainHTTP = false
         /// Only one side is traced: the peer's messages are shown as they arrive.
         var oneSided = false
+        /// The protocols the last ClientHello offered with ALPN (RFC 7301), for the ServerHello's sentence.
+        var alpnOffered: [ProtocolName] = []
     }
 
     // MARK: Events
@@ -277,12 +288,12 @@ public struct TextRenderer: Sendable {
         case .changeCipherSpecReceived where state.oneSided:
             return changeCipherSpecLines(from: peer, to: actor, time: t, state: &state)
         case .alertReceived(let alert) where state.oneSided:
-            return [row(t, from: peer, to: actor, "\(arrow(peer, actor))  TLS Alert \(alert)", .alert)]
+            return [row(t, from: peer, to: actor, "\(arrow(peer, actor))  TLS Alert \(alert)", .alert)] + alertExplanation(alert)
         case .negotiated(let n):
             state.keyExchange = n.cipherSuite.parameters?.keyExchange
             state.cipherSuite = n.cipherSuite
             guard actor == .client else { return [] }
-            return [row(t, at: actor, "agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")")]
+            return [row(t, at: actor, "agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")\(n.applicationProtocol.map { ", ALPN \($0)" } ?? "")")]
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
         case .certificateDecision(_, let length, let accepted, let detail):
@@ -298,6 +309,7 @@ public struct TextRenderer: Sendable {
             // close_notify is explained with its phase ("phase.close").
             if alert.alertDescription != .closeNotify {
                 out.append(detail("why: \(cause)"))
+                out += alertExplanation(alert)
                 if verbosity != .summary, !state.explained.contains("tls.alert"), let text = explanations("tls.alert") {
                     state.explained.insert("tls.alert")
                     out += explain(text)
@@ -314,12 +326,31 @@ public struct TextRenderer: Sendable {
         }
     }
 
+    /// A plain-language line for alerts that have one in the catalogue ("alert.<name>").
+    func alertExplanation(_ alert: Alert) -> [String] {
+        guard verbosity != .summary, let name = alert.alertDescription.name, let text = explanations("alert.\(name)") else { return [] }
+        return explain(text)
+    }
+
     func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS \(messageName(message))  (\(bytes.count) bytes)", .tls)]
         out += messageSummary(message).map { detail($0) }
         if verbosity != .summary {
             let key = explanationKey(message, state: state)
             if let text = explanations(key) { out += explain(text) }
+        }
+        switch message {
+        case .clientHello(let hello):
+            state.alpnOffered = hello.extensions?.applicationProtocols ?? []
+        case .serverHello(let hello):
+            // ALPN (RFC 7301): said once, where the server's choice arrives.
+            if verbosity != .summary, let chosen = hello.extensions?.applicationProtocols?.first,
+               let text = explanations("tls.alpn", ["offered": Self.englishList(state.alpnOffered.map(\.description)),
+                                                    "chosen": chosen.description]) {
+                out += explain(text)
+            }
+        default:
+            break
         }
         if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
         if verbosity == .bytes {
@@ -417,6 +448,7 @@ public struct TextRenderer: Sendable {
         let version = s.version.map(String.init(describing:)) ?? "TLS"
         let suite = s.cipherSuite.map(String.init(describing:)) ?? "?"
         let ems = s.extendedMasterSecret ? say("outcome.ems") : ""
+        let alpn = s.applicationProtocol.map { say("outcome.alpn", ["protocol": $0.description]) } ?? ""
         var out = ["", style(rule("Outcome"), .heading)]
         if let failure = s.failure {
             let values = ["side": failure.sentBy.rawValue, "alert": "\(failure.alert)"]
@@ -425,11 +457,12 @@ public struct TextRenderer: Sendable {
         } else if !s.usedTLS {
             out.append(say(s.responsesReceived > 0 ? "outcome.plainHTTP" : "outcome.noResponse"))
         } else if s.clientCompleted && s.serverCompleted {
-            out.append(say("outcome.success", ["version": version, "suite": suite, "ems": ems]))
+            out.append(say("outcome.success", ["version": version, "suite": suite, "ems": ems, "alpn": alpn]))
             if s.sidesAgree, let m = s.masterSecret { out.append(say("outcome.sameMaster", ["master": short(m)])) }
         } else if s.clientCompleted != s.serverCompleted, Self.isOneSided(trace) {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
-            out.append(say("outcome.oneSided", ["side": s.clientCompleted ? "client" : "server", "version": version, "suite": suite, "ems": ems]))
+            out.append(say("outcome.oneSided", ["side": s.clientCompleted ? "client" : "server", "version": version, "suite": suite,
+                                                "ems": ems, "alpn": alpn]))
         } else {
             out.append(say("outcome.incomplete"))
         }
@@ -545,8 +578,10 @@ public struct TextRenderer: Sendable {
         switch m {
         case .clientHello(let ch):
             return ["client_random = \(Hex.string(ch.random.bytes)), \(ch.cipherSuites.count) cipher suite(s) offered"]
+                + (ch.extensions?.applicationProtocols.map { ["ALPN offers: \($0.map(\.description).joined(separator: ", "))"] } ?? [])
         case .serverHello(let sh):
             return ["server_random = \(Hex.string(sh.random.bytes)), chosen: \(sh.cipherSuite)"]
+                + (sh.extensions?.applicationProtocols.map { ["ALPN chose: \($0.map(\.description).joined(separator: ", "))"] } ?? [])
         case .certificate(let c):
             return ["\(c.certificateList.count) certificate(s)"]
         default:

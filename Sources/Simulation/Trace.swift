@@ -51,6 +51,7 @@ public struct Trace: Sendable {
                     s.version = n.version
                     s.extendedMasterSecret = n.extendedMasterSecret
                     s.resumed = n.resumed
+                    s.applicationProtocol = n.applicationProtocol
                 }
             case .sessionResumed(let id) where side == .client || side == .server:
                 // The abbreviated handshake derives no new master secret: it reuses the session's.
@@ -193,6 +194,8 @@ public struct RunSummary: Sendable, Hashable {
     public var version: ProtocolVersion?
     public var extendedMasterSecret = false
     public var resumed = false
+    /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
+    public var applicationProtocol: ProtocolName?
     public var clientCompleted = false
     public var serverCompleted = false
     public var failure: Failure?
