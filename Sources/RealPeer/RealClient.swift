@@ -42,6 +42,8 @@ public struct RealClient {
         public var version: ProtocolVersion?
         public var suite: CipherSuite?
         public var extendedMasterSecret = false
+        /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
+        public var applicationProtocol: ProtocolName?
         public var keyLog: KeyLogEntry?
 
         public var succeeded: Bool { failure == nil }
@@ -58,6 +60,7 @@ public struct RealClient {
             r.version = client.negotiatedVersion
             r.suite = client.negotiatedSuite
             r.extendedMasterSecret = client.usesExtendedMasterSecret
+            r.applicationProtocol = client.negotiatedApplicationProtocol
             r.keyLog = KeyLogEntry.from(recorder.events)
             return r
         }
@@ -138,6 +141,13 @@ public struct RealClient {
         // One HTTP request and its response.
         var response: [UInt8] = []
         var failure: String?
+        var request = request
+        if request != nil, let chosen = client.negotiatedApplicationProtocol, !chosen.isHTTP1 {
+            // RFC 7301 §3.2: the connection now speaks the chosen protocol; this client speaks only
+            // HTTP/1.x, so it sends no request rather than the wrong protocol.
+            recorder.phase("ALPN chose \(chosen): this client speaks HTTP/1.x only, so it sends no request")
+            request = nil
+        }
         if let request {
             recorder.phase("HTTP request over TLS")
             recorder.http(.requestSent(request), by: .client)
@@ -170,6 +180,11 @@ public struct RealClient {
         closeSocket()
         return finish(failure, recorder, client, response: request == nil ? nil : response)
     }
+}
+
+extension ProtocolName {
+    /// HTTP/1.1 or HTTP/1.0 (the ALPN IDs `http/1.1`, `http/1.0`): what the real peers speak.
+    public var isHTTP1: Bool { self == .http11 || self == "http/1.0" }
 }
 
 /// Just enough HTTP/1.x to know when a response is whole.

@@ -12,6 +12,8 @@ public struct ConnectionFacts: Sendable {
     public var version: ProtocolVersion?
     public var suite: CipherSuite?
     public var extendedMasterSecret = false
+    /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
+    public var applicationProtocol: ProtocolName?
     public var serverName: String?
     /// The subject of the client's certificate (mutual TLS), when one was sent.
     public var clientCertificateSubject: String?
@@ -33,7 +35,8 @@ public struct ServedConnection: Sendable {
         let suite = facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?"
         let who = facts.clientCertificateSubject.map { ", client \($0)" } ?? ""
         let line = request.flatMap { $0.split(separator: "\r\n").first }.map { " \"\($0)\"" } ?? ""
-        return "\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(who)\(line) → 200"
+        let alpn = facts.applicationProtocol.map { " ALPN \($0)" } ?? ""
+        return "\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(alpn)\(who)\(line) → 200"
     }
 }
 
@@ -44,6 +47,7 @@ public enum ServerPage {
                      "version: \(facts.version.map { "\($0)" } ?? "?")",
                      "cipher suite: \(facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?")",
                      "extended master secret: \(facts.extendedMasterSecret ? "yes" : "no")"]
+        if let alpn = facts.applicationProtocol { lines.append("application protocol (ALPN): \(alpn)") }
         if let name = facts.serverName { lines.append("server name asked for: \(name)") }
         lines.append("client certificate: \(facts.clientCertificateSubject ?? "none")")
         return lines.joined(separator: "\n") + "\n"
@@ -177,6 +181,7 @@ public final class RealServer: @unchecked Sendable {
             facts.version = server.negotiatedVersion
             facts.suite = server.negotiatedSuite
             facts.extendedMasterSecret = server.usesExtendedMasterSecret
+            facts.applicationProtocol = server.negotiatedApplicationProtocol
             return ServedConnection(trace: recorder.trace, facts: facts, failure: failure, request: request,
                                     keyLog: KeyLogEntry.from(recorder.events))
         }
@@ -218,8 +223,18 @@ public final class RealServer: @unchecked Sendable {
         facts.suite = server.negotiatedSuite
         facts.extendedMasterSecret = server.usesExtendedMasterSecret
         facts.serverName = server.requestedServerName
+        facts.applicationProtocol = server.negotiatedApplicationProtocol
         if let leaf = server.peerCertificateChain.first {
             facts.clientCertificateSubject = (try? X509Certificate(der: leaf)).map { "\($0.subject)" } ?? "(unparsable certificate)"
+        }
+
+        // RFC 7301 §3.2: "The server SHALL NOT respond with a selected protocol and subsequently use a
+        // different protocol for application data exchange." The page is HTTP/1.x, so a connection
+        // that chose another protocol (h2) ends after the handshake with close_notify.
+        if let chosen = facts.applicationProtocol, !chosen.isHTTP1 {
+            recorder.phase("closing: ALPN chose \(chosen); this server answers in HTTP/1.x only, so it closes (close_notify)")
+            send(server.close())
+            return finish("ALPN chose \(chosen), which tlslab serve does not speak (HTTP/1.x only): closed after the handshake")
         }
 
         // Wait for one HTTP request, answer it with the page.

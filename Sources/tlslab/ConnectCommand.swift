@@ -50,6 +50,10 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "PEM file of trust anchors for the default policy.")
     var ca: String?
 
+    @Option(help: ArgumentHelp("Offer these application protocols with ALPN (RFC 7301), most preferred first: h2,http/1.1.",
+                               discussion: "The request is HTTP/1.x: when the server chooses another protocol (h2), no request is sent."))
+    var alpn: String?
+
     @Option(help: ArgumentHelp("The client's trust policy, as in simulations: \(Policy.allCases.map(\.rawValue).joined(separator: ", ")).",
                                discussion: "default: the system's evaluation (chain to --ca, validity, host name); none: accept anything (for watching only)."))
     var policy: Policy = .default
@@ -109,6 +113,7 @@ struct ConnectCommand: ParsableCommand {
             throw ValidationError("--allow-invalid-certificates goes with an af-… policy or image-downloader")
         }
         if atsNoForwardSecrecy && !ats { throw ValidationError("--ats-no-forward-secrecy goes with --ats") }
+        _ = try PeerOptions.alpn(alpn)
     }
 
     /// The simulation's `ClientTrustPolicy` for the flags.
@@ -158,6 +163,7 @@ struct ConnectCommand: ParsableCommand {
         var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
                                                    signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
+        configuration.applicationProtocols = try PeerOptions.alpn(alpn)
         if let atsPolicy {
             switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
             case .success(let restricted): configuration = restricted
@@ -172,10 +178,10 @@ struct ConnectCommand: ParsableCommand {
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000))
         let result = client.run()
 
-        PeerOptions.print(result.trace, format: render.format, verbosity: render.verbosity,
+        PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity,
                           title: "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation")
         if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog) }
-        if render.format == .text, let response = result.response, !response.isEmpty {
+        if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
             print("\n── HTTP response " + String(repeating: "─", count: 44))
             print(response)
         }
@@ -221,10 +227,48 @@ struct PeerRenderOptions: ParsableArguments {
         let given = seed != nil || CommandLine.arguments.dropFirst().contains { $0 == "--seed" || $0.hasPrefix("--seed=") }
         if given { throw ValidationError("--seed does not apply: real connections use the system random generator") }
     }
+
+    /// The root command declares --format and --verbosity too and takes their values (the root
+    /// validated them), which left `connect --format json` printing text; so the command line is
+    /// read as well, the last occurrence winning as in ArgumentParser.
+    var effectiveFormat: RenderOptions.Format {
+        Self.lastValue(of: "--format").flatMap(RenderOptions.Format.init(rawValue:)) ?? format
+    }
+
+    var effectiveVerbosity: TextRenderer.Verbosity {
+        Self.lastValue(of: "--verbosity").flatMap(TextRenderer.Verbosity.init(rawValue:)) ?? verbosity
+    }
+
+    /// The value given to `name` (`--name value` or `--name=value`), last one first; nil when absent.
+    static func lastValue(of name: String, in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String? {
+        var value: String?
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            if argument == "--" { break }
+            if argument == name, i + 1 < arguments.count {
+                value = arguments[i + 1]
+                i += 1
+            } else if argument.hasPrefix(name + "=") {
+                value = String(argument.dropFirst(name.count + 1))
+            }
+            i += 1
+        }
+        return value
+    }
 }
 
 /// What `connect` and `serve` share.
 enum PeerOptions {
+    /// `--alpn h2,http/1.1`: the ALPN protocol names (RFC 7301), or none without the option.
+    static func alpn(_ text: String?) throws -> [ProtocolName] {
+        guard let text else { return [] }
+        guard let names = ProtocolName.list(text) else {
+            throw ValidationError("--alpn takes comma-separated protocol names of 1…255 bytes, like h2,http/1.1")
+        }
+        return names
+    }
+
     static func suites(_ names: [String]) throws -> [CipherSuite] {
         guard !names.isEmpty else { return CipherSuite.implemented }
         return try names.map { name in

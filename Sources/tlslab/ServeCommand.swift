@@ -47,6 +47,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The DHE group: modp2048 (RFC 3526, OpenSSL's default) or ffdhe2048 (RFC 7919).")
     var dhGroup: Group = .modp2048
 
+    @Option(help: ArgumentHelp("Speak ALPN (RFC 7301) with these protocols, in the server's order of preference: h2,http/1.1.",
+                               discussion: "A client offering none of them gets the fatal alert no_application_protocol (120). The page is HTTP/1.x: a connection that chose another protocol (h2) is closed after the handshake."))
+    var alpn: String?
+
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
     var keylog: String?
 
@@ -80,6 +84,7 @@ struct ServeCommand: ParsableCommand {
         if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
         if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
+        _ = try PeerOptions.alpn(alpn)
     }
 
     func run() throws {
@@ -95,6 +100,7 @@ struct ServeCommand: ParsableCommand {
         let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
         let group = dhGroup
         let caName = clientCa ?? ""
+        let protocols = try PeerOptions.alpn(alpn)
         let listener: TCPListener
         do { listener = try TCPListener(address: address, port: UInt16(port)) } catch {
             throw CLIError.failed("cannot listen on \(address):\(port): \(error)")
@@ -102,19 +108,21 @@ struct ServeCommand: ParsableCommand {
         let server = RealServer(listener: listener, timeoutMilliseconds: Int32(timeout * 1_000),
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000),
                                 requestTimeoutMilliseconds: Int32(requestTimeout * 1_000)) {
-            TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: accepted,
-                                   dhGroup: group == .ffdhe2048 ? .ffdhe2048 : .modp2048,
-                                   clientAuthentication: auth,
-                                   clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
-                                       : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName))
+            var configuration = TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: accepted,
+                                                       dhGroup: group == .ffdhe2048 ? .ffdhe2048 : .modp2048,
+                                                       clientAuthentication: auth,
+                                                       clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
+                                                           : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName))
+            configuration.applicationProtocols = protocols
+            return configuration
         }
         StopSignal.install()
         print("listening on \(address):\(listener.port)")
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
-        let output = render.format
+        let output = render.effectiveFormat
         let quiet = logOnly
-        let detail = render.verbosity
+        let detail = render.effectiveVerbosity
         var keylogError: Error?
         do {
             try server.run(maxConnections: maxConnections, concurrency: concurrent, shouldStop: { StopSignal.requested }) { connection in

@@ -107,6 +107,8 @@ struct PeerCommandTests {
         let ok = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--format", "json", "--keylog", keylog.path])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("socket-level (what the kernel lets us see)"))
+        // JSON Lines, not text (the root command's own --format once took the value).
+        #expect(!ok.stdout.isEmpty && ok.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("{\"") }, "\(ok.stdout.prefix(300))")
         #expect(ok.stdout.contains("TLSLab serve: this connection"), "the page is in the JSON trace's HTTP event")
         let log = (try? String(contentsOf: keylog, encoding: .utf8)) ?? ""
         #expect(log.hasPrefix("CLIENT_RANDOM ") && log.split(separator: " ").count == 3, "\(log)")
