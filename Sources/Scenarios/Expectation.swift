@@ -131,7 +131,7 @@ enum ExpectationReader {
                 ("handshake", .enumeration(["success", "failure", "none"])),
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),
                 ("suite", .enumeration(suites)), ("version", .enumeration(ScenarioReader.versionNames + ["none"])),
-                ("ems", .bool), ("resumed", .bool),
+                ("ems", .bool), ("resumed", .bool), ("alpn", .string),
                 ("master_secret_label", .enumeration(["master secret", "extended master secret", "none"])),
                 ("master_from_randoms", .bool),
                 ("trust", .enumeration(["accepted", "rejected", "not_evaluated"])),

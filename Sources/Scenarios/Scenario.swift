@@ -99,6 +99,10 @@ public struct TLSWorld {
     public var resumesSessions: Bool
     public var cpu: VirtualCPU
     public var attack: Attack?
+    /// ALPN (RFC 7301): the server's protocols in its preference order, and the client's offer
+    /// (empty: that side does not use ALPN).
+    public var serverALPN: [String] = []
+    public var clientALPN: [String] = []
 }
 
 /// Latency and loss between the two hosts.

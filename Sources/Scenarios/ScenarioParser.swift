@@ -240,7 +240,7 @@ struct ScenarioReader {
         let now = pki.now
 
         // server
-        let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist"]
+        let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist", "alpn"]
         let server = try top["server"].map { v throws(ScenarioError) in try v.mapping(serverKeys) }
         var chain = pki.serverChain
         if let c = server?["chain"] {
@@ -281,7 +281,7 @@ struct ScenarioReader {
         }
 
         // client
-        let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity"]
+        let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity", "alpn"]
         let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(clientKeys) }
         let host = try client?["host"]?.name() ?? pki.host
         let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
@@ -337,7 +337,7 @@ struct ScenarioReader {
             }
         }
         let attack = try self.attack(top["attacker"], certs: certs, usesTLS: usesTLS, clientSuites: clientSuites)
-        return TLSWorld(now: now, certificates: certs, serverChain: chain, serverSuites: serverSuites,
+        var world = TLSWorld(now: now, certificates: certs, serverChain: chain, serverSuites: serverSuites,
                         serverMinVersion: serverMin, serverMaxVersion: serverMax, dhGroup: dhGroup, serverEMS: serverEMS,
                         clientAuth: clientAuth, clientCAs: clientCAs, subjectWhitelist: whitelist, host: host,
                         clientSuites: clientSuites, clientMinVersion: clientMin, clientMaxVersion: clientMax,
@@ -345,6 +345,22 @@ struct ScenarioReader {
                         anchorsOnly: anchorsOnly, policy: policy, ats: ats, identity: identity, network: network, tcp: tcp,
                         httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
                         usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack)
+        world.serverALPN = try server?["alpn"].map { v throws(ScenarioError) in try alpn(v) } ?? []
+        world.clientALPN = try client?["alpn"].map { v throws(ScenarioError) in try alpn(v) } ?? []
+        return world
+    }
+
+    /// An ALPN list (RFC 7301): protocol names of 1…255 bytes, such as `[h2, http/1.1]`.
+    func alpn(_ value: YAMLValue) throws(ScenarioError) -> [String] {
+        var names: [String] = []
+        for item in try value.list() {
+            let name = try item.string()
+            guard (1 ... 255).contains(name.utf8.count) else {
+                throw item.error("expected an ALPN protocol name of 1…255 bytes (RFC 7301 §3.1), such as h2 or http/1.1")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// HTTP/0.9's rules: plain TCP; each request the single line `GET /path` (no version, no

@@ -79,6 +79,8 @@ enum ScenarioRunner {
                                             clientAuthentication: w.clientAuth, clientCertificateEvaluator: clientEvaluator)
         var setup = SimulationSetup(client: client, server: server, random: random)
         setup.client.cancelsCertificateRequest = !answer.handshakeContinues
+        setup.client.applicationProtocols = w.clientALPN.map { ProtocolName($0) }
+        setup.server.applicationProtocols = w.serverALPN.map { ProtocolName($0) }
         setup.link = link(w.network)
         setup.tcpConfig = config(w.tcp)
         setup.clientISN = w.tcp.clientISN
@@ -147,6 +149,7 @@ enum ScenarioRunner {
         f["version"] = .string(versionName(s.version))
         f["ems"] = .bool(s.extendedMasterSecret)
         f["resumed"] = .bool(s.resumed)
+        f["alpn"] = .string(s.applicationProtocol?.description ?? "none")
         if let v = recorder.verdict {
             f["trust"] = .string(v.accepted ? "accepted" : "rejected")
             f["disposition"] = .string(v.disposition?.rawValue ?? "none")

@@ -31,6 +31,8 @@ struct VacuityTests {
         Mutation(file: "mtls/unknown-client-ca.yaml", remove: "client_cas: [root]", insert: "client_cas: [client-root]"),
         Mutation(file: "tls/ems-on.yaml", remove: "client:\n  ems: true\n", insert: "client:\n  ems: false\n"),
         Mutation(file: "tls/ems-off.yaml", remove: "client:\n  ems: false\n", insert: "client:\n  ems: true\n"),
+        // Without the server's ALPN list nothing is negotiated (alpn: none).
+        Mutation(file: "tls/alpn.yaml", remove: "  alpn: [h2, http/1.1]      # the server's preference order\n"),
         Mutation(file: "tls/small-dh-group-refused.yaml", remove: "client:\n  min_dh_bits: 3072\n"),
         Mutation(file: "tls/toy-dh-group.yaml", remove: "client_private: 2", insert: "client_private: 3"),
         // ATS dictionaries.

@@ -5,7 +5,17 @@ import Testing
 struct ValidationTests {
     @Test func unknownKeyWithSuggestion() {
         let e = validationError(minimal("server:\n  sutes: [TLS_RSA_WITH_AES_128_GCM_SHA256]\n"))
-        #expect(e?.description == "t.yaml:4:3: server.sutes: unknown key 'sutes'; expected one of: chain, suites, min_version, max_version, dh_group, ems, client_auth, client_cas, subject_whitelist; did you mean 'suites'?")
+        #expect(e?.description == "t.yaml:4:3: server.sutes: unknown key 'sutes'; expected one of: chain, suites, min_version, max_version, dh_group, ems, client_auth, client_cas, subject_whitelist, alpn; did you mean 'suites'?")
+    }
+
+    @Test func alpnNames() {
+        let empty = validationError(minimal("client:\n  alpn: [h2, \"\"]\n"))
+        #expect(empty?.path == "client.alpn[1]" && empty?.message.contains("1…255 bytes") == true, "\(empty.map { "\($0)" } ?? "valid")")
+        let long = validationError(minimal("server:\n  alpn: [\(String(repeating: "a", count: 256))]\n"))
+        #expect(long?.path == "server.alpn[0]", "\(long.map { "\($0)" } ?? "valid")")
+        let scalar = validationError(minimal("server:\n  alpn: h2\n"))
+        #expect(scalar?.path == "server.alpn", "a list, not a string: \(scalar.map { "\($0)" } ?? "valid")")
+        #expect(validationError(minimal("server:\n  alpn: [h2]\nclient:\n  alpn: [h2, http/1.1]\n")) == nil)
     }
 
     @Test func unknownTopLevelKey() {
