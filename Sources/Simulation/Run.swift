@@ -41,6 +41,8 @@ final class Endpoint {
     /// Why this side stopped processing: the fatal alert it sent or received (a `dropped.…` key
     /// and the alert's name).
     var failure: (key: String, alert: String)?
+    /// HTTP/2 framing and HPACK state (mode `h2`).
+    var h2 = HTTP2EndpointState()
 
     init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
         self.actor = actor
@@ -102,7 +104,7 @@ final class Run {
         let requests = setup.plannedRequests
         switch setup.connectionMode {
         case .oneRequestPerConnection, .http09: plannedConnections = requests.isEmpty ? [[]] : requests.map { [$0] }
-        case .keepAlive, .pipelining: plannedConnections = [requests]
+        case .keepAlive, .pipelining, .h2: plannedConnections = [requests]
         }
     }
 
@@ -320,8 +322,9 @@ final class Run {
     }
 
     /// Application data from one endpoint (through TLS, or straight onto TCP).
-    func send(_ text: String, from e: Endpoint) {
-        let data = Array(text.utf8)
+    func send(_ text: String, from e: Endpoint) { send(bytes: Array(text.utf8), from: e) }
+
+    func send(bytes data: [UInt8], from e: Endpoint) {
         switch e.engine {
         case .plain:
             addSpan(.plainHTTP, offset: e.streamOffset, length: data.count, encrypted: false, by: e)
@@ -338,6 +341,10 @@ final class Run {
     }
 
     func application(_ leg: Leg) {
+        if setup.connectionMode == .h2 {
+            http2Application(leg)
+            return
+        }
         let client = leg.initiator, server = leg.responder
         // The responder: the real server answers; a MITM reads the request and relays it.
         let http09 = setup.connectionMode == .http09
@@ -414,7 +421,9 @@ final class Run {
         let client = leg.initiator, server = leg.responder
         guard let c = client.tcp else { return }
         let exchangeOver: Bool
-        if client.actor == .client {
+        if client.actor == .client, setup.connectionMode == .h2 {
+            exchangeOver = http2ExchangeOver(leg)
+        } else if client.actor == .client {
             exchangeOver = client.done && leg.answered >= leg.requests.count
         } else {
             let down = leg.downstream
@@ -422,6 +431,9 @@ final class Run {
         }
         // The initiator closes first: close_notify, then FIN. It reacts only to its own state and to
         // what it received (a fatal alert it sent or read), never to the other side's local failure.
+        if exchangeOver, setup.connectionMode == .h2, client.actor == .client, !client.closedTLS, !client.failed {
+            http2GoAway(leg)
+        }
         if exchangeOver || client.failed, !client.closedTLS {
             client.closedTLS = true
             if client.done, !client.failed, case .client(var engine) = client.engine {

@@ -1,0 +1,306 @@
+/// One endpoint's HTTP/2 connection state: its HPACK contexts (one per direction: the encoder for
+/// what it sends, the decoder for what it receives) and its streams.
+struct HTTP2EndpointState {
+    var encoder = HPACKEncoder()
+    var decoder = HPACKDecoder()
+    /// Client: preface, SETTINGS and requests sent. Server: the client's preface received.
+    var started = false
+    var settingsAcknowledged = false
+    var goawaySent = false
+    var goawayReceived = false
+    /// A connection error this side detected (it sent GOAWAY with it).
+    var error: HTTP2ErrorCode?
+    /// The peer allows server push (its SETTINGS_ENABLE_PUSH; 1 until it says otherwise).
+    var peerAllowsPush = true
+    /// A header block continued in CONTINUATION frames: its stream, frame and octets so far.
+    var pendingBlock: (frame: HTTP2Frame, block: [UInt8])?
+    /// Each open stream's header fields and body so far.
+    var headers: [UInt32: [HPACKHeaderField]] = [:]
+    var bodies: [UInt32: [UInt8]] = [:]
+    /// Client: streams the server promised (PUSH_PROMISE) and how many of them completed.
+    var promised: [UInt32] = []
+    var pushesCompleted = 0
+    /// Server: the next stream ID for a push (even, from 2).
+    var nextPushStream: UInt32 = 2
+}
+
+/// The settings each side announces (RFC 9113 §6.5.2).
+enum HTTP2Defaults {
+    static let maxConcurrentStreams: UInt32 = 100
+    static let initialWindowSize: UInt32 = 65_535
+}
+
+extension Run {
+    func http2(_ h: HTTP2Event, by e: Endpoint) {
+        events.append(TraceEvent(time: net.now, actor: e.actor, kind: .http2(h), connection: e.connection, peer: e.peer))
+    }
+
+    /// Traces each frame as sent and writes them (after `prefix`, the client preface) in one go.
+    func sendFrames(_ frames: [HTTP2FrameTrace], from e: Endpoint, prefix: [UInt8] = []) {
+        guard !frames.isEmpty || !prefix.isEmpty else { return }
+        for f in frames { http2(.frameSent(f), by: e) }
+        send(bytes: prefix + frames.flatMap(\.frame.encoded), from: e)
+    }
+
+    /// HTTP/2 on one connection: the real server answers, the real client sends and reads. (The
+    /// scenario layer allows no active attacker with h2, so the responder is always the server.)
+    func http2Application(_ leg: Leg) {
+        if leg.responder.actor == .server { http2Server(leg) }
+        if leg.initiator.actor == .client { http2Client(leg) }
+    }
+
+    /// The client is finished once every request's response and every promised push arrived (or
+    /// the connection failed: a connection error either way, or the server's GOAWAY).
+    func http2ExchangeOver(_ leg: Leg) -> Bool {
+        let c = leg.initiator
+        guard c.done else { return false }
+        if c.h2.error != nil || c.h2.goawayReceived { return true }
+        return c.h2.started && leg.answered >= leg.requests.count && c.h2.pushesCompleted >= c.h2.promised.count
+    }
+
+    /// The client ends the connection gracefully: GOAWAY naming the last server-initiated stream
+    /// it processed (RFC 9113 §6.8), before TLS's close_notify and TCP's FIN.
+    func http2GoAway(_ leg: Leg) {
+        let c = leg.initiator
+        guard c.h2.started, !c.h2.goawaySent, c.h2.error == nil else { return }
+        c.h2.goawaySent = true
+        let last = c.h2.promised.max() ?? 0
+        sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: last, errorCode: HTTP2ErrorCode.noError.rawValue, debug: [])))], from: c)
+    }
+
+    /// A connection error (RFC 9113 §5.4.1): trace it, send GOAWAY with its code, stop.
+    func http2ConnectionError(_ code: HTTP2ErrorCode, _ why: String, lastStream: UInt32, by e: Endpoint) {
+        guard e.h2.error == nil else { return }
+        e.h2.error = code
+        http2(.connectionError(code, why), by: e)
+        e.h2.goawaySent = true
+        sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStream, errorCode: code.rawValue, debug: Array(why.utf8))))], from: e)
+    }
+
+    /// The frames now whole in `e`'s inbox, each traced as received (header blocks decoded with
+    /// `e`'s HPACK decoder). A malformed frame or header block is a connection error.
+    func receiveFrames(_ e: Endpoint) -> [(frame: HTTP2Frame, fields: [HPACKHeaderField]?)]? {
+        var out: [(HTTP2Frame, [HPACKHeaderField]?)] = []
+        var rest = ArraySlice(e.inbox)
+        defer { e.inbox = Array(rest) }
+        while true {
+            let decoded: (frame: HTTP2Frame, consumed: Int)?
+            do {
+                decoded = try HTTP2Frame.decode(rest)
+            } catch {
+                http2ConnectionError(error.code, error.description, lastStream: e.h2.headers.keys.max() ?? 0, by: e)
+                return nil
+            }
+            guard let (frame, used) = decoded else { break }
+            rest = rest.dropFirst(used)
+            var block: [UInt8]?
+            var blockFrame = frame
+            switch frame.payload {
+            case .headers(let b, _), .pushPromise(_, let b):
+                if frame.flags.contains(.endHeaders) { block = b } else { e.h2.pendingBlock = (frame, b) }
+            case .continuation(let b):
+                guard var pending = e.h2.pendingBlock, pending.frame.streamID == frame.streamID else {
+                    http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                    http2ConnectionError(.protocolError, "CONTINUATION without a header block to continue", lastStream: 0, by: e)
+                    return nil
+                }
+                pending.block += b
+                e.h2.pendingBlock = pending
+                if frame.flags.contains(.endHeaders) {
+                    block = pending.block
+                    blockFrame = pending.frame
+                    e.h2.pendingBlock = nil
+                }
+            default:
+                if e.h2.pendingBlock != nil {
+                    http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                    http2ConnectionError(.protocolError, "\(frame.typeName) inside a header block", lastStream: 0, by: e)
+                    return nil
+                }
+            }
+            guard let block else {
+                http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                if frame.type != .continuation, !(frame.type == .headers || frame.type == .pushPromise) { out.append((frame, nil)) }
+                continue
+            }
+            do {
+                let (fields, summary) = try e.h2.decoder.decode(block)
+                http2(.frameReceived(HTTP2FrameTrace(frame: frame, hpack: summary)), by: e)
+                out.append((blockFrame, fields))
+            } catch {
+                http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                http2ConnectionError(error.http2ErrorCode, "HPACK: \(error)", lastStream: 0, by: e)
+                return nil
+            }
+        }
+        return out
+    }
+
+    /// Adds what `frame` carries to its stream; returns the stream when this frame ended it.
+    func collect(_ frame: HTTP2Frame, fields: [HPACKHeaderField]?, into e: Endpoint) -> UInt32? {
+        switch frame.payload {
+        case .headers:
+            if let fields { e.h2.headers[frame.streamID] = fields }
+        case .data(let d):
+            e.h2.bodies[frame.streamID, default: []] += d
+        default:
+            return nil
+        }
+        return frame.flags.contains(.endStream) ? frame.streamID : nil
+    }
+
+    // MARK: The server
+
+    func http2Server(_ leg: Leg) {
+        let server = leg.responder
+        guard server.done, !server.failed, server.h2.error == nil else { return }
+        var out: [HTTP2FrameTrace] = []
+        if !server.h2.started {
+            let preface = HTTP2Frame.clientPreface
+            let have = min(server.inbox.count, preface.count)
+            guard server.inbox.prefix(have).elementsEqual(preface.prefix(have)) else {
+                http2ConnectionError(.protocolError, "the connection does not start with the HTTP/2 client preface", lastStream: 0, by: server)
+                return
+            }
+            guard have == preface.count else { return }
+            server.inbox.removeFirst(preface.count)
+            server.h2.started = true
+            http2(.prefaceReceived, by: server)
+            // The server's connection preface: its SETTINGS (§3.4).
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
+                (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
+                (HTTP2Setting.initialWindowSize.rawValue, HTTP2Defaults.initialWindowSize),
+            ]))))
+        }
+        guard let frames = receiveFrames(server) else { return }
+        var completed: [UInt32] = []
+        for (frame, fields) in frames {
+            switch frame.payload {
+            case .settings(let list) where !frame.flags.contains(.ack):
+                for (id, value) in list where id == HTTP2Setting.enablePush.rawValue { server.h2.peerAllowsPush = value == 1 }
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
+            case .settings:
+                server.h2.settingsAcknowledged = true
+            case .ping(let opaque) where !frame.flags.contains(.ack):
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
+            case .goaway:
+                server.h2.goawayReceived = true
+            default:
+                if let id = collect(frame, fields: fields, into: server) {
+                    guard id % 2 == 1, let request = server.h2.headers[id] else {
+                        http2ConnectionError(.protocolError, "stream \(id) ended without a request", lastStream: completed.max() ?? 0, by: server)
+                        return
+                    }
+                    http(.requestReceived(HTTP2Message.text(request, body: server.h2.bodies[id] ?? [])), by: server)
+                    completed.append(id)
+                }
+            }
+        }
+        out += http2Responses(to: completed, server: server)
+        sendFrames(out, from: server)
+    }
+
+    /// The responses to the streams just completed, interleaved: pushes promised first (on the
+    /// first stream), then every response's HEADERS, then their DATA frames in turn.
+    func http2Responses(to streams: [UInt32], server: Endpoint) -> [HTTP2FrameTrace] {
+        guard !streams.isEmpty else { return [] }
+        var out: [HTTP2FrameTrace] = []
+        var answers = streams
+        if streams.contains(1), !setup.http2Push.isEmpty, server.h2.peerAllowsPush, let parent = server.h2.headers[1] {
+            for path in setup.http2Push {
+                let promised = server.h2.nextPushStream
+                server.h2.nextPushStream += 2
+                let request = HTTP2Message.pushedRequestFields(path: path, like: parent)
+                server.h2.headers[promised] = request
+                let (block, summary) = server.h2.encoder.encode(request)
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 1, flags: .endHeaders,
+                                                             payload: .pushPromise(promisedStreamID: promised, block: block)), hpack: summary))
+                answers.append(promised)
+            }
+        }
+        let (fields, body) = HTTP2Message.response(setup.httpResponse)
+        var pending: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
+        for id in answers {
+            let (block, summary) = server.h2.encoder.encode(fields)
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: body.isEmpty ? [.endHeaders, .endStream] : .endHeaders,
+                                                         payload: .headers(block: block, priority: nil)), hpack: summary))
+            http(.responseSent(HTTP2Message.text(fields, body: body)), by: server)
+            if !body.isEmpty { pending.append((id, ArraySlice(body))) }
+        }
+        // DATA in turn, at most SETTINGS_MAX_FRAME_SIZE octets per frame: no response waits for
+        // another one to finish (no head-of-line blocking at the HTTP level).
+        while !pending.isEmpty {
+            var next: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
+            for (id, rest) in pending {
+                let chunk = rest.prefix(HTTP2Frame.defaultMaxFrameSize)
+                let remaining = rest.dropFirst(chunk.count)
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: remaining.isEmpty ? .endStream : [], payload: .data(Array(chunk)))))
+                if !remaining.isEmpty { next.append((id, remaining)) }
+            }
+            pending = next
+        }
+        return out
+    }
+
+    // MARK: The client
+
+    func http2Client(_ leg: Leg) {
+        let client = leg.initiator
+        guard client.done, !client.failed, client.h2.error == nil else { return }
+        var out: [HTTP2FrameTrace] = []
+        if !client.h2.started {
+            client.h2.started = true
+            let negotiation: HTTP2Negotiation = setup.usesTLS ? .h2 : .h2c
+            note(setup.usesTLS ? "HTTP/2 over TLS (h2): all requests at once, one stream each"
+                               : "HTTP/2 in the clear (h2c, prior knowledge): all requests at once, one stream each", connection: leg.index)
+            // ALPN: the one place where the negotiated protocol is to be checked. TLS carries no
+            // ALPN yet (RFC 7301 arrives with the `alpn` branch); until then `.h2` records that the
+            // client chose h2 over TLS, as a client that learned ALPN "h2" from the ServerHello would.
+            // Once merged: require the ServerHello's ALPN to be "h2" here, else fall back/stop.
+            http2(.chosen(negotiation), by: client)
+            http2(.prefaceSent, by: client)
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
+                (HTTP2Setting.enablePush.rawValue, setup.http2Push.isEmpty ? 0 : 1),
+                (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
+                (HTTP2Setting.initialWindowSize.rawValue, HTTP2Defaults.initialWindowSize),
+            ]))))
+            let scheme = setup.usesTLS ? "https" : "http"
+            for (i, request) in leg.requests.enumerated() {
+                let id = UInt32(1 + 2 * i)
+                let fields = HTTP2Message.requestFields(request, scheme: scheme)
+                let (block, summary) = client.h2.encoder.encode(fields)
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: [.endHeaders, .endStream],
+                                                             payload: .headers(block: block, priority: nil)), hpack: summary))
+                http(.requestSent(HTTP2Message.text(fields)), by: client)
+                leg.sent += 1
+            }
+            sendFrames(out, from: client, prefix: HTTP2Frame.clientPreface)
+            out = []
+        }
+        guard let frames = receiveFrames(client) else { return }
+        for (frame, fields) in frames {
+            switch frame.payload {
+            case .settings where !frame.flags.contains(.ack):
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
+            case .settings:
+                client.h2.settingsAcknowledged = true
+            case .ping(let opaque) where !frame.flags.contains(.ack):
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
+            case .goaway:
+                client.h2.goawayReceived = true
+            case .pushPromise(let promised, _):
+                guard !setup.http2Push.isEmpty, promised % 2 == 0 else {
+                    http2ConnectionError(.protocolError, "PUSH_PROMISE although SETTINGS_ENABLE_PUSH is 0", lastStream: 0, by: client)
+                    return
+                }
+                client.h2.promised.append(promised)
+            default:
+                if let id = collect(frame, fields: fields, into: client), let response = client.h2.headers[id] {
+                    http(.responseReceived(HTTP2Message.text(response, body: client.h2.bodies[id] ?? [])), by: client)
+                    if id % 2 == 1 { leg.answered += 1 } else { client.h2.pushesCompleted += 1 }
+                }
+            }
+        }
+        sendFrames(out, from: client)
+    }
+}

@@ -1,0 +1,130 @@
+import Testing
+import TCPSim
+@testable import Simulation
+
+/// HTTP/2 in the simulation (mode `h2`): streams on one connection, HPACK across requests, the
+/// interleaved responses, server push, GOAWAY, what the eavesdropper can decode.
+@Suite("HTTP/2 over TLS and h2c")
+struct HTTP2SimulationTests {
+    static func run(_ name: BuiltInRun, seed: UInt64 = 5, _ change: (inout SimulationSetup) -> Void = { _ in }) throws -> Trace {
+        var setup = try name.setup(seed: seed)
+        change(&setup)
+        return Simulation(setup).run()
+    }
+
+    static func frames(_ trace: Trace, sentBy actor: Actor) -> [HTTP2FrameTrace] {
+        trace.events.compactMap { e in
+            if e.actor == actor, case .http2(.frameSent(let f)) = e.kind { return f }
+            return nil
+        }
+    }
+
+    static func received(_ trace: Trace, by actor: Actor) -> [HTTP2FrameTrace] {
+        trace.events.compactMap { e in
+            if e.actor == actor, case .http2(.frameReceived(let f)) = e.kind { return f }
+            return nil
+        }
+    }
+
+    @Test func threeRequestsOnThreeStreamsOfOneConnection() throws {
+        let trace = try Self.run(.h2)
+        let st = trace.statistics
+        #expect(st.connections == 1 && st.fullHandshakes == 1 && st.requests == 3 && st.responses == 3)
+        #expect(trace.summary.outcome == "success")
+        let keepAlive = try Self.run(.keepAlive).statistics
+        #expect(st.roundTrips == 5 && keepAlive.roundTrips == 7, "h2 \(st.roundTrips), keep-alive \(keepAlive.roundTrips)")
+        #expect(try #require(st.lastResponseTime) < (try #require(keepAlive.lastResponseTime)))
+        #expect(st.usedHTTP2 && st.http2Streams == 3 && st.pushedResponses == 0)
+
+        let client = Self.frames(trace, sentBy: .client)
+        #expect(client.map(\.typeName) == ["SETTINGS", "HEADERS", "HEADERS", "HEADERS", "SETTINGS", "GOAWAY"])
+        #expect(client.filter { $0.frame.type == .headers }.map(\.streamID) == [1, 3, 5])
+        #expect(client.filter { $0.frame.type == .headers }.allSatisfy { $0.frame.flags.contains([.endStream, .endHeaders]) })
+        #expect(client[4].frame.flags.contains(.ack))
+        // The server: its SETTINGS, the ACK of the client's, then every HEADERS before any DATA.
+        let server = Self.frames(trace, sentBy: .server)
+        #expect(server.map(\.typeName) == ["SETTINGS", "SETTINGS", "HEADERS", "HEADERS", "HEADERS", "DATA", "DATA", "DATA"])
+        #expect(server.filter { $0.frame.type == .data }.map(\.streamID) == [1, 3, 5])
+        #expect(server.filter { $0.frame.type == .data }.allSatisfy { $0.frame.flags.contains(.endStream) })
+        // Each side decodes what the other encoded: the same frames and header lists.
+        #expect(Self.received(trace, by: .server).map(\.frame) == client.map(\.frame))
+        #expect(Self.received(trace, by: .client).map(\.frame) == server.map(\.frame))
+        #expect(Self.received(trace, by: .server).compactMap { $0.hpack?.fields } == client.compactMap { $0.hpack?.fields })
+    }
+
+    @Test func hpackShrinksTheLaterRequests() throws {
+        let st = try Self.run(.h2).statistics
+        #expect(st.requestHeaderBlocks.count == 3)
+        let first = st.requestHeaderBlocks[0]
+        #expect(st.requestHeaderBlocks.dropFirst().allSatisfy { $0 * 3 < first * 2 }, "\(st.requestHeaderBlocks)")
+        #expect(st.hpackEncodedBytes * 3 < st.hpackRawBytes)
+        let headers = Self.frames(try Self.run(.h2), sentBy: .client).compactMap(\.hpack)
+        // The second request: :authority and cookie come from the dynamic table (index > 61).
+        let dynamic = headers[1].representations.filter { if case .indexed(let i) = $0 { return i > 61 } else { return false } }
+        #expect(dynamic.count == 2)
+    }
+
+    @Test func h2cEavesdropperDecodesTheCookieOverTLSNothing() throws {
+        let plain = try Self.run(.h2c)
+        #expect(plain.summary.usedTLS == false && plain.statistics.responses == 3)
+        // The cookie is Huffman-coded on the wire: not there as text…
+        let wire = plain.wirePayloads.flatMap { $0 }
+        #expect(wire.firstRange(of: Array("session=42".utf8)) == nil)
+        // …yet the eavesdropper knows it, by decoding the frames with its own HPACK decoder.
+        let k = plain.knowledge
+        #expect(k.decodedHTTP2)
+        for secret in ["HTTP cookie", "HTTP request", "HTTP response"] {
+            #expect(k.rows.first { $0.secret == secret }?.eavesdropper == true, "\(secret)")
+        }
+        let tls = try Self.run(.h2).knowledge
+        #expect(!tls.decodedHTTP2)
+        for secret in ["HTTP cookie", "HTTP request", "HTTP response"] {
+            #expect(tls.rows.first { $0.secret == secret }?.eavesdropper == false, "\(secret)")
+        }
+        // h2c starts with the preface on the wire, right after TCP's handshake.
+        let flow = try #require(plain.recordedFlows.first)
+        #expect(flow.clientToServer.starts(with: HTTP2Frame.clientPreface))
+        #expect(HTTP2PassiveDecoder.messages(try #require(try Self.run(.h2).recordedFlows.first).clientToServer, clientSide: true) == nil)
+    }
+
+    @Test func serverPushOnStreamTwo() throws {
+        let trace = try Self.run(.h2) {
+            $0.requests = [$0.requests![0]]
+            $0.http2Push = ["/style.css"]
+        }
+        let st = trace.statistics
+        #expect(st.requests == 1 && st.responses == 2 && st.pushedResponses == 1 && st.http2Streams == 2)
+        let server = Self.frames(trace, sentBy: .server)
+        let promise = try #require(server.first { $0.frame.type == .pushPromise })
+        guard case .pushPromise(let promised, _) = promise.frame.payload else { Issue.record("no promise"); return }
+        #expect(promise.streamID == 1 && promised == 2)
+        #expect(promise.hpack?.fields.contains(HPACKHeaderField(":path", "/style.css")) == true)
+        // The promise comes before the response on stream 1; the pushed response follows on stream 2.
+        let order = server.map { "\($0.typeName)/\($0.streamID)" }
+        #expect(order == ["SETTINGS/0", "SETTINGS/0", "PUSH_PROMISE/1", "HEADERS/1", "HEADERS/2", "DATA/1", "DATA/2"], "\(order)")
+        // The client's SETTINGS allowed push, and its GOAWAY names the pushed stream.
+        let client = Self.frames(trace, sentBy: .client)
+        guard case .settings(let list) = client[0].frame.payload, case .goaway(let last, 0, _)? = client.last?.frame.payload else {
+            Issue.record("\(client.map(\.typeName))"); return
+        }
+        #expect(list.contains { $0.0 == HTTP2Setting.enablePush.rawValue && $0.1 == 1 })
+        #expect(last == 2)
+        // Without push the client says so (SETTINGS_ENABLE_PUSH 0) and no PUSH_PROMISE comes.
+        let none = Self.frames(try Self.run(.h2), sentBy: .server)
+        #expect(!none.contains { $0.frame.type == .pushPromise })
+    }
+
+    @Test func sameSeedSameTrace() throws {
+        let a = try Self.run(.h2c, seed: 9), b = try Self.run(.h2c, seed: 9)
+        #expect(a.wirePayloads == b.wirePayloads)
+        #expect(Self.frames(a, sentBy: .client).map(\.frame) == Self.frames(b, sentBy: .client).map(\.frame))
+    }
+
+    @Test func requestConversionFollowsRFC9113() {
+        let fields = HTTP2Message.requestFields("GET /a?b=1 HTTP/1.1\r\nHost: example.com\r\nConnection: keep-alive\r\nCookie: s=1\r\nX-Y: z\r\n\r\n", scheme: "https")
+        #expect(fields == [HPACKHeaderField(":method", "GET"), HPACKHeaderField(":scheme", "https"), HPACKHeaderField(":authority", "example.com"),
+                           HPACKHeaderField(":path", "/a?b=1"), HPACKHeaderField("cookie", "s=1"), HPACKHeaderField("x-y", "z")])
+        let (response, body) = HTTP2Message.response("HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno")
+        #expect(response == [HPACKHeaderField(":status", "404"), HPACKHeaderField("content-length", "2")] && body == Array("no".utf8))
+    }
+}
