@@ -97,6 +97,8 @@ public struct TLSWorld {
     public var resumesSessions: Bool
     public var cpu: VirtualCPU
     public var attack: Attack?
+    /// HTTP/2 server push (`http.push`): paths the server pushes with its first response.
+    public var http2Push: [String] = []
 }
 
 /// Latency and loss between the two hosts.
