@@ -28,8 +28,8 @@ import TLSEngine
 /// `"compute"` objects (virtual CPU); a `"connection"` number on events of connections after the
 /// first; and in the summary `connections`, `full_handshakes`, `abbreviated_handshakes`,
 /// `requests`, `responses`, `round_trips`, `last_response_t`, `cpu_time` — and for HTTP/2 runs
-/// `streams`, `hpack_raw_bytes`, `hpack_encoded_bytes`, `request_header_blocks` (the encoded size
-/// of each request's header block, in order), `pushed_responses`, plus `"http2"` objects per frame.
+/// `streams`, `hpack_raw_bytes`, `hpack_encoded_bytes`, `pushed_responses`, plus `"http2"` objects
+/// per frame.
 /// The summary's secrets and outcome are the first connection's.
 public struct JSONLinesRenderer: Sendable {
     public init() {}
@@ -254,7 +254,6 @@ public struct JSONLinesRenderer: Sendable {
                 ("cpu_time", .number(seconds(st.cpuTime)))]
             + (st.usedHTTP2 ? [("streams", .number(String(st.http2Streams))), ("hpack_raw_bytes", .number(String(st.hpackRawBytes))),
                                ("hpack_encoded_bytes", .number(String(st.hpackEncodedBytes))),
-                               ("request_header_blocks", .array(st.requestHeaderBlocks.map { .number(String($0)) })),
                                ("pushed_responses", .number(String(st.pushedResponses)))] : [])
     }
 

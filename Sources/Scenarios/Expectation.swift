@@ -98,7 +98,11 @@ enum ExpectationReader {
         ("responses", .int), ("round_trips", .int), ("last_response_t", .seconds), ("cpu_time", .seconds),
         ("streams", .int), ("hpack_raw_bytes", .int), ("hpack_encoded_bytes", .int), ("pushed_responses", .int),
     ]
+    /// The keys only an HTTP/2 run's summary has.
+    static let http2SummaryKeys: Set<String> = ["streams", "hpack_raw_bytes", "hpack_encoded_bytes", "pushed_responses"]
     static var summaryKeys: [String] { summarySchema.map(\.0) }
+    /// The keys a run's JSON summary holds: all but the HTTP/2 ones unless it spoke HTTP/2.
+    static func summaryKeys(http2: Bool) -> [String] { summaryKeys.filter { http2 || !http2SummaryKeys.contains($0) } }
 
     /// Virtual seconds as the JSON summary writes them: six decimals (`0.250000`).
     static func seconds(micros: Int64) -> String {
