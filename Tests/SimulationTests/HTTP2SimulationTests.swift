@@ -128,3 +128,63 @@ struct HTTP2SimulationTests {
         #expect(response == [HPACKHeaderField(":status", "404"), HPACKHeaderField("content-length", "2")] && body == Array("no".utf8))
     }
 }
+
+/// Malformed HTTP/2 input reaching an endpoint is a connection error: traced, answered with GOAWAY
+/// carrying the error code, and nothing more is processed — never a crash.
+@Suite("HTTP/2 connection errors")
+struct HTTP2ConnectionErrorTests {
+    /// A server endpoint with `bytes` in its inbox, after the h2c "handshake" (TCP is up).
+    static func serve(_ bytes: [UInt8]) throws -> (events: [TraceEvent], server: Endpoint) {
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.connectionMode = .h2
+        let run = Run(setup: setup)
+        let client = Endpoint(actor: .client, peer: .server, connection: 0, isInitiator: true, engine: .plain)
+        let server = Endpoint(actor: .server, peer: .client, connection: 0, isInitiator: false, engine: .plain)
+        let leg = Leg(index: 0, initiator: client, responder: server, responderAddress: setup.serverAddress)
+        server.done = true
+        server.inbox = bytes
+        run.http2Server(leg)
+        return (run.events, server)
+    }
+
+    static func error(_ events: [TraceEvent]) -> (HTTP2ErrorCode, UInt32?)? {
+        var code: HTTP2ErrorCode?, goaway: UInt32?
+        for e in events {
+            if case .http2(.connectionError(let c, _)) = e.kind { code = c }
+            if case .http2(.frameSent(let f)) = e.kind, case .goaway(_, let c, _) = f.frame.payload { goaway = c }
+        }
+        return code.map { ($0, goaway) }
+    }
+
+    @Test func notThePreface() throws {
+        let (events, server) = try Self.serve(Array("GET / HTTP/1.1\r\n\r\n".utf8))
+        #expect(Self.error(events)?.0 == .protocolError && Self.error(events)?.1 == HTTP2ErrorCode.protocolError.rawValue)
+        #expect(server.h2.error == .protocolError && !server.h2.started)
+    }
+
+    @Test func aMalformedFrame() throws {
+        // SETTINGS of 5 octets: FRAME_SIZE_ERROR.
+        let (events, server) = try Self.serve(HTTP2Frame.clientPreface + HPACKTests.hex("000005 04 00 00000000 0003000000"))
+        #expect(Self.error(events)?.0 == .frameSizeError && Self.error(events)?.1 == HTTP2ErrorCode.frameSizeError.rawValue)
+        #expect(server.h2.error == .frameSizeError && server.h2.headers.isEmpty)
+    }
+
+    @Test func aBadHeaderBlock() throws {
+        // HEADERS whose block indexes entry 70 of an empty dynamic table: COMPRESSION_ERROR.
+        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + HPACKTests.hex("000001 01 05 00000001 c6"))
+        #expect(Self.error(events)?.0 == .compressionError && Self.error(events)?.1 == HTTP2ErrorCode.compressionError.rawValue)
+        #expect(!events.contains { if case .http(.requestReceived) = $0.kind { true } else { false } })
+    }
+
+    @Test func aWellFormedRequestIsAnswered() throws {
+        var encoder = HPACKEncoder()
+        let (block, _) = encoder.encode(HTTP2Message.requestFields("GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n", scheme: "http"))
+        let frame = HTTP2Frame(streamID: 1, flags: [.endStream, .endHeaders], payload: .headers(block: block, priority: nil))
+        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + HTTP2Frame(streamID: 0, payload: .settings([])).encoded + frame.encoded)
+        #expect(Self.error(events) == nil)
+        let sent = events.compactMap { e -> String? in
+            if case .http2(.frameSent(let f)) = e.kind { return "\(f.typeName)/\(f.streamID)" } else { return nil }
+        }
+        #expect(sent == ["SETTINGS/0", "SETTINGS/0", "HEADERS/1", "DATA/1"])
+    }
+}
