@@ -114,6 +114,22 @@ struct HTTP2SimulationTests {
         #expect(!none.contains { $0.frame.type == .pushPromise })
     }
 
+    @Test func longResponsesInterleaveTheirDataFrames() throws {
+        let body = String(repeating: "x", count: 40_000)
+        let trace = try Self.run(.h2c) {
+            $0.httpResponse = "HTTP/1.1 200 OK\r\nContent-Length: 40000\r\n\r\n" + body
+        }
+        let data = Self.frames(trace, sentBy: .server).filter { $0.frame.type == .data }
+        // 40000 octets in frames of at most 16384: three per stream, taken in turn.
+        #expect(data.map(\.streamID) == [1, 3, 5, 1, 3, 5, 1, 3, 5])
+        #expect(data.map(\.length) == [16_384, 16_384, 16_384, 16_384, 16_384, 16_384, 7_232, 7_232, 7_232])
+        #expect(data.map { $0.frame.flags.contains(.endStream) } == [false, false, false, false, false, false, true, true, true])
+        let received = trace.events.compactMap { e -> String? in
+            if e.actor == .client, case .http(.responseReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(received.count == 3 && received.allSatisfy { $0.hasSuffix(body) && $0.hasPrefix(":status: 200\r\n") })
+    }
+
     @Test func sameSeedSameTrace() throws {
         let a = try Self.run(.h2c, seed: 9), b = try Self.run(.h2c, seed: 9)
         #expect(a.wirePayloads == b.wirePayloads)
@@ -174,6 +190,26 @@ struct HTTP2ConnectionErrorTests {
         let (events, _) = try Self.serve(HTTP2Frame.clientPreface + HPACKTests.hex("000001 01 05 00000001 c6"))
         #expect(Self.error(events)?.0 == .compressionError && Self.error(events)?.1 == HTTP2ErrorCode.compressionError.rawValue)
         #expect(!events.contains { if case .http(.requestReceived) = $0.kind { true } else { false } })
+    }
+
+    @Test func continuationFrames() throws {
+        var encoder = HPACKEncoder()
+        let (block, _) = encoder.encode(HTTP2Message.requestFields("GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n", scheme: "http"))
+        let split = block.count / 2
+        let headers = HTTP2Frame(streamID: 1, flags: .endStream, payload: .headers(block: Array(block.prefix(split)), priority: nil))
+        let continuation = HTTP2Frame(streamID: 1, flags: .endHeaders, payload: .continuation(Array(block.dropFirst(split))))
+        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + continuation.encoded)
+        #expect(Self.error(events) == nil)
+        let requests = events.compactMap { e -> String? in
+            if case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(requests == [":method: GET\r\n:scheme: http\r\n:authority: example.com\r\n:path: /x\r\n\r\n"])
+        // A CONTINUATION with nothing to continue, or another frame inside a header block: PROTOCOL_ERROR.
+        let (lone, _) = try Self.serve(HTTP2Frame.clientPreface + continuation.encoded)
+        #expect(Self.error(lone)?.0 == .protocolError)
+        let ping = HTTP2Frame(streamID: 0, payload: .ping([0, 0, 0, 0, 0, 0, 0, 0]))
+        let (inside, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + ping.encoded + continuation.encoded)
+        #expect(Self.error(inside)?.0 == .protocolError)
     }
 
     @Test func aWellFormedRequestIsAnswered() throws {

@@ -253,10 +253,12 @@ extension Run {
             let negotiation: HTTP2Negotiation = setup.usesTLS ? .h2 : .h2c
             note(setup.usesTLS ? "HTTP/2 over TLS (h2): all requests at once, one stream each"
                                : "HTTP/2 in the clear (h2c, prior knowledge): all requests at once, one stream each", connection: leg.index)
-            // ALPN: the one place where the negotiated protocol is to be checked. TLS carries no
-            // ALPN yet (RFC 7301 arrives with the `alpn` branch); until then `.h2` records that the
-            // client chose h2 over TLS, as a client that learned ALPN "h2" from the ServerHello would.
-            // Once merged: require the ServerHello's ALPN to be "h2" here, else fall back/stop.
+            // ALPN-JOIN: the one place where the negotiated protocol is to be asserted. TLS carries
+            // no ALPN yet (RFC 7301 arrives with the `alpn` branch); until then `.h2` records that
+            // the client chose h2 over TLS, as a client that read ALPN "h2" in the ServerHello would.
+            // Once merged: the client offers ["h2"] when the mode is h2, and here, over TLS, the
+            // protocol the handshake selected must be "h2" — otherwise no preface is sent (RFC 9113
+            // §3.2: without "h2" the connection is not HTTP/2) and the run reports it.
             http2(.chosen(negotiation), by: client)
             http2(.prefaceSent, by: client)
             out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
