@@ -185,10 +185,12 @@ public struct TextRenderer: Sendable {
         case .http(let h):
             switch h {
             case .requestSent(let r):
-                let carrier = state.plainHTTP ? "in plain text, no TLS" : "inside TLS application data"
+                let http2 = r.hasPrefix(":")
+                let carrier = state.plainHTTP ? (http2 ? "HTTP/2 frames in the clear, no TLS" : "in plain text, no TLS")
+                    : (http2 ? "HTTP/2 frames inside TLS application data" : "inside TLS application data")
                 return [row(t, from: event.actor, to: event.counterpart, "HTTP request (\(carrier)): \(firstLine(r))")]
             case .responseReceived(let r):
-                return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP response: \(firstLine(r))")]
+                return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP\(r.hasPrefix(":") ? "/2" : "") response: \(firstLine(r))")]
             case .requestReceived, .responseSent:
                 return []
             }
@@ -736,7 +738,7 @@ public struct TextRenderer: Sendable {
         let lines = s.split(separator: "\r\n")
         guard lines.first?.hasPrefix(":") == true else { return String(lines.first ?? "") }
         let pseudo = lines.prefix { $0.hasPrefix(":") }.compactMap { $0.split(separator: " ", maxSplits: 1).last }
-        return "HTTP/2 " + pseudo.joined(separator: " ")
+        return pseudo.joined(separator: " ")
     }
 
     /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.

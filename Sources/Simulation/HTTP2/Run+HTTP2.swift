@@ -267,16 +267,20 @@ extension Run {
                 (HTTP2Setting.initialWindowSize.rawValue, HTTP2Defaults.initialWindowSize),
             ]))))
             let scheme = setup.usesTLS ? "https" : "http"
+            for f in out { http2(.frameSent(f), by: client) }
             for (i, request) in leg.requests.enumerated() {
                 let id = UInt32(1 + 2 * i)
                 let fields = HTTP2Message.requestFields(request, scheme: scheme)
                 let (block, summary) = client.h2.encoder.encode(fields)
-                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: [.endHeaders, .endStream],
-                                                             payload: .headers(block: block, priority: nil)), hpack: summary))
+                let headers = HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: [.endHeaders, .endStream],
+                                                                payload: .headers(block: block, priority: nil)), hpack: summary)
+                // Each request, then the frame that carries it (one write for all: they leave together).
                 http(.requestSent(HTTP2Message.text(fields)), by: client)
+                http2(.frameSent(headers), by: client)
+                out.append(headers)
                 leg.sent += 1
             }
-            sendFrames(out, from: client, prefix: HTTP2Frame.clientPreface)
+            send(bytes: HTTP2Frame.clientPreface + out.flatMap(\.frame.encoded), from: client)
             out = []
         }
         guard let frames = receiveFrames(client) else { return }
