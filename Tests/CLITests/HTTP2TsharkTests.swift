@@ -55,6 +55,27 @@ struct HTTP2TsharkTests {
         return (frames, headers)
     }
 
+    /// Server push, exported from its lesson: tshark reads the PUSH_PROMISE on stream 1, the
+    /// promised stream 2 and the pushed request, and the pushed response on stream 2.
+    @Test func tsharkSeesThePush() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lesson = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/http/http2-server-push.yaml").path
+        let pcap = dir.appendingPathComponent("push.pcap").path, keys = dir.appendingPathComponent("push.keys").path
+        let export = try CLI.run(["export", lesson, "--seed", "3", "--pcap", pcap, "--keylog", keys])
+        #expect(export.status == 0, "\(export.stderr)")
+        let sim = try Self.simulated(lesson)
+        let seen = try Self.decoded(pcap, options: ["-o", "tls.keylog_file:\(keys)"])
+        #expect(seen.frames["server"] == sim.frames["server"] && seen.headers["server"] == sim.headers["server"]?.flatMap { $0 })
+        #expect(seen.frames["server"]?.contains(Frame(type: 5, stream: 1)) == true, "PUSH_PROMISE on stream 1")
+        #expect(seen.frames["server"]?.contains(Frame(type: 0, stream: 2)) == true, "DATA on stream 2")
+        let promised = try Tool.run("tshark", ["-r", pcap, "-o", "tls.keylog_file:\(keys)", "-Y", "http2.type == 5",
+                                               "-T", "fields", "-e", "http2.push_promise.promised_stream_id"])
+        #expect(promised.output.split(separator: "\n").contains("2"), "\(promised.output)")
+        #expect(seen.headers["server"]?.contains(":path: /style.css") == true)
+    }
+
     @Test(arguments: ["h2c", "h2"])
     func tsharkSeesTheSameFramesAndHeaders(run: String) throws {
         let dir = try temporaryDirectory()
