@@ -251,11 +251,46 @@ public struct TextRenderer: Sendable {
                 if fromDynamic, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
             }
             out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
+            if verbosity == .bytes { out += http2FrameBytes(f) }
         }
         if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
             state.explained.insert(key)
             out += explain(text)
         }
+        return out
+    }
+
+    /// At `bytes` verbosity: the frame header's fields, the first payload octets, and how HPACK
+    /// represented each header field (RFC 7541 §6).
+    func http2FrameBytes(_ f: HTTP2FrameTrace) -> [String] {
+        let wire = f.frame.encoded
+        var out = [detail("frame header \(Hex.string(Array(wire.prefix(9)))): length \(f.length), type 0x\(String(wire[3], radix: 16)) \(f.typeName), flags 0x\(String(format: "%02x", wire[4])), stream \(f.streamID)", indent: 10)]
+        let payload = wire.dropFirst(9)
+        if !payload.isEmpty {
+            out.append(detail("payload \(Hex.string(Array(payload.prefix(32))))\(payload.count > 32 ? "… (\(payload.count) bytes)" : "")", indent: 10))
+        }
+        guard let hpack = f.hpack else { return out }
+        var fields = hpack.fields.makeIterator()
+        for representation in hpack.representations {
+            switch representation {
+            case .sizeUpdate(let size):
+                out.append(detail("dynamic table size update → \(size)", indent: 12))
+            case .indexed(let index):
+                let field = fields.next().map(\.description) ?? "?"
+                out.append(detail("indexed \(index) (\(index <= HPACKStaticTable.count ? "static" : "dynamic")) → \(field)", indent: 12))
+            case .literal(let field, let nameIndex, let indexing, let huffmanName, let huffmanValue):
+                _ = fields.next()
+                let how: String
+                switch indexing {
+                case .incremental: how = "literal, added to the dynamic table"
+                case .without: how = "literal, not indexed"
+                case .never: how = "literal, never indexed"
+                }
+                let name = nameIndex.map { "name from index \($0)" } ?? "literal name\(huffmanName ? " (Huffman)" : "")"
+                out.append(detail("\(how); \(name); value\(huffmanValue ? " Huffman-coded" : " as is") → \(field)", indent: 12))
+            }
+        }
+        out.append(detail("dynamic table now \(hpack.tableEntries) entries, \(hpack.tableSize) bytes", indent: 12))
         return out
     }
 
