@@ -236,6 +236,9 @@ public struct TextRenderer: Sendable {
             case .goaway(let last, let code, _):
                 text += ": last stream \(last), \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
                 key = "h2.goaway"
+            case .windowUpdate(let increment):
+                text += ": \(increment) more bytes may come"
+                key = "h2.windowUpdate"
             case .headers:
                 key = "h2.headers"
             default:

@@ -114,20 +114,36 @@ struct HTTP2SimulationTests {
         #expect(!none.contains { $0.frame.type == .pushPromise })
     }
 
-    @Test func longResponsesInterleaveTheirDataFrames() throws {
+    @Test func longResponsesInterleaveWithinTheFlowControlWindows() throws {
         let body = String(repeating: "x", count: 40_000)
         let trace = try Self.run(.h2c) {
             $0.httpResponse = "HTTP/1.1 200 OK\r\nContent-Length: 40000\r\n\r\n" + body
         }
+        #expect(!trace.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
         let data = Self.frames(trace, sentBy: .server).filter { $0.frame.type == .data }
-        // 40000 octets in frames of at most 16384: three per stream, taken in turn.
-        #expect(data.map(\.streamID) == [1, 3, 5, 1, 3, 5, 1, 3, 5])
-        #expect(data.map(\.length) == [16_384, 16_384, 16_384, 16_384, 16_384, 16_384, 7_232, 7_232, 7_232])
-        #expect(data.map { $0.frame.flags.contains(.endStream) } == [false, false, false, false, false, false, true, true, true])
+        // Taken in turn, at most 16384 octets a frame: the first three frames are one per stream.
+        #expect(data.prefix(3).map(\.streamID) == [1, 3, 5])
+        #expect(data.allSatisfy { $0.length <= HTTP2Frame.defaultMaxFrameSize })
+        for stream in [UInt32(1), 3, 5] {
+            let frames = data.filter { $0.streamID == stream }
+            #expect(frames.reduce(0) { $0 + $1.length } == 40_000)
+            #expect(frames.map { $0.frame.flags.contains(.endStream) } == Array(repeating: false, count: frames.count - 1) + [true])
+        }
+        // 120000 octets do not fit the 65535-octet connection window: the server stops at the
+        // window (16384 · 3 + 16383) and goes on only after the client's WINDOW_UPDATE.
+        #expect(data.prefix(4).reduce(0) { $0 + $1.length } == HTTP2Defaults.initialWindowSize)
+        let updates = Self.frames(trace, sentBy: .client).filter { $0.frame.type == .windowUpdate }
+        #expect(!updates.isEmpty && updates.contains { $0.streamID == 0 })
+        let given = updates.filter { $0.streamID == 0 }.reduce(0) { total, f in
+            if case .windowUpdate(let increment) = f.frame.payload { return total + Int(increment) } else { return total }
+        }
+        #expect(given + HTTP2Defaults.initialWindowSize >= 120_000, "the connection window grew enough for every byte")
         let received = trace.events.compactMap { e -> String? in
             if e.actor == .client, case .http(.responseReceived(let text)) = e.kind { return text } else { return nil }
         }
         #expect(received.count == 3 && received.allSatisfy { $0.hasSuffix(body) && $0.hasPrefix(":status: 200\r\n") })
+        // Small responses need no WINDOW_UPDATE.
+        #expect(!Self.frames(try Self.run(.h2c), sentBy: .client).contains { $0.frame.type == .windowUpdate })
     }
 
     @Test func sameSeedSameTrace() throws {
@@ -210,6 +226,23 @@ struct HTTP2ConnectionErrorTests {
         let ping = HTTP2Frame(streamID: 0, payload: .ping([0, 0, 0, 0, 0, 0, 0, 0]))
         let (inside, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + ping.encoded + continuation.encoded)
         #expect(Self.error(inside)?.0 == .protocolError)
+    }
+
+    @Test func dataBeyondTheWindowIsAFlowControlError() throws {
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.connectionMode = .h2
+        let run = Run(setup: setup)
+        let client = Endpoint(actor: .client, peer: .server, connection: 0, isInitiator: true, engine: .plain)
+        let server = Endpoint(actor: .server, peer: .client, connection: 0, isInitiator: false, engine: .plain)
+        let leg = Leg(index: 0, initiator: client, responder: server, responderAddress: setup.serverAddress)
+        client.done = true
+        client.h2.started = true
+        // Five full frames on stream 1: 81920 octets against a 65535-octet window.
+        let frame = HTTP2Frame(streamID: 1, payload: .data([UInt8](repeating: 0x61, count: HTTP2Frame.defaultMaxFrameSize)))
+        client.inbox = Array((0..<5).map { _ in frame.encoded }.joined())
+        run.http2Client(leg)
+        #expect(Self.error(run.events)?.0 == .flowControlError && Self.error(run.events)?.1 == HTTP2ErrorCode.flowControlError.rawValue)
+        #expect(client.h2.error == .flowControlError)
     }
 
     @Test func aWellFormedRequestIsAnswered() throws {

@@ -22,12 +22,24 @@ struct HTTP2EndpointState {
     var pushesCompleted = 0
     /// Server: the next stream ID for a push (even, from 2).
     var nextPushStream: UInt32 = 2
+    /// Flow control (RFC 9113 §5.2, §6.9). Sender: what the peer still lets it send, on the
+    /// connection and per stream, and the bodies waiting for window. Receiver: what it still
+    /// accepts, and what it consumed but has not yet given back with WINDOW_UPDATE.
+    var sendWindow = HTTP2Defaults.initialWindowSize
+    var peerInitialWindow = HTTP2Defaults.initialWindowSize
+    var streamSendWindows: [UInt32: Int] = [:]
+    var pendingData: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
+    var receiveWindow = HTTP2Defaults.initialWindowSize
+    var streamReceiveWindows: [UInt32: Int] = [:]
+    var unacknowledged = 0
+    var streamUnacknowledged: [UInt32: Int] = [:]
 }
 
 /// The settings each side announces (RFC 9113 §6.5.2).
 enum HTTP2Defaults {
     static let maxConcurrentStreams: UInt32 = 100
-    static let initialWindowSize: UInt32 = 65_535
+    /// The initial flow-control window of the connection and of each stream (§6.9.2).
+    static let initialWindowSize = 65_535
 }
 
 extension Run {
@@ -169,7 +181,7 @@ extension Run {
             // The server's connection preface: its SETTINGS (§3.4).
             out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
                 (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
-                (HTTP2Setting.initialWindowSize.rawValue, HTTP2Defaults.initialWindowSize),
+                (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
             ]))))
         }
         guard let frames = receiveFrames(server) else { return }
@@ -177,8 +189,22 @@ extension Run {
         for (frame, fields) in frames {
             switch frame.payload {
             case .settings(let list) where !frame.flags.contains(.ack):
-                for (id, value) in list where id == HTTP2Setting.enablePush.rawValue { server.h2.peerAllowsPush = value == 1 }
+                for (id, value) in list {
+                    if id == HTTP2Setting.enablePush.rawValue { server.h2.peerAllowsPush = value == 1 }
+                    if id == HTTP2Setting.initialWindowSize.rawValue { server.h2.peerInitialWindow = Int(value) }
+                }
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
+            case .windowUpdate(let increment):
+                if frame.streamID == 0 {
+                    server.h2.sendWindow += Int(increment)
+                } else {
+                    server.h2.streamSendWindows[frame.streamID, default: server.h2.peerInitialWindow] += Int(increment)
+                }
+                guard server.h2.sendWindow <= 0x7fff_ffff,
+                      (server.h2.streamSendWindows[frame.streamID] ?? 0) <= 0x7fff_ffff else {
+                    http2ConnectionError(.flowControlError, "a window above 2^31-1", lastStream: 0, by: server)
+                    return
+                }
             case .settings:
                 server.h2.settingsAcknowledged = true
             case .ping(let opaque) where !frame.flags.contains(.ack):
@@ -197,6 +223,7 @@ extension Run {
             }
         }
         out += http2Responses(to: completed, server: server)
+        out += http2DataWithinWindows(server)
         sendFrames(out, from: server)
     }
 
@@ -227,22 +254,59 @@ extension Run {
             http(.responseSent(HTTP2Message.text(fields, body: body)), by: server)
             if !body.isEmpty { pending.append((id, ArraySlice(body))) }
         }
-        // DATA in turn, at most SETTINGS_MAX_FRAME_SIZE octets per frame: no response waits for
-        // another one to finish (no head-of-line blocking at the HTTP level).
-        while !pending.isEmpty {
+        server.h2.pendingData += pending
+        return out
+    }
+
+    /// DATA in turn, stream by stream, at most SETTINGS_MAX_FRAME_SIZE octets per frame and never
+    /// beyond the connection's or the stream's flow-control window (RFC 9113 §5.2, §6.9): no
+    /// response waits for another to finish (no head-of-line blocking at the HTTP level); what
+    /// the windows do not allow waits for the client's WINDOW_UPDATE.
+    func http2DataWithinWindows(_ server: Endpoint) -> [HTTP2FrameTrace] {
+        var out: [HTTP2FrameTrace] = []
+        var progress = true
+        while progress, !server.h2.pendingData.isEmpty {
+            progress = false
             var next: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
-            for (id, rest) in pending {
-                let chunk = rest.prefix(HTTP2Frame.defaultMaxFrameSize)
-                let remaining = rest.dropFirst(chunk.count)
+            for (id, rest) in server.h2.pendingData {
+                let streamWindow = server.h2.streamSendWindows[id] ?? server.h2.peerInitialWindow
+                let size = min(rest.count, HTTP2Frame.defaultMaxFrameSize, server.h2.sendWindow, streamWindow)
+                guard size > 0 || rest.isEmpty else {
+                    next.append((id, rest))
+                    continue
+                }
+                let chunk = rest.prefix(size)
+                let remaining = rest.dropFirst(size)
+                server.h2.sendWindow -= size
+                server.h2.streamSendWindows[id] = streamWindow - size
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: remaining.isEmpty ? .endStream : [], payload: .data(Array(chunk)))))
+                progress = true
                 if !remaining.isEmpty { next.append((id, remaining)) }
             }
-            pending = next
+            server.h2.pendingData = next
         }
         return out
     }
 
     // MARK: The client
+
+    /// The client gives consumed window back once half of it is used up (as common implementations
+    /// do, so that small responses need no WINDOW_UPDATE): the connection's, and each open stream's.
+    func http2WindowUpdates(_ client: Endpoint) -> [HTTP2FrameTrace] {
+        var out: [HTTP2FrameTrace] = []
+        let half = HTTP2Defaults.initialWindowSize / 2
+        if client.h2.unacknowledged >= half {
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .windowUpdate(UInt32(client.h2.unacknowledged)))))
+            client.h2.receiveWindow += client.h2.unacknowledged
+            client.h2.unacknowledged = 0
+        }
+        for (id, consumed) in client.h2.streamUnacknowledged.sorted(by: { $0.key < $1.key }) where consumed >= half {
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, payload: .windowUpdate(UInt32(consumed)))))
+            client.h2.streamReceiveWindows[id, default: HTTP2Defaults.initialWindowSize] += consumed
+            client.h2.streamUnacknowledged[id] = 0
+        }
+        return out
+    }
 
     func http2Client(_ leg: Leg) {
         let client = leg.initiator
@@ -264,7 +328,7 @@ extension Run {
             out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
                 (HTTP2Setting.enablePush.rawValue, setup.http2Push.isEmpty ? 0 : 1),
                 (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
-                (HTTP2Setting.initialWindowSize.rawValue, HTTP2Defaults.initialWindowSize),
+                (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
             ]))))
             let scheme = setup.usesTLS ? "https" : "http"
             for f in out { http2(.frameSent(f), by: client) }
@@ -300,13 +364,27 @@ extension Run {
                     return
                 }
                 client.h2.promised.append(promised)
+            case .data(let d):
+                // Flow control on receipt: DATA beyond a window is a FLOW_CONTROL_ERROR.
+                let streamWindow = client.h2.streamReceiveWindows[frame.streamID] ?? HTTP2Defaults.initialWindowSize
+                guard d.count <= client.h2.receiveWindow, d.count <= streamWindow else {
+                    http2ConnectionError(.flowControlError, "DATA beyond the flow-control window", lastStream: 0, by: client)
+                    return
+                }
+                client.h2.receiveWindow -= d.count
+                client.h2.streamReceiveWindows[frame.streamID] = streamWindow - d.count
+                client.h2.unacknowledged += d.count
+                if !frame.flags.contains(.endStream) { client.h2.streamUnacknowledged[frame.streamID, default: 0] += d.count }
+                fallthrough
             default:
                 if let id = collect(frame, fields: fields, into: client), let response = client.h2.headers[id] {
                     http(.responseReceived(HTTP2Message.text(response, body: client.h2.bodies[id] ?? [])), by: client)
                     if id % 2 == 1 { leg.answered += 1 } else { client.h2.pushesCompleted += 1 }
+                    client.h2.streamUnacknowledged[id] = nil
                 }
             }
         }
+        out += http2WindowUpdates(client)
         sendFrames(out, from: client)
     }
 }
