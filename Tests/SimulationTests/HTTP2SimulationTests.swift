@@ -226,6 +226,8 @@ struct HTTP2ConnectionErrorTests {
         let ping = HTTP2Frame(streamID: 0, payload: .ping([0, 0, 0, 0, 0, 0, 0, 0]))
         let (inside, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + ping.encoded + continuation.encoded)
         #expect(Self.error(inside)?.0 == .protocolError)
+        let (twice, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + headers.encoded + continuation.encoded)
+        #expect(Self.error(twice)?.0 == .protocolError)
     }
 
     @Test func dataBeyondTheWindowIsAFlowControlError() throws {

@@ -37,8 +37,13 @@ public enum HTTP2Message {
 
     /// A pushed request's header list (RFC 9113 §8.4: a safe, cacheable GET with the parent's authority).
     public static func pushedRequestFields(path: String, like parent: [HPACKHeaderField]) -> [HPACKHeaderField] {
-        parent.map { $0.name == ":path" ? HPACKHeaderField(":path", path) : $0 }
-            .filter { $0.name.hasPrefix(":") } .map { $0.name == ":method" ? HPACKHeaderField(":method", "GET") : $0 }
+        parent.filter { $0.name.hasPrefix(":") }.map { field in
+            switch field.name {
+            case ":path": return HPACKHeaderField(":path", path)
+            case ":method": return HPACKHeaderField(":method", "GET")
+            default: return field
+            }
+        }
     }
 
     /// A response's header list (:status from the status line) and body.

@@ -109,6 +109,11 @@ extension Run {
             var blockFrame = frame
             switch frame.payload {
             case .headers(let b, _), .pushPromise(_, let b):
+                guard e.h2.pendingBlock == nil else {
+                    http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                    http2ConnectionError(.protocolError, "\(frame.typeName) inside a header block", lastStream: 0, by: e)
+                    return nil
+                }
                 if frame.flags.contains(.endHeaders) { block = b } else { e.h2.pendingBlock = (frame, b) }
             case .continuation(let b):
                 guard var pending = e.h2.pendingBlock, pending.frame.streamID == frame.streamID else {
