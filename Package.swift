@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Simulation", "TCPSim", "TLSEngine"],
                     exclude: ["Goldens"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering", "RealPeer"]),
+        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering"]),
         .testTarget(name: "RealPeerTests", dependencies: ["RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering"]),
         .testTarget(name: "PKITests", dependencies: [

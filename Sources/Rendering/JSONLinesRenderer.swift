@@ -27,8 +27,10 @@ import TLSEngine
 /// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
 /// `"compute"` objects (virtual CPU); a `"connection"` number on events of connections after the
 /// first; and in the summary `connections`, `full_handshakes`, `abbreviated_handshakes`,
-/// `requests`, `responses`, `round_trips`, `last_response_t`, `cpu_time`. The summary's secrets and
-/// outcome are the first connection's.
+/// `requests`, `responses`, `round_trips`, `last_response_t`, `cpu_time` — and for HTTP/2 runs
+/// `streams`, `hpack_raw_bytes`, `hpack_encoded_bytes`, `pushed_responses`, plus `"http2"` objects
+/// per frame.
+/// The summary's secrets and outcome are the first connection's.
 public struct JSONLinesRenderer: Sendable {
     public init() {}
 
@@ -90,6 +92,8 @@ public struct JSONLinesRenderer: Sendable {
             case .responseSent(let r): return [("event", .string("http")), ("action", .string("response_sent")), ("text", .string(r))]
             case .responseReceived(let r): return [("event", .string("http")), ("action", .string("response_received")), ("text", .string(r))]
             }
+        case .http2(let h):
+            return http2(h)
         case .tcp(let kind):
             switch kind {
             case .sent(let p):
@@ -252,6 +256,38 @@ public struct JSONLinesRenderer: Sendable {
                 ("responses", .number(String(st.responses))), ("round_trips", .number(String(st.roundTrips))),
                 ("last_response_t", st.lastResponseTime.map { .number(seconds($0)) } ?? .null),
                 ("cpu_time", .number(seconds(st.cpuTime)))]
+            + (st.usedHTTP2 ? [("streams", .number(String(st.http2Streams))), ("hpack_raw_bytes", .number(String(st.hpackRawBytes))),
+                               ("hpack_encoded_bytes", .number(String(st.hpackEncodedBytes))),
+                               ("pushed_responses", .number(String(st.pushedResponses)))] : [])
+    }
+
+    /// `"event":"http2"`: `action` (`chosen` with `protocol`, `preface_sent`, `preface_received`,
+    /// `frame_sent`, `frame_received`, `connection_error` with `error` and `reason`); a frame's
+    /// `type`, `stream`, `flags`, `length`, and for a header block `headers` ("name: value"),
+    /// `hpack_raw` (octets of the names and values) and `hpack_encoded` (octets of the block).
+    func http2(_ h: HTTP2Event) -> [(String, JSONValue)] {
+        var f: [(String, JSONValue)] = [("event", .string("http2"))]
+        func frame(_ t: HTTP2FrameTrace, _ action: String) {
+            f += [("action", .string(action)), ("type", .string(t.typeName)), ("stream", .number(String(t.streamID))),
+                  ("flags", .array(t.flagNames.map { .string($0) })), ("length", .number(String(t.length)))]
+            if case .pushPromise(let promised, _) = t.frame.payload { f.append(("promised_stream", .number(String(promised)))) }
+            if case .goaway(let last, let code, _) = t.frame.payload {
+                f += [("last_stream", .number(String(last))), ("error", .string(HTTP2ErrorCode(rawValue: code)?.name ?? String(code)))]
+            }
+            if let hpack = t.hpack {
+                f += [("headers", .array(hpack.fields.map { .string($0.description) })),
+                      ("hpack_raw", .number(String(hpack.rawSize))), ("hpack_encoded", .number(String(hpack.encodedSize)))]
+            }
+        }
+        switch h {
+        case .chosen(let how): f += [("action", .string("chosen")), ("protocol", .string(how.rawValue))]
+        case .prefaceSent: f.append(("action", .string("preface_sent")))
+        case .prefaceReceived: f.append(("action", .string("preface_received")))
+        case .frameSent(let t): frame(t, "frame_sent")
+        case .frameReceived(let t): frame(t, "frame_received")
+        case .connectionError(let code, let why): f += [("action", .string("connection_error")), ("error", .string(code.name)), ("reason", .string(why))]
+        }
+        return f
     }
 
     func attack(_ a: AttackEvent) -> [(String, JSONValue)] {

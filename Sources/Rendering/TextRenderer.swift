@@ -164,6 +164,7 @@ public struct TextRenderer: Sendable {
         case .phase(let name):
             var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - name.count)), .heading)]
             let key = name.hasPrefix("TCP") ? "phase.tcp" : name.hasPrefix("TLS") ? "phase.tls"
+                : name.hasPrefix("HTTP/2 in the clear") ? "phase.h2c" : name.hasPrefix("HTTP/2") ? "phase.h2"
                 : name.hasPrefix("HTTP") ? "phase.http" : name.hasPrefix("closing") ? "phase.close" : ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
                 state.explained.insert(key)
@@ -195,14 +196,116 @@ public struct TextRenderer: Sendable {
         case .http(let h):
             switch h {
             case .requestSent(let r):
-                let carrier = state.plainHTTP ? "in plain text, no TLS" : "inside TLS application data"
+                let http2 = r.hasPrefix(":")
+                let carrier = state.plainHTTP ? (http2 ? "HTTP/2 frames in the clear, no TLS" : "in plain text, no TLS")
+                    : (http2 ? "HTTP/2 frames inside TLS application data" : "inside TLS application data")
                 return [row(t, from: event.actor, to: event.counterpart, "HTTP request (\(carrier)): \(firstLine(r))")]
             case .responseReceived(let r):
-                return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP response: \(firstLine(r))")]
+                return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP\(r.hasPrefix(":") ? "/2" : "") response: \(firstLine(r))")]
             case .requestReceived, .responseSent:
                 return []
             }
+        case .http2(let h):
+            return http2Lines(h, time: t, actor: event.actor, peer: event.counterpart, state: &state)
         }
+    }
+
+    /// HTTP/2: how it was chosen, the preface, and each frame as its sender writes it (the
+    /// receiver's copy is the same frame, so it is not repeated), with HPACK's sizes.
+    func http2Lines(_ h: HTTP2Event, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [String] {
+        var out: [String] = []
+        var key: String?
+        switch h {
+        case .chosen(let how):
+            out.append(row(t, at: actor, how == .h2
+                ? "\(actor.rawValue) speaks HTTP/2 over TLS: protocol \"h2\" (RFC 9113 §3.2)"
+                : "\(actor.rawValue) speaks HTTP/2 in the clear: \"h2c\" with prior knowledge (RFC 9113 §3.3)"))
+            key = how == .h2 ? "h2.chosen.tls" : "h2.chosen.h2c"
+        case .prefaceSent:
+            out.append(row(t, from: actor, to: peer, "HTTP/2 connection preface \"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n\" (24 bytes)"))
+            key = "h2.preface"
+        case .prefaceReceived, .frameReceived:
+            return []
+        case .connectionError(let code, let why):
+            return [row(t, at: actor, "\(actor.rawValue): HTTP/2 connection error \(code.name): \(why)", .alert)]
+        case .frameSent(let f):
+            var text = "HTTP/2 \(f.typeName) stream \(f.streamID)"
+            let flags = f.flagNames
+            if !flags.isEmpty { text += " [\(flags.joined(separator: ", "))]" }
+            switch f.frame.payload {
+            case .settings(let list) where !list.isEmpty:
+                text += ": " + list.map { "\(HTTP2Setting(rawValue: $0.0)?.name ?? "0x\(String($0.0, radix: 16))")=\($0.1)" }.joined(separator: ", ")
+                key = "h2.settings"
+            case .settings:
+                key = "h2.settingsAck"
+            case .pushPromise(let promised, _):
+                text += " promises stream \(promised)"
+                key = "h2.push"
+            case .data(let d):
+                text += ": \(d.count) bytes of body"
+                key = "h2.data"
+            case .goaway(let last, let code, _):
+                text += ": last stream \(last), \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
+                key = "h2.goaway"
+            case .windowUpdate(let increment):
+                text += ": \(increment) more bytes may come"
+                key = "h2.windowUpdate"
+            case .headers:
+                key = "h2.headers"
+            default:
+                break
+            }
+            if let hpack = f.hpack {
+                let path = hpack.fields.first { $0.name == ":path" || $0.name == ":status" }.map { " \($0.name) \($0.value)," } ?? ""
+                text += "\(f.frame.type == .pushPromise ? " —" : ":")\(path) \(hpack.fields.count) header fields, HPACK \(hpack.rawSize) → \(hpack.encodedSize) bytes"
+                if hpack.indexedCount > 0 { text += " (\(hpack.indexedCount) from the tables)" }
+                let fromDynamic = hpack.representations.contains {
+                    if case .indexed(let i) = $0 { return i > HPACKStaticTable.count } else { return false }
+                }
+                if fromDynamic, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
+            }
+            out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
+            if verbosity == .bytes { out += http2FrameBytes(f) }
+        }
+        if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
+            state.explained.insert(key)
+            out += explain(text)
+        }
+        return out
+    }
+
+    /// At `bytes` verbosity: the frame header's fields, the first payload octets, and how HPACK
+    /// represented each header field (RFC 7541 §6).
+    func http2FrameBytes(_ f: HTTP2FrameTrace) -> [String] {
+        let wire = f.frame.encoded
+        var out = [detail("frame header \(Hex.string(Array(wire.prefix(9)))): length \(f.length), type 0x\(String(wire[3], radix: 16)) \(f.typeName), flags 0x\(String(format: "%02x", wire[4])), stream \(f.streamID)", indent: 10)]
+        let payload = wire.dropFirst(9)
+        if !payload.isEmpty {
+            out.append(detail("payload \(Hex.string(Array(payload.prefix(32))))\(payload.count > 32 ? "… (\(payload.count) bytes)" : "")", indent: 10))
+        }
+        guard let hpack = f.hpack else { return out }
+        var fields = hpack.fields.makeIterator()
+        for representation in hpack.representations {
+            switch representation {
+            case .sizeUpdate(let size):
+                out.append(detail("dynamic table size update → \(size)", indent: 12))
+            case .indexed(let index):
+                let field = fields.next().map(\.description) ?? "?"
+                out.append(detail("indexed \(index) (\(index <= HPACKStaticTable.count ? "static" : "dynamic")) → \(field)", indent: 12))
+            case .literal(let field, let nameIndex, let indexing, let huffmanName, let huffmanValue):
+                _ = fields.next()
+                let how: String
+                switch indexing {
+                case .incremental: how = "literal, added to the dynamic table"
+                case .without: how = "literal, not indexed"
+                case .never: how = "literal, never indexed"
+                }
+                let name = nameIndex.map { "name from index \($0)" } ?? "literal name\(huffmanName ? " (Huffman)" : "")"
+                out.append(detail("\(how); \(name); value\(huffmanValue ? " Huffman-coded" : " as is") → \(field)", indent: 12))
+            }
+        }
+        out.append(detail("dynamic table now \(hpack.tableEntries) entries, \(hpack.tableSize) bytes", indent: 12))
+        return out
     }
 
     func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [String] {
@@ -495,6 +598,7 @@ public struct TextRenderer: Sendable {
         }
         guard remarks else { return out }
         out += paragraph(explanations("knowledge.measured") ?? "")
+        if table.decodedHTTP2, let text = explanations("knowledge.http2") { out += paragraph(text) }
         if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += paragraph(text) }
         if table.hasAttacker, let text = explanations("knowledge.attacker") { out += paragraph(text) }
         return out
@@ -508,6 +612,10 @@ public struct TextRenderer: Sendable {
                    "connections: \(st.connections); TLS handshakes: \(st.fullHandshakes) full, \(st.abbreviatedHandshakes) abbreviated; requests: \(st.requests), responses: \(st.responses)",
                    "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { Self.timeText($0) } ?? "—"); virtual CPU for public-key work: \(Self.timeText(st.cpuTime))"]
         if let text = explanations("stats.roundTrips") { out += paragraph(text) }
+        if st.usedHTTP2 {
+            out.append("HTTP/2: \(st.http2Streams) streams on \(st.connections) connection\(st.connections == 1 ? "" : "s")\(st.pushedResponses > 0 ? " (\(st.pushedResponses) pushed)" : ""); header blocks \(st.hpackRawBytes) → \(st.hpackEncodedBytes) bytes with HPACK; each request's: \(st.requestHeaderBlocks.map(String.init).joined(separator: ", ")) bytes")
+            if let text = explanations("stats.http2") { out += paragraph(text) }
+        }
         return out
     }
 
@@ -697,7 +805,14 @@ public struct TextRenderer: Sendable {
             : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? " (\(bytes.count) bytes)" : "")
     }
 
-    func firstLine(_ s: String) -> String { String(s.split(separator: "\r\n").first ?? "") }
+    /// The first line of an HTTP/1.x message; for an HTTP/2 one (its fields as `name: value`
+    /// lines, pseudo-headers first) the pseudo-headers on one line: `GET https example.com /a`.
+    func firstLine(_ s: String) -> String {
+        let lines = s.split(separator: "\r\n")
+        guard lines.first?.hasPrefix(":") == true else { return String(lines.first ?? "") }
+        let pseudo = lines.prefix { $0.hasPrefix(":") }.compactMap { $0.split(separator: " ", maxSplits: 1).last }
+        return pseudo.joined(separator: " ")
+    }
 
     /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.
     func rule(_ title: String) -> String {

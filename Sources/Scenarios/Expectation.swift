@@ -78,6 +78,8 @@ enum ExpectationReader {
         case sequence([String])
         /// A list of free-text lines in order.
         case lines
+        /// A list of whole numbers in order.
+        case intList
         case summary
     }
 
@@ -94,8 +96,17 @@ enum ExpectationReader {
         ("extended_master_secret", .bool), ("resumed", .bool), ("outcome", .text),
         ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
         ("responses", .int), ("round_trips", .int), ("last_response_t", .seconds), ("cpu_time", .seconds),
+        ("streams", .int), ("hpack_raw_bytes", .int), ("hpack_encoded_bytes", .int), ("pushed_responses", .int),
+        ("alpn", .text),
     ]
+    /// The keys only an HTTP/2 run's summary has.
+    static let http2SummaryKeys: Set<String> = ["streams", "hpack_raw_bytes", "hpack_encoded_bytes", "pushed_responses"]
     static var summaryKeys: [String] { summarySchema.map(\.0) }
+    /// The keys a run's JSON summary holds: all but the HTTP/2 ones unless it spoke HTTP/2, and
+    /// `alpn` only when ALPN agreed on a protocol.
+    static func summaryKeys(http2: Bool, alpn: Bool) -> [String] {
+        summaryKeys.filter { (http2 || !http2SummaryKeys.contains($0)) && (alpn || $0 != "alpn") }
+    }
 
     /// Virtual seconds as the JSON summary writes them: six decimals (`0.250000`).
     static func seconds(micros: Int64) -> String {
@@ -144,6 +155,8 @@ enum ExpectationReader {
                 ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
                 ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
                 ("responses", .int), ("requests_served", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .intOrMinusOne),
+                ("http2", .enumeration(["h2", "h2c", "none"])), ("streams", .int), ("pushed_responses", .int),
+                ("request_header_blocks", .intList), ("hpack_raw_bytes", .int), ("hpack_encoded_bytes", .int),
                 ("http_response", .bool), ("response_altered", .bool), ("client_response_includes", .string),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),
                 ("client_tcp_states", .sequence(tcpStates)), ("server_tcp_states", .sequence(tcpStates)),
@@ -204,6 +217,10 @@ enum ExpectationReader {
         case .lines:
             var items: [String] = []
             for item in try v.list() { items.append(try item.string()) }
+            return .list(items)
+        case .intList:
+            var items: [String] = []
+            for item in try v.list() { items.append(String(try item.int(0 ... 1_000_000_000))) }
             return .list(items)
         case .summary: return .null
         }

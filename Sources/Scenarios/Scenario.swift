@@ -103,6 +103,8 @@ public struct TLSWorld {
     /// (empty: that side does not use ALPN).
     public var serverALPN: [String] = []
     public var clientALPN: [String] = []
+    /// HTTP/2 server push (`http.push`): paths the server pushes with its first response.
+    public var http2Push: [String] = []
 }
 
 /// Latency and loss between the two hosts.

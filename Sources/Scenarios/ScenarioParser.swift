@@ -313,8 +313,9 @@ struct ScenarioReader {
         var mode = HTTPConnectionMode.keepAlive
         var usesTLS = true, resumes = false
         var cpu = VirtualCPU.free
+        var push: [String] = []
         if let h = top["http"] {
-            let m = try h.mapping(["request", "requests", "response", "mode", "tls", "resumption", "cpu"])
+            let m = try h.mapping(["request", "requests", "response", "mode", "tls", "resumption", "cpu", "push"])
             if let r = m["request"] { request = r.isNull ? nil : try r.string() }
             if let r = m["response"] { response = try r.string() }
             if let r = m["requests"] {
@@ -330,6 +331,17 @@ struct ScenarioReader {
             resumes = try m["resumption"]?.bool() ?? false
             if resumes, !usesTLS { throw m.keyError("resumption", "contradiction: session resumption needs tls: true") }
             if let v = m["cpu"] { cpu = try v.oneOf(["free", "measured"]) == "measured" ? .measured : .free }
+            if let v = m["push"] {
+                guard mode == .h2 else { throw m.keyError("push", "contradiction: server push is HTTP/2's (needs mode: h2)") }
+                for item in try v.list() {
+                    let path = try item.string()
+                    guard path.hasPrefix("/"), !path.contains(" ") else { throw item.error("expected a path starting with /, without spaces") }
+                    push.append(path)
+                }
+            }
+            if mode == .h2, resumes {
+                throw m.keyError("resumption", "contradiction: HTTP/2 uses one connection, so there is no second one to resume on")
+            }
             if mode == .http09 {
                 try http09(m, usesTLS: usesTLS)
                 if !m.has("request"), !m.has("requests") { request = "GET /profile\r\n" }
@@ -337,6 +349,10 @@ struct ScenarioReader {
             }
         }
         let attack = try self.attack(top["attacker"], certs: certs, usesTLS: usesTLS, clientSuites: clientSuites)
+        if mode == .h2, attack != nil, let a = top["attacker"] {
+            // The active attacks here act on HTTP/1.x text or TLS records; with HTTP/2 only watching is modelled.
+            throw a.error("contradiction: with http.mode h2 only the attacker kind eavesdropper is modelled")
+        }
         var world = TLSWorld(now: now, certificates: certs, serverChain: chain, serverSuites: serverSuites,
                         serverMinVersion: serverMin, serverMaxVersion: serverMax, dhGroup: dhGroup, serverEMS: serverEMS,
                         clientAuth: clientAuth, clientCAs: clientCAs, subjectWhitelist: whitelist, host: host,
@@ -344,7 +360,7 @@ struct ScenarioReader {
                         clientEMS: clientEMS, minimumDHPrimeBits: minDH, trustStore: trust, customAnchors: anchors,
                         anchorsOnly: anchorsOnly, policy: policy, ats: ats, identity: identity, network: network, tcp: tcp,
                         httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
-                        usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack)
+                        usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack, http2Push: push)
         world.serverALPN = try server?["alpn"].map { v throws(ScenarioError) in try alpn(v) } ?? []
         world.clientALPN = try client?["alpn"].map { v throws(ScenarioError) in try alpn(v) } ?? []
         return world

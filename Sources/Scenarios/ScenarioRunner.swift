@@ -93,6 +93,7 @@ enum ScenarioRunner {
         setup.httpResponse = w.httpResponse
         setup.requests = w.requests
         setup.connectionMode = w.connectionMode
+        setup.http2Push = w.http2Push
         setup.usesTLS = w.usesTLS
         if !w.usesTLS { setup.serverPort = 80 }
         setup.resumesSessions = w.resumesSessions
@@ -204,6 +205,14 @@ enum ScenarioRunner {
             if $0.actor == .server, case .http(.requestReceived) = $0.kind { true } else { false }
         }.count)
         f["round_trips"] = .int(stats.roundTrips)
+        f["streams"] = .int(stats.http2Streams)
+        f["pushed_responses"] = .int(stats.pushedResponses)
+        f["request_header_blocks"] = .list(stats.requestHeaderBlocks.map(String.init))
+        f["hpack_raw_bytes"] = .int(stats.hpackRawBytes)
+        f["hpack_encoded_bytes"] = .int(stats.hpackEncodedBytes)
+        f["http2"] = .string(trace.events.lazy.compactMap { e -> String? in
+            if case .http2(.chosen(let how)) = e.kind { return how.rawValue } else { return nil }
+        }.first ?? "none")
         f["cpu_us"] = .int(Int(stats.cpuTime))
         f["last_response_us"] = .int(Int(stats.lastResponseTime ?? -1))
         // The first response as the server sent it and as the client read it.
@@ -236,6 +245,7 @@ enum ScenarioRunner {
         f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.name ?? $0.hex) } ?? .null
         f["summary.version"] = s.version.map { .string("\($0)") } ?? .null
         f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
+        if let alpn = s.applicationProtocol { f["summary.alpn"] = .string(alpn.description) }
         f["summary.resumed"] = .bool(s.resumed)
         f["summary.outcome"] = .string(s.outcome)
         f["summary.t"] = .string(ExpectationReader.seconds(micros: trace.events.last?.time ?? 0))
@@ -249,6 +259,12 @@ enum ScenarioRunner {
         f["summary.round_trips"] = .int(stats.roundTrips)
         f["summary.last_response_t"] = stats.lastResponseTime.map { .string(ExpectationReader.seconds(micros: $0)) } ?? .null
         f["summary.cpu_time"] = .string(ExpectationReader.seconds(micros: stats.cpuTime))
+        if stats.usedHTTP2 {
+            f["summary.streams"] = .int(stats.http2Streams)
+            f["summary.hpack_raw_bytes"] = .int(stats.hpackRawBytes)
+            f["summary.hpack_encoded_bytes"] = .int(stats.hpackEncodedBytes)
+            f["summary.pushed_responses"] = .int(stats.pushedResponses)
+        }
         return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict)
     }
 

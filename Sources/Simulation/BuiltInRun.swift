@@ -13,6 +13,7 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case tamperServerHello = "tamper-serverhello"
     case strip, replay
     case http10, keepAlive = "keep-alive", pipelining, resumption
+    case h2, h2c
 
     public var summary: String {
         switch self {
@@ -36,6 +37,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .keepAlive: return "HTTP/1.1 keep-alive over TLS: three requests in sequence on one connection"
         case .pipelining: return "HTTP/1.1 pipelining over TLS: three requests back to back on one connection"
         case .resumption: return "two connections; the second resumes the TLS session (abbreviated handshake)"
+        case .h2: return "HTTP/2 over TLS: three requests at once on three streams of one connection, headers HPACK-compressed"
+        case .h2c: return "HTTP/2 in the clear (h2c, prior knowledge): the eavesdropper decodes HPACK and reads the cookie"
         }
     }
 
@@ -134,6 +137,14 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
             setup.connectionMode = self == .keepAlive ? .keepAlive : .pipelining
             setup.requests = three.map { "GET \($0) HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n" }
             setup.cpu = .measured
+        case .h2, .h2c:
+            setup.connectionMode = .h2
+            setup.requests = three.map { "GET \($0) HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\n\r\n" }
+            setup.cpu = .measured
+            if self == .h2c {
+                setup.usesTLS = false
+                setup.serverPort = 80
+            }
         case .resumption:
             setup.connectionMode = .oneRequestPerConnection
             setup.resumesSessions = true

@@ -10,4 +10,8 @@ public enum HTTPConnectionMode: String, Sendable, CaseIterable {
     case keepAlive = "keep-alive"
     /// HTTP/1.1 pipelining: one connection; every request is sent back to back, then the responses come.
     case pipelining
+    /// HTTP/2 (RFC 9113): one connection; every request at once, each on its own stream (1, 3, 5…)
+    /// as HPACK-compressed HEADERS; the server interleaves the responses' frames. Over TLS the
+    /// protocol is "h2" (chosen by ALPN); over plain TCP "h2c" with prior knowledge (§3.3).
+    case h2
 }

@@ -22,6 +22,8 @@ public struct KnowledgeTable: Sendable {
     }
 
     public var rows: [Row]
+    /// The eavesdropper decoded HTTP/2 frames and HPACK header blocks from the wire (h2c).
+    public var decodedHTTP2 = false
     /// True when the run had a later analysis (a stolen key, a seed search).
     public var hasAfterwards: Bool { rows.contains { $0.eavesdropperAfterwards != nil } }
     public var hasAttacker: Bool { rows.contains { $0.attacker != nil } }
@@ -48,6 +50,21 @@ extension Trace {
         }
     }
 
+    /// What a passive observer decodes from the first connection's recorded bytes as HTTP/2: each
+    /// message's text and its cookie line (empty when the run used no HTTP/2 or it was encrypted).
+    var http2Decoded: Set<[UInt8]> {
+        guard events.contains(where: { if case .http2 = $0.kind { true } else { false } }),
+              let flow = recordedFlows.first else { return [] }
+        let texts = (HTTP2PassiveDecoder.messages(flow.clientToServer, clientSide: true) ?? [])
+            + (HTTP2PassiveDecoder.messages(flow.serverToClient, clientSide: false) ?? [])
+        var out = Set<[UInt8]>()
+        for text in texts {
+            out.insert(Array(text.utf8))
+            if let cookie = PassiveAnalysis.cookieLine(Array(text.utf8)) { out.insert(cookie) }
+        }
+        return out
+    }
+
     public var knowledge: KnowledgeTable {
         let s = summary
         // TCP may split a value across segments: search the concatenated stream of each direction.
@@ -57,9 +74,13 @@ extension Trace {
                 streams[e.actor, default: []] += p.segment.payload
             }
         }
+        // HTTP/2 compresses headers (HPACK, often Huffman-coded): the request's text is not on the
+        // wire as such. The eavesdropper parses the recorded streams as HTTP/2 frames with its own
+        // HPACK decoder — possible only in the clear (h2c); over TLS the bytes are records.
+        let decodedHTTP2 = http2Decoded
         func onWire(_ value: [UInt8]?) -> Bool {
             guard let value, value.count >= 4 else { return false }
-            return streams.values.contains { $0.firstRange(of: value) != nil }
+            return streams.values.contains { $0.firstRange(of: value) != nil } || decodedHTTP2.contains(value)
         }
         // Each side's own copy of each value; a side "knows" the row's value (the client's) only
         // when its copy is the same bytes — behind a MITM the server holds different ones.
@@ -137,6 +158,6 @@ extension Trace {
         if response != nil || serverResponse != nil {
             rows.append(row("HTTP response", client: response, server: serverResponse))
         }
-        return KnowledgeTable(rows: rows)
+        return KnowledgeTable(rows: rows, decodedHTTP2: !decodedHTTP2.isEmpty)
     }
 }

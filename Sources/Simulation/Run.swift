@@ -41,6 +41,8 @@ final class Endpoint {
     /// Why this side stopped processing: the fatal alert it sent or received (a `dropped.…` key
     /// and the alert's name).
     var failure: (key: String, alert: String)?
+    /// HTTP/2 framing and HPACK state (mode `h2`).
+    var h2 = HTTP2EndpointState()
 
     init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
         self.actor = actor
@@ -91,6 +93,13 @@ final class Run {
     var spans: [StreamSpan] = []
 
     init(setup: SimulationSetup) {
+        var setup = setup
+        // HTTP/2 over TLS is chosen inside the handshake with ALPN "h2" (RFC 9113 §3.2): unless the
+        // setup names its own lists, the client offers h2 then http/1.1 and the server supports both.
+        if setup.connectionMode == .h2, setup.usesTLS {
+            if setup.client.applicationProtocols.isEmpty { setup.client.applicationProtocols = [.h2, .http11] }
+            if setup.server.applicationProtocols.isEmpty { setup.server.applicationProtocols = [.h2, .http11] }
+        }
         self.setup = setup
         net = TCPNetwork(random: TCPRandomAdapter(setup.random))
         sessionCache = setup.server.sessionCache ?? (setup.resumesSessions ? TLSSessionCache() : nil)
@@ -102,7 +111,7 @@ final class Run {
         let requests = setup.plannedRequests
         switch setup.connectionMode {
         case .oneRequestPerConnection, .http09: plannedConnections = requests.isEmpty ? [[]] : requests.map { [$0] }
-        case .keepAlive, .pipelining: plannedConnections = [requests]
+        case .keepAlive, .pipelining, .h2: plannedConnections = [requests]
         }
     }
 
@@ -320,8 +329,9 @@ final class Run {
     }
 
     /// Application data from one endpoint (through TLS, or straight onto TCP).
-    func send(_ text: String, from e: Endpoint) {
-        let data = Array(text.utf8)
+    func send(_ text: String, from e: Endpoint) { send(bytes: Array(text.utf8), from: e) }
+
+    func send(bytes data: [UInt8], from e: Endpoint) {
         switch e.engine {
         case .plain:
             addSpan(.plainHTTP, offset: e.streamOffset, length: data.count, encrypted: false, by: e)
@@ -338,6 +348,10 @@ final class Run {
     }
 
     func application(_ leg: Leg) {
+        if setup.connectionMode == .h2 {
+            http2Application(leg)
+            return
+        }
         let client = leg.initiator, server = leg.responder
         // The responder: the real server answers; a MITM reads the request and relays it.
         let http09 = setup.connectionMode == .http09
@@ -414,7 +428,9 @@ final class Run {
         let client = leg.initiator, server = leg.responder
         guard let c = client.tcp else { return }
         let exchangeOver: Bool
-        if client.actor == .client {
+        if client.actor == .client, setup.connectionMode == .h2 {
+            exchangeOver = http2ExchangeOver(leg)
+        } else if client.actor == .client {
             exchangeOver = client.done && leg.answered >= leg.requests.count
         } else {
             let down = leg.downstream
@@ -422,6 +438,9 @@ final class Run {
         }
         // The initiator closes first: close_notify, then FIN. It reacts only to its own state and to
         // what it received (a fatal alert it sent or read), never to the other side's local failure.
+        if exchangeOver, setup.connectionMode == .h2, client.actor == .client, !client.closedTLS, !client.failed {
+            http2GoAway(leg)
+        }
         if exchangeOver || client.failed, !client.closedTLS {
             client.closedTLS = true
             if client.done, !client.failed, case .client(var engine) = client.engine {

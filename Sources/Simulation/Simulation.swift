@@ -29,6 +29,9 @@ public struct SimulationSetup {
     public var requests: [String]?
     /// How the requests use connections.
     public var connectionMode: HTTPConnectionMode = .keepAlive
+    /// HTTP/2 server push (`.h2` only): paths the server pushes (PUSH_PROMISE on stream 1, the
+    /// pushed responses on streams 2, 4, …) with its response to the first request.
+    public var http2Push: [String] = []
     /// The server's answer to every request.
     public var httpResponse = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
     /// false: plain HTTP straight over TCP, no TLS at all.

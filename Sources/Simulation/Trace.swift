@@ -116,6 +116,7 @@ public struct Trace: Sendable {
         var st = RunStatistics()
         var clientWaiting = false
         var connections = Set<Int>()
+        var streams = Set<UInt32>()
         for e in events {
             switch e.kind {
             case .tcp(.sent(let p)) where e.actor == .client:
@@ -140,12 +141,22 @@ public struct Trace: Sendable {
                 st.lastResponseTime = e.time
             case .compute(_, let d):
                 st.cpuTime += d
+            case .http2(.frameSent(let f)) where e.actor == .client || e.actor == .server:
+                st.usedHTTP2 = true
+                if f.streamID != 0 { streams.insert(f.streamID) }
+                if case .pushPromise(let promised, _) = f.frame.payload { streams.insert(promised); st.pushedResponses += 1 }
+                if let hpack = f.hpack {
+                    st.hpackRawBytes += hpack.rawSize
+                    st.hpackEncodedBytes += hpack.encodedSize
+                    if e.actor == .client, f.frame.type == .headers { st.requestHeaderBlocks.append(hpack.encodedSize) }
+                }
             default:
                 break
             }
             if case .tcp(.sent(let p)) = e.kind, e.actor == .client { st.bytesOnWire += p.segment.payload.count }
         }
         st.connections = connections.count
+        st.http2Streams = streams.count
         st.duration = events.last?.time ?? 0
         return st
     }
@@ -170,6 +181,15 @@ public struct RunStatistics: Sendable, Hashable {
     public var cpuTime: Int64 = 0
     /// TCP payload bytes sent by every host.
     public var bytesOnWire = 0
+    /// HTTP/2 only: the run used it; how many streams it opened (requests and pushes); the header
+    /// blocks' octets of names and values vs. HPACK-encoded, over every block either side sent;
+    /// each request's encoded header block size, in order; how many responses were pushed.
+    public var usedHTTP2 = false
+    public var http2Streams = 0
+    public var hpackRawBytes = 0
+    public var hpackEncodedBytes = 0
+    public var requestHeaderBlocks: [Int] = []
+    public var pushedResponses = 0
 }
 
 /// The outcome of a run and the secrets each side ended with.

@@ -18,6 +18,8 @@ public struct TraceEvent: Sendable {
         case tls(TLSEvent)
         /// An HTTP request or response handed to / delivered by TLS (or plain TCP).
         case http(HTTPEvent)
+        /// HTTP/2 framing (mode `h2`): the preface, each frame sent or received, connection errors.
+        case http2(HTTP2Event)
         /// A phase of the run begins (for headings): "TCP three-way handshake", …
         case phase(String)
         /// What an attacker or observer did or worked out.

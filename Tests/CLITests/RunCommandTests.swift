@@ -84,13 +84,24 @@ struct RunCommandTests {
         }
         let unmatched = pending.filter { !$0.value.isEmpty }.map(\.key)
         #expect(unmatched.isEmpty, "\(run): sent but never received nor dropped: \(unmatched)")
-        if run != "http-plain" { #expect(settled > 0) }
+        let plain = ["http-plain", "h2c"].contains(run)
+        if !plain { #expect(settled > 0) }
         let sent = units.filter { $0["event"] as? String == "tls_message" && $0["action"] as? String == "sent" }
-        if run != "http-plain" {
+        if !plain {
             let hello = try #require(sent.first)
             #expect(hello["message"] as? String == "ClientHello")
             #expect((hello["bytes"] as? String)?.hasPrefix("01") == true)
         }
+        // HTTP/2: every frame one side sent, the other received, in the same order.
+        let frames = objects.filter { $0["event"] as? String == "http2" }
+        for (from, to) in [("client", "server"), ("server", "client")] {
+            func list(_ actor: String, _ action: String) -> [String] {
+                frames.filter { $0["actor"] as? String == actor && $0["action"] as? String == action }
+                    .map { "\($0["type"] ?? "?")/\($0["stream"] ?? "?")" }
+            }
+            #expect(list(from, "frame_sent") == list(to, "frame_received"), "\(run): \(from) → \(to) frames")
+        }
+        if run.hasPrefix("h2") { #expect(!frames.isEmpty) }
         // TCP segments: the first is the client's SYN
         let segments = objects.filter { $0["event"] as? String == "tcp_segment" }
         #expect(segments.first?["flags"] as? String == "S" && segments.first?["action"] as? String == "sent")

@@ -8,7 +8,7 @@ import Simulation
 @Suite("expect.summary covers the JSON summary object")
 struct SummaryTests {
     static let files = ["tls/rsa-one-way", "http/resumption", "http/https-cost", "attacks/http-plain-cookie",
-                        "certs/expired", "attacks/mitm-default-client"]
+                        "certs/expired", "attacks/mitm-default-client", "http/http2-server-push", "attacks/h2c-eavesdropper", "tls/alpn"]
 
     @Test(arguments: files)
     func everyJSONSummaryValueIsAFact(_ name: String) throws {
@@ -16,7 +16,9 @@ struct SummaryTests {
         let run = scenario.run()
         let trace = try #require(run.trace)
         let pairs = JSONLinesRenderer().summary(trace).pairs
-        #expect(Set(pairs.map(\.0)) == Set(ExpectationReader.summaryKeys), "the schema lists exactly the JSON summary's keys")
+        #expect(Set(pairs.map(\.0)) == Set(ExpectationReader.summaryKeys(http2: trace.statistics.usedHTTP2,
+                                                                                   alpn: trace.summary.applicationProtocol != nil)),
+                "the schema lists exactly the JSON summary's keys")
         for (key, json) in pairs {
             let expected: FactValue
             switch json {

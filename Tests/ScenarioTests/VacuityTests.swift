@@ -56,6 +56,12 @@ struct VacuityTests {
         Mutation(file: "ats/tls10-blocked.yaml", remove: ", tls_version: TLSv1.0"),
         Mutation(file: "attacks/strip-suites.yaml", remove: "attacker:\n  kind: strip_suites\n  suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, TLS_DHE_RSA_WITH_AES_128_CBC_SHA256]\n"),
         Mutation(file: "attacks/weak-client-random.yaml", remove: "attacker: { kind: weak_client_random, process_id_space: 64, clock_window_ms: 10 }\n"),
+        // HTTP/2: the mode, the push list, TLS.
+        Mutation(file: "http/http2-multiplexing.yaml", remove: "  mode: h2\n", insert: "  mode: keep-alive\n"),
+        Mutation(file: "http/http2-header-compression.yaml", remove: "  mode: h2\n", insert: "  mode: pipelining\n"),
+        Mutation(file: "http/http2-server-push.yaml", remove: "  push: [/style.css]\n"),
+        Mutation(file: "http/http2-needs-alpn.yaml", remove: "server:\n  alpn: [http/1.1]\n"),
+        Mutation(file: "attacks/h2c-eavesdropper.yaml", remove: "  tls: false\n"),
         // TCP: the scripted loss.
         Mutation(file: "tcp/lost-syn.yaml", remove: "    - { from: client, nth: 1, action: drop }\n", insert: "    []\n"),
     ]

@@ -61,6 +61,18 @@ struct ValidationTests {
         #expect(kind?.description.hasPrefix("t.yaml:4:1: server: key 'server' does not apply to a scenario of kind tcp") == true)
     }
 
+    @Test func http2Contradictions() {
+        let push = validationError(minimal("http: { mode: keep-alive, push: [/a.css] }\n"))
+        #expect(push?.path == "http.push" && push?.message.hasPrefix("contradiction: server push is HTTP/2's") == true)
+        let path = validationError(minimal("http: { mode: h2, push: [a.css] }\n"))
+        #expect(path?.path == "http.push[0]" && path?.message.hasPrefix("expected a path starting with /") == true)
+        let resume = validationError(minimal("http: { mode: h2, resumption: true }\n"))
+        #expect(resume?.path == "http.resumption" && resume?.message.hasPrefix("contradiction") == true)
+        let mitm = validationError(minimal("http: { mode: h2 }\nattacker: { kind: mitm }\n"))
+        #expect(mitm?.path == "attacker" && mitm?.message.hasPrefix("contradiction: with http.mode h2") == true)
+        #expect(validationError(minimal("http: { mode: h2, push: [/a.css] }\nattacker: { kind: eavesdropper }\n")) == nil)
+    }
+
     @Test func yamlSyntaxAndGarbage() {
         let e = validationError("title: [unclosed\n")
         #expect(e != nil && e?.message.hasPrefix("YAML syntax") == true && (e?.line ?? 0) >= 1)

@@ -1,0 +1,403 @@
+import TLSEngine
+
+/// One endpoint's HTTP/2 connection state: its HPACK contexts (one per direction: the encoder for
+/// what it sends, the decoder for what it receives) and its streams.
+struct HTTP2EndpointState {
+    var encoder = HPACKEncoder()
+    var decoder = HPACKDecoder()
+    /// Client: preface, SETTINGS and requests sent. Server: the client's preface received.
+    var started = false
+    var settingsAcknowledged = false
+    var goawaySent = false
+    var goawayReceived = false
+    /// A connection error this side detected (it sent GOAWAY with it).
+    var error: HTTP2ErrorCode?
+    /// The peer allows server push (its SETTINGS_ENABLE_PUSH; 1 until it says otherwise).
+    var peerAllowsPush = true
+    /// A header block continued in CONTINUATION frames: its stream, frame and octets so far.
+    var pendingBlock: (frame: HTTP2Frame, block: [UInt8])?
+    /// Each open stream's header fields and body so far.
+    var headers: [UInt32: [HPACKHeaderField]] = [:]
+    var bodies: [UInt32: [UInt8]] = [:]
+    /// Client: streams the server promised (PUSH_PROMISE) and how many of them completed.
+    var promised: [UInt32] = []
+    var pushesCompleted = 0
+    /// Server: the next stream ID for a push (even, from 2).
+    var nextPushStream: UInt32 = 2
+    /// Flow control (RFC 9113 §5.2, §6.9). Sender: what the peer still lets it send, on the
+    /// connection and per stream, and the bodies waiting for window. Receiver: what it still
+    /// accepts, and what it consumed but has not yet given back with WINDOW_UPDATE.
+    var sendWindow = HTTP2Defaults.initialWindowSize
+    var peerInitialWindow = HTTP2Defaults.initialWindowSize
+    var streamSendWindows: [UInt32: Int] = [:]
+    var pendingData: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
+    var receiveWindow = HTTP2Defaults.initialWindowSize
+    var streamReceiveWindows: [UInt32: Int] = [:]
+    var unacknowledged = 0
+    var streamUnacknowledged: [UInt32: Int] = [:]
+}
+
+/// The settings each side announces (RFC 9113 §6.5.2).
+enum HTTP2Defaults {
+    static let maxConcurrentStreams: UInt32 = 100
+    /// The initial flow-control window of the connection and of each stream (§6.9.2).
+    static let initialWindowSize = 65_535
+}
+
+extension Run {
+    func http2(_ h: HTTP2Event, by e: Endpoint) {
+        events.append(TraceEvent(time: net.now, actor: e.actor, kind: .http2(h), connection: e.connection, peer: e.peer))
+    }
+
+    /// Traces each frame as sent and writes them (after `prefix`, the client preface) in one go.
+    func sendFrames(_ frames: [HTTP2FrameTrace], from e: Endpoint, prefix: [UInt8] = []) {
+        guard !frames.isEmpty || !prefix.isEmpty else { return }
+        for f in frames { http2(.frameSent(f), by: e) }
+        send(bytes: prefix + frames.flatMap(\.frame.encoded), from: e)
+    }
+
+    /// HTTP/2 on one connection: the real server answers, the real client sends and reads. (The
+    /// scenario layer allows no active attacker with h2, so the responder is always the server.)
+    func http2Application(_ leg: Leg) {
+        if leg.responder.actor == .server { http2Server(leg) }
+        if leg.initiator.actor == .client { http2Client(leg) }
+    }
+
+    /// The client is finished once every request's response and every promised push arrived (or
+    /// the connection failed: a connection error either way, or the server's GOAWAY).
+    func http2ExchangeOver(_ leg: Leg) -> Bool {
+        let c = leg.initiator
+        guard c.done else { return false }
+        if c.h2.error != nil || c.h2.goawayReceived { return true }
+        return c.h2.started && leg.answered >= leg.requests.count && c.h2.pushesCompleted >= c.h2.promised.count
+    }
+
+    /// The client ends the connection gracefully: GOAWAY naming the last server-initiated stream
+    /// it processed (RFC 9113 §6.8), before TLS's close_notify and TCP's FIN.
+    func http2GoAway(_ leg: Leg) {
+        let c = leg.initiator
+        guard c.h2.started, !c.h2.goawaySent, c.h2.error == nil else { return }
+        c.h2.goawaySent = true
+        let last = c.h2.promised.max() ?? 0
+        sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: last, errorCode: HTTP2ErrorCode.noError.rawValue, debug: [])))], from: c)
+    }
+
+    /// A connection error (RFC 9113 §5.4.1): trace it, send GOAWAY with its code, stop.
+    func http2ConnectionError(_ code: HTTP2ErrorCode, _ why: String, lastStream: UInt32, by e: Endpoint) {
+        guard e.h2.error == nil else { return }
+        e.h2.error = code
+        http2(.connectionError(code, why), by: e)
+        e.h2.goawaySent = true
+        sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStream, errorCode: code.rawValue, debug: Array(why.utf8))))], from: e)
+    }
+
+    /// The frames now whole in `e`'s inbox, each traced as received (header blocks decoded with
+    /// `e`'s HPACK decoder). A malformed frame or header block is a connection error.
+    func receiveFrames(_ e: Endpoint) -> [(frame: HTTP2Frame, fields: [HPACKHeaderField]?)]? {
+        var out: [(HTTP2Frame, [HPACKHeaderField]?)] = []
+        var rest = ArraySlice(e.inbox)
+        defer { e.inbox = Array(rest) }
+        while true {
+            let decoded: (frame: HTTP2Frame, consumed: Int)?
+            do {
+                decoded = try HTTP2Frame.decode(rest)
+            } catch {
+                http2ConnectionError(error.code, error.description, lastStream: e.h2.headers.keys.max() ?? 0, by: e)
+                return nil
+            }
+            guard let (frame, used) = decoded else { break }
+            rest = rest.dropFirst(used)
+            var block: [UInt8]?
+            var blockFrame = frame
+            switch frame.payload {
+            case .headers(let b, _), .pushPromise(_, let b):
+                guard e.h2.pendingBlock == nil else {
+                    http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                    http2ConnectionError(.protocolError, "\(frame.typeName) inside a header block", lastStream: 0, by: e)
+                    return nil
+                }
+                if frame.flags.contains(.endHeaders) { block = b } else { e.h2.pendingBlock = (frame, b) }
+            case .continuation(let b):
+                guard var pending = e.h2.pendingBlock, pending.frame.streamID == frame.streamID else {
+                    http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                    http2ConnectionError(.protocolError, "CONTINUATION without a header block to continue", lastStream: 0, by: e)
+                    return nil
+                }
+                pending.block += b
+                e.h2.pendingBlock = pending
+                if frame.flags.contains(.endHeaders) {
+                    block = pending.block
+                    blockFrame = pending.frame
+                    e.h2.pendingBlock = nil
+                }
+            default:
+                if e.h2.pendingBlock != nil {
+                    http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                    http2ConnectionError(.protocolError, "\(frame.typeName) inside a header block", lastStream: 0, by: e)
+                    return nil
+                }
+            }
+            guard let block else {
+                http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                if frame.type != .continuation, !(frame.type == .headers || frame.type == .pushPromise) { out.append((frame, nil)) }
+                continue
+            }
+            do {
+                let (fields, summary) = try e.h2.decoder.decode(block)
+                http2(.frameReceived(HTTP2FrameTrace(frame: frame, hpack: summary)), by: e)
+                out.append((blockFrame, fields))
+            } catch {
+                http2(.frameReceived(HTTP2FrameTrace(frame: frame)), by: e)
+                http2ConnectionError(error.http2ErrorCode, "HPACK: \(error)", lastStream: 0, by: e)
+                return nil
+            }
+        }
+        return out
+    }
+
+    /// Adds what `frame` carries to its stream; returns the stream when this frame ended it.
+    func collect(_ frame: HTTP2Frame, fields: [HPACKHeaderField]?, into e: Endpoint) -> UInt32? {
+        switch frame.payload {
+        case .headers:
+            if let fields { e.h2.headers[frame.streamID] = fields }
+        case .data(let d):
+            e.h2.bodies[frame.streamID, default: []] += d
+        default:
+            return nil
+        }
+        return frame.flags.contains(.endStream) ? frame.streamID : nil
+    }
+
+    // MARK: The server
+
+    func http2Server(_ leg: Leg) {
+        let server = leg.responder
+        guard server.done, !server.failed, server.h2.error == nil else { return }
+        var out: [HTTP2FrameTrace] = []
+        if !server.h2.started {
+            let preface = HTTP2Frame.clientPreface
+            let have = min(server.inbox.count, preface.count)
+            guard server.inbox.prefix(have).elementsEqual(preface.prefix(have)) else {
+                http2ConnectionError(.protocolError, "the connection does not start with the HTTP/2 client preface", lastStream: 0, by: server)
+                return
+            }
+            guard have == preface.count else { return }
+            server.inbox.removeFirst(preface.count)
+            server.h2.started = true
+            http2(.prefaceReceived, by: server)
+            // The server's connection preface: its SETTINGS (§3.4).
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
+                (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
+                (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
+            ]))))
+        }
+        guard let frames = receiveFrames(server) else { return }
+        var completed: [UInt32] = []
+        for (frame, fields) in frames {
+            switch frame.payload {
+            case .settings(let list) where !frame.flags.contains(.ack):
+                for (id, value) in list {
+                    if id == HTTP2Setting.enablePush.rawValue { server.h2.peerAllowsPush = value == 1 }
+                    if id == HTTP2Setting.initialWindowSize.rawValue { server.h2.peerInitialWindow = Int(value) }
+                }
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
+            case .windowUpdate(let increment):
+                if frame.streamID == 0 {
+                    server.h2.sendWindow += Int(increment)
+                } else {
+                    server.h2.streamSendWindows[frame.streamID, default: server.h2.peerInitialWindow] += Int(increment)
+                }
+                guard server.h2.sendWindow <= 0x7fff_ffff,
+                      (server.h2.streamSendWindows[frame.streamID] ?? 0) <= 0x7fff_ffff else {
+                    http2ConnectionError(.flowControlError, "a window above 2^31-1", lastStream: 0, by: server)
+                    return
+                }
+            case .settings:
+                server.h2.settingsAcknowledged = true
+            case .ping(let opaque) where !frame.flags.contains(.ack):
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
+            case .goaway:
+                server.h2.goawayReceived = true
+            default:
+                if let id = collect(frame, fields: fields, into: server) {
+                    guard id % 2 == 1, let request = server.h2.headers[id] else {
+                        http2ConnectionError(.protocolError, "stream \(id) ended without a request", lastStream: completed.max() ?? 0, by: server)
+                        return
+                    }
+                    http(.requestReceived(HTTP2Message.text(request, body: server.h2.bodies[id] ?? [])), by: server)
+                    completed.append(id)
+                }
+            }
+        }
+        out += http2Responses(to: completed, server: server)
+        out += http2DataWithinWindows(server)
+        sendFrames(out, from: server)
+    }
+
+    /// The responses to the streams just completed, interleaved: pushes promised first (on the
+    /// first stream), then every response's HEADERS, then their DATA frames in turn.
+    func http2Responses(to streams: [UInt32], server: Endpoint) -> [HTTP2FrameTrace] {
+        guard !streams.isEmpty else { return [] }
+        var out: [HTTP2FrameTrace] = []
+        var answers = streams
+        if streams.contains(1), !setup.http2Push.isEmpty, server.h2.peerAllowsPush, let parent = server.h2.headers[1] {
+            for path in setup.http2Push {
+                let promised = server.h2.nextPushStream
+                server.h2.nextPushStream += 2
+                let request = HTTP2Message.pushedRequestFields(path: path, like: parent)
+                server.h2.headers[promised] = request
+                let (block, summary) = server.h2.encoder.encode(request)
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 1, flags: .endHeaders,
+                                                             payload: .pushPromise(promisedStreamID: promised, block: block)), hpack: summary))
+                answers.append(promised)
+            }
+        }
+        let (fields, body) = HTTP2Message.response(setup.httpResponse)
+        var pending: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
+        for id in answers {
+            let (block, summary) = server.h2.encoder.encode(fields)
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: body.isEmpty ? [.endHeaders, .endStream] : .endHeaders,
+                                                         payload: .headers(block: block, priority: nil)), hpack: summary))
+            http(.responseSent(HTTP2Message.text(fields, body: body)), by: server)
+            if !body.isEmpty { pending.append((id, ArraySlice(body))) }
+        }
+        server.h2.pendingData += pending
+        return out
+    }
+
+    /// DATA in turn, stream by stream, at most SETTINGS_MAX_FRAME_SIZE octets per frame and never
+    /// beyond the connection's or the stream's flow-control window (RFC 9113 §5.2, §6.9): no
+    /// response waits for another to finish (no head-of-line blocking at the HTTP level); what
+    /// the windows do not allow waits for the client's WINDOW_UPDATE.
+    func http2DataWithinWindows(_ server: Endpoint) -> [HTTP2FrameTrace] {
+        var out: [HTTP2FrameTrace] = []
+        var progress = true
+        while progress, !server.h2.pendingData.isEmpty {
+            progress = false
+            var next: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
+            for (id, rest) in server.h2.pendingData {
+                let streamWindow = server.h2.streamSendWindows[id] ?? server.h2.peerInitialWindow
+                let size = min(rest.count, HTTP2Frame.defaultMaxFrameSize, server.h2.sendWindow, streamWindow)
+                guard size > 0 || rest.isEmpty else {
+                    next.append((id, rest))
+                    continue
+                }
+                let chunk = rest.prefix(size)
+                let remaining = rest.dropFirst(size)
+                server.h2.sendWindow -= size
+                server.h2.streamSendWindows[id] = streamWindow - size
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: remaining.isEmpty ? .endStream : [], payload: .data(Array(chunk)))))
+                progress = true
+                if !remaining.isEmpty { next.append((id, remaining)) }
+            }
+            server.h2.pendingData = next
+        }
+        return out
+    }
+
+    // MARK: The client
+
+    /// The client gives consumed window back once half of it is used up (as common implementations
+    /// do, so that small responses need no WINDOW_UPDATE): the connection's, and each open stream's.
+    func http2WindowUpdates(_ client: Endpoint) -> [HTTP2FrameTrace] {
+        var out: [HTTP2FrameTrace] = []
+        let half = HTTP2Defaults.initialWindowSize / 2
+        if client.h2.unacknowledged >= half {
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .windowUpdate(UInt32(client.h2.unacknowledged)))))
+            client.h2.receiveWindow += client.h2.unacknowledged
+            client.h2.unacknowledged = 0
+        }
+        for (id, consumed) in client.h2.streamUnacknowledged.sorted(by: { $0.key < $1.key }) where consumed >= half {
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, payload: .windowUpdate(UInt32(consumed)))))
+            client.h2.streamReceiveWindows[id, default: HTTP2Defaults.initialWindowSize] += consumed
+            client.h2.streamUnacknowledged[id] = 0
+        }
+        return out
+    }
+
+    func http2Client(_ leg: Leg) {
+        let client = leg.initiator
+        guard client.done, !client.failed, client.h2.error == nil else { return }
+        var out: [HTTP2FrameTrace] = []
+        if !client.h2.started {
+            client.h2.started = true
+            let negotiation: HTTP2Negotiation = setup.usesTLS ? .h2 : .h2c
+            // Over TLS the handshake's ALPN must have selected "h2"; without it the connection is
+            // not HTTP/2 (RFC 9113 §3.2), so no preface is sent and the run says why.
+            if setup.usesTLS {
+                var selected: ProtocolName?
+                if case .client(let tls) = client.engine { selected = tls.negotiatedApplicationProtocol }
+                guard selected == .h2 else {
+                    client.h2.error = .http11Required
+                    note("ALPN selected \(selected.map { "\"\($0)\"" } ?? "no protocol"), not \"h2\": this connection is not HTTP/2 (RFC 9113 §3.2), so the client sends no HTTP/2 preface",
+                         connection: leg.index)
+                    return
+                }
+            }
+            note(setup.usesTLS ? "HTTP/2 over TLS (h2): all requests at once, one stream each"
+                               : "HTTP/2 in the clear (h2c, prior knowledge): all requests at once, one stream each", connection: leg.index)
+            http2(.chosen(negotiation), by: client)
+            http2(.prefaceSent, by: client)
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
+                (HTTP2Setting.enablePush.rawValue, setup.http2Push.isEmpty ? 0 : 1),
+                (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
+                (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
+            ]))))
+            let scheme = setup.usesTLS ? "https" : "http"
+            for f in out { http2(.frameSent(f), by: client) }
+            for (i, request) in leg.requests.enumerated() {
+                let id = UInt32(1 + 2 * i)
+                let fields = HTTP2Message.requestFields(request, scheme: scheme)
+                let (block, summary) = client.h2.encoder.encode(fields)
+                let headers = HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: [.endHeaders, .endStream],
+                                                                payload: .headers(block: block, priority: nil)), hpack: summary)
+                // Each request, then the frame that carries it (one write for all: they leave together).
+                http(.requestSent(HTTP2Message.text(fields)), by: client)
+                http2(.frameSent(headers), by: client)
+                out.append(headers)
+                leg.sent += 1
+            }
+            send(bytes: HTTP2Frame.clientPreface + out.flatMap(\.frame.encoded), from: client)
+            out = []
+        }
+        guard let frames = receiveFrames(client) else { return }
+        for (frame, fields) in frames {
+            switch frame.payload {
+            case .settings where !frame.flags.contains(.ack):
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
+            case .settings:
+                client.h2.settingsAcknowledged = true
+            case .ping(let opaque) where !frame.flags.contains(.ack):
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
+            case .goaway:
+                client.h2.goawayReceived = true
+            case .pushPromise(let promised, _):
+                guard !setup.http2Push.isEmpty, promised % 2 == 0 else {
+                    http2ConnectionError(.protocolError, "PUSH_PROMISE although SETTINGS_ENABLE_PUSH is 0", lastStream: 0, by: client)
+                    return
+                }
+                client.h2.promised.append(promised)
+            case .data(let d):
+                // Flow control on receipt: DATA beyond a window is a FLOW_CONTROL_ERROR.
+                let streamWindow = client.h2.streamReceiveWindows[frame.streamID] ?? HTTP2Defaults.initialWindowSize
+                guard d.count <= client.h2.receiveWindow, d.count <= streamWindow else {
+                    http2ConnectionError(.flowControlError, "DATA beyond the flow-control window", lastStream: 0, by: client)
+                    return
+                }
+                client.h2.receiveWindow -= d.count
+                client.h2.streamReceiveWindows[frame.streamID] = streamWindow - d.count
+                client.h2.unacknowledged += d.count
+                if !frame.flags.contains(.endStream) { client.h2.streamUnacknowledged[frame.streamID, default: 0] += d.count }
+                fallthrough
+            default:
+                if let id = collect(frame, fields: fields, into: client), let response = client.h2.headers[id] {
+                    http(.responseReceived(HTTP2Message.text(response, body: client.h2.bodies[id] ?? [])), by: client)
+                    if id % 2 == 1 { leg.answered += 1 } else { client.h2.pushesCompleted += 1 }
+                    client.h2.streamUnacknowledged[id] = nil
+                }
+            }
+        }
+        out += http2WindowUpdates(client)
+        sendFrames(out, from: client)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import Rendering
+@testable import Simulation
+
+/// HTTP/2 in the text ladder (frames, HPACK sizes and representations, the teaching sentences)
+/// and in JSON Lines (an object per frame, the summary's HTTP/2 counts).
+@Suite("HTTP/2 rendering")
+struct HTTP2RenderingTests {
+    static func trace(_ run: BuiltInRun) throws -> Trace { Simulation(try run.setup(seed: 1)).run() }
+
+    @Test func ladderShowsFramesAndHPACK() throws {
+        let lines = TextRenderer(verbosity: .bytes, width: 200).render(try Self.trace(.h2c))
+        let text = lines.joined(separator: "\n")
+        for expected in ["HTTP/2 connection preface", "HTTP/2 SETTINGS stream 0: SETTINGS_ENABLE_PUSH=0",
+                         "HTTP/2 HEADERS stream 1 [END_STREAM, END_HEADERS]: :path /, 5 header fields, HPACK 64 → 22 bytes",
+                         "HTTP/2 HEADERS stream 3 [END_STREAM, END_HEADERS]: :path /style.css, 5 header fields, HPACK 73 → 13 bytes (4 from the tables)",
+                         "HTTP/2 DATA stream 5 [END_STREAM]: 6 bytes of body", "HTTP/2 GOAWAY stream 0: last stream 0, NO_ERROR",
+                         "indexed 63 (dynamic) → cookie: session=42", "literal, added to the dynamic table; name from index 32; value Huffman-coded → cookie: session=42",
+                         "HTTP/2: 3 streams on 1 connection; header blocks 350 → 67 bytes with HPACK; each request's: 22, 13, 13 bytes"] {
+            #expect(text.contains(expected), "missing: \(expected)")
+        }
+        // Each teaching sentence once, in the catalogue.
+        for key in ["phase.h2c", "h2.chosen.h2c", "h2.preface", "h2.settings", "h2.headers", "h2.hpack", "h2.data", "h2.goaway", "knowledge.http2", "stats.http2"] {
+            let sentence = try #require(Explanations.english(key), "\(key) is in the catalogue")
+            let words = String(sentence.prefix(40))
+            #expect(text.components(separatedBy: words).count - 1 >= 1, "\(key) is said")
+        }
+        let tls = TextRenderer(width: 200).render(try Self.trace(.h2)).joined(separator: "\n")
+        #expect(tls.contains("protocol \"h2\"") && tls.contains("HTTP/2 frames inside TLS application data"))
+        #expect(!tls.contains(String(try #require(Explanations.english("knowledge.http2")).prefix(40))), "over TLS nothing is decoded")
+    }
+
+    @Test func jsonHasAnObjectPerFrameAndTheCounts() throws {
+        let lines = JSONLinesRenderer().render(try Self.trace(.h2))
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let frames = objects.filter { $0["event"] as? String == "http2" && $0["action"] as? String == "frame_sent" }
+        #expect(frames.count == 14)
+        let first = try #require(frames.first { $0["type"] as? String == "HEADERS" })
+        #expect(first["stream"] as? Int == 1 && first["hpack_raw"] as? Int == 65 && first["hpack_encoded"] as? Int == 22)
+        #expect((first["headers"] as? [String])?.contains("cookie: session=42") == true)
+        #expect(objects.contains { $0["action"] as? String == "chosen" && $0["protocol"] as? String == "h2" })
+        let summary = try #require(objects.last)
+        #expect(summary["streams"] as? Int == 3 && summary["pushed_responses"] as? Int == 0)
+        #expect(summary["hpack_encoded_bytes"] as? Int ?? 0 < summary["hpack_raw_bytes"] as? Int ?? 0)
+        // Runs without HTTP/2 keep the summary as it was.
+        let rsa = JSONLinesRenderer().render(try Self.trace(.rsa))
+        #expect(try #require(rsa.last).contains("\"streams\"") == false)
+    }
+}
+
+extension HTTP2RenderingTests {
+    @Test func windowUpdatesAreShownAndExplained() throws {
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.httpResponse = "HTTP/1.1 200 OK\r\nContent-Length: 40000\r\n\r\n" + String(repeating: "x", count: 40_000)
+        let text = TextRenderer(width: 200).render(Simulation(setup).run()).joined(separator: "\n")
+        #expect(text.contains("HTTP/2 WINDOW_UPDATE stream 0: "))
+        #expect(text.contains(String(try #require(Explanations.english("h2.windowUpdate")).prefix(40))))
+    }
+}

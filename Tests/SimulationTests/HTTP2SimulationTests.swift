@@ -1,0 +1,275 @@
+import Testing
+import TCPSim
+@testable import Simulation
+
+/// HTTP/2 in the simulation (mode `h2`): streams on one connection, HPACK across requests, the
+/// interleaved responses, server push, GOAWAY, what the eavesdropper can decode.
+@Suite("HTTP/2 over TLS and h2c")
+struct HTTP2SimulationTests {
+    static func run(_ name: BuiltInRun, seed: UInt64 = 5, _ change: (inout SimulationSetup) -> Void = { _ in }) throws -> Trace {
+        var setup = try name.setup(seed: seed)
+        change(&setup)
+        return Simulation(setup).run()
+    }
+
+    static func frames(_ trace: Trace, sentBy actor: Actor) -> [HTTP2FrameTrace] {
+        trace.events.compactMap { e in
+            if e.actor == actor, case .http2(.frameSent(let f)) = e.kind { return f }
+            return nil
+        }
+    }
+
+    static func received(_ trace: Trace, by actor: Actor) -> [HTTP2FrameTrace] {
+        trace.events.compactMap { e in
+            if e.actor == actor, case .http2(.frameReceived(let f)) = e.kind { return f }
+            return nil
+        }
+    }
+
+    @Test func threeRequestsOnThreeStreamsOfOneConnection() throws {
+        let trace = try Self.run(.h2)
+        let st = trace.statistics
+        #expect(st.connections == 1 && st.fullHandshakes == 1 && st.requests == 3 && st.responses == 3)
+        #expect(trace.summary.outcome == "success")
+        let keepAlive = try Self.run(.keepAlive).statistics
+        #expect(st.roundTrips == 5 && keepAlive.roundTrips == 7, "h2 \(st.roundTrips), keep-alive \(keepAlive.roundTrips)")
+        #expect(try #require(st.lastResponseTime) < (try #require(keepAlive.lastResponseTime)))
+        #expect(st.usedHTTP2 && st.http2Streams == 3 && st.pushedResponses == 0)
+
+        let client = Self.frames(trace, sentBy: .client)
+        #expect(client.map(\.typeName) == ["SETTINGS", "HEADERS", "HEADERS", "HEADERS", "SETTINGS", "GOAWAY"])
+        #expect(client.filter { $0.frame.type == .headers }.map(\.streamID) == [1, 3, 5])
+        #expect(client.filter { $0.frame.type == .headers }.allSatisfy { $0.frame.flags.contains([.endStream, .endHeaders]) })
+        #expect(client[4].frame.flags.contains(.ack))
+        // The server: its SETTINGS, the ACK of the client's, then every HEADERS before any DATA.
+        let server = Self.frames(trace, sentBy: .server)
+        #expect(server.map(\.typeName) == ["SETTINGS", "SETTINGS", "HEADERS", "HEADERS", "HEADERS", "DATA", "DATA", "DATA"])
+        #expect(server.filter { $0.frame.type == .data }.map(\.streamID) == [1, 3, 5])
+        #expect(server.filter { $0.frame.type == .data }.allSatisfy { $0.frame.flags.contains(.endStream) })
+        // Each side decodes what the other encoded: the same frames and header lists.
+        #expect(Self.received(trace, by: .server).map(\.frame) == client.map(\.frame))
+        #expect(Self.received(trace, by: .client).map(\.frame) == server.map(\.frame))
+        #expect(Self.received(trace, by: .server).compactMap { $0.hpack?.fields } == client.compactMap { $0.hpack?.fields })
+    }
+
+    /// Over TLS, HTTP/2 is what ALPN selected (RFC 9113 §3.2): by default the client offers h2 and
+    /// http/1.1 and gets h2; a server that only speaks http/1.1 gets no HTTP/2 preface at all.
+    @Test func alpnSelectsH2OrThereIsNoHTTP2() throws {
+        let trace = try Self.run(.h2)
+        #expect(trace.summary.applicationProtocol == .h2)
+        let old = try Self.run(.h2) { $0.server.applicationProtocols = [.http11] }
+        #expect(old.summary.applicationProtocol == .http11)
+        #expect(!old.statistics.usedHTTP2 && old.statistics.requests == 0)
+        #expect(Self.frames(old, sentBy: .client).isEmpty && Self.frames(old, sentBy: .server).isEmpty)
+        #expect(old.events.contains { if case .phase(let text) = $0.kind { return text.contains("not \"h2\"") }; return false })
+        // h2c has no TLS and no ALPN: prior knowledge.
+        #expect(try Self.run(.h2c).summary.applicationProtocol == nil)
+    }
+
+    @Test func hpackShrinksTheLaterRequests() throws {
+        let st = try Self.run(.h2).statistics
+        #expect(st.requestHeaderBlocks.count == 3)
+        let first = st.requestHeaderBlocks[0]
+        #expect(st.requestHeaderBlocks.dropFirst().allSatisfy { $0 * 3 < first * 2 }, "\(st.requestHeaderBlocks)")
+        #expect(st.hpackEncodedBytes * 3 < st.hpackRawBytes)
+        let headers = Self.frames(try Self.run(.h2), sentBy: .client).compactMap(\.hpack)
+        // The second request: :authority and cookie come from the dynamic table (index > 61).
+        let dynamic = headers[1].representations.filter { if case .indexed(let i) = $0 { return i > 61 } else { return false } }
+        #expect(dynamic.count == 2)
+    }
+
+    @Test func h2cEavesdropperDecodesTheCookieOverTLSNothing() throws {
+        let plain = try Self.run(.h2c)
+        #expect(plain.summary.usedTLS == false && plain.statistics.responses == 3)
+        // The cookie is Huffman-coded on the wire: not there as text…
+        let wire = plain.wirePayloads.flatMap { $0 }
+        #expect(wire.firstRange(of: Array("session=42".utf8)) == nil)
+        // …yet the eavesdropper knows it, by decoding the frames with its own HPACK decoder.
+        let k = plain.knowledge
+        #expect(k.decodedHTTP2)
+        for secret in ["HTTP cookie", "HTTP request", "HTTP response"] {
+            #expect(k.rows.first { $0.secret == secret }?.eavesdropper == true, "\(secret)")
+        }
+        let tls = try Self.run(.h2).knowledge
+        #expect(!tls.decodedHTTP2)
+        for secret in ["HTTP cookie", "HTTP request", "HTTP response"] {
+            #expect(tls.rows.first { $0.secret == secret }?.eavesdropper == false, "\(secret)")
+        }
+        // h2c starts with the preface on the wire, right after TCP's handshake.
+        let flow = try #require(plain.recordedFlows.first)
+        #expect(flow.clientToServer.starts(with: HTTP2Frame.clientPreface))
+        #expect(HTTP2PassiveDecoder.messages(try #require(try Self.run(.h2).recordedFlows.first).clientToServer, clientSide: true) == nil)
+    }
+
+    @Test func serverPushOnStreamTwo() throws {
+        let trace = try Self.run(.h2) {
+            $0.requests = [$0.requests![0]]
+            $0.http2Push = ["/style.css"]
+        }
+        let st = trace.statistics
+        #expect(st.requests == 1 && st.responses == 2 && st.pushedResponses == 1 && st.http2Streams == 2)
+        let server = Self.frames(trace, sentBy: .server)
+        let promise = try #require(server.first { $0.frame.type == .pushPromise })
+        guard case .pushPromise(let promised, _) = promise.frame.payload else { Issue.record("no promise"); return }
+        #expect(promise.streamID == 1 && promised == 2)
+        #expect(promise.hpack?.fields.contains(HPACKHeaderField(":path", "/style.css")) == true)
+        // The promise comes before the response on stream 1; the pushed response follows on stream 2.
+        let order = server.map { "\($0.typeName)/\($0.streamID)" }
+        #expect(order == ["SETTINGS/0", "SETTINGS/0", "PUSH_PROMISE/1", "HEADERS/1", "HEADERS/2", "DATA/1", "DATA/2"], "\(order)")
+        // The client's SETTINGS allowed push, and its GOAWAY names the pushed stream.
+        let client = Self.frames(trace, sentBy: .client)
+        guard case .settings(let list) = client[0].frame.payload, case .goaway(let last, 0, _)? = client.last?.frame.payload else {
+            Issue.record("\(client.map(\.typeName))"); return
+        }
+        #expect(list.contains { $0.0 == HTTP2Setting.enablePush.rawValue && $0.1 == 1 })
+        #expect(last == 2)
+        // Without push the client says so (SETTINGS_ENABLE_PUSH 0) and no PUSH_PROMISE comes.
+        let none = Self.frames(try Self.run(.h2), sentBy: .server)
+        #expect(!none.contains { $0.frame.type == .pushPromise })
+    }
+
+    @Test func longResponsesInterleaveWithinTheFlowControlWindows() throws {
+        let body = String(repeating: "x", count: 40_000)
+        let trace = try Self.run(.h2c) {
+            $0.httpResponse = "HTTP/1.1 200 OK\r\nContent-Length: 40000\r\n\r\n" + body
+        }
+        #expect(!trace.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        let data = Self.frames(trace, sentBy: .server).filter { $0.frame.type == .data }
+        // Taken in turn, at most 16384 octets a frame: the first three frames are one per stream.
+        #expect(data.prefix(3).map(\.streamID) == [1, 3, 5])
+        #expect(data.allSatisfy { $0.length <= HTTP2Frame.defaultMaxFrameSize })
+        for stream in [UInt32(1), 3, 5] {
+            let frames = data.filter { $0.streamID == stream }
+            #expect(frames.reduce(0) { $0 + $1.length } == 40_000)
+            #expect(frames.map { $0.frame.flags.contains(.endStream) } == Array(repeating: false, count: frames.count - 1) + [true])
+        }
+        // 120000 octets do not fit the 65535-octet connection window: the server stops at the
+        // window (16384 · 3 + 16383) and goes on only after the client's WINDOW_UPDATE.
+        #expect(data.prefix(4).reduce(0) { $0 + $1.length } == HTTP2Defaults.initialWindowSize)
+        let updates = Self.frames(trace, sentBy: .client).filter { $0.frame.type == .windowUpdate }
+        #expect(!updates.isEmpty && updates.contains { $0.streamID == 0 })
+        let given = updates.filter { $0.streamID == 0 }.reduce(0) { total, f in
+            if case .windowUpdate(let increment) = f.frame.payload { return total + Int(increment) } else { return total }
+        }
+        #expect(given + HTTP2Defaults.initialWindowSize >= 120_000, "the connection window grew enough for every byte")
+        let received = trace.events.compactMap { e -> String? in
+            if e.actor == .client, case .http(.responseReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(received.count == 3 && received.allSatisfy { $0.hasSuffix(body) && $0.hasPrefix(":status: 200\r\n") })
+        // Small responses need no WINDOW_UPDATE.
+        #expect(!Self.frames(try Self.run(.h2c), sentBy: .client).contains { $0.frame.type == .windowUpdate })
+    }
+
+    @Test func sameSeedSameTrace() throws {
+        let a = try Self.run(.h2c, seed: 9), b = try Self.run(.h2c, seed: 9)
+        #expect(a.wirePayloads == b.wirePayloads)
+        #expect(Self.frames(a, sentBy: .client).map(\.frame) == Self.frames(b, sentBy: .client).map(\.frame))
+    }
+
+    @Test func requestConversionFollowsRFC9113() {
+        let fields = HTTP2Message.requestFields("GET /a?b=1 HTTP/1.1\r\nHost: example.com\r\nConnection: keep-alive\r\nCookie: s=1\r\nX-Y: z\r\n\r\n", scheme: "https")
+        #expect(fields == [HPACKHeaderField(":method", "GET"), HPACKHeaderField(":scheme", "https"), HPACKHeaderField(":authority", "example.com"),
+                           HPACKHeaderField(":path", "/a?b=1"), HPACKHeaderField("cookie", "s=1"), HPACKHeaderField("x-y", "z")])
+        let (response, body) = HTTP2Message.response("HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno")
+        #expect(response == [HPACKHeaderField(":status", "404"), HPACKHeaderField("content-length", "2")] && body == Array("no".utf8))
+    }
+}
+
+/// Malformed HTTP/2 input reaching an endpoint is a connection error: traced, answered with GOAWAY
+/// carrying the error code, and nothing more is processed — never a crash.
+@Suite("HTTP/2 connection errors")
+struct HTTP2ConnectionErrorTests {
+    /// A server endpoint with `bytes` in its inbox, after the h2c "handshake" (TCP is up).
+    static func serve(_ bytes: [UInt8]) throws -> (events: [TraceEvent], server: Endpoint) {
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.connectionMode = .h2
+        let run = Run(setup: setup)
+        let client = Endpoint(actor: .client, peer: .server, connection: 0, isInitiator: true, engine: .plain)
+        let server = Endpoint(actor: .server, peer: .client, connection: 0, isInitiator: false, engine: .plain)
+        let leg = Leg(index: 0, initiator: client, responder: server, responderAddress: setup.serverAddress)
+        server.done = true
+        server.inbox = bytes
+        run.http2Server(leg)
+        return (run.events, server)
+    }
+
+    static func error(_ events: [TraceEvent]) -> (HTTP2ErrorCode, UInt32?)? {
+        var code: HTTP2ErrorCode?, goaway: UInt32?
+        for e in events {
+            if case .http2(.connectionError(let c, _)) = e.kind { code = c }
+            if case .http2(.frameSent(let f)) = e.kind, case .goaway(_, let c, _) = f.frame.payload { goaway = c }
+        }
+        return code.map { ($0, goaway) }
+    }
+
+    @Test func notThePreface() throws {
+        let (events, server) = try Self.serve(Array("GET / HTTP/1.1\r\n\r\n".utf8))
+        #expect(Self.error(events)?.0 == .protocolError && Self.error(events)?.1 == HTTP2ErrorCode.protocolError.rawValue)
+        #expect(server.h2.error == .protocolError && !server.h2.started)
+    }
+
+    @Test func aMalformedFrame() throws {
+        // SETTINGS of 5 octets: FRAME_SIZE_ERROR.
+        let (events, server) = try Self.serve(HTTP2Frame.clientPreface + HPACKTests.hex("000005 04 00 00000000 0003000000"))
+        #expect(Self.error(events)?.0 == .frameSizeError && Self.error(events)?.1 == HTTP2ErrorCode.frameSizeError.rawValue)
+        #expect(server.h2.error == .frameSizeError && server.h2.headers.isEmpty)
+    }
+
+    @Test func aBadHeaderBlock() throws {
+        // HEADERS whose block indexes entry 70 of an empty dynamic table: COMPRESSION_ERROR.
+        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + HPACKTests.hex("000001 01 05 00000001 c6"))
+        #expect(Self.error(events)?.0 == .compressionError && Self.error(events)?.1 == HTTP2ErrorCode.compressionError.rawValue)
+        #expect(!events.contains { if case .http(.requestReceived) = $0.kind { true } else { false } })
+    }
+
+    @Test func continuationFrames() throws {
+        var encoder = HPACKEncoder()
+        let (block, _) = encoder.encode(HTTP2Message.requestFields("GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n", scheme: "http"))
+        let split = block.count / 2
+        let headers = HTTP2Frame(streamID: 1, flags: .endStream, payload: .headers(block: Array(block.prefix(split)), priority: nil))
+        let continuation = HTTP2Frame(streamID: 1, flags: .endHeaders, payload: .continuation(Array(block.dropFirst(split))))
+        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + continuation.encoded)
+        #expect(Self.error(events) == nil)
+        let requests = events.compactMap { e -> String? in
+            if case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(requests == [":method: GET\r\n:scheme: http\r\n:authority: example.com\r\n:path: /x\r\n\r\n"])
+        // A CONTINUATION with nothing to continue, or another frame inside a header block: PROTOCOL_ERROR.
+        let (lone, _) = try Self.serve(HTTP2Frame.clientPreface + continuation.encoded)
+        #expect(Self.error(lone)?.0 == .protocolError)
+        let ping = HTTP2Frame(streamID: 0, payload: .ping([0, 0, 0, 0, 0, 0, 0, 0]))
+        let (inside, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + ping.encoded + continuation.encoded)
+        #expect(Self.error(inside)?.0 == .protocolError)
+        let (twice, _) = try Self.serve(HTTP2Frame.clientPreface + headers.encoded + headers.encoded + continuation.encoded)
+        #expect(Self.error(twice)?.0 == .protocolError)
+    }
+
+    @Test func dataBeyondTheWindowIsAFlowControlError() throws {
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.connectionMode = .h2
+        let run = Run(setup: setup)
+        let client = Endpoint(actor: .client, peer: .server, connection: 0, isInitiator: true, engine: .plain)
+        let server = Endpoint(actor: .server, peer: .client, connection: 0, isInitiator: false, engine: .plain)
+        let leg = Leg(index: 0, initiator: client, responder: server, responderAddress: setup.serverAddress)
+        client.done = true
+        client.h2.started = true
+        // Five full frames on stream 1: 81920 octets against a 65535-octet window.
+        let frame = HTTP2Frame(streamID: 1, payload: .data([UInt8](repeating: 0x61, count: HTTP2Frame.defaultMaxFrameSize)))
+        client.inbox = Array((0..<5).map { _ in frame.encoded }.joined())
+        run.http2Client(leg)
+        #expect(Self.error(run.events)?.0 == .flowControlError && Self.error(run.events)?.1 == HTTP2ErrorCode.flowControlError.rawValue)
+        #expect(client.h2.error == .flowControlError)
+    }
+
+    @Test func aWellFormedRequestIsAnswered() throws {
+        var encoder = HPACKEncoder()
+        let (block, _) = encoder.encode(HTTP2Message.requestFields("GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n", scheme: "http"))
+        let frame = HTTP2Frame(streamID: 1, flags: [.endStream, .endHeaders], payload: .headers(block: block, priority: nil))
+        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + HTTP2Frame(streamID: 0, payload: .settings([])).encoded + frame.encoded)
+        #expect(Self.error(events) == nil)
+        let sent = events.compactMap { e -> String? in
+            if case .http2(.frameSent(let f)) = e.kind { return "\(f.typeName)/\(f.streamID)" } else { return nil }
+        }
+        #expect(sent == ["SETTINGS/0", "SETTINGS/0", "HEADERS/1", "DATA/1"])
+    }
+}
