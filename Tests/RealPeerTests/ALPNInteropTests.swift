@@ -26,20 +26,6 @@ struct ALPNInteropTests {
         return (sent, received)
     }
 
-    /// The octets of the first handshake message `name` that s_client `-msg` printed going `direction`
-    /// (">>>" sent, "<<<" received).
-    static func message(_ name: String, _ direction: String, in output: String) -> [UInt8]? {
-        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("\(direction) ") && $0.hasSuffix(", \(name)") }) else { return nil }
-        var bytes: [UInt8] = []
-        for line in lines[(start + 1)...] {
-            let fields = line.split(separator: " ")
-            guard line.hasPrefix("    "), !fields.isEmpty, fields.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else { break }
-            bytes += fields.compactMap { UInt8($0, radix: 16) }
-        }
-        return bytes
-    }
-
     @Test("our client against s_server -alpn h2,http/1.1: h2 by the server's preference, whatever our order; http/1.1 alone gets the page")
     func clientAgainstSServer() throws {
         let pki = try TestPKI.require()
@@ -122,7 +108,7 @@ struct ALPNInteropTests {
         #expect(h2.output.contains("Verify return code: 0 (ok)"))
         #expect(!h2.output.contains("TLSLab serve: this connection"), "no HTTP/1.1 page on an h2 connection")
         // OpenSSL's ClientHello through our codec: the ALPN bytes are the known answer.
-        let ch = try #require(Self.message("ClientHello", ">>>", in: h2.output), "\(h2.output.prefix(2000))")
+        let ch = try #require(SClientMessages.first("ClientHello", direction: ">>>", in: h2.output), "\(h2.output.prefix(2000))")
         guard case .clientHello(let hello) = try HandshakeMessage(decoding: ch, context: HandshakeDecodingContext()) else {
             Issue.record("not a ClientHello"); return
         }
@@ -130,7 +116,7 @@ struct ALPNInteropTests {
         #expect(hello.extensions?.first(ofType: .applicationLayerProtocolNegotiation)?.encoded
                 == [0x00, 0x10, 0x00, 0x0e, 0x00, 0x0c, 0x02, 0x68, 0x32, 0x08, 0x68, 0x74, 0x74, 0x70, 0x2f, 0x31, 0x2e, 0x31])
         // Our ServerHello as OpenSSL received it: one name.
-        let sh = try #require(Self.message("ServerHello", "<<<", in: h2.output))
+        let sh = try #require(SClientMessages.first("ServerHello", in: h2.output))
         guard case .serverHello(let serverHello) = try HandshakeMessage(decoding: sh, context: HandshakeDecodingContext()) else {
             Issue.record("not a ServerHello"); return
         }

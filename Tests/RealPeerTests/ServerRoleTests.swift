@@ -86,19 +86,6 @@ struct ServerRoleTests {
         if extra == ["-groups", "P-256"] { #expect(r.output.contains("Server Temp Key: ECDH, prime256v1, 256 bits"), "\(r.output)") }
     }
 
-    /// The octets of the first handshake message named `name` in `s_client -msg` output.
-    static func message(_ name: String, in output: String) -> [UInt8]? {
-        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("<<< ") && $0.hasSuffix(", \(name)") }) else { return nil }
-        var bytes: [UInt8] = []
-        for line in lines[(start + 1)...] {
-            let fields = line.split(separator: " ")
-            guard line.hasPrefix("    "), !fields.isEmpty, fields.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else { break }
-            bytes += fields.compactMap { UInt8($0, radix: 16) }
-        }
-        return bytes
-    }
-
     @Test("server role, --dh-group ffdhe2048: the prime s_client receives is RFC 7919's ffdhe2048 as OpenSSL knows it")
     func ffdhe2048Prime() throws {
         let pki = try TestPKI.require()
@@ -118,7 +105,7 @@ struct ServerRoleTests {
         defer { thread.stop() }
         let r = try Self.sClient(thread.port, pki: pki, ["-cipher", "DHE-RSA-AES128-GCM-SHA256", "-msg"])
         #expect(r.output.contains("TLSLab serve: this connection"), "\(r.output.suffix(1500))")
-        let ske = try #require(Self.message("ServerKeyExchange", in: r.output), "\(r.output.prefix(3000))")
+        let ske = try #require(SClientMessages.first("ServerKeyExchange", in: r.output), "\(r.output.prefix(3000))")
         // HandshakeType 12, uint24 length, then ServerDHParams: opaque dh_p<1..2^16-1> (RFC 5246 §7.4.3).
         try #require(ske.count > 6 && ske[0] == 12)
         let pLength = Int(ske[4]) << 8 | Int(ske[5])

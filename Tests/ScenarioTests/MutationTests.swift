@@ -1,19 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-
-/// A small seeded generator (SplitMix64) so every mutation run is reproducible.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
-}
+import TestSupport
 
 /// Corrupts a scenario file: deleted or duplicated lines, swapped values, wrong types, garbage bytes.
 enum Mutator {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Simulation
+import TestSupport
 
 /// HPACK (RFC 7541): known answers from Appendix C, Huffman codes from Appendix B, decoder errors,
 /// and a seeded encode/decode round trip with shared dynamic tables.
@@ -198,20 +199,9 @@ struct HPACKTests {
 
     // MARK: Property: round trips over random header lists with shared tables
 
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func roundTripOverRandomHeaderLists(seed: UInt64) throws {
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(state: seed)
         let names = HPACKStaticTable.entries.map(\.name) + ["x-a", "x-request-id", "cookie", "x-\(seed)"]
         let policies: [HPACKEncoder.HuffmanPolicy] = [.never, .always, .whenShorter]
         var encoder = HPACKEncoder(maxTableSize: [4096, 256, 64, 0][Int(seed % 4)], huffman: policies[Int(seed % 3)],

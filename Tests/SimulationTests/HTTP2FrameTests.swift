@@ -1,5 +1,6 @@
 import Testing
 @testable import Simulation
+import TestSupport
 
 /// HTTP/2 frames (RFC 9113 §4, §6): known encodings, round trips and the connection errors of
 /// malformed frames.
@@ -91,7 +92,7 @@ struct HTTP2FrameTests {
 
     @Test(arguments: [UInt64(11), 12, 13])
     func randomFramesRoundTrip(seed: UInt64) throws {
-        var rng = HPACKTests.SplitMix(state: seed)
+        var rng = SplitMix64(state: seed)
         func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) } }
         for _ in 0..<300 {
             let stream = UInt32.random(in: 1...0x7fff_ffff, using: &rng)

@@ -1,39 +1,10 @@
 import Foundation
 import Testing
 @testable import TLSEngine
+import TestSupport
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator for property tests.
-struct SeededGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `range` (tiny modulo bias is irrelevant here).
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func bool() -> Bool { next() & 1 == 1 }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0 ..< count).map { _ in UInt8(truncatingIfNeeded: next()) }
-    }
-
-    mutating func bytes(_ range: ClosedRange<Int>) -> [UInt8] { bytes(int(range)) }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0 ... items.count - 1)] }
-
-    mutating func u16() -> UInt16 { UInt16(truncatingIfNeeded: next()) }
-    mutating func u8() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-}
+/// The property tests' seeded generator (SplitMix64, shared in TestSupport).
+typealias SeededGenerator = SplitMix64
 
 /// The shared fixtures directory, found from this file's path.
 enum Fixtures {
