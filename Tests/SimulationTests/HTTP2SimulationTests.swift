@@ -179,14 +179,20 @@ struct HTTP2SimulationTests {
 /// carrying the error code, and nothing more is processed — never a crash.
 @Suite("HTTP/2 connection errors")
 struct HTTP2ConnectionErrorTests {
-    /// A server endpoint with `bytes` in its inbox, after the h2c "handshake" (TCP is up).
-    static func serve(_ bytes: [UInt8]) throws -> (events: [TraceEvent], server: Endpoint) {
+    /// A run in h2c mode with one client–server connection of plain endpoints (TCP taken as up).
+    static func h2cConnection() throws -> (run: Run, leg: Leg, client: Endpoint, server: Endpoint) {
         var setup = try BuiltInRun.h2c.setup(seed: 1)
         setup.connectionMode = .h2
         let run = Run(setup: setup)
         let client = Endpoint(actor: .client, peer: .server, connection: 0, isInitiator: true, engine: .plain)
         let server = Endpoint(actor: .server, peer: .client, connection: 0, isInitiator: false, engine: .plain)
         let leg = Leg(index: 0, initiator: client, responder: server, responderAddress: setup.serverAddress)
+        return (run, leg, client, server)
+    }
+
+    /// A server endpoint with `bytes` in its inbox, after the h2c "handshake" (TCP is up).
+    static func serve(_ bytes: [UInt8]) throws -> (events: [TraceEvent], server: Endpoint) {
+        let (run, leg, _, server) = try Self.h2cConnection()
         server.done = true
         server.inbox = bytes
         run.http2Server(leg)
@@ -245,12 +251,7 @@ struct HTTP2ConnectionErrorTests {
     }
 
     @Test func dataBeyondTheWindowIsAFlowControlError() throws {
-        var setup = try BuiltInRun.h2c.setup(seed: 1)
-        setup.connectionMode = .h2
-        let run = Run(setup: setup)
-        let client = Endpoint(actor: .client, peer: .server, connection: 0, isInitiator: true, engine: .plain)
-        let server = Endpoint(actor: .server, peer: .client, connection: 0, isInitiator: false, engine: .plain)
-        let leg = Leg(index: 0, initiator: client, responder: server, responderAddress: setup.serverAddress)
+        let (run, leg, client, _) = try Self.h2cConnection()
         client.done = true
         client.h2.started = true
         // Five full frames on stream 1: 81920 octets against a 65535-octet window.
