@@ -1,6 +1,7 @@
 import PKI
 import TCPSim
 import TLSEngine
+import Simulation
 
 /// A value a run ends with, or one an expectation names.
 public enum FactValue: Equatable, Sendable, CustomStringConvertible {
@@ -156,6 +157,7 @@ enum ExpectationReader {
                 ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
                 ("responses", .int), ("requests_served", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .intOrMinusOne),
                 ("http2", .enumeration(["h2", "h2c", "none"])), ("streams", .int), ("pushed_responses", .int),
+                ("http2_error", .enumeration(HTTP2ErrorCode.allCases.map(\.name) + ["none"])),
                 ("request_header_blocks", .intList), ("hpack_raw_bytes", .int), ("hpack_encoded_bytes", .int),
                 ("http_response", .bool), ("response_altered", .bool), ("client_response_includes", .string),
                 ("client_tcp_state", .enumeration(tcpStates)), ("server_tcp_state", .enumeration(tcpStates + ["none"])),

@@ -213,6 +213,9 @@ enum ScenarioRunner {
         f["http2"] = .string(trace.events.lazy.compactMap { e -> String? in
             if case .http2(.chosen(let how)) = e.kind { return how.rawValue } else { return nil }
         }.first ?? "none")
+        f["http2_error"] = .string(trace.events.lazy.compactMap { e -> String? in
+            if case .http2(.connectionError(let code, _)) = e.kind { return code.name } else { return nil }
+        }.first ?? "none")
         f["cpu_us"] = .int(Int(stats.cpuTime))
         f["last_response_us"] = .int(Int(stats.lastResponseTime ?? -1))
         // The first response as the server sent it and as the client read it.

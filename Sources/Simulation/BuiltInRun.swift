@@ -90,7 +90,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         var serverSuites: [CipherSuite]?
         switch self {
         case .dhe, .keyTheftDHE: suites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]
-        case .ecdhe, .keyTheftECDHE: suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
+        // HTTP/2 over TLS 1.2 needs an ephemeral key exchange and an AEAD cipher (RFC 9113 §9.2.2).
+        case .ecdhe, .keyTheftECDHE, .h2: suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
         case .strip:
             suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, rsa]
             serverSuites = suites

@@ -61,6 +61,8 @@ struct VacuityTests {
         Mutation(file: "http/http2-header-compression.yaml", remove: "  mode: h2\n", insert: "  mode: pipelining\n"),
         Mutation(file: "http/http2-server-push.yaml", remove: "  push: [/style.css]\n"),
         Mutation(file: "http/http2-needs-alpn.yaml", remove: "server:\n  alpn: [http/1.1]\n"),
+        Mutation(file: "http/http2-prohibited-suite.yaml", remove: "  suites: [TLS_RSA_WITH_AES_128_GCM_SHA256]\n",
+                 insert: "  suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]\n"),
         Mutation(file: "attacks/h2c-eavesdropper.yaml", remove: "  tls: false\n"),
         // TCP: the scripted loss.
         Mutation(file: "tcp/lost-syn.yaml", remove: "    - { from: client, nth: 1, action: drop }\n", insert: "    []\n"),

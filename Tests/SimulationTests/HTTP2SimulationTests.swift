@@ -1,5 +1,6 @@
 import Testing
 import TCPSim
+import TLSEngine
 @testable import Simulation
 
 /// HTTP/2 in the simulation (mode `h2`): streams on one connection, HPACK across requests, the
@@ -64,6 +65,25 @@ struct HTTP2SimulationTests {
         #expect(old.events.contains { if case .phase(let text) = $0.kind { return text.contains("not \"h2\"") }; return false })
         // h2c has no TLS and no ALPN: prior knowledge.
         #expect(try Self.run(.h2c).summary.applicationProtocol == nil)
+    }
+
+    /// RFC 9113 §9.2.2: over TLS 1.2, a suite without an ephemeral key exchange or without an AEAD
+    /// cipher is prohibited; the client ends the connection with INADEQUATE_SECURITY after its preface.
+    @Test(arguments: [CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256, .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256])
+    func prohibitedSuitesGetInadequateSecurity(suite: CipherSuite) throws {
+        let trace = try Self.run(.h2) { $0.client.cipherSuites = [suite]; $0.server.cipherSuites = [suite] }
+        #expect(trace.summary.applicationProtocol == .h2 && trace.summary.outcome == "success")
+        let client = Self.frames(trace, sentBy: .client)
+        #expect(client.map(\.typeName) == ["GOAWAY"])
+        if case .goaway(_, let code, _) = client.first?.frame.payload { #expect(code == HTTP2ErrorCode.inadequateSecurity.rawValue) }
+        else { Issue.record("no GOAWAY: \(client)") }
+        #expect(trace.events.contains { if case .http2(.connectionError(.inadequateSecurity, _)) = $0.kind { true } else { false } })
+        #expect(trace.statistics.requests == 0)
+        // The server read the preface, then the GOAWAY.
+        #expect(Self.received(trace, by: .server).map(\.typeName) == ["GOAWAY"])
+        // An allowed suite: DHE with GCM.
+        let dhe = try Self.run(.h2) { $0.client.cipherSuites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]; $0.server.cipherSuites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256] }
+        #expect(dhe.statistics.requests == 3 && dhe.statistics.responses == 3)
     }
 
     @Test func hpackShrinksTheLaterRequests() throws {

@@ -82,13 +82,15 @@ extension Run {
         sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: last, errorCode: HTTP2ErrorCode.noError.rawValue, debug: [])))], from: c)
     }
 
-    /// A connection error (RFC 9113 §5.4.1): trace it, send GOAWAY with its code, stop.
-    func http2ConnectionError(_ code: HTTP2ErrorCode, _ why: String, lastStream: UInt32, by e: Endpoint) {
+    /// A connection error (RFC 9113 §5.4.1): trace it, send GOAWAY with its code, stop. A client
+    /// that has not sent its preface yet sends it first (`prefix`): every client frame follows it.
+    func http2ConnectionError(_ code: HTTP2ErrorCode, _ why: String, lastStream: UInt32, by e: Endpoint, prefix: [UInt8] = []) {
         guard e.h2.error == nil else { return }
         e.h2.error = code
         http2(.connectionError(code, why), by: e)
         e.h2.goawaySent = true
-        sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStream, errorCode: code.rawValue, debug: Array(why.utf8))))], from: e)
+        sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStream, errorCode: code.rawValue, debug: Array(why.utf8))))],
+                   from: e, prefix: prefix)
     }
 
     /// The frames now whole in `e`'s inbox, each traced as received (header blocks decoded with
@@ -338,6 +340,18 @@ extension Run {
                                : "HTTP/2 in the clear (h2c, prior knowledge): all requests at once, one stream each", connection: leg.index)
             http2(.chosen(negotiation), by: client)
             http2(.prefaceSent, by: client)
+            // RFC 9113 §9.2.2 (Appendix A's list): over TLS 1.2, HTTP/2 must not run on a suite
+            // without an ephemeral key exchange or without an AEAD cipher; an endpoint may end such
+            // a connection with INADEQUATE_SECURITY, and this client does.
+            if case .client(let tls) = client.engine, let parameters = tls.negotiatedSuite?.parameters,
+               !(parameters.isForwardSecret && parameters.isAEAD) {
+                let suite = tls.negotiatedSuite.map { $0.name ?? $0.hex } ?? "?"
+                http2ConnectionError(.inadequateSecurity,
+                                     "\(suite) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
+                                     + (parameters.isForwardSecret ? "no AEAD cipher" : "no ephemeral key exchange"),
+                                     lastStream: 0, by: client, prefix: HTTP2Frame.clientPreface)
+                return
+            }
             out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
                 (HTTP2Setting.enablePush.rawValue, setup.http2Push.isEmpty ? 0 : 1),
                 (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
