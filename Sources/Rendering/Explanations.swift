@@ -113,7 +113,7 @@ public struct Explanations: Sendable {
         "knowledge.measured": "The eavesdropper column is measured, not assumed: a value counts as known when its exact bytes crossed the wire.",
         "knowledge.afterwards": "The afterwards column is what the eavesdropper learned after the run (a stolen key or a guessed seed), counted only when the bytes it decrypted or derived equal the real ones.",
         "knowledge.attacker": "The attacker column is what a man in the middle knows: the secrets of its own session with the client, and whatever the client sends through it.",
-        "stats.roundTrips": "Each round trip is a client message that has to wait for the server's answer before the client can go on. TCP's handshake costs one, a full TLS handshake two, an abbreviated one (resumption) one, each request on its own one — pipelining sends several requests in one.",
+        "stats.roundTrips": "Each round trip is a client message that has to wait for the server's answer before the client can go on. TCP's handshake costs one, a full TLS handshake two, an abbreviated one (resumption) one, each request on its own one — pipelining and HTTP/2 send several requests in one — and the close one more (the client's FIN waits for the server's).",
         "phase.h2": "HTTP/2 replaces HTTP/1.x's text with binary frames inside the same TLS application data: every request gets its own stream on one connection, so none waits for another.",
         "phase.h2c": "HTTP/2 in the clear: binary frames straight on TCP. Binary is not secret — anyone on the path can parse the frames and undo the header compression.",
         "h2.chosen.tls": "Over TLS both sides must agree on HTTP/2 before the first byte of it: the client offers \"h2\" in the ALPN extension of its ClientHello and the server confirms it in its ServerHello.",
@@ -126,9 +126,10 @@ public struct Explanations: Sendable {
         "h2.data": "DATA frames carry the bodies. The server sends the responses' frames in turn, stream by stream: a slow or long response no longer holds up the others (no head-of-line blocking at the HTTP level; TCP still delivers bytes in order).",
         "h2.windowUpdate": "Flow control: a sender may have at most a window of unacknowledged DATA in flight (65535 bytes to start with, per stream and for the whole connection). The receiver gives window back with WINDOW_UPDATE as it consumes the data; until then the sender waits.",
         "h2.push": "Server push: before the response that will need it, the server promises a resource the client did not ask for yet (PUSH_PROMISE with the request it stands for), then sends it on a new even-numbered stream.",
-        "h2.goaway": "GOAWAY ends the HTTP/2 connection gracefully: it names the last stream the sender processed, so the peer knows nothing newer was lost.",
+        "h2.goaway": "GOAWAY ends the HTTP/2 connection: its last-stream-id is the highest stream the peer opened that the sender may have processed (0 when the peer opened none — a client's peer opens only pushed streams), so the peer knows any higher stream was not processed and may be retried elsewhere; its error code says whether the ending is graceful (NO_ERROR) or a connection error.",
         "knowledge.http2": "Over h2c the cookie and the request never cross the wire as text: HPACK sent indices and Huffman codes. The eavesdropper still knows them — it parsed the frames and ran its own HPACK decoder over the recorded bytes, which needs no secret.",
         "stats.http2": "HTTP/2 sends every request at once on its own stream, like pipelining, but the responses may interleave in any order. HPACK shrinks the repeated headers: after the first request, fields both sides have seen cost one byte each.",
+        "phase.closePlain": "No TLS here, so there is no close_notify: TCP closes each direction on its own with FIN and ACK — four messages, because the side that receives a FIN may still have data to send.",
         "phase.close": "close_notify tells the peer that no more data will follow, so a truncation attack is detected; then TCP closes each direction with FIN and ACK.",
     ])
 }

@@ -165,7 +165,7 @@ public struct TextRenderer: Sendable {
             var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - name.count)), .heading)]
             let key = name.hasPrefix("TCP") ? "phase.tcp" : name.hasPrefix("TLS") ? "phase.tls"
                 : name.hasPrefix("HTTP/2 in the clear") ? "phase.h2c" : name.hasPrefix("HTTP/2") ? "phase.h2"
-                : name.hasPrefix("HTTP") ? "phase.http" : name.hasPrefix("closing") ? "phase.close" : ""
+                : name.hasPrefix("HTTP") ? "phase.http" : name.hasPrefix("closing") ? (state.plainHTTP ? "phase.closePlain" : "phase.close") : ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
                 state.explained.insert(key)
                 out += explain(text)

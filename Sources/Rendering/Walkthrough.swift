@@ -30,6 +30,8 @@ public struct Walkthrough: Sendable {
         let bytes = TextRenderer(verbosity: .bytes, width: width, color: false).prepared(for: trace)
         renderer = normal
         var normalState = TextRenderer.LadderState(), bytesState = TextRenderer.LadderState()
+        normalState.plainHTTP = !trace.summary.usedTLS
+        bytesState.plainHTTP = normalState.plainHTTP
         var steps: [Step] = []
         for (index, event) in trace.events.enumerated() {
             let plain = Self.lines(normal.render(event, state: &normalState))

@@ -336,11 +336,23 @@ struct ScenarioReader {
                 for item in try v.list() {
                     let path = try item.string()
                     guard path.hasPrefix("/"), !path.contains(" ") else { throw item.error("expected a path starting with /, without spaces") }
+                    guard !push.contains(path) else { throw item.error("contradiction: \(path) is already pushed; a server pushes a resource once") }
                     push.append(path)
                 }
             }
             if mode == .h2, resumes {
                 throw m.keyError("resumption", "contradiction: HTTP/2 uses one connection, so there is no second one to resume on")
+            }
+            if mode == .h2 {
+                // HTTP/2 carries the request line and headers as HPACK fields (:method, :path, …), so
+                // each message must be a well-formed HTTP/1.1-style message to translate.
+                let key = m.has("requests") ? "requests" : "request"
+                for text in requests ?? request.map({ [$0] }) ?? [] where !Self.isRequestMessage(text) {
+                    throw m.keyError(key, "expected, with mode h2, requests written as HTTP/1.1 messages (\"GET /path HTTP/1.1\\r\\nHost: …\\r\\n\\r\\n\") to translate into HPACK fields; got '\(YAMLValue.clip(text))'")
+                }
+                if m.has("response"), !Self.isResponseMessage(response) {
+                    throw m.keyError("response", "expected, with mode h2, a response written as an HTTP/1.1 message (\"HTTP/1.1 200 OK\\r\\n…\\r\\n\\r\\nbody\") to translate into :status and fields; got '\(YAMLValue.clip(response))'")
+                }
             }
             if mode == .http09 {
                 try http09(m, usesTLS: usesTLS)
@@ -361,16 +373,50 @@ struct ScenarioReader {
                         anchorsOnly: anchorsOnly, policy: policy, ats: ats, identity: identity, network: network, tcp: tcp,
                         httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
                         usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack, http2Push: push)
+        for (side, m) in [("server", server), ("client", client)] {
+            if !usesTLS, let m, m.has("alpn") {
+                throw m.keyError("alpn", "contradiction: ALPN is a TLS extension and this run has tls: false (\(side).alpn would never be sent)")
+            }
+        }
         world.serverALPN = try server?["alpn"].map { v throws(ScenarioError) in try alpn(v) } ?? []
         world.clientALPN = try client?["alpn"].map { v throws(ScenarioError) in try alpn(v) } ?? []
+        if mode == .h2, usesTLS {
+            // HTTP/2 over TLS is chosen with ALPN "h2" (RFC 9113 §3.2). The client of mode h2 speaks
+            // only HTTP/2: it offers h2 (and nothing it cannot speak); the server defaults to
+            // [h2, http/1.1]; an explicit server alpn: [] is a server that ignores ALPN.
+            if let c = client, c.has("alpn") {
+                if !world.clientALPN.contains("h2") || world.clientALPN.contains(where: { $0 != "h2" }) {
+                    throw c.keyError("alpn", "contradiction: with http.mode h2 the client speaks only HTTP/2, so it offers exactly [h2]; offering \(world.clientALPN) would promise a protocol it cannot speak (use mode keep-alive for an HTTP/1.1 client)")
+                }
+            } else {
+                world.clientALPN = ["h2"]
+            }
+            if !(server?.has("alpn") ?? false) { world.serverALPN = ["h2", "http/1.1"] }
+        }
         return world
+    }
+
+    /// "METHOD SP target SP HTTP/1.x CRLF", header lines, an empty line.
+    static func isRequestMessage(_ text: String) -> Bool {
+        guard text.contains("\r\n\r\n"), let line = text.components(separatedBy: "\r\n").first else { return false }
+        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+        return parts.count == 3 && !parts[0].isEmpty && parts[0].allSatisfy { $0.isUppercase && $0.isASCII }
+            && !parts[1].isEmpty && (parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0")
+    }
+
+    /// "HTTP/1.x SP 3DIGIT SP reason CRLF", header lines, an empty line, the body.
+    static func isResponseMessage(_ text: String) -> Bool {
+        guard text.contains("\r\n\r\n"), let line = text.components(separatedBy: "\r\n").first else { return false }
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        return parts.count >= 2 && (parts[0] == "HTTP/1.1" || parts[0] == "HTTP/1.0")
+            && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// An ALPN list (RFC 7301): protocol names of 1…255 bytes, such as `[h2, http/1.1]`.
     func alpn(_ value: YAMLValue) throws(ScenarioError) -> [String] {
         var names: [String] = []
         for item in try value.list() {
-            let name = try item.string()
+            let name = try item.text("an ALPN protocol name such as h2 or http/1.1")
             guard (1 ... 255).contains(name.utf8.count) else {
                 throw item.error("expected an ALPN protocol name of 1…255 bytes (RFC 7301 §3.1), such as h2 or http/1.1")
             }

@@ -53,6 +53,16 @@ struct YAMLValue {
         return s.string
     }
 
+    /// A string that was written as one: a plain scalar that YAML would read as a number, a bool or
+    /// null is refused (quote it to mean the text).
+    func text(_ expected: String) throws(ScenarioError) -> String {
+        let s = try scalar(expected)
+        if s.style == .plain, Int(s.string) != nil || Double(s.string) != nil || ["true", "false"].contains(s.string) {
+            throw error("expected \(expected), got the \(Int(s.string) != nil || Double(s.string) != nil ? "number" : "bool") \(s.string) (quote it if you mean the text)")
+        }
+        return s.string
+    }
+
     /// A non-empty single-line string of at most `limit` characters.
     func name(limit: Int = 253) throws(ScenarioError) -> String {
         let s = try string()

@@ -145,6 +145,11 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
             if self == .h2c {
                 setup.usesTLS = false
                 setup.serverPort = 80
+            } else {
+                // HTTP/2 over TLS is chosen inside the handshake (RFC 9113 §3.2): this client speaks
+                // only HTTP/2 and offers h2; the server speaks both and prefers h2.
+                setup.client.applicationProtocols = [.h2]
+                setup.server.applicationProtocols = [.h2, .http11]
             }
         case .resumption:
             setup.connectionMode = .oneRequestPerConnection

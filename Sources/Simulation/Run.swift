@@ -93,13 +93,6 @@ final class Run {
     var spans: [StreamSpan] = []
 
     init(setup: SimulationSetup) {
-        var setup = setup
-        // HTTP/2 over TLS is chosen inside the handshake with ALPN "h2" (RFC 9113 §3.2): unless the
-        // setup names its own lists, the client offers h2 then http/1.1 and the server supports both.
-        if setup.connectionMode == .h2, setup.usesTLS {
-            if setup.client.applicationProtocols.isEmpty { setup.client.applicationProtocols = [.h2, .http11] }
-            if setup.server.applicationProtocols.isEmpty { setup.server.applicationProtocols = [.h2, .http11] }
-        }
         self.setup = setup
         net = TCPNetwork(random: TCPRandomAdapter(setup.random))
         sessionCache = setup.server.sessionCache ?? (setup.resumesSessions ? TLSSessionCache() : nil)

@@ -96,6 +96,24 @@ struct ApplicabilityTests {
         #expect(missing?.message.contains("certificates") == true, "\(String(describing: missing))")
     }
 
+    @Test func alpnAndHTTP2SettingsThatCannotActAreRefused() {
+        let plain = validationError(minimal("client: { alpn: [h2] }\nhttp: { tls: false }\n"))
+        #expect(plain?.path == "client.alpn" && plain?.message.hasPrefix("contradiction: ALPN is a TLS extension") == true, "\(String(describing: plain))")
+        let h1 = validationError(minimal("client: { alpn: [http/1.1] }\nhttp: { mode: h2 }\n"))
+        #expect(h1?.path == "client.alpn" && h1?.message.contains("speaks only HTTP/2") == true, "\(String(describing: h1))")
+        let number = validationError(minimal("server: { alpn: [1] }\n"))
+        #expect(number?.path == "server.alpn[0]" && number?.message.contains("got the number 1") == true, "\(String(describing: number))")
+        let twice = validationError(minimal("http: { mode: h2, push: [/a.css, /a.css] }\n"))
+        #expect(twice?.path == "http.push[1]" && twice?.message.contains("already pushed") == true, "\(String(describing: twice))")
+        let garbage = validationError(minimal("http: { mode: h2, request: garbage }\n"))
+        #expect(garbage?.path == "http.request" && garbage?.message.contains("HTTP/1.1 messages") == true, "\(String(describing: garbage))")
+        let response = validationError(minimal("http: { mode: h2, response: garbage }\n"))
+        #expect(response?.path == "http.response", "\(String(describing: response))")
+        // Still fine: h2 with the defaults, and an explicit server that ignores ALPN.
+        #expect(validationError(minimal("http: { mode: h2 }\n")) == nil)
+        #expect(validationError(minimal("server: { alpn: [] }\nhttp: { mode: h2 }\n")) == nil)
+    }
+
     @Test func toyGroupsCannotCarryAHandshake() {
         let e = validationError(minimal("server: { suites: [TLS_DHE_RSA_WITH_AES_128_GCM_SHA256], dh_group: toy-p5-g7 }\n"))
         #expect(e?.path == "server.dh_group" && e?.message.contains("show its arithmetic with kind: dh") == true)

@@ -58,11 +58,18 @@ struct HTTP2SimulationTests {
     @Test func alpnSelectsH2OrThereIsNoHTTP2() throws {
         let trace = try Self.run(.h2)
         #expect(trace.summary.applicationProtocol == .h2)
+        // The built-in h2 client speaks only HTTP/2 and offers only h2: a server without h2 has
+        // nothing in common with it and ends the handshake with no_application_protocol.
+        #expect(try BuiltInRun.h2.setup(seed: 5).client.applicationProtocols == [.h2])
         let old = try Self.run(.h2) { $0.server.applicationProtocols = [.http11] }
-        #expect(old.summary.applicationProtocol == .http11)
+        #expect(old.summary.failure?.alert == .noApplicationProtocol && old.summary.failure?.sentBy == .server)
         #expect(!old.statistics.usedHTTP2 && old.statistics.requests == 0)
-        #expect(Self.frames(old, sentBy: .client).isEmpty && Self.frames(old, sentBy: .server).isEmpty)
-        #expect(old.events.contains { if case .phase(let text) = $0.kind { return text.contains("not \"h2\"") }; return false })
+        // A server that ignores ALPN answers without the extension: no h2, so no HTTP/2 at all.
+        let deaf = try Self.run(.h2) { $0.server.applicationProtocols = [] }
+        #expect(deaf.summary.outcome == "success" && deaf.summary.applicationProtocol == nil)
+        #expect(!deaf.statistics.usedHTTP2 && deaf.statistics.requests == 0)
+        #expect(Self.frames(deaf, sentBy: .client).isEmpty && Self.frames(deaf, sentBy: .server).isEmpty)
+        #expect(deaf.events.contains { if case .phase(let text) = $0.kind { return text.contains("not \"h2\"") }; return false })
         // h2c has no TLS and no ALPN: prior knowledge.
         #expect(try Self.run(.h2c).summary.applicationProtocol == nil)
     }
