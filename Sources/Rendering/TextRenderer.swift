@@ -304,7 +304,7 @@ public struct TextRenderer: Sendable {
                 out.append(detail("\(how); \(name); value\(huffmanValue ? " Huffman-coded" : " as is") → \(field)", indent: 12))
             }
         }
-        out.append(detail("dynamic table now \(hpack.tableEntries) entries, \(hpack.tableSize) bytes", indent: 12))
+        out.append(detail("dynamic table now \(hpack.tableEntries) \(hpack.tableEntries == 1 ? "entry" : "entries"), \(hpack.tableSize) bytes", indent: 12))
         return out
     }
 
@@ -375,7 +375,7 @@ public struct TextRenderer: Sendable {
         case .changeCipherSpec: return "ChangeCipherSpec"
         case .alert(let alert): return "Alert \(alert.alertDescription)"
         case .applicationData: return "application data"
-        case .plainHTTP: return "HTTP (plain text)"
+        case .plainHTTP: return "HTTP (no TLS)"
         }
     }
 
@@ -403,7 +403,7 @@ public struct TextRenderer: Sendable {
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
             guard verbosity != .summary else { return [] }
-            return [detail("\(actor.rawValue) \(sig.valid ? "checked" : "found INVALID") the \(sig.purpose.rawValue) signature" +
+            return [detail("\(actor.rawValue) \(sig.created ? "signed" : sig.valid ? "checked" : "found INVALID") the \(sig.purpose.rawValue) signature" +
                            (sig.scheme.map { " (\($0))" } ?? "") + " over \(sig.signedData.count) bytes")]
         case .countermeasureApplied(let reason):
             return [detail("server: \(reason)", .alert)] + explain(explanations("tls.countermeasure") ?? "")

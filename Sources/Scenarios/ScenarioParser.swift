@@ -299,6 +299,11 @@ struct ScenarioReader {
             throw client.keyError("anchors_only", "contradiction: anchors_only without anchors")
         }
         let policy = try client?["policy"].map { v throws(ScenarioError) in try self.policy(v, certs) } ?? .system
+        if case .bundledAnchor = policy, let client {
+            for key in ["anchors", "anchors_only"] where client.has(key) {
+                throw client.keyError(key, "contradiction: the bundled_anchor policy sets the trust's anchors itself (its certificates and anchors_only), so client.\(key) would play no part")
+            }
+        }
         let ats = try client?["ats"].map { v throws(ScenarioError) in try atsPolicy(v, certs: certs) }
         let identity = try client?["identity"].map { v throws(ScenarioError) in try certificateNames(v, certs) }
         if let identity, let first = identity.first, certs[first]?.key == nil, let client {

@@ -54,7 +54,7 @@ struct LadderRenderingTests {
         let split = TextRenderer(width: 200).render(try Self.trace(.rsa, mss: 300)).joined(separator: "\n")
         #expect(split.contains("Certificate (part)"), "\(split)")
         let plain = TextRenderer(width: 200).render(try Self.trace(.httpPlain)).joined(separator: "\n")
-        #expect(plain.contains("· HTTP (plain text)"))
+        #expect(plain.contains("· HTTP (no TLS)"))
     }
 
     /// The spans cover every payload byte a TLS run sends, with no gap and no overlap.

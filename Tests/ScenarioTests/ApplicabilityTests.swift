@@ -90,6 +90,8 @@ struct ApplicabilityTests {
         let empty = validationError(minimal("client:\n  policy:\n    bundled_anchor: { certificates: [] }\n"))
         #expect(empty?.path == "client.policy.bundled_anchor.certificates")
         #expect(empty?.message.hasPrefix("contradiction: an empty anchor list") == true)
+        let both = validationError(minimal("client:\n  anchors: [demo-root]\n  policy:\n    bundled_anchor: { certificates: [demo-root] }\n"))
+        #expect(both?.path == "client.anchors" && both?.message.contains("would play no part") == true, "\(String(describing: both))")
         let typo = validationError(minimal("client:\n  policy:\n    bundled_anchor: { certificates: [demo-rot] }\n"))
         #expect(typo?.message.contains("did you mean 'demo-root'") == true, "\(String(describing: typo))")
         let missing = validationError(minimal("client:\n  policy:\n    bundled_anchor: { anchors_only: false }\n"))

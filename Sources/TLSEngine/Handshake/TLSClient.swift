@@ -428,7 +428,7 @@ public struct TLSClient {
                 signature = try SignatureSchemes.signLegacy(signed, key: key)
             }
             context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
-                                                            signedData: signed, signature: signature, valid: true)))
+                                                            signedData: signed, signature: signature, valid: true, created: true)))
             context.sendHandshake(.certificateVerify(CertificateVerify(signature: DigitallySigned(algorithm: scheme, signature: signature))))
         }
         try context.sendChangeCipherSpec()

@@ -313,7 +313,7 @@ public struct TLSServer {
             let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.privateKey,
                                                       random: context.random)
             context.events.append(.signature(SignatureTrace(purpose: .serverKeyExchange, signer: .server, scheme: scheme,
-                                                            signedData: signed, signature: signature, valid: true)))
+                                                            signedData: signed, signature: signature, valid: true, created: true)))
             context.sendHandshake(.serverKeyExchange(ServerKeyExchange(
                 params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))))
         }

@@ -84,6 +84,8 @@ public struct SignatureTrace: Sendable, Hashable {
     public var signature: [UInt8]
     /// For a check: whether it verified. A created signature is `true`.
     public var valid: Bool
+    /// True where the signer made the signature, false where the peer checked it.
+    public var created = false
 }
 
 /// Values derived during the handshake, each with its inputs.
