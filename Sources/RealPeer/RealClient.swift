@@ -100,6 +100,9 @@ public struct RealClient {
         recorder.phase("TLS handshake")
         guard send(client.start()) else { return finish("the connection broke while sending the ClientHello", recorder, client) }
         let deadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
+        // The server's Finished and its close_notify can arrive in one read (a server that closes
+        // right after the handshake): the handshake did complete, and that is not a failure of it.
+        var closedRightAfterHandshake = false
         while !client.isConnected {
             let bytes: [UInt8]
             do {
@@ -133,6 +136,10 @@ public struct RealClient {
                 return finish("refused: \(alert.alertDescription.displayName) — \(cause)", recorder, client)
             }
             if client.stateName == .closed || client.stateName == .failed {
+                if outcome.completed && outcome.closeNotifyReceived {
+                    closedRightAfterHandshake = true
+                    break
+                }
                 closeSocket()
                 return finish("the server ended the connection during the handshake", recorder, client)
             }
@@ -146,6 +153,10 @@ public struct RealClient {
             // RFC 7301 §3.2: the connection now speaks the chosen protocol; this client speaks only
             // HTTP/1.x, so it sends no request rather than the wrong protocol.
             recorder.phase("ALPN chose \(chosen): this client speaks HTTP/1.x only, so it sends no request")
+            request = nil
+        }
+        if closedRightAfterHandshake, request != nil {
+            failure = "the server sent close_notify right after the handshake, before the request"
             request = nil
         }
         if let request {
