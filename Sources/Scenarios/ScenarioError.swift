@@ -25,19 +25,24 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// Near-miss spelling suggestions.
 enum Spelling {
-    /// Levenshtein distance (insert, delete, substitute), case-insensitive.
+    /// Edit distance with insert, delete, substitute and swapping two neighbours (optimal string
+    /// alignment: a swapped pair, the commonest typo, costs one edit), case-insensitive.
     static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a.lowercased()), y = Array(b.lowercased())
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }
+        var beforePrevious = [Int](repeating: 0, count: y.count + 1)
         var previous = Array(0 ... y.count)
         var current = [Int](repeating: 0, count: y.count + 1)
         for i in 1 ... x.count {
             current[0] = i
             for j in 1 ... y.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[y.count]
     }
@@ -47,7 +52,10 @@ enum Spelling {
         guard word.count <= 200 else { return nil }
         let scored = candidates.map { ($0, distance(word, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        return best.1 <= max(2, best.0.count / 3) ? best.0 : nil
+        if best.1 <= max(2, best.0.count / 3) { return best.0 }
+        // A shortened key (`pushed` for `pushed_responses`): the one candidate it begins.
+        let longer = candidates.filter { word.count >= 4 && $0.lowercased().hasPrefix(word.lowercased()) }
+        return longer.count == 1 ? longer[0] : nil
     }
 
     /// `; did you mean 'x'?` or nothing.

@@ -172,5 +172,10 @@ struct ValidationTests {
         #expect(Spelling.suggestion(for: "sutes", among: ["suites", "seed"]) == "suites")
         #expect(Spelling.suggestion(for: "zzzzzz", among: ["suites", "seed"]) == nil)
         #expect(Spelling.distance("kitten", "sitting") == 3)
+        #expect(Spelling.distance("aplm", "alpn") == 2, "a swapped pair is one edit")
+        #expect(Spelling.distance("ab", "ba") == 1 && Spelling.distance("abc", "abc") == 0)
+        #expect(Spelling.suggestion(for: "aplm", among: ["alpn", "suites", "ems"]) == "alpn")
+        #expect(Spelling.suggestion(for: "pushed", among: ["pushed_responses", "streams"]) == "pushed_responses")
+        #expect(Spelling.suggestion(for: "s", among: ["streams", "suites"]) == nil)
     }
 }
