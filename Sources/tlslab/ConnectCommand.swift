@@ -64,6 +64,9 @@ struct ConnectCommand: ParsableCommand {
     @Option(name: .customLong("bundle"), help: "A certificate (PEM) the app bundles, for --policy bundled-anchor: it becomes the trust's anchor; repeat for several.")
     var bundled: [String] = []
 
+    @Flag(help: "With --policy bundled-anchor: SecTrustSetAnchorCertificatesOnly(NO) — the --ca anchors count beside the bundled ones.")
+    var keepSystemAnchors = false
+
     @Flag(help: "AFSecurityPolicy allowInvalidCertificates YES (image-downloader: allowInvalidSSLCertificates YES).")
     var allowInvalidCertificates = false
 
@@ -107,6 +110,7 @@ struct ConnectCommand: ParsableCommand {
         if !pins.isEmpty && !pinning.contains(policy) { throw ValidationError("--pin goes with --policy af-public-key or af-certificate") }
         if policy == .bundledAnchor && bundled.isEmpty { throw ValidationError("--policy bundled-anchor needs at least one --bundle certificate") }
         if !bundled.isEmpty && policy != .bundledAnchor { throw ValidationError("--bundle goes with --policy bundled-anchor") }
+        if keepSystemAnchors && policy != .bundledAnchor { throw ValidationError("--keep-system-anchors goes with --policy bundled-anchor") }
         let afOnly: Set<Policy> = [.afNone, .afPublicKey, .afCertificate]
         if noValidatesDomainName && !afOnly.contains(policy) { throw ValidationError("--no-validates-domain-name goes with an af-… policy") }
         if allowInvalidCertificates && !(afOnly.contains(policy) || policy == .imageDownloader) {
@@ -136,7 +140,7 @@ struct ConnectCommand: ParsableCommand {
         case .webContainer: return .webContainer
         case .imageDownloader: return .imageDownloader(allowInvalidSSLCertificates: allowInvalidCertificates)
         case .bundledAnchor:
-            do { return .bundledAnchor(try bundled.flatMap { try PeerFiles.certificates(at: $0) }, anchorsOnly: true) }
+            do { return .bundledAnchor(try bundled.flatMap { try PeerFiles.certificates(at: $0) }, anchorsOnly: !keepSystemAnchors) }
             catch { throw CLIError.badInput("\(error)") }
         }
     }

@@ -140,7 +140,7 @@ struct PeerCommandTests {
 
     @Test("connect --policy: AFSecurityPolicy pinning and ATS, as in simulations")
     func policies() throws {
-        let server = try Server(["--max-connections", "5", "--concurrent", "2"])
+        let server = try Server(["--max-connections", "6", "--concurrent", "2"])
         // Seed 003's delegate with the CA bundled (and no --ca): accepted; with another certificate bundled: cancelled.
         let bundled = try Self.connect(server.port, ["--policy", "bundled-anchor", "--bundle", Self.file("ca.cert.pem"), "--request", ""])
         #expect(bundled.status == 0, "\(bundled.stderr)")
@@ -148,6 +148,10 @@ struct PeerCommandTests {
                                                         "--bundle", Self.file("client.cert.pem")])
         #expect(otherBundle.status == 1)
         #expect(otherBundle.stderr.contains("refused: unknown_ca") && otherBundle.stderr.contains("cancelAuthenticationChallenge"), "\(otherBundle.stderr)")
+        // SecTrustSetAnchorCertificatesOnly(NO): the --ca anchor counts beside the bundled certificate.
+        let kept = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--policy", "bundled-anchor",
+                                                 "--bundle", Self.file("client.cert.pem"), "--keep-system-anchors", "--request", ""])
+        #expect(kept.status == 0, "\(kept.stderr)")
         let noBundle = try Self.connect(server.port, ["--policy", "bundled-anchor"])
         #expect(noBundle.status == 2 && noBundle.stderr.contains("needs at least one --bundle"), "\(noBundle.stderr)")
         // Certificate pinning of the CA: accepted.
@@ -171,7 +175,7 @@ struct PeerCommandTests {
         let bad = try Self.connect(server.port, ["--policy", "af-certificate"])
         #expect(bad.status == 2, "\(bad.status) \(bad.stderr)")
         #expect(bad.stderr.contains("needs at least one --pin"), "\(bad.stderr)")
-        #expect(server.reap(), "five connections were made: \(server.log)")
+        #expect(server.reap(), "six connections were made: \(server.log)")
     }
 
     @Test("connect: a server's alert, an early close and a non-TLS answer each give one line and exit 1")
