@@ -806,12 +806,20 @@ public struct TextRenderer: Sendable {
     }
 
     /// The first line of an HTTP/1.x message; for an HTTP/2 one (its fields as `name: value`
-    /// lines, pseudo-headers first) the pseudo-headers on one line: `GET https example.com /a`.
+    /// lines, pseudo-headers first) the request as method and URI (`GET https://example.com/a`), the
+    /// response as its status.
     func firstLine(_ s: String) -> String {
         let lines = s.split(separator: "\r\n")
         guard lines.first?.hasPrefix(":") == true else { return String(lines.first ?? "") }
-        let pseudo = lines.prefix { $0.hasPrefix(":") }.compactMap { $0.split(separator: " ", maxSplits: 1).last }
-        return pseudo.joined(separator: " ")
+        var pseudo: [String: String] = [:]
+        for line in lines.prefix(while: { $0.hasPrefix(":") }) {
+            guard let colon = line.dropFirst().firstIndex(of: ":") else { continue }
+            pseudo[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        if let method = pseudo[":method"] {
+            return "\(method) \(pseudo[":scheme"] ?? "https")://\(pseudo[":authority"] ?? "")\(pseudo[":path"] ?? "")"
+        }
+        return pseudo[":status"].map { "status \($0)" } ?? lines.prefix(while: { $0.hasPrefix(":") }).joined(separator: " ")
     }
 
     /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.
