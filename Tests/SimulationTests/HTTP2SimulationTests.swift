@@ -180,6 +180,80 @@ struct HTTP2SimulationTests {
         #expect(!Self.frames(try Self.run(.h2c), sentBy: .client).contains { $0.frame.type == .windowUpdate })
     }
 
+    /// RFC 9113 §4.2, §6.10: a header block larger than SETTINGS_MAX_FRAME_SIZE (16384 by default)
+    /// goes as HEADERS without END_HEADERS and CONTINUATION frames, END_HEADERS on the last.
+    @Test func largeHeaderBlocksAreContinued() throws {
+        let big = String(repeating: "x", count: 20_000)
+        let trace = try Self.run(.h2c) {
+            $0.requests = ["GET /big HTTP/1.1\r\nHost: example.com\r\nX-Big: \(big)\r\n\r\n"]
+            $0.httpResponse = "HTTP/1.1 200 OK\r\nX-Back: \(big)\r\nContent-Length: 2\r\n\r\nok"
+        }
+        #expect(!trace.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        for actor in [Actor.client, .server] {
+            let sent = Self.frames(trace, sentBy: actor).filter { $0.frame.type == .headers || $0.frame.type == .continuation }
+            #expect(sent.map(\.typeName) == ["HEADERS", "CONTINUATION"], "\(actor)")
+            #expect(sent.allSatisfy { $0.length <= HTTP2Frame.defaultMaxFrameSize })
+            #expect(sent.map { $0.frame.flags.contains(.endHeaders) } == [false, true])
+            #expect(sent.first?.frame.flags.contains(.endStream) == (actor == .client))
+        }
+        let requests = trace.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(requests == [":method: GET\r\n:scheme: http\r\n:authority: example.com\r\n:path: /big\r\nx-big: \(big)\r\n\r\n"])
+        let responses = trace.events.compactMap { e -> String? in
+            if e.actor == .client, case .http(.responseReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(responses.count == 1 && responses.allSatisfy { $0.contains("x-back: \(big)\r\n") && $0.hasSuffix("ok") })
+        // A PUSH_PROMISE's block is split the same way (its payload also holds the promised stream ID).
+        let run = try HTTP2ConnectionErrorTests.h2cConnection().run
+        var encoder = HPACKEncoder()
+        let (block, summary) = encoder.encode([HPACKHeaderField(":path", big)])
+        let frames = run.headerBlockFrames(stream: 1, block: block, summary: summary, endStream: true, promised: 2, maxFrameSize: 16_384)
+        #expect(frames.map(\.typeName) == ["PUSH_PROMISE", "CONTINUATION"] && frames.allSatisfy { $0.length <= 16_384 })
+        #expect(frames.first?.frame.flags.isEmpty == true)
+    }
+
+    /// A request body goes in DATA frames after HEADERS without END_STREAM (RFC 9113 §8.1), within
+    /// the server's windows; the server reads it and gives the window back with WINDOW_UPDATE.
+    @Test func requestBodiesTravelInDataFrames() throws {
+        let trace = try Self.run(.h2c) { $0.requests = ["POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"] }
+        let client = Self.frames(trace, sentBy: .client).filter { $0.frame.type == .headers || $0.frame.type == .data }
+        #expect(client.map(\.typeName) == ["HEADERS", "DATA"])
+        #expect(client.map { $0.frame.flags.contains(.endStream) } == [false, true])
+        if case .data(let d)? = client.last?.frame.payload { #expect(d == Array("hello".utf8)) }
+        let requests = trace.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(requests == [":method: POST\r\n:scheme: http\r\n:authority: h\r\n:path: /x\r\ncontent-length: 5\r\n\r\nhello"])
+        #expect(trace.statistics.responses == 1)
+
+        // 100000 octets: frames of at most 16384, the rest after the server's WINDOW_UPDATE.
+        let body = String(repeating: "b", count: 100_000)
+        let long = try Self.run(.h2c) { $0.requests = ["PUT /y HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n" + body] }
+        #expect(!long.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        let data = Self.frames(long, sentBy: .client).filter { $0.frame.type == .data }
+        #expect(data.allSatisfy { $0.length <= HTTP2Frame.defaultMaxFrameSize } && data.reduce(0) { $0 + $1.length } == 100_000)
+        #expect(data.prefix(4).reduce(0) { $0 + $1.length } == HTTP2Defaults.initialWindowSize)
+        #expect(Self.frames(long, sentBy: .server).contains { $0.frame.type == .windowUpdate && $0.streamID == 0 })
+        let received = long.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(received.count == 1 && received.allSatisfy { $0.hasSuffix("\r\n\r\n" + body) })
+        #expect(long.statistics.responses == 1)
+    }
+
+    /// RFC 9113 §8.1.1: a content-length that does not match the DATA is a malformed request,
+    /// a stream error PROTOCOL_ERROR (RST_STREAM); the client gets no response and the run ends.
+    @Test func contentLengthMismatchResetsTheStream() throws {
+        let trace = try Self.run(.h2c) { $0.requests = ["POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\nhello"] }
+        let resets = Self.frames(trace, sentBy: .server).filter { $0.frame.type == .rstStream }
+        #expect(resets.map(\.streamID) == [1])
+        if case .rstStream(let code)? = resets.first?.frame.payload { #expect(code == HTTP2ErrorCode.protocolError.rawValue) }
+        #expect(!trace.events.contains { if case .http(.requestReceived) = $0.kind { true } else { false } })
+        #expect(trace.statistics.responses == 0)
+        #expect(Self.frames(trace, sentBy: .client).last?.typeName == "GOAWAY")
+    }
+
     @Test func sameSeedSameTrace() throws {
         let a = try Self.run(.h2c, seed: 9), b = try Self.run(.h2c, seed: 9)
         #expect(a.wirePayloads == b.wirePayloads)

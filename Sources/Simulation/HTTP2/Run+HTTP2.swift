@@ -14,6 +14,8 @@ struct HTTP2EndpointState {
     var error: HTTP2ErrorCode?
     /// The peer allows server push (its SETTINGS_ENABLE_PUSH; 1 until it says otherwise).
     var peerAllowsPush = true
+    /// The largest frame payload the peer accepts (its SETTINGS_MAX_FRAME_SIZE, §6.5.2).
+    var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
     /// A header block continued in CONTINUATION frames: its stream, frame and octets so far.
     var pendingBlock: (frame: HTTP2Frame, block: [UInt8])?
     /// Each open stream's header fields and body so far.
@@ -22,6 +24,8 @@ struct HTTP2EndpointState {
     /// Client: streams the server promised (PUSH_PROMISE) and how many of them completed.
     var promised: [UInt32] = []
     var pushesCompleted = 0
+    /// Client: its streams the server reset (RST_STREAM): they get no response.
+    var streamsReset: Set<UInt32> = []
     /// Server: the next stream ID for a push (even, from 2).
     var nextPushStream: UInt32 = 2
     /// Flow control (RFC 9113 §5.2, §6.9). Sender: what the peer still lets it send, on the
@@ -69,7 +73,7 @@ extension Run {
         let c = leg.initiator
         guard c.done else { return false }
         if c.h2.error != nil || c.h2.goawayReceived { return true }
-        return c.h2.started && leg.answered >= leg.requests.count && c.h2.pushesCompleted >= c.h2.promised.count
+        return c.h2.started && leg.answered + c.h2.streamsReset.count >= leg.requests.count && c.h2.pushesCompleted >= c.h2.promised.count
     }
 
     /// The client ends the connection gracefully: GOAWAY naming the last server-initiated stream
@@ -91,6 +95,28 @@ extension Run {
         e.h2.goawaySent = true
         sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStream, errorCode: code.rawValue, debug: Array(why.utf8))))],
                    from: e, prefix: prefix)
+    }
+
+    /// A header block as one HEADERS (or PUSH_PROMISE, when `promised` is set) frame and as many
+    /// CONTINUATION frames as the peer's SETTINGS_MAX_FRAME_SIZE needs (RFC 9113 §4.2, §6.2,
+    /// §6.10): END_HEADERS only on the last, END_STREAM (HEADERS only) on the first. The HPACK
+    /// summary goes with the first frame.
+    func headerBlockFrames(stream: UInt32, block: [UInt8], summary: HPACKBlockSummary, endStream: Bool,
+                           promised: UInt32? = nil, maxFrameSize: Int) -> [HTTP2FrameTrace] {
+        // PUSH_PROMISE spends 4 octets of its payload on the promised stream ID (§6.6).
+        let firstSize = max(1, maxFrameSize - (promised == nil ? 0 : 4))
+        let first = Array(block.prefix(firstSize))
+        var rest = block.dropFirst(firstSize)
+        var flags: HTTP2Flags = rest.isEmpty ? .endHeaders : []
+        if endStream, promised == nil { flags.insert(.endStream) }
+        let payload: HTTP2Frame.Payload = promised.map { .pushPromise(promisedStreamID: $0, block: first) } ?? .headers(block: first, priority: nil)
+        var out = [HTTP2FrameTrace(frame: HTTP2Frame(streamID: stream, flags: flags, payload: payload), hpack: summary)]
+        while !rest.isEmpty {
+            let chunk = Array(rest.prefix(max(1, maxFrameSize)))
+            rest = rest.dropFirst(chunk.count)
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: stream, flags: rest.isEmpty ? .endHeaders : [], payload: .continuation(chunk))))
+        }
+        return out
     }
 
     /// The frames now whole in `e`'s inbox, each traced as received (header blocks decoded with
@@ -170,6 +196,51 @@ extension Run {
         return frame.flags.contains(.endStream) ? frame.streamID : nil
     }
 
+    /// The peer's SETTINGS as they concern what `e` sends (RFC 9113 §6.5.2, §6.9.2): a new
+    /// initial window changes every open stream's window by the difference.
+    func applyPeerSettings(_ list: [(UInt16, UInt32)], to e: Endpoint) {
+        for (id, value) in list {
+            switch HTTP2Setting(rawValue: id) {
+            case .enablePush?: e.h2.peerAllowsPush = value == 1
+            case .initialWindowSize?:
+                let delta = Int(value) - e.h2.peerInitialWindow
+                e.h2.peerInitialWindow = Int(value)
+                for key in e.h2.streamSendWindows.keys { e.h2.streamSendWindows[key, default: 0] += delta }
+            case .maxFrameSize?: e.h2.peerMaxFrameSize = Int(value)
+            default: break
+            }
+        }
+    }
+
+    /// A WINDOW_UPDATE from the peer: more that `e` may send; false after a connection error.
+    func applyWindowUpdate(_ increment: UInt32, stream: UInt32, to e: Endpoint) -> Bool {
+        if stream == 0 {
+            e.h2.sendWindow += Int(increment)
+        } else {
+            e.h2.streamSendWindows[stream, default: e.h2.peerInitialWindow] += Int(increment)
+        }
+        guard e.h2.sendWindow <= 0x7fff_ffff, (e.h2.streamSendWindows[stream] ?? 0) <= 0x7fff_ffff else {
+            http2ConnectionError(.flowControlError, "a window above 2^31-1", lastStream: 0, by: e)
+            return false
+        }
+        return true
+    }
+
+    /// Flow control on receipt (§6.9): DATA beyond the connection's or the stream's window is a
+    /// FLOW_CONTROL_ERROR (false); what fits is counted against both windows until given back.
+    func receiveData(_ frame: HTTP2Frame, count: Int, by e: Endpoint) -> Bool {
+        let streamWindow = e.h2.streamReceiveWindows[frame.streamID] ?? HTTP2Defaults.initialWindowSize
+        guard count <= e.h2.receiveWindow, count <= streamWindow else {
+            http2ConnectionError(.flowControlError, "DATA beyond the flow-control window", lastStream: 0, by: e)
+            return false
+        }
+        e.h2.receiveWindow -= count
+        e.h2.streamReceiveWindows[frame.streamID] = streamWindow - count
+        e.h2.unacknowledged += count
+        if !frame.flags.contains(.endStream) { e.h2.streamUnacknowledged[frame.streamID, default: 0] += count }
+        return true
+    }
+
     // MARK: The server
 
     func http2Server(_ leg: Leg) {
@@ -198,41 +269,41 @@ extension Run {
         for (frame, fields) in frames {
             switch frame.payload {
             case .settings(let list) where !frame.flags.contains(.ack):
-                for (id, value) in list {
-                    if id == HTTP2Setting.enablePush.rawValue { server.h2.peerAllowsPush = value == 1 }
-                    if id == HTTP2Setting.initialWindowSize.rawValue { server.h2.peerInitialWindow = Int(value) }
-                }
+                applyPeerSettings(list, to: server)
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
             case .windowUpdate(let increment):
-                if frame.streamID == 0 {
-                    server.h2.sendWindow += Int(increment)
-                } else {
-                    server.h2.streamSendWindows[frame.streamID, default: server.h2.peerInitialWindow] += Int(increment)
-                }
-                guard server.h2.sendWindow <= 0x7fff_ffff,
-                      (server.h2.streamSendWindows[frame.streamID] ?? 0) <= 0x7fff_ffff else {
-                    http2ConnectionError(.flowControlError, "a window above 2^31-1", lastStream: 0, by: server)
-                    return
-                }
+                guard applyWindowUpdate(increment, stream: frame.streamID, to: server) else { return }
             case .settings:
                 server.h2.settingsAcknowledged = true
             case .ping(let opaque) where !frame.flags.contains(.ack):
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
             case .goaway:
                 server.h2.goawayReceived = true
+            case .data(let d):
+                guard receiveData(frame, count: d.count, by: server) else { return }
+                fallthrough
             default:
                 if let id = collect(frame, fields: fields, into: server) {
+                    server.h2.streamUnacknowledged[id] = nil
                     guard id % 2 == 1, let request = server.h2.headers[id] else {
                         http2ConnectionError(.protocolError, "stream \(id) ended without a request", lastStream: completed.max() ?? 0, by: server)
                         return
                     }
-                    http(.requestReceived(HTTP2Message.text(request, body: server.h2.bodies[id] ?? [])), by: server)
+                    let body = server.h2.bodies[id] ?? []
+                    // RFC 9113 §8.1.1: a content-length that differs from the DATA received makes
+                    // the request malformed, a stream error of type PROTOCOL_ERROR.
+                    if let length = request.first(where: { $0.name == "content-length" }), Int(length.value) != body.count {
+                        out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, payload: .rstStream(HTTP2ErrorCode.protocolError.rawValue))))
+                        continue
+                    }
+                    http(.requestReceived(HTTP2Message.text(request, body: body)), by: server)
                     completed.append(id)
                 }
             }
         }
         out += http2Responses(to: completed, server: server)
         out += http2DataWithinWindows(server)
+        out += http2WindowUpdates(server)
         sendFrames(out, from: server)
     }
 
@@ -249,8 +320,8 @@ extension Run {
                 let request = HTTP2Message.pushedRequestFields(path: path, like: parent)
                 server.h2.headers[promised] = request
                 let (block, summary) = server.h2.encoder.encode(request)
-                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 1, flags: .endHeaders,
-                                                             payload: .pushPromise(promisedStreamID: promised, block: block)), hpack: summary))
+                out += headerBlockFrames(stream: 1, block: block, summary: summary, endStream: false,
+                                         promised: promised, maxFrameSize: server.h2.peerMaxFrameSize)
                 answers.append(promised)
             }
         }
@@ -258,8 +329,7 @@ extension Run {
         var pending: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
         for id in answers {
             let (block, summary) = server.h2.encoder.encode(fields)
-            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: body.isEmpty ? [.endHeaders, .endStream] : .endHeaders,
-                                                         payload: .headers(block: block, priority: nil)), hpack: summary))
+            out += headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: server.h2.peerMaxFrameSize)
             http(.responseSent(HTTP2Message.text(fields, body: body)), by: server)
             if !body.isEmpty { pending.append((id, ArraySlice(body))) }
         }
@@ -267,11 +337,13 @@ extension Run {
         return out
     }
 
+    /// (Either side: the server's responses, the client's request bodies.)
     /// DATA in turn, stream by stream, at most SETTINGS_MAX_FRAME_SIZE octets per frame and never
     /// beyond the connection's or the stream's flow-control window (RFC 9113 §5.2, §6.9): no
     /// response waits for another to finish (no head-of-line blocking at the HTTP level); what
     /// the windows do not allow waits for the client's WINDOW_UPDATE.
-    func http2DataWithinWindows(_ server: Endpoint) -> [HTTP2FrameTrace] {
+    func http2DataWithinWindows(_ sender: Endpoint) -> [HTTP2FrameTrace] {
+        let server = sender
         var out: [HTTP2FrameTrace] = []
         var progress = true
         while progress, !server.h2.pendingData.isEmpty {
@@ -279,7 +351,7 @@ extension Run {
             var next: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
             for (id, rest) in server.h2.pendingData {
                 let streamWindow = server.h2.streamSendWindows[id] ?? server.h2.peerInitialWindow
-                let size = min(rest.count, HTTP2Frame.defaultMaxFrameSize, server.h2.sendWindow, streamWindow)
+                let size = min(rest.count, server.h2.peerMaxFrameSize, server.h2.sendWindow, streamWindow)
                 guard size > 0 || rest.isEmpty else {
                     next.append((id, rest))
                     continue
@@ -299,9 +371,11 @@ extension Run {
 
     // MARK: The client
 
+    /// (The server does the same for request bodies.)
     /// The client gives consumed window back once half of it is used up (as common implementations
     /// do, so that small responses need no WINDOW_UPDATE): the connection's, and each open stream's.
-    func http2WindowUpdates(_ client: Endpoint) -> [HTTP2FrameTrace] {
+    func http2WindowUpdates(_ receiver: Endpoint) -> [HTTP2FrameTrace] {
+        let client = receiver
         var out: [HTTP2FrameTrace] = []
         let half = HTTP2Defaults.initialWindowSize / 2
         if client.h2.unacknowledged >= half {
@@ -363,21 +437,27 @@ extension Run {
                 let id = UInt32(1 + 2 * i)
                 let fields = HTTP2Message.requestFields(request, scheme: scheme)
                 let (block, summary) = client.h2.encoder.encode(fields)
-                let headers = HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: [.endHeaders, .endStream],
-                                                                payload: .headers(block: block, priority: nil)), hpack: summary)
-                // Each request, then the frame that carries it (one write for all: they leave together).
-                http(.requestSent(HTTP2Message.text(fields)), by: client)
-                http2(.frameSent(headers), by: client)
-                out.append(headers)
+                let body = HTTP2Message.requestBody(request)
+                let headers = headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: client.h2.peerMaxFrameSize)
+                if !body.isEmpty { client.h2.pendingData.append((id, ArraySlice(body))) }
+                // Each request, then the frames that carry it (one write for all: they leave together).
+                http(.requestSent(HTTP2Message.text(fields, body: body)), by: client)
+                for f in headers { http2(.frameSent(f), by: client) }
+                out += headers
                 leg.sent += 1
             }
+            // The bodies (DATA, END_STREAM on each one's last frame) as far as the windows allow.
+            let data = http2DataWithinWindows(client)
+            for f in data { http2(.frameSent(f), by: client) }
+            out += data
             send(bytes: HTTP2Frame.clientPreface + out.flatMap(\.frame.encoded), from: client)
             out = []
         }
         guard let frames = receiveFrames(client) else { return }
         for (frame, fields) in frames {
             switch frame.payload {
-            case .settings where !frame.flags.contains(.ack):
+            case .settings(let list) where !frame.flags.contains(.ack):
+                applyPeerSettings(list, to: client)
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
             case .settings:
                 client.h2.settingsAcknowledged = true
@@ -385,6 +465,12 @@ extension Run {
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
             case .goaway:
                 client.h2.goawayReceived = true
+            case .windowUpdate(let increment):
+                guard applyWindowUpdate(increment, stream: frame.streamID, to: client) else { return }
+            case .rstStream where frame.streamID % 2 == 1:
+                // The server refused this stream: no response will come on it.
+                client.h2.streamsReset.insert(frame.streamID)
+                client.h2.pendingData.removeAll { $0.stream == frame.streamID }
             case .pushPromise(let promised, _):
                 guard !setup.http2Push.isEmpty, promised % 2 == 0 else {
                     http2ConnectionError(.protocolError, "PUSH_PROMISE although SETTINGS_ENABLE_PUSH is 0", lastStream: 0, by: client)
@@ -393,15 +479,7 @@ extension Run {
                 client.h2.promised.append(promised)
             case .data(let d):
                 // Flow control on receipt: DATA beyond a window is a FLOW_CONTROL_ERROR.
-                let streamWindow = client.h2.streamReceiveWindows[frame.streamID] ?? HTTP2Defaults.initialWindowSize
-                guard d.count <= client.h2.receiveWindow, d.count <= streamWindow else {
-                    http2ConnectionError(.flowControlError, "DATA beyond the flow-control window", lastStream: 0, by: client)
-                    return
-                }
-                client.h2.receiveWindow -= d.count
-                client.h2.streamReceiveWindows[frame.streamID] = streamWindow - d.count
-                client.h2.unacknowledged += d.count
-                if !frame.flags.contains(.endStream) { client.h2.streamUnacknowledged[frame.streamID, default: 0] += d.count }
+                guard receiveData(frame, count: d.count, by: client) else { return }
                 fallthrough
             default:
                 if let id = collect(frame, fields: fields, into: client), let response = client.h2.headers[id] {
@@ -412,6 +490,7 @@ extension Run {
             }
         }
         out += http2WindowUpdates(client)
+        out += http2DataWithinWindows(client)
         sendFrames(out, from: client)
     }
 }
