@@ -246,7 +246,8 @@ public struct TextRenderer: Sendable {
                 key = "h2.data"
             case .goaway(let last, let code, _):
                 text += ": last stream \(last), \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
-                key = "h2.goaway"
+                // Graceful only with NO_ERROR; any other code ends the connection with that error.
+                key = code == HTTP2ErrorCode.noError.rawValue ? "h2.goaway" : "h2.goawayError"
             case .windowUpdate(let increment):
                 text += ": \(increment) more bytes may come"
                 key = "h2.windowUpdate"
@@ -568,6 +569,12 @@ public struct TextRenderer: Sendable {
                                                 "ems": ems, "alpn": alpn]))
         } else {
             out.append(say("outcome.incomplete"))
+        }
+        // An HTTP/2 connection error ends that connection however TLS fared (RFC 9113 §5.4.1).
+        for event in trace.events {
+            if case .http2(.connectionError(let code, let why)) = event.kind {
+                out.append(style(say("outcome.http2Error", ["side": event.actor.rawValue, "code": code.name, "why": why]), .alert))
+            }
         }
         let all = trace.summaries
         if all.count > 1 {

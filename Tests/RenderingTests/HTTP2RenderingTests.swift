@@ -31,6 +31,24 @@ struct HTTP2RenderingTests {
         #expect(!tls.contains(String(try #require(Explanations.english("knowledge.http2")).prefix(40))), "over TLS nothing is decoded")
     }
 
+    /// A GOAWAY is "graceful" only with NO_ERROR; with another code the ladder says the connection
+    /// ends with that error, and the Outcome names the HTTP/2 connection error.
+    @Test func goawayWithAnErrorIsNotGraceful() throws {
+        let graceful = try #require(Explanations.english("h2.goaway"))
+        var setup = try BuiltInRun.h2.setup(seed: 1)
+        setup.client.cipherSuites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        setup.server.cipherSuites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        let text = TextRenderer(width: 200).render(Simulation(setup).run()).joined(separator: "\n")
+        #expect(text.contains("HTTP/2 GOAWAY stream 0: last stream 0, INADEQUATE_SECURITY"))
+        #expect(!text.contains(String(graceful.prefix(40))) && !text.contains("gracefully"))
+        #expect(text.contains(String(try #require(Explanations.english("h2.goawayError")).prefix(40))))
+        let outcome = try #require(text.components(separatedBy: "Outcome").last)
+        #expect(outcome.contains("HTTP/2 connection error: the client ended the connection with GOAWAY INADEQUATE_SECURITY"), "\(outcome)")
+        // Without an error: graceful, and no such line.
+        let fine = TextRenderer(width: 200).render(try Self.trace(.h2)).joined(separator: "\n")
+        #expect(fine.contains(String(graceful.prefix(40))) && !fine.contains("HTTP/2 connection error"))
+    }
+
     @Test func jsonHasAnObjectPerFrameAndTheCounts() throws {
         let lines = JSONLinesRenderer().render(try Self.trace(.h2))
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

@@ -74,16 +74,35 @@ struct HTTP2SimulationTests {
         let trace = try Self.run(.h2) { $0.client.cipherSuites = [suite]; $0.server.cipherSuites = [suite] }
         #expect(trace.summary.applicationProtocol == .h2 && trace.summary.outcome == "success")
         let client = Self.frames(trace, sentBy: .client)
-        #expect(client.map(\.typeName) == ["GOAWAY"])
-        if case .goaway(_, let code, _) = client.first?.frame.payload { #expect(code == HTTP2ErrorCode.inadequateSecurity.rawValue) }
+        // RFC 9113 §3.4: the preface is followed by SETTINGS, even on the way out.
+        #expect(client.map(\.typeName) == ["SETTINGS", "GOAWAY"])
+        if case .goaway(_, let code, _) = client.last?.frame.payload { #expect(code == HTTP2ErrorCode.inadequateSecurity.rawValue) }
         else { Issue.record("no GOAWAY: \(client)") }
-        #expect(trace.events.contains { if case .http2(.connectionError(.inadequateSecurity, _)) = $0.kind { true } else { false } })
+        #expect(trace.events.contains { if case .http2(.connectionError(.inadequateSecurity, let why)) = $0.kind { why.contains("§9.2.2") } else { false } })
         #expect(trace.statistics.requests == 0)
-        // The server read the preface, then the GOAWAY.
-        #expect(Self.received(trace, by: .server).map(\.typeName) == ["GOAWAY"])
+        // The server read the preface, then the SETTINGS and the GOAWAY.
+        #expect(Self.received(trace, by: .server).map(\.typeName) == ["SETTINGS", "GOAWAY"])
         // An allowed suite: DHE with GCM.
         let dhe = try Self.run(.h2) { $0.client.cipherSuites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]; $0.server.cipherSuites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256] }
         #expect(dhe.statistics.requests == 3 && dhe.statistics.responses == 3)
+    }
+
+    /// RFC 9113 §9.2: HTTP/2 over TLS must use TLS 1.2 or later; below that the version is the
+    /// reason given (before the suite's), still INADEQUATE_SECURITY.
+    @Test func tls11GetsInadequateSecurity() throws {
+        let suite = CipherSuite.TLS_RSA_WITH_AES_128_CBC_SHA
+        let trace = try Self.run(.h2) {
+            $0.client.maximumVersion = .tls11; $0.server.maximumVersion = .tls11
+            $0.client.minimumVersion = .tls10; $0.server.minimumVersion = .tls10
+            $0.client.cipherSuites = [suite]; $0.server.cipherSuites = [suite]
+        }
+        #expect(trace.summary.version == .tls11 && trace.summary.applicationProtocol == .h2)
+        #expect(Self.frames(trace, sentBy: .client).map(\.typeName) == ["SETTINGS", "GOAWAY"])
+        let why = trace.events.compactMap { e -> String? in
+            if case .http2(.connectionError(.inadequateSecurity, let why)) = e.kind { return why } else { return nil }
+        }
+        #expect(why.count == 1 && why.allSatisfy { $0.contains("TLS 1.1") && $0.contains("§9.2)") })
+        #expect(trace.statistics.requests == 0)
     }
 
     @Test func hpackShrinksTheLaterRequests() throws {

@@ -391,6 +391,17 @@ extension Run {
         return out
     }
 
+    /// Why a TLS connection is not good enough for HTTP/2 (RFC 9113 §9.2, §9.2.2), nil when it is:
+    /// a version below TLS 1.2 first, then a suite on the prohibited list.
+    static func inadequateSecurity(version: ProtocolVersion?, suite: CipherSuite?) -> String? {
+        if let version, version.rawValue < ProtocolVersion.tls12.rawValue {
+            return "\(version) is below TLS 1.2, the least HTTP/2 over TLS may use (RFC 9113 §9.2)"
+        }
+        guard let suite, let parameters = suite.parameters, !(parameters.isForwardSecret && parameters.isAEAD) else { return nil }
+        return "\(suite.name ?? suite.hex) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
+            + (parameters.isForwardSecret ? "no AEAD cipher" : "no ephemeral key exchange")
+    }
+
     func http2Client(_ leg: Leg) {
         let client = leg.initiator
         guard client.done, !client.failed, client.h2.error == nil else { return }
@@ -414,23 +425,23 @@ extension Run {
                                : "HTTP/2 in the clear (h2c, prior knowledge): all requests at once, one stream each", connection: leg.index)
             http2(.chosen(negotiation), by: client)
             http2(.prefaceSent, by: client)
-            // RFC 9113 §9.2.2 (Appendix A's list): over TLS 1.2, HTTP/2 must not run on a suite
-            // without an ephemeral key exchange or without an AEAD cipher; an endpoint may end such
-            // a connection with INADEQUATE_SECURITY, and this client does.
-            if case .client(let tls) = client.engine, let parameters = tls.negotiatedSuite?.parameters,
-               !(parameters.isForwardSecret && parameters.isAEAD) {
-                let suite = tls.negotiatedSuite.map { $0.name ?? $0.hex } ?? "?"
-                http2ConnectionError(.inadequateSecurity,
-                                     "\(suite) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
-                                     + (parameters.isForwardSecret ? "no AEAD cipher" : "no ephemeral key exchange"),
-                                     lastStream: 0, by: client, prefix: HTTP2Frame.clientPreface)
-                return
-            }
-            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
+            // The preface is followed by the client's SETTINGS, always (RFC 9113 §3.4).
+            let settings = HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
                 (HTTP2Setting.enablePush.rawValue, setup.http2Push.isEmpty ? 0 : 1),
                 (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
                 (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
-            ]))))
+            ])))
+            // RFC 9113 §9.2: HTTP/2 over TLS needs TLS 1.2 or later; §9.2.2 (Appendix A's list):
+            // over TLS 1.2 no suite without an ephemeral key exchange or without an AEAD cipher.
+            // An endpoint may end such a connection with INADEQUATE_SECURITY, and this client does,
+            // after its preface and SETTINGS.
+            if case .client(let tls) = client.engine, let why = Self.inadequateSecurity(version: tls.negotiatedVersion, suite: tls.negotiatedSuite) {
+                http2(.frameSent(settings), by: client)
+                http2ConnectionError(.inadequateSecurity, why, lastStream: 0, by: client,
+                                     prefix: HTTP2Frame.clientPreface + settings.frame.encoded)
+                return
+            }
+            out.append(settings)
             let scheme = setup.usesTLS ? "https" : "http"
             for f in out { http2(.frameSent(f), by: client) }
             for (i, request) in leg.requests.enumerated() {
