@@ -273,6 +273,58 @@ struct HTTP2SimulationTests {
         #expect(Self.frames(trace, sentBy: .client).last?.typeName == "GOAWAY")
     }
 
+    /// The most streams the client had open at once after it learned the server's limit (a stream
+    /// opens with the client's HEADERS, closes with the response's END_STREAM or RST_STREAM).
+    static func mostOpenAfterSettings(_ trace: Trace) -> Int {
+        var open: Set<UInt32> = [], settings = false, most = 0
+        for e in trace.events where e.actor == .client {
+            switch e.kind {
+            case .http2(.frameReceived(let f)) where f.frame.type == .settings && !f.frame.flags.contains(.ack):
+                settings = true
+            case .http2(.frameReceived(let f)) where f.streamID % 2 == 1 && (f.frame.type == .rstStream || (f.frame.type == .data || f.frame.type == .headers) && f.frame.flags.contains(.endStream)):
+                open.remove(f.streamID)
+            case .http2(.frameSent(let f)) where f.frame.type == .headers:
+                open.insert(f.streamID)
+                if settings { most = max(most, open.count) }
+            default:
+                break
+            }
+        }
+        return most
+    }
+
+    /// RFC 9113 §5.1.2: the client keeps at most SETTINGS_MAX_CONCURRENT_STREAMS streams open and
+    /// opens the next when one closes; a stream beyond the limit gets RST_STREAM REFUSED_STREAM,
+    /// and the client sends that request again (§8.7: it was not processed).
+    @Test func maxConcurrentStreamsIsRespected() throws {
+        let requests = (0..<5).map { "GET /\($0) HTTP/1.1\r\nHost: h\r\n\r\n" }
+        let trace = try Self.run(.h2c) { $0.requests = requests; $0.http2MaxConcurrentStreams = 2 }
+        #expect(!trace.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        let refused = Self.frames(trace, sentBy: .server).filter {
+            if case .rstStream(let code) = $0.frame.payload { return code == HTTP2ErrorCode.refusedStream.rawValue } else { return false }
+        }
+        // Before the server's SETTINGS the client assumes 100 and opens five; three are refused.
+        #expect(refused.map(\.streamID) == [5, 7, 9])
+        #expect(Self.mostOpenAfterSettings(trace) == 2)
+        let paths = trace.events.compactMap { e -> String? in
+            if e.actor == .client, case .http(.responseReceived) = e.kind { return "r" } else { return nil }
+        }
+        #expect(paths.count == 5 && trace.statistics.responses == 5)
+        let received = trace.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text.components(separatedBy: "\r\n")[3] } else { return nil }
+        }
+        #expect(received.sorted() == (0..<5).map { ":path: /\($0)" })
+        #expect(Self.frames(trace, sentBy: .client).last?.typeName == "GOAWAY")
+
+        // 150 requests against the default 100: never more than 100 open, nothing refused.
+        let many = try Self.run(.h2c) { $0.requests = (0..<150).map { "GET /\($0) HTTP/1.1\r\nHost: h\r\n\r\n" } }
+        let firstFlight = Self.frames(many, sentBy: .client).prefix { $0.frame.type != .settings || !$0.frame.flags.contains(.ack) }
+        #expect(firstFlight.filter { $0.frame.type == .headers }.count == 100)
+        #expect(Self.mostOpenAfterSettings(many) <= 100)
+        #expect(!Self.frames(many, sentBy: .server).contains { $0.frame.type == .rstStream })
+        #expect(many.statistics.responses == 150)
+    }
+
     @Test func sameSeedSameTrace() throws {
         let a = try Self.run(.h2c, seed: 9), b = try Self.run(.h2c, seed: 9)
         #expect(a.wirePayloads == b.wirePayloads)

@@ -24,8 +24,20 @@ struct HTTP2EndpointState {
     /// Client: streams the server promised (PUSH_PROMISE) and how many of them completed.
     var promised: [UInt32] = []
     var pushesCompleted = 0
-    /// Client: its streams the server reset (RST_STREAM): they get no response.
+    /// Client: its streams the server reset (RST_STREAM, other than REFUSED_STREAM): they get no response.
     var streamsReset: Set<UInt32> = []
+    /// Client: the requests (indices) still to send, in order, and the open stream of each one sent;
+    /// the next stream ID (odd, from 1); at most `peerMaxConcurrentStreams` open at once (§5.1.2).
+    var queuedRequests: [Int] = []
+    var openRequests: [UInt32: Int] = [:]
+    var nextStream: UInt32 = 1
+    /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS. Until its SETTINGS arrive, 100: the least
+    /// RFC 9113 §6.5.2 recommends, what common clients assume.
+    var peerMaxConcurrentStreams = Int(HTTP2Defaults.maxConcurrentStreams)
+    /// Server: the client's streams open now (request received, response not yet ended), and
+    /// those refused with REFUSED_STREAM for being beyond SETTINGS_MAX_CONCURRENT_STREAMS.
+    var openStreams: Set<UInt32> = []
+    var refusedStreams: Set<UInt32> = []
     /// Server: the next stream ID for a push (even, from 2).
     var nextPushStream: UInt32 = 2
     /// Flow control (RFC 9113 §5.2, §6.9). Sender: what the peer still lets it send, on the
@@ -207,6 +219,7 @@ extension Run {
                 e.h2.peerInitialWindow = Int(value)
                 for key in e.h2.streamSendWindows.keys { e.h2.streamSendWindows[key, default: 0] += delta }
             case .maxFrameSize?: e.h2.peerMaxFrameSize = Int(value)
+            case .maxConcurrentStreams?: e.h2.peerMaxConcurrentStreams = Int(value)
             default: break
             }
         }
@@ -260,7 +273,7 @@ extension Run {
             http2(.prefaceReceived, by: server)
             // The server's connection preface: its SETTINGS (§3.4).
             out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
-                (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
+                (HTTP2Setting.maxConcurrentStreams.rawValue, setup.http2MaxConcurrentStreams),
                 (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
             ]))))
         }
@@ -279,10 +292,21 @@ extension Run {
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
             case .goaway:
                 server.h2.goawayReceived = true
+            case .headers where frame.streamID % 2 == 1 && server.h2.headers[frame.streamID] == nil
+                && server.h2.openStreams.count >= Int(setup.http2MaxConcurrentStreams):
+                // RFC 9113 §5.1.2, §8.7: a stream beyond the advertised limit is refused; the client
+                // may retry the request, which was not processed.
+                server.h2.refusedStreams.insert(frame.streamID)
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: frame.streamID, payload: .rstStream(HTTP2ErrorCode.refusedStream.rawValue))))
+            case _ where server.h2.refusedStreams.contains(frame.streamID):
+                // Frames in flight on a refused stream are ignored (§5.4.2), DATA still counts
+                // against the connection's window.
+                if case .data(let d) = frame.payload, !receiveData(frame, count: d.count, by: server) { return }
             case .data(let d):
                 guard receiveData(frame, count: d.count, by: server) else { return }
                 fallthrough
             default:
+                if frame.type == .headers, frame.streamID % 2 == 1 { server.h2.openStreams.insert(frame.streamID) }
                 if let id = collect(frame, fields: fields, into: server) {
                     server.h2.streamUnacknowledged[id] = nil
                     guard id % 2 == 1, let request = server.h2.headers[id] else {
@@ -294,6 +318,7 @@ extension Run {
                     // the request malformed, a stream error of type PROTOCOL_ERROR.
                     if let length = request.first(where: { $0.name == "content-length" }), Int(length.value) != body.count {
                         out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, payload: .rstStream(HTTP2ErrorCode.protocolError.rawValue))))
+                        server.h2.openStreams.remove(id)
                         continue
                     }
                     http(.requestReceived(HTTP2Message.text(request, body: body)), by: server)
@@ -331,7 +356,7 @@ extension Run {
             let (block, summary) = server.h2.encoder.encode(fields)
             out += headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: server.h2.peerMaxFrameSize)
             http(.responseSent(HTTP2Message.text(fields, body: body)), by: server)
-            if !body.isEmpty { pending.append((id, ArraySlice(body))) }
+            if body.isEmpty { server.h2.openStreams.remove(id) } else { pending.append((id, ArraySlice(body))) }
         }
         server.h2.pendingData += pending
         return out
@@ -362,7 +387,7 @@ extension Run {
                 server.h2.streamSendWindows[id] = streamWindow - size
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: remaining.isEmpty ? .endStream : [], payload: .data(Array(chunk)))))
                 progress = true
-                if !remaining.isEmpty { next.append((id, remaining)) }
+                if remaining.isEmpty { server.h2.openStreams.remove(id) } else { next.append((id, remaining)) }
             }
             server.h2.pendingData = next
         }
@@ -400,6 +425,37 @@ extension Run {
         guard let suite, let parameters = suite.parameters, !(parameters.isForwardSecret && parameters.isAEAD) else { return nil }
         return "\(suite.name ?? suite.hex) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
             + (parameters.isForwardSecret ? "no AEAD cipher" : "no ephemeral key exchange")
+    }
+
+    /// Opens streams for the waiting requests while fewer than the server's
+    /// SETTINGS_MAX_CONCURRENT_STREAMS are open (RFC 9113 §5.1.2): each request, the frames that
+    /// carry it (HEADERS, CONTINUATION, then its body's DATA as the windows allow), traced here.
+    func http2OpenStreams(_ leg: Leg) -> [HTTP2FrameTrace] {
+        let client = leg.initiator
+        let scheme = setup.usesTLS ? "https" : "http"
+        var out: [HTTP2FrameTrace] = []
+        while !client.h2.queuedRequests.isEmpty, client.h2.openRequests.count < client.h2.peerMaxConcurrentStreams,
+              client.h2.nextStream <= 0x7fff_ffff {
+            let index = client.h2.queuedRequests.removeFirst()
+            let request = leg.requests[index]
+            let id = client.h2.nextStream
+            client.h2.nextStream += 2
+            client.h2.openRequests[id] = index
+            let fields = HTTP2Message.requestFields(request, scheme: scheme)
+            let (block, summary) = client.h2.encoder.encode(fields)
+            let body = HTTP2Message.requestBody(request)
+            let headers = headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: client.h2.peerMaxFrameSize)
+            if !body.isEmpty { client.h2.pendingData.append((id, ArraySlice(body))) }
+            // Each request, then the frames that carry it (one write for all: they leave together).
+            http(.requestSent(HTTP2Message.text(fields, body: body)), by: client)
+            for f in headers { http2(.frameSent(f), by: client) }
+            out += headers
+            leg.sent = max(leg.sent, index + 1)
+        }
+        // The bodies (DATA, END_STREAM on each one's last frame) as far as the windows allow.
+        let data = http2DataWithinWindows(client)
+        for f in data { http2(.frameSent(f), by: client) }
+        return out + data
     }
 
     func http2Client(_ leg: Leg) {
@@ -442,25 +498,9 @@ extension Run {
                 return
             }
             out.append(settings)
-            let scheme = setup.usesTLS ? "https" : "http"
             for f in out { http2(.frameSent(f), by: client) }
-            for (i, request) in leg.requests.enumerated() {
-                let id = UInt32(1 + 2 * i)
-                let fields = HTTP2Message.requestFields(request, scheme: scheme)
-                let (block, summary) = client.h2.encoder.encode(fields)
-                let body = HTTP2Message.requestBody(request)
-                let headers = headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: client.h2.peerMaxFrameSize)
-                if !body.isEmpty { client.h2.pendingData.append((id, ArraySlice(body))) }
-                // Each request, then the frames that carry it (one write for all: they leave together).
-                http(.requestSent(HTTP2Message.text(fields, body: body)), by: client)
-                for f in headers { http2(.frameSent(f), by: client) }
-                out += headers
-                leg.sent += 1
-            }
-            // The bodies (DATA, END_STREAM on each one's last frame) as far as the windows allow.
-            let data = http2DataWithinWindows(client)
-            for f in data { http2(.frameSent(f), by: client) }
-            out += data
+            client.h2.queuedRequests = Array(leg.requests.indices)
+            out += http2OpenStreams(leg)
             send(bytes: HTTP2Frame.clientPreface + out.flatMap(\.frame.encoded), from: client)
             out = []
         }
@@ -478,10 +518,16 @@ extension Run {
                 client.h2.goawayReceived = true
             case .windowUpdate(let increment):
                 guard applyWindowUpdate(increment, stream: frame.streamID, to: client) else { return }
-            case .rstStream where frame.streamID % 2 == 1:
-                // The server refused this stream: no response will come on it.
-                client.h2.streamsReset.insert(frame.streamID)
+            case .rstStream(let code) where frame.streamID % 2 == 1:
                 client.h2.pendingData.removeAll { $0.stream == frame.streamID }
+                guard let index = client.h2.openRequests.removeValue(forKey: frame.streamID) else { break }
+                if code == HTTP2ErrorCode.refusedStream.rawValue {
+                    // Not processed (§8.7): the request goes again on a new stream when there is room.
+                    client.h2.queuedRequests.insert(index, at: 0)
+                } else {
+                    // The server reset this stream: no response will come on it.
+                    client.h2.streamsReset.insert(frame.streamID)
+                }
             case .pushPromise(let promised, _):
                 guard !setup.http2Push.isEmpty, promised % 2 == 0 else {
                     http2ConnectionError(.protocolError, "PUSH_PROMISE although SETTINGS_ENABLE_PUSH is 0", lastStream: 0, by: client)
@@ -495,7 +541,7 @@ extension Run {
             default:
                 if let id = collect(frame, fields: fields, into: client), let response = client.h2.headers[id] {
                     http(.responseReceived(HTTP2Message.text(response, body: client.h2.bodies[id] ?? [])), by: client)
-                    if id % 2 == 1 { leg.answered += 1 } else { client.h2.pushesCompleted += 1 }
+                    if id % 2 == 1 { leg.answered += 1; client.h2.openRequests[id] = nil } else { client.h2.pushesCompleted += 1 }
                     client.h2.streamUnacknowledged[id] = nil
                 }
             }
@@ -503,5 +549,8 @@ extension Run {
         out += http2WindowUpdates(client)
         out += http2DataWithinWindows(client)
         sendFrames(out, from: client)
+        // Streams that closed make room for the requests still waiting (§5.1.2).
+        let more = http2OpenStreams(leg)
+        if !more.isEmpty { send(bytes: more.flatMap(\.frame.encoded), from: client) }
     }
 }
