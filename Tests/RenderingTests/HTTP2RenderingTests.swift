@@ -64,6 +64,25 @@ struct HTTP2RenderingTests {
         // Runs without HTTP/2 keep the summary as it was.
         let rsa = JSONLinesRenderer().render(try Self.trace(.rsa))
         #expect(try #require(rsa.last).contains("\"streams\"") == false)
+        // SETTINGS parameters by name and value, an ACK with none; WINDOW_UPDATE's increment;
+        // RST_STREAM's and GOAWAY's error codes by name.
+        let settings = try #require(frames.first { $0["type"] as? String == "SETTINGS" }?["settings"] as? [[String: Any]])
+        #expect(settings.map { $0["name"] as? String } == ["SETTINGS_ENABLE_PUSH", "SETTINGS_MAX_CONCURRENT_STREAMS", "SETTINGS_INITIAL_WINDOW_SIZE"])
+        #expect(settings.map { $0["value"] as? Int } == [0, 100, 65535])
+        #expect(frames.contains { $0["type"] as? String == "SETTINGS" && ($0["flags"] as? [String]) == ["ACK"] && ($0["settings"] as? [Any])?.isEmpty == true })
+        #expect(frames.contains { $0["type"] as? String == "GOAWAY" && $0["error"] as? String == "NO_ERROR" && $0["last_stream"] as? Int == 0 })
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.httpResponse = "HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n" + String(repeating: "x", count: 70_000)
+        setup.requests = ["POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\nhello"]
+        let long = try JSONLinesRenderer().render(Simulation(setup).run()).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }.filter { $0["event"] as? String == "http2" && $0["action"] as? String == "frame_sent" }
+        #expect(long.contains { $0["type"] as? String == "RST_STREAM" && $0["error"] as? String == "PROTOCOL_ERROR" && $0["stream"] as? Int == 1 })
+        setup.requests = nil
+        let updates = try JSONLinesRenderer().render(Simulation(setup).run()).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }.filter { $0["type"] as? String == "WINDOW_UPDATE" && $0["action"] as? String == "frame_sent" }
+        #expect(!updates.isEmpty && updates.allSatisfy { ($0["increment"] as? Int ?? 0) > 0 })
     }
 }
 
