@@ -263,7 +263,10 @@ public struct TextRenderer: Sendable {
                 let fromDynamic = hpack.representations.contains {
                     if case .indexed(let i) = $0 { return i > HPACKStaticTable.count } else { return false }
                 }
-                if fromDynamic, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
+                // The note speaks of a later request repeating the first's fields (:authority,
+                // cookie): it goes with the first request block that indexes them, not with a
+                // response or a push that happens to reuse a dynamic entry earlier.
+                if fromDynamic, actor == .client, f.frame.type == .headers, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
             }
             out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
             if verbosity == .bytes { out += http2FrameBytes(f) }

@@ -49,6 +49,21 @@ struct HTTP2RenderingTests {
         #expect(fine.contains(String(graceful.prefix(40))) && !fine.contains("HTTP/2 connection error"))
     }
 
+    /// "HPACK at work" sits at the first request whose block indexes the dynamic table, not at a
+    /// pushed response that reuses the server's entries first.
+    @Test func hpackNoteSitsAtTheRepeatedRequest() throws {
+        let note = String(try #require(Explanations.english("h2.hpack")).prefix(40))
+        var setup = try BuiltInRun.h2.setup(seed: 1)
+        setup.requests = ["GET /index.html HTTP/1.1\r\nHost: example.com\r\n\r\n"]
+        setup.http2Push = ["/style.css"]
+        let push = TextRenderer(width: 200).render(Simulation(setup).run())
+        #expect(!push.contains { $0.contains(note) }, "one request repeats nothing")
+        let lines = TextRenderer(width: 200).render(try Self.trace(.h2c))
+        let at = try #require(lines.firstIndex { $0.contains(note) })
+        let frame = try #require(lines[..<at].last { $0.contains("HTTP/2 ") && $0.contains(" stream ") })
+        #expect(frame.contains("HTTP/2 HEADERS stream 3") && frame.contains(":path /style.css"), "\(frame)")
+    }
+
     @Test func jsonHasAnObjectPerFrameAndTheCounts() throws {
         let lines = JSONLinesRenderer().render(try Self.trace(.h2))
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

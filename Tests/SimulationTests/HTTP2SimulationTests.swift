@@ -325,6 +325,16 @@ struct HTTP2SimulationTests {
         #expect(many.statistics.responses == 150)
     }
 
+    /// A path listed twice is pushed once.
+    @Test func duplicatePushPathsArePushedOnce() throws {
+        let trace = try Self.run(.h2) { $0.http2Push = ["/style.css", "/app.js", "/style.css"] }
+        let promises = Self.frames(trace, sentBy: .server).compactMap { f -> UInt32? in
+            if case .pushPromise(let promised, _) = f.frame.payload { return promised } else { return nil }
+        }
+        #expect(promises == [2, 4])
+        #expect(trace.statistics.pushedResponses == 2)
+    }
+
     @Test func sameSeedSameTrace() throws {
         let a = try Self.run(.h2c, seed: 9), b = try Self.run(.h2c, seed: 9)
         #expect(a.wirePayloads == b.wirePayloads)

@@ -339,7 +339,9 @@ extension Run {
         var out: [HTTP2FrameTrace] = []
         var answers = streams
         if streams.contains(1), !setup.http2Push.isEmpty, server.h2.peerAllowsPush, let parent = server.h2.headers[1] {
-            for path in setup.http2Push {
+            // Each distinct path once: a second PUSH_PROMISE for the same request would be a duplicate push.
+            var seen: Set<String> = []
+            for path in setup.http2Push where seen.insert(path).inserted {
                 let promised = server.h2.nextPushStream
                 server.h2.nextPushStream += 2
                 let request = HTTP2Message.pushedRequestFields(path: path, like: parent)
