@@ -248,6 +248,8 @@ public struct TextRenderer: Sendable {
                 text += ": last stream \(last), \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
                 // Graceful only with NO_ERROR; any other code ends the connection with that error.
                 key = code == HTTP2ErrorCode.noError.rawValue ? "h2.goaway" : "h2.goawayError"
+            case .rstStream(let code):
+                text += ": \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
             case .windowUpdate(let increment):
                 text += ": \(increment) more bytes may come"
                 key = "h2.windowUpdate"

@@ -64,6 +64,14 @@ struct HTTP2RenderingTests {
         #expect(frame.contains("HTTP/2 HEADERS stream 3") && frame.contains(":path /style.css"), "\(frame)")
     }
 
+    /// RST_STREAM names its error code in the ladder (here REFUSED_STREAM beyond the server's limit).
+    @Test func resetStreamsNameTheirError() throws {
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.http2MaxConcurrentStreams = 1
+        let text = TextRenderer(width: 200).render(Simulation(setup).run()).joined(separator: "\n")
+        #expect(text.contains("HTTP/2 RST_STREAM stream 3: REFUSED_STREAM"), "\(text)")
+    }
+
     @Test func jsonHasAnObjectPerFrameAndTheCounts() throws {
         let lines = JSONLinesRenderer().render(try Self.trace(.h2))
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
