@@ -264,15 +264,28 @@ public struct JSONLinesRenderer: Sendable {
     /// `"event":"http2"`: `action` (`chosen` with `protocol`, `preface_sent`, `preface_received`,
     /// `frame_sent`, `frame_received`, `connection_error` with `error` and `reason`); a frame's
     /// `type`, `stream`, `flags`, `length`, and for a header block `headers` ("name: value"),
-    /// `hpack_raw` (octets of the names and values) and `hpack_encoded` (octets of the block).
+    /// `hpack_raw` (octets of the names and values) and `hpack_encoded` (octets of the block);
+    /// SETTINGS: `settings` (`name`/`value` objects, an ACK's empty); WINDOW_UPDATE: `increment`;
+    /// RST_STREAM: `error`; GOAWAY: `last_stream` and `error` (error codes by name, RFC 9113 §7).
     func http2(_ h: HTTP2Event) -> [(String, JSONValue)] {
         var f: [(String, JSONValue)] = [("event", .string("http2"))]
         func frame(_ t: HTTP2FrameTrace, _ action: String) {
             f += [("action", .string(action)), ("type", .string(t.typeName)), ("stream", .number(String(t.streamID))),
                   ("flags", .array(t.flagNames.map { .string($0) })), ("length", .number(String(t.length)))]
             if case .pushPromise(let promised, _) = t.frame.payload { f.append(("promised_stream", .number(String(promised)))) }
-            if case .goaway(let last, let code, _) = t.frame.payload {
+            switch t.frame.payload {
+            case .goaway(let last, let code, _):
                 f += [("last_stream", .number(String(last))), ("error", .string(HTTP2ErrorCode(rawValue: code)?.name ?? String(code)))]
+            case .rstStream(let code):
+                f.append(("error", .string(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))))
+            case .settings(let list):
+                f.append(("settings", .array(list.map { id, value in
+                    .object([("name", .string(HTTP2Setting(rawValue: id)?.name ?? "0x" + String(id, radix: 16))), ("value", .number(String(value)))])
+                })))
+            case .windowUpdate(let increment):
+                f.append(("increment", .number(String(increment))))
+            default:
+                break
             }
             if let hpack = t.hpack {
                 f += [("headers", .array(hpack.fields.map { .string($0.description) })),

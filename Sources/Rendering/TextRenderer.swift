@@ -246,7 +246,10 @@ public struct TextRenderer: Sendable {
                 key = "h2.data"
             case .goaway(let last, let code, _):
                 text += ": last stream \(last), \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
-                key = "h2.goaway"
+                // Graceful only with NO_ERROR; any other code ends the connection with that error.
+                key = code == HTTP2ErrorCode.noError.rawValue ? "h2.goaway" : "h2.goawayError"
+            case .rstStream(let code):
+                text += ": \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
             case .windowUpdate(let increment):
                 text += ": \(increment) more bytes may come"
                 key = "h2.windowUpdate"
@@ -262,7 +265,10 @@ public struct TextRenderer: Sendable {
                 let fromDynamic = hpack.representations.contains {
                     if case .indexed(let i) = $0 { return i > HPACKStaticTable.count } else { return false }
                 }
-                if fromDynamic, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
+                // The note speaks of a later request repeating the first's fields (:authority,
+                // cookie): it goes with the first request block that indexes them, not with a
+                // response or a push that happens to reuse a dynamic entry earlier.
+                if fromDynamic, actor == .client, f.frame.type == .headers, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
             }
             out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
             if verbosity == .bytes { out += http2FrameBytes(f) }
@@ -568,6 +574,12 @@ public struct TextRenderer: Sendable {
                                                 "ems": ems, "alpn": alpn]))
         } else {
             out.append(say("outcome.incomplete"))
+        }
+        // An HTTP/2 connection error ends that connection however TLS fared (RFC 9113 §5.4.1).
+        for event in trace.events {
+            if case .http2(.connectionError(let code, let why)) = event.kind {
+                out.append(style(say("outcome.http2Error", ["side": event.actor.rawValue, "code": code.name, "why": why]), .alert))
+            }
         }
         let all = trace.summaries
         if all.count > 1 {

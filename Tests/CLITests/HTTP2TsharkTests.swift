@@ -76,6 +76,47 @@ struct HTTP2TsharkTests {
         #expect(seen.headers["server"]?.contains(":path: /style.css") == true)
     }
 
+    /// The frames this simulation adds, decoded by tshark: a header block beyond 16384 octets as
+    /// HEADERS + CONTINUATION (RFC 9113 §6.10), a request body in DATA after HEADERS without
+    /// END_STREAM (§8.1).
+    @Test func tsharkSeesContinuationAndRequestBodies() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let big = String(repeating: "x", count: 20_000)
+        let lesson = dir.appendingPathComponent("bodies.yaml").path
+        try """
+        title: continuation and bodies
+        description: a header block continued and a request body, for tshark to decode
+        http:
+          mode: h2
+          tls: false
+          requests:
+            - "GET /big HTTP/1.1\\r\\nHost: example.com\\r\\nX-Big: \(big)\\r\\n\\r\\n"
+            - "POST /form HTTP/1.1\\r\\nHost: example.com\\r\\nContent-Length: 11\\r\\n\\r\\nhello=world"
+        expect:
+          requests: 2
+          responses: 2
+        """.write(toFile: lesson, atomically: true, encoding: .utf8)
+        let pcap = dir.appendingPathComponent("bodies.pcap").path
+        let export = try CLI.run(["export", lesson, "--seed", "3", "--pcap", pcap])
+        #expect(export.status == 0, "\(export.stderr)")
+        let options = ["-d", "tcp.port==80,http2"]
+        let sim = try Self.simulated(lesson)
+        let seen = try Self.decoded(pcap, options: options)
+        for actor in ["client", "server"] {
+            #expect(seen.frames[actor] == sim.frames[actor], "\(actor): tshark \(seen.frames[actor] ?? []) vs simulated \(sim.frames[actor] ?? [])")
+        }
+        #expect(sim.frames["client"]?.contains(Frame(type: 9, stream: 1)) == true, "CONTINUATION on stream 1")
+        #expect(seen.headers["client"] == sim.headers["client"]?.flatMap { $0 }, "client headers")
+        #expect(sim.frames["client"]?.contains(Frame(type: 0, stream: 3)) == true, "DATA on stream 3")
+        let client = seen.headers["client"] ?? []
+        #expect(client.contains("x-big: \(big)") && client.contains(":path: /form"), "tshark reassembled the continued block")
+        let body = try Tool.run("tshark", ["-r", pcap] + options + ["-Y", "http2.type == 0 && http2.streamid == 3", "-T", "fields", "-e", "http2.data.data"])
+        #expect(body.output.contains(Array("hello=world".utf8).map { String(format: "%02x", $0) }.joined()), "\(body.output)")
+        let experts = try Tool.run("tshark", ["-r", pcap, "-q", "-z", "expert,warn"] + options)
+        #expect(!experts.output.contains("Malformed") && !experts.output.contains("Warnings ("), "\(experts.output)")
+    }
+
     @Test(arguments: ["h2c", "h2"])
     func tsharkSeesTheSameFramesAndHeaders(run: String) throws {
         let dir = try temporaryDirectory()

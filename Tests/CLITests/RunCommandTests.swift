@@ -102,6 +102,21 @@ struct RunCommandTests {
             #expect(list(from, "frame_sent") == list(to, "frame_received"), "\(run): \(from) → \(to) frames")
         }
         if run.hasPrefix("h2") { #expect(!frames.isEmpty) }
+        // Each frame type's fields: SETTINGS its parameters by name, WINDOW_UPDATE its increment,
+        // RST_STREAM and GOAWAY their error code's name.
+        for f in frames where f["action"] as? String == "frame_sent" || f["action"] as? String == "frame_received" {
+            switch f["type"] as? String {
+            case "SETTINGS":
+                let list = f["settings"] as? [[String: Any]]
+                #expect(list?.allSatisfy { ($0["name"] as? String)?.hasPrefix("SETTINGS_") == true && $0["value"] is Int } == true, "\(run): \(f)")
+            case "WINDOW_UPDATE":
+                #expect(f["increment"] is Int, "\(run): \(f)")
+            case "RST_STREAM", "GOAWAY":
+                #expect((f["error"] as? String)?.isEmpty == false, "\(run): \(f)")
+            default:
+                break
+            }
+        }
         // TCP segments: the first is the client's SYN
         let segments = objects.filter { $0["event"] as? String == "tcp_segment" }
         #expect(segments.first?["flags"] as? String == "S" && segments.first?["action"] as? String == "sent")

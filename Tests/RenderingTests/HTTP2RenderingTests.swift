@@ -31,6 +31,47 @@ struct HTTP2RenderingTests {
         #expect(!tls.contains(String(try #require(Explanations.english("knowledge.http2")).prefix(40))), "over TLS nothing is decoded")
     }
 
+    /// A GOAWAY is "graceful" only with NO_ERROR; with another code the ladder says the connection
+    /// ends with that error, and the Outcome names the HTTP/2 connection error.
+    @Test func goawayWithAnErrorIsNotGraceful() throws {
+        let graceful = try #require(Explanations.english("h2.goaway"))
+        var setup = try BuiltInRun.h2.setup(seed: 1)
+        setup.client.cipherSuites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        setup.server.cipherSuites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        let text = TextRenderer(width: 200).render(Simulation(setup).run()).joined(separator: "\n")
+        #expect(text.contains("HTTP/2 GOAWAY stream 0: last stream 0, INADEQUATE_SECURITY"))
+        #expect(!text.contains(String(graceful.prefix(40))) && !text.contains("gracefully"))
+        #expect(text.contains(String(try #require(Explanations.english("h2.goawayError")).prefix(40))))
+        let outcome = try #require(text.components(separatedBy: "Outcome").last)
+        #expect(outcome.contains("HTTP/2 connection error: the client ended the connection with GOAWAY INADEQUATE_SECURITY"), "\(outcome)")
+        // Without an error: graceful, and no such line.
+        let fine = TextRenderer(width: 200).render(try Self.trace(.h2)).joined(separator: "\n")
+        #expect(fine.contains(String(graceful.prefix(40))) && !fine.contains("HTTP/2 connection error"))
+    }
+
+    /// "HPACK at work" sits at the first request whose block indexes the dynamic table, not at a
+    /// pushed response that reuses the server's entries first.
+    @Test func hpackNoteSitsAtTheRepeatedRequest() throws {
+        let note = String(try #require(Explanations.english("h2.hpack")).prefix(40))
+        var setup = try BuiltInRun.h2.setup(seed: 1)
+        setup.requests = ["GET /index.html HTTP/1.1\r\nHost: example.com\r\n\r\n"]
+        setup.http2Push = ["/style.css"]
+        let push = TextRenderer(width: 200).render(Simulation(setup).run())
+        #expect(!push.contains { $0.contains(note) }, "one request repeats nothing")
+        let lines = TextRenderer(width: 200).render(try Self.trace(.h2c))
+        let at = try #require(lines.firstIndex { $0.contains(note) })
+        let frame = try #require(lines[..<at].last { $0.contains("HTTP/2 ") && $0.contains(" stream ") })
+        #expect(frame.contains("HTTP/2 HEADERS stream 3") && frame.contains(":path /style.css"), "\(frame)")
+    }
+
+    /// RST_STREAM names its error code in the ladder (here REFUSED_STREAM beyond the server's limit).
+    @Test func resetStreamsNameTheirError() throws {
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.http2MaxConcurrentStreams = 1
+        let text = TextRenderer(width: 200).render(Simulation(setup).run()).joined(separator: "\n")
+        #expect(text.contains("HTTP/2 RST_STREAM stream 3: REFUSED_STREAM"), "\(text)")
+    }
+
     @Test func jsonHasAnObjectPerFrameAndTheCounts() throws {
         let lines = JSONLinesRenderer().render(try Self.trace(.h2))
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -46,6 +87,25 @@ struct HTTP2RenderingTests {
         // Runs without HTTP/2 keep the summary as it was.
         let rsa = JSONLinesRenderer().render(try Self.trace(.rsa))
         #expect(try #require(rsa.last).contains("\"streams\"") == false)
+        // SETTINGS parameters by name and value, an ACK with none; WINDOW_UPDATE's increment;
+        // RST_STREAM's and GOAWAY's error codes by name.
+        let settings = try #require(frames.first { $0["type"] as? String == "SETTINGS" }?["settings"] as? [[String: Any]])
+        #expect(settings.map { $0["name"] as? String } == ["SETTINGS_ENABLE_PUSH", "SETTINGS_MAX_CONCURRENT_STREAMS", "SETTINGS_INITIAL_WINDOW_SIZE"])
+        #expect(settings.map { $0["value"] as? Int } == [0, 100, 65535])
+        #expect(frames.contains { $0["type"] as? String == "SETTINGS" && ($0["flags"] as? [String]) == ["ACK"] && ($0["settings"] as? [Any])?.isEmpty == true })
+        #expect(frames.contains { $0["type"] as? String == "GOAWAY" && $0["error"] as? String == "NO_ERROR" && $0["last_stream"] as? Int == 0 })
+        var setup = try BuiltInRun.h2c.setup(seed: 1)
+        setup.httpResponse = "HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n" + String(repeating: "x", count: 70_000)
+        setup.requests = ["POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\nhello"]
+        let long = try JSONLinesRenderer().render(Simulation(setup).run()).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }.filter { $0["event"] as? String == "http2" && $0["action"] as? String == "frame_sent" }
+        #expect(long.contains { $0["type"] as? String == "RST_STREAM" && $0["error"] as? String == "PROTOCOL_ERROR" && $0["stream"] as? Int == 1 })
+        setup.requests = nil
+        let updates = try JSONLinesRenderer().render(Simulation(setup).run()).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }.filter { $0["type"] as? String == "WINDOW_UPDATE" && $0["action"] as? String == "frame_sent" }
+        #expect(!updates.isEmpty && updates.allSatisfy { ($0["increment"] as? Int ?? 0) > 0 })
     }
 }
 

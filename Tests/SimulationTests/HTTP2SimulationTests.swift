@@ -81,16 +81,35 @@ struct HTTP2SimulationTests {
         let trace = try Self.run(.h2) { $0.client.cipherSuites = [suite]; $0.server.cipherSuites = [suite] }
         #expect(trace.summary.applicationProtocol == .h2 && trace.summary.outcome == "success")
         let client = Self.frames(trace, sentBy: .client)
-        #expect(client.map(\.typeName) == ["GOAWAY"])
-        if case .goaway(_, let code, _) = client.first?.frame.payload { #expect(code == HTTP2ErrorCode.inadequateSecurity.rawValue) }
+        // RFC 9113 §3.4: the preface is followed by SETTINGS, even on the way out.
+        #expect(client.map(\.typeName) == ["SETTINGS", "GOAWAY"])
+        if case .goaway(_, let code, _) = client.last?.frame.payload { #expect(code == HTTP2ErrorCode.inadequateSecurity.rawValue) }
         else { Issue.record("no GOAWAY: \(client)") }
-        #expect(trace.events.contains { if case .http2(.connectionError(.inadequateSecurity, _)) = $0.kind { true } else { false } })
+        #expect(trace.events.contains { if case .http2(.connectionError(.inadequateSecurity, let why)) = $0.kind { why.contains("§9.2.2") } else { false } })
         #expect(trace.statistics.requests == 0)
-        // The server read the preface, then the GOAWAY.
-        #expect(Self.received(trace, by: .server).map(\.typeName) == ["GOAWAY"])
+        // The server read the preface, then the SETTINGS and the GOAWAY.
+        #expect(Self.received(trace, by: .server).map(\.typeName) == ["SETTINGS", "GOAWAY"])
         // An allowed suite: DHE with GCM.
         let dhe = try Self.run(.h2) { $0.client.cipherSuites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]; $0.server.cipherSuites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256] }
         #expect(dhe.statistics.requests == 3 && dhe.statistics.responses == 3)
+    }
+
+    /// RFC 9113 §9.2: HTTP/2 over TLS must use TLS 1.2 or later; below that the version is the
+    /// reason given (before the suite's), still INADEQUATE_SECURITY.
+    @Test func tls11GetsInadequateSecurity() throws {
+        let suite = CipherSuite.TLS_RSA_WITH_AES_128_CBC_SHA
+        let trace = try Self.run(.h2) {
+            $0.client.maximumVersion = .tls11; $0.server.maximumVersion = .tls11
+            $0.client.minimumVersion = .tls10; $0.server.minimumVersion = .tls10
+            $0.client.cipherSuites = [suite]; $0.server.cipherSuites = [suite]
+        }
+        #expect(trace.summary.version == .tls11 && trace.summary.applicationProtocol == .h2)
+        #expect(Self.frames(trace, sentBy: .client).map(\.typeName) == ["SETTINGS", "GOAWAY"])
+        let why = trace.events.compactMap { e -> String? in
+            if case .http2(.connectionError(.inadequateSecurity, let why)) = e.kind { return why } else { return nil }
+        }
+        #expect(why.count == 1 && why.allSatisfy { $0.contains("TLS 1.1") && $0.contains("§9.2)") })
+        #expect(trace.statistics.requests == 0)
     }
 
     @Test func hpackShrinksTheLaterRequests() throws {
@@ -185,6 +204,142 @@ struct HTTP2SimulationTests {
         #expect(received.count == 3 && received.allSatisfy { $0.hasSuffix(body) && $0.hasPrefix(":status: 200\r\n") })
         // Small responses need no WINDOW_UPDATE.
         #expect(!Self.frames(try Self.run(.h2c), sentBy: .client).contains { $0.frame.type == .windowUpdate })
+    }
+
+    /// RFC 9113 §4.2, §6.10: a header block larger than SETTINGS_MAX_FRAME_SIZE (16384 by default)
+    /// goes as HEADERS without END_HEADERS and CONTINUATION frames, END_HEADERS on the last.
+    @Test func largeHeaderBlocksAreContinued() throws {
+        let big = String(repeating: "x", count: 20_000)
+        let trace = try Self.run(.h2c) {
+            $0.requests = ["GET /big HTTP/1.1\r\nHost: example.com\r\nX-Big: \(big)\r\n\r\n"]
+            $0.httpResponse = "HTTP/1.1 200 OK\r\nX-Back: \(big)\r\nContent-Length: 2\r\n\r\nok"
+        }
+        #expect(!trace.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        for actor in [Actor.client, .server] {
+            let sent = Self.frames(trace, sentBy: actor).filter { $0.frame.type == .headers || $0.frame.type == .continuation }
+            #expect(sent.map(\.typeName) == ["HEADERS", "CONTINUATION"], "\(actor)")
+            #expect(sent.allSatisfy { $0.length <= HTTP2Frame.defaultMaxFrameSize })
+            #expect(sent.map { $0.frame.flags.contains(.endHeaders) } == [false, true])
+            #expect(sent.first?.frame.flags.contains(.endStream) == (actor == .client))
+        }
+        let requests = trace.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(requests == [":method: GET\r\n:scheme: http\r\n:authority: example.com\r\n:path: /big\r\nx-big: \(big)\r\n\r\n"])
+        let responses = trace.events.compactMap { e -> String? in
+            if e.actor == .client, case .http(.responseReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(responses.count == 1 && responses.allSatisfy { $0.contains("x-back: \(big)\r\n") && $0.hasSuffix("ok") })
+        // A PUSH_PROMISE's block is split the same way (its payload also holds the promised stream ID).
+        let run = try HTTP2ConnectionErrorTests.h2cConnection().run
+        var encoder = HPACKEncoder()
+        let (block, summary) = encoder.encode([HPACKHeaderField(":path", big)])
+        let frames = run.headerBlockFrames(stream: 1, block: block, summary: summary, endStream: true, promised: 2, maxFrameSize: 16_384)
+        #expect(frames.map(\.typeName) == ["PUSH_PROMISE", "CONTINUATION"] && frames.allSatisfy { $0.length <= 16_384 })
+        #expect(frames.first?.frame.flags.isEmpty == true)
+    }
+
+    /// A request body goes in DATA frames after HEADERS without END_STREAM (RFC 9113 §8.1), within
+    /// the server's windows; the server reads it and gives the window back with WINDOW_UPDATE.
+    @Test func requestBodiesTravelInDataFrames() throws {
+        let trace = try Self.run(.h2c) { $0.requests = ["POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"] }
+        let client = Self.frames(trace, sentBy: .client).filter { $0.frame.type == .headers || $0.frame.type == .data }
+        #expect(client.map(\.typeName) == ["HEADERS", "DATA"])
+        #expect(client.map { $0.frame.flags.contains(.endStream) } == [false, true])
+        if case .data(let d)? = client.last?.frame.payload { #expect(d == Array("hello".utf8)) }
+        let requests = trace.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(requests == [":method: POST\r\n:scheme: http\r\n:authority: h\r\n:path: /x\r\ncontent-length: 5\r\n\r\nhello"])
+        #expect(trace.statistics.responses == 1)
+
+        // 100000 octets: frames of at most 16384, the rest after the server's WINDOW_UPDATE.
+        let body = String(repeating: "b", count: 100_000)
+        let long = try Self.run(.h2c) { $0.requests = ["PUT /y HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n" + body] }
+        #expect(!long.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        let data = Self.frames(long, sentBy: .client).filter { $0.frame.type == .data }
+        #expect(data.allSatisfy { $0.length <= HTTP2Frame.defaultMaxFrameSize } && data.reduce(0) { $0 + $1.length } == 100_000)
+        #expect(data.prefix(4).reduce(0) { $0 + $1.length } == HTTP2Defaults.initialWindowSize)
+        #expect(Self.frames(long, sentBy: .server).contains { $0.frame.type == .windowUpdate && $0.streamID == 0 })
+        let received = long.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text } else { return nil }
+        }
+        #expect(received.count == 1 && received.allSatisfy { $0.hasSuffix("\r\n\r\n" + body) })
+        #expect(long.statistics.responses == 1)
+    }
+
+    /// RFC 9113 §8.1.1: a content-length that does not match the DATA is a malformed request,
+    /// a stream error PROTOCOL_ERROR (RST_STREAM); the client gets no response and the run ends.
+    @Test func contentLengthMismatchResetsTheStream() throws {
+        let trace = try Self.run(.h2c) { $0.requests = ["POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\nhello"] }
+        let resets = Self.frames(trace, sentBy: .server).filter { $0.frame.type == .rstStream }
+        #expect(resets.map(\.streamID) == [1])
+        if case .rstStream(let code)? = resets.first?.frame.payload { #expect(code == HTTP2ErrorCode.protocolError.rawValue) }
+        #expect(!trace.events.contains { if case .http(.requestReceived) = $0.kind { true } else { false } })
+        #expect(trace.statistics.responses == 0)
+        #expect(Self.frames(trace, sentBy: .client).last?.typeName == "GOAWAY")
+    }
+
+    /// The most streams the client had open at once after it learned the server's limit (a stream
+    /// opens with the client's HEADERS, closes with the response's END_STREAM or RST_STREAM).
+    static func mostOpenAfterSettings(_ trace: Trace) -> Int {
+        var open: Set<UInt32> = [], settings = false, most = 0
+        for e in trace.events where e.actor == .client {
+            switch e.kind {
+            case .http2(.frameReceived(let f)) where f.frame.type == .settings && !f.frame.flags.contains(.ack):
+                settings = true
+            case .http2(.frameReceived(let f)) where f.streamID % 2 == 1 && (f.frame.type == .rstStream || (f.frame.type == .data || f.frame.type == .headers) && f.frame.flags.contains(.endStream)):
+                open.remove(f.streamID)
+            case .http2(.frameSent(let f)) where f.frame.type == .headers:
+                open.insert(f.streamID)
+                if settings { most = max(most, open.count) }
+            default:
+                break
+            }
+        }
+        return most
+    }
+
+    /// RFC 9113 §5.1.2: the client keeps at most SETTINGS_MAX_CONCURRENT_STREAMS streams open and
+    /// opens the next when one closes; a stream beyond the limit gets RST_STREAM REFUSED_STREAM,
+    /// and the client sends that request again (§8.7: it was not processed).
+    @Test func maxConcurrentStreamsIsRespected() throws {
+        let requests = (0..<5).map { "GET /\($0) HTTP/1.1\r\nHost: h\r\n\r\n" }
+        let trace = try Self.run(.h2c) { $0.requests = requests; $0.http2MaxConcurrentStreams = 2 }
+        #expect(!trace.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        let refused = Self.frames(trace, sentBy: .server).filter {
+            if case .rstStream(let code) = $0.frame.payload { return code == HTTP2ErrorCode.refusedStream.rawValue } else { return false }
+        }
+        // Before the server's SETTINGS the client assumes 100 and opens five; three are refused.
+        #expect(refused.map(\.streamID) == [5, 7, 9])
+        #expect(Self.mostOpenAfterSettings(trace) == 2)
+        let paths = trace.events.compactMap { e -> String? in
+            if e.actor == .client, case .http(.responseReceived) = e.kind { return "r" } else { return nil }
+        }
+        #expect(paths.count == 5 && trace.statistics.responses == 5)
+        let received = trace.events.compactMap { e -> String? in
+            if e.actor == .server, case .http(.requestReceived(let text)) = e.kind { return text.components(separatedBy: "\r\n")[3] } else { return nil }
+        }
+        #expect(received.sorted() == (0..<5).map { ":path: /\($0)" })
+        #expect(Self.frames(trace, sentBy: .client).last?.typeName == "GOAWAY")
+
+        // 150 requests against the default 100: never more than 100 open, nothing refused.
+        let many = try Self.run(.h2c) { $0.requests = (0..<150).map { "GET /\($0) HTTP/1.1\r\nHost: h\r\n\r\n" } }
+        let firstFlight = Self.frames(many, sentBy: .client).prefix { $0.frame.type != .settings || !$0.frame.flags.contains(.ack) }
+        #expect(firstFlight.filter { $0.frame.type == .headers }.count == 100)
+        #expect(Self.mostOpenAfterSettings(many) <= 100)
+        #expect(!Self.frames(many, sentBy: .server).contains { $0.frame.type == .rstStream })
+        #expect(many.statistics.responses == 150)
+    }
+
+    /// A path listed twice is pushed once.
+    @Test func duplicatePushPathsArePushedOnce() throws {
+        let trace = try Self.run(.h2) { $0.http2Push = ["/style.css", "/app.js", "/style.css"] }
+        let promises = Self.frames(trace, sentBy: .server).compactMap { f -> UInt32? in
+            if case .pushPromise(let promised, _) = f.frame.payload { return promised } else { return nil }
+        }
+        #expect(promises == [2, 4])
+        #expect(trace.statistics.pushedResponses == 2)
     }
 
     @Test func sameSeedSameTrace() throws {

@@ -35,6 +35,9 @@ public enum HTTP2Message {
         return out + fields.filter { !connectionSpecific.contains($0.name) }
     }
 
+    /// A request's body: what follows the blank line, sent in DATA frames (RFC 9113 §8.1).
+    public static func requestBody(_ text: String) -> [UInt8] { Array(lines(text).body.utf8) }
+
     /// A pushed request's header list (RFC 9113 §8.4: a safe, cacheable GET with the parent's authority).
     public static func pushedRequestFields(path: String, like parent: [HPACKHeaderField]) -> [HPACKHeaderField] {
         parent.filter { $0.name.hasPrefix(":") }.map { field in

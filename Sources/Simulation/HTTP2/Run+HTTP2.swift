@@ -14,6 +14,8 @@ struct HTTP2EndpointState {
     var error: HTTP2ErrorCode?
     /// The peer allows server push (its SETTINGS_ENABLE_PUSH; 1 until it says otherwise).
     var peerAllowsPush = true
+    /// The largest frame payload the peer accepts (its SETTINGS_MAX_FRAME_SIZE, §6.5.2).
+    var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
     /// A header block continued in CONTINUATION frames: its stream, frame and octets so far.
     var pendingBlock: (frame: HTTP2Frame, block: [UInt8])?
     /// Each open stream's header fields and body so far.
@@ -22,6 +24,20 @@ struct HTTP2EndpointState {
     /// Client: streams the server promised (PUSH_PROMISE) and how many of them completed.
     var promised: [UInt32] = []
     var pushesCompleted = 0
+    /// Client: its streams the server reset (RST_STREAM, other than REFUSED_STREAM): they get no response.
+    var streamsReset: Set<UInt32> = []
+    /// Client: the requests (indices) still to send, in order, and the open stream of each one sent;
+    /// the next stream ID (odd, from 1); at most `peerMaxConcurrentStreams` open at once (§5.1.2).
+    var queuedRequests: [Int] = []
+    var openRequests: [UInt32: Int] = [:]
+    var nextStream: UInt32 = 1
+    /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS. Until its SETTINGS arrive, 100: the least
+    /// RFC 9113 §6.5.2 recommends, what common clients assume.
+    var peerMaxConcurrentStreams = Int(HTTP2Defaults.maxConcurrentStreams)
+    /// Server: the client's streams open now (request received, response not yet ended), and
+    /// those refused with REFUSED_STREAM for being beyond SETTINGS_MAX_CONCURRENT_STREAMS.
+    var openStreams: Set<UInt32> = []
+    var refusedStreams: Set<UInt32> = []
     /// Server: the next stream ID for a push (even, from 2).
     var nextPushStream: UInt32 = 2
     /// Flow control (RFC 9113 §5.2, §6.9). Sender: what the peer still lets it send, on the
@@ -69,7 +85,7 @@ extension Run {
         let c = leg.initiator
         guard c.done else { return false }
         if c.h2.error != nil || c.h2.goawayReceived { return true }
-        return c.h2.started && leg.answered >= leg.requests.count && c.h2.pushesCompleted >= c.h2.promised.count
+        return c.h2.started && leg.answered + c.h2.streamsReset.count >= leg.requests.count && c.h2.pushesCompleted >= c.h2.promised.count
     }
 
     /// The client ends the connection gracefully: GOAWAY naming the last server-initiated stream
@@ -91,6 +107,28 @@ extension Run {
         e.h2.goawaySent = true
         sendFrames([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStream, errorCode: code.rawValue, debug: Array(why.utf8))))],
                    from: e, prefix: prefix)
+    }
+
+    /// A header block as one HEADERS (or PUSH_PROMISE, when `promised` is set) frame and as many
+    /// CONTINUATION frames as the peer's SETTINGS_MAX_FRAME_SIZE needs (RFC 9113 §4.2, §6.2,
+    /// §6.10): END_HEADERS only on the last, END_STREAM (HEADERS only) on the first. The HPACK
+    /// summary goes with the first frame.
+    func headerBlockFrames(stream: UInt32, block: [UInt8], summary: HPACKBlockSummary, endStream: Bool,
+                           promised: UInt32? = nil, maxFrameSize: Int) -> [HTTP2FrameTrace] {
+        // PUSH_PROMISE spends 4 octets of its payload on the promised stream ID (§6.6).
+        let firstSize = max(1, maxFrameSize - (promised == nil ? 0 : 4))
+        let first = Array(block.prefix(firstSize))
+        var rest = block.dropFirst(firstSize)
+        var flags: HTTP2Flags = rest.isEmpty ? .endHeaders : []
+        if endStream, promised == nil { flags.insert(.endStream) }
+        let payload: HTTP2Frame.Payload = promised.map { .pushPromise(promisedStreamID: $0, block: first) } ?? .headers(block: first, priority: nil)
+        var out = [HTTP2FrameTrace(frame: HTTP2Frame(streamID: stream, flags: flags, payload: payload), hpack: summary)]
+        while !rest.isEmpty {
+            let chunk = Array(rest.prefix(max(1, maxFrameSize)))
+            rest = rest.dropFirst(chunk.count)
+            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: stream, flags: rest.isEmpty ? .endHeaders : [], payload: .continuation(chunk))))
+        }
+        return out
     }
 
     /// The frames now whole in `e`'s inbox, each traced as received (header blocks decoded with
@@ -170,6 +208,52 @@ extension Run {
         return frame.flags.contains(.endStream) ? frame.streamID : nil
     }
 
+    /// The peer's SETTINGS as they concern what `e` sends (RFC 9113 §6.5.2, §6.9.2): a new
+    /// initial window changes every open stream's window by the difference.
+    func applyPeerSettings(_ list: [(UInt16, UInt32)], to e: Endpoint) {
+        for (id, value) in list {
+            switch HTTP2Setting(rawValue: id) {
+            case .enablePush?: e.h2.peerAllowsPush = value == 1
+            case .initialWindowSize?:
+                let delta = Int(value) - e.h2.peerInitialWindow
+                e.h2.peerInitialWindow = Int(value)
+                for key in e.h2.streamSendWindows.keys { e.h2.streamSendWindows[key, default: 0] += delta }
+            case .maxFrameSize?: e.h2.peerMaxFrameSize = Int(value)
+            case .maxConcurrentStreams?: e.h2.peerMaxConcurrentStreams = Int(value)
+            default: break
+            }
+        }
+    }
+
+    /// A WINDOW_UPDATE from the peer: more that `e` may send; false after a connection error.
+    func applyWindowUpdate(_ increment: UInt32, stream: UInt32, to e: Endpoint) -> Bool {
+        if stream == 0 {
+            e.h2.sendWindow += Int(increment)
+        } else {
+            e.h2.streamSendWindows[stream, default: e.h2.peerInitialWindow] += Int(increment)
+        }
+        guard e.h2.sendWindow <= 0x7fff_ffff, (e.h2.streamSendWindows[stream] ?? 0) <= 0x7fff_ffff else {
+            http2ConnectionError(.flowControlError, "a window above 2^31-1", lastStream: 0, by: e)
+            return false
+        }
+        return true
+    }
+
+    /// Flow control on receipt (§6.9): DATA beyond the connection's or the stream's window is a
+    /// FLOW_CONTROL_ERROR (false); what fits is counted against both windows until given back.
+    func receiveData(_ frame: HTTP2Frame, count: Int, by e: Endpoint) -> Bool {
+        let streamWindow = e.h2.streamReceiveWindows[frame.streamID] ?? HTTP2Defaults.initialWindowSize
+        guard count <= e.h2.receiveWindow, count <= streamWindow else {
+            http2ConnectionError(.flowControlError, "DATA beyond the flow-control window", lastStream: 0, by: e)
+            return false
+        }
+        e.h2.receiveWindow -= count
+        e.h2.streamReceiveWindows[frame.streamID] = streamWindow - count
+        e.h2.unacknowledged += count
+        if !frame.flags.contains(.endStream) { e.h2.streamUnacknowledged[frame.streamID, default: 0] += count }
+        return true
+    }
+
     // MARK: The server
 
     func http2Server(_ leg: Leg) {
@@ -189,7 +273,7 @@ extension Run {
             http2(.prefaceReceived, by: server)
             // The server's connection preface: its SETTINGS (§3.4).
             out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
-                (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
+                (HTTP2Setting.maxConcurrentStreams.rawValue, setup.http2MaxConcurrentStreams),
                 (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
             ]))))
         }
@@ -198,41 +282,53 @@ extension Run {
         for (frame, fields) in frames {
             switch frame.payload {
             case .settings(let list) where !frame.flags.contains(.ack):
-                for (id, value) in list {
-                    if id == HTTP2Setting.enablePush.rawValue { server.h2.peerAllowsPush = value == 1 }
-                    if id == HTTP2Setting.initialWindowSize.rawValue { server.h2.peerInitialWindow = Int(value) }
-                }
+                applyPeerSettings(list, to: server)
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
             case .windowUpdate(let increment):
-                if frame.streamID == 0 {
-                    server.h2.sendWindow += Int(increment)
-                } else {
-                    server.h2.streamSendWindows[frame.streamID, default: server.h2.peerInitialWindow] += Int(increment)
-                }
-                guard server.h2.sendWindow <= 0x7fff_ffff,
-                      (server.h2.streamSendWindows[frame.streamID] ?? 0) <= 0x7fff_ffff else {
-                    http2ConnectionError(.flowControlError, "a window above 2^31-1", lastStream: 0, by: server)
-                    return
-                }
+                guard applyWindowUpdate(increment, stream: frame.streamID, to: server) else { return }
             case .settings:
                 server.h2.settingsAcknowledged = true
             case .ping(let opaque) where !frame.flags.contains(.ack):
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
             case .goaway:
                 server.h2.goawayReceived = true
+            case .headers where frame.streamID % 2 == 1 && server.h2.headers[frame.streamID] == nil
+                && server.h2.openStreams.count >= Int(setup.http2MaxConcurrentStreams):
+                // RFC 9113 §5.1.2, §8.7: a stream beyond the advertised limit is refused; the client
+                // may retry the request, which was not processed.
+                server.h2.refusedStreams.insert(frame.streamID)
+                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: frame.streamID, payload: .rstStream(HTTP2ErrorCode.refusedStream.rawValue))))
+            case _ where server.h2.refusedStreams.contains(frame.streamID):
+                // Frames in flight on a refused stream are ignored (§5.4.2), DATA still counts
+                // against the connection's window.
+                if case .data(let d) = frame.payload, !receiveData(frame, count: d.count, by: server) { return }
+            case .data(let d):
+                guard receiveData(frame, count: d.count, by: server) else { return }
+                fallthrough
             default:
+                if frame.type == .headers, frame.streamID % 2 == 1 { server.h2.openStreams.insert(frame.streamID) }
                 if let id = collect(frame, fields: fields, into: server) {
+                    server.h2.streamUnacknowledged[id] = nil
                     guard id % 2 == 1, let request = server.h2.headers[id] else {
                         http2ConnectionError(.protocolError, "stream \(id) ended without a request", lastStream: completed.max() ?? 0, by: server)
                         return
                     }
-                    http(.requestReceived(HTTP2Message.text(request, body: server.h2.bodies[id] ?? [])), by: server)
+                    let body = server.h2.bodies[id] ?? []
+                    // RFC 9113 §8.1.1: a content-length that differs from the DATA received makes
+                    // the request malformed, a stream error of type PROTOCOL_ERROR.
+                    if let length = request.first(where: { $0.name == "content-length" }), Int(length.value) != body.count {
+                        out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, payload: .rstStream(HTTP2ErrorCode.protocolError.rawValue))))
+                        server.h2.openStreams.remove(id)
+                        continue
+                    }
+                    http(.requestReceived(HTTP2Message.text(request, body: body)), by: server)
                     completed.append(id)
                 }
             }
         }
         out += http2Responses(to: completed, server: server)
         out += http2DataWithinWindows(server)
+        out += http2WindowUpdates(server)
         sendFrames(out, from: server)
     }
 
@@ -243,14 +339,16 @@ extension Run {
         var out: [HTTP2FrameTrace] = []
         var answers = streams
         if streams.contains(1), !setup.http2Push.isEmpty, server.h2.peerAllowsPush, let parent = server.h2.headers[1] {
-            for path in setup.http2Push {
+            // Each distinct path once: a second PUSH_PROMISE for the same request would be a duplicate push.
+            var seen: Set<String> = []
+            for path in setup.http2Push where seen.insert(path).inserted {
                 let promised = server.h2.nextPushStream
                 server.h2.nextPushStream += 2
                 let request = HTTP2Message.pushedRequestFields(path: path, like: parent)
                 server.h2.headers[promised] = request
                 let (block, summary) = server.h2.encoder.encode(request)
-                out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 1, flags: .endHeaders,
-                                                             payload: .pushPromise(promisedStreamID: promised, block: block)), hpack: summary))
+                out += headerBlockFrames(stream: 1, block: block, summary: summary, endStream: false,
+                                         promised: promised, maxFrameSize: server.h2.peerMaxFrameSize)
                 answers.append(promised)
             }
         }
@@ -258,20 +356,21 @@ extension Run {
         var pending: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
         for id in answers {
             let (block, summary) = server.h2.encoder.encode(fields)
-            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: body.isEmpty ? [.endHeaders, .endStream] : .endHeaders,
-                                                         payload: .headers(block: block, priority: nil)), hpack: summary))
+            out += headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: server.h2.peerMaxFrameSize)
             http(.responseSent(HTTP2Message.text(fields, body: body)), by: server)
-            if !body.isEmpty { pending.append((id, ArraySlice(body))) }
+            if body.isEmpty { server.h2.openStreams.remove(id) } else { pending.append((id, ArraySlice(body))) }
         }
         server.h2.pendingData += pending
         return out
     }
 
+    /// (Either side: the server's responses, the client's request bodies.)
     /// DATA in turn, stream by stream, at most SETTINGS_MAX_FRAME_SIZE octets per frame and never
     /// beyond the connection's or the stream's flow-control window (RFC 9113 §5.2, §6.9): no
     /// response waits for another to finish (no head-of-line blocking at the HTTP level); what
     /// the windows do not allow waits for the client's WINDOW_UPDATE.
-    func http2DataWithinWindows(_ server: Endpoint) -> [HTTP2FrameTrace] {
+    func http2DataWithinWindows(_ sender: Endpoint) -> [HTTP2FrameTrace] {
+        let server = sender
         var out: [HTTP2FrameTrace] = []
         var progress = true
         while progress, !server.h2.pendingData.isEmpty {
@@ -279,7 +378,7 @@ extension Run {
             var next: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
             for (id, rest) in server.h2.pendingData {
                 let streamWindow = server.h2.streamSendWindows[id] ?? server.h2.peerInitialWindow
-                let size = min(rest.count, HTTP2Frame.defaultMaxFrameSize, server.h2.sendWindow, streamWindow)
+                let size = min(rest.count, server.h2.peerMaxFrameSize, server.h2.sendWindow, streamWindow)
                 guard size > 0 || rest.isEmpty else {
                     next.append((id, rest))
                     continue
@@ -290,7 +389,7 @@ extension Run {
                 server.h2.streamSendWindows[id] = streamWindow - size
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: remaining.isEmpty ? .endStream : [], payload: .data(Array(chunk)))))
                 progress = true
-                if !remaining.isEmpty { next.append((id, remaining)) }
+                if remaining.isEmpty { server.h2.openStreams.remove(id) } else { next.append((id, remaining)) }
             }
             server.h2.pendingData = next
         }
@@ -299,9 +398,11 @@ extension Run {
 
     // MARK: The client
 
+    /// (The server does the same for request bodies.)
     /// The client gives consumed window back once half of it is used up (as common implementations
     /// do, so that small responses need no WINDOW_UPDATE): the connection's, and each open stream's.
-    func http2WindowUpdates(_ client: Endpoint) -> [HTTP2FrameTrace] {
+    func http2WindowUpdates(_ receiver: Endpoint) -> [HTTP2FrameTrace] {
+        let client = receiver
         var out: [HTTP2FrameTrace] = []
         let half = HTTP2Defaults.initialWindowSize / 2
         if client.h2.unacknowledged >= half {
@@ -315,6 +416,48 @@ extension Run {
             client.h2.streamUnacknowledged[id] = 0
         }
         return out
+    }
+
+    /// Why a TLS connection is not good enough for HTTP/2 (RFC 9113 §9.2, §9.2.2), nil when it is:
+    /// a version below TLS 1.2 first, then a suite on the prohibited list.
+    static func inadequateSecurity(version: ProtocolVersion?, suite: CipherSuite?) -> String? {
+        if let version, version.rawValue < ProtocolVersion.tls12.rawValue {
+            return "\(version) is below TLS 1.2, the least HTTP/2 over TLS may use (RFC 9113 §9.2)"
+        }
+        guard let suite, let parameters = suite.parameters, !(parameters.isForwardSecret && parameters.isAEAD) else { return nil }
+        return "\(suite.name ?? suite.hex) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
+            + (parameters.isForwardSecret ? "no AEAD cipher" : "no ephemeral key exchange")
+    }
+
+    /// Opens streams for the waiting requests while fewer than the server's
+    /// SETTINGS_MAX_CONCURRENT_STREAMS are open (RFC 9113 §5.1.2): each request, the frames that
+    /// carry it (HEADERS, CONTINUATION, then its body's DATA as the windows allow), traced here.
+    func http2OpenStreams(_ leg: Leg) -> [HTTP2FrameTrace] {
+        let client = leg.initiator
+        let scheme = setup.usesTLS ? "https" : "http"
+        var out: [HTTP2FrameTrace] = []
+        while !client.h2.queuedRequests.isEmpty, client.h2.openRequests.count < client.h2.peerMaxConcurrentStreams,
+              client.h2.nextStream <= 0x7fff_ffff {
+            let index = client.h2.queuedRequests.removeFirst()
+            let request = leg.requests[index]
+            let id = client.h2.nextStream
+            client.h2.nextStream += 2
+            client.h2.openRequests[id] = index
+            let fields = HTTP2Message.requestFields(request, scheme: scheme)
+            let (block, summary) = client.h2.encoder.encode(fields)
+            let body = HTTP2Message.requestBody(request)
+            let headers = headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: client.h2.peerMaxFrameSize)
+            if !body.isEmpty { client.h2.pendingData.append((id, ArraySlice(body))) }
+            // Each request, then the frames that carry it (one write for all: they leave together).
+            http(.requestSent(HTTP2Message.text(fields, body: body)), by: client)
+            for f in headers { http2(.frameSent(f), by: client) }
+            out += headers
+            leg.sent = max(leg.sent, index + 1)
+        }
+        // The bodies (DATA, END_STREAM on each one's last frame) as far as the windows allow.
+        let data = http2DataWithinWindows(client)
+        for f in data { http2(.frameSent(f), by: client) }
+        return out + data
     }
 
     func http2Client(_ leg: Leg) {
@@ -340,44 +483,34 @@ extension Run {
                                : "HTTP/2 in the clear (h2c, prior knowledge): all requests at once, one stream each", connection: leg.index)
             http2(.chosen(negotiation), by: client)
             http2(.prefaceSent, by: client)
-            // RFC 9113 §9.2.2 (Appendix A's list): over TLS 1.2, HTTP/2 must not run on a suite
-            // without an ephemeral key exchange or without an AEAD cipher; an endpoint may end such
-            // a connection with INADEQUATE_SECURITY, and this client does.
-            if case .client(let tls) = client.engine, let parameters = tls.negotiatedSuite?.parameters,
-               !(parameters.isForwardSecret && parameters.isAEAD) {
-                let suite = tls.negotiatedSuite.map { $0.name ?? $0.hex } ?? "?"
-                http2ConnectionError(.inadequateSecurity,
-                                     "\(suite) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
-                                     + (parameters.isForwardSecret ? "no AEAD cipher" : "no ephemeral key exchange"),
-                                     lastStream: 0, by: client, prefix: HTTP2Frame.clientPreface)
-                return
-            }
-            out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
+            // The preface is followed by the client's SETTINGS, always (RFC 9113 §3.4).
+            let settings = HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings([
                 (HTTP2Setting.enablePush.rawValue, setup.http2Push.isEmpty ? 0 : 1),
                 (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
                 (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
-            ]))))
-            let scheme = setup.usesTLS ? "https" : "http"
-            for f in out { http2(.frameSent(f), by: client) }
-            for (i, request) in leg.requests.enumerated() {
-                let id = UInt32(1 + 2 * i)
-                let fields = HTTP2Message.requestFields(request, scheme: scheme)
-                let (block, summary) = client.h2.encoder.encode(fields)
-                let headers = HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, flags: [.endHeaders, .endStream],
-                                                                payload: .headers(block: block, priority: nil)), hpack: summary)
-                // Each request, then the frame that carries it (one write for all: they leave together).
-                http(.requestSent(HTTP2Message.text(fields)), by: client)
-                http2(.frameSent(headers), by: client)
-                out.append(headers)
-                leg.sent += 1
+            ])))
+            // RFC 9113 §9.2: HTTP/2 over TLS needs TLS 1.2 or later; §9.2.2 (Appendix A's list):
+            // over TLS 1.2 no suite without an ephemeral key exchange or without an AEAD cipher.
+            // An endpoint may end such a connection with INADEQUATE_SECURITY, and this client does,
+            // after its preface and SETTINGS.
+            if case .client(let tls) = client.engine, let why = Self.inadequateSecurity(version: tls.negotiatedVersion, suite: tls.negotiatedSuite) {
+                http2(.frameSent(settings), by: client)
+                http2ConnectionError(.inadequateSecurity, why, lastStream: 0, by: client,
+                                     prefix: HTTP2Frame.clientPreface + settings.frame.encoded)
+                return
             }
+            out.append(settings)
+            for f in out { http2(.frameSent(f), by: client) }
+            client.h2.queuedRequests = Array(leg.requests.indices)
+            out += http2OpenStreams(leg)
             send(bytes: HTTP2Frame.clientPreface + out.flatMap(\.frame.encoded), from: client)
             out = []
         }
         guard let frames = receiveFrames(client) else { return }
         for (frame, fields) in frames {
             switch frame.payload {
-            case .settings where !frame.flags.contains(.ack):
+            case .settings(let list) where !frame.flags.contains(.ack):
+                applyPeerSettings(list, to: client)
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))))
             case .settings:
                 client.h2.settingsAcknowledged = true
@@ -385,6 +518,18 @@ extension Run {
                 out.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
             case .goaway:
                 client.h2.goawayReceived = true
+            case .windowUpdate(let increment):
+                guard applyWindowUpdate(increment, stream: frame.streamID, to: client) else { return }
+            case .rstStream(let code) where frame.streamID % 2 == 1:
+                client.h2.pendingData.removeAll { $0.stream == frame.streamID }
+                guard let index = client.h2.openRequests.removeValue(forKey: frame.streamID) else { break }
+                if code == HTTP2ErrorCode.refusedStream.rawValue {
+                    // Not processed (§8.7): the request goes again on a new stream when there is room.
+                    client.h2.queuedRequests.insert(index, at: 0)
+                } else {
+                    // The server reset this stream: no response will come on it.
+                    client.h2.streamsReset.insert(frame.streamID)
+                }
             case .pushPromise(let promised, _):
                 guard !setup.http2Push.isEmpty, promised % 2 == 0 else {
                     http2ConnectionError(.protocolError, "PUSH_PROMISE although SETTINGS_ENABLE_PUSH is 0", lastStream: 0, by: client)
@@ -393,25 +538,21 @@ extension Run {
                 client.h2.promised.append(promised)
             case .data(let d):
                 // Flow control on receipt: DATA beyond a window is a FLOW_CONTROL_ERROR.
-                let streamWindow = client.h2.streamReceiveWindows[frame.streamID] ?? HTTP2Defaults.initialWindowSize
-                guard d.count <= client.h2.receiveWindow, d.count <= streamWindow else {
-                    http2ConnectionError(.flowControlError, "DATA beyond the flow-control window", lastStream: 0, by: client)
-                    return
-                }
-                client.h2.receiveWindow -= d.count
-                client.h2.streamReceiveWindows[frame.streamID] = streamWindow - d.count
-                client.h2.unacknowledged += d.count
-                if !frame.flags.contains(.endStream) { client.h2.streamUnacknowledged[frame.streamID, default: 0] += d.count }
+                guard receiveData(frame, count: d.count, by: client) else { return }
                 fallthrough
             default:
                 if let id = collect(frame, fields: fields, into: client), let response = client.h2.headers[id] {
                     http(.responseReceived(HTTP2Message.text(response, body: client.h2.bodies[id] ?? [])), by: client)
-                    if id % 2 == 1 { leg.answered += 1 } else { client.h2.pushesCompleted += 1 }
+                    if id % 2 == 1 { leg.answered += 1; client.h2.openRequests[id] = nil } else { client.h2.pushesCompleted += 1 }
                     client.h2.streamUnacknowledged[id] = nil
                 }
             }
         }
         out += http2WindowUpdates(client)
+        out += http2DataWithinWindows(client)
         sendFrames(out, from: client)
+        // Streams that closed make room for the requests still waiting (§5.1.2).
+        let more = http2OpenStreams(leg)
+        if !more.isEmpty { send(bytes: more.flatMap(\.frame.encoded), from: client) }
     }
 }
