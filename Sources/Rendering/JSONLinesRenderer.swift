@@ -88,6 +88,9 @@ public struct JSONLinesRenderer: Sendable {
         case .http(let h):
             switch h {
             case .requestSent(let r): return [("event", .string("http")), ("action", .string("request_sent")), ("text", .string(r))]
+            case .requestRetried(let r, let refused):
+                return [("event", .string("http")), ("action", .string("request_retried")), ("text", .string(r)),
+                        ("refused_stream", .number(String(refused)))]
             case .requestReceived(let r): return [("event", .string("http")), ("action", .string("request_received")), ("text", .string(r))]
             case .responseSent(let r): return [("event", .string("http")), ("action", .string("response_sent")), ("text", .string(r))]
             case .responseReceived(let r): return [("event", .string("http")), ("action", .string("response_received")), ("text", .string(r))]
@@ -258,7 +261,8 @@ public struct JSONLinesRenderer: Sendable {
                 ("cpu_time", .number(seconds(st.cpuTime)))]
             + (st.usedHTTP2 ? [("streams", .number(String(st.http2Streams))), ("hpack_raw_bytes", .number(String(st.hpackRawBytes))),
                                ("hpack_encoded_bytes", .number(String(st.hpackEncodedBytes))),
-                               ("pushed_responses", .number(String(st.pushedResponses)))] : [])
+                               ("pushed_responses", .number(String(st.pushedResponses))),
+                               ("http2_error", st.http2Error.map { .string($0) } ?? .null)] : [])
     }
 
     /// `"event":"http2"`: `action` (`chosen` with `protocol`, `preface_sent`, `preface_received`,

@@ -200,6 +200,9 @@ public struct TextRenderer: Sendable {
                 let carrier = state.plainHTTP ? (http2 ? "HTTP/2 frames in the clear, no TLS" : "in plain text, no TLS")
                     : (http2 ? "HTTP/2 frames inside TLS application data" : "inside TLS application data")
                 return [row(t, from: event.actor, to: event.counterpart, "HTTP request (\(carrier)): \(firstLine(r))")]
+            case .requestRetried(let r, let refused):
+                return [row(t, from: event.actor, to: event.counterpart,
+                            "HTTP request again on a new stream (stream \(refused) was refused, so it was never processed): \(firstLine(r))")]
             case .responseReceived(let r):
                 return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP\(r.hasPrefix(":") ? "/2" : "") response: \(firstLine(r))")]
             case .requestReceived, .responseSent:

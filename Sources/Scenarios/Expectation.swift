@@ -98,10 +98,10 @@ enum ExpectationReader {
         ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
         ("responses", .int), ("round_trips", .int), ("last_response_t", .seconds), ("cpu_time", .seconds),
         ("streams", .int), ("hpack_raw_bytes", .int), ("hpack_encoded_bytes", .int), ("pushed_responses", .int),
-        ("alpn", .text),
+        ("http2_error", .text), ("alpn", .text),
     ]
     /// The keys only an HTTP/2 run's summary has.
-    static let http2SummaryKeys: Set<String> = ["streams", "hpack_raw_bytes", "hpack_encoded_bytes", "pushed_responses"]
+    static let http2SummaryKeys: Set<String> = ["streams", "hpack_raw_bytes", "hpack_encoded_bytes", "pushed_responses", "http2_error"]
     static var summaryKeys: [String] { summarySchema.map(\.0) }
     /// The keys a run's JSON summary holds: all but the HTTP/2 ones unless it spoke HTTP/2, and
     /// `alpn` only when ALPN agreed on a protocol.

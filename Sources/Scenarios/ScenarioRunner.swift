@@ -267,6 +267,7 @@ enum ScenarioRunner {
             f["summary.hpack_raw_bytes"] = .int(stats.hpackRawBytes)
             f["summary.hpack_encoded_bytes"] = .int(stats.hpackEncodedBytes)
             f["summary.pushed_responses"] = .int(stats.pushedResponses)
+            f["summary.http2_error"] = stats.http2Error.map { .string($0) } ?? .null
         }
         return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict)
     }

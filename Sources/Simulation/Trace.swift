@@ -141,6 +141,8 @@ public struct Trace: Sendable {
                 st.lastResponseTime = e.time
             case .compute(_, let d):
                 st.cpuTime += d
+            case .http2(.connectionError(let code, _)) where st.http2Error == nil:
+                st.http2Error = code.name
             case .http2(.frameSent(let f)) where e.actor == .client || e.actor == .server:
                 st.usedHTTP2 = true
                 if f.streamID != 0 { streams.insert(f.streamID) }
@@ -167,6 +169,7 @@ public struct RunStatistics: Sendable, Hashable {
     public var connections = 0
     public var fullHandshakes = 0
     public var abbreviatedHandshakes = 0
+    /// Requests the client made: a request sent again after REFUSED_STREAM is the same request.
     public var requests = 0
     public var responses = 0
     /// Round trips the client waited for: a client segment carrying something (SYN, data, FIN)
@@ -190,6 +193,9 @@ public struct RunStatistics: Sendable, Hashable {
     public var hpackEncodedBytes = 0
     public var requestHeaderBlocks: [Int] = []
     public var pushedResponses = 0
+    /// HTTP/2 only: the error code of the first connection error (GOAWAY other than NO_ERROR, RFC 9113
+    /// §5.4.1), by name; nil when no side ended a connection with one.
+    public var http2Error: String?
 }
 
 /// The outcome of a run and the secrets each side ended with.

@@ -63,6 +63,9 @@ public struct TraceEvent: Sendable {
 /// HTTP as the simulation's application: requests and responses.
 public enum HTTPEvent: Sendable, Hashable {
     case requestSent(String)
+    /// HTTP/2: a request sent again on a new stream after the server refused its first stream with
+    /// RST_STREAM REFUSED_STREAM (RFC 9113 §8.7: not processed, so safe to retry); `stream` is the refused one.
+    case requestRetried(String, refusedStream: UInt32)
     case requestReceived(String)
     case responseSent(String)
     case responseReceived(String)

@@ -42,6 +42,10 @@ struct HTTP2RenderingTests {
         #expect(text.contains("HTTP/2 GOAWAY stream 0: last stream 0, INADEQUATE_SECURITY"))
         #expect(!text.contains(String(graceful.prefix(40))) && !text.contains("gracefully"))
         #expect(text.contains(String(try #require(Explanations.english("h2.goawayError")).prefix(40))))
+        // JSON: the TLS outcome is success; the HTTP/2 connection error has its own key.
+        let last = try #require(JSONLinesRenderer().render(Simulation(setup).run()).last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(summary["outcome"] as? String == "success" && summary["http2_error"] as? String == "INADEQUATE_SECURITY", "\(summary)")
         let outcome = try #require(text.components(separatedBy: "Outcome").last)
         #expect(outcome.contains("HTTP/2 connection error: the client ended the connection with GOAWAY INADEQUATE_SECURITY"), "\(outcome)")
         // Without an error: graceful, and no such line.
@@ -70,6 +74,16 @@ struct HTTP2RenderingTests {
         setup.http2MaxConcurrentStreams = 1
         let text = TextRenderer(width: 200).render(Simulation(setup).run()).joined(separator: "\n")
         #expect(text.contains("HTTP/2 RST_STREAM stream 3: REFUSED_STREAM"), "\(text)")
+        // The refused request goes again, said as a retry, and JSON counts it once.
+        #expect(text.contains("HTTP request again on a new stream (stream 3 was refused"), "\(text)")
+        let objects = try JSONLinesRenderer().render(Simulation(setup).run()).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let retried = objects.filter { $0["action"] as? String == "request_retried" }
+        #expect(retried.map { $0["refused_stream"] as? Int } == [3, 5], "\(retried)")
+        let summary = try #require(objects.last)
+        #expect(summary["requests"] as? Int == objects.filter { $0["action"] as? String == "request_sent" }.count)
+        #expect(summary["requests"] as? Int == 3, "\(summary)")
     }
 
     @Test func jsonHasAnObjectPerFrameAndTheCounts() throws {
@@ -84,6 +98,7 @@ struct HTTP2RenderingTests {
         let summary = try #require(objects.last)
         #expect(summary["streams"] as? Int == 3 && summary["pushed_responses"] as? Int == 0)
         #expect(summary["hpack_encoded_bytes"] as? Int ?? 0 < summary["hpack_raw_bytes"] as? Int ?? 0)
+        #expect(summary.keys.contains("http2_error") && summary["http2_error"] is NSNull)
         // Runs without HTTP/2 keep the summary as it was.
         let rsa = JSONLinesRenderer().render(try Self.trace(.rsa))
         #expect(try #require(rsa.last).contains("\"streams\"") == false)

@@ -322,6 +322,14 @@ struct HTTP2SimulationTests {
         }
         #expect(received.sorted() == (0..<5).map { ":path: /\($0)" })
         #expect(Self.frames(trace, sentBy: .client).last?.typeName == "GOAWAY")
+        // The three refused requests go again, each naming the stream refused; they are the same
+        // requests, so the run made five, not eight.
+        let retried = trace.events.compactMap { e -> UInt32? in
+            if e.actor == .client, case .http(.requestRetried(_, let refused)) = e.kind { return refused } else { return nil }
+        }
+        #expect(retried == [5, 7, 9])
+        #expect(trace.statistics.requests == 5)
+        #expect(trace.statistics.http2Error == nil)
 
         // 150 requests against the default 100: never more than 100 open, nothing refused.
         let many = try Self.run(.h2c) { $0.requests = (0..<150).map { "GET /\($0) HTTP/1.1\r\nHost: h\r\n\r\n" } }

@@ -30,6 +30,8 @@ struct HTTP2EndpointState {
     /// the next stream ID (odd, from 1); at most `peerMaxConcurrentStreams` open at once (§5.1.2).
     var queuedRequests: [Int] = []
     var openRequests: [UInt32: Int] = [:]
+    /// Client: the requests (indices) waiting to go again, each with the stream the server refused.
+    var refusedRequests: [Int: UInt32] = [:]
     var nextStream: UInt32 = 1
     /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS. Until its SETTINGS arrive, 100: the least
     /// RFC 9113 §6.5.2 recommends, what common clients assume.
@@ -449,7 +451,12 @@ extension Run {
             let headers = headerBlockFrames(stream: id, block: block, summary: summary, endStream: body.isEmpty, maxFrameSize: client.h2.peerMaxFrameSize)
             if !body.isEmpty { client.h2.pendingData.append((id, ArraySlice(body))) }
             // Each request, then the frames that carry it (one write for all: they leave together).
-            http(.requestSent(HTTP2Message.text(fields, body: body)), by: client)
+            // A request already sent once is a retry after REFUSED_STREAM: the same request, not a new one.
+            if let refused = client.h2.refusedRequests.removeValue(forKey: index) {
+                http(.requestRetried(HTTP2Message.text(fields, body: body), refusedStream: refused), by: client)
+            } else {
+                http(.requestSent(HTTP2Message.text(fields, body: body)), by: client)
+            }
             for f in headers { http2(.frameSent(f), by: client) }
             out += headers
             leg.sent = max(leg.sent, index + 1)
@@ -525,7 +532,9 @@ extension Run {
                 guard let index = client.h2.openRequests.removeValue(forKey: frame.streamID) else { break }
                 if code == HTTP2ErrorCode.refusedStream.rawValue {
                     // Not processed (§8.7): the request goes again on a new stream when there is room.
-                    client.h2.queuedRequests.insert(index, at: 0)
+                    // In the requests' order: refusals of 5, 7, 9 send /2, /3, /4 again in that order.
+                    client.h2.queuedRequests.insert(index, at: client.h2.queuedRequests.firstIndex { $0 > index } ?? client.h2.queuedRequests.count)
+                    client.h2.refusedRequests[index] = frame.streamID
                 } else {
                     // The server reset this stream: no response will come on it.
                     client.h2.streamsReset.insert(frame.streamID)
