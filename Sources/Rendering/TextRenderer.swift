@@ -692,7 +692,13 @@ public struct TextRenderer: Sendable {
     }
 
     func explanationKey(_ m: HandshakeMessage, state: LadderState) -> String {
-        if case .clientKeyExchange = m { return state.keyExchange == .rsa ? "tls.ClientKeyExchange.rsa" : "tls.ClientKeyExchange.dh" }
+        if case .clientKeyExchange = m {
+            switch state.keyExchange {
+            case .rsa: return "tls.ClientKeyExchange.rsa"
+            case .ecdheRSA: return "tls.ClientKeyExchange.ecdh"
+            default: return "tls.ClientKeyExchange.dh"
+            }
+        }
         return "tls." + messageName(m)
     }
 

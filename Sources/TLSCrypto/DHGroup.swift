@@ -39,6 +39,15 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(name) (\(bitWidth)-bit p, g = \(g))" }
 
+    /// q = (p-1)/2, the order of the subgroup g generates, for the standard safe-prime groups
+    /// (RFC 3526, RFC 7919: p and (p-1)/2 are prime, and g = 2 is a quadratic residue mod p, so
+    /// every honest public value g^x lies in that subgroup). Nil for any other group — one a server
+    /// chose, or a teaching group — since nothing says its p is a safe prime.
+    public var subgroupOrder: BigInt? {
+        guard !isTeachingOnly, Self.standardGroups.contains(where: { $0.p == p && $0.g == g }) else { return nil }
+        return (p - .one) >> 1
+    }
+
     /// The real groups, strongest last.
     public static let standardGroups: [DHGroup] = [.modp2048, .ffdhe2048, .ffdhe3072, .ffdhe4096]
     /// The toy groups.

@@ -16,8 +16,13 @@ public struct DHKeyPair: Sendable, Hashable {
 
     /// How much to check a peer's public value.
     public enum PeerValidation: Sendable, Hashable {
-        /// Reject y ≤ 1 and y ≥ p-1 (RFC 7919 §5.1). Always use this for real groups.
+        /// Reject y ≤ 1 and y ≥ p-1 (RFC 7919 §5.1). The least for real groups.
         case range
+        /// The range check, then, when the group's prime-order subgroup is known (a named safe-prime
+        /// group, q = (p-1)/2), y^q mod p = 1 (NIST SP 800-56A Rev. 3 §5.6.2.3.1 full public-key
+        /// validation, one exponentiation by a |p|-bit q). OpenSSL 3 does this to every peer value of
+        /// a group it recognises; so does the TLS engine. For other groups it is the range check.
+        case subgroup
         /// Only 0 ≤ y < p: for the teaching groups, to show what the range check prevents. Ignored
         /// for real groups (``DHGroup/isTeachingOnly`` false), which are always range-checked.
         case none
@@ -66,9 +71,18 @@ public struct DHKeyPair: Sendable, Hashable {
     /// The public value as minimal big-endian bytes, as TLS 1.2 sends dh_Ys / dh_Yc.
     public var publicValueBytes: [UInt8] { publicValue.bigEndianBytes }
 
-    /// Checks a peer's public value (RFC 7919 §5.1): 1 < y < p-1.
-    public static func validatePeer(_ y: BigInt, in group: DHGroup) throws(DHError) {
+    /// Checks a peer's public value (RFC 7919 §5.1): 1 < y < p-1; with `.subgroup`, also y^q mod p = 1
+    /// when the group's subgroup order q is known.
+    public static func validatePeer(_ y: BigInt, in group: DHGroup, validation: PeerValidation = .range) throws(DHError) {
         guard y > .one, y < group.p - .one else { throw .peerValueOutOfRange }
+        guard validation == .subgroup, let q = group.subgroupOrder else { return }
+        let r: BigInt
+        do {
+            r = try y.power(q, modulus: group.p)
+        } catch {
+            throw .arithmetic(error)
+        }
+        guard r == .one else { throw .peerValueNotInSubgroup }
     }
 
     /// Z = y_peer^x mod p as an integer, after validating the peer's value.
@@ -76,7 +90,7 @@ public struct DHKeyPair: Sendable, Hashable {
         if validation == .none && group.isTeachingOnly {
             guard !y.isNegative, y < group.p else { throw .peerValueOutOfRange }
         } else {
-            try Self.validatePeer(y, in: group)
+            try Self.validatePeer(y, in: group, validation: validation == .subgroup ? .subgroup : .range)
         }
         do {
             return try y.power(privateExponent, modulus: group.p)

@@ -172,6 +172,88 @@ struct DHTests {
         #expect(wrong != master)
     }
 
+    /// Full public-key validation (SP 800-56A §5.6.2.3.1): for a named safe-prime group q = (p-1)/2
+    /// is known, honest values g^x lie in the order-q subgroup, and p − g^x (order 2q) is refused. The
+    /// refused value shows why: with only the range check, the "shared secret" it yields is Z or p − Z
+    /// as the private exponent is even or odd — one bit of the secret exponent leaks per such value.
+    @Test(arguments: DHGroup.standardGroups)
+    func subgroupValidation(group: DHGroup) throws {
+        let q = try #require(group.subgroupOrder)
+        #expect(q + q + .one == group.p)
+        let random = HMACDRBG(seed: Array("subgroup \(group.name)".utf8))
+        let honest = try DHKeyPair(group: group, using: random)
+        try DHKeyPair.validatePeer(honest.publicValue, in: group, validation: .subgroup)
+        let negated = group.p - honest.publicValue
+        try DHKeyPair.validatePeer(negated, in: group)  // the range check alone lets it through
+        #expect(throws: DHError.peerValueNotInSubgroup) { try DHKeyPair.validatePeer(negated, in: group, validation: .subgroup) }
+        #expect(throws: DHError.peerValueNotInSubgroup) { try DHKeyPair.validatePeer(group.p - BigInt(2), in: group, validation: .subgroup) }
+        try DHKeyPair.validatePeer(BigInt(4), in: group, validation: .subgroup)
+        for seed in 0..<4 {
+            let victim = try DHKeyPair(group: group, exponentSize: .bits(64), using: HMACDRBG(seed: [UInt8(seed)]))
+            #expect(throws: DHError.peerValueNotInSubgroup) { try victim.sharedSecret(peerPublicValue: negated, validation: .subgroup) }
+            let leaked = try victim.sharedSecret(peerPublicValue: negated)
+            let real = try victim.sharedSecret(peerPublicValue: honest.publicValue)
+            #expect(leaked == (victim.privateExponent.isOdd ? group.p - real : real))
+        }
+    }
+
+    /// Groups without a known q (one a server chose; the teaching groups) get the range check only.
+    @Test func subgroupOrderOnlyForNamedSafePrimeGroups() throws {
+        for group in DHGroup.teachingGroups { #expect(group.subgroupOrder == nil) }
+        let chosen = DHGroup(name: "server-supplied-2048", p: DHGroup.ffdhe2048.p, g: 5, securityNote: "", isTeachingOnly: false,
+                             shortExponentBits: 256)
+        #expect(chosen.subgroupOrder == nil)
+        try DHKeyPair.validatePeer(chosen.p - BigInt(2), in: chosen, validation: .subgroup)
+    }
+
+    /// OpenSSL agrees: `openssl pkeyutl -derive` (which validates the peer key against the named
+    /// group it recognises from p and g) derives the same Z from an honest value and refuses p − y.
+    static let openSSLDerive = """
+        import sys, subprocess, tempfile, os
+        from cryptography.hazmat.primitives.asymmetric import dh
+        from cryptography.hazmat.primitives import serialization as s
+        openssl = sys.argv[1]
+        for line in sys.stdin:
+            p, g, x, peer = (int(v, 16) for v in line.split())
+            numbers = dh.DHParameterNumbers(p, g)
+            mine = dh.DHPrivateNumbers(x, dh.DHPublicNumbers(pow(g, x, p), numbers)).private_key()
+            theirs = dh.DHPublicNumbers(peer, numbers).public_key()
+            with tempfile.TemporaryDirectory() as d:
+                k, q = os.path.join(d, "k.pem"), os.path.join(d, "peer.pem")
+                open(k, "wb").write(mine.private_bytes(s.Encoding.PEM, s.PrivateFormat.PKCS8, s.NoEncryption()))
+                open(q, "wb").write(theirs.public_bytes(s.Encoding.PEM, s.PublicFormat.SubjectPublicKeyInfo))
+                r = subprocess.run([openssl, "pkeyutl", "-derive", "-inkey", k, "-peerkey", q], capture_output=True)
+                print(r.stdout.hex() if r.returncode == 0 else "rejected")
+        """
+
+    @Test(CrossCheckRequirement.trait(ExternalTool.pythonWithCryptography != nil && ExternalTool.openssl != nil,
+                                      missing: "python3 with `cryptography` and openssl are needed (DH subgroup cross-check)"))
+    func subgroupValidationMatchesOpenSSL() throws {
+        let python = try #require(ExternalTool.pythonWithCryptography)
+        let openssl = try #require(ExternalTool.openssl)
+        let random = HMACDRBG(seed: Array("subgroup openssl".utf8))
+        var lines: [String] = []
+        var expected: [String] = []
+        for group in [DHGroup.ffdhe2048, .modp2048] {
+            let ours = try DHKeyPair(group: group, using: random)
+            let theirs = try DHKeyPair(group: group, using: random)
+            for peer in [theirs.publicValue, group.p - theirs.publicValue] {
+                lines.append([group.p.hexString, group.g.hexString, ours.privateExponent.hexString, peer.hexString].joined(separator: " "))
+                let z = Result { () throws(DHError) -> [UInt8] in
+                    try ours.sharedSecretPadded(peerPublicValue: peer.bigEndianBytes, validation: .subgroup)
+                }
+                switch z {
+                case .success(let bytes): expected.append(Hex.string(bytes))
+                case .failure(let error): expected.append(error == .peerValueNotInSubgroup ? "rejected" : "\(error)")
+                }
+            }
+        }
+        #expect(expected.filter { $0 == "rejected" }.count == 2)
+        let result = try ExternalTool.run(python, ["-c", Self.openSSLDerive, openssl], stdin: lines.joined(separator: "\n") + "\n")
+        try #require(result.status == 0, "python failed: \(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == expected)
+    }
+
     // MARK: Python `cryptography` cross-check
 
     static let pythonExchange = """

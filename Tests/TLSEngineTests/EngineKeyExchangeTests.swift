@@ -49,7 +49,7 @@ struct EngineKeyExchangeTests {
         return nil
     }
 
-    @Test("DHE: Ys of 1, p-1 or ≥ p, or g outside 1 < g < p-1 → illegal_parameter; a small p → handshake_failure")
+    @Test("DHE: Ys of 1, p-1 or ≥ p or outside the subgroup, or g outside 1 < g < p-1 → illegal_parameter; a small p → handshake_failure")
     func dheValues() throws {
         let suite = CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
         let p = DHGroup.modp2048.p
@@ -61,6 +61,15 @@ struct EngineKeyExchangeTests {
             }
             #expect(Self.alert(step) == .illegalParameter, "Ys = \(ys)")
         }
+        // In range but outside the prime-order subgroup: p − Ys has order 2q (−1 is not a square
+        // modulo a safe prime p ≡ 7 mod 8), so Ys^q ≠ 1 — OpenSSL's client refuses it (SSL_R_BAD_DH_VALUE).
+        let negated = try Self.clientReceivingResigned(suite: suite) { params in
+            guard case .dhe(var dh) = params else { return params }
+            dh.ys = (p - BigInt(bigEndian: dh.ys)).bigEndianBytes
+            return .dhe(dh)
+        }
+        #expect(Self.alert(negated) == .illegalParameter)
+        #expect(Self.cause(negated)?.contains("prime-order subgroup") == true, "\(Self.cause(negated) ?? "")")
         // g must be a generator candidate: 0, 1, p-1 and p are refused before the public value.
         for g in [BigInt.zero, .one, p - .one, p] {
             let step = try Self.clientReceivingResigned(suite: suite) { params in
@@ -102,7 +111,7 @@ struct EngineKeyExchangeTests {
         return server.receive(TLSRecord(contentType: .handshake, fragment: bytes).encoded)
     }
 
-    @Test("server: a bad dh_Yc (0, 1, p-1, p) → illegal_parameter")
+    @Test("server: a bad dh_Yc (0, 1, p-1, p, or outside the prime-order subgroup) → illegal_parameter")
     func badClientDHValue() throws {
         let p = DHGroup.modp2048.p
         for yc in [BigInt.zero, .one, p - .one, p] {
@@ -111,6 +120,10 @@ struct EngineKeyExchangeTests {
             #expect(Self.alert(step) == .illegalParameter, "Yc = \(yc)")
             #expect(Self.cause(step)?.contains("peer DH value") == true, "Yc = \(yc)")
         }
+        // p − 2 is in range but not a square mod p (p ≡ 7 mod 8): outside the subgroup of order q.
+        let outside = try Self.serverReceiving(.dhe(yc: (p - BigInt(2)).bigEndianBytes), suite: .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256)
+        #expect(Self.alert(outside) == .illegalParameter)
+        #expect(Self.cause(outside)?.contains("prime-order subgroup") == true, "\(Self.cause(outside) ?? "")")
     }
 
     @Test("server: a client ECDHE point off the curve, of the wrong size or of low order → illegal_parameter")

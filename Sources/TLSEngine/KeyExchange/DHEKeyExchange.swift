@@ -30,7 +30,9 @@ struct DHEKeyExchange: KeyExchange {
     /// - an even or tiny p, or g outside 1 < g < p-1 → illegal_parameter (OpenSSL: SSL_R_BAD_DH_VALUE);
     /// - a p shorter than the client's minimum → handshake_failure (OpenSSL: SSL_R_DH_KEY_TOO_SMALL,
     ///   sent with SSL_AD_HANDSHAKE_FAILURE when its security level refuses the group);
-    /// - Ys outside 1 < Ys < p-1 (RFC 7919 §5.1) → illegal_parameter.
+    /// - Ys outside 1 < Ys < p-1 (RFC 7919 §5.1) → illegal_parameter;
+    /// - for a named safe-prime group, Ys outside its prime-order subgroup (Ys^q mod p ≠ 1; OpenSSL 3's
+    ///   EVP_PKEY_public_check, SSL_R_BAD_DH_VALUE) → illegal_parameter.
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
         guard case .dhe(let dh) = params else { throw wrongMessage("ECDHE parameters") }
         let p = BigInt(bigEndian: dh.p), g = BigInt(bigEndian: dh.g)
@@ -46,7 +48,7 @@ struct DHEKeyExchange: KeyExchange {
                                      securityNote: "a group the server chose", isTeachingOnly: false,
                                      shortExponentBits: 256)
         do {
-            try DHKeyPair.validatePeer(BigInt(bigEndian: dh.ys), in: group)
+            try DHKeyPair.validatePeer(BigInt(bigEndian: dh.ys), in: group, validation: .subgroup)
         } catch {
             throw .peerMisbehaved(.illegalParameter, "dh_Ys: \(error)")
         }
@@ -59,20 +61,23 @@ struct DHEKeyExchange: KeyExchange {
         guard let group else { throw .inappropriateMessage(expected: "ServerKeyExchange", got: "ServerHelloDone") }
         let pair = try Self.keyPair(group: group, size: exponentSize, random: inputs.random)
         keyPair = pair
-        let preMaster = try agree(pair, peer: serverPublic, events: &events)
+        let preMaster = try agree(pair, peer: serverPublic, validation: .range, events: &events)
         return (.dhe(yc: pair.publicValueBytes), preMaster)
     }
 
     mutating func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
                                   serverKey: RSAPrivateKey, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
         guard case .dhe(let yc) = message, let keyPair else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
-        return try agree(keyPair, peer: yc, events: &events)
+        return try agree(keyPair, peer: yc, validation: .subgroup, events: &events)
     }
 
-    private func agree(_ pair: DHKeyPair, peer: [UInt8], events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
+    private func agree(_ pair: DHKeyPair, peer: [UInt8], validation: DHKeyPair.PeerValidation,
+                       events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
         let z: [UInt8]
         do {
-            z = try pair.preMasterSecret(peerPublicValue: peer)
+            // The client checked the server's value fully on arrival (the range again here); the server
+            // checks the client's here, range and subgroup both (as OpenSSL's server does when it derives).
+            z = try pair.preMasterSecret(peerPublicValue: peer, validation: validation)
         } catch {
             throw .peerMisbehaved(.illegalParameter, "peer DH value: \(error)")
         }
