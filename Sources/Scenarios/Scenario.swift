@@ -105,6 +105,8 @@ public struct TLSWorld {
     public var clientALPN: [String] = []
     /// HTTP/2 server push (`http.push`): paths the server pushes with its first response.
     public var http2Push: [String] = []
+    /// HTTP/2 (`http.max_concurrent_streams`): the server's SETTINGS_MAX_CONCURRENT_STREAMS.
+    public var http2MaxConcurrentStreams: UInt32 = HTTP2Defaults.maxConcurrentStreams
 }
 
 /// Latency and loss between the two hosts.

@@ -319,8 +319,9 @@ struct ScenarioReader {
         var usesTLS = true, resumes = false
         var cpu = VirtualCPU.free
         var push: [String] = []
+        var maxStreams = HTTP2Defaults.maxConcurrentStreams
         if let h = top["http"] {
-            let m = try h.mapping(["request", "requests", "response", "mode", "tls", "resumption", "cpu", "push"])
+            let m = try h.mapping(["request", "requests", "response", "mode", "tls", "resumption", "cpu", "push", "max_concurrent_streams"])
             if let r = m["request"] { request = r.isNull ? nil : try r.string() }
             if let r = m["response"] { response = try r.string() }
             if let r = m["requests"] {
@@ -344,6 +345,12 @@ struct ScenarioReader {
                     guard !push.contains(path) else { throw item.error("contradiction: \(path) is already pushed; a server pushes a resource once") }
                     push.append(path)
                 }
+            }
+            if let v = m["max_concurrent_streams"] {
+                guard mode == .h2 else {
+                    throw m.keyError("max_concurrent_streams", "contradiction: SETTINGS_MAX_CONCURRENT_STREAMS is HTTP/2's (needs mode: h2)")
+                }
+                maxStreams = UInt32(try v.int(1 ... 0x7fff_ffff))
             }
             if mode == .h2, resumes {
                 throw m.keyError("resumption", "contradiction: HTTP/2 uses one connection, so there is no second one to resume on")
@@ -377,7 +384,8 @@ struct ScenarioReader {
                         clientEMS: clientEMS, minimumDHPrimeBits: minDH, trustStore: trust, customAnchors: anchors,
                         anchorsOnly: anchorsOnly, policy: policy, ats: ats, identity: identity, network: network, tcp: tcp,
                         httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
-                        usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack, http2Push: push)
+                        usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack, http2Push: push,
+                        http2MaxConcurrentStreams: maxStreams)
         for (side, m) in [("server", server), ("client", client)] {
             if !usesTLS, let m, m.has("alpn") {
                 throw m.keyError("alpn", "contradiction: ALPN is a TLS extension and this run has tls: false (\(side).alpn would never be sent)")

@@ -94,6 +94,7 @@ enum ScenarioRunner {
         setup.requests = w.requests
         setup.connectionMode = w.connectionMode
         setup.http2Push = w.http2Push
+        setup.http2MaxConcurrentStreams = w.http2MaxConcurrentStreams
         setup.usesTLS = w.usesTLS
         if !w.usesTLS { setup.serverPort = 80 }
         setup.resumesSessions = w.resumesSessions

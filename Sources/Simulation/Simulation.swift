@@ -34,7 +34,7 @@ public struct SimulationSetup {
     public var http2Push: [String] = []
     /// HTTP/2: the server's SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 §6.5.2): the client keeps at
     /// most this many streams open; a stream beyond it is refused with REFUSED_STREAM.
-    public var http2MaxConcurrentStreams: UInt32 = 100
+    public var http2MaxConcurrentStreams: UInt32 = HTTP2Defaults.maxConcurrentStreams
     /// The server's answer to every request.
     public var httpResponse = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
     /// false: plain HTTP straight over TCP, no TLS at all.

@@ -60,6 +60,7 @@ struct VacuityTests {
         Mutation(file: "http/http2-multiplexing.yaml", remove: "  mode: h2\n", insert: "  mode: keep-alive\n"),
         Mutation(file: "http/http2-header-compression.yaml", remove: "  mode: h2\n", insert: "  mode: pipelining\n"),
         Mutation(file: "http/http2-server-push.yaml", remove: "  push: [/style.css]\n"),
+        Mutation(file: "http/http2-stream-limit.yaml", remove: "  max_concurrent_streams: 2\n"),
         Mutation(file: "http/http2-needs-alpn.yaml", remove: "server:\n  alpn: [http/1.1]\n"),
         Mutation(file: "http/http2-prohibited-suite.yaml", remove: "  suites: [TLS_RSA_WITH_AES_128_GCM_SHA256]\n",
                  insert: "  suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]\n"),

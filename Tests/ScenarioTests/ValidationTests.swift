@@ -71,6 +71,11 @@ struct ValidationTests {
         let mitm = validationError(minimal("http: { mode: h2 }\nattacker: { kind: mitm }\n"))
         #expect(mitm?.path == "attacker" && mitm?.message.hasPrefix("contradiction: with http.mode h2") == true)
         #expect(validationError(minimal("http: { mode: h2, push: [/a.css] }\nattacker: { kind: eavesdropper }\n")) == nil)
+        let limit = validationError(minimal("http: { mode: keep-alive, max_concurrent_streams: 2 }\n"))
+        #expect(limit?.path == "http.max_concurrent_streams" && limit?.message.hasPrefix("contradiction: SETTINGS_MAX_CONCURRENT_STREAMS is HTTP/2's") == true)
+        let zero = validationError(minimal("http: { mode: h2, max_concurrent_streams: 0 }\n"))
+        #expect(zero?.path == "http.max_concurrent_streams", "\(String(describing: zero))")
+        #expect(validationError(minimal("http: { mode: h2, max_concurrent_streams: 1 }\n")) == nil)
     }
 
     @Test func yamlSyntaxAndGarbage() {

@@ -56,8 +56,8 @@ struct HTTP2EndpointState {
 }
 
 /// The settings each side announces (RFC 9113 §6.5.2).
-enum HTTP2Defaults {
-    static let maxConcurrentStreams: UInt32 = 100
+public enum HTTP2Defaults {
+    public static let maxConcurrentStreams: UInt32 = 100
     /// The initial flow-control window of the connection and of each stream (§6.9.2).
     static let initialWindowSize = 65_535
 }
