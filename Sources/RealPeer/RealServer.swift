@@ -53,6 +53,13 @@ public enum ServerPage {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The same page as an HTTP/2 response: :status, then the fields (RFC 9113 §8.3.2).
+    public static func http2Response(_ facts: ConnectionFacts) -> (fields: [HPACKHeaderField], body: [UInt8]) {
+        let body = Array(body(facts).utf8)
+        return ([HPACKHeaderField(":status", "200"), HPACKHeaderField("content-type", "text/plain; charset=utf-8"),
+                 HPACKHeaderField("content-length", "\(body.count)")], body)
+    }
+
     public static func response(_ facts: ConnectionFacts) -> String {
         let body = body(facts)
         return "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
@@ -228,13 +235,83 @@ public final class RealServer: @unchecked Sendable {
             facts.clientCertificateSubject = (try? X509Certificate(der: leaf)).map { "\($0.subject)" } ?? "(unparsable certificate)"
         }
 
-        // RFC 7301 §3.2: "The server SHALL NOT respond with a selected protocol and subsequently use a
-        // different protocol for application data exchange." The page is HTTP/1.x, so a connection
-        // that chose another protocol (h2) ends after the handshake with close_notify.
-        if let chosen = facts.applicationProtocol, !chosen.isHTTP1 {
-            recorder.phase("closing: ALPN chose \(chosen); this server answers in HTTP/1.x only, so it closes (close_notify)")
+        /// HTTP/2 over this TLS connection (ALPN chose h2): ``HTTP2ServerSession`` reads the client's
+        /// preface and frames from the decrypted application data and answers the first request with
+        /// the page; then GOAWAY, close_notify and close. A TLS 1.2 suite HTTP/2 prohibits gets GOAWAY
+        /// INADEQUATE_SECURITY right after the preface (RFC 9113 §9.2.2).
+        func serveHTTP2() -> ServedConnection {
+            let page = facts
+            var session = HTTP2ServerSession(inadequateSecurity: HTTP2ServerSession.inadequateSecurity(version: facts.version, suite: facts.suite)) { _, _ in
+                ServerPage.http2Response(page)
+            }
+            session.maxRequestBytes = maxRequestBytes
+            recorder.phase("HTTP/2 over TLS (ALPN h2)")
+            recorder.http2(.chosen(.h2), by: .server)
+            var request: String?
+            let deadline = Deadline(milliseconds: requestTimeoutMilliseconds)
+            while !session.isClosed {
+                let bytes: [UInt8]
+                do {
+                    if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
+                    bytes = try socket.read(timeoutMilliseconds: deadline.limit(timeoutMilliseconds))
+                } catch {
+                    if deadline.hasPassed {
+                        recorder.socket("request deadline of \(deadline.milliseconds) ms passed")
+                        return finish("request timed out: no complete HTTP/2 request within the \(deadline.milliseconds) ms deadline; closed", request: request)
+                    }
+                    recorder.socket("\(error)")
+                    return finish("no HTTP/2 request: \(error); closed", request: request)
+                }
+                if bytes.isEmpty {
+                    recorder.socket("read() returned 0: the client closed the connection")
+                    return finish(request == nil ? "the client closed before sending an HTTP/2 request" : "the client closed mid-connection", request: request)
+                }
+                recorder.read(bytes.count)
+                let step = server.receive(bytes)
+                let outcome = StepOutcome(step)
+                send(step)
+                if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
+                if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
+                if !outcome.applicationData.isEmpty {
+                    let out = session.receive(outcome.applicationData)
+                    for event in out.events {
+                        if case .frameSent = event {} else { recorder.http2(event, by: .server) }
+                    }
+                    for text in out.requests {
+                        request = request ?? Self.requestLine(text) + text
+                        recorder.http(.requestReceived(text), by: .server)
+                    }
+                    for text in out.responses { recorder.http(.responseSent(text), by: .server) }
+                    for event in out.events { if case .frameSent = event { recorder.http2(event, by: .server) } }
+                    if !out.bytes.isEmpty {
+                        do { send(try server.sendApplicationData(out.bytes)) } catch {
+                            return finish("could not send HTTP/2 frames: \(error)", request: request)
+                        }
+                    }
+                }
+                if session.isClosed { break }
+                if outcome.closeNotifyReceived || !server.isConnected {
+                    return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
+                }
+            }
+            recorder.phase("closing: GOAWAY sent, then close_notify and close()")
             send(server.close())
-            return finish("ALPN chose \(chosen), which tlslab serve does not speak (HTTP/1.x only): closed after the handshake")
+            if case .closed(let code) = session.state, code != .noError {
+                let why = recorder.events.lazy.compactMap { e -> String? in
+                    if case .http2(.connectionError(_, let why)) = e.kind { return why } else { return nil }
+                }.first ?? code.name
+                return finish("HTTP/2 connection error \(code.name): \(why)", request: request)
+            }
+            return finish(nil, request: request)
+        }
+        if facts.applicationProtocol == ProtocolName.h2 { return serveHTTP2() }
+        // RFC 7301 §3.2: "The server SHALL NOT respond with a selected protocol and subsequently use a
+        // different protocol for application data exchange." The page is HTTP/1.x or HTTP/2, so a
+        // connection that chose another protocol ends after the handshake with close_notify.
+        if let chosen = facts.applicationProtocol, !chosen.isHTTP1 {
+            recorder.phase("closing: ALPN chose \(chosen); this server answers in HTTP/1.x and h2 only, so it closes (close_notify)")
+            send(server.close())
+            return finish("ALPN chose \(chosen), which tlslab serve does not speak (HTTP/1.x and h2 only): closed after the handshake")
         }
 
         // Wait for one HTTP request, answer it with the page.
@@ -292,6 +369,18 @@ public final class RealServer: @unchecked Sendable {
         recorder.phase("closing: close_notify and close()")
         send(server.close())
         return finish(nil, request: requestText)
+    }
+}
+
+extension RealServer {
+    /// "GET /path HTTP/2" from an HTTP/2 request's pseudo-header fields, for the log line.
+    static func requestLine(_ text: String) -> String {
+        var method = "?", path = "?"
+        for line in text.split(separator: "\r\n") {
+            if line.hasPrefix(":method: ") { method = String(line.dropFirst(9)) }
+            if line.hasPrefix(":path: ") { path = String(line.dropFirst(7)) }
+        }
+        return "\(method) \(path) HTTP/2\r\n"
     }
 }
 

@@ -36,6 +36,10 @@ struct TraceRecorder {
         events.append(TraceEvent(time: now, actor: actor, kind: .http(event)))
     }
 
+    mutating func http2(_ event: HTTP2Event, by actor: Actor) {
+        events.append(TraceEvent(time: now, actor: actor, kind: .http2(event)))
+    }
+
     mutating func read(_ count: Int) { bytesRead += count; reads += 1 }
     mutating func wrote(_ count: Int) { bytesWritten += count }
 

@@ -205,6 +205,8 @@ public struct TextRenderer: Sendable {
                             "HTTP request again on a new stream (stream \(refused) was refused, so it was never processed): \(firstLine(r))")]
             case .responseReceived(let r):
                 return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP\(r.hasPrefix(":") ? "/2" : "") response: \(firstLine(r))")]
+            case .requestReceived(let r) where state.oneSided && event.actor == .server:
+                return [row(t, at: event.actor, "server received the HTTP\(r.hasPrefix(":") ? "/2" : "") request: \(firstLine(r))")]
             case .requestReceived, .responseSent:
                 return []
             }
@@ -227,6 +229,12 @@ public struct TextRenderer: Sendable {
         case .prefaceSent:
             out.append(row(t, from: actor, to: peer, "HTTP/2 connection preface \"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n\" (24 bytes)"))
             key = "h2.preface"
+        case .prefaceReceived where state.oneSided:
+            // A real peer's trace (`tlslab serve`, `connect`): the other side's frames exist only as
+            // received here, so they are drawn from it, as if it had traced them.
+            return http2Lines(.prefaceSent, time: t, actor: peer, peer: actor, state: &state)
+        case .frameReceived(let f) where state.oneSided:
+            return http2Lines(.frameSent(f), time: t, actor: peer, peer: actor, state: &state)
         case .prefaceReceived, .frameReceived:
             return []
         case .connectionError(let code, let why):

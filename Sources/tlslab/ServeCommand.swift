@@ -48,7 +48,7 @@ struct ServeCommand: ParsableCommand {
     var dhGroup: Group = .modp2048
 
     @Option(help: ArgumentHelp("Speak ALPN (RFC 7301) with these protocols, in the server's order of preference: h2,http/1.1.",
-                               discussion: "A client offering none of them gets the fatal alert no_application_protocol (120). The page is HTTP/1.x: a connection that chose another protocol (h2) is closed after the handshake."))
+                               discussion: "A client offering none of them gets the fatal alert no_application_protocol (120). With h2 chosen the page is served over HTTP/2 (then GOAWAY); a protocol other than HTTP/1.x and h2 is closed after the handshake."))
     var alpn: String?
 
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
