@@ -103,6 +103,9 @@ public struct RealClient {
         // The server's Finished and its close_notify can arrive in one read (a server that closes
         // right after the handshake): the handshake did complete, and that is not a failure of it.
         var closedRightAfterHandshake = false
+        // Application data that arrives in the same read as the server's Finished (an HTTP/2
+        // server's SETTINGS often does): kept for the protocol that follows.
+        var early: [UInt8] = []
         while !client.isConnected {
             let bytes: [UInt8]
             do {
@@ -126,6 +129,7 @@ public struct RealClient {
             recorder.read(bytes.count)
             let step = client.receive(bytes)
             let outcome = StepOutcome(step)
+            early += outcome.applicationData
             _ = send(step)
             if let alert = outcome.fatalReceived {
                 closeSocket()
@@ -149,16 +153,71 @@ public struct RealClient {
         var response: [UInt8] = []
         var failure: String?
         var request = request
+        if let text = request, client.negotiatedApplicationProtocol == ProtocolName.h2, !closedRightAfterHandshake {
+            // RFC 7301 §3.2 and RFC 9113 §3.2: the connection now speaks HTTP/2.
+            recorder.phase("HTTP/2 over TLS (ALPN h2)")
+            recorder.http2(.chosen(.h2), by: .client)
+            let fields = HTTP2Message.requestFields(text, scheme: "https")
+            let body = HTTP2Message.requestBody(text)
+            var session = HTTP2ClientSession(fields: fields, body: body)
+            func deliver(_ out: HTTP2ClientSession.Output) {
+                for event in out.events { recorder.http2(event, by: .client) }
+                guard !out.bytes.isEmpty, failure == nil else { return }
+                guard client.isConnected else {
+                    // The server's close_notify came with its last frames: ours (an ACK, GOAWAY) have no one to go to.
+                    recorder.socket("\(out.bytes.count) bytes of HTTP/2 frames not sent: the server already closed the TLS connection")
+                    return
+                }
+                do {
+                    if !send(try client.sendApplicationData(out.bytes)) { failure = "the connection broke while sending HTTP/2 frames" }
+                } catch {
+                    failure = "could not send HTTP/2 frames: \(error)"
+                }
+            }
+            recorder.http(.requestSent(HTTP2Message.text(fields, body: body)), by: .client)
+            deliver(session.start())
+            if !early.isEmpty { deliver(session.receive(early)) }
+            while failure == nil, !session.isFinished, client.isConnected {
+                let bytes: [UInt8]
+                do { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
+                    recorder.socket("\(error)")
+                    failure = "no complete HTTP/2 response: \(error)"
+                    break
+                }
+                if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
+                recorder.read(bytes.count)
+                let step = client.receive(bytes)
+                let outcome = StepOutcome(step)
+                _ = send(step)
+                if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
+                if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if !outcome.applicationData.isEmpty { deliver(session.receive(outcome.applicationData)) }
+            }
+            if case .failed(let code, let why) = session.state {
+                failure = failure ?? "HTTP/2 \(code.name): \(why)"
+            } else if let fields = session.responseFields {
+                let text = HTTP2Message.text(fields, body: session.responseBody)
+                response = Array(text.utf8)
+                recorder.http(.responseReceived(text), by: .client)
+            } else {
+                failure = failure ?? "the server closed before the HTTP/2 response ended"
+            }
+            recorder.phase("closing: close_notify and close()")
+            _ = send(client.close())
+            closeSocket()
+            return finish(failure, recorder, client, response: response)
+        }
         if request != nil, let chosen = client.negotiatedApplicationProtocol, !chosen.isHTTP1 {
             // RFC 7301 §3.2: the connection now speaks the chosen protocol; this client speaks only
-            // HTTP/1.x, so it sends no request rather than the wrong protocol.
-            recorder.phase("ALPN chose \(chosen): this client speaks HTTP/1.x only, so it sends no request")
+            // HTTP/1.x and h2, so it sends no request rather than the wrong protocol.
+            recorder.phase("ALPN chose \(chosen): this client speaks HTTP/1.x and h2 only, so it sends no request")
             request = nil
         }
         if closedRightAfterHandshake, request != nil {
             failure = "the server sent close_notify right after the handshake, before the request"
             request = nil
         }
+        response = early
         if let request {
             recorder.phase("HTTP request over TLS")
             recorder.http(.requestSent(request), by: .client)

@@ -195,6 +195,8 @@ public final class RealServer: @unchecked Sendable {
 
         recorder.phase("TLS handshake")
         let handshakeDeadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
+        // Application data in the same read as the client's last handshake flight: kept for what follows.
+        var early: [UInt8] = []
         while !server.isConnected {
             let bytes: [UInt8]
             do {
@@ -215,6 +217,7 @@ public final class RealServer: @unchecked Sendable {
             recorder.read(bytes.count)
             let step = server.receive(bytes)
             let outcome = StepOutcome(step)
+            early += outcome.applicationData
             send(step)
             if let alert = outcome.fatalReceived {
                 return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)")
@@ -249,7 +252,27 @@ public final class RealServer: @unchecked Sendable {
             recorder.http2(.chosen(.h2), by: .server)
             var request: String?
             let deadline = Deadline(milliseconds: requestTimeoutMilliseconds)
+            var pending = early
             while !session.isClosed {
+                if !pending.isEmpty {
+                    let out = session.receive(pending)
+                    pending = []
+                    for event in out.events {
+                        if case .frameSent = event {} else { recorder.http2(event, by: .server) }
+                    }
+                    for text in out.requests {
+                        request = request ?? Self.requestLine(text) + text
+                        recorder.http(.requestReceived(text), by: .server)
+                    }
+                    for text in out.responses { recorder.http(.responseSent(text), by: .server) }
+                    for event in out.events { if case .frameSent = event { recorder.http2(event, by: .server) } }
+                    if !out.bytes.isEmpty {
+                        do { send(try server.sendApplicationData(out.bytes)) } catch {
+                            return finish("could not send HTTP/2 frames: \(error)", request: request)
+                        }
+                    }
+                    if session.isClosed { break }
+                }
                 let bytes: [UInt8]
                 do {
                     if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
@@ -272,25 +295,9 @@ public final class RealServer: @unchecked Sendable {
                 send(step)
                 if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
                 if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
-                if !outcome.applicationData.isEmpty {
-                    let out = session.receive(outcome.applicationData)
-                    for event in out.events {
-                        if case .frameSent = event {} else { recorder.http2(event, by: .server) }
-                    }
-                    for text in out.requests {
-                        request = request ?? Self.requestLine(text) + text
-                        recorder.http(.requestReceived(text), by: .server)
-                    }
-                    for text in out.responses { recorder.http(.responseSent(text), by: .server) }
-                    for event in out.events { if case .frameSent = event { recorder.http2(event, by: .server) } }
-                    if !out.bytes.isEmpty {
-                        do { send(try server.sendApplicationData(out.bytes)) } catch {
-                            return finish("could not send HTTP/2 frames: \(error)", request: request)
-                        }
-                    }
-                }
+                pending = outcome.applicationData
                 if session.isClosed { break }
-                if outcome.closeNotifyReceived || !server.isConnected {
+                if pending.isEmpty, outcome.closeNotifyReceived || !server.isConnected {
                     return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
                 }
             }
@@ -315,7 +322,7 @@ public final class RealServer: @unchecked Sendable {
         }
 
         // Wait for one HTTP request, answer it with the page.
-        var request: [UInt8] = []
+        var request: [UInt8] = early
         var scanned = 0  // the head's end is searched for only in bytes not yet looked at
         recorder.phase("HTTP request over TLS")
         let requestDeadline = Deadline(milliseconds: requestTimeoutMilliseconds)

@@ -51,7 +51,7 @@ struct ConnectCommand: ParsableCommand {
     var ca: String?
 
     @Option(help: ArgumentHelp("Offer these application protocols with ALPN (RFC 7301), most preferred first: h2,http/1.1.",
-                               discussion: "The request is HTTP/1.x: when the server chooses another protocol (h2), no request is sent."))
+                               discussion: "When the server chooses h2 the request is sent over HTTP/2; with another protocol than HTTP/1.x or h2, no request is sent."))
     var alpn: String?
 
     @Option(help: ArgumentHelp("The client's trust policy, as in simulations: \(Policy.allCases.map(\.rawValue).joined(separator: ", ")).",

@@ -26,19 +26,21 @@ struct ALPNInteropTests {
         return (sent, received)
     }
 
-    @Test("our client against s_server -alpn h2,http/1.1: h2 by the server's preference, whatever our order; http/1.1 alone gets the page")
+    @Test("our client against s_server -alpn h2,http/1.1: h2 by the server's preference, whatever our order (then no HTTP/2 answer: s_server -www speaks HTTP/1.x); http/1.1 alone gets the page")
     func clientAgainstSServer() throws {
         let pki = try TestPKI.require()
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-alpn", "h2,http/1.1", "-www"], pki: pki)
         defer { server.stop() }
         for offer: [ProtocolName] in [[.h2, .http11], [.http11, .h2]] {
-            let result = try Self.client(port: port, pki: pki, offer: offer).run()
-            #expect(result.failure == nil, "\(offer): \(result.failure ?? "")")
+            var client = try Self.client(port: port, pki: pki, offer: offer)
+            client.timeoutMilliseconds = 1_500
+            let result = client.run()
             #expect(result.applicationProtocol == .h2, "\(offer)")
             #expect(result.trace.summary.applicationProtocol == .h2)
-            // We speak HTTP/1.x only: with h2 chosen no request is sent (RFC 7301 §3.2).
-            #expect(result.response == nil)
-            #expect(result.trace.events.contains { if case .phase(let p) = $0.kind { return p.contains("ALPN chose h2") } else { return false } })
+            // With h2 chosen the client speaks HTTP/2 (RFC 7301 §3.2): its preface goes out, and
+            // s_server, which only negotiated h2, never sends the SETTINGS that must come back.
+            #expect(result.trace.events.contains { if case .http2(.prefaceSent) = $0.kind { true } else { false } })
+            #expect(result.failure?.contains("no complete HTTP/2 response") == true, "\(offer): \(result.failure ?? "")")
         }
         let http = try Self.client(port: port, pki: pki, offer: [.http11]).run()
         #expect(http.failure == nil, "\(http.failure ?? "")")
@@ -73,7 +75,7 @@ struct ALPNInteropTests {
         #expect(result.response?.hasPrefix("HTTP/1.0 200 ok") == true)
     }
 
-    @Test("tlslab connect --alpn h2,http/1.1 against s_server -alpn: h2 in the trace, exit 0; --alpn with an empty name is refused")
+    @Test("tlslab connect --alpn h2,http/1.1 against s_server -alpn: h2 in the trace, then no HTTP/2 answer (exit 1); --alpn with an empty name is refused")
     func connectCommand() throws {
         let pki = try TestPKI.require()
         let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
@@ -81,8 +83,10 @@ struct ALPNInteropTests {
                                                "-alpn", "h2,http/1.1", "-www"], pki: pki)
         defer { server.stop() }
         let base = ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--timeout", "5"]
-        let text = try runTool(tlslab, base + ["--alpn", "h2,http/1.1"], in: pki.dir, environment: ["NO_COLOR": "1"])
-        #expect(text.status == 0, "\(text.output.suffix(1500))")
+        let text = try runTool(tlslab, base.dropLast(2) + ["--timeout", "2", "--alpn", "h2,http/1.1"], in: pki.dir, environment: ["NO_COLOR": "1"])
+        // h2 chosen, the preface sent, and no HTTP/2 answer from s_server -www: exit 1, said plainly.
+        #expect(text.status == 1, "\(text.output.suffix(1500))")
+        #expect(text.output.contains("no complete HTTP/2 response"), "\(text.output.suffix(1500))")
         #expect(text.output.contains("ALPN offers: h2, http/1.1"), "\(text.output.suffix(3000))")
         #expect(text.output.contains("ALPN chose: h2"))
         #expect(text.output.contains("application protocol h2 (ALPN)"))

@@ -80,6 +80,66 @@ struct HTTP2ServeTests {
     }
 }
 
+/// `tlslab connect --alpn h2` speaks HTTP/2: against nghttpd (nghttp2's server, an independent
+/// implementation) and against `tlslab serve`.
+@Suite("RealPeer: tlslab connect over HTTP/2", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+struct HTTP2ConnectTests {
+    @Test("connect --alpn h2 against nghttpd: the file arrives over HTTP/2, the trace shows both sides' frames")
+    func againstNghttpd() throws {
+        let nghttpd = try Tools.need(Tools.nghttpd, "nghttpd (Debian package nghttp2-server) is not installed")
+        let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
+        let pki = try TestPKI.require()
+        let docroot = pki.dir.appendingPathComponent("docroot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: docroot, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: docroot) }
+        try Data("served by nghttpd\n".utf8).write(to: docroot.appendingPathComponent("hello.txt"))
+        var result: ((status: Int32, output: String), (status: Int32, output: String))?
+        for _ in 0..<5 {
+            guard let port = freePort() else { continue }
+            let server = try Child(nghttpd, ["--htdocs", docroot.path, "--address", "127.0.0.1", "\(port)", "leaf.key", "chain.pem"], in: pki.dir)
+            defer { server.stop() }
+            usleep(300_000)
+            guard server.process.isRunning else { continue }
+            let arguments = ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--alpn", "h2",
+                             "--request", "GET /hello.txt HTTP/1.1\r\nHost: localhost\r\n\r\n", "--timeout", "5"]
+            result = (try runTool(tlslab, arguments, in: pki.dir, environment: ["NO_COLOR": "1"]),
+                      try runTool(tlslab, arguments + ["--format", "json"], in: pki.dir))
+            break
+        }
+        let (r, json) = try #require(result, "nghttpd did not start")
+        #expect(r.status == 0, "\(r.output.suffix(2000))")
+        #expect(r.output.contains("served by nghttpd"), "\(r.output.suffix(2000))")
+        #expect(r.output.contains("HTTP/2 connection preface"))
+        // The frames each way, from the JSON trace: ours as sent, nghttpd's as received.
+        let objects = json.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        func frames(_ action: String) -> [String] {
+            objects.filter { $0["event"] as? String == "http2" && $0["action"] as? String == action }.compactMap { $0["type"] as? String }
+        }
+        #expect(frames("frame_sent").prefix(2) == ["SETTINGS", "HEADERS"] && frames("frame_sent").last == "GOAWAY", "\(frames("frame_sent"))")
+        #expect(frames("frame_received").first == "SETTINGS", "\(frames("frame_received"))")
+        #expect(frames("frame_received").contains("HEADERS") && frames("frame_received").contains("DATA"), "\(frames("frame_received"))")
+        let headers = objects.first { $0["action"] as? String == "frame_received" && $0["type"] as? String == "HEADERS" }
+        #expect((headers?["headers"] as? [String])?.contains(":status: 200") == true, "\(String(describing: headers))")
+    }
+
+    @Test("connect --alpn h2 against tlslab serve: both ends are our engine over real sockets")
+    func againstOurServer() throws {
+        let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe(["--alpn", "h2,http/1.1", "--max-connections", "1"], pki: pki)
+        defer { serve.stop() }
+        let r = try runTool(tlslab, ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--alpn", "h2",
+                                     "--request", "POST /form HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello", "--timeout", "5"],
+                            in: pki.dir, environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.output.suffix(2000))")
+        #expect(r.output.contains("application protocol (ALPN): h2"), "\(r.output.suffix(2000))")
+        #expect(r.output.contains("5 bytes of body"), "the request body in DATA: \(r.output.suffix(3000))")
+        #expect(serve.wait(for: "ALPN h2 \"POST /form HTTP/2\" → 200", seconds: 3), "\(serve.output)")
+    }
+}
+
 /// The server session alone: malformed client input ends the connection with the RFC's code.
 @Suite("HTTP/2 server session")
 struct HTTP2ServerSessionTests {
@@ -152,5 +212,72 @@ struct HTTP2ServerSessionTests {
         let more = try Self.frames(s.receive(HTTP2Frame(streamID: 1, payload: .windowUpdate(100)).encoded).bytes)
         #expect(more.compactMap { f -> Int? in if case .data(let d) = f.payload { d.count } else { nil } } == [60])
         #expect(more.last?.typeName == "GOAWAY" && s.isClosed)
+    }
+}
+
+/// The client session against the server session, bytes passed by hand in any split: the two ends
+/// of `connect` and `serve` agree without a socket; and what the client refuses.
+@Suite("HTTP/2 client session")
+struct HTTP2ClientSessionTests {
+    static let request = [HPACKHeaderField(":method", "POST"), HPACKHeaderField(":scheme", "https"),
+                          HPACKHeaderField(":authority", "h"), HPACKHeaderField(":path", "/up")]
+
+    /// (split, body size): small splits with a short body; large ones with a body beyond the
+    /// 65535-octet default window, so that WINDOW_UPDATE has to let the rest through.
+    @Test(arguments: [(1, 300), (7, 300), (1_000, 70_000), (100_000, 70_000)])
+    func againstTheServerSession(split: Int, size: Int) throws {
+        let body = [UInt8](repeating: 0x61, count: size)
+        var client = HTTP2ClientSession(fields: Self.request, body: body)
+        var server = HTTP2ServerSession { fields, received in
+            ([HPACKHeaderField(":status", "201"), HPACKHeaderField("x-got", "\(received.count)")], Array("done".utf8))
+        }
+        var toServer = client.start().bytes, toClient: [UInt8] = []
+        var rounds = 0
+        while !client.isFinished, rounds < 100_000 {
+            rounds += 1
+            let a = Array(toServer.prefix(split)); toServer.removeFirst(a.count)
+            toClient += server.receive(a).bytes
+            let b = Array(toClient.prefix(split)); toClient.removeFirst(b.count)
+            toServer += client.receive(b).bytes
+        }
+        #expect(client.state == .done, "\(client.state)")
+        #expect(client.responseFields == [HPACKHeaderField(":status", "201"), HPACKHeaderField("x-got", "\(size)")])
+        #expect(client.responseBody == Array("done".utf8))
+        let closed = server.isClosed
+        #expect(closed)
+    }
+
+    @Test func refusals() throws {
+        func run(_ serverBytes: [UInt8]) -> HTTP2ClientSession.State {
+            var c = HTTP2ClientSession(fields: Self.request)
+            _ = c.start()
+            _ = c.receive(serverBytes)
+            return c.state
+        }
+        let settings = HTTP2Frame(streamID: 0, payload: .settings([])).encoded
+        if case .failed(.protocolError, _) = run(HTTP2Frame(streamID: 0, payload: .ping([0, 0, 0, 0, 0, 0, 0, 0])).encoded) {} else {
+            Issue.record("a first frame other than SETTINGS is a PROTOCOL_ERROR")
+        }
+        if case .failed(.protocolError, _) = run(settings + HTTP2Frame(streamID: 1, flags: .endHeaders, payload: .pushPromise(promisedStreamID: 2, block: [0x82])).encoded) {} else {
+            Issue.record("PUSH_PROMISE with push disabled is a PROTOCOL_ERROR")
+        }
+        if case .failed(.refusedStream, let why) = run(settings + HTTP2Frame(streamID: 1, payload: .rstStream(7)).encoded) {
+            #expect(why.contains("RST_STREAM REFUSED_STREAM"))
+        } else {
+            Issue.record("RST_STREAM on the request's stream fails the request")
+        }
+        if case .failed(.enhanceYourCalm, let why) = run(settings + HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: 0, errorCode: 0xb, debug: [])).encoded) {
+            #expect(why.contains("GOAWAY ENHANCE_YOUR_CALM"))
+        } else {
+            Issue.record("GOAWAY with an error fails the request")
+        }
+        // 1xx informational headers are skipped; the final response follows.
+        var encoder = HPACKEncoder()
+        let early = HTTP2Frame(streamID: 1, flags: .endHeaders, payload: .headers(block: encoder.encode([HPACKHeaderField(":status", "103")]).block, priority: nil)).encoded
+        let final = HTTP2Frame(streamID: 1, flags: [.endHeaders, .endStream], payload: .headers(block: encoder.encode([HPACKHeaderField(":status", "204")]).block, priority: nil)).encoded
+        var c = HTTP2ClientSession(fields: Self.request)
+        _ = c.start()
+        _ = c.receive(settings + early + final)
+        #expect(c.state == .done && c.responseFields == [HPACKHeaderField(":status", "204")])
     }
 }

@@ -21,6 +21,8 @@ enum Tools {
     static let curl = find("curl")
     static let tshark = find("tshark")
     static let tcpdump = find("tcpdump")
+    /// nghttp2's HTTP/2 server (Debian's nghttp2-server installs it in /usr/sbin).
+    static let nghttpd = find("nghttpd") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nghttpd") ? "/usr/sbin/nghttpd" : nil)
     /// Suites that need OpenSSL run when it is there, and always under CI (where its absence fails).
     /// A failure to build the test PKI is not a reason to skip: ``TestPKI/require()`` reports it.
     static var haveOpenSSL: Bool { openssl != nil || ci }
