@@ -281,3 +281,34 @@ struct HTTP2ClientSessionTests {
         #expect(c.state == .done && c.responseFields == [HPACKHeaderField(":status", "204")])
     }
 }
+
+/// Garbage after the preface never traps either session: every run ends open (waiting for more)
+/// or closed with an RFC 9113 error code, and what they send decodes as frames.
+@Suite("HTTP/2 sessions: random input")
+struct HTTP2SessionFuzzTests {
+    @Test func randomFramesNeverTrap() throws {
+        var state: UInt64 = 0x9e37_79b9_7f4a_7c15
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        for round in 0..<2_000 {
+            let count = Int(next() % 200)
+            var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
+            // Half the rounds look like frames: a plausible header with a small length and a known type.
+            if round % 2 == 0, bytes.count >= 9 {
+                bytes[0] = 0; bytes[1] = 0; bytes[2] = UInt8(min(bytes.count - 9, 40)); bytes[3] = UInt8(next() % 10)
+            }
+            var server = HTTP2ServerSession { _, _ in ([HPACKHeaderField(":status", "200")], [1, 2, 3]) }
+            let settings = HTTP2Frame(streamID: 0, payload: .settings([])).encoded
+            let out = server.receive(HTTP2Frame.clientPreface + settings + bytes)
+            var rest = out.bytes[...]
+            while let (_, used) = try HTTP2Frame.decode(rest, maxFrameSize: 1 << 24) { rest = rest.dropFirst(used) }
+            #expect(rest.isEmpty, "round \(round): the server's output is whole frames")
+
+            var client = HTTP2ClientSession(fields: [HPACKHeaderField(":method", "GET"), HPACKHeaderField(":path", "/")])
+            _ = client.start()
+            let back = client.receive(settings + bytes)
+            var tail = back.bytes[...]
+            while let (_, used) = try HTTP2Frame.decode(tail, maxFrameSize: 1 << 24) { tail = tail.dropFirst(used) }
+            #expect(tail.isEmpty, "round \(round): the client's output is whole frames")
+        }
+    }
+}

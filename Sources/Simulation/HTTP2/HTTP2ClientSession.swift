@@ -44,6 +44,7 @@ public struct HTTP2ClientSession: Sendable {
     private var finalHeaders: [HPACKHeaderField]?
     private var sendWindow = HTTP2Defaults.initialWindowSize
     private var streamSendWindow = HTTP2Defaults.initialWindowSize
+    private var peerInitialWindow = HTTP2Defaults.initialWindowSize
     private var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
     private var unacknowledged = 0
     private var requestEnded = false
@@ -130,7 +131,9 @@ public struct HTTP2ClientSession: Sendable {
             for (id, value) in list {
                 switch HTTP2Setting(rawValue: id) {
                 case .initialWindowSize?:
-                    streamSendWindow += Int(value) - HTTP2Defaults.initialWindowSize
+                    // §6.9.2: the change from the previous value applies to the open stream's window.
+                    streamSendWindow += Int(value) - peerInitialWindow
+                    peerInitialWindow = Int(value)
                 case .maxFrameSize?:
                     peerMaxFrameSize = Int(value)
                 case .headerTableSize?:
@@ -144,7 +147,15 @@ public struct HTTP2ClientSession: Sendable {
         case .ping(let opaque) where !frame.flags.contains(.ack):
             send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))), &out)
         case .windowUpdate(let increment):
-            if frame.streamID == 0 { sendWindow += Int(increment) } else if frame.streamID == 1 { streamSendWindow += Int(increment) }
+            if frame.streamID == 0 {
+                guard sendWindow + Int(increment) <= 0x7fff_ffff else {
+                    fail(.flowControlError, "WINDOW_UPDATE takes the connection window above 2^31-1 (RFC 9113 §6.9.1)", &out)
+                    return
+                }
+                sendWindow += Int(increment)
+            } else if frame.streamID == 1 {
+                streamSendWindow = min(streamSendWindow + Int(increment), 0x7fff_ffff)
+            }
             sendBody(&out)
         case .goaway(let last, let code, let debug):
             // Stream 1 goes on if the server processed it (last ≥ 1) and ended without an error.

@@ -166,7 +166,7 @@ public struct HTTP2ServerSession: Sendable {
                 }
                 sendWindow += Int(increment)
             } else {
-                streamSendWindows[frame.streamID, default: peerInitialWindow] += Int(increment)
+                streamSendWindows[frame.streamID] = min(streamSendWindows[frame.streamID, default: peerInitialWindow] + Int(increment), 0x7fff_ffff)
             }
             flush(&out)
             return
