@@ -54,6 +54,8 @@ public struct RealClient {
         var client = TLSClient(configuration: configuration)
 
         func finish(_ failure: String?, _ recorder: TraceRecorder, _ client: TLSClient, response: [UInt8]? = nil) -> Result {
+            var recorder = recorder
+            if let failure { recorder.http(.failed(failure), by: .client) }
             var r = Result(trace: recorder.trace)
             r.failure = failure
             r.response = response.map { String(decoding: $0, as: UTF8.self) }
@@ -161,11 +163,16 @@ public struct RealClient {
             let body = HTTP2Message.requestBody(text)
             var session = HTTP2ClientSession(fields: fields, body: body)
             func deliver(_ out: HTTP2ClientSession.Output) {
-                for event in out.events { recorder.http2(event, by: .client) }
+                let sendable = !out.bytes.isEmpty && failure == nil && client.isConnected
+                for event in out.events {
+                    if case .frameSent = event, !sendable { continue }
+                    recorder.http2(event, by: .client)
+                }
                 guard !out.bytes.isEmpty, failure == nil else { return }
                 guard client.isConnected else {
                     // The server's close_notify came with its last frames: ours (an ACK, GOAWAY) have no one to go to.
-                    recorder.socket("\(out.bytes.count) bytes of HTTP/2 frames not sent: the server already closed the TLS connection")
+                    let names = out.events.compactMap { e -> String? in if case .frameSent(let f) = e { f.typeName } else { nil } }
+                    recorder.socket("not sent: \(names.joined(separator: ", ")) — the server had already closed the TLS connection")
                     return
                 }
                 do {
@@ -188,13 +195,22 @@ public struct RealClient {
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
                 let outcome = StepOutcome(step)
-                _ = send(step)
+                // In the trace, the frames sit right after the records that carried them, before a
+                // close_notify that came in the same read.
+                let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
+                recorder.record(step.events[..<split], by: .client)
+                if !outcome.applicationData.isEmpty { deliver(session.receive(outcome.applicationData)) }
+                recorder.record(step.events[split...], by: .client)
+                if !step.output.isEmpty {
+                    do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
+                        recorder.socket("write of \(step.output.count) bytes failed: \(error)")
+                    }
+                }
                 if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
                 if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
-                if !outcome.applicationData.isEmpty { deliver(session.receive(outcome.applicationData)) }
             }
             if case .failed(let code, let why) = session.state {
-                failure = failure ?? "HTTP/2 \(code.name): \(why)"
+                failure = failure ?? (why.hasPrefix("the server") ? "HTTP/2: \(why)" : "HTTP/2 \(code.name): \(why)")
             } else if let fields = session.responseFields {
                 let text = HTTP2Message.text(fields, body: session.responseBody)
                 response = Array(text.utf8)

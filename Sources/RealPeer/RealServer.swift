@@ -172,6 +172,7 @@ public final class RealServer: @unchecked Sendable {
             }
         }
         func finish(_ failure: String?, request: String? = nil) -> ServedConnection {
+            if let failure { recorder.http(.failed(failure), by: .server) }
             socket.shutdownWrite()
             // Drain briefly: closing with unread bytes would reset the connection and could destroy
             // the alert or the answer just written. Bounded in time and bytes.
@@ -247,32 +248,36 @@ public final class RealServer: @unchecked Sendable {
             var session = HTTP2ServerSession(inadequateSecurity: HTTP2ServerSession.inadequateSecurity(version: facts.version, suite: facts.suite)) { _, _ in
                 ServerPage.http2Response(page)
             }
-            session.maxRequestBytes = maxRequestBytes
+            session.maxHeaderBytes = maxRequestBytes
             recorder.phase("HTTP/2 over TLS (ALPN h2)")
             recorder.http2(.chosen(.h2), by: .server)
             var request: String?
             let deadline = Deadline(milliseconds: requestTimeoutMilliseconds)
-            var pending = early
-            while !session.isClosed {
-                if !pending.isEmpty {
-                    let out = session.receive(pending)
-                    pending = []
-                    for event in out.events {
-                        if case .frameSent = event {} else { recorder.http2(event, by: .server) }
-                    }
-                    for text in out.requests {
-                        request = request ?? Self.requestLine(text) + text
-                        recorder.http(.requestReceived(text), by: .server)
-                    }
-                    for text in out.responses { recorder.http(.responseSent(text), by: .server) }
-                    for event in out.events { if case .frameSent = event { recorder.http2(event, by: .server) } }
-                    if !out.bytes.isEmpty {
-                        do { send(try server.sendApplicationData(out.bytes)) } catch {
-                            return finish("could not send HTTP/2 frames: \(error)", request: request)
-                        }
-                    }
-                    if session.isClosed { break }
+            /// The client's HTTP/2 bytes into the session; its answer out. A failure to send ends the connection.
+            func process(_ data: [UInt8]) -> String? {
+                guard !data.isEmpty else { return nil }
+                let out = session.receive(data)
+                for event in out.events {
+                    if case .frameSent = event {} else { recorder.http2(event, by: .server) }
                 }
+                for text in out.requests {
+                    request = request ?? Self.requestLine(text) + text
+                    recorder.http(.requestReceived(text), by: .server)
+                }
+                for text in out.responses { recorder.http(.responseSent(text), by: .server) }
+                guard !out.bytes.isEmpty else { return nil }
+                guard server.isConnected else {
+                    recorder.socket("not sent: \(out.bytes.count) bytes of HTTP/2 frames — the client had already closed the TLS connection")
+                    return nil
+                }
+                for event in out.events { if case .frameSent = event { recorder.http2(event, by: .server) } }
+                do { send(try server.sendApplicationData(out.bytes)) } catch {
+                    return "could not send HTTP/2 frames: \(error)"
+                }
+                return nil
+            }
+            if let why = process(early) { return finish(why, request: request) }
+            while !session.isClosed {
                 let bytes: [UInt8]
                 do {
                     if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
@@ -292,12 +297,22 @@ public final class RealServer: @unchecked Sendable {
                 recorder.read(bytes.count)
                 let step = server.receive(bytes)
                 let outcome = StepOutcome(step)
-                send(step)
+                // The frames sit in the trace right after the records that carried them, before a
+                // close_notify or alert that came in the same read.
+                let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
+                recorder.record(step.events[..<split], by: .server)
+                let sendFailure = process(outcome.applicationData)
+                recorder.record(step.events[split...], by: .server)
+                if !step.output.isEmpty {
+                    do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
+                        recorder.socket("write of \(step.output.count) bytes failed: \(error)")
+                    }
+                }
+                if let why = sendFailure { return finish(why, request: request) }
                 if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
                 if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
-                pending = outcome.applicationData
                 if session.isClosed { break }
-                if pending.isEmpty, outcome.closeNotifyReceived || !server.isConnected {
+                if outcome.closeNotifyReceived || !server.isConnected {
                     return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
                 }
             }

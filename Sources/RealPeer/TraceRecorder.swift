@@ -47,8 +47,12 @@ struct TraceRecorder {
 
     /// Adds a step's events, stamped now.
     mutating func record(_ step: TLSStep, by actor: Actor) {
+        record(step.events[...], by: actor)
+    }
+
+    mutating func record(_ tlsEvents: ArraySlice<TLSEvent>, by actor: Actor) {
         let t = now
-        for event in step.events { events.append(TraceEvent(time: t, actor: actor, kind: .tls(event))) }
+        for event in tlsEvents { events.append(TraceEvent(time: t, actor: actor, kind: .tls(event))) }
     }
 
     var trace: Trace { Trace(events: events) }

@@ -108,6 +108,8 @@ public struct Explanations: Sendable {
         "outcome.http2Error": "HTTP/2 connection error: the {side} ended the connection with GOAWAY {code} ({why}).",
         "outcome.sameMaster": "Both sides derived the same master secret {master}.",
         "outcome.oneSided": "Success on the {side} side (the peer is a real program, so only this side is traced): {version}, {suite}{ems}{alpn}.",
+        "outcome.oneSidedFailed": "The handshake completed on the {side} side ({version}, {suite}{ems}{alpn}), but the exchange then failed: {why}.",
+        "outcome.exchangeFailed": "The connection failed: {why}.",
         "outcome.incomplete": "The run ended before the handshake finished.",
         "outcome.connection": "connection {number}: {outcome}{resumed}{master}",
         "outcome.resumed": " (resumed session)",

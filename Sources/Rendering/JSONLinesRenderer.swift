@@ -94,6 +94,7 @@ public struct JSONLinesRenderer: Sendable {
             case .requestReceived(let r): return [("event", .string("http")), ("action", .string("request_received")), ("text", .string(r))]
             case .responseSent(let r): return [("event", .string("http")), ("action", .string("response_sent")), ("text", .string(r))]
             case .responseReceived(let r): return [("event", .string("http")), ("action", .string("response_received")), ("text", .string(r))]
+            case .failed(let why): return [("event", .string("http")), ("action", .string("failed")), ("reason", .string(why))]
             }
         case .http2(let h):
             return http2(h)
@@ -248,6 +249,8 @@ public struct JSONLinesRenderer: Sendable {
         // Only when ALPN agreed on a protocol (RFC 7301), so runs without it print what they always did.
         if let alpn = s.applicationProtocol { fields.append(("alpn", .string(alpn.description))) }
         fields.append(("outcome", .string(s.outcome)))
+        // Only for a real peer's failed exchange (`tlslab connect`/`serve`).
+        if let why = s.exchangeFailure { fields.append(("failure", .string(why))) }
         return JSONObject(fields + statistics(trace))
     }
 
@@ -266,7 +269,8 @@ public struct JSONLinesRenderer: Sendable {
     }
 
     /// `"event":"http2"`: `action` (`chosen` with `protocol`, `preface_sent`, `preface_received`,
-    /// `frame_sent`, `frame_received`, `connection_error` with `error` and `reason`); a frame's
+    /// `frame_sent`, `frame_received`, `connection_error` and `connection_error_received` (the peer's
+    /// GOAWAY) with `error` and `reason`, `stream_error` with `stream`, `error`, `reason`); a frame's
     /// `type`, `stream`, `flags`, `length`, and for a header block `headers` ("name: value"),
     /// `hpack_raw` (octets of the names and values) and `hpack_encoded` (octets of the block);
     /// SETTINGS: `settings` (`name`/`value` objects, an ACK's empty); WINDOW_UPDATE: `increment`;
@@ -303,6 +307,10 @@ public struct JSONLinesRenderer: Sendable {
         case .frameSent(let t): frame(t, "frame_sent")
         case .frameReceived(let t): frame(t, "frame_received")
         case .connectionError(let code, let why): f += [("action", .string("connection_error")), ("error", .string(code.name)), ("reason", .string(why))]
+        case .streamError(let stream, let code, let why):
+            f += [("action", .string("stream_error")), ("stream", .number(String(stream))), ("error", .string(code.name)), ("reason", .string(why))]
+        case .peerConnectionError(let code, let why):
+            f += [("action", .string("connection_error_received")), ("error", .string(code.name)), ("reason", .string(why))]
         }
         return f
     }

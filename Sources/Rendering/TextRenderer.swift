@@ -205,6 +205,8 @@ public struct TextRenderer: Sendable {
                             "HTTP request again on a new stream (stream \(refused) was refused, so it was never processed): \(firstLine(r))")]
             case .responseReceived(let r):
                 return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP\(r.hasPrefix(":") ? "/2" : "") response: \(firstLine(r))")]
+            case .failed(let why):
+                return [row(t, at: event.actor, "\(event.actor.rawValue): \(why)", .alert)]
             case .requestReceived(let r) where state.oneSided && event.actor == .server:
                 return [row(t, at: event.actor, "server received the HTTP\(r.hasPrefix(":") ? "/2" : "") request: \(firstLine(r))")]
             case .requestReceived, .responseSent:
@@ -239,6 +241,10 @@ public struct TextRenderer: Sendable {
             return []
         case .connectionError(let code, let why):
             return [row(t, at: actor, "\(actor.rawValue): HTTP/2 connection error \(code.name): \(why)", .alert)]
+        case .streamError(let stream, let code, let why):
+            return [row(t, at: actor, "\(actor.rawValue): HTTP/2 stream \(stream) is malformed, reset with \(code.name): \(why)", .alert)]
+        case .peerConnectionError:
+            return []  // its GOAWAY is drawn as received; the Outcome names the error
         case .frameSent(let f):
             var text = "HTTP/2 \(f.typeName) stream \(f.streamID)"
             let flags = f.flagNames
@@ -581,8 +587,14 @@ public struct TextRenderer: Sendable {
             if s.sidesAgree, let m = s.masterSecret { out.append(say("outcome.sameMaster", ["master": short(m)])) }
         } else if s.clientCompleted != s.serverCompleted, Self.isOneSided(trace) {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
-            out.append(say("outcome.oneSided", ["side": s.clientCompleted ? "client" : "server", "version": version, "suite": suite,
-                                                "ems": ems, "alpn": alpn]))
+            let values = ["side": s.clientCompleted ? "client" : "server", "version": version, "suite": suite, "ems": ems, "alpn": alpn]
+            if let why = s.exchangeFailure {
+                out.append(style(say("outcome.oneSidedFailed", values.merging(["why": why]) { a, _ in a }), .alert))
+            } else {
+                out.append(say("outcome.oneSided", values))
+            }
+        } else if let why = s.exchangeFailure {
+            out.append(style(say("outcome.exchangeFailed", ["why": why]), .alert))
         } else {
             out.append(say("outcome.incomplete"))
         }
@@ -590,6 +602,9 @@ public struct TextRenderer: Sendable {
         for event in trace.events {
             if case .http2(.connectionError(let code, let why)) = event.kind {
                 out.append(style(say("outcome.http2Error", ["side": event.actor.rawValue, "code": code.name, "why": why]), .alert))
+            }
+            if case .http2(.peerConnectionError(let code, let why)) = event.kind {
+                out.append(style(say("outcome.http2Error", ["side": event.counterpart.rawValue, "code": code.name, "why": why]), .alert))
             }
         }
         let all = trace.summaries

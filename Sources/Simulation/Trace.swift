@@ -34,13 +34,22 @@ public struct Trace: Sendable {
 
     public func summary(connection: Int) -> RunSummary {
         var s = RunSummary()
+        var othersTraced = false
         for event in events where event.connection == connection {
             if case .http(.responseReceived) = event.kind, event.actor == .client { s.responsesReceived += 1 }
+            if case .http(.failed(let why)) = event.kind, s.exchangeFailure == nil { s.exchangeFailure = why }
             guard case .tls(let tls) = event.kind else { continue }
             let side = event.actor
             if side == .client || side == .server { s.usedTLS = true }
             if side == .client { s.clientTraced = true }
+            if side == .server { s.serverTraced = true }
+            if side != .client && side != .server { othersTraced = true }
             switch tls {
+            // A one-sided trace (a real peer): the other side's random as this side received it.
+            case .handshakeReceived(.clientHello(let ch), _) where side == .server:
+                s.receivedClientRandom = s.receivedClientRandom ?? ch.random.bytes
+            case .handshakeReceived(.serverHello(let sh), _) where side == .client:
+                s.receivedServerRandom = s.receivedServerRandom ?? sh.random.bytes
             case .handshakeSent(.clientHello(let ch), _) where side == .client:
                 s.clientRandom = s.clientRandom ?? ch.random.bytes
             case .handshakeSent(.serverHello(let sh), _) where side == .server:
@@ -71,6 +80,9 @@ public struct Trace: Sendable {
                 break
             }
         }
+        // Only a real peer's trace (one side, nobody in between) takes the other side's random as received.
+        if !othersTraced, !s.clientTraced { s.clientRandom = s.clientRandom ?? s.receivedClientRandom }
+        if !othersTraced, !s.serverTraced { s.serverRandom = s.serverRandom ?? s.receivedServerRandom }
         return s
     }
 
@@ -114,6 +126,8 @@ public struct Trace: Sendable {
     /// Counts over the whole run: connections, handshakes, requests, round trips and time.
     public var statistics: RunStatistics {
         var st = RunStatistics()
+        // False only for a real client's trace (`tlslab serve`): no event of the client at all.
+        let clientTraced = events.contains { $0.actor == .client }
         var clientWaiting = false
         var connections = Set<Int>()
         var streams = Set<UInt32>()
@@ -132,16 +146,21 @@ public struct Trace: Sendable {
             case .tcp(.sent(let p)):
                 st.bytesOnWire += p.segment.payload.count
                 continue
-            case .tls(.handshakeCompleted(let resumed)) where e.actor == .client:
+            case .tls(.handshakeCompleted(let resumed)) where e.actor == .client || (e.actor == .server && !clientTraced):
                 if resumed { st.abbreviatedHandshakes += 1 } else { st.fullHandshakes += 1 }
             case .http(.requestSent) where e.actor == .client:
                 st.requests += 1
+            case .http(.requestReceived) where e.actor == .server && !clientTraced:
+                st.requests += 1   // a real client (`tlslab serve`): its requests as received
+            case .http(.responseSent) where e.actor == .server && !clientTraced:
+                st.responses += 1
             case .http(.responseReceived) where e.actor == .client:
                 st.responses += 1
                 st.lastResponseTime = e.time
             case .compute(_, let d):
                 st.cpuTime += d
-            case .http2(.connectionError(let code, _)) where st.http2Error == nil:
+            case .http2(.connectionError(let code, _)) where st.http2Error == nil,
+                 .http2(.peerConnectionError(let code, _)) where st.http2Error == nil:
                 st.http2Error = code.name
             case .http2(.frameSent(let f)) where e.actor == .client || e.actor == .server:
                 st.usedHTTP2 = true
@@ -157,7 +176,8 @@ public struct Trace: Sendable {
             }
             if case .tcp(.sent(let p)) = e.kind, e.actor == .client { st.bytesOnWire += p.segment.payload.count }
         }
-        st.connections = connections.count
+        // A real peer's trace has no simulated TCP: one connection when a handshake began.
+        st.connections = connections.isEmpty && events.contains(where: { if case .tls = $0.kind { true } else { false } }) ? 1 : connections.count
         st.http2Streams = streams.count
         st.duration = events.last?.time ?? 0
         return st
@@ -227,17 +247,27 @@ public struct RunSummary: Sendable, Hashable {
     public var failure: Failure?
     /// False for plain HTTP (no TLS message at all).
     public var usedTLS = false
-    /// The client's side is in the trace (false only for a traced real server, `tlslab serve`).
+    /// The client's side is in the trace (false only for a traced real server, `tlslab serve`), and
+    /// the server's (false only for `tlslab connect`).
     public var clientTraced = false
+    public var serverTraced = false
+    /// The randoms as the traced side received them (used when the sender is not traced).
+    var receivedClientRandom: [UInt8]?
+    var receivedServerRandom: [UInt8]?
+    /// A real peer's exchange failed after what the TLS events show (``HTTPEvent/failed(_:)``).
+    public var exchangeFailure: String?
     public var responsesReceived = 0
 
     public init() {}
 
-    /// `"success"` when both sides finished the handshake (plain HTTP: when a response arrived),
-    /// else the first fatal alert's name.
+    /// `"success"` when both sides finished the handshake (plain HTTP: when a response arrived; a
+    /// real peer's trace: when the traced side did), else the first fatal alert's name, `"failed"`
+    /// when a real peer's exchange failed after the handshake (``exchangeFailure``), or `"incomplete"`.
     public var outcome: String {
         if let failure { return failure.alert.name ?? failure.alert.description }
+        if exchangeFailure != nil { return "failed" }
         if !usedTLS { return responsesReceived > 0 ? "success" : "incomplete" }
+        if clientTraced != serverTraced { return (clientTraced ? clientCompleted : serverCompleted) ? "success" : "incomplete" }
         return clientCompleted && serverCompleted ? "success" : "incomplete"
     }
 

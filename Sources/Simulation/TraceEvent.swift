@@ -69,4 +69,7 @@ public enum HTTPEvent: Sendable, Hashable {
     case requestReceived(String)
     case responseSent(String)
     case responseReceived(String)
+    /// A real peer's exchange ended in failure after the point the TLS events show (no response, a
+    /// timeout, the peer's HTTP/2 error, an early close): why, in one line (`tlslab connect`/`serve`).
+    case failed(String)
 }

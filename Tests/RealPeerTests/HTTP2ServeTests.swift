@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RealPeer
 @testable import Simulation
+import Rendering
 import TLSCrypto
 import TLSEngine
 
@@ -19,7 +20,7 @@ struct HTTP2ServeTests {
         let curl = try Tools.need(Tools.curl, "curl is not on the PATH")
         guard try Self.curlHasHTTP2(curl) else { try Tools.unavailable("this curl has no HTTP/2 (nghttp2)") }
         let pki = try TestPKI.require()
-        let (serve, port) = try startServe(["--alpn", "h2,http/1.1", "--max-connections", "2"], pki: pki)
+        let (serve, port) = try startServe(["--alpn", "h2,http/1.1", "--max-connections", "4"], pki: pki)
         defer { serve.stop() }
         let r = try runTool(curl, ["--silent", "--show-error", "--http2", "--cacert", "root.pem", "--resolve", "localhost:\(port):127.0.0.1",
                                    "--write-out", "\\nhttp_version=%{http_version}\\n", "https://localhost:\(port)/path?q=1"], in: pki.dir)
@@ -27,6 +28,19 @@ struct HTTP2ServeTests {
         #expect(r.output.contains("http_version=2"), "\(r.output)")
         #expect(r.output.contains("application protocol (ALPN): h2"), "\(r.output)")
         #expect(serve.wait(for: "ALPN h2 \"GET /path?q=1 HTTP/2\" → 200", seconds: 3), "\(serve.output)")
+        // A 100 KB upload (beyond the 64 KiB window, WINDOW_UPDATE lets it through) is answered; a
+        // 30 KB header list beyond the announced SETTINGS_MAX_HEADER_LIST_SIZE gets 431 on its stream.
+        let upload = pki.dir.appendingPathComponent("upload-\(UUID().uuidString).bin")
+        try Data(repeating: 0x61, count: 100_000).write(to: upload)
+        defer { try? FileManager.default.removeItem(at: upload) }
+        let big = try runTool(curl, ["--silent", "--show-error", "--http2", "--cacert", "root.pem", "--resolve", "localhost:\(port):127.0.0.1",
+                                     "--data-binary", "@\(upload.path)", "--write-out", "\nstatus=%{http_code} http_version=%{http_version}\n",
+                                     "https://localhost:\(port)/upload"], in: pki.dir)
+        #expect(big.status == 0 && big.output.contains("status=200 http_version=2"), "\(big.output.suffix(600))")
+        let header = try runTool(curl, ["--silent", "--show-error", "--http2", "--cacert", "root.pem", "--resolve", "localhost:\(port):127.0.0.1",
+                                        "-H", "X-Big: " + String(repeating: "b", count: 30_000), "--write-out", "\nstatus=%{http_code}\n",
+                                        "https://localhost:\(port)/"], in: pki.dir)
+        #expect(header.output.contains("status=431"), "\(header.output.suffix(600))")
         // A client that asks for HTTP/1.1 only still gets it.
         let one = try runTool(curl, ["--silent", "--show-error", "--http1.1", "--cacert", "root.pem", "--resolve", "localhost:\(port):127.0.0.1",
                                      "--write-out", "\\nhttp_version=%{http_version}\\n", "https://localhost:\(port)/"], in: pki.dir)
@@ -124,6 +138,56 @@ struct HTTP2ConnectTests {
         #expect((headers?["headers"] as? [String])?.contains(":status: 200") == true, "\(String(describing: headers))")
     }
 
+    @Test("both ends' JSON: outcome, counts, randoms; the server's GOAWAY comes before its close_notify; a peer's GOAWAY error is http2_error")
+    func jsonSummariesOfRealPeers() throws {
+        let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
+        let pki = try TestPKI.require()
+        func objects(_ text: String) -> [[String: Any]] {
+            text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
+        let real = RealServer(listener: try TCPListener(port: 0)) {
+            var c = TLSServerConfiguration(identity: identity, random: SystemRandom())
+            c.applicationProtocols = [.h2, .http11]
+            return c
+        }
+        let thread = ServerThread(real, maxConnections: 1, concurrency: 1, keepTraces: true)
+        defer { thread.stop() }
+        let port = thread.port
+        let r = try runTool(tlslab, ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--alpn", "h2",
+                                     "--format", "json", "--timeout", "5"], in: pki.dir)
+        #expect(r.status == 0, "\(r.output.suffix(1500))")
+        let client = objects(r.output)
+        let summary = try #require(client.last { $0["event"] as? String == "summary" })
+        #expect(summary["outcome"] as? String == "success" && summary["connections"] as? Int == 1, "\(summary)")
+        #expect(summary["server_random"] as? String != nil && summary["client_random"] as? String != nil, "\(summary)")
+        // In order: the server's frames (its GOAWAY last), then its close_notify.
+        let goaway = client.firstIndex { $0["action"] as? String == "frame_received" && $0["type"] as? String == "GOAWAY" }
+        let closeNotify = client.firstIndex { $0["event"] as? String == "tls_alert" && $0["description"] as? String == "close_notify"
+            && ($0["action"] as? String)?.contains("receive") == true }
+        #expect(goaway != nil, "the server's GOAWAY is traced")
+        if let goaway, let closeNotify { #expect(goaway < closeNotify) }
+        #expect(thread.waitFor(1))
+        let trace = try #require(thread.connections.first?.trace)
+        let server = objects(JSONLinesRenderer().render(trace).joined(separator: "\n"))
+        let served = try #require(server.last { $0["event"] as? String == "summary" })
+        #expect(served["outcome"] as? String == "success" && served["requests"] as? Int == 1 && served["responses"] as? Int == 1, "\(served)")
+        #expect(served["client_random"] as? String != nil && served["connections"] as? Int == 1, "\(served)")
+
+        // A server refusing HTTP/2 on a prohibited suite: the client's JSON names the peer's error.
+        let (strict, strictPort) = try startServe(["--alpn", "h2,http/1.1", "--suite", "TLS_RSA_WITH_AES_128_GCM_SHA256", "--max-connections", "1"], pki: pki)
+        defer { strict.stop() }
+        let refused = try runTool(tlslab, ["connect", "127.0.0.1:\(strictPort)", "--servername", "localhost", "--ca", "root.pem", "--alpn", "h2",
+                                           "--format", "json", "--timeout", "5"], in: pki.dir)
+        #expect(refused.status == 1)
+        let last = try #require(objects(refused.output).last { $0["event"] as? String == "summary" })
+        #expect(last["http2_error"] as? String == "INADEQUATE_SECURITY" && last["outcome"] as? String == "failed", "\(last)")
+        #expect((last["failure"] as? String)?.contains("GOAWAY INADEQUATE_SECURITY") == true, "\(last)")
+        let text = try runTool(tlslab, ["connect", "127.0.0.1:\(strictPort)", "--servername", "localhost", "--ca", "root.pem", "--alpn", "h2"],
+                               in: pki.dir, environment: ["NO_COLOR": "1"])
+        #expect(!text.output.contains("Success on the client side"), "\(text.output.suffix(1500))")
+    }
+
     @Test("connect --alpn h2 against tlslab serve: both ends are our engine over real sockets")
     func againstOurServer() throws {
         let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
@@ -186,6 +250,9 @@ struct HTTP2ServerSessionTests {
         }
         let protocolError = HTTP2ErrorCode.protocolError.rawValue
         #expect(try code(Array("GET / HTTP/1.1\r\n\r\n".utf8)) == protocolError, "no preface")
+        var http1 = Self.session()
+        let noPreface = try Self.frames(http1.receive(Array("GET / HTTP/1.1\r\n\r\n".utf8)).bytes)
+        #expect(noPreface.map(\.typeName) == ["SETTINGS", "GOAWAY"], "SETTINGS is still the server's first frame (§3.4)")
         #expect(try code(HTTP2Frame.clientPreface + Self.request("/")) == protocolError, "HEADERS before SETTINGS")
         #expect(try code(HTTP2Frame.clientPreface + Self.settings + Self.request("/", stream: 2)) == protocolError, "an even stream")
         let broken = HTTP2Frame(streamID: 1, flags: [.endHeaders, .endStream], payload: .headers(block: [0xff, 0xff, 0xff, 0xff, 0xff, 0xff], priority: nil)).encoded
@@ -199,6 +266,41 @@ struct HTTP2ServerSessionTests {
         let refused = try Self.frames(secure.receive(HTTP2Frame.clientPreface).bytes)
         #expect(refused.map(\.typeName) == ["SETTINGS", "GOAWAY"])
         #expect(secure.state == .closed(.inadequateSecurity))
+    }
+
+    /// Requests that arrive together are all answered before GOAWAY names the last one.
+    @Test func answersEveryRequestOfTheFlight() throws {
+        var s = Self.session()
+        var encoder = HPACKEncoder()
+        func request(_ path: String, _ stream: UInt32) -> [UInt8] {
+            let block = encoder.encode([HPACKHeaderField(":method", "GET"), HPACKHeaderField(":scheme", "https"),
+                                        HPACKHeaderField(":authority", "h"), HPACKHeaderField(":path", path)]).block
+            return HTTP2Frame(streamID: stream, flags: [.endHeaders, .endStream], payload: .headers(block: block, priority: nil)).encoded
+        }
+        let out = s.receive(HTTP2Frame.clientPreface + Self.settings + request("/a", 1) + request("/b", 3))
+        #expect(out.requests.count == 2)
+        let frames = try Self.frames(out.bytes)
+        #expect(frames.last?.payload == .goaway(lastStreamID: 3, errorCode: 0, debug: []))
+    }
+
+    /// Malformed requests (RFC 9113 §8.1.1, §8.2.1, §8.3.1) are reset with PROTOCOL_ERROR on their stream.
+    @Test func malformedRequestsAreReset() throws {
+        let good = [HPACKHeaderField(":method", "GET"), HPACKHeaderField(":scheme", "https"), HPACKHeaderField(":path", "/")]
+        #expect(HTTP2ServerSession.malformed(good, body: []) == nil)
+        #expect(HTTP2ServerSession.malformed(Array(good.dropLast()), body: [])?.contains(":path") == true)
+        #expect(HTTP2ServerSession.malformed(good + [HPACKHeaderField("Foo", "1")], body: [])?.contains("uppercase") == true)
+        #expect(HTTP2ServerSession.malformed(good + [HPACKHeaderField("content-length", "5")], body: [1, 2, 3])?.contains("content-length") == true)
+        #expect(HTTP2ServerSession.malformed([HPACKHeaderField("a", "1")] + good, body: []) != nil, "pseudo-header after a regular field")
+        #expect(HTTP2ServerSession.malformed(good + [HPACKHeaderField("connection", "close")], body: []) != nil)
+        var s = Self.session()
+        var encoder = HPACKEncoder()
+        let block = encoder.encode([HPACKHeaderField(":method", "GET"), HPACKHeaderField(":scheme", "https")]).block
+        let out = s.receive(HTTP2Frame.clientPreface + Self.settings
+                            + HTTP2Frame(streamID: 1, flags: [.endHeaders, .endStream], payload: .headers(block: block, priority: nil)).encoded)
+        let frames = try Self.frames(out.bytes)
+        #expect(frames.contains { $0.streamID == 1 && $0.payload == .rstStream(HTTP2ErrorCode.protocolError.rawValue) }, "\(frames.map(\.typeName))")
+        #expect(out.events.contains { if case .streamError(1, .protocolError, _) = $0 { true } else { false } })
+        #expect(frames.last?.typeName == "GOAWAY")
     }
 
     /// A body larger than the client's window waits for its WINDOW_UPDATE.

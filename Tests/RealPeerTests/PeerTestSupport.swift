@@ -134,7 +134,8 @@ func runTool(_ executable: String, _ arguments: [String], in dir: URL, stdin: St
     while p.isRunning && Date() < deadline { usleep(10_000) }
     if p.isRunning { kill(p.processIdentifier, SIGKILL) }
     p.waitUntilExit()
-    return (p.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
+    // Decoded leniently: a peer's binary bytes (HTTP/2 frames s_client prints) must not blank the text.
+    return (p.terminationStatus, (try? Data(contentsOf: out)).map { String(decoding: $0, as: UTF8.self) } ?? "")
 }
 
 /// A port that was free a moment ago (bound to port 0, read back, released).

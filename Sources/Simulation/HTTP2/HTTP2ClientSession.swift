@@ -88,6 +88,11 @@ public struct HTTP2ClientSession: Sendable {
     /// Takes what the server sent (any split) and returns what to send back.
     public mutating func receive(_ bytes: [UInt8]) -> Output {
         var out = Output()
+        if state == .done {
+            buffer += bytes
+            traceRest(&out)
+            return out
+        }
         guard state == .awaitingResponse else { return out }
         buffer += bytes
         while state == .awaitingResponse {
@@ -95,14 +100,23 @@ public struct HTTP2ClientSession: Sendable {
             do {
                 decoded = try HTTP2Frame.decode(buffer[...])
             } catch {
-                fail(error.code, "\(error)", &out)
+                fail(error.code, error.reason, &out)
                 break
             }
             guard let (frame, consumed) = decoded else { break }
             buffer.removeFirst(consumed)
             handle(frame, &out)
         }
+        if state == .done { traceRest(&out) }
         return out
+    }
+
+    /// After the response: what else the server sends (its GOAWAY) is traced, not acted on.
+    private mutating func traceRest(_ out: inout Output) {
+        while let (frame, consumed) = try? HTTP2Frame.decode(buffer[...]) {
+            buffer.removeFirst(consumed)
+            out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame)))
+        }
     }
 
     private mutating func handle(_ frame: HTTP2Frame, _ out: inout Output) {
@@ -162,8 +176,12 @@ public struct HTTP2ClientSession: Sendable {
             if code != HTTP2ErrorCode.noError.rawValue || last < 1 {
                 let name = HTTP2ErrorCode(rawValue: code)?.name ?? "error \(code)"
                 let detail = debug.isEmpty ? "" : ": \(String(decoding: debug, as: UTF8.self))"
-                state = .failed(HTTP2ErrorCode(rawValue: code) ?? .internalError,
-                                "the server ended the connection with GOAWAY \(name) (last stream \(last))\(detail)")
+                let why = "the server ended the connection with GOAWAY \(name) (last stream \(last))\(detail)"
+                if code != HTTP2ErrorCode.noError.rawValue {
+                    out.events.append(.peerConnectionError(HTTP2ErrorCode(rawValue: code) ?? .internalError,
+                                                           debug.isEmpty ? "last stream \(last)" : String(decoding: debug, as: UTF8.self)))
+                }
+                state = .failed(HTTP2ErrorCode(rawValue: code) ?? .internalError, why)
             }
         case .rstStream(let code) where frame.streamID == 1:
             let name = HTTP2ErrorCode(rawValue: code)?.name ?? "error \(code)"

@@ -9,6 +9,11 @@ public enum HTTP2Event: Sendable, Hashable {
     case frameReceived(HTTP2FrameTrace)
     /// A connection error: the endpoint sends GOAWAY with this code and stops (§5.4.1).
     case connectionError(HTTP2ErrorCode, String)
+    /// A stream error: the endpoint resets one stream with RST_STREAM and this code (§5.4.2).
+    case streamError(UInt32, HTTP2ErrorCode, String)
+    /// The peer ended the connection with GOAWAY and an error code other than NO_ERROR: the error is
+    /// its (§5.4.1), as this side received it.
+    case peerConnectionError(HTTP2ErrorCode, String)
 }
 
 /// How HTTP/2 was selected for a connection.

@@ -105,9 +105,12 @@ public enum HTTP2FrameError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    public var description: String { "\(code.name): \(reason)" }
+
+    /// Why, without the code's name.
+    public var reason: String {
         switch self {
-        case .frameSize(let why), .protocolError(let why): return "\(code.name): \(why)"
+        case .frameSize(let why), .protocolError(let why): return why
         }
     }
 }

@@ -7,8 +7,9 @@ import TLSEngine
 /// It reads the client's preface and SETTINGS, answers with its own SETTINGS and the ACK, answers
 /// PING, keeps both flow-control windows (§5.2), assembles each request's header block (HEADERS +
 /// CONTINUATION, HPACK-decoded with its own dynamic table) and body, and answers every request that
-/// ends (END_STREAM) with the response `respond` gives. After the first response it ends the
-/// connection the way HTTP/2 does: GOAWAY NO_ERROR naming the last stream it processed (§6.8).
+/// ends (END_STREAM) with the response `respond` gives — a malformed one with RST_STREAM
+/// PROTOCOL_ERROR, one too large with 431 or 413. Once the requests it has received are answered it
+/// ends the connection the way HTTP/2 does: GOAWAY NO_ERROR naming the last stream it processed (§6.8).
 /// Malformed input ends the connection with GOAWAY and the error code RFC 9113 names.
 public struct HTTP2ServerSession: Sendable {
     /// What one call returns: frames to send (already encoded) and what happened.
@@ -50,14 +51,21 @@ public struct HTTP2ServerSession: Sendable {
     private var streamSendWindows: [UInt32: Int] = [:]
     private var pending: [(stream: UInt32, body: ArraySlice<UInt8>)] = []
     private var unacknowledged = 0
-    /// The most request header and body octets accepted, so that a client cannot make us hold more.
-    public var maxRequestBytes = 1 << 20
+    /// The largest request header block accepted (HPACK-encoded octets, and the decoded list as
+    /// SETTINGS_MAX_HEADER_LIST_SIZE counts it); a larger one is answered 431 (RFC 6585 §5).
+    public var maxHeaderBytes = 16_384
+    /// The largest request body accepted; a larger one is answered 413 (RFC 9110 §15.5.14).
+    public var maxBodyBytes = 1 << 20
+    /// Streams whose request was refused with a status (413, 431) or reset as malformed: frames still
+    /// in flight on them are read and ignored.
+    private var finished: Set<UInt32> = []
 
-    /// The settings this server announces: no push from it, at most 100 streams, the default window.
-    public static let settings: [(UInt16, UInt32)] = [
-        (HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
-        (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
-    ]
+    /// The settings this server announces: at most 100 streams, the default window, its header-list limit.
+    public var settings: [(UInt16, UInt32)] {
+        [(HTTP2Setting.maxConcurrentStreams.rawValue, HTTP2Defaults.maxConcurrentStreams),
+         (HTTP2Setting.initialWindowSize.rawValue, UInt32(HTTP2Defaults.initialWindowSize)),
+         (HTTP2Setting.maxHeaderListSize.rawValue, UInt32(clamping: maxHeaderBytes))]
+    }
 
     public init(inadequateSecurity: String? = nil,
                 respond: @escaping @Sendable (_ request: [HPACKHeaderField], _ body: [UInt8]) -> (fields: [HPACKHeaderField], body: [UInt8])) {
@@ -77,22 +85,24 @@ public struct HTTP2ServerSession: Sendable {
         var out = Output()
         guard !isClosed else { return out }
         buffer += bytes
-        guard buffer.count <= maxRequestBytes + 65_536 else {
-            fail(.enhanceYourCalm, "the client sent more than \(maxRequestBytes) octets without a complete request", &out)
-            return out
-        }
         if state == .awaitingPreface {
             let preface = HTTP2Frame.clientPreface
             let have = min(buffer.count, preface.count)
             guard buffer.prefix(have).elementsEqual(preface.prefix(have)) else {
-                fail(.protocolError, "the connection did not start with the HTTP/2 client preface (RFC 9113 §3.4)", &out)
+                // The server's preface (SETTINGS) is still its first frame (§3.4), then the GOAWAY.
+                send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings(settings))), &out)
+                let text = String(decoding: buffer.prefix(24), as: UTF8.self).filter { $0.isASCII && !$0.isNewline }
+                let looksHTTP1 = buffer.starts(with: Array("GET ".utf8)) || buffer.starts(with: Array("POST ".utf8))
+                    || buffer.starts(with: Array("HEAD ".utf8))
+                fail(.protocolError, "the connection did not start with the HTTP/2 client preface (RFC 9113 §3.4): it began \"\(text)\""
+                     + (looksHTTP1 ? ", an HTTP/1.x request although ALPN chose h2" : ""), &out)
                 return out
             }
             guard buffer.count >= preface.count else { return out }
             buffer.removeFirst(preface.count)
             out.events.append(.prefaceReceived)
             // The server's preface: its SETTINGS, the first frame it sends (§3.4).
-            send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings(Self.settings))), &out)
+            send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings(settings))), &out)
             if let why = inadequateSecurity {
                 fail(.inadequateSecurity, why, &out)
                 return out
@@ -104,13 +114,14 @@ public struct HTTP2ServerSession: Sendable {
             do {
                 decoded = try HTTP2Frame.decode(buffer[...])
             } catch {
-                fail(error.code, "\(error)", &out)
+                fail(error.code, error.reason, &out)
                 return out
             }
             guard let (frame, consumed) = decoded else { break }
             buffer.removeFirst(consumed)
             handle(frame, &out)
         }
+        goAwayIfDone(&out)
         return out
     }
 
@@ -197,8 +208,9 @@ public struct HTTP2ServerSession: Sendable {
                 return
             }
             open.block += more
-            guard open.block.count <= maxRequestBytes else {
-                fail(.enhanceYourCalm, "a header block beyond \(maxRequestBytes) octets", &out)
+            // Far beyond the advertised limit the block is not even held (it could not be answered).
+            guard open.block.count <= 16 * maxHeaderBytes + 65_536 else {
+                fail(.enhanceYourCalm, "a header block of more than \(16 * maxHeaderBytes + 65_536) octets", &out)
                 return
             }
             if frame.flags.contains(.endHeaders) {
@@ -213,25 +225,23 @@ public struct HTTP2ServerSession: Sendable {
             return
         case .data(let d):
             out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame)))
+            let counted = frame.payload.encoded.count
+            if finished.contains(frame.streamID) {
+                // Answered already (413, 431, or reset): the octets still count against the connection window.
+                giveBack(counted, stream: nil, &out)
+                return
+            }
             guard headers[frame.streamID] != nil else {
                 fail(.streamClosed, "DATA on stream \(frame.streamID), which has no open request (RFC 9113 §6.1)", &out)
                 return
             }
-            let counted = frame.payload.encoded.count
             bodies[frame.streamID, default: []] += d
-            guard bodies[frame.streamID, default: []].count <= maxRequestBytes else {
-                fail(.enhanceYourCalm, "a request body beyond \(maxRequestBytes) octets", &out)
+            guard bodies[frame.streamID, default: []].count <= maxBodyBytes else {
+                refuse(frame.streamID, status: "413", why: "request body larger than \(maxBodyBytes) bytes", &out)
+                giveBack(counted, stream: nil, &out)
                 return
             }
-            // Give the window back once half of it is used (both the connection's and the stream's).
-            unacknowledged += counted
-            if unacknowledged >= HTTP2Defaults.initialWindowSize / 2 {
-                send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .windowUpdate(UInt32(unacknowledged)))), &out)
-                if !frame.flags.contains(.endStream) {
-                    send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: frame.streamID, payload: .windowUpdate(UInt32(unacknowledged)))), &out)
-                }
-                unacknowledged = 0
-            }
+            giveBack(counted, stream: frame.flags.contains(.endStream) ? nil : frame.streamID, &out)
             if frame.flags.contains(.endStream) { answer(frame.streamID, &out) }
             return
         default:
@@ -248,8 +258,13 @@ public struct HTTP2ServerSession: Sendable {
 
     private mutating func decodeBlock(_ block: [UInt8], stream: UInt32, _ out: inout Output) -> HPACKBlockSummary? {
         do {
+            // Decoded whatever its size, so that the dynamic table stays in step with the client's.
             let (fields, summary) = try decoder.decode(block)
             headers[stream] = fields
+            let listSize = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+            if block.count > maxHeaderBytes || listSize > maxHeaderBytes {
+                refuse(stream, status: "431", why: "request header fields larger than \(maxHeaderBytes) bytes", &out)
+            }
             return summary
         } catch {
             fail(.compressionError, "the header block on stream \(stream) does not decode: \(error) (RFC 9113 §4.3)", &out)
@@ -260,8 +275,18 @@ public struct HTTP2ServerSession: Sendable {
     /// A request ended: its response (HEADERS, DATA within the windows); then, once every DATA has
     /// gone, GOAWAY NO_ERROR — this server answers one request per connection, as its HTTP/1.1 side does.
     private mutating func answer(_ stream: UInt32, _ out: inout Output) {
+        guard !finished.contains(stream) else { return }
         let fields = headers[stream] ?? []
         let body = bodies[stream] ?? []
+        if let why = Self.malformed(fields, body: body) {
+            // A malformed request is a stream error (RFC 9113 §8.1.1): reset that stream only.
+            out.requests.append(HTTP2Message.text(fields, body: body))
+            out.events.append(.streamError(stream, .protocolError, why))
+            send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: stream, payload: .rstStream(HTTP2ErrorCode.protocolError.rawValue))), &out)
+            finished.insert(stream)
+            answered = max(answered, stream)
+            return
+        }
         out.requests.append(HTTP2Message.text(fields, body: body))
         let response = respond(fields, body)
         out.responses.append(HTTP2Message.text(response.fields, body: response.body))
@@ -271,7 +296,75 @@ public struct HTTP2ServerSession: Sendable {
                                                payload: .headers(block: block, priority: nil)), hpack: summary), &out)
         if !response.body.isEmpty { pending.append((stream, response.body[...])) }
         answered = max(answered, stream)
+        finished.insert(stream)
         flush(&out)
+    }
+
+    /// Answers a request the server will not process with `status` (413, 431) and its reason as the
+    /// body, ending the stream; what the client still sends on it is ignored.
+    private mutating func refuse(_ stream: UInt32, status: String, why: String, _ out: inout Output) {
+        guard !finished.contains(stream) else { return }
+        let fields = headers[stream] ?? []
+        out.requests.append(HTTP2Message.text(fields))
+        let body = Array((why + "\n").utf8)
+        let response = [HPACKHeaderField(":status", status), HPACKHeaderField("content-type", "text/plain; charset=utf-8"),
+                        HPACKHeaderField("content-length", "\(body.count)")]
+        out.responses.append(HTTP2Message.text(response, body: body))
+        let (block, summary) = encoder.encode(response)
+        streamSendWindows[stream] = streamSendWindows[stream] ?? peerInitialWindow
+        send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: stream, flags: .endHeaders, payload: .headers(block: block, priority: nil)), hpack: summary), &out)
+        pending.append((stream, body[...]))
+        answered = max(answered, stream)
+        finished.insert(stream)
+        bodies[stream] = nil
+        flush(&out)
+    }
+
+    /// Gives flow-control credit back once half a window is used (the connection's, and the stream's
+    /// while it is still open).
+    private mutating func giveBack(_ count: Int, stream: UInt32?, _ out: inout Output) {
+        unacknowledged += count
+        guard unacknowledged >= HTTP2Defaults.initialWindowSize / 2 else { return }
+        send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .windowUpdate(UInt32(unacknowledged)))), &out)
+        if let stream {
+            send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: stream, payload: .windowUpdate(UInt32(unacknowledged)))), &out)
+        }
+        unacknowledged = 0
+    }
+
+    /// Why a request is malformed (RFC 9113 §8.1.1, §8.2.1, §8.3.1), nil when it is well-formed:
+    /// uppercase field names, pseudo-header fields after regular ones or unknown, a missing :method,
+    /// :scheme or :path (CONNECT aside), and a content-length the body does not match.
+    static func malformed(_ fields: [HPACKHeaderField], body: [UInt8]) -> String? {
+        var regularSeen = false
+        var pseudo: [String: String] = [:]
+        for field in fields {
+            if field.name.contains(where: { $0.isUppercase }) { return "the field name '\(field.name)' has uppercase letters (§8.2.1)" }
+            if field.name.hasPrefix(":") {
+                guard !regularSeen else { return "the pseudo-header field \(field.name) follows a regular field (§8.3)" }
+                guard [":method", ":scheme", ":authority", ":path"].contains(field.name) else {
+                    return "\(field.name) is not a request pseudo-header field (§8.3.1)"
+                }
+                guard pseudo[field.name] == nil else { return "\(field.name) appears twice (§8.3.1)" }
+                pseudo[field.name] = field.value
+            } else {
+                regularSeen = true
+                if ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"].contains(field.name) {
+                    return "the connection-specific field '\(field.name)' (§8.2.2)"
+                }
+            }
+        }
+        if pseudo[":method"] != "CONNECT" {
+            for name in [":method", ":scheme", ":path"] where (pseudo[name] ?? "").isEmpty {
+                return "the request has no \(name) (§8.3.1)"
+            }
+        }
+        let lengths = fields.filter { $0.name == "content-length" }.map(\.value)
+        if let length = lengths.first {
+            guard lengths.allSatisfy({ $0 == length }), let n = Int(length), n >= 0 else { return "content-length '\(length)' is not one number (§8.1.1)" }
+            guard n == body.count else { return "content-length \(n) but a body of \(body.count) bytes (§8.1.1)" }
+        }
+        return nil
     }
 
     /// Sends what the windows allow of the waiting bodies, in order; GOAWAY once all have gone.
@@ -287,7 +380,14 @@ public struct HTTP2ServerSession: Sendable {
             send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: first.stream, flags: last ? .endStream : [], payload: .data(chunk))), &out)
             if last { pending.removeFirst() } else { pending[0].body = first.body.dropFirst(size) }
         }
-        guard answered > 0, pending.isEmpty, !isClosed else { return }
+    }
+
+    /// After a call's frames: once something was answered, every request received is answered and
+    /// every body has gone, GOAWAY NO_ERROR with the last stream answered — this server ends the
+    /// connection after the requests of its first flight, as its HTTP/1.1 side answers one.
+    private mutating func goAwayIfDone(_ out: inout Output) {
+        guard answered > 0, pending.isEmpty, !isClosed, continuing == nil,
+              headers.keys.allSatisfy({ finished.contains($0) }) else { return }
         send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: answered, errorCode: HTTP2ErrorCode.noError.rawValue, debug: []))), &out)
         state = .closed(.noError)
     }
