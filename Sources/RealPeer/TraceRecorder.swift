@@ -70,7 +70,10 @@ struct StepOutcome {
         for event in step.events {
             switch event {
             case .handshakeCompleted: completed = true
-            case .alertSent(let alert, let cause) where alert.isFatal: fatalSent = (alert, cause)
+            case .alertSent(let alert, let cause) where alert.isFatal:
+                // The drivers print "alert: cause"; a cause that already starts with the alert's name loses it.
+                let prefix = alert.alertDescription.displayName + ": "
+                fatalSent = (alert, cause.hasPrefix(prefix) ? String(cause.dropFirst(prefix.count)) : cause)
             case .alertReceived(let alert) where alert.isFatal: fatalReceived = alert
             case .alertReceived(let alert) where alert.alertDescription == .closeNotify: closeNotifyReceived = true
             case .applicationDataReceived(let data): applicationData += data

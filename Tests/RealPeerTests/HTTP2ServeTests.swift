@@ -373,6 +373,11 @@ struct HTTP2ClientSessionTests {
         } else {
             Issue.record("GOAWAY with an error fails the request")
         }
+        if case .failed(.protocolError, let why) = run(Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)) {
+            #expect(why.contains("answered in HTTP/1.x"), "\(why)")
+        } else {
+            Issue.record("an HTTP/1.x answer on an h2 connection is named as such")
+        }
         // 1xx informational headers are skipped; the final response follows.
         var encoder = HPACKEncoder()
         let early = HTTP2Frame(streamID: 1, flags: .endHeaders, payload: .headers(block: encoder.encode([HPACKHeaderField(":status", "103")]).block, priority: nil)).encoded

@@ -95,6 +95,12 @@ public struct HTTP2ClientSession: Sendable {
         }
         guard state == .awaitingResponse else { return out }
         buffer += bytes
+        if !settingsReceived, buffer.starts(with: Array("HTTP/1.".utf8)) {
+            // A server that agreed to h2 and then answers in HTTP/1.x: say so, rather than a frame-size error.
+            let line = String(decoding: buffer.prefix { $0 != 13 && $0 != 10 }.prefix(60), as: UTF8.self)
+            fail(.protocolError, "the server answered in HTTP/1.x (\"\(line)\") although ALPN chose h2 (RFC 7301 §3.2)", &out)
+            return out
+        }
         while state == .awaitingResponse {
             let decoded: (frame: HTTP2Frame, consumed: Int)?
             do {
