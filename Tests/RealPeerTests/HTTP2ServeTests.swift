@@ -6,6 +6,17 @@ import Rendering
 import TLSCrypto
 import TLSEngine
 
+/// An in-process server speaking ALPN h2 and http/1.1 for one connection, its trace kept.
+func h2ServerThread(pki: TestPKI) throws -> ServerThread {
+    let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
+    let real = RealServer(listener: try TCPListener(port: 0)) {
+        var c = TLSServerConfiguration(identity: identity, random: SystemRandom())
+        c.applicationProtocols = [.h2, .http11]
+        return c
+    }
+    return ServerThread(real, maxConnections: 1, concurrency: 1, keepTraces: true)
+}
+
 /// `tlslab serve --alpn h2,http/1.1` speaks HTTP/2 to curl (its HTTP/2 is nghttp2, an independent
 /// implementation): the page arrives over h2; a suite RFC 9113 §9.2.2 prohibits ends in GOAWAY
 /// INADEQUATE_SECURITY, which curl reports by its code (12).
@@ -52,13 +63,7 @@ struct HTTP2ServeTests {
         let curl = try Tools.need(Tools.curl, "curl is not on the PATH")
         guard try Self.curlHasHTTP2(curl) else { try Tools.unavailable("this curl has no HTTP/2 (nghttp2)") }
         let pki = try TestPKI.require()
-        let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
-        let real = RealServer(listener: try TCPListener(port: 0)) {
-            var c = TLSServerConfiguration(identity: identity, random: SystemRandom())
-            c.applicationProtocols = [.h2, .http11]
-            return c
-        }
-        let thread = ServerThread(real, maxConnections: 1, concurrency: 1, keepTraces: true)
+        let thread = try h2ServerThread(pki: pki)
         defer { thread.stop() }
         let r = try runTool(curl, ["--silent", "--show-error", "--http2", "--cacert", "root.pem", "--resolve", "localhost:\(thread.port):127.0.0.1",
                                    "https://localhost:\(thread.port)/"], in: pki.dir)
@@ -145,13 +150,7 @@ struct HTTP2ConnectTests {
         func objects(_ text: String) -> [[String: Any]] {
             text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
-        let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
-        let real = RealServer(listener: try TCPListener(port: 0)) {
-            var c = TLSServerConfiguration(identity: identity, random: SystemRandom())
-            c.applicationProtocols = [.h2, .http11]
-            return c
-        }
-        let thread = ServerThread(real, maxConnections: 1, concurrency: 1, keepTraces: true)
+        let thread = try h2ServerThread(pki: pki)
         defer { thread.stop() }
         let port = thread.port
         let r = try runTool(tlslab, ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--alpn", "h2",
