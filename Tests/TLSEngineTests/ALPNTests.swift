@@ -144,19 +144,36 @@ struct ALPNTests {
         events.compactMap { if case .negotiated(let n) = $0 { return n } else { return nil } }
     }
 
-    @Test("overlap: h2 is chosen, carried in the ServerHello, and reported by both sides", arguments: CipherSuite.implemented)
+    @Test("overlap: h2 is chosen (http/1.1 with a suite HTTP/2 prohibits), carried in the ServerHello, and reported by both sides", arguments: CipherSuite.implemented)
     func overlap(_ suite: CipherSuite) throws {
         let (client, server) = try Self.configurations(client: [.h2, .http11], server: [.h2, .http11], suites: [suite])
         let run = Harness.run(client: client, server: server)
         #expect(run.outcome == .connected, "\(run.outcome)")
+        // RFC 9113 §9.2.2: h2 only over an ephemeral key exchange with an AEAD cipher.
+        let params = try #require(suite.parameters)
+        let expected: ProtocolName = params.isForwardSecret && params.isAEAD ? .h2 : .http11
         let (ch, sh) = Self.hellos(run)
         #expect(ch?.extensions?.applicationProtocols == [.h2, .http11])
-        #expect(sh?.extensions?.applicationProtocols == [.h2])
-        #expect(run.client.negotiatedApplicationProtocol == .h2)
-        #expect(run.server.negotiatedApplicationProtocol == .h2)
-        #expect(Self.negotiated(run.clientEvents).map(\.applicationProtocol) == [.h2])
-        #expect(Self.negotiated(run.serverEvents).map(\.applicationProtocol) == [.h2])
+        #expect(sh?.extensions?.applicationProtocols == [expected])
+        #expect(run.client.negotiatedApplicationProtocol == expected)
+        #expect(run.server.negotiatedApplicationProtocol == expected)
+        #expect(Self.negotiated(run.clientEvents).map(\.applicationProtocol) == [expected])
+        #expect(Self.negotiated(run.serverEvents).map(\.applicationProtocol) == [expected])
         #expect(String(decoding: run.clientReceived, as: UTF8.self).hasSuffix("hi"), "application data flows")
+    }
+
+    @Test("a suite HTTP/2 prohibits: h2 only when the client offers nothing else the server speaks")
+    func prohibitedSuiteFallsBack() throws {
+        let rsa: [CipherSuite] = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        let (c1, s1) = try Self.configurations(client: [.h2, .http11], server: [.h2, .http11], suites: rsa)
+        #expect(Harness.run(client: c1, server: s1).server.negotiatedApplicationProtocol == .http11)
+        let (c2, s2) = try Self.configurations(client: [.h2], server: [.h2, .http11], seed: 23, suites: rsa)
+        #expect(Harness.run(client: c2, server: s2).server.negotiatedApplicationProtocol == .h2, "no alternative: h2 stays")
+        let (c3, s3) = try Self.configurations(client: [.h2, .http11], server: [.h2], seed: 24, suites: rsa)
+        #expect(Harness.run(client: c3, server: s3).server.negotiatedApplicationProtocol == .h2, "the server speaks nothing else")
+        let (c4, s4) = try Self.configurations(client: [.h2, .http11], server: [.h2, .http11], seed: 25,
+                                               suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
+        #expect(Harness.run(client: c4, server: s4).server.negotiatedApplicationProtocol == .h2)
     }
 
     @Test("server preference decides (RFC 7301 §3.2); a client-preference rule would pick the client's first")
