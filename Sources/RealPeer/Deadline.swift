@@ -32,6 +32,12 @@ public struct Deadline: Sendable {
 }
 
 extension TCPSocket {
+    /// One read that waits at most `perRead` and never past `deadline` (a timeout once it has passed).
+    func read(before deadline: Deadline, perRead: Int32) throws(SocketError) -> [UInt8] {
+        if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
+        return try read(timeoutMilliseconds: deadline.limit(perRead))
+    }
+
     /// How a bounded drain ended.
     public struct Drain: Sendable, Equatable {
         public var bytes = 0

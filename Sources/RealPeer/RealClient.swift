@@ -111,8 +111,7 @@ public struct RealClient {
         while !client.isConnected {
             let bytes: [UInt8]
             do {
-                if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
-                bytes = try socket.read(timeoutMilliseconds: deadline.limit(timeoutMilliseconds))
+                bytes = try socket.read(before: deadline, perRead: timeoutMilliseconds)
             } catch {
                 if deadline.hasPassed {
                     recorder.socket("handshake deadline of \(deadline.milliseconds) ms passed")

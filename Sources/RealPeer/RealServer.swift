@@ -201,8 +201,7 @@ public final class RealServer: @unchecked Sendable {
         while !server.isConnected {
             let bytes: [UInt8]
             do {
-                if handshakeDeadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
-                bytes = try socket.read(timeoutMilliseconds: handshakeDeadline.limit(timeout))
+                bytes = try socket.read(before: handshakeDeadline, perRead: timeout)
             } catch {
                 if handshakeDeadline.hasPassed {
                     recorder.socket("handshake deadline of \(handshakeDeadline.milliseconds) ms passed")
@@ -280,8 +279,7 @@ public final class RealServer: @unchecked Sendable {
             while !session.isClosed {
                 let bytes: [UInt8]
                 do {
-                    if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
-                    bytes = try socket.read(timeoutMilliseconds: deadline.limit(timeoutMilliseconds))
+                    bytes = try socket.read(before: deadline, perRead: timeoutMilliseconds)
                 } catch {
                     if deadline.hasPassed {
                         recorder.socket("request deadline of \(deadline.milliseconds) ms passed")
@@ -356,8 +354,7 @@ public final class RealServer: @unchecked Sendable {
             }
             let bytes: [UInt8]
             do {
-                if requestDeadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
-                bytes = try socket.read(timeoutMilliseconds: requestDeadline.limit(timeout))
+                bytes = try socket.read(before: requestDeadline, perRead: timeout)
             } catch {
                 if requestDeadline.hasPassed {
                     recorder.socket("request deadline of \(requestDeadline.milliseconds) ms passed")
