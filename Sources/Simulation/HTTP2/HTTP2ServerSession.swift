@@ -193,9 +193,7 @@ public struct HTTP2ServerSession: Sendable {
             }
             highestStream = stream
             if frame.flags.contains(.endHeaders) {
-                guard let summary = decodeBlock(block, stream: stream, &out) else { return }
-                out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame, hpack: summary)))
-                if frame.flags.contains(.endStream) { answer(stream, &out) }
+                headerBlockEnded(frame, block: block, stream: stream, endStream: frame.flags.contains(.endStream), &out)
             } else {
                 out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame)))
                 continuing = (stream, block, frame.flags.contains(.endStream))
@@ -215,9 +213,7 @@ public struct HTTP2ServerSession: Sendable {
             }
             if frame.flags.contains(.endHeaders) {
                 continuing = nil
-                guard let summary = decodeBlock(open.block, stream: open.stream, &out) else { return }
-                out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame, hpack: summary)))
-                if open.endStream { answer(open.stream, &out) }
+                headerBlockEnded(frame, block: open.block, stream: open.stream, endStream: open.endStream, &out)
             } else {
                 continuing = open
                 out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame)))
@@ -256,19 +252,25 @@ public struct HTTP2ServerSession: Sendable {
         }
     }
 
-    private mutating func decodeBlock(_ block: [UInt8], stream: UInt32, _ out: inout Output) -> HPACKBlockSummary? {
+    /// A request's whole header block (the frame that ended it is traced with its HPACK summary):
+    /// decoded whatever its size, so that the dynamic table stays in step with the client's; a list
+    /// beyond ``maxHeaderBytes`` is answered 431, a whole request (END_STREAM) is answered.
+    private mutating func headerBlockEnded(_ frame: HTTP2Frame, block: [UInt8], stream: UInt32, endStream: Bool, _ out: inout Output) {
+        let fields: [HPACKHeaderField], summary: HPACKBlockSummary
         do {
-            // Decoded whatever its size, so that the dynamic table stays in step with the client's.
-            let (fields, summary) = try decoder.decode(block)
-            headers[stream] = fields
-            let listSize = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
-            if block.count > maxHeaderBytes || listSize > maxHeaderBytes {
-                refuse(stream, status: "431", why: "request header fields larger than \(maxHeaderBytes) bytes", &out)
-            }
-            return summary
+            (fields, summary) = try decoder.decode(block)
         } catch {
+            out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame)))
             fail(.compressionError, "the header block on stream \(stream) does not decode: \(error) (RFC 9113 §4.3)", &out)
-            return nil
+            return
+        }
+        headers[stream] = fields
+        out.events.append(.frameReceived(HTTP2FrameTrace(frame: frame, hpack: summary)))
+        let listSize = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+        if block.count > maxHeaderBytes || listSize > maxHeaderBytes {
+            refuse(stream, status: "431", why: "request header fields larger than \(maxHeaderBytes) bytes", &out)
+        } else if endStream {
+            answer(stream, &out)
         }
     }
 
@@ -349,7 +351,7 @@ public struct HTTP2ServerSession: Sendable {
                 pseudo[field.name] = field.value
             } else {
                 regularSeen = true
-                if ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"].contains(field.name) {
+                if field.name != "host", HTTP2Message.connectionSpecific.contains(field.name) {
                     return "the connection-specific field '\(field.name)' (§8.2.2)"
                 }
             }
