@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Simulation", "TCPSim", "TLSEngine"],
-                    exclude: ["Goldens"]),
+                    exclude: ["Goldens", "ProtocolFacts"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering", "TestSupport"]),

@@ -14,11 +14,13 @@ struct GoldenTests {
 
     static func check(_ text: String, named name: String) throws {
         let file = directory.appendingPathComponent(name)
+        let recorded = try? String(contentsOf: file, encoding: .utf8)
         if update {
-            try text.write(to: file, atomically: true, encoding: .utf8)
+            // Only a golden that differs is rewritten, so the diff names exactly what changed.
+            if recorded != text { try text.write(to: file, atomically: true, encoding: .utf8) }
             return
         }
-        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
+        guard let expected = recorded else {
             Issue.record("no golden file \(name): run with TLSLAB_UPDATE_GOLDENS=1 to create it")
             return
         }

@@ -1,0 +1,69 @@
+import Foundation
+import Rendering
+import Simulation
+import Testing
+
+/// The protocol facts of every built-in run stay byte-identical across refactors: TLS message bytes, TCP
+/// segment fields, derived secrets, alerts, HTTP and HTTP/2 frames, and the summary's values, for seeds 1 and 2.
+/// Sentences and layout are left out on purpose (they change when the teaching text does); the fixtures
+/// were recorded from the JSON Lines contract before the engine→driver refactor. A difference here is a
+/// change in what goes on the wire or what is computed, never a wording change. To record a deliberate
+/// protocol change: `TLSLAB_UPDATE_FACTS=1 swift test --filter ProtocolFactsTests` (only differing files are
+/// rewritten), then read the diff.
+@Suite("Protocol facts of recorded runs")
+struct ProtocolFactsTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ProtocolFacts")
+    static let update = ProcessInfo.processInfo.environment["TLSLAB_UPDATE_FACTS"] == "1"
+
+    /// Per JSON event kind, the keys that are protocol facts (nil: every key).
+    static let factKeys: [String: [String]?] = [
+        "tcp_segment": ["t", "actor", "direction", "seq", "ack", "flags", "len", "action"],
+        "tcp_retransmit": nil,
+        "tls_message": ["t", "actor", "direction", "message", "bytes", "action"],
+        "tls_derived": nil,
+        "tls_negotiated": nil,
+        "tls_handshake_complete": nil,
+        "tls_application_data": nil,
+        "tls_alert": ["t", "actor", "direction", "level", "description", "action"],
+        "http": nil,
+        "http2": nil,
+        "summary": nil,
+    ]
+
+    /// The facts of a JSON Lines trace, one canonical (sorted-key) JSON object a line.
+    static func facts(_ lines: [String]) throws -> [String] {
+        try lines.compactMap { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let event = object["event"] as? String, let keys = factKeys[event] else { return nil }
+            let kept = keys.map { names in object.filter { names.contains($0.key) } } ?? object
+            let data = try JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys, .withoutEscapingSlashes])
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    static let cases: [(BuiltInRun, UInt64)] = BuiltInRun.allCases.flatMap { run -> [(BuiltInRun, UInt64)] in [(run, 1), (run, 2)] }
+
+    @Test(arguments: cases)
+    func factsMatchTheRecording(run: BuiltInRun, seed: UInt64) throws {
+        let trace = Simulation(try run.setup(seed: seed)).run()
+        let now = try Self.facts(JSONLinesRenderer().render(trace))
+        let file = Self.directory.appendingPathComponent("\(run.rawValue)-seed\(seed).jsonl")
+        let recorded = (try? String(contentsOf: file, encoding: .utf8)).map { $0.split(separator: "\n").map(String.init) }
+        if Self.update, recorded != now {
+            try (now.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let recorded else {
+            Issue.record("no recording \(file.lastPathComponent): run with TLSLAB_UPDATE_FACTS=1 to make it")
+            return
+        }
+        #expect(now.count == recorded.count, "\(run.rawValue) seed \(seed): \(now.count) fact lines, recorded \(recorded.count)")
+        if let i = (0..<min(now.count, recorded.count)).first(where: { now[$0] != recorded[$0] }) {
+            Issue.record("""
+                \(run.rawValue) seed \(seed): fact \(i + 1) differs from the recording
+                  recorded: \(recorded[i])
+                  now:      \(now[i])
+                """)
+        }
+    }
+}
