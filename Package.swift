@@ -14,7 +14,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
@@ -35,24 +34,23 @@ let package = Package(
             "BigNum", "TLSCrypto",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
-            .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "TLSEngine", dependencies: [
-            "TLSCrypto", "PKI",
+            "TLSCrypto",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "TCPSim"),
         .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
         .target(name: "Scenarios", dependencies: [
-            "Simulation",
+            "Simulation", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum",
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "Rendering", dependencies: ["Simulation", "TLSEngine", "TCPSim"]),
+        .target(name: "Rendering", dependencies: ["Simulation", "TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
         // Real peers: the same state machines over POSIX sockets (no Rendering: drivers emit trace events).
         .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "Simulation", "TLSCrypto"]),
         .executableTarget(name: "tlslab", dependencies: [
-            "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim", "RealPeer",
+            "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim", "RealPeer", "BigNum",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,13 +1,13 @@
 /// AFNetworking's `AFSecurityPolicy` (seeds 000 and 002), with its `evaluateServerTrust:forDomain:`
 /// reproduced step by step, plus two historical versions that show why the version matters.
 public struct AFSecurityPolicy: Sendable {
-    /// `AFSSLPinningMode`. Note seed 002's header comments swap publicKey and certificate; the
+    /// `AFSSLPinningMode`. Note that some write-ups of the header comments swap publicKey and certificate; the
     /// code (reproduced here) is right: certificate mode compares whole certificates.
     public enum PinningMode: String, Sendable, Hashable, CaseIterable { case none, publicKey, certificate }
 
     /// Which AFNetworking behaviour to reproduce.
     public enum Behaviour: String, Sendable, Hashable, CaseIterable {
-        /// 2.5.2 and later (the procedure of seed 002).
+        /// 2.5.2 and later (the evaluation procedure of `evaluateServerTrust:forDomain:`).
         case current
         /// 2.5.1: with mode none, any certificate was accepted (no chain evaluation at all).
         case v2_5_1

@@ -1,4 +1,4 @@
-/// The NSURLSession authentication-challenge layer (seed 000): which method the challenge is,
+/// The NSURLSession authentication-challenge layer : which method the challenge is,
 /// what the delegate answers, and whether the handshake then continues.
 public enum AuthenticationMethod: String, Sendable, Hashable, CaseIterable {
     /// `NSURLAuthenticationMethodServerTrust`: the server's certificate chain is to be judged.

@@ -1,4 +1,4 @@
-/// Server-side client authentication (seed 001's two-way authentication; RFC 5246 §7.4.4, §7.4.6).
+/// Server-side client authentication (two-way authentication; RFC 5246 §7.4.4, §7.4.6).
 public struct MutualTLSPolicy: Sendable {
     public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
         /// No CertificateRequest is sent.

@@ -1,7 +1,7 @@
 import Crypto
 
-/// Certificate and public-key pins as the seeds compute them with
-/// `openssl dgst -sha256 -binary | openssl enc -base64` (seed 001; ATS's SPKI-SHA256-BASE64).
+/// Certificate and public-key pins as the usual recipes compute them with
+/// `openssl dgst -sha256 -binary | openssl enc -base64` (the pin format of ATS's NSPinnedLeafIdentities, SPKI-SHA256-BASE64).
 public enum Pins {
     /// base64(SHA-256(certificate DER)).
     public static func certificatePin(_ certificate: X509Certificate) -> String {

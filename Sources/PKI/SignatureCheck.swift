@@ -1,7 +1,7 @@
 import Crypto
 import TLSCrypto
 
-/// The signature check of one chain link, as the seeds teach it (seed 001): Hash1 = digest of the
+/// The signature check of one chain link, as it is usually taught: Hash1 = digest of the
 /// TBSCertificate, Hash2 = the digest recovered from signatureValue with the issuer's public key;
 /// valid iff they are equal. RFC 8017 §8.2.2 (PKCS#1 v1.5), §8.1.2 (PSS), FIPS 186-5 (ECDSA).
 public struct SignatureCheck: Sendable, Equatable {

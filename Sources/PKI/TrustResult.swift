@@ -1,4 +1,4 @@
-/// Outcome of a trust evaluation in the seeds' vocabulary (`SecTrustResultType`).
+/// Outcome of a trust evaluation in Apple's vocabulary (`SecTrustResultType`).
 public enum TrustResult: String, Sendable, Hashable, CaseIterable {
     /// Valid, and the user explicitly trusted the anchor.
     case proceed

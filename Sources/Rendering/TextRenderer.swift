@@ -785,7 +785,6 @@ public struct TextRenderer: Sendable {
 
     /// The names above the columns.
     func columnHeader() -> [String] {
-        guard verbosity != .summary || true else { return [] }
         var chars = Array(repeating: Character(" "), count: layout.ladderWidth)
         for actor in layout.columns {
             guard let position = layout.position(actor) else { continue }

@@ -40,7 +40,7 @@ struct PolicyEvaluator: PeerCertificateEvaluator {
         switch world.policy {
         case .system: policy = .systemDefault
         case .afnetworking(let p, _): policy = .afNetworking(p)
-        case .seed001(let mode): policy = .challengeMode(mode)
+        case .challengeMode(let mode): policy = .challengeMode(mode)
         case .webContainer: policy = .webContainer
         case .imageDownloader(let allow): policy = .imageDownloader(allowInvalidSSLCertificates: allow)
         case .bundledAnchor(let names, let only):

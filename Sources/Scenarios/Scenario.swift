@@ -46,15 +46,15 @@ public struct NamedCertificate {
 public enum ClientPolicy {
     /// The system default evaluation (chain to a trusted root, host name, validity, algorithms).
     case system
-    /// AFSecurityPolicy (seed 002): mode, pinned certificates (by name), flags, historical behaviour.
+    /// AFSecurityPolicy: mode, pinned certificates (by name), flags, historical behaviour.
     case afnetworking(AFSecurityPolicy, pinnedNames: [String])
-    /// Seed 001's challenge modes None / Simple / Full.
-    case seed001(Seed001Policies.ChallengeMode)
-    /// Seed 001's hybrid web container (trusts every server).
+    /// A hand-written challenge handler's modes None / Simple / Full.
+    case challengeMode(ChallengeHandlingPolicies.ChallengeMode)
+    /// The hybrid web container (trusts every server).
     case webContainer
-    /// Seed 001's image downloader with its allowInvalidSSLCertificates option.
+    /// The image downloader with its allowInvalidSSLCertificates option.
     case imageDownloader(allowInvalid: Bool)
-    /// Seed 003's delegate: the named certificates (the app bundles them) as the trust's anchors.
+    /// The bundled-anchor delegate: the named certificates (the app bundles them) as the trust's anchors.
     case bundledAnchor(names: [String], anchorsOnly: Bool)
 }
 
@@ -183,7 +183,7 @@ public struct ATSWorld {
     public var trustStore: [String]
 }
 
-/// Diffie-Hellman on the blackboard (seed 001's worked example): a group small enough to write
+/// Diffie-Hellman on the blackboard (a worked example with small numbers): a group small enough to write
 /// down, each side's private exponent, and an eavesdropper that sees g, p and both public values
 /// and tries every exponent until one gives the client's public value.
 public struct DHWorld {

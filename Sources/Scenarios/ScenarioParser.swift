@@ -547,7 +547,7 @@ struct ScenarioReader {
     }
 
     func policy(_ value: YAMLValue, _ certs: [String: NamedCertificate]) throws(ScenarioError) -> ClientPolicy {
-        let kinds = ["system", "afnetworking", "seed001", "web_container", "image_downloader", "bundled_anchor"]
+        let kinds = ["system", "afnetworking", "challenge_mode", "web_container", "image_downloader", "bundled_anchor"]
         let m = try value.mapping(kinds)
         guard m.keys.count == 1, let kind = m.keys.first, let body = m[kind] else {
             throw value.error("expected exactly one policy, one of: \(kinds.joined(separator: ", ")); got \(m.keys.count)")
@@ -571,9 +571,9 @@ struct ScenarioReader {
                                           allowInvalidCertificates: allowInvalid, validatesDomainName: validatesDomain,
                                           behaviour: behaviour)
             return .afnetworking(policy, pinnedNames: pinned)
-        case "seed001":
+        case "challenge_mode":
             let s = try body.mapping(["mode"])
-            return .seed001(Seed001Policies.ChallengeMode(rawValue: try s.required("mode", "one of: none, simple, full").oneOf(["none", "simple", "full"])) ?? .full)
+            return .challengeMode(ChallengeHandlingPolicies.ChallengeMode(rawValue: try s.required("mode", "one of: none, simple, full").oneOf(["none", "simple", "full"])) ?? .full)
         case "image_downloader":
             let s = try body.mapping(["allow_invalid"])
             return .imageDownloader(allowInvalid: try s["allow_invalid"]?.bool() ?? false)

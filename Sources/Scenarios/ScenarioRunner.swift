@@ -103,7 +103,7 @@ enum ScenarioRunner {
         return setup
     }
 
-    /// How the client's policy answers NSURLAuthenticationMethodClientCertificate. Seed 001's web
+    /// How the client's policy answers NSURLAuthenticationMethodClientCertificate. The hybrid web
     /// container and image downloader have their own rules (default handling; their own credential
     /// or cancel); for the other policies the app answers with `client.identity` when it has one,
     /// else lets the system handle it (no certificate is sent).
@@ -112,11 +112,11 @@ enum ScenarioRunner {
         let hasIdentity = w.identity != nil
         switch w.policy {
         case .webContainer:
-            return Seed001Policies.webContainer(method: .clientCertificate, trust: trust, host: w.host)
+            return ChallengeHandlingPolicies.webContainer(method: .clientCertificate, trust: trust, host: w.host)
         case .imageDownloader(let allow):
-            return Seed001Policies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: allow,
+            return ChallengeHandlingPolicies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: allow,
                                                    ownCredential: hasIdentity, trust: trust, host: w.host)
-        case .system, .afnetworking, .seed001, .bundledAnchor:
+        case .system, .afnetworking, .challengeMode, .bundledAnchor:
             return ChallengeResolver.resolve(method: .clientCertificate, disposition: hasIdentity ? .useCredential : .performDefaultHandling,
                                              trust: nil, host: w.host, hasCredential: hasIdentity,
                                              reasons: [hasIdentity ? "the app answers with its identity" : "the app has no identity"])

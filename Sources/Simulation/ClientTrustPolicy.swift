@@ -7,13 +7,13 @@ public enum ClientTrustPolicy: Sendable {
     case systemDefault
     /// AFNetworking's `AFSecurityPolicy` behind AFURLSessionManager (YES → UseCredential, NO → Cancel).
     case afNetworking(AFSecurityPolicy)
-    /// Seed 001's challenge modes None / Simple / Full.
-    case challengeMode(Seed001Policies.ChallengeMode)
-    /// Seed 001's web container that trusts every server.
+    /// A hand-written challenge handler's modes None / Simple / Full.
+    case challengeMode(ChallengeHandlingPolicies.ChallengeMode)
+    /// The hybrid web container that trusts every server.
     case webContainer
-    /// Seed 001's image downloader (`allowInvalidSSLCertificates` option).
+    /// The image downloader (`allowInvalidSSLCertificates` option).
     case imageDownloader(allowInvalidSSLCertificates: Bool)
-    /// Seed 003's delegate: the app's bundled certificates as the trust's anchors, `SecTrustEvaluate`,
+    /// The bundled-anchor delegate: the app's bundled certificates as the trust's anchors, `SecTrustEvaluate`,
     /// Proceed/Unspecified → UseCredential, anything else → Cancel.
     case bundledAnchor([X509Certificate], anchorsOnly: Bool)
 

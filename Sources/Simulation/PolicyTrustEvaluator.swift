@@ -62,7 +62,7 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         let outcome: ChallengeOutcome
         var evaluation: ChainValidationResult?
         // Set when the policy's own evaluation is the one the decision rests on, pass or fail
-        // (seed 003's delegate evaluates the trust itself, with its anchors).
+        // (the bundled-anchor delegate evaluates the trust itself, with its anchors).
         var deciding: ChainValidationResult?
         reasons.append("ServerTrust challenge answered by \(policy.name)")
         switch policy {
@@ -77,14 +77,14 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
                                                 trust: trust, host: host,
                                                 reasons: decision.reasons + ["evaluateServerTrust:forDomain: → \(decision.accepted ? "YES" : "NO")"])
         case .challengeMode(let mode):
-            outcome = Seed001Policies.challengeMode(mode, trust: trust, host: host)
+            outcome = ChallengeHandlingPolicies.challengeMode(mode, trust: trust, host: host)
         case .webContainer:
-            outcome = Seed001Policies.webContainer(method: .serverTrust, trust: trust, host: host)
+            outcome = ChallengeHandlingPolicies.webContainer(method: .serverTrust, trust: trust, host: host)
         case .imageDownloader(let allow):
-            outcome = Seed001Policies.imageDownloader(method: .serverTrust, allowInvalidSSLCertificates: allow, ownCredential: false,
+            outcome = ChallengeHandlingPolicies.imageDownloader(method: .serverTrust, allowInvalidSSLCertificates: allow, ownCredential: false,
                                                       trust: trust, host: host)
         case .bundledAnchor(let bundled, let only):
-            let decision = Seed003Policies.bundledAnchor(bundled, anchorsOnly: only, trust: trust, host: host)
+            let decision = BundledAnchorDelegate.bundledAnchor(bundled, anchorsOnly: only, trust: trust, host: host)
             deciding = decision.evaluation
             outcome = decision.outcome
         }

@@ -51,7 +51,7 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
     /// The real groups, strongest last.
     public static let standardGroups: [DHGroup] = [.modp2048, .ffdhe2048, .ffdhe3072, .ffdhe4096]
     /// The toy groups.
-    public static let teachingGroups: [DHGroup] = [.toy23, .seedExample]
+    public static let teachingGroups: [DHGroup] = [.toy23, .blackboardExample]
 
     /// Looks a group up by ``name``.
     public static func named(_ name: String) -> DHGroup? {
@@ -99,12 +99,12 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
         securityNote: "INSECURE teaching group: a 5-bit prime, every exponent can be tried by hand",
         isTeachingOnly: true, shortExponentBits: 4)
 
-    /// p = 5, g = 7: the project's seed example (x1 = 2, x2 = 5 gives P1 = 4, P2 = 2, S = 4).
+    /// p = 5, g = 7: the classic blackboard example (x1 = 2, x2 = 5 gives P1 = 4, P2 = 2, S = 4).
     /// INSECURE and degenerate: g ≡ 2 (mod 5), and P1 = 4 ≡ -1 is the element of order 2 that
     /// peer validation rejects, so the secret it yields is always ±1.
-    public static let seedExample = DHGroup(
+    public static let blackboardExample = DHGroup(
         name: "toy-p5-g7", p: 5, g: 7,
-        securityNote: "INSECURE teaching group: a 3-bit prime with g larger than p; the seed's own example hits the order-2 element p-1",
+        securityNote: "INSECURE teaching group: a 3-bit prime with g larger than p; the blackboard example hits the order-2 element p-1",
         isTeachingOnly: true, shortExponentBits: 2)
 
     /// Parses one of the hex constants below. They are fixed text checked by the tests (safe prime,

@@ -34,7 +34,7 @@ struct ConnectCommand: ParsableCommand {
         case webContainer = "web-container"
         /// An image downloader (--allow-invalid-certificates sets allowInvalidSSLCertificates).
         case imageDownloader = "image-downloader"
-        /// Seed 003's delegate: the --bundle certificates as the only anchors; valid → UseCredential, else Cancel.
+        /// The bundled-anchor delegate: the --bundle certificates as the only anchors; valid → UseCredential, else Cancel.
         case bundledAnchor = "bundled-anchor"
     }
 

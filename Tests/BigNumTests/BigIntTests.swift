@@ -23,7 +23,7 @@ final class SplitMix: RandomSource {
 @Suite("BigInt exact values")
 struct BigIntExactTests {
     @Test func seedToyDiffieHellman() throws {
-        // Seed 001's worked example: g = 7, p = 5, x1 = 2, x2 = 5 → P1 = 4, P2 = 2, S = 4.
+        // The blackboard example: g = 7, p = 5, x1 = 2, x2 = 5 → P1 = 4, P2 = 2, S = 4.
         let g = BigInt(7), p = BigInt(5)
         let p1 = try g.power(BigInt(2), modulus: p)
         let p2 = try g.power(BigInt(5), modulus: p)

@@ -143,7 +143,7 @@ struct PeerCommandTests {
     @Test("connect --policy: AFSecurityPolicy pinning and ATS, as in simulations")
     func policies() throws {
         let server = try Server(["--max-connections", "6", "--concurrent", "2"])
-        // Seed 003's delegate with the CA bundled (and no --ca): accepted; with another certificate bundled: cancelled.
+        // The bundled-anchor delegate with the CA bundled (and no --ca): accepted; with another certificate bundled: cancelled.
         let bundled = try Self.connect(server.port, ["--policy", "bundled-anchor", "--bundle", Self.file("ca.cert.pem"), "--request", ""])
         #expect(bundled.status == 0, "\(bundled.stderr)")
         let otherBundle = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--policy", "bundled-anchor",

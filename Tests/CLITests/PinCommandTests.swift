@@ -5,7 +5,7 @@ import Testing
 struct PinCommandTests {
     static let pki = Fixtures.directory.appendingPathComponent("pki")
 
-    /// The seeds' recipes, run through OpenSSL itself.
+    /// The usual recipes, run through OpenSSL itself.
     static func openssl(_ script: String) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -20,7 +20,7 @@ struct PinCommandTests {
     }
 
     /// Every fixture file, and every certificate of each bundle: `tlslab pin` prints, per certificate in
-    /// file order, the same two pins the seeds' OpenSSL recipes print for that certificate. Files that
+    /// file order, the same two pins the usual OpenSSL recipes print for that certificate. Files that
     /// hold no certificate (the public-key PEM) must be refused with one clean line.
     @Test func pinsEqualTheOpenSSLRecipes() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.pki.path).filter { $0.hasSuffix(".pem") }.sorted()

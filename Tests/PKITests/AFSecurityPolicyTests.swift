@@ -9,7 +9,7 @@ import Testing
         let pins: [String]
         /// Expected YES/NO for the 12 columns: mode none, publicKey, certificate; within each
         /// (allowInvalid, validatesDomainName) = (N,N) (N,Y) (Y,N) (Y,Y). Derived by hand from the
-        /// procedure of seed 002 (see the comment on each row), NOT from the code under test.
+        /// documented procedure (see the comment on each row), NOT from the code under test.
         let expected: String
         /// Mode none's four columns under AFNetworking 2.5.2, whose procedure evaluates the chain with the
         /// BasicX509 policy even when validatesDomainName is YES (so (N,Y) = (N,N)); step 1 still applies.
@@ -156,30 +156,30 @@ import Testing
                                            host: "www.example.com", reasons: []).handshakeContinues)
     }
 
-    @Test func seed001Policies() {
+    @Test func challengeHandlingPolicies() {
         let host = "www.example.com"
         let expired = PKIFixtures.trust(["leaf-expired", "int"])
         let wrongHost = PKIFixtures.trust(["leaf-wronghost", "int"])
         let good = PKIFixtures.trust(["leaf", "int"])
         // (mode, trust, continues) by hand: None trusts all; Simple checks the chain only; Full = chain + host.
-        let table: [(Seed001Policies.ChallengeMode, ServerTrust, Bool)] = [
+        let table: [(ChallengeHandlingPolicies.ChallengeMode, ServerTrust, Bool)] = [
             (.none, expired, true), (.none, wrongHost, true), (.none, good, true),
             (.simple, expired, false), (.simple, wrongHost, true), (.simple, good, true),
             (.full, expired, false), (.full, wrongHost, false), (.full, good, true),
         ]
         for (mode, trust, continues) in table {
-            #expect(Seed001Policies.challengeMode(mode, trust: trust, host: host).handshakeContinues == continues, "\(mode)")
+            #expect(ChallengeHandlingPolicies.challengeMode(mode, trust: trust, host: host).handshakeContinues == continues, "\(mode)")
         }
-        #expect(Seed001Policies.webContainer(method: .serverTrust, trust: expired, host: host).handshakeContinues)
+        #expect(ChallengeHandlingPolicies.webContainer(method: .serverTrust, trust: expired, host: host).handshakeContinues)
         let dl = { (allow: Bool, trust: ServerTrust) in
-            Seed001Policies.imageDownloader(method: .serverTrust, allowInvalidSSLCertificates: allow, ownCredential: false, trust: trust, host: host)
+            ChallengeHandlingPolicies.imageDownloader(method: .serverTrust, allowInvalidSSLCertificates: allow, ownCredential: false, trust: trust, host: host)
         }
         #expect(dl(true, expired).disposition == .useCredential)
         #expect(dl(false, expired).disposition == .performDefaultHandling && !dl(false, expired).handshakeContinues)
         #expect(dl(false, good).handshakeContinues)
-        #expect(Seed001Policies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: false, ownCredential: true,
+        #expect(ChallengeHandlingPolicies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: false, ownCredential: true,
                                                 trust: good, host: host).disposition == .useCredential)
-        #expect(Seed001Policies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: false, ownCredential: false,
+        #expect(ChallengeHandlingPolicies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: false, ownCredential: false,
                                                 trust: good, host: host).disposition == .cancelAuthenticationChallenge)
     }
 }

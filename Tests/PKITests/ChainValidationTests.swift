@@ -147,7 +147,7 @@ import TLSCrypto
     }
 
     @Test func anchorSets() {
-        // SecTrustSetAnchorCertificates with a self-signed company CA plus one public CA (seed 004).
+        // SecTrustSetAnchorCertificates with a self-signed company CA plus one public CA .
         let system = AnchorSelection(system: .system([PKIFixtures.cert("other-root")]))
         let custom = system.withAnchors([PKIFixtures.cert("company-ca"), PKIFixtures.cert("root")], name: "app anchors")
         func valid(_ names: [String], host: String, _ anchors: AnchorSelection) -> Bool {

@@ -4,7 +4,7 @@ import TestSupport
 @testable import PKI
 
 @Suite struct PinTests {
-    /// The seeds' pipelines, run in a shell so the pipes are OpenSSL's own.
+    /// The usual OpenSSL pipelines, run in a shell so the pipes are OpenSSL's own.
     static func shell(_ script: String) -> String? {
         guard let result = ExternalTool.run("sh", ["-c", script]), result.status == 0 else { return nil }
         return String(decoding: result.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

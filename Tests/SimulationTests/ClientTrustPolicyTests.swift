@@ -89,7 +89,7 @@ import TLSEngine
         #expect(verdict.outcome?.disposition == .performDefaultHandling)
     }
 
-    @Test func seed001ModesAndTheWebContainer() throws {
+    @Test func challengeModesAndTheWebContainer() throws {
         let h = try Self.hierarchy(.wrongHost)
         let host = h.spec.primaryHost
         func accepted(_ policy: ClientTrustPolicy) -> Bool {
@@ -103,9 +103,9 @@ import TLSEngine
         #expect(!accepted(.imageDownloader(allowInvalidSSLCertificates: false)))
     }
 
-    /// Seed 003's delegate: the bundled certificates become the trust's anchors; Proceed/Unspecified
+    /// The bundled-anchor delegate: the bundled certificates become the trust's anchors; Proceed/Unspecified
     /// → UseCredential, anything else → Cancel. The deciding evaluation is the delegate's own.
-    @Test func seed003BundledAnchorDelegate() throws {
+    @Test func bundledAnchorDelegate() throws {
         let h = try Self.hierarchy()
         let host = h.spec.primaryHost
         func verdict(_ bundled: [X509Certificate], only: Bool = true, chain: [[UInt8]]? = nil, host: String? = nil,

@@ -137,7 +137,7 @@ struct TCPSequenceTests {
         #expect(net.transitions(c).map(\.1).suffix(4) == [.finWait1, .closing, .timeWait, .closed])
     }
 
-    /// Seed 001's second teaching case: the client is done (FIN) but the server still has data. The ACK of
+    /// A classic teaching case: the client is done (FIN) but the server still has data. The ACK of
     /// the FIN and the server's own FIN are separate because the server's stream is still open.
     @Test func serverKeepsSendingAfterClientFIN() throws {
         let net = TCPNetwork.pair()

@@ -67,8 +67,8 @@ struct DHTests {
     // MARK: Toy examples
 
     /// The project seed: g = 7, p = 5, x1 = 2, x2 = 5 → P1 = 4, P2 = 2, S = 4.
-    @Test func seedExample() throws {
-        let group = DHGroup.seedExample
+    @Test func blackboardExample() throws {
+        let group = DHGroup.blackboardExample
         let one = try DHKeyPair(group: group, privateExponent: BigInt(2))
         let two = try DHKeyPair(group: group, privateExponent: BigInt(5))
         #expect(one.publicValue == BigInt(4))

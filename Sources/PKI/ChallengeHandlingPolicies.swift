@@ -1,6 +1,8 @@
-/// The other client policies of seed 001.
-public enum Seed001Policies {
-    /// The three challenge modes of the library seed 001 describes.
+/// Hand-written `NSURLSessionDelegate` challenge handlers an app may ship (beside AFSecurityPolicy): the
+/// three server-trust modes, a hybrid web container that trusts every server, and an image downloader
+/// with an opt-in for invalid certificates.
+public enum ChallengeHandlingPolicies {
+    /// Three server-trust modes such a handler offers.
     public enum ChallengeMode: String, Sendable, Hashable, CaseIterable {
         /// Trust anything, even self-signed or expired.
         case none

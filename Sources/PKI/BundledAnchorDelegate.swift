@@ -1,14 +1,14 @@
-/// Seed 003's hand-written trust delegate (`connection:willSendRequestForAuthenticationChallenge:`):
+/// A hand-written trust delegate that pins by anchoring (`connection:willSendRequestForAuthenticationChallenge:`):
 ///
 /// 1. take the challenge's server trust (its policy is SSL with the host the app asked for);
 /// 2. `SecTrustSetAnchorCertificates(trust, bundledCertificates)`;
 /// 3. `SecTrustEvaluate`; Proceed or Unspecified → `useCredential:` with a credential for the trust,
 ///    anything else → `cancelAuthenticationChallenge:`.
 ///
-/// The seed's comment says the evaluation then looks at the bundled anchors *or* the system's. On
+/// Such delegates are often described as then looking at the bundled anchors *or* the system's. On
 /// Apple platforms `SecTrustSetAnchorCertificates` alone disables the system anchors until
 /// `SecTrustSetAnchorCertificatesOnly(trust, false)` re-enables them; `anchorsOnly` models both.
-public enum Seed003Policies {
+public enum BundledAnchorDelegate {
     /// The decision and the evaluation it rests on.
     public struct Decision: Sendable {
         public let outcome: ChallengeOutcome
