@@ -1,0 +1,180 @@
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// The ladder canvas: column headers, rails, arrows, rows, indented detail, wrapping and styles (the walkthrough draws on it too).
+extension TextRenderer {
+    /// Who sends to whom, in words beside the graphic ("client ──▶ server", "client ◀── server"),
+    /// the left name being the left column: with three columns the graphic alone is easy to misread.
+    func arrow(_ from: Actor, _ to: Actor) -> String {
+        func column(_ a: Actor) -> Int {
+            switch a {
+            case .client: return 0
+            case .attacker, .eavesdropper, .network: return 1
+            case .server: return 2
+            }
+        }
+        guard from != to else { return from.rawValue }
+        return column(from) <= column(to) ? "\(from.rawValue) ──▶ \(to.rawValue)" : "\(to.rawValue) ◀── \(from.rawValue)"
+    }
+
+    /// The time column, right-aligned to the widest time of the trace.
+    func time(_ micros: Int64) -> String {
+        let text = Self.timeText(micros)
+        return String(repeating: " ", count: max(0, layout.timeWidth - text.count)) + text
+    }
+
+    static func timeText(_ micros: Int64) -> String {
+        "\(micros / 1000).\((micros % 1000) / 100)ms"
+    }
+
+    // MARK: Ladder rows
+
+    /// The names above the columns.
+    func columnHeader() -> [String] {
+        var chars = Array(repeating: Character(" "), count: layout.ladderWidth)
+        for actor in layout.columns {
+            guard let position = layout.position(actor) else { continue }
+            let name = Array(actor.rawValue)
+            let start = actor == .client ? 0 : actor == .server ? layout.ladderWidth - name.count : max(0, position - name.count / 2)
+            for (i, c) in name.enumerated() where start + i < chars.count { chars[start + i] = c }
+        }
+        let head = String(repeating: " ", count: max(0, layout.timeWidth - 4)) + "time" + "  " + String(chars)
+        return [style(head.trimmingTrailingSpaces(), .heading)]
+    }
+
+    /// The ladder graphic: a rail per column, an arrow from one column to another (broken off
+    /// with ✗ when the network lost it), or a dot on the column of the actor acting alone.
+    func rails(from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false) -> String {
+        var chars = Array(repeating: Character(" "), count: layout.ladderWidth)
+        for actor in layout.columns { if let p = layout.position(actor) { chars[p] = "│" } }
+        if let from, let to, let a = layout.position(from), let b = layout.position(to), a != b {
+            let step = a < b ? 1 : -1
+            let end = lost ? a + (b - a) / 2 : b
+            var i = a + step
+            while i != end {
+                chars[i] = chars[i] == "│" ? "┼" : "─"
+                i += step
+            }
+            chars[a] = a < b ? "├" : "┤"
+            if lost {
+                chars[end] = "✗"
+            } else {
+                chars[end - step] = a < b ? "▶" : "◀"
+            }
+        } else if let at, let p = layout.position(at) {
+            chars[p] = "●"
+        }
+        return String(chars)
+    }
+
+    /// One ladder entry: time, the graphic, the text (wrapped in its own column, rails continuing).
+    func row(_ t: String, from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false,
+             _ text: String, _ s: Style = .plain) -> String {
+        let first = t + "  " + rails(from: from, to: to, at: at, lost: lost) + "  "
+        return lay(first: first, text, indent: 0, s)
+    }
+
+    /// A line under an entry: blank time, plain rails, then the text.
+    func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
+        let first = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
+        return lay(first: first, text, indent: indent, s)
+    }
+
+    func lay(first: String, _ text: String, indent: Int, _ s: Style) -> String {
+        let continuation = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
+        let textWidth = max(20, width - first.count)
+        let pieces = Self.wrapWords(text, width: textWidth, indent: indent)
+        return pieces.enumerated().map { i, piece in
+            style(((i == 0 ? first : continuation) + piece).trimmingTrailingSpaces(), s)
+        }.joined(separator: "\n")
+    }
+
+    func short(_ bytes: [UInt8], sized: Bool = true) -> String {
+        bytes.count <= 16 ? Hex.string(bytes)
+            : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? " (\(bytes.count) bytes)" : "")
+    }
+
+    /// The first line of an HTTP/1.x message; for an HTTP/2 one (its fields as `name: value`
+    /// lines, pseudo-headers first) the request as method and URI (`GET https://example.com/a`), the
+    /// response as its status.
+    func firstLine(_ s: String) -> String {
+        let lines = s.split(separator: "\r\n")
+        guard lines.first?.hasPrefix(":") == true else { return String(lines.first ?? "") }
+        var pseudo: [String: String] = [:]
+        for line in lines.prefix(while: { $0.hasPrefix(":") }) {
+            guard let colon = line.dropFirst().firstIndex(of: ":") else { continue }
+            pseudo[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        if let method = pseudo[":method"] {
+            return "\(method) \(pseudo[":scheme"] ?? "https")://\(pseudo[":authority"] ?? "")\(pseudo[":path"] ?? "")"
+        }
+        return pseudo[":status"].map { "status \($0)" } ?? lines.prefix(while: { $0.hasPrefix(":") }).joined(separator: " ")
+    }
+
+    /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.
+    func rule(_ title: String) -> String {
+        let head = "── \(title) "
+        return head + String(repeating: "─", count: max(3, min(65, width) - head.count))
+    }
+
+    /// Words of `text` in lines of at most `width` characters, each starting with `indent` spaces;
+    /// a word longer than a line (a hex value) is cut where the line ends.
+    static func wrapWords(_ text: String, width: Int, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let room = max(8, width - indent)
+        var lines: [String] = []
+        var line = ""
+        // Empty pieces are the extra spaces of a run ("server  TLS"): kept inside a line.
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            if word.isEmpty {
+                if !line.isEmpty, line.count + 1 < room { line += " " }
+                continue
+            }
+            if !line.isEmpty, line.count + 1 + word.count <= room {
+                line += " " + word
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            while word.count > room {
+                lines.append(String(word.prefix(room)))
+                word = word.dropFirst(room)
+            }
+            line = String(word)
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines.map { pad + $0 }
+    }
+
+    /// An explanation under a ladder entry (rails continue beside it).
+    func explain(_ text: String) -> [String] {
+        guard !text.isEmpty else { return [] }
+        return [detail(text, .explanation, indent: 2)]
+    }
+
+    /// An explanation in a full-width section (outcome, knowledge panel).
+    func paragraph(_ text: String) -> [String] {
+        guard !text.isEmpty else { return [] }
+        let indent = "            "
+        return HexdumpRenderer(width: width).wrap(indent + text, continuationIndent: indent.count).map { style($0, .explanation) }
+    }
+
+    enum Style { case heading, tcp, tls, alert, explanation, plain }
+
+    func style(_ text: String, _ s: Style) -> String {
+        guard color else { return text }
+        let code: String
+        switch s {
+        case .plain: return text
+        case .heading: code = "1"
+        case .tcp: code = "36"
+        case .tls: code = "32"
+        case .alert: code = "31"
+        case .explanation: code = "2"
+        }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}

@@ -1,0 +1,122 @@
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// The ladder's HTTP/2 lines: frames as sent and received, HPACK at work, connection errors.
+extension TextRenderer {
+    /// HTTP/2: how it was chosen, the preface, and each frame as its sender writes it (the
+    /// receiver's copy is the same frame, so it is not repeated), with HPACK's sizes.
+    func http2Lines(_ h: HTTP2Event, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [String] {
+        var out: [String] = []
+        var key: String?
+        switch h {
+        case .chosen(let how):
+            out.append(row(t, at: actor, how == .h2
+                ? "\(actor.rawValue) speaks HTTP/2 over TLS: protocol \"h2\" (RFC 9113 §3.2)"
+                : "\(actor.rawValue) speaks HTTP/2 in the clear: \"h2c\" with prior knowledge (RFC 9113 §3.3)"))
+            key = how == .h2 ? "h2.chosen.tls" : "h2.chosen.h2c"
+        case .prefaceSent:
+            out.append(row(t, from: actor, to: peer, "HTTP/2 connection preface \"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n\" (24 bytes)"))
+            key = "h2.preface"
+        case .prefaceReceived where state.oneSided:
+            // A real peer's trace (`tlslab serve`, `connect`): the other side's frames exist only as
+            // received here, so they are drawn from it, as if it had traced them.
+            return http2Lines(.prefaceSent, time: t, actor: peer, peer: actor, state: &state)
+        case .frameReceived(let f) where state.oneSided:
+            return http2Lines(.frameSent(f), time: t, actor: peer, peer: actor, state: &state)
+        case .prefaceReceived, .frameReceived:
+            return []
+        case .connectionError(let code, let why):
+            return [row(t, at: actor, "\(actor.rawValue): HTTP/2 connection error \(code.name): \(why)", .alert)]
+        case .streamError(let stream, let code, let why):
+            return [row(t, at: actor, "\(actor.rawValue): HTTP/2 stream \(stream) is malformed, reset with \(code.name): \(why)", .alert)]
+        case .peerConnectionError:
+            return []  // its GOAWAY is drawn as received; the Outcome names the error
+        case .frameSent(let f):
+            var text = "HTTP/2 \(f.typeName) stream \(f.streamID)"
+            let flags = f.flagNames
+            if !flags.isEmpty { text += " [\(flags.joined(separator: ", "))]" }
+            switch f.frame.payload {
+            case .settings(let list) where !list.isEmpty:
+                text += ": " + list.map { "\(HTTP2Setting(rawValue: $0.0)?.name ?? "0x\(String($0.0, radix: 16))")=\($0.1)" }.joined(separator: ", ")
+                key = "h2.settings"
+            case .settings:
+                key = "h2.settingsAck"
+            case .pushPromise(let promised, _):
+                text += " promises stream \(promised)"
+                key = "h2.push"
+            case .data(let d):
+                text += ": \(d.count) bytes of body"
+                key = "h2.data"
+            case .goaway(let last, let code, _):
+                text += ": last stream \(last), \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
+                // Graceful only with NO_ERROR; any other code ends the connection with that error.
+                key = code == HTTP2ErrorCode.noError.rawValue ? "h2.goaway" : "h2.goawayError"
+            case .rstStream(let code):
+                text += ": \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
+            case .windowUpdate(let increment):
+                text += ": \(increment) more bytes may come"
+                key = "h2.windowUpdate"
+            case .headers:
+                key = "h2.headers"
+            default:
+                break
+            }
+            if let hpack = f.hpack {
+                let path = hpack.fields.first { $0.name == ":path" || $0.name == ":status" }.map { " \($0.name) \($0.value)," } ?? ""
+                text += "\(f.frame.type == .pushPromise ? " —" : ":")\(path) \(hpack.fields.count) header fields, HPACK \(hpack.rawSize) → \(hpack.encodedSize) bytes"
+                if hpack.indexedCount > 0 { text += " (\(hpack.indexedCount) from the tables)" }
+                let fromDynamic = hpack.representations.contains {
+                    if case .indexed(let i) = $0 { return i > HPACKStaticTable.count } else { return false }
+                }
+                // The note speaks of a later request repeating the first's fields (:authority,
+                // cookie): it goes with the first request block that indexes them, not with a
+                // response or a push that happens to reuse a dynamic entry earlier.
+                if fromDynamic, actor == .client, f.frame.type == .headers, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
+            }
+            out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
+            if verbosity == .bytes { out += http2FrameBytes(f) }
+        }
+        if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
+            state.explained.insert(key)
+            out += explain(text)
+        }
+        return out
+    }
+
+    /// At `bytes` verbosity: the frame header's fields, the first payload octets, and how HPACK
+    /// represented each header field (RFC 7541 §6).
+    func http2FrameBytes(_ f: HTTP2FrameTrace) -> [String] {
+        let wire = f.frame.encoded
+        var out = [detail("frame header \(Hex.string(Array(wire.prefix(9)))): length \(f.length), type 0x\(String(wire[3], radix: 16)) \(f.typeName), flags 0x\(String(format: "%02x", wire[4])), stream \(f.streamID)", indent: 10)]
+        let payload = wire.dropFirst(9)
+        if !payload.isEmpty {
+            out.append(detail("payload \(Hex.string(Array(payload.prefix(32))))\(payload.count > 32 ? "… (\(payload.count) bytes)" : "")", indent: 10))
+        }
+        guard let hpack = f.hpack else { return out }
+        var fields = hpack.fields.makeIterator()
+        for representation in hpack.representations {
+            switch representation {
+            case .sizeUpdate(let size):
+                out.append(detail("dynamic table size update → \(size)", indent: 12))
+            case .indexed(let index):
+                let field = fields.next().map(\.description) ?? "?"
+                out.append(detail("indexed \(index) (\(index <= HPACKStaticTable.count ? "static" : "dynamic")) → \(field)", indent: 12))
+            case .literal(let field, let nameIndex, let indexing, let huffmanName, let huffmanValue):
+                _ = fields.next()
+                let how: String
+                switch indexing {
+                case .incremental: how = "literal, added to the dynamic table"
+                case .without: how = "literal, not indexed"
+                case .never: how = "literal, never indexed"
+                }
+                let name = nameIndex.map { "name from index \($0)" } ?? "literal name\(huffmanName ? " (Huffman)" : "")"
+                out.append(detail("\(how); \(name); value\(huffmanValue ? " Huffman-coded" : " as is") → \(field)", indent: 12))
+            }
+        }
+        out.append(detail("dynamic table now \(hpack.tableEntries) \(hpack.tableEntries == 1 ? "entry" : "entries"), \(hpack.tableSize) bytes", indent: 12))
+        return out
+    }
+}

@@ -1,0 +1,79 @@
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// The ladder's TCP lines: segments with flags, seq, ack and len, state changes, timers, drops, and what each segment carries.
+extension TextRenderer {
+    func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [String] {
+        switch kind {
+        case .injected(let p):
+            let s = p.segment
+            let to = state.participants[p.destination] ?? .server
+            return [row(t, from: .attacker, to: to, "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count)\(carried(p)) — injected by the attacker, spoofed from \(p.source)", .alert)]
+        case .sent(let p):
+            let s = p.segment
+            let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
+            var text = "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)"
+            if let ack = s.ack { text += " ack=\(ack.rawValue)" }
+            text += " len=\(s.payload.count)" + carried(p)
+            var out = [row(t, from: actor, to: receiver, text, .tcp)]
+            if verbosity != .summary {
+                let key: String? = s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : "tcp.synack")
+                    : s.flags.contains(.fin) ? "tcp.fin"
+                    : (state.tcpAcks == 0 && s.payload.isEmpty ? "tcp.ack3" : nil)
+                if s.flags.compact == "A", s.payload.isEmpty { state.tcpAcks += 1 }
+                if let key, !state.explained.contains(key), let text = explanations(key) {
+                    state.explained.insert(key)
+                    out += explain(text)
+                }
+            }
+            return out
+        case .dropped(let p, let reason):
+            let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
+            var out = [row(t, from: actor, to: receiver, lost: true,
+                           "✗ lost: TCP [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count)\(carried(p)) (\(reason.rawValue))", .alert)]
+            if !state.explained.contains("tcp.drop"), let text = explanations("tcp.drop") {
+                state.explained.insert("tcp.drop")
+                out += explain(text)
+            }
+            return out
+        case .connection(_, .retransmitted(let seg, let attempt)):
+            var out = [row(t, at: actor, "\(actor.rawValue) retransmits seq=\(seg.seq.rawValue) len=\(seg.payload.count) (attempt \(attempt))", .alert)]
+            if !state.explained.contains("tcp.retransmit"), let text = explanations("tcp.retransmit") {
+                state.explained.insert("tcp.retransmit")
+                out += explain(text)
+            }
+            return out
+        case .connection(_, .stateChanged(let from, let to, _)):
+            return [row(t, at: actor, "\(actor.rawValue): \(from) → \(to)")]
+        default:
+            return []
+        }
+    }
+
+    /// The TLS messages (or records) whose bytes the segment carries, from the stream offsets the
+    /// simulation recorded: " · ClientHello", " · Finished (encrypted, part)".
+    func carried(_ p: TCPPacket) -> String {
+        let names = layout.carried(p).map { item -> String in
+            var name = spanName(item.span.content)
+            var notes: [String] = []
+            if item.span.encrypted, case .handshake = item.span.content { notes.append("encrypted") }
+            if item.partial { notes.append("part") }
+            if !notes.isEmpty { name += " (\(notes.joined(separator: ", ")))" }
+            return name
+        }
+        return names.isEmpty ? "" : " · " + names.joined(separator: ", ")
+    }
+
+    func spanName(_ content: StreamSpan.Content) -> String {
+        switch content {
+        case .handshake(let type): return handshakeName(type)
+        case .changeCipherSpec: return "ChangeCipherSpec"
+        case .alert(let alert): return "Alert \(alert.alertDescription)"
+        case .applicationData: return "application data"
+        case .plainHTTP: return "HTTP (no TLS)"
+        }
+    }
+}

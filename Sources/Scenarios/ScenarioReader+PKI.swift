@@ -1,0 +1,121 @@
+import Foundation
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+import Yams
+
+/// The `pki` section and the names of certificates other sections refer to.
+extension ScenarioReader {
+    // MARK: - PKI
+
+    /// The certificates a file can name and the defaults they imply.
+    struct PKIWorld {
+        var certificates: [String: NamedCertificate]
+        var serverChain: [String]
+        var trust: [String]
+        var host: String
+        var now: Int64
+    }
+
+    static let pkiKeys = ["preset", "seed", "organization", "root", "intermediate", "hosts", "client_name", "client_ca",
+                          "key_bits", "defect", "leaf_valid_from_days", "leaf_valid_until_days", "wrong_host_name"]
+
+    /// The demo PKI (`demo-root`, `demo-leaf`), the attacker's own certificate (`attacker`), and —
+    /// when `pki` has hierarchy keys — a hierarchy built from a seed: `root`, `intermediate`,
+    /// `sub-intermediate`, `leaf`, `original-leaf`, `client-root`, `client`.
+    func pkiWorld(_ top: YAMLMapping) throws(ScenarioError) -> PKIWorld {
+        var certs: [String: NamedCertificate] = [:]
+        do {
+            let root = try X509Certificate.parseAll(Array(DemoPKI.rootCertificatePEM.utf8), source: "demo root")
+            let leaf = try X509Certificate.parseAll(Array(DemoPKI.serverCertificatePEM.utf8), source: "demo leaf")
+            let attacker = try X509Certificate.parseAll(Array(AttackerPKI.certificatePEM.utf8), source: "attacker")
+            if let r = root.first { certs["demo-root"] = NamedCertificate(name: "demo-root", certificate: r, key: try RSAPrivateKey(pem: DemoPKI.rootKeyPEM)) }
+            if let l = leaf.first { certs["demo-leaf"] = NamedCertificate(name: "demo-leaf", certificate: l, key: try RSAPrivateKey(pem: DemoPKI.serverKeyPEM)) }
+            if let a = attacker.first { certs["attacker"] = NamedCertificate(name: "attacker", certificate: a, key: try RSAPrivateKey(pem: AttackerPKI.keyPEM)) }
+        } catch {
+            throw top.owner.error("the built-in certificates do not load: \(error)")
+        }
+        let demoLeafStart = certs["demo-leaf"]?.certificate.notBefore ?? 0
+        let explicitNow = try now(top)
+        guard let pki = top["pki"] else {
+            return PKIWorld(certificates: certs, serverChain: ["demo-leaf"], trust: ["demo-root"], host: "example.com",
+                            now: explicitNow ?? demoLeafStart + 86_400)
+        }
+        let m = try pki.mapping(Self.pkiKeys)
+        if let preset = m["preset"] {
+            _ = try preset.oneOf(["demo", "hierarchy"])
+            if m.keys.count == 1, try preset.string() == "demo" {
+                return PKIWorld(certificates: certs, serverChain: ["demo-leaf"], trust: ["demo-root"], host: "example.com",
+                                now: explicitNow ?? demoLeafStart + 86_400)
+            }
+            if try preset.string() == "demo" {
+                throw m.keyError(m.keys.first { $0 != "preset" } ?? "preset", "contradiction: preset demo takes no hierarchy keys")
+            }
+        }
+        var spec = PKIHierarchySpec()
+        if let v = m["seed"] { spec.seed = try v.uint64() }
+        if let v = m["organization"] { spec.organization = try v.name(limit: 64) }
+        if let v = m["root"] { spec.rootName = try v.name(limit: 64) }
+        if let v = m["intermediate"] { spec.intermediateName = try v.name(limit: 64) }
+        if let v = m["hosts"] {
+            let hosts = try v.list().map { h throws(ScenarioError) in try h.name() }
+            guard !hosts.isEmpty else { throw v.error("expected at least one host name") }
+            spec.serverHosts = hosts
+        }
+        if let v = m["client_name"] { spec.clientName = try v.name(limit: 64) }
+        if let v = m["client_ca"] { spec.clientCAName = try v.name(limit: 64) }
+        if let v = m["key_bits"] { spec.keyBits = Int(try v.oneOf(["1024", "2048", "3072", "4096"])) ?? 2048 }
+        if let v = m["defect"] { spec.defect = PKIDefect(rawValue: try v.oneOf(PKIDefect.allCases.map(\.rawValue))) ?? .none }
+        if let v = m["leaf_valid_from_days"] { spec.leafValidFrom = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
+        if let v = m["leaf_valid_until_days"] { spec.leafValidUntil = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
+        if spec.leafValidFrom >= spec.leafValidUntil {
+            throw m.keyError(m.has("leaf_valid_from_days") ? "leaf_valid_from_days" : "leaf_valid_until_days",
+                             "contradiction: the leaf's validity starts after it ends")
+        }
+        if let v = m["wrong_host_name"] { spec.wrongHostName = try v.name() }
+        if let explicitNow { spec.now = explicitNow }
+        let h: PKIHierarchy
+        do {
+            h = try PKIHierarchy(spec)
+        } catch {
+            throw pki.error("the hierarchy cannot be built: \(error)")
+        }
+        let keys: [String: RSAPrivateKey] = ["root": h.rootKey, "intermediate": h.intermediateKey, "leaf": h.serverKey,
+                                             "client": h.client.privateKey]
+        for (label, cert) in h.labelledCertificates {
+            certs[label] = NamedCertificate(name: label, certificate: cert, key: keys[label])
+        }
+        func name(of cert: X509Certificate) -> String? {
+            h.labelledCertificates.first { $0.certificate.der == cert.der }?.label
+        }
+        return PKIWorld(certificates: certs, serverChain: h.serverChain.compactMap(name), trust: h.roots.compactMap(name),
+                        host: spec.primaryHost.hasPrefix("*.") ? "www" + spec.primaryHost.dropFirst() : spec.primaryHost,
+                        now: spec.now)
+    }
+
+    func certificateNames(_ value: YAMLValue, _ known: [String: NamedCertificate]) throws(ScenarioError) -> [String] {
+        try value.list().map { item throws(ScenarioError) in try certificateName(item, known) }
+    }
+
+    func certificateName(_ item: YAMLValue, _ known: [String: NamedCertificate]) throws(ScenarioError) -> String {
+        let name = try item.string()
+        guard known[name] != nil else {
+            let list = known.keys.sorted()
+            throw item.error("expected the name of a certificate of the PKI (\(list.joined(separator: ", "))), got '\(YAMLValue.clip(name))'"
+                             + Spelling.hint(for: name, among: list))
+        }
+        return name
+    }
+
+    func now(_ top: YAMLMapping) throws(ScenarioError) -> Int64? {
+        guard let v = top["now"] else { return nil }
+        let text = try v.string()
+        let formatter = ISO8601DateFormatter()
+        guard let date = formatter.date(from: text) else {
+            throw v.error("expected an ISO 8601 UTC time like 2027-03-01T12:00:00Z, got '\(YAMLValue.clip(text))'")
+        }
+        return Int64(date.timeIntervalSince1970)
+    }
+}

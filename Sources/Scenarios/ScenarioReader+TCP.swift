@@ -1,0 +1,131 @@
+import Foundation
+import PKI
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+import Yams
+
+/// The `network` and `tcp` sections, and the TCP world of a `kind: tcp` scenario.
+extension ScenarioReader {
+    // MARK: - Network and TCP
+
+    func network(_ value: YAMLValue?, hosts: [String]) throws(ScenarioError) -> NetworkSpec {
+        var n = NetworkSpec()
+        guard let value else { return n }
+        let m = try value.mapping(["latency_ms", "loss", "duplicate", "jitter_ms", "faults"])
+        n.latencyMs = try m["latency_ms"]?.int(0 ... 10_000) ?? n.latencyMs
+        n.loss = try m["loss"]?.probability() ?? 0
+        n.duplicate = try m["duplicate"]?.probability() ?? 0
+        n.jitterMs = try m["jitter_ms"]?.int(0 ... 10_000) ?? 0
+        if let faults = m["faults"] {
+            for item in try faults.list() {
+                let f = try item.mapping(["from", "nth", "action", "delay_ms"])
+                let from = try f.required("from", "client or server").oneOf(hosts)
+                let nth = try f.required("nth", "a whole number ≥ 1").int(1 ... 100_000)
+                let actionName = try f.required("action", "one of: drop, duplicate, delay").oneOf(["drop", "duplicate", "delay"])
+                let action: TCPFaultRule.Action
+                switch actionName {
+                case "delay":
+                    let ms = try f.required("delay_ms", "a whole number of milliseconds in 0...600000").int(0 ... 600_000)
+                    action = .delay(TCPDuration.milliseconds(Int64(ms)))
+                case "duplicate": action = .duplicate
+                default: action = .drop
+                }
+                if actionName != "delay", f.has("delay_ms") {
+                    throw f.keyError("delay_ms", "contradiction: delay_ms only applies to action delay")
+                }
+                n.faults.append(FaultSpec(from: from, nth: nth, action: action))
+            }
+        }
+        return n
+    }
+
+    func isn(_ value: YAMLValue) throws(ScenarioError) -> ISNMode {
+        if case .scalar = value.node {
+            _ = try value.oneOf(["random"])
+            return .random
+        }
+        let m = try value.mapping(["counter"])
+        let c = try m.required("counter", "a mapping with start and increment").mapping(["start", "increment"])
+        let start = try c.required("start", "a whole number in 0...4294967295").int(0 ... Int(UInt32.max))
+        let inc = try c["increment"]?.int(0 ... Int(UInt32.max)) ?? 64_000
+        return .counter(start: UInt32(start), increment: UInt32(inc))
+    }
+
+    func tcp(_ value: YAMLValue?, tcpOnly: Bool) throws(ScenarioError) -> TCPSpec {
+        var t = TCPSpec()
+        guard let value else { return t }
+        var keys = ["mss", "window", "min_rto_ms", "initial_rto_ms", "msl_ms", "client_isn", "server_isn"]
+        if tcpOnly { keys += ["handshake", "backlog", "syn_cookies"] }
+        let m = try value.mapping(keys)
+        t.mss = try m["mss"]?.int(64 ... 65_495) ?? t.mss
+        t.window = try m["window"]?.int(1 ... 65_535) ?? t.window
+        t.minimumRTOMs = try m["min_rto_ms"]?.int(1 ... 60_000) ?? t.minimumRTOMs
+        t.initialRTOMs = try m["initial_rto_ms"]?.int(1 ... 60_000) ?? t.initialRTOMs
+        t.mslMs = try m["msl_ms"]?.int(1 ... 600_000) ?? t.mslMs
+        if let v = m["client_isn"] { t.clientISN = try isn(v) }
+        if let v = m["server_isn"] { t.serverISN = try isn(v) }
+        if let v = m["handshake"] { t.handshake = TCPHandshakeMode(rawValue: try v.oneOf(["threeWay", "twoWay"])) ?? .threeWay }
+        t.backlog = try m["backlog"]?.int(1 ... 4096) ?? t.backlog
+        t.synCookies = try m["syn_cookies"]?.bool() ?? false
+        return t
+    }
+
+    func tcpWorld(_ top: YAMLMapping) throws(ScenarioError) -> TCPWorld {
+        let network = try self.network(top["network"], hosts: ["client", "server"])
+        let tcp = try self.tcp(top["tcp"], tcpOnly: true)
+        let runMs = try top["run_ms"]?.int(1 ... 3_600_000) ?? 10_000
+        var actions: [TCPAction] = []
+        let list = try top.required("actions", "a list of actions (each a mapping with do)").list()
+        var connected = false
+        for item in list {
+            let m = try item.mapping(["at_ms", "do", "by", "bytes", "text", "seq", "per_second", "seconds"])
+            let at = try m["at_ms"]?.int(0 ... 3_600_000) ?? 0
+            let verb = try m.required("do", "one of: connect, send, close, abort, old_duplicate_syn, syn_flood, off_path_injection").oneOf(["connect", "send", "close", "abort", "old_duplicate_syn", "syn_flood", "off_path_injection"])
+            var used = ["at_ms", "do"]
+            let kind: TCPAction.Kind
+            switch verb {
+            case "connect":
+                kind = .connect
+                connected = true
+            case "send":
+                let by = try m.required("by", "client or server").oneOf(["client", "server"])
+                let bytes: [UInt8]
+                if let t = m["text"] {
+                    bytes = Array(try t.string().utf8)
+                    if m.has("bytes") { throw m.keyError("bytes", "contradiction: give bytes or text, not both") }
+                } else {
+                    bytes = (0 ..< (try m.required("bytes", "a whole number of bytes in 1...1000000 (or text)").int(1 ... 1_000_000))).map { UInt8(truncatingIfNeeded: $0) }
+                }
+                used += ["by", "bytes", "text"]
+                kind = .send(by: by, bytes: bytes)
+            case "close", "abort":
+                let by = try m.required("by", "client or server").oneOf(["client", "server"])
+                used += ["by"]
+                kind = verb == "close" ? .close(by: by) : .abort(by: by)
+            case "old_duplicate_syn":
+                let seq = try m.required("seq", "a whole number in 0...4294967295").int(0 ... Int(UInt32.max))
+                used += ["seq"]
+                kind = .oldDuplicateSYN(seq: UInt32(seq))
+            case "syn_flood":
+                let per = try m.required("per_second", "a whole number in 1...1000").int(1 ... 1000)
+                let seconds = try m.required("seconds", "a whole number in 1...600").int(1 ... 600)
+                used += ["per_second", "seconds"]
+                kind = .synFlood(perSecond: per, seconds: seconds)
+            default:
+                let text = try m.required("text", "a string").string()
+                used += ["text"]
+                kind = .offPathInjection(text: text)
+            }
+            if verb != "connect", verb != "syn_flood", verb != "off_path_injection", verb != "old_duplicate_syn", !connected {
+                throw item.error("contradiction: '\(verb)' before any 'connect'")
+            }
+            for key in m.keys where !used.contains(key) {
+                throw m.keyError(key, "key '\(key)' does not apply to action '\(verb)'")
+            }
+            actions.append(TCPAction(atMs: at, kind: kind))
+        }
+        return TCPWorld(network: network, tcp: tcp, actions: actions, runMs: runMs)
+    }
+}

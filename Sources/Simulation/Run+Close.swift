@@ -1,0 +1,55 @@
+import PKI
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// The end of a leg: close_notify and TCP's close once the HTTP work is done or the handshake failed.
+extension Run {
+    func closeWhenDone(_ leg: Leg) {
+        let client = leg.initiator, server = leg.responder
+        guard let c = client.tcp else { return }
+        let exchangeOver: Bool
+        if client.actor == .client, setup.connectionMode == .h2 {
+            exchangeOver = http2ExchangeOver(leg)
+        } else if client.actor == .client {
+            exchangeOver = client.done && leg.answered >= leg.requests.count
+        } else {
+            let down = leg.downstream
+            exchangeOver = down.map { $0.initiator.closedTCP || $0.responder.failed || $0.responder.closedTCP } ?? true
+        }
+        // The initiator closes first: close_notify, then FIN. It reacts only to its own state and to
+        // what it received (a fatal alert it sent or read), never to the other side's local failure.
+        if exchangeOver, setup.connectionMode == .h2, client.actor == .client, !client.closedTLS, !client.failed {
+            http2GoAway(leg)
+        }
+        if exchangeOver || client.failed, !client.closedTLS {
+            client.closedTLS = true
+            if client.done, !client.failed, case .client(var engine) = client.engine {
+                if client.actor == .client { note("closing: close_notify and the TCP four-way close", connection: leg.index) }
+                let step = engine.close()
+                client.engine = .client(engine)
+                record(step, by: client)
+            } else if client.done, case .plain = client.engine, client.actor == .client {
+                note("closing: the TCP four-way close", connection: leg.index)
+            }
+        }
+        if client.closedTLS, !client.closedTCP, client.pendingWrites.isEmpty {
+            client.closedTCP = true
+            try? net.close(c)
+        }
+        // The responder answers the close_notify with its own, then closes TCP — once the client's
+        // FIN arrived (CLOSE-WAIT), or once it sent or received a fatal alert itself.
+        if let s = server.tcp, !server.closedTCP, net.state(of: s) == .closeWait || server.failed {
+            if !server.closedTLS, !server.failed, case .server(var engine) = server.engine {
+                server.closedTLS = true
+                let step = engine.close()
+                server.engine = .server(engine)
+                record(step, by: server)
+            }
+            if server.pendingWrites.isEmpty {
+                server.closedTCP = true
+                try? net.close(s)
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import PKI
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// One end of one TCP connection: a TLS engine (or none, for plain HTTP) and its bookkeeping.
+final class Endpoint {
+    enum Engine {
+        case client(TLSClient)
+        case server(TLSServer)
+        case plain
+    }
+
+    let actor: Actor
+    let peer: Actor
+    let connection: Int
+    let isInitiator: Bool
+    var engine: Engine
+    var tcp: TCPConnectionID?
+    var started = false
+    var done = false            // handshake completed (plain: TCP established)
+    var failed = false          // a fatal alert sent or received
+    var closedTLS = false, closedTCP = false
+    var inbox: [UInt8] = []     // application bytes received, not yet consumed
+    /// Virtual time before which this side is still computing (CPU cost).
+    var busyUntil: Int64 = 0
+    /// The real client's configuration (a weak generator is seeded from the clock when TLS starts).
+    var configuration: TLSClientConfiguration?
+    var pendingWrites: [(due: Int64, bytes: [UInt8])] = []
+    /// The other end of this TCP connection (set by `Leg`).
+    weak var other: Endpoint?
+    /// Bytes handed to TCP so far (the stream offset of the next byte) and bytes read from it.
+    var streamOffset = 0
+    var bytesRead = 0
+    /// Handshake messages written but not yet placed in a record (records coalesce a flight).
+    var unplaced: [(message: HandshakeMessage, bytes: [UInt8], remaining: Int)] = []
+    /// Messages, change_cipher_spec and alerts this side sent, in stream order, with the stream
+    /// offset where their record ends; `settled` of them the peer has received or dropped.
+    var outgoing: [(content: UndeliveredMessage.Content, end: Int)] = []
+    var settled = 0
+    /// Why this side stopped processing: the fatal alert it sent or received (a `dropped.…` key
+    /// and the alert's name).
+    var failure: (key: String, alert: String)?
+    /// HTTP/2 framing and HPACK state (mode `h2`).
+    var h2 = HTTP2EndpointState()
+
+    init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
+        self.actor = actor
+        self.peer = peer
+        self.connection = connection
+        self.isInitiator = isInitiator
+        self.engine = engine
+    }
+}
+
+/// A TCP connection between two endpoints, and the HTTP work it carries.
+final class Leg {
+    let index: Int
+    let initiator: Endpoint
+    let responder: Endpoint
+    let responderAddress: IPv4Address
+    /// The real client's requests on this connection, and how many were sent / answered.
+    var requests: [String] = []
+    var sent = 0, answered = 0
+    /// A MITM's own connection to the server, and the requests waiting to be relayed on it.
+    weak var upstream: Leg?
+    weak var downstream: Leg?
+    var relayQueue: [String] = []
+
+    init(index: Int, initiator: Endpoint, responder: Endpoint, responderAddress: IPv4Address) {
+        self.index = index
+        self.initiator = initiator
+        self.responder = responder
+        self.responderAddress = responderAddress
+        initiator.other = responder
+        responder.other = initiator
+    }
+}
