@@ -2,9 +2,12 @@
 import PackageDescription
 
 // Layers, bottom to top (no module imports one above it):
-//   CGMP → BigNum → TLSCrypto → PKI → TLSEngine
+//   CGMP → BigNum → TLSCrypto → PKI → TLSEngine → HTTP2, Trust
 //   TCPSim (stands alone)
-//   Simulation (TLSEngine + TCPSim) → Scenarios, Rendering, RealPeer → tlslab
+//   Trace (the facts of TLS, TCP, HTTP/2 and PKI, for renderers)
+//   Simulation (TLSEngine + TCPSim + HTTP2 + Trust → Trace) → Scenarios
+//   RealPeer (TLSEngine + HTTP2 + Trust → Trace);  Rendering (Trace only, and the types it shows)
+//   tlslab (the command line) on top
 let package = Package(
     name: "TLSLab",
     platforms: [.macOS(.v14)],
@@ -41,16 +44,23 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "TCPSim"),
-        .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
+        // HTTP/2 (RFC 9113) and HPACK (RFC 7541): frames, header compression, the connection sessions.
+        .target(name: "HTTP2", dependencies: ["TLSEngine"]),
+        // Who the client and the server trust: chain, policy and mutual-TLS evaluators, client trust policies.
+        .target(name: "Trust", dependencies: ["PKI", "TLSEngine", "TLSCrypto"]),
+        // The trace: events with facts and sentence keys, summary, statistics, who knows what.
+        .target(name: "Trace", dependencies: ["TLSEngine", "TCPSim", "TLSCrypto", "HTTP2", "PKI"]),
+        .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
         .target(name: "Scenarios", dependencies: [
-            "Simulation", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum",
+            "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum",
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "Rendering", dependencies: ["Simulation", "TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
+        .target(name: "Rendering", dependencies: ["Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
         // Real peers: the same state machines over POSIX sockets (no Rendering: drivers emit trace events).
-        .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "Simulation", "TLSCrypto"]),
+        .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
         .executableTarget(name: "tlslab", dependencies: [
             "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim", "RealPeer", "BigNum",
+            "HTTP2", "Trust", "Trace",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -63,14 +73,15 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TestSupport"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "TestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Simulation", "TCPSim", "TLSEngine"],
+        .testTarget(name: "SimulationTests", dependencies: ["Trace", "HTTP2", "Trust", "Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Trace", "HTTP2", "Trust", "Rendering", "Simulation", "TCPSim", "TLSEngine"],
                     exclude: ["Goldens", "ProtocolFacts"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering", "TestSupport"]),
-        .testTarget(name: "RealPeerTests", dependencies: ["RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering"]),
+        .testTarget(name: "CLITests", dependencies: ["Trace", "HTTP2", "Trust", "tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Trace", "HTTP2", "Trust", "Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering", "TestSupport"]),
+        .testTarget(name: "RealPeerTests", dependencies: ["Trace", "HTTP2", "Trust", "RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering"]),
         .testTarget(name: "PKITests", dependencies: [
             "PKI", "TLSCrypto", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),

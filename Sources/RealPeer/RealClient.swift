@@ -1,5 +1,7 @@
 import Foundation
-import Simulation
+import HTTP2
+import Trace
+import Trust
 import TLSEngine
 
 /// Runs ``TLSClient`` — the simulation's client state machine — over a real TCP socket: connect,

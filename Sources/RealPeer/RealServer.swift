@@ -1,6 +1,8 @@
 import Foundation
 import PKI
-import Simulation
+import HTTP2
+import Trace
+import Trust
 import TLSEngine
 #if canImport(Glibc)
 import Glibc

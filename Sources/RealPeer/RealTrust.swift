@@ -1,6 +1,8 @@
 import Foundation
 import PKI
-import Simulation
+import HTTP2
+import Trace
+import Trust
 import TLSEngine
 
 /// The client's trust decision about a real server, made exactly as in a simulation: the

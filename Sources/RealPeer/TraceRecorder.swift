@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Simulation
+import HTTP2
+import Trace
+import Trust
 import TLSEngine
 
 /// Builds a real connection's trace with the simulation's event types. The TLS layer is exactly the

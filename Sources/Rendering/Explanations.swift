@@ -1,4 +1,5 @@
-import Simulation
+import HTTP2
+import Trace
 
 /// Every sentence the text renderer says about a step, in one catalogue keyed by step kind, so a
 /// second language is a new table, not a code change.

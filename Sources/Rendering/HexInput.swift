@@ -1,3 +1,5 @@
+
+
 /// Reads the hex a user pastes: `16 03 03`, `16:03:03`, `160303`, `0x16, 0x03`, several lines,
 /// `#` comments. Anything else is an error naming the first offending character.
 public enum HexInput {

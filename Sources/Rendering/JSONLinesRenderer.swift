@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// The trace as JSON Lines: one object per event, then a summary object. The contract (other
 /// tools read it; README "The JSON Lines contract" says the same):

@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// The ladder's lines for what attackers and the eavesdropper did and worked out.
 extension TextRenderer {

@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// The ladder canvas: column headers, rails, arrows, rows, indented detail, wrapping and styles (the walkthrough draws on it too).
 extension TextRenderer {

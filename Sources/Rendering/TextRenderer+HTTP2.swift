@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// The ladder's HTTP/2 lines: frames as sent and received, HPACK at work, connection errors.
 extension TextRenderer {

@@ -1,5 +1,6 @@
-import Simulation
+import HTTP2
 import TCPSim
+import Trace
 
 extension TextRenderer {
     /// Where the ladder's columns sit and which stream bytes carry which TLS message: read off the

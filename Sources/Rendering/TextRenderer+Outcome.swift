@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// The end of a run: the outcome, the who-knows-what panel and the statistics.
 extension TextRenderer {

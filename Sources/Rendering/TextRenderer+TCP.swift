@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// The ladder's TCP lines: segments with flags, seq, ack and len, state changes, timers, drops, and what each segment carries.
 extension TextRenderer {

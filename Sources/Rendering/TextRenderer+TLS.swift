@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// The ladder's TLS lines: handshake messages, records, derived values, signatures, certificate decisions and alerts.
 extension TextRenderer {

@@ -1,8 +1,9 @@
+import HTTP2
 import PKI
-import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
 
 /// Renders a trace as a ladder of lines: time on the left, who sends to whom, the TCP flags,
 /// seq/ack/len or the TLS message, and — at the normal level — what it means and the values

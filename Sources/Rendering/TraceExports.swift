@@ -1,6 +1,7 @@
-import Simulation
+import HTTP2
 import TCPSim
 import TLSEngine
+import Trace
 
 extension PcapWriter {
     /// Every segment on the wire in time order, as a capture would record it.

@@ -1,4 +1,5 @@
-import Simulation
+import HTTP2
+import Trace
 
 /// The interactive walkthrough as values: a run cut into steps, a cursor with the viewer's
 /// toggles, and a pure function from (steps, cursor, screen size) to the lines on screen.

@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
+import Simulation
 import TCPSim
 import TLSEngine
-import Simulation
+import Trace
+import Trust
 
 /// A value a run ends with, or one an expectation names.
 public enum FactValue: Equatable, Sendable, CustomStringConvertible {

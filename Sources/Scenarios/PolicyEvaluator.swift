@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
 import Simulation
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// What the client's policy decided about the server's chain (recorded for `expect`).
 public struct TrustVerdict: Sendable {

@@ -1,8 +1,11 @@
+import HTTP2
 import PKI
+import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
-import Simulation
+import Trace
+import Trust
 
 /// One validated scenario file: a world to simulate and what must happen in it.
 public struct Scenario {

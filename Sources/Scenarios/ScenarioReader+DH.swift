@@ -1,9 +1,12 @@
 import Foundation
+import HTTP2
 import PKI
 import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 import Yams
 
 /// The `dh` section: Diffie-Hellman by hand with small numbers.

@@ -1,9 +1,12 @@
 import Foundation
+import HTTP2
 import PKI
 import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 import Yams
 
 /// The `pki` section and the names of certificates other sections refer to.

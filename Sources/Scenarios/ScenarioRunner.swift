@@ -1,8 +1,11 @@
+import HTTP2
 import PKI
 import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// The result of running one scenario: every fact `expect` can name, and the trace for TLS worlds.
 public struct ScenarioRun {

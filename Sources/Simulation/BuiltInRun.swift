@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// The runs `tlslab` knows by name (scenario files arrive with the scenario layer).
 public enum BuiltInRun: String, CaseIterable, Sendable {

@@ -1,5 +1,8 @@
+import HTTP2
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// What the eavesdropper works out after the run, from the recording alone plus what it gets
 /// later (a stolen key) or can guess (a predictable seed). Every "learned" value was computed by
@@ -82,7 +85,7 @@ enum PassiveAnalysis {
         let response = opened.serverRecords.filter { $0.0 == .applicationData }.flatMap(\.1)
         if !request.isEmpty {
             events.append(.learned(secret: "HTTP request", value: request, how: Sentence("how.appData")))
-            if let cookie = cookieLine(request) {
+            if let cookie = HTTPCookieLine.find(in: request) {
                 events.append(.learned(secret: "HTTP cookie", value: cookie, how: Sentence("how.cookie")))
             }
         }
@@ -90,11 +93,5 @@ enum PassiveAnalysis {
             events.append(.learned(secret: "HTTP response", value: response, how: Sentence("how.appData")))
         }
         return events
-    }
-
-    /// The first `Cookie:` header line of an HTTP message, as bytes.
-    static func cookieLine(_ bytes: [UInt8]) -> [UInt8]? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("cookie:") }.map { Array($0.utf8) }
     }
 }

@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// The end of a leg: close_notify and TCP's close once the HTTP work is done or the handshake failed.
 extension Run {

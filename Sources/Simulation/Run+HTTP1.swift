@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// HTTP/0.9, 1.0 and 1.1 over the run's legs: requests in order, keep-alive and pipelining, the responses, and the close that HTTP/1.0 asks for.
 extension Run {
@@ -26,7 +29,7 @@ extension Run {
                         secret: "HTTP request", value: Array(request.utf8),
                         how: Sentence(setup.usesTLS ? "how.mitm.decrypted" : "how.mitm.plain"))),
                         connection: leg.index))
-                    if let cookie = PassiveAnalysis.cookieLine(Array(request.utf8)) {
+                    if let cookie = HTTPCookieLine.find(in: Array(request.utf8)) {
                         events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
                             secret: "HTTP cookie", value: cookie, how: Sentence("how.mitm.cookie"))), connection: leg.index))
                     }

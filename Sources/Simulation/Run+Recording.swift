@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// Step recording: an engine step's events into the trace, its records onto TCP, and which bytes of the stream carry which message.
 extension Run {

@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// The mutable bookkeeping of one run.
 final class Run {

@@ -1,7 +1,10 @@
+import HTTP2
 import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// One end of one TCP connection: a TLS engine (or none, for plain HTTP) and its bookkeeping.
 final class Endpoint {

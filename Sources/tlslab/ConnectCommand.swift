@@ -1,11 +1,14 @@
 import ArgumentParser
 import Foundation
+import HTTP2
 import PKI
 import RealPeer
 import Rendering
 import Simulation
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// `tlslab connect HOST:PORT`: the simulation's client state machine against a real server over a
 /// real socket, traced like a simulation (the TCP layer only as far as the socket shows it).

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
+import HTTP2
 import Rendering
 import TLSEngine
+import Trace
+import Trust
 
 /// `tlslab dissect`: annotate raw TLS bytes field by field.
 struct DissectCommand: ParsableCommand {

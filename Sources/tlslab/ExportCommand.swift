@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
+import HTTP2
 import Rendering
 import Simulation
+import Trace
+import Trust
 
 /// `tlslab export SCENARIO --pcap FILE --keylog FILE [--pki DIR]`: the run as Wireshark sees it.
 struct ExportCommand: ParsableCommand {

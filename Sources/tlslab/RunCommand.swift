@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
+import HTTP2
 import Rendering
 import Scenarios
 import Simulation
+import Trace
+import Trust
 
 /// Options shared by `tlslab` (default walkthrough) and `tlslab run`.
 struct RenderOptions: ParsableArguments {

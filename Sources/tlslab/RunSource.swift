@@ -1,7 +1,10 @@
 import Foundation
+import HTTP2
 import PKI
 import Scenarios
 import Simulation
+import Trace
+import Trust
 
 /// How `--seed` was given: not at all (a built-in run uses 1, a scenario file its own `seed:`),
 /// a number, or `random` (the system CSPRNG).

@@ -1,11 +1,14 @@
 import ArgumentParser
 import Foundation
+import HTTP2
 import PKI
 import RealPeer
 import Rendering
 import Simulation
 import TLSCrypto
 import TLSEngine
+import Trace
+import Trust
 
 /// `tlslab serve`: the simulation's server state machine on a real listening socket. Connections are
 /// served one after another; each is traced and answered with a page saying what was negotiated.

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import HTTP2
 import Simulation
+import Trace
+import Trust
 
 @main
 struct TLSLab: ParsableCommand {

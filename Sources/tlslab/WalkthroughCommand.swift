@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
+import HTTP2
 import Rendering
 import Simulation
+import Trace
+import Trust
 
 /// `tlslab walkthrough [SCENARIO]`: step through a run in the terminal.
 struct WalkthroughCommand: ParsableCommand {

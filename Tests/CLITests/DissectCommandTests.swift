@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+import HTTP2
 @testable import Rendering
+import Testing
+import Trace
+import Trust
 
 @Suite("tlslab dissect")
 struct DissectCommandTests {

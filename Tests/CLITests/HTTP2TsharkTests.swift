@@ -1,7 +1,10 @@
 import Foundation
+import HTTP2
 import Simulation
-import Testing
 import TestSupport
+import Testing
+import Trace
+import Trust
 
 /// The simulated HTTP/2 runs, exported with `tlslab export` and decoded by tshark — an independent
 /// HTTP/2 and HPACK implementation: the same frames (type, stream) in the same order in each

@@ -1,6 +1,9 @@
 import Foundation
+import HTTP2
 import RealPeer
 import Testing
+import Trace
+import Trust
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,9 @@
 import Foundation
+import HTTP2
 import Simulation
 import Testing
+import Trace
+import Trust
 
 @Suite("tlslab run and the default walkthrough")
 struct RunCommandTests {

@@ -1,10 +1,13 @@
 import Foundation
+import HTTP2
 import PKI
 import RealPeer
 import Simulation
 import TLSCrypto
 import TLSEngine
 import Testing
+import Trace
+import Trust
 
 /// ALPN (RFC 7301) against OpenSSL 3: our client against `s_server -alpn`, our server against
 /// `s_client -alpn`, OpenSSL's ClientHello bytes through our codec, and what each does without overlap.

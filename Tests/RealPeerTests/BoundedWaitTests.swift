@@ -1,10 +1,13 @@
 import Foundation
+import HTTP2
 import PKI
 import RealPeer
 import Simulation
 import TLSCrypto
 import TLSEngine
 import Testing
+import Trace
+import Trust
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2
 import PKI
 import RealPeer
 import Rendering
@@ -6,6 +7,8 @@ import Simulation
 import TLSCrypto
 import TLSEngine
 import Testing
+import Trace
+import Trust
 
 /// Our client (the simulation's `TLSClient` over a real socket) against `openssl s_server -tls1_2`
 /// with OpenSSL's defaults left on: extended master secret, RSA-PSS signatures, encrypt-then-MAC

@@ -1,10 +1,13 @@
 import Foundation
-import Testing
+import HTTP2
 @testable import RealPeer
-@testable import Simulation
 import Rendering
+@testable import Simulation
 import TLSCrypto
 import TLSEngine
+import Testing
+import Trace
+import Trust
 
 /// An in-process server speaking ALPN h2 and http/1.1 for one connection, its trace kept.
 func h2ServerThread(pki: TestPKI) throws -> ServerThread {

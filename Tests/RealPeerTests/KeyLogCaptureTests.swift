@@ -1,8 +1,11 @@
 import Foundation
+import HTTP2
 import RealPeer
 import Rendering
 import TLSEngine
 import Testing
+import Trace
+import Trust
 
 /// The key log we write lets tshark decrypt a real loopback capture of the session, in both roles.
 @Suite("RealPeer: key log decrypts a loopback capture", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))

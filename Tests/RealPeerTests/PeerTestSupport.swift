@@ -1,7 +1,10 @@
 import Foundation
+import HTTP2
 import RealPeer
 import Simulation
 import Testing
+import Trace
+import Trust
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,8 +1,11 @@
 import Foundation
-import Testing
-import TLSEngine
+import HTTP2
 @testable import Rendering
 @testable import Simulation
+import TLSEngine
+import Testing
+import Trace
+import Trust
 
 /// ALPN (RFC 7301) in the renderers: shown where it was negotiated, and only there.
 @Suite("ALPN in the text and JSON renderers")

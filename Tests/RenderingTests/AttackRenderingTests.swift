@@ -1,9 +1,12 @@
 import Foundation
-import Testing
-import TCPSim
-import TLSEngine
+import HTTP2
 @testable import Rendering
 @testable import Simulation
+import TCPSim
+import TLSEngine
+import Testing
+import Trace
+import Trust
 
 /// The renderers on runs with attackers and several connections: the attacker's column, the
 /// attack lines, the knowledge columns, the statistics, and JSON that still pairs every message.

@@ -1,7 +1,10 @@
 import Foundation
+import HTTP2
 import Rendering
 import Simulation
 import Testing
+import Trace
+import Trust
 
 /// Golden (snapshot) tests: the rendered text of every built-in run for a fixed seed, byte for byte.
 /// A change to the engine, the simulation or the renderer that changes what learners see shows up

@@ -1,7 +1,10 @@
 import Foundation
-import Testing
+import HTTP2
 @testable import Rendering
 @testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// HTTP/2 in the text ladder (frames, HPACK sizes and representations, the teaching sentences)
 /// and in JSON Lines (an object per frame, the summary's HTTP/2 counts).

@@ -1,9 +1,12 @@
 import Foundation
-import Testing
-import TCPSim
-import TLSEngine
+import HTTP2
 @testable import Rendering
 @testable import Simulation
+import TCPSim
+import TLSEngine
+import Testing
+import Trace
+import Trust
 
 /// The ladder's columns, the TLS messages each segment carries, the chain validation trace, and
 /// the knowledge panel at the key points.

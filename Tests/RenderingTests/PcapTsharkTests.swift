@@ -1,8 +1,11 @@
 import Foundation
-import Testing
+import HTTP2
+@testable import Rendering
 import TCPSim
 import TLSEngine
-@testable import Rendering
+import Testing
+import Trace
+import Trust
 
 /// The real OpenSSL 3.0 handshake from Tests/Fixtures/tls12-vectors.json, carried over the
 /// simulated TCP connection, written as a pcap with a key log: tshark must see a clean TCP

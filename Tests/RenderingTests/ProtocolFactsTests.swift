@@ -1,7 +1,10 @@
 import Foundation
+import HTTP2
 import Rendering
 import Simulation
 import Testing
+import Trace
+import Trust
 
 /// The protocol facts of every built-in run stay byte-identical across refactors: TLS message bytes, TCP
 /// segment fields, derived secrets, alerts, HTTP and HTTP/2 frames, and the summary's values, for seeds 1 and 2.

@@ -1,6 +1,9 @@
+import HTTP2
 @testable import Rendering
 import Simulation
 import Testing
+import Trace
+import Trust
 
 @Suite("Walkthrough: steps, keys and the screen")
 struct WalkthroughTests {

@@ -1,5 +1,8 @@
-import Testing
+import HTTP2
 @testable import Scenarios
+import Testing
+import Trace
+import Trust
 
 /// Attacker settings and scripted faults that could never act are not silently ignored: an
 /// impossible combination is a located error at parse time, and one that found nothing to act on

@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+import HTTP2
 @testable import Scenarios
+import Testing
+import Trace
+import Trust
 
 @Suite("The scenario library passes `tlslab check`")
 struct LibraryTests {

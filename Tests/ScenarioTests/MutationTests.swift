@@ -1,7 +1,10 @@
 import Foundation
-import Testing
+import HTTP2
 @testable import Scenarios
 import TestSupport
+import Testing
+import Trace
+import Trust
 
 /// Corrupts a scenario file: deleted or duplicated lines, swapped values, wrong types, garbage bytes.
 enum Mutator {

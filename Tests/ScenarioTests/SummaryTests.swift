@@ -1,7 +1,10 @@
-import Testing
+import HTTP2
 @testable import Rendering
 @testable import Scenarios
 import Simulation
+import Testing
+import Trace
+import Trust
 
 /// `expect.summary` can name every value of the JSON summary, and the scenario's facts hold
 /// exactly what `tlslab run --format json` writes there.

@@ -1,5 +1,8 @@
 import Foundation
+import HTTP2
 @testable import Scenarios
+import Trace
+import Trust
 
 /// The repository's `Scenarios/` directory (found from this file's path).
 enum Library {

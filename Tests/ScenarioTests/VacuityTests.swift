@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+import HTTP2
 @testable import Scenarios
+import Testing
+import Trace
+import Trust
 
 /// A lesson proves its point only if it fails without the setting that makes the point: each case
 /// removes or flips that one setting of a library file and expects `tlslab check` to report FAIL.

@@ -1,5 +1,8 @@
-import Testing
+import HTTP2
 @testable import Scenarios
+import Testing
+import Trace
+import Trust
 
 @Suite("Validation: every error is located, typed and suggests near misses")
 struct ValidationTests {

@@ -1,9 +1,12 @@
 import Foundation
-import Testing
+import HTTP2
+@testable import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
-@testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// The attacker mechanisms: each attack acts on real bytes and is detected with the named alert;
 /// what the eavesdropper learns is measured by decrypting, and checked against the real values.

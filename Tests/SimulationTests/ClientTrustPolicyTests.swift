@@ -1,8 +1,11 @@
-import Testing
+import HTTP2
 import PKI
+@testable import Simulation
 import TLSCrypto
 import TLSEngine
-@testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// Simulation runs where the client's trust policy (AFSecurityPolicy, ATS, …) decides, on
 /// hierarchies built by `PKIHierarchy`, and servers that authenticate clients (mutual TLS).

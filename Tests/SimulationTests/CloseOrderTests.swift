@@ -1,7 +1,10 @@
-import Testing
+import HTTP2
+@testable import Simulation
 import TCPSim
 import TLSEngine
-@testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// Each side closes in reaction to what it has received, never to the other side's local state.
 @Suite("Closing: each side reacts only to what it received")

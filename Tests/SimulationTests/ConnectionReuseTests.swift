@@ -1,9 +1,12 @@
 import Foundation
-import Testing
+import HTTP2
+@testable import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
-@testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// Several connections and requests: HTTP/1.0, keep-alive, pipelining, TLS resumption, the
 /// virtual CPU — and the TCP sequence arithmetic under all of them.

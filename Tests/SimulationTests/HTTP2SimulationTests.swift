@@ -1,12 +1,17 @@
-import Testing
+import HTTP2
+@testable import Simulation
 import TCPSim
 import TLSEngine
-@testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// HTTP/2 in the simulation (mode `h2`): streams on one connection, HPACK across requests, the
 /// interleaved responses, server push, GOAWAY, what the eavesdropper can decode.
 @Suite("HTTP/2 over TLS and h2c")
 struct HTTP2SimulationTests {
+    static func hex(_ s: String) -> [UInt8] { Hex.bytes(String(s.filter { !$0.isWhitespace })) ?? [] }
+
     static func run(_ name: BuiltInRun, seed: UInt64 = 5, _ change: (inout SimulationSetup) -> Void = { _ in }) throws -> Trace {
         var setup = try name.setup(seed: seed)
         change(&setup)
@@ -406,14 +411,14 @@ struct HTTP2ConnectionErrorTests {
 
     @Test func aMalformedFrame() throws {
         // SETTINGS of 5 octets: FRAME_SIZE_ERROR.
-        let (events, server) = try Self.serve(HTTP2Frame.clientPreface + HPACKTests.hex("000005 04 00 00000000 0003000000"))
+        let (events, server) = try Self.serve(HTTP2Frame.clientPreface + HTTP2SimulationTests.hex("000005 04 00 00000000 0003000000"))
         #expect(Self.error(events)?.0 == .frameSizeError && Self.error(events)?.1 == HTTP2ErrorCode.frameSizeError.rawValue)
         #expect(server.h2.error == .frameSizeError && server.h2.headers.isEmpty)
     }
 
     @Test func aBadHeaderBlock() throws {
         // HEADERS whose block indexes entry 70 of an empty dynamic table: COMPRESSION_ERROR.
-        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + HPACKTests.hex("000001 01 05 00000001 c6"))
+        let (events, _) = try Self.serve(HTTP2Frame.clientPreface + HTTP2SimulationTests.hex("000001 01 05 00000001 c6"))
         #expect(Self.error(events)?.0 == .compressionError && Self.error(events)?.1 == HTTP2ErrorCode.compressionError.rawValue)
         #expect(!events.contains { if case .http(.requestReceived) = $0.kind { true } else { false } })
     }

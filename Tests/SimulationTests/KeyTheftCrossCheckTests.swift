@@ -1,7 +1,10 @@
 import Foundation
-import Testing
-import TLSEngine
+import HTTP2
 @testable import Simulation
+import TLSEngine
+import Testing
+import Trace
+import Trust
 
 /// Independent check of the key-theft decryption: Python's `cryptography` package, given only the
 /// recorded bytes and the stolen key, decrypts the premaster, derives the extended master secret

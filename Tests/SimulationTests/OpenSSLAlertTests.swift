@@ -1,7 +1,10 @@
 import Foundation
-import Testing
+import HTTP2
 import PKI
 @testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// `CertificateAlertMapping` against the alert a real OpenSSL client sends: `s_server` presents each
 /// defective hierarchy (built by `PKIHierarchy`) on loopback, `s_client -msg -verify_return_error`

@@ -1,9 +1,12 @@
 import Foundation
-import Testing
+import HTTP2
+@testable import Simulation
 import TCPSim
 import TLSCrypto
 import TLSEngine
-@testable import Simulation
+import Testing
+import Trace
+import Trust
 
 /// The engine's fixture chain (Tests/Fixtures/engine, made by scripts/make-engine-fixtures.sh).
 enum SimFixtures {

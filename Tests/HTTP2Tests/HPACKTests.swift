@@ -1,6 +1,6 @@
-import Testing
-@testable import Simulation
+@testable import HTTP2
 import TestSupport
+import Testing
 
 /// HPACK (RFC 7541): known answers from Appendix C, Huffman codes from Appendix B, decoder errors,
 /// and a seeded encode/decode round trip with shared dynamic tables.

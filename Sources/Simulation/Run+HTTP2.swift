@@ -1,4 +1,7 @@
+import HTTP2
 import TLSEngine
+import Trace
+import Trust
 
 /// One endpoint's HTTP/2 connection state: its HPACK contexts (one per direction: the encoder for
 /// what it sends, the decoder for what it receives) and its streams.
@@ -53,13 +56,6 @@ struct HTTP2EndpointState {
     var streamReceiveWindows: [UInt32: Int] = [:]
     var unacknowledged = 0
     var streamUnacknowledged: [UInt32: Int] = [:]
-}
-
-/// The settings each side announces (RFC 9113 §6.5.2).
-public enum HTTP2Defaults {
-    public static let maxConcurrentStreams: UInt32 = 100
-    /// The initial flow-control window of the connection and of each stream (§6.9.2).
-    static let initialWindowSize = 65_535
 }
 
 extension Run {
@@ -420,16 +416,6 @@ extension Run {
         return out
     }
 
-    /// Why a TLS connection is not good enough for HTTP/2 (RFC 9113 §9.2, §9.2.2), nil when it is:
-    /// a version below TLS 1.2 first, then a suite on the prohibited list.
-    static func inadequateSecurity(version: ProtocolVersion?, suite: CipherSuite?) -> String? {
-        if let version, version.rawValue < ProtocolVersion.tls12.rawValue {
-            return "\(version) is below TLS 1.2, the least HTTP/2 over TLS may use (RFC 9113 §9.2)"
-        }
-        guard let suite, let parameters = suite.parameters, !(parameters.isForwardSecret && parameters.isAEAD) else { return nil }
-        return "\(suite.name ?? suite.hex) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
-            + (parameters.isForwardSecret ? "no AEAD cipher" : "no ephemeral key exchange")
-    }
 
     /// Opens streams for the waiting requests while fewer than the server's
     /// SETTINGS_MAX_CONCURRENT_STREAMS are open (RFC 9113 §5.1.2): each request, the frames that
@@ -500,7 +486,7 @@ extension Run {
             // over TLS 1.2 no suite without an ephemeral key exchange or without an AEAD cipher.
             // An endpoint may end such a connection with INADEQUATE_SECURITY, and this client does,
             // after its preface and SETTINGS.
-            if case .client(let tls) = client.engine, let why = Self.inadequateSecurity(version: tls.negotiatedVersion, suite: tls.negotiatedSuite) {
+            if case .client(let tls) = client.engine, let why = HTTP2OverTLS.inadequateSecurity(version: tls.negotiatedVersion, suite: tls.negotiatedSuite) {
                 http2(.frameSent(settings), by: client)
                 http2ConnectionError(.inadequateSecurity, why, lastStream: 0, by: client,
                                      prefix: HTTP2Frame.clientPreface + settings.frame.encoded)

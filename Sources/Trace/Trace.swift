@@ -1,3 +1,4 @@
+import HTTP2
 import TCPSim
 import TLSCrypto
 import TLSEngine

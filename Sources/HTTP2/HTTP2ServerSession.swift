@@ -75,7 +75,7 @@ public struct HTTP2ServerSession: Sendable {
 
     /// Why a TLS connection is not good enough for HTTP/2 (RFC 9113 §9.2): nil when it is.
     public static func inadequateSecurity(version: ProtocolVersion?, suite: CipherSuite?) -> String? {
-        Run.inadequateSecurity(version: version, suite: suite)
+        HTTP2OverTLS.inadequateSecurity(version: version, suite: suite)
     }
 
     public var isClosed: Bool { if case .closed = state { true } else { false } }
@@ -337,7 +337,7 @@ public struct HTTP2ServerSession: Sendable {
     /// Why a request is malformed (RFC 9113 §8.1.1, §8.2.1, §8.3.1), nil when it is well-formed:
     /// uppercase field names, pseudo-header fields after regular ones or unknown, a missing :method,
     /// :scheme or :path (CONNECT aside), and a content-length the body does not match.
-    static func malformed(_ fields: [HPACKHeaderField], body: [UInt8]) -> String? {
+    public static func malformed(_ fields: [HPACKHeaderField], body: [UInt8]) -> String? {
         var regularSeen = false
         var pseudo: [String: String] = [:]
         for field in fields {

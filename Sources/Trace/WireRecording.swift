@@ -2,15 +2,17 @@ import TCPSim
 
 /// One direction of a TCP connection as an observer rebuilds it from the segments it saw:
 /// payload placed by sequence number relative to the SYN, retransmissions merged.
-struct StreamBuffer {
-    private(set) var isn: SeqNumber?
+public struct StreamBuffer: Sendable {
+    public init() {}
+
+    public private(set) var isn: SeqNumber?
     /// The bytes known from offset 0 without a gap.
-    private(set) var bytes: [UInt8] = []
+    public private(set) var bytes: [UInt8] = []
     private var pending: [Int: [UInt8]] = [:]
 
     /// Adds a segment; returns the stream offset of its first payload byte (nil before the SYN).
     @discardableResult
-    mutating func add(_ segment: TCPSegment) -> Int? {
+    public mutating func add(_ segment: TCPSegment) -> Int? {
         if segment.flags.contains(.syn) {
             if isn == nil { isn = segment.seq }
             return nil
@@ -34,7 +36,7 @@ struct StreamBuffer {
     }
 
     /// The absolute sequence number of a stream offset.
-    func seq(ofOffset offset: Int) -> SeqNumber? { isn.map { $0 + 1 + offset } }
+    public func seq(ofOffset offset: Int) -> SeqNumber? { isn.map { $0 + 1 + offset } }
 }
 
 /// A TCP connection as an eavesdropper recorded it: who opened it, both byte streams, and when

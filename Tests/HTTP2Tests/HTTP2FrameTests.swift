@@ -1,6 +1,6 @@
-import Testing
-@testable import Simulation
+@testable import HTTP2
 import TestSupport
+import Testing
 
 /// HTTP/2 frames (RFC 9113 §4, §6): known encodings, round trips and the connection errors of
 /// malformed frames.

@@ -1,3 +1,4 @@
+import HTTP2
 import TCPSim
 import TLSCrypto
 import TLSEngine
@@ -60,7 +61,7 @@ extension Trace {
         var out = Set<[UInt8]>()
         for text in texts {
             out.insert(Array(text.utf8))
-            if let cookie = PassiveAnalysis.cookieLine(Array(text.utf8)) { out.insert(cookie) }
+            if let cookie = HTTPCookieLine.find(in: Array(text.utf8)) { out.insert(cookie) }
         }
         return out
     }
@@ -116,10 +117,10 @@ extension Trace {
                 hasAfterwards = true
             case .http(.requestSent(let text)) where e.actor == .client && request == nil:
                 request = Array(text.utf8)
-                cookie = PassiveAnalysis.cookieLine(Array(text.utf8))
+                cookie = HTTPCookieLine.find(in: Array(text.utf8))
             case .http(.requestReceived(let text)) where e.actor == .server && serverRequest == nil:
                 serverRequest = Array(text.utf8)
-                serverCookie = PassiveAnalysis.cookieLine(Array(text.utf8))
+                serverCookie = HTTPCookieLine.find(in: Array(text.utf8))
             case .http(.responseSent(let text)) where e.actor == .server && serverResponse == nil:
                 serverResponse = Array(text.utf8)
             case .http(.responseReceived(let text)) where e.actor == .client && response == nil:
