@@ -17,6 +17,7 @@ extension TextRenderer {
         case .tampered(let message, let sender, let offset, let old, let new):
             out = [row(t, at: .attacker, "attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
             key = message.hasPrefix("HTTP") ? "attack.tamperHTTP" : "attack.tamper"
+            if key == "attack.tamper" { state.tamperPending = true }
         case .strippedSuites(let removed, let kept, let detail):
             out = [row(t, at: .attacker, "attacker strips \(removed.map { "\($0)" }.joined(separator: ", ")) from the ClientHello; left: \(kept.map { "\($0)" }.joined(separator: ", "))", .alert),
                    self.detail("(\(detail))")]

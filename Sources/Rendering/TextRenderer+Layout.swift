@@ -43,11 +43,11 @@ extension TextRenderer {
         }
 
         /// The spans a segment's payload overlaps, and whether it holds only part of each.
-        func carried(_ p: TCPPacket) -> [(span: StreamSpan, partial: Bool)] {
+        func carried(_ p: TCPPacket, injected: Bool = false) -> [(span: StreamSpan, partial: Bool)] {
             let length = p.segment.payload.count
             guard length > 0, let list = spans[Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint)] else { return [] }
             var out: [(StreamSpan, Bool)] = []
-            for span in list {
+            for span in list where span.injected == injected {
                 // Stream offset of the segment's first byte (sequence numbers wrap modulo 2^32).
                 let start = Int(p.segment.seq.rawValue &- span.firstSequence)
                 let end = start + length

@@ -68,7 +68,7 @@ extension TextRenderer {
         if table.hasAttacker { header += "   attacker" }
         var out = ["", style(rule(explanations(moment) ?? "Who knows what"), .heading), header]
         for row in table.rows {
-            let name = row.secret.padding(toLength: 18, withPad: " ", startingAt: 0)
+            let name = (row.changedInFlight ? "  changed copy" : row.secret).padding(toLength: 18, withPad: " ", startingAt: 0)
             var line = "\(name)  \(mark(row.client))    \(mark(row.server))    \(mark(row.eavesdropper))"
             // Each extra column starts where its header does.
             if table.hasAfterwards { line += "          \(mark(row.eavesdropperAfterwards ?? false))" }
@@ -77,6 +77,7 @@ extension TextRenderer {
         }
         guard remarks else { return out }
         out += paragraph(explanations("knowledge.measured") ?? "")
+        if table.hasChangedCopy, let text = explanations("knowledge.changedCopy") { out += paragraph(text) }
         if table.decodedHTTP2, let text = explanations("knowledge.http2") { out += paragraph(text) }
         if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += paragraph(text) }
         if table.hasAttacker, let text = explanations("knowledge.attacker") { out += paragraph(text) }

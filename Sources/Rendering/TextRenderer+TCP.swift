@@ -12,7 +12,7 @@ extension TextRenderer {
         case .injected(let p):
             let s = p.segment
             let to = state.participants[p.destination] ?? .server
-            return [row(t, from: .attacker, to: to, "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count)\(carried(p)) — injected by the attacker, spoofed from \(p.source)", .alert)]
+            return [row(t, from: .attacker, to: to, "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count)\(carried(p, injected: true)) — injected by the attacker, spoofed from \(p.source)", .alert)]
         case .sent(let p):
             let s = p.segment
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
@@ -56,12 +56,13 @@ extension TextRenderer {
 
     /// The TLS messages (or records) whose bytes the segment carries, from the stream offsets the
     /// simulation recorded: " · ClientHello", " · Finished (encrypted, part)".
-    func carried(_ p: TCPPacket) -> String {
-        let names = layout.carried(p).map { item -> String in
+    func carried(_ p: TCPPacket, injected: Bool = false) -> String {
+        let names = layout.carried(p, injected: injected).map { item -> String in
             var name = spanName(item.span.content)
             var notes: [String] = []
             if item.span.encrypted, case .handshake = item.span.content { notes.append("encrypted") }
             if item.partial { notes.append("part") }
+            if item.span.injected { notes.append("a copy of an earlier record") }
             if !notes.isEmpty { name += " (\(notes.joined(separator: ", ")))" }
             return name
         }

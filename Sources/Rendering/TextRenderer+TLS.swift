@@ -28,8 +28,10 @@ extension TextRenderer {
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
         case .certificateDecision(_, let length, let accepted, let detail):
+            if !accepted { state.certificateRejected = true }
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
+            if !sig.created, !sig.valid { state.signatureFailed = true }
             guard verbosity != .summary else { return [] }
             return [detail("\(actor.rawValue) \(sig.created ? "signed" : sig.valid ? "checked" : "found INVALID") the \(sig.purpose.rawValue) signature" +
                            (sig.scheme.map { " (\($0))" } ?? "") + " over \(sig.signedData.count) bytes")]
@@ -41,9 +43,21 @@ extension TextRenderer {
             if alert.alertDescription != .closeNotify {
                 out.append(detail("why: \(cause)"))
                 out += alertExplanation(alert)
-                if verbosity != .summary, !state.explained.contains("tls.alert"), let text = explanations("tls.alert") {
-                    state.explained.insert("tls.alert")
+                let key = alert.isFatal ? "tls.alert" : "tls.alert.warning"
+                if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
+                    state.explained.insert(key)
                     out += explain(text)
+                }
+                // After a handshake tamper: the sentence for the check that actually fired.
+                if alert.isFatal, state.tamperPending {
+                    state.tamperPending = false
+                    let check: String? = switch alert.alertDescription {
+                    case _ where state.certificateRejected: "attack.tamper.certificate"
+                    case .badRecordMAC: "attack.tamper.keys"
+                    case .decryptError: state.signatureFailed ? "attack.tamper.signature" : "attack.tamper.finished"
+                    default: nil
+                    }
+                    if verbosity != .summary, let check, let text = explanations(check) { out += explain(text) }
                 }
             }
             return out
@@ -67,7 +81,8 @@ extension TextRenderer {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS \(messageName(message))  (\(bytes.count) bytes)", .tls)]
         out += messageSummary(message).map { detail($0) }
         if verbosity != .summary {
-            let key = explanationKey(message, state: state)
+            // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
+            let key = explanationKey(message, state: state, fromClientRole: to == .server)
             if let text = explanations(key) { out += explain(text) }
         }
         switch message {
@@ -126,7 +141,7 @@ extension TextRenderer {
                        detail("\(who):   client_write_key = \(short(keys.clientWriteKey)), server_write_key = \(short(keys.serverWriteKey))" +
                               (keys.clientWriteMACKey.isEmpty ? "" : ", MAC keys \(keys.clientWriteMACKey.count) bytes") +
                               (keys.clientWriteIV.isEmpty ? "" : ", IVs \(short(keys.clientWriteIV)) / \(short(keys.serverWriteIV))"))]
-            if actor == .client, let text = explanations("tls.keyBlock") { out += explain(text) }
+            if actor == .client, let text = explanations(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc") { out += explain(text) }
             return out
         case .transcriptHash(let purpose, let length, let hash):
             return verbosity == .bytes ? [detail("\(who): Hash(handshake messages, \(length) bytes) for \(purpose) = \(short(hash))")] : []
@@ -189,7 +204,8 @@ extension TextRenderer {
         }
     }
 
-    func explanationKey(_ m: HandshakeMessage, state: LadderState) -> String {
+    func explanationKey(_ m: HandshakeMessage, state: LadderState, fromClientRole: Bool = false) -> String {
+        if case .certificate = m, fromClientRole { return "tls.Certificate.client" }
         if case .clientKeyExchange = m {
             switch state.keyExchange {
             case .rsa: return "tls.ClientKeyExchange.rsa"

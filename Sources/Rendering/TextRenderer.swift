@@ -155,6 +155,12 @@ public struct TextRenderer: Sendable {
         var oneSided = false
         /// The protocols the last ClientHello offered with ALPN (RFC 7301), for the ServerHello's sentence.
         var alpnOffered: [ProtocolName] = []
+        /// An attacker changed a handshake byte; the sentence saying which check caught it waits for the alert.
+        var tamperPending = false
+        /// A peer's signature was found invalid since the tamper (the ServerKeyExchange check fired).
+        var signatureFailed = false
+        /// A certificate chain was rejected since the tamper (the chain check fired).
+        var certificateRejected = false
     }
 
     // MARK: Events
@@ -166,7 +172,7 @@ public struct TextRenderer: Sendable {
             var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - name.count)), .heading)]
             let key = name.hasPrefix("TCP") ? "phase.tcp" : name.hasPrefix("TLS") ? "phase.tls"
                 : name.hasPrefix("HTTP/2 in the clear") ? "phase.h2c" : name.hasPrefix("HTTP/2") ? "phase.h2"
-                : name.hasPrefix("HTTP") ? "phase.http" : name.hasPrefix("closing") ? (state.plainHTTP ? "phase.closePlain" : "phase.close") : ""
+                : name.hasPrefix("HTTP") ? (state.plainHTTP ? "phase.httpPlain" : "phase.http") : name.hasPrefix("closing") ? (state.plainHTTP ? "phase.closePlain" : "phase.close") : ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
                 state.explained.insert(key)
                 out += explain(text)

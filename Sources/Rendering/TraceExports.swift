@@ -4,35 +4,37 @@ import TLSEngine
 import Trace
 
 extension PcapWriter {
-    /// Every segment on the wire in time order, as a capture would record it.
+    /// Every segment on the wire in time order, as a capture would record it, each stamped with the
+    /// time the ladder draws it (the instant it was put on the wire).
     ///
-    /// Without an on-path attacker the capture sits next to the client: every segment as first sent
-    /// and as retransmitted (segments the network later lost included). With one (tamper, strip,
-    /// replay) the bytes change in flight, so one capture point must be chosen: next to the server,
-    /// after the attacker — the client's segments as they arrived (changed, re-sequenced, and the
-    /// injected copies), the server's as it sent them. Either way every acknowledged byte is in it.
+    /// The capture sees each segment as it travels the path: every segment as first sent and as
+    /// retransmitted (segments the network later lost included). With an on-path attacker (tamper,
+    /// strip, replay) the capture sits on the attacker's side towards the server, so that one byte
+    /// stream with consistent sequence numbers is seen: the client's segments as the attacker passed
+    /// them on (changed, re-sequenced), the segments it injected at the instant it injected them, and
+    /// the server's as the server sent them. The attacker acts the instant a segment is sent, so every
+    /// frame's time is the time the ladder shows for that segment.
     public static func packets(from trace: Trace) -> [Packet] {
-        let onPath = !trace.participants.values.contains(.attacker) && trace.events.contains {
-            if case .tcp(.injected) = $0.kind { return true }
-            if case .attack(let a) = $0.kind {
-                switch a {
-                case .tampered, .strippedSuites, .replayed: return true
-                default: return false
-                }
-            }
-            return false
-        }
         let server = trace.participants.first { $0.value == .server }?.key
-        return trace.events.compactMap { event in
+        var packets: [Packet] = []
+        for event in trace.events {
             let p: TCPPacket
             switch event.kind {
-            case .tcp(.sent(let sent)) where !onPath || sent.source == server: p = sent
-            case .tcp(.delivered(let arrived)) where onPath && arrived.destination == server: p = arrived
-            default: return nil
+            case .tcp(.sent(let sent)): p = sent
+            case .tcp(.injected(let injected)): p = injected
+            case .tcp(.forwarded(let changed)) where changed.destination == server:
+                // The segment just sent, as the attacker passed it on: it replaces that frame.
+                if let last = packets.indices.last, packets[last].timeMicroseconds == event.time,
+                   packets[last].source == changed.source, packets[last].destination == changed.destination {
+                    packets.removeLast()
+                }
+                p = changed
+            default: continue
             }
-            return Packet(timeMicroseconds: event.time, source: p.source, destination: p.destination,
-                          payload: p.segment.encoded(source: p.source, destination: p.destination))
+            packets.append(Packet(timeMicroseconds: event.time, source: p.source, destination: p.destination,
+                                  payload: p.segment.encoded(source: p.source, destination: p.destination)))
         }
+        return packets
     }
 }
 

@@ -363,6 +363,12 @@ struct TCPFacts {
         self.clientID = clientID
         for e in events {
             guard case .connection(let id, .stateChanged(let from, let to, _)) = e else { continue }
+            // The server's listening socket (foreign socket unspecified, as a simulation traces its
+            // passive OPEN): the server's states start there; its connection goes on from LISTEN.
+            if id.local.address == server, id.remote == TCPEndpoint(IPv4Address(0), 0), serverStates.isEmpty {
+                serverStates = [from.rawValue, to.rawValue]
+                continue
+            }
             if self.clientID == nil, id.local.address == client, id.remote.address == server { self.clientID = id }
             if serverID == nil, id.local.address == server, id.remote.address == client || id.remote.address == alsoFrom {
                 serverID = id

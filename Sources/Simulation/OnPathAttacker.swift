@@ -23,8 +23,8 @@ final class OnPathAttacker {
     private var shift: (key: DirectionKey, from: SeqNumber, delta: Int)?
     /// What it did since the run last collected (the run stamps time and actor).
     var events: [AttackEvent] = []
-    /// Segments to put on the wire (the run injects them).
-    var injections: [TCPPacket] = []
+    /// Segments to put on the wire (the run injects them), with what their bytes carry.
+    var injections: [(packet: TCPPacket, content: StreamSpan.Content)] = []
 
     init(attack: Attack, clientAddress: IPv4Address) {
         self.attack = attack
@@ -149,7 +149,7 @@ final class OnPathAttacker {
         let seg = TCPSegment(sourcePort: packet.segment.sourcePort, destinationPort: packet.segment.destinationPort,
                              seq: seq, ack: packet.segment.ack, flags: [.psh], window: packet.segment.window,
                              payload: Array(buffer.bytes[record.start..<record.end]))
-        injections.append(TCPPacket(source: packet.source, destination: packet.destination, segment: seg))
+        injections.append((TCPPacket(source: packet.source, destination: packet.destination, segment: seg), .applicationData))
         shift = (DirectionKey(source: packet.sourceEndpoint, destination: packet.destinationEndpoint), seq, seg.payload.count)
         replayScheduled = true
         events.append(.replayed(recordBytes: record.end - record.start, seq: seq.rawValue))

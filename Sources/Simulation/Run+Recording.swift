@@ -36,6 +36,7 @@ extension Run {
             case .handshakeCompleted:
                 e.done = true
             case .alertSent(let alert, _) where alert.isFatal:
+                if !e.failed, alert.alertDescription == .badRecordMAC { e.recordFailed = true }
                 e.failed = true
                 e.failure = e.failure ?? ("dropped.afterAlertSent", "\(alert.alertDescription)")
             case .alertReceived(let alert) where alert.isFatal:
@@ -162,7 +163,10 @@ extension Run {
             let arrived = item.end <= e.bytesRead
             if arrivedOnly && !arrived { break }
             let reason: Sentence
-            if arrived, let failure = e.failure {
+            if arrived, e.recordFailed, let failure = e.failure {
+                e.recordFailed = false
+                reason = Sentence("dropped.recordFailed", ["receiver": e.actor.rawValue, "alert": failure.alert])
+            } else if arrived, let failure = e.failure {
                 reason = Sentence(failure.key, ["receiver": e.actor.rawValue, "alert": failure.alert])
             } else if arrived {
                 reason = Sentence("dropped.stoppedReading", ["receiver": e.actor.rawValue])

@@ -20,6 +20,8 @@ final class Run {
     var connectionOfPort: [TCPEndpoint: Int] = [:]
     /// Which stream bytes carry which TLS message (for the ladder).
     var spans: [StreamSpan] = []
+    /// Hosts that did a passive OPEN at the start, traced under the first TCP heading.
+    var listening: [IPv4Address] = []
 
     init(setup: SimulationSetup) {
         self.setup = setup
@@ -56,7 +58,7 @@ final class Run {
             let who: Actor
             var connection = 0
             switch e.kind {
-            case .sent(let p), .duplicated(let p), .synCookieSent(let p):
+            case .sent(let p), .duplicated(let p), .synCookieSent(let p), .forwarded(let p):
                 who = actor(of: p.source); connection = self.connection(of: p)
             case .delivered(let p):
                 who = actor(of: p.destination); connection = self.connection(of: p)
@@ -65,6 +67,10 @@ final class Run {
             case .injected(let p):
                 who = .attacker; connection = self.connection(of: p)
             case .synCookieAccepted: who = .server
+            case .connection(_, .stateChanged(.closed, .listen, _)):
+                // A connection forked from a listener starts in the listener's LISTEN: the passive
+                // OPEN itself was traced when the run began (`passiveOpen`).
+                continue
             case .connection(let id, _):
                 who = actor(of: id.local.address); connection = connectionOfPort[id.local] ?? connectionOfPort[id.remote] ?? 0
             }
@@ -74,6 +80,14 @@ final class Run {
             for a in onPath.events { events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(a))) }
             onPath.events = []
         }
+    }
+
+    /// RFC 9293 §3.3.2: a passive OPEN puts the listening socket in LISTEN at once, before any SYN;
+    /// its foreign socket is unspecified (0.0.0.0:0).
+    func passiveOpen(_ address: IPv4Address, port: UInt16) {
+        let listener = TCPFourTuple(local: TCPEndpoint(address, port), remote: TCPEndpoint(IPv4Address(0), 0))
+        events.append(TraceEvent(time: net.now, actor: actor(of: address),
+                                 kind: .tcp(.connection(listener, .stateChanged(from: .closed, to: .listen, cause: .passiveOpen)))))
     }
 
     // MARK: - The run
@@ -86,11 +100,13 @@ final class Run {
         if let onPath { net.onPath = { onPath.inspect($0) } }
         do {
             try net.listen(on: setup.serverAddress, port: setup.serverPort)
+            listening.append(setup.serverAddress)
             if case .mitm? = setup.attack {
                 net.addHost(setup.attackerAddress, config: setup.tcpConfig)
                 net.setLinks(between: setup.clientAddress, and: setup.attackerAddress, setup.link)
                 net.setLinks(between: setup.attackerAddress, and: setup.serverAddress, setup.link)
                 try net.listen(on: setup.attackerAddress, port: setup.serverPort)
+                listening.append(setup.attackerAddress)
                 events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence(
                     "position.mitm", ["host": setup.client.serverName ?? "the server", "address": "\(setup.attackerAddress)"])))))
             }
@@ -142,6 +158,7 @@ final class Run {
         legs.append(leg)
         clientLegs.append(leg)
         note(index == 0 ? "TCP three-way handshake" : "TCP three-way handshake (connection \(index + 1))", connection: index)
+        if index == 0 { for address in listening { passiveOpen(address, port: setup.serverPort) } }
         do {
             let id = try net.connect(from: setup.clientAddress, to: TCPEndpoint(target, setup.serverPort))
             client.tcp = id
@@ -197,7 +214,12 @@ final class Run {
         for leg in legs { closeWhenDone(leg) }
         flushDueWrites()
         if let onPath, !onPath.injections.isEmpty {
-            for p in onPath.injections { net.inject(p, after: setup.link.latency + 1) }
+            for (p, content) in onPath.injections {
+                spans.append(StreamSpan(source: p.sourceEndpoint, destination: p.destinationEndpoint, firstSequence: p.segment.seq.rawValue,
+                                        offset: 0, length: p.segment.payload.count, content: content, encrypted: true,
+                                        connection: connection(of: p), injected: true))
+                net.inject(p, after: setup.link.latency + 1)
+            }
             onPath.injections = []
         }
         if let last = clientLegs.last, last.initiator.closedTCP, let id = last.initiator.tcp,
@@ -233,7 +255,10 @@ final class Run {
         let bytes = net.read(id)
         guard !bytes.isEmpty else { return }
         e.bytesRead += bytes.count
-        defer { if e.failed { dropUnprocessed(by: e, arrivedOnly: true) } }
+        defer {
+            if e.failed { dropUnprocessed(by: e, arrivedOnly: true) }
+            e.recordFailed = false
+        }
         switch e.engine {
         case .plain:
             e.inbox += bytes

@@ -44,6 +44,9 @@ final class Endpoint {
     /// Why this side stopped processing: the fatal alert it sent or received (a `dropped.…` key
     /// and the alert's name).
     var failure: (key: String, alert: String)?
+    /// This read's record failed to authenticate (bad_record_mac): the first message that arrived
+    /// unprocessed in it is the one whose record raised the alert, not one read after it.
+    var recordFailed = false
     /// HTTP/2 framing and HPACK state (mode `h2`).
     var h2 = HTTP2EndpointState()
 

@@ -295,6 +295,7 @@ public final class TCPNetwork {
         var packet = sent
         if let onPath {
             guard let carried = onPath(sent) else { return }
+            if carried != sent { record(.forwarded(carried)) }
             packet = carried
         }
         let link = links[dir] ?? defaultLink

@@ -6,6 +6,9 @@ public struct TCPNetworkEvent: Hashable, Sendable {
         case sent(TCPPacket)
         case delivered(TCPPacket)
         case dropped(TCPPacket, TCPDropReason)
+        /// The segment just `sent`, as an on-path hook (an attacker) changed it before it went on:
+        /// what the rest of the path carries from the same instant. Recorded only when it differs.
+        case forwarded(TCPPacket)
         /// A second copy was scheduled.
         case duplicated(TCPPacket)
         /// A segment put on the wire by the scenario (an attacker, an old duplicate).

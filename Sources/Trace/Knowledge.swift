@@ -20,7 +20,12 @@ public struct KnowledgeTable: Sendable {
         public var eavesdropperAfterwards: Bool?
         /// What an active attacker (a MITM) knows (nil: no active attacker in the run).
         public var attacker: Bool?
+        /// The copy of a random that an attacker changed in flight (the peer of its maker holds
+        /// it); the row before it is the maker's own value.
+        public var changedInFlight = false
     }
+    /// Some value was changed in flight (a tamper): the table has a changed-copy row.
+    public var hasChangedCopy: Bool { rows.contains { $0.changedInFlight } }
 
     public var rows: [Row]
     /// The eavesdropper decoded HTTP/2 frames and HPACK header blocks from the wire (h2c).
@@ -69,10 +74,14 @@ extension Trace {
     public var knowledge: KnowledgeTable {
         let s = summary
         // TCP may split a value across segments: search the concatenated stream of each direction.
-        var streams: [Actor: [UInt8]] = [:]
+        // An on-path attacker's changed copies crossed the rest of the path: a stream of their own.
+        var streams: [String: [UInt8]] = [:]
         for e in events where e.connection == 0 {
             if case .tcp(.sent(let p)) = e.kind, !p.segment.payload.isEmpty {
-                streams[e.actor, default: []] += p.segment.payload
+                streams[e.actor.rawValue, default: []] += p.segment.payload
+            }
+            if case .tcp(.forwarded(let p)) = e.kind, !p.segment.payload.isEmpty {
+                streams[e.actor.rawValue + " changed", default: []] += p.segment.payload
             }
         }
         // HTTP/2 compresses headers (HPACK, often Huffman-coded): the request's text is not on the
@@ -140,9 +149,20 @@ extension Trace {
                                       server: serverValue != nil && serverValue == value, eavesdropper: wire,
                                       eavesdropperAfterwards: afterwards, attacker: attacker)
         }
-        var rows = [
-            row("client_random", client: s.clientRandom, server: serverSawClientRandom),
-            row("server_random", client: clientSawServerRandom, server: s.serverRandom),
+        // A random changed in flight: the side that made it still knows its own; the peer holds another value.
+        func randomRows(_ name: String, maker: [UInt8]?, makerIsClient: Bool, peerCopy: [UInt8]?) -> [KnowledgeTable.Row] {
+            // Behind a MITM the peer saw the attacker's own random, not a changed copy: one row, as before.
+            guard !hasAttackerEngine, let maker, let peerCopy, maker != peerCopy else {
+                return [makerIsClient ? row(name, client: maker, server: peerCopy) : row(name, client: peerCopy, server: maker)]
+            }
+            let copyName = name + " (changed in flight)"
+            var changed = makerIsClient ? row(copyName, client: nil, server: peerCopy) : row(copyName, client: peerCopy, server: nil)
+            changed.changedInFlight = true
+            return [makerIsClient ? row(name, client: maker, server: nil) : row(name, client: nil, server: maker), changed]
+        }
+        var rows = randomRows("client_random", maker: s.clientRandom, makerIsClient: true, peerCopy: serverSawClientRandom)
+            + randomRows("server_random", maker: s.serverRandom, makerIsClient: false, peerCopy: clientSawServerRandom)
+        rows += [
             row("premaster secret", client: s.clientPreMaster, server: s.serverPreMaster),
             row("master secret", client: s.clientMaster, server: s.serverMaster),
             row("client_write_key", client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey),

@@ -27,9 +27,13 @@ public struct StreamSpan: Sendable, Hashable {
     /// True once the record is protected (encrypted): the span covers the whole record.
     public var encrypted: Bool
     public var connection: Int
+    /// Bytes an attacker injected (a replayed copy), not bytes of the sender's own stream: they
+    /// label only the injected segment, and the sender's own bytes at the same sequence numbers
+    /// keep their own spans.
+    public var injected: Bool
 
     public init(source: TCPEndpoint, destination: TCPEndpoint, firstSequence: UInt32, offset: Int, length: Int,
-                content: Content, encrypted: Bool, connection: Int) {
+                content: Content, encrypted: Bool, connection: Int, injected: Bool = false) {
         self.source = source
         self.destination = destination
         self.firstSequence = firstSequence
@@ -38,6 +42,7 @@ public struct StreamSpan: Sendable, Hashable {
         self.content = content
         self.encrypted = encrypted
         self.connection = connection
+        self.injected = injected
     }
 }
 
