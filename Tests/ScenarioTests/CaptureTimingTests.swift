@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Trace
 @testable import Rendering
 @testable import Scenarios
 import Simulation
