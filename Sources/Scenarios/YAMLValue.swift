@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Yams
 
 /// A YAML node with its place in the file and its key path, and typed readers that fail with a
@@ -83,6 +84,56 @@ struct YAMLValue {
             throw error("expected a non-empty single-line string of at most \(limit) characters, got '\(Self.clip(s))'")
         }
         return s
+    }
+
+    /// A host a client connects to: a DNS name (labels of letters, digits, '-' and '_', 1…63
+    /// characters, not starting or ending with '-'; the last label not all digits, RFC 3696 §2), an
+    /// IPv4 address in dotted decimal, or an IPv6 address. With `wildcard`, `*.` may lead (a
+    /// certificate's name). `999.1.1.1` is neither name nor address; a NUL or any control is refused.
+    func hostName(wildcard: Bool = false) throws(ScenarioError) -> String {
+        let s = try name()
+        guard Self.isHost(s, wildcard: wildcard) else {
+            throw error("expected a DNS name or an IP address, got '\(TerminalText.escaped(Self.clip(s)))'")
+        }
+        return s
+    }
+
+    static func isHost(_ s: String, wildcard: Bool) -> Bool {
+        guard s.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else { return false }
+        if s.contains(":") { return isIPv6(s) }
+        let labels = s.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+            return labels.allSatisfy { $0.count <= 3 && (Int($0) ?? 256) <= 255 }
+        }
+        var rest = labels[...]
+        if wildcard, rest.first == "*", rest.count > 2 { rest = rest.dropFirst() }
+        guard s.count <= 253, let last = rest.last, !last.allSatisfy(\.isNumber) else { return false }
+        return rest.allSatisfy { label in
+            (1 ... 63).contains(label.count) && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        }
+    }
+
+    /// RFC 4291 §2.2 text forms: eight groups of 1…4 hex digits, one `::` for a run of zeros, an
+    /// IPv4 tail allowed.
+    static func isIPv6(_ s: String) -> Bool {
+        let halves = s.components(separatedBy: "::")
+        guard halves.count <= 2 else { return false }
+        var groups = 0
+        for (h, half) in halves.enumerated() where !half.isEmpty {
+            let parts = half.split(separator: ":", omittingEmptySubsequences: false)
+            for (i, p) in parts.enumerated() {
+                if h == halves.count - 1, i == parts.count - 1, p.contains(".") {
+                    guard isHost(String(p), wildcard: false), p.split(separator: ".").count == 4,
+                          p.allSatisfy({ $0.isNumber || $0 == "." }) else { return false }
+                    groups += 2
+                    continue
+                }
+                guard (1 ... 4).contains(p.count), p.allSatisfy(\.isHexDigit) else { return false }
+                groups += 1
+            }
+        }
+        return halves.count == 2 ? groups < 8 : groups == 8
     }
 
     func bool() throws(ScenarioError) -> Bool {
