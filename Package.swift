@@ -64,6 +64,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // libFuzzer harnesses (scripts/fuzz.sh TARGET SECONDS builds them with -DFUZZING); a plain build
+        // makes the seed writer and replayer only.
+        .executableTarget(name: "TLSLabFuzz", dependencies: [
+            "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Scenarios", "TCPSim", "RealPeer",
+        ], path: "Fuzz/TLSLabFuzz"),
+
         // Shared by the cross-checking test targets: a missing external tool skips locally, fails in CI.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum"]),

@@ -399,6 +399,19 @@ public struct HTTP2ServerSession: Sendable {
         out.events.append(.frameSent(trace))
     }
 
+    /// Ends the connection from the server's side (an idle timeout): GOAWAY NO_ERROR naming the last
+    /// stream processed, so the client knows no later request was lost (RFC 9113 §6.8); nothing more
+    /// is read. Nothing to send when GOAWAY already went.
+    public mutating func goAway() -> Output {
+        var out = Output()
+        guard !isClosed else { return out }
+        // Before the client's preface the server's own (SETTINGS) has not gone yet: it is still first (§3.4).
+        if state == .awaitingPreface { send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings(settings))), &out) }
+        send(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: answered, errorCode: HTTP2ErrorCode.noError.rawValue, debug: []))), &out)
+        state = .closed(.noError)
+        return out
+    }
+
     /// A connection error (§5.4.1): GOAWAY with the code and the last stream processed, then stop.
     private mutating func fail(_ code: HTTP2ErrorCode, _ why: String, _ out: inout Output) {
         out.events.append(.connectionError(code, why))

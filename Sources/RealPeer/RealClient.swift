@@ -65,7 +65,7 @@ public struct RealClient {
             r.suite = client.negotiatedSuite
             r.extendedMasterSecret = client.usesExtendedMasterSecret
             r.applicationProtocol = client.negotiatedApplicationProtocol
-            r.keyLog = KeyLogEntry.from(recorder.events)
+            r.keyLog = recorder.keyLog
             return r
         }
 

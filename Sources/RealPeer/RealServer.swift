@@ -31,14 +31,17 @@ public struct ServedConnection: Sendable {
     public var request: String?
     public var keyLog: KeyLogEntry?
 
-    /// One line for the server's log.
+    /// One line for the server's log. Everything the client controls (request line, certificate
+    /// subject, ALPN names, text quoted in a failure) is escaped (``TerminalText``): the line cannot
+    /// drive a terminal or forge another log line.
     public var logLine: String {
-        if let failure { return "\(facts.peer): \(failure)" }
+        if let failure { return TerminalText.escaped("\(facts.peer): \(failure)") }
         let suite = facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?"
         let who = facts.clientCertificateSubject.map { ", client \($0)" } ?? ""
-        let line = request.flatMap { $0.split(separator: "\r\n").first }.map { " \"\($0)\"" } ?? ""
+        let first = request.map { HTTP1Request.requestLine(Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) }
+        let line = first.map { " \"\($0)\"" } ?? ""
         let alpn = facts.applicationProtocol.map { " ALPN \($0)" } ?? ""
-        return "\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(alpn)\(who)\(line) → 200"
+        return TerminalText.escaped("\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(alpn)\(who)\(line) → 200")
     }
 }
 
@@ -86,6 +89,10 @@ public final class RealServer: @unchecked Sendable {
     /// Bounds on reading what a client still sends after we are done (see ``TCPSocket/drain(milliseconds:maxBytes:)``).
     public var drainMilliseconds: Int32 = 1_000
     public var drainBytes = 65_536
+    /// false (`serve --log-only`): keep no trace events at all; the log line and key log still work.
+    public var keepsTrace = true
+    /// How much of each connection's trace is kept (memory stays bounded for any connection length).
+    public var traceLimits = TraceLimits()
 
     public init(listener: TCPListener, timeoutMilliseconds: Int32 = 10_000, handshakeTimeoutMilliseconds: Int32 = 30_000,
                 requestTimeoutMilliseconds: Int32 = 30_000,
@@ -99,17 +106,6 @@ public final class RealServer: @unchecked Sendable {
 
     /// The answer to a request head longer than ``maxRequestBytes`` (RFC 6585 §5).
     static let requestTooLarge = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    static let headerEnd: [UInt8] = Array("\r\n\r\n".utf8)
-
-    /// The offset just past the first CRLF CRLF at or after `from`, if any.
-    static func headerEnd(in bytes: [UInt8], from: Int) -> Int? {
-        var i = max(0, from)
-        while i + 4 <= bytes.count {
-            if bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 { return i + 4 }
-            i += 1
-        }
-        return nil
-    }
 
     public var port: UInt16 { listener.port }
 
@@ -157,7 +153,7 @@ public final class RealServer: @unchecked Sendable {
 
     /// Serves one accepted connection to the end and closes it.
     public func serve(_ socket: TCPSocket) -> ServedConnection {
-        var recorder = TraceRecorder()
+        var recorder = TraceRecorder(keepsEvents: keepsTrace, limits: traceLimits)
         var server = TLSServer(configuration: makeConfiguration())
         var facts = ConnectionFacts(peer: socket.remoteAddress)
         let timeout = timeoutMilliseconds
@@ -193,7 +189,7 @@ public final class RealServer: @unchecked Sendable {
             facts.extendedMasterSecret = server.usesExtendedMasterSecret
             facts.applicationProtocol = server.negotiatedApplicationProtocol
             return ServedConnection(trace: recorder.trace, facts: facts, failure: failure, request: request,
-                                    keyLog: KeyLogEntry.from(recorder.events))
+                                    keyLog: recorder.keyLog)
         }
 
         recorder.phase("TLS handshake")
@@ -253,19 +249,10 @@ public final class RealServer: @unchecked Sendable {
             recorder.phase("HTTP/2 over TLS (ALPN h2)")
             recorder.http2(.chosen(.h2), by: .server)
             var request: String?
+            var connectionError: String?
             let deadline = Deadline(milliseconds: requestTimeoutMilliseconds)
-            /// The client's HTTP/2 bytes into the session; its answer out. A failure to send ends the connection.
-            func process(_ data: [UInt8]) -> String? {
-                guard !data.isEmpty else { return nil }
-                let out = session.receive(data)
-                for event in out.events {
-                    if case .frameSent = event {} else { recorder.http2(event, by: .server) }
-                }
-                for text in out.requests {
-                    request = request ?? Self.requestLine(text) + text
-                    recorder.http(.requestReceived(text), by: .server)
-                }
-                for text in out.responses { recorder.http(.responseSent(text), by: .server) }
+            /// The session's frames, sent inside TLS application data (and traced).
+            func sendFrames(_ out: HTTP2ServerSession.Output) -> String? {
                 guard !out.bytes.isEmpty else { return nil }
                 guard server.isConnected else {
                     recorder.socket("not sent: \(out.bytes.count) bytes of HTTP/2 frames — the client had already closed the TLS connection")
@@ -277,6 +264,28 @@ public final class RealServer: @unchecked Sendable {
                 }
                 return nil
             }
+            /// An idle or slow client: GOAWAY (RFC 9113 §6.8), then close_notify (RFC 5246 §7.2.1).
+            func closeIdle(_ why: String) -> ServedConnection {
+                recorder.phase("closing: GOAWAY, then close_notify and close() (\(why))")
+                _ = sendFrames(session.goAway())
+                send(server.close())
+                return finish(why, request: request)
+            }
+            /// The client's HTTP/2 bytes into the session; its answer out. A failure to send ends the connection.
+            func process(_ data: [UInt8]) -> String? {
+                guard !data.isEmpty else { return nil }
+                let out = session.receive(data)
+                for event in out.events {
+                    if case .connectionError(_, let why) = event { connectionError = connectionError ?? why }
+                    if case .frameSent = event {} else { recorder.http2(event, by: .server) }
+                }
+                for text in out.requests {
+                    request = request ?? Self.requestLine(text) + text
+                    recorder.http(.requestReceived(text), by: .server)
+                }
+                for text in out.responses { recorder.http(.responseSent(text), by: .server) }
+                return sendFrames(out)
+            }
             if let why = process(early) { return finish(why, request: request) }
             while !session.isClosed {
                 let bytes: [UInt8]
@@ -285,10 +294,10 @@ public final class RealServer: @unchecked Sendable {
                 } catch {
                     if deadline.hasPassed {
                         recorder.socket("request deadline of \(deadline.milliseconds) ms passed")
-                        return finish("request timed out: no complete HTTP/2 request within the \(deadline.milliseconds) ms deadline; closed", request: request)
+                        return closeIdle("request timed out: no complete HTTP/2 request within the \(deadline.milliseconds) ms deadline; closed")
                     }
                     recorder.socket("\(error)")
-                    return finish("no HTTP/2 request: \(error); closed", request: request)
+                    return closeIdle("no HTTP/2 request: \(error); closed")
                 }
                 if bytes.isEmpty {
                     recorder.socket("read() returned 0: the client closed the connection")
@@ -319,9 +328,7 @@ public final class RealServer: @unchecked Sendable {
             recorder.phase("closing: GOAWAY sent, then close_notify and close()")
             send(server.close())
             if case .closed(let code) = session.state, code != .noError {
-                let why = recorder.events.lazy.compactMap { e -> String? in
-                    if case .http2(.connectionError(_, let why)) = e.kind { return why } else { return nil }
-                }.first ?? code.name
+                let why = connectionError ?? code.name
                 return finish("HTTP/2 connection error \(code.name): \(why)", request: request)
             }
             return finish(nil, request: request)
@@ -341,8 +348,10 @@ public final class RealServer: @unchecked Sendable {
         var scanned = 0  // the head's end is searched for only in bytes not yet looked at
         recorder.phase("HTTP request over TLS")
         let requestDeadline = Deadline(milliseconds: requestTimeoutMilliseconds)
+        var headEnd = 0
         while true {
-            if let end = Self.headerEnd(in: request, from: scanned - 3) {
+            if let end = HTTP1Request.headEnd(in: request, from: scanned) {
+                headEnd = end
                 if end <= maxRequestBytes { break }
             }
             scanned = request.count
@@ -358,11 +367,16 @@ public final class RealServer: @unchecked Sendable {
             do {
                 bytes = try socket.read(before: requestDeadline, perRead: timeout)
             } catch {
+                // RFC 5246 §7.2.1: the server closes the TLS connection properly (close_notify) before TCP.
                 if requestDeadline.hasPassed {
                     recorder.socket("request deadline of \(requestDeadline.milliseconds) ms passed")
+                    recorder.phase("closing: close_notify and close()")
+                    send(server.close())
                     return finish("request timed out: no complete HTTP request within the \(requestDeadline.milliseconds) ms deadline; closed")
                 }
                 recorder.socket("\(error)")
+                recorder.phase("closing: close_notify and close()")
+                send(server.close())
                 return finish("no HTTP request: \(error); closed")
             }
             if bytes.isEmpty {
@@ -382,6 +396,22 @@ public final class RealServer: @unchecked Sendable {
         }
         let requestText = String(decoding: request, as: UTF8.self)
         recorder.http(.requestReceived(requestText), by: .server)
+        let verdict = HTTP1Request.check(requestLine: HTTP1Request.requestLine(Array(request.prefix(headEnd))))
+        if verdict != .ok {
+            let (status, why): (String, String)
+            switch verdict {
+            case .badRequest(let w): (status, why) = ("400 Bad Request", w)
+            case .versionNotSupported(let w): (status, why) = ("505 HTTP Version Not Supported", w)
+            case .ok: (status, why) = ("", "")
+            }
+            let answer = HTTP1Request.response(status: status)
+            recorder.http(.responseSent(answer), by: .server)
+            if let step = try? server.sendApplicationData(Array(answer.utf8)) { send(step) }
+            recorder.phase("closing: close_notify and close()")
+            send(server.close())
+            let line = TerminalText.escaped(bytes: HTTP1Request.requestLine(request).prefix(200))
+            return finish("answered \(status): \"\(line)\": \(why)", request: requestText)
+        }
         let response = ServerPage.response(facts)
         recorder.http(.responseSent(response), by: .server)
         do { send(try server.sendApplicationData(Array(response.utf8))) } catch {

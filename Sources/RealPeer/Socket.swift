@@ -31,10 +31,12 @@ public final class TCPSocket: @unchecked Sendable {
     public let remoteAddress: String
     public private(set) var isClosed = false
 
-    init(fd: Int32) {
+    /// `remote`: the peer's address as accept(2) returned it; getpeername(2) fails once a client
+    /// has reset the connection, which would leave the log saying "?".
+    init(fd: Int32, remote: String? = nil) {
         self.fd = fd
         localAddress = Self.name(of: fd, peer: false)
-        remoteAddress = Self.name(of: fd, peer: true)
+        remoteAddress = remote ?? Self.name(of: fd, peer: true)
     }
 
     deinit { close() }
@@ -196,11 +198,16 @@ public final class TCPListener: Sendable {
         let ready = poll(&p, 1, timeoutMilliseconds)
         if ready < 0 { if errno == EINTR { return nil }; throw .system(call: "poll", errno: errno) }
         if ready == 0 { return nil }
-        let client = Glibc.accept(fd, nil, nil)
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let client = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(fd, $0, &length) }
+        }
         if client < 0 {
             if errno == EINTR || errno == ECONNABORTED || errno == EAGAIN { return nil }
             throw .system(call: "accept", errno: errno)
         }
-        return TCPSocket(fd: client)
+        let remote = TCPSocket.describe(&storage)
+        return TCPSocket(fd: client, remote: remote == "?" ? nil : remote)
     }
 }

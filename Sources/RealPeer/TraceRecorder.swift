@@ -11,12 +11,66 @@ import TLSEngine
 /// Builds a real connection's trace with the simulation's event types. The TLS layer is exactly the
 /// engine's events; the TCP layer is only what a socket shows (connect, accept, bytes, close), as
 /// `phase` entries labelled "socket-level". Times are monotonic microseconds since the recorder started.
+///
+/// The trace is bounded whatever the peer does: at most ``TraceLimits/events`` events and about
+/// ``TraceLimits/bytes`` bytes of record and message contents are kept; later events are counted,
+/// not kept, and the trace ends with a note saying how many were left out. A recorder made with
+/// `keepsEvents: false` (`serve --log-only`) keeps none at all. The key log entry and the totals are
+/// kept either way.
 struct TraceRecorder {
     static let socketLabel = "socket-level (what the kernel lets us see)"
 
     private let start = TraceRecorder.monotonicMicroseconds()
     private(set) var events: [TraceEvent] = []
     private(set) var bytesRead = 0, bytesWritten = 0, reads = 0
+    let keepsEvents: Bool
+    private let limits: TraceLimits
+    private var keptBytes = 0
+    /// Events seen but not kept (over the limits).
+    private(set) var droppedEvents = 0
+    private var clientRandom: [UInt8]?
+    private var masterSecret: [UInt8]?
+
+    init(keepsEvents: Bool = true, limits: TraceLimits = TraceLimits()) {
+        self.keepsEvents = keepsEvents
+        self.limits = limits
+    }
+
+    /// Keeps an event while the trace is within its limits.
+    private mutating func keep(_ event: TraceEvent) {
+        guard keepsEvents else { return }
+        let size = Self.approximateSize(event)
+        guard events.count < limits.events, keptBytes + size <= limits.bytes else { droppedEvents += 1; return }
+        keptBytes += size
+        events.append(event)
+    }
+
+    /// What an event holds in bytes, roughly: the contents that can be large; 64 for the rest.
+    static func approximateSize(_ event: TraceEvent) -> Int {
+        switch event.kind {
+        case .tls(let tls):
+            switch tls {
+            case .recordSent(let r), .recordReceived(let r): return 64 + r.plaintext.count + r.wire.count
+            case .handshakeSent(_, let bytes), .handshakeReceived(_, let bytes): return 64 + 2 * bytes.count
+            case .applicationDataSent(let d), .applicationDataReceived(let d): return 64 + d.count
+            default: return 64
+            }
+        case .http(let h):
+            switch h {
+            case .requestSent(let t), .requestReceived(let t), .responseSent(let t), .responseReceived(let t), .failed(let t):
+                return 64 + t.utf8.count
+            case .requestRetried(let t, _): return 64 + t.utf8.count
+            }
+        default:
+            return 64
+        }
+    }
+
+    /// The connection's NSS key log entry, learned as the events went by (kept or not).
+    var keyLog: KeyLogEntry? {
+        guard let clientRandom, let masterSecret else { return nil }
+        return KeyLogEntry(clientRandom: clientRandom, masterSecret: masterSecret)
+    }
 
     static func monotonicMicroseconds() -> Int64 {
         var ts = timespec()
@@ -27,7 +81,7 @@ struct TraceRecorder {
     var now: Int64 { Self.monotonicMicroseconds() - start }
 
     mutating func phase(_ name: String) {
-        events.append(TraceEvent(time: now, actor: .network, kind: .phase(name)))
+        keep(TraceEvent(time: now, actor: .network, kind: .phase(name)))
     }
 
     mutating func socket(_ text: String) {
@@ -35,11 +89,11 @@ struct TraceRecorder {
     }
 
     mutating func http(_ event: HTTPEvent, by actor: Actor) {
-        events.append(TraceEvent(time: now, actor: actor, kind: .http(event)))
+        keep(TraceEvent(time: now, actor: actor, kind: .http(event)))
     }
 
     mutating func http2(_ event: HTTP2Event, by actor: Actor) {
-        events.append(TraceEvent(time: now, actor: actor, kind: .http2(event)))
+        keep(TraceEvent(time: now, actor: actor, kind: .http2(event)))
     }
 
     mutating func read(_ count: Int) { bytesRead += count; reads += 1 }
@@ -54,10 +108,37 @@ struct TraceRecorder {
 
     mutating func record(_ tlsEvents: ArraySlice<TLSEvent>, by actor: Actor) {
         let t = now
-        for event in tlsEvents { events.append(TraceEvent(time: t, actor: actor, kind: .tls(event))) }
+        for event in tlsEvents {
+            switch event {
+            case .handshakeSent(.clientHello(let hello), _), .handshakeReceived(.clientHello(let hello), _):
+                clientRandom = clientRandom ?? hello.random.bytes
+            case .derived(.masterSecret(_, _, _, _, let secret)):
+                masterSecret = secret
+            default:
+                break
+            }
+            keep(TraceEvent(time: t, actor: actor, kind: .tls(event)))
+        }
     }
 
-    var trace: Trace { Trace(events: events) }
+    /// The events kept, and a last note when some were not.
+    var trace: Trace {
+        guard droppedEvents > 0 else { return Trace(events: events) }
+        let note = TraceEvent(time: now, actor: .network, kind: .phase(
+            "trace limit: \(droppedEvents) later event(s) not kept (a real peer's trace keeps at most \(limits.events) events and \(limits.bytes / 1_048_576) MiB of contents)"))
+        return Trace(events: events + [note])
+    }
+}
+
+/// How much of a real connection's trace is kept in memory.
+public struct TraceLimits: Sendable {
+    public var events: Int
+    public var bytes: Int
+
+    public init(events: Int = 4_096, bytes: Int = 4 << 20) {
+        self.events = events
+        self.bytes = bytes
+    }
 }
 
 /// What one step tells a driver about how the connection goes on.

@@ -112,7 +112,9 @@ public struct TextRenderer: Sendable {
                 code = String(line[line.index(line.startIndex, offsetBy: 2)..<m])
                 plain = String(line[line.index(after: m)..<line.index(line.endIndex, offsetBy: -4)])
             }
-            guard plain.count > width else { return [line] }
+            // Text a real peer sent (HTTP request target, headers, body) must not drive the terminal.
+            plain = TerminalText.escaped(plain)
+            guard plain.count > width else { return [code.map { "\u{1B}[\($0)m\(plain)\u{1B}[0m" } ?? plain] }
             let indent = plain.prefix { $0 == " " }.count
             let pieces = HexdumpRenderer(width: width).wrap(plain, continuationIndent: indent + 2)
             return pieces.map { piece in code.map { "\u{1B}[\($0)m\(piece)\u{1B}[0m" } ?? piece }

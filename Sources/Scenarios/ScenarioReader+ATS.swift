@@ -69,7 +69,7 @@ extension ScenarioReader {
         }
         let policy = try atsPolicy(try top.required("ats", "an NSAppTransportSecurity dictionary (a mapping)"), certs: certs)
         let c = try top.required("connection", "a mapping with host, scheme, tls_version, forward_secret, load, chain").mapping(["host", "scheme", "tls_version", "forward_secret", "load", "chain"])
-        let host = try c.required("host", "a host name").name()
+        let host = try c.required("host", "a host name").hostName()
         let scheme = try c["scheme"]?.oneOf(["https", "http"]) ?? "https"
         let version = try c["tls_version"].map { v throws(ScenarioError) in Self.atsVersions[try v.oneOf(Self.atsVersionNames)] ?? .tls12 } ?? .tls12
         let fs = try c["forward_secret"]?.bool() ?? true

@@ -63,7 +63,7 @@ extension ScenarioReader {
         if let v = m["root"] { spec.rootName = try v.name(limit: 64) }
         if let v = m["intermediate"] { spec.intermediateName = try v.name(limit: 64) }
         if let v = m["hosts"] {
-            let hosts = try v.list().map { h throws(ScenarioError) in try h.name() }
+            let hosts = try v.list().map { h throws(ScenarioError) in try h.hostName(wildcard: true) }
             guard !hosts.isEmpty else { throw v.error("expected at least one host name") }
             spec.serverHosts = hosts
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Yams
 
 /// A YAML node with its place in the file and its key path, and typed readers that fail with a
@@ -8,9 +9,22 @@ struct YAMLValue {
     let node: Node
     let path: String
     let file: String
+    /// Set when the parser's lines differ from an editor's (the text has NEL, U+2028 or U+2029).
+    var positions: YAMLPositions? = nil
 
-    var line: Int { node.mark?.line ?? 1 }
-    var column: Int { node.mark?.column ?? 1 }
+    var line: Int { place(of: node).line }
+    var column: Int { place(of: node).column }
+
+    /// Where a node of this file starts, as an editor shows it (from the parser's mark).
+    func place(of node: Node) -> (line: Int, column: Int) {
+        guard let mark = node.mark else { return (1, 1) }
+        return positions?.editorPlace(mark) ?? (mark.line, mark.column)
+    }
+
+    /// A value of the same file.
+    func child(_ node: Node, path: String) -> YAMLValue {
+        YAMLValue(node: node, path: path, file: file, positions: positions)
+    }
 
     func error(_ message: String) -> ScenarioError {
         ScenarioError(file: file, line: line, column: column, path: path, message: message)
@@ -70,6 +84,56 @@ struct YAMLValue {
             throw error("expected a non-empty single-line string of at most \(limit) characters, got '\(Self.clip(s))'")
         }
         return s
+    }
+
+    /// A host a client connects to: a DNS name (labels of letters, digits, '-' and '_', 1…63
+    /// characters, not starting or ending with '-'; the last label not all digits, RFC 3696 §2), an
+    /// IPv4 address in dotted decimal, or an IPv6 address. With `wildcard`, `*.` may lead (a
+    /// certificate's name). `999.1.1.1` is neither name nor address; a NUL or any control is refused.
+    func hostName(wildcard: Bool = false) throws(ScenarioError) -> String {
+        let s = try name()
+        guard Self.isHost(s, wildcard: wildcard) else {
+            throw error("expected a DNS name or an IP address, got '\(TerminalText.escaped(Self.clip(s)))'")
+        }
+        return s
+    }
+
+    static func isHost(_ s: String, wildcard: Bool) -> Bool {
+        guard s.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else { return false }
+        if s.contains(":") { return isIPv6(s) }
+        let labels = s.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+            return labels.allSatisfy { $0.count <= 3 && (Int($0) ?? 256) <= 255 }
+        }
+        var rest = labels[...]
+        if wildcard, rest.first == "*", rest.count > 2 { rest = rest.dropFirst() }
+        guard s.count <= 253, let last = rest.last, !last.allSatisfy(\.isNumber) else { return false }
+        return rest.allSatisfy { label in
+            (1 ... 63).contains(label.count) && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        }
+    }
+
+    /// RFC 4291 §2.2 text forms: eight groups of 1…4 hex digits, one `::` for a run of zeros, an
+    /// IPv4 tail allowed.
+    static func isIPv6(_ s: String) -> Bool {
+        let halves = s.components(separatedBy: "::")
+        guard halves.count <= 2 else { return false }
+        var groups = 0
+        for (h, half) in halves.enumerated() where !half.isEmpty {
+            let parts = half.split(separator: ":", omittingEmptySubsequences: false)
+            for (i, p) in parts.enumerated() {
+                if h == halves.count - 1, i == parts.count - 1, p.contains(".") {
+                    guard isHost(String(p), wildcard: false), p.split(separator: ".").count == 4,
+                          p.allSatisfy({ $0.isNumber || $0 == "." }) else { return false }
+                    groups += 2
+                    continue
+                }
+                guard (1 ... 4).contains(p.count), p.allSatisfy(\.isHexDigit) else { return false }
+                groups += 1
+            }
+        }
+        return halves.count == 2 ? groups < 8 : groups == 8
     }
 
     func bool() throws(ScenarioError) -> Bool {
@@ -133,7 +197,7 @@ struct YAMLValue {
 
     func list() throws(ScenarioError) -> [YAMLValue] {
         guard case .sequence(let seq) = node else { throw error("expected a list, got \(kindName)") }
-        return seq.enumerated().map { YAMLValue(node: $0.element, path: "\(path)[\($0.offset)]", file: file) }
+        return seq.enumerated().map { child($0.element, path: "\(path)[\($0.offset)]") }
     }
 
     /// A scalar or a list of scalars, read as a list.
@@ -147,18 +211,19 @@ struct YAMLValue {
         guard case .mapping(let map) = node else { throw error("expected a mapping with keys \(allowed.joined(separator: ", ")), got \(kindName)") }
         var entries: [(key: String, keyNode: Node, value: Node)] = []
         for (k, v) in map {
-            let keyValue = YAMLValue(node: k, path: path, file: file)
+            let keyValue = child(k, path: path)
             guard case .scalar(let ks) = k, !keyValue.isNull else {
                 throw keyValue.error("expected a key name, got \(keyValue.kindName)")
             }
             let here = path.isEmpty ? ks.string : "\(path).\(ks.string)"
+            let at = place(of: k)
             guard allowed.contains(ks.string) else {
-                throw ScenarioError(file: file, line: k.mark?.line ?? line, column: k.mark?.column ?? column, path: here,
+                throw ScenarioError(file: file, line: at.line, column: at.column, path: here,
                                     message: "unknown key '\(YAMLValue.clip(ks.string))'; expected one of: \(allowed.joined(separator: ", "))"
                                         + Spelling.hint(for: ks.string, among: allowed))
             }
             if entries.contains(where: { $0.key == ks.string }) {
-                throw ScenarioError(file: file, line: k.mark?.line ?? line, column: k.mark?.column ?? column, path: here,
+                throw ScenarioError(file: file, line: at.line, column: at.column, path: here,
                                     message: "duplicate key '\(ks.string)'")
             }
             entries.append((ks.string, k, v))
@@ -179,7 +244,7 @@ struct YAMLMapping {
     /// The value of `key`, or nil when absent. An explicit null counts as absent only when `nullable`.
     subscript(_ key: String) -> YAMLValue? {
         guard let e = entries.first(where: { $0.key == key }) else { return nil }
-        return YAMLValue(node: e.value, path: owner.path.isEmpty ? key : "\(owner.path).\(key)", file: owner.file)
+        return owner.child(e.value, path: owner.path.isEmpty ? key : "\(owner.path).\(key)")
     }
 
     /// The value of a key that must be there; when it is missing, the error names the key's full
@@ -199,204 +264,7 @@ struct YAMLMapping {
         guard let e = entries.first(where: { $0.key == key }) else {
             return ScenarioError(file: owner.file, line: owner.line, column: owner.column, path: here, message: message)
         }
-        return ScenarioError(file: owner.file, line: e.keyNode.mark?.line ?? owner.line,
-                             column: e.keyNode.mark?.column ?? owner.column, path: here, message: message)
-    }
-}
-
-/// Parses YAML text into a located root value; any YAML-level error becomes a located ``ScenarioError``.
-enum YAMLDocument {
-    static func root(text: String, file: String) throws(ScenarioError) -> YAMLValue {
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch let e as YamlError {
-            throw located(e, file: file, text: text)
-        } catch {
-            throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "not valid YAML: \(error)")
-        }
-        guard let node else {
-            throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "expected a mapping with the scenario's keys, got an empty document")
-        }
-        // Aliases share nodes, so a small file can stand for a huge tree ("billion laughs"):
-        // count the logical nodes and stop early.
-        var budget = maximumNodes
-        guard fits(node, &budget) else {
-            throw ScenarioError(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, path: "",
-                                message: "expected a scenario of at most \(maximumNodes) YAML nodes (aliases expanded)")
-        }
-        return YAMLValue(node: node, path: "", file: file)
-    }
-
-    static let maximumNodes = 50_000
-
-    static func fits(_ node: Node, _ budget: inout Int) -> Bool {
-        budget -= 1
-        guard budget >= 0 else { return false }
-        switch node {
-        case .mapping(let m):
-            for (k, v) in m where !fits(k, &budget) || !fits(v, &budget) { return false }
-        case .sequence(let s):
-            for n in s where !fits(n, &budget) { return false }
-        case .scalar, .alias:
-            break
-        }
-        return true
-    }
-
-    static func located(_ e: YamlError, file: String, text: String) -> ScenarioError {
-        func make(_ mark: Mark?, _ problem: String) -> ScenarioError {
-            ScenarioError(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, path: "", message: "YAML syntax: \(problem)")
-        }
-        switch e {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return make(mark, problem)
-        case .reader(let problem, let offset, _, _):
-            // Locate the byte offset as line:column.
-            var line = 1, column = 1
-            if let offset {
-                for (i, b) in text.utf8.enumerated() {
-                    if i >= offset { break }
-                    if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-                }
-            }
-            return ScenarioError(file: file, line: line, column: column, path: "", message: "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            let key = duplicates.first ?? ""
-            let place = DuplicateKeyLocator(text: text).locate(key: key, firstLine: context.mark.line, firstColumn: context.mark.column)
-            let here = place.parents.isEmpty ? key : "\(place.parents).\(key)"
-            return ScenarioError(file: file, line: place.line, column: place.column, path: here,
-                                 message: "duplicate key '\(YAMLValue.clip(key))' (first written at line \(context.mark.line), column \(context.mark.column)); a key may appear once in a mapping")
-        default:
-            return make(nil, "\(e)")
-        }
-    }
-}
-
-/// Finds where a duplicated key is written again, and the key path of its mapping, from the text
-/// (Yams reports only the first occurrence). Block mappings are followed by indentation; a flow
-/// mapping on the same line is searched after the first occurrence. When the second occurrence
-/// cannot be found, the first one is reported.
-struct DuplicateKeyLocator {
-    let lines: [Substring]
-
-    init(text: String) {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
-    }
-
-    static func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
-
-    static func isContent(_ line: Substring) -> Bool {
-        let t = line.drop { $0 == " " }
-        return !t.isEmpty && !t.hasPrefix("#")
-    }
-
-    /// The key a line starts with at `column` (0-based), if any: `name:` followed by a space or the end.
-    static func key(in line: Substring, at column: Int) -> String? {
-        guard column <= line.count else { return nil }
-        let rest = line.dropFirst(column)
-        guard let colon = rest.firstIndex(of: ":") else { return nil }
-        let name = rest[..<colon].trimmingCharacters(in: .whitespaces)
-        let after = rest[rest.index(after: colon)...]
-        guard !name.isEmpty, after.isEmpty || after.first == " ", !name.contains(" ") || name.hasPrefix("\"") else { return nil }
-        return name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 ? String(name.dropFirst().dropLast()) : name
-    }
-
-    func locate(key: String, firstLine: Int, firstColumn: Int) -> (line: Int, column: Int, parents: String) {
-        let l = firstLine - 1, c = firstColumn - 1
-        var found = (line: firstLine, column: firstColumn)
-        if l >= 0, l < lines.count {
-            // A flow mapping: `{a: 1, a: 2}` on one line.
-            let line = lines[l]
-            var search = line.index(line.startIndex, offsetBy: min(c + key.count, line.count))
-            var flowHit = false
-            while let r = line[search...].range(of: key) {
-                let before = line[line.startIndex..<r.lowerBound].last { $0 != " " }
-                let after = line[r.upperBound...].drop { $0 == " " }
-                if (before == "," || before == "{"), after.first == ":" {
-                    found = (firstLine, line.distance(from: line.startIndex, to: r.lowerBound) + 1)
-                    flowHit = true
-                    break
-                }
-                search = r.upperBound
-            }
-            // A block mapping: the same key again at the same indentation, before the mapping ends.
-            if !flowHit {
-                for i in (l + 1)..<lines.count where Self.isContent(lines[i]) {
-                    let indent = Self.indent(lines[i])
-                    if indent < c { break }
-                    if indent == c, Self.key(in: lines[i], at: c) == key { found = (i + 1, c + 1); break }
-                }
-            }
-        }
-        return (found.line, found.column, parents(line: l, column: c))
-    }
-
-    /// The key path of the mapping whose key starts at (`line`, `column`), 0-based.
-    func parents(line: Int, column: Int) -> String {
-        var path: [String] = []
-        var col = column
-        var j = line - 1
-        // Flow mappings opened earlier on the same line (`server: { ems: true, ems: false }`).
-        if line >= 0, line < lines.count, column > Self.indent(lines[line]) {
-            let before = Array(lines[line].prefix(column))
-            var stack: [String] = [], lastKey = "", word = ""
-            for ch in before {
-                switch ch {
-                case ":": if !word.isEmpty { lastKey = word }; word = ""
-                case "{": stack.append(lastKey); word = ""
-                case "}": _ = stack.popLast(); word = ""
-                case ",", " ", "[", "]": word = ""
-                default: word.append(ch)
-                }
-            }
-            path = stack.filter { !$0.isEmpty }
-            col = Self.indent(lines[line])
-        }
-        // A key on a list item's line (`- a: 1`) belongs to that item.
-        if line >= 0, line < lines.count, column >= 2 {
-            let own = lines[line]
-            if Self.indent(own) == column - 2, own.dropFirst(column - 2).hasPrefix("- ") {
-                path.insert("[\(index(ofItemAt: line, indent: column - 2))]", at: 0)
-                col = column - 2
-            }
-        }
-        while j >= 0 {
-            defer { j -= 1 }
-            let text = lines[j]
-            guard Self.isContent(text) else { continue }
-            let indent = Self.indent(text)
-            guard indent < col else { continue }
-            if text.dropFirst(indent).hasPrefix("- ") {
-                path.insert("[\(index(ofItemAt: j, indent: indent))]", at: 0)
-                if let k = Self.key(in: text, at: indent + 2), indent + 2 < col { path.insert(k, at: 1) }
-                col = indent
-            } else if let k = Self.key(in: text, at: indent) {
-                path.insert(k, at: 0)
-                col = indent
-            }
-            if col == 0 { break }
-        }
-        var out = ""
-        for p in path { out += p.hasPrefix("[") || out.isEmpty ? p : ".\(p)" }
-        return out
-    }
-
-    /// Which item of its list the `- ` line `line` is (0-based), counting earlier items at the same indentation.
-    func index(ofItemAt line: Int, indent: Int) -> Int {
-        var n = 0
-        var j = line - 1
-        while j >= 0 {
-            let text = lines[j]
-            if Self.isContent(text) {
-                let i = Self.indent(text)
-                if i < indent { break }
-                if i == indent {
-                    if text.dropFirst(i).hasPrefix("- ") { n += 1 } else { break }
-                }
-            }
-            j -= 1
-        }
-        return n
+        let at = owner.place(of: e.keyNode)
+        return ScenarioError(file: owner.file, line: at.line, column: at.column, path: here, message: message)
     }
 }

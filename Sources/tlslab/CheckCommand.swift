@@ -22,9 +22,18 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let (files, missing) = ScenarioCheck.files(under: paths)
-        if let first = missing.first { throw CLIError.badInput("no such file or directory: \(first)") }
-        if files.isEmpty { throw CLIError.badInput("no scenario files (*.yaml) under \(paths.joined(separator: ", "))") }
         var passed = 0, failed = 0, invalid = 0
+        // A path that is not there is reported like an invalid file (and on standard error), so the
+        // report still ends with its summary line.
+        for path in missing {
+            invalid += 1
+            print("INVALID \(path): no such file or directory")
+            FileHandle.standardError.write(Data("tlslab: no such file or directory: \(path)\n".utf8))
+        }
+        if files.isEmpty && missing.isEmpty {
+            print("0 passed, 0 failed")
+            throw CLIError.badInput("no scenario files (*.yaml) under \(paths.joined(separator: ", "))")
+        }
         for file in files {
             let result = ScenarioCheck.check(file: file, keepFacts: showFacts)
             switch result {

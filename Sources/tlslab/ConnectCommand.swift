@@ -190,7 +190,8 @@ struct ConnectCommand: ParsableCommand {
         if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog) }
         if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
             print("\n── HTTP response " + String(repeating: "─", count: 44))
-            print(response)
+            // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
+            print(TerminalText.escaped(response, keepingLineBreaks: true))
         }
         if let failure = result.failure { throw CLIError.failed("connect \(host):\(port): \(failure)") }
     }

@@ -36,8 +36,13 @@ struct DissectCommand: ParsableCommand {
     @Option(help: "The negotiated cipher suite (IANA name or 0xNNNN), needed to read key-exchange messages when no ServerHello is in the input.")
     var suite: String?
 
-    @Option(help: "Line width (default: the terminal's, or 100).")
+    @Option(help: "Line width, 40…1000 (default: the terminal's, or 100).")
     var width: Int?
+
+    func validate() throws {
+        // Narrower than 40 columns the layout cannot show a field and its value; 0 or less means nothing.
+        if let width, !(40 ... 1_000).contains(width) { throw ValidationError("--width takes 40…1000 columns, got \(width)") }
+    }
 
     func run() throws {
         let bytes = try readInput()

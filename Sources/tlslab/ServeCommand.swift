@@ -119,6 +119,8 @@ struct ServeCommand: ParsableCommand {
             configuration.applicationProtocols = protocols
             return configuration
         }
+        // --log-only keeps no trace events at all: memory per connection stays small however long it runs.
+        server.keepsTrace = !logOnly
         StopSignal.install()
         print("listening on \(address):\(listener.port)")
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch

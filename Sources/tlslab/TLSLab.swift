@@ -22,7 +22,8 @@ struct TLSLab: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("tlslab: \(error)\n".utf8))
+            // Messages can quote a peer (an alert cause, a server's words): escaped for the terminal.
+            FileHandle.standardError.write(Data("tlslab: \(TerminalText.escaped("\(error)"))\n".utf8))
             Foundation.exit(error.exitCode.rawValue)
         } catch {
             let code = exitCode(for: error)

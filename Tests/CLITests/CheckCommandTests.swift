@@ -59,6 +59,28 @@ struct CheckCommandTests {
         let r = try CLI.run(["check", "/nonexistent-tlslab-scenarios"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("no such file or directory: /nonexistent-tlslab-scenarios"))
+        #expect(r.stdout == "INVALID /nonexistent-tlslab-scenarios: no such file or directory\n0 passed, 1 failed\n")
+    }
+
+    /// A missing path among good ones loses nothing: the others are checked, the summary counts it.
+    @Test func missingPathAmongFilesKeepsTheReport() throws {
+        let dir = try Self.write(["a.yaml": Self.pass])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", "/nonexistent.yaml", dir.path])
+        #expect(r.status == 2)
+        #expect(r.stdout.contains("PASS \(dir.path)/a\n"))
+        #expect(r.stdout.hasSuffix("\n1 passed, 1 failed\n"), "\(r.stdout)")
+    }
+
+    /// A duplicated key in a CRLF file used to trap the whole process (exit 132) and lose the
+    /// report for every other file in the directory.
+    @Test func crlfDuplicateKeyIsOneInvalidLine() throws {
+        let dir = try Self.write(["a.yaml": Self.pass, "x.yaml": "a: 1\r\nb: 2\r\nc:\r\nc:\r\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["check", dir.path])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stdout.contains("INVALID \(dir.path)/x.yaml:4:1: c: duplicate key 'c' (first written at line 3, column 1)"), "\(r.stdout)")
+        #expect(r.stdout.hasSuffix("\n1 passed, 1 failed\n"))
     }
 
     @Test func runAcceptsAScenarioFile() throws {

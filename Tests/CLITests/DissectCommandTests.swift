@@ -35,6 +35,23 @@ struct DissectCommandTests {
         #expect(result.stdout.contains("client_version = TLS 1.2"))
     }
 
+    /// An oversized record that is also cut short gets both notes (issue #22).
+    @Test func oversizedAndTruncatedRecordGetsBothNotes() throws {
+        let result = try CLI.run(["dissect", "--as", "records", "-"], stdin: "17 03 03 ff ff 01 02 03\n")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("exceeds 16384: record_overflow"), "\(result.stdout)")
+        #expect(result.stdout.contains("declares 65535 bytes, only 3 present"), "\(result.stdout)")
+    }
+
+    @Test func widthOutOfRangeIsRefused() throws {
+        for width in ["0", "-5", "39", "100000"] {
+            let result = try CLI.run(["dissect", "--width=\(width)", "15 03 03 00 02 02 28"])
+            #expect(result.status == 2, "--width=\(width): \(result.stdout)")
+            #expect(result.stderr.contains("--width takes 40…1000 columns"), "\(result.stderr)")
+        }
+        #expect(try CLI.run(["dissect", "--width=40", "15 03 03 00 02 02 28"]).status == 0)
+    }
+
     @Test func binaryFileInput() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-dissect-\(UUID()).bin")
         try Data([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]).write(to: file)

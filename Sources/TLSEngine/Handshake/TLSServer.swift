@@ -201,11 +201,8 @@ public struct TLSServer {
 
     private mutating func processClientHello(_ hello: ClientHello) throws(TLSError) {
         let config = configuration
-        // RFC 5246 Appendix E.1: answer with the highest version both support; SSL 3.0 is refused.
-        let version = min(hello.clientVersion, config.maximumVersion)
-        guard version >= .tls10, version >= config.minimumVersion else {
-            throw .peerIncompatible(.protocolVersion, "the client offers at most \(hello.clientVersion); the server needs at least \(max(config.minimumVersion, .tls10))")
-        }
+        let version = try VersionNegotiation.select(clientVersion: hello.clientVersion, extensions: hello.extensions ?? [],
+                                                    minimum: config.minimumVersion, maximum: config.maximumVersion)
         guard hello.compressionMethods.contains(.null) else {
             throw .peerMisbehaved(.illegalParameter, "the client does not offer the null compression method")
         }
@@ -220,7 +217,12 @@ public struct TLSServer {
         var pointFormats: [ECPointFormat]?
         for ext in extensions {
             switch ext {
-            case .serverName(let names): context.serverName = names.first?.hostName
+            case .serverName(let names):
+                // RFC 6066 §3: `ServerName server_name_list<1..2^16-1>` — a ClientHello's list has an entry.
+                guard !names.isEmpty else {
+                    throw .peerMisbehaved(.decodeError, "the ClientHello's server_name extension is empty (RFC 6066 §3: at least one name)")
+                }
+                context.serverName = names.first?.hostName
             case .signatureAlgorithms(let schemes): signatureOffer = schemes
             case .supportedGroups(let list): groups = list
             case .ecPointFormats(let list): pointFormats = list

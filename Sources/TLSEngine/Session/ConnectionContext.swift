@@ -37,6 +37,10 @@ struct ConnectionContext {
     private var pendingRead: RecordProtector?
     private var pendingWrite: RecordProtector?
     private var outgoingHandshake: [UInt8] = []
+    /// Warning alerts (other than close_notify) received in a row, and empty records in a row:
+    /// see ``IncomingLimits``.
+    private var consecutiveWarningAlerts = 0
+    private var consecutiveEmptyRecords = 0
 
     var records: [TLSRecord] = []
     var events: [TLSEvent] = []
@@ -174,6 +178,11 @@ struct ConnectionContext {
             } catch {
                 throw .invalidMessage(error)
             }
+            // Once the hellos fixed the version, every record carries it (RFC 5246 §6.2.1, Appendix E.1);
+            // OpenSSL answers another one with protocol_version ("wrong version number").
+            if suite != nil, record.version != version {
+                throw .peerMisbehaved(.protocolVersion, "a \(record.contentType) record with version \(record.version) after the hellos agreed on \(version)")
+            }
             var plaintext = record.fragment
             var detail: RecordCryptoDetail?
             if var protector = readProtector {
@@ -195,6 +204,8 @@ struct ConnectionContext {
             if reassembler.hasPartialMessage && record.contentType != .handshake {
                 throw .inappropriateMessage(expected: "the rest of a handshake message", got: "\(record.contentType)")
             }
+            try IncomingLimits.count(emptyRecord: plaintext.isEmpty, &consecutiveEmptyRecords)
+            if record.contentType != .alert { consecutiveWarningAlerts = 0 }
             switch record.contentType {
             case .handshake:
                 guard !plaintext.isEmpty else {
@@ -215,11 +226,14 @@ struct ConnectionContext {
                 }
                 return .changeCipherSpec
             case .alert:
+                let alert: Alert
                 do {
-                    return .alert(try Alert(decoding: plaintext))
+                    alert = try Alert(decoding: plaintext)
                 } catch {
                     throw .invalidMessage(error)
                 }
+                try IncomingLimits.check(alert, &consecutiveWarningAlerts)
+                return .alert(alert)
             case .applicationData:
                 return .applicationData(plaintext)
             default:

@@ -39,9 +39,9 @@ final class DissectionSession {
                 let available = cursor.remaining - 2
                 let limit = encrypted ? TLSRecord.maxCiphertextLength : TLSRecord.maxPlaintextLength
                 let length = try cursor.uint("length", width: 2, note: { n in
-                    if n > limit { return "exceeds \(limit): record_overflow" }
-                    if n > available { return "declares \(n) bytes, only \(max(available, 0)) present" }
-                    return nil
+                    let missing = n > available ? "declares \(n) bytes, only \(max(available, 0)) present" : nil
+                    if n > limit { return "exceeds \(limit): record_overflow" + (missing.map { "; \($0)" } ?? "") }
+                    return missing
                 })
                 let truncated = length > available
                 if !type.isTLS12Defined {

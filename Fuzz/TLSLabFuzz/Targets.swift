@@ -1,0 +1,82 @@
+import Foundation
+import PKI
+import RealPeer
+import Scenarios
+import Simulation
+import TCPSim
+import TLSCrypto
+import TLSEngine
+
+/// The fuzz targets: each takes arbitrary bytes and must return without trapping, hanging or
+/// growing memory without bound. Errors thrown by the code under test are expected.
+enum FuzzTargets {
+    static let names = ["record", "handshake", "server", "client", "dissect", "x509", "scenario", "hpack", "http2", "tcp"]
+
+    /// The server's identity, read once from the repository's engine fixtures (run from the package root).
+    nonisolated(unsafe) static var identity: TLSIdentity?
+
+    static func loadIdentity() {
+        let dir = "Tests/Fixtures/engine/"
+        guard let cert = FileManager.default.contents(atPath: dir + "server.cert.der"),
+              let keyPEM = try? String(contentsOfFile: dir + "server.key.pem", encoding: .utf8),
+              let key = try? RSAPrivateKey(pem: keyPEM) else { return }
+        identity = TLSIdentity(certificateChain: [[UInt8](cert)], privateKey: key)
+    }
+
+    static func run(_ name: String, _ bytes: [UInt8]) {
+        switch name {
+        case "record":
+            // The record layer: any split of the bytes, records until an error or the end.
+            var reader = RecordReader()
+            let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+            reader.append(bytes[..<cut])
+            _ = try? reader.drain()
+            reader.append(bytes[cut...])
+            _ = try? reader.drain()
+        case "handshake":
+            // Handshake framing and every message decoder, under each key exchange's context.
+            var reassembler = HandshakeReassembler()
+            reassembler.append(bytes)
+            guard let messages = try? reassembler.drain() else { return }
+            let contexts = [HandshakeDecodingContext()] + [CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256,
+                                                           .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256,
+                                                           .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256].map { HandshakeDecodingContext(negotiated: $0) }
+            for message in messages { for context in contexts { _ = try? message.decode(context: context) } }
+        case "server":
+            // The server's state machine from its first state: bytes as a client would send them.
+            guard let identity else { return }
+            var server = TLSServer(configuration: TLSServerConfiguration(identity: identity, random: HMACDRBG(seed: 1)))
+            _ = server.receive(bytes)
+            _ = server.receiveEndOfStream()
+        case "client":
+            // The client after its ClientHello: bytes as a server would answer.
+            var client = TLSClient(configuration: TLSClientConfiguration(certificateEvaluator: AcceptAnyCertificate(), random: HMACDRBG(seed: 2)))
+            _ = client.start()
+            _ = client.receive(bytes)
+            _ = client.receiveEndOfStream()
+        case "dissect":
+            let dissector = Dissector()
+            _ = dissector.dissectRecords(bytes)
+            _ = dissector.dissectHandshakeMessages(bytes)
+        case "x509":
+            _ = try? X509Certificate(der: bytes)
+        case "scenario":
+            _ = try? ScenarioParser.parse(data: bytes, file: "fuzz.yaml")
+        case "hpack":
+            var decoder = HPACKDecoder()
+            _ = try? decoder.decode(bytes)
+            _ = try? decoder.decode(bytes)  // again, with the dynamic table the first block left
+        case "http2":
+            var session = HTTP2ServerSession { _, _ in ([HPACKHeaderField(":status", "200")], []) }
+            _ = session.receive(Array(HTTP2Frame.clientPreface) + bytes)
+            var rest = bytes[...]
+            while let (_, consumed) = try? HTTP2Frame.decode(rest), consumed > 0 { rest = rest.dropFirst(consumed) }
+        case "tcp":
+            let a = IPv4Address(10, 0, 0, 1), b = IPv4Address(10, 0, 0, 2)
+            _ = try? TCPSegment.decode(bytes, source: a, destination: b, verifyChecksum: false)
+            _ = try? TCPSegment.decode(bytes, source: a, destination: b)
+        default:
+            break
+        }
+    }
+}

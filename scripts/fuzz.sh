@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of one target with libFuzzer (ships with the Swift toolchain on Linux).
+#
+#   scripts/fuzz.sh TARGET SECONDS      e.g. scripts/fuzz.sh record 60
+#   scripts/fuzz.sh all SECONDS         every target in turn, SECONDS each
+#
+# Targets: record handshake server client dissect x509 scenario hpack http2 tcp (Fuzz/TLSLabFuzz).
+# Builds TLSLabFuzz in release mode with -sanitize=fuzzer,address and -DFUZZING (lld links it;
+# the default gold linker does not), then runs it on a working corpus under .build/fuzz-corpus/TARGET
+# seeded from the committed Fuzz/Corpus/TARGET. A crash is written to .build/fuzz-artifacts/ and the
+# script fails; replay it with `.build/debug/TLSLabFuzz --replay TARGET FILE` and turn it into a
+# regression test. CI runs every target for a short fixed time; a longer campaign (e.g. 3600 s per
+# target) is the same command with more seconds. Set SWIFT to use another swift driver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}
+seconds=${2:-60}
+swift=${SWIFT:-swift}
+targets=(record handshake server client dissect x509 scenario hpack http2 tcp)
+if [ "$target" = all ]; then
+  for t in "${targets[@]}"; do "$0" "$t" "$seconds"; done
+  exit 0
+fi
+case " ${targets[*]} " in *" $target "*) ;; *) echo "unknown target '$target' (one of: ${targets[*]})" >&2; exit 2 ;; esac
+
+$swift build -c release --product TLSLabFuzz \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xswiftc -DFUZZING >&2
+bin=$($swift build -c release --show-bin-path)/TLSLabFuzz
+corpus=.build/fuzz-corpus/$target
+artifacts=.build/fuzz-artifacts
+mkdir -p "$corpus" "$artifacts"
+# SWIFT_BACKTRACE=enable=no: let libFuzzer see a Swift trap as a deadly signal (with the Swift
+# backtracer on, ASan reports its memory reads instead of the bug).
+SWIFT_BACKTRACE=enable=no TLSLAB_FUZZ_TARGET=$target "$bin" "$corpus" "Fuzz/Corpus/$target" \
+  -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$artifacts/$target-"
