@@ -67,7 +67,7 @@ let package = Package(
         // libFuzzer harnesses (scripts/fuzz.sh TARGET SECONDS builds them with -DFUZZING); a plain build
         // makes the seed writer and replayer only.
         .executableTarget(name: "TLSLabFuzz", dependencies: [
-            "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Scenarios", "TCPSim", "RealPeer",
+            "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Scenarios", "TCPSim", "RealPeer", "HTTP2", "Trust", "Trace",
         ], path: "Fuzz/TLSLabFuzz"),
 
         // Shared by the cross-checking test targets: a missing external tool skips locally, fails in CI.

@@ -1,7 +1,10 @@
 import Foundation
 import PKI
 import RealPeer
+import HTTP2
 import Simulation
+import Trace
+import Trust
 import TCPSim
 import TLSCrypto
 import TLSEngine

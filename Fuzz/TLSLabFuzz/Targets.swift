@@ -2,7 +2,10 @@ import Foundation
 import PKI
 import RealPeer
 import Scenarios
+import HTTP2
 import Simulation
+import Trace
+import Trust
 import TCPSim
 import TLSCrypto
 import TLSEngine

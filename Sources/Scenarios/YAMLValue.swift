@@ -1,5 +1,5 @@
 import Foundation
-import Simulation
+import Trace
 import Yams
 
 /// A YAML node with its place in the file and its key path, and typed readers that fail with a
