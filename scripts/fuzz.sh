@@ -18,19 +18,25 @@ seconds=${2:-60}
 swift=${SWIFT:-swift}
 targets=(record handshake server client dissect x509 scenario hpack http2 tcp)
 if [ "$target" = all ]; then
-  for t in "${targets[@]}"; do "$0" "$t" "$seconds"; done
-  exit 0
+  run=("${targets[@]}")
+else
+  case " ${targets[*]} " in *" $target "*) ;; *) echo "unknown target '$target' (one of: ${targets[*]})" >&2; exit 2 ;; esac
+  run=("$target")
 fi
-case " ${targets[*]} " in *" $target "*) ;; *) echo "unknown target '$target' (one of: ${targets[*]})" >&2; exit 2 ;; esac
 
+# One build for every target.
 $swift build -c release --product TLSLabFuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xswiftc -DFUZZING >&2
 bin=$($swift build -c release --show-bin-path)/TLSLabFuzz
-corpus=.build/fuzz-corpus/$target
 artifacts=.build/fuzz-artifacts
-mkdir -p "$corpus" "$artifacts"
-# SWIFT_BACKTRACE=enable=no: let libFuzzer see a Swift trap as a deadly signal (with the Swift
-# backtracer on, ASan reports its memory reads instead of the bug).
-SWIFT_BACKTRACE=enable=no TLSLAB_FUZZ_TARGET=$target "$bin" "$corpus" "Fuzz/Corpus/$target" \
-  -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-  -artifact_prefix="$artifacts/$target-"
+mkdir -p "$artifacts"
+for t in "${run[@]}"; do
+  corpus=.build/fuzz-corpus/$t
+  mkdir -p "$corpus"
+  echo "== fuzzing $t for $seconds s" >&2
+  # SWIFT_BACKTRACE=enable=no: let libFuzzer see a Swift trap as a deadly signal (with the Swift
+  # backtracer on, ASan reports its memory reads instead of the bug).
+  SWIFT_BACKTRACE=enable=no TLSLAB_FUZZ_TARGET=$t "$bin" "$corpus" "Fuzz/Corpus/$t" \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/$t-"
+done
