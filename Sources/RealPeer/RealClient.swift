@@ -69,7 +69,7 @@ public struct RealClient {
             return r
         }
 
-        recorder.phase("TCP connection — socket level: only what the kernel lets us see")
+        recorder.phase(.tcpSocketLevel)
         let socket: TCPSocket
         do {
             socket = try TCPSocket.connect(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
@@ -101,7 +101,7 @@ public struct RealClient {
         }
 
         // The handshake.
-        recorder.phase("TLS handshake")
+        recorder.phase(.tlsHandshake)
         guard send(client.start()) else { return finish("the connection broke while sending the ClientHello", recorder, client) }
         let deadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
         // The server's Finished and its close_notify can arrive in one read (a server that closes
@@ -158,7 +158,7 @@ public struct RealClient {
         var request = request
         if let text = request, client.negotiatedApplicationProtocol == ProtocolName.h2, !closedRightAfterHandshake {
             // RFC 7301 §3.2 and RFC 9113 §3.2: the connection now speaks HTTP/2.
-            recorder.phase("HTTP/2 over TLS (ALPN h2)")
+            recorder.phase(.http2(.h2, allRequestsAtOnce: false))
             recorder.http2(.chosen(.h2), by: .client)
             let fields = HTTP2Message.requestFields(text, scheme: "https")
             let body = HTTP2Message.requestBody(text)
@@ -219,7 +219,7 @@ public struct RealClient {
             } else {
                 failure = failure ?? "the server closed before the HTTP/2 response ended"
             }
-            recorder.phase("closing: close_notify and close()")
+            recorder.phase(.closing(.closeNotifyAndSocketClose))
             _ = send(client.close())
             closeSocket()
             return finish(failure, recorder, client, response: response)
@@ -227,7 +227,7 @@ public struct RealClient {
         if request != nil, let chosen = client.negotiatedApplicationProtocol, !chosen.isHTTP1 {
             // RFC 7301 §3.2: the connection now speaks the chosen protocol; this client speaks only
             // HTTP/1.x and h2, so it sends no request rather than the wrong protocol.
-            recorder.phase("ALPN chose \(chosen): this client speaks HTTP/1.x and h2 only, so it sends no request")
+            recorder.phase(.unspokenApplicationProtocol(chosen.description, by: .client))
             request = nil
         }
         if closedRightAfterHandshake, request != nil {
@@ -236,7 +236,7 @@ public struct RealClient {
         }
         response = early
         if let request {
-            recorder.phase("HTTP request over TLS")
+            recorder.phase(.http(overTLS: true))
             recorder.http(.requestSent(request), by: .client)
             do {
                 _ = send(try client.sendApplicationData(Array(request.utf8)))
@@ -262,7 +262,7 @@ public struct RealClient {
             if failure == nil, response.isEmpty { failure = "the server closed without an HTTP response" }
             recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)
         }
-        recorder.phase("closing: close_notify and close()")
+        recorder.phase(.closing(.closeNotifyAndSocketClose))
         _ = send(client.close())
         closeSocket()
         return finish(failure, recorder, client, response: request == nil ? nil : response)

@@ -158,7 +158,7 @@ public final class RealServer: @unchecked Sendable {
         var facts = ConnectionFacts(peer: socket.remoteAddress)
         let timeout = timeoutMilliseconds
 
-        recorder.phase("TCP connection — socket level: only what the kernel lets us see")
+        recorder.phase(.tcpSocketLevel)
         recorder.socket("accept() returned: \(socket.remoteAddress) → \(socket.localAddress) (the kernel did the three-way handshake)")
 
         func send(_ step: TLSStep) {
@@ -192,7 +192,7 @@ public final class RealServer: @unchecked Sendable {
                                     keyLog: recorder.keyLog)
         }
 
-        recorder.phase("TLS handshake")
+        recorder.phase(.tlsHandshake)
         let handshakeDeadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
         // Application data in the same read as the client's last handshake flight: kept for what follows.
         var early: [UInt8] = []
@@ -246,7 +246,7 @@ public final class RealServer: @unchecked Sendable {
                 ServerPage.http2Response(page)
             }
             session.maxHeaderBytes = maxRequestBytes
-            recorder.phase("HTTP/2 over TLS (ALPN h2)")
+            recorder.phase(.http2(.h2, allRequestsAtOnce: false))
             recorder.http2(.chosen(.h2), by: .server)
             var request: String?
             var connectionError: String?
@@ -266,7 +266,7 @@ public final class RealServer: @unchecked Sendable {
             }
             /// An idle or slow client: GOAWAY (RFC 9113 §6.8), then close_notify (RFC 5246 §7.2.1).
             func closeIdle(_ why: String) -> ServedConnection {
-                recorder.phase("closing: GOAWAY, then close_notify and close() (\(why))")
+                recorder.phase(.closing(.idleGoAway(why)))
                 _ = sendFrames(session.goAway())
                 send(server.close())
                 return finish(why, request: request)
@@ -325,7 +325,7 @@ public final class RealServer: @unchecked Sendable {
                     return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
                 }
             }
-            recorder.phase("closing: GOAWAY sent, then close_notify and close()")
+            recorder.phase(.closing(.goAwayThenCloseNotify))
             send(server.close())
             if case .closed(let code) = session.state, code != .noError {
                 let why = connectionError ?? code.name
@@ -338,7 +338,7 @@ public final class RealServer: @unchecked Sendable {
         // different protocol for application data exchange." The page is HTTP/1.x or HTTP/2, so a
         // connection that chose another protocol ends after the handshake with close_notify.
         if let chosen = facts.applicationProtocol, !chosen.isHTTP1 {
-            recorder.phase("closing: ALPN chose \(chosen); this server answers in HTTP/1.x and h2 only, so it closes (close_notify)")
+            recorder.phase(.unspokenApplicationProtocol(chosen.description, by: .server))
             send(server.close())
             return finish("ALPN chose \(chosen), which tlslab serve does not speak (HTTP/1.x and h2 only): closed after the handshake")
         }
@@ -346,7 +346,7 @@ public final class RealServer: @unchecked Sendable {
         // Wait for one HTTP request, answer it with the page.
         var request: [UInt8] = early
         var scanned = 0  // the head's end is searched for only in bytes not yet looked at
-        recorder.phase("HTTP request over TLS")
+        recorder.phase(.http(overTLS: true))
         let requestDeadline = Deadline(milliseconds: requestTimeoutMilliseconds)
         var headEnd = 0
         while true {
@@ -370,12 +370,12 @@ public final class RealServer: @unchecked Sendable {
                 // RFC 5246 §7.2.1: the server closes the TLS connection properly (close_notify) before TCP.
                 if requestDeadline.hasPassed {
                     recorder.socket("request deadline of \(requestDeadline.milliseconds) ms passed")
-                    recorder.phase("closing: close_notify and close()")
+                    recorder.phase(.closing(.closeNotifyAndSocketClose))
                     send(server.close())
                     return finish("request timed out: no complete HTTP request within the \(requestDeadline.milliseconds) ms deadline; closed")
                 }
                 recorder.socket("\(error)")
-                recorder.phase("closing: close_notify and close()")
+                recorder.phase(.closing(.closeNotifyAndSocketClose))
                 send(server.close())
                 return finish("no HTTP request: \(error); closed")
             }
@@ -407,7 +407,7 @@ public final class RealServer: @unchecked Sendable {
             let answer = HTTP1Request.response(status: status)
             recorder.http(.responseSent(answer), by: .server)
             if let step = try? server.sendApplicationData(Array(answer.utf8)) { send(step) }
-            recorder.phase("closing: close_notify and close()")
+            recorder.phase(.closing(.closeNotifyAndSocketClose))
             send(server.close())
             let line = TerminalText.escaped(bytes: HTTP1Request.requestLine(request).prefix(200))
             return finish("answered \(status): \"\(line)\": \(why)", request: requestText)
@@ -417,7 +417,7 @@ public final class RealServer: @unchecked Sendable {
         do { send(try server.sendApplicationData(Array(response.utf8))) } catch {
             return finish("could not send the response: \(error)", request: requestText)
         }
-        recorder.phase("closing: close_notify and close()")
+        recorder.phase(.closing(.closeNotifyAndSocketClose))
         send(server.close())
         return finish(nil, request: requestText)
     }

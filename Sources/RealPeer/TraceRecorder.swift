@@ -18,7 +18,6 @@ import TLSEngine
 /// `keepsEvents: false` (`serve --log-only`) keeps none at all. The key log entry and the totals are
 /// kept either way.
 struct TraceRecorder {
-    static let socketLabel = "socket-level (what the kernel lets us see)"
 
     private let start = TraceRecorder.monotonicMicroseconds()
     private(set) var events: [TraceEvent] = []
@@ -80,12 +79,12 @@ struct TraceRecorder {
 
     var now: Int64 { Self.monotonicMicroseconds() - start }
 
-    mutating func phase(_ name: String) {
-        keep(TraceEvent(time: now, actor: .network, kind: .phase(name)))
+    mutating func phase(_ phase: Phase) {
+        keep(TraceEvent(time: now, actor: .network, kind: .phase(phase)))
     }
 
     mutating func socket(_ text: String) {
-        phase("\(Self.socketLabel): \(text)")
+        phase(.socket(text))
     }
 
     mutating func http(_ event: HTTPEvent, by actor: Actor) {
@@ -125,7 +124,7 @@ struct TraceRecorder {
     var trace: Trace {
         guard droppedEvents > 0 else { return Trace(events: events) }
         let note = TraceEvent(time: now, actor: .network, kind: .phase(
-            "trace limit: \(droppedEvents) later event(s) not kept (a real peer's trace keeps at most \(limits.events) events and \(limits.bytes / 1_048_576) MiB of contents)"))
+            .traceLimit(dropped: droppedEvents, events: limits.events, mebibytes: limits.bytes / 1_048_576)))
         return Trace(events: events + [note])
     }
 }

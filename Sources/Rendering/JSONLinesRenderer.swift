@@ -68,8 +68,8 @@ public struct JSONLinesRenderer: Sendable {
         case .compute(let operations, let duration):
             return [("event", .string("compute")), ("operations", .array(operations.map { .string($0) })),
                     ("duration", .number(seconds(duration)))]
-        case .phase(let name):
-            return [("event", .string("phase")), ("name", .string(name))]
+        case .phase(let phase):
+            return [("event", .string("phase")), ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
         case .chainValidation(let v):
             return chainValidation(v)
         case .dropped(let undelivered):

@@ -170,11 +170,10 @@ public struct TextRenderer: Sendable {
     func render(_ event: TraceEvent, state: inout LadderState) -> [String] {
         let t = time(event.time)
         switch event.kind {
-        case .phase(let name):
+        case .phase(let phase):
+            let name = explanations.phaseName(phase, connection: event.connection)
             var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - name.count)), .heading)]
-            let key = name.hasPrefix("TCP") ? "phase.tcp" : name.hasPrefix("TLS") ? "phase.tls"
-                : name.hasPrefix("HTTP/2 in the clear") ? "phase.h2c" : name.hasPrefix("HTTP/2") ? "phase.h2"
-                : name.hasPrefix("HTTP") ? (state.plainHTTP ? "phase.httpPlain" : "phase.http") : name.hasPrefix("closing") ? (state.plainHTTP ? "phase.closePlain" : "phase.close") : ""
+            let key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
                 state.explained.insert(key)
                 out += explain(text)

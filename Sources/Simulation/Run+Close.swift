@@ -28,12 +28,12 @@ extension Run {
         if exchangeOver || client.failed, !client.closedTLS {
             client.closedTLS = true
             if client.done, !client.failed, case .client(var engine) = client.engine {
-                if client.actor == .client { note("closing: close_notify and the TCP four-way close", connection: leg.index) }
+                if client.actor == .client { note(.closing(.closeNotifyAndTCPClose), connection: leg.index) }
                 let step = engine.close()
                 client.engine = .client(engine)
                 record(step, by: client)
             } else if client.done, case .plain = client.engine, client.actor == .client {
-                note("closing: the TCP four-way close", connection: leg.index)
+                note(.closing(.tcpClose), connection: leg.index)
             }
         }
         if client.closedTLS, !client.closedTCP, client.pendingWrites.isEmpty {

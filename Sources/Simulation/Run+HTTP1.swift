@@ -45,7 +45,7 @@ extension Run {
         guard client.done, !client.failed else { return }
         if client.actor == .client {
             if !leg.requests.isEmpty && leg.sent == 0 {
-                note(setup.usesTLS ? "HTTP request over TLS" : "HTTP request in the clear (no TLS)", connection: leg.index)
+                note(.http(overTLS: setup.usesTLS), connection: leg.index)
             }
             while leg.sent < leg.requests.count, setup.connectionMode == .pipelining || leg.sent == leg.answered {
                 let request = leg.requests[leg.sent]

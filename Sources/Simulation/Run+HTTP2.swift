@@ -467,13 +467,11 @@ extension Run {
                 if case .client(let tls) = client.engine { selected = tls.negotiatedApplicationProtocol }
                 guard selected == .h2 else {
                     client.h2.error = .http11Required
-                    note("ALPN selected \(selected.map { "\"\($0)\"" } ?? "no protocol"), not \"h2\": this connection is not HTTP/2 (RFC 9113 §3.2), so the client sends no HTTP/2 preface",
-                         connection: leg.index)
+                    note(.http2NotSelected(selected: selected?.description), connection: leg.index)
                     return
                 }
             }
-            note(setup.usesTLS ? "HTTP/2 over TLS (h2): all requests at once, one stream each"
-                               : "HTTP/2 in the clear (h2c, prior knowledge): all requests at once, one stream each", connection: leg.index)
+            note(.http2(setup.usesTLS ? .h2 : .h2c, allRequestsAtOnce: true), connection: leg.index)
             http2(.chosen(negotiation), by: client)
             http2(.prefaceSent, by: client)
             // The preface is followed by the client's SETTINGS, always (RFC 9113 §3.4).

@@ -45,7 +45,7 @@ final class Run {
         address == setup.clientAddress ? .client : address == setup.serverAddress ? .server : .attacker
     }
 
-    func note(_ phase: String, connection: Int = 0) {
+    func note(_ phase: Phase, connection: Int = 0) {
         events.append(TraceEvent(time: net.now, actor: .network, kind: .phase(phase), connection: connection))
     }
 
@@ -111,7 +111,7 @@ final class Run {
                     "position.mitm", ["host": setup.client.serverName ?? "the server", "address": "\(setup.attackerAddress)"])))))
             }
         } catch {
-            note("the server could not listen: \(error)")
+            note(.failed(.serverCouldNotListen, detail: "\(error)"))
             return
         }
         if setup.attack?.actsOnPath == true {
@@ -157,14 +157,14 @@ final class Run {
         leg.requests = plannedConnections[index]
         legs.append(leg)
         clientLegs.append(leg)
-        note(index == 0 ? "TCP three-way handshake" : "TCP three-way handshake (connection \(index + 1))", connection: index)
+        note(.tcpOpen, connection: index)
         if index == 0 { for address in listening { passiveOpen(address, port: setup.serverPort) } }
         do {
             let id = try net.connect(from: setup.clientAddress, to: TCPEndpoint(target, setup.serverPort))
             client.tcp = id
             connectionOfPort[id.local] = index
         } catch {
-            note("the TCP connection could not be opened: \(error)", connection: index)
+            note(.failed(.connectionNotOpened, detail: "\(error)"), connection: index)
         }
     }
 
@@ -193,7 +193,7 @@ final class Run {
             attackerClient.tcp = id
             connectionOfPort[id.local] = downstream.index
         } catch {
-            note("the attacker could not reach the server: \(error)", connection: downstream.index)
+            note(.failed(.attackerCouldNotReachServer, detail: "\(error)"), connection: downstream.index)
         }
     }
 
@@ -240,7 +240,7 @@ final class Run {
                     config.random = WeakRandom.generator(seed: seed)
                     client = TLSClient(configuration: config)
                 }
-                if e.actor == .client { note(leg.index == 0 ? "TLS handshake" : "TLS handshake (connection \(leg.index + 1))", connection: leg.index) }
+                if e.actor == .client { note(.tlsHandshake, connection: leg.index) }
                 let step = client.start()
                 e.engine = .client(client)
                 record(step, by: e)

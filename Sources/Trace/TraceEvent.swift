@@ -21,8 +21,8 @@ public struct TraceEvent: Sendable {
         case http(HTTPEvent)
         /// HTTP/2 framing (mode `h2`): the preface, each frame sent or received, connection errors.
         case http2(HTTP2Event)
-        /// A phase of the run begins (for headings): "TCP three-way handshake", …
-        case phase(String)
+        /// A phase of the run begins (renderers name it: "TCP three-way handshake", …).
+        case phase(Phase)
         /// What an attacker or observer did or worked out.
         case attack(AttackEvent)
         /// Virtual CPU time spent on public-key operations before a side could answer.

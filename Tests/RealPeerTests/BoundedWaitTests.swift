@@ -5,6 +5,7 @@ import RealPeer
 import Simulation
 import TLSCrypto
 import TLSEngine
+import Rendering
 import Testing
 import Trace
 import Trust
@@ -167,7 +168,7 @@ struct BoundedWaitTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.failure?.contains("refused") == true, "\(result.failure ?? "no failure")")
         #expect(elapsed < 4, "run() took \(elapsed) s against a server streaming for 12 s")
-        let phases = result.trace.events.compactMap { if case .phase(let p) = $0.kind { p } else { nil } }
+        let phases = result.trace.events.compactMap { if case .phase(let p) = $0.kind { Explanations.english.phaseName(p) } else { nil } }
         #expect(phases.contains { $0.contains("the server kept sending: stopped draining") }, "\(phases)")
     }
 

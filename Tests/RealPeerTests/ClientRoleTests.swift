@@ -89,7 +89,7 @@ struct ClientRoleTests {
             #expect(agreed.first?.lowercased() == group, "group \(agreed)")
         }
         // The socket layer is labelled as such and says how many bytes went each way.
-        let phases = result.trace.events.compactMap { e -> String? in if case .phase(let p) = e.kind { return p } else { return nil } }
+        let phases = result.trace.events.compactMap { e -> String? in if case .phase(let p) = e.kind { return Explanations.english.phaseName(p) } else { return nil } }
         #expect(phases.contains { $0.hasPrefix("socket-level (what the kernel lets us see): connect()") })
         #expect(phases.contains { $0.contains("close():") && $0.contains("bytes read") })
     }

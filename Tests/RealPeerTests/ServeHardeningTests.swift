@@ -206,19 +206,20 @@ struct ServeHardeningTests {
     @Test("the recorder keeps at most its limits and says how many events it left out")
     func traceIsBounded() throws {
         var recorder = TraceRecorder(limits: TraceLimits(events: 100, bytes: 1 << 20))
-        for i in 0 ..< 10_000 { recorder.phase("event \(i)") }
+        for i in 0 ..< 10_000 { recorder.phase(.socket("event \(i)")) }
         #expect(recorder.events.count == 100)
         let trace = recorder.trace
         #expect(trace.events.count == 101)
         guard case .phase(let note)? = trace.events.last?.kind else { Issue.record("no note"); return }
-        #expect(note.contains("9900 later event(s) not kept"), "\(note)")
+        #expect(note == .traceLimit(dropped: 9900, events: 100, mebibytes: 1), "\(note)")
+        #expect(Explanations.english.phaseName(note).contains("9900 later event(s) not kept"))
         // By size: a few large records fill the byte budget.
         var bySize = TraceRecorder(limits: TraceLimits(events: 1_000, bytes: 100_000))
         let big = TLSEvent.applicationDataReceived([UInt8](repeating: 1, count: 30_000))
         for _ in 0 ..< 50 { bySize.record([big][...], by: .client) }
         #expect(bySize.events.count == 3 && bySize.droppedEvents == 47)
         var none = TraceRecorder(keepsEvents: false)
-        none.phase("x")
+        none.phase(.tlsHandshake)
         #expect(none.trace.events.isEmpty)
     }
 

@@ -1,0 +1,49 @@
+import HTTP2
+
+/// A part of a run beginning, as a fact: the renderers name it (in the reader's language) and
+/// explain it; the trace never carries the heading's words.
+public enum Phase: Sendable, Hashable {
+    /// TCP's three-way handshake (RFC 9293 §3.5), as the simulation draws it segment by segment.
+    case tcpOpen
+    /// A real peer's TCP connection: only what the socket API shows (connect/accept, bytes, close).
+    case tcpSocketLevel
+    /// The TLS 1.2 handshake (RFC 5246 §7.3).
+    case tlsHandshake
+    /// HTTP/1.x requests and responses, inside TLS records or in the clear.
+    case http(overTLS: Bool)
+    /// HTTP/2 (RFC 9113), chosen by ALPN (`h2`) or by prior knowledge (`h2c`); `allRequestsAtOnce`
+    /// when the client opens one stream per request in its first flight (the simulation's runs).
+    case http2(HTTP2Negotiation, allRequestsAtOnce: Bool)
+    /// The simulated client's TLS handshake selected `selected` (nil: no protocol) rather than h2, so
+    /// the connection is not HTTP/2 and the client sends no preface (RFC 9113 §3.2).
+    case http2NotSelected(selected: String?)
+    /// A real peer's ALPN chose a protocol it does not speak (RFC 7301 §3.2): the client sends no
+    /// request; the server closes after the handshake.
+    case unspokenApplicationProtocol(String, by: Actor)
+    /// The end of a connection.
+    case closing(Closing)
+    /// The run could not go on; `detail` is the error as the failing layer described it.
+    case failed(Failure, detail: String)
+    /// What a real peer's socket showed (connect, accept, a deadline, a failed write, close), as the
+    /// driver observed it. (Still the driver's words: the socket layer's observations are not yet typed.)
+    case socket(String)
+    /// A real peer's trace reached its bounds: `dropped` later events were not kept.
+    case traceLimit(dropped: Int, events: Int, mebibytes: Int)
+
+    public enum Closing: Sendable, Hashable {
+        /// close_notify, then TCP's close (the simulation draws the segments).
+        case closeNotifyAndTCPClose
+        /// Plain TCP: the close alone.
+        case tcpClose
+        /// A real peer: close_notify, then close() on the socket.
+        case closeNotifyAndSocketClose
+        /// A real HTTP/2 server: GOAWAY sent (after the last response), then close_notify and close().
+        case goAwayThenCloseNotify
+        /// A real HTTP/2 server ending an idle or slow connection: GOAWAY, close_notify, close(); why.
+        case idleGoAway(String)
+    }
+
+    public enum Failure: Sendable, Hashable {
+        case serverCouldNotListen, connectionNotOpened, attackerCouldNotReachServer
+    }
+}
