@@ -195,7 +195,7 @@ struct EngineKnownAnswerTests {
         var bad = h.clientVerifyData
         bad[0] ^= 1
         let raw = RawHandshakeMessage(type: .finished, body: bad)
-        #expect(throws: TLSError.peerMisbehaved(.decryptError, "the peer's Finished.verify_data does not match")) {
+        #expect(throws: TLSError.peerMisbehaved(.finishedMismatch)) {
             try server.checkFinished(Finished(verifyData: bad), raw: raw)
         }
     }

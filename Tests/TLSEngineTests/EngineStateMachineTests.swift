@@ -300,7 +300,7 @@ struct EngineStateMachineTests {
         #expect(TLSError.invalidMessage(.truncated(field: "x", needed: 1, available: 0)).alert == .decodeError)
         #expect(TLSError.recordProtection(.badRecordMAC("x")).alert == .badRecordMAC)
         #expect(TLSError.recordProtection(.recordOverflow(length: 1)).alert == .recordOverflow)
-        #expect(TLSError.peerMisbehaved(.decryptError, "x").alert == .decryptError)
+        #expect(TLSError.peerMisbehaved(.finishedMismatch).alert == .decryptError)
         #expect(TLSError.alertReceived(.fatal(.badCertificate)).alert == nil)
         #expect(TLSError.internalError("x").alert == .internalError)
     }

@@ -277,22 +277,22 @@ public struct TLSClient {
         let config = configuration
         let version = hello.serverVersion
         guard version >= .tls10, version >= config.minimumVersion, version <= config.maximumVersion else {
-            throw .peerIncompatible(.protocolVersion, "the server chose \(version); the client accepts \(config.minimumVersion)…\(config.maximumVersion)")
+            throw .peerIncompatible(.serverVersionUnacceptable(version, minimum: config.minimumVersion, maximum: config.maximumVersion))
         }
         guard config.cipherSuites.contains(hello.cipherSuite), let params = hello.cipherSuite.parameters,
               SuiteSelection.isAllowed(params, version: version) else {
-            throw .peerMisbehaved(.illegalParameter, "the server chose \(hello.cipherSuite), which the client did not offer for \(version)")
+            throw .peerMisbehaved(.suiteNotOffered(hello.cipherSuite, version: version))
         }
         guard hello.compressionMethod == .null else {
-            throw .peerMisbehaved(.illegalParameter, "compression method \(hello.compressionMethod)")
+            throw .peerMisbehaved(.compressionNotNull(hello.compressionMethod))
         }
         let offered = Set((sentClientHello?.extensions ?? []).map(\.type))
         for ext in hello.extensions ?? [] {
             guard offered.contains(ext.type) else {
-                throw .peerMisbehaved(.unsupportedExtension, "the server sent \(ext.type), which the client did not offer")
+                throw .peerMisbehaved(.extensionNotOffered(ext.type))
             }
             if case .renegotiationInfo(let data) = ext, !data.isEmpty {
-                throw .peerMisbehaved(.handshakeFailure, "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.4)")
+                throw .peerMisbehaved(.renegotiationInfoNotEmpty(checkedBy: .client))
             }
         }
         // ALPN in a ServerHello after a ClientHello without it was refused just above with
@@ -308,7 +308,7 @@ public struct TLSClient {
         // decode_error for bytes that do not.
         if let chosen = hello.extensions?.applicationProtocols {
             guard chosen.count == 1, let name = chosen.first, config.applicationProtocols.contains(name) else {
-                throw .peerMisbehaved(.illegalParameter, "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)")
+                throw .peerMisbehaved(.applicationProtocolNotOffered(chosen))
             }
             context.applicationProtocol = name
         }
@@ -321,10 +321,10 @@ public struct TLSClient {
         if let session = config.session, !hello.sessionID.isEmpty, hello.sessionID == session.sessionID {
             // RFC 5246 §7.3: the abbreviated handshake.
             guard session.cipherSuite == hello.cipherSuite, session.version == version else {
-                throw .peerMisbehaved(.illegalParameter, "the resumed session had \(session.cipherSuite) and \(session.version)")
+                throw .peerMisbehaved(.resumedSessionDiffers(suite: session.cipherSuite, version: session.version))
             }
             guard session.extendedMasterSecret == context.extendedMasterSecret else {
-                throw .peerMisbehaved(.handshakeFailure, "extended_master_secret differs from the resumed session (RFC 7627 §5.3)")
+                throw .peerMisbehaved(.extendedMasterSecretChangedOnResumption)
             }
             context.resumed = true
             context.masterSecret = session.masterSecret
@@ -375,14 +375,14 @@ public struct TLSClient {
     private mutating func processServerKeyExchange(_ ske: ServerKeyExchange) throws(TLSError) {
         guard let key = context.peerPublicKey, var kx = keyExchange else { throw .internalError("no server key") }
         guard let scheme = ske.signedParams.algorithm, configuration.signatureAlgorithms.contains(scheme) else {
-            throw .peerMisbehaved(.illegalParameter, "ServerKeyExchange signed with \(ske.signedParams.algorithm.map { "\($0)" } ?? "no algorithm"), which the client did not offer")
+            throw .peerMisbehaved(.serverKeyExchangeSchemeNotOffered(ske.signedParams.algorithm))
         }
         let signed = context.clientRandom + context.serverRandom + ske.paramsBytes
         let valid = SignatureSchemes.verify(ske.signedParams.signature, data: signed, scheme: scheme, key: key)
         context.events.append(.signature(SignatureTrace(purpose: .serverKeyExchange, signer: .server, scheme: scheme,
                                                         signedData: signed, signature: ske.signedParams.signature,
                                                         valid: valid)))
-        guard valid else { throw .peerMisbehaved(.decryptError, "the ServerKeyExchange signature does not verify") }
+        guard valid else { throw .peerMisbehaved(.serverKeyExchangeSignatureInvalid) }
         try kx.acceptServerParams(ske.params, context.keyExchangeInputs)
         keyExchange = kx
         transition(to: .expectCertificateRequestOrServerHelloDone)
@@ -394,7 +394,7 @@ public struct TLSClient {
         var signingScheme: SignatureScheme?
         var signingKey: RSAPrivateKey?
         if certificateRequest != nil, configuration.cancelsCertificateRequest {
-            throw .peerIncompatible(.userCanceled, "the application cancelled the client-certificate challenge")
+            throw .peerIncompatible(.clientCertificateChallengeCancelled)
         }
         if let request = certificateRequest {
             let identity = configuration.identity

@@ -204,12 +204,12 @@ public struct TLSServer {
         let version = try VersionNegotiation.select(clientVersion: hello.clientVersion, extensions: hello.extensions ?? [],
                                                     minimum: config.minimumVersion, maximum: config.maximumVersion)
         guard hello.compressionMethods.contains(.null) else {
-            throw .peerMisbehaved(.illegalParameter, "the client does not offer the null compression method")
+            throw .peerMisbehaved(.nullCompressionNotOffered)
         }
         let extensions = hello.extensions ?? []
         for ext in extensions {
             if case .renegotiationInfo(let data) = ext, !data.isEmpty {
-                throw .peerMisbehaved(.handshakeFailure, "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.6)")
+                throw .peerMisbehaved(.renegotiationInfoNotEmpty(checkedBy: .server))
             }
         }
         var signatureOffer: [SignatureScheme]?
@@ -220,7 +220,7 @@ public struct TLSServer {
             case .serverName(let names):
                 // RFC 6066 §3: `ServerName server_name_list<1..2^16-1>` — a ClientHello's list has an entry.
                 guard !names.isEmpty else {
-                    throw .peerMisbehaved(.decodeError, "the ClientHello's server_name extension is empty (RFC 6066 §3: at least one name)")
+                    throw .peerMisbehaved(.emptyServerNameList)
                 }
                 context.serverName = names.first?.hostName
             case .signatureAlgorithms(let schemes): signatureOffer = schemes
@@ -234,7 +234,7 @@ public struct TLSServer {
         let rfc8422Curves: [NamedGroup] = [.secp256r1, .secp384r1, .secp521r1, .x25519, .x448]
         if let pointFormats, !pointFormats.contains(.uncompressed),
            (groups ?? []).contains(where: rfc8422Curves.contains) {
-            throw .peerMisbehaved(.illegalParameter, "ec_point_formats \(pointFormats) lacks uncompressed (RFC 8422 §5.1.2)")
+            throw .peerMisbehaved(.pointFormatsLackUncompressed(pointFormats))
         }
         // ALPN (RFC 7301 §3.2): a server without protocols ignores the extension; one with protocols
         // picks by its rule, and with nothing in common "SHALL respond with a fatal
@@ -242,7 +242,7 @@ public struct TLSServer {
         // new handshake's values count), so it is decided before resumption.
         if !config.applicationProtocols.isEmpty, let offered = extensions.applicationProtocols {
             guard let chosen = config.applicationProtocolSelection.select(offered: offered, supported: config.applicationProtocols) else {
-                throw .peerIncompatible(.noApplicationProtocol, "the client offers the application protocols \(offered.map(\.description).joined(separator: ", ")); the server speaks only \(config.applicationProtocols.map(\.description).joined(separator: ", ")) (RFC 7301 §3.2)")
+                throw .peerIncompatible(.noCommonApplicationProtocol(offered: offered, supported: config.applicationProtocols))
             }
             context.applicationProtocol = chosen
         }
@@ -289,7 +289,7 @@ public struct TLSServer {
             }
         }.first
         guard let params = choice else {
-            throw .peerIncompatible(.handshakeFailure, "no cipher suite in common for \(version)")
+            throw .peerIncompatible(.noCommonSuite(version))
         }
         reconsiderHTTP2(suite: params, version: version, offered: extensions.applicationProtocols)
         context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
@@ -404,7 +404,7 @@ public struct TLSServer {
         let valid: Bool
         if context.version >= .tls12 {
             guard let scheme, requestedSchemes.contains(scheme) else {
-                throw .peerMisbehaved(.illegalParameter, "CertificateVerify uses a scheme the server did not request")
+                throw .peerMisbehaved(.certificateVerifySchemeNotRequested)
             }
             valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
         } else {
@@ -414,7 +414,7 @@ public struct TLSServer {
         context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                         signedData: signed, signature: verify.signature.signature,
                                                         valid: valid)))
-        guard valid else { throw .peerMisbehaved(.decryptError, "the CertificateVerify signature does not verify") }
+        guard valid else { throw .peerMisbehaved(.certificateVerifySignatureInvalid) }
         context.transcript.append(raw.bytes)
         transition(to: .expectChangeCipherSpec(resuming: false))
     }

@@ -27,15 +27,14 @@ enum VersionNegotiation {
         if let offered = try supportedVersions(in: extensions) {
             // Unknown values (GREASE, TLS 1.3 and later, DTLS) are not versions this server speaks.
             guard let chosen = offered.filter({ $0 >= lowest && $0 <= highest }).max() else {
-                let names = offered.map(\.description).joined(separator: ", ")
-                throw .peerIncompatible(.protocolVersion, "the client's supported_versions lists \(names); the server speaks \(lowest) to \(highest) (RFC 8446 §4.2.1)")
+                throw .peerIncompatible(.noSupportedVersionInCommon(offered: offered, lowest: lowest, highest: highest))
             }
             return chosen
         }
         // RFC 5246 Appendix E.1: answer with the highest version both support; SSL 3.0 is refused.
         let version = min(clientVersion, maximum)
         guard version >= .tls10, version >= minimum else {
-            throw .peerIncompatible(.protocolVersion, "the client offers at most \(clientVersion); the server needs at least \(lowest)")
+            throw .peerIncompatible(.clientVersionTooLow(clientVersion, lowest: lowest))
         }
         return version
     }

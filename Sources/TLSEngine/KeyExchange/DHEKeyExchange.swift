@@ -36,12 +36,12 @@ struct DHEKeyExchange: KeyExchange {
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
         guard case .dhe(let dh) = params else { throw wrongMessage("ECDHE parameters") }
         let p = BigInt(bigEndian: dh.p), g = BigInt(bigEndian: dh.g)
-        guard p.isOdd, p.bitWidth > 256 else { throw .peerMisbehaved(.illegalParameter, "dh_p is not a usable prime") }
+        guard p.isOdd, p.bitWidth > 256 else { throw .peerMisbehaved(.unusableDHPrime) }
         guard g > .one, g < p - .one else {
-            throw .peerMisbehaved(.illegalParameter, "dh_g must satisfy 1 < g < p-1")
+            throw .peerMisbehaved(.dhGeneratorOutOfRange)
         }
         guard p.bitWidth >= minimumPrimeBits else {
-            throw .peerIncompatible(.handshakeFailure, "dh_p has \(p.bitWidth) bits, fewer than the client's minimum of \(minimumPrimeBits) (OpenSSL: dh key too small)")
+            throw .peerIncompatible(.dhPrimeTooSmall(bits: p.bitWidth, minimum: minimumPrimeBits))
         }
         let known = DHGroup.standardGroups.first { $0.p == p && $0.g == g }
         let group = known ?? DHGroup(name: "server-supplied-\(p.bitWidth)", p: p, g: g,
@@ -50,7 +50,7 @@ struct DHEKeyExchange: KeyExchange {
         do {
             try DHKeyPair.validatePeer(BigInt(bigEndian: dh.ys), in: group, validation: .subgroup)
         } catch {
-            throw .peerMisbehaved(.illegalParameter, "dh_Ys: \(error)")
+            throw .peerMisbehaved(.invalidDHPublicValue(inServerKeyExchange: true, reason: "\(error)"))
         }
         self.group = group
         serverPublic = dh.ys
@@ -79,7 +79,7 @@ struct DHEKeyExchange: KeyExchange {
             // checks the client's here, range and subgroup both (as OpenSSL's server does when it derives).
             z = try pair.preMasterSecret(peerPublicValue: peer, validation: validation)
         } catch {
-            throw .peerMisbehaved(.illegalParameter, "peer DH value: \(error)")
+            throw .peerMisbehaved(.invalidDHPublicValue(inServerKeyExchange: false, reason: "\(error)"))
         }
         events.append(.derived(.dhAgreement(p: pair.group.p.bigEndianBytes, g: pair.group.g.bigEndianBytes,
                                             group: pair.group.name,

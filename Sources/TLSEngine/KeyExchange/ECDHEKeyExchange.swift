@@ -30,12 +30,12 @@ struct ECDHEKeyExchange: KeyExchange {
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
         guard case .ecdhe(let ec) = params else { throw wrongMessage("DHE parameters") }
         guard acceptable.contains(ec.namedGroup), let curve = Self.curve(for: ec.namedGroup) else {
-            throw .peerMisbehaved(.illegalParameter, "the server chose \(ec.namedGroup), which the client did not offer")
+            throw .peerMisbehaved(.groupNotOffered(ec.namedGroup))
         }
         do {
             try ECDHKeyPair.validatePeerPublicKey(ec.point, curve: curve)
         } catch {
-            throw .peerMisbehaved(.illegalParameter, "server ECDH point: \(error)")
+            throw .peerMisbehaved(.invalidECDHPublicKey(inServerKeyExchange: true, reason: "\(error)"))
         }
         self.curve = curve
         serverPublic = ec.point
@@ -61,7 +61,7 @@ struct ECDHEKeyExchange: KeyExchange {
         do {
             secret = try pair.sharedSecret(peerPublicKey: peer)
         } catch {
-            throw .peerMisbehaved(.illegalParameter, "peer ECDH key: \(error)")
+            throw .peerMisbehaved(.invalidECDHPublicKey(inServerKeyExchange: false, reason: "\(error)"))
         }
         events.append(.derived(.ecdhAgreement(curve: NamedGroup(rawValue: pair.curve.namedGroup),
                                               privateKey: pair.privateKeyBytes, publicKey: pair.publicKeyBytes,

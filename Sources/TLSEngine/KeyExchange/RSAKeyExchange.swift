@@ -19,7 +19,7 @@ struct RSAKeyExchange: KeyExchange {
         let v = inputs.clientHelloVersion
         let preMaster = [v.major, v.minor] + inputs.random.bytes(count: Self.preMasterSecretLength - 2)
         let k = serverKey.modulus.byteWidth
-        guard k >= preMaster.count + 11 else { throw .peerIncompatible(.insufficientSecurity, "RSA modulus too small") }
+        guard k >= preMaster.count + 11 else { throw .peerIncompatible(.rsaModulusTooSmall) }
         var padding: [UInt8] = []
         while padding.count < k - 3 - preMaster.count {
             padding += inputs.random.bytes(count: k - 3 - preMaster.count - padding.count).filter { $0 != 0 }

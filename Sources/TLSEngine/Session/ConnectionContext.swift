@@ -181,7 +181,7 @@ struct ConnectionContext {
             // Once the hellos fixed the version, every record carries it (RFC 5246 §6.2.1, Appendix E.1);
             // OpenSSL answers another one with protocol_version ("wrong version number").
             if suite != nil, record.version != version {
-                throw .peerMisbehaved(.protocolVersion, "a \(record.contentType) record with version \(record.version) after the hellos agreed on \(version)")
+                throw .peerMisbehaved(.recordVersionMismatch(record.contentType, got: record.version, negotiated: version))
             }
             var plaintext = record.fragment
             var detail: RecordCryptoDetail?
@@ -257,9 +257,9 @@ struct ConnectionContext {
         let buffered = bufferedIncomingByteCount
         events.append(.endOfStream(state: state, bufferedBytes: buffered))
         if buffered > 0 {
-            return .peerMisbehaved(.decodeError, "the peer stopped sending in \(state) with \(buffered) bytes of an incomplete record or handshake message buffered")
+            return .peerMisbehaved(.truncated(state: state, bufferedBytes: buffered))
         }
-        return .peerIncompatible(.handshakeFailure, "the peer stopped sending in \(state); the handshake cannot complete")
+        return .peerIncompatible(.handshakeIncomplete(state: state))
     }
 
     /// True while whole messages of an earlier record are still waiting.
@@ -370,7 +370,7 @@ struct ConnectionContext {
         let expected = try verifyData(sender: role.peer)
         var diff: UInt8 = expected.count == finished.verifyData.count ? 0 : 1
         for (a, b) in zip(expected, finished.verifyData) { diff |= a ^ b }
-        guard diff == 0 else { throw .peerMisbehaved(.decryptError, "the peer's Finished.verify_data does not match") }
+        guard diff == 0 else { throw .peerMisbehaved(.finishedMismatch) }
         transcript.append(raw.bytes)
     }
 

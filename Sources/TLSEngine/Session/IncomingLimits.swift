@@ -15,18 +15,18 @@ public enum IncomingLimits {
         guard emptyRecord else { count = 0; return }
         count += 1
         guard count <= maximumConsecutiveEmptyRecords else {
-            throw .peerMisbehaved(.unexpectedMessage, "more than \(maximumConsecutiveEmptyRecords) empty records in a row")
+            throw .peerMisbehaved(.tooManyEmptyRecords(limit: maximumConsecutiveEmptyRecords))
         }
     }
 
     static func check(_ alert: Alert, _ count: inout Int) throws(TLSError) {
         guard alert.level == .warning || alert.level == .fatal else {
-            throw .peerMisbehaved(.illegalParameter, "an alert with the undefined level \(alert.level.rawValue) (RFC 5246 §7.2: warning(1) or fatal(2))")
+            throw .peerMisbehaved(.undefinedAlertLevel(alert.level.rawValue))
         }
         guard alert.level == .warning, alert.alertDescription != .closeNotify else { return }
         count += 1
         guard count <= maximumConsecutiveWarningAlerts else {
-            throw .peerMisbehaved(.unexpectedMessage, "more than \(maximumConsecutiveWarningAlerts) warning alerts in a row")
+            throw .peerMisbehaved(.tooManyWarningAlerts(limit: maximumConsecutiveWarningAlerts))
         }
     }
 }

@@ -8,9 +8,9 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A protected record that does not open (bad_record_mac, record_overflow).
     case recordProtection(RecordProtectionError)
     /// The peer wants something we do not support (no common suite or version).
-    case peerIncompatible(AlertDescription, String)
+    case peerIncompatible(PeerIncompatible)
     /// The peer broke a rule (bad signature, bad Finished, illegal value).
-    case peerMisbehaved(AlertDescription, String)
+    case peerMisbehaved(PeerMisbehaved)
     /// The certificate evaluator refused the peer's chain.
     case certificateRejected(AlertDescription, String)
     /// The peer sent a fatal alert (we send none back).
@@ -28,7 +28,9 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
             if case .invalidKeys = e { return .internalError }
             if case .sequenceNumberExhausted = e { return .internalError }
             return .badRecordMAC
-        case .peerIncompatible(let a, _), .peerMisbehaved(let a, _), .certificateRejected(let a, _): return a
+        case .peerIncompatible(let reason): return reason.alert
+        case .peerMisbehaved(let reason): return reason.alert
+        case .certificateRejected(let a, _): return a
         case .alertReceived: return nil
         case .internalError: return .internalError
         }
@@ -39,8 +41,8 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .inappropriateMessage(expected, got): return "unexpected \(got) (expected \(expected))"
         case .invalidMessage(let e): return "malformed: \(e)"
         case .recordProtection(let e): return e.description
-        case let .peerIncompatible(a, why): return "\(a): \(why)"
-        case let .peerMisbehaved(a, why): return "\(a): \(why)"
+        case .peerIncompatible(let reason): return "\(reason.alert): \(reason.description)"
+        case .peerMisbehaved(let reason): return "\(reason.alert): \(reason.description)"
         case let .certificateRejected(a, why): return "certificate rejected (\(a)): \(why)"
         case .alertReceived(let a): return "peer sent alert \(a)"
         case .internalError(let why): return "internal error: \(why)"

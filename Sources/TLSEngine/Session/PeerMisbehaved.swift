@@ -1,0 +1,160 @@
+/// A rule of the protocol the peer broke, by name: each reason knows its alert (RFC 5246 §7.2.2)
+/// in one switch, so the reasons can be enumerated and tested, and a renderer can word them.
+public enum PeerMisbehaved: Sendable, Equatable {
+    // The hellos (RFC 5246 §7.4.1).
+    /// The ClientHello does not list the null compression method (§7.4.1.2).
+    case nullCompressionNotOffered
+    /// A renegotiation_info extension with content in an initial handshake (RFC 5746 §3.4 client, §3.6 server).
+    case renegotiationInfoNotEmpty(checkedBy: TLSRole)
+    /// A server_name extension whose list is empty (RFC 6066 §3: at least one entry).
+    case emptyServerNameList
+    /// ec_point_formats without `uncompressed` from a client offering RFC 8422 curves (§5.1.2).
+    case pointFormatsLackUncompressed([ECPointFormat])
+    /// The server chose a suite the client did not offer for that version.
+    case suiteNotOffered(CipherSuite, version: ProtocolVersion)
+    /// The server chose a compression method other than null.
+    case compressionNotNull(CompressionMethod)
+    /// The server answered an extension the client did not send (RFC 5246 §7.4.1.4).
+    case extensionNotOffered(ExtensionType)
+    /// The server's ALPN answer is not one protocol the client offered (RFC 7301 §3.2).
+    case applicationProtocolNotOffered([ProtocolName])
+    /// An abbreviated handshake with another suite or version than the session had (§7.3).
+    case resumedSessionDiffers(suite: CipherSuite, version: ProtocolVersion)
+    /// Extended master secret on one of the resumed session and the new hellos only (RFC 7627 §5.3).
+    case extendedMasterSecretChangedOnResumption
+
+    // The key exchange and authentication.
+    /// dh_p is even or too short to be a usable prime.
+    case unusableDHPrime
+    /// dh_g outside 1 < g < p-1.
+    case dhGeneratorOutOfRange
+    /// A DH public value that fails validation; `inServerKeyExchange` for the server's dh_Ys.
+    case invalidDHPublicValue(inServerKeyExchange: Bool, reason: String)
+    /// The server chose a curve the client did not offer.
+    case groupNotOffered(NamedGroup)
+    /// An ECDH public key that fails validation; `inServerKeyExchange` for the server's point.
+    case invalidECDHPublicKey(inServerKeyExchange: Bool, reason: String)
+    /// The ServerKeyExchange signature uses a scheme the client did not offer (nil: none given).
+    case serverKeyExchangeSchemeNotOffered(SignatureScheme?)
+    case serverKeyExchangeSignatureInvalid
+    /// CertificateVerify uses a scheme the server's CertificateRequest did not list.
+    case certificateVerifySchemeNotRequested
+    case certificateVerifySignatureInvalid
+    /// Finished.verify_data differs from what this side computed (§7.4.9).
+    case finishedMismatch
+
+    // The record layer and alerts.
+    /// A record whose version is not the one the hellos agreed on.
+    case recordVersionMismatch(ContentType, got: ProtocolVersion, negotiated: ProtocolVersion)
+    /// An alert whose level is neither warning(1) nor fatal(2) (§7.2).
+    case undefinedAlertLevel(UInt8)
+    /// More empty records in a row than ``IncomingLimits`` allows (a CPU-exhaustion pattern).
+    case tooManyEmptyRecords(limit: Int)
+    /// More warning alerts in a row than ``IncomingLimits`` allows (CVE-2016-8610 class).
+    case tooManyWarningAlerts(limit: Int)
+    /// The peer stopped sending with part of a record or handshake message buffered.
+    case truncated(state: TLSStateName, bufferedBytes: Int)
+
+    /// The alert this reason is answered with: the one table of the engine's failures.
+    public var alert: AlertDescription {
+        switch self {
+        case .emptyServerNameList, .truncated: return .decodeError
+        case .renegotiationInfoNotEmpty, .extendedMasterSecretChangedOnResumption: return .handshakeFailure
+        case .extensionNotOffered: return .unsupportedExtension
+        case .serverKeyExchangeSignatureInvalid, .certificateVerifySignatureInvalid, .finishedMismatch: return .decryptError
+        case .recordVersionMismatch: return .protocolVersion
+        case .tooManyEmptyRecords, .tooManyWarningAlerts: return .unexpectedMessage
+        case .nullCompressionNotOffered, .pointFormatsLackUncompressed, .suiteNotOffered, .compressionNotNull,
+             .applicationProtocolNotOffered, .resumedSessionDiffers, .unusableDHPrime, .dhGeneratorOutOfRange,
+             .invalidDHPublicValue, .groupNotOffered, .invalidECDHPublicKey, .serverKeyExchangeSchemeNotOffered,
+             .certificateVerifySchemeNotRequested, .undefinedAlertLevel:
+            return .illegalParameter
+        }
+    }
+
+    /// The reason in one line (the JSON contract's alert `cause`).
+    public var description: String {
+        switch self {
+        case .nullCompressionNotOffered: return "the client does not offer the null compression method"
+        case .renegotiationInfoNotEmpty(let role):
+            return "renegotiation_info must be empty in an initial handshake (RFC 5746 \(role == .client ? "§3.4" : "§3.6"))"
+        case .emptyServerNameList: return "the ClientHello's server_name extension is empty (RFC 6066 §3: at least one name)"
+        case .pointFormatsLackUncompressed(let formats): return "ec_point_formats \(formats) lacks uncompressed (RFC 8422 §5.1.2)"
+        case let .suiteNotOffered(suite, version): return "the server chose \(suite), which the client did not offer for \(version)"
+        case .compressionNotNull(let method): return "compression method \(method)"
+        case .extensionNotOffered(let type): return "the server sent \(type), which the client did not offer"
+        case .applicationProtocolNotOffered(let chosen):
+            return "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)"
+        case let .resumedSessionDiffers(suite, version): return "the resumed session had \(suite) and \(version)"
+        case .extendedMasterSecretChangedOnResumption: return "extended_master_secret differs from the resumed session (RFC 7627 §5.3)"
+        case .unusableDHPrime: return "dh_p is not a usable prime"
+        case .dhGeneratorOutOfRange: return "dh_g must satisfy 1 < g < p-1"
+        case let .invalidDHPublicValue(inSKE, reason): return inSKE ? "dh_Ys: \(reason)" : "peer DH value: \(reason)"
+        case .groupNotOffered(let group): return "the server chose \(group), which the client did not offer"
+        case let .invalidECDHPublicKey(inSKE, reason): return inSKE ? "server ECDH point: \(reason)" : "peer ECDH key: \(reason)"
+        case .serverKeyExchangeSchemeNotOffered(let scheme):
+            return "ServerKeyExchange signed with \(scheme.map { "\($0)" } ?? "no algorithm"), which the client did not offer"
+        case .serverKeyExchangeSignatureInvalid: return "the ServerKeyExchange signature does not verify"
+        case .certificateVerifySchemeNotRequested: return "CertificateVerify uses a scheme the server did not request"
+        case .certificateVerifySignatureInvalid: return "the CertificateVerify signature does not verify"
+        case .finishedMismatch: return "the peer's Finished.verify_data does not match"
+        case let .recordVersionMismatch(type, got, negotiated):
+            return "a \(type) record with version \(got) after the hellos agreed on \(negotiated)"
+        case .undefinedAlertLevel(let level): return "an alert with the undefined level \(level) (RFC 5246 §7.2: warning(1) or fatal(2))"
+        case .tooManyEmptyRecords(let limit): return "more than \(limit) empty records in a row"
+        case .tooManyWarningAlerts(let limit): return "more than \(limit) warning alerts in a row"
+        case let .truncated(state, buffered):
+            return "the peer stopped sending in \(state) with \(buffered) bytes of an incomplete record or handshake message buffered"
+        }
+    }
+}
+
+/// Something the peer wants that this side does not offer or allow, by name, with its alert.
+public enum PeerIncompatible: Sendable, Equatable {
+    /// The server's DH prime is below the client's minimum (OpenSSL: "dh key too small").
+    case dhPrimeTooSmall(bits: Int, minimum: Int)
+    /// No cipher suite both sides accept for the version.
+    case noCommonSuite(ProtocolVersion)
+    /// ALPN: nothing in common (RFC 7301 §3.2).
+    case noCommonApplicationProtocol(offered: [ProtocolName], supported: [ProtocolName])
+    /// supported_versions lists nothing this server speaks (RFC 8446 §4.2.1).
+    case noSupportedVersionInCommon(offered: [ProtocolVersion], lowest: ProtocolVersion, highest: ProtocolVersion)
+    /// ClientHello.client_version is below what the server accepts.
+    case clientVersionTooLow(ProtocolVersion, lowest: ProtocolVersion)
+    /// The server chose a version outside the client's range.
+    case serverVersionUnacceptable(ProtocolVersion, minimum: ProtocolVersion, maximum: ProtocolVersion)
+    /// The server's RSA key is too small to carry a PKCS#1 v1.5 premaster.
+    case rsaModulusTooSmall
+    /// The application cancelled the client-certificate challenge.
+    case clientCertificateChallengeCancelled
+    /// The peer stopped sending before the handshake could complete.
+    case handshakeIncomplete(state: TLSStateName)
+
+    public var alert: AlertDescription {
+        switch self {
+        case .dhPrimeTooSmall, .noCommonSuite, .handshakeIncomplete: return .handshakeFailure
+        case .noCommonApplicationProtocol: return .noApplicationProtocol
+        case .noSupportedVersionInCommon, .clientVersionTooLow, .serverVersionUnacceptable: return .protocolVersion
+        case .rsaModulusTooSmall: return .insufficientSecurity
+        case .clientCertificateChallengeCancelled: return .userCanceled
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .dhPrimeTooSmall(bits, minimum):
+            return "dh_p has \(bits) bits, fewer than the client's minimum of \(minimum) (OpenSSL: dh key too small)"
+        case .noCommonSuite(let version): return "no cipher suite in common for \(version)"
+        case let .noCommonApplicationProtocol(offered, supported):
+            return "the client offers the application protocols \(offered.map(\.description).joined(separator: ", ")); the server speaks only \(supported.map(\.description).joined(separator: ", ")) (RFC 7301 §3.2)"
+        case let .noSupportedVersionInCommon(offered, lowest, highest):
+            return "the client's supported_versions lists \(offered.map(\.description).joined(separator: ", ")); the server speaks \(lowest) to \(highest) (RFC 8446 §4.2.1)"
+        case let .clientVersionTooLow(version, lowest): return "the client offers at most \(version); the server needs at least \(lowest)"
+        case let .serverVersionUnacceptable(version, minimum, maximum):
+            return "the server chose \(version); the client accepts \(minimum)…\(maximum)"
+        case .rsaModulusTooSmall: return "RSA modulus too small"
+        case .clientCertificateChallengeCancelled: return "the application cancelled the client-certificate challenge"
+        case .handshakeIncomplete(let state): return "the peer stopped sending in \(state); the handshake cannot complete"
+        }
+    }
+}
