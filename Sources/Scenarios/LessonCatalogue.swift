@@ -98,7 +98,7 @@ public struct LessonCatalogue: Sendable {
             let leaf = c.split(separator: "/").last.map(String.init) ?? c
             return (c, min(Spelling.distance(bare, c), Spelling.distance(last, leaf)))
         }
-        let close = scored.filter { $0.1 <= max(2, $0.0.count / 3) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+        let close = scored.filter { $0.1 <= max(2, min(bare.count, $0.0.count) / 3) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
         let containing = candidates.filter { last.count >= 4 && $0.lowercased().contains(last) }
         var out: [String] = []
         for c in sameLeaf + close + containing where !out.contains(c) { out.append(c) }

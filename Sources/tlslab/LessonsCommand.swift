@@ -50,7 +50,8 @@ struct LessonsCommand: ParsableCommand {
         if rows.isEmpty {
             throw CLIError.badInput("no lesson matches \(words.joined(separator: " ")) (`tlslab lessons` lists them all)")
         }
-        for line in Self.table(rows, width: Terminal.columns ?? 120) { print(line) }
+        // On a terminal the titles are cut to its width; piped, nothing is cut (grep sees whole titles).
+        for line in Self.table(rows, width: Terminal.stdoutIsTerminal ? (Terminal.columns ?? 120) : Int.max / 2) { print(line) }
         if !path, words.isEmpty {
             print("\(catalogue.entries.count) lessons in \(library.directory), \(BuiltInRun.allCases.count) built-in runs; `tlslab lessons --path` for the course order")
         }

@@ -32,7 +32,7 @@ struct LessonFormatTests {
     }
 
     @Test func resultsCheckEveryExpectationInOrder() throws {
-        let s = try ScenarioParser.parse(text: minimal(expect: "expect:\n  handshake: success\n  suite: TLS_RSA_WITH_AES_128_CBC_SHA256\n"), file: "t.yaml")
+        let s = try ScenarioParser.parse(text: minimal(expect: "expect:\n  handshake: success\n  suite: TLS_RSA_WITH_AES_256_GCM_SHA384\n"), file: "t.yaml")
         let (problems, checked) = s.results(in: s.run().facts)
         #expect(problems.isEmpty)
         #expect(checked.map(\.0.key) == ["handshake", "suite"])
