@@ -113,7 +113,14 @@ public struct ATSPolicy: Sendable {
 
     /// The requirements for `host` and the reasons they follow from, in order.
     public func requirements(host: String, loadKind: LoadKind = .app) -> (Requirements, [String]) {
+        let (requirements, reasons, _) = requirementsChecked(host: host, loadKind: loadKind)
+        return (requirements, reasons)
+    }
+
+    /// The requirements for `host`, the reasons they follow from and the same steps as rule checks.
+    func requirementsChecked(host: String, loadKind: LoadKind) -> (Requirements, [String], [ATSRuleCheck]) {
         var reasons: [String] = []
+        var checks: [ATSRuleCheck] = []
         var allowsHTTP = false
         var minimum = TLSVersion.tls12
         var requiresFS = true
@@ -121,114 +128,169 @@ public struct ATSPolicy: Sendable {
         var everythingAllowed = false
 
         if let (domain, entry) = Self.lookup(host, in: exceptionDomains, includes: { $0.includesSubdomains }) {
-            reasons.append("NSExceptionDomains[\(domain)] applies" + (domain == host.lowercased() ? "" : " (NSIncludesSubdomains)")
+            let viaSubdomains = domain != host.lowercased()
+            reasons.append("NSExceptionDomains[\(domain)] applies" + (viaSubdomains ? " (NSIncludesSubdomains)" : "")
                            + "; global keys are not inherited")
+            checks.append(ATSRuleCheck(.exceptionDomain, .applies, ["domain": domain, "viaSubdomains": "\(viaSubdomains)"]))
             allowsHTTP = entry.allowsInsecureHTTPLoads ?? false
             loosenedTrust = allowsHTTP
             minimum = entry.minimumTLSVersion ?? .tls12
             requiresFS = entry.requiresForwardSecrecy ?? true
         } else {
             let specific = [allowsArbitraryLoadsInWebContent, allowsArbitraryLoadsForMedia, allowsLocalNetworking].contains { $0 != nil }
+            func exempt(_ key: String, _ values: [String: String] = [:]) {
+                everythingAllowed = true
+                checks.append(ATSRuleCheck(.exemption, .applies, values.merging(["key": key]) { a, _ in a }))
+            }
             if allowsArbitraryLoads == true {
                 if specific {
                     reasons.append("NSAllowsArbitraryLoads ignored: NSAllowsArbitraryLoadsInWebContent/ForMedia/NSAllowsLocalNetworking present (iOS 10+)")
+                    checks.append(ATSRuleCheck(.arbitraryLoadsIgnored, .applies))
                 } else {
-                    everythingAllowed = true
+                    exempt("NSAllowsArbitraryLoads")
                     reasons.append("NSAllowsArbitraryLoads YES: ATS is off for this load")
                 }
             }
             if loadKind == .webContent && allowsArbitraryLoadsInWebContent == true {
-                everythingAllowed = true
+                exempt("NSAllowsArbitraryLoadsInWebContent")
                 reasons.append("NSAllowsArbitraryLoadsInWebContent YES: web content is exempt")
             }
             if loadKind == .media && allowsArbitraryLoadsForMedia == true {
-                everythingAllowed = true
+                exempt("NSAllowsArbitraryLoadsForMedia")
                 reasons.append("NSAllowsArbitraryLoadsForMedia YES: media is exempt")
             }
             if allowsLocalNetworking == true && Self.isLocal(host) {
-                everythingAllowed = true
+                exempt("NSAllowsLocalNetworking", ["host": host])
                 reasons.append("NSAllowsLocalNetworking YES and \(host) is a local name/IP: exempt")
             }
             if everythingAllowed { allowsHTTP = true; requiresFS = false; minimum = .tls10; loosenedTrust = true }
-            else { reasons.append("ATS defaults: HTTPS, TLS ≥ 1.2, forward secrecy, SHA-256+ signatures, RSA ≥ 2048 / EC ≥ 256, default trust") }
+            else {
+                reasons.append("ATS defaults: HTTPS, TLS ≥ 1.2, forward secrecy, SHA-256+ signatures, RSA ≥ 2048 / EC ≥ 256, default trust")
+                checks.append(ATSRuleCheck(.defaults, .applies))
+            }
         }
         return (Requirements(allowsHTTP: allowsHTTP, minimumTLSVersion: minimum, requiresForwardSecrecy: requiresFS,
-                             loosenedTrust: loosenedTrust, everythingAllowed: everythingAllowed), reasons)
+                             loosenedTrust: loosenedTrust, everythingAllowed: everythingAllowed), reasons, checks)
     }
 
-    /// Does ATS let this connection through? Reasons in order.
+    /// Does ATS let this connection through? Reasons in order, and the same steps as rule checks
+    /// (``PolicyDecision/atsChecks``), each with the key that would relax a failed rule.
     public func evaluate(_ connection: Connection) -> PolicyDecision {
         let host = connection.host
-        let (requirements, initialReasons) = self.requirements(host: host, loadKind: connection.loadKind)
+        let (requirements, initialReasons, initialChecks) = self.requirementsChecked(host: host, loadKind: connection.loadKind)
         var reasons = initialReasons
+        var checks = initialChecks
         let allowsHTTP = requirements.allowsHTTP
         let minimum = requirements.minimumTLSVersion
         let requiresFS = requirements.requiresForwardSecrecy
         let loosenedTrust = requirements.loosenedTrust
         let everythingAllowed = requirements.everythingAllowed
+        // The exception entry a relaxing key would go into: the one that applies, else one for the host.
+        let domain = Self.lookup(host, in: exceptionDomains, includes: { $0.includesSubdomains })?.0 ?? host.lowercased()
+        func key(_ name: String) -> [String] { ["NSExceptionDomains", domain, name] }
 
         guard connection.usesHTTPS else {
             reasons.append(allowsHTTP ? "http:// allowed" : "http:// blocked (insecure HTTP load)")
-            return PolicyDecision(accepted: allowsHTTP, reasons: reasons)
+            checks.append(ATSRuleCheck(.https, allowsHTTP ? .relaxed : .failed, ["host": host], relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
+            return PolicyDecision(accepted: allowsHTTP, reasons: reasons, atsChecks: checks)
         }
-        func reject(_ why: String) -> PolicyDecision {
+        checks.append(ATSRuleCheck(.https, .passed, ["host": host]))
+        func reject(_ why: String, _ check: ATSRuleCheck) -> PolicyDecision {
             reasons.append(why)
-            return PolicyDecision(accepted: false, reasons: reasons)
+            checks.append(check)
+            return PolicyDecision(accepted: false, reasons: reasons, atsChecks: checks)
         }
+        let versions = ["version": connection.tlsVersion.name, "minimum": minimum.name]
         if connection.tlsVersion < minimum {
-            return reject("\(connection.tlsVersion.name) is below the minimum \(minimum.name)")
+            return reject("\(connection.tlsVersion.name) is below the minimum \(minimum.name)",
+                          ATSRuleCheck(.minimumVersion, .failed, versions, relaxedBy: key("NSExceptionMinimumTLSVersion")))
         }
         reasons.append("\(connection.tlsVersion.name) ≥ \(minimum.name)")
+        checks.append(ATSRuleCheck(.minimumVersion, minimum < .tls12 && connection.tlsVersion < .tls12 ? .relaxed : .passed, versions,
+                                   relaxedBy: key("NSExceptionMinimumTLSVersion")))
+        let fs = ["forwardSecret": "\(connection.forwardSecret)"]
         if requiresFS {
-            guard connection.forwardSecret else { return reject("the negotiated suite is not forward secret (ECDHE required)") }
+            guard connection.forwardSecret else {
+                return reject("the negotiated suite is not forward secret (ECDHE required)",
+                              ATSRuleCheck(.forwardSecrecy, .failed, fs, relaxedBy: key("NSExceptionRequiresForwardSecrecy")))
+            }
             reasons.append("forward-secret suite")
+            checks.append(ATSRuleCheck(.forwardSecrecy, .passed, fs))
         } else if !everythingAllowed {
             reasons.append("NSExceptionRequiresForwardSecrecy NO: non-FS suites and smaller keys allowed")
+            checks.append(ATSRuleCheck(.forwardSecrecy, .relaxed, fs, relaxedBy: key("NSExceptionRequiresForwardSecrecy")))
         }
-        guard let trust = connection.trust else { return reject("no server certificate") }
+        guard let trust = connection.trust else {
+            return reject("no server certificate", ATSRuleCheck(.defaultTrust, .failed, ["result": "noCertificate"]))
+        }
         var evaluation: ChainValidationResult?
         if !everythingAllowed {
             let leaf = trust.presented.first
-            if requiresFS, let key = leaf?.publicKey {
+            if let key = leaf?.publicKey {
                 let isRSA = key.kind == .rsa || key.kind == .rsaPSS
                 let strong = isRSA ? key.keyBits >= 2048 : key.keyBits >= 256
-                guard strong else { return reject("leaf key \(key.kind) \(key.keyBits) bits is below RSA 2048 / EC 256") }
-                reasons.append("leaf key \(key.kind) \(key.keyBits) bits")
+                let values = ["algorithm": "\(key.kind)", "bits": "\(key.keyBits)"]
+                if requiresFS {
+                    guard strong else {
+                        return reject("leaf key \(key.kind) \(key.keyBits) bits is below RSA 2048 / EC 256",
+                                      ATSRuleCheck(.keySize, .failed, values, relaxedBy: self.key(domain, "NSExceptionRequiresForwardSecrecy")))
+                    }
+                    reasons.append("leaf key \(key.kind) \(key.keyBits) bits")
+                    checks.append(ATSRuleCheck(.keySize, .passed, values))
+                } else {
+                    checks.append(ATSRuleCheck(.keySize, strong ? .passed : .relaxed, values,
+                                               relaxedBy: self.key(domain, "NSExceptionRequiresForwardSecrecy")))
+                }
             }
             for cert in trust.presented where !(trust.anchors.stores.contains { $0.contains(cert) }) {
                 if let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 {
-                    return reject("\(cert.subject) is signed with \(hash): SHA-256 or better required")
+                    return reject("\(cert.subject) is signed with \(hash): SHA-256 or better required",
+                                  ATSRuleCheck(.signatureHash, .failed, ["subject": "\(cert.subject)", "hash": "\(hash)"],
+                                               relaxedBy: ["NSAllowsArbitraryLoads"]))
                 }
             }
             reasons.append("certificate signatures SHA-256 or better")
+            checks.append(ATSRuleCheck(.signatureHash, .passed))
             let result = trust.defaultEvaluation(host: host)
             evaluation = result
+            let values = ["result": result.result.rawValue, "detail": result.firstFailure?.detail ?? ""]
             if !result.isValid {
                 if loosenedTrust {
                     reasons.append("default trust fails (\(result.firstFailure?.detail ?? "?")) but NSExceptionAllowsInsecureHTTPLoads lets the app decide")
+                    checks.append(ATSRuleCheck(.defaultTrust, .relaxed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
                 } else {
-                    return reject("default trust evaluation fails: \(result.firstFailure?.detail ?? result.result.rawValue)")
+                    return reject("default trust evaluation fails: \(result.firstFailure?.detail ?? result.result.rawValue)",
+                                  ATSRuleCheck(.defaultTrust, .failed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
                 }
             } else {
                 reasons.append("default trust evaluation passes (\(result.result.rawValue))")
+                checks.append(ATSRuleCheck(.defaultTrust, .passed, values))
             }
         }
-        if let (domain, pins) = Self.lookup(host, in: pinnedDomains, includes: { $0.includesSubdomains }) {
+        if let (pinned, pins) = Self.lookup(host, in: pinnedDomains, includes: { $0.includesSubdomains }) {
             let chain = evaluation?.path.isEmpty == false ? (evaluation?.path ?? []) : trust.presented
             if let leafPins = pins.leafIdentities {
                 guard let leaf = chain.first, leafPins.contains(Pins.publicKeyPin(leaf)) else {
-                    return reject("NSPinnedDomains[\(domain)]: the leaf's SPKI-SHA256-BASE64 is not in NSPinnedLeafIdentities")
+                    return reject("NSPinnedDomains[\(pinned)]: the leaf's SPKI-SHA256-BASE64 is not in NSPinnedLeafIdentities",
+                                  ATSRuleCheck(.pinnedLeaf, .failed, ["domain": pinned],
+                                               relaxedBy: ["NSPinnedDomains", pinned, "NSPinnedLeafIdentities"]))
                 }
                 reasons.append("NSPinnedLeafIdentities matches the leaf key")
+                checks.append(ATSRuleCheck(.pinnedLeaf, .passed, ["domain": pinned]))
             }
             if let caPins = pins.caIdentities {
                 guard let ca = chain.dropFirst().first(where: { caPins.contains(Pins.publicKeyPin($0)) }) else {
-                    return reject("NSPinnedDomains[\(domain)]: no CA key of the chain is in NSPinnedCAIdentities")
+                    return reject("NSPinnedDomains[\(pinned)]: no CA key of the chain is in NSPinnedCAIdentities",
+                                  ATSRuleCheck(.pinnedCA, .failed, ["domain": pinned],
+                                               relaxedBy: ["NSPinnedDomains", pinned, "NSPinnedCAIdentities"]))
                 }
                 reasons.append("NSPinnedCAIdentities matches \(ca.subject)")
+                checks.append(ATSRuleCheck(.pinnedCA, .passed, ["domain": pinned, "subject": "\(ca.subject)"]))
             }
         }
         reasons.append("ATS allows the connection")
-        return PolicyDecision(accepted: true, reasons: reasons, evaluation: evaluation)
+        return PolicyDecision(accepted: true, reasons: reasons, evaluation: evaluation, atsChecks: checks)
     }
+
+    func key(_ domain: String, _ name: String) -> [String] { ["NSExceptionDomains", domain, name] }
 }

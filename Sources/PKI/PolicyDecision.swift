@@ -4,10 +4,13 @@ public struct PolicyDecision: Sendable, Equatable {
     public let reasons: [String]
     /// The chain evaluation the policy relied on, when it ran one.
     public let evaluation: ChainValidationResult?
+    /// App Transport Security only: each rule it applied, in order, as facts (empty for other policies).
+    public let atsChecks: [ATSRuleCheck]
 
-    public init(accepted: Bool, reasons: [String], evaluation: ChainValidationResult? = nil) {
+    public init(accepted: Bool, reasons: [String], evaluation: ChainValidationResult? = nil, atsChecks: [ATSRuleCheck] = []) {
         self.accepted = accepted
         self.reasons = reasons
         self.evaluation = evaluation
+        self.atsChecks = atsChecks
     }
 }

@@ -44,6 +44,7 @@ public struct JSONLinesRenderer: Sendable {
                 lines.append(JSONObject([("t", .number(seconds(event.time))), ("actor", .string(event.actor.rawValue))] + fields).text)
             }
         }
+        lines.append(latency(trace).text)
         lines.append(summary(trace).text)
         return lines
     }
@@ -72,6 +73,8 @@ public struct JSONLinesRenderer: Sendable {
             return [("event", .string("phase")), ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
         case .chainValidation(let v):
             return chainValidation(v)
+        case .lesson(let l):
+            return lesson(l)
         case .dropped(let undelivered):
             let direction = "\(event.counterpart.rawValue)->\(event.actor.rawValue)"
             var f: [(String, JSONValue)]
@@ -253,6 +256,18 @@ public struct JSONLinesRenderer: Sendable {
         // Only for a real peer's failed exchange (`tlslab connect`/`serve`).
         if let why = s.exchangeFailure { fields.append(("failure", .string(why))) }
         return JSONObject(fields + statistics(trace))
+    }
+
+    /// `{"event":"latency"}`, just before the summary: `round_trips_to_first_byte` (the round trips
+    /// the client waited before the first response byte, null when none came) and
+    /// `round_trips_to_first_byte_per_connection` (each connection's, from its own SYN). Its own object,
+    /// so the summary's keys stay exactly as recorded.
+    func latency(_ trace: Trace) -> JSONObject {
+        let st = trace.statistics
+        return JSONObject([("t", .number(seconds(trace.events.last?.time ?? 0))), ("actor", .string("network")), ("event", .string("latency")),
+                           ("round_trips_to_first_byte", st.roundTripsToFirstByte.map { .number(String($0)) } ?? .null),
+                           ("round_trips_to_first_byte_per_connection", .array(st.roundTripsToFirstByteByConnection.map { .number(String($0)) })),
+                           ("round_trips", .number(String(st.roundTrips)))])
     }
 
     /// Counts over the run (several connections, requests, round trips, virtual time).

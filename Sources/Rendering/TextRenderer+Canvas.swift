@@ -94,7 +94,7 @@ extension TextRenderer {
     }
 
     func short(_ bytes: [UInt8], sized: Bool = true) -> String {
-        bytes.count <= 16 ? Hex.string(bytes)
+        bytes.count <= 16 || fullValues ? Hex.string(bytes)
             : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? " (\(bytes.count) bytes)" : "")
     }
 

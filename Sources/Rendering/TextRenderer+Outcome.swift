@@ -90,7 +90,11 @@ extension TextRenderer {
         guard st.connections > 1 || st.requests > 1 || st.cpuTime > 0 else { return [] }
         var out = ["", style(rule("Connections, handshakes, round trips"), .heading),
                    "connections: \(st.connections); TLS handshakes: \(st.fullHandshakes) full, \(st.abbreviatedHandshakes) abbreviated; requests: \(st.requests), responses: \(st.responses)",
-                   "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { Self.timeText($0) } ?? "—"); virtual CPU for public-key work: \(Self.timeText(st.cpuTime))"]
+                   "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { Self.timeText($0) } ?? "—"); virtual CPU for public-key work: \(Self.timeText(st.cpuTime))",
+                   explanations("stats.firstByte", ["firstByte": st.roundTripsToFirstByte.map(String.init) ?? "—", "total": "\(st.roundTrips)"]) ?? ""]
+        if st.roundTripsToFirstByteByConnection.count > 1 {
+            out.append(explanations("stats.firstBytePerConnection", ["list": st.roundTripsToFirstByteByConnection.map(String.init).joined(separator: ", ")]) ?? "")
+        }
         if let text = explanations("stats.roundTrips") { out += paragraph(text) }
         if st.usedHTTP2 {
             out.append("HTTP/2: \(st.http2Streams) streams on \(st.connections) connection\(st.connections == 1 ? "" : "s")\(st.pushedResponses > 0 ? " (\(st.pushedResponses) pushed)" : ""); header blocks \(st.hpackRawBytes) → \(st.hpackEncodedBytes) bytes with HPACK; each request's: \(st.requestHeaderBlocks.map(String.init).joined(separator: ", ")) bytes")

@@ -9,6 +9,11 @@ import Trace
 extension TextRenderer {
     func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [String] {
         switch kind {
+        case .injected(let p) where actor == .network:
+            // The network's stale copy of an earlier connection's segment (an old duplicate).
+            let s = p.segment
+            return [row(t, from: state.participants[p.source] ?? .client, to: state.participants[p.destination] ?? .server,
+                        "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue) len=\(s.payload.count) — " + (explanations("tcp.injected.stale") ?? ""), .alert)]
         case .injected(let p):
             let s = p.segment
             let to = state.participants[p.destination] ?? .server
@@ -21,7 +26,8 @@ extension TextRenderer {
             text += " len=\(s.payload.count)" + carried(p)
             var out = [row(t, from: actor, to: receiver, text, .tcp)]
             if verbosity != .summary {
-                let key: String? = s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : "tcp.synack")
+                let key: String? = s.flags.contains(.rst) ? (state.lessonOnly ? "tcp.rst" : nil)
+                    : s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : "tcp.synack")
                     : s.flags.contains(.fin) ? "tcp.fin"
                     : (state.tcpAcks == 0 && s.payload.isEmpty ? "tcp.ack3" : nil)
                 if s.flags.compact == "A", s.payload.isEmpty { state.tcpAcks += 1 }
@@ -49,6 +55,10 @@ extension TextRenderer {
             return out
         case .connection(_, .stateChanged(let from, let to, _)):
             return [row(t, at: actor, "\(actor.rawValue): \(from) → \(to)")]
+        case .duplicated(let p) where state.lessonOnly:
+            return [row(t, at: actor, say("tcp.duplicated", ["seq": "\(p.segment.seq.rawValue)"]))]
+        case .synCookieAccepted where state.lessonOnly:
+            return [row(t, at: .server, say("tcp.synCookieAccepted"))]
         default:
             return []
         }
@@ -78,4 +88,8 @@ extension TextRenderer {
         case .plainHTTP: return "HTTP (no TLS)"
         }
     }
+}
+
+extension TCPEvent {
+    var isRetransmission: Bool { if case .retransmitted = self { true } else { false } }
 }

@@ -22,6 +22,8 @@ public struct TextRenderer: Sendable {
     public var width: Int
     public var color: Bool
     public var explanations: Explanations
+    /// Long values (secrets, keys, randoms) in full instead of `03037e6c…a603235b` (`--full`).
+    public var fullValues = false
     /// Columns and stream map for the trace being drawn (`prepared(for:)`).
     var layout = Layout()
 
@@ -35,12 +37,14 @@ public struct TextRenderer: Sendable {
 
     public func render(_ trace: Trace) -> [String] {
         let r = prepared(for: trace)
-        var lines: [String] = r.columnHeader()
+        // An ATS decision has no ladder: no column header.
+        var lines: [String] = trace.isATSDecision ? [] : r.columnHeader()
         var state = LadderState()
         state.participants = trace.participants
         state.plainHTTP = !trace.summary.usedTLS
         state.oneSided = Self.isOneSided(trace)
-        let panels = verbosity != .summary && !state.oneSided
+        state.lessonOnly = trace.isLessonOnly
+        let panels = verbosity != .summary && !state.oneSided && !state.lessonOnly
         var keyPoints = KeyPoints()
         for (index, event) in trace.events.enumerated() {
             lines += r.render(event, state: &state)
@@ -51,8 +55,10 @@ public struct TextRenderer: Sendable {
                 lines += r.knowledgePanel(prefix.knowledge, moment: moment, remarks: false)
             }
         }
-        lines += r.outcome(trace)
-        lines += r.statistics(trace)
+        if !state.lessonOnly {
+            lines += r.outcome(trace)
+            lines += r.statistics(trace)
+        }
         // A real peer's trace has no wire and no second party to measure knowledge from.
         if panels { lines += r.knowledgePanel(trace.knowledge, moment: "knowledge.atTheEnd") }
         return lines.flatMap(r.fitToWidth)
@@ -163,6 +169,11 @@ public struct TextRenderer: Sendable {
         var signatureFailed = false
         /// A certificate chain was rejected since the tamper (the chain check fired).
         var certificateRejected = false
+        /// A lesson without TLS or HTTP (TCP alone, ATS, DH): TCP is drawn at every level, with
+        /// state-change causes and timers; ATS rules are numbered; the DH group is remembered.
+        var lessonOnly = false
+        var atsRules = 0
+        var dhGroup: (p: Int, g: Int)?
     }
 
     // MARK: Events
@@ -197,8 +208,13 @@ public struct TextRenderer: Sendable {
             guard verbosity != .summary else { return [] }
             return [row(t, at: event.actor, "\(event.actor.rawValue) computes for \(duration / 1000) ms: \(operations.joined(separator: ", "))")]
         case .tcp(let kind):
-            guard verbosity != .summary else { return [] }
+            if state.lessonOnly, case .connection(_, let e) = kind, !e.isRetransmission {
+                return tcpLessonLines(e, time: t, actor: event.actor, at: event.time)
+            }
+            guard verbosity != .summary || state.lessonOnly else { return [] }
             return tcpLines(kind, time: t, actor: event.actor, state: &state)
+        case .lesson(let lesson):
+            return lessonLines(lesson, time: t, actor: event.actor, state: &state)
         case .tls(let tls):
             return tlsLines(tls, time: t, actor: event.actor, peer: event.counterpart, state: &state)
         case .http(let h):

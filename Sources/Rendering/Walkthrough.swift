@@ -24,16 +24,35 @@ public struct Walkthrough: Sendable {
 
     /// Cuts `trace` into steps: every event that the text renderer draws at the normal level
     /// becomes one step, and the outcome closes the walk. `width` is the screen width.
-    public init(title: String, trace: Trace, width: Int) {
+    /// A lesson file's `page` opens the walk with its title and description and closes it with
+    /// its expectations checked and what to try next; `fullValues` shows long values unshortened.
+    public init(title: String, trace: Trace, width: Int, page: LessonPage? = nil, fullValues: Bool = false) {
         self.title = title
         self.trace = trace
-        let normal = TextRenderer(verbosity: .normal, width: width, color: false).prepared(for: trace)
-        let bytes = TextRenderer(verbosity: .bytes, width: width, color: false).prepared(for: trace)
+        var normalRenderer = TextRenderer(verbosity: .normal, width: width, color: false)
+        var bytesRenderer = TextRenderer(verbosity: .bytes, width: width, color: false)
+        normalRenderer.fullValues = fullValues
+        bytesRenderer.fullValues = fullValues
+        let normal = normalRenderer.prepared(for: trace)
+        let bytes = bytesRenderer.prepared(for: trace)
         renderer = normal
         var normalState = TextRenderer.LadderState(), bytesState = TextRenderer.LadderState()
         normalState.plainHTTP = !trace.summary.usedTLS
         bytesState.plainHTTP = normalState.plainHTTP
+        normalState.lessonOnly = trace.isLessonOnly
+        bytesState.lessonOnly = normalState.lessonOnly
+        if normalState.lessonOnly {
+            // A TCP lesson's attacker and spoofed hosts sit in their own column.
+            normalState.participants = trace.participants
+            bytesState.participants = trace.participants
+        }
         var steps: [Step] = []
+        if let page {
+            let intro = normal.lessonHeader(page).filter { !$0.isEmpty }
+            if let head = intro.first {
+                steps.append(Step(eventIndex: 0, headline: head, detail: Array(intro.dropFirst()), detailWithBytes: Array(intro.dropFirst())))
+            }
+        }
         for (index, event) in trace.events.enumerated() {
             let plain = Self.lines(normal.render(event, state: &normalState))
             let full = Self.lines(bytes.render(event, state: &bytesState))
@@ -43,10 +62,17 @@ public struct Walkthrough: Sendable {
                               detail: Array(plain[(head + 1)...]),
                               detailWithBytes: Array(full.drop { $0 != headline }.dropFirst())))
         }
-        let outcome = normal.outcome(trace).filter { !$0.isEmpty }
+        let outcome = normalState.lessonOnly ? [] : normal.outcome(trace).filter { !$0.isEmpty }
         if let head = outcome.first {
             steps.append(Step(eventIndex: max(0, trace.events.count - 1), headline: head,
                               detail: Array(outcome.dropFirst()), detailWithBytes: Array(outcome.dropFirst())))
+        }
+        if let page {
+            let close = normal.lessonFooter(page).filter { !$0.isEmpty }
+            if let head = close.first {
+                steps.append(Step(eventIndex: max(0, trace.events.count - 1), headline: head,
+                                  detail: Array(close.dropFirst()), detailWithBytes: Array(close.dropFirst())))
+            }
         }
         self.steps = steps
     }

@@ -59,10 +59,29 @@ extension Scenario {
             return UnmetExpectation(key: "not_applied", expected: .list([]), actual: .list(problems))
         }
         for e in expectations {
-            let actual = facts[e.key]
-            if e.containment, case .string(let want) = e.value, case .string(let got)? = actual, got.contains(want) { continue }
-            if e.containment || actual != e.value { return UnmetExpectation(key: e.key, expected: e.value, actual: actual) }
+            if let unmet = Self.unmet(e, in: facts) { return unmet }
         }
+        return nil
+    }
+
+    /// Every expectation in file order with what the run gave: nil when it holds. The run's own
+    /// problems (a script step or an attack that never applied) come first, as in ``firstUnmet(in:)``.
+    public func results(in facts: [String: FactValue]) -> (problems: [UnmetExpectation], checked: [(Expectation, UnmetExpectation?)]) {
+        var problems: [UnmetExpectation] = []
+        if case .list(let p)? = facts["script_errors"], !p.isEmpty {
+            problems.append(UnmetExpectation(key: "actions", expected: .list([]), actual: .list(p)))
+        }
+        if case .list(let p)? = facts["not_applied"], !p.isEmpty {
+            problems.append(UnmetExpectation(key: "not_applied", expected: .list([]), actual: .list(p)))
+        }
+        return (problems, expectations.map { ($0, Self.unmet($0, in: facts)) })
+    }
+
+    /// The expectation checked against the facts: nil when it holds.
+    static func unmet(_ e: Expectation, in facts: [String: FactValue]) -> UnmetExpectation? {
+        let actual = facts[e.key]
+        if e.containment, case .string(let want) = e.value, case .string(let got)? = actual, got.contains(want) { return nil }
+        if e.containment || actual != e.value { return UnmetExpectation(key: e.key, expected: e.value, actual: actual) }
         return nil
     }
 }
@@ -158,7 +177,7 @@ enum ExpectationReader {
                 ("eavesdropper_learns", .set(secrets)), ("client_learns", .set(secrets)), ("server_learns", .set(secrets)),
                 ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),
                 ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
-                ("responses", .int), ("requests_served", .int), ("round_trips", .int), ("cpu_us", .int), ("last_response_us", .intOrMinusOne),
+                ("responses", .int), ("requests_served", .int), ("round_trips", .int), ("round_trips_to_first_byte", .intOrMinusOne), ("cpu_us", .int), ("last_response_us", .intOrMinusOne),
                 ("http2", .enumeration(["h2", "h2c", "none"])), ("streams", .int), ("pushed_responses", .int),
                 ("http2_error", .enumeration(HTTP2ErrorCode.allCases.map(\.name) + ["none"])),
                 ("request_header_blocks", .intList), ("hpack_raw_bytes", .int), ("hpack_encoded_bytes", .int),

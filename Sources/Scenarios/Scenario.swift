@@ -14,7 +14,10 @@ public struct Scenario {
     public var description: String
     public var seed: UInt64
     public var world: World
+    /// Empty for a demo (a file without `expect`): it can be shown but not checked.
     public var expectations: [Expectation]
+    /// One or two "try next" suggestions the lesson ends with (`try_next`), possibly none.
+    public var tryNext: [String] = []
 
     /// What kind of world the file sets up.
     public enum World {

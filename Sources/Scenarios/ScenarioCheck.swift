@@ -51,6 +51,11 @@ public enum ScenarioCheck {
     }
 
     public static func check(_ scenario: Scenario, keepFacts: Bool = false) -> Result {
+        // A demo (no `expect`) can be shown but asserts nothing: `check` refuses it.
+        guard !scenario.expectations.isEmpty else {
+            return .invalid(ScenarioError(file: scenario.file, line: 1, column: 1, path: "expect",
+                                          message: "expected a mapping of expectations: a file without one is a demo that `tlslab run` and `walkthrough` show, but `check` has nothing to check"))
+        }
         let run = scenario.run()
         if let unmet = scenario.firstUnmet(in: run.facts) {
             return .fail(name: name(of: scenario.file), unmet, facts: keepFacts ? run.facts : [:])

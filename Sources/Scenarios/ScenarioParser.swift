@@ -73,7 +73,7 @@ struct ScenarioReader {
     let file: String
 
     static let topKeys = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp",
-                          "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect"]
+                          "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect", "try_next"]
     static let versions: [String: ProtocolVersion] = ["TLS1.0": .tls10, "TLS1.1": .tls11, "TLS1.2": .tls12]
     static let versionNames = ["TLS1.0", "TLS1.1", "TLS1.2"]
 
@@ -86,13 +86,14 @@ struct ScenarioReader {
         }
         let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats", "dh"]) ?? "tls"
         let seed = try top["seed"]?.uint64() ?? 1
-        let allowed: [String]
+        var allowed: [String]
         switch kind {
         case "tcp": allowed = ["title", "description", "kind", "seed", "network", "tcp", "actions", "run_ms", "expect"]
         case "ats": allowed = ["title", "description", "kind", "seed", "now", "pki", "client", "ats", "connection", "expect"]
         case "dh": allowed = ["title", "description", "kind", "seed", "dh", "expect"]
         default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect"]
         }
+        allowed += ["try_next"]
         for key in top.keys where !allowed.contains(key) {
             throw top.keyError(key, "key '\(key)' does not apply to a scenario of kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
         }
@@ -103,8 +104,31 @@ struct ScenarioReader {
         case "dh": world = .dh(try dhWorld(top))
         default: world = .tls(try tlsWorld(top))
         }
-        let expect = try top.required("expect", "a mapping of expectations (handshake, alert, …)")
-        let expectations = try ExpectationReader.read(expect, kind: kind)
-        return Scenario(file: file, title: title, description: description, seed: seed, world: world, expectations: expectations)
+        // Without `expect` the file is a demo: run and walkthrough show it, check refuses it.
+        var expectations: [Expectation] = []
+        if let expect = top["expect"] { expectations = try ExpectationReader.read(expect, kind: kind) }
+        var tryNext: [String] = []
+        if let next = top["try_next"] { tryNext = try Self.tryNext(next) }
+        return Scenario(file: file, title: title, description: description, seed: seed, world: world, expectations: expectations,
+                        tryNext: tryNext)
+    }
+
+    /// `try_next`: one or two suggestions, each one line of 10 to 300 characters (a folded string's
+    /// final line break is dropped).
+    static func tryNext(_ value: YAMLValue) throws(ScenarioError) -> [String] {
+        let items = try value.list()
+        guard (1...2).contains(items.count) else {
+            throw value.error("expected a list of one or two suggestions (a setting to change and what will happen), got \(items.count)")
+        }
+        var out: [String] = []
+        for item in items {
+            var text = try item.string()
+            while text.last?.isWhitespace == true { text.removeLast() }
+            guard text.count >= 10, text.count <= 300, !text.contains("\n") else {
+                throw item.error("expected one line of 10 to 300 characters saying what to change and what will happen, got '\(YAMLValue.clip(text))'")
+            }
+            out.append(text)
+        }
+        return out
     }
 }

@@ -209,6 +209,7 @@ enum ScenarioRunner {
             if $0.actor == .server, case .http(.requestReceived) = $0.kind { true } else { false }
         }.count)
         f["round_trips"] = .int(stats.roundTrips)
+        f["round_trips_to_first_byte"] = .int(stats.roundTripsToFirstByte ?? -1)
         f["streams"] = .int(stats.http2Streams)
         f["pushed_responses"] = .int(stats.pushedResponses)
         f["request_header_blocks"] = .list(stats.requestHeaderBlocks.map(String.init))
@@ -330,23 +331,6 @@ enum ScenarioRunner {
         default:
             return []
         }
-    }
-
-    // MARK: - ATS
-
-    static func runATS(_ w: ATSWorld) -> ScenarioRun {
-        var trust: ServerTrust?
-        if w.usesHTTPS {
-            trust = ServerTrust(presented: w.chain.compactMap { w.certificates[$0]?.certificate },
-                                anchors: AnchorSelection(system: TrustStore.system(w.trustStore.compactMap { w.certificates[$0]?.certificate })),
-                                time: w.now)
-        }
-        let decision = w.policy.evaluate(ATSPolicy.Connection(host: w.host, usesHTTPS: w.usesHTTPS, tlsVersion: w.tlsVersion,
-                                                              forwardSecret: w.forwardSecret, loadKind: w.loadKind, trust: trust))
-        let reasons = decision.reasons.joined(separator: "; ")
-        return ScenarioRun(facts: ["ats": .string(decision.accepted ? "allowed" : "blocked"),
-                                   "reason_includes": .string(reasons)],
-                           trace: nil, verdict: nil)
     }
 }
 

@@ -1,4 +1,5 @@
 import TCPSim
+import Trace
 
 extension ScenarioRunner {
     static let clientHost = IPv4Address(10, 0, 0, 1)
@@ -23,6 +24,10 @@ extension ScenarioRunner {
             net.addFault(TCPFaultRule(from: from, to: to, nth: f.nth, f.action))
         }
         var notes: [String] = []
+        // Script steps the segments do not show, each placed before the network event it precedes.
+        var script: [(position: Int, time: TCPTime, step: TCPScriptStep)] = []
+        func say(_ step: TCPScriptStep) { script.append((net.events.count, net.now, step)) }
+        func side(_ by: String) -> Actor { by == "client" ? .client : .server }
         do { try net.listen(on: serverHost, port: serverPort, backlog: w.tcp.backlog, synCookies: w.tcp.synCookies) } catch {
             notes.append("listen: \(error)")
         }
@@ -52,21 +57,27 @@ extension ScenarioRunner {
             do {
                 switch action.kind {
                 case .connect:
+                    say(.connect(by: .client))
                     client = try net.connect(from: clientHost, localPort: clientPort, to: TCPEndpoint(serverHost, serverPort))
                 case .send(let by, let bytes):
                     guard let id = by == "client" ? client : serverConnection() else { notes.append("send: no \(by) connection"); continue }
+                    say(.send(by: side(by), octets: bytes.count))
                     try net.write(id, bytes)
                 case .close(let by):
                     guard let id = by == "client" ? client : serverConnection() else { notes.append("close: no \(by) connection"); continue }
+                    say(.close(by: side(by)))
                     try net.close(id)
                 case .abort(let by):
                     guard let id = by == "client" ? client : serverConnection() else { notes.append("abort: no \(by) connection"); continue }
+                    say(.abort(by: side(by)))
                     try net.abort(id)
                 case .oldDuplicateSYN(let seq):
+                    say(.oldDuplicateSYN(seq: seq))
                     net.inject(TCPPacket(source: clientHost, destination: serverHost,
                                          segment: TCPSegment(sourcePort: clientPort, destinationPort: serverPort, seq: SeqNumber(seq),
                                                              flags: .syn, window: 65_535)))
                 case .synFlood(let perSecond, let seconds):
+                    say(.synFlood(perSecond: perSecond, seconds: seconds))
                     for second in 0 ..< seconds {
                         for i in 0 ..< perSecond {
                             let spoofed = IPv4Address(172, 16, UInt8(truncatingIfNeeded: second), UInt8(truncatingIfNeeded: i))
@@ -78,14 +89,18 @@ extension ScenarioRunner {
                     }
                 case .offPathInjection(let text):
                     // Learn the server's current ISN from a connection of the attacker's own …
+                    let probeStep = script.count
+                    say(.probe(observedISN: 0))
                     let probe = try net.connect(from: attackerHost, to: TCPEndpoint(serverHost, serverPort))
                     advance(to: net.now + TCPDuration.milliseconds(100))
                     let observed = net.connection(probe)?.irs ?? SeqNumber(0)
+                    script[probeStep].step = .probe(observedISN: observed.rawValue)
                     try net.abort(probe)
                     advance(to: net.now + TCPDuration.milliseconds(100))
                     // … predict the next one (4.2BSD adds 64,000 per connection) and complete a handshake
                     // in the name of the silent trusted host, blind, carrying the command.
                     let predicted = observed + 64_000
+                    say(.predictISN(observed: observed.rawValue, predicted: predicted.rawValue, spoofed: "\(silentHost)"))
                     net.inject(TCPPacket(source: silentHost, destination: serverHost,
                                          segment: TCPSegment(sourcePort: 1023, destinationPort: serverPort, seq: SeqNumber(5000),
                                                              flags: .syn, window: 65_535)))
@@ -127,7 +142,78 @@ extension ScenarioRunner {
         f["syn_cookies_accepted"] = .int(events.filter { if case .synCookieAccepted = $0 { true } else { false } }.count)
         f["script_errors"] = .list(notes)
         f["not_applied"] = .list(ScenarioRunner.unappliedFaults(w.network.faults, events: events, client: clientHost, server: serverHost))
-        return ScenarioRun(facts: f, trace: nil, verdict: nil)
+        let end = TCPLessonEnd(clientState: facts.clientStates.last ?? "CLOSED", serverState: facts.serverStates.last ?? "none",
+                               clientError: facts.error(of: client), clientReceived: f["client_received"]?.description ?? "",
+                               serverReceived: f["server_received"]?.description ?? "", retransmissions: cr + sr)
+        return ScenarioRun(facts: f, trace: lessonTrace(net.events, script: script, end: end, at: limit), verdict: nil)
+    }
+
+    /// The run as a trace the ladder draws: every segment and connection event between the client,
+    /// the server and the attacker (its probe, and the trusted host it spoofs), the script's steps in
+    /// place, and how the connection ended. A SYN flood's spoofed segments are counted, not drawn.
+    static func lessonTrace(_ events: [TCPNetworkEvent], script: [(position: Int, time: TCPTime, step: TCPScriptStep)],
+                            end: TCPLessonEnd, at limit: TCPTime) -> Trace {
+        let known: [IPv4Address: Actor] = [clientHost: .client, serverHost: .server, attackerHost: .attacker, silentHost: .attacker]
+        func drawn(_ p: TCPPacket) -> Bool { known[p.source] != nil && known[p.destination] != nil }
+        var out: [TraceEvent] = []
+        var spoofedSYNs = 0, synAcks = 0, floodDrops = 0, clientDrops = 0, flooded = false
+        var pending = script[...]
+        // RFC 9293 §3.3.2: the server's passive OPEN, before anything else.
+        let listener = TCPFourTuple(local: TCPEndpoint(serverHost, serverPort), remote: TCPEndpoint(IPv4Address(0), 0))
+        out.append(TraceEvent(time: 0, actor: .server, kind: .tcp(.connection(listener, .stateChanged(from: .closed, to: .listen, cause: .passiveOpen)))))
+        for (index, e) in events.enumerated() {
+            while let next = pending.first, next.position <= index {
+                if case .synFlood = next.step { flooded = true }
+                out.append(TraceEvent(time: next.time, actor: actor(of: next.step), kind: .lesson(.tcpScript(next.step))))
+                pending = pending.dropFirst()
+            }
+            let who: Actor
+            switch e.kind {
+            case .sent(let p), .duplicated(let p), .synCookieSent(let p), .forwarded(let p):
+                guard drawn(p) else {
+                    if p.source == serverHost, p.segment.flags.contains(.syn), case .sent = e.kind { synAcks += 1 }
+                    continue
+                }
+                who = known[p.source] ?? .attacker
+            case .delivered(let p):
+                guard drawn(p) else { continue }
+                who = known[p.destination] ?? .attacker
+            case .dropped(let p, let reason):
+                if reason == .backlogFull {
+                    if p.source == clientHost { clientDrops += 1 } else if !drawn(p) { floodDrops += 1 }
+                }
+                guard drawn(p) else { continue }
+                who = known[p.source] ?? .attacker
+            case .injected(let p):
+                guard drawn(p) else { spoofedSYNs += 1; continue }
+                // An old duplicate is the network's stale copy of the client's SYN; anything else an attacker's.
+                who = p.source == clientHost ? .network : .attacker
+            case .synCookieAccepted(let id):
+                guard known[id.remote.address] != nil else { continue }
+                who = .server
+            case .connection(_, .stateChanged(.closed, .listen, _)):
+                continue   // a connection forked from the listener starts in its LISTEN (traced once above)
+            case .connection(let id, _):
+                guard known[id.remote.address] != nil || id.remote.address == IPv4Address(0) else { continue }
+                who = known[id.local.address] ?? .attacker
+            }
+            out.append(TraceEvent(time: e.time, actor: who, kind: .tcp(e.kind)))
+        }
+        for rest in pending { out.append(TraceEvent(time: rest.time, actor: actor(of: rest.step), kind: .lesson(.tcpScript(rest.step)))) }
+        if flooded {
+            out.append(TraceEvent(time: limit, actor: .attacker, kind: .lesson(.tcpScript(
+                .floodTotals(spoofedSYNs: spoofedSYNs, synAcks: synAcks, backlogDrops: floodDrops, clientDrops: clientDrops)))))
+        }
+        out.append(TraceEvent(time: limit, actor: .network, kind: .lesson(.tcpEnd(end))))
+        return Trace(events: out, participants: known)
+    }
+
+    static func actor(of step: TCPScriptStep) -> Actor {
+        switch step {
+        case .connect(let by), .send(let by, _), .close(let by), .abort(let by): return by
+        case .oldDuplicateSYN: return .network
+        case .synFlood, .floodTotals, .probe, .predictISN: return .attacker
+        }
     }
 
     /// The segments the client and the server sent each other (port 40000 ↔ 80), in order, as

@@ -130,6 +130,8 @@ public struct Trace: Sendable {
         // False only for a real client's trace (`tlslab serve`): no event of the client at all.
         let clientTraced = events.contains { $0.actor == .client }
         var clientWaiting = false
+        // The same count per connection: each one's own round trips until its first response.
+        var waitingOn = Set<Int>(), tripsOn: [Int: Int] = [:], firstByteOn: [Int: Int] = [:]
         var connections = Set<Int>()
         var streams = Set<UInt32>()
         for e in events {
@@ -137,12 +139,20 @@ public struct Trace: Sendable {
             case .tcp(.sent(let p)) where e.actor == .client:
                 let s = p.segment
                 if s.flags.contains(.syn), s.ack == nil { connections.insert(e.connection) }
-                if !s.payload.isEmpty || s.flags.contains(.syn) || s.flags.contains(.fin) { clientWaiting = true }
+                if !s.payload.isEmpty || s.flags.contains(.syn) || s.flags.contains(.fin) {
+                    clientWaiting = true
+                    waitingOn.insert(e.connection)
+                }
             case .tcp(.delivered(let p)) where e.actor == .client:
                 let s = p.segment
-                if clientWaiting, !s.payload.isEmpty || s.flags.contains(.syn) || s.flags.contains(.fin) {
+                let carries = !s.payload.isEmpty || s.flags.contains(.syn) || s.flags.contains(.fin)
+                if clientWaiting, carries {
                     st.roundTrips += 1
                     clientWaiting = false
+                }
+                if waitingOn.contains(e.connection), carries {
+                    tripsOn[e.connection, default: 0] += 1
+                    waitingOn.remove(e.connection)
                 }
             case .tcp(.sent(let p)):
                 st.bytesOnWire += p.segment.payload.count
@@ -157,6 +167,9 @@ public struct Trace: Sendable {
                 st.responses += 1
             case .http(.responseReceived) where e.actor == .client:
                 st.responses += 1
+                // The segment that brought the response's first byte ended the round trip counted last.
+                if st.roundTripsToFirstByte == nil { st.roundTripsToFirstByte = st.roundTrips }
+                if firstByteOn[e.connection] == nil { firstByteOn[e.connection] = tripsOn[e.connection, default: 0] }
                 st.lastResponseTime = e.time
             case .compute(_, let d):
                 st.cpuTime += d
@@ -180,6 +193,7 @@ public struct Trace: Sendable {
         // A real peer's trace has no simulated TCP: one connection when a handshake began.
         st.connections = connections.isEmpty && events.contains(where: { if case .tls = $0.kind { true } else { false } }) ? 1 : connections.count
         st.http2Streams = streams.count
+        st.roundTripsToFirstByteByConnection = firstByteOn.keys.sorted().compactMap { firstByteOn[$0] }
         st.duration = events.last?.time ?? 0
         return st
     }
@@ -197,6 +211,12 @@ public struct RunStatistics: Sendable, Hashable {
     /// answered by a server segment carrying something. Measured on the trace, not computed from
     /// a formula: TCP's handshake, each TLS flight, each request and the close each count.
     public var roundTrips = 0
+    /// The round trips counted when the client received its first response (nil: none came) —
+    /// what a user waits before the first byte, without the close.
+    public var roundTripsToFirstByte: Int?
+    /// The same for each connection that received a response, counted from its own SYN, in order:
+    /// a resumed connection's is one less than a full handshake's.
+    public var roundTripsToFirstByteByConnection: [Int] = []
     /// Virtual time (µs) when the client received its last response.
     public var lastResponseTime: Int64?
     /// Virtual time (µs) of the last event (TIME-WAIT included).

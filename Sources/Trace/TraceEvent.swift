@@ -31,6 +31,8 @@ public struct TraceEvent: Sendable {
         case dropped(UndeliveredMessage)
         /// The whole chain validation behind the certificate decision just before it.
         case chainValidation(ChainValidationTrace)
+        /// A lesson without a TLS connection: an ATS decision, Diffie-Hellman by hand, a TCP script.
+        case lesson(LessonEvent)
     }
 
     public var time: Int64

@@ -19,7 +19,7 @@ struct ExportCommand: ParsableCommand {
 
     enum Link: String, ExpressibleByArgument, CaseIterable { case ethernet, raw }
 
-    @Argument(help: "A built-in run (see `tlslab list`) or a TLS scenario file (.yaml).")
+    @Argument(help: "A built-in run (`tlslab list`), a lesson name (`tlslab lessons`) or a scenario file (.yaml) with wire traffic (TLS and TCP lessons).")
     var scenario: String
 
     @Option(help: "The libpcap capture to write.")
@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand {
         // Every argument is checked before any file is written.
         var material: PKIMaterial?
         if let pki {
-            guard resolved.setup.usesTLS, let m = resolved.pki, !m.pemFiles.isEmpty else {
+            guard resolved.setup?.usesTLS == true, let m = resolved.pki, !m.pemFiles.isEmpty else {
                 throw CLIError.badInput("'\(scenario)' uses no certificates to export with --pki \(pki)")
             }
             material = m
@@ -52,8 +52,11 @@ struct ExportCommand: ParsableCommand {
                 throw CLIError.badInput("--pki \(pki) is a file, not a directory")
             }
         }
-        let trace = resolved.simulate()
+        let trace = resolved.play().trace
         let packets = PcapWriter.packets(from: trace)
+        guard !packets.isEmpty else {
+            throw CLIError.badInput("'\(scenario)' sends nothing on the wire (\(resolved.scenario?.kind ?? "this") lessons decide or compute without segments): nothing to export; use `tlslab run \(scenario)`")
+        }
         try write(Data(PcapWriter(linkType: link == .ethernet ? .ethernet : .rawIPv4).file(packets)), to: pcap)
         var report = ["wrote \(pcap): \(packets.count) packets"]
         if let keylog {

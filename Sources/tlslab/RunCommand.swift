@@ -20,22 +20,43 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Text detail: summary, normal or bytes.")
     var verbosity: TextRenderer.Verbosity = .normal
 
+    @Flag(help: "Print secrets, keys and other long values in full instead of shortened (03037e6c…a603235b).")
+    var full = false
+
     func seedChoice() throws -> SeedChoice { try SeedChoice(seed) }
 
     /// Runs a scenario and prints its trace (a failed handshake is a lesson here, not an error: exit 0;
     /// `tlslab check` is where outcomes are asserted).
+    /// A lesson file starts with its title and description and ends with what it showed (each
+    /// expectation checked) and what to try next; JSON carries the same as a `lesson` object first
+    /// and an `expectation` object per expectation before the summary.
     func runAndPrint(_ name: String) throws {
+        Swift.print(try lines(for: name, width: Terminal.columns ?? 100, color: Terminal.useColor).joined(separator: "\n"))
+    }
+
+    /// What `runAndPrint` prints, as lines.
+    func lines(for name: String, width: Int = 100, color: Bool = false) throws -> [String] {
         let resolved = try ResolvedRun.resolve(name, seed: try seedChoice())
-        let trace = resolved.simulate()
-        let lines: [String]
+        let (trace, page) = resolved.play()
+        var lines: [String]
         switch format {
         case .json:
             lines = JSONLinesRenderer().render(trace)
+            if let page {
+                let (head, checks) = JSONLinesRenderer().lesson(page)
+                lines.insert(head, at: 0)
+                lines.insert(contentsOf: checks, at: max(0, lines.count - 2))   // before latency and summary
+            }
         case .text:
-            let renderer = TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: Terminal.useColor)
-            lines = renderer.title("TLSLab — \(resolved.name): \(resolved.summary)") + renderer.render(trace)
+            var renderer = TextRenderer(verbosity: verbosity, width: width, color: color)
+            renderer.fullValues = full
+            if let page {
+                lines = renderer.lessonHeader(page) + renderer.render(trace) + renderer.lessonFooter(page)
+            } else {
+                lines = renderer.title("TLSLab — \(resolved.name): \(resolved.summary)") + renderer.render(trace)
+            }
         }
-        Swift.print(lines.joined(separator: "\n"))
+        return lines
     }
 }
 
@@ -45,10 +66,16 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run one simulated connection and print its trace.",
-        discussion: "RUN is a built-in name (see `tlslab list`) or a scenario file (a path ending in .yaml)."
+        discussion: """
+        RUN is a built-in run (`tlslab list`), a lesson by name (`tlslab lessons`; e.g. tcp/old-duplicate-syn, \
+        without path or .yaml) or a scenario file (a path ending in .yaml). Every kind is shown: TLS runs and \
+        TCP lessons as a ladder, ATS lessons as the connection plan and the rules checked, DH lessons step \
+        by step. A lesson starts with its title and description and ends with its expectations checked. \
+        Lessons are looked up in Scenarios/: \(LessonLibrary.searchDescription).
+        """
     )
 
-    @Argument(help: "A built-in run (\(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", "))) or a scenario file.")
+    @Argument(help: "A built-in run (\(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", "))), a lesson name or a scenario file.")
     var name: String
 
     @OptionGroup var options: RenderOptions

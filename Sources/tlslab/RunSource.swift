@@ -5,6 +5,7 @@ import Scenarios
 import Simulation
 import Trace
 import Trust
+import Rendering
 
 /// How `--seed` was given: not at all (a built-in run uses 1, a scenario file its own `seed:`),
 /// a number, or `random` (the system CSPRNG).
@@ -19,25 +20,43 @@ enum SeedChoice: Equatable {
     }
 }
 
-/// What `run`, `walkthrough` and `export` take as SCENARIO, resolved to a setup: a built-in run's
-/// name (`tlslab list`) or a TLS scenario file (`.yaml`/`.yml`, or any path with a `/`).
+/// What `run`, `walkthrough` and `export` take as SCENARIO, resolved: a built-in run (`tlslab
+/// list`), a lesson of the library by name (`tcp/old-duplicate-syn`, with or without `.yaml`), or
+/// a scenario file by path. Built-in runs and lessons are one namespace.
 struct ResolvedRun {
     var name: String
     var summary: String
-    var setup: SimulationSetup
+    /// A TLS world's setup (a built-in run, a `kind: tls` lesson); nil for TCP, ATS and DH lessons.
+    var setup: SimulationSetup?
     var pki: PKIMaterial?
+    /// The lesson file, when the run comes from one (title, description, expectations, try next).
+    var scenario: Scenario?
 
     static func isScenarioFile(_ name: String) -> Bool {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.contains("/")
     }
 
-    /// Resolves `name`. Unknown names, unreadable or malformed files and non-TLS scenarios are bad
-    /// input (exit 2) with a message naming the file, line and field.
+    /// Resolves `name`: a built-in run, an existing file, else a lesson under the library
+    /// (``LessonLibrary``). Unknown names (with the closest ones), unreadable or malformed files are
+    /// bad input (exit 2) with a message naming the file, line and field.
     static func resolve(_ name: String, seed: SeedChoice) throws -> ResolvedRun {
-        if isScenarioFile(name) { return try scenarioFile(name, seed: seed) }
-        guard let run = BuiltInRun(rawValue: name) else {
-            throw CLIError.badInput("unknown scenario '\(name)' (built-in: \(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", ")); or a scenario file ending in .yaml)")
+        if let run = BuiltInRun(rawValue: name) { return try builtIn(run, seed: seed) }
+        if FileManager.default.fileExists(atPath: name) { return try scenarioFile(name, seed: seed) }
+        let library = LessonLibrary.locate()
+        if let library, let entry = library.catalogue.entry(named: name) {
+            return try scenarioFile(entry.file, seed: seed, name: entry.name)
         }
+        if isScenarioFile(name) && library == nil {
+            // A path that does not exist and no library to look the name up in.
+            throw CLIError.badInput("\(name): no such file, and no lesson library found (\(LessonLibrary.searchDescription))")
+        }
+        let names = BuiltInRun.allCases.map(\.rawValue) + (library?.catalogue.entries.map(\.name) ?? [])
+        let close = LessonCatalogue.suggestions(for: name, among: names)
+        let hint = close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?"
+        throw CLIError.badInput("unknown run or lesson '\(name)'\(hint) (`tlslab list` shows the built-in runs, `tlslab lessons` the lessons)")
+    }
+
+    static func builtIn(_ run: BuiltInRun, seed: SeedChoice) throws -> ResolvedRun {
         let value: UInt64?
         switch seed {
         case .unspecified: value = 1
@@ -52,7 +71,7 @@ struct ResolvedRun {
         }
     }
 
-    private static func scenarioFile(_ path: String, seed: SeedChoice) throws -> ResolvedRun {
+    private static func scenarioFile(_ path: String, seed: SeedChoice, name: String? = nil) throws -> ResolvedRun {
         var scenario: Scenario
         do {
             scenario = try ScenarioParser.parse(contentsOf: path)
@@ -64,13 +83,12 @@ struct ResolvedRun {
         case .fixed(let v): scenario.seed = v
         case .random: throw CLIError.badInput("a scenario file runs from a seed (its own, or --seed N); --seed random is not supported for \(path)")
         }
-        guard let setup = scenario.simulationSetup() else {
-            throw CLIError.badInput("\(path) is a \(scenario.kind) scenario; run, walkthrough and export show TLS scenarios (use `tlslab check \(path)`)")
-        }
+        let display = name ?? ScenarioCheck.name(of: path)
         guard case .tls(let world) = scenario.world else {
-            return ResolvedRun(name: path, summary: scenario.title, setup: setup, pki: nil)
+            return ResolvedRun(name: display, summary: scenario.title, setup: nil, pki: nil, scenario: scenario)
         }
-        return ResolvedRun(name: path, summary: scenario.title, setup: setup, pki: pkiMaterial(world))
+        return ResolvedRun(name: display, summary: scenario.title, setup: scenario.simulationSetup(), pki: pkiMaterial(world),
+                           scenario: scenario)
     }
 
     /// The certificates and keys a scenario file declares, as `export --pki` writes them: the chain
@@ -87,5 +105,19 @@ struct ResolvedRun {
                            clientChain: client.map(\.certificate), clientKey: client.first?.key)
     }
 
-    func simulate() -> Trace { Simulation(setup).run() }
+    /// Runs it: the trace, and for a lesson file its checked expectations.
+    func play() -> (trace: Trace, page: LessonPage?) {
+        guard let scenario else { return (setup.map { Simulation($0).run() } ?? Trace(events: []), nil) }
+        let run = scenario.run()
+        let trace = run.trace ?? Trace(events: [])
+        let (problems, checked) = scenario.results(in: run.facts)
+        let page = LessonPage(
+            name: name, kind: scenario.kind, title: scenario.title, description: scenario.description,
+            checks: checked.map { e, unmet in
+                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? "nothing" })
+            },
+            problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
+            tryNext: scenario.tryNext, isDemo: scenario.expectations.isEmpty)
+        return (trace, page)
+    }
 }

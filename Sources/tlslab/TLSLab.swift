@@ -11,7 +11,7 @@ struct TLSLab: ParsableCommand {
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, CheckCommand.self,
+        subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, LessonsCommand.self, CheckCommand.self,
                       ConnectCommand.self, ServeCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
     )
 

@@ -18,29 +18,33 @@ struct WalkthroughCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "A built-in run (see `tlslab list`) or a TLS scenario file (.yaml); default: rsa.")
+    @Argument(help: "A built-in run (`tlslab list`), a lesson name (`tlslab lessons`) or a scenario file (.yaml); default: rsa.")
     var scenario: String = BuiltInRun.rsa.rawValue
 
     @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
     var seed: String?
+
+    @Flag(help: "Show secrets, keys and other long values in full instead of shortened.")
+    var full = false
 
     func run() throws {
         let seedValue = try SeedChoice(seed)
         guard Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal else {
             var options = try RenderOptions.parse([])
             options.seed = seed
+            options.full = full
             try options.runAndPrint(scenario)
             return
         }
-        try Self.walk(scenario, seed: seedValue)
+        try Self.walk(scenario, seed: seedValue, full: full)
     }
 
     /// The interactive loop: paint, read a key, apply it; the terminal is restored on every exit.
-    static func walk(_ name: String, seed: SeedChoice) throws {
+    static func walk(_ name: String, seed: SeedChoice, full: Bool = false) throws {
         let resolved = try ResolvedRun.resolve(name, seed: seed)
-        let trace = resolved.simulate()
+        let (trace, page) = resolved.play()
         var width = Terminal.size?.columns ?? 80
-        var walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width)
+        var walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full)
         var cursor = Walkthrough.Cursor()
         try RawTerminal.enter()
         defer { RawTerminal.restore() }
@@ -48,7 +52,7 @@ struct WalkthroughCommand: ParsableCommand {
             let size = Terminal.size ?? (80, 24)
             if size.columns != width {
                 width = size.columns
-                walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width)
+                walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full)
             }
             let screen = walkthrough.screen(cursor, width: size.columns, height: size.rows)
             RawTerminal.write("\u{1B}[H" + screen.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")

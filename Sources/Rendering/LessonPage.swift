@@ -1,0 +1,121 @@
+import Trace
+
+/// What a lesson file says around its run: title and description before it; after it, what it
+/// showed (each expectation checked) and what to try next. Values only; the renderer words them.
+public struct LessonPage: Sendable {
+    /// One expectation as checked: the fact, the value the file expects, the run's value when it
+    /// differs (nil when it holds).
+    public struct Check: Sendable, Hashable {
+        public var key: String
+        public var expected: String
+        public var actual: String?
+        public var holds: Bool { actual == nil }
+        public init(key: String, expected: String, actual: String?) {
+            self.key = key
+            self.expected = expected
+            self.actual = actual
+        }
+    }
+
+    public var name: String
+    /// `tls`, `tcp`, `ats` or `dh`.
+    public var kind: String
+    public var title: String
+    public var description: String
+    public var checks: [Check]
+    /// The run's own problems (a script step or an attack that never applied): key and what happened.
+    public var problems: [(key: String, actual: String)]
+    public var tryNext: [String]
+    /// True when the file states no expectations.
+    public var isDemo: Bool
+
+    public init(name: String, kind: String, title: String, description: String, checks: [Check],
+                problems: [(key: String, actual: String)] = [], tryNext: [String], isDemo: Bool) {
+        self.name = name
+        self.kind = kind
+        self.title = title
+        self.description = description
+        self.checks = checks
+        self.problems = problems
+        self.tryNext = tryNext
+        self.isDemo = isDemo
+    }
+
+    /// True when every expectation holds and the run had no problem.
+    public var passed: Bool { problems.isEmpty && checks.allSatisfy(\.holds) }
+}
+
+extension TextRenderer {
+    /// The lesson's opening: its title as the heading, the kind and name, the description.
+    public func lessonHeader(_ page: LessonPage) -> [String] {
+        let kind = explanations("lesson.kind.\(page.kind)") ?? page.kind
+        var out = title(page.title)
+        out.append(say("lesson.header", ["name": page.name, "kind": kind]))
+        out += wrapped(page.description.trimmingTrailingWhitespace(), indent: 0)
+        return out.flatMap(fitToWidth)
+    }
+
+    /// The lesson's close: each expectation checked (PASS/FAIL), then the "try next" lines.
+    public func lessonFooter(_ page: LessonPage) -> [String] {
+        var out = ["", style(rule(say("lesson.showed")), .heading)]
+        if page.isDemo {
+            out += wrapped(say("lesson.demo"), indent: 0)
+        } else {
+            for p in page.problems {
+                out.append(style(say("lesson.problem", ["key": p.key, "actual": p.actual.visibleControls]), .alert))
+            }
+            for c in page.checks {
+                let result = say(c.holds ? "lesson.pass" : "lesson.fail")
+                if let actual = c.actual {
+                    out += wrapped(say("lesson.expectationGot", ["result": result, "key": c.key, "expected": c.expected.visibleControls, "actual": actual.visibleControls]), indent: 6)
+                        .map { style($0, .alert) }
+                } else {
+                    out += wrapped(say("lesson.expectation", ["result": result, "key": c.key, "expected": c.expected.visibleControls]), indent: 6)
+                }
+            }
+            out.append(say("lesson.tally", ["passed": "\(page.checks.filter(\.holds).count)", "total": "\(page.checks.count)"]))
+        }
+        if !page.tryNext.isEmpty {
+            out += ["", style(rule(say("lesson.tryNext")), .heading)]
+            for line in page.tryNext { out += wrapped("→ " + line, indent: 2) }
+        }
+        return out.flatMap(fitToWidth)
+    }
+
+    func wrapped(_ text: String, indent: Int) -> [String] {
+        HexdumpRenderer(width: width).wrap(text, continuationIndent: indent)
+    }
+}
+
+extension String {
+    func trimmingTrailingWhitespace() -> String {
+        var s = self
+        while s.last?.isWhitespace == true { s.removeLast() }
+        return s
+    }
+}
+
+/// Text width in terminal display columns: East Asian wide and fullwidth characters (CJK, for the
+/// Chinese catalogue) take two, combining marks and zero-width characters none, others one.
+public enum DisplayWidth {
+    public static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + columns($1) }
+    }
+
+    public static func columns(_ s: Unicode.Scalar) -> Int {
+        let v = s.value
+        if v == 0 || s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark
+            || v == 0x200B || v == 0x200D || (0xFE00...0xFE0F).contains(v) { return 0 }
+        if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
+            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
+            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
+            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
+            || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v) { return 2 }
+        return 1
+    }
+
+    /// `text` followed by spaces up to `width` display columns.
+    public static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - columns(text)))
+    }
+}

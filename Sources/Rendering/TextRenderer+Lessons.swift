@@ -1,0 +1,182 @@
+import PKI
+import TCPSim
+import Trace
+
+/// The ladder's lines for lessons without a TLS connection: an ATS decision's plan and rule table,
+/// Diffie-Hellman step by step, a TCP script's steps, timers and state changes with their causes.
+extension TextRenderer {
+    func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
+
+    func lessonLines(_ lesson: LessonEvent, time t: String, actor: Actor, state: inout LadderState) -> [String] {
+        switch lesson {
+        case .atsPlan(let plan):
+            var out = ["", style(rule(say("ats.heading", ["url": plan.url])), .heading)]
+            let negotiated = plan.usesHTTPS
+                ? say("ats.plan.https", ["version": plan.tlsVersion, "fs": say(plan.forwardSecret ? "ats.fs.yes" : "ats.fs.no"),
+                                         "chain": plan.chain.joined(separator: " → ")])
+                : say("ats.plan.http")
+            out += wrapped(say("ats.plan", ["url": plan.url, "load": plan.load, "negotiated": negotiated]), indent: 0)
+            if plan.settings.isEmpty {
+                out.append(say("ats.plist.none"))
+            } else {
+                out.append(say("ats.plist"))
+                out += plan.settings.map { say("ats.setting", ["path": $0.path.joined(separator: " › "), "value": $0.value]) }
+            }
+            out += ["", say("ats.rules")]
+            return out
+        case .atsRule(let check):
+            state.atsRules += 1
+            let number = "\(state.atsRules)".leftPadded(to: 3)
+            let result = say("ats.result.\(check.result.rawValue)")
+            var text = atsRuleText(check)
+            let key = check.relaxedBy.joined(separator: " › ")
+            if !key.isEmpty, check.result == .relaxed { text += say("ats.relaxedBy", ["key": key]) }
+            if !key.isEmpty, check.result == .failed {
+                text += say(check.rule == .pinnedLeaf || check.rule == .pinnedCA ? "ats.wouldRelax.pin" : "ats.wouldRelax", ["key": key])
+            }
+            let line = "\(number). \(result)  " + text
+            let pieces = HexdumpRenderer(width: width).wrap(line, continuationIndent: 15)
+            return [style(pieces.joined(separator: "\n"), check.result == .failed ? .alert : .plain)]
+        case .atsVerdict(let allowed):
+            return ["", style(say(allowed ? "ats.verdict.allowed" : "ats.verdict.blocked"), allowed ? .plain : .alert)]
+        case .dh(let step):
+            if case .group(let p, let g, _) = step { state.dhGroup = (p, g) }
+            return dhLines(step, time: t, group: state.dhGroup)
+        case .tcpScript(let step):
+            return [row(t, at: actor == .network ? nil : actor, tcpScriptText(step), actor == .attacker ? .alert : .plain)]
+        case .tcpEnd(let end):
+            var out = ["", style(rule(say("tcp.end.heading")), .heading),
+                       say("tcp.end.states", ["client": end.clientState, "server": end.serverState, "retransmissions": "\(end.retransmissions)"])]
+            if end.clientError != "none" { out.append(say("tcp.end.error", ["error": say("tcp.errorName.\(end.clientError)")])) }
+            if !end.clientReceived.isEmpty { out.append(say("tcp.end.clientRead", ["text": end.clientReceived.visibleControls])) }
+            if !end.serverReceived.isEmpty { out.append(say("tcp.end.serverRead", ["text": end.serverReceived.visibleControls])) }
+            return out
+        }
+    }
+
+    func atsRuleText(_ c: ATSRuleCheck) -> String {
+        var v = c.values
+        switch c.rule {
+        case .exceptionDomain:
+            v["via"] = v["viaSubdomains"] == "true" ? say("ats.via") : ""
+            return say("ats.rule.exceptionDomain", v)
+        case .arbitraryLoadsIgnored: return say("ats.rule.arbitraryLoadsIgnored", v)
+        case .exemption: return say(v["host"] == nil ? "ats.rule.exemption" : "ats.rule.exemption.local", v)
+        case .defaults: return say("ats.rule.defaults", v)
+        case .defaultTrust where v["result"] == "noCertificate": return say("ats.rule.defaultTrust.noCertificate")
+        default: return say("ats.rule.\(c.rule.rawValue).\(c.result.rawValue)", v)
+        }
+    }
+
+    func dhLines(_ step: DHStep, time t: String, group: (p: Int, g: Int)?) -> [String] {
+        switch step {
+        case .group(let p, let g, let bits):
+            return ["", style(rule(say("dh.heading")), .heading)] + paragraph(say("dh.group", ["p": "\(p)", "g": "\(g)", "bits": "\(bits)"]))
+        case .privateExponent(let side, let value):
+            return [row(t, at: side, say("dh.private.\(side.rawValue)", ["value": "\(value)"]))]
+        case .publicValue(let side, let g, let exponent, let p, let value):
+            return [row(t, at: side, say("dh.public.\(side.rawValue)", ["g": "\(g)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
+        case .sent(let side, let value):
+            return [row(t, from: side, to: side == .client ? .server : .client, say("dh.sent.\(side.rawValue)", ["value": "\(value)"]), .tls)]
+        case .rangeCheck(let side, let value, let p, let passed):
+            return [row(t, at: side, say("dh.check.\(side.rawValue)", ["value": "\(value)", "limit": "\(p - 1)",
+                                                                        "result": say(passed ? "dh.check.passed" : "dh.check.failed")]),
+                        passed ? .plain : .alert)]
+        case .shared(let side, let peer, let exponent, let p, let value):
+            return [row(t, at: side, say("dh.shared.\(side.rawValue)", ["peer": "\(peer)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
+        case .agreement(let client, let server):
+            return paragraph(client == server ? say("dh.agree", ["value": "\(client)"]) : say("dh.disagree", ["client": "\(client)", "server": "\(server)"]))
+        case .search(let target, let tries, let exponent, let recovered):
+            let g = (g: group.map { "\($0.g)" } ?? "g", p: group.map { "\($0.p)" } ?? "p")
+            if let exponent, let recovered {
+                return paragraph(say("dh.search.found", ["g": g.g, "p": g.p, "target": "\(target)", "exponent": "\(exponent)",
+                                                         "tries": "\(tries)", "recovered": "\(recovered)"]))
+            }
+            return paragraph(say("dh.search.notFound", ["g": g.g, "p": g.p, "target": "\(target)", "tries": "\(tries)"]))
+        }
+    }
+
+    func tcpScriptText(_ step: TCPScriptStep) -> String {
+        switch step {
+        case .connect(let by): return say("tcp.script.connect", ["side": by.rawValue])
+        case .send(let by, let octets): return say("tcp.script.send", ["side": by.rawValue, "octets": "\(octets)"])
+        case .close(let by): return say("tcp.script.close", ["side": by.rawValue])
+        case .abort(let by): return say("tcp.script.abort", ["side": by.rawValue])
+        case .oldDuplicateSYN(let seq): return say("tcp.script.oldDuplicateSYN", ["seq": "\(seq)"])
+        case .synFlood(let perSecond, let seconds): return say("tcp.script.synFlood", ["perSecond": "\(perSecond)", "seconds": "\(seconds)"])
+        case .floodTotals(let spoofed, let synAcks, let drops, let clientDrops):
+            return say("tcp.script.floodTotals", ["spoofed": "\(spoofed)", "synAcks": "\(synAcks)", "drops": "\(drops)", "clientDrops": "\(clientDrops)"])
+        case .probe(let isn): return say("tcp.script.probe", ["isn": "\(isn)"])
+        case .predictISN(let observed, let predicted, let spoofed):
+            return say("tcp.script.predict", ["observed": "\(observed)", "predicted": "\(predicted)", "spoofed": spoofed])
+        }
+    }
+
+    /// A TCP lesson's connection events beyond segments: state changes with their RFC 9293 cause,
+    /// the timers (RTO, TIME-WAIT's 2·MSL), out-of-window and out-of-order segments, errors.
+    func tcpLessonLines(_ event: TCPEvent, time t: String, actor: Actor, at now: Int64) -> [String] {
+        let side = ["side": actor.rawValue]
+        switch event {
+        case .stateChanged(let from, let to, let cause):
+            let key = cause == .resetReceived && to == .listen ? "resetToListen" : Self.causeKey(cause)
+            return [row(t, at: actor, say("tcp.state", ["side": actor.rawValue, "from": "\(from)", "to": "\(to)", "cause": say("tcp.cause.\(key)")]))]
+        case .timerSet(.timeWait, let deadline):
+            return [row(t, at: actor, say("tcp.timeWait", side.merging(["duration": Self.timeText(deadline - now), "deadline": Self.timeText(deadline)]) { a, _ in a }))]
+        case .timerFired(let kind) where kind != .delayedACK:
+            return [row(t, at: actor, say("tcp.timerFired.\(kind.rawValue)", side), .alert)]
+        case .rtoBackedOff(let rto):
+            return [row(t, at: actor, say("tcp.rtoBackedOff", side.merging(["rto": Self.timeText(rto)]) { a, _ in a }))]
+        case .rtoReinitialized(let rto):
+            return [row(t, at: actor, say("tcp.rtoReinitialized", side.merging(["rto": Self.timeText(rto)]) { a, _ in a }))]
+        case .unacceptableSegment(let seq, let length):
+            return [row(t, at: actor, say("tcp.unacceptable", side.merging(["seq": "\(seq.rawValue)", "length": "\(length)"]) { a, _ in a }), .alert)]
+        case .outOfOrderBuffered(let seq, let count):
+            return [row(t, at: actor, say("tcp.outOfOrder", side.merging(["seq": "\(seq.rawValue)", "length": "\(count)"]) { a, _ in a }))]
+        case .challengeACK:
+            return [row(t, at: actor, say("tcp.challengeACK", side))]
+        case .error(let error):
+            return [row(t, at: actor, say("tcp.error", side.merging(["error": say("tcp.errorName.\(Self.errorKey(error))")]) { a, _ in a }), .alert)]
+        default:
+            return []
+        }
+    }
+
+    static func errorKey(_ error: TCPConnectionError) -> String {
+        switch error {
+        case .refused: "refused"
+        case .reset: "reset"
+        case .timedOut: "timedOut"
+        case .aborted: "aborted"
+        }
+    }
+
+    static func causeKey(_ cause: TCPTransitionCause) -> String {
+        switch cause {
+        case .activeOpen: "activeOpen"
+        case .passiveOpen: "passiveOpen"
+        case .synReceived: "synReceived"
+        case .synReceivedTwoWay: "synReceivedTwoWay"
+        case .synAckReceived: "synAckReceived"
+        case .simultaneousOpen: "simultaneousOpen"
+        case .ackOfSYN: "ackOfSYN"
+        case .synCookieValidated: "synCookieValidated"
+        case .close: "close"
+        case .finReceived: "finReceived"
+        case .ackOfFIN: "ackOfFIN"
+        case .resetReceived: "resetReceived"
+        case .synInWindow: "synInWindow"
+        case .abort: "abort"
+        case .timeWaitExpired: "timeWaitExpired"
+        case .retransmissionLimit: "retransmissionLimit"
+        }
+    }
+}
+
+extension String {
+    /// Line breaks and tabs written as \r, \n and \t, so a value stays on its line.
+    var visibleControls: String {
+        replacing("\r", with: "\\r").replacing("\n", with: "\\n").replacing("\t", with: "\\t")
+    }
+
+    func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Rendering
+import Scenarios
+import Simulation
+
+/// `tlslab lessons [WORD…] [--path]`: the lesson library as a catalogue or as a course.
+struct LessonsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lessons",
+        abstract: "List the lessons: topic, kind, title and name, one line each.",
+        discussion: """
+        WORDs filter the list: a lesson is shown when its topic, kind, name, title or description \
+        contains every word (`tlslab lessons tcp`, `tlslab lessons pinning`). --path lists every \
+        lesson in the suggested order through the course: TCP first, then the TLS handshake and its key \
+        exchanges (RSA vs DHE vs ECDHE), certificates, pinning and AFNetworking, ATS, mutual TLS, \
+        attacks, HTTP. Built-in runs are listed after the lessons (topic built-in). Show one with \
+        `tlslab run NAME` or `tlslab walkthrough NAME` (no path or .yaml needed).
+        The library is the directory Scenarios/: \(LessonLibrary.searchDescription).
+        """
+    )
+
+    @Argument(help: "Words that every listed lesson must contain (topic, kind, name, title or description).")
+    var words: [String] = []
+
+    @Flag(help: "List the lessons in the suggested order through the course, numbered.")
+    var path = false
+
+    func run() throws {
+        guard let library = LessonLibrary.locate() else {
+            throw CLIError.badInput("no lesson library found: \(LessonLibrary.searchDescription)")
+        }
+        let catalogue = library.catalogue
+        for problem in catalogue.problems {
+            FileHandle.standardError.write(Data("tlslab: skipped \(problem)\n".utf8))
+        }
+        var rows: [[String]] = []
+        let ordered = path ? catalogue.path : catalogue.entries
+        let chosen = Set((words.isEmpty ? catalogue.entries : catalogue.filtered(by: words)).map(\.name))
+        for (i, e) in ordered.enumerated() where chosen.contains(e.name) {
+            rows.append((path ? ["\(i + 1)."] : []) + [e.topic, e.kind + (e.checked ? "" : " (demo)"), e.title, e.name])
+        }
+        if !path {
+            for run in BuiltInRun.allCases {
+                let text = ["built-in", "tls", run.summary, run.rawValue].joined(separator: " ").lowercased()
+                guard words.allSatisfy({ text.contains($0.lowercased()) }) else { continue }
+                rows.append(["built-in", "tls", run.summary, run.rawValue])
+            }
+        }
+        if rows.isEmpty {
+            throw CLIError.badInput("no lesson matches \(words.joined(separator: " ")) (`tlslab lessons` lists them all)")
+        }
+        // On a terminal the titles are cut to its width; piped, nothing is cut (grep sees whole titles).
+        for line in Self.table(rows, width: Terminal.stdoutIsTerminal ? (Terminal.columns ?? 120) : Int.max / 2) { print(line) }
+        if !path, words.isEmpty {
+            print("\(catalogue.entries.count) lessons in \(library.directory), \(BuiltInRun.allCases.count) built-in runs; `tlslab lessons --path` for the course order")
+        }
+    }
+
+    /// Columns padded in display columns; the title column (second to last) is cut to fit the width.
+    static func table(_ rows: [[String]], width: Int) -> [String] {
+        guard let count = rows.first?.count else { return [] }
+        var widths = (0..<count).map { c in rows.map { DisplayWidth.columns($0[c]) }.max() ?? 0 }
+        let titleColumn = count - 2
+        let others = widths.enumerated().filter { $0.offset != titleColumn }.map(\.element).reduce(0, +) + 2 * (count - 1)
+        widths[titleColumn] = max(20, min(widths[titleColumn], width - others))
+        return rows.map { row in
+            row.enumerated().map { c, cell -> String in
+                var text = cell
+                if c == titleColumn, DisplayWidth.columns(text) > widths[c] {
+                    while DisplayWidth.columns(text) > widths[c] - 1 { text.removeLast() }
+                    text += "…"
+                }
+                return c == count - 1 ? text : DisplayWidth.padded(text, to: widths[c])
+            }.joined(separator: "  ")
+        }
+    }
+}
