@@ -44,7 +44,6 @@ public struct JSONLinesRenderer: Sendable {
                 lines.append(JSONObject([("t", .number(seconds(event.time))), ("actor", .string(event.actor.rawValue))] + fields).text)
             }
         }
-        lines.append(latency(trace).text)
         lines.append(summary(trace).text)
         return lines
     }
@@ -258,24 +257,13 @@ public struct JSONLinesRenderer: Sendable {
         return JSONObject(fields + statistics(trace))
     }
 
-    /// `{"event":"latency"}`, just before the summary: `round_trips_to_first_byte` (the round trips
-    /// the client waited before the first response byte, null when none came) and
-    /// `round_trips_to_first_byte_per_connection` (each connection's, from its own SYN). Its own object,
-    /// so the summary's keys stay exactly as recorded.
-    func latency(_ trace: Trace) -> JSONObject {
-        let st = trace.statistics
-        return JSONObject([("t", .number(seconds(trace.events.last?.time ?? 0))), ("actor", .string("network")), ("event", .string("latency")),
-                           ("round_trips_to_first_byte", st.roundTripsToFirstByte.map { .number(String($0)) } ?? .null),
-                           ("round_trips_to_first_byte_per_connection", .array(st.roundTripsToFirstByteByConnection.map { .number(String($0)) })),
-                           ("round_trips", .number(String(st.roundTrips)))])
-    }
-
     /// Counts over the run (several connections, requests, round trips, virtual time).
     func statistics(_ trace: Trace) -> [(String, JSONValue)] {
         let st = trace.statistics
         return [("connections", .number(String(st.connections))), ("full_handshakes", .number(String(st.fullHandshakes))),
                 ("abbreviated_handshakes", .number(String(st.abbreviatedHandshakes))), ("requests", .number(String(st.requests))),
                 ("responses", .number(String(st.responses))), ("round_trips", .number(String(st.roundTrips))),
+                ("round_trips_to_first_byte", st.roundTripsToFirstByte.map { .number(String($0)) } ?? .null),
                 ("last_response_t", st.lastResponseTime.map { .number(seconds($0)) } ?? .null),
                 ("cpu_time", .number(seconds(st.cpuTime)))]
             + (st.usedHTTP2 ? [("streams", .number(String(st.http2Streams))), ("hpack_raw_bytes", .number(String(st.hpackRawBytes))),

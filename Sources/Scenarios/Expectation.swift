@@ -118,7 +118,7 @@ enum ExpectationReader {
         ("client_verify_data", .text), ("server_verify_data", .text), ("cipher_suite", .text), ("version", .text),
         ("extended_master_secret", .bool), ("resumed", .bool), ("outcome", .text),
         ("connections", .int), ("full_handshakes", .int), ("abbreviated_handshakes", .int), ("requests", .int),
-        ("responses", .int), ("round_trips", .int), ("last_response_t", .seconds), ("cpu_time", .seconds),
+        ("responses", .int), ("round_trips", .int), ("round_trips_to_first_byte", .int), ("last_response_t", .seconds), ("cpu_time", .seconds),
         ("streams", .int), ("hpack_raw_bytes", .int), ("hpack_encoded_bytes", .int), ("pushed_responses", .int),
         ("http2_error", .text), ("alpn", .text),
     ]

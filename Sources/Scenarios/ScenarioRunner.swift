@@ -265,6 +265,7 @@ enum ScenarioRunner {
         f["summary.requests"] = .int(stats.requests)
         f["summary.responses"] = .int(stats.responses)
         f["summary.round_trips"] = .int(stats.roundTrips)
+        f["summary.round_trips_to_first_byte"] = stats.roundTripsToFirstByte.map { .int($0) } ?? .null
         f["summary.last_response_t"] = stats.lastResponseTime.map { .string(ExpectationReader.seconds(micros: $0)) } ?? .null
         f["summary.cpu_time"] = .string(ExpectationReader.seconds(micros: stats.cpuTime))
         if stats.usedHTTP2 {
