@@ -158,7 +158,10 @@ public final class RealServer: @unchecked Sendable {
     /// Serves one accepted connection to the end and closes it.
     public func serve(_ socket: TCPSocket) -> ServedConnection {
         var recorder = TraceRecorder()
-        var server = TLSServer(configuration: makeConfiguration())
+        var configuration = makeConfiguration()
+        // This server speaks HTTP/2: RFC 9113 §9.2.2's rule decides whether ALPN may choose h2.
+        configuration.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
+        var server = TLSServer(configuration: configuration)
         var facts = ConnectionFacts(peer: socket.remoteAddress)
         let timeout = timeoutMilliseconds
 
