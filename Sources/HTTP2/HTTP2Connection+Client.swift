@@ -76,22 +76,10 @@ extension HTTP2Connection {
             return
         }
         var pending: [HTTP2FrameTrace] = []
-        guard let frames = receiveFrames(&out) else { return }
+        guard let frames = receiveStreamFrames(&pending, &out) else { return }
         for (frame, fields) in frames {
-            var stop = false
-            if handleConnectionFrame(frame, &pending, &out, stop: &stop) {
-                if stop { return }
-                continue
-            }
             let id = frame.streamID
             switch frame.payload {
-            case .goaway(let last, let code, let debug):
-                goawayReceived = true
-                peerGoaway = (last, code, String(decoding: debug, as: UTF8.self))
-                if code != HTTP2ErrorCode.noError.rawValue {
-                    out.event(.peerConnectionError(HTTP2ErrorCode(rawValue: code) ?? .internalError,
-                                                   debug.isEmpty ? "last stream \(last)" : String(decoding: debug, as: UTF8.self)))
-                }
             case .rstStream(let code) where id % 2 == 1:
                 pendingData.removeAll { $0.stream == id }
                 guard let index = openRequests.removeValue(forKey: id) else { break }

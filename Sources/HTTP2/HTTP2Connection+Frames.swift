@@ -86,6 +86,22 @@ extension HTTP2Connection {
         return frames
     }
 
+    /// The frames now whole (``receiveFrames(_:)``) with the connection-level ones handled (their
+    /// answers added to `pending`): what is left for the role, in order; nil after a connection error.
+    mutating func receiveStreamFrames(_ pending: inout [HTTP2FrameTrace], _ out: inout Output) -> [(frame: HTTP2Frame, fields: [HPACKHeaderField]?)]? {
+        guard let frames = receiveFrames(&out) else { return nil }
+        var left: [(frame: HTTP2Frame, fields: [HPACKHeaderField]?)] = []
+        for (frame, fields) in frames {
+            var stop = false
+            if handleConnectionFrame(frame, &pending, &out, stop: &stop) {
+                if stop { return nil }
+                continue
+            }
+            left.append((frame, fields))
+        }
+        return left
+    }
+
     /// The largest header block this side holds while CONTINUATION frames add to it.
     var headerBlockLimit: Int? {
         switch role {
@@ -229,8 +245,8 @@ extension HTTP2Connection {
         return frames
     }
 
-    /// The frames both ends answer the same way; true when `frame` was one of them. False in
-    /// `stop` after a connection error.
+    /// The connection-level frames both ends handle the same way (SETTINGS, PING, WINDOW_UPDATE,
+    /// GOAWAY); true when `frame` was one of them. `stop` is set after a connection error.
     mutating func handleConnectionFrame(_ frame: HTTP2Frame, _ pending: inout [HTTP2FrameTrace], _ out: inout Output, stop: inout Bool) -> Bool {
         switch frame.payload {
         case .settings(let list) where !frame.flags.contains(.ack):
@@ -242,6 +258,14 @@ extension HTTP2Connection {
             pending.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque))))
         case .windowUpdate(let increment):
             stop = !applyWindowUpdate(increment, stream: frame.streamID, &out)
+        case .goaway(let last, let code, let debug):
+            goawayReceived = true
+            peerGoaway = (last, code, String(decoding: debug, as: UTF8.self))
+            // A client traces the server's error as the server's (the server's own trace has it as its own).
+            if role == .client, code != HTTP2ErrorCode.noError.rawValue {
+                out.event(.peerConnectionError(HTTP2ErrorCode(rawValue: code) ?? .internalError,
+                                               debug.isEmpty ? "last stream \(last)" : String(decoding: debug, as: UTF8.self)))
+            }
         default:
             return false
         }

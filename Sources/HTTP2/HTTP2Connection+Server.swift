@@ -31,19 +31,11 @@ extension HTTP2Connection {
             }
             pending.append(ownSettings)
         }
-        guard let frames = receiveFrames(&out) else { return }
+        guard let frames = receiveStreamFrames(&pending, &out) else { return }
         var completed: [UInt32] = []
         for (frame, fields) in frames {
-            var stop = false
-            if handleConnectionFrame(frame, &pending, &out, stop: &stop) {
-                if stop { return }
-                continue
-            }
             let id = frame.streamID
             switch frame.payload {
-            case .goaway(let last, let code, let debug):
-                goawayReceived = true
-                peerGoaway = (last, code, String(decoding: debug, as: UTF8.self))
             case .pushPromise:
                 fail(.protocolError, "PUSH_PROMISE from a client (RFC 9113 §8.4)", &out)
                 return
@@ -57,6 +49,7 @@ extension HTTP2Connection {
                 // RFC 9113 §5.1.2, §8.7: a stream beyond the advertised limit is refused; the client
                 // may retry the request, which was not processed.
                 refusedStreams.insert(id)
+                refusalsOutstanding += 1
                 pending.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, payload: .rstStream(HTTP2ErrorCode.refusedStream.rawValue))))
             case _ where refusedStreams.contains(id) || finished.contains(id):
                 // Frames in flight on a refused or answered stream are ignored (§5.4.2); DATA still
@@ -78,6 +71,8 @@ extension HTTP2Connection {
                 guard let fields else { continue }
                 if headers[id] == nil {
                     openStreams.insert(id)
+                    // A new stream after a refusal: take it for the refused request coming again (§8.7).
+                    refusalsOutstanding = max(0, refusalsOutstanding - 1)
                     headers[id] = fields
                     // SETTINGS_MAX_HEADER_LIST_SIZE counts each field as name + value + 32 octets (§6.5.2).
                     let listSize = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
@@ -95,8 +90,10 @@ extension HTTP2Connection {
         pending += responses(to: completed, &out)
         pending += dataWithinWindows()
         pending += windowUpdates()
-        if configuration.goAwayWhenAnswered, lastProcessed > 0, pendingData.isEmpty, pendingBlock == nil, openStreams.isEmpty, !goawaySent {
-            // This server ends the connection once the requests it received are answered (§6.8).
+        if configuration.goAwayWhenAnswered, lastProcessed > 0, pendingData.isEmpty, pendingBlock == nil, openStreams.isEmpty, !goawaySent,
+           refusalsOutstanding == 0 || goawayReceived {
+            // This server ends the connection once the requests it received are answered, the
+            // refused ones included once they came again (§6.8).
             goawaySent = true
             pending.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastProcessed, errorCode: HTTP2ErrorCode.noError.rawValue, debug: []))))
         }

@@ -160,6 +160,8 @@ public struct HTTP2Connection: Sendable {
     /// The highest stream the client opened, and the highest one this server processed.
     var highestStream: UInt32 = 0
     var lastProcessed: UInt32 = 0
+    /// Streams refused (REFUSED_STREAM) whose requests have not yet come again on a new stream.
+    var refusalsOutstanding = 0
     /// The next stream ID for a push (even, from 2).
     var nextPushStream: UInt32 = 2
 

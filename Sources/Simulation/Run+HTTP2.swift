@@ -15,6 +15,9 @@ extension Run {
     func perform(_ out: HTTP2Connection.Output, by e: Endpoint, on leg: Leg) {
         for action in out.actions {
             switch action {
+            case .event(.peerConnectionError):
+                // The simulation traces both ends: the peer's error is already there as its own.
+                continue
             case .event(let event):
                 http2(event, by: e)
             case .message(let message):
