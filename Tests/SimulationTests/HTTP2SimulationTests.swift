@@ -344,6 +344,36 @@ struct HTTP2SimulationTests {
         #expect(many.statistics.responses == 150)
     }
 
+    /// The simulation's server with limits: a header list beyond its SETTINGS_MAX_HEADER_LIST_SIZE
+    /// (announced) is answered 431, a body beyond its limit 413 (RFC 6585 §5, RFC 9110 §15.5.14);
+    /// the connection goes on and the other request gets its 200.
+    @Test func tooLargeRequestsGet431And413() throws {
+        let trace = try Self.run(.h2c) {
+            $0.requests = ["GET /a HTTP/1.1\r\nHost: h\r\nX-Big: \(String(repeating: "x", count: 500))\r\n\r\n",
+                           "POST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 20\r\n\r\n" + String(repeating: "y", count: 20),
+                           "GET /c HTTP/1.1\r\nHost: h\r\n\r\n"]
+            $0.http2MaxHeaderListSize = 400
+            $0.http2MaxBodySize = 10
+        }
+        #expect(!trace.events.contains { if case .http2(.connectionError) = $0.kind { true } else { false } })
+        let settings = Self.frames(trace, sentBy: .server).first { $0.frame.type == .settings }
+        if case .settings(let list)? = settings?.frame.payload {
+            #expect(list.contains { $0.0 == HTTP2Setting.maxHeaderListSize.rawValue && $0.1 == 400 })
+        } else {
+            Issue.record("no SETTINGS from the server")
+        }
+        let statuses = trace.events.compactMap { e -> String? in
+            if e.actor == .client, case .http(.responseReceived(let text)) = e.kind { return text.components(separatedBy: "\r\n")[0] } else { return nil }
+        }
+        #expect(statuses.sorted() == [":status: 200", ":status: 413", ":status: 431"], "\(statuses)")
+        #expect(Self.frames(trace, sentBy: .client).last?.typeName == "GOAWAY")
+        // Without limits (the default) nothing is announced and all three are answered 200.
+        let plain = try Self.run(.h2c)
+        if case .settings(let list)? = Self.frames(plain, sentBy: .server).first?.frame.payload {
+            #expect(!list.contains { $0.0 == HTTP2Setting.maxHeaderListSize.rawValue })
+        }
+    }
+
     /// A path listed twice is pushed once.
     @Test func duplicatePushPathsArePushedOnce() throws {
         let trace = try Self.run(.h2) { $0.http2Push = ["/style.css", "/app.js", "/style.css"] }
