@@ -70,8 +70,16 @@ enum FuzzTargets {
             _ = try? decoder.decode(bytes)
             _ = try? decoder.decode(bytes)  // again, with the dynamic table the first block left
         case "http2":
-            var session = HTTP2ServerSession { _, _ in ([HPACKHeaderField(":status", "200")], []) }
-            _ = session.receive(Array(HTTP2Frame.clientPreface) + bytes)
+            // Both roles of the one HTTP/2 engine: a server reading a client, a client reading a server.
+            var configuration = HTTP2Connection.Configuration()
+            configuration.respond = { _, _ in ([HPACKHeaderField(":status", "200")], []) }
+            var server = HTTP2Connection(server: configuration)
+            _ = server.receive(Array(HTTP2Frame.clientPreface) + bytes)
+            var client = HTTP2Connection(client: HTTP2Connection.Configuration(),
+                                         requests: [HTTP2Connection.Request(fields: [HPACKHeaderField(":method", "GET"),
+                                             HPACKHeaderField(":scheme", "https"), HPACKHeaderField(":path", "/")])])
+            _ = client.start()
+            _ = client.receive(bytes)
             var rest = bytes[...]
             while let (_, consumed) = try? HTTP2Frame.decode(rest), consumed > 0 { rest = rest.dropFirst(consumed) }
         case "tcp":

@@ -12,6 +12,11 @@ public struct RealClient {
     public var configuration: TLSClientConfiguration
     /// Sent once the handshake completes (nil: handshake only).
     public var request: String?
+    /// HTTP/2: accept server push (SETTINGS_ENABLE_PUSH 1); the pushed responses are traced.
+    public var acceptsPush = false
+    /// HTTP/2 only: more requests sent with `request`, at once, each on its own stream (at most the
+    /// server's SETTINGS_MAX_CONCURRENT_STREAMS open; a refused one is sent again).
+    public var additionalRequests: [String] = []
     /// The longest wait for any one read (and for connect).
     public var timeoutMilliseconds: Int32
     /// The whole handshake must finish within this, however the server paces its bytes.
@@ -159,33 +164,24 @@ public struct RealClient {
         if let text = request, client.negotiatedApplicationProtocol == ProtocolName.h2, !closedRightAfterHandshake {
             // RFC 7301 §3.2 and RFC 9113 §3.2: the connection now speaks HTTP/2.
             recorder.phase(.http2(.h2, allRequestsAtOnce: false))
-            recorder.http2(.chosen(.h2), by: .client)
-            let fields = HTTP2Message.requestFields(text, scheme: "https")
-            let body = HTTP2Message.requestBody(text)
-            var session = HTTP2ClientSession(fields: fields, body: body)
-            func deliver(_ out: HTTP2ClientSession.Output) {
-                let sendable = !out.bytes.isEmpty && failure == nil && client.isConnected
-                for event in out.events {
-                    if case .frameSent = event, !sendable { continue }
-                    recorder.http2(event, by: .client)
-                }
-                guard !out.bytes.isEmpty, failure == nil else { return }
-                guard client.isConnected else {
-                    // The server's close_notify came with its last frames: ours (an ACK, GOAWAY) have no one to go to.
-                    let names = out.events.compactMap { e -> String? in if case .frameSent(let f) = e { f.typeName } else { nil } }
-                    recorder.socket("not sent: \(names.joined(separator: ", ")) — the server had already closed the TLS connection")
-                    return
-                }
-                do {
-                    if !send(try client.sendApplicationData(out.bytes)) { failure = "the connection broke while sending HTTP/2 frames" }
-                } catch {
-                    failure = "could not send HTTP/2 frames: \(error)"
-                }
+            var configuration = HTTP2Connection.Configuration()
+            configuration.enablePush = acceptsPush
+            // RFC 9113 §9.2: a TLS connection HTTP/2 may not use ends with INADEQUATE_SECURITY.
+            configuration.inadequateSecurity = HTTP2OverTLS.inadequateSecurity(version: client.negotiatedVersion, suite: client.negotiatedSuite)
+            let requests = ([text] + additionalRequests).map {
+                HTTP2Connection.Request(fields: HTTP2Message.requestFields($0, scheme: "https"), body: HTTP2Message.requestBody($0))
             }
-            recorder.http(.requestSent(HTTP2Message.text(fields, body: body)), by: .client)
-            deliver(session.start())
-            if !early.isEmpty { deliver(session.receive(early)) }
-            while failure == nil, !session.isFinished, client.isConnected {
+            var connection = HTTP2Connection(client: configuration, requests: requests)
+            func deliver(_ out: HTTP2Connection.Output) {
+                let why = recorder.perform(out, by: .client, socket: socket) { bytes in
+                    // The server's close_notify may come with its last frames: ours (an ACK, GOAWAY) have no one to go to.
+                    failure == nil && client.isConnected ? try client.sendApplicationData(bytes) : nil
+                }
+                if let why { failure = failure ?? why }
+            }
+            deliver(connection.start())
+            if !early.isEmpty { deliver(connection.receive(early)) }
+            while failure == nil, !connection.isExchangeComplete, client.isConnected {
                 let bytes: [UInt8]
                 do { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
                     recorder.socket("\(error)")
@@ -200,7 +196,7 @@ public struct RealClient {
                 // close_notify that came in the same read.
                 let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
                 recorder.record(step.events[..<split], by: .client)
-                if !outcome.applicationData.isEmpty { deliver(session.receive(outcome.applicationData)) }
+                if !outcome.applicationData.isEmpty { deliver(connection.receive(outcome.applicationData)) }
                 recorder.record(step.events[split...], by: .client)
                 if !step.output.isEmpty {
                     do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
@@ -210,12 +206,20 @@ public struct RealClient {
                 if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
                 if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
             }
-            if case .failed(let code, let why) = session.state {
-                failure = failure ?? (why.hasPrefix("the server") ? "HTTP/2: \(why)" : "HTTP/2 \(code.name): \(why)")
-            } else if let fields = session.responseFields {
-                let text = HTTP2Message.text(fields, body: session.responseBody)
-                response = Array(text.utf8)
-                recorder.http(.responseReceived(text), by: .client)
+            // Done: GOAWAY NO_ERROR naming the last pushed stream processed (RFC 9113 §6.8).
+            if connection.isExchangeComplete { deliver(connection.goAway()) }
+            let ownResponse = connection.responses.first { $0.stream % 2 == 1 }
+            if let code = connection.error {
+                failure = failure ?? "HTTP/2: this client ended the connection with GOAWAY \(code.name): \(connection.errorReason ?? code.name)"
+            } else if let (last, code, debug) = connection.peerGoaway, code != HTTP2ErrorCode.noError.rawValue || ownResponse == nil {
+                let name = HTTP2ErrorCode(rawValue: code)?.name ?? "error \(code)"
+                failure = failure ?? "HTTP/2: the server ended the connection with GOAWAY \(name) (last stream \(last))\(debug.isEmpty ? "" : ": \(debug)")"
+            } else if let (_, code) = connection.streamsReset.first {
+                failure = failure ?? "HTTP/2: the server reset the request's stream with RST_STREAM \(code.name)"
+            } else if let ownResponse {
+                response = Array(HTTP2Message.text(ownResponse.fields, body: ownResponse.body).utf8)
+                let answered = connection.responses.filter { $0.stream % 2 == 1 }.count
+                if answered < requests.count { failure = failure ?? "the server answered \(answered) of \(requests.count) HTTP/2 requests" }
             } else {
                 failure = failure ?? "the server closed before the HTTP/2 response ended"
             }

@@ -86,6 +86,13 @@ public final class RealServer: @unchecked Sendable {
     public var requestTimeoutMilliseconds: Int32
     /// The longest request head accepted; a longer one is answered 431 and closed.
     public var maxRequestBytes = 16_384
+    /// HTTP/2: the most streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS,
+    /// announced and enforced: a stream beyond it is refused with REFUSED_STREAM).
+    public var http2MaxConcurrentStreams = HTTP2Defaults.maxConcurrentStreams
+    /// HTTP/2: the largest request body accepted; a larger one is answered 413.
+    public var http2MaxBodyBytes = 1 << 20
+    /// HTTP/2: paths pushed (PUSH_PROMISE) with the response to the first request, when the client allows push.
+    public var http2Push: [String] = []
     /// Bounds on reading what a client still sends after we are done (see ``TCPSocket/drain(milliseconds:maxBytes:)``).
     public var drainMilliseconds: Int32 = 1_000
     public var drainBytes = 65_536
@@ -154,7 +161,10 @@ public final class RealServer: @unchecked Sendable {
     /// Serves one accepted connection to the end and closes it.
     public func serve(_ socket: TCPSocket) -> ServedConnection {
         var recorder = TraceRecorder(keepsEvents: keepsTrace, limits: traceLimits)
-        var server = TLSServer(configuration: makeConfiguration())
+        var configuration = makeConfiguration()
+        // This server speaks HTTP/2: RFC 9113 §9.2.2's rule decides whether ALPN may choose h2.
+        configuration.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
+        var server = TLSServer(configuration: configuration)
         var facts = ConnectionFacts(peer: socket.remoteAddress)
         let timeout = timeoutMilliseconds
 
@@ -236,58 +246,45 @@ public final class RealServer: @unchecked Sendable {
             facts.clientCertificateSubject = (try? X509Certificate(der: leaf)).map { "\($0.subject)" } ?? "(unparsable certificate)"
         }
 
-        /// HTTP/2 over this TLS connection (ALPN chose h2): ``HTTP2ServerSession`` reads the client's
-        /// preface and frames from the decrypted application data and answers the first request with
-        /// the page; then GOAWAY, close_notify and close. A TLS 1.2 suite HTTP/2 prohibits gets GOAWAY
-        /// INADEQUATE_SECURITY right after the preface (RFC 9113 §9.2.2).
+        /// HTTP/2 over this TLS connection (ALPN chose h2): an ``HTTP2Connection`` reads the client's
+        /// preface and frames from the decrypted application data and answers the requests of its first
+        /// flight with the page; then GOAWAY, close_notify and close. A TLS 1.2 suite HTTP/2 prohibits
+        /// gets GOAWAY INADEQUATE_SECURITY right after the preface (RFC 9113 §9.2.2).
         func serveHTTP2() -> ServedConnection {
-            let page = facts
-            var session = HTTP2ServerSession(inadequateSecurity: HTTP2ServerSession.inadequateSecurity(version: facts.version, suite: facts.suite)) { _, _ in
-                ServerPage.http2Response(page)
-            }
-            session.maxHeaderBytes = maxRequestBytes
+            let page = ServerPage.http2Response(facts)
+            var configuration = HTTP2Connection.Configuration()
+            configuration.inadequateSecurity = HTTP2OverTLS.inadequateSecurity(version: facts.version, suite: facts.suite)
+            configuration.maxHeaderListSize = maxRequestBytes
+            configuration.maxBodySize = http2MaxBodyBytes
+            configuration.maxConcurrentStreams = http2MaxConcurrentStreams
+            configuration.pushPaths = http2Push
+            configuration.goAwayWhenAnswered = true
+            configuration.respond = { _, _ in page }
+            var connection = HTTP2Connection(server: configuration)
             recorder.phase(.http2(.h2, allRequestsAtOnce: false))
             recorder.http2(.chosen(.h2), by: .server)
             var request: String?
-            var connectionError: String?
             let deadline = Deadline(milliseconds: requestTimeoutMilliseconds)
-            /// The session's frames, sent inside TLS application data (and traced).
-            func sendFrames(_ out: HTTP2ServerSession.Output) -> String? {
-                guard !out.bytes.isEmpty else { return nil }
-                guard server.isConnected else {
-                    recorder.socket("not sent: \(out.bytes.count) bytes of HTTP/2 frames — the client had already closed the TLS connection")
-                    return nil
+            /// The client's HTTP/2 bytes into the connection; its answer out. A failure to send ends the connection.
+            func process(_ data: [UInt8]) -> String? {
+                guard !data.isEmpty else { return nil }
+                let out = connection.receive(data)
+                for case .requestReceived(let text) in out.messages { request = request ?? Self.requestLine(text) + text }
+                return recorder.perform(out, by: .server, socket: socket) { bytes in
+                    server.isConnected ? try server.sendApplicationData(bytes) : nil
                 }
-                for event in out.events { if case .frameSent = event { recorder.http2(event, by: .server) } }
-                do { send(try server.sendApplicationData(out.bytes)) } catch {
-                    return "could not send HTTP/2 frames: \(error)"
-                }
-                return nil
             }
             /// An idle or slow client: GOAWAY (RFC 9113 §6.8), then close_notify (RFC 5246 §7.2.1).
             func closeIdle(_ why: String) -> ServedConnection {
                 recorder.phase(.closing(.idleGoAway(why)))
-                _ = sendFrames(session.goAway())
+                _ = recorder.perform(connection.goAway(), by: .server, socket: socket) { bytes in
+                    server.isConnected ? try server.sendApplicationData(bytes) : nil
+                }
                 send(server.close())
                 return finish(why, request: request)
             }
-            /// The client's HTTP/2 bytes into the session; its answer out. A failure to send ends the connection.
-            func process(_ data: [UInt8]) -> String? {
-                guard !data.isEmpty else { return nil }
-                let out = session.receive(data)
-                for event in out.events {
-                    if case .connectionError(_, let why) = event { connectionError = connectionError ?? why }
-                    if case .frameSent = event {} else { recorder.http2(event, by: .server) }
-                }
-                for text in out.requests {
-                    request = request ?? Self.requestLine(text) + text
-                    recorder.http(.requestReceived(text), by: .server)
-                }
-                for text in out.responses { recorder.http(.responseSent(text), by: .server) }
-                return sendFrames(out)
-            }
             if let why = process(early) { return finish(why, request: request) }
-            while !session.isClosed {
+            while !connection.isClosed {
                 let bytes: [UInt8]
                 do {
                     bytes = try socket.read(before: deadline, perRead: timeoutMilliseconds)
@@ -320,16 +317,15 @@ public final class RealServer: @unchecked Sendable {
                 if let why = sendFailure { return finish(why, request: request) }
                 if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
                 if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
-                if session.isClosed { break }
+                if connection.isClosed { break }
                 if outcome.closeNotifyReceived || !server.isConnected {
                     return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
                 }
             }
             recorder.phase(.closing(.goAwayThenCloseNotify))
             send(server.close())
-            if case .closed(let code) = session.state, code != .noError {
-                let why = connectionError ?? code.name
-                return finish("HTTP/2 connection error \(code.name): \(why)", request: request)
+            if let code = connection.error {
+                return finish("HTTP/2 connection error \(code.name): \(connection.errorReason ?? code.name)", request: request)
             }
             return finish(nil, request: request)
         }

@@ -147,6 +147,7 @@ final class Run {
             var config = setup.server
             config.identity = identity
             config.sessionCache = nil
+            config.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
             responder = Endpoint(actor: .attacker, peer: .client, connection: index, isInitiator: false,
                                  engine: setup.usesTLS ? .server(TLSServer(configuration: config)) : .plain)
         } else {
@@ -171,6 +172,8 @@ final class Run {
     func serverEndpoint(connection: Int, peer: Actor) -> Endpoint {
         var config = setup.server
         config.sessionCache = sessionCache
+        // The simulation speaks HTTP/2: RFC 9113 §9.2.2's rule decides whether ALPN may choose h2.
+        config.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
         return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,
                         engine: setup.usesTLS ? .server(TLSServer(configuration: config)) : .plain)
     }

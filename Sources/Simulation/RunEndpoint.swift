@@ -47,8 +47,10 @@ final class Endpoint {
     /// This read's record failed to authenticate (bad_record_mac): the first message that arrived
     /// unprocessed in it is the one whose record raised the alert, not one read after it.
     var recordFailed = false
-    /// HTTP/2 framing and HPACK state (mode `h2`).
-    var h2 = HTTP2EndpointState()
+    /// The HTTP/2 connection (mode `h2`), once this side starts speaking it.
+    var h2: HTTP2Connection?
+    /// The client found HTTP/2 not negotiated (ALPN chose something else): it sends nothing.
+    var h2Unavailable = false
 
     init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
         self.actor = actor

@@ -38,6 +38,11 @@ public struct SimulationSetup {
     /// HTTP/2: the server's SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 §6.5.2): the client keeps at
     /// most this many streams open; a stream beyond it is refused with REFUSED_STREAM.
     public var http2MaxConcurrentStreams: UInt32 = HTTP2Defaults.maxConcurrentStreams
+    /// HTTP/2: the largest request header list the server accepts (announced as
+    /// SETTINGS_MAX_HEADER_LIST_SIZE); a larger one is answered 431. nil: no limit, none announced.
+    public var http2MaxHeaderListSize: Int?
+    /// HTTP/2: the largest request body the server accepts; a larger one is answered 413. nil: no limit.
+    public var http2MaxBodySize: Int?
     /// The server's answer to every request.
     public var httpResponse = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
     /// false: plain HTTP straight over TCP, no TLS at all.

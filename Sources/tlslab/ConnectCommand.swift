@@ -91,6 +91,13 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "The HTTP request to send after the handshake (\\r\\n escapes allowed; '' for none). Default: GET / for HOST.")
     var request: String?
 
+    @Flag(help: "HTTP/2: accept server push (SETTINGS_ENABLE_PUSH 1); the pushed responses are traced.")
+    var h2Push = false
+
+    @Option(help: ArgumentHelp("HTTP/2: another request to send with --request, each on its own stream; repeat for several.",
+                               discussion: "At most the server's SETTINGS_MAX_CONCURRENT_STREAMS are open at once; a request the server refuses (REFUSED_STREAM) is sent again."))
+    var h2Request: [String] = []
+
     @Option(help: "Append the session's secrets to FILE in NSS key log format (for Wireshark).")
     var keylog: String?
 
@@ -177,12 +184,15 @@ struct ConnectCommand: ParsableCommand {
             case .failure(let error): throw CLIError.failed("connect \(host):\(port): refused before connecting: \(error)")
             }
         }
-        let text: String? = request.map { $0.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
+        let unescaped = { (text: String) in text.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
+        let text: String? = request.map(unescaped)
         let httpRequest = text.map { $0.isEmpty ? nil : $0 }
             ?? "GET / HTTP/1.1\r\nHost: \(name ?? host)\r\nConnection: close\r\n\r\n"
-        let client = RealClient(host: host, port: port, configuration: configuration, request: httpRequest,
+        var client = RealClient(host: host, port: port, configuration: configuration, request: httpRequest,
                                 timeoutMilliseconds: Int32(timeout * 1_000),
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000))
+        client.acceptsPush = h2Push
+        client.additionalRequests = h2Request.map(unescaped)
         let result = client.run()
 
         PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity,

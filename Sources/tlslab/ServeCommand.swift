@@ -54,6 +54,12 @@ struct ServeCommand: ParsableCommand {
                                discussion: "A client offering none of them gets the fatal alert no_application_protocol (120). With h2 chosen the page is served over HTTP/2 (then GOAWAY); a protocol other than HTTP/1.x and h2 is closed after the handshake."))
     var alpn: String?
 
+    @Option(help: "HTTP/2: the most streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS; beyond it REFUSED_STREAM).")
+    var h2MaxStreams: UInt32 = 100
+
+    @Option(help: "HTTP/2: a path to push (PUSH_PROMISE) with the response to the first request, when the client allows push; repeat for several.")
+    var h2Push: [String] = []
+
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
     var keylog: String?
 
@@ -121,6 +127,8 @@ struct ServeCommand: ParsableCommand {
         }
         // --log-only keeps no trace events at all: memory per connection stays small however long it runs.
         server.keepsTrace = !logOnly
+        server.http2MaxConcurrentStreams = h2MaxStreams
+        server.http2Push = h2Push
         StopSignal.install()
         print("listening on \(address):\(listener.port)")
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch

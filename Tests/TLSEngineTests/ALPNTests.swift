@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2
 import Testing
 import TLSCrypto
 @testable import TLSEngine
@@ -121,12 +122,15 @@ struct ALPNTests {
 
     // MARK: - Negotiation
 
+    /// `http2Rule`: the server is given RFC 9113 §9.2.2's ALPN strategy (as the simulation and
+    /// `serve` give it); without it the engine applies RFC 7301 alone.
     static func configurations(client offered: [ProtocolName], server supported: [ProtocolName], seed: UInt64 = 21,
-                               suites: [CipherSuite] = CipherSuite.implemented) throws -> (TLSClientConfiguration, TLSServerConfiguration) {
+                               suites: [CipherSuite] = CipherSuite.implemented, http2Rule: Bool = true) throws -> (TLSClientConfiguration, TLSServerConfiguration) {
         var client = try Harness.clientConfiguration(seed: seed, suites: suites)
         var server = try Harness.serverConfiguration(seed: seed)
         client.applicationProtocols = offered
         server.applicationProtocols = supported
+        if http2Rule { server.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy }
         return (client, server)
     }
 
@@ -174,6 +178,20 @@ struct ALPNTests {
         let (c4, s4) = try Self.configurations(client: [.h2, .http11], server: [.h2, .http11], seed: 25,
                                                suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
         #expect(Harness.run(client: c4, server: s4).server.negotiatedApplicationProtocol == .h2)
+    }
+
+    @Test("the engine knows nothing of HTTP/2: without a strategy, RFC 7301's choice stands whatever the suite; a strategy has the final say")
+    func strategyDecidesAfterTheSuite() throws {
+        let rsa: [CipherSuite] = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        let (c1, s1) = try Self.configurations(client: [.h2, .http11], server: [.h2, .http11], suites: rsa, http2Rule: false)
+        #expect(Harness.run(client: c1, server: s1).server.negotiatedApplicationProtocol == .h2)
+        var (c2, s2) = try Self.configurations(client: [.h2, .http11], server: [.h2, .http11], seed: 26, suites: rsa, http2Rule: false)
+        s2.applicationProtocolStrategy = { situation in
+            #expect(situation.suite == .TLS_RSA_WITH_AES_128_GCM_SHA256 && situation.version == .tls12 && situation.choice == .h2)
+            return situation.offered.last
+        }
+        let run = Harness.run(client: c2, server: s2)
+        #expect(run.server.negotiatedApplicationProtocol == .http11 && run.client.negotiatedApplicationProtocol == .http11)
     }
 
     @Test("server preference decides (RFC 7301 §3.2); a client-preference rule would pick the client's first")

@@ -260,7 +260,7 @@ public struct TLSServer {
            let params = cached.cipherSuite.parameters {
             context.sessionID = cached.sessionID
             context.resumed = true
-            reconsiderHTTP2(suite: params, version: version, offered: extensions.applicationProtocols)
+            settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
             try context.fix(suite: params, version: version)
             context.sendHandshake(.serverHello(serverHello(suite: cached.cipherSuite, version: version,
                                                            clientExtensions: extensions, ecdhe: false,
@@ -291,7 +291,7 @@ public struct TLSServer {
         guard let params = choice else {
             throw .peerIncompatible(.noCommonSuite(version))
         }
-        reconsiderHTTP2(suite: params, version: version, offered: extensions.applicationProtocols)
+        settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
         context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
         try context.fix(suite: params, version: version)
         var groupName: String?
@@ -438,17 +438,12 @@ public struct TLSServer {
 }
 
 extension TLSServer {
-    /// HTTP/2 over TLS 1.2 forbids suites without an ephemeral key exchange or without an AEAD cipher
-    /// (RFC 9113 §9.2.2, Appendix A). When ALPN chose h2 but the suite this server picked is one of
-    /// them, the server chooses instead the next protocol it speaks that the client offered (by its
-    /// rule), rather than choose h2 and then refuse it with INADEQUATE_SECURITY. With no alternative
-    /// offered, h2 stays, and the HTTP/2 layer's INADEQUATE_SECURITY says why it cannot be used.
-    fileprivate mutating func reconsiderHTTP2(suite: CipherSuiteParameters, version: ProtocolVersion, offered: [ProtocolName]?) {
-        guard context.applicationProtocol == ProtocolName.h2, let offered,
-              version < .tls12 || !(suite.isForwardSecret && suite.isAEAD) else { return }
-        let others = configuration.applicationProtocols.filter { $0 != .h2 }
-        if let fallback = configuration.applicationProtocolSelection.select(offered: offered.filter { $0 != .h2 }, supported: others) {
-            context.applicationProtocol = fallback
-        }
+    /// The configuration's ALPN strategy has the final say once the version and suite are fixed
+    /// (an application protocol may demand more of the connection than RFC 7301 knows about).
+    fileprivate mutating func settleApplicationProtocol(suite: CipherSuite, version: ProtocolVersion, offered: [ProtocolName]?) {
+        guard let chosen = context.applicationProtocol, let offered else { return }
+        let situation = ApplicationProtocolSituation(offered: offered, supported: configuration.applicationProtocols,
+                                                     selection: configuration.applicationProtocolSelection, version: version, suite: suite)
+        context.applicationProtocol = configuration.applicationProtocolStrategy(situation) ?? chosen
     }
 }

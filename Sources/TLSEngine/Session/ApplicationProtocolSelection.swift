@@ -16,3 +16,31 @@ public enum ApplicationProtocolSelection: String, Sendable, Hashable, CaseIterab
         }
     }
 }
+
+/// What a server knows when it settles the application protocol, once it has picked the version
+/// and cipher suite: what the client offered, what the server speaks, and its ordering rule.
+public struct ApplicationProtocolSituation: Sendable {
+    public var offered: [ProtocolName]
+    public var supported: [ProtocolName]
+    public var selection: ApplicationProtocolSelection
+    public var version: ProtocolVersion
+    public var suite: CipherSuite
+
+    public init(offered: [ProtocolName], supported: [ProtocolName], selection: ApplicationProtocolSelection,
+                version: ProtocolVersion, suite: CipherSuite) {
+        self.offered = offered
+        self.supported = supported
+        self.selection = selection
+        self.version = version
+        self.suite = suite
+    }
+
+    /// RFC 7301 §3.2's choice by `selection`, nil when nothing is in common.
+    public var choice: ProtocolName? { selection.select(offered: offered, supported: supported) }
+}
+
+/// How a server picks the application protocol (``TLSServerConfiguration/applicationProtocolStrategy``):
+/// called once the version and suite are fixed, and only when client and server have a protocol in
+/// common; returns one of those (nil: the plain ``ApplicationProtocolSituation/choice``). An
+/// application protocol with its own demands on the connection supplies its rule here.
+public typealias ApplicationProtocolStrategy = @Sendable (ApplicationProtocolSituation) -> ProtocolName?

@@ -29,6 +29,8 @@ public struct TLSServerConfiguration {
     public var applicationProtocols: [ProtocolName] = []
     /// Whose order decides when several protocols are in common (RFC 7301 §3.2: the server's).
     public var applicationProtocolSelection: ApplicationProtocolSelection = .serverPreference
+    /// The final say once the suite is known (default: RFC 7301's choice by `applicationProtocolSelection`).
+    public var applicationProtocolStrategy: ApplicationProtocolStrategy = { $0.choice }
     public var random: RandomSource
 
     public init(identity: TLSIdentity, random: RandomSource,

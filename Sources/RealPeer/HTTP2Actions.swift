@@ -1,0 +1,40 @@
+import HTTP2
+import TLSEngine
+import Trace
+
+extension TraceRecorder {
+    /// Carries out an ``HTTP2Connection``'s actions for a real peer, in order: events and messages
+    /// into the trace; each write encrypted by `encrypt` (nil: the peer already closed the TLS
+    /// connection, so a note says what was not sent), its records traced and written to `socket`,
+    /// with the frames it carries traced just before. Returns why sending failed, nil when all went.
+    mutating func perform(_ out: HTTP2Connection.Output, by actor: Actor, socket: TCPSocket,
+                          encrypt: ([UInt8]) throws -> TLSStep?) -> String? {
+        var frames: [HTTP2FrameTrace] = []
+        for action in out.actions {
+            switch action {
+            case .event(.frameSent(let frame)):
+                frames.append(frame)
+            case .event(let event):
+                http2(event, by: actor)
+            case .message(let message):
+                http(HTTPEvent(message), by: actor)
+            case .write(let bytes):
+                defer { frames = [] }
+                let step: TLSStep?
+                do { step = try encrypt(bytes) } catch { return "could not send HTTP/2 frames: \(error)" }
+                guard let step else {
+                    let names = frames.map(\.typeName).joined(separator: ", ")
+                    self.socket("not sent: \(names.isEmpty ? "\(bytes.count) bytes" : names) — the peer had already closed the TLS connection")
+                    continue
+                }
+                for frame in frames { http2(.frameSent(frame), by: actor) }
+                record(step, by: actor)
+                do { try socket.write(step.output); wrote(step.output.count) } catch {
+                    self.socket("write of \(step.output.count) bytes failed: \(error)")
+                    return "the connection broke while sending HTTP/2 frames"
+                }
+            }
+        }
+        return nil
+    }
+}
