@@ -24,18 +24,18 @@ extension HTTP2Connection {
     }
 
     /// Ends the connection gracefully: GOAWAY NO_ERROR naming the last peer-initiated stream this
-    /// side processed (RFC 9113 §6.8) — a client's, the last pushed stream. A server whose client never
-    /// sent its preface (an idle connection being closed) still sends its own preface first: SETTINGS
-    /// must be the first frame each side sends (§3.4), then GOAWAY with last stream 0.
+    /// side processed (RFC 9113 §6.8) — a client's, the last pushed stream; a server's (an idle
+    /// timeout, say), the last request it processed, after its own SETTINGS if the client's preface
+    /// never came (SETTINGS is still its first frame, §3.4); a server then reads nothing more.
     public mutating func goAway() -> Output {
         var out = Output()
-        guard !goawaySent, error == nil, started || role == .server else { return out }
-        if !started {
-            out.send([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings(settings)))])
-        }
+        guard !goawaySent, error == nil, role == .server || started else { return out }
         goawaySent = true
+        var frames: [HTTP2FrameTrace] = []
+        if role == .server, !started { frames.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings(settings)))) }
         let last = role == .client ? promised.max() ?? 0 : lastProcessed
-        out.send([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: last, errorCode: HTTP2ErrorCode.noError.rawValue, debug: [])))])
+        frames.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: last, errorCode: HTTP2ErrorCode.noError.rawValue, debug: []))))
+        out.send(frames)
         return out
     }
 

@@ -214,7 +214,7 @@ public struct RealClient {
             } else if let (last, code, debug) = connection.peerGoaway, code != HTTP2ErrorCode.noError.rawValue || ownResponse == nil {
                 let name = HTTP2ErrorCode(rawValue: code)?.name ?? "error \(code)"
                 failure = failure ?? "HTTP/2: the server ended the connection with GOAWAY \(name) (last stream \(last))\(debug.isEmpty ? "" : ": \(debug)")"
-            } else if let (_, code) = connection.streamsReset.first {
+            } else if let (_, code) = connection.streamsReset.min(by: { $0.key < $1.key }) {
                 failure = failure ?? "HTTP/2: the server reset the request's stream with RST_STREAM \(code.name)"
             } else if let ownResponse {
                 response = Array(HTTP2Message.text(ownResponse.fields, body: ownResponse.body).utf8)

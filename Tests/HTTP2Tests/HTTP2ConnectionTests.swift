@@ -147,6 +147,18 @@ struct HTTP2ConnectionServerTests {
         #expect(more.last?.typeName == "GOAWAY" && s.isClosed)
     }
 
+    /// A server ending the connection itself (an idle timeout): GOAWAY NO_ERROR naming the last
+    /// request processed; before the client's preface its SETTINGS still goes first; then nothing is read.
+    @Test func goAwayFromTheServer() throws {
+        var idle = H2.server()
+        #expect(try H2.frames(idle.goAway().bytes).map(\.typeName) == ["SETTINGS", "GOAWAY"])
+        #expect(idle.isClosed && idle.receive(HTTP2Frame.clientPreface + H2.settings).actions.isEmpty)
+        var s = H2.server { $0.goAwayWhenAnswered = false }
+        _ = s.receive(HTTP2Frame.clientPreface + H2.settings + H2.request("/"))
+        #expect(try H2.frames(s.goAway().bytes).map(\.payload) == [.goaway(lastStreamID: 1, errorCode: 0, debug: [])])
+        #expect(s.isClosed && s.goAway().actions.isEmpty)
+    }
+
     /// RFC 9113 §5.1.2, §8.7: SETTINGS_MAX_CONCURRENT_STREAMS is announced, and a stream beyond it
     /// is refused with RST_STREAM REFUSED_STREAM (not processed); the others are answered.
     @Test func maxConcurrentStreamsIsEnforced() throws {
