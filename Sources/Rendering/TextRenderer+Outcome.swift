@@ -61,7 +61,8 @@ extension TextRenderer {
 
     /// The table of who knows which secret; `moment` is the catalogue key of the heading (when in
     /// the run it is drawn), `remarks` adds the explanations below it.
-    public func knowledgePanel(_ table: KnowledgeTable, moment: String = "knowledge.atTheEnd", remarks: Bool = true) -> [String] {
+    public func knowledgePanel(_ table: KnowledgeTable, moment: String = "knowledge.atTheEnd", remarks: Bool = true,
+                               metadata: WireMetadata? = nil) -> [String] {
         func mark(_ b: Bool) -> String { b ? "knows" : "  —  " }
         var header = "secret              client   server   eavesdropper"
         if table.hasAfterwards { header += "   afterwards" }
@@ -77,10 +78,39 @@ extension TextRenderer {
         }
         guard remarks else { return out }
         out += paragraph(explanations("knowledge.measured") ?? "")
+        if let metadata { out += metadataLines(metadata) }
         if table.hasChangedCopy, let text = explanations("knowledge.changedCopy") { out += paragraph(text) }
         if table.decodedHTTP2, let text = explanations("knowledge.http2") { out += paragraph(text) }
         if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += paragraph(text) }
         if table.hasAttacker, let text = explanations("knowledge.attacker") { out += paragraph(text) }
+        return out
+    }
+
+    /// What the eavesdropper read in the clear besides the randoms (RFC 5246 §6.2, §7.3).
+    func metadataLines(_ m: WireMetadata) -> [String] {
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
+        func sizes(_ lengths: [Int]) -> String {
+            lengths.isEmpty ? say("metadata.noRecords")
+                : say("metadata.records", ["count": "\(lengths.count)", "lengths": lengths.map(String.init).joined(separator: ", ")])
+        }
+        var rows: [(String, String)] = []
+        if let client = m.client, let server = m.server { rows.append((say("metadata.endpoints"), "\(client) → \(server)")) }
+        rows.append((say("metadata.serverName"), m.serverName ?? say("metadata.none")))
+        if let length = m.chainLength { rows.append((say("metadata.chain"), say("metadata.chainLength", ["count": "\(length)"]))) }
+        if let suite = m.cipherSuite { rows.append((say("metadata.suite"), suite.name ?? suite.hex)) }
+        if let group = m.group {
+            rows.append((say("metadata.group"), m.publicValuesInClear ? say("metadata.groupAndPublics", ["group": group]) : group))
+        }
+        rows.append((say("metadata.clientRecords"), sizes(m.clientRecordLengths)))
+        rows.append((say("metadata.serverRecords"), sizes(m.serverRecordLengths)))
+        let labelWidth = rows.map(\.0.count).max() ?? 0
+        var out = paragraph(say("knowledge.metadata"))
+        for (label, value) in rows {
+            out += Self.wrapWords(value, width: max(20, width - labelWidth - 4), indent: 0).enumerated().map { i, line in
+                "  " + (i == 0 ? label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) : String(repeating: " ", count: labelWidth)) + "  " + line
+            }
+        }
+        out += paragraph(say("knowledge.metadataTLS"))
         return out
     }
 

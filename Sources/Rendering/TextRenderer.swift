@@ -60,7 +60,7 @@ public struct TextRenderer: Sendable {
             lines += r.statistics(trace)
         }
         // A real peer's trace has no wire and no second party to measure knowledge from.
-        if panels { lines += r.knowledgePanel(trace.knowledge, moment: "knowledge.atTheEnd") }
+        if panels { lines += r.knowledgePanel(trace.knowledge, moment: "knowledge.atTheEnd", metadata: trace.wireMetadata) }
         return lines.flatMap(r.fitToWidth)
     }
 
