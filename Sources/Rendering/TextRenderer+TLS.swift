@@ -188,21 +188,7 @@ extension TextRenderer {
 
     // MARK: Helpers
 
-    func messageName(_ m: HandshakeMessage) -> String {
-        switch m {
-        case .clientHello: return "ClientHello"
-        case .serverHello: return "ServerHello"
-        case .certificate: return "Certificate"
-        case .serverKeyExchange: return "ServerKeyExchange"
-        case .certificateRequest: return "CertificateRequest"
-        case .serverHelloDone: return "ServerHelloDone"
-        case .certificateVerify: return "CertificateVerify"
-        case .clientKeyExchange: return "ClientKeyExchange"
-        case .finished: return "Finished"
-        case .helloRequest: return "HelloRequest"
-        case .other(let type, _): return "\(type)"
-        }
-    }
+    func messageName(_ m: HandshakeMessage) -> String { m.type.messageName }
 
     func explanationKey(_ m: HandshakeMessage, state: LadderState, fromClientRole: Bool = false) -> String {
         if case .certificate = m, fromClientRole { return "tls.Certificate.client" }
@@ -232,19 +218,5 @@ extension TextRenderer {
         }
     }
 
-    func handshakeName(_ type: HandshakeType) -> String {
-        switch type {
-        case .helloRequest: return "HelloRequest"
-        case .clientHello: return "ClientHello"
-        case .serverHello: return "ServerHello"
-        case .certificate: return "Certificate"
-        case .serverKeyExchange: return "ServerKeyExchange"
-        case .certificateRequest: return "CertificateRequest"
-        case .serverHelloDone: return "ServerHelloDone"
-        case .certificateVerify: return "CertificateVerify"
-        case .clientKeyExchange: return "ClientKeyExchange"
-        case .finished: return "Finished"
-        default: return "\(type)"
-        }
-    }
+    func handshakeName(_ type: HandshakeType) -> String { type.messageName }
 }

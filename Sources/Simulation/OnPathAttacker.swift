@@ -157,21 +157,7 @@ final class OnPathAttacker {
 
     // MARK: - Helpers
 
-    static func name(_ type: HandshakeType) -> String {
-        switch type {
-        case .helloRequest: return "HelloRequest"
-        case .clientHello: return "ClientHello"
-        case .serverHello: return "ServerHello"
-        case .certificate: return "Certificate"
-        case .serverKeyExchange: return "ServerKeyExchange"
-        case .certificateRequest: return "CertificateRequest"
-        case .serverHelloDone: return "ServerHelloDone"
-        case .certificateVerify: return "CertificateVerify"
-        case .clientKeyExchange: return "ClientKeyExchange"
-        case .finished: return "Finished"
-        default: return "\(type)"
-        }
-    }
+    static func name(_ type: HandshakeType) -> String { type.messageName }
 
     /// The ClientHello without the given suites, the same length: the freed bytes go into a
     /// padding extension (RFC 7685); when too few bytes are freed for one, each removed suite is

@@ -32,3 +32,14 @@ public struct HandshakeType: CodePoint {
         22: "certificate_status",
     ]
 }
+
+extension HandshakeType {
+    /// The message's name as RFC 5246 §7.4 spells its struct ("ClientHello"), the one table the ladder,
+    /// the attacker's targets and the scenario files share; other types print as their code point.
+    public var messageName: String { Self.messageNames[rawValue] ?? "\(self)" }
+
+    static let messageNames: [UInt8: String] = [
+        0: "HelloRequest", 1: "ClientHello", 2: "ServerHello", 11: "Certificate", 12: "ServerKeyExchange",
+        13: "CertificateRequest", 14: "ServerHelloDone", 15: "CertificateVerify", 16: "ClientKeyExchange", 20: "Finished",
+    ]
+}
