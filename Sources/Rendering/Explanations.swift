@@ -162,5 +162,5 @@ public struct Explanations: Sendable {
         "stats.http2": "HTTP/2 sends every request at once on its own stream, like pipelining, but the responses may interleave in any order. HPACK shrinks the repeated headers: after the first request, fields both sides have seen cost one byte each.",
         "phase.closePlain": "No TLS here, so there is no close_notify: TCP closes each direction on its own with a FIN and its ACK — four segments when the side that receives the first FIN acknowledges it before sending its own, three when it sends its FIN together with its ACK.",
         "phase.close": "close_notify tells the peer that no more data will follow. An attacker can forge a TCP FIN but not this authenticated alert, so a receiver that sees the connection end without close_notify knows the data may have been cut short (a truncation attack) — provided it checks. Then TCP closes each direction with FIN and ACK.",
-    ]) { _, core in core })
+    ]) { _, core in core }.merging(htmlCatalogue) { core, _ in core })
 }

@@ -75,7 +75,19 @@ extension TextRenderer {
     func row(_ t: String, from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false,
              _ text: String, _ s: Style = .plain) -> String {
         let first = t + "  " + rails(from: from, to: to, at: at, lost: lost) + "  "
-        return lay(first: first, text, indent: 0, s)
+        let line = lay(first: first, text, indent: 0, s)
+        if let markRecorder {
+            let tone: LadderMark.Tone = switch s {
+            case .tcp: .tcp
+            case .tls: .tls
+            case .alert: .alert
+            default: .plain
+            }
+            let head = line.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? line
+            markRecorder.record(head, from != nil && to != nil ? LadderMark(from: from, to: to, lost: lost, tone: tone)
+                                                              : LadderMark(from: at, to: nil, tone: tone))
+        }
+        return line
     }
 
     /// A line under an entry: blank time, plain rails, then the text.

@@ -100,10 +100,14 @@ extension TextRenderer {
         }
         if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
         if verbosity == .bytes {
-            let dissection = Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
-            out += HexdumpRenderer(width: width - 10).render(dissection, input: bytes).map { "          " + $0 }
+            out += HexdumpRenderer(width: width - 10).render(dissection(of: bytes, state: state), input: bytes).map { "          " + $0 }
         }
         return out
+    }
+
+    /// A handshake message's bytes field by field, read with the suite the ServerHello chose so far.
+    func dissection(of bytes: [UInt8], state: LadderState) -> Dissection {
+        Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
     }
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {

@@ -26,6 +26,8 @@ public struct TextRenderer: Sendable {
     public var fullValues = false
     /// Columns and stream map for the trace being drawn (`prepared(for:)`).
     var layout = Layout()
+    /// Set by the walkthrough: every ladder row drawn is recorded with its geometry.
+    var markRecorder: LadderMarkRecorder?
 
     public init(verbosity: Verbosity = .normal, width: Int = 100, color: Bool = false,
                 explanations: Explanations = .english) {

@@ -1,4 +1,5 @@
 import HTTP2
+import TLSEngine
 import Trace
 
 /// The interactive walkthrough as values: a run cut into steps, a cursor with the viewer's
@@ -15,7 +16,41 @@ public struct Walkthrough: Sendable {
         public var detail: [String]
         /// The same with the annotated bytes (what `x` shows).
         public var detailWithBytes: [String]
+        /// Which part of the walk the step belongs to.
+        public var part: Part = .event
+        /// Where the headline sits on the ladder (nil: a heading or a line beside no column).
+        public var mark: LadderMark?
+        /// Virtual time of the step's event (µs); nil for a lesson's opening and close.
+        public var time: Int64?
+        /// The handshake message(s) the step sends, with their field-by-field dissection.
+        public var message: MessageBytes?
+
+        public init(eventIndex: Int, headline: String, detail: [String], detailWithBytes: [String], part: Part = .event,
+                    mark: LadderMark? = nil, time: Int64? = nil, message: MessageBytes? = nil) {
+            self.eventIndex = eventIndex
+            self.headline = headline
+            self.detail = detail
+            self.detailWithBytes = detailWithBytes
+            self.part = part
+            self.mark = mark
+            self.time = time
+            self.message = message
+        }
     }
+
+    /// Where a step comes from: a lesson's opening, an event of the run, the outcome, a lesson's close.
+    public enum Part: String, Sendable, Hashable {
+        case lessonOpening, event, outcome, lessonClose
+    }
+
+    /// A message's bytes and their dissection, as `tlslab dissect` reads them.
+    public struct MessageBytes: Sendable, Hashable {
+        public var bytes: [UInt8]
+        public var dissection: Dissection
+    }
+
+    /// How many columns the time and the ladder graphic take before a line's words.
+    public let ladderPrefixWidth: Int
 
     public var title: String
     public var steps: [Step]
@@ -33,9 +68,12 @@ public struct Walkthrough: Sendable {
         var bytesRenderer = TextRenderer(verbosity: .bytes, width: width, color: false)
         normalRenderer.fullValues = fullValues
         bytesRenderer.fullValues = fullValues
-        let normal = normalRenderer.prepared(for: trace)
+        var normal = normalRenderer.prepared(for: trace)
         let bytes = bytesRenderer.prepared(for: trace)
+        let recorder = LadderMarkRecorder()
+        normal.markRecorder = recorder
         renderer = normal
+        ladderPrefixWidth = normal.layout.timeWidth + 4 + normal.layout.ladderWidth
         var normalState = TextRenderer.LadderState(), bytesState = TextRenderer.LadderState()
         normalState.plainHTTP = !trace.summary.usedTLS
         bytesState.plainHTTP = normalState.plainHTTP
@@ -50,28 +88,35 @@ public struct Walkthrough: Sendable {
         if let page {
             let intro = normal.lessonHeader(page).filter { !$0.isEmpty }
             if let head = intro.first {
-                steps.append(Step(eventIndex: 0, headline: head, detail: Array(intro.dropFirst()), detailWithBytes: Array(intro.dropFirst())))
+                steps.append(Step(eventIndex: 0, headline: head, detail: Array(intro.dropFirst()), detailWithBytes: Array(intro.dropFirst()),
+                                  part: .lessonOpening))
             }
         }
         for (index, event) in trace.events.enumerated() {
             let plain = Self.lines(normal.render(event, state: &normalState))
             let full = Self.lines(bytes.render(event, state: &bytesState))
+            let rows = recorder.take()
             guard let head = plain.firstIndex(where: { !$0.allSatisfy { $0 == " " } }) else { continue }
             let headline = plain[head]
+            var message: MessageBytes?
+            if case .tls(.handshakeSent(_, let wire)) = event.kind {
+                message = MessageBytes(bytes: wire, dissection: normal.dissection(of: wire, state: normalState))
+            }
             steps.append(Step(eventIndex: index, headline: headline,
                               detail: Array(plain[(head + 1)...]),
-                              detailWithBytes: Array(full.drop { $0 != headline }.dropFirst())))
+                              detailWithBytes: Array(full.drop { $0 != headline }.dropFirst()),
+                              mark: rows.first { $0.line == headline }?.mark, time: event.time, message: message))
         }
         let outcome = normalState.lessonOnly ? [] : normal.outcome(trace).filter { !$0.isEmpty }
         if let head = outcome.first {
             steps.append(Step(eventIndex: max(0, trace.events.count - 1), headline: head,
-                              detail: Array(outcome.dropFirst()), detailWithBytes: Array(outcome.dropFirst())))
+                              detail: Array(outcome.dropFirst()), detailWithBytes: Array(outcome.dropFirst()), part: .outcome))
         }
         if let page {
             let close = normal.lessonFooter(page).filter { !$0.isEmpty }
             if let head = close.first {
                 steps.append(Step(eventIndex: max(0, trace.events.count - 1), headline: head,
-                                  detail: Array(close.dropFirst()), detailWithBytes: Array(close.dropFirst())))
+                                  detail: Array(close.dropFirst()), detailWithBytes: Array(close.dropFirst()), part: .lessonClose))
             }
         }
         self.steps = steps
@@ -218,6 +263,16 @@ public struct Walkthrough: Sendable {
         lines = Array(lines.prefix(height - 1))
         lines.append(footer)
         return lines
+    }
+
+    /// A line's words without the time column and the ladder graphic in front of them (a line
+    /// drawn beside the ladder), or the line itself (a heading, a full-width paragraph).
+    public func words(_ line: String) -> String {
+        let graphic: Set<Character> = [" ", "│", "├", "┤", "─", "┼", "▶", "◀", "✗", "●", ".", "m", "s",
+                                       "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
+        guard line.count > ladderPrefixWidth, line.prefix(ladderPrefixWidth).allSatisfy(graphic.contains),
+              line.dropFirst(ladderPrefixWidth - 2).hasPrefix("  ") else { return line }
+        return String(line.dropFirst(ladderPrefixWidth))
     }
 
     /// The renderer's entries may hold several lines; the screen works with single lines.

@@ -1,0 +1,180 @@
+import Trace
+
+/// The ladder as inline SVG: a column per party, a row per walkthrough step — an arrow from the
+/// sender's column to the receiver's (stopped half-way with ✗ when the network lost it), a dot for
+/// a party acting alone, a line of text for a heading — phase bands behind, the time on the left.
+/// Each row carries its step number, a text alternative and, for a message, opens its bytes.
+extension HTMLRenderer {
+    /// Sizes of the drawing, in SVG user units (CSS pixels at scale 1).
+    enum LadderGeometry {
+        static let width = 780.0
+        static let header = 34.0
+        static let row = 24.0
+        static let timeRight = 64.0
+        static let client = 150.0
+        static let server = 740.0
+        static let attacker = 445.0
+        /// Width of one character of the label font (11 px monospace), for fitting labels.
+        static let character = 6.7
+    }
+
+    func ladder(_ walk: Walkthrough, trace: Trace) -> String {
+        typealias G = LadderGeometry
+        let columns: [Actor] = trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
+        let height = G.header + Double(walk.steps.count) * G.row + 8
+        var svg = "<figure class=\"ladder-pane\">\n<div class=\"ladder-scroll\" id=\"ladder-scroll\">\n"
+        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"ladder\" role=\"group\" aria-labelledby=\"ladder-title\" "
+        svg += "viewBox=\"0 0 \(HTMLText.number(G.width)) \(HTMLText.number(height))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(height))\">\n"
+        svg += "<title id=\"ladder-title\">\(say("html.ladder.title"))</title>\n"
+        svg += "<defs>"
+        for tone in ["tcp", "tls", "alert", "plain"] {
+            svg += "<marker id=\"head-\(tone)\" class=\"tone-\(tone)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto\">"
+            svg += "<path class=\"tip\" d=\"M0,0 L10,5 L0,10 z\"/></marker>"
+        }
+        svg += "</defs>\n"
+        svg += bands(walk, trace: trace, height: height)
+        // Column heads and rails.
+        svg += "<text class=\"head\" x=\"\(HTMLText.number(G.timeRight))\" y=\"20\" text-anchor=\"end\">\(say("html.ladder.time"))</text>\n"
+        for actor in columns {
+            let x = HTMLText.number(column(actor, columns) ?? G.client)
+            svg += "<text class=\"head\" x=\"\(x)\" y=\"20\" text-anchor=\"middle\">\(HTMLText.escaped(party(actor)))</text>\n"
+            svg += "<line class=\"rail\" x1=\"\(x)\" y1=\"\(HTMLText.number(G.header - 6))\" x2=\"\(x)\" y2=\"\(HTMLText.number(height))\"/>\n"
+        }
+        for (index, step) in walk.steps.enumerated() {
+            svg += ladderRow(step, number: index + 1, walk: walk, trace: trace, columns: columns)
+        }
+        svg += "</svg>\n</div>\n"
+        svg += legend()
+        return svg + "</figure>\n"
+    }
+
+    /// The x of a party's column; nil for a party without one (the network, an eavesdropper).
+    func column(_ actor: Actor, _ columns: [Actor]) -> Double? {
+        guard columns.contains(actor) else { return nil }
+        switch actor {
+        case .client: return LadderGeometry.client
+        case .server: return LadderGeometry.server
+        case .attacker: return LadderGeometry.attacker
+        default: return nil
+        }
+    }
+
+    /// Shaded bands from each phase heading to the next.
+    func bands(_ walk: Walkthrough, trace: Trace, height: Double) -> String {
+        typealias G = LadderGeometry
+        let starts = walk.steps.indices.filter { isPhase(walk.steps[$0], trace) }
+        var out = ""
+        for (n, start) in starts.enumerated() {
+            let end = n + 1 < starts.count ? starts[n + 1] : walk.steps.count
+            let y = G.header + Double(start) * G.row
+            out += "<rect class=\"band band-\(n % 2)\" x=\"0\" y=\"\(HTMLText.number(y))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(Double(end - start) * G.row))\"/>\n"
+        }
+        return out
+    }
+
+    func isPhase(_ step: Walkthrough.Step, _ trace: Trace) -> Bool {
+        guard step.part == .event, trace.events.indices.contains(step.eventIndex),
+              case .phase = trace.events[step.eventIndex].kind else { return false }
+        return true
+    }
+
+    /// One step's row: its arrow, dot or heading, its label, its time, its text alternative.
+    func ladderRow(_ step: Walkthrough.Step, number: Int, walk: Walkthrough, trace: Trace, columns: [Actor]) -> String {
+        typealias G = LadderGeometry
+        let top = G.header + Double(number - 1) * G.row
+        let lineY = top + G.row * 0.7, textY = top + G.row * 0.45
+        let words = walk.words(step.headline).trimming([" ", "─"])
+        let time = step.time.map(timeText)
+        let mark = step.mark
+        let from = mark?.from.flatMap { column($0, columns) }
+        let to = mark?.to.flatMap { column($0, columns) }
+        let tone = mark?.tone.rawValue ?? (isPhase(step, trace) ? "phase" : "plain")
+        var alt: String
+        var body = ""
+        if let mark, let from, let to, let sender = mark.from, let receiver = mark.to, from != to {
+            let arrowText = arrowLabel(words, sender, receiver)
+            let end = mark.lost ? (from + to) / 2 : to - (to > from ? 3 : -3)
+            body += "<line class=\"arrow\(mark.lost ? " lost" : "")\" x1=\"\(HTMLText.number(from))\" y1=\"\(HTMLText.number(lineY))\" x2=\"\(HTMLText.number(end))\" y2=\"\(HTMLText.number(lineY))\"\(mark.lost ? "" : " marker-end=\"url(#head-\(mark.tone.rawValue))\"")/>\n"
+            if mark.lost {
+                body += "<text class=\"cross\" x=\"\(HTMLText.number(end))\" y=\"\(HTMLText.number(lineY + 4))\" text-anchor=\"middle\">✗</text>\n"
+            }
+            let room = Int((abs(to - from) - 12) / G.character)
+            body += label(fit(arrowText, room), x: (from + to) / 2, y: textY, anchor: "middle")
+            let values = ["step": "\(number)", "time": time ?? "", "from": party(sender), "to": party(receiver), "text": words]
+            alt = explanations(mark.lost ? "html.ladder.alt.lost" : "html.ladder.alt.arrow", values) ?? words
+        } else if let mark, let actor = mark.from, let x = from {
+            body += "<circle class=\"dot\" cx=\"\(HTMLText.number(x))\" cy=\"\(HTMLText.number(lineY - 3))\" r=\"4\"/>\n"
+            let leftward = actor == .server
+            let room = Int((leftward ? x - G.timeRight - 16 : G.width - x - 12) / G.character)
+            body += label(fit(words, room), x: leftward ? x - 9 : x + 9, y: lineY, anchor: leftward ? "end" : "start")
+            alt = explanations("html.ladder.alt.mark", ["step": "\(number)", "time": time ?? "", "actor": party(actor), "text": words]) ?? words
+        } else {
+            let room = Int((G.width - G.timeRight - 20) / G.character)
+            body += label(fit(words, room), x: G.timeRight + 12, y: lineY, anchor: "start")
+            alt = explanations("html.ladder.alt.note", ["step": "\(number)", "text": words]) ?? words
+        }
+        if let time {
+            body += "<text class=\"time\" x=\"\(HTMLText.number(G.timeRight))\" y=\"\(HTMLText.number(lineY))\" text-anchor=\"end\">\(HTMLText.escaped(time))</text>\n"
+        }
+        let opens = step.message != nil
+        var g = "<g class=\"row tone-\(tone)\(opens ? " has-bytes" : "")\" id=\"row-\(number)\" data-step=\"\(number)\""
+        g += opens ? " role=\"button\" tabindex=\"0\"" : " role=\"img\""
+        g += " aria-label=\"\(HTMLText.escaped(alt))\">\n"
+        g += "<title>\(HTMLText.escaped(alt))</title>\n"
+        g += "<rect class=\"hit\" x=\"0\" y=\"\(HTMLText.number(top))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(G.row))\"/>\n"
+        return g + body + "</g>\n"
+    }
+
+    /// An arrow's label without the "client ──▶ server" the text ladder writes for its own columns.
+    func arrowLabel(_ words: String, _ from: Actor, _ to: Actor) -> String {
+        for prefix in ["\(from.rawValue) ──▶ \(to.rawValue)", "\(to.rawValue) ◀── \(from.rawValue)"] where words.hasPrefix(prefix) {
+            return String(words.dropFirst(prefix.count)).trimming([" "])
+        }
+        return words
+    }
+
+    func label(_ text: String, x: Double, y: Double, anchor: String) -> String {
+        "<text class=\"label\" x=\"\(HTMLText.number(x))\" y=\"\(HTMLText.number(y))\" text-anchor=\"\(anchor)\">\(HTMLText.escaped(text))</text>\n"
+    }
+
+    /// `text` cut to `columns` display columns, with … when cut.
+    func fit(_ text: String, _ columns: Int) -> String {
+        let room = max(4, columns)
+        guard DisplayWidth.columns(text) > room else { return text }
+        var out = "", used = 0
+        for ch in text {
+            let w = DisplayWidth.columns(String(ch))
+            if used + w > room - 1 { break }
+            out.append(ch)
+            used += w
+        }
+        return out + "…"
+    }
+
+    /// What the marks mean.
+    func legend() -> String {
+        func item(_ tone: String?, _ swatch: String, _ key: String) -> String {
+            "<li\(tone.map { " class=\"tone-\($0)\"" } ?? "")><svg class=\"swatch\" width=\"34\" height=\"14\" aria-hidden=\"true\">\(swatch)</svg> \(say(key))</li>\n"
+        }
+        let arrow = "<line class=\"arrow\" x1=\"2\" y1=\"7\" x2=\"27\" y2=\"7\"/><path class=\"tip\" d=\"M25,3 L32,7 L25,11 z\"/>"
+        var out = "<figcaption class=\"legend\">\n<h2>\(say("html.legend.heading"))</h2>\n<ul>\n"
+        out += item("tcp", arrow, "html.legend.tcp")
+        out += item("tls", arrow, "html.legend.tls")
+        out += item("alert", arrow, "html.legend.alert")
+        out += item("alert", "<line class=\"arrow lost\" x1=\"2\" y1=\"7\" x2=\"20\" y2=\"7\"/><text class=\"cross\" x=\"17\" y=\"11\">✗</text>", "html.legend.lost")
+        out += item(nil, "<circle class=\"dot\" cx=\"17\" cy=\"7\" r=\"4\"/>", "html.legend.mark")
+        out += item(nil, "<rect class=\"band band-0\" x=\"0\" y=\"0\" width=\"34\" height=\"14\"/>", "html.legend.phase")
+        out += item(nil, "<rect class=\"current-swatch\" x=\"0\" y=\"0\" width=\"34\" height=\"14\"/>", "html.legend.current")
+        out += "<li>\(say("html.legend.flags"))</li>\n<li>\(say("html.legend.time"))</li>\n"
+        return out + "</ul>\n</figcaption>\n"
+    }
+}
+
+extension String {
+    /// Without the given characters at either end.
+    func trimming(_ characters: Set<Character>) -> String {
+        guard let first = firstIndex(where: { !characters.contains($0) }),
+              let last = lastIndex(where: { !characters.contains($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,138 @@
+import Trace
+
+/// The steps beside the ladder: one section per walkthrough step with its headline, its lines
+/// (values as a list, explanations as prose), the certificate chain, the message's bytes and the
+/// knowledge panel at that step. Every section is in the document (print shows them all); the
+/// script shows one at a time.
+extension HTMLRenderer {
+    func stepSections(_ walk: Walkthrough, trace: Trace, lesson page: LessonPage?) -> String {
+        let panels = !trace.isLessonOnly && !TextRenderer.isOneSided(trace) && !trace.events.isEmpty
+        var tables: [String: String] = [:]          // table HTML → id
+        var tableAt: [Int: String] = [:]           // event index → id, so each prefix is measured once
+        var out = ""
+        for (index, step) in walk.steps.enumerated() {
+            let number = index + 1
+            var knowledgeID: String?
+            var ownTable: String?
+            if panels, step.part != .lessonOpening {
+                if let id = tableAt[step.eventIndex] {
+                    knowledgeID = id
+                } else {
+                    let prefix = Trace(events: Array(trace.events.prefix(step.eventIndex + 1)), participants: trace.participants,
+                                       streamSpans: trace.streamSpans)
+                    let table = knowledgeTable(prefix.knowledge)
+                    if let id = tables[table] {
+                        knowledgeID = id
+                    } else {
+                        let id = "k\(tables.count + 1)"
+                        tables[table] = id
+                        knowledgeID = id
+                        ownTable = table.replacing("<table class=\"knowledge\">", with: "<table class=\"knowledge\" id=\"\(id)\">")
+                    }
+                    tableAt[step.eventIndex] = knowledgeID
+                }
+            }
+            out += "<section class=\"step part-\(step.part.rawValue)\" id=\"step-\(number)\" data-step=\"\(number)\""
+            if let knowledgeID { out += " data-knowledge=\"\(knowledgeID)\"" }
+            out += " aria-labelledby=\"step-\(number)-h\">\n"
+            out += "<h2 id=\"step-\(number)-h\"><span class=\"n\">\(say("html.nav.position", ["step": "\(number)", "total": "\(walk.steps.count)"]))</span>"
+            if let time = step.time { out += " <span class=\"t\">\(HTMLText.escaped(timeText(time)))</span>" }
+            out += " <span class=\"w\">\(HTMLText.escaped(walk.words(step.headline).trimming([" ", "─"])))</span></h2>\n"
+            if step.part == .lessonClose, let page {
+                out += lessonClose(page)
+            } else if step.part == .lessonOpening {
+                out += step.detail.map { "<p class=\"why\">\(HTMLText.escaped($0))</p>\n" }.joined()
+            } else {
+                out += detailLines(step.detail.map(walk.words))
+            }
+            if step.part == .event, trace.events.indices.contains(step.eventIndex),
+               case .chainValidation(let validation) = trace.events[step.eventIndex].kind {
+                out += chain(validation, checker: trace.events[step.eventIndex].actor)
+            }
+            if let message = step.message { out += bytes(message, step: number) }
+            if let ownTable { out += ownTable }
+            out += "</section>\n"
+        }
+        return out
+    }
+
+    /// A step's lines: headings, values (a list, monospace) and explanations (prose); the text
+    /// renderer indents an explanation under its entry, and a full-width paragraph further.
+    func detailLines(_ lines: [String]) -> String {
+        enum Kind { case fact, why }
+        var out = "", facts: [String] = []
+        func flush() {
+            guard !facts.isEmpty else { return }
+            out += "<ul class=\"facts\">\n" + facts.map { "<li>\(HTMLText.escaped($0))</li>\n" }.joined() + "</ul>\n"
+            facts.removeAll()
+        }
+        for line in lines {
+            let text = line.trimming([" "])
+            guard !text.isEmpty else { continue }
+            if text.hasPrefix("── ") {
+                flush()
+                out += "<h3>\(HTMLText.escaped(text.trimming([" ", "─"])))</h3>\n"
+            } else if line.hasPrefix("  "), !line.hasPrefix("    ") || line.hasPrefix("            ") {
+                flush()
+                out += "<p class=\"why\">\(HTMLText.escaped(text))</p>\n"
+            } else {
+                facts.append(line.hasPrefix("  ") ? line : text)
+            }
+        }
+        flush()
+        return out.isEmpty ? "<p class=\"none\">\(say("html.step.nothing"))</p>\n" : out
+    }
+
+    /// The knowledge panel as a table: a row per secret, a column per party.
+    func knowledgeTable(_ table: KnowledgeTable) -> String {
+        var columns = ["client", "server", "eavesdropper"]
+        if table.hasAfterwards { columns.append("afterwards") }
+        if table.hasAttacker { columns.append("attacker") }
+        var out = "<table class=\"knowledge\">\n<caption>\(say("html.knowledge.heading"))</caption>\n<thead><tr>"
+        out += "<th scope=\"col\">\(say("html.knowledge.secret"))</th>"
+        for c in columns {
+            out += "<th scope=\"col\">\(say(c == "afterwards" ? "html.knowledge.afterwards" : "html.party.\(c)"))</th>"
+        }
+        out += "</tr></thead>\n<tbody>\n"
+        for row in table.rows {
+            let name = row.changedInFlight ? say("html.knowledge.changedCopy") : HTMLText.escaped(row.secret)
+            out += "<tr><th scope=\"row\">\(name)</th>"
+            let marks = [row.client, row.server, row.eavesdropper] + (table.hasAfterwards ? [row.eavesdropperAfterwards ?? false] : [])
+                + (table.hasAttacker ? [row.attacker ?? false] : [])
+            for known in marks {
+                out += known ? "<td class=\"yes\">\(say("html.knowledge.knows"))</td>"
+                    : "<td class=\"no\"><span aria-label=\"\(say("html.knowledge.unknownAlt"))\">\(say("html.knowledge.unknown"))</span></td>"
+            }
+            out += "</tr>\n"
+        }
+        if table.rows.isEmpty {
+            out += "<tr><td colspan=\"\(columns.count + 1)\">\(say("html.knowledge.empty"))</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// A lesson's close: each expectation checked, the tally, what to try next.
+    func lessonClose(_ page: LessonPage) -> String {
+        var out = "<h3>\(say("html.lesson.checks"))</h3>\n"
+        if page.isDemo {
+            out += "<p class=\"why\">\(say("lesson.demo"))</p>\n"
+        } else {
+            out += "<ul class=\"checks\">\n"
+            for p in page.problems {
+                out += "<li class=\"fail\">\(say("lesson.problem", ["key": p.key, "actual": p.actual]))</li>\n"
+            }
+            for c in page.checks {
+                let result = explanations(c.holds ? "lesson.pass" : "lesson.fail") ?? (c.holds ? "PASS" : "FAIL")
+                let text = c.actual.map { say("lesson.expectationGot", ["result": result, "key": c.key, "expected": c.expected, "actual": $0]) }
+                    ?? say("lesson.expectation", ["result": result, "key": c.key, "expected": c.expected])
+                out += "<li class=\"\(c.holds ? "pass" : "fail")\">\(text)</li>\n"
+            }
+            out += "</ul>\n<p>\(say("lesson.tally", ["passed": "\(page.checks.filter(\.holds).count)", "total": "\(page.checks.count)"]))</p>\n"
+        }
+        if !page.tryNext.isEmpty {
+            out += "<h3>\(say("lesson.tryNext"))</h3>\n<ul class=\"try\">\n"
+            out += page.tryNext.map { "<li>\(HTMLText.escaped($0))</li>\n" }.joined() + "</ul>\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,164 @@
+/// The page's script: shows one step at a time (Next/Back, the arrow keys, Home/End, a click on
+/// the ladder, the `#step-N` fragment), highlights the step's row, puts the step's knowledge table
+/// beside it, draws a message's hex dump when its bytes are opened and lights up the bytes of the
+/// field under the pointer or focus. It reads only the document: no request, no storage.
+enum HTMLScript {
+    static let source = #"""
+    (function () {
+      'use strict';
+      var root = document.documentElement;
+      root.classList.remove('nojs');
+      var steps = Array.prototype.slice.call(document.querySelectorAll('section.step'));
+      if (!steps.length) { return; }
+      var rows = {};
+      Array.prototype.forEach.call(document.querySelectorAll('#ladder g.row'), function (r) {
+        rows[r.getAttribute('data-step')] = r;
+      });
+      var position = document.getElementById('position');
+      var back = document.getElementById('back');
+      var next = document.getElementById('next');
+      var knowledgeNow = document.getElementById('knowledge-now');
+      var scroller = document.getElementById('ladder-scroll');
+      var format = position.getAttribute('data-format') || '{step}/{total}';
+      var current = -1;
+
+      function stepFromHash() {
+        var m = /^#step-(\d+)$/.exec(location.hash || '');
+        return m ? parseInt(m[1], 10) - 1 : null;
+      }
+
+      function showKnowledge(section) {
+        while (knowledgeNow.firstChild) { knowledgeNow.removeChild(knowledgeNow.firstChild); }
+        var id = section.getAttribute('data-knowledge');
+        var table = id ? document.getElementById(id) : null;
+        if (!table) { return; }
+        var copy = table.cloneNode(true);
+        copy.removeAttribute('id');
+        knowledgeNow.appendChild(copy);
+      }
+
+      function revealRow(row) {
+        if (!scroller || !row) { return; }
+        var box = row.getBBox ? row.getBBox() : null;
+        if (!box) { return; }
+        var svg = document.getElementById('ladder');
+        var scale = svg.getBoundingClientRect().height / (svg.viewBox.baseVal.height || 1);
+        var top = box.y * scale, bottom = (box.y + box.height) * scale;
+        if (top < scroller.scrollTop + 30 || bottom > scroller.scrollTop + scroller.clientHeight - 30) {
+          scroller.scrollTop = Math.max(0, top - scroller.clientHeight / 3);
+        }
+      }
+
+      function show(index, updateHash) {
+        index = Math.max(0, Math.min(steps.length - 1, index));
+        if (index === current) { return; }
+        if (current >= 0) {
+          steps[current].hidden = true;
+          var old = rows[current + 1];
+          if (old) { old.classList.remove('current'); old.removeAttribute('aria-current'); }
+        }
+        current = index;
+        var section = steps[index];
+        section.hidden = false;
+        var row = rows[index + 1];
+        if (row) { row.classList.add('current'); row.setAttribute('aria-current', 'step'); revealRow(row); }
+        showKnowledge(section);
+        position.textContent = format.replace('{step}', String(index + 1)).replace('{total}', String(steps.length));
+        back.disabled = index === 0;
+        next.disabled = index === steps.length - 1;
+        root.setAttribute('data-step', String(index + 1));
+        if (updateHash !== false && location.hash !== '#step-' + (index + 1)) {
+          try { history.replaceState(null, '', '#step-' + (index + 1)); } catch (e) { /* a page opened from disk may refuse */ }
+        }
+      }
+
+      function fillDump(details) {
+        var pre = details.querySelector('pre.hexdump');
+        if (!pre || pre.getAttribute('data-filled')) { return; }
+        var hex = details.getAttribute('data-hex') || '';
+        var count = hex.length / 2;
+        for (var line = 0; line < count; line += 16) {
+          var off = document.createElement('span');
+          off.className = 'off';
+          off.textContent = ('0000' + line.toString(16)).slice(-4);
+          pre.appendChild(off);
+          for (var i = line; i < Math.min(line + 16, count); i++) {
+            var b = document.createElement('b');
+            b.textContent = hex.substr(i * 2, 2);
+            pre.appendChild(b);
+          }
+          pre.appendChild(document.createTextNode('\n'));
+        }
+        pre.setAttribute('data-filled', '1');
+      }
+
+      function highlight(row, on) {
+        var details = row.closest('details.bytes');
+        if (!details) { return; }
+        fillDump(details);
+        var bytes = details.querySelectorAll('pre.hexdump b');
+        var start = parseInt(row.getAttribute('data-o'), 10), length = parseInt(row.getAttribute('data-l'), 10);
+        row.classList.toggle('hl', on);
+        for (var i = start; i < start + length && i < bytes.length; i++) { bytes[i].classList.toggle('hl', on); }
+      }
+
+      function openBytes(index) {
+        var details = steps[index].querySelector('details.bytes');
+        if (!details) { return false; }
+        details.open = true;
+        fillDump(details);
+        var summary = details.querySelector('summary');
+        if (summary) { summary.focus(); }
+        details.scrollIntoView({ block: 'nearest' });
+        return true;
+      }
+
+      steps.forEach(function (s) { s.hidden = true; });
+      back.addEventListener('click', function () { show(current - 1); });
+      next.addEventListener('click', function () { show(current + 1); });
+      Object.keys(rows).forEach(function (n) {
+        var row = rows[n];
+        row.addEventListener('click', function () { show(parseInt(n, 10) - 1); openBytes(current); });
+        row.addEventListener('keydown', function (e) {
+          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); show(parseInt(n, 10) - 1); openBytes(current); }
+        });
+      });
+      Array.prototype.forEach.call(document.querySelectorAll('details.bytes'), function (d) {
+        d.addEventListener('toggle', function () { if (d.open) { fillDump(d); } });
+      });
+      Array.prototype.forEach.call(document.querySelectorAll('table.fields tbody tr'), function (tr) {
+        tr.addEventListener('mouseenter', function () { highlight(tr, true); });
+        tr.addEventListener('mouseleave', function () { highlight(tr, false); });
+        tr.addEventListener('focus', function () { highlight(tr, true); });
+        tr.addEventListener('blur', function () { highlight(tr, false); });
+      });
+      document.addEventListener('keydown', function (e) {
+        if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+        var tag = (e.target && e.target.tagName) || '';
+        if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') { return; }
+        if (e.key === 'ArrowRight' || e.key === 'n' || e.key === 'PageDown') { e.preventDefault(); show(current + 1); }
+        else if (e.key === 'ArrowLeft' || e.key === 'p' || e.key === 'b' || e.key === 'PageUp') { e.preventDefault(); show(current - 1); }
+        else if (e.key === 'Home') { e.preventDefault(); show(0); }
+        else if (e.key === 'End') { e.preventDefault(); show(steps.length - 1); }
+      });
+      window.addEventListener('hashchange', function () {
+        var n = stepFromHash();
+        if (n !== null) { show(n, false); }
+      });
+      // Print: every bytes table open; back as it was afterwards.
+      var opened = [];
+      window.addEventListener('beforeprint', function () {
+        opened = [];
+        Array.prototype.forEach.call(document.querySelectorAll('details.bytes'), function (d) {
+          if (!d.open) { d.open = true; opened.push(d); }
+        });
+      });
+      window.addEventListener('afterprint', function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
+      var start = stepFromHash();
+      show(start === null ? 0 : start, start !== null);
+      // A #step-N link opens that step in place; the page itself stays at its top.
+      if (start !== null) { window.scrollTo(0, 0); }
+    })();
+
+    """#
+}

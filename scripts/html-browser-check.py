@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Checks a page written by `tlslab export --html` in headless Chromium, driven through the DevTools
+protocol over a pipe (--remote-debugging-pipe; no Python package needed):
+
+  * the page loads without console errors, exceptions or Content-Security-Policy violations, and
+    requests nothing but itself (no network request of any kind);
+  * pressing the right arrow N times (default 5) highlights step N+1 and shows its section, with
+    the #step-N fragment following; the fragment `#step-K` opens step K;
+  * clicking the ladder arrow of a message (default ClientHello, if the page has one) opens its
+    bytes, and pointing at a field lights up exactly that field's bytes in the hex dump;
+  * the screenshot (optional --screenshot FILE) is not blank.
+
+Usage: html-browser-check.py PAGE.html [--screenshot OUT.png] [--presses N] [--message NAME]
+       [--width W --height H] [--chromium PATH]
+Prints one line per check; exit status 0 when all pass, 1 otherwise, 2 when Chromium cannot run.
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+
+class Browser:
+    """A headless Chromium spoken to through fds 3 (commands) and 4 (replies and events)."""
+
+    def __init__(self, chromium, width, height):
+        self.profile = tempfile.mkdtemp(prefix="tlslab-chromium-")
+        to_browser_r, self.to_browser = os.pipe()
+        self.from_browser, from_browser_w = os.pipe()
+        # The child must see the two pipe ends as fds 3 and 4: move them above 4 first, so that
+        # moving one into place cannot overwrite the other.
+        import fcntl
+        high_r = fcntl.fcntl(to_browser_r, fcntl.F_DUPFD, 10)
+        high_w = fcntl.fcntl(from_browser_w, fcntl.F_DUPFD, 10)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        to_browser_r, from_browser_w = high_r, high_w
+
+        def child_fds():
+            os.dup2(to_browser_r, 3)
+            os.dup2(from_browser_w, 4)
+        args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
+                f"--window-size={width},{height}", "about:blank"]
+        self.process = subprocess.Popen(args, pass_fds=(3, 4, to_browser_r, from_browser_w), preexec_fn=child_fds,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self.buffer = b""
+        self.next_id = 0
+        self.events = []
+        self.session = None
+
+    def close(self):
+        try:
+            self.send("Browser.close", session=False, wait=False)
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def read_message(self, deadline):
+        while b"\0" not in self.buffer:
+            if time.time() > deadline:
+                raise TimeoutError("no answer from Chromium")
+            chunk = os.read(self.from_browser, 1 << 16)
+            if not chunk:
+                raise EOFError("Chromium closed the pipe")
+            self.buffer += chunk
+        raw, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(raw)
+
+    def send(self, method, params=None, session=True, wait=True, timeout=20):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session and self.session:
+            message["sessionId"] = self.session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        if not wait:
+            return None
+        deadline = time.time() + timeout
+        while True:
+            reply = self.read_message(deadline)
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def wait_for(self, method, timeout=20):
+        deadline = time.time() + timeout
+        for i, e in enumerate(self.events):
+            if e.get("method") == method:
+                return self.events.pop(i)
+        while True:
+            e = self.read_message(deadline)
+            if e.get("method") == method:
+                return e
+            self.events.append(e)
+
+    def pump(self, seconds):
+        """Collects the events that arrive within `seconds`."""
+        deadline = time.time() + seconds
+        import select
+        while time.time() < deadline:
+            ready, _, _ = select.select([self.from_browser], [], [], max(0, deadline - time.time()))
+            if not ready:
+                break
+            chunk = os.read(self.from_browser, 1 << 16)
+            if not chunk:
+                break
+            self.buffer += chunk
+            while b"\0" in self.buffer:
+                raw, self.buffer = self.buffer.split(b"\0", 1)
+                self.events.append(json.loads(raw))
+
+    def evaluate(self, expression):
+        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"script failed: {expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def key(self, key, code, vk):
+        for kind in ("keyDown", "keyUp"):
+            self.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code,
+                                                 "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk})
+
+    def click(self, x, y):
+        self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+
+
+def png_is_blank(data):
+    """True when every pixel of an 8-bit RGB(A) PNG has the same colour (or it cannot be read)."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return True
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            channels = {2: 3, 6: 4}.get(colour, 0)
+            if depth != 8 or not channels:
+                return True
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    previous = bytearray(stride)
+    first = None
+    for row in range(height):
+        start = row * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            up_left = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - up_left
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - up_left)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else up_left)) & 255
+        if first is None:
+            first = bytes(line[:channels])
+        if any(bytes(line[i:i + channels]) != first for i in range(0, stride, channels)):
+            return False
+        previous = line
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("page")
+    parser.add_argument("--screenshot")
+    parser.add_argument("--presses", type=int, default=5)
+    parser.add_argument("--message", default="ClientHello")
+    parser.add_argument("--width", type=int, default=1400)
+    parser.add_argument("--height", type=int, default=1000)
+    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
+    args = parser.parse_args()
+    url = "file://" + os.path.abspath(args.page)
+    failures = []
+
+    def check(ok, what):
+        print(("ok    " if ok else "FAIL  ") + what)
+        if not ok:
+            failures.append(what)
+
+    try:
+        browser = Browser(args.chromium, args.width, args.height)
+    except OSError as e:
+        print(f"cannot start Chromium ({args.chromium}): {e}")
+        return 2
+    try:
+        target = browser.send("Target.createTarget", {"url": "about:blank"}, session=False)
+        attached = browser.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}, session=False)
+        browser.session = attached["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            browser.send(domain + ".enable")
+        browser.send("Emulation.setDeviceMetricsOverride", {"width": args.width, "height": args.height,
+                                                            "deviceScaleFactor": 1, "mobile": False})
+        browser.send("Page.navigate", {"url": url})
+        browser.wait_for("Page.loadEventFired")
+        browser.pump(0.5)
+
+        steps = browser.evaluate("document.querySelectorAll('section.step').length")
+        check(steps > 0, f"the page has {steps} steps")
+        check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == "1",
+              "step 1 is highlighted on load")
+        presses = min(args.presses, steps - 1)
+        for _ in range(presses):
+            browser.key("ArrowRight", "ArrowRight", 39)
+        expected = str(presses + 1)
+        current = browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')")
+        check(current == expected, f"after {presses} right-arrow presses step {expected} is highlighted (got {current})")
+        shown = browser.evaluate("Array.from(document.querySelectorAll('section.step')).filter(s => !s.hidden).map(s => s.id)")
+        check(shown == [f"step-{expected}"], f"only step {expected}'s explanation is shown (got {shown})")
+        check(browser.evaluate("location.hash") == f"#step-{expected}", "the fragment follows the step")
+        browser.key("ArrowLeft", "ArrowLeft", 37)
+        check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == str(presses),
+              "the left arrow goes back one step")
+
+        # A fragment opens its step.
+        target_step = min(steps, 3)
+        browser.evaluate(f"location.hash = '#step-{target_step}'")
+        browser.pump(0.2)
+        check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == str(target_step),
+              f"#step-{target_step} opens step {target_step}")
+
+        has_message = browser.evaluate(
+            f"Array.from(document.querySelectorAll('#ladder g.row.has-bytes')).some(r => r.getAttribute('aria-label').includes({json.dumps(args.message)}))")
+        if has_message:
+            box = browser.evaluate(f"""(() => {{
+                const row = Array.from(document.querySelectorAll('#ladder g.row.has-bytes'))
+                    .find(r => r.getAttribute('aria-label').includes({json.dumps(args.message)}));
+                row.scrollIntoView({{block: 'center'}});
+                const r = row.querySelector('line.arrow').getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2, row.getAttribute('data-step')];
+            }})()""")
+            browser.click(box[0], box[1])
+            browser.pump(0.2)
+            opened = browser.evaluate("""(() => {
+                const s = document.querySelector('section.step:not([hidden])');
+                const d = s && s.querySelector('details.bytes');
+                return d ? [s.id, d.open, d.querySelectorAll('pre.hexdump b').length, d.querySelectorAll('table.fields tbody tr').length] : [s && s.id, false, 0, 0];
+            })()""")
+            check(opened[0] == f"step-{box[2]}" and opened[1] and opened[2] > 0 and opened[3] > 0,
+                  f"clicking the {args.message} arrow opens its bytes (step {box[2]}: {opened})")
+            field = browser.evaluate("""(() => {
+                const d = document.querySelector('section.step:not([hidden]) details.bytes');
+                const tr = Array.from(d.querySelectorAll('table.fields tr.leaf')).find(t => +t.getAttribute('data-l') > 1);
+                tr.scrollIntoView({block: 'center'});
+                const r = tr.getBoundingClientRect();
+                return [r.left + 20, r.top + r.height / 2, +tr.getAttribute('data-o'), +tr.getAttribute('data-l')];
+            })()""")
+            browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": field[0], "y": field[1]})
+            browser.pump(0.1)
+            lit = browser.evaluate("""(() => {
+                const d = document.querySelector('section.step:not([hidden]) details.bytes');
+                const all = Array.from(d.querySelectorAll('pre.hexdump b'));
+                return all.map((b, i) => b.classList.contains('hl') ? i : -1).filter(i => i >= 0);
+            })()""")
+            check(lit == list(range(field[2], field[2] + field[3])),
+                  f"pointing at a field lights up its bytes {field[2]}..{field[2] + field[3] - 1} in the hex dump")
+            browser.evaluate("window.scrollTo(0, 0)")
+        else:
+            print(f"note  no {args.message} arrow on this page: the bytes check is skipped")
+
+        if args.screenshot:
+            browser.evaluate(f"location.hash = '#step-{min(steps, 14)}'")
+            browser.pump(0.3)
+            shot = base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
+            with open(args.screenshot, "wb") as f:
+                f.write(shot)
+            check(not png_is_blank(shot), f"the screenshot {args.screenshot} is not blank ({len(shot)} bytes)")
+
+        browser.pump(0.3)
+        problems = []
+        for e in browser.events:
+            method, params = e.get("method"), e.get("params", {})
+            if method == "Runtime.exceptionThrown":
+                problems.append("exception: " + json.dumps(params.get("exceptionDetails", {}))[:300])
+            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "warning", "assert"):
+                problems.append("console: " + json.dumps(params.get("args", []))[:300])
+            elif method == "Log.entryAdded" and params.get("entry", {}).get("level") in ("error", "warning"):
+                problems.append("log: " + params["entry"].get("text", "")[:300])
+        check(not problems, "no console error, exception or policy violation" + ("" if not problems else ": " + "; ".join(problems)))
+        requests = [e["params"]["request"]["url"] for e in browser.events if e.get("method") == "Network.requestWillBeSent"]
+        foreign = [u for u in requests if not (u.startswith("file://") or u.startswith("data:"))]
+        check(not foreign, f"no network request ({len(requests)} request(s), all for the file itself)" if not foreign
+              else f"network requests: {foreign}")
+        check(all(u.split("#")[0] == url for u in requests if u.startswith("file://")), "the page loads no other file")
+    except (TimeoutError, EOFError, RuntimeError) as e:
+        check(False, f"browser session: {e}")
+    finally:
+        browser.close()
+    print(f"{len(failures)} check(s) failed" if failures else "all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
