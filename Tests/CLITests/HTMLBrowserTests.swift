@@ -8,22 +8,11 @@ import TestSupport
 /// pointing at a field lights up its bytes, the screenshot is not blank). Skipped without Chromium
 /// or python3 locally; failing in CI (`CI` set).
 @Suite("HTML page in headless Chromium", .serialized,
-       CrossCheckRequirement.trait(HTMLBrowserTests.chromium != nil && HTMLBrowserTests.python != nil,
+       CrossCheckRequirement.trait(BrowserTools.chromium != nil && BrowserTools.python != nil,
                                    missing: "chromium (Debian package chromium) or python3 is not on the PATH"))
 struct HTMLBrowserTests {
-    static func which(_ names: [String]) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            for name in names {
-                let candidate = "\(dir)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }
-
-    static let chromium = which(["chromium", "chromium-browser"])
-    static let python = which(["python3"])
+    static let chromium = BrowserTools.chromium
+    static let python = BrowserTools.python
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/html-browser-check.py")
 
@@ -72,5 +61,22 @@ struct HTMLBrowserTests {
         #expect(export.status == 0, "\(name): \(export.stderr)")
         let result = try Self.check(page)
         #expect(result.status == 0, "\(name): \(result.output)")
+    }
+}
+
+/// The programs the browser test needs, found on the PATH.
+enum BrowserTools {
+    static let chromium = which(["chromium", "chromium-browser"])
+    static let python = which(["python3"])
+
+    static func which(_ names: [String]) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            for name in names {
+                let candidate = "\(dir)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        }
+        return nil
     }
 }
