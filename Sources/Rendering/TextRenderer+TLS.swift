@@ -200,7 +200,7 @@ extension TextRenderer {
         if case .clientKeyExchange = m {
             switch state.keyExchange {
             case .rsa: return "tls.ClientKeyExchange.rsa"
-            case .ecdheRSA: return "tls.ClientKeyExchange.ecdh"
+            case .ecdheRSA, .ecdheECDSA: return "tls.ClientKeyExchange.ecdh"
             default: return "tls.ClientKeyExchange.dh"
             }
         }

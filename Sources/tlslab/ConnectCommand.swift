@@ -176,7 +176,8 @@ struct ConnectCommand: ParsableCommand {
         }
         var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
-                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
+                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder,
+                                                   supportedGroups: [.x25519, .secp256r1, .secp384r1], identity: identity)
         configuration.applicationProtocols = try PeerOptions.alpn(alpn)
         if let atsPolicy {
             switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
@@ -288,7 +289,7 @@ enum PeerOptions {
     }
 
     static func suites(_ names: [String]) throws -> [CipherSuite] {
-        guard !names.isEmpty else { return CipherSuite.implemented }
+        guard !names.isEmpty else { return CipherSuite.allImplemented }
         return try names.map { name in
             guard let suite = SuiteNames.suite(named: name) else {
                 throw CLIError.badInput("unknown or unimplemented suite '\(name)' (implemented: \(SuiteNames.known))")

@@ -54,6 +54,9 @@ struct CodePointTests {
             (.TLS_DHE_RSA_WITH_AES_128_CBC_SHA256, 0x0067, "TLS_DHE_RSA_WITH_AES_128_CBC_SHA256", .dheRSA, .aes128CBC, .hmacSHA256, .sha256, 96),
             (.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, 0xc02f, "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", .ecdheRSA, .aes128GCM, .none, .sha256, 40),
             (.TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, 0xc030, "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", .ecdheRSA, .aes256GCM, .none, .sha384, 72),
+            // RFC 5289 §3.2.
+            (.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, 0xc02b, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", .ecdheECDSA, .aes128GCM, .none, .sha256, 40),
+            (.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, 0xc02c, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", .ecdheECDSA, .aes256GCM, .none, .sha384, 72),
         ]
         for (suite, raw, name, kx, cipher, mac, prf, keyBlock) in expected {
             #expect(suite.rawValue == raw)
@@ -66,9 +69,11 @@ struct CodePointTests {
             #expect(p.keyBlockLength() == keyBlock, "\(name)")
             #expect(p.verifyDataLength == 12)
         }
-        #expect(Set(CipherSuite.implemented) == Set(expected.map(\.0)))
-        #expect(CipherSuite(rawValue: 0xc02b).description == "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256")
-        #expect(CipherSuite(rawValue: 0xc02b).parameters == nil)
+        #expect(Set(CipherSuite.allImplemented) == Set(expected.map(\.0)))
+        // The client's default offer (every built-in run's ClientHello) stays RSA-authenticated.
+        #expect(Set(CipherSuite.implemented) == Set(expected.filter { $0.3 != .ecdheECDSA }.map(\.0)))
+        #expect(CipherSuite(rawValue: 0xcca9).description == "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256")
+        #expect(CipherSuite(rawValue: 0xcca9).parameters == nil)
         #expect(CipherSuite.TLS_EMPTY_RENEGOTIATION_INFO_SCSV.isSignalingValue)
         // TLS 1.0 CBC takes its first IV from the key block (RFC 2246 §6.3).
         #expect(CipherSuite.TLS_RSA_WITH_AES_128_CBC_SHA.parameters?.keyBlockLength(version: .tls10) == 104)

@@ -34,7 +34,7 @@ public struct TLSServerConfiguration {
     public var random: RandomSource
 
     public init(identity: TLSIdentity, random: RandomSource,
-                cipherSuites: [CipherSuite] = CipherSuite.implemented,
+                cipherSuites: [CipherSuite] = CipherSuite.allImplemented,
                 minimumVersion: ProtocolVersion = .tls12, maximumVersion: ProtocolVersion = .tls12,
                 dhGroup: DHGroup = .modp2048, curves: [ECDHCurve] = [.x25519, .secp256r1, .secp384r1],
                 extendedMasterSecret: Bool = true, clientAuthentication: ClientAuthentication = .none,

@@ -16,6 +16,10 @@ extension CipherSuite {
             return .init(suite: self, keyExchange: .ecdheRSA, cipher: .aes128GCM, mac: .none, prfHash: .sha256)
         case .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384:
             return .init(suite: self, keyExchange: .ecdheRSA, cipher: .aes256GCM, mac: .none, prfHash: .sha384)
+        case .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256:
+            return .init(suite: self, keyExchange: .ecdheECDSA, cipher: .aes128GCM, mac: .none, prfHash: .sha256)
+        case .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384:
+            return .init(suite: self, keyExchange: .ecdheECDSA, cipher: .aes256GCM, mac: .none, prfHash: .sha384)
         default:
             return nil
         }

@@ -14,6 +14,8 @@ public struct CipherSuite: CodePoint {
     public static let TLS_DHE_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0x0067)
     public static let TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 = CipherSuite(rawValue: 0xc02f)
     public static let TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 = CipherSuite(rawValue: 0xc030)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 = CipherSuite(rawValue: 0xc02b)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 = CipherSuite(rawValue: 0xc02c)
 
     // Signalling values.
     /// RFC 5746 §3.3: the client supports secure renegotiation (instead of an empty renegotiation_info).
@@ -31,6 +33,16 @@ public struct CipherSuite: CodePoint {
         .TLS_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_256_GCM_SHA384,
         .TLS_RSA_WITH_AES_128_CBC_SHA,
     ]
+
+    /// The ECDSA-authenticated suites (RFC 8422 §6, RFC 5289 §3.2), for a server whose certificate
+    /// has an EC key. Not in ``implemented``: a client offers them only when configured to (the
+    /// simulation's built-in runs keep their RSA ClientHello).
+    public static let implementedECDSA: [CipherSuite] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+    ]
+
+    /// Every suite TLSLab implements, ECDSA first (what `tlslab connect` offers, as browsers do).
+    public static let allImplemented: [CipherSuite] = implementedECDSA + implemented
 
     /// True for the SCSVs, which are not real suites.
     public var isSignalingValue: Bool { self == .TLS_EMPTY_RENEGOTIATION_INFO_SCSV || self == .TLS_FALLBACK_SCSV }
