@@ -201,6 +201,7 @@ extension ScenarioReader {
             }
             if !(server?.has("alpn") ?? false) { world.serverALPN = ["h2", "http/1.1"] }
         }
+        try checkWorkLimits(world, top)
         return world
     }
 
