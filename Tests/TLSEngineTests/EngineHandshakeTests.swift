@@ -13,7 +13,7 @@ struct EngineHandshakeTests {
         var testDescription: String { "\(suite) \(mutual ? "mutual" : "one-way") EMS \(ems ? "on" : "off")" }
     }
 
-    static let cases: [Case] = CipherSuite.implemented.flatMap { suite in
+    static let cases: [Case] = CipherSuite.allImplemented.flatMap { suite in
         [false, true].flatMap { mutual in [false, true].map { Case(suite: suite, mutual: mutual, ems: $0) } }
     }
 

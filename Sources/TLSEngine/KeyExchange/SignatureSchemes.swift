@@ -10,6 +10,13 @@ public enum SignatureSchemes {
         .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA1,
     ]
 
+    /// What a server lists in its CertificateRequest by default: OpenSSL 3.0's order (RSA-PSS, then
+    /// PKCS#1 v1.5, each SHA-256, SHA-384, SHA-512) without SHA-1, which RFC 9155 §2 removes
+    /// from TLS 1.2 signatures ("MUST NOT be included in CertificateRequest messages").
+    public static let certificateRequestDefault: [SignatureScheme] = [
+        .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512,
+    ]
+
     /// Every scheme TLSLab implements.
     public static let implemented: Set<SignatureScheme> = Set(defaultOffer)
 
