@@ -69,6 +69,21 @@ public enum RecordMAC: Sendable, Hashable {
         case .sha384: return Array(HMAC<SHA384>.authenticationCode(for: data, using: k))
         }
     }
+
+    /// Hashes `count` more bytes and throws the digest away. MAC-then-encrypt's receiver MACs a
+    /// plaintext whose length depends on the padding it just removed, so the number of hash blocks —
+    /// and the time — would tell the padding length (Lucky 13, AlFardan and Paterson 2013). Hashing
+    /// the removed bytes as well keeps the work about the same for every padding (Go's crypto/tls
+    /// balances its MAC the same way); encrypt-then-MAC needs none of this.
+    func balance(extraBytes count: Int) {
+        guard count > 0 else { return }
+        let filler = [UInt8](repeating: 0, count: count)
+        switch self {
+        case .sha1: _ = Insecure.SHA1.hash(data: filler)
+        case .sha256: _ = SHA256.hash(data: filler)
+        case .sha384: _ = SHA384.hash(data: filler)
+        }
+    }
 }
 
 /// One direction's keys, as split from the key block.
@@ -308,6 +323,7 @@ public struct RecordProtector: Sendable {
             let receivedMAC = Array(decrypted[max(contentEnd, 0)..<max(contentEnd, 0) + mac.length])
             let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
             let expectedMAC = mac.authenticate(macHeader + plaintext, key: keys.macKey)
+            mac.balance(extraBytes: decrypted.count - mac.length - plaintext.count)
             var diff: UInt8 = 0
             for (a, b) in zip(expectedMAC, receivedMAC) { diff |= a ^ b }
             guard paddingOK, diff == 0 else {
