@@ -18,11 +18,11 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve HTTPS (TLS 1.2) on loopback with TLSLab's engine, tracing every handshake.",
         discussion: """
-        Prints "listening on ADDRESS:PORT" first (--port 0 picks a free port), then each connection's
-        trace and a one-line log entry on standard error. Up to --max-open connections are open at once,
-        each waiting for its client without holding up the others; up to --concurrent N of them do
-        work (handshake steps, answers) at once. Stops on Ctrl-C, SIGTERM or after --max-connections
-        connections.
+        Prints "listening on ADDRESS:PORT" first (--port 0 picks a free port), then each connection's \
+        trace and a one-line log entry on standard error. Up to --max-open connections are open at \
+        once, each waiting for its client without holding up the others; up to --concurrent N of them \
+        do work (handshake steps, answers) at once. Stops on Ctrl-C, SIGTERM or after \
+        --max-connections connections.
         """
     )
 
