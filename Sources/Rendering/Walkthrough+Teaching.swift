@@ -69,7 +69,7 @@ struct StepTeacher {
             return [say("walk.tls.applicationData", with(["count": "\(data.count)"]))]
         case .tls(.signature(let sig)):
             return [say(sig.created ? "walk.tls.signed" : sig.valid ? "walk.tls.signatureValid" : "walk.tls.signatureInvalid", who)]
-        case .tls(.certificateDecision(_, _, let accepted, _)):
+        case .tls(.certificateDecision(_, _, let accepted, _, _)):
             return [say(accepted ? "walk.pki.accepted" : "walk.pki.rejected", who)]
         case .tls(.derived(let value)):
             switch value {

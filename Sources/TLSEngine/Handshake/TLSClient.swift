@@ -357,13 +357,13 @@ public struct TLSClient {
         }
         switch configuration.certificateEvaluator.evaluate(chain: message.certificateList, role: .server,
                                                            serverName: configuration.serverName) {
-        case let .accept(key, summary):
+        case let .accept(key, summary, validation):
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
-                                                       accepted: true, detail: summary))
+                                                       accepted: true, detail: summary, validation: validation))
             context.peerPublicKey = key
-        case let .reject(alert, reason):
+        case let .reject(alert, reason, validation):
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
-                                                       accepted: false, detail: reason))
+                                                       accepted: false, detail: reason, validation: validation))
             throw .certificateRejected(alert, reason)
         }
         let needsKeyExchange = context.suite?.keyExchange.hasServerKeyExchange ?? false

@@ -364,7 +364,7 @@ public struct TLSServer {
         let chain = message.certificateList
         if chain.isEmpty {
             context.events.append(.certificateDecision(peer: .client, chainLength: 0, accepted: configuration.clientAuthentication != .require,
-                                                       detail: "the client sent no certificate"))
+                                                       detail: "the client sent no certificate", validation: nil))
             guard configuration.clientAuthentication != .require else {
                 throw .certificateRejected(.handshakeFailure, "a client certificate is required")
             }
@@ -375,12 +375,14 @@ public struct TLSServer {
             throw .certificateRejected(.certificateUnknown, "no evaluator for client certificates")
         }
         switch evaluator.evaluate(chain: chain, role: .client, serverName: nil) {
-        case let .accept(key, summary):
-            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary))
+        case let .accept(key, summary, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary,
+                                                       validation: validation))
             context.peerPublicKey = key
             clientCertificateChain = chain
-        case let .reject(alert, reason):
-            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason))
+        case let .reject(alert, reason, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason,
+                                                       validation: validation))
             throw .certificateRejected(alert, reason)
         }
         transition(to: .expectClientKeyExchange)
