@@ -208,6 +208,19 @@ struct WalkthroughFirstMinuteTests {
         #expect(later.first { $0.hasPrefix("client_random") }?.contains("knows    knows") == true, "\(later)")
     }
 
+    /// The README shows the walkthrough's first screen as it is (rsa, seed 1, 80×24).
+    @Test func readmeShowsTheFirstScreen() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let marker = try #require(text.range(of: "Its first screen, in an 80×24 terminal"))
+        let block = text[marker.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2)
+            .prefix(24).map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : String($0) }
+        let screen = try Self.walkthrough(.rsa, width: 80).screen(Walkthrough.Cursor(), width: 80, height: 24)
+            .map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : $0 }
+        #expect(Array(block) == screen, "README:\n\(block.joined(separator: "\n"))\nscreen:\n\(screen.joined(separator: "\n"))")
+    }
+
     /// A lesson walk opens with the lesson's title and description and the same story and keys.
     @Test func lessonOpening() throws {
         let trace = Simulation(try BuiltInRun.mitm.setup(seed: 1)).run()
@@ -215,7 +228,8 @@ struct WalkthroughFirstMinuteTests {
                               checks: [], tryNext: [], isDemo: true)
         let w = Walkthrough(title: "attacks/x", trace: trace, width: 80, page: page)
         let text = w.steps[0].detail.joined(separator: "\n")
-        #expect(text.contains("A lesson title") && text.contains("What it shows.") && text.contains("attacker"))
+        #expect(w.steps[0].headline.contains("TLSLab: A lesson title"), "the lesson's title heads the opening")
+        #expect(text.contains("attacks/x") && text.contains("What it shows.") && text.contains("attacker"))
         #expect(w.steps.last?.headline.contains("What this showed") == true || w.steps.last?.kind == .closing)
     }
 }
