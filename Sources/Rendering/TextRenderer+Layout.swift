@@ -28,8 +28,8 @@ extension TextRenderer {
             columns = trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
             if walkthrough {
                 timeWidth = max(4, TextRenderer.timeText(latest, unit: false).count)
-                // "client server" and "client attacker server" above their rails.
-                ladderWidth = min(26, max(columns.count == 3 ? 22 : 13, (width - timeWidth - 4) / 4))
+                // "client server" and "client attacker server" above their rails, a space apart.
+                ladderWidth = min(26, max(columns.count == 3 ? 24 : 13, (width - timeWidth - 4) / 4))
             } else {
                 timeWidth = max(9, TextRenderer.timeText(latest).count)
                 // The text column keeps at least about half the screen.
