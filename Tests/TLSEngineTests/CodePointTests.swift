@@ -85,6 +85,10 @@ struct CodePointTests {
         #expect(pair.scheme == .rsaPKCS1SHA384)
         #expect(try SignatureAndHashAlgorithm(decoding: pair.encoded) == pair)
         #expect(pair.encoded == SignatureScheme.rsaPKCS1SHA384.encoded)
+        // The wire code names the one hash function TLSLab computes with (TLSCrypto's HashAlgorithm).
+        #expect(pair.hash.function == .sha384 && SignatureScheme.rsaPKCS1SHA1.hashAndSignature.hash.function == .sha1)
+        #expect(SignatureScheme.rsaPSSRSAESHA256.hashAndSignature.hash.function == nil, "intrinsic: no separate hash byte")
+        #expect(pair.hash.function.map { $0.digest([0x61]).count } == 48)
         for name in ["rsa_pkcs1_sha1", "rsa_pkcs1_sha256", "rsa_pkcs1_sha384", "rsa_pkcs1_sha512",
                      "rsa_pss_rsae_sha256", "rsa_pss_rsae_sha384", "rsa_pss_rsae_sha512",
                      "ecdsa_secp256r1_sha256", "ecdsa_secp384r1_sha384", "ed25519"] {

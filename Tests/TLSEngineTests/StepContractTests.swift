@@ -101,3 +101,63 @@ struct StepContractTests {
         #expect(server.receive(refusal.output).fatalAlertReceived?.alertDescription == .badCertificate)
     }
 }
+
+/// The state machines' legal-edge tables against what the engine does: every transition recorded
+/// over many handshakes (suites, client authentication, resumption, refusals, tampering) is in the
+/// table, and every handshake edge in the table is taken by some run.
+@Suite("TLS state machines: every transition taken is a legal edge, every edge is taken")
+struct StateEdgeTests {
+    @Test("the transitions of many runs are exactly the tables' edges")
+    func edgesCoverRuns() throws {
+        var taken: [TLSRole: Set<StateEdge>] = [.client: [], .server: []]
+        func note(_ run: EngineRun) {
+            for event in run.clientEvents + run.serverEvents {
+                if case .stateChanged(let role, let from, let to) = event { taken[role, default: []].insert(StateEdge(from, to)) }
+            }
+        }
+        for seed in 0..<6 {
+            for suite in CipherSuite.implemented {
+                note(Harness.run(client: try Harness.clientConfiguration(seed: UInt64(seed), suites: [suite]),
+                                 server: try Harness.serverConfiguration(seed: UInt64(seed), suites: [suite])))
+            }
+            var mutual = try Harness.serverConfiguration(seed: UInt64(seed))
+            mutual.clientAuthentication = .require
+            var client = try Harness.clientConfiguration(seed: UInt64(seed))
+            client.identity = try Harness.clientIdentity()
+            note(Harness.run(client: client, server: mutual))
+            note(Harness.run(client: try Harness.clientConfiguration(seed: UInt64(seed)), server: mutual))
+            for index in 0..<4 {
+                note(Harness.run(client: try Harness.clientConfiguration(seed: UInt64(seed)),
+                                 server: try Harness.serverConfiguration(seed: UInt64(seed)),
+                                 flip: BitFlip(flow: index % 2 == 0 ? .clientToServer : .serverToClient, index: index / 2, bit: (7 + seed) * 8 + 1)))
+            }
+            let cache = TLSSessionCache()
+            var server = try Harness.serverConfiguration(seed: UInt64(seed))
+            server.sessionCache = cache
+            let first = Harness.run(client: try Harness.clientConfiguration(seed: UInt64(seed)), server: server)
+            note(first)
+            var resuming = try Harness.clientConfiguration(seed: UInt64(seed) + 100)
+            resuming.session = first.client.session
+            note(Harness.run(client: resuming, server: server))
+        }
+        let legal: [TLSRole: (StateEdge) -> Bool] = [.client: TLSClient.State.isLegal, .server: TLSServer.State.isLegal]
+        for (role, edges) in taken {
+            for edge in edges { #expect(legal[role]!(edge), "\(role) took \(edge), which its table does not have") }
+        }
+        let handshake: [TLSRole: Set<StateEdge>] = [.client: TLSClient.State.handshakeEdges, .server: TLSServer.State.handshakeEdges]
+        for (role, edges) in handshake {
+            let missing = edges.subtracting(taken[role] ?? [])
+            #expect(missing.isEmpty, "\(role) table edges no run took: \(missing)")
+        }
+    }
+
+    @Test("the tables refuse what RFC 5246 §7.3 never allows")
+    func illegalEdges() {
+        #expect(!TLSClient.State.isLegal(StateEdge(.start, .connected)))
+        #expect(!TLSClient.State.isLegal(StateEdge(.expectCertificate, .expectFinished)))
+        #expect(!TLSServer.State.isLegal(StateEdge(.expectClientHello, .connected)))
+        #expect(!TLSServer.State.isLegal(StateEdge(.failed, .closed)))
+        #expect(!TLSServer.State.isLegal(StateEdge(.closed, .closed)))
+        #expect(TLSServer.State.isLegal(StateEdge(.expectClientKeyExchange, .failed)))
+    }
+}

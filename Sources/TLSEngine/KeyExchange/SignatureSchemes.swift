@@ -62,7 +62,7 @@ public enum SignatureSchemes {
     /// 36-byte MD5(data) ‖ SHA-1(data), padded as a PKCS #1 v1.5 block type 1
     /// (00 01 FF…FF 00 ‖ hashes, without a DigestInfo) and raised to the private exponent.
     static func legacyBlock(_ data: [UInt8], modulusLength k: Int) throws(TLSError) -> [UInt8] {
-        let hashes = TLSCrypto.HashAlgorithm.md5.digest(data) + TLSCrypto.HashAlgorithm.sha1.digest(data)
+        let hashes = HashAlgorithm.md5.digest(data) + HashAlgorithm.sha1.digest(data)
         guard k >= hashes.count + 11 else { throw .internalError("RSA modulus too small for an MD5‖SHA-1 signature") }
         return [0x00, 0x01] + [UInt8](repeating: 0xff, count: k - 3 - hashes.count) + [0x00] + hashes
     }
