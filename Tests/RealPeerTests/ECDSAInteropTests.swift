@@ -20,7 +20,7 @@ struct ECDSAInteropTests {
         return ServerThread(real)
     }
 
-    static func client(port: UInt16, pki: TestPKI, suites: [CipherSuite] = CipherSuite.allImplemented,
+    static func client(port: UInt16, pki: TestPKI, suites: [CipherSuite] = CipherSuite.offerWithECDSA,
                        groups: [NamedGroup] = [.x25519, .secp256r1, .secp384r1]) throws -> RealClient {
         let roots = try PeerFiles.certificates(at: pki.path("ecroot.pem"))
         let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: "EC test root"),
@@ -30,11 +30,16 @@ struct ECDSAInteropTests {
                           request: "GET / HTTP/1.0\r\n\r\n", timeoutMilliseconds: 5_000)
     }
 
-    /// (curve, s_client cipher, the suite, the signature scheme OpenSSL reports).
+    /// (curve, s_client cipher, the suite).
     static let serverCases: [(String, String, CipherSuite)] = [
         ("256", "ECDHE-ECDSA-AES128-GCM-SHA256", .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256),
         ("384", "ECDHE-ECDSA-AES256-GCM-SHA384", .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384),
         ("384", "ECDHE-ECDSA-AES128-GCM-SHA256", .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256),
+        // The CBC ones (MAC-then-encrypt or, as s_client asks, encrypt-then-MAC).
+        ("256", "ECDHE-ECDSA-AES128-SHA256", .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256),
+        ("384", "ECDHE-ECDSA-AES256-SHA384", .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384),
+        ("256", "ECDHE-ECDSA-AES128-SHA", .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA),
+        ("384", "ECDHE-ECDSA-AES256-SHA", .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA),
     ]
 
     @Test("our server with an EC certificate: s_client verifies it and the ECDSA ServerKeyExchange", arguments: 0 ..< serverCases.count)
@@ -60,7 +65,7 @@ struct ECDSAInteropTests {
     @Test("our server with an RSA certificate never picks an ECDSA suite (s_client offering only ECDSA gets handshake_failure)")
     func rsaServerRefusesECDSAOnlyClient() throws {
         let pki = try TestPKI.require()
-        let thread = try ServerRoleTests.server(pki: pki, suites: CipherSuite.allImplemented)
+        let thread = try ServerRoleTests.server(pki: pki, suites: CipherSuite.allImplementedWithECDSA)
         defer { thread.stop() }
         let r = try ServerRoleTests.sClient(thread.port, pki: pki, ["-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256"])
         #expect(r.output.contains("handshake failure"), "\(r.output)")
