@@ -78,4 +78,42 @@ struct ChineseLessonTests {
         #expect(c.entry(named: "tls/one")?.title(for: .zh) == "一次成功的握手")
         #expect(c.filtered(by: ["握手"]).map(\.name) == ["tls/one"])
     }
+
+    /// Every lesson the repository ships is translated: the Chinese words are there and valid
+    /// (parsing enforces the rules once one of them is present).
+    @Test func everyLessonInTheLibraryHasChinese() throws {
+        let files = Library.files
+        #expect(files.count >= 100)
+        for file in files {
+            let s = try ScenarioParser.parse(contentsOf: file)
+            guard let chinese = s.chinese else { Issue.record("\(file): no title_zh / description_zh"); continue }
+            #expect(chinese.tryNext.count == s.tryNext.count, "\(file)")
+            #expect(chinese.description.count >= 30, "\(file): a Chinese description that teaches its point")
+            #expect(!chinese.description.contains("  "), "\(file): a doubled space in description_zh")
+            let pairs = [(s.title, chinese.title), (s.description, chinese.description)] + Array(zip(s.tryNext, chinese.tryNext))
+            for (english, translated) in pairs {
+                for token in Self.untranslated(in: english) where !translated.contains(token) {
+                    Issue.record("\(file): '\(token)' is in the English text but not in the Chinese")
+                }
+            }
+        }
+        let catalogue = LessonCatalogue(directory: Library.root)
+        #expect(catalogue.problems.isEmpty, "\(catalogue.problems)")
+        #expect(catalogue.entries.allSatisfy { $0.chinese != nil })
+    }
+
+    /// What a translation keeps as written: RFC numbers and sections, snake_case names (alerts,
+    /// extensions, file keys) and lesson names (`tcp/syn-cookies`).
+    static func untranslated(in english: String) -> Set<String> {
+        var tokens = Set<String>()
+        for m in english.matches(of: /RFC \d+|§[\d.]*\d|\b[a-z_]+_[a-z_]+\b|\b[a-z0-9]+\/[a-z0-9.\-]*[a-z0-9]\b/) {
+            tokens.insert(String(m.output))
+        }
+        return tokens
+    }
+
+    @Test func untranslatedTokensAreFound() {
+        #expect(Self.untranslated(in: "ends with bad_record_mac (RFC 5246 §7.2.2, tcp/syn-cookies).")
+                == ["bad_record_mac", "RFC 5246", "§7.2.2", "tcp/syn-cookies"])
+    }
 }
