@@ -136,19 +136,18 @@ public struct RealClient {
             }
             recorder.read(bytes.count)
             let step = client.receive(bytes)
-            let outcome = StepOutcome(step)
-            early += outcome.applicationData
+            early += step.applicationData
             _ = send(step)
-            if let alert = outcome.fatalReceived {
+            if let alert = step.fatalAlertReceived {
                 closeSocket()
                 return finish("the server sent a fatal alert: \(alert.alertDescription.displayName)", recorder, client)
             }
-            if case let (alert, cause)? = outcome.fatalSent {
+            if case let (alert, cause)? = step.fatalAlertSentStated {
                 closeSocket()
                 return finish("refused: \(alert.alertDescription.displayName) — \(cause)", recorder, client)
             }
             if client.stateName == .closed || client.stateName == .failed {
-                if outcome.completed && outcome.closeNotifyReceived {
+                if step.handshakeCompleted && step.closeNotifyReceived {
                     closedRightAfterHandshake = true
                     break
                 }
@@ -191,20 +190,19 @@ public struct RealClient {
                 if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
-                let outcome = StepOutcome(step)
                 // In the trace, the frames sit right after the records that carried them, before a
                 // close_notify that came in the same read.
                 let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
                 recorder.record(step.events[..<split], by: .client)
-                if !outcome.applicationData.isEmpty { deliver(connection.receive(outcome.applicationData)) }
+                if !step.applicationData.isEmpty { deliver(connection.receive(step.applicationData)) }
                 recorder.record(step.events[split...], by: .client)
                 if !step.output.isEmpty {
                     do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
                         recorder.socket("write of \(step.output.count) bytes failed: \(error)")
                     }
                 }
-                if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
-                if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if let alert = step.fatalAlertReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
+                if case let (alert, cause)? = step.fatalAlertSentStated { failure = "\(alert.alertDescription.displayName): \(cause)" }
             }
             // Done: GOAWAY NO_ERROR naming the last pushed stream processed (RFC 9113 §6.8).
             if connection.isExchangeComplete { deliver(connection.goAway()) }
@@ -257,11 +255,10 @@ public struct RealClient {
                 if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
-                let outcome = StepOutcome(step)
-                response += outcome.applicationData
+                response += step.applicationData
                 _ = send(step)
-                if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
-                if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if let alert = step.fatalAlertReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
+                if case let (alert, cause)? = step.fatalAlertSentStated { failure = "\(alert.alertDescription.displayName): \(cause)" }
             }
             if failure == nil, response.isEmpty { failure = "the server closed without an HTTP response" }
             recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)

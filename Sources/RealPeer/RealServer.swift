@@ -224,13 +224,12 @@ public final class RealServer: @unchecked Sendable {
             }
             recorder.read(bytes.count)
             let step = server.receive(bytes)
-            let outcome = StepOutcome(step)
-            early += outcome.applicationData
+            early += step.applicationData
             send(step)
-            if let alert = outcome.fatalReceived {
+            if let alert = step.fatalAlertReceived {
                 return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)")
             }
-            if case let (alert, cause)? = outcome.fatalSent {
+            if case let (alert, cause)? = step.fatalAlertSentStated {
                 return finish("sent alert \(alert.alertDescription.displayName): \(cause)")
             }
             if server.stateName == .closed || server.stateName == .failed {
@@ -302,12 +301,11 @@ public final class RealServer: @unchecked Sendable {
                 }
                 recorder.read(bytes.count)
                 let step = server.receive(bytes)
-                let outcome = StepOutcome(step)
                 // The frames sit in the trace right after the records that carried them, before a
                 // close_notify or alert that came in the same read.
                 let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
                 recorder.record(step.events[..<split], by: .server)
-                let sendFailure = process(outcome.applicationData)
+                let sendFailure = process(step.applicationData)
                 recorder.record(step.events[split...], by: .server)
                 if !step.output.isEmpty {
                     do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
@@ -315,10 +313,10 @@ public final class RealServer: @unchecked Sendable {
                     }
                 }
                 if let why = sendFailure { return finish(why, request: request) }
-                if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
-                if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
+                if let alert = step.fatalAlertReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
+                if case let (alert, cause)? = step.fatalAlertSentStated { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
                 if connection.isClosed { break }
-                if outcome.closeNotifyReceived || !server.isConnected {
+                if step.closeNotifyReceived || !server.isConnected {
                     return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
                 }
             }
@@ -381,12 +379,11 @@ public final class RealServer: @unchecked Sendable {
             }
             recorder.read(bytes.count)
             let step = server.receive(bytes)
-            let outcome = StepOutcome(step)
-            request += outcome.applicationData
+            request += step.applicationData
             send(step)
-            if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)") }
-            if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
-            if outcome.closeNotifyReceived || !server.isConnected {
+            if let alert = step.fatalAlertReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)") }
+            if case let (alert, cause)? = step.fatalAlertSentStated { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
+            if step.closeNotifyReceived || !server.isConnected {
                 return finish("the client sent close_notify before a request")
             }
         }

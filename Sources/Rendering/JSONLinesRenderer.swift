@@ -184,7 +184,7 @@ public struct JSONLinesRenderer: Sendable {
                 + (n.applicationProtocol.map { [("alpn", .string($0.description))] } ?? [])
         case .derived(let value):
             return derived(value)
-        case .certificateDecision(let peer, let length, let accepted, let detail):
+        case .certificateDecision(let peer, let length, let accepted, let detail, _):
             return [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)), ("chain_length", .number(String(length))),
                     ("accepted", .bool(accepted)), ("detail", .string(detail))]
         case .handshakeCompleted(let resumed):

@@ -27,7 +27,7 @@ extension TextRenderer {
             return [row(t, at: actor, "agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")\(n.applicationProtocol.map { ", ALPN \($0)" } ?? "")")]
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
-        case .certificateDecision(_, let length, let accepted, let detail):
+        case .certificateDecision(_, let length, let accepted, let detail, _):
             if !accepted { state.certificateRejected = true }
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):

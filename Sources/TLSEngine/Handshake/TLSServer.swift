@@ -4,8 +4,10 @@ import TLSCrypto
 /// a ClientHello with ServerHello, Certificate, [ServerKeyExchange], [CertificateRequest],
 /// ServerHelloDone — or, resuming a cached session, with ServerHello, ChangeCipherSpec and
 /// Finished first. No I/O; any error sends a fatal alert and ends in `failed`.
-public struct TLSServer {
-    private enum State {
+public struct TLSServer: HandshakeMachine {
+    static let role = TLSRole.server
+
+    enum State: HandshakeState {
         case expectClientHello
         case expectClientCertificate
         case expectClientKeyExchange
@@ -29,10 +31,32 @@ public struct TLSServer {
             case .failed: return .failed
             }
         }
+
+        var failureAlert: Alert? { if case .failed(let alert) = self { return alert } else { return nil } }
+        var isConnected: Bool { if case .connected = self { return true } else { return false } }
+        var isClosed: Bool { if case .closed = self { return true } else { return false } }
+        static let handshakeEdges: Set<StateEdge> = [
+            StateEdge(.expectClientHello, .expectClientCertificate),
+            StateEdge(.expectClientHello, .expectClientKeyExchange),
+            StateEdge(.expectClientHello, .expectChangeCipherSpec),  // resuming: our Finished went first
+            StateEdge(.expectClientCertificate, .expectClientKeyExchange),
+            StateEdge(.expectClientKeyExchange, .expectCertificateVerify),
+            StateEdge(.expectClientKeyExchange, .expectChangeCipherSpec),
+            StateEdge(.expectCertificateVerify, .expectChangeCipherSpec),
+            StateEdge(.expectChangeCipherSpec, .expectFinished),
+            StateEdge(.expectFinished, .connected),
+        ]
+
+        var notesEndOfStreamOnly: Bool {
+            switch self {
+            case .connected, .closed, .failed: return true
+            default: return false
+            }
+        }
     }
 
-    private var state: State = .expectClientHello
-    private var context: ConnectionContext
+    var state: State = .expectClientHello
+    var context: ConnectionContext
     private let configuration: TLSServerConfiguration
     private var keyExchange: (any KeyExchange)?
     /// The schemes offered in our CertificateRequest (TLS 1.2).
@@ -47,8 +71,8 @@ public struct TLSServer {
     // MARK: - Inspection
 
     public var stateName: TLSStateName { state.name }
-    public var isConnected: Bool { if case .connected = state { return true } else { return false } }
-    public var failureAlert: Alert? { if case .failed(let a) = state { return a } else { return nil } }
+    public var isConnected: Bool { state.isConnected }
+    public var failureAlert: Alert? { state.failureAlert }
     public var negotiatedVersion: ProtocolVersion? { context.suite == nil ? nil : context.version }
     public var negotiatedSuite: CipherSuite? { context.suite?.suite }
     public var masterSecret: [UInt8]? { context.masterSecret }
@@ -65,14 +89,7 @@ public struct TLSServer {
     // MARK: - Inputs
 
     public mutating func receive(_ bytes: [UInt8]) -> TLSStep {
-        if case .failed = state { return context.takeStep() }
-        context.append(bytes)
-        run { (server: inout TLSServer) throws(TLSError) in
-            while !server.isFinal, let incoming = try server.context.nextIncoming() {
-                try server.handle(incoming)
-            }
-        }
-        return context.takeStep()
+        receiveBytes(bytes)
     }
 
     /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
@@ -81,69 +98,20 @@ public struct TLSServer {
     /// ``TLSEvent/endOfStream(state:bufferedBytes:)`` and the alert's cause) — so a stalled
     /// handshake never ends silently. Once connected, closed or failed it only records the event.
     public mutating func receiveEndOfStream() -> TLSStep {
-        switch state {
-        case .failed, .closed, .connected:
-            context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
-        default:
-            let error = context.endOfStreamError(state: state.name)
-            fail(error)
-        }
-        return context.takeStep()
+        receiveEndOfStreamShell()
     }
 
     public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
-        guard case .connected = state else { throw .internalError("application data before the handshake completed") }
-        try context.sendApplicationData(data)
-        return context.takeStep()
+        try sendApplicationDataShell(data)
     }
 
     public mutating func close() -> TLSStep {
-        switch state {
-        case .failed, .closed: break
-        default:
-            context.sendAlert(.closeNotify, cause: "close")
-            transition(to: .closed)
-        }
-        return context.takeStep()
-    }
-
-    // MARK: - The one state change
-
-    private mutating func transition(to next: State) {
-        let from = state.name
-        state = next
-        context.events.append(.stateChanged(role: .server, from: from, to: next.name))
-    }
-
-    private var isFinal: Bool {
-        if case .failed = state { return true }
-        return false
-    }
-
-    private mutating func run(_ body: (inout TLSServer) throws(TLSError) -> Void) {
-        do {
-            try body(&self)
-        } catch {
-            fail(error)
-        }
-    }
-
-    private mutating func fail(_ error: TLSError) {
-        let alert: Alert
-        if let description = error.alert {
-            alert = .fatal(description)
-            context.sendAlert(alert, cause: error.description)
-        } else if case .alertReceived(let received) = error {
-            alert = received
-        } else {
-            alert = .fatal(.internalError)
-        }
-        transition(to: .failed(alert))
+        closeShell()
     }
 
     // MARK: - Dispatch (RFC 5246 §7.3)
 
-    private mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
+    mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
         if case .alert(let alert) = incoming { return try handleAlert(alert) }
         switch (state, incoming) {
         case (.closed, _):
@@ -178,23 +146,6 @@ public struct TLSServer {
         default:
             throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
         }
-    }
-
-    private mutating func received(_ raw: RawHandshakeMessage) throws(TLSError) -> HandshakeMessage {
-        let message = try context.decode(raw)
-        context.transcript.append(raw.bytes)
-        return message
-    }
-
-    private mutating func handleAlert(_ alert: Alert) throws(TLSError) {
-        context.events.append(.alertReceived(alert))
-        if alert.alertDescription == .closeNotify {
-            if !context.sentCloseNotify { context.sendAlert(.closeNotify, cause: "reply to close_notify") }
-            if case .closed = state { return }
-            transition(to: .closed)
-            return
-        }
-        if alert.isFatal { throw .alertReceived(alert) }
     }
 
     // MARK: - The handshake, top to bottom
@@ -364,7 +315,7 @@ public struct TLSServer {
         let chain = message.certificateList
         if chain.isEmpty {
             context.events.append(.certificateDecision(peer: .client, chainLength: 0, accepted: configuration.clientAuthentication != .require,
-                                                       detail: "the client sent no certificate"))
+                                                       detail: "the client sent no certificate", validation: nil))
             guard configuration.clientAuthentication != .require else {
                 throw .certificateRejected(.handshakeFailure, "a client certificate is required")
             }
@@ -375,12 +326,14 @@ public struct TLSServer {
             throw .certificateRejected(.certificateUnknown, "no evaluator for client certificates")
         }
         switch evaluator.evaluate(chain: chain, role: .client, serverName: nil) {
-        case let .accept(key, summary):
-            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary))
+        case let .accept(key, summary, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary,
+                                                       validation: validation))
             context.peerPublicKey = key
             clientCertificateChain = chain
-        case let .reject(alert, reason):
-            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason))
+        case let .reject(alert, reason, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason,
+                                                       validation: validation))
             throw .certificateRejected(alert, reason)
         }
         transition(to: .expectClientKeyExchange)
