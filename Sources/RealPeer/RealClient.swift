@@ -52,6 +52,11 @@ public struct RealClient {
         /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
         public var applicationProtocol: ProtocolName?
         public var keyLog: KeyLogEntry?
+        /// The session this connection established or resumed (its ID, suite and master secret), for
+        /// `TLSClientConfiguration.session` on a later connection; nil when the server gave no session ID.
+        public var session: TLSSession?
+        /// True when the server resumed the offered session (the abbreviated handshake, RFC 5246 §7.3).
+        public var resumed = false
 
         public var succeeded: Bool { failure == nil }
     }
@@ -71,6 +76,8 @@ public struct RealClient {
             r.extendedMasterSecret = client.usesExtendedMasterSecret
             r.applicationProtocol = client.negotiatedApplicationProtocol
             r.keyLog = recorder.keyLog
+            r.session = client.session
+            r.resumed = client.isResumed
             return r
         }
 

@@ -182,6 +182,7 @@ public struct JSONLinesRenderer: Sendable {
                     ("cipher_suite", .string(n.cipherSuite.name ?? n.cipherSuite.hex)),
                     ("extended_master_secret", .bool(n.extendedMasterSecret)), ("resumed", .bool(n.resumed))]
                 + (n.applicationProtocol.map { [("alpn", .string($0.description))] } ?? [])
+                + (n.encryptThenMAC ? [("encrypt_then_mac", .bool(true))] : [])
         case .derived(let value):
             return derived(value)
         case .certificateDecision(let peer, let length, let accepted, let detail, _):

@@ -24,7 +24,7 @@ extension TextRenderer {
             state.keyExchange = n.cipherSuite.parameters?.keyExchange
             state.cipherSuite = n.cipherSuite
             guard actor == .client else { return [] }
-            return [row(t, at: actor, "agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")\(n.applicationProtocol.map { ", ALPN \($0)" } ?? "")")]
+            return [row(t, at: actor, "agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")\(n.encryptThenMAC ? ", encrypt-then-MAC (RFC 7366)" : "")\(n.applicationProtocol.map { ", ALPN \($0)" } ?? "")")]
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
         case .certificateDecision(_, let length, let accepted, let detail, _):

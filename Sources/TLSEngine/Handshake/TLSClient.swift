@@ -102,6 +102,8 @@ public struct TLSClient: HandshakeMachine {
     public var masterSecret: [UInt8]? { context.masterSecret }
     public var keyBlock: KeyBlock? { context.keyBlock }
     public var usesExtendedMasterSecret: Bool { context.extendedMasterSecret }
+    /// CBC records are encrypt-then-MAC (RFC 7366).
+    public var usesEncryptThenMAC: Bool { context.encryptThenMAC }
     public var isResumed: Bool { context.resumed }
     /// The application protocol the server chose with ALPN (RFC 7301), nil when none was negotiated.
     public var negotiatedApplicationProtocol: ProtocolName? { context.applicationProtocol }
@@ -206,6 +208,9 @@ public struct TLSClient: HandshakeMachine {
             extensions.append(.ecPointFormats([.uncompressed]))
         }
         if config.maximumVersion >= .tls12 { extensions.append(.signatureAlgorithms(config.signatureAlgorithms)) }
+        if config.offerEncryptThenMAC, config.cipherSuites.contains(where: { $0.parameters.map { !$0.isAEAD } ?? false }) {
+            extensions.append(.encryptThenMAC)
+        }
         if config.offerExtendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if config.sendRenegotiationInfo { extensions.append(.renegotiationInfo([])) }
         if !config.applicationProtocols.isEmpty {
@@ -267,6 +272,11 @@ public struct TLSClient: HandshakeMachine {
         context.serverRandom = hello.random.bytes
         context.sessionID = hello.sessionID
         context.extendedMasterSecret = config.offerExtendedMasterSecret && (hello.extensions ?? []).contains(type: .extendedMasterSecret)
+        // RFC 7366 §3: the server answers encrypt_then_mac only for a block-cipher suite.
+        if (hello.extensions ?? []).contains(type: .encryptThenMAC) {
+            guard !params.isAEAD else { throw .peerMisbehaved(.encryptThenMACWithAEAD(hello.cipherSuite)) }
+            context.encryptThenMAC = true
+        }
         context.serverName = config.serverName
         try context.fix(suite: params, version: version)
 
@@ -277,6 +287,9 @@ public struct TLSClient: HandshakeMachine {
             }
             guard session.extendedMasterSecret == context.extendedMasterSecret else {
                 throw .peerMisbehaved(.extendedMasterSecretChangedOnResumption)
+            }
+            guard session.encryptThenMAC == context.encryptThenMAC else {
+                throw .peerMisbehaved(.encryptThenMACChangedOnResumption)
             }
             context.resumed = true
             context.masterSecret = session.masterSecret
@@ -300,7 +313,7 @@ public struct TLSClient: HandshakeMachine {
         NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
                          extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
                          serverName: context.serverName, group: group,
-                         applicationProtocol: context.applicationProtocol)
+                         applicationProtocol: context.applicationProtocol, encryptThenMAC: context.encryptThenMAC)
     }
 
     private mutating func processCertificate(_ message: CertificateMessage) throws(TLSError) {
@@ -395,7 +408,8 @@ public struct TLSClient: HandshakeMachine {
             try context.sendFinished()
         } else if !context.sessionID.isEmpty, let master = context.masterSecret, let suite = context.suite {
             let newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                        masterSecret: master, extendedMasterSecret: context.extendedMasterSecret)
+                                        masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+                                        encryptThenMAC: context.encryptThenMAC)
             session = newSession
             context.events.append(.sessionEstablished(newSession))
         }

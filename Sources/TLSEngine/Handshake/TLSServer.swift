@@ -66,6 +66,7 @@ public struct TLSServer: HandshakeMachine {
     public init(configuration: TLSServerConfiguration) {
         self.configuration = configuration
         context = ConnectionContext(role: .server, random: configuration.random)
+        context.acceptsSSLv2ClientHello = true
     }
 
     // MARK: - Inspection
@@ -78,6 +79,8 @@ public struct TLSServer: HandshakeMachine {
     public var masterSecret: [UInt8]? { context.masterSecret }
     public var keyBlock: KeyBlock? { context.keyBlock }
     public var usesExtendedMasterSecret: Bool { context.extendedMasterSecret }
+    /// CBC records are encrypt-then-MAC (RFC 7366).
+    public var usesEncryptThenMAC: Bool { context.encryptThenMAC }
     public var isResumed: Bool { context.resumed }
     /// The client's chain, when it sent one (mutual TLS).
     public var peerCertificateChain: [[UInt8]] { clientCertificateChain }
@@ -198,6 +201,7 @@ public struct TLSServer: HandshakeMachine {
             context.applicationProtocol = chosen
         }
         let clientOffersEMS = extensions.contains(type: .extendedMasterSecret)
+        let clientOffersETM = extensions.contains(type: .encryptThenMAC)
         context.extendedMasterSecret = config.extendedMasterSecret && clientOffersEMS
         context.clientHelloVersion = hello.clientVersion
         context.clientRandom = hello.random.bytes
@@ -208,9 +212,12 @@ public struct TLSServer: HandshakeMachine {
         if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID),
            cached.version == version, hello.cipherSuites.contains(cached.cipherSuite),
            cached.extendedMasterSecret == context.extendedMasterSecret,
+           !cached.encryptThenMAC || clientOffersETM,
            let params = cached.cipherSuite.parameters {
             context.sessionID = cached.sessionID
             context.resumed = true
+            // RFC 7366 §3.1: a resumed session keeps the record format it had.
+            context.encryptThenMAC = cached.encryptThenMAC
             settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
             try context.fix(suite: params, version: version)
             context.sendHandshake(.serverHello(serverHello(suite: cached.cipherSuite, version: version,
@@ -229,28 +236,35 @@ public struct TLSServer: HandshakeMachine {
         // The server's preference among what the client offers (RFC 5246 §7.4.1.3).
         let scheme = version >= .tls12
             ? SignatureSchemes.choose(peerOffer: signatureOffer, ours: config.signatureAlgorithms) : nil
-        let curve = config.curves.first { c in groups.map { $0.contains(NamedGroup(rawValue: c.namedGroup)) } ?? true }
+        let curve = groups.map { offered in config.curves.first { offered.contains(NamedGroup(rawValue: $0.namedGroup)) } }
+            ?? (config.curves.contains(.secp256r1) ? .secp256r1 : config.curves.first)
+        let dhGroup = FFDHENegotiation.group(offered: groups, configured: config.dhGroup, acceptable: config.finiteFieldGroups)
         let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
             guard hello.cipherSuites.contains(suite), let params = suite.parameters,
                   SuiteSelection.isAllowed(params, version: version) else { return nil }
             switch params.keyExchange {
             case .rsa: return params
-            case .dheRSA: return scheme == nil ? nil : params
+            case .dheRSA: return scheme == nil || dhGroup == nil ? nil : params
             case .ecdheRSA: return scheme == nil || curve == nil ? nil : params
             }
         }.first
         guard let params = choice else {
+            if dhGroup == nil, hello.cipherSuites.contains(where: { $0.parameters?.keyExchange == .dheRSA }) {
+                throw .peerIncompatible(.noAcceptableFiniteFieldGroup(offered: (groups ?? []).filter(FFDHENegotiation.isFiniteField)))
+            }
             throw .peerIncompatible(.noCommonSuite(version))
         }
         settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
+        // RFC 7366 §3: encrypt-then-MAC when the client asks and the suite is a block cipher (never with AEAD).
+        context.encryptThenMAC = config.encryptThenMAC && clientOffersETM && !params.isAEAD
         context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
         try context.fix(suite: params, version: version)
         var groupName: String?
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA:
-            keyExchange = DHEKeyExchange(group: config.dhGroup, exponentSize: config.dhExponentSize)
-            groupName = config.dhGroup.name
+            keyExchange = DHEKeyExchange(group: dhGroup, exponentSize: config.dhExponentSize)
+            groupName = dhGroup?.name
         case .ecdheRSA:
             keyExchange = ECDHEKeyExchange(curve: curve)
             groupName = curve?.rawValue
@@ -273,7 +287,7 @@ public struct TLSServer: HandshakeMachine {
                 params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))))
         }
         if config.clientAuthentication != .none {
-            requestedSchemes = config.signatureAlgorithms.filter(SignatureSchemes.implemented.contains)
+            requestedSchemes = config.certificateRequestSignatureAlgorithms.filter(SignatureSchemes.implemented.contains)
             context.sendHandshake(.certificateRequest(CertificateRequest(
                 certificateTypes: [.rsaSign],
                 supportedSignatureAlgorithms: version >= .tls12 ? requestedSchemes : nil)))
@@ -296,6 +310,7 @@ public struct TLSServer: HandshakeMachine {
         // TLS_EMPTY_RENEGOTIATION_INFO_SCSV (OpenSSL clients send the SCSV and refuse a server without it).
         if clientExtensions.contains(type: .renegotiationInfo) || scsv { extensions.append(.renegotiationInfo([])) }
         if context.extendedMasterSecret { extensions.append(.extendedMasterSecret) }
+        if context.encryptThenMAC { extensions.append(.encryptThenMAC) }
         if ecdhe && clientExtensions.contains(type: .ecPointFormats) { extensions.append(.ecPointFormats([.uncompressed])) }
         // RFC 7301 §3.1: the server's answer names exactly one protocol.
         if let chosen = context.applicationProtocol { extensions.append(.applicationLayerProtocolNegotiation([chosen])) }
@@ -307,7 +322,7 @@ public struct TLSServer: HandshakeMachine {
         NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
                          extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
                          serverName: context.serverName, group: group,
-                         applicationProtocol: context.applicationProtocol)
+                         applicationProtocol: context.applicationProtocol, encryptThenMAC: context.encryptThenMAC)
     }
 
     /// RFC 5246 §7.4.6: an empty list means "no certificate"; fatal when one is required.
@@ -380,7 +395,8 @@ public struct TLSServer: HandshakeMachine {
             if let cache = configuration.sessionCache, !context.sessionID.isEmpty,
                let master = context.masterSecret, let suite = context.suite {
                 let session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                         masterSecret: master, extendedMasterSecret: context.extendedMasterSecret)
+                                         masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+                                         encryptThenMAC: context.encryptThenMAC)
                 cache.store(session)
                 context.events.append(.sessionEstablished(session))
             }

@@ -18,6 +18,8 @@ struct ConnectionContext {
     var serverRandom: [UInt8] = []
     var sessionID: [UInt8] = []
     var extendedMasterSecret = false
+    /// RFC 7366: CBC records are encrypt-then-MAC (both hellos carried the extension, the suite is CBC).
+    var encryptThenMAC = false
     var resumed = false
     var serverName: String?
     /// The protocol ALPN agreed on (RFC 7301), when it did; a property of this connection, not of
@@ -43,6 +45,10 @@ struct ConnectionContext {
     /// see ``IncomingLimits``.
     private var consecutiveWarningAlerts = 0
     private var consecutiveEmptyRecords = 0
+
+    /// A server's first bytes may be an SSL 2.0-compatible CLIENT-HELLO (RFC 5246 Appendix E.2);
+    /// cleared once the first record or message is read.
+    var acceptsSSLv2ClientHello = false
 
     var records: [SentRecord] = []
     var events: [TLSEvent] = []
@@ -189,6 +195,24 @@ struct ConnectionContext {
     /// handshake message (RFC 5246 §7.4).
     mutating func nextIncoming() throws(TLSError) -> IncomingContent? {
         if !queued.isEmpty { return .handshake(queued.removeFirst()) }
+        if acceptsSSLv2ClientHello {
+            let start: RecordReader.SSLv2Start
+            do { start = try reader.takeSSLv2ClientHello() } catch { throw .invalidMessage(error) }
+            switch start {
+            case .needMoreBytes: return nil
+            case .notSSLv2: acceptsSSLv2ClientHello = false
+            case .clientHello(let wire):
+                acceptsSSLv2ClientHello = false
+                let message = Array(wire.dropFirst(2))
+                let hello: ClientHello
+                do { hello = try SSLv2ClientHello.decode(message) } catch { throw .invalidMessage(error) }
+                events.append(.recordReceived(RecordTrace(contentType: .handshake, version: hello.clientVersion,
+                                                          plaintext: message, wire: wire, crypto: nil)))
+                var body = ByteWriter()
+                hello.encode(to: &body)
+                return .handshake(RawHandshakeMessage(type: .clientHello, body: body.bytes, receivedBytes: message))
+            }
+        }
         while true {
             let record: TLSRecord
             do {
@@ -347,15 +371,16 @@ struct ConnectionContext {
         }
         events.append(.derived(.keyBlock(seed: serverRandom + clientRandom, prf: prf, keyBlock: bytes, keys: keys)))
         keyBlock = keys
-        let cipher: RecordCipher = suite.cipher.isAEAD
-            ? .aesGCM(keyLength: suite.keyLength)
-            : .aesCBC(keyLength: suite.keyLength, mac: suite.mac == .hmacSHA1 ? .sha1 : .sha256)
+        let cipher = suite.recordCipher
         let explicitIV = version >= .tls11
+        let etm = encryptThenMAC && !suite.isAEAD
         do {
             let client = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.clientWriteMACKey,
-                                             writeKey: keys.clientWriteKey, fixedIV: keys.clientWriteIV), explicitIV: explicitIV)
+                                             writeKey: keys.clientWriteKey, fixedIV: keys.clientWriteIV), explicitIV: explicitIV,
+                                             encryptThenMAC: etm)
             let server = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.serverWriteMACKey,
-                                             writeKey: keys.serverWriteKey, fixedIV: keys.serverWriteIV), explicitIV: explicitIV)
+                                             writeKey: keys.serverWriteKey, fixedIV: keys.serverWriteIV), explicitIV: explicitIV,
+                                             encryptThenMAC: etm)
             pendingWrite = role == .client ? client : server
             pendingRead = role == .client ? server : client
         } catch {

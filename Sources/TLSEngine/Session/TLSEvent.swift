@@ -72,6 +72,8 @@ public struct NegotiationTrace: Sendable, Hashable {
     public var group: String?
     /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
     public var applicationProtocol: ProtocolName? = nil
+    /// CBC records are encrypt-then-MAC (RFC 7366): the MAC covers IV and ciphertext and is checked first.
+    public var encryptThenMAC = false
 }
 
 /// A ServerKeyExchange / CertificateVerify signature (RFC 5246 §4.7, §7.4.3, §7.4.8).
