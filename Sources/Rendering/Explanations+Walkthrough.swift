@@ -100,6 +100,12 @@ extension Explanations {
         "walk.dropped": "The {actor} does not act on this message: it changes nothing on its side.",
         "walk.attack.failed": "The {actor} stops here: what it learned so far is all it gets, and k shows what that is.",
 
+        // HTTP/2 steps the ladder draws without a sentence (RFC 9113).
+        "walk.h2.connectionError": "A connection error ends the whole HTTP/2 connection, not one stream: RFC 9113 §5.4.1 has the endpoint send GOAWAY with the error code ({code}) first, then close the TCP connection.",
+        "walk.h2.streamError": "A stream error ends stream {stream} only (RFC 9113 §5.4.2): RST_STREAM carries the error code {code}, and the other streams go on.",
+        "walk.h2.rstStream": "RST_STREAM ends one stream at once, with an error code; the connection and its other streams go on (RFC 9113 §6.4).",
+        "walk.h2.rstStreamRefused": "RST_STREAM with REFUSED_STREAM ends one stream that was not processed at all, so its request can safely be sent again on a new stream (RFC 9113 §8.7); the other streams go on.",
+
         // TLS steps the ladder draws without a sentence.
         "walk.tls.closeNotify": "close_notify: the {actor} will send no more data on this connection. The alert travels in a protected record like any other, so an attacker can cut the connection but cannot forge this alert — a receiver that sees the end of the data without it knows the data may have been truncated (RFC 5246 §7.2.1).",
         "walk.tls.complete": "The {actor}'s handshake is complete: it has sent its own Finished and checked the {peer}'s against its own computation, so both hold the same keys and saw the same handshake messages (RFC 5246 §7.4.9). From now on it may send application data.",
@@ -118,6 +124,7 @@ extension Explanations {
         "walk.compute": "Public-key work takes time: the {actor} spends {duration} of (virtual) processor time before it can go on.",
         "walk.http.request": "The application hands the request to TLS, which sends it in encrypted application-data records: the eavesdropper sees only their lengths.",
         "walk.http.requestPlain": "The application hands the request straight to TCP: without TLS every byte of it, cookie included, crosses the wire readable.",
+        "walk.http.retried": "The {actor} sends the same request again on a new stream: the {peer} refused the first stream before processing it, so sending it again cannot make anything happen twice (RFC 9113 §8.7).",
         "walk.http.response": "The {actor}'s TLS layer decrypted and checked the records carrying the response and hands it to the application.",
         "walk.http.responsePlain": "The response arrived in the clear: the {actor}'s TCP hands the bytes straight to the application — the eavesdropper read exactly the same bytes.",
 

@@ -1,3 +1,4 @@
+import HTTP2
 import TCPSim
 import TLSEngine
 import Trace
@@ -57,6 +58,13 @@ struct StepTeacher {
             return [renderer.explanations("walk.dropped.\(reason)", who) ?? say("walk.dropped", who)]
         case .attack(.failed):
             return [say("walk.attack.failed", who)]
+        case .http2(.connectionError(let code, _)):
+            return [say("walk.h2.connectionError", with(["code": code.name]))]
+        case .http2(.streamError(let stream, let code, _)):
+            return [say("walk.h2.streamError", with(["stream": "\(stream)", "code": code.name]))]
+        case .http2(.frameSent(let f)), .http2(.frameReceived(let f)):
+            guard case .rstStream(let code) = f.frame.payload else { return [] }
+            return [say(code == HTTP2ErrorCode.refusedStream.rawValue ? "walk.h2.rstStreamRefused" : "walk.h2.rstStream", who)]
         case .tcp(.connection(_, .stateChanged(_, let to, let cause))):
             return [stateSentence(to, cause: cause, values: who)]
         case .tls(.alertSent(let alert, _)) where alert.alertDescription == .closeNotify:
@@ -90,6 +98,8 @@ struct StepTeacher {
             return [say("walk.compute", with(["duration": TextRenderer.timeText(duration)]))]
         case .http(.requestSent):
             return [say(trace.summary.usedTLS ? "walk.http.request" : "walk.http.requestPlain", who)]
+        case .http(.requestRetried):
+            return [say("walk.http.retried", who)]
         case .http(.responseReceived):
             return [say(trace.summary.usedTLS ? "walk.http.response" : "walk.http.responsePlain", who)]
         default:

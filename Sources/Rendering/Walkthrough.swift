@@ -96,6 +96,12 @@ public struct Walkthrough: Sendable {
                 step.detail += taught
                 step.detailWithBytes += taught
             }
+            if trace.isLessonOnly, !step.detail.contains(where: { $0.split(separator: " ").count >= 4 }) {
+                // A TCP, ATS or DH lesson's ladder rows are sentences: the pane shows the row's whole.
+                let sentence = Self.rowText(step.ladder, renderer: normal, rails: !trace.isATSDecision)
+                step.detail.insert(sentence, at: 0)
+                step.detailWithBytes.insert(sentence, at: 0)
+            }
             steps.append(step)
         }
         if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
@@ -141,6 +147,14 @@ public struct Walkthrough: Sendable {
         guard let normal = split(plain) else { return nil }
         let withBytes = split(full)?.detail ?? normal.detail
         return Step(kind: .event, eventIndex: index, ladder: normal.ladder, detail: normal.detail, detailWithBytes: withBytes)
+    }
+
+    /// The text of a ladder entry without its time and rails, its wrapped lines joined again.
+    static func rowText(_ ladder: [String], renderer: TextRenderer, rails: Bool) -> String {
+        let prefix = rails ? renderer.layout.timeWidth + 2 + renderer.layout.ladderWidth + 2 : 0
+        return ladder.map { line in
+            String(line.dropFirst(min(prefix, line.count)).drop { $0 == " " }).trimmingTrailingSpaces()
+        }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The renderer's entries may hold several lines; the screen works with single lines.
