@@ -19,7 +19,8 @@ public struct Explanations: Sendable {
     /// A sentence the simulation named by key (its key and values when the catalogue lacks it).
     public func sentence(_ s: Sentence) -> String { self(s.key, s.values) ?? s.description }
 
-    public static let english = Explanations(text: englishPhaseNames.merging(lessonCatalogue) { phase, _ in phase }.merging([
+    public static let english = Explanations(text: englishPhaseNames.merging(lessonCatalogue) { phase, _ in phase }
+        .merging(walkthroughCatalogue) { earlier, _ in earlier }.merging([
         "phase.tcp": "TCP first opens a connection with three messages: each side proposes its starting sequence number and the other acknowledges it, so each learns that the other can both send and receive — and a stale SYN from an earlier connection cannot open a new one, because the client refuses an acknowledgment of a SYN it never sent (RFC 9293 §3.5).",
         "tcp.syn": "SYN: the client proposes its initial sequence number (ISN). SYN takes one unit of sequence space.",
         "tcp.synack": "SYN-ACK: the server acknowledges the client's ISN + 1 and proposes its own ISN.",

@@ -18,18 +18,24 @@ extension TextRenderer {
             }
         }
         guard from != to else { return from.rawValue }
+        // The walkthrough's sticky header names the columns above the arrow.
+        if ladderStyle == .walkthrough { return "" }
         return column(from) <= column(to) ? "\(from.rawValue) ──▶ \(to.rawValue)" : "\(to.rawValue) ◀── \(from.rawValue)"
     }
 
     /// The time column, right-aligned to the widest time of the trace.
     func time(_ micros: Int64) -> String {
-        let text = Self.timeText(micros)
+        let text = Self.timeText(micros, unit: ladderStyle == .printed)
         return String(repeating: " ", count: max(0, layout.timeWidth - text.count)) + text
     }
 
-    static func timeText(_ micros: Int64) -> String {
-        "\(micros / 1000).\((micros % 1000) / 100)ms"
+    /// Milliseconds with one decimal ("60.0ms"); without the unit where a header names it.
+    static func timeText(_ micros: Int64, unit: Bool = true) -> String {
+        "\(micros / 1000).\((micros % 1000) / 100)" + (unit ? "ms" : "")
     }
+
+    /// The heading of the time column: "time", or in the walkthrough the unit its times are in.
+    var timeHeading: String { ladderStyle == .walkthrough ? (explanations("walk.timeUnit") ?? "ms") : "time" }
 
     // MARK: Ladder rows
 
@@ -42,7 +48,8 @@ extension TextRenderer {
             let start = actor == .client ? 0 : actor == .server ? layout.ladderWidth - name.count : max(0, position - name.count / 2)
             for (i, c) in name.enumerated() where start + i < chars.count { chars[start + i] = c }
         }
-        let head = String(repeating: " ", count: max(0, layout.timeWidth - 4)) + "time" + "  " + String(chars)
+        let heading = timeHeading
+        let head = String(repeating: " ", count: max(0, layout.timeWidth - DisplayWidth.columns(heading))) + heading + "  " + String(chars)
         return [style(head.trimmingTrailingSpaces(), .heading)]
     }
 
@@ -80,6 +87,8 @@ extension TextRenderer {
 
     /// A line under an entry: blank time, plain rails, then the text.
     func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
+        // The walkthrough shows detail below the ladder and wraps it to the screen itself.
+        if ladderStyle == .walkthrough { return style(String(repeating: " ", count: indent) + text, s) }
         let first = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
         return lay(first: first, text, indent: indent, s)
     }
