@@ -18,6 +18,8 @@ struct AlertTableTests {
         (.applicationProtocolNotOffered([.h2]), .illegalParameter),                  // RFC 7301 §3.2
         (.resumedSessionDiffers(suite: .TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .illegalParameter),
         (.extendedMasterSecretChangedOnResumption, .handshakeFailure),               // RFC 7627 §5.3
+        (.malformedChangeCipherSpec(.length(2)), .unexpectedMessage),               // OpenSSL's SSL_R_BAD_CHANGE_CIPHER_SPEC
+        (.malformedChangeCipherSpec(.value(2)), .unexpectedMessage),
         (.encryptThenMACWithAEAD(.TLS_RSA_WITH_AES_128_GCM_SHA256), .illegalParameter), // RFC 7366 §3
         (.encryptThenMACChangedOnResumption, .handshakeFailure),                     // RFC 7366 §3.1
         (.unusableDHPrime, .illegalParameter),

@@ -262,10 +262,11 @@ struct ConnectionContext {
                 }
                 if !queued.isEmpty { return .handshake(queued.removeFirst()) }
             case .changeCipherSpec:
-                do {
-                    _ = try ChangeCipherSpec(decoding: plaintext)
-                } catch {
-                    throw .invalidMessage(error)
+                // RFC 5246 §7.1: the record holds the one byte 1. OpenSSL answers anything else — two
+                // bytes, or another value — with unexpected_message (SSL_R_BAD_CHANGE_CIPHER_SPEC);
+                // so does TLSLab (ChangeCipherSpecParityTests compares the two).
+                guard plaintext == [ChangeCipherSpec.value] else {
+                    throw .peerMisbehaved(.malformedChangeCipherSpec(plaintext.count == 1 ? .value(plaintext[0]) : .length(plaintext.count)))
                 }
                 return .changeCipherSpec
             case .alert:

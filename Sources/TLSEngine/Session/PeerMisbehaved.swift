@@ -22,6 +22,8 @@ public enum PeerMisbehaved: Sendable, Equatable {
     case resumedSessionDiffers(suite: CipherSuite, version: ProtocolVersion)
     /// Extended master secret on one of the resumed session and the new hellos only (RFC 7627 §5.3).
     case extendedMasterSecretChangedOnResumption
+    /// A ChangeCipherSpec record that is not the one byte 1 (RFC 5246 §7.1).
+    case malformedChangeCipherSpec(ChangeCipherSpecFault)
     /// encrypt_then_mac in a ServerHello that chose an AEAD suite (RFC 7366 §3: never with AEAD).
     case encryptThenMACWithAEAD(CipherSuite)
     /// Encrypt-then-MAC on one of the resumed session and the new ServerHello only (RFC 7366 §3.1).
@@ -68,7 +70,7 @@ public enum PeerMisbehaved: Sendable, Equatable {
         case .extensionNotOffered: return .unsupportedExtension
         case .serverKeyExchangeSignatureInvalid, .certificateVerifySignatureInvalid, .finishedMismatch: return .decryptError
         case .recordVersionMismatch: return .protocolVersion
-        case .tooManyEmptyRecords, .tooManyWarningAlerts: return .unexpectedMessage
+        case .tooManyEmptyRecords, .tooManyWarningAlerts, .malformedChangeCipherSpec: return .unexpectedMessage
         case .nullCompressionNotOffered, .pointFormatsLackUncompressed, .suiteNotOffered, .compressionNotNull,
              .applicationProtocolNotOffered, .resumedSessionDiffers, .unusableDHPrime, .dhGeneratorOutOfRange,
              .invalidDHPublicValue, .groupNotOffered, .invalidECDHPublicKey, .serverKeyExchangeSchemeNotOffered,
@@ -92,6 +94,8 @@ public enum PeerMisbehaved: Sendable, Equatable {
             return "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)"
         case let .resumedSessionDiffers(suite, version): return "the resumed session had \(suite) and \(version)"
         case .extendedMasterSecretChangedOnResumption: return "extended_master_secret differs from the resumed session (RFC 7627 §5.3)"
+        case .malformedChangeCipherSpec(.length(let n)): return "a change_cipher_spec record of \(n) bytes; RFC 5246 §7.1 allows the one byte 1"
+        case .malformedChangeCipherSpec(.value(let v)): return "change_cipher_spec value \(v); RFC 5246 §7.1 allows only 1"
         case .encryptThenMACWithAEAD(let suite): return "encrypt_then_mac answered with \(suite), an AEAD suite (RFC 7366 §3)"
         case .encryptThenMACChangedOnResumption: return "encrypt_then_mac differs from the resumed session (RFC 7366 §3.1)"
         case .unusableDHPrime: return "dh_p is not a usable prime"
@@ -169,4 +173,12 @@ public enum PeerIncompatible: Sendable, Equatable {
         case .handshakeIncomplete(let state): return "the peer stopped sending in \(state); the handshake cannot complete"
         }
     }
+}
+
+/// What was wrong with a ChangeCipherSpec record.
+public enum ChangeCipherSpecFault: Sendable, Equatable {
+    /// Not one byte long.
+    case length(Int)
+    /// One byte, not 1.
+    case value(UInt8)
 }
