@@ -71,7 +71,7 @@ public struct Explanations: Sendable {
         "knowledge.afterFinished": "Who knows what, once both Finished messages checked out",
         "knowledge.soFar": "Who knows what so far",
         "knowledge.atTheEnd": "Who knows what at the end of the run",
-        "pki.chain": "Chain validation, link by link: each certificate's signature is checked with its issuer's public key (for an RSA signature: Hash1, the digest of the TBSCertificate, must equal Hash2, the digest recovered from the signature with the issuer's public key), its validity against the simulated clock, the CA flag and path length of each issuer, and the key usage and extended key usage; the leaf must name the host.",
+        "pki.chain": "Chain validation, link by link: each certificate's signature is checked with its issuer's public key — both kinds start from Hash1, the digest of the TBSCertificate; for an RSA PKCS#1 v1.5 signature, Hash1 must equal Hash2, the digest recovered from the signature with the issuer's public key (RFC 8017 §8.2.2); an ECDSA signature hides no digest to recover: it is a pair of integers (r, s), and the verifier combines Hash1, r, s and the issuer's public point into a curve point whose x-coordinate must equal r modulo the group order (FIPS 186-5 §6.4.2). Then come its validity against the simulated clock, the CA flag, path length and name constraints of each issuer, and the key usage and extended key usage; the leaf must name the host.",
         "trust.proceed": "proceed (valid, and the user explicitly trusted the anchor)",
         "trust.unspecified": "unspecified — valid, with no user setting either way (the usual success)",
         "trust.recoverableTrustFailure": "recoverable trust failure (invalid, but a user or policy could choose to trust it)",

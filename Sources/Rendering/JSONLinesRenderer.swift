@@ -130,7 +130,7 @@ public struct JSONLinesRenderer: Sendable {
     /// `"event":"chain_validation"`: `peer`, `result` (proceed / unspecified /
     /// recoverableTrustFailure / fatalTrustFailure), `path` (subjects, leaf first) and `checks` in
     /// order, each with `depth`, `kind`, `passed`, `detail`, and for signatures `hash1`, `hash2`,
-    /// `pkcs1_block` and `digest_info` (hex).
+    /// `pkcs1_block` and `digest_info` (hex), plus `ecdsa_r` and `ecdsa_s` for an ECDSA signature.
     func chainValidation(_ v: ChainValidationTrace) -> [(String, JSONValue)] {
         let r = v.result
         let checks: [JSONValue] = r.checks.map { c in
@@ -141,6 +141,7 @@ public struct JSONLinesRenderer: Sendable {
                           ("hash2", sig.hash2.map { .string(Hex.string($0)) } ?? .null),
                           ("pkcs1_block", sig.recoveredBlock.map { .string(Hex.string($0.encodedMessage)) } ?? .null),
                           ("digest_info", sig.recoveredBlock.map { .string(Hex.string($0.digestInfo)) } ?? .null)]
+                if let r = sig.ecdsaR, let s = sig.ecdsaS { pairs += [("ecdsa_r", .string(Hex.string(r))), ("ecdsa_s", .string(Hex.string(s)))] }
             }
             return .object(pairs)
         }

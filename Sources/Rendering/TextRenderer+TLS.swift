@@ -172,6 +172,11 @@ extension TextRenderer {
                 guard verbosity == .bytes, let sig = check.signature else { continue }
                 out.append(detail("Hash1 = \(sig.algorithm) digest(TBSCertificate) = \(Hex.string(sig.hash1))", indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail("Hash2 = digest recovered from the signature with the issuer's key = \(Hex.string(hash2))", indent: 6)) }
+                if let r = sig.ecdsaR, let s = sig.ecdsaS {
+                    out.append(detail("ECDSA signature r = \(Hex.string(r))", indent: 6))
+                    out.append(detail("ECDSA signature s = \(Hex.string(s))", indent: 6))
+                    out.append(detail("verify(Hash1, r, s, issuer's public point): no digest is recovered", indent: 6))
+                }
                 if let block = sig.recoveredBlock {
                     out.append(detail("PKCS#1 v1.5 block (signature^e mod n) = \(Hex.string(block.encodedMessage))", indent: 6))
                     out.append(detail("DigestInfo = \(Hex.string(block.digestInfo))\(block.hash.map { " (\($0))" } ?? "")", indent: 6))
@@ -195,7 +200,7 @@ extension TextRenderer {
         if case .clientKeyExchange = m {
             switch state.keyExchange {
             case .rsa: return "tls.ClientKeyExchange.rsa"
-            case .ecdheRSA: return "tls.ClientKeyExchange.ecdh"
+            case .ecdheRSA, .ecdheECDSA: return "tls.ClientKeyExchange.ecdh"
             default: return "tls.ClientKeyExchange.dh"
             }
         }

@@ -73,7 +73,7 @@ struct ClientCertificateEvaluator: PeerCertificateEvaluator {
         let (outcome, reasons, _) = policy.evaluate(clientChain: certificates.isEmpty ? nil : certificates, time: time)
         switch outcome {
         case .accept:
-            guard let leaf = certificates.first, let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            guard let leaf = certificates.first, let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
                 return .reject(.handshakeFailure, reason: reasons.joined(separator: "; "))
             }
             recorder.clientAuthenticated = true

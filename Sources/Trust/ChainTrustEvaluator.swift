@@ -38,8 +38,8 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
                            reason: failed.map { "\($0.kind.rawValue) check failed at depth \($0.depth) (\($0.subject)): \($0.detail)" }
                                ?? "the chain is not trusted (\(result.result))", validation: result)
         }
-        guard let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-            return .reject(.unsupportedCertificate, reason: "the leaf key is \(leaf.publicKey.kind), but TLSLab's suites sign and encrypt with RSA",
+        guard let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            return .reject(.unsupportedCertificate, reason: "the leaf key is \(leaf.publicKey.kind), but TLSLab's suites need RSA or EC P-256/P-384",
                            validation: result)
         }
         let anchor = result.path.last.map { "\($0.subject)" } ?? "?"

@@ -168,7 +168,7 @@ struct ConnectCommand: ParsableCommand {
         let name = servername ?? (isAddress ? nil : host)
 
         let offered: [CipherSuite]
-        do { offered = try PeerOptions.suites(suites) } catch { throw CLIError.badInput("\(error)") }
+        do { offered = try PeerOptions.suites(suites, defaults: CipherSuite.offerWithECDSA) } catch { throw CLIError.badInput("\(error)") }
         let anchors: [X509Certificate]
         do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
         let atsPolicy: ATSPolicy? = ats
@@ -183,7 +183,8 @@ struct ConnectCommand: ParsableCommand {
         }
         var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
-                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
+                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder,
+                                                   supportedGroups: [.x25519, .secp256r1, .secp384r1], identity: identity)
         configuration.applicationProtocols = try PeerOptions.alpn(alpn)
         // As OpenSSL's client: ask for encrypt-then-MAC (RFC 7366), used when the server picks a CBC suite.
         configuration.offerEncryptThenMAC = !noEtm

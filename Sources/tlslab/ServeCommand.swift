@@ -121,7 +121,7 @@ struct ServeCommand: ParsableCommand {
         }
         // A server accepts the extra CBC suites too (after the default list in its preference order):
         // clients that offer only CBC suites, as conformance suites do, are served.
-        let accepted = try PeerOptions.suites(suites, defaults: CipherSuite.allImplemented)
+        let accepted = try PeerOptions.suites(suites, defaults: CipherSuite.allImplementedWithECDSA)
         let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
         let group = dhGroup
         let caName = clientCa ?? ""

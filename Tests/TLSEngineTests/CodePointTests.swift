@@ -68,9 +68,21 @@ struct CodePointTests {
             (.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256, 0xc027, "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256", .ecdheRSA, .aes128CBC, .hmacSHA256, .sha256, 96),
             (.TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384, 0xc028, "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384", .ecdheRSA, .aes256CBC, .hmacSHA384, .sha384, 160),
         ]
+        // ECDSA-authenticated (RFC 8422 §6, RFC 5289 §3.2): offered and accepted only when asked for.
+        let ecdsa: [(CipherSuite, UInt16, String, KeyExchangeAlgorithm, BulkCipher, MACAlgorithm, PRFHash, Int)] = [
+            (.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, 0xc02b, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", .ecdheECDSA, .aes128GCM, .none, .sha256, 40),
+            (.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, 0xc02c, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", .ecdheECDSA, .aes256GCM, .none, .sha384, 72),
+            (.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256, 0xc023, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", .ecdheECDSA, .aes128CBC, .hmacSHA256, .sha256, 96),
+            (.TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384, 0xc024, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384", .ecdheECDSA, .aes256CBC, .hmacSHA384, .sha384, 160),
+            (.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, 0xc009, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", .ecdheECDSA, .aes128CBC, .hmacSHA1, .sha256, 72),
+            (.TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA, 0xc00a, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", .ecdheECDSA, .aes256CBC, .hmacSHA1, .sha256, 104),
+        ]
         #expect(Set(CipherSuite.additionalCBC) == Set(cbc.map(\.0)))
         #expect(CipherSuite.allImplemented == CipherSuite.implemented + CipherSuite.additionalCBC)
-        for (suite, raw, name, kx, cipher, mac, prf, keyBlock) in cbc {
+        #expect(CipherSuite.implementedECDSA.map(\.rawValue) == ecdsa.map(\.1))
+        #expect(CipherSuite.allImplementedWithECDSA == CipherSuite.implementedECDSA + CipherSuite.allImplemented)
+        #expect(CipherSuite.offerWithECDSA == Array(CipherSuite.implementedECDSA.prefix(2)) + CipherSuite.implemented)
+        for (suite, raw, name, kx, cipher, mac, prf, keyBlock) in cbc + ecdsa {
             #expect(suite.rawValue == raw && suite.description == name)
             let p = try #require(suite.parameters)
             #expect(p.keyExchange == kx && p.cipher == cipher && p.mac == mac && p.prfHash == prf, "\(name)")
@@ -88,8 +100,8 @@ struct CodePointTests {
             #expect(p.verifyDataLength == 12)
         }
         #expect(Set(CipherSuite.implemented) == Set(expected.map(\.0)))
-        #expect(CipherSuite(rawValue: 0xc02b).description == "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256")
-        #expect(CipherSuite(rawValue: 0xc02b).parameters == nil)
+        #expect(CipherSuite(rawValue: 0xcca9).description == "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256")
+        #expect(CipherSuite(rawValue: 0xcca9).parameters == nil)
         #expect(CipherSuite.TLS_EMPTY_RENEGOTIATION_INFO_SCSV.isSignalingValue)
         // TLS 1.0 CBC takes its first IV from the key block (RFC 2246 §6.3).
         #expect(CipherSuite.TLS_RSA_WITH_AES_128_CBC_SHA.parameters?.keyBlockLength(version: .tls10) == 104)

@@ -36,7 +36,7 @@ struct FixtureEvaluator: PeerCertificateEvaluator {
 
     func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
         guard chain.first == leaf else { return .reject(.badCertificate, reason: "not the fixture \(role) certificate") }
-        return .accept(leafPublicKey: key, summary: "fixture \(role) certificate")
+        return .accept(leafPublicKey: .rsa(key), summary: "fixture \(role) certificate")
     }
 }
 

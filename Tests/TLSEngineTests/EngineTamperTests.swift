@@ -196,7 +196,7 @@ struct EngineTamperTests {
             case .dheRSA:
                 return Expectation(outcomes: from(.server, .badRecordMAC, .illegalParameter),
                                    reason: "another premaster (bad_record_mac), or Yc out of 1 < Yc < p-1 (illegal_parameter)")
-            case .ecdheRSA:
+            case .ecdheRSA, .ecdheECDSA:
                 return Expectation(outcomes: from(.server, .badRecordMAC, .illegalParameter),
                                    reason: "another X25519 premaster (bad_record_mac), or an unusable point (illegal_parameter)")
             }

@@ -202,7 +202,7 @@ public struct TLSClient: HandshakeMachine {
         context.clientRandom = context.random.bytes(count: 32)
         var extensions: [TLSExtension] = []
         if let name = config.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
-        let offersECDHE = config.cipherSuites.contains { $0.parameters?.keyExchange == .ecdheRSA }
+        let offersECDHE = config.cipherSuites.contains { $0.parameters?.keyExchange.isECDHE == true }
         if offersECDHE && !config.supportedGroups.isEmpty {
             extensions.append(.supportedGroups(config.supportedGroups))
             extensions.append(.ecPointFormats([.uncompressed]))
@@ -303,7 +303,7 @@ public struct TLSClient: HandshakeMachine {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits,
                                                      exponentSize: config.dhExponentSize)
-        case .ecdheRSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
+        case .ecdheRSA, .ecdheECDSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
         }
         context.events.append(.negotiated(negotiation(group: nil)))
         transition(to: .expectCertificate)
@@ -331,6 +331,14 @@ public struct TLSClient: HandshakeMachine {
                                                        accepted: false, detail: reason, validation: validation))
             throw .certificateRejected(alert, reason)
         }
+        // RFC 8422 §5.3 / RFC 5246 §7.4.2: the certificate's key must fit the suite (EC for ECDHE_ECDSA, RSA otherwise).
+        if let suite = context.suite, let key = context.peerPublicKey {
+            let isEC: Bool = if case .ecdsa = key { true } else { false }
+            if suite.keyExchange.authenticatesWithECDSA != isEC {
+                throw .certificateRejected(.unsupportedCertificate,
+                                           "\(suite.suite) needs \(isEC ? "an RSA" : "an EC") certificate key, the server's is \(key.description)")
+            }
+        }
         let needsKeyExchange = context.suite?.keyExchange.hasServerKeyExchange ?? false
         transition(to: needsKeyExchange ? .expectServerKeyExchange : .expectCertificateRequestOrServerHelloDone)
     }
@@ -357,7 +365,7 @@ public struct TLSClient: HandshakeMachine {
         guard let serverKey = context.peerPublicKey, var kx = keyExchange else { throw .internalError("no server key") }
         // RFC 5246 §7.4.6: answer a CertificateRequest, with an empty list when there is nothing to send.
         var signingScheme: SignatureScheme?
-        var signingKey: RSAPrivateKey?
+        var signingKey: SigningKey?
         if certificateRequest != nil, configuration.cancelsCertificateRequest {
             throw .peerIncompatible(.clientCertificateChallengeCancelled)
         }
@@ -365,17 +373,21 @@ public struct TLSClient: HandshakeMachine {
             let identity = configuration.identity
             // TLS 1.2 signs with a scheme from the request; TLS 1.0/1.1 with MD5 ‖ SHA-1 (no scheme).
             let legacy = context.version < .tls12
-            let scheme = legacy ? nil : SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,
-                                                                ours: configuration.signatureAlgorithms)
-            if let identity, request.certificateTypes.contains(.rsaSign), legacy || scheme != nil {
+            let scheme = legacy ? nil : identity.flatMap {
+                SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms, key: $0.key, configured: configuration.signatureAlgorithms)
+            }
+            // RFC 8422 §5.5: an EC client certificate answers ecdsa_sign; TLS 1.0/1.1 signatures here are RSA only.
+            let isEC: Bool = if case .ecdsa? = identity?.key { true } else { false }
+            let type: ClientCertificateType = isEC ? .ecdsaSign : .rsaSign
+            if let identity, request.certificateTypes.contains(type), (legacy && !isEC) || scheme != nil {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: identity.certificateChain)))
                 signingScheme = scheme
-                signingKey = identity.privateKey
+                signingKey = identity.key
             } else {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: [])))
             }
         }
-        let (message, preMaster) = try kx.makeClientKeyExchange(context.keyExchangeInputs, serverKey: serverKey,
+        let (message, preMaster) = try kx.makeClientKeyExchange(context.keyExchangeInputs, serverKey: serverKey.rsa,
                                                                  events: &context.events)
         keyExchange = kx
         context.sendHandshake(.clientKeyExchange(message))
@@ -390,7 +402,8 @@ public struct TLSClient: HandshakeMachine {
             if let scheme {
                 signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
             } else {
-                signature = try SignatureSchemes.signLegacy(signed, key: key)
+                guard let rsa = key.rsa else { throw .internalError("a TLS 1.0/1.1 CertificateVerify needs an RSA key") }
+                signature = try SignatureSchemes.signLegacy(signed, key: rsa)
             }
             context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                             signedData: signed, signature: signature, valid: true, created: true)))

@@ -235,17 +235,26 @@ public struct TLSServer: HandshakeMachine {
 
         // The server's preference among what the client offers (RFC 5246 §7.4.1.3).
         let scheme = version >= .tls12
-            ? SignatureSchemes.choose(peerOffer: signatureOffer, ours: config.signatureAlgorithms) : nil
+            ? SignatureSchemes.choose(peerOffer: signatureOffer, key: config.identity.key, configured: config.signatureAlgorithms) : nil
         let curve = groups.map { offered in config.curves.first { offered.contains(NamedGroup(rawValue: $0.namedGroup)) } }
             ?? (config.curves.contains(.secp256r1) ? .secp256r1 : config.curves.first)
         let dhGroup = FFDHENegotiation.group(offered: groups, configured: config.dhGroup, acceptable: config.finiteFieldGroups)
+        // The certificate decides the authentication: RSA suites need an RSA key, ECDHE_ECDSA an EC key on
+        // a curve the client supports (RFC 8422 §5.3; no supported_groups means any, §4).
+        let rsaKey = config.identity.key.rsa != nil
+        let ecdsaKeyUsable: Bool = {
+            guard case .ecdsa(let key) = config.identity.key else { return false }
+            let group: NamedGroup = key.curve.name == .p384 ? .secp384r1 : .secp256r1
+            return groups.map { $0.contains(group) } ?? true
+        }()
         let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
             guard hello.cipherSuites.contains(suite), let params = suite.parameters,
                   SuiteSelection.isAllowed(params, version: version) else { return nil }
             switch params.keyExchange {
-            case .rsa: return params
-            case .dheRSA: return scheme == nil || dhGroup == nil ? nil : params
-            case .ecdheRSA: return scheme == nil || curve == nil ? nil : params
+            case .rsa: return rsaKey ? params : nil
+            case .dheRSA: return scheme == nil || dhGroup == nil || !rsaKey ? nil : params
+            case .ecdheRSA: return scheme == nil || curve == nil || !rsaKey ? nil : params
+            case .ecdheECDSA: return scheme == nil || curve == nil || !ecdsaKeyUsable ? nil : params
             }
         }.first
         guard let params = choice else {
@@ -265,13 +274,13 @@ public struct TLSServer: HandshakeMachine {
         case .dheRSA:
             keyExchange = DHEKeyExchange(group: dhGroup, exponentSize: config.dhExponentSize)
             groupName = dhGroup?.name
-        case .ecdheRSA:
+        case .ecdheRSA, .ecdheECDSA:
             keyExchange = ECDHEKeyExchange(curve: curve)
             groupName = curve?.rawValue
         }
         context.sendHandshake(.serverHello(serverHello(suite: params.suite, version: version,
                                                        clientExtensions: extensions,
-                                                       ecdhe: params.keyExchange == .ecdheRSA,
+                                                       ecdhe: params.keyExchange.isECDHE,
                                                        scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
         context.events.append(.negotiated(negotiation(group: groupName)))
         context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
@@ -279,7 +288,7 @@ public struct TLSServer: HandshakeMachine {
             keyExchange = kx
             guard let scheme else { throw .internalError("no signature scheme") }
             let signed = context.clientRandom + context.serverRandom + Self.encode(params)
-            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.privateKey,
+            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.key,
                                                       random: context.random)
             context.events.append(.signature(SignatureTrace(purpose: .serverKeyExchange, signer: .server, scheme: scheme,
                                                             signedData: signed, signature: signature, valid: true, created: true)))
@@ -377,7 +386,7 @@ public struct TLSServer: HandshakeMachine {
             valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
         } else {
             // TLS 1.0/1.1 (RFC 4346 §7.4.8): MD5 ‖ SHA-1 of the handshake messages, no algorithm field.
-            valid = SignatureSchemes.verifyLegacy(verify.signature.signature, data: signed, key: key)
+            valid = key.rsa.map { SignatureSchemes.verifyLegacy(verify.signature.signature, data: signed, key: $0) } ?? false
         }
         context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                         signedData: signed, signature: verify.signature.signature,

@@ -28,7 +28,7 @@ struct ConnectionContext {
     var transcript = TranscriptHash()
     var masterSecret: [UInt8]?
     var keyBlock: KeyBlock?
-    var peerPublicKey: RSAPublicKey?
+    var peerPublicKey: VerificationKey?
     var sentCloseNotify = false
 
     private var reader = RecordReader()

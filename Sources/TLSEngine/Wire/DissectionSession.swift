@@ -357,7 +357,7 @@ final class DissectionSession {
                 try opaque("dh_Ys", lengthBytes: 2, min: 1, max: 0xffff)
             }
             try digitallySigned(prefix: "signed_params")
-        case .ecdheRSA:
+        case .ecdheRSA, .ecdheECDSA:
             let readable = try cursor.group("params", pushPath: true) { () throws(Stop) -> Bool in
                 let curveType = try cursor.codePoint("curve_params.curve_type", ECCurveType.self)
                 switch curveType {
@@ -391,7 +391,7 @@ final class DissectionSession {
             try opaque("encrypted_pre_master_secret", lengthBytes: 2, min: 0, max: 0xffff)
         case .dheRSA:
             try opaque("dh_Yc", lengthBytes: 2, min: 1, max: 0xffff)
-        case .ecdheRSA:
+        case .ecdheRSA, .ecdheECDSA:
             try opaque("ecdh_Yc", lengthBytes: 1, min: 1, max: 0xff)
         case nil:
             try cursor.rest("exchange_keys", note: "the key exchange is not known (no ServerHello seen)")
