@@ -102,6 +102,23 @@ struct ChineseLessonTests {
         #expect(catalogue.entries.allSatisfy { $0.chinese != nil })
     }
 
+    /// One term per concept, the same as the Chinese catalogue's glossary: these renderings are
+    /// the ones it rules out (警报 for 告警, 重发 for 重传, 服务端 for 服务器, 信任链 for 证书链, …).
+    static let ruledOutTerms = ["三路握手", "四路挥手", "服务端", "预主秘钥", "预备主密钥", "主秘钥", "秘钥", "信任链", "叶证书",
+                                "散列", "加密套件", "前向加密", "监听者", "证书固定", "公钥固定", "钉扎", "双向验证", "警报",
+                                "序号", "应答号", "重发", "三路", "简短握手"]
+
+    @Test func lessonsUseTheGlossaryTerms() throws {
+        for file in Library.files {
+            let s = try ScenarioParser.parse(contentsOf: file)
+            guard let chinese = s.chinese else { continue }
+            let text = ([chinese.title, chinese.description] + chinese.tryNext).joined(separator: "\n")
+            for term in Self.ruledOutTerms where text.contains(term) {
+                Issue.record("\(file): '\(term)' is not the glossary's term")
+            }
+        }
+    }
+
     /// What a translation keeps as written: RFC numbers and sections, snake_case names (alerts,
     /// extensions, file keys) and lesson names (`tcp/syn-cookies`).
     static func untranslated(in english: String) -> Set<String> {
