@@ -26,11 +26,13 @@ public struct Walkthrough: Sendable {
     /// becomes one step, and the outcome closes the walk. `width` is the screen width.
     /// A lesson file's `page` opens the walk with its title and description and closes it with
     /// its expectations checked and what to try next; `fullValues` shows long values unshortened.
-    public init(title: String, trace: Trace, width: Int, page: LessonPage? = nil, fullValues: Bool = false) {
+    /// `explanations` is the catalogue of the language every word of the screen is in.
+    public init(title: String, trace: Trace, width: Int, page: LessonPage? = nil, fullValues: Bool = false,
+                explanations: Explanations = .english) {
         self.title = title
         self.trace = trace
-        var normalRenderer = TextRenderer(verbosity: .normal, width: width, color: false)
-        var bytesRenderer = TextRenderer(verbosity: .bytes, width: width, color: false)
+        var normalRenderer = TextRenderer(verbosity: .normal, width: width, color: false, explanations: explanations)
+        var bytesRenderer = TextRenderer(verbosity: .bytes, width: width, color: false, explanations: explanations)
         normalRenderer.fullValues = fullValues
         bytesRenderer.fullValues = fullValues
         let normal = normalRenderer.prepared(for: trace)
@@ -163,16 +165,18 @@ public struct Walkthrough: Sendable {
     /// The whole screen for `cursor`: exactly `height` lines, none wider than `width` columns.
     public func screen(_ cursor: Cursor, width: Int, height: Int) -> [String] {
         let width = max(width, 40), height = max(height, 12)
-        guard !steps.isEmpty else { return pad(["\(title): the run produced no steps"], width: width, height: height) }
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.say(key, values) }
+        guard !steps.isEmpty else { return pad([say("walk.noSteps", ["title": title])], width: width, height: height) }
         let index = min(max(cursor.step, 0), steps.count - 1)
         let step = steps[index]
 
-        let header = fit("TLSLab · \(title) · step \(index + 1)/\(steps.count)", width)
+        let header = fit(say("walk.header", ["title": title, "step": "\(index + 1)", "count": "\(steps.count)"]), width)
         let keys: String
         if let digits = cursor.jumpDigits {
-            keys = "go to step: \(digits)_   (Enter to jump, Esc to cancel)"
+            keys = say("walk.jump", ["digits": digits])
         } else {
-            keys = "n next · b back · gN jump · k knowledge \(cursor.showKnowledge ? "on" : "off") · x bytes \(cursor.showBytes ? "on" : "off") · d/u scroll · q quit"
+            keys = say("walk.keys", ["knowledge": say(cursor.showKnowledge ? "walk.on" : "walk.off"),
+                                     "bytes": say(cursor.showBytes ? "walk.on" : "walk.off")])
         }
         let footer = fit(keys, width)
 
@@ -186,8 +190,8 @@ public struct Walkthrough: Sendable {
         let available = height - 2                       // header and footer
         var detail = (cursor.showBytes ? step.detailWithBytes : step.detail).flatMap { wrap($0, width) }
         // A headline too long for its ladder row is shown whole above the detail.
-        if step.headline.count + 1 > width { detail = wrap(step.headline, width) + detail }
-        if detail.isEmpty { detail = ["            (nothing more to say about this step)"] }
+        if DisplayWidth.columns(step.headline) + 1 > width { detail = wrap(step.headline, width) + detail }
+        if detail.isEmpty { detail = ["            " + say("walk.nothingMore")] }
         let minimumLadder = 4
         var detailRows = min(detail.count, max(3, (available - knowledge.count - 1) / 2))
         if knowledge.count + 1 + detailRows + minimumLadder > available {
@@ -201,7 +205,7 @@ public struct Walkthrough: Sendable {
             let visible = max(1, detailRows - 1)
             let top = min(max(0, cursor.scroll), detail.count - visible)
             let window = Array(detail[top..<(top + visible)])
-            detail = window + ["  ── lines \(top + 1)–\(top + visible) of \(detail.count) · d/PgDn down, u/PgUp up ──"]
+            detail = window + ["  ── " + say("walk.scrollWindow", ["first": "\(top + 1)", "last": "\(top + visible)", "count": "\(detail.count)"]) + " ──"]
         }
         let ladderRows = available - knowledge.count - 1 - detail.count
         let start = max(0, index + 1 - ladderRows)
@@ -226,13 +230,13 @@ public struct Walkthrough: Sendable {
     }
 
     func wrap(_ line: String, _ width: Int) -> [String] {
-        guard line.count > width else { return [line] }
+        guard DisplayWidth.columns(line) > width else { return [line] }
         let indent = line.prefix { $0 == " " }.count
         return HexdumpRenderer(width: width).wrap(line, continuationIndent: min(indent, width / 2))
     }
 
     func fit(_ line: String, _ width: Int) -> String {
-        line.count <= width ? line : String(line.prefix(width - 1)) + "…"
+        DisplayWidth.truncated(line, to: width)
     }
 
     func pad(_ lines: [String], width: Int, height: Int) -> [String] {

@@ -27,24 +27,29 @@ struct WalkthroughCommand: ParsableCommand {
     @Flag(help: "Show secrets, keys and other long values in full instead of shortened.")
     var full = false
 
+    @OptionGroup var language: LanguageOption
+
     func run() throws {
         let seedValue = try SeedChoice(seed)
         guard Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal else {
             var options = try RenderOptions.parse([])
             options.seed = seed
             options.full = full
+            options.language = language
             try options.runAndPrint(scenario)
             return
         }
-        try Self.walk(scenario, seed: seedValue, full: full)
+        try Self.walk(scenario, seed: seedValue, full: full, language: language.language)
     }
 
     /// The interactive loop: paint, read a key, apply it; the terminal is restored on every exit.
-    static func walk(_ name: String, seed: SeedChoice, full: Bool = false) throws {
+    static func walk(_ name: String, seed: SeedChoice, full: Bool = false, language: Language = .en) throws {
         let resolved = try ResolvedRun.resolve(name, seed: seed)
-        let (trace, page) = resolved.play()
+        let explanations = language.explanations
+        let (trace, page) = resolved.play(explanations: explanations)
         var width = Terminal.size?.columns ?? 80
-        var walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full)
+        var walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full,
+                                      explanations: explanations)
         var cursor = Walkthrough.Cursor()
         try RawTerminal.enter()
         defer { RawTerminal.restore() }
@@ -52,7 +57,8 @@ struct WalkthroughCommand: ParsableCommand {
             let size = Terminal.size ?? (80, 24)
             if size.columns != width {
                 width = size.columns
-                walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full)
+                walkthrough = Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full,
+                                          explanations: explanations)
             }
             let screen = walkthrough.screen(cursor, width: size.columns, height: size.rows)
             RawTerminal.write("\u{1B}[H" + screen.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
