@@ -74,15 +74,25 @@ public enum SuiteNames {
         "DHE-RSA-AES128-SHA256": .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256,
         "ECDHE-RSA-AES128-GCM-SHA256": .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
         "ECDHE-RSA-AES256-GCM-SHA384": .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        "DHE-RSA-AES128-SHA": .TLS_DHE_RSA_WITH_AES_128_CBC_SHA,
+        "AES256-SHA": .TLS_RSA_WITH_AES_256_CBC_SHA,
+        "DHE-RSA-AES256-SHA": .TLS_DHE_RSA_WITH_AES_256_CBC_SHA,
+        "AES128-SHA256": .TLS_RSA_WITH_AES_128_CBC_SHA256,
+        "AES256-SHA256": .TLS_RSA_WITH_AES_256_CBC_SHA256,
+        "DHE-RSA-AES256-SHA256": .TLS_DHE_RSA_WITH_AES_256_CBC_SHA256,
+        "ECDHE-RSA-AES128-SHA": .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,
+        "ECDHE-RSA-AES256-SHA": .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA,
+        "ECDHE-RSA-AES128-SHA256": .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256,
+        "ECDHE-RSA-AES256-SHA384": .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384,
     ]
 
     /// The implemented suite called `name` (IANA `TLS_…` or OpenSSL), or nil.
     public static func suite(named name: String) -> CipherSuite? {
         if let s = openSSL[name.uppercased()] { return s }
-        return CipherSuite.implemented.first { CipherSuite.names[$0.rawValue] == name.uppercased() }
+        return CipherSuite.allImplemented.first { CipherSuite.names[$0.rawValue] == name.uppercased() }
     }
 
     public static var known: String {
-        CipherSuite.implemented.compactMap { CipherSuite.names[$0.rawValue] }.joined(separator: ", ")
+        CipherSuite.allImplemented.compactMap { CipherSuite.names[$0.rawValue] }.joined(separator: ", ")
     }
 }

@@ -182,9 +182,10 @@ public struct JSONLinesRenderer: Sendable {
                     ("cipher_suite", .string(n.cipherSuite.name ?? n.cipherSuite.hex)),
                     ("extended_master_secret", .bool(n.extendedMasterSecret)), ("resumed", .bool(n.resumed))]
                 + (n.applicationProtocol.map { [("alpn", .string($0.description))] } ?? [])
+                + (n.encryptThenMAC ? [("encrypt_then_mac", .bool(true))] : [])
         case .derived(let value):
             return derived(value)
-        case .certificateDecision(let peer, let length, let accepted, let detail):
+        case .certificateDecision(let peer, let length, let accepted, let detail, _):
             return [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)), ("chain_length", .number(String(length))),
                     ("accepted", .bool(accepted)), ("detail", .string(detail))]
         case .handshakeCompleted(let resumed):

@@ -18,17 +18,23 @@ extension TextRenderer {
             }
         }
         guard from != to else { return name(from) }
+        // The walkthrough's sticky header names the columns above the arrow.
+        if ladderStyle == .walkthrough { return "" }
         return column(from) <= column(to) ? "\(name(from)) ──▶ \(name(to))" : "\(name(to)) ◀── \(name(from))"
     }
 
     /// The time column, right-aligned to the widest time of the trace.
     func time(_ micros: Int64) -> String {
-        DisplayWidth.leftPadded(Self.timeText(micros), to: layout.timeWidth)
+        DisplayWidth.leftPadded(Self.timeText(micros, unit: ladderStyle == .printed), to: layout.timeWidth)
     }
 
-    static func timeText(_ micros: Int64) -> String {
-        "\(micros / 1000).\((micros % 1000) / 100)ms"
+    /// Milliseconds with one decimal ("60.0ms"); without the unit where a header names it.
+    static func timeText(_ micros: Int64, unit: Bool = true) -> String {
+        "\(micros / 1000).\((micros % 1000) / 100)" + (unit ? "ms" : "")
     }
+
+    /// The heading of the time column: "time", or in the walkthrough the unit its times are in.
+    var timeHeading: String { ladderStyle == .walkthrough ? (explanations("walk.timeUnit") ?? "ms") : say("ladder.time") }
 
     // MARK: Ladder rows
 
@@ -44,7 +50,7 @@ extension TextRenderer {
             let used = DisplayWidth.columns(names)
             names += String(repeating: " ", count: max(used == 0 ? 0 : 1, start - used)) + label
         }
-        let head = DisplayWidth.leftPadded(say("ladder.time"), to: layout.timeWidth) + "  " + names
+        let head = DisplayWidth.leftPadded(timeHeading, to: layout.timeWidth) + "  " + names
         return [style(head.trimmingTrailingSpaces(), .heading)]
     }
 
@@ -82,6 +88,8 @@ extension TextRenderer {
 
     /// A line under an entry: blank time, plain rails, then the text.
     func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
+        // The walkthrough shows detail below the ladder and wraps it to the screen itself.
+        if ladderStyle == .walkthrough { return style(String(repeating: " ", count: indent) + text, s) }
         let first = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
         return lay(first: first, text, indent: indent, s)
     }

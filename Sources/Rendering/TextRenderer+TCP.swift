@@ -22,10 +22,15 @@ extension TextRenderer {
         case .sent(let p):
             let s = p.segment
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
-            var text = "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)"
-            if let ack = s.ack { text += " ack=\(ack.rawValue)" }
-            text += " len=\(s.payload.count)" + carried(p)
-            var out = [row(t, from: actor, to: receiver, text, .tcp)]
+            var numbers = "seq=\(s.seq.rawValue)"
+            if let ack = s.ack { numbers += " ack=\(ack.rawValue)" }
+            var out: [String]
+            if ladderStyle == .walkthrough {
+                // The row keeps the flags, the length and the message names; the numbers go below it.
+                out = [row(t, from: actor, to: receiver, "TCP [\(s.flags.compact)] len=\(s.payload.count)" + carried(p), .tcp), detail(numbers)]
+            } else {
+                out = [row(t, from: actor, to: receiver, "TCP [\(s.flags.compact)] \(numbers) len=\(s.payload.count)" + carried(p), .tcp)]
+            }
             if verbosity != .summary {
                 let key: String? = s.flags.contains(.rst) ? (state.lessonOnly ? "tcp.rst" : nil)
                     : s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : "tcp.synack")

@@ -28,10 +28,11 @@ extension TextRenderer {
                 "version": "\(n.version)", "suite": "\(n.cipherSuite)",
                 "ems": n.extendedMasterSecret ? say("ladder.agreed.ems") : "",
                 "resumed": n.resumed ? say("ladder.agreed.resumed") : "",
+                "etm": n.encryptThenMAC ? say("ladder.agreed.etm") : "",
                 "alpn": n.applicationProtocol.map { say("ladder.agreed.alpn", ["protocol": "\($0)"]) } ?? ""]))]
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
-        case .certificateDecision(_, let length, let accepted, let detail):
+        case .certificateDecision(_, let length, let accepted, let detail, _):
             if !accepted { state.certificateRejected = true }
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):

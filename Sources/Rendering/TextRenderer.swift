@@ -26,6 +26,13 @@ public struct TextRenderer: Sendable {
     public var fullValues = false
     /// Columns and stream map for the trace being drawn (`prepared(for:)`).
     var layout = Layout()
+    /// How ladder rows are drawn: for print (the default), or for the interactive walkthrough, whose
+    /// sticky column header carries the time unit, whose rails narrow with the screen, whose rows
+    /// name no parties in words (the arrow and the header do) and whose detail lines carry no rails
+    /// (the walkthrough wraps them to the screen itself).
+    public var ladderStyle: LadderStyle = .printed
+
+    public enum LadderStyle: Sendable, Hashable { case printed, walkthrough }
 
     public init(verbosity: Verbosity = .normal, width: Int = 100, color: Bool = false,
                 explanations: Explanations = .english) {
@@ -103,7 +110,7 @@ public struct TextRenderer: Sendable {
     /// server), the width of the time column, and which stream bytes carry which TLS message.
     public func prepared(for trace: Trace) -> TextRenderer {
         var r = self
-        r.layout = Layout(trace: trace, width: width, timeText: { time($0) })
+        r.layout = Layout(trace: trace, width: width, walkthrough: ladderStyle == .walkthrough)
         return r
     }
 

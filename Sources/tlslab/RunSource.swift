@@ -1,3 +1,4 @@
+import TLSCrypto
 import Foundation
 import HTTP2
 import PKI
@@ -57,14 +58,15 @@ struct ResolvedRun {
     }
 
     static func builtIn(_ run: BuiltInRun, seed: SeedChoice) throws -> ResolvedRun {
-        let value: UInt64?
+        // The one place a simulated run may get the system CSPRNG: the user asked for --seed random.
+        let random: any RandomSource
         switch seed {
-        case .unspecified: value = 1
-        case .fixed(let v): value = v
-        case .random: value = nil
+        case .unspecified: random = HMACDRBG(seed: 1)
+        case .fixed(let v): random = HMACDRBG(seed: v)
+        case .random: random = SystemRandom()
         }
         do {
-            let prepared = try run.prepare(seed: value)
+            let prepared = try run.prepare(random: random)
             return ResolvedRun(name: run.rawValue, summary: run.summary, setup: prepared.setup, pki: prepared.pki)
         } catch {
             throw CLIError.failed("\(error)")

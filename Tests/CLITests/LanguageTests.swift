@@ -120,8 +120,8 @@ struct ChineseWalkthroughTerminalTests {
                                   "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", "80", "-y", "24", command])
         let first = try session.wait(for: "step 1") { $0.contains("第 1/") }
         #expect(first.contains("TLSLab · rsa · 第 1/"))
-        #expect(first.contains("TCP 三次握手"))
-        #expect(first.contains("n 下一步") && first.contains("q 退出"))
+        #expect(first.contains("按 n 或 Enter 开始"), "the opening screen: \(first)")
+        #expect(first.contains("? 帮助") && first.contains("q 退出"))
         try Self.expectFits(first)
         // Forward to the ClientHello: the ladder keeps its rails, the Chinese explanation wraps inside 80 columns.
         var screen = first
@@ -132,7 +132,10 @@ struct ChineseWalkthroughTerminalTests {
         }
         screen = try session.wait(for: "the ClientHello's explanation") { $0.contains("ClientHello：客户端") }
         try Self.expectFits(screen)
-        let ladder = screen.split(separator: "\n").filter { $0.hasPrefix(" ") || $0.hasPrefix("▶") }.filter { $0.contains("ms  ") }
+        // Ladder rows: a time, then the rails (the walkthrough's times carry no unit: the header says 毫秒).
+        let ladder = screen.split(separator: "\n").filter { line in
+            line.contains { "│├┤●".contains($0) } && line.drop { $0 == " " || $0 == "▶" }.first?.isNumber == true
+        }
         #expect(ladder.count >= 4, "\(screen)")
         let columns = Set(ladder.map { line in DisplayWidth.columns(line[..<(line.firstIndex { "│├┤●".contains($0) } ?? line.endIndex)]) })
         #expect(columns.count == 1, "the client rail is in one column on every ladder line: \(columns)\n\(screen)")
@@ -140,6 +143,8 @@ struct ChineseWalkthroughTerminalTests {
         let knowledge = try session.wait(for: "the knowledge panel") { $0.contains("到目前为止，谁知道什么") }
         #expect(knowledge.contains("窃听者"))
         try Self.expectFits(knowledge)
+        try session.keys("k")
+        _ = try session.wait(for: "the knowledge panel closed") { !$0.contains("到目前为止，谁知道什么") }
         try session.keys(">")
         let last = try session.wait(for: "the outcome") { $0.contains("── 结果") && $0.contains("成功：TLS 1.2") }
         try Self.expectFits(last)

@@ -85,6 +85,7 @@ final class Child {
 
     /// Writes `text` to the child's standard input (kept open until `stop()`).
     func send(_ text: String) {
+        _ = ignoreBrokenPipes
         try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
 
@@ -131,7 +132,10 @@ func runTool(_ executable: String, _ arguments: [String], in dir: URL, stdin: St
     let input = Pipe()
     p.standardInput = input
     try p.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    // A tool that exits before reading its input (an alert, a refused connection) must not take the
+    // test process down with SIGPIPE: the write fails instead.
+    _ = ignoreBrokenPipes
+    if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
     try? input.fileHandleForWriting.close()
     let deadline = Date().addingTimeInterval(timeout)
     while p.isRunning && Date() < deadline { usleep(10_000) }
@@ -140,6 +144,9 @@ func runTool(_ executable: String, _ arguments: [String], in dir: URL, stdin: St
     // Decoded leniently: a peer's binary bytes (HTTP/2 frames s_client prints) must not blank the text.
     return (p.terminationStatus, (try? Data(contentsOf: out)).map { String(decoding: $0, as: UTF8.self) } ?? "")
 }
+
+/// Writing to a child that has exited fails with EPIPE instead of killing this process (SIGPIPE).
+let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
 /// A port that was free a moment ago (bound to port 0, read back, released).
 func freePort() -> UInt16? {

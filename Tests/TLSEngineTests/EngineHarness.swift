@@ -111,7 +111,7 @@ enum Harness {
                                       serverName: "localhost")
     }
 
-    static func serverConfiguration(seed: UInt64, suites: [CipherSuite] = CipherSuite.implemented) throws -> TLSServerConfiguration {
+    static func serverConfiguration(seed: UInt64, suites: [CipherSuite] = CipherSuite.allImplemented) throws -> TLSServerConfiguration {
         let clientKey = try #require(EngineFixtures.clientKey).publicKey
         return TLSServerConfiguration(identity: try serverIdentity(), random: HMACDRBG(seed: seed &* 2),
                                       cipherSuites: suites,

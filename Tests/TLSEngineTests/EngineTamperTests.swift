@@ -46,6 +46,8 @@ struct EngineTamperTests {
         Kind(name: "ECDHE", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256),
         Kind(name: "ECDHE mutual TLS", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, mutual: true),
         Kind(name: "RSA CBC", suite: .TLS_RSA_WITH_AES_128_CBC_SHA),
+        Kind(name: "ECDHE CBC SHA-384", suite: .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384),
+        Kind(name: "DHE CBC SHA-1", suite: .TLS_DHE_RSA_WITH_AES_256_CBC_SHA),
         Kind(name: "ECDHE ALPN", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, alpn: true),
     ]
 

@@ -10,6 +10,13 @@ public enum SignatureSchemes {
         .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA1,
     ]
 
+    /// What a server lists in its CertificateRequest by default: OpenSSL 3.0's order (RSA-PSS, then
+    /// PKCS#1 v1.5, each SHA-256, SHA-384, SHA-512) without SHA-1, which RFC 9155 §2 removes
+    /// from TLS 1.2 signatures ("MUST NOT be included in CertificateRequest messages").
+    public static let certificateRequestDefault: [SignatureScheme] = [
+        .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512,
+    ]
+
     /// Every scheme TLSLab implements.
     public static let implemented: Set<SignatureScheme> = Set(defaultOffer)
 
@@ -62,7 +69,7 @@ public enum SignatureSchemes {
     /// 36-byte MD5(data) ‖ SHA-1(data), padded as a PKCS #1 v1.5 block type 1
     /// (00 01 FF…FF 00 ‖ hashes, without a DigestInfo) and raised to the private exponent.
     static func legacyBlock(_ data: [UInt8], modulusLength k: Int) throws(TLSError) -> [UInt8] {
-        let hashes = TLSCrypto.HashAlgorithm.md5.digest(data) + TLSCrypto.HashAlgorithm.sha1.digest(data)
+        let hashes = HashAlgorithm.md5.digest(data) + HashAlgorithm.sha1.digest(data)
         guard k >= hashes.count + 11 else { throw .internalError("RSA modulus too small for an MD5‖SHA-1 signature") }
         return [0x00, 0x01] + [UInt8](repeating: 0xff, count: k - 3 - hashes.count) + [0x00] + hashes
     }

@@ -14,6 +14,18 @@ public struct CipherSuite: CodePoint {
     public static let TLS_DHE_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0x0067)
     public static let TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 = CipherSuite(rawValue: 0xc02f)
     public static let TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 = CipherSuite(rawValue: 0xc030)
+    // CBC suites beyond the default offer (RFC 5246 Appendix A.5, RFC 4492 §6, RFC 5289 §3.2):
+    // what TLS 1.2 peers and conformance suites still offer by default.
+    public static let TLS_DHE_RSA_WITH_AES_128_CBC_SHA = CipherSuite(rawValue: 0x0033)
+    public static let TLS_RSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0x0035)
+    public static let TLS_DHE_RSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0x0039)
+    public static let TLS_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0x003c)
+    public static let TLS_RSA_WITH_AES_256_CBC_SHA256 = CipherSuite(rawValue: 0x003d)
+    public static let TLS_DHE_RSA_WITH_AES_256_CBC_SHA256 = CipherSuite(rawValue: 0x006b)
+    public static let TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA = CipherSuite(rawValue: 0xc013)
+    public static let TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0xc014)
+    public static let TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0xc027)
+    public static let TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384 = CipherSuite(rawValue: 0xc028)
 
     // Signalling values.
     /// RFC 5746 §3.3: the client supports secure renegotiation (instead of an empty renegotiation_info).
@@ -31,6 +43,19 @@ public struct CipherSuite: CodePoint {
         .TLS_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_256_GCM_SHA384,
         .TLS_RSA_WITH_AES_128_CBC_SHA,
     ]
+
+    /// The CBC suites TLSLab also implements but does not offer or accept unless asked
+    /// (`--suite`, `suites:`): forward-secret first, then by key size and MAC, as OpenSSL orders them.
+    /// Kept out of ``implemented`` so that the default ClientHello (and every recorded run) stays as it is.
+    public static let additionalCBC: [CipherSuite] = [
+        .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256, .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384,
+        .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA,
+        .TLS_DHE_RSA_WITH_AES_256_CBC_SHA256, .TLS_DHE_RSA_WITH_AES_128_CBC_SHA, .TLS_DHE_RSA_WITH_AES_256_CBC_SHA,
+        .TLS_RSA_WITH_AES_128_CBC_SHA256, .TLS_RSA_WITH_AES_256_CBC_SHA256, .TLS_RSA_WITH_AES_256_CBC_SHA,
+    ]
+
+    /// Every suite TLSLab can negotiate: the default list, then ``additionalCBC``.
+    public static let allImplemented: [CipherSuite] = implemented + additionalCBC
 
     /// True for the SCSVs, which are not real suites.
     public var isSignalingValue: Bool { self == .TLS_EMPTY_RENEGOTIATION_INFO_SCSV || self == .TLS_FALLBACK_SCSV }
