@@ -37,8 +37,12 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
     var seed: String?
 
+    @OptionGroup var language: LanguageOption
+
     func run() throws {
         let seedValue = try SeedChoice(seed)
+        let explanations = language.explanations
+        func say(_ key: String, _ values: [String: String]) -> String { explanations(key, values) ?? key }
         let resolved = try ResolvedRun.resolve(scenario, seed: seedValue)
         // Every argument is checked before any file is written.
         var material: PKIMaterial?
@@ -55,14 +59,14 @@ struct ExportCommand: ParsableCommand {
         let trace = resolved.play().trace
         let packets = PcapWriter.packets(from: trace)
         guard !packets.isEmpty else {
-            throw CLIError.badInput("'\(scenario)' sends nothing on the wire (\(resolved.scenario?.kind ?? "this") lessons decide or compute without segments): nothing to export; use `tlslab run \(scenario)`")
+            throw CLIError.badInput(say("cli.export.nothingOnTheWire", ["name": scenario, "kind": resolved.scenario?.kind ?? "this"]))
         }
         try write(Data(PcapWriter(linkType: link == .ethernet ? .ethernet : .rawIPv4).file(packets)), to: pcap)
-        var report = ["wrote \(pcap): \(packets.count) packets"]
+        var report = [say("cli.export.wrotePcap", ["file": pcap, "count": "\(packets.count)"])]
         if let keylog {
             let sessions = KeyLogWriter.sessions(from: trace)
             try write(Data(KeyLogWriter.text(sessions).utf8), to: keylog)
-            report.append("wrote \(keylog): \(sessions.count) session(s)")
+            report.append(say("cli.export.wroteKeylog", ["file": keylog, "count": "\(sessions.count)"]))
         }
         if let pki, let material {
             let dir = URL(fileURLWithPath: pki, isDirectory: true)
@@ -74,7 +78,7 @@ struct ExportCommand: ParsableCommand {
             for file in material.pemFiles {
                 try write(Data(file.text.utf8), to: dir.appendingPathComponent(file.name).path)
             }
-            report.append("wrote \(material.pemFiles.map(\.name).joined(separator: ", ")) into \(pki)")
+            report.append(say("cli.export.wrotePKI", ["files": material.pemFiles.map(\.name).joined(separator: ", "), "directory": pki]))
         }
         print(report.joined(separator: "\n"))
     }

@@ -107,8 +107,14 @@ struct ResolvedRun {
                            clientChain: client.map(\.certificate), clientKey: client.first?.key)
     }
 
-    /// Runs it: the trace, and for a lesson file its checked expectations.
-    func play() -> (trace: Trace, page: LessonPage?) {
+    /// The one-line summary in the catalogue's language (a built-in run's `run.summary.NAME`; a
+    /// lesson's title).
+    func summary(in explanations: Explanations) -> String {
+        BuiltInRun(rawValue: name).map { $0.summary(in: explanations) } ?? summary
+    }
+
+    /// Runs it: the trace, and for a lesson file its checked expectations (worded by `explanations`).
+    func play(explanations: Explanations = .english) -> (trace: Trace, page: LessonPage?) {
         guard let scenario else { return (setup.map { Simulation($0).run() } ?? Trace(events: []), nil) }
         let run = scenario.run()
         let trace = run.trace ?? Trace(events: [])
@@ -116,7 +122,7 @@ struct ResolvedRun {
         let page = LessonPage(
             name: name, kind: scenario.kind, title: scenario.title, description: scenario.description,
             checks: checked.map { e, unmet in
-                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? "nothing" })
+                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing" })
             },
             problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
             tryNext: scenario.tryNext, isDemo: scenario.expectations.isEmpty)

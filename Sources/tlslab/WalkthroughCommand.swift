@@ -25,6 +25,8 @@ struct WalkthroughCommand: ParsableCommand {
     @Flag(help: "Show secrets, keys and other long values in full instead of shortened.")
     var full = false
 
+    @OptionGroup var language: LanguageOption
+
     @Option(help: ArgumentHelp("Advance one step every SECONDS seconds by itself (for projecting in a class); any key pauses, a resumes.",
                                valueName: "seconds"))
     var autoplay: Double?
@@ -41,21 +43,24 @@ struct WalkthroughCommand: ParsableCommand {
             var options = try RenderOptions.parse([])
             options.seed = seed
             options.full = full
+            options.language = language
             try options.runAndPrint(scenario)
             return
         }
-        try Self.walk(scenario, seed: seedValue, full: full, autoplay: autoplay)
+        try Self.walk(scenario, seed: seedValue, full: full, autoplay: autoplay, language: language.language)
     }
 
     /// The interactive loop: paint, read a key (or, while autoplay runs, wait at most its interval),
-    /// apply it; the terminal is restored on every exit.
-    static func walk(_ name: String, seed: SeedChoice, full: Bool = false, autoplay: Double? = nil) throws {
+    /// apply it; the terminal is restored on every exit. Every word in `language`.
+    static func walk(_ name: String, seed: SeedChoice, full: Bool = false, autoplay: Double? = nil, language: Language = .en) throws {
         let resolved = try ResolvedRun.resolve(name, seed: seed)
-        let (trace, page) = resolved.play()
-        let about = page == nil ? resolved.summary : nil
+        let explanations = language.explanations
+        let (trace, page) = resolved.play(explanations: explanations)
+        let about = page == nil ? resolved.summary(in: explanations) : nil
         var width = Terminal.size?.columns ?? 80
         func make(_ width: Int) -> Walkthrough {
-            Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full, about: about)
+            Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full, about: about,
+                        explanations: explanations)
         }
         var walkthrough = make(width)
         var cursor = Walkthrough.Cursor()
