@@ -110,7 +110,8 @@ struct ResolvedRun {
     /// The one-line summary in the catalogue's language (a built-in run's `run.summary.NAME`; a
     /// lesson's title).
     func summary(in explanations: Explanations) -> String {
-        BuiltInRun(rawValue: name).map { $0.summary(in: explanations) } ?? summary
+        if let run = BuiltInRun(rawValue: name) { return run.summary(in: explanations) }
+        return scenario?.title(for: LessonLanguage(explanations.language)) ?? summary
     }
 
     /// Runs it: the trace, and for a lesson file its checked expectations (worded by `explanations`).
@@ -119,13 +120,24 @@ struct ResolvedRun {
         let run = scenario.run()
         let trace = run.trace ?? Trace(events: [])
         let (problems, checked) = scenario.results(in: run.facts)
+        let language = LessonLanguage(explanations.language)
         let page = LessonPage(
-            name: name, kind: scenario.kind, title: scenario.title, description: scenario.description,
+            name: name, kind: scenario.kind, title: scenario.title(for: language), description: scenario.description(for: language),
             checks: checked.map { e, unmet in
                 LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing" })
             },
             problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
-            tryNext: scenario.tryNext, isDemo: scenario.expectations.isEmpty)
+            tryNext: scenario.tryNext(for: language), isDemo: scenario.expectations.isEmpty)
         return (trace, page)
+    }
+}
+
+extension LessonLanguage {
+    /// The lessons' language for the catalogue's (the two enums name the same two languages).
+    init(_ language: Language) {
+        switch language {
+        case .en: self = .en
+        case .zh: self = .zh
+        }
     }
 }

@@ -59,6 +59,18 @@ struct LanguageTests {
         #expect(result.stdout.contains("RSA 密钥交换，单向认证") && result.stdout.contains("预主密钥"))
     }
 
+    /// A lesson's own Chinese words (title_zh, description_zh, try_next_zh) reach the screen in zh,
+    /// and its English ones in en.
+    @Test func lessonsShowTheirChineseText() throws {
+        let zh = try CLI.run(["run", "tcp/old-duplicate-syn", "--lang", "zh"])
+        #expect(zh.status == 0, "\(zh.stderr)")
+        #expect(zh.stdout.contains("三次握手拒绝过期的重复 SYN"), "\(zh.stdout.prefix(600))")
+        let en = try CLI.run(["run", "tcp/old-duplicate-syn", "--lang", "en"])
+        #expect(!en.stdout.contains("三次握手拒绝过期的重复 SYN") && en.stdout.contains("SYN"))
+        let catalogue = try CLI.run(["lessons", "tcp", "--lang", "zh"])
+        #expect(catalogue.stdout.contains("四次挥手与 TIME-WAIT"), "\(catalogue.stdout.prefix(600))")
+    }
+
     @Test func badLanguageIsBadInput() throws {
         let result = try CLI.run(["run", "rsa", "--lang", "fr"])
         #expect(result.status == 2)
