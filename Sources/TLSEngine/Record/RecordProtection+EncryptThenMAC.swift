@@ -45,13 +45,7 @@ extension RecordProtector {
         guard diff == 0 else { throw .badRecordMAC("the \(mac.name) over IV and ciphertext does not verify (checked before decrypting)") }
         let iv = explicitIV ? Array(sent.prefix(ivLength)) : chainedIV
         let body = Array(sent.dropFirst(ivLength))
-        let decrypted: [UInt8]
-        do {
-            decrypted = Array(try AES._CBC.decrypt(body, using: SymmetricKey(data: keys.writeKey),
-                                                   iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
-        } catch {
-            throw .badRecordMAC("AES-CBC decryption failed")
-        }
+        let decrypted = try cbcDecrypt(body, iv: iv)
         // The MAC verified, so the sender built this padding: a bad one is still bad_record_mac (RFC 7366 §3).
         let padLength = Int(decrypted[decrypted.count - 1])
         guard padLength + 1 <= decrypted.count, decrypted.suffix(padLength + 1).allSatisfy({ Int($0) == padLength }) else {

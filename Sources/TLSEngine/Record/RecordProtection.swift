@@ -264,6 +264,16 @@ public struct RecordProtector: Sendable {
         return explicitIV ? explicitNonce ?? random.bytes(count: Self.blockSize) : chainedIV
     }
 
+    /// AES-CBC decryption of whole blocks, padding left in place (both MAC orders check it themselves).
+    func cbcDecrypt(_ body: [UInt8], iv: [UInt8]) throws(RecordProtectionError) -> [UInt8] {
+        do {
+            return Array(try AES._CBC.decrypt(body, using: SymmetricKey(data: keys.writeKey),
+                                              iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
+        } catch {
+            throw .badRecordMAC("AES-CBC decryption failed")
+        }
+    }
+
     mutating func chain(_ encrypted: [UInt8]) { if !explicitIV { chainedIV = Array(encrypted.suffix(Self.blockSize)) } }
 
     mutating func advanceSequence() throws(RecordProtectionError) { try advance() }
@@ -304,13 +314,7 @@ public struct RecordProtector: Sendable {
                 throw .badRecordMAC("a CBC record of \(fragment.count) bytes cannot hold IV, MAC and padding")
             }
             let iv = explicitIV ? Array(fragment.prefix(ivLength)) : chainedIV
-            let decrypted: [UInt8]
-            do {
-                decrypted = Array(try AES._CBC.decrypt(body, using: SymmetricKey(data: keys.writeKey),
-                                                       iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
-            } catch {
-                throw .badRecordMAC("AES-CBC decryption failed")
-            }
+            let decrypted = try cbcDecrypt(body, iv: iv)
             // Check padding and MAC together, so both failures look the same (RFC 5246 §6.2.3.2).
             let padLength = Int(decrypted[decrypted.count - 1])
             var paddingOK = padLength + 1 + mac.length <= decrypted.count
