@@ -39,7 +39,7 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "TLSEngine", dependencies: [
-            "TLSCrypto",
+            "TLSCrypto", "PKI",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
@@ -80,7 +80,7 @@ let package = Package(
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TestSupport"]),
-        .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "HTTP2", "TestSupport"]),
+        .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "PKI", "HTTP2", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Trace", "HTTP2", "Trust", "Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
         .testTarget(name: "RenderingTests", dependencies: ["Trace", "HTTP2", "Trust", "Rendering", "Simulation", "TCPSim", "TLSEngine"],
                     exclude: ["Goldens", "ProtocolFacts"]),

@@ -8,9 +8,13 @@ protocol over a pipe (--remote-debugging-pipe; no Python package needed):
     the #step-N fragment following; the fragment `#step-K` opens step K;
   * clicking the ladder arrow of a message (default ClientHello, if the page has one) opens its
     bytes, and pointing at a field lights up exactly that field's bytes in the hex dump;
-  * the screenshot (optional --screenshot FILE) is not blank.
+  * the screenshot (optional --screenshot FILE) is not blank;
+  * with --expect-lang / --expect-font: the page's language, and the platform font Chromium really
+    drew the title with (a Chinese page must find Noto Sans CJK, not tofu boxes).
+The whole check gives up after --timeout seconds (default 90), killing the browser: it never hangs.
 
 Usage: html-browser-check.py PAGE.html [--screenshot OUT.png] [--presses N] [--message NAME]
+       [--expect-lang TAG] [--expect-font FAMILY] [--timeout SECONDS]
        [--width W --height H] [--chromium PATH]
 Prints one line per check; exit status 0 when all pass, 1 otherwise, 2 when Chromium cannot run.
 """
@@ -19,6 +23,7 @@ import base64
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -62,7 +67,7 @@ class Browser:
     def close(self):
         try:
             self.send("Browser.close", session=False, wait=False)
-        except OSError:
+        except (OSError, ValueError):
             pass
         try:
             self.process.wait(timeout=10)
@@ -72,8 +77,14 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
     def read_message(self, deadline):
+        import select
         while b"\0" not in self.buffer:
-            if time.time() > deadline:
+            left = deadline - time.time()
+            if left <= 0:
+                raise TimeoutError("no answer from Chromium")
+            # Never block past the deadline: a browser that stops talking must not hang the check.
+            ready, _, _ = select.select([self.from_browser], [], [], left)
+            if not ready:
                 raise TimeoutError("no answer from Chromium")
             chunk = os.read(self.from_browser, 1 << 16)
             if not chunk:
@@ -197,7 +208,22 @@ def main():
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
+    parser.add_argument("--expect-lang", help="the page's <html lang> must be this (zh-Hans for --lang zh)")
+    parser.add_argument("--expect-font", help="the title must be drawn with a platform font whose family contains this (Noto Sans CJK)")
+    parser.add_argument("--timeout", type=float, default=90,
+                        help="seconds the whole check may take before it gives up (the browser is killed)")
     args = parser.parse_args()
+
+    class GaveUp(Exception):
+        pass
+
+    def give_up(signum, frame):
+        raise GaveUp(f"signal {signum}" if signum != signal.SIGALRM else f"the check took over {args.timeout:g} s")
+    # A stuck browser must not hang the test run: an overall deadline, and a clean exit when the
+    # test runner terminates us (the finally below kills Chromium either way).
+    signal.signal(signal.SIGALRM, give_up)
+    signal.signal(signal.SIGTERM, give_up)
+    signal.alarm(max(1, int(args.timeout)))
     url = "file://" + os.path.abspath(args.page)
     failures = []
 
@@ -222,6 +248,20 @@ def main():
         browser.send("Page.navigate", {"url": url})
         browser.wait_for("Page.loadEventFired")
         browser.pump(0.5)
+
+        if args.expect_lang:
+            lang = browser.evaluate("document.documentElement.lang")
+            check(lang == args.expect_lang, f"the page's language is {args.expect_lang} (got {lang})")
+        if args.expect_font:
+            # The fonts Chromium actually drew the title with (not the CSS wish list).
+            browser.send("DOM.enable")
+            browser.send("CSS.enable")
+            document = browser.send("DOM.getDocument", {"depth": 0})
+            node = browser.send("DOM.querySelector", {"nodeId": document["root"]["nodeId"], "selector": "header.top h1"})
+            fonts = browser.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]}).get("fonts", [])
+            families = [f.get("familyName", "") + " (" + str(f.get("glyphCount", 0)) + " glyphs)" for f in fonts]
+            check(any(args.expect_font in f.get("familyName", "") and f.get("glyphCount", 0) > 0 for f in fonts),
+                  f"the title is drawn with {args.expect_font} (fonts used: {', '.join(families) or 'none'})")
 
         steps = browser.evaluate("document.querySelectorAll('section.step').length")
         check(steps > 0, f"the page has {steps} steps")
@@ -310,9 +350,11 @@ def main():
         check(not foreign, f"no network request ({len(requests)} request(s), all for the file itself)" if not foreign
               else f"network requests: {foreign}")
         check(all(u.split("#")[0] == url for u in requests if u.startswith("file://")), "the page loads no other file")
-    except (TimeoutError, EOFError, RuntimeError) as e:
+    except (TimeoutError, EOFError, RuntimeError, GaveUp) as e:
         check(False, f"browser session: {e}")
     finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         browser.close()
     print(f"{len(failures)} check(s) failed" if failures else "all checks passed")
     return 1 if failures else 0

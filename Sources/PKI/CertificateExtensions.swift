@@ -36,7 +36,10 @@ public struct CertificateExtensions: Sendable, Hashable {
 
     /// OIDs this reader understands; a critical extension outside this set fails validation (§4.2).
     public static let understood: Set<String> = ["2.5.29.19", "2.5.29.15", "2.5.29.37", "2.5.29.17",
-                                                 "2.5.29.14", "2.5.29.35", "2.5.29.32"]
+                                                 "2.5.29.14", "2.5.29.35", "2.5.29.32", "2.5.29.30",
+                                                 authorityInfoAccess]
+    /// authorityInfoAccess (RFC 5280 §4.2.2.1).
+    public static let authorityInfoAccess = "1.3.6.1.5.5.7.1.1"
 
     public var all: [Raw] = []
     public var basicConstraints: BasicConstraints?
@@ -47,10 +50,18 @@ public struct CertificateExtensions: Sendable, Hashable {
     public var dnsNames: [String]?
     /// subjectAltName iPAddress entries, 4 or 16 bytes each.
     public var ipAddresses: [[UInt8]] = []
+    /// Every subjectAltName entry in order; nil when the extension is absent.
+    public var subjectAltNames: [GeneralName]?
+    /// nameConstraints (RFC 5280 §4.2.1.10); nil when absent.
+    public var nameConstraints: NameConstraints?
+    /// The authorityKeyIdentifier carries authorityCertIssuer or authorityCertSerialNumber (§4.2.1.1).
+    public var authorityKeyIdentifierHasIssuerAndSerial = false
     public var subjectKeyIdentifier: [UInt8]?
     public var authorityKeyIdentifier: [UInt8]?
 
     public var hasSubjectAltName: Bool { all.contains { $0.oid == "2.5.29.17" } }
+    /// The raw extension with `oid`, if present.
+    public func raw(_ oid: String) -> Raw? { all.first { $0.oid == oid } }
     public var unhandledCritical: [String] { all.filter { $0.critical && !Self.understood.contains($0.oid) }.map(\.oid) }
 
     init() {}
@@ -93,33 +104,37 @@ public struct CertificateExtensions: Sendable, Hashable {
             keyUsage = KeyUsage(bits: bits)
         case "2.5.29.37":
             let purposes = try DERWalker.sequence(try DERWalker.parse(value), "ExtKeyUsageSyntax")
+            guard !purposes.isEmpty else { throw .malformedCertificate("empty extendedKeyUsage (RFC 5280 §4.2.1.12: SIZE (1..MAX))") }
             var oids: [String] = []
             for purpose in purposes { oids.append(try DERWalker.oid(purpose, "KeyPurposeId")) }
             extendedKeyUsage = oids
         case "2.5.29.17":
-            var names: [String] = []
-            for general in try DERWalker.sequence(try DERWalker.parse(value), "GeneralNames") {
-                guard general.identifier.tagClass == .contextSpecific else { throw .malformedCertificate("GeneralName tag") }
-                switch general.identifier.tagNumber {
-                case 2:
-                    let bytes = try DERWalker.primitive(general, "dNSName")
-                    guard bytes.allSatisfy({ $0 < 0x80 }) else { throw .malformedCertificate("dNSName is not IA5") }
-                    names.append(String(decoding: bytes, as: UTF8.self))
-                case 7:
-                    let bytes = try DERWalker.primitive(general, "iPAddress")
-                    guard bytes.count == 4 || bytes.count == 16 else { throw .malformedCertificate("iPAddress length") }
-                    ipAddresses.append(bytes)
-                default:
-                    break
-                }
+            let general = try GeneralName.sequence(try DERWalker.parse(value))
+            subjectAltNames = general
+            dnsNames = general.compactMap { if case .dnsName(let name) = $0 { return name } else { return nil } }
+            ipAddresses = general.compactMap { if case .ipAddress(let bytes) = $0 { return bytes } else { return nil } }
+        case "2.5.29.30":
+            nameConstraints = try NameConstraints(value: value)
+        case CertificateExtensions.authorityInfoAccess:
+            // AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription (§4.2.2.1).
+            let descriptions = try DERWalker.sequence(try DERWalker.parse(value), "AuthorityInfoAccessSyntax")
+            guard !descriptions.isEmpty else { throw .malformedCertificate("empty authorityInfoAccess") }
+            for description in descriptions {
+                let parts = try DERWalker.sequence(description, "AccessDescription")
+                guard parts.count == 2 else { throw .malformedCertificate("AccessDescription arity") }
+                _ = try DERWalker.oid(parts[0], "accessMethod")
+                _ = try GeneralName(node: parts[1], inConstraint: false)
             }
-            dnsNames = names
         case "2.5.29.14":
             subjectKeyIdentifier = try DERWalker.octetString(try DERWalker.parse(value), "SubjectKeyIdentifier")
         case "2.5.29.35":
-            for field in try DERWalker.sequence(try DERWalker.parse(value), "AuthorityKeyIdentifier")
-            where field.identifier.tagClass == .contextSpecific && field.identifier.tagNumber == 0 {
-                authorityKeyIdentifier = try DERWalker.primitive(field, "keyIdentifier")
+            for field in try DERWalker.sequence(try DERWalker.parse(value), "AuthorityKeyIdentifier") {
+                guard field.identifier.tagClass == .contextSpecific else { throw .malformedCertificate("AuthorityKeyIdentifier field") }
+                if field.identifier.tagNumber == 0 {
+                    authorityKeyIdentifier = try DERWalker.primitive(field, "keyIdentifier")
+                } else {
+                    authorityKeyIdentifierHasIssuerAndSerial = true
+                }
             }
         default:
             break

@@ -3,6 +3,13 @@ public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case pathBuilding, anchor, signature, validity, algorithmStrength, criticalExtensions
         case caFlag, keyCertSign, pathLength, extendedKeyUsage, keyUsage, endEntity, name
+        /// RFC 5280 §4.2.1.10 name constraints of a CA, checked against every certificate below it.
+        case nameConstraints
+        /// More intermediates than the verifier allows (a maximum chain depth).
+        case chainDepth
+        /// The certificate profile: serial number, key identifiers, extension criticality rules
+        /// (RFC 5280 §4.1.2.2, §4.2.1.x; CABF Baseline Requirements §7.1.2).
+        case profile
     }
 
     /// Which side of the validity period a failed `.validity` check fell on (the TLS alert differs).

@@ -1,7 +1,8 @@
 import TLSCrypto
 
-/// Builds a path leaf → anchor and validates it (RFC 5280 §6, simplified: no policies, no CRLs,
-/// no name constraints), recording every check for the teaching trace.
+/// Builds a path leaf → anchor and validates it (RFC 5280 §6, simplified: no policy tree, no CRLs),
+/// recording every check for the teaching trace. Docs/PathValidation.md lists each rule and where
+/// TLSLab follows RFC 5280, the CA/Browser Forum, webpki or Apple's SecTrust.
 public struct ChainValidator: Sendable {
     /// What the chain is for (`SecPolicyCreateSSL` / `SecPolicyCreateBasicX509`).
     public enum Purpose: Sendable, Hashable {
@@ -20,13 +21,18 @@ public struct ChainValidator: Sendable {
     /// Reject SHA-1/MD5 signatures and RSA keys under 2048 bits (what Apple and OpenSSL level 2 do).
     public var rejectWeakAlgorithms: Bool
     public var maxDepth: Int
+    /// The most intermediates a path may have, self-issued ones not counted (a verifier's maximum
+    /// chain depth, like OpenSSL's `-verify_depth`); nil: only `maxDepth` bounds path building.
+    public var maxIntermediates: Int?
 
-    public init(anchors: AnchorSelection, purpose: Purpose, time: Int64, rejectWeakAlgorithms: Bool = true, maxDepth: Int = 8) {
+    public init(anchors: AnchorSelection, purpose: Purpose, time: Int64, rejectWeakAlgorithms: Bool = true, maxDepth: Int = 8,
+                maxIntermediates: Int? = nil) {
         self.anchors = anchors
         self.purpose = purpose
         self.time = time
         self.rejectWeakAlgorithms = rejectWeakAlgorithms
         self.maxDepth = maxDepth
+        self.maxIntermediates = maxIntermediates
     }
 
     /// Validates the certificates the peer presented (leaf first; the rest are untrusted intermediates).
@@ -135,6 +141,16 @@ public struct ChainValidator: Sendable {
 
     private func evaluate(path: [X509Certificate], store: TrustStore) -> ChainValidationResult {
         var checks = linkChecks(path: path, anchorIncluded: true)
+        for (depth, problems) in Self.nameConstraintResults(path: path) {
+            checks.append(ChainCheck(kind: .nameConstraints, depth: depth, subject: path[depth].subject.description, passed: problems.isEmpty,
+                                     detail: problems.isEmpty ? "every name below satisfies the name constraints"
+                                                              : problems.prefix(4).joined(separator: "; ")))
+        }
+        if let limit = maxIntermediates {
+            let counted = path.dropFirst().dropLast().filter { !$0.isSelfIssued }.count
+            checks.append(ChainCheck(kind: .chainDepth, depth: max(path.count - 2, 0), subject: path[max(path.count - 2, 0)].subject.description,
+                                     passed: counted <= limit, detail: "\(counted) intermediate(s), at most \(limit) allowed"))
+        }
         if let anchor = path.last {
             checks.append(ChainCheck(kind: .anchor, depth: path.count - 1, subject: anchor.subject.description, passed: true,
                                      detail: path.count == 1 ? "the certificate itself is a trust anchor in \(store.name)"
@@ -190,6 +206,8 @@ public struct ChainValidator: Sendable {
                 if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, "anchor key too weak: \(weak)") }
                 let problems = Self.criticalityProblems(cert)
                 if !problems.isEmpty { add(.criticalExtensions, false, "anchor: " + problems.joined(separator: "; ")) }
+                let profile = Self.profileProblems(cert, isAnchor: true, isLeaf: false)
+                if !profile.isEmpty { add(.profile, false, "anchor: " + profile.joined(separator: "; ")) }
             } else {
                 // Every non-anchor, and the leaf even when it is itself the anchor (a pinned self-signed
                 // certificate): a trusted end entity must still be usable — OpenSSL -partial_chain rejects
@@ -199,12 +217,16 @@ public struct ChainValidator: Sendable {
                     // The anchor's self-signature is not checked, so its digest does not matter.
                     if !isAnchor, let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 { problems.append("\(hash) signature") }
                     if let weak = Self.weakKey(cert) { problems.append(weak) }
+                    if depth == 0, let unsupported = Self.unsupportedLeafKey(cert) { problems.append(unsupported) }
                     add(.algorithmStrength, problems.isEmpty,
                         problems.isEmpty ? "\(cert.signatureAlgorithm), \(cert.publicKey.kind) \(cert.publicKey.keyBits) bits"
                                          : "too weak: " + problems.joined(separator: ", "))
                 }
                 let problems = Self.criticalityProblems(cert)
                 add(.criticalExtensions, problems.isEmpty, problems.isEmpty ? "no unknown critical extension" : problems.joined(separator: "; "))
+                // Shown only when broken, so that the usual trace stays as short as before.
+                let profile = Self.profileProblems(cert, isAnchor: isAnchor, isLeaf: depth == 0)
+                if !profile.isEmpty { add(.profile, false, profile.joined(separator: "; ")) }
             }
             if depth > 0 && !(isAnchor && path.count == 1) {
                 let bc = cert.extensions.basicConstraints

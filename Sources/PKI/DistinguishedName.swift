@@ -26,6 +26,8 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     public let der: [UInt8]
     /// Attributes in encoding order (RDN sequence flattened).
     public let attributes: [Attribute]
+    /// Each RelativeDistinguishedName SET as encoded, in order (name constraints compare these, RFC 5280 §4.2.1.10).
+    public let relativeNames: [[UInt8]]
 
     /// All commonName values.
     public var commonNames: [String] { attributes.filter { $0.oid == "2.5.4.3" }.map(\.value) }
@@ -38,8 +40,10 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     init(node: ASN1Node) throws(PKIError) {
         der = Array(node.encodedBytes)
         var attributes: [Attribute] = []
+        var relativeNames: [[UInt8]] = []
         for rdn in try DERWalker.sequence(node, "Name") {
             guard rdn.identifier == .set else { throw .malformedCertificate("RDN is not a SET") }
+            relativeNames.append(Array(rdn.encodedBytes))
             for pair in try DERWalker.children(rdn, "RDN") {
                 let parts = try DERWalker.sequence(pair, "AttributeTypeAndValue")
                 guard parts.count == 2 else { throw .malformedCertificate("AttributeTypeAndValue arity") }
@@ -48,6 +52,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.attributes = attributes
+        self.relativeNames = relativeNames
     }
 
     static func text(_ node: ASN1Node) -> String {

@@ -3,7 +3,9 @@ import TLSCrypto
 
 /// The signature check of one chain link, as it is usually taught: Hash1 = digest of the
 /// TBSCertificate, Hash2 = the digest recovered from signatureValue with the issuer's public key;
-/// valid iff they are equal. RFC 8017 §8.2.2 (PKCS#1 v1.5), §8.1.2 (PSS), FIPS 186-5 (ECDSA).
+/// valid iff they are equal. RFC 8017 §8.2.2 (PKCS#1 v1.5), §8.1.2 (PSS). An ECDSA link has no
+/// Hash2: signatureValue is Ecdsa-Sig-Value (r, s) (RFC 5758 §3.2, RFC 3279 §2.2.3), and the
+/// verification equation takes Hash1, r, s and the issuer's point (FIPS 186-5 §6.4.2).
 public struct SignatureCheck: Sendable, Equatable {
     public let algorithm: SignatureAlgorithm
     /// Hash1: digest(TBSCertificate) under the algorithm's hash (empty when the hash is unknown).
@@ -12,6 +14,10 @@ public struct SignatureCheck: Sendable, Equatable {
     public let hash2: [UInt8]?
     /// The decoded EM block and DigestInfo (PKCS#1 v1.5 only).
     public let recoveredBlock: RSASignatureBlock?
+    /// ECDSA only: the signature's two integers r and s (big-endian, no sign octet), the inputs of
+    /// the verification equation besides Hash1 and the issuer's public key.
+    public let ecdsaR: [UInt8]?
+    public let ecdsaS: [UInt8]?
     public let passed: Bool
     /// What was done, in words (why Hash2 is absent for PSS/ECDSA, why a check failed).
     public let note: String
@@ -20,8 +26,10 @@ public struct SignatureCheck: Sendable, Equatable {
     public static func verify(tbs: [UInt8], signature: [UInt8], algorithm: SignatureAlgorithm,
                               issuerKey: SubjectPublicKeyInfo) -> SignatureCheck {
         let hash1 = algorithm.hash?.digest(tbs) ?? []
-        func result(_ passed: Bool, _ note: String, hash2: [UInt8]? = nil, block: RSASignatureBlock? = nil) -> SignatureCheck {
-            SignatureCheck(algorithm: algorithm, hash1: hash1, hash2: hash2, recoveredBlock: block, passed: passed, note: note)
+        func result(_ passed: Bool, _ note: String, hash2: [UInt8]? = nil, block: RSASignatureBlock? = nil,
+                    rs: (r: [UInt8], s: [UInt8])? = nil) -> SignatureCheck {
+            SignatureCheck(algorithm: algorithm, hash1: hash1, hash2: hash2, recoveredBlock: block, ecdsaR: rs?.r, ecdsaS: rs?.s,
+                           passed: passed, note: note)
         }
         switch algorithm {
         case .rsaPKCS1v15(let hash):
@@ -62,9 +70,12 @@ public struct SignatureCheck: Sendable, Equatable {
                           + (ok ? "EMSA-PSS verification passed" : "EMSA-PSS verification failed: \(failure ?? "?")"))
         case .ecdsa(let hash):
             guard case .ec(let curve) = issuerKey.kind else { return result(false, "issuer key is \(issuerKey.kind), not EC") }
+            guard let rs = ecdsaIntegers(signature) else {
+                return result(false, "signatureValue is not an Ecdsa-Sig-Value SEQUENCE of two positive INTEGERs r and s")
+            }
             let ok = ecdsaVerify(curve: curve, spki: issuerKey.der, signature: signature, tbs: tbs, hash: hash)
             return result(ok, "ECDSA: the recovery idea does not apply (a signature is a pair (r, s), not an encrypted hash); "
-                          + (ok ? "verify(Hash1, r, s) passed" : "verify(Hash1, r, s) failed"))
+                          + (ok ? "verify(Hash1, r, s) passed" : "verify(Hash1, r, s) failed"), rs: rs)
         case .ed25519:
             guard issuerKey.kind == .ed25519, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: issuerKey.rawKey) else {
                 return result(false, "issuer key is \(issuerKey.kind), not Ed25519")
@@ -74,6 +85,18 @@ public struct SignatureCheck: Sendable, Equatable {
         case .unknown(let oid):
             return result(false, "unsupported signature algorithm \(oid)")
         }
+    }
+
+    /// Ecdsa-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } (RFC 3279 §2.2.3): r and s without
+    /// the sign octet, or nil when the DER is not that shape or a value is not positive.
+    static func ecdsaIntegers(_ signature: [UInt8]) -> (r: [UInt8], s: [UInt8])? {
+        guard let node = try? DERWalker.parse(signature), let parts = try? DERWalker.sequence(node, "Ecdsa-Sig-Value"),
+              parts.count == 2, let r = try? DERWalker.integerBytes(parts[0], "r"), let s = try? DERWalker.integerBytes(parts[1], "s"),
+              r[0] & 0x80 == 0, s[0] & 0x80 == 0 else { return nil }
+        func magnitude(_ bytes: [UInt8]) -> [UInt8] { Array(bytes.drop { $0 == 0 }) }
+        let (mr, ms) = (magnitude(r), magnitude(s))
+        guard !mr.isEmpty, !ms.isEmpty else { return nil }
+        return (mr, ms)
     }
 
     private static func ecdsaVerify(curve: String, spki: [UInt8], signature: [UInt8], tbs: [UInt8], hash: HashAlgorithm) -> Bool {

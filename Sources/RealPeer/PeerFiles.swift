@@ -12,7 +12,8 @@ public struct PeerFileError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Certificates and keys as OpenSSL writes them: PEM chains (leaf first) and PKCS#1 or PKCS#8 RSA keys.
+/// Certificates and keys as OpenSSL writes them: PEM chains (leaf first), PKCS#1 or PKCS#8 RSA keys, and
+/// SEC 1 or PKCS#8 EC keys (P-256, P-384).
 public enum PeerFiles {
     public static func certificates(at path: String) throws(PeerFileError) -> [X509Certificate] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw PeerFileError("cannot read \(path)") }
@@ -24,22 +25,22 @@ public enum PeerFiles {
         return certificates
     }
 
-    public static func privateKey(at path: String) throws(PeerFileError) -> RSAPrivateKey {
+    public static func privateKey(at path: String) throws(PeerFileError) -> SigningKey {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw PeerFileError("cannot read \(path)") }
-        do { return try RSAPrivateKey(pem: text) } catch { throw PeerFileError("\(path): \(error)") }
+        do { return try SigningKey(pem: text) } catch { throw PeerFileError("\(path): \(error)") }
     }
 
     /// A chain file and its leaf's key; checks that they belong together.
     public static func identity(certificate: String, key: String) throws(PeerFileError) -> TLSIdentity {
         let chain = try certificates(at: certificate)
         let privateKey = try privateKey(at: key)
-        guard let leafKey = try? RSAPublicKey(subjectPublicKeyInfoDER: chain[0].publicKey.der) else {
-            throw PeerFileError("\(certificate): the leaf key is not RSA (TLSLab's suites are RSA-authenticated)")
+        guard let leafKey = VerificationKey(subjectPublicKeyInfoDER: chain[0].publicKey.der) else {
+            throw PeerFileError("\(certificate): the leaf key is neither RSA nor EC P-256/P-384")
         }
-        guard leafKey.subjectPublicKeyInfoDER == privateKey.publicKey.subjectPublicKeyInfoDER else {
+        guard leafKey == privateKey.publicKey else {
             throw PeerFileError("\(key) is not the key of the first certificate in \(certificate)")
         }
-        return TLSIdentity(certificateChain: chain.map(\.der), privateKey: privateKey)
+        return TLSIdentity(certificateChain: chain.map(\.der), key: privateKey)
     }
 
     /// The evaluator of the default policy: the chain must reach one of `anchors`, be valid now, and
@@ -50,15 +51,15 @@ public enum PeerFiles {
     }
 }
 
-/// Any chain whose leaf has an RSA key is accepted, unchecked: for tests and tools that only drive
+/// Any chain whose leaf has an RSA or EC key is accepted, unchecked: for tests and tools that only drive
 /// bytes at a server, never for trust (`connect --policy none` goes through ``RealTrust`` instead).
 public struct AcceptAnyCertificate: PeerCertificateEvaluator {
     public init() {}
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
         guard let first = chain.first, let certificate = try? X509Certificate(der: first),
-              let key = try? RSAPublicKey(subjectPublicKeyInfoDER: certificate.publicKey.der) else {
-            return .reject(.unsupportedCertificate, reason: "the leaf does not parse or its key is not RSA")
+              let key = VerificationKey(subjectPublicKeyInfoDER: certificate.publicKey.der) else {
+            return .reject(.unsupportedCertificate, reason: "the leaf does not parse or its key is neither RSA nor EC")
         }
         return .accept(leafPublicKey: key, summary: "policy none: the chain was NOT checked (\(certificate.subject))")
     }
@@ -74,15 +75,31 @@ public enum SuiteNames {
         "DHE-RSA-AES128-SHA256": .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256,
         "ECDHE-RSA-AES128-GCM-SHA256": .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
         "ECDHE-RSA-AES256-GCM-SHA384": .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        "DHE-RSA-AES128-SHA": .TLS_DHE_RSA_WITH_AES_128_CBC_SHA,
+        "AES256-SHA": .TLS_RSA_WITH_AES_256_CBC_SHA,
+        "DHE-RSA-AES256-SHA": .TLS_DHE_RSA_WITH_AES_256_CBC_SHA,
+        "AES128-SHA256": .TLS_RSA_WITH_AES_128_CBC_SHA256,
+        "AES256-SHA256": .TLS_RSA_WITH_AES_256_CBC_SHA256,
+        "DHE-RSA-AES256-SHA256": .TLS_DHE_RSA_WITH_AES_256_CBC_SHA256,
+        "ECDHE-RSA-AES128-SHA": .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,
+        "ECDHE-RSA-AES256-SHA": .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA,
+        "ECDHE-RSA-AES128-SHA256": .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256,
+        "ECDHE-RSA-AES256-SHA384": .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384,
+        "ECDHE-ECDSA-AES128-GCM-SHA256": .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        "ECDHE-ECDSA-AES256-GCM-SHA384": .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        "ECDHE-ECDSA-AES128-SHA256": .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256,
+        "ECDHE-ECDSA-AES256-SHA384": .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
+        "ECDHE-ECDSA-AES128-SHA": .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
+        "ECDHE-ECDSA-AES256-SHA": .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
     ]
 
     /// The implemented suite called `name` (IANA `TLS_…` or OpenSSL), or nil.
     public static func suite(named name: String) -> CipherSuite? {
         if let s = openSSL[name.uppercased()] { return s }
-        return CipherSuite.implemented.first { CipherSuite.names[$0.rawValue] == name.uppercased() }
+        return CipherSuite.allImplementedWithECDSA.first { CipherSuite.names[$0.rawValue] == name.uppercased() }
     }
 
     public static var known: String {
-        CipherSuite.implemented.compactMap { CipherSuite.names[$0.rawValue] }.joined(separator: ", ")
+        CipherSuite.allImplementedWithECDSA.compactMap { CipherSuite.names[$0.rawValue] }.joined(separator: ", ")
     }
 }

@@ -32,9 +32,11 @@ public struct RealClient {
         self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
     }
 
-    /// signature_algorithms in OpenSSL 3's order for RSA (RSA-PSS before PKCS#1 v1.5), so that a
-    /// server signs as it does for OpenSSL clients. The engine's default offer lists PKCS#1 first.
+    /// signature_algorithms in OpenSSL 3's order: ECDSA (P-256/SHA-256, P-384/SHA-384) first, then RSA
+    /// (RSA-PSS before PKCS#1 v1.5), so that a server signs as it does for OpenSSL clients. The engine's
+    /// default offer is RSA only, PKCS#1 first.
     public static let openSSLSignatureOrder: [SignatureScheme] = [
+        .ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384,
         .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512,
         .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512, .rsaPKCS1SHA1,
     ]
@@ -52,6 +54,11 @@ public struct RealClient {
         /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
         public var applicationProtocol: ProtocolName?
         public var keyLog: KeyLogEntry?
+        /// The session this connection established or resumed (its ID, suite and master secret), for
+        /// `TLSClientConfiguration.session` on a later connection; nil when the server gave no session ID.
+        public var session: TLSSession?
+        /// True when the server resumed the offered session (the abbreviated handshake, RFC 5246 §7.3).
+        public var resumed = false
 
         public var succeeded: Bool { failure == nil }
     }
@@ -71,6 +78,8 @@ public struct RealClient {
             r.extendedMasterSecret = client.usesExtendedMasterSecret
             r.applicationProtocol = client.negotiatedApplicationProtocol
             r.keyLog = recorder.keyLog
+            r.session = client.session
+            r.resumed = client.isResumed
             return r
         }
 
@@ -136,19 +145,18 @@ public struct RealClient {
             }
             recorder.read(bytes.count)
             let step = client.receive(bytes)
-            let outcome = StepOutcome(step)
-            early += outcome.applicationData
+            early += step.applicationData
             _ = send(step)
-            if let alert = outcome.fatalReceived {
+            if let alert = step.fatalAlertReceived {
                 closeSocket()
                 return finish("the server sent a fatal alert: \(alert.alertDescription.displayName)", recorder, client)
             }
-            if case let (alert, cause)? = outcome.fatalSent {
+            if case let (alert, cause)? = step.fatalAlertSentStated {
                 closeSocket()
                 return finish("refused: \(alert.alertDescription.displayName) — \(cause)", recorder, client)
             }
             if client.stateName == .closed || client.stateName == .failed {
-                if outcome.completed && outcome.closeNotifyReceived {
+                if step.handshakeCompleted && step.closeNotifyReceived {
                     closedRightAfterHandshake = true
                     break
                 }
@@ -191,20 +199,19 @@ public struct RealClient {
                 if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
-                let outcome = StepOutcome(step)
                 // In the trace, the frames sit right after the records that carried them, before a
                 // close_notify that came in the same read.
                 let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
                 recorder.record(step.events[..<split], by: .client)
-                if !outcome.applicationData.isEmpty { deliver(connection.receive(outcome.applicationData)) }
+                if !step.applicationData.isEmpty { deliver(connection.receive(step.applicationData)) }
                 recorder.record(step.events[split...], by: .client)
                 if !step.output.isEmpty {
                     do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
                         recorder.socket("write of \(step.output.count) bytes failed: \(error)")
                     }
                 }
-                if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
-                if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if let alert = step.fatalAlertReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
+                if case let (alert, cause)? = step.fatalAlertSentStated { failure = "\(alert.alertDescription.displayName): \(cause)" }
             }
             // Done: GOAWAY NO_ERROR naming the last pushed stream processed (RFC 9113 §6.8).
             if connection.isExchangeComplete { deliver(connection.goAway()) }
@@ -257,11 +264,10 @@ public struct RealClient {
                 if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
-                let outcome = StepOutcome(step)
-                response += outcome.applicationData
+                response += step.applicationData
                 _ = send(step)
-                if let alert = outcome.fatalReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
-                if case let (alert, cause)? = outcome.fatalSent { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if let alert = step.fatalAlertReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
+                if case let (alert, cause)? = step.fatalAlertSentStated { failure = "\(alert.alertDescription.displayName): \(cause)" }
             }
             if failure == nil, response.isEmpty { failure = "the server closed without an HTTP response" }
             recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)

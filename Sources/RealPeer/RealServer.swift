@@ -72,8 +72,8 @@ public enum ServerPage {
     }
 }
 
-/// Runs ``TLSServer`` — the simulation's server state machine — on accepted sockets, one connection
-/// after another. Bad input ends only that connection (with the engine's alert, then close).
+/// Runs ``TLSServer`` — the simulation's server state machine — on accepted sockets, each on its own
+/// thread. Bad input ends only that connection (with the engine's alert, then close).
 public final class RealServer: @unchecked Sendable {
     public let listener: TCPListener
     /// A fresh configuration per connection (its random source, evaluator).
@@ -100,6 +100,11 @@ public final class RealServer: @unchecked Sendable {
     public var keepsTrace = true
     /// How much of each connection's trace is kept (memory stays bounded for any connection length).
     public var traceLimits = TraceLimits()
+    /// Connections open at once (each on its own thread, waiting for its client without a work
+    /// permit); beyond it, new clients wait in the listen backlog until one closes.
+    public var maxOpenConnections = 1_024
+    /// The stack reserved for each connection's thread (only the pages touched become resident).
+    public var connectionStackBytes = 8 << 20
 
     public init(listener: TCPListener, timeoutMilliseconds: Int32 = 10_000, handshakeTimeoutMilliseconds: Int32 = 30_000,
                 requestTimeoutMilliseconds: Int32 = 30_000,
@@ -117,24 +122,18 @@ public final class RealServer: @unchecked Sendable {
     public var port: UInt16 { listener.port }
 
     /// Accepts and serves until `maxConnections` were accepted or `shouldStop` says so (checked at
-    /// least every 200 ms). With `concurrency` above 1, up to that many connections are served at
-    /// once, each on its own thread; `onConnection` is still called on the calling thread, one
-    /// connection at a time, as each finishes. Connections under way when it stops are finished
-    /// (each is bounded by the read timeout). Returns the number served.
+    /// least every 200 ms). Every connection is served on its own thread, so a client that sends
+    /// nothing (or drips bytes) holds up no other: while it waits for its client a connection holds
+    /// no work permit, and at most `concurrency` connections do work (engine steps, writes) at once.
+    /// Up to ``maxOpenConnections`` are open at once; further clients wait in the listen backlog.
+    /// `onConnection` is called on the calling thread, one connection at a time, as each finishes.
+    /// Connections under way when it stops are finished (each is bounded by its deadlines).
+    /// Returns the number served.
     @discardableResult
     public func run(maxConnections: Int? = nil, concurrency: Int = 1, shouldStop: () -> Bool = { false },
                     onConnection: (ServedConnection) -> Void) throws(SocketError) -> Int {
-        guard concurrency > 1 else {
-            var served = 0
-            while !shouldStop(), maxConnections.map({ served < $0 }) ?? true {
-                guard let socket = try listener.accept(timeoutMilliseconds: 200) else { continue }
-                let connection = serve(socket)
-                served += 1
-                onConnection(connection)
-            }
-            return served
-        }
         let pool = ConnectionPool()
+        let permits = WorkPermits(max(1, concurrency))
         var accepted = 0, delivered = 0
         while true {
             for connection in pool.takeFinished() {
@@ -147,19 +146,33 @@ public final class RealServer: @unchecked Sendable {
                 usleep(10_000)
                 continue
             }
-            guard pool.active < concurrency else { usleep(5_000); continue }
-            guard let socket = try listener.accept(timeoutMilliseconds: 50) else { continue }
+            guard pool.active < maxOpenConnections else { usleep(5_000); continue }
+            guard let socket = try listener.accept(timeoutMilliseconds: pool.active == 0 ? 200 : 20) else { continue }
             accepted += 1
             pool.started()
-            let thread = Thread { [self] in pool.finished(self.serve(socket)) }
-            thread.stackSize = 8 << 20
+            let thread = Thread { [self] in pool.finished(self.serve(socket, permits: permits)) }
+            thread.stackSize = connectionStackBytes
             thread.start()
         }
         return delivered
     }
 
-    /// Serves one accepted connection to the end and closes it.
-    public func serve(_ socket: TCPSocket) -> ServedConnection {
+    /// Serves one accepted connection to the end and closes it. With `permits`, the connection does
+    /// its work holding one and gives it back while it waits for its client.
+    public func serve(_ socket: TCPSocket, permits: WorkPermits? = nil) -> ServedConnection {
+        permits?.acquire()
+        var holdsPermit = permits != nil
+        func release() { if holdsPermit { permits?.release(); holdsPermit = false } }
+        defer { release() }
+        /// One read of the client's bytes, before `deadline`, without holding a work permit.
+        func readClient(before deadline: Deadline, perRead: Int32) throws(SocketError) -> [UInt8] {
+            release()
+            defer { if let permits { permits.acquire(); holdsPermit = true } }
+            return try socket.read(before: deadline, perRead: perRead)
+        }
+        // A client that never reads cannot hold a thread (and a permit) in write(2): each send waits
+        // at most the read timeout.
+        socket.setSendTimeout(milliseconds: timeoutMilliseconds)
         var recorder = TraceRecorder(keepsEvents: keepsTrace, limits: traceLimits)
         var configuration = makeConfiguration()
         // This server speaks HTTP/2: RFC 9113 §9.2.2's rule decides whether ALPN may choose h2.
@@ -182,6 +195,7 @@ public final class RealServer: @unchecked Sendable {
         func finish(_ failure: String?, request: String? = nil) -> ServedConnection {
             if let failure { recorder.http(.failed(failure), by: .server) }
             socket.shutdownWrite()
+            release()  // the drain below only waits
             // Drain briefly: closing with unread bytes would reset the connection and could destroy
             // the alert or the answer just written. Bounded in time and bytes.
             let drained = socket.drain(milliseconds: drainMilliseconds, maxBytes: drainBytes)
@@ -209,7 +223,7 @@ public final class RealServer: @unchecked Sendable {
         while !server.isConnected {
             let bytes: [UInt8]
             do {
-                bytes = try socket.read(before: handshakeDeadline, perRead: timeout)
+                bytes = try readClient(before: handshakeDeadline, perRead: timeout)
             } catch {
                 if handshakeDeadline.hasPassed {
                     recorder.socket("handshake deadline of \(handshakeDeadline.milliseconds) ms passed")
@@ -224,13 +238,12 @@ public final class RealServer: @unchecked Sendable {
             }
             recorder.read(bytes.count)
             let step = server.receive(bytes)
-            let outcome = StepOutcome(step)
-            early += outcome.applicationData
+            early += step.applicationData
             send(step)
-            if let alert = outcome.fatalReceived {
+            if let alert = step.fatalAlertReceived {
                 return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)")
             }
-            if case let (alert, cause)? = outcome.fatalSent {
+            if case let (alert, cause)? = step.fatalAlertSentStated {
                 return finish("sent alert \(alert.alertDescription.displayName): \(cause)")
             }
             if server.stateName == .closed || server.stateName == .failed {
@@ -287,7 +300,7 @@ public final class RealServer: @unchecked Sendable {
             while !connection.isClosed {
                 let bytes: [UInt8]
                 do {
-                    bytes = try socket.read(before: deadline, perRead: timeoutMilliseconds)
+                    bytes = try readClient(before: deadline, perRead: timeoutMilliseconds)
                 } catch {
                     if deadline.hasPassed {
                         recorder.socket("request deadline of \(deadline.milliseconds) ms passed")
@@ -302,12 +315,11 @@ public final class RealServer: @unchecked Sendable {
                 }
                 recorder.read(bytes.count)
                 let step = server.receive(bytes)
-                let outcome = StepOutcome(step)
                 // The frames sit in the trace right after the records that carried them, before a
                 // close_notify or alert that came in the same read.
                 let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
                 recorder.record(step.events[..<split], by: .server)
-                let sendFailure = process(outcome.applicationData)
+                let sendFailure = process(step.applicationData)
                 recorder.record(step.events[split...], by: .server)
                 if !step.output.isEmpty {
                     do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
@@ -315,10 +327,10 @@ public final class RealServer: @unchecked Sendable {
                     }
                 }
                 if let why = sendFailure { return finish(why, request: request) }
-                if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
-                if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
+                if let alert = step.fatalAlertReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
+                if case let (alert, cause)? = step.fatalAlertSentStated { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
                 if connection.isClosed { break }
-                if outcome.closeNotifyReceived || !server.isConnected {
+                if step.closeNotifyReceived || !server.isConnected {
                     return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
                 }
             }
@@ -361,7 +373,7 @@ public final class RealServer: @unchecked Sendable {
             }
             let bytes: [UInt8]
             do {
-                bytes = try socket.read(before: requestDeadline, perRead: timeout)
+                bytes = try readClient(before: requestDeadline, perRead: timeout)
             } catch {
                 // RFC 5246 §7.2.1: the server closes the TLS connection properly (close_notify) before TCP.
                 if requestDeadline.hasPassed {
@@ -381,12 +393,11 @@ public final class RealServer: @unchecked Sendable {
             }
             recorder.read(bytes.count)
             let step = server.receive(bytes)
-            let outcome = StepOutcome(step)
-            request += outcome.applicationData
+            request += step.applicationData
             send(step)
-            if let alert = outcome.fatalReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)") }
-            if case let (alert, cause)? = outcome.fatalSent { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
-            if outcome.closeNotifyReceived || !server.isConnected {
+            if let alert = step.fatalAlertReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)") }
+            if case let (alert, cause)? = step.fatalAlertSentStated { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
+            if step.closeNotifyReceived || !server.isConnected {
                 return finish("the client sent close_notify before a request")
             }
         }
@@ -429,6 +440,17 @@ extension RealServer {
         }
         return "\(method) \(path) HTTP/2\r\n"
     }
+}
+
+/// How many connections may do work (engine steps, writes) at once: `serve --concurrent N`. A
+/// connection waiting for its client gives its permit back, so idle clients hold up nobody.
+public final class WorkPermits: @unchecked Sendable {
+    private let semaphore: DispatchSemaphore
+
+    public init(_ count: Int) { semaphore = DispatchSemaphore(value: count) }
+
+    public func acquire() { semaphore.wait() }
+    public func release() { semaphore.signal() }
 }
 
 /// The connections being served on worker threads, and those finished but not yet reported.

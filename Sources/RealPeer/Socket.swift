@@ -118,6 +118,13 @@ public final class TCPSocket: @unchecked Sendable {
         }
     }
 
+    /// SO_SNDTIMEO: a write(2) that cannot go on for this long fails (EAGAIN) instead of waiting for
+    /// a peer that never reads.
+    public func setSendTimeout(milliseconds: Int32) {
+        var limit = timeval(tv_sec: .init(milliseconds / 1_000), tv_usec: .init(milliseconds % 1_000 * 1_000))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// shutdown(SHUT_WR): our FIN, reading stays possible.
     public func shutdownWrite() { if !isClosed { _ = shutdown(fd, Int32(SHUT_WR)) } }
 
@@ -162,7 +169,7 @@ public final class TCPListener: Sendable {
     public let port: UInt16
     public let address: String
 
-    public init(address: String = "127.0.0.1", port: UInt16, backlog: Int32 = 64) throws(SocketError) {
+    public init(address: String = "127.0.0.1", port: UInt16, backlog: Int32 = 1_024) throws(SocketError) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .system(call: "socket", errno: errno) }
         var yes: Int32 = 1
@@ -205,6 +212,8 @@ public final class TCPListener: Sendable {
         }
         if client < 0 {
             if errno == EINTR || errno == ECONNABORTED || errno == EAGAIN { return nil }
+            // Out of descriptors or buffers: the client stays in the backlog until a connection closes.
+            if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { usleep(10_000); return nil }
             throw .system(call: "accept", errno: errno)
         }
         let remote = TCPSocket.describe(&storage)

@@ -140,28 +140,13 @@ public struct TraceLimits: Sendable {
     }
 }
 
-/// What one step tells a driver about how the connection goes on.
-struct StepOutcome {
-    var completed = false
-    var fatalSent: (Alert, String)?
-    var fatalReceived: Alert?
-    var closeNotifyReceived = false
-    var applicationData: [UInt8] = []
-
-    init(_ step: TLSStep) {
-        for event in step.events {
-            switch event {
-            case .handshakeCompleted: completed = true
-            case .alertSent(let alert, let cause) where alert.isFatal:
-                // The drivers print "alert: cause"; a cause that already starts with the alert's name loses it.
-                let prefix = alert.alertDescription.displayName + ": "
-                fatalSent = (alert, cause.hasPrefix(prefix) ? String(cause.dropFirst(prefix.count)) : cause)
-            case .alertReceived(let alert) where alert.isFatal: fatalReceived = alert
-            case .alertReceived(let alert) where alert.alertDescription == .closeNotify: closeNotifyReceived = true
-            case .applicationDataReceived(let data): applicationData += data
-            default: break
-            }
-        }
+extension TLSStep {
+    /// The fatal alert sent, with its cause as the drivers print it ("alert: cause"): a cause that
+    /// already starts with the alert's name loses it.
+    var fatalAlertSentStated: (Alert, String)? {
+        guard let (alert, cause) = fatalAlertSent else { return nil }
+        let prefix = alert.alertDescription.displayName + ": "
+        return (alert, cause.hasPrefix(prefix) ? String(cause.dropFirst(prefix.count)) : cause)
     }
 }
 

@@ -18,6 +18,7 @@ extension Explanations {
         "lesson.problem": "FAIL  {key}: {actual}",
         "lesson.tally": "{passed} of {total} expectations hold.",
         "lesson.tryNext": "Try next",
+        "lesson.nothing": "nothing",
         // Statistics.
         "stats.firstByte": "round trips before the first response byte: {firstByte} (of {total} in the whole exchange, the close included)",
         "stats.firstBytePerConnection": "round trips before each connection's first response byte, from its own SYN: {list}",

@@ -5,6 +5,13 @@ import Trace
 /// second language is a new table, not a code change.
 public struct Explanations: Sendable {
     public var text: [String: String]
+    /// The language the catalogue is written in.
+    public var language: Language
+
+    public init(text: [String: String], language: Language = .en) {
+        self.text = text
+        self.language = language
+    }
 
     public func callAsFunction(_ key: String) -> String? { text[key] }
 
@@ -17,9 +24,29 @@ public struct Explanations: Sendable {
     }
 
     /// A sentence the simulation named by key (its key and values when the catalogue lacks it).
-    public func sentence(_ s: Sentence) -> String { self(s.key, s.values) ?? s.description }
+    /// Values of the placeholders that name a party (`receiver`, `side`, `actor`, `sender`) are
+    /// `Actor` raw values: they are worded too ("client" → "客户端").
+    public func sentence(_ s: Sentence) -> String {
+        var values = s.values
+        for key in Self.partyPlaceholders { if let v = values[key] { values[key] = actorName(v) } }
+        return self(s.key, values) ?? s.description
+    }
 
-    public static let english = Explanations(text: englishPhaseNames.merging(lessonCatalogue) { phase, _ in phase }.merging([
+    static let partyPlaceholders = ["receiver", "side", "actor", "sender"]
+
+    /// A party's name ("client", "server", "eavesdropper"…: `actor.<name>`), itself when unknown.
+    public func actorName(_ rawValue: String) -> String { text["actor.\(rawValue)"] ?? rawValue }
+
+    /// The catalogue in `language`.
+    public static func catalogue(for language: Language) -> Explanations { language.explanations }
+
+    public static let english = Explanations(text: englishTables.reduce(into: [:]) { all, table in all.merge(table) { first, _ in first } })
+
+    /// The English catalogue's tables, one per file (`CatalogueTests` checks that no key is in two).
+    static var englishTables: [[String: String]] { [englishCore, englishPhaseNames, lessonCatalogue, walkthroughCatalogue, englishLabels, htmlCatalogue] }
+
+    /// The sentences of a TLS run over TCP: messages, key schedule, alerts, attacks, knowledge, outcome, HTTP/2, closing.
+    static let englishCore: [String: String] = [
         "phase.tcp": "TCP first opens a connection with three messages: each side proposes its starting sequence number and the other acknowledges it, so each learns that the other can both send and receive — and a stale SYN from an earlier connection cannot open a new one, because the client refuses an acknowledgment of a SYN it never sent (RFC 9293 §3.5).",
         "tcp.syn": "SYN: the client proposes its initial sequence number (ISN). SYN takes one unit of sequence space.",
         "tcp.synack": "SYN-ACK: the server acknowledges the client's ISN + 1 and proposes its own ISN.",
@@ -70,7 +97,7 @@ public struct Explanations: Sendable {
         "knowledge.afterFinished": "Who knows what, once both Finished messages checked out",
         "knowledge.soFar": "Who knows what so far",
         "knowledge.atTheEnd": "Who knows what at the end of the run",
-        "pki.chain": "Chain validation, link by link: each certificate's signature is checked with its issuer's public key (for an RSA signature: Hash1, the digest of the TBSCertificate, must equal Hash2, the digest recovered from the signature with the issuer's public key), its validity against the simulated clock, the CA flag and path length of each issuer, and the key usage and extended key usage; the leaf must name the host.",
+        "pki.chain": "Chain validation, link by link: each certificate's signature is checked with its issuer's public key — both kinds start from Hash1, the digest of the TBSCertificate; for an RSA PKCS#1 v1.5 signature, Hash1 must equal Hash2, the digest recovered from the signature with the issuer's public key (RFC 8017 §8.2.2); an ECDSA signature hides no digest to recover: it is a pair of integers (r, s), and the verifier combines Hash1, r, s and the issuer's public point into a curve point whose x-coordinate must equal r modulo the group order (FIPS 186-5 §6.4.2). Then come its validity against the simulated clock, the CA flag, path length and name constraints of each issuer, and the key usage and extended key usage; the leaf must name the host.",
         "trust.proceed": "proceed (valid, and the user explicitly trusted the anchor)",
         "trust.unspecified": "unspecified — valid, with no user setting either way (the usual success)",
         "trust.recoverableTrustFailure": "recoverable trust failure (invalid, but a user or policy could choose to trust it)",
@@ -162,5 +189,5 @@ public struct Explanations: Sendable {
         "stats.http2": "HTTP/2 sends every request at once on its own stream, like pipelining, but the responses may interleave in any order. HPACK shrinks the repeated headers: after the first request, fields both sides have seen cost one byte each.",
         "phase.closePlain": "No TLS here, so there is no close_notify: TCP closes each direction on its own with a FIN and its ACK — four segments when the side that receives the first FIN acknowledges it before sending its own, three when it sends its FIN together with its ACK.",
         "phase.close": "close_notify tells the peer that no more data will follow. An attacker can forge a TCP FIN but not this authenticated alert, so a receiver that sees the connection end without close_notify knows the data may have been cut short (a truncation attack) — provided it checks. Then TCP closes each direction with FIN and ACK.",
-    ]) { _, core in core }.merging(htmlCatalogue) { core, _ in core })
+    ]
 }

@@ -9,18 +9,29 @@ public struct HexdumpRenderer: Sendable {
     public var width: Int
     /// How many bytes of a long field to show before eliding the middle.
     public var maxBytesPerField: Int
+    /// The line above the messages reassembled from several records (the text renderer passes its
+    /// catalogue's words: `hexdump.reassembled`).
+    public var reassembledHeading: String
+    /// A length in bytes, `{count}` the number (`hexdump.length`: "({count} bytes)").
+    public var lengthTemplate: String
 
-    public init(width: Int = 100, maxBytesPerField: Int = 32) {
+    public init(width: Int = 100, maxBytesPerField: Int = 32,
+                reassembledHeading: String = Explanations.english("hexdump.reassembled") ?? "",
+                lengthTemplate: String = Explanations.english("hexdump.length") ?? "({count} bytes)") {
         self.width = max(width, 40)
         self.maxBytesPerField = max(maxBytesPerField, 4)
+        self.reassembledHeading = reassembledHeading
+        self.lengthTemplate = lengthTemplate
     }
+
+    func length(_ count: Int) -> String { lengthTemplate.replacing("{count}", with: "\(count)") }
 
     public func render(_ dissection: Dissection, input: [UInt8]) -> [String] {
         var lines: [String] = []
         for field in dissection.fields { render(field, input: input, depth: 0, into: &lines) }
         if !dissection.reassembled.isEmpty {
             lines.append("")
-            lines.append("Handshake messages that spanned records, reassembled (offsets inside the message):")
+            lines.append(reassembledHeading)
             for field in dissection.reassembled { render(field, input: nil, depth: 0, into: &lines) }
         }
         return lines
@@ -36,7 +47,7 @@ public struct HexdumpRenderer: Sendable {
             let bytes = Array(input[field.offset..<field.end])
             text += "  [\(hexPreview(bytes))]"
         } else if !field.isLeaf {
-            text += "  (\(field.length) bytes)"
+            text += "  " + length(field.length)
         }
         lines.append(contentsOf: wrap(text, continuationIndent: 8 + indent.count + 2))
         if let note = field.note {
@@ -48,7 +59,7 @@ public struct HexdumpRenderer: Sendable {
     func hexPreview(_ bytes: [UInt8]) -> String {
         if bytes.count <= maxBytesPerField { return spaced(bytes) }
         let half = maxBytesPerField / 2
-        return spaced(Array(bytes.prefix(half))) + " … " + spaced(Array(bytes.suffix(half))) + " (\(bytes.count) bytes)"
+        return spaced(Array(bytes.prefix(half))) + " … " + spaced(Array(bytes.suffix(half))) + " " + length(bytes.count)
     }
 
     private func spaced(_ bytes: [UInt8]) -> String {
@@ -59,7 +70,8 @@ public struct HexdumpRenderer: Sendable {
         s.count >= n ? s : String(repeating: " ", count: n - s.count) + s
     }
 
-    /// Breaks a line at the last space that fits `width` (spacing inside the line is kept),
+    /// Breaks a line at the last space that fits `width` display columns (spacing inside the line is
+    /// kept), or between two Chinese characters where no space is (``DisplayWidth/canBreak(between:and:)``),
     /// indenting continuation lines.
     func wrap(_ line: String, continuationIndent: Int) -> [String] {
         let prefix = String(repeating: " ", count: min(continuationIndent, width / 2))
@@ -67,11 +79,19 @@ public struct HexdumpRenderer: Sendable {
         var rest = Array(line)
         // Never break inside the leading indentation and first word.
         var protected = rest.prefix { $0 == " " }.count
-        while rest.count > width {
-            let window = rest[protected..<width]
-            let breakAt = window.lastIndex(of: " ").map { $0 } ?? width
-            out.append(String(rest[..<breakAt]).replacingTrailingSpaces())
-            let tail = rest[breakAt...].drop { $0 == " " }
+        while DisplayWidth.columns(rest) > width {
+            let fit = DisplayWidth.fittingCount(rest, width)
+            guard protected < fit else { break }
+            var breakAt = rest[protected..<fit].lastIndex(of: " ")
+            // A break between CJK characters, when it comes after the last space.
+            var i = fit
+            while i > max(protected + 1, (breakAt ?? 0) + 1) {
+                if DisplayWidth.canBreak(between: rest[i - 1], and: rest[i]) { breakAt = i; break }
+                i -= 1
+            }
+            let at = breakAt ?? fit
+            out.append(String(rest[..<at]).replacingTrailingSpaces())
+            let tail = rest[at...].drop { $0 == " " }
             rest = Array(prefix) + tail
             protected = prefix.count + 1
             if protected >= width { break }

@@ -130,7 +130,7 @@ public struct JSONLinesRenderer: Sendable {
     /// `"event":"chain_validation"`: `peer`, `result` (proceed / unspecified /
     /// recoverableTrustFailure / fatalTrustFailure), `path` (subjects, leaf first) and `checks` in
     /// order, each with `depth`, `kind`, `passed`, `detail`, and for signatures `hash1`, `hash2`,
-    /// `pkcs1_block` and `digest_info` (hex).
+    /// `pkcs1_block` and `digest_info` (hex), plus `ecdsa_r` and `ecdsa_s` for an ECDSA signature.
     func chainValidation(_ v: ChainValidationTrace) -> [(String, JSONValue)] {
         let r = v.result
         let checks: [JSONValue] = r.checks.map { c in
@@ -141,6 +141,7 @@ public struct JSONLinesRenderer: Sendable {
                           ("hash2", sig.hash2.map { .string(Hex.string($0)) } ?? .null),
                           ("pkcs1_block", sig.recoveredBlock.map { .string(Hex.string($0.encodedMessage)) } ?? .null),
                           ("digest_info", sig.recoveredBlock.map { .string(Hex.string($0.digestInfo)) } ?? .null)]
+                if let r = sig.ecdsaR, let s = sig.ecdsaS { pairs += [("ecdsa_r", .string(Hex.string(r))), ("ecdsa_s", .string(Hex.string(s)))] }
             }
             return .object(pairs)
         }
@@ -182,9 +183,10 @@ public struct JSONLinesRenderer: Sendable {
                     ("cipher_suite", .string(n.cipherSuite.name ?? n.cipherSuite.hex)),
                     ("extended_master_secret", .bool(n.extendedMasterSecret)), ("resumed", .bool(n.resumed))]
                 + (n.applicationProtocol.map { [("alpn", .string($0.description))] } ?? [])
+                + (n.encryptThenMAC ? [("encrypt_then_mac", .bool(true))] : [])
         case .derived(let value):
             return derived(value)
-        case .certificateDecision(let peer, let length, let accepted, let detail):
+        case .certificateDecision(let peer, let length, let accepted, let detail, _):
             return [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)), ("chain_length", .number(String(length))),
                     ("accepted", .bool(accepted)), ("detail", .string(detail))]
         case .handshakeCompleted(let resumed):

@@ -94,28 +94,3 @@ extension String {
         return s
     }
 }
-
-/// Text width in terminal display columns: East Asian wide and fullwidth characters (CJK, for the
-/// Chinese catalogue) take two, combining marks and zero-width characters none, others one.
-public enum DisplayWidth {
-    public static func columns(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + columns($1) }
-    }
-
-    public static func columns(_ s: Unicode.Scalar) -> Int {
-        let v = s.value
-        if v == 0 || s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark
-            || v == 0x200B || v == 0x200D || (0xFE00...0xFE0F).contains(v) { return 0 }
-        if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
-            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
-            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
-            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
-            || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v) { return 2 }
-        return 1
-    }
-
-    /// `text` followed by spaces up to `width` display columns.
-    public static func padded(_ text: String, to width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - columns(text)))
-    }
-}

@@ -12,32 +12,37 @@ extension TextRenderer {
         var key: String?
         switch a {
         case .position(let sentence):
-            out = [row(t, at: actor, "\(actor.rawValue): \(explanations.sentence(sentence))", .alert)]
+            out = [row(t, at: actor, say("ladder.actorSays", ["actor": name(actor), "text": explanations.sentence(sentence)]), .alert)]
             key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
-            out = [row(t, at: .attacker, "attacker changes byte \(offset) of the \(sender.rawValue)'s \(message) in flight: \(Hex.string([old])) → \(Hex.string([new]))", .alert)]
+            out = [row(t, at: .attacker, say("attack.line.tampered", ["actor": name(.attacker), "offset": "\(offset)", "sender": explanations.actorName(sender.rawValue),
+                                                                       "message": secretName(message), "old": Hex.string([old]), "new": Hex.string([new])]), .alert)]
             key = message.hasPrefix("HTTP") ? "attack.tamperHTTP" : "attack.tamper"
             if key == "attack.tamper" { state.tamperPending = true }
         case .strippedSuites(let removed, let kept, let detail):
-            out = [row(t, at: .attacker, "attacker strips \(removed.map { "\($0)" }.joined(separator: ", ")) from the ClientHello; left: \(kept.map { "\($0)" }.joined(separator: ", "))", .alert),
+            out = [row(t, at: .attacker, say("attack.line.stripped", ["actor": name(.attacker), "removed": removed.map { "\($0)" }.joined(separator: ", "),
+                                                                       "kept": kept.map { "\($0)" }.joined(separator: ", ")]), .alert),
                    self.detail("(\(detail))")]
             key = "attack.strip"
         case .replayed(let bytes, let seq):
-            out = [row(t, at: .attacker, "attacker replays the client's \(bytes)-byte application-data record as new TCP bytes at seq=\(seq)", .alert)]
+            out = [row(t, at: .attacker, say("attack.line.replayed", ["actor": name(.attacker), "bytes": "\(bytes)", "seq": "\(seq)"]), .alert)]
             key = "attack.replay"
         case .keyStolen(let bits):
-            out = ["", style("── After the run: the server's \(bits)-bit private key is stolen " + String(repeating: "─", count: 10), .heading)]
+            out = ["", style("── " + say("attack.line.keyStolen", ["bits": "\(bits)"]) + " " + String(repeating: "─", count: 10), .heading)]
             key = "attack.keyTheft"
         case .seedSearch(let candidates, let found):
-            out = ["", style("── After the run: the eavesdropper searches the client's seed space " + String(repeating: "─", count: 6), .heading),
-                   row(t, at: .eavesdropper, "eavesdropper tried \(candidates) seeds: \(found.map { "seed \($0) reproduces client_random" } ?? "none matches")", .alert)]
+            out = ["", style("── " + say("attack.line.seedSearch") + " " + String(repeating: "─", count: 6), .heading),
+                   row(t, at: .eavesdropper, say("attack.line.seedTried", [
+                       "actor": name(.eavesdropper), "count": "\(candidates)",
+                       "result": found.map { say("attack.line.seedFound", ["seed": "\($0)"]) } ?? say("attack.line.seedNone")]), .alert)]
             key = "attack.seed"
         case .learned(let secret, let value, let how):
             let shown = secret.hasPrefix("HTTP") ? firstLine(String(decoding: value, as: UTF8.self)) : short(value)
-            out = [row(t, at: actor, "\(actor.rawValue) LEARNS the \(secret): \(shown)", .alert), detail("how: \(explanations.sentence(how))")]
+            out = [row(t, at: actor, say("attack.line.learned", ["actor": name(actor), "secret": secretName(secret), "value": shown]), .alert),
+                   detail(say("attack.line.how", ["how": explanations.sentence(how)]))]
             key = nil
         case .failed(let why):
-            out = [row(t, at: actor, "\(actor.rawValue) cannot go further: \(explanations.sentence(why))")]
+            out = [row(t, at: actor, say("attack.line.failed", ["actor": name(actor), "why": explanations.sentence(why)]))]
             key = nil
         }
         if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {

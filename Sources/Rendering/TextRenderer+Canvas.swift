@@ -17,32 +17,40 @@ extension TextRenderer {
             case .server: return 2
             }
         }
-        guard from != to else { return from.rawValue }
-        return column(from) <= column(to) ? "\(from.rawValue) ──▶ \(to.rawValue)" : "\(to.rawValue) ◀── \(from.rawValue)"
+        guard from != to else { return name(from) }
+        // The walkthrough's sticky header names the columns above the arrow.
+        if ladderStyle == .walkthrough { return "" }
+        return column(from) <= column(to) ? "\(name(from)) ──▶ \(name(to))" : "\(name(to)) ◀── \(name(from))"
     }
 
     /// The time column, right-aligned to the widest time of the trace.
     func time(_ micros: Int64) -> String {
-        let text = Self.timeText(micros)
-        return String(repeating: " ", count: max(0, layout.timeWidth - text.count)) + text
+        DisplayWidth.leftPadded(Self.timeText(micros, unit: ladderStyle == .printed), to: layout.timeWidth)
     }
 
-    static func timeText(_ micros: Int64) -> String {
-        "\(micros / 1000).\((micros % 1000) / 100)ms"
+    /// Milliseconds with one decimal ("60.0ms"); without the unit where a header names it.
+    static func timeText(_ micros: Int64, unit: Bool = true) -> String {
+        "\(micros / 1000).\((micros % 1000) / 100)" + (unit ? "ms" : "")
     }
+
+    /// The heading of the time column: "time", or in the walkthrough the unit its times are in.
+    var timeHeading: String { ladderStyle == .walkthrough ? (explanations("walk.timeUnit") ?? "ms") : say("ladder.time") }
 
     // MARK: Ladder rows
 
-    /// The names above the columns.
+    /// The names above the columns, placed by display width (a Chinese name takes two columns a character).
     func columnHeader() -> [String] {
-        var chars = Array(repeating: Character(" "), count: layout.ladderWidth)
+        var names = ""
         for actor in layout.columns {
             guard let position = layout.position(actor) else { continue }
-            let name = Array(actor.rawValue)
-            let start = actor == .client ? 0 : actor == .server ? layout.ladderWidth - name.count : max(0, position - name.count / 2)
-            for (i, c) in name.enumerated() where start + i < chars.count { chars[start + i] = c }
+            let label = name(actor)
+            let labelWidth = DisplayWidth.columns(label)
+            let start = actor == .client ? 0 : actor == .server ? layout.ladderWidth - labelWidth : max(0, position - labelWidth / 2)
+            // A name never overwrites the one before it: it starts one column after at the earliest.
+            let used = DisplayWidth.columns(names)
+            names += String(repeating: " ", count: max(used == 0 ? 0 : 1, start - used)) + label
         }
-        let head = String(repeating: " ", count: max(0, layout.timeWidth - 4)) + "time" + "  " + String(chars)
+        let head = DisplayWidth.leftPadded(timeHeading, to: layout.timeWidth) + "  " + names
         return [style(head.trimmingTrailingSpaces(), .heading)]
     }
 
@@ -92,13 +100,15 @@ extension TextRenderer {
 
     /// A line under an entry: blank time, plain rails, then the text.
     func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
+        // The walkthrough shows detail below the ladder and wraps it to the screen itself.
+        if ladderStyle == .walkthrough { return style(String(repeating: " ", count: indent) + text, s) }
         let first = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
         return lay(first: first, text, indent: indent, s)
     }
 
     func lay(first: String, _ text: String, indent: Int, _ s: Style) -> String {
         let continuation = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
-        let textWidth = max(20, width - first.count)
+        let textWidth = max(20, width - DisplayWidth.columns(first))
         let pieces = Self.wrapWords(text, width: textWidth, indent: indent)
         return pieces.enumerated().map { i, piece in
             style(((i == 0 ? first : continuation) + piece).trimmingTrailingSpaces(), s)
@@ -107,7 +117,7 @@ extension TextRenderer {
 
     func short(_ bytes: [UInt8], sized: Bool = true) -> String {
         bytes.count <= 16 || fullValues ? Hex.string(bytes)
-            : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? " (\(bytes.count) bytes)" : "")
+            : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? say("value.bytes", ["count": "\(bytes.count)"]) : "")
     }
 
     /// The first line of an HTTP/1.x message; for an HTTP/2 one (its fields as `name: value`
@@ -124,39 +134,50 @@ extension TextRenderer {
         if let method = pseudo[":method"] {
             return "\(method) \(pseudo[":scheme"] ?? "https")://\(pseudo[":authority"] ?? "")\(pseudo[":path"] ?? "")"
         }
-        return pseudo[":status"].map { "status \($0)" } ?? lines.prefix(while: { $0.hasPrefix(":") }).joined(separator: " ")
+        return pseudo[":status"].map { say("ladder.http.status", ["status": $0]) } ?? lines.prefix(while: { $0.hasPrefix(":") }).joined(separator: " ")
     }
 
     /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.
     func rule(_ title: String) -> String {
         let head = "── \(title) "
-        return head + String(repeating: "─", count: max(3, min(65, width) - head.count))
+        return head + String(repeating: "─", count: max(3, min(65, width) - DisplayWidth.columns(head)))
     }
 
-    /// Words of `text` in lines of at most `width` characters, each starting with `indent` spaces;
+    /// Words of `text` in lines of at most `width` display columns, each starting with `indent` spaces;
+    /// Chinese text, which has no spaces, breaks between its characters (``DisplayWidth/breakablePieces(_:)``);
     /// a word longer than a line (a hex value) is cut where the line ends.
     static func wrapWords(_ text: String, width: Int, indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
         let room = max(8, width - indent)
         var lines: [String] = []
         var line = ""
+        var lineWidth = 0
         // Empty pieces are the extra spaces of a run ("server  TLS"): kept inside a line.
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = Substring(word)
             if word.isEmpty {
-                if !line.isEmpty, line.count + 1 < room { line += " " }
+                if !line.isEmpty, lineWidth + 1 < room { line += " "; lineWidth += 1 }
                 continue
             }
-            if !line.isEmpty, line.count + 1 + word.count <= room {
-                line += " " + word
-                continue
+            for (index, piece) in DisplayWidth.breakablePieces(word).enumerated() {
+                var piece = piece
+                var pieceWidth = DisplayWidth.columns(piece)
+                // The first piece follows a space; the others join the previous piece directly.
+                let gap = index == 0 ? 1 : 0
+                if !line.isEmpty, lineWidth + gap + pieceWidth <= room {
+                    line += (gap == 1 ? " " : "") + piece
+                    lineWidth += gap + pieceWidth
+                    continue
+                }
+                if !line.isEmpty { lines.append(line) }
+                while pieceWidth > room {
+                    let cut = max(1, DisplayWidth.fittingCount(piece, room))
+                    lines.append(String(piece.prefix(cut)))
+                    piece = piece.dropFirst(cut)
+                    pieceWidth = DisplayWidth.columns(piece)
+                }
+                line = String(piece)
+                lineWidth = pieceWidth
             }
-            if !line.isEmpty { lines.append(line) }
-            while word.count > room {
-                lines.append(String(word.prefix(room)))
-                word = word.dropFirst(room)
-            }
-            line = String(word)
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines.map { pad + $0 }

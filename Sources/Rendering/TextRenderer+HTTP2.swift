@@ -14,12 +14,10 @@ extension TextRenderer {
         var key: String?
         switch h {
         case .chosen(let how):
-            out.append(row(t, at: actor, how == .h2
-                ? "\(actor.rawValue) speaks HTTP/2 over TLS: protocol \"h2\" (RFC 9113 §3.2)"
-                : "\(actor.rawValue) speaks HTTP/2 in the clear: \"h2c\" with prior knowledge (RFC 9113 §3.3)"))
+            out.append(row(t, at: actor, say(how == .h2 ? "h2.line.chosenTLS" : "h2.line.chosenH2c", ["actor": name(actor)])))
             key = how == .h2 ? "h2.chosen.tls" : "h2.chosen.h2c"
         case .prefaceSent:
-            out.append(row(t, from: actor, to: peer, "HTTP/2 connection preface \"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n\" (24 bytes)"))
+            out.append(row(t, from: actor, to: peer, say("h2.line.preface", ["preface": "\"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n\""])))
             key = "h2.preface"
         case .prefaceReceived where state.oneSided:
             // A real peer's trace (`tlslab serve`, `connect`): the other side's frames exist only as
@@ -30,13 +28,13 @@ extension TextRenderer {
         case .prefaceReceived, .frameReceived:
             return []
         case .connectionError(let code, let why):
-            return [row(t, at: actor, "\(actor.rawValue): HTTP/2 connection error \(code.name): \(why)", .alert)]
+            return [row(t, at: actor, say("h2.line.connectionError", ["actor": name(actor), "code": code.name, "why": why]), .alert)]
         case .streamError(let stream, let code, let why):
-            return [row(t, at: actor, "\(actor.rawValue): HTTP/2 stream \(stream) is malformed, reset with \(code.name): \(why)", .alert)]
+            return [row(t, at: actor, say("h2.line.streamError", ["actor": name(actor), "stream": "\(stream)", "code": code.name, "why": why]), .alert)]
         case .peerConnectionError:
             return []  // its GOAWAY is drawn as received; the Outcome names the error
         case .frameSent(let f):
-            var text = "HTTP/2 \(f.typeName) stream \(f.streamID)"
+            var text = say("h2.line.frame", ["type": f.typeName, "stream": "\(f.streamID)"])
             let flags = f.flagNames
             if !flags.isEmpty { text += " [\(flags.joined(separator: ", "))]" }
             switch f.frame.payload {
@@ -46,19 +44,19 @@ extension TextRenderer {
             case .settings:
                 key = "h2.settingsAck"
             case .pushPromise(let promised, _):
-                text += " promises stream \(promised)"
+                text += say("h2.line.promises", ["stream": "\(promised)"])
                 key = "h2.push"
             case .data(let d):
-                text += ": \(d.count) bytes of body"
+                text += say("h2.line.body", ["bytes": "\(d.count)"])
                 key = "h2.data"
             case .goaway(let last, let code, _):
-                text += ": last stream \(last), \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
+                text += say("h2.line.goaway", ["stream": "\(last)", "code": HTTP2ErrorCode(rawValue: code)?.name ?? String(code)])
                 // Graceful only with NO_ERROR; any other code ends the connection with that error.
                 key = code == HTTP2ErrorCode.noError.rawValue ? "h2.goaway" : "h2.goawayError"
             case .rstStream(let code):
                 text += ": \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
             case .windowUpdate(let increment):
-                text += ": \(increment) more bytes may come"
+                text += say("h2.line.window", ["bytes": "\(increment)"])
                 key = "h2.windowUpdate"
             case .headers:
                 key = "h2.headers"
@@ -67,8 +65,9 @@ extension TextRenderer {
             }
             if let hpack = f.hpack {
                 let path = hpack.fields.first { $0.name == ":path" || $0.name == ":status" }.map { " \($0.name) \($0.value)," } ?? ""
-                text += "\(f.frame.type == .pushPromise ? " —" : ":")\(path) \(hpack.fields.count) header fields, HPACK \(hpack.rawSize) → \(hpack.encodedSize) bytes"
-                if hpack.indexedCount > 0 { text += " (\(hpack.indexedCount) from the tables)" }
+                text += "\(f.frame.type == .pushPromise ? " —" : ":")\(path)" + say("h2.line.hpack", ["count": "\(hpack.fields.count)", "raw": "\(hpack.rawSize)",
+                                                                                                "encoded": "\(hpack.encodedSize)"])
+                if hpack.indexedCount > 0 { text += say("h2.line.fromTables", ["count": "\(hpack.indexedCount)"]) }
                 let fromDynamic = hpack.representations.contains {
                     if case .indexed(let i) = $0 { return i > HPACKStaticTable.count } else { return false }
                 }
@@ -91,33 +90,37 @@ extension TextRenderer {
     /// represented each header field (RFC 7541 §6).
     func http2FrameBytes(_ f: HTTP2FrameTrace) -> [String] {
         let wire = f.frame.encoded
-        var out = [detail("frame header \(Hex.string(Array(wire.prefix(9)))): length \(f.length), type 0x\(String(wire[3], radix: 16)) \(f.typeName), flags 0x\(String(format: "%02x", wire[4])), stream \(f.streamID)", indent: 10)]
+        var out = [detail(say("h2.bytes.header", ["hex": Hex.string(Array(wire.prefix(9))), "length": "\(f.length)", "type": String(wire[3], radix: 16),
+                                                  "name": f.typeName, "flags": String(format: "%02x", wire[4]), "stream": "\(f.streamID)"]), indent: 10)]
         let payload = wire.dropFirst(9)
         if !payload.isEmpty {
-            out.append(detail("payload \(Hex.string(Array(payload.prefix(32))))\(payload.count > 32 ? "… (\(payload.count) bytes)" : "")", indent: 10))
+            out.append(detail(say("h2.bytes.payload", ["hex": Hex.string(Array(payload.prefix(32))),
+                                                       "more": payload.count > 32 ? "…" + say("value.bytes", ["count": "\(payload.count)"]) : ""]), indent: 10))
         }
         guard let hpack = f.hpack else { return out }
         var fields = hpack.fields.makeIterator()
         for representation in hpack.representations {
             switch representation {
             case .sizeUpdate(let size):
-                out.append(detail("dynamic table size update → \(size)", indent: 12))
+                out.append(detail(say("h2.bytes.sizeUpdate", ["size": "\(size)"]), indent: 12))
             case .indexed(let index):
                 let field = fields.next().map(\.description) ?? "?"
-                out.append(detail("indexed \(index) (\(index <= HPACKStaticTable.count ? "static" : "dynamic")) → \(field)", indent: 12))
+                out.append(detail(say(index <= HPACKStaticTable.count ? "h2.bytes.indexedStatic" : "h2.bytes.indexedDynamic",
+                                      ["index": "\(index)", "field": field]), indent: 12))
             case .literal(let field, let nameIndex, let indexing, let huffmanName, let huffmanValue):
                 _ = fields.next()
                 let how: String
                 switch indexing {
-                case .incremental: how = "literal, added to the dynamic table"
-                case .without: how = "literal, not indexed"
-                case .never: how = "literal, never indexed"
+                case .incremental: how = say("h2.bytes.literalIncremental")
+                case .without: how = say("h2.bytes.literalWithout")
+                case .never: how = say("h2.bytes.literalNever")
                 }
-                let name = nameIndex.map { "name from index \($0)" } ?? "literal name\(huffmanName ? " (Huffman)" : "")"
-                out.append(detail("\(how); \(name); value\(huffmanValue ? " Huffman-coded" : " as is") → \(field)", indent: 12))
+                let name = nameIndex.map { say("h2.bytes.nameIndexed", ["index": "\($0)"]) } ?? say(huffmanName ? "h2.bytes.nameHuffman" : "h2.bytes.nameLiteral")
+                out.append(detail(say(huffmanValue ? "h2.bytes.literalHuffman" : "h2.bytes.literalAsIs", ["how": how, "name": name, "field": "\(field)"]), indent: 12))
             }
         }
-        out.append(detail("dynamic table now \(hpack.tableEntries) \(hpack.tableEntries == 1 ? "entry" : "entries"), \(hpack.tableSize) bytes", indent: 12))
+        out.append(detail(say(hpack.tableEntries == 1 ? "h2.bytes.tableOne" : "h2.bytes.table", ["entries": "\(hpack.tableEntries)", "size": "\(hpack.tableSize)"]),
+                          indent: 12))
         return out
     }
 }

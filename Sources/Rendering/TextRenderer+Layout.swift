@@ -21,12 +21,20 @@ extension TextRenderer {
 
         init() {}
 
-        init(trace: Trace, width: Int, timeText: (Int64) -> String) {
+        /// `walkthrough`: times without their unit (the sticky header names it) and rails that narrow
+        /// with the screen down to what the column names need, so message names keep their room.
+        init(trace: Trace, width: Int, walkthrough: Bool = false) {
             let latest = trace.events.map(\.time).max() ?? 0
-            timeWidth = max(9, TextRenderer.timeText(latest).count)
             columns = trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
-            // The text column keeps at least about half the screen.
-            ladderWidth = min(26, max(columns.count == 3 ? 23 : 15, (width - timeWidth - 4) / 4))
+            if walkthrough {
+                timeWidth = max(4, TextRenderer.timeText(latest, unit: false).count)
+                // "client server" and "client attacker server" above their rails, a space apart.
+                ladderWidth = min(26, max(columns.count == 3 ? 24 : 13, (width - timeWidth - 4) / 4))
+            } else {
+                timeWidth = max(9, TextRenderer.timeText(latest).count)
+                // The text column keeps at least about half the screen.
+                ladderWidth = min(26, max(columns.count == 3 ? 23 : 15, (width - timeWidth - 4) / 4))
+            }
             for span in trace.streamSpans {
                 spans[Pair(source: span.source, destination: span.destination), default: []].append(span)
             }

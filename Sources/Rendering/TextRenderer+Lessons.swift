@@ -98,10 +98,10 @@ extension TextRenderer {
 
     func tcpScriptText(_ step: TCPScriptStep) -> String {
         switch step {
-        case .connect(let by): return say("tcp.script.connect", ["side": by.rawValue])
-        case .send(let by, let octets): return say("tcp.script.send", ["side": by.rawValue, "octets": "\(octets)"])
-        case .close(let by): return say("tcp.script.close", ["side": by.rawValue])
-        case .abort(let by): return say("tcp.script.abort", ["side": by.rawValue])
+        case .connect(let by): return say("tcp.script.connect", ["side": name(by)])
+        case .send(let by, let octets): return say("tcp.script.send", ["side": name(by), "octets": "\(octets)"])
+        case .close(let by): return say("tcp.script.close", ["side": name(by)])
+        case .abort(let by): return say("tcp.script.abort", ["side": name(by)])
         case .oldDuplicateSYN(let seq): return say("tcp.script.oldDuplicateSYN", ["seq": "\(seq)"])
         case .synFlood(let perSecond, let seconds): return say("tcp.script.synFlood", ["perSecond": "\(perSecond)", "seconds": "\(seconds)"])
         case .floodTotals(let spoofed, let synAcks, let drops, let clientDrops):
@@ -115,11 +115,11 @@ extension TextRenderer {
     /// A TCP lesson's connection events beyond segments: state changes with their RFC 9293 cause,
     /// the timers (RTO, TIME-WAIT's 2·MSL), out-of-window and out-of-order segments, errors.
     func tcpLessonLines(_ event: TCPEvent, time t: String, actor: Actor, at now: Int64) -> [String] {
-        let side = ["side": actor.rawValue]
+        let side = ["side": name(actor)]
         switch event {
         case .stateChanged(let from, let to, let cause):
             let key = cause == .resetReceived && to == .listen ? "resetToListen" : Self.causeKey(cause)
-            return [row(t, at: actor, say("tcp.state", ["side": actor.rawValue, "from": "\(from)", "to": "\(to)", "cause": say("tcp.cause.\(key)")]))]
+            return [row(t, at: actor, say("tcp.state", ["side": name(actor), "from": "\(from)", "to": "\(to)", "cause": say("tcp.cause.\(key)")]))]
         case .timerSet(.timeWait, let deadline):
             return [row(t, at: actor, say("tcp.timeWait", side.merging(["duration": Self.timeText(deadline - now), "deadline": Self.timeText(deadline)]) { a, _ in a }))]
         case .timerFired(let kind) where kind != .delayedACK:

@@ -16,9 +16,9 @@ extension TextRenderer {
         let suite = s.cipherSuite.map(String.init(describing:)) ?? "?"
         let ems = s.extendedMasterSecret ? say("outcome.ems") : ""
         let alpn = s.applicationProtocol.map { say("outcome.alpn", ["protocol": $0.description]) } ?? ""
-        var out = ["", style(rule("Outcome"), .heading)]
+        var out = ["", style(rule(say("heading.outcome")), .heading)]
         if let failure = s.failure {
-            let values = ["side": failure.sentBy.rawValue, "alert": "\(failure.alert)"]
+            let values = ["side": name(failure.sentBy), "alert": "\(failure.alert)"]
             out.append(style(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
             out += paragraph(say("outcome.why", ["cause": failure.cause]))
         } else if !s.usedTLS {
@@ -28,7 +28,7 @@ extension TextRenderer {
             if s.sidesAgree, let m = s.masterSecret { out.append(say("outcome.sameMaster", ["master": short(m)])) }
         } else if s.clientCompleted != s.serverCompleted, Self.isOneSided(trace) {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
-            let values = ["side": s.clientCompleted ? "client" : "server", "version": version, "suite": suite, "ems": ems, "alpn": alpn]
+            let values = ["side": name(s.clientCompleted ? .client : .server), "version": version, "suite": suite, "ems": ems, "alpn": alpn]
             if let why = s.exchangeFailure {
                 out.append(style(say("outcome.oneSidedFailed", values.merging(["why": why]) { a, _ in a }), .alert))
             } else {
@@ -42,16 +42,16 @@ extension TextRenderer {
         // An HTTP/2 connection error ends that connection however TLS fared (RFC 9113 §5.4.1).
         for event in trace.events {
             if case .http2(.connectionError(let code, let why)) = event.kind {
-                out.append(style(say("outcome.http2Error", ["side": event.actor.rawValue, "code": code.name, "why": why]), .alert))
+                out.append(style(say("outcome.http2Error", ["side": name(event.actor), "code": code.name, "why": why]), .alert))
             }
             if case .http2(.peerConnectionError(let code, let why)) = event.kind {
-                out.append(style(say("outcome.http2Error", ["side": event.counterpart.rawValue, "code": code.name, "why": why]), .alert))
+                out.append(style(say("outcome.http2Error", ["side": name(event.counterpart), "code": code.name, "why": why]), .alert))
             }
         }
         let all = trace.summaries
         if all.count > 1 {
             for (i, c) in all.enumerated() {
-                out.append(say("outcome.connection", ["number": "\(i + 1)", "outcome": c.outcome,
+                out.append(say("outcome.connection", ["number": "\(i + 1)", "outcome": explanations("outcome.word.\(c.outcome)") ?? c.outcome,
                                                       "resumed": c.resumed ? say("outcome.resumed") : "",
                                                       "master": c.masterSecret.map { say("outcome.connectionMaster", ["master": short($0)]) } ?? ""]))
             }
@@ -63,18 +63,28 @@ extension TextRenderer {
     /// the run it is drawn), `remarks` adds the explanations below it.
     public func knowledgePanel(_ table: KnowledgeTable, moment: String = "knowledge.atTheEnd", remarks: Bool = true,
                                metadata: WireMetadata? = nil) -> [String] {
-        func mark(_ b: Bool) -> String { b ? "knows" : "  —  " }
-        var header = "secret              client   server   eavesdropper"
-        if table.hasAfterwards { header += "   afterwards" }
-        if table.hasAttacker { header += "   attacker" }
-        var out = ["", style(rule(explanations(moment) ?? "Who knows what"), .heading), header]
-        for row in table.rows {
-            let name = (row.changedInFlight ? "  changed copy" : row.secret).padding(toLength: 18, withPad: " ", startingAt: 0)
-            var line = "\(name)  \(mark(row.client))    \(mark(row.server))    \(mark(row.eavesdropper))"
-            // Each extra column starts where its header does.
-            if table.hasAfterwards { line += "          \(mark(row.eavesdropperAfterwards ?? false))" }
-            if table.hasAttacker { line += (table.hasAfterwards ? "        " : "          ") + mark(row.attacker ?? false) }
-            out.append(line)
+        let marks = (yes: say("knowledge.knows"), no: say("knowledge.doesNotKnow"))
+        let markWidth = max(DisplayWidth.columns(marks.yes), DisplayWidth.columns(marks.no))
+        func mark(_ b: Bool) -> String { DisplayWidth.padded(b ? marks.yes : marks.no, to: markWidth) }
+        // The columns: who, each as wide as its heading plus three, at least a mark plus four; a
+        // row's marks start where the headings do (display columns, so Chinese headings align too).
+        var columns = ["client", "server", "eavesdropper"]
+        if table.hasAfterwards { columns.append("afterwards") }
+        if table.hasAttacker { columns.append("attacker") }
+        let headings = columns.map { say("knowledge.column.\($0)") }
+        let widths = headings.map { max(markWidth + 4, DisplayWidth.columns($0) + 3) }
+        let names = table.rows.map { row in row.changedInFlight ? say("knowledge.changedCopyRow") : secretName(row.secret) }
+        let nameWidth = max(18, names.map { DisplayWidth.columns($0) }.max() ?? 0)
+        func line(_ first: String, _ cells: [String]) -> String {
+            DisplayWidth.padded(first, to: nameWidth + 2)
+                + cells.enumerated().map { i, cell in i == cells.count - 1 ? cell : DisplayWidth.padded(cell, to: widths[i]) }.joined()
+        }
+        var out = ["", style(rule(explanations(moment) ?? say("knowledge.soFar")), .heading), line(say("knowledge.column.secret"), headings)]
+        for (row, name) in zip(table.rows, names) {
+            var cells = [mark(row.client), mark(row.server), mark(row.eavesdropper)]
+            if table.hasAfterwards { cells.append(mark(row.eavesdropperAfterwards ?? false)) }
+            if table.hasAttacker { cells.append(mark(row.attacker ?? false)) }
+            out.append(line(name, cells))
         }
         guard remarks else { return out }
         out += paragraph(explanations("knowledge.measured") ?? "")
@@ -103,31 +113,42 @@ extension TextRenderer {
         }
         rows.append((say("metadata.clientRecords"), sizes(m.clientRecordLengths)))
         rows.append((say("metadata.serverRecords"), sizes(m.serverRecordLengths)))
-        let labelWidth = rows.map(\.0.count).max() ?? 0
+        let labelWidth = rows.map { DisplayWidth.columns($0.0) }.max() ?? 0
         var out = paragraph(say("knowledge.metadata"))
         for (label, value) in rows {
             out += Self.wrapWords(value, width: max(20, width - labelWidth - 4), indent: 0).enumerated().map { i, line in
-                "  " + (i == 0 ? label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) : String(repeating: " ", count: labelWidth)) + "  " + line
+                "  " + (i == 0 ? DisplayWidth.padded(label, to: labelWidth) : String(repeating: " ", count: labelWidth)) + "  " + line
             }
         }
         out += paragraph(say("knowledge.metadataTLS"))
         return out
     }
 
+    /// A secret's name in the knowledge table and the attack lines ("premaster secret", "预主密钥").
+    func secretName(_ secret: String) -> String {
+        explanations("secret.\(secret.replacing(" ", with: "_"))") ?? secret
+    }
+
     /// Counts for runs with several connections or requests.
     func statistics(_ trace: Trace) -> [String] {
         let st = trace.statistics
         guard st.connections > 1 || st.requests > 1 || st.cpuTime > 0 else { return [] }
-        var out = ["", style(rule("Connections, handshakes, round trips"), .heading),
-                   "connections: \(st.connections); TLS handshakes: \(st.fullHandshakes) full, \(st.abbreviatedHandshakes) abbreviated; requests: \(st.requests), responses: \(st.responses)",
-                   "round trips the client waited for: \(st.roundTrips); last response at \(st.lastResponseTime.map { Self.timeText($0) } ?? "—"); virtual CPU for public-key work: \(Self.timeText(st.cpuTime))",
+        var out = ["", style(rule(say("heading.statistics")), .heading),
+                   say("stats.counts", ["connections": "\(st.connections)", "full": "\(st.fullHandshakes)", "abbreviated": "\(st.abbreviatedHandshakes)",
+                                        "requests": "\(st.requests)", "responses": "\(st.responses)"]),
+                   say("stats.timing", ["roundTrips": "\(st.roundTrips)", "last": st.lastResponseTime.map { Self.timeText($0) } ?? "—",
+                                        "cpu": Self.timeText(st.cpuTime)]),
                    explanations("stats.firstByte", ["firstByte": st.roundTripsToFirstByte.map(String.init) ?? "—", "total": "\(st.roundTrips)"]) ?? ""]
         if st.roundTripsToFirstByteByConnection.count > 1 {
             out.append(explanations("stats.firstBytePerConnection", ["list": st.roundTripsToFirstByteByConnection.map(String.init).joined(separator: ", ")]) ?? "")
         }
         if let text = explanations("stats.roundTrips") { out += paragraph(text) }
         if st.usedHTTP2 {
-            out.append("HTTP/2: \(st.http2Streams) streams on \(st.connections) connection\(st.connections == 1 ? "" : "s")\(st.pushedResponses > 0 ? " (\(st.pushedResponses) pushed)" : ""); header blocks \(st.hpackRawBytes) → \(st.hpackEncodedBytes) bytes with HPACK; each request's: \(st.requestHeaderBlocks.map(String.init).joined(separator: ", ")) bytes")
+            out.append(say(st.connections == 1 ? "stats.http2Line.oneConnection" : "stats.http2Line", [
+                "streams": "\(st.http2Streams)", "connections": "\(st.connections)",
+                "pushed": st.pushedResponses > 0 ? say("stats.http2Line.pushed", ["count": "\(st.pushedResponses)"]) : "",
+                "raw": "\(st.hpackRawBytes)", "encoded": "\(st.hpackEncodedBytes)",
+                "blocks": st.requestHeaderBlocks.map(String.init).joined(separator: ", ")]))
             if let text = explanations("stats.http2") { out += paragraph(text) }
         }
         return out

@@ -17,14 +17,20 @@ extension TextRenderer {
         case .injected(let p):
             let s = p.segment
             let to = state.participants[p.destination] ?? .server
-            return [row(t, from: .attacker, to: to, "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count)\(carried(p, injected: true)) — injected by the attacker, spoofed from \(p.source)", .alert)]
+            let segment = "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count)\(carried(p, injected: true))"
+            return [row(t, from: .attacker, to: to, say("ladder.tcp.injected", ["segment": segment, "source": "\(p.source)"]), .alert)]
         case .sent(let p):
             let s = p.segment
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
-            var text = "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)"
-            if let ack = s.ack { text += " ack=\(ack.rawValue)" }
-            text += " len=\(s.payload.count)" + carried(p)
-            var out = [row(t, from: actor, to: receiver, text, .tcp)]
+            var numbers = "seq=\(s.seq.rawValue)"
+            if let ack = s.ack { numbers += " ack=\(ack.rawValue)" }
+            var out: [String]
+            if ladderStyle == .walkthrough {
+                // The row keeps the flags, the length and the message names; the numbers go below it.
+                out = [row(t, from: actor, to: receiver, "TCP [\(s.flags.compact)] len=\(s.payload.count)" + carried(p), .tcp), detail(numbers)]
+            } else {
+                out = [row(t, from: actor, to: receiver, "TCP [\(s.flags.compact)] \(numbers) len=\(s.payload.count)" + carried(p), .tcp)]
+            }
             if verbosity != .summary {
                 let key: String? = s.flags.contains(.rst) ? (state.lessonOnly ? "tcp.rst" : nil)
                     : s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : "tcp.synack")
@@ -40,21 +46,23 @@ extension TextRenderer {
         case .dropped(let p, let reason):
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
             var out = [row(t, from: actor, to: receiver, lost: true,
-                           "✗ lost: TCP [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count)\(carried(p)) (\(reason.rawValue))", .alert)]
+                           say("ladder.tcp.lost", ["segment": "TCP [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count)\(carried(p))",
+                                                   "reason": reason.rawValue]), .alert)]
             if !state.explained.contains("tcp.drop"), let text = explanations("tcp.drop") {
                 state.explained.insert("tcp.drop")
                 out += explain(text)
             }
             return out
         case .connection(_, .retransmitted(let seg, let attempt)):
-            var out = [row(t, at: actor, "\(actor.rawValue) retransmits seq=\(seg.seq.rawValue) len=\(seg.payload.count) (attempt \(attempt))", .alert)]
+            var out = [row(t, at: actor, say("ladder.tcp.retransmits", ["actor": name(actor), "seq": "\(seg.seq.rawValue)", "len": "\(seg.payload.count)",
+                                                                       "attempt": "\(attempt)"]), .alert)]
             if !state.explained.contains("tcp.retransmit"), let text = explanations("tcp.retransmit") {
                 state.explained.insert("tcp.retransmit")
                 out += explain(text)
             }
             return out
         case .connection(_, .stateChanged(let from, let to, _)):
-            return [row(t, at: actor, "\(actor.rawValue): \(from) → \(to)")]
+            return [row(t, at: actor, say("ladder.tcp.state", ["actor": name(actor), "from": "\(from)", "to": "\(to)"]))]
         case .duplicated(let p) where state.lessonOnly:
             return [row(t, at: actor, say("tcp.duplicated", ["seq": "\(p.segment.seq.rawValue)"]))]
         case .synCookieAccepted where state.lessonOnly:
@@ -70,10 +78,10 @@ extension TextRenderer {
         let names = layout.carried(p, injected: injected).map { item -> String in
             var name = spanName(item.span.content)
             var notes: [String] = []
-            if item.span.encrypted, case .handshake = item.span.content { notes.append("encrypted") }
-            if item.partial { notes.append("part") }
-            if item.span.injected { notes.append("a copy of an earlier record") }
-            if !notes.isEmpty { name += " (\(notes.joined(separator: ", ")))" }
+            if item.span.encrypted, case .handshake = item.span.content { notes.append(say("carried.encrypted")) }
+            if item.partial { notes.append(say("carried.part")) }
+            if item.span.injected { notes.append(say("carried.copy")) }
+            if !notes.isEmpty { name += say("carried.notes", ["notes": notes.joined(separator: say("list.separator"))]) }
             return name
         }
         return names.isEmpty ? "" : " · " + names.joined(separator: ", ")
@@ -84,8 +92,8 @@ extension TextRenderer {
         case .handshake(let type): return handshakeName(type)
         case .changeCipherSpec: return "ChangeCipherSpec"
         case .alert(let alert): return "Alert \(alert.alertDescription)"
-        case .applicationData: return "application data"
-        case .plainHTTP: return "HTTP (no TLS)"
+        case .applicationData: return say("span.applicationData")
+        case .plainHTTP: return say("span.plainHTTP")
         }
     }
 }

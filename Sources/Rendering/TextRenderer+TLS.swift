@@ -24,24 +24,30 @@ extension TextRenderer {
             state.keyExchange = n.cipherSuite.parameters?.keyExchange
             state.cipherSuite = n.cipherSuite
             guard actor == .client else { return [] }
-            return [row(t, at: actor, "agreed: \(n.version), \(n.cipherSuite)\(n.extendedMasterSecret ? ", extended master secret" : "")\(n.resumed ? ", resumed session" : "")\(n.applicationProtocol.map { ", ALPN \($0)" } ?? "")")]
+            return [row(t, at: actor, say("ladder.agreed", [
+                "version": "\(n.version)", "suite": "\(n.cipherSuite)",
+                "ems": n.extendedMasterSecret ? say("ladder.agreed.ems") : "",
+                "resumed": n.resumed ? say("ladder.agreed.resumed") : "",
+                "etm": n.encryptThenMAC ? say("ladder.agreed.etm") : "",
+                "alpn": n.applicationProtocol.map { say("ladder.agreed.alpn", ["protocol": "\($0)"]) } ?? ""]))]
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
-        case .certificateDecision(_, let length, let accepted, let detail):
+        case .certificateDecision(_, let length, let accepted, let detail, _):
             if !accepted { state.certificateRejected = true }
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
             if !sig.created, !sig.valid { state.signatureFailed = true }
             guard verbosity != .summary else { return [] }
-            return [detail("\(actor.rawValue) \(sig.created ? "signed" : sig.valid ? "checked" : "found INVALID") the \(sig.purpose.rawValue) signature" +
-                           (sig.scheme.map { " (\($0))" } ?? "") + " over \(sig.signedData.count) bytes")]
+            return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
+                "actor": name(actor), "purpose": sig.purpose.rawValue, "scheme": sig.scheme.map { " (\($0))" } ?? "",
+                "bytes": "\(sig.signedData.count)"]))]
         case .countermeasureApplied(let reason):
-            return [detail("server: \(reason)", .alert)] + explain(explanations("tls.countermeasure") ?? "")
+            return [detail(say("ladder.actorSays", ["actor": name(.server), "text": reason]), .alert)] + explain(explanations("tls.countermeasure") ?? "")
         case .alertSent(let alert, let cause):
             var out = [row(t, from: actor, to: peer, "\(arrow(actor, peer))  TLS Alert \(alert)", .alert)]
             // close_notify is explained with its phase ("phase.close").
             if alert.alertDescription != .closeNotify {
-                out.append(detail("why: \(cause)"))
+                out.append(detail(say("ladder.why", ["cause": cause])))
                 out += alertExplanation(alert)
                 let key = alert.isFatal ? "tls.alert" : "tls.alert.warning"
                 if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
@@ -62,10 +68,10 @@ extension TextRenderer {
             }
             return out
         case .handshakeCompleted(let resumed):
-            return [row(t, at: actor, "\(actor.rawValue): handshake complete\(resumed ? " (abbreviated)" : "")", .heading)]
+            return [row(t, at: actor, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
-            return [detail("\(actor.rawValue) encrypts \(data.count) bytes of application data")]
+            return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
         default:
             return []
         }
@@ -78,7 +84,7 @@ extension TextRenderer {
     }
 
     func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
-        var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS \(messageName(message))  (\(bytes.count) bytes)", .tls)]
+        var out = [row(t, from: from, to: to, say("ladder.message", ["arrow": arrow(from, to), "message": messageName(message), "bytes": "\(bytes.count)"]), .tls)]
         out += messageSummary(message).map { detail($0) }
         if verbosity != .summary {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
@@ -91,7 +97,7 @@ extension TextRenderer {
         case .serverHello(let hello):
             // ALPN (RFC 7301): said once, where the server's choice arrives.
             if verbosity != .summary, let chosen = hello.extensions?.applicationProtocols?.first,
-               let text = explanations("tls.alpn", ["offered": Self.englishList(state.alpnOffered.map(\.description)),
+               let text = explanations("tls.alpn", ["offered": list(state.alpnOffered.map(\.description)),
                                                     "chosen": chosen.description]) {
                 out += explain(text)
             }
@@ -100,7 +106,9 @@ extension TextRenderer {
         }
         if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
         if verbosity == .bytes {
-            out += HexdumpRenderer(width: width - 10).render(dissection(of: bytes, state: state), input: bytes).map { "          " + $0 }
+            let dissection = dissection(of: bytes, state: state)
+            out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"))
+                .render(dissection, input: bytes).map { "          " + $0 }
         }
         return out
     }
@@ -120,38 +128,43 @@ extension TextRenderer {
     }
 
     func derivedLines(_ value: DerivedValue, actor: Actor) -> [String] {
-        let who = actor.rawValue
+        let who = ["actor": name(actor)]
+        func line(_ key: String, _ values: [String: String]) -> String {
+            detail(say(key, who.merging(values) { a, _ in a }))
+        }
         switch value {
         case .rsaPreMasterEncryption(let pre, let padded, let ciphertext, let bits):
-            return [detail("\(who): premaster = \(short(pre, sized: false)) (\(pre.count) bytes: version ‖ 46 random)"),
-                    detail("\(who): PKCS#1 v1.5 block 00 02 <nonzero padding> 00 premaster = \(short(padded))"),
-                    detail("\(who): encrypted with the server's \(bits)-bit RSA key → \(short(ciphertext))")]
+            return [line("derived.rsaPremaster", ["premaster": short(pre, sized: false), "bytes": "\(pre.count)"]),
+                    line("derived.rsaPadded", ["block": short(padded)]),
+                    line("derived.rsaEncrypted", ["bits": "\(bits)", "ciphertext": short(ciphertext)])]
         case .rsaPreMasterDecryption(_, let decrypted, let pre):
-            return [detail("\(who): decrypts the premaster with its private key → \(decrypted.map { short($0) } ?? "padding error") (uses \(short(pre)))")]
+            return [line("derived.rsaDecrypted", ["result": decrypted.map { short($0) } ?? say("derived.paddingError"), "premaster": short(pre)])]
         case .dhAgreement(let p, let g, let group, let x, let y, let peer, let pre):
-            return [detail("\(who): DH group \(group): p = \(short(p)), g = \(short(g))"),
-                    detail("\(who): secret exponent x = \(short(x)) ; public value g^x mod p = \(short(y))"),
-                    detail("\(who): peer's value = \(short(peer)) ; Z = peer^x mod p = premaster = \(short(pre))")]
+            return [line("derived.dhGroup", ["group": "\(group)", "p": short(p), "g": short(g)]),
+                    line("derived.dhExponent", ["x": short(x), "y": short(y)]),
+                    line("derived.dhShared", ["peer": short(peer), "premaster": short(pre)])]
         case .ecdhAgreement(let curve, let priv, let pub, let peer, let pre):
-            return [detail("\(who): \(curve) private key = \(short(priv)) ; public = \(short(pub))"),
-                    detail("\(who): peer's public = \(short(peer)) ; shared secret = premaster = \(short(pre))")]
+            return [line("derived.ecdhKeys", ["curve": "\(curve)", "private": short(priv), "public": short(pub)]),
+                    line("derived.ecdhShared", ["peer": short(peer), "premaster": short(pre)])]
         case .masterSecret(_, let label, _, let prf, let master):
             let extended = label.contains("extended")
-            var out = [detail("\(who): master_secret = PRF(premaster, \"\(label)\", \(extended ? "session_hash" : "client_random ‖ server_random")) [\(prf)] = \(short(master))")]
+            var out = [line("derived.master", ["label": label, "seed": extended ? "session_hash" : "client_random ‖ server_random",
+                                               "prf": "\(prf)", "master": short(master)])]
             if actor == .client, let text = explanations(extended ? "tls.masterSecret.ems" : "tls.masterSecret") { out += explain(text) }
             return out
         case .keyBlock(_, _, let block, let keys):
-            var out = [detail("\(who): key_block = PRF(master, \"key expansion\", server_random ‖ client_random) = \(block.count) bytes →"),
-                       detail("\(who):   client_write_key = \(short(keys.clientWriteKey)), server_write_key = \(short(keys.serverWriteKey))" +
-                              (keys.clientWriteMACKey.isEmpty ? "" : ", MAC keys \(keys.clientWriteMACKey.count) bytes") +
-                              (keys.clientWriteIV.isEmpty ? "" : ", IVs \(short(keys.clientWriteIV)) / \(short(keys.serverWriteIV))"))]
+            var out = [line("derived.keyBlock", ["bytes": "\(block.count)"]),
+                       line("derived.keys", ["client": short(keys.clientWriteKey), "server": short(keys.serverWriteKey),
+                                             "mac": keys.clientWriteMACKey.isEmpty ? "" : say("derived.macKeys", ["bytes": "\(keys.clientWriteMACKey.count)"]),
+                                             "ivs": keys.clientWriteIV.isEmpty ? "" : say("derived.ivs", ["client": short(keys.clientWriteIV),
+                                                                                                          "server": short(keys.serverWriteIV)])])]
             if actor == .client, let text = explanations(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc") { out += explain(text) }
             return out
         case .transcriptHash(let purpose, let length, let hash):
-            return verbosity == .bytes ? [detail("\(who): Hash(handshake messages, \(length) bytes) for \(purpose) = \(short(hash))")] : []
+            return verbosity == .bytes ? [line("derived.transcript", ["bytes": "\(length)", "purpose": purpose, "hash": short(hash)])] : []
         case .verifyData(let sender, let label, _, let data):
-            return [detail("\(who): verify_data = PRF(master, \"\(label)\", Hash(handshake messages))[0..11] = \(Hex.string(data))" +
-                           (sender.rawValue == who ? "" : " (expected from the \(sender.rawValue))"))]
+            return [line("derived.verifyData", ["label": label, "data": Hex.string(data),
+                                                "expected": sender.rawValue == actor.rawValue ? "" : say("derived.expectedFrom", ["sender": explanations.actorName(sender.rawValue)])])]
         }
     }
 
@@ -160,8 +173,8 @@ extension TextRenderer {
     func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [String] {
         let r = v.result
         let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
-        var out = [detail("\(actor.rawValue) validates the \(v.peer.rawValue)'s chain, leaf → anchor (path of \(r.path.count)" +
-                          (r.anchorStore.map { ", anchor from \($0)" } ?? "") + "): \(trust)")]
+        var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
+                                                  "store": r.anchorStore.map { say("chain.anchorFrom", ["store": $0]) } ?? "", "trust": trust]))]
         if !state.explained.contains("pki.chain"), let text = explanations("pki.chain") {
             state.explained.insert("pki.chain")
             out += explain(text)
@@ -170,14 +183,22 @@ extension TextRenderer {
         for depth in depths {
             let checks = r.checks.filter { $0.depth == depth }
             let subject = depth < r.path.count ? "\(r.path[depth].subject)" : (checks.first?.subject ?? "?")
-            out.append(detail("link \(depth) (\(depth == 0 ? "leaf" : depth == r.path.count - 1 ? "anchor" : "CA")): \(subject)", indent: 2))
+            let role = say(depth == 0 ? "chain.role.leaf" : depth == r.path.count - 1 ? "chain.role.anchor" : "chain.role.ca")
+            out.append(detail(say("chain.link", ["depth": "\(depth)", "role": role, "subject": subject]), indent: 2))
             for check in checks {
-                out.append(detail("\(check.passed ? "✓" : "✗ FAIL") \(check.kind.rawValue): \(check.detail)", check.passed ? .plain : .alert, indent: 4))
+                out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
+                                                      "kind": explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
+                                                      "detail": check.detail]), check.passed ? .plain : .alert, indent: 4))
                 guard verbosity == .bytes, let sig = check.signature else { continue }
-                out.append(detail("Hash1 = \(sig.algorithm) digest(TBSCertificate) = \(Hex.string(sig.hash1))", indent: 6))
-                if let hash2 = sig.hash2 { out.append(detail("Hash2 = digest recovered from the signature with the issuer's key = \(Hex.string(hash2))", indent: 6)) }
+                out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
+                if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
+                if let r = sig.ecdsaR, let s = sig.ecdsaS {
+                    out.append(detail(say("chain.ecdsaR", ["value": Hex.string(r)]), indent: 6))
+                    out.append(detail(say("chain.ecdsaS", ["value": Hex.string(s)]), indent: 6))
+                    out.append(detail(say("chain.ecdsaVerify"), indent: 6))
+                }
                 if let block = sig.recoveredBlock {
-                    out.append(detail("PKCS#1 v1.5 block (signature^e mod n) = \(Hex.string(block.encodedMessage))", indent: 6))
+                    out.append(detail(say("chain.block", ["block": Hex.string(block.encodedMessage)]), indent: 6))
                     out.append(detail("DigestInfo = \(Hex.string(block.digestInfo))\(block.hash.map { " (\($0))" } ?? "")", indent: 6))
                 }
                 if !sig.note.isEmpty { out.append(detail(sig.note, indent: 6)) }
@@ -187,7 +208,8 @@ extension TextRenderer {
     }
 
     func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail text: String, time t: String) -> [String] {
-        [row(t, at: actor, "\(actor.rawValue) \(accepted ? "trusts" : "REJECTS") the \(length)-certificate chain: \(text)", accepted ? .tls : .alert)]
+        [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
+                               ["actor": name(actor), "length": "\(length)", "detail": text]), accepted ? .tls : .alert)]
     }
 
     // MARK: Helpers
@@ -199,7 +221,7 @@ extension TextRenderer {
         if case .clientKeyExchange = m {
             switch state.keyExchange {
             case .rsa: return "tls.ClientKeyExchange.rsa"
-            case .ecdheRSA: return "tls.ClientKeyExchange.ecdh"
+            case .ecdheRSA, .ecdheECDSA: return "tls.ClientKeyExchange.ecdh"
             default: return "tls.ClientKeyExchange.dh"
             }
         }
@@ -210,13 +232,13 @@ extension TextRenderer {
     func messageSummary(_ m: HandshakeMessage) -> [String] {
         switch m {
         case .clientHello(let ch):
-            return ["client_random = \(Hex.string(ch.random.bytes)), \(ch.cipherSuites.count) cipher suite(s) offered"]
-                + (ch.extensions?.applicationProtocols.map { ["ALPN offers: \($0.map(\.description).joined(separator: ", "))"] } ?? [])
+            return [say("summary.clientHello", ["random": Hex.string(ch.random.bytes), "count": "\(ch.cipherSuites.count)"])]
+                + (ch.extensions?.applicationProtocols.map { [say("summary.alpnOffers", ["list": $0.map(\.description).joined(separator: ", ")])] } ?? [])
         case .serverHello(let sh):
-            return ["server_random = \(Hex.string(sh.random.bytes)), chosen: \(sh.cipherSuite)"]
-                + (sh.extensions?.applicationProtocols.map { ["ALPN chose: \($0.map(\.description).joined(separator: ", "))"] } ?? [])
+            return [say("summary.serverHello", ["random": Hex.string(sh.random.bytes), "suite": "\(sh.cipherSuite)"])]
+                + (sh.extensions?.applicationProtocols.map { [say("summary.alpnChose", ["list": $0.map(\.description).joined(separator: ", ")])] } ?? [])
         case .certificate(let c):
-            return ["\(c.certificateList.count) certificate(s)"]
+            return [say("summary.certificate", ["count": "\(c.certificateList.count)"])]
         default:
             return []
         }

@@ -28,6 +28,13 @@ public struct TextRenderer: Sendable {
     var layout = Layout()
     /// Set by the walkthrough: every ladder row drawn is recorded with its geometry.
     var markRecorder: LadderMarkRecorder?
+    /// How ladder rows are drawn: for print (the default), or for the interactive walkthrough, whose
+    /// sticky column header carries the time unit, whose rails narrow with the screen, whose rows
+    /// name no parties in words (the arrow and the header do) and whose detail lines carry no rails
+    /// (the walkthrough wraps them to the screen itself).
+    public var ladderStyle: LadderStyle = .printed
+
+    public enum LadderStyle: Sendable, Hashable { case printed, walkthrough }
 
     public init(verbosity: Verbosity = .normal, width: Int = 100, color: Bool = false,
                 explanations: Explanations = .english) {
@@ -105,7 +112,7 @@ public struct TextRenderer: Sendable {
     /// server), the width of the time column, and which stream bytes carry which TLS message.
     public func prepared(for trace: Trace) -> TextRenderer {
         var r = self
-        r.layout = Layout(trace: trace, width: width, timeText: { time($0) })
+        r.layout = Layout(trace: trace, width: width, walkthrough: ladderStyle == .walkthrough)
         return r
     }
 
@@ -122,7 +129,7 @@ public struct TextRenderer: Sendable {
             }
             // Text a real peer sent (HTTP request target, headers, body) must not drive the terminal.
             plain = TerminalText.escaped(plain)
-            guard plain.count > width else { return [code.map { "\u{1B}[\($0)m\(plain)\u{1B}[0m" } ?? plain] }
+            guard DisplayWidth.columns(plain) > width else { return [code.map { "\u{1B}[\($0)m\(plain)\u{1B}[0m" } ?? plain] }
             let indent = plain.prefix { $0 == " " }.count
             let pieces = HexdumpRenderer(width: width).wrap(plain, continuationIndent: indent + 2)
             return pieces.map { piece in code.map { "\u{1B}[\($0)m\(piece)\u{1B}[0m" } ?? piece }
@@ -131,13 +138,27 @@ public struct TextRenderer: Sendable {
 
     /// A trace of one side only (`tlslab connect` / `serve`: the peer is a real program): TLS events
     /// by the client or by the server, not both, and no attacker.
-    /// "a", "a and b", "a, b and c" (nothing: "no protocol").
-    static func englishList(_ items: [String]) -> String {
+    /// "a", "a and b", "a, b and c" (nothing: "no protocol"), in the catalogue's words.
+    func list(_ items: [String]) -> String {
         switch items.count {
-        case 0: return "no protocol"
+        case 0: return say("list.none")
         case 1: return items[0]
-        default: return items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+        default: return items.dropLast().joined(separator: say("list.separator")) + say("list.lastSeparator") + (items.last ?? "")
         }
+    }
+
+    /// An actor's name in the catalogue's language ("client", "客户端").
+    func name(_ actor: Actor) -> String { explanations.actorName(actor.rawValue) }
+
+    /// A public-key operation the simulation timed, in the catalogue's words when it has them.
+    /// "3 certificate signature check(s)" is looked up as "compute.{count} certificate signature check(s)".
+    func operationName(_ operation: String) -> String {
+        if let text = explanations("compute.\(operation)") { return text }
+        let parts = operation.split(separator: " ", maxSplits: 1)
+        if parts.count == 2, let count = Int(parts[0]), let text = explanations("compute.{count} \(parts[1])", ["count": "\(count)"]) {
+            return text
+        }
+        return operation
     }
 
     static func isOneSided(_ trace: Trace) -> Bool {
@@ -185,7 +206,7 @@ public struct TextRenderer: Sendable {
         switch event.kind {
         case .phase(let phase):
             let name = explanations.phaseName(phase, connection: event.connection)
-            var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - name.count)), .heading)]
+            var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))), .heading)]
             let key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
                 state.explained.insert(key)
@@ -202,13 +223,15 @@ public struct TextRenderer: Sendable {
             case .changeCipherSpec: what = "TLS ChangeCipherSpec"
             case .alert(let alert): what = "TLS Alert \(alert)"
             }
-            return [row(t, at: event.actor, "\(event.actor.rawValue) drops \(what) unprocessed: \(explanations.sentence(undelivered.reason))", .alert)]
+            return [row(t, at: event.actor, say("ladder.dropped", ["actor": name(event.actor), "what": what,
+                                                                    "reason": explanations.sentence(undelivered.reason)]), .alert)]
         case .chainValidation(let validation):
             guard verbosity != .summary else { return [] }
             return chainValidationLines(validation, actor: event.actor, state: &state)
         case .compute(let operations, let duration):
             guard verbosity != .summary else { return [] }
-            return [row(t, at: event.actor, "\(event.actor.rawValue) computes for \(duration / 1000) ms: \(operations.joined(separator: ", "))")]
+            return [row(t, at: event.actor, say("ladder.compute", ["actor": name(event.actor), "ms": "\(duration / 1000)",
+                                                                    "operations": operations.map(operationName).joined(separator: say("list.separator"))]))]
         case .tcp(let kind):
             if state.lessonOnly, case .connection(_, let e) = kind, !e.isRetransmission {
                 return tcpLessonLines(e, time: t, actor: event.actor, at: event.time)
@@ -223,18 +246,20 @@ public struct TextRenderer: Sendable {
             switch h {
             case .requestSent(let r):
                 let http2 = r.hasPrefix(":")
-                let carrier = state.plainHTTP ? (http2 ? "HTTP/2 frames in the clear, no TLS" : "in plain text, no TLS")
-                    : (http2 ? "HTTP/2 frames inside TLS application data" : "inside TLS application data")
-                return [row(t, from: event.actor, to: event.counterpart, "HTTP request (\(carrier)): \(firstLine(r))")]
+                let carrier = say(state.plainHTTP ? (http2 ? "ladder.http.carrier.h2Plain" : "ladder.http.carrier.plain")
+                    : (http2 ? "ladder.http.carrier.h2TLS" : "ladder.http.carrier.tls"))
+                return [row(t, from: event.actor, to: event.counterpart, say("ladder.http.request", ["carrier": carrier, "line": firstLine(r)]))]
             case .requestRetried(let r, let refused):
                 return [row(t, from: event.actor, to: event.counterpart,
-                            "HTTP request again on a new stream (stream \(refused) was refused, so it was never processed): \(firstLine(r))")]
+                            say("ladder.http.retried", ["stream": "\(refused)", "line": firstLine(r)]))]
             case .responseReceived(let r):
-                return [row(t, at: event.actor, "\(event.actor.rawValue) received the HTTP\(r.hasPrefix(":") ? "/2" : "") response: \(firstLine(r))")]
+                return [row(t, at: event.actor, say("ladder.http.response", ["actor": name(event.actor), "http": r.hasPrefix(":") ? "HTTP/2" : "HTTP",
+                                                                          "line": firstLine(r)]))]
             case .failed(let why):
-                return [row(t, at: event.actor, "\(event.actor.rawValue): \(why)", .alert)]
+                return [row(t, at: event.actor, say("ladder.actorSays", ["actor": name(event.actor), "text": why]), .alert)]
             case .requestReceived(let r) where state.oneSided && event.actor == .server:
-                return [row(t, at: event.actor, "server received the HTTP\(r.hasPrefix(":") ? "/2" : "") request: \(firstLine(r))")]
+                return [row(t, at: event.actor, say("ladder.http.requestReceived", ["actor": name(.server), "http": r.hasPrefix(":") ? "HTTP/2" : "HTTP",
+                                                                                 "line": firstLine(r)]))]
             case .requestReceived, .responseSent:
                 return []
             }

@@ -5,42 +5,44 @@ import Trace
 /// The interactive walkthrough as values: a run cut into steps, a cursor with the viewer's
 /// toggles, and a pure function from (steps, cursor, screen size) to the lines on screen.
 /// The terminal loop in the CLI only reads keys, applies them, and paints what this returns.
+///
+/// The walk opens with a screen that tells the run's story and the keys, gives every step a
+/// sentence that teaches (derived from the trace's facts where the ladder has none), and closes
+/// each phase with a summary of what it achieved.
 public struct Walkthrough: Sendable {
-    /// One stop of the walkthrough: the ladder line it adds, and what is shown while it is current.
+    /// One stop of the walkthrough: the ladder entry it adds, and what is shown while it is current.
     public struct Step: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
+            /// The opening screen: the story of the run and the keys.
+            case opening
+            /// One trace event drawn on the ladder.
+            case event
+            /// What the phase that just ended achieved.
+            case phaseSummary
+            /// The outcome, or a lesson's expectations and what to try next.
+            case closing
+        }
+
+        public var kind: Kind
         /// Index of the trace event this step shows (the knowledge panel is computed up to it).
         public var eventIndex: Int
-        /// The ladder line (time, arrow, what crossed the wire).
-        public var headline: String
-        /// Explanation and derived values (normal detail).
+        /// The ladder entry: its row (time, rails, what crossed the wire) and the lines the row's
+        /// text wraps onto (the rails continue beside them), so no message name is ever cut.
+        public var ladder: [String]
+        /// What the step means and the values it derives (normal detail), unwrapped: the screen wraps.
         public var detail: [String]
         /// The same with the annotated bytes (what `x` shows).
         public var detailWithBytes: [String]
-        /// Which part of the walk the step belongs to.
-        public var part: Part = .event
-        /// Where the headline sits on the ladder (nil: a heading or a line beside no column).
-        public var mark: LadderMark?
-        /// Virtual time of the step's event (µs); nil for a lesson's opening and close.
-        public var time: Int64?
+        /// Where the entry's row sits on the ladder, as the text renderer drew it (nil: a heading,
+        /// a summary, or a line beside no column).
+        public var mark: LadderMark? = nil
+        /// Virtual time of the step's event (µs); nil for the opening, summaries and closing.
+        public var time: Int64? = nil
         /// The handshake message(s) the step sends, with their field-by-field dissection.
-        public var message: MessageBytes?
+        public var message: MessageBytes? = nil
 
-        public init(eventIndex: Int, headline: String, detail: [String], detailWithBytes: [String], part: Part = .event,
-                    mark: LadderMark? = nil, time: Int64? = nil, message: MessageBytes? = nil) {
-            self.eventIndex = eventIndex
-            self.headline = headline
-            self.detail = detail
-            self.detailWithBytes = detailWithBytes
-            self.part = part
-            self.mark = mark
-            self.time = time
-            self.message = message
-        }
-    }
-
-    /// Where a step comes from: a lesson's opening, an event of the run, the outcome, a lesson's close.
-    public enum Part: String, Sendable, Hashable {
-        case lessonOpening, event, outcome, lessonClose
+        /// The ladder entry as one string (its lines joined with newlines).
+        public var headline: String { ladder.joined(separator: "\n") }
     }
 
     /// A message's bytes and their dissection, as `tlslab dissect` reads them.
@@ -49,31 +51,41 @@ public struct Walkthrough: Sendable {
         public var dissection: Dissection
     }
 
-    /// How many columns the time and the ladder graphic take before a line's words.
+    /// How many columns the time and the ladder graphic take before a row's words.
     public let ladderPrefixWidth: Int
 
     public var title: String
     public var steps: [Step]
     let trace: Trace
     let renderer: TextRenderer
+    /// False for a lesson without a ladder (an ATS decision): no column header.
+    let hasLadder: Bool
 
-    /// Cuts `trace` into steps: every event that the text renderer draws at the normal level
-    /// becomes one step, and the outcome closes the walk. `width` is the screen width.
-    /// A lesson file's `page` opens the walk with its title and description and closes it with
-    /// its expectations checked and what to try next; `fullValues` shows long values unshortened.
-    public init(title: String, trace: Trace, width: Int, page: LessonPage? = nil, fullValues: Bool = false) {
+    /// Cuts `trace` into steps: the opening, every event that the text renderer draws at the
+    /// normal level, a summary where each phase ends, and the outcome. `width` is the screen width.
+    /// A lesson file's `page` adds its title and description to the opening and closes the walk with
+    /// its expectations checked and what to try next; `about` is a built-in run's one-line summary;
+    /// `fullValues` shows long values unshortened; `explanations` is the catalogue of every word.
+    public init(title: String, trace: Trace, width: Int, page: LessonPage? = nil, fullValues: Bool = false,
+                about: String? = nil, explanations: Explanations = .english) {
         self.title = title
         self.trace = trace
-        var normalRenderer = TextRenderer(verbosity: .normal, width: width, color: false)
-        var bytesRenderer = TextRenderer(verbosity: .bytes, width: width, color: false)
-        normalRenderer.fullValues = fullValues
-        bytesRenderer.fullValues = fullValues
-        var normal = normalRenderer.prepared(for: trace)
-        let bytes = bytesRenderer.prepared(for: trace)
+        hasLadder = !trace.isATSDecision
+        func make(_ verbosity: TextRenderer.Verbosity) -> TextRenderer {
+            var r = TextRenderer(verbosity: verbosity, width: width, color: false, explanations: explanations)
+            r.ladderStyle = .walkthrough
+            r.fullValues = fullValues
+            // One column is the current step's marker (▶).
+            r.width = max(20, width - 1)
+            return r.prepared(for: trace)
+        }
+        var normal = make(.normal)
+        let bytes = make(.bytes)
+        // Every row the normal renderer draws is recorded with its geometry (for the HTML ladder).
         let recorder = LadderMarkRecorder()
         normal.markRecorder = recorder
         renderer = normal
-        ladderPrefixWidth = normal.layout.timeWidth + 4 + normal.layout.ladderWidth
+        ladderPrefixWidth = normal.layout.timeWidth + 2 + normal.layout.ladderWidth + 2
         var normalState = TextRenderer.LadderState(), bytesState = TextRenderer.LadderState()
         normalState.plainHTTP = !trace.summary.usedTLS
         bytesState.plainHTTP = normalState.plainHTTP
@@ -84,213 +96,114 @@ public struct Walkthrough: Sendable {
             normalState.participants = trace.participants
             bytesState.participants = trace.participants
         }
-        var steps: [Step] = []
-        if let page {
-            let intro = normal.lessonHeader(page).filter { !$0.isEmpty }
-            if let head = intro.first {
-                steps.append(Step(eventIndex: 0, headline: head, detail: Array(intro.dropFirst()), detailWithBytes: Array(intro.dropFirst()),
-                                  part: .lessonOpening))
-            }
-        }
+        var steps = [Self.opening(title: title, about: about, page: page, trace: trace, renderer: normal)]
+        var teacher = StepTeacher(trace: trace, renderer: normal)
+        var openPhase: (phase: Phase, connection: Int, start: Int)?
         for (index, event) in trace.events.enumerated() {
-            let plain = Self.lines(normal.render(event, state: &normalState))
-            let full = Self.lines(bytes.render(event, state: &bytesState))
-            let rows = recorder.take()
-            guard let head = plain.firstIndex(where: { !$0.allSatisfy { $0 == " " } }) else { continue }
-            let headline = plain[head]
-            var message: MessageBytes?
-            if case .tls(.handshakeSent(_, let wire)) = event.kind {
-                message = MessageBytes(bytes: wire, dissection: normal.dissection(of: wire, state: normalState))
+            // Every step stands on its own: an explanation is repeated wherever its kind comes again.
+            normalState.explained = []
+            bytesState.explained = []
+            let plain = normal.render(event, state: &normalState)
+            let full = bytes.render(event, state: &bytesState)
+            let taught = teacher.sentences(for: index)
+            if case .phase(let phase) = event.kind {
+                if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
+                                                                         events: open.start..<index, trace: trace, renderer: normal) {
+                    steps.append(summary)
+                }
+                openPhase = (phase, event.connection, index)
             }
-            steps.append(Step(eventIndex: index, headline: headline,
-                              detail: Array(plain[(head + 1)...]),
-                              detailWithBytes: Array(full.drop { $0 != headline }.dropFirst()),
-                              mark: rows.first { $0.line == headline }?.mark, time: event.time, message: message))
+            let drawn = Self.step(index, event, plain: plain, full: full, trace: trace, renderer: normal)
+            let rows = recorder.take()
+            guard var step = drawn else { continue }
+            step.mark = rows.first { $0.line == step.ladder.first }?.mark
+            step.time = event.time
+            if case .tls(.handshakeSent(_, let wire)) = event.kind {
+                step.message = MessageBytes(bytes: wire, dissection: normal.dissection(of: wire, state: normalState))
+            }
+            if !taught.isEmpty {
+                step.detail += taught
+                step.detailWithBytes += taught
+            }
+            if trace.isLessonOnly, !step.detail.contains(where: { $0.split(separator: " ").count >= 4 }) {
+                // A TCP, ATS or DH lesson's ladder rows are sentences: the pane shows the row's whole.
+                let sentence = Self.rowText(step.ladder, renderer: normal, rails: !trace.isATSDecision)
+                step.detail.insert(sentence, at: 0)
+                step.detailWithBytes.insert(sentence, at: 0)
+            }
+            steps.append(step)
         }
+        if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
+                                                                 events: open.start..<trace.events.count, trace: trace, renderer: normal) {
+            steps.append(summary)
+        }
+        let last = max(0, trace.events.count - 1)
         let outcome = normalState.lessonOnly ? [] : normal.outcome(trace).filter { !$0.isEmpty }
         if let head = outcome.first {
-            steps.append(Step(eventIndex: max(0, trace.events.count - 1), headline: head,
-                              detail: Array(outcome.dropFirst()), detailWithBytes: Array(outcome.dropFirst()), part: .outcome))
+            let rest = Array(outcome.dropFirst())
+            steps.append(Step(kind: .closing, eventIndex: last, ladder: [head], detail: rest, detailWithBytes: rest))
         }
         if let page {
             let close = normal.lessonFooter(page).filter { !$0.isEmpty }
             if let head = close.first {
-                steps.append(Step(eventIndex: max(0, trace.events.count - 1), headline: head,
-                                  detail: Array(close.dropFirst()), detailWithBytes: Array(close.dropFirst()), part: .lessonClose))
+                let rest = Array(close.dropFirst())
+                steps.append(Step(kind: .closing, eventIndex: last, ladder: [head], detail: rest, detailWithBytes: rest))
             }
         }
         self.steps = steps
     }
 
-    /// Where the viewer is and what is toggled on.
-    public struct Cursor: Sendable, Hashable {
-        public var step = 0
-        public var showKnowledge = false
-        public var showBytes = false
-        /// Digits typed after `g`, while a jump is being entered.
-        public var jumpDigits: String?
-        public var finished = false
-        /// How many lines the current step's detail is scrolled down (0 on every new step).
-        public var scroll = 0
-
-        public init() {}
-    }
-
-    /// A key press, already decoded from the terminal's bytes.
-    public enum Key: Sendable, Hashable {
-        case next, back, first, last, jump, digit(Int), enter, cancel, knowledge, bytes, quit, other
-        /// Scroll the current step's detail (d / PgDn, u / PgUp): `k` stays the knowledge toggle.
-        case scrollDown, scrollUp
-    }
-
-    /// Decodes the bytes of one key press (arrows arrive as escape sequences).
-    public static func key(_ bytes: [UInt8]) -> Key {
-        switch bytes {
-        case [0x0d], [0x0a]: return .enter
-        case [0x20], [UInt8(ascii: "n")], [0x1b, 0x5b, 0x43], [0x1b, 0x5b, 0x42], [UInt8(ascii: "j")]: return .next
-        case [UInt8(ascii: "b")], [0x1b, 0x5b, 0x44], [0x1b, 0x5b, 0x41], [UInt8(ascii: "p")]: return .back
-        case [UInt8(ascii: "g")]: return .jump
-        case [UInt8(ascii: "k")]: return .knowledge
-        case [UInt8(ascii: "x")]: return .bytes
-        case [UInt8(ascii: "d")], [0x1b, 0x5b, 0x36, 0x7e]: return .scrollDown
-        case [UInt8(ascii: "u")], [0x1b, 0x5b, 0x35, 0x7e]: return .scrollUp
-        case [UInt8(ascii: "q")], [0x03], [0x04]: return .quit
-        case [UInt8(ascii: "<")], [0x1b, 0x5b, 0x48]: return .first
-        case [UInt8(ascii: ">")], [0x1b, 0x5b, 0x46]: return .last
-        case [0x1b]: return .cancel
-        case let b where b.count == 1 && (0x30...0x39).contains(b[0]): return .digit(Int(b[0] - 0x30))
-        default: return .other
-        }
-    }
-
-    /// The new cursor after a key. Pure, so every key binding is testable without a terminal.
-    public func apply(_ key: Key, to cursor: Cursor) -> Cursor {
-        var c = cursor
-        let last = max(0, steps.count - 1)
-        if let digits = c.jumpDigits {
-            switch key {
-            case .digit(let d):
-                if digits.count < 6 { c.jumpDigits = digits + String(d) }
-            case .enter:
-                if let n = Int(digits) { c.step = min(max(n, 1), last + 1) - 1 }
-                c.jumpDigits = nil
-                c.scroll = 0
-            case .quit:
-                c.finished = true
-            default:
-                c.jumpDigits = nil
+    /// One event's step: its ladder entry and its detail. An event the renderer draws only as
+    /// detail (a signature checked, a value derived) gets a row of its own at its actor's rail.
+    static func step(_ index: Int, _ event: TraceEvent, plain: [String], full: [String], trace: Trace,
+                     renderer: TextRenderer) -> Step? {
+        let time = renderer.time(event.time)
+        func split(_ entries: [String]) -> (ladder: [String], detail: [String])? {
+            let entries = Array(entries.drop { $0.allSatisfy { $0 == " " } })
+            guard let first = entries.first else { return nil }
+            let rest = lines(Array(entries.dropFirst()))
+            if first.hasPrefix("──"), DisplayWidth.columns(first) > renderer.width {
+                // A long heading wraps like a row: every word of a phase's name stays whole.
+                return (HexdumpRenderer(width: renderer.width).wrap(first, continuationIndent: 3), rest)
             }
-            return c
+            if first.hasPrefix(time) || first.hasPrefix("──") || trace.isATSDecision {
+                return (lines([first]), rest)
+            }
+            let text = first.drop { $0 == " " }
+            let actor: Actor? = [.client, .server, .attacker].contains(event.actor) ? event.actor : nil
+            return (lines([renderer.row(time, at: actor, String(text))]), rest)
         }
-        let before = c.step
-        switch key {
-        case .scrollDown:
-            let index = min(max(c.step, 0), last)
-            let count = steps.isEmpty ? 0 : (c.showBytes ? steps[index].detailWithBytes : steps[index].detail).count
-            c.scroll = min(c.scroll + 5, max(0, count))
-        case .scrollUp: c.scroll = max(0, c.scroll - 5)
-        case .next, .enter: c.step = min(c.step + 1, last)
-        case .back: c.step = max(c.step - 1, 0)
-        case .first: c.step = 0
-        case .last: c.step = last
-        case .jump: c.jumpDigits = ""
-        case .knowledge: c.showKnowledge.toggle()
-        case .bytes:
-            c.showBytes.toggle()
-            c.scroll = 0
-        case .quit: c.finished = true
-        case .digit, .cancel, .other: break
-        }
-        if c.step != before { c.scroll = 0 }     // every step starts at the top of its detail
-        return c
+        guard let normal = split(plain) else { return nil }
+        let withBytes = split(full)?.detail ?? normal.detail
+        return Step(kind: .event, eventIndex: index, ladder: normal.ladder, detail: normal.detail, detailWithBytes: withBytes)
     }
 
-    /// The whole screen for `cursor`: exactly `height` lines, none wider than `width` columns.
-    public func screen(_ cursor: Cursor, width: Int, height: Int) -> [String] {
-        let width = max(width, 40), height = max(height, 12)
-        guard !steps.isEmpty else { return pad(["\(title): the run produced no steps"], width: width, height: height) }
-        let index = min(max(cursor.step, 0), steps.count - 1)
-        let step = steps[index]
-
-        let header = fit("TLSLab · \(title) · step \(index + 1)/\(steps.count)", width)
-        let keys: String
-        if let digits = cursor.jumpDigits {
-            keys = "go to step: \(digits)_   (Enter to jump, Esc to cancel)"
-        } else {
-            keys = "n next · b back · gN jump · k knowledge \(cursor.showKnowledge ? "on" : "off") · x bytes \(cursor.showBytes ? "on" : "off") · d/u scroll · q quit"
-        }
-        let footer = fit(keys, width)
-
-        var knowledge: [String] = []
-        if cursor.showKnowledge {
-            let prefix = Trace(events: Array(trace.events.prefix(step.eventIndex + 1)), participants: trace.participants,
-                               streamSpans: trace.streamSpans)
-            // The table without its remarks (whole sentences or none): the table is what must fit.
-            knowledge = renderer.knowledgePanel(prefix.knowledge, moment: "knowledge.soFar", remarks: false).filter { !$0.isEmpty }
-        }
-        let available = height - 2                       // header and footer
-        var detail = (cursor.showBytes ? step.detailWithBytes : step.detail).flatMap { wrap($0, width) }
-        // A headline too long for its ladder row is shown whole above the detail.
-        if step.headline.count + 1 > width { detail = wrap(step.headline, width) + detail }
-        if detail.isEmpty { detail = ["            (nothing more to say about this step)"] }
-        let minimumLadder = 4
-        var detailRows = min(detail.count, max(3, (available - knowledge.count - 1) / 2))
-        if knowledge.count + 1 + detailRows + minimumLadder > available {
-            detailRows = max(1, available - knowledge.count - 1 - minimumLadder)
-        }
-        if knowledge.count + 1 + detailRows + minimumLadder > available {
-            knowledge = Array(knowledge.prefix(max(0, available - 1 - detailRows - minimumLadder)))
-        }
-        if detail.count > detailRows {
-            // A window on the detail, moved with d/u; the last row says where it is.
-            let visible = max(1, detailRows - 1)
-            let top = min(max(0, cursor.scroll), detail.count - visible)
-            let window = Array(detail[top..<(top + visible)])
-            detail = window + ["  ── lines \(top + 1)–\(top + visible) of \(detail.count) · d/PgDn down, u/PgUp up ──"]
-        }
-        let ladderRows = available - knowledge.count - 1 - detail.count
-        let start = max(0, index + 1 - ladderRows)
-        var ladder: [String] = []
-        for i in start...index {
-            ladder.append(fit((i == index ? "▶" : " ") + steps[i].headline, width))
-        }
-        var lines = [header] + ladder
-        lines += Array(repeating: "", count: max(0, ladderRows - ladder.count))
-        lines.append(String(repeating: "─", count: width))
-        lines += knowledge.map { fit($0, width) }
-        lines += detail.map { fit($0, width) }
-        lines += Array(repeating: "", count: max(0, height - 1 - lines.count))
-        lines = Array(lines.prefix(height - 1))
-        lines.append(footer)
-        return lines
+    /// The text of a ladder entry without its time and rails, its wrapped lines joined again.
+    static func rowText(_ ladder: [String], renderer: TextRenderer, rails: Bool) -> String {
+        let prefix = rails ? renderer.layout.timeWidth + 2 + renderer.layout.ladderWidth + 2 : 0
+        return ladder.map { line in
+            String(line.dropFirst(min(prefix, line.count)).drop { $0 == " " }).trimmingTrailingSpaces()
+        }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// A line's words without the time column and the ladder graphic in front of them (a line
-    /// drawn beside the ladder), or the line itself (a heading, a full-width paragraph).
+    /// A ladder entry's words without the time column and the ladder graphic in front of them, its
+    /// wrapped lines joined again; a heading or a line beside no rails is returned as it is.
+    public func words(_ ladder: [String]) -> String {
+        ladder.map(words).map { $0.trimmingTrailingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// One line's words without the time column and the ladder graphic (a row, or a line the
+    /// row's text wraps onto), or the line itself (a heading, a detail line, a full-width paragraph).
     public func words(_ line: String) -> String {
         let graphic: Set<Character> = [" ", "│", "├", "┤", "─", "┼", "▶", "◀", "✗", "●", ".", "m", "s",
                                        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
-        guard line.count > ladderPrefixWidth, line.prefix(ladderPrefixWidth).allSatisfy(graphic.contains),
+        guard hasLadder, line.count > ladderPrefixWidth, line.prefix(ladderPrefixWidth).allSatisfy(graphic.contains),
               line.dropFirst(ladderPrefixWidth - 2).hasPrefix("  ") else { return line }
-        return String(line.dropFirst(ladderPrefixWidth))
+        return String(line.dropFirst(ladderPrefixWidth).drop { $0 == " " })
     }
 
     /// The renderer's entries may hold several lines; the screen works with single lines.
     static func lines(_ entries: [String]) -> [String] {
         entries.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
-    }
-
-    func wrap(_ line: String, _ width: Int) -> [String] {
-        guard line.count > width else { return [line] }
-        let indent = line.prefix { $0 == " " }.count
-        return HexdumpRenderer(width: width).wrap(line, continuationIndent: min(indent, width / 2))
-    }
-
-    func fit(_ line: String, _ width: Int) -> String {
-        line.count <= width ? line : String(line.prefix(width - 1)) + "…"
-    }
-
-    func pad(_ lines: [String], width: Int, height: Int) -> [String] {
-        (lines.map { fit($0, width) } + Array(repeating: "", count: height)).prefix(height).map { $0 }
     }
 }

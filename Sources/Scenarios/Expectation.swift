@@ -160,7 +160,7 @@ enum ExpectationReader {
                     ("eavesdropper_tries", .int), ("eavesdropper_exponent", .int), ("eavesdropper_recovers", .int)]
         default:
             let alerts = Array(AlertDescription.names.values).sorted() + ["none"]
-            let suites = CipherSuite.implemented.compactMap(\.name) + ["none"]
+            let suites = CipherSuite.allImplemented.compactMap(\.name) + ["none"]
             return [
                 ("handshake", .enumeration(["success", "failure", "none"])),
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),

@@ -14,6 +14,8 @@ public struct LessonCatalogue: Sendable {
         public var description: String
         /// False for a demo (no `expect`).
         public var checked: Bool
+        /// The Chinese title and description (nil for a file without them); see ``title(for:)``.
+        public var chinese: ChineseLessonText? = nil
     }
 
     public var directory: String
@@ -53,7 +55,7 @@ public struct LessonCatalogue: Sendable {
                 let h = try ScenarioParser.header(contentsOf: file)
                 let topic = name.contains("/") ? String(name.prefix { $0 != "/" }) : ""
                 entries.append(Entry(name: name, file: file, topic: topic, kind: h.kind, title: h.title,
-                                     description: h.description, checked: h.hasExpectations))
+                                     description: h.description, checked: h.hasExpectations, chinese: h.chinese))
             } catch {
                 problems.append(error)
             }
@@ -74,10 +76,12 @@ public struct LessonCatalogue: Sendable {
         return entries.sorted { rank($0) < rank($1) }
     }
 
-    /// The lessons whose topic, kind, name, title or description contains every word (case-insensitive).
+    /// The lessons whose topic, kind, name, title or description (English or Chinese) contains every
+    /// word (case-insensitive).
     public func filtered(by words: [String]) -> [Entry] {
         entries.filter { e in
-            let text = [e.topic, e.kind, e.name, e.title, e.description].joined(separator: " ").lowercased()
+            let text = [e.topic, e.kind, e.name, e.title, e.description, e.chinese?.title ?? "", e.chinese?.description ?? ""]
+                .joined(separator: " ").lowercased()
             return words.allSatisfy { text.contains($0.lowercased()) }
         }
     }
@@ -114,6 +118,8 @@ extension ScenarioParser {
         public var description: String
         public var kind: String
         public var hasExpectations: Bool
+        /// `title_zh`, `description_zh`, `try_next_zh`, checked as in a full parse.
+        public var chinese: ChineseLessonText?
     }
 
     public static func header(contentsOf path: String) throws(ScenarioError) -> Header {
@@ -126,6 +132,9 @@ extension ScenarioParser {
         let title = try top.required("title", "a one-line string: the lesson's name").name(limit: 200)
         let description = try top.required("description", "a string of at least 20 characters that teaches the point").string()
         let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats", "dh"]) ?? "tls"
-        return Header(title: title, description: description, kind: kind, hasExpectations: top.has("expect"))
+        var tryNext: [String] = []
+        if let next = top["try_next"] { tryNext = try ScenarioReader.tryNext(next) }
+        let chinese = try ScenarioReader.chinese(top, tryNext: tryNext)
+        return Header(title: title, description: description, kind: kind, hasExpectations: top.has("expect"), chinese: chinese)
     }
 }

@@ -61,13 +61,6 @@ struct PolicyEvaluator: PeerCertificateEvaluator {
     }
 }
 
-/// The trace's chain-validation section shows the evaluation this scenario's policy rests on.
-extension PolicyEvaluator: ChainExplaining {
-    func chainValidation(chain: [[UInt8]], role: TLSRole, serverName: String?) -> ChainValidationResult? {
-        evaluator.chainValidation(chain: chain, role: role, serverName: serverName ?? world.host)
-    }
-}
-
 /// The server's decision about a client certificate (mutual TLS): CAs, validity, subject whitelist.
 struct ClientCertificateEvaluator: PeerCertificateEvaluator {
     let policy: MutualTLSPolicy
@@ -80,7 +73,7 @@ struct ClientCertificateEvaluator: PeerCertificateEvaluator {
         let (outcome, reasons, _) = policy.evaluate(clientChain: certificates.isEmpty ? nil : certificates, time: time)
         switch outcome {
         case .accept:
-            guard let leaf = certificates.first, let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            guard let leaf = certificates.first, let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
                 return .reject(.handshakeFailure, reason: reasons.joined(separator: "; "))
             }
             recorder.clientAuthenticated = true

@@ -18,6 +18,9 @@ public struct Scenario {
     public var expectations: [Expectation]
     /// One or two "try next" suggestions the lesson ends with (`try_next`), possibly none.
     public var tryNext: [String] = []
+    /// The lesson's Chinese title, description and try_next lines (`title_zh`, `description_zh`,
+    /// `try_next_zh`); nil for a file without them. ``title(for:)`` and its siblings pick a language.
+    public var chinese: ChineseLessonText? = nil
 
     /// What kind of world the file sets up.
     public enum World {

@@ -73,7 +73,8 @@ struct ScenarioReader {
     let file: String
 
     static let topKeys = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp",
-                          "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect", "try_next"]
+                          "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect", "try_next",
+                          "title_zh", "description_zh", "try_next_zh"]
     static let versions: [String: ProtocolVersion] = ["TLS1.0": .tls10, "TLS1.1": .tls11, "TLS1.2": .tls12]
     static let versionNames = ["TLS1.0", "TLS1.1", "TLS1.2"]
 
@@ -93,7 +94,7 @@ struct ScenarioReader {
         case "dh": allowed = ["title", "description", "kind", "seed", "dh", "expect"]
         default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect"]
         }
-        allowed += ["try_next"]
+        allowed += ["try_next"] + Self.chineseKeys
         for key in top.keys where !allowed.contains(key) {
             throw top.keyError(key, "key '\(key)' does not apply to a scenario of kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
         }
@@ -109,8 +110,9 @@ struct ScenarioReader {
         if let expect = top["expect"] { expectations = try ExpectationReader.read(expect, kind: kind) }
         var tryNext: [String] = []
         if let next = top["try_next"] { tryNext = try Self.tryNext(next) }
+        let chinese = try Self.chinese(top, tryNext: tryNext)
         return Scenario(file: file, title: title, description: description, seed: seed, world: world, expectations: expectations,
-                        tryNext: tryNext)
+                        tryNext: tryNext, chinese: chinese)
     }
 
     /// `try_next`: one or two suggestions, each one line of 10 to 300 characters (a folded string's

@@ -82,6 +82,7 @@ extension ScenarioReader {
         var actions: [TCPAction] = []
         let list = try top.required("actions", "a list of actions (each a mapping with do)").list()
         var connected = false
+        var sentBytes = 0, floodSYNs = 0
         for item in list {
             let m = try item.mapping(["at_ms", "do", "by", "bytes", "text", "seq", "per_second", "seconds"])
             let at = try m["at_ms"]?.int(0 ... 3_600_000) ?? 0
@@ -99,8 +100,14 @@ extension ScenarioReader {
                     bytes = Array(try t.string().utf8)
                     if m.has("bytes") { throw m.keyError("bytes", "contradiction: give bytes or text, not both") }
                 } else {
-                    bytes = (0 ..< (try m.required("bytes", "a whole number of bytes in 1...1000000 (or text)").int(1 ... 1_000_000))).map { UInt8(truncatingIfNeeded: $0) }
+                    let count = try m.required("bytes", "a whole number of bytes in 1...1000000 (or text)").int(1 ... 1_000_000)
+                    // Checked before the bytes are made: a file of many large sends must not fill memory.
+                    if sentBytes + count > LessonWorkLimits.maximumSentBytes {
+                        throw m.keyError("bytes", "the send actions would carry \(sentBytes + count) bytes in all, above the \(LessonWorkLimits.maximumSentBytes) a lesson may ask for")
+                    }
+                    bytes = (0 ..< count).map { UInt8(truncatingIfNeeded: $0) }
                 }
+                sentBytes += bytes.count
                 used += ["by", "bytes", "text"]
                 kind = .send(by: by, bytes: bytes)
             case "close", "abort":
@@ -114,6 +121,10 @@ extension ScenarioReader {
             case "syn_flood":
                 let per = try m.required("per_second", "a whole number in 1...1000").int(1 ... 1000)
                 let seconds = try m.required("seconds", "a whole number in 1...600").int(1 ... 600)
+                floodSYNs += per * seconds
+                if floodSYNs > LessonWorkLimits.maximumFloodSYNs {
+                    throw m.keyError("seconds", "the syn_flood actions would send \(floodSYNs) SYNs in all (per_second × seconds), above the \(LessonWorkLimits.maximumFloodSYNs) a lesson may ask for")
+                }
                 used += ["per_second", "seconds"]
                 kind = .synFlood(perSecond: per, seconds: seconds)
             default:
@@ -129,6 +140,8 @@ extension ScenarioReader {
             }
             actions.append(TCPAction(atMs: at, kind: kind))
         }
-        return TCPWorld(network: network, tcp: tcp, actions: actions, runMs: runMs)
+        let world = TCPWorld(network: network, tcp: tcp, actions: actions, runMs: runMs)
+        try checkWorkLimits(world, top)
+        return world
     }
 }

@@ -14,11 +14,11 @@ extension ScenarioReader {
     // MARK: - TLS
 
     func suites(_ value: YAMLValue) throws(ScenarioError) -> [CipherSuite] {
-        let known = CipherSuite.implemented.compactMap(\.name)
+        let known = CipherSuite.allImplemented.compactMap(\.name)
         var out: [CipherSuite] = []
         for item in try value.list() {
             let name = try item.oneOf(known)
-            if let s = CipherSuite.implemented.first(where: { $0.name == name }) { out.append(s) }
+            if let s = CipherSuite.allImplemented.first(where: { $0.name == name }) { out.append(s) }
         }
         guard !out.isEmpty else { throw value.error("expected at least one cipher suite") }
         return out
@@ -201,6 +201,7 @@ extension ScenarioReader {
             }
             if !(server?.has("alpn") ?? false) { world.serverALPN = ["h2", "http/1.1"] }
         }
+        try checkWorkLimits(world, top)
         return world
     }
 

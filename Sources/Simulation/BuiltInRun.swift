@@ -71,14 +71,15 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         }
     }
 
-    /// The setup for this run. `seed` drives every random value; nil uses the system CSPRNG.
-    public func setup(seed: UInt64?) throws(SetupError) -> SimulationSetup {
-        try prepare(seed: seed).setup
+    /// The setup for this run. `seed` drives every random value (a seeded HMAC_DRBG).
+    public func setup(seed: UInt64) throws(SetupError) -> SimulationSetup {
+        try prepare(random: HMACDRBG(seed: seed)).setup
     }
 
-    /// The setup and the certificates and keys it uses (for `tlslab export --pki`).
-    public func prepare(seed: UInt64?) throws(SetupError) -> (setup: SimulationSetup, pki: PKIMaterial) {
-        let random: RandomSource = seed.map { HMACDRBG(seed: $0) } ?? SystemRandom()
+    /// The setup and the certificates and keys it uses (for `tlslab export --pki`), with every
+    /// random value drawn from `random` — the caller's choice: a seeded generator for lessons and
+    /// tests, the system CSPRNG when the command line asks for it.
+    public func prepare(random: any RandomSource) throws(SetupError) -> (setup: SimulationSetup, pki: PKIMaterial) {
         let key = try Self.key(DemoPKI.serverKeyPEM, "demo server key")
         let root = try Self.certificate(DemoPKI.rootCertificatePEM, "demo root")
         let leaf = try Self.certificate(DemoPKI.serverCertificatePEM, "demo server")

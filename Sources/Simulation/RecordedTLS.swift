@@ -119,9 +119,7 @@ struct RecordedTLS {
                                     fixedIVLength: suite.fixedIVLength(version: version))
         guard let keys = try? KeySchedule(prf: prf).keys(masterSecret: master, clientRandom: clientRandom,
                                                           serverRandom: serverRandom, layout: layout) else { return nil }
-        let cipher: RecordCipher = suite.cipher.isAEAD
-            ? .aesGCM(keyLength: suite.keyLength)
-            : .aesCBC(keyLength: suite.keyLength, mac: suite.mac == .hmacSHA1 ? .sha1 : .sha256)
+        let cipher = suite.recordCipher
         func decrypt(_ records: [TLSRecord], _ k: RecordKeys) -> [(ContentType, [UInt8])] {
             guard var protector = try? RecordProtector(cipher: cipher, keys: k, explicitIV: version >= .tls11) else { return [] }
             var out: [(ContentType, [UInt8])] = []

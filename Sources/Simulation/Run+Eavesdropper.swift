@@ -23,7 +23,8 @@ extension Run {
         }
         switch setup.attack {
         case .stealServerKeyAfterwards?:
-            let key = setup.server.identity.privateKey
+            // The stolen key decrypts RSA key transport; an ECDSA server key opens nothing recorded.
+            guard let key = setup.server.identity.privateKey else { break }
             add(.keyStolen(modulusBits: key.publicKey.bitLength), connection: 0)
             var sessions: [[UInt8]: [UInt8]] = [:]
             for (i, flow) in trace.recordedFlows.enumerated() {

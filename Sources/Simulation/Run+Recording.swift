@@ -13,37 +13,18 @@ extension Run {
     func record(_ step: TLSStep, by e: Endpoint) {
         var operations: [String] = []
         var cost: Int64 = 0
-        var offset = e.streamOffset
         for event in step.events {
             events.append(TraceEvent(time: net.now, actor: e.actor, kind: .tls(event), connection: e.connection, peer: e.peer))
             switch event {
-            case .handshakeSent(let message, let bytes):
-                e.unplaced.append((message, bytes, bytes.count))
-            case .recordSent(let record):
-                place(record, at: offset, by: e)
-                offset += record.wire.count
             case .handshakeReceived, .changeCipherSpecReceived, .alertReceived:
                 if let other = e.other, other.settled < other.outgoing.count { other.settled += 1 }
-            case .certificateDecision(let peer, _, _, _):
-                if let validation = chainValidation(in: step, peer: peer, by: e) {
-                    events.append(TraceEvent(time: net.now, actor: e.actor, kind: .chainValidation(validation),
-                                             connection: e.connection, peer: e.peer))
-                }
+            case .certificateDecision(let peer, _, _, _, let validation?):
+                events.append(TraceEvent(time: net.now, actor: e.actor, kind: .chainValidation(ChainValidationTrace(peer: peer, result: validation)),
+                                         connection: e.connection, peer: e.peer))
             default:
                 break
             }
             switch event {
-            case .handshakeCompleted:
-                e.done = true
-            case .alertSent(let alert, _) where alert.isFatal:
-                if !e.failed, alert.alertDescription == .badRecordMAC { e.recordFailed = true }
-                e.failed = true
-                e.failure = e.failure ?? ("dropped.afterAlertSent", "\(alert.alertDescription)")
-            case .alertReceived(let alert) where alert.isFatal:
-                e.failed = true
-                e.failure = e.failure ?? ("dropped.afterAlertReceived", "\(alert.alertDescription)")
-            case .applicationDataReceived(let data):
-                e.inbox += data
             case .sessionEstablished(let s) where e.actor == .client:
                 session = s
             case .derived(.rsaPreMasterEncryption):
@@ -60,11 +41,27 @@ extension Run {
                 } else {
                     operations.append("RSA signature check"); cost += setup.cpu.rsaPublic
                 }
-            case .certificateDecision(_, let length, _, _):
+            case .certificateDecision(_, let length, _, _, _):
                 operations.append("\(length) certificate signature check(s)"); cost += Int64(length) * setup.cpu.rsaPublic
             default:
                 break
             }
+        }
+        if step.handshakeCompleted { e.done = true }
+        if let (alert, _) = step.fatalAlertSent {
+            if !e.failed, alert.alertDescription == .badRecordMAC { e.recordFailed = true }
+            e.failed = true
+            e.failure = e.failure ?? ("dropped.afterAlertSent", "\(alert.alertDescription)")
+        }
+        if let alert = step.fatalAlertReceived {
+            e.failed = true
+            e.failure = e.failure ?? ("dropped.afterAlertReceived", "\(alert.alertDescription)")
+        }
+        e.inbox += step.applicationData
+        var offset = e.streamOffset
+        for record in step.sent {
+            place(record, at: offset, by: e)
+            offset += TLSRecord.headerLength + record.record.fragment.count
         }
         if cost > 0 {
             e.busyUntil = max(e.busyUntil, net.now) + cost
@@ -84,67 +81,32 @@ extension Run {
         try? net.write(id, bytes)
     }
 
-    /// The full validation behind a certificate decision, when the deciding evaluator can show it:
-    /// the chain is the Certificate message received in the same step.
-    func chainValidation(in step: TLSStep, peer: TLSRole, by e: Endpoint) -> ChainValidationTrace? {
-        var chain: [[UInt8]]?
-        for event in step.events {
-            if case .handshakeReceived(.certificate(let message), _) = event { chain = message.certificateList }
-        }
-        guard let chain else { return nil }
-        let evaluator: (any PeerCertificateEvaluator)?
-        let serverName: String?
-        switch e.engine {
-        case .client:
-            evaluator = e.actor == .client ? (e.configuration?.certificateEvaluator ?? setup.client.certificateEvaluator) : nil
-            serverName = setup.client.serverName
-        case .server:
-            evaluator = e.actor == .server ? setup.server.clientCertificateEvaluator : nil
-            serverName = nil
-        case .plain:
-            return nil
-        }
-        guard let explaining = evaluator as? any ChainExplaining,
-              let result = explaining.chainValidation(chain: chain, role: peer, serverName: serverName) else { return nil }
-        return ChainValidationTrace(peer: peer, result: result)
-    }
-
     /// Notes which stream bytes the record fills and which messages it carries (the record header
     /// counts with the first message it holds); remembers each message, change_cipher_spec and
     /// alert with the offset where its record ends, to match it with the peer's receipt.
-    func place(_ record: RecordTrace, at offset: Int, by e: Endpoint) {
-        let end = offset + record.wire.count
-        let encrypted = record.crypto != nil
-        switch record.contentType {
-        case .handshake:
-            var position = 0, first = true
-            while position < record.plaintext.count, !e.unplaced.isEmpty {
-                let take = min(e.unplaced[0].remaining, record.plaintext.count - position)
-                if !encrypted {
-                    let start = first ? offset : offset + TLSRecord.headerLength + position
-                    addSpan(.handshake(e.unplaced[0].message.type), offset: start,
-                            length: offset + TLSRecord.headerLength + position + take - start, encrypted: false, by: e)
+    func place(_ sent: SentRecord, at offset: Int, by e: Endpoint) {
+        let length = TLSRecord.headerLength + sent.record.fragment.count
+        let end = offset + length
+        for (index, piece) in sent.carries.enumerated() {
+            switch piece.content {
+            case .handshake(let message, let bytes):
+                if sent.isProtected {
+                    addSpan(.handshake(message.type), offset: offset, length: length, encrypted: true, by: e)
                 } else {
-                    addSpan(.handshake(e.unplaced[0].message.type), offset: offset, length: record.wire.count, encrypted: true, by: e)
+                    let start = index == 0 ? offset : offset + TLSRecord.headerLength + piece.range.lowerBound
+                    addSpan(.handshake(message.type), offset: start,
+                            length: offset + TLSRecord.headerLength + piece.range.upperBound - start, encrypted: false, by: e)
                 }
-                first = false
-                position += take
-                e.unplaced[0].remaining -= take
-                if e.unplaced[0].remaining == 0 {
-                    let done = e.unplaced.removeFirst()
-                    e.outgoing.append((.handshake(done.message, bytes: done.bytes), end))
-                }
-            }
-        case .changeCipherSpec:
-            addSpan(.changeCipherSpec, offset: offset, length: record.wire.count, encrypted: encrypted, by: e)
-            e.outgoing.append((.changeCipherSpec, end))
-        case .alert:
-            if let alert = try? Alert(decoding: record.plaintext) {
-                addSpan(.alert(alert), offset: offset, length: record.wire.count, encrypted: encrypted, by: e)
+                if piece.completesMessage { e.outgoing.append((.handshake(message, bytes: bytes), end)) }
+            case .changeCipherSpec:
+                addSpan(.changeCipherSpec, offset: offset, length: length, encrypted: sent.isProtected, by: e)
+                e.outgoing.append((.changeCipherSpec, end))
+            case .alert(let alert):
+                addSpan(.alert(alert), offset: offset, length: length, encrypted: sent.isProtected, by: e)
                 e.outgoing.append((.alert(alert), end))
+            case .applicationData:
+                addSpan(.applicationData, offset: offset, length: length, encrypted: sent.isProtected, by: e)
             }
-        default:
-            addSpan(.applicationData, offset: offset, length: record.wire.count, encrypted: encrypted, by: e)
         }
     }
 

@@ -35,8 +35,6 @@ final class Endpoint {
     /// Bytes handed to TCP so far (the stream offset of the next byte) and bytes read from it.
     var streamOffset = 0
     var bytesRead = 0
-    /// Handshake messages written but not yet placed in a record (records coalesce a flight).
-    var unplaced: [(message: HandshakeMessage, bytes: [UInt8], remaining: Int)] = []
     /// Messages, change_cipher_spec and alerts this side sent, in stream order, with the stream
     /// offset where their record ends; `settled` of them the peer has received or dropped.
     var outgoing: [(content: UndeliveredMessage.Content, end: Int)] = []

@@ -1,7 +1,7 @@
 import BigNum
 import Crypto
 
-/// One side's ephemeral ECDH key for ECDHE (RFC 8422 §2.1), over swift-crypto's X25519 and P-256,
+/// One side's ephemeral ECDH key for ECDHE (RFC 8422 §2.1), over swift-crypto's X25519, P-256 and P-384,
 /// with the private key drawn from an injected ``RandomSource`` so a seed reproduces it.
 ///
 /// Stored as bytes, so the value is `Sendable` and can be shown in a trace; the swift-crypto key
@@ -48,6 +48,11 @@ public struct ECDHKeyPair: Sendable, Hashable {
                 throw .invalidPrivateKey
             }
             publicKeyBytes = Array(key.publicKey.x963Representation)
+        case .secp384r1:
+            guard let key = try? P384.KeyAgreement.PrivateKey(rawRepresentation: privateKey) else {
+                throw .invalidPrivateKey
+            }
+            publicKeyBytes = Array(key.publicKey.x963Representation)
         }
     }
 
@@ -80,6 +85,14 @@ public struct ECDHKeyPair: Sendable, Hashable {
                 throw .peerKeyNotOnCurve
             }
             secret = shared.withUnsafeBytes { Array($0) }
+        case (.secp384r1, .p384(let publicKey)):
+            guard let key = try? P384.KeyAgreement.PrivateKey(rawRepresentation: privateKeyBytes) else {
+                throw .invalidPrivateKey
+            }
+            guard let shared = try? key.sharedSecretFromKeyAgreement(with: publicKey) else {
+                throw .peerKeyNotOnCurve
+            }
+            secret = shared.withUnsafeBytes { Array($0) }
         default:
             throw .peerKeyNotOnCurve  // unreachable: parsePeer follows `curve`
         }
@@ -91,6 +104,7 @@ public struct ECDHKeyPair: Sendable, Hashable {
     private enum PeerKey {
         case x25519(Curve25519.KeyAgreement.PublicKey)
         case p256(P256.KeyAgreement.PublicKey)
+        case p384(P384.KeyAgreement.PublicKey)
     }
 
     private static func parsePeer(_ bytes: [UInt8], curve: ECDHCurve) throws(ECDHError) -> PeerKey {
@@ -111,6 +125,14 @@ public struct ECDHKeyPair: Sendable, Hashable {
                 throw .peerKeyNotOnCurve
             }
             return .p256(key)
+        case .secp384r1:
+            guard let format = bytes.first, format == 0x04 else {
+                throw .unsupportedPointFormat(bytes.first ?? 0)
+            }
+            guard let key = try? P384.KeyAgreement.PublicKey(x963Representation: bytes) else {
+                throw .peerKeyNotOnCurve
+            }
+            return .p384(key)
         }
     }
 }

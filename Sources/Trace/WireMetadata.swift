@@ -39,7 +39,7 @@ extension Trace {
                 server = packet.destinationEndpoint
             case .tls(.negotiated(let n)) where event.actor == .client && negotiation == nil:
                 negotiation = n
-            case .tls(.certificateDecision(.server, let length, _, _)) where event.actor == .client:
+            case .tls(.certificateDecision(.server, let length, _, _, _)) where event.actor == .client:
                 chainLength = chainLength ?? length
             case .tls(.derived(.dhAgreement(_, _, let name, _, _, _, _))):
                 publicValues = true

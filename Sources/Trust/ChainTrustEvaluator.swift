@@ -36,13 +36,15 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
             let failed = result.firstFailure
             return .reject(AlertDescription(rawValue: CertificateAlertMapping.alert(for: failed).code),
                            reason: failed.map { "\($0.kind.rawValue) check failed at depth \($0.depth) (\($0.subject)): \($0.detail)" }
-                               ?? "the chain is not trusted (\(result.result))")
+                               ?? "the chain is not trusted (\(result.result))", validation: result)
         }
-        guard let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-            return .reject(.unsupportedCertificate, reason: "the leaf key is \(leaf.publicKey.kind), but TLSLab's suites sign and encrypt with RSA")
+        guard let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            return .reject(.unsupportedCertificate, reason: "the leaf key is \(leaf.publicKey.kind), but TLSLab's suites need RSA or EC P-256/P-384",
+                           validation: result)
         }
         let anchor = result.path.last.map { "\($0.subject)" } ?? "?"
         return .accept(leafPublicKey: key,
-                       summary: "\(result.checks.count) checks passed along a path of \(result.path.count) up to the anchor \(anchor)")
+                       summary: "\(result.checks.count) checks passed along a path of \(result.path.count) up to the anchor \(anchor)",
+                       validation: result)
     }
 }

@@ -48,8 +48,8 @@ public struct MutualTLSEvaluator: PeerCertificateEvaluator, Sendable {
         case .reject(let alert):
             return .reject(AlertDescription(rawValue: alert.code), reason: text)
         case .accept:
-            guard let leaf = certificates.first, let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-                return .reject(.unsupportedCertificate, reason: text + "; but the client key is not RSA, which CertificateVerify here needs")
+            guard let leaf = certificates.first, let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+                return .reject(.unsupportedCertificate, reason: text + "; but the client key is neither RSA nor EC P-256/P-384, which CertificateVerify here needs")
             }
             return .accept(leafPublicKey: key, summary: text)
         }

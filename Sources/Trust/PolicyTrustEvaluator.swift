@@ -110,12 +110,13 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         guard verdict.accepted else {
             let alert = AlertDescription(rawValue: (verdict.alert ?? .badCertificate).code)
             let first = verdict.firstFailure.map { " [first failing check: \($0.kind.rawValue) at depth \($0.depth): \($0.detail)]" } ?? ""
-            return .reject(alert, reason: text + first)
+            return .reject(alert, reason: text + first, validation: verdict.evaluation)
         }
         guard let der = chain.first, let leaf = try? X509Certificate(der: der),
-              let key = try? RSAPublicKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-            return .reject(.unsupportedCertificate, reason: text + "; but the leaf key is not RSA, which TLSLab's suites need")
+              let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            return .reject(.unsupportedCertificate, reason: text + "; but the leaf key is neither RSA nor EC P-256/P-384, which TLSLab's suites need",
+                           validation: verdict.evaluation)
         }
-        return .accept(leafPublicKey: key, summary: text)
+        return .accept(leafPublicKey: key, summary: text, validation: verdict.evaluation)
     }
 }

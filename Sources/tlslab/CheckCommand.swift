@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Rendering
 import Scenarios
 
 /// `tlslab check PATH...`: every scenario under the paths, one line each, then `N passed, N failed`.
@@ -20,6 +21,8 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "After a FAIL line, list every fact the run produced (to write or fix expectations).")
     var showFacts = false
 
+    @OptionGroup var language: LanguageOption
+
     func run() throws {
         let (files, missing) = ScenarioCheck.files(under: paths)
         var passed = 0, failed = 0, invalid = 0
@@ -27,7 +30,7 @@ struct CheckCommand: ParsableCommand {
         // report still ends with its summary line.
         for path in missing {
             invalid += 1
-            print("INVALID \(path): no such file or directory")
+            print(language.explanations("cli.check.missing", ["path": path]) ?? "INVALID \(path)")
             FileHandle.standardError.write(Data("tlslab: no such file or directory: \(path)\n".utf8))
         }
         if files.isEmpty && missing.isEmpty {
@@ -41,15 +44,25 @@ struct CheckCommand: ParsableCommand {
             case .fail: failed += 1
             case .invalid: invalid += 1
             }
-            print(result.line)
+            print(Self.line(result, explanations: language.explanations))
             if showFacts, case .fail(_, _, let facts) = result {
                 for key in facts.keys.sorted() { print("    \(key): \(facts[key].map(\.description) ?? "")") }
             }
         }
-        // The last line is always exactly `N passed, N failed`; an invalid file did not pass, so it
+        // The last line is always exactly (in every language: scripts read it) `N passed, N failed`; an invalid file did not pass, so it
         // counts as failed (its INVALID line says why, and the exit status is 2).
         print("\(passed) passed, \(failed + invalid) failed")
         if invalid > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// One file's result: PASS/FAIL/INVALID stay as they are in every language (scripts grep them),
+    /// the explanation after them is in the chosen one; an invalid file keeps its
+    /// `FILE:LINE:COLUMN: key.path:` prefix.
+    static func line(_ result: ScenarioCheck.Result, explanations: Explanations) -> String {
+        guard case .fail(let name, let unmet, _) = result else { return result.line }
+        return explanations("cli.check.fail", ["name": name, "key": unmet.key, "expected": unmet.expected.description,
+                                               "actual": unmet.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing"])
+            ?? result.line
     }
 }

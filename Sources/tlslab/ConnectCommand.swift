@@ -107,6 +107,12 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "Seconds to wait for the server at each step.")
     var timeout: Int = 10
 
+    @Flag(help: "Do not offer encrypt_then_mac (RFC 7366): CBC records stay MAC-then-encrypt.")
+    var noEtm = false
+
+    @Option(help: "Connect N more times after the first, each offering the session the previous connection established (RFC 5246 §7.3: the server may resume it).")
+    var reconnect: Int = 0
+
     @Option(help: "Seconds the whole handshake may take, however the server paces its bytes.")
     var handshakeTimeout: Int = 30
 
@@ -115,6 +121,7 @@ struct ConnectCommand: ParsableCommand {
         if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
+        if !(0...100).contains(reconnect) { throw ValidationError("--reconnect takes 0…100") }
         let pinning: Set<Policy> = [.afPublicKey, .afCertificate]
         if pinning.contains(policy) && pins.isEmpty { throw ValidationError("--policy \(policy.rawValue) needs at least one --pin") }
         if !pins.isEmpty && !pinning.contains(policy) { throw ValidationError("--pin goes with --policy af-public-key or af-certificate") }
@@ -161,7 +168,7 @@ struct ConnectCommand: ParsableCommand {
         let name = servername ?? (isAddress ? nil : host)
 
         let offered: [CipherSuite]
-        do { offered = try PeerOptions.suites(suites) } catch { throw CLIError.badInput("\(error)") }
+        do { offered = try PeerOptions.suites(suites, defaults: CipherSuite.offerWithECDSA) } catch { throw CLIError.badInput("\(error)") }
         let anchors: [X509Certificate]
         do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
         let atsPolicy: ATSPolicy? = ats
@@ -176,8 +183,11 @@ struct ConnectCommand: ParsableCommand {
         }
         var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
-                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
+                                                   signatureAlgorithms: RealClient.openSSLSignatureOrder,
+                                                   supportedGroups: [.x25519, .secp256r1, .secp384r1], identity: identity)
         configuration.applicationProtocols = try PeerOptions.alpn(alpn)
+        // As OpenSSL's client: ask for encrypt-then-MAC (RFC 7366), used when the server picks a CBC suite.
+        configuration.offerEncryptThenMAC = !noEtm
         if let atsPolicy {
             switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
             case .success(let restricted): configuration = restricted
@@ -193,17 +203,25 @@ struct ConnectCommand: ParsableCommand {
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000))
         client.acceptsPush = h2Push
         client.additionalRequests = h2Request.map(unescaped)
-        let result = client.run()
-
-        PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity,
-                          title: "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation")
-        if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog) }
-        if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
-            print("\n── HTTP response " + String(repeating: "─", count: 44))
-            // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
-            print(TerminalText.escaped(response, keepingLineBreaks: true))
+        for attempt in 0 ... reconnect {
+            let result = client.run()
+            let title = attempt == 0 ? "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation"
+                : "TLSLab — connect \(host):\(port), reconnection \(attempt) of \(reconnect), offering the previous session"
+            PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity, title: title)
+            if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog) }
+            if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
+                print("\n── HTTP response " + String(repeating: "─", count: 44))
+                // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
+                print(TerminalText.escaped(response, keepingLineBreaks: true))
+            }
+            if let failure = result.failure { throw CLIError.failed("connect \(host):\(port): \(failure)") }
+            if reconnect > 0 {
+                let how = attempt == 0 ? "full handshake" : result.resumed ? "resumed the offered session" : "full handshake (the session was not resumed)"
+                FileHandle.standardError.write(Data("tlslab connect: connection \(attempt + 1) of \(reconnect + 1): \(how)\n".utf8))
+            }
+            // The next connection offers this one's session (a resumed one keeps the same).
+            client.configuration.session = result.session ?? client.configuration.session
         }
-        if let failure = result.failure { throw CLIError.failed("connect \(host):\(port): \(failure)") }
     }
 
     /// "host:port", "[v6]:port".
@@ -287,8 +305,9 @@ enum PeerOptions {
         return names
     }
 
-    static func suites(_ names: [String]) throws -> [CipherSuite] {
-        guard !names.isEmpty else { return CipherSuite.implemented }
+    /// `--suite` names, or `defaults` without the option.
+    static func suites(_ names: [String], defaults: [CipherSuite] = CipherSuite.implemented) throws -> [CipherSuite] {
+        guard !names.isEmpty else { return defaults }
         return try names.map { name in
             guard let suite = SuiteNames.suite(named: name) else {
                 throw CLIError.badInput("unknown or unimplemented suite '\(name)' (implemented: \(SuiteNames.known))")

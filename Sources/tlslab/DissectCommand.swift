@@ -101,6 +101,12 @@ struct DissectCommand: ParsableCommand {
             if source == "the argument", input.contains("/") || input.contains(".") {
                 throw CLIError.badInput("no such file, and not hex either: \(input)")
             }
+            // A file or stdin of printable bytes that are not hex (a plaintext request, say) is
+            // binary input that happens to be printable: dissect its bytes as they are.
+            if source != "the argument" {
+                FileHandle.standardError.write(Data("tlslab dissect: \(TerminalText.escaped(source)) is not hex (\(error)); reading its \(raw.count) bytes as binary\n".utf8))
+                return raw
+            }
             throw CLIError.badInput("\(source): \(error)")
         }
     }

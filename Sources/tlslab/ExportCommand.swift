@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTP2
 import Rendering
+import Scenarios
 import Simulation
 import Trace
 import Trust
@@ -52,6 +53,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
     var seed: String?
 
+    @OptionGroup var language: LanguageOption
+
     func validate() throws {
         if all {
             guard html != nil else { throw ValidationError("--all writes pages: give --html DIR") }
@@ -68,8 +71,10 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let seedValue = try SeedChoice(seed)
+        let explanations = language.explanations
+        func say(_ key: String, _ values: [String: String]) -> String { explanations(key, values) ?? key }
         if all, let html {
-            try exportAll(into: html, seed: seedValue)
+            try exportAll(into: html, seed: seedValue, explanations: explanations)
             return
         }
         guard let scenario else { return }
@@ -86,20 +91,20 @@ struct ExportCommand: ParsableCommand {
                 throw CLIError.badInput("--pki \(pki) is a file, not a directory")
             }
         }
-        let (trace, page) = resolved.play()
+        let (trace, page) = resolved.play(explanations: explanations)
         var report: [String] = []
         if let pcap {
             let packets = PcapWriter.packets(from: trace)
             guard !packets.isEmpty else {
-                throw CLIError.badInput("'\(scenario)' sends nothing on the wire (\(resolved.scenario?.kind ?? "this") lessons decide or compute without segments): nothing to export as a capture; use `tlslab run \(scenario)` or `--html`")
+                throw CLIError.badInput(say("cli.export.nothingOnTheWire", ["name": scenario, "kind": resolved.scenario?.kind ?? "this"]))
             }
             try write(Data(PcapWriter(linkType: link == .ethernet ? .ethernet : .rawIPv4).file(packets)), to: pcap)
-            report.append("wrote \(pcap): \(packets.count) packets")
+            report.append(say("cli.export.wrotePcap", ["file": pcap, "count": "\(packets.count)"]))
         }
         if let keylog {
             let sessions = KeyLogWriter.sessions(from: trace)
             try write(Data(KeyLogWriter.text(sessions).utf8), to: keylog)
-            report.append("wrote \(keylog): \(sessions.count) session(s)")
+            report.append(say("cli.export.wroteKeylog", ["file": keylog, "count": "\(sessions.count)"]))
         }
         if let pki, let material {
             let dir = URL(fileURLWithPath: pki, isDirectory: true)
@@ -111,20 +116,20 @@ struct ExportCommand: ParsableCommand {
             for file in material.pemFiles {
                 try write(Data(file.text.utf8), to: dir.appendingPathComponent(file.name).path)
             }
-            report.append("wrote \(material.pemFiles.map(\.name).joined(separator: ", ")) into \(pki)")
+            report.append(say("cli.export.wrotePKI", ["files": material.pemFiles.map(\.name).joined(separator: ", "), "directory": pki]))
         }
         if let html {
-            let document = HTMLRenderer(slides: slides).page(name: resolved.name, trace: trace,
-                                                             summary: page == nil ? resolved.summary : nil, lesson: page)
+            let document = HTMLRenderer(explanations: explanations, slides: slides)
+                .page(name: resolved.name, trace: trace, summary: page == nil ? resolved.summary(in: explanations) : nil, lesson: page)
             try write(Data(document.utf8), to: html)
-            report.append("wrote \(html): \(document.utf8.count / 1024) KiB, one self-contained page")
+            report.append(say("cli.export.wroteHTML", ["file": html, "kib": "\(document.utf8.count / 1024)"]))
         }
         print(report.joined(separator: "\n"))
     }
 
     /// Every built-in run and every lesson as a page, in `directory` (lessons under their topic's
     /// folder), and `index.html` linking them all by topic in course order.
-    func exportAll(into directory: String, seed: SeedChoice) throws {
+    func exportAll(into directory: String, seed: SeedChoice, explanations: Explanations) throws {
         guard let library = LessonLibrary.locate() else {
             throw CLIError.badInput("--all needs the lesson library: \(LessonLibrary.searchDescription)")
         }
@@ -137,18 +142,20 @@ struct ExportCommand: ParsableCommand {
             }
         }
         try create(root)
-        let renderer = HTMLRenderer(slides: slides)
+        let renderer = HTMLRenderer(explanations: explanations, slides: slides)
+        let lessonLanguage = LessonLanguage(explanations.language)
         var runs: [HTMLIndexPage.Link] = [], lessons: [HTMLIndexPage.Link] = []
         for run in BuiltInRun.allCases {
             let resolved = try ResolvedRun.builtIn(run, seed: seed)
             let file = "\(run.rawValue).html"
-            let document = renderer.page(name: resolved.name, trace: resolved.play().trace, summary: resolved.summary)
+            let summary = resolved.summary(in: explanations)
+            let document = renderer.page(name: resolved.name, trace: resolved.play(explanations: explanations).trace, summary: summary)
             try write(Data(document.utf8), to: root.appendingPathComponent(file).path)
-            runs.append(HTMLIndexPage.Link(name: run.rawValue, title: resolved.summary, file: file))
+            runs.append(HTMLIndexPage.Link(name: run.rawValue, title: summary, file: file))
         }
         for entry in library.catalogue.path {
             let resolved = try ResolvedRun.resolve(entry.file, seed: seed == .random ? .unspecified : seed)
-            let (trace, page) = resolved.play()
+            let (trace, page) = resolved.play(explanations: explanations)
             let file = entry.name + ".html"
             let url = root.appendingPathComponent(file)
             try create(url.deletingLastPathComponent())
@@ -159,11 +166,11 @@ struct ExportCommand: ParsableCommand {
             }
             let document = renderer.page(name: entry.name, trace: trace, lesson: lessonPage)
             try write(Data(document.utf8), to: url.path)
-            lessons.append(HTMLIndexPage.Link(name: entry.name, title: entry.title, file: file, topic: entry.topic, kind: entry.kind))
+            lessons.append(HTMLIndexPage.Link(name: entry.name, title: entry.title(for: lessonLanguage), file: file, topic: entry.topic, kind: entry.kind))
         }
-        let index = HTMLIndexPage().render(runs: runs, lessons: lessons)
+        let index = HTMLIndexPage(explanations: explanations).render(runs: runs, lessons: lessons)
         try write(Data(index.utf8), to: root.appendingPathComponent("index.html").path)
-        print("wrote \(runs.count + lessons.count) pages and index.html into \(directory)")
+        print(explanations("cli.export.wroteAll", ["count": "\(runs.count + lessons.count)", "directory": directory]) ?? directory)
     }
 
     func write(_ data: Data, to path: String) throws {

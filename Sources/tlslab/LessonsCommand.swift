@@ -26,11 +26,15 @@ struct LessonsCommand: ParsableCommand {
     @Flag(help: "List the lessons in the suggested order through the course, numbered.")
     var path = false
 
+    @OptionGroup var language: LanguageOption
+
     func run() throws {
         guard let library = LessonLibrary.locate() else {
             throw CLIError.badInput("no lesson library found: \(LessonLibrary.searchDescription)")
         }
         let catalogue = library.catalogue
+        let explanations = language.explanations
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
         for problem in catalogue.problems {
             FileHandle.standardError.write(Data("tlslab: skipped \(problem)\n".utf8))
         }
@@ -38,13 +42,14 @@ struct LessonsCommand: ParsableCommand {
         let ordered = path ? catalogue.path : catalogue.entries
         let chosen = Set((words.isEmpty ? catalogue.entries : catalogue.filtered(by: words)).map(\.name))
         for (i, e) in ordered.enumerated() where chosen.contains(e.name) {
-            rows.append((path ? ["\(i + 1)."] : []) + [e.topic, e.kind + (e.checked ? "" : " (demo)"), e.title, e.name])
+            rows.append((path ? ["\(i + 1)."] : []) + [e.topic, e.kind + (e.checked ? "" : say("cli.lessons.demo")), e.title(for: LessonLanguage(language.language)), e.name])
         }
         if !path {
             for run in BuiltInRun.allCases {
-                let text = ["built-in", "tls", run.summary, run.rawValue].joined(separator: " ").lowercased()
+                let summary = run.summary(in: explanations)
+                let text = ["built-in", "tls", run.summary, summary, run.rawValue].joined(separator: " ").lowercased()
                 guard words.allSatisfy({ text.contains($0.lowercased()) }) else { continue }
-                rows.append(["built-in", "tls", run.summary, run.rawValue])
+                rows.append(["built-in", "tls", summary, run.rawValue])
             }
         }
         if rows.isEmpty {
@@ -53,7 +58,8 @@ struct LessonsCommand: ParsableCommand {
         // On a terminal the titles are cut to its width; piped, nothing is cut (grep sees whole titles).
         for line in Self.table(rows, width: Terminal.stdoutIsTerminal ? (Terminal.columns ?? 120) : Int.max / 2) { print(line) }
         if !path, words.isEmpty {
-            print("\(catalogue.entries.count) lessons in \(library.directory), \(BuiltInRun.allCases.count) built-in runs; `tlslab lessons --path` for the course order")
+            print(say("cli.lessons.tally", ["lessons": "\(catalogue.entries.count)", "directory": library.directory,
+                                            "runs": "\(BuiltInRun.allCases.count)"]))
         }
     }
 

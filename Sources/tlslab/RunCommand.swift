@@ -23,6 +23,8 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Print secrets, keys and other long values in full instead of shortened (03037e6c…a603235b).")
     var full = false
 
+    @OptionGroup var language: LanguageOption
+
     func seedChoice() throws -> SeedChoice { try SeedChoice(seed) }
 
     /// Runs a scenario and prints its trace (a failed handshake is a lesson here, not an error: exit 0;
@@ -37,7 +39,7 @@ struct RenderOptions: ParsableArguments {
     /// What `runAndPrint` prints, as lines.
     func lines(for name: String, width: Int = 100, color: Bool = false) throws -> [String] {
         let resolved = try ResolvedRun.resolve(name, seed: try seedChoice())
-        let (trace, page) = resolved.play()
+        let (trace, page) = resolved.play(explanations: language.explanations)
         var lines: [String]
         switch format {
         case .json:
@@ -48,12 +50,14 @@ struct RenderOptions: ParsableArguments {
                 lines.insert(contentsOf: checks, at: max(0, lines.count - 2))   // before latency and summary
             }
         case .text:
-            var renderer = TextRenderer(verbosity: verbosity, width: width, color: color)
+            let explanations = language.explanations
+            var renderer = TextRenderer(verbosity: verbosity, width: width, color: color, explanations: explanations)
             renderer.fullValues = full
             if let page {
                 lines = renderer.lessonHeader(page) + renderer.render(trace) + renderer.lessonFooter(page)
             } else {
-                lines = renderer.title("TLSLab — \(resolved.name): \(resolved.summary)") + renderer.render(trace)
+                lines = renderer.title(explanations("run.title", ["name": resolved.name, "summary": resolved.summary(in: explanations)])
+                                       ?? resolved.name) + renderer.render(trace)
             }
         }
         return lines
@@ -88,10 +92,19 @@ struct RunCommand: ParsableCommand {
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in runs.")
 
+    @OptionGroup var language: LanguageOption
+
     func run() {
         let column = (BuiltInRun.allCases.map(\.rawValue.count).max() ?? 0) + 2
         for run in BuiltInRun.allCases {
-            print(run.rawValue.padding(toLength: column, withPad: " ", startingAt: 0) + run.summary)
+            print(DisplayWidth.padded(run.rawValue, to: column) + run.summary(in: language.explanations))
         }
+    }
+}
+
+extension BuiltInRun {
+    /// The run's one-line summary in the catalogue's language (`run.summary.NAME`).
+    func summary(in explanations: Explanations) -> String {
+        explanations("run.summary.\(rawValue)") ?? summary
     }
 }

@@ -1,3 +1,4 @@
+import TLSCrypto
 import Foundation
 import HTTP2
 import PKI
@@ -57,14 +58,15 @@ struct ResolvedRun {
     }
 
     static func builtIn(_ run: BuiltInRun, seed: SeedChoice) throws -> ResolvedRun {
-        let value: UInt64?
+        // The one place a simulated run may get the system CSPRNG: the user asked for --seed random.
+        let random: any RandomSource
         switch seed {
-        case .unspecified: value = 1
-        case .fixed(let v): value = v
-        case .random: value = nil
+        case .unspecified: random = HMACDRBG(seed: 1)
+        case .fixed(let v): random = HMACDRBG(seed: v)
+        case .random: random = SystemRandom()
         }
         do {
-            let prepared = try run.prepare(seed: value)
+            let prepared = try run.prepare(random: random)
             return ResolvedRun(name: run.rawValue, summary: run.summary, setup: prepared.setup, pki: prepared.pki)
         } catch {
             throw CLIError.failed("\(error)")
@@ -105,19 +107,37 @@ struct ResolvedRun {
                            clientChain: client.map(\.certificate), clientKey: client.first?.key)
     }
 
-    /// Runs it: the trace, and for a lesson file its checked expectations.
-    func play() -> (trace: Trace, page: LessonPage?) {
+    /// The one-line summary in the catalogue's language (a built-in run's `run.summary.NAME`; a
+    /// lesson's title).
+    func summary(in explanations: Explanations) -> String {
+        if let run = BuiltInRun(rawValue: name) { return run.summary(in: explanations) }
+        return scenario?.title(for: LessonLanguage(explanations.language)) ?? summary
+    }
+
+    /// Runs it: the trace, and for a lesson file its checked expectations (worded by `explanations`).
+    func play(explanations: Explanations = .english) -> (trace: Trace, page: LessonPage?) {
         guard let scenario else { return (setup.map { Simulation($0).run() } ?? Trace(events: []), nil) }
         let run = scenario.run()
         let trace = run.trace ?? Trace(events: [])
         let (problems, checked) = scenario.results(in: run.facts)
+        let language = LessonLanguage(explanations.language)
         let page = LessonPage(
-            name: name, kind: scenario.kind, title: scenario.title, description: scenario.description,
+            name: name, kind: scenario.kind, title: scenario.title(for: language), description: scenario.description(for: language),
             checks: checked.map { e, unmet in
-                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? "nothing" })
+                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing" })
             },
             problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
-            tryNext: scenario.tryNext, isDemo: scenario.expectations.isEmpty)
+            tryNext: scenario.tryNext(for: language), isDemo: scenario.expectations.isEmpty)
         return (trace, page)
+    }
+}
+
+extension LessonLanguage {
+    /// The lessons' language for the catalogue's (the two enums name the same two languages).
+    init(_ language: Language) {
+        switch language {
+        case .en: self = .en
+        case .zh: self = .zh
+        }
     }
 }

@@ -10,16 +10,19 @@ import TLSEngine
 import Trace
 import Trust
 
-/// `tlslab serve`: the simulation's server state machine on a real listening socket. Connections are
-/// served one after another; each is traced and answered with a page saying what was negotiated.
+/// `tlslab serve`: the simulation's server state machine on a real listening socket. Each connection
+/// waits for its client on its own thread; up to --concurrent of them work at once. Each is traced
+/// and answered with a page saying what was negotiated.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve HTTPS (TLS 1.2) on loopback with TLSLab's engine, tracing every handshake.",
         discussion: """
-        Prints "listening on ADDRESS:PORT" first (--port 0 picks a free port), then each connection's
-        trace and a one-line log entry on standard error. Connections are served one after another,
-        or up to --concurrent N at once. Stops on Ctrl-C, SIGTERM or after --max-connections connections.
+        Prints "listening on ADDRESS:PORT" first (--port 0 picks a free port), then each connection's \
+        trace and a one-line log entry on standard error. Up to --max-open connections are open at \
+        once, each waiting for its client without holding up the others; up to --concurrent N of them \
+        do work (handshake steps, answers) at once. Stops on Ctrl-C, SIGTERM or after \
+        --max-connections connections.
         """
     )
 
@@ -38,7 +41,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The leaf's key (PKCS#1 or PKCS#8 PEM).")
     var key: String
 
-    @Option(name: .customLong("suite"), help: "A cipher suite to accept, in preference order (IANA or OpenSSL name); repeat for several.")
+    @Option(name: .customLong("suite"), help: "A cipher suite to accept, in preference order (IANA or OpenSSL name); repeat for several (default: every implemented suite, AEAD and forward-secret first).")
     var suites: [String] = []
 
     @Option(help: "Ask for a client certificate: none, request or require.")
@@ -60,6 +63,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "HTTP/2: a path to push (PUSH_PROMISE) with the response to the first request, when the client allows push; repeat for several.")
     var h2Push: [String] = []
 
+    @Option(help: "Sessions kept for resumption by session ID (the oldest is forgotten first).")
+    var sessionCacheSize: Int = 1_024
+
+    @Flag(help: "Send an empty session ID: no client can resume.")
+    var noResumption = false
+
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
     var keylog: String?
 
@@ -72,8 +81,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Stop after this many connections.")
     var maxConnections: Int?
 
-    @Option(help: "Serve up to N connections at once (default 1: one after another).")
+    @Option(help: "Connections doing work (handshake steps, answers) at once; a connection waiting for its client does not count.")
     var concurrent: Int = 1
+
+    @Option(help: "Connections open at once (each waits for its client on its own thread); more wait in the listen backlog.")
+    var maxOpen: Int = 1_024
 
     @Option(help: "Seconds a client may stay silent before it is closed.")
     var timeout: Int = 10
@@ -92,6 +104,8 @@ struct ServeCommand: ParsableCommand {
         if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
         if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
         if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
+        if !(1...10_000).contains(maxOpen) { throw ValidationError("--max-open takes 1…10000") }
+        if !(1...1_000_000).contains(sessionCacheSize) { throw ValidationError("--session-cache-size takes 1…1000000") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
         _ = try PeerOptions.alpn(alpn)
     }
@@ -105,15 +119,21 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CLIError.badInput("\(error)")
         }
-        let accepted = try PeerOptions.suites(suites)
+        // A server accepts the extra CBC suites too (after the default list in its preference order):
+        // clients that offer only CBC suites, as conformance suites do, are served.
+        let accepted = try PeerOptions.suites(suites, defaults: CipherSuite.allImplementedWithECDSA)
         let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
         let group = dhGroup
         let caName = clientCa ?? ""
+        let resumes = !noResumption
         let protocols = try PeerOptions.alpn(alpn)
         let listener: TCPListener
         do { listener = try TCPListener(address: address, port: UInt16(port)) } catch {
             throw CLIError.failed("cannot listen on \(address):\(port): \(error)")
         }
+        // One bounded session cache for every connection: a client that offers a session ID it was given
+        // resumes (RFC 5246 §7.3, the abbreviated handshake), s_client -reconnect and -sess_in among them.
+        let sessions = TLSSessionCache(capacity: sessionCacheSize)
         let server = RealServer(listener: listener, timeoutMilliseconds: Int32(timeout * 1_000),
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000),
                                 requestTimeoutMilliseconds: Int32(requestTimeout * 1_000)) {
@@ -121,12 +141,16 @@ struct ServeCommand: ParsableCommand {
                                                        dhGroup: group == .ffdhe2048 ? .ffdhe2048 : .modp2048,
                                                        clientAuthentication: auth,
                                                        clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
-                                                           : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName))
+                                                           : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName),
+                                                       sessionCache: resumes ? sessions : nil)
             configuration.applicationProtocols = protocols
             return configuration
         }
         // --log-only keeps no trace events at all: memory per connection stays small however long it runs.
         server.keepsTrace = !logOnly
+        server.maxOpenConnections = maxOpen
+        // Each open connection is a descriptor: without this a 1024 soft limit would leave clients in the backlog.
+        DescriptorLimit.raise(to: maxOpen + 64)
         server.http2MaxConcurrentStreams = h2MaxStreams
         server.http2Push = h2Push
         StopSignal.install()

@@ -51,7 +51,7 @@ struct TLSLab: ParsableCommand {
     /// over simulated TCP. Interactive on a terminal; printed whole when stdin or stdout is not one.
     func run() throws {
         if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal && options.format == .text {
-            try WalkthroughCommand.walk(BuiltInRun.rsa.rawValue, seed: try options.seedChoice())
+            try WalkthroughCommand.walk(BuiltInRun.rsa.rawValue, seed: try options.seedChoice(), language: options.language.language)
         } else {
             try options.runAndPrint(BuiltInRun.rsa.rawValue)
         }

@@ -78,11 +78,19 @@ enum RawTerminal {
         }
     }
 
-    /// One key press: a byte, or an escape sequence read whole (arrow keys).
-    static func readKey() -> [UInt8]? {
+    enum Input { case key([UInt8]), timedOut, endOfInput }
+
+    /// One key press: a byte, or an escape sequence read whole (arrow keys). With a `timeout` in
+    /// seconds, `.timedOut` when no key came in that time.
+    static func readKey(timeout: Double? = nil) -> Input {
+        if let timeout {
+            var wait = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&wait, 1, Int32(max(1, min(3_600_000, timeout * 1000))))
+            if ready <= 0 { return .timedOut }
+        }
         var byte: UInt8 = 0
-        guard read(STDIN_FILENO, &byte, 1) == 1 else { return nil }
-        guard byte == 0x1b else { return [byte] }
+        guard read(STDIN_FILENO, &byte, 1) == 1 else { return .endOfInput }
+        guard byte == 0x1b else { return .key([byte]) }
         // An escape sequence follows within a few milliseconds; a lone Esc does not.
         var pfd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         var sequence: [UInt8] = [byte]
@@ -92,6 +100,6 @@ enum RawTerminal {
             sequence.append(next)
             if sequence.count >= 3, (0x40...0x7e).contains(next) { break }
         }
-        return sequence
+        return .key(sequence)
     }
 }

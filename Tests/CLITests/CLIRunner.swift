@@ -25,6 +25,8 @@ enum CLI {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // English unless a test asks otherwise, whatever the locale of the machine running the tests.
+        env["TLSLAB_LANG"] = "en"
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()

@@ -61,6 +61,32 @@ struct DissectCommandTests {
         #expect(result.stdout.contains("handshake_failure"))
     }
 
+    /// RFC 4492 §5.4's explicit_prime curve (RFC 8422 removes it): its own fields, not a named curve.
+    @Test func explicitPrimeCurveIsAnnotatedAsSuch() throws {
+        let ske = "0c000018 01 0117 0101 0102 0103 0105 0101 0404010203 0401 0002 aabb"
+        let r = try CLI.run(["dissect", "--as", "handshake", "--suite", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", ske])
+        #expect(r.status == 0)
+        for field in ["curve_type = explicit_prime (0x01)", "curve_params.prime_p = 1 bytes: 17", "curve_params.cofactor = 1 bytes: 01",
+                      "params.public.point = 4 bytes: 04010203", "signed_params.signature = 2 bytes: aabb"] {
+            #expect(r.stdout.contains(field), "\(field): \(r.stdout)")
+        }
+        #expect(!r.stdout.contains("namedcurve"))
+        // explicit_char2 (and any other type): the rest is one field with RFC 8422's rule.
+        let char2 = try CLI.run(["dissect", "--as", "handshake", "--suite", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "0c000006 02 0102030405"])
+        #expect(char2.stdout.contains("curve_params_and_rest") && char2.stdout.contains("RFC 8422 §5.4 allows only named_curve"), "\(char2.stdout)")
+    }
+
+    /// A file of printable bytes that are not hex is binary input that happens to be printable.
+    @Test func printableBinaryFileIsReadAsBytes() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-dissect-\(UUID()).bin")
+        try Data("HELLO THERE\r\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["dissect", file.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("13 bytes, read as"), "\(r.stdout)")
+        #expect(r.stderr.contains("is not hex") && r.stderr.contains("reading its 13 bytes as binary"), "\(r.stderr)")
+    }
+
     @Test func badInputIsOneLineAndExitCode2() throws {
         let notHex = try CLI.run(["dissect", "16 03 zz"])
         #expect(notHex.status == 2)

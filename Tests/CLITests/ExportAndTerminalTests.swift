@@ -182,6 +182,8 @@ struct WalkthroughTerminalTests {
     struct Session {
         let socket = "tlslab-test-\(UUID().uuidString.prefix(8))"
         let name = "walk"
+        var columns = 80
+        var rows = 24
 
         func tmux(_ args: [String]) throws -> String { try Tool.run("tmux", ["-L", socket] + args).output }
 
@@ -191,7 +193,7 @@ struct WalkthroughTerminalTests {
         func start(_ command: String) throws {
             let closeInherited = "for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
             _ = try Tool.run("bash", ["-c", closeInherited + "exec tmux \"$@\"", "tmux",
-                                      "-L", socket, "new-session", "-d", "-s", name, "-x", "80", "-y", "24", command])
+                                      "-L", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
         }
 
         func keys(_ keys: String...) throws { _ = try tmux(["send-keys", "-t", name] + keys) }
@@ -199,13 +201,13 @@ struct WalkthroughTerminalTests {
         func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
 
         /// Polls the screen until `predicate` holds (the program paints asynchronously).
-        func wait(for what: String, timeout: Double = 20, _ predicate: (String) -> Bool) throws -> String {
+        func wait(for what: String, timeout: Double = 20, interval: Double = 0.1, _ predicate: (String) -> Bool) throws -> String {
             let deadline = Date().addingTimeInterval(timeout)
             var last = ""
             while Date() < deadline {
                 last = try screen()
                 if predicate(last) { return last }
-                Thread.sleep(forTimeInterval: 0.1)
+                Thread.sleep(forTimeInterval: interval)
             }
             Issue.record("timed out waiting for \(what); screen:\n\(last)")
             return last

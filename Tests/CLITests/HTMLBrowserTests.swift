@@ -1,12 +1,16 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 
 /// `tlslab export --html` pages in a real browser: headless Chromium driven through the DevTools
 /// protocol by scripts/html-browser-check.py (loads without console errors or any network request,
 /// the right arrow pressed 5 times highlights the 6th step, clicking ClientHello opens its bytes,
-/// pointing at a field lights up its bytes, the screenshot is not blank). Skipped without Chromium
-/// or python3 locally; failing in CI (`CI` set).
+/// pointing at a field lights up its bytes, the screenshot is not blank; a Chinese page is drawn with
+/// a CJK font). Skipped without Chromium or python3 locally; failing in CI (`CI` set). A check that
+/// does not finish in time is killed and fails: the suite cannot hang.
 @Suite("HTML page in headless Chromium", .serialized,
        CrossCheckRequirement.trait(BrowserTools.chromium != nil && BrowserTools.python != nil,
                                    missing: "chromium (Debian package chromium) or python3 is not on the PATH"))
@@ -16,17 +20,37 @@ struct HTMLBrowserTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/html-browser-check.py")
 
+    /// Seconds the script may take for one page before it gives up (it kills the browser itself);
+    /// the test kills the script a little later if even that fails, so nothing can hang.
+    static let timeout = 90.0
+
     static func check(_ page: URL, extra: [String] = []) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(python))
-        process.arguments = [script.path, page.path, "--chromium", try #require(chromium)] + extra
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
+        process.arguments = [script.path, page.path, "--chromium", try #require(chromium),
+                             "--timeout", "\(Int(timeout))"] + extra
+        // The output goes to a file, not a pipe: a full pipe cannot block the script while we wait.
+        let log = page.deletingLastPathComponent().appendingPathComponent("check-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let deadline = Date().addingTimeInterval(timeout + 20)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        var killed = false
+        if process.isRunning {
+            killed = true
+            process.terminate()                       // SIGTERM: the script closes the browser
+            let grace = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return (killed ? -1 : process.terminationStatus, output + (killed ? "\nFAIL  the check did not finish in \(Int(timeout + 20)) s" : ""))
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -46,9 +70,24 @@ struct HTMLBrowserTests {
         #expect(result.status == 0, "\(result.output)")
         for check in ["after 5 right-arrow presses step 6 is highlighted", "clicking the ClientHello arrow opens its bytes",
                       "pointing at a field lights up its bytes", "is not blank", "no console error", "no network request"] {
-            #expect(result.output.contains("ok    " + check), "\(check): \(result.output)")
+            let passed = result.output.split(separator: "\n").contains { $0.hasPrefix("ok    ") && $0.contains(check) }
+            #expect(passed, "\(check): \(result.output)")
         }
         #expect((try? Data(contentsOf: shot))?.count ?? 0 > 10_000)
+    }
+
+    /// `--lang zh`: the page says it is Chinese (zh-Hans), and Chromium draws it with a CJK font.
+    @Test(CrossCheckRequirement.trait(BrowserTools.hasCJKFont, missing: "no Noto Sans CJK font (Debian package fonts-noto-cjk)"))
+    func theChinesePageIsDrawnWithACJKFont() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("rsa-zh.html")
+        let export = try CLI.run(["export", "rsa", "--html", page.path, "--lang", "zh"])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("已写入"), "\(export.stdout)")
+        let result = try Self.check(page, extra: ["--expect-lang", "zh-Hans", "--expect-font", "Noto Sans CJK"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("ok    the title is drawn with Noto Sans CJK"), "\(result.output)")
     }
 
     /// A lesson of every kind, an attack with three columns and a lossy run load and step too.
@@ -68,6 +107,20 @@ struct HTMLBrowserTests {
 enum BrowserTools {
     static let chromium = which(["chromium", "chromium-browser"])
     static let python = which(["python3"])
+    /// Noto Sans CJK is installed, as fontconfig (which Chromium asks) lists the fonts.
+    static let hasCJKFont: Bool = {
+        guard let fcList = which(["fc-list"]) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: fcList)
+        process.arguments = [":lang=zh", "family"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).contains("Noto Sans CJK")
+    }()
 
     static func which(_ names: [String]) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -97,6 +97,18 @@ struct LessonShowTests {
         }
     }
 
+    /// Every step of every lesson's walk says something below the ladder (no empty pane).
+    @Test(arguments: lessonFiles)
+    func everyLessonStepTeaches(file: String) throws {
+        let resolved = try ResolvedRun.resolve(file, seed: .unspecified)
+        let (trace, page) = resolved.play()
+        let walk = Walkthrough(title: resolved.name, trace: trace, width: 100, page: page)
+        let silent = walk.steps.enumerated().filter { _, step in
+            !step.detail.contains { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").count >= 4 }
+        }
+        #expect(silent.isEmpty, "\(file): \(silent.prefix(4).map { "\($0.offset + 1): \($0.element.headline)" })")
+    }
+
     /// Export: every lesson and built-in run with wire traffic gives packets; ATS and DH lessons,
     /// which send nothing, are refused with a reason.
     @Test(arguments: lessonFiles + builtIns)

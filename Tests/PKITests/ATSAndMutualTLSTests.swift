@@ -296,6 +296,9 @@ import Testing
             (.criticalExtensions, nil, .certificateUnknown),      // UNHANDLED_CRITICAL_EXTENSION: not in the table
             (.keyCertSign, nil, .certificateUnknown),             // KEYUSAGE_NO_CERTSIGN: not in the table
             (.endEntity, nil, .badCertificate),                   // TLSLab's own rule
+            (.chainDepth, nil, .unknownCA),                       // CERT_CHAIN_TOO_LONG
+            (.nameConstraints, nil, .certificateUnknown),         // PERMITTED_/EXCLUDED_VIOLATION: not in the table
+            (.profile, nil, .certificateUnknown),                 // X509_STRICT errors (MISSING_AUTHORITY_KEY_IDENTIFIER, …): not in the table
         ]
         #expect(Set(table.map(\.0)) == Set(ChainCheck.Kind.allCases))
         for (kind, validity, alert) in table {

@@ -36,6 +36,17 @@ struct ClientRoleTests {
              serverArgs: ["-groups", "X25519"], group: "x25519"),
         Case(openSSLName: "ECDHE-RSA-AES256-GCM-SHA384", suite: .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
              serverArgs: ["-groups", "P-256"], group: "secp256r1"),
+        // The CBC suites beyond the default offer (issue #22): SHA-1, SHA-256 and SHA-384 MACs, AES-128 and AES-256.
+        Case(openSSLName: "ECDHE-RSA-AES128-SHA", suite: .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, serverArgs: ["-groups", "X25519"], group: "x25519"),
+        Case(openSSLName: "ECDHE-RSA-AES256-SHA", suite: .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA, serverArgs: ["-groups", "X25519"], group: "x25519"),
+        Case(openSSLName: "ECDHE-RSA-AES128-SHA256", suite: .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256, serverArgs: ["-groups", "P-256"], group: "secp256r1"),
+        Case(openSSLName: "ECDHE-RSA-AES256-SHA384", suite: .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384, serverArgs: ["-groups", "X25519"], group: "x25519"),
+        Case(openSSLName: "DHE-RSA-AES128-SHA", suite: .TLS_DHE_RSA_WITH_AES_128_CBC_SHA, group: "modp2048"),
+        Case(openSSLName: "DHE-RSA-AES256-SHA", suite: .TLS_DHE_RSA_WITH_AES_256_CBC_SHA, group: "modp2048"),
+        Case(openSSLName: "DHE-RSA-AES256-SHA256", suite: .TLS_DHE_RSA_WITH_AES_256_CBC_SHA256, group: "modp2048"),
+        Case(openSSLName: "AES256-SHA", suite: .TLS_RSA_WITH_AES_256_CBC_SHA),
+        Case(openSSLName: "AES128-SHA256", suite: .TLS_RSA_WITH_AES_128_CBC_SHA256),
+        Case(openSSLName: "AES256-SHA256", suite: .TLS_RSA_WITH_AES_256_CBC_SHA256),
     ]
 
     static func client(port: UInt16, pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented,

@@ -85,6 +85,7 @@ final class Child {
 
     /// Writes `text` to the child's standard input (kept open until `stop()`).
     func send(_ text: String) {
+        _ = ignoreBrokenPipes
         try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
 
@@ -131,7 +132,10 @@ func runTool(_ executable: String, _ arguments: [String], in dir: URL, stdin: St
     let input = Pipe()
     p.standardInput = input
     try p.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    // A tool that exits before reading its input (an alert, a refused connection) must not take the
+    // test process down with SIGPIPE: the write fails instead.
+    _ = ignoreBrokenPipes
+    if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
     try? input.fileHandleForWriting.close()
     let deadline = Date().addingTimeInterval(timeout)
     while p.isRunning && Date() < deadline { usleep(10_000) }
@@ -140,6 +144,9 @@ func runTool(_ executable: String, _ arguments: [String], in dir: URL, stdin: St
     // Decoded leniently: a peer's binary bytes (HTTP/2 frames s_client prints) must not blank the text.
     return (p.terminationStatus, (try? Data(contentsOf: out)).map { String(decoding: $0, as: UTF8.self) } ?? "")
 }
+
+/// Writing to a child that has exited fails with EPIPE instead of killing this process (SIGPIPE).
+let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
 /// A port that was free a moment ago (bound to port 0, read back, released).
 func freePort() -> UInt16? {
@@ -185,6 +192,7 @@ final class TestPKI: Sendable {
             ("root.ext", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n"),
             ("leaf.ext", "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n"),
             ("wrong.ext", "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:wrong.example\n"),
+            ("ecleaf.ext", "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n"),
             ("client.ext", "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n"),
             ("noems.cnf", "openssl_conf = openssl_init\n[openssl_init]\nssl_conf = ssl_sect\n[ssl_sect]\nsystem_default = system_default_sect\n[system_default_sect]\nOptions = -ExtendedMasterSecret\n"),
         ]
@@ -210,6 +218,19 @@ final class TestPKI: Sendable {
             ["genpkey", "-genparam", "-algorithm", "DH", "-pkeyopt", "group:ffdhe2048", "-out", "ffdhe2048.pem"],
             // The same group as PKCS#3 DER, where OpenSSL writes the prime out (its text output names only the group).
             ["dhparam", "-in", "ffdhe2048.pem", "-outform", "DER", "-out", "ffdhe2048.der"],
+            // ECDSA: a P-384 root, a P-256 leaf with a SEC 1 key and a P-384 leaf with a PKCS#8 key, both
+            // signed ecdsa-with-SHA384 by the root.
+            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes", "-keyout", "ecroot.key",
+             "-out", "ecroot.pem", "-days", "3", "-sha384", "-subj", "/CN=TLSLab Test EC Root",
+             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+            ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ec256.key"],
+            ["req", "-new", "-key", "ec256.key", "-out", "ec256.csr", "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", "ec256.csr", "-CA", "ecroot.pem", "-CAkey", "ecroot.key", "-set_serial", "5", "-days", "3",
+             "-sha384", "-extfile", "ecleaf.ext", "-out", "ec256.pem"],
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", "ec384.key"],
+            ["req", "-new", "-key", "ec384.key", "-out", "ec384.csr", "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", "ec384.csr", "-CA", "ecroot.pem", "-CAkey", "ecroot.key", "-set_serial", "6", "-days", "3",
+             "-sha384", "-extfile", "ecleaf.ext", "-out", "ec384.pem"],
         ]
         for step in steps {
             let r = try runTool(openssl, step, in: dir, timeout: 60)
@@ -219,6 +240,11 @@ final class TestPKI: Sendable {
         let chain = try String(contentsOf: dir.appendingPathComponent("leaf.pem"), encoding: .utf8)
             + String(contentsOf: dir.appendingPathComponent("root.pem"), encoding: .utf8)
         try chain.write(to: dir.appendingPathComponent("chain.pem"), atomically: true, encoding: .utf8)
+        let ecRoot = try String(contentsOf: dir.appendingPathComponent("ecroot.pem"), encoding: .utf8)
+        for curve in ["256", "384"] {
+            let leaf = try String(contentsOf: dir.appendingPathComponent("ec\(curve).pem"), encoding: .utf8)
+            try (leaf + ecRoot).write(to: dir.appendingPathComponent("ec\(curve)-chain.pem"), atomically: true, encoding: .utf8)
+        }
     }
 
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }

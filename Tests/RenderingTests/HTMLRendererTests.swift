@@ -160,6 +160,24 @@ struct HTMLRendererTests {
         #expect(html.utf8.count > 40 * 1024)
     }
 
+    /// In Chinese the page says so (`lang="zh-Hans"`, which selects the CJK font stack), and every
+    /// word the page itself adds is the Chinese catalogue's: navigation, ladder heads, legend, tables.
+    @Test func theChinesePageIsChinese() throws {
+        let zh = Explanations.chinese
+        let html = HTMLRenderer(explanations: zh).page(name: "rsa", trace: try Self.trace(.rsa), summary: zh("run.summary.rsa"))
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"zh-Hans\""))
+        #expect(html.contains("html:lang(zh-Hans){font-family:\"Noto Sans CJK SC\""), "a CJK font stack for the Chinese page")
+        for key in ["html.nav.back", "html.nav.next", "html.legend.heading", "html.knowledge.heading", "html.ladder.time", "party.client", "party.server"] {
+            let text = try #require(zh(key))
+            #expect(html.contains(HTMLText.escaped(text)), "\(key): \(text)")
+            let english = try #require(Explanations.english(key))
+            #expect(!html.contains(">\(HTMLText.escaped(english))<"), "\(key): the English \(english) is gone")
+        }
+        #expect(html.contains("第 1 步，共 "))
+        // The arrows' labels drop the text ladder's own "客户端 ──▶ 服务器" (the drawing shows the direction).
+        #expect(!(Self.between(html, "<svg xmlns", "</svg>") ?? "").contains("──▶"))
+    }
+
     @Test func theChainIsShownLinkByLinkWithBothHashes() throws {
         let html = HTMLRenderer().page(name: "rsa", trace: try Self.trace(.rsa))
         let chain = try #require(Self.between(html, "<figure class=\"chain\">", "</figure>"))

@@ -45,7 +45,16 @@ struct WalkthroughTests {
         #expect(c.step == 11 && c.jumpDigits == nil, "g 12 Enter shows step 12 (index 11)")
         for byte in Array("g99999".utf8) { c = w.apply(Walkthrough.key([byte]), to: c) }
         c = w.apply(.enter, to: c)
-        #expect(c.step == w.steps.count - 1, "a jump past the end lands on the last step")
+        #expect(c.step == 11, "a jump past the end stays where it was")
+        #expect(c.notice == .noSuchStep(requested: 99999, count: w.steps.count))
+        let refused = w.screen(c, width: 80, height: 24).last ?? ""
+        #expect(refused.contains("There is no step 99999") && refused.contains("1 to \(w.steps.count)"), "the footer says so: \(refused)")
+        for byte in Array("g0".utf8) { c = w.apply(Walkthrough.key([byte]), to: c) }
+        c = w.apply(.enter, to: c)
+        #expect(c.step == 11 && c.notice == .noSuchStep(requested: 0, count: w.steps.count), "g0 is refused too")
+        c = w.apply(.next, to: c)
+        #expect(c.notice == nil && c.step == 12, "the next key clears the notice")
+        c = w.apply(.last, to: c)
         c = w.apply(Walkthrough.key([UInt8(ascii: "g")]), to: c)
         c = w.apply(Walkthrough.key([0x1b]), to: c)
         #expect(c.jumpDigits == nil, "Esc cancels a jump")

@@ -26,7 +26,7 @@ struct AcceptFixture: PeerCertificateEvaluator {
     let accept: Bool
     func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
         guard accept, chain.first == leaf else { return .reject(.badCertificate, reason: "not trusted") }
-        return .accept(leafPublicKey: key, summary: "fixture certificate")
+        return .accept(leafPublicKey: .rsa(key), summary: "fixture certificate")
     }
 }
 

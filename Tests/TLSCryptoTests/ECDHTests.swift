@@ -25,14 +25,38 @@ struct ECDHTests {
         #expect(try one.sharedSecret(peerPublicKey: other.publicKeyBytes) == Array(other.publicKeyBytes[1...32]))
     }
 
+    /// RFC 5903 §8.2 (ECP-384): both public keys and the shared x-coordinate (also checked against
+    /// Python's `cryptography` when the vector was copied).
+    @Test func p384RFC5903Vector() throws {
+        let i = try ECDHKeyPair(curve: .secp384r1, privateKey: Hex.bytes(
+            "099f3c7034d4a2c699884d73a375a67f7624ef7c6b3c0f160647b67414dce655e35b538041e649ee3faef896783ab194"))
+        let r = try ECDHKeyPair(curve: .secp384r1, privateKey: Hex.bytes(
+            "41cb0779b4bdb85d47846725fbec3c9430fab46cc8dc5060855cc9bda0aa2942e0308312916b8ed2960e4bd55a7448fc"))
+        #expect(Hex.string(i.publicKeyBytes) == "04"
+                + "667842d7d180ac2cde6f74f37551f55755c7645c20ef73e31634fe72b4c55ee6de3ac808acb4bdb4c88732aee95f41aa"
+                + "9482ed1fc0eeb9cafc4984625ccfc23f65032149e0e144ada024181535a0f38eeb9fcff3c2c947dae69b4c634573a81c")
+        #expect(Hex.string(r.publicKeyBytes) == "04"
+                + "e558dbef53eecde3d3fccfc1aea08a89a987475d12fd950d83cfa41732bc509d0d1ac43a0336def96fda41d0774a3571"
+                + "dcfbec7aacf3196472169e838430367f66eebe3c6e70c416dd5f0c68759dd1fff83fa40142209dff5eaad96db9e6386c")
+        let shared = "11187331c279962d93d604243fd592cb9d0a926f422e47187521287e7156c5c4d603135569b9e9d09cf5d4a270f59746"
+        #expect(Hex.string(try i.sharedSecret(peerPublicKey: r.publicKeyBytes)) == shared)
+        #expect(Hex.string(try r.sharedSecret(peerPublicKey: i.publicKeyBytes)) == shared)
+        // A P-256 point is the wrong length for P-384; a point off the curve is refused.
+        let p256 = try ECDHKeyPair(curve: .secp256r1, using: HMACDRBG(seed: 3))
+        #expect(throws: ECDHError.invalidPeerKeyLength(have: 65, need: 97)) { try i.sharedSecret(peerPublicKey: p256.publicKeyBytes) }
+        var off = r.publicKeyBytes
+        off[96] ^= 1
+        #expect(throws: ECDHError.peerKeyNotOnCurve) { try i.sharedSecret(peerPublicKey: off) }
+    }
+
     @Test(arguments: ECDHCurve.allCases)
     func wireFormsAndDeterminism(curve: ECDHCurve) throws {
         let a = try ECDHKeyPair(curve: curve, using: HMACDRBG(seed: 11))
         let b = try ECDHKeyPair(curve: curve, using: HMACDRBG(seed: 11))
         #expect(a == b)
-        #expect(a.privateKeyBytes.count == 32)
+        #expect(a.privateKeyBytes.count == curve.privateKeyLength)
         #expect(a.publicKeyBytes.count == curve.publicKeyLength)
-        if curve == .secp256r1 { #expect(a.publicKeyBytes.first == 0x04) }
+        if curve != .x25519 { #expect(a.publicKeyBytes.first == 0x04) }
         let c = try ECDHKeyPair(curve: curve, using: HMACDRBG(seed: 12))
         #expect(try a.sharedSecret(peerPublicKey: c.publicKeyBytes).count == curve.sharedSecretLength)
     }

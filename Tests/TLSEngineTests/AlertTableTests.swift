@@ -18,6 +18,10 @@ struct AlertTableTests {
         (.applicationProtocolNotOffered([.h2]), .illegalParameter),                  // RFC 7301 §3.2
         (.resumedSessionDiffers(suite: .TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .illegalParameter),
         (.extendedMasterSecretChangedOnResumption, .handshakeFailure),               // RFC 7627 §5.3
+        (.malformedChangeCipherSpec(.length(2)), .unexpectedMessage),               // OpenSSL's SSL_R_BAD_CHANGE_CIPHER_SPEC
+        (.malformedChangeCipherSpec(.value(2)), .unexpectedMessage),
+        (.encryptThenMACWithAEAD(.TLS_RSA_WITH_AES_128_GCM_SHA256), .illegalParameter), // RFC 7366 §3
+        (.encryptThenMACChangedOnResumption, .handshakeFailure),                     // RFC 7366 §3.1
         (.unusableDHPrime, .illegalParameter),
         (.dhGeneratorOutOfRange, .illegalParameter),
         (.invalidDHPublicValue(inServerKeyExchange: true, reason: "y = 1"), .illegalParameter),
@@ -43,6 +47,7 @@ struct AlertTableTests {
         (.clientVersionTooLow(.tls10, lowest: .tls12), .protocolVersion),            // RFC 5246 Appendix E.1
         (.serverVersionUnacceptable(.tls10, minimum: .tls12, maximum: .tls12), .protocolVersion),
         (.rsaModulusTooSmall, .insufficientSecurity),
+        (.noAcceptableFiniteFieldGroup(offered: [.ffdhe8192]), .insufficientSecurity),   // RFC 7919 §4
         (.clientCertificateChallengeCancelled, .userCanceled),
         (.handshakeIncomplete(state: .expectServerHello), .handshakeFailure),
     ]

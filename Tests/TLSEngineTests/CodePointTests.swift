@@ -55,6 +55,39 @@ struct CodePointTests {
             (.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, 0xc02f, "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", .ecdheRSA, .aes128GCM, .none, .sha256, 40),
             (.TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, 0xc030, "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", .ecdheRSA, .aes256GCM, .none, .sha384, 72),
         ]
+        // Beyond the default offer: key blocks are 2 × (MAC key + AES key), RFC 5246 §6.3.
+        let cbc: [(CipherSuite, UInt16, String, KeyExchangeAlgorithm, BulkCipher, MACAlgorithm, PRFHash, Int)] = [
+            (.TLS_DHE_RSA_WITH_AES_128_CBC_SHA, 0x0033, "TLS_DHE_RSA_WITH_AES_128_CBC_SHA", .dheRSA, .aes128CBC, .hmacSHA1, .sha256, 72),
+            (.TLS_RSA_WITH_AES_256_CBC_SHA, 0x0035, "TLS_RSA_WITH_AES_256_CBC_SHA", .rsa, .aes256CBC, .hmacSHA1, .sha256, 104),
+            (.TLS_DHE_RSA_WITH_AES_256_CBC_SHA, 0x0039, "TLS_DHE_RSA_WITH_AES_256_CBC_SHA", .dheRSA, .aes256CBC, .hmacSHA1, .sha256, 104),
+            (.TLS_RSA_WITH_AES_128_CBC_SHA256, 0x003c, "TLS_RSA_WITH_AES_128_CBC_SHA256", .rsa, .aes128CBC, .hmacSHA256, .sha256, 96),
+            (.TLS_RSA_WITH_AES_256_CBC_SHA256, 0x003d, "TLS_RSA_WITH_AES_256_CBC_SHA256", .rsa, .aes256CBC, .hmacSHA256, .sha256, 128),
+            (.TLS_DHE_RSA_WITH_AES_256_CBC_SHA256, 0x006b, "TLS_DHE_RSA_WITH_AES_256_CBC_SHA256", .dheRSA, .aes256CBC, .hmacSHA256, .sha256, 128),
+            (.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, 0xc013, "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", .ecdheRSA, .aes128CBC, .hmacSHA1, .sha256, 72),
+            (.TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA, 0xc014, "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA", .ecdheRSA, .aes256CBC, .hmacSHA1, .sha256, 104),
+            (.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256, 0xc027, "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256", .ecdheRSA, .aes128CBC, .hmacSHA256, .sha256, 96),
+            (.TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384, 0xc028, "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384", .ecdheRSA, .aes256CBC, .hmacSHA384, .sha384, 160),
+        ]
+        // ECDSA-authenticated (RFC 8422 §6, RFC 5289 §3.2): offered and accepted only when asked for.
+        let ecdsa: [(CipherSuite, UInt16, String, KeyExchangeAlgorithm, BulkCipher, MACAlgorithm, PRFHash, Int)] = [
+            (.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, 0xc02b, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", .ecdheECDSA, .aes128GCM, .none, .sha256, 40),
+            (.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, 0xc02c, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", .ecdheECDSA, .aes256GCM, .none, .sha384, 72),
+            (.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256, 0xc023, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", .ecdheECDSA, .aes128CBC, .hmacSHA256, .sha256, 96),
+            (.TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384, 0xc024, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384", .ecdheECDSA, .aes256CBC, .hmacSHA384, .sha384, 160),
+            (.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, 0xc009, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", .ecdheECDSA, .aes128CBC, .hmacSHA1, .sha256, 72),
+            (.TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA, 0xc00a, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", .ecdheECDSA, .aes256CBC, .hmacSHA1, .sha256, 104),
+        ]
+        #expect(Set(CipherSuite.additionalCBC) == Set(cbc.map(\.0)))
+        #expect(CipherSuite.allImplemented == CipherSuite.implemented + CipherSuite.additionalCBC)
+        #expect(CipherSuite.implementedECDSA.map(\.rawValue) == ecdsa.map(\.1))
+        #expect(CipherSuite.allImplementedWithECDSA == CipherSuite.implementedECDSA + CipherSuite.allImplemented)
+        #expect(CipherSuite.offerWithECDSA == Array(CipherSuite.implementedECDSA.prefix(2)) + CipherSuite.implemented)
+        for (suite, raw, name, kx, cipher, mac, prf, keyBlock) in cbc + ecdsa {
+            #expect(suite.rawValue == raw && suite.description == name)
+            let p = try #require(suite.parameters)
+            #expect(p.keyExchange == kx && p.cipher == cipher && p.mac == mac && p.prfHash == prf, "\(name)")
+            #expect(p.keyBlockLength() == keyBlock, "\(name)")
+        }
         for (suite, raw, name, kx, cipher, mac, prf, keyBlock) in expected {
             #expect(suite.rawValue == raw)
             #expect(suite.description == name)
@@ -67,8 +100,8 @@ struct CodePointTests {
             #expect(p.verifyDataLength == 12)
         }
         #expect(Set(CipherSuite.implemented) == Set(expected.map(\.0)))
-        #expect(CipherSuite(rawValue: 0xc02b).description == "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256")
-        #expect(CipherSuite(rawValue: 0xc02b).parameters == nil)
+        #expect(CipherSuite(rawValue: 0xcca9).description == "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256")
+        #expect(CipherSuite(rawValue: 0xcca9).parameters == nil)
         #expect(CipherSuite.TLS_EMPTY_RENEGOTIATION_INFO_SCSV.isSignalingValue)
         // TLS 1.0 CBC takes its first IV from the key block (RFC 2246 §6.3).
         #expect(CipherSuite.TLS_RSA_WITH_AES_128_CBC_SHA.parameters?.keyBlockLength(version: .tls10) == 104)
@@ -85,6 +118,10 @@ struct CodePointTests {
         #expect(pair.scheme == .rsaPKCS1SHA384)
         #expect(try SignatureAndHashAlgorithm(decoding: pair.encoded) == pair)
         #expect(pair.encoded == SignatureScheme.rsaPKCS1SHA384.encoded)
+        // The wire code names the one hash function TLSLab computes with (TLSCrypto's HashAlgorithm).
+        #expect(pair.hash.function == .sha384 && SignatureScheme.rsaPKCS1SHA1.hashAndSignature.hash.function == .sha1)
+        #expect(SignatureScheme.rsaPSSRSAESHA256.hashAndSignature.hash.function == nil, "intrinsic: no separate hash byte")
+        #expect(pair.hash.function.map { $0.digest([0x61]).count } == 48)
         for name in ["rsa_pkcs1_sha1", "rsa_pkcs1_sha256", "rsa_pkcs1_sha384", "rsa_pkcs1_sha512",
                      "rsa_pss_rsae_sha256", "rsa_pss_rsae_sha384", "rsa_pss_rsae_sha512",
                      "ecdsa_secp256r1_sha256", "ecdsa_secp384r1_sha384", "ed25519"] {

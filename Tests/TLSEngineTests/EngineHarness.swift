@@ -36,7 +36,7 @@ struct FixtureEvaluator: PeerCertificateEvaluator {
 
     func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
         guard chain.first == leaf else { return .reject(.badCertificate, reason: "not the fixture \(role) certificate") }
-        return .accept(leafPublicKey: key, summary: "fixture \(role) certificate")
+        return .accept(leafPublicKey: .rsa(key), summary: "fixture \(role) certificate")
     }
 }
 
@@ -111,7 +111,7 @@ enum Harness {
                                       serverName: "localhost")
     }
 
-    static func serverConfiguration(seed: UInt64, suites: [CipherSuite] = CipherSuite.implemented) throws -> TLSServerConfiguration {
+    static func serverConfiguration(seed: UInt64, suites: [CipherSuite] = CipherSuite.allImplemented) throws -> TLSServerConfiguration {
         let clientKey = try #require(EngineFixtures.clientKey).publicKey
         return TLSServerConfiguration(identity: try serverIdentity(), random: HMACDRBG(seed: seed &* 2),
                                       cipherSuites: suites,

@@ -46,6 +46,8 @@ struct EngineTamperTests {
         Kind(name: "ECDHE", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256),
         Kind(name: "ECDHE mutual TLS", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, mutual: true),
         Kind(name: "RSA CBC", suite: .TLS_RSA_WITH_AES_128_CBC_SHA),
+        Kind(name: "ECDHE CBC SHA-384", suite: .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384),
+        Kind(name: "DHE CBC SHA-1", suite: .TLS_DHE_RSA_WITH_AES_256_CBC_SHA),
         Kind(name: "ECDHE ALPN", suite: .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, alpn: true),
     ]
 
@@ -128,8 +130,13 @@ struct EngineTamperTests {
                 return Expectation(outcomes: from(.server, .decodeError), reason: "only host_name (0) is defined (RFC 6066 §3)")
             case hit.named("extension_type"):
                 if hit.value.contains("extended_master_secret") {
-                    return Expectation(outcomes: from(.server, .decryptError).union(transcript.outcomes),
-                                       reason: "EMS is no longer offered: same keys, only the Finished differs (decrypt_error)")
+                    let emsGone = Expectation(outcomes: from(.server, .decryptError).union(transcript.outcomes),
+                                              reason: "EMS is no longer offered: same keys, only the Finished differs (decrypt_error)")
+                    guard kind.suite.parameters?.isAEAD == false else { return emsGone }
+                    // 0x0017 with its low bit flipped is 0x0016, encrypt_then_mac: with a CBC suite the server
+                    // echoes it, and the client, which never offered it, refuses (RFC 5246 §7.4.1.4, RFC 7366 §2).
+                    return adding(emsGone, from(.client, .unsupportedExtension),
+                                  "or it now reads encrypt_then_mac, which the server echoes for a CBC suite and the client never offered")
                 }
                 return adding(transcript, from(.server, .illegalParameter, .decodeError),
                               "the new type duplicates one present (illegal_parameter) or cannot read this body (decode_error)")
@@ -194,7 +201,7 @@ struct EngineTamperTests {
             case .dheRSA:
                 return Expectation(outcomes: from(.server, .badRecordMAC, .illegalParameter),
                                    reason: "another premaster (bad_record_mac), or Yc out of 1 < Yc < p-1 (illegal_parameter)")
-            case .ecdheRSA:
+            case .ecdheRSA, .ecdheECDSA:
                 return Expectation(outcomes: from(.server, .badRecordMAC, .illegalParameter),
                                    reason: "another X25519 premaster (bad_record_mac), or an unusable point (illegal_parameter)")
             }

@@ -111,7 +111,7 @@ struct MessageGenerator {
             switch kx {
             case .rsa: return (.clientKeyExchange(.rsa(encryptedPreMasterSecret: rng.bytes(0 ... 80))), ctx)
             case .dheRSA: return (.clientKeyExchange(.dhe(yc: rng.bytes(1 ... 80))), ctx)
-            case .ecdheRSA: return (.clientKeyExchange(.ecdhe(point: rng.bytes(1 ... 65))), ctx)
+            case .ecdheRSA, .ecdheECDSA: return (.clientKeyExchange(.ecdhe(point: rng.bytes(1 ... 65))), ctx)
             }
         case 10:
             let ctx = context()

@@ -33,7 +33,7 @@ public struct HTMLIndexPage: Sendable {
 
     /// The index: built-in runs first, then the lessons grouped by topic in the order given.
     public func render(runs: [Link], lessons: [Link]) -> String {
-        var html = "<!DOCTYPE html>\n<html lang=\"\(say("html.lang"))\">\n<head>\n<meta charset=\"utf-8\">\n"
+        var html = "<!DOCTYPE html>\n<html lang=\"\(explanations.language.tag)\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         html += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         html += "<title>\(say("html.index.title"))</title>\n<style>\n\(HTMLStyleSheet.css)</style>\n</head>\n<body class=\"index\">\n"

@@ -18,7 +18,7 @@ extension HTMLRenderer {
             let isAnchor = result.path.count > 1 && depth == result.path.count - 1
             let role = depth == 0 ? "leaf" : isAnchor ? "anchor" : "ca"
             let ok = checks.allSatisfy(\.passed)
-            out += "<li class=\"link \(ok ? "ok" : "bad")\">\n<h4>\(say("html.chain.link", ["depth": "\(depth)", "role": explanations("html.chain.role.\(role)") ?? role, "subject": subject]))</h4>\n"
+            out += "<li class=\"link \(ok ? "ok" : "bad")\">\n<h4>\(say("html.chain.link", ["depth": "\(depth)", "role": explanations("chain.role.\(role)") ?? role, "subject": subject]))</h4>\n"
             if checks.contains(where: { $0.kind == .signature }), depth + 1 < result.path.count {
                 out += "<p class=\"key\">\(say("html.chain.verifiedBy", ["issuerDepth": "\(depth + 1)", "issuer": result.path[depth + 1].subject.description]))</p>\n"
             } else if isAnchor {
@@ -26,8 +26,8 @@ extension HTMLRenderer {
             }
             out += "<ul class=\"checks\">\n"
             for check in checks {
-                out += "<li class=\"\(check.passed ? "pass" : "fail")\">\(say(check.passed ? "html.chain.pass" : "html.chain.fail")) "
-                out += "<b>\(HTMLText.escaped(check.kind.rawValue))</b>: \(HTMLText.escaped(check.detail))"
+                out += "<li class=\"\(check.passed ? "pass" : "fail")\">\(check.passed ? "✓" : say("chain.fail")) "
+                out += "<b>\(HTMLText.escaped(explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue))</b>: \(HTMLText.escaped(check.detail))"
                 if let sig = check.signature { out += signature(sig) }
                 out += "</li>\n"
             }
@@ -46,6 +46,11 @@ extension HTMLRenderer {
             out += "<dt>\(say("html.chain.block"))</dt><dd><code>\(Hex.string(block.encodedMessage))</code></dd>\n"
         }
         out += "</dl>\n"
+        if let r = sig.ecdsaR, let s = sig.ecdsaS {
+            // An ECDSA signature hides no digest: the pair (r, s) is checked against Hash1 and the issuer's point.
+            out += "<ul class=\"ecdsa\">\n<li><code>\(say("chain.ecdsaR", ["value": Hex.string(r)]))</code></li>\n"
+            out += "<li><code>\(say("chain.ecdsaS", ["value": Hex.string(s)]))</code></li>\n<li>\(say("chain.ecdsaVerify"))</li>\n</ul>\n"
+        }
         if let hash2 = sig.hash2 {
             out += "<p class=\"\(hash2 == sig.hash1 ? "pass" : "fail")\">\(say(hash2 == sig.hash1 ? "html.chain.equal" : "html.chain.differ"))</p>\n"
         } else if !sig.note.isEmpty {

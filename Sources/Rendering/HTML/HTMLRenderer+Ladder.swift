@@ -73,7 +73,7 @@ extension HTMLRenderer {
     }
 
     func isPhase(_ step: Walkthrough.Step, _ trace: Trace) -> Bool {
-        guard step.part == .event, trace.events.indices.contains(step.eventIndex),
+        guard step.kind == .event, trace.events.indices.contains(step.eventIndex),
               case .phase = trace.events[step.eventIndex].kind else { return false }
         return true
     }
@@ -83,7 +83,7 @@ extension HTMLRenderer {
         typealias G = LadderGeometry
         let top = G.header + Double(number - 1) * G.row
         let lineY = top + G.row * 0.7, textY = top + G.row * 0.45
-        let words = walk.words(step.headline).trimming([" ", "─"])
+        let words = walk.words(step.ladder).trimming([" ", "─"])
         let time = step.time.map(timeText)
         let mark = step.mark
         let from = mark?.from.flatMap { column($0, columns) }
@@ -127,7 +127,8 @@ extension HTMLRenderer {
 
     /// An arrow's label without the "client ──▶ server" the text ladder writes for its own columns.
     func arrowLabel(_ words: String, _ from: Actor, _ to: Actor) -> String {
-        for prefix in ["\(from.rawValue) ──▶ \(to.rawValue)", "\(to.rawValue) ◀── \(from.rawValue)"] where words.hasPrefix(prefix) {
+        let sender = explanations.actorName(from.rawValue), receiver = explanations.actorName(to.rawValue)
+        for prefix in ["\(sender) ──▶ \(receiver)", "\(receiver) ◀── \(sender)"] where words.hasPrefix(prefix) {
             return String(words.dropFirst(prefix.count)).trimming([" "])
         }
         return words

@@ -14,7 +14,7 @@ extension HTMLRenderer {
             let number = index + 1
             var knowledgeID: String?
             var ownTable: String?
-            if panels, step.part != .lessonOpening {
+            if panels, step.kind != .opening {
                 if let id = tableAt[step.eventIndex] {
                     knowledgeID = id
                 } else {
@@ -32,20 +32,21 @@ extension HTMLRenderer {
                     tableAt[step.eventIndex] = knowledgeID
                 }
             }
-            out += "<section class=\"step part-\(step.part.rawValue)\" id=\"step-\(number)\" data-step=\"\(number)\""
+            let isLessonClose = page != nil && step.kind == .closing && index == walk.steps.count - 1
+            out += "<section class=\"step part-\(Self.kindName(step.kind))\" id=\"step-\(number)\" data-step=\"\(number)\""
             if let knowledgeID { out += " data-knowledge=\"\(knowledgeID)\"" }
             out += " aria-labelledby=\"step-\(number)-h\">\n"
             out += "<h2 id=\"step-\(number)-h\"><span class=\"n\">\(say("html.nav.position", ["step": "\(number)", "total": "\(walk.steps.count)"]))</span>"
             if let time = step.time { out += " <span class=\"t\">\(HTMLText.escaped(timeText(time)))</span>" }
-            out += " <span class=\"w\">\(HTMLText.escaped(walk.words(step.headline).trimming([" ", "─"])))</span></h2>\n"
-            if step.part == .lessonClose, let page {
+            out += " <span class=\"w\">\(HTMLText.escaped(walk.words(step.ladder).trimming([" ", "─"])))</span></h2>\n"
+            if isLessonClose, let page {
                 out += lessonClose(page)
-            } else if step.part == .lessonOpening {
+            } else if step.kind == .opening {
                 out += step.detail.map { "<p class=\"why\">\(HTMLText.escaped($0))</p>\n" }.joined()
             } else {
                 out += detailLines(step.detail.map(walk.words))
             }
-            if step.part == .event, trace.events.indices.contains(step.eventIndex),
+            if step.kind == .event, trace.events.indices.contains(step.eventIndex),
                case .chainValidation(let validation) = trace.events[step.eventIndex].kind {
                 out += chain(validation, checker: trace.events[step.eventIndex].actor)
             }
@@ -54,6 +55,16 @@ extension HTMLRenderer {
             out += "</section>\n"
         }
         return out
+    }
+
+    /// The class name of a step's kind (`part-opening`, `part-event`…).
+    static func kindName(_ kind: Walkthrough.Step.Kind) -> String {
+        switch kind {
+        case .opening: return "opening"
+        case .event: return "event"
+        case .phaseSummary: return "summary"
+        case .closing: return "closing"
+        }
     }
 
     /// A step's lines: headings, values (a list, monospace) and explanations (prose); the text
@@ -91,7 +102,7 @@ extension HTMLRenderer {
         var out = "<table class=\"knowledge\">\n<caption>\(say("html.knowledge.heading"))</caption>\n<thead><tr>"
         out += "<th scope=\"col\">\(say("html.knowledge.secret"))</th>"
         for c in columns {
-            out += "<th scope=\"col\">\(say(c == "afterwards" ? "html.knowledge.afterwards" : "html.party.\(c)"))</th>"
+            out += "<th scope=\"col\">\(say(c == "afterwards" ? "html.knowledge.afterwards" : "party.\(c)"))</th>"
         }
         out += "</tr></thead>\n<tbody>\n"
         for row in table.rows {

@@ -28,8 +28,8 @@ public struct HTMLRenderer: Sendable {
     /// built-in run's one-line description, `page` a lesson's title, description and checks.
     public func page(name: String, trace: Trace, summary: String? = nil, lesson page: LessonPage? = nil) -> String {
         // The walkthrough at a width no line reaches: the browser wraps, not the renderer.
-        let walk = Walkthrough(title: name, trace: trace, width: 100_000, page: page)
-        var html = "<!DOCTYPE html>\n<html lang=\"\(say("html.lang"))\" class=\"nojs\">\n<head>\n<meta charset=\"utf-8\">\n"
+        let walk = Walkthrough(title: name, trace: trace, width: 100_000, page: page, about: summary, explanations: explanations)
+        var html = "<!DOCTYPE html>\n<html lang=\"\(explanations.language.tag)\" class=\"nojs\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         // Nothing may be fetched: no script, style, font, image or frame from anywhere.
         html += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
@@ -92,7 +92,7 @@ public struct HTMLRenderer: Sendable {
 
     /// The name of a party in the reader's language.
     func party(_ actor: Actor) -> String {
-        explanations("html.party.\(actor.rawValue)") ?? actor.rawValue
+        explanations("party.\(actor.rawValue)") ?? actor.rawValue
     }
 
     /// The time of a step as the text ladder writes it, with its unit.

@@ -1,6 +1,7 @@
 /// The page's stylesheet: screen (ladder beside the step), narrow screens (one column), print
 /// (the whole ladder and every step on paper, no buttons) and slides (one step per screen, large
-/// type). System fonts only; colours meet WCAG AA contrast (4.5:1) on their backgrounds.
+/// type). System fonts only; colours meet WCAG AA contrast (4.5:1) on their backgrounds. A Chinese page (`lang="zh-Hans"`)
+/// takes a CJK font stack (Noto Sans CJK SC, PingFang SC, Microsoft YaHei…).
 enum HTMLStyleSheet {
     static let css = """
     :root{--ink:#1b1b1b;--muted:#474747;--tcp:#005f73;--tls:#1b6e20;--alert:#b00020;--plain:#333;--accent:#0b4fa8;
@@ -10,6 +11,9 @@ enum HTMLStyleSheet {
     color:var(--ink);background:var(--paper);line-height:1.45}
     body{margin:0 auto;padding:0 1rem 2rem;max-width:1500px}
     code,pre,.facts,.fields,.label,.time,.head{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Liberation Mono","Noto Sans Mono",monospace}
+    html:lang(zh-Hans){font-family:"Noto Sans CJK SC","Source Han Sans SC","PingFang SC","Hiragino Sans GB","Microsoft YaHei",system-ui,sans-serif;line-height:1.6}
+    :lang(zh-Hans) code,:lang(zh-Hans) pre,:lang(zh-Hans) .facts,:lang(zh-Hans) .fields,:lang(zh-Hans) .label,:lang(zh-Hans) .time,:lang(zh-Hans) .head{
+    font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Liberation Mono","Noto Sans Mono CJK SC","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",monospace}
     .skip{position:absolute;left:-999px;top:0;background:var(--accent);color:#fff;padding:.4rem .8rem}
     .skip:focus{left:.5rem;z-index:10}
     header.top h1{font-size:1.5rem;margin:1rem 0 .2rem}

@@ -12,8 +12,10 @@ import TLSCrypto
 ///
 /// No I/O: each input returns the records to write and the events. Any error sends a fatal
 /// alert (``TLSError/alert``) and ends in `failed`.
-public struct TLSClient {
-    private enum State {
+public struct TLSClient: HandshakeMachine {
+    static let role = TLSRole.client
+
+    enum State: HandshakeState {
         case start
         case expectServerHello
         case expectCertificate
@@ -49,10 +51,34 @@ public struct TLSClient {
             case .failed: return .failed
             }
         }
+
+        var failureAlert: Alert? { if case .failed(let alert) = self { return alert } else { return nil } }
+        var isConnected: Bool { if case .connected = self { return true } else { return false } }
+        var isClosed: Bool { if case .closed = self { return true } else { return false } }
+        static let handshakeEdges: Set<StateEdge> = [
+            StateEdge(.start, .expectServerHello),
+            StateEdge(.expectServerHello, .expectCertificate),
+            StateEdge(.expectServerHello, .expectChangeCipherSpec),  // resuming (RFC 5246 §7.3, abbreviated)
+            StateEdge(.expectCertificate, .expectServerKeyExchange),
+            StateEdge(.expectCertificate, .expectCertificateRequestOrServerHelloDone),
+            StateEdge(.expectServerKeyExchange, .expectCertificateRequestOrServerHelloDone),
+            StateEdge(.expectCertificateRequestOrServerHelloDone, .expectServerHelloDone),
+            StateEdge(.expectCertificateRequestOrServerHelloDone, .expectChangeCipherSpec),
+            StateEdge(.expectServerHelloDone, .expectChangeCipherSpec),
+            StateEdge(.expectChangeCipherSpec, .expectFinished),
+            StateEdge(.expectFinished, .connected),
+        ]
+
+        var notesEndOfStreamOnly: Bool {
+            switch self {
+            case .start, .connected, .closed, .failed: return true
+            default: return false
+            }
+        }
     }
 
-    private var state: State = .start
-    private var context: ConnectionContext
+    var state: State = .start
+    var context: ConnectionContext
     private let configuration: TLSClientConfiguration
     private var keyExchange: (any KeyExchange)?
     private var sentClientHello: ClientHello?
@@ -68,14 +94,16 @@ public struct TLSClient {
     // MARK: - Inspection
 
     public var stateName: TLSStateName { state.name }
-    public var isConnected: Bool { if case .connected = state { return true } else { return false } }
+    public var isConnected: Bool { state.isConnected }
     /// The alert that ended the connection, when it failed.
-    public var failureAlert: Alert? { if case .failed(let a) = state { return a } else { return nil } }
+    public var failureAlert: Alert? { state.failureAlert }
     public var negotiatedVersion: ProtocolVersion? { context.suite == nil ? nil : context.version }
     public var negotiatedSuite: CipherSuite? { context.suite?.suite }
     public var masterSecret: [UInt8]? { context.masterSecret }
     public var keyBlock: KeyBlock? { context.keyBlock }
     public var usesExtendedMasterSecret: Bool { context.extendedMasterSecret }
+    /// CBC records are encrypt-then-MAC (RFC 7366).
+    public var usesEncryptThenMAC: Bool { context.encryptThenMAC }
     public var isResumed: Bool { context.resumed }
     /// The application protocol the server chose with ALPN (RFC 7301), nil when none was negotiated.
     public var negotiatedApplicationProtocol: ProtocolName? { context.applicationProtocol }
@@ -91,14 +119,7 @@ public struct TLSClient {
 
     /// Bytes from TCP, in any chunking.
     public mutating func receive(_ bytes: [UInt8]) -> TLSStep {
-        if case .failed = state { return context.takeStep() }
-        context.append(bytes)
-        run { (client: inout TLSClient) throws(TLSError) in
-            while !client.isFinal, let incoming = try client.context.nextIncoming() {
-                try client.handle(incoming)
-            }
-        }
-        return context.takeStep()
+        receiveBytes(bytes)
     }
 
     /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
@@ -108,71 +129,22 @@ public struct TLSClient {
     /// handshake never ends silently. Before ``start()``, or once connected, closed or failed, it
     /// only records the event.
     public mutating func receiveEndOfStream() -> TLSStep {
-        switch state {
-        case .start, .failed, .closed, .connected:
-            context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
-        default:
-            let error = context.endOfStreamError(state: state.name)
-            fail(error)
-        }
-        return context.takeStep()
+        receiveEndOfStreamShell()
     }
 
     /// Application data, once connected (RFC 5246 §10).
     public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
-        guard case .connected = state else { throw .internalError("application data before the handshake completed") }
-        try context.sendApplicationData(data)
-        return context.takeStep()
+        try sendApplicationDataShell(data)
     }
 
     /// close_notify (RFC 5246 §7.2.1).
     public mutating func close() -> TLSStep {
-        switch state {
-        case .failed, .closed: break
-        default:
-            context.sendAlert(.closeNotify, cause: "close")
-            transition(to: .closed)
-        }
-        return context.takeStep()
-    }
-
-    // MARK: - The one state change
-
-    private mutating func transition(to next: State) {
-        let from = state.name
-        state = next
-        context.events.append(.stateChanged(role: .client, from: from, to: next.name))
-    }
-
-    private var isFinal: Bool {
-        if case .failed = state { return true }
-        return false
-    }
-
-    private mutating func run(_ body: (inout TLSClient) throws(TLSError) -> Void) {
-        do {
-            try body(&self)
-        } catch {
-            fail(error)
-        }
-    }
-
-    private mutating func fail(_ error: TLSError) {
-        let alert: Alert
-        if let description = error.alert {
-            alert = .fatal(description)
-            context.sendAlert(alert, cause: error.description)
-        } else if case .alertReceived(let received) = error {
-            alert = received
-        } else {
-            alert = .fatal(.internalError)
-        }
-        transition(to: .failed(alert))
+        closeShell()
     }
 
     // MARK: - Dispatch (RFC 5246 §7.3)
 
-    private mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
+    mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
         if case .alert(let alert) = incoming { return try handleAlert(alert) }
         switch (state, incoming) {
         case (.closed, _):
@@ -219,24 +191,6 @@ public struct TLSClient {
         }
     }
 
-    /// Decodes and adds to the transcript (every message but Finished enters it on arrival).
-    private mutating func received(_ raw: RawHandshakeMessage) throws(TLSError) -> HandshakeMessage {
-        let message = try context.decode(raw)
-        context.transcript.append(raw.bytes)
-        return message
-    }
-
-    private mutating func handleAlert(_ alert: Alert) throws(TLSError) {
-        context.events.append(.alertReceived(alert))
-        if alert.alertDescription == .closeNotify {
-            if !context.sentCloseNotify { context.sendAlert(.closeNotify, cause: "reply to close_notify") }
-            if case .closed = state { return }
-            transition(to: .closed)
-            return
-        }
-        if alert.isFatal { throw .alertReceived(alert) }
-    }
-
     // MARK: - The handshake, top to bottom
 
     private mutating func sendClientHello() throws(TLSError) {
@@ -248,12 +202,15 @@ public struct TLSClient {
         context.clientRandom = context.random.bytes(count: 32)
         var extensions: [TLSExtension] = []
         if let name = config.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
-        let offersECDHE = config.cipherSuites.contains { $0.parameters?.keyExchange == .ecdheRSA }
+        let offersECDHE = config.cipherSuites.contains { $0.parameters?.keyExchange.isECDHE == true }
         if offersECDHE && !config.supportedGroups.isEmpty {
             extensions.append(.supportedGroups(config.supportedGroups))
             extensions.append(.ecPointFormats([.uncompressed]))
         }
         if config.maximumVersion >= .tls12 { extensions.append(.signatureAlgorithms(config.signatureAlgorithms)) }
+        if config.offerEncryptThenMAC, config.cipherSuites.contains(where: { $0.parameters.map { !$0.isAEAD } ?? false }) {
+            extensions.append(.encryptThenMAC)
+        }
         if config.offerExtendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if config.sendRenegotiationInfo { extensions.append(.renegotiationInfo([])) }
         if !config.applicationProtocols.isEmpty {
@@ -315,6 +272,11 @@ public struct TLSClient {
         context.serverRandom = hello.random.bytes
         context.sessionID = hello.sessionID
         context.extendedMasterSecret = config.offerExtendedMasterSecret && (hello.extensions ?? []).contains(type: .extendedMasterSecret)
+        // RFC 7366 §3: the server answers encrypt_then_mac only for a block-cipher suite.
+        if (hello.extensions ?? []).contains(type: .encryptThenMAC) {
+            guard !params.isAEAD else { throw .peerMisbehaved(.encryptThenMACWithAEAD(hello.cipherSuite)) }
+            context.encryptThenMAC = true
+        }
         context.serverName = config.serverName
         try context.fix(suite: params, version: version)
 
@@ -325,6 +287,9 @@ public struct TLSClient {
             }
             guard session.extendedMasterSecret == context.extendedMasterSecret else {
                 throw .peerMisbehaved(.extendedMasterSecretChangedOnResumption)
+            }
+            guard session.encryptThenMAC == context.encryptThenMAC else {
+                throw .peerMisbehaved(.encryptThenMACChangedOnResumption)
             }
             context.resumed = true
             context.masterSecret = session.masterSecret
@@ -338,7 +303,7 @@ public struct TLSClient {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits,
                                                      exponentSize: config.dhExponentSize)
-        case .ecdheRSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
+        case .ecdheRSA, .ecdheECDSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
         }
         context.events.append(.negotiated(negotiation(group: nil)))
         transition(to: .expectCertificate)
@@ -348,7 +313,7 @@ public struct TLSClient {
         NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
                          extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
                          serverName: context.serverName, group: group,
-                         applicationProtocol: context.applicationProtocol)
+                         applicationProtocol: context.applicationProtocol, encryptThenMAC: context.encryptThenMAC)
     }
 
     private mutating func processCertificate(_ message: CertificateMessage) throws(TLSError) {
@@ -357,14 +322,22 @@ public struct TLSClient {
         }
         switch configuration.certificateEvaluator.evaluate(chain: message.certificateList, role: .server,
                                                            serverName: configuration.serverName) {
-        case let .accept(key, summary):
+        case let .accept(key, summary, validation):
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
-                                                       accepted: true, detail: summary))
+                                                       accepted: true, detail: summary, validation: validation))
             context.peerPublicKey = key
-        case let .reject(alert, reason):
+        case let .reject(alert, reason, validation):
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
-                                                       accepted: false, detail: reason))
+                                                       accepted: false, detail: reason, validation: validation))
             throw .certificateRejected(alert, reason)
+        }
+        // RFC 8422 §5.3 / RFC 5246 §7.4.2: the certificate's key must fit the suite (EC for ECDHE_ECDSA, RSA otherwise).
+        if let suite = context.suite, let key = context.peerPublicKey {
+            let isEC: Bool = if case .ecdsa = key { true } else { false }
+            if suite.keyExchange.authenticatesWithECDSA != isEC {
+                throw .certificateRejected(.unsupportedCertificate,
+                                           "\(suite.suite) needs \(isEC ? "an RSA" : "an EC") certificate key, the server's is \(key.description)")
+            }
         }
         let needsKeyExchange = context.suite?.keyExchange.hasServerKeyExchange ?? false
         transition(to: needsKeyExchange ? .expectServerKeyExchange : .expectCertificateRequestOrServerHelloDone)
@@ -392,7 +365,7 @@ public struct TLSClient {
         guard let serverKey = context.peerPublicKey, var kx = keyExchange else { throw .internalError("no server key") }
         // RFC 5246 §7.4.6: answer a CertificateRequest, with an empty list when there is nothing to send.
         var signingScheme: SignatureScheme?
-        var signingKey: RSAPrivateKey?
+        var signingKey: SigningKey?
         if certificateRequest != nil, configuration.cancelsCertificateRequest {
             throw .peerIncompatible(.clientCertificateChallengeCancelled)
         }
@@ -400,17 +373,21 @@ public struct TLSClient {
             let identity = configuration.identity
             // TLS 1.2 signs with a scheme from the request; TLS 1.0/1.1 with MD5 ‖ SHA-1 (no scheme).
             let legacy = context.version < .tls12
-            let scheme = legacy ? nil : SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms,
-                                                                ours: configuration.signatureAlgorithms)
-            if let identity, request.certificateTypes.contains(.rsaSign), legacy || scheme != nil {
+            let scheme = legacy ? nil : identity.flatMap {
+                SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms, key: $0.key, configured: configuration.signatureAlgorithms)
+            }
+            // RFC 8422 §5.5: an EC client certificate answers ecdsa_sign; TLS 1.0/1.1 signatures here are RSA only.
+            let isEC: Bool = if case .ecdsa? = identity?.key { true } else { false }
+            let type: ClientCertificateType = isEC ? .ecdsaSign : .rsaSign
+            if let identity, request.certificateTypes.contains(type), (legacy && !isEC) || scheme != nil {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: identity.certificateChain)))
                 signingScheme = scheme
-                signingKey = identity.privateKey
+                signingKey = identity.key
             } else {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: [])))
             }
         }
-        let (message, preMaster) = try kx.makeClientKeyExchange(context.keyExchangeInputs, serverKey: serverKey,
+        let (message, preMaster) = try kx.makeClientKeyExchange(context.keyExchangeInputs, serverKey: serverKey.rsa,
                                                                  events: &context.events)
         keyExchange = kx
         context.sendHandshake(.clientKeyExchange(message))
@@ -425,7 +402,8 @@ public struct TLSClient {
             if let scheme {
                 signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
             } else {
-                signature = try SignatureSchemes.signLegacy(signed, key: key)
+                guard let rsa = key.rsa else { throw .internalError("a TLS 1.0/1.1 CertificateVerify needs an RSA key") }
+                signature = try SignatureSchemes.signLegacy(signed, key: rsa)
             }
             context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                             signedData: signed, signature: signature, valid: true, created: true)))
@@ -443,7 +421,8 @@ public struct TLSClient {
             try context.sendFinished()
         } else if !context.sessionID.isEmpty, let master = context.masterSecret, let suite = context.suite {
             let newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                        masterSecret: master, extendedMasterSecret: context.extendedMasterSecret)
+                                        masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+                                        encryptThenMAC: context.encryptThenMAC)
             session = newSession
             context.events.append(.sessionEstablished(newSession))
         }

@@ -4,8 +4,10 @@ import TLSCrypto
 /// a ClientHello with ServerHello, Certificate, [ServerKeyExchange], [CertificateRequest],
 /// ServerHelloDone — or, resuming a cached session, with ServerHello, ChangeCipherSpec and
 /// Finished first. No I/O; any error sends a fatal alert and ends in `failed`.
-public struct TLSServer {
-    private enum State {
+public struct TLSServer: HandshakeMachine {
+    static let role = TLSRole.server
+
+    enum State: HandshakeState {
         case expectClientHello
         case expectClientCertificate
         case expectClientKeyExchange
@@ -29,10 +31,32 @@ public struct TLSServer {
             case .failed: return .failed
             }
         }
+
+        var failureAlert: Alert? { if case .failed(let alert) = self { return alert } else { return nil } }
+        var isConnected: Bool { if case .connected = self { return true } else { return false } }
+        var isClosed: Bool { if case .closed = self { return true } else { return false } }
+        static let handshakeEdges: Set<StateEdge> = [
+            StateEdge(.expectClientHello, .expectClientCertificate),
+            StateEdge(.expectClientHello, .expectClientKeyExchange),
+            StateEdge(.expectClientHello, .expectChangeCipherSpec),  // resuming: our Finished went first
+            StateEdge(.expectClientCertificate, .expectClientKeyExchange),
+            StateEdge(.expectClientKeyExchange, .expectCertificateVerify),
+            StateEdge(.expectClientKeyExchange, .expectChangeCipherSpec),
+            StateEdge(.expectCertificateVerify, .expectChangeCipherSpec),
+            StateEdge(.expectChangeCipherSpec, .expectFinished),
+            StateEdge(.expectFinished, .connected),
+        ]
+
+        var notesEndOfStreamOnly: Bool {
+            switch self {
+            case .connected, .closed, .failed: return true
+            default: return false
+            }
+        }
     }
 
-    private var state: State = .expectClientHello
-    private var context: ConnectionContext
+    var state: State = .expectClientHello
+    var context: ConnectionContext
     private let configuration: TLSServerConfiguration
     private var keyExchange: (any KeyExchange)?
     /// The schemes offered in our CertificateRequest (TLS 1.2).
@@ -42,18 +66,21 @@ public struct TLSServer {
     public init(configuration: TLSServerConfiguration) {
         self.configuration = configuration
         context = ConnectionContext(role: .server, random: configuration.random)
+        context.acceptsSSLv2ClientHello = true
     }
 
     // MARK: - Inspection
 
     public var stateName: TLSStateName { state.name }
-    public var isConnected: Bool { if case .connected = state { return true } else { return false } }
-    public var failureAlert: Alert? { if case .failed(let a) = state { return a } else { return nil } }
+    public var isConnected: Bool { state.isConnected }
+    public var failureAlert: Alert? { state.failureAlert }
     public var negotiatedVersion: ProtocolVersion? { context.suite == nil ? nil : context.version }
     public var negotiatedSuite: CipherSuite? { context.suite?.suite }
     public var masterSecret: [UInt8]? { context.masterSecret }
     public var keyBlock: KeyBlock? { context.keyBlock }
     public var usesExtendedMasterSecret: Bool { context.extendedMasterSecret }
+    /// CBC records are encrypt-then-MAC (RFC 7366).
+    public var usesEncryptThenMAC: Bool { context.encryptThenMAC }
     public var isResumed: Bool { context.resumed }
     /// The client's chain, when it sent one (mutual TLS).
     public var peerCertificateChain: [[UInt8]] { clientCertificateChain }
@@ -65,14 +92,7 @@ public struct TLSServer {
     // MARK: - Inputs
 
     public mutating func receive(_ bytes: [UInt8]) -> TLSStep {
-        if case .failed = state { return context.takeStep() }
-        context.append(bytes)
-        run { (server: inout TLSServer) throws(TLSError) in
-            while !server.isFinal, let incoming = try server.context.nextIncoming() {
-                try server.handle(incoming)
-            }
-        }
-        return context.takeStep()
+        receiveBytes(bytes)
     }
 
     /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
@@ -81,69 +101,20 @@ public struct TLSServer {
     /// ``TLSEvent/endOfStream(state:bufferedBytes:)`` and the alert's cause) — so a stalled
     /// handshake never ends silently. Once connected, closed or failed it only records the event.
     public mutating func receiveEndOfStream() -> TLSStep {
-        switch state {
-        case .failed, .closed, .connected:
-            context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
-        default:
-            let error = context.endOfStreamError(state: state.name)
-            fail(error)
-        }
-        return context.takeStep()
+        receiveEndOfStreamShell()
     }
 
     public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
-        guard case .connected = state else { throw .internalError("application data before the handshake completed") }
-        try context.sendApplicationData(data)
-        return context.takeStep()
+        try sendApplicationDataShell(data)
     }
 
     public mutating func close() -> TLSStep {
-        switch state {
-        case .failed, .closed: break
-        default:
-            context.sendAlert(.closeNotify, cause: "close")
-            transition(to: .closed)
-        }
-        return context.takeStep()
-    }
-
-    // MARK: - The one state change
-
-    private mutating func transition(to next: State) {
-        let from = state.name
-        state = next
-        context.events.append(.stateChanged(role: .server, from: from, to: next.name))
-    }
-
-    private var isFinal: Bool {
-        if case .failed = state { return true }
-        return false
-    }
-
-    private mutating func run(_ body: (inout TLSServer) throws(TLSError) -> Void) {
-        do {
-            try body(&self)
-        } catch {
-            fail(error)
-        }
-    }
-
-    private mutating func fail(_ error: TLSError) {
-        let alert: Alert
-        if let description = error.alert {
-            alert = .fatal(description)
-            context.sendAlert(alert, cause: error.description)
-        } else if case .alertReceived(let received) = error {
-            alert = received
-        } else {
-            alert = .fatal(.internalError)
-        }
-        transition(to: .failed(alert))
+        closeShell()
     }
 
     // MARK: - Dispatch (RFC 5246 §7.3)
 
-    private mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
+    mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
         if case .alert(let alert) = incoming { return try handleAlert(alert) }
         switch (state, incoming) {
         case (.closed, _):
@@ -178,23 +149,6 @@ public struct TLSServer {
         default:
             throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
         }
-    }
-
-    private mutating func received(_ raw: RawHandshakeMessage) throws(TLSError) -> HandshakeMessage {
-        let message = try context.decode(raw)
-        context.transcript.append(raw.bytes)
-        return message
-    }
-
-    private mutating func handleAlert(_ alert: Alert) throws(TLSError) {
-        context.events.append(.alertReceived(alert))
-        if alert.alertDescription == .closeNotify {
-            if !context.sentCloseNotify { context.sendAlert(.closeNotify, cause: "reply to close_notify") }
-            if case .closed = state { return }
-            transition(to: .closed)
-            return
-        }
-        if alert.isFatal { throw .alertReceived(alert) }
     }
 
     // MARK: - The handshake, top to bottom
@@ -247,6 +201,7 @@ public struct TLSServer {
             context.applicationProtocol = chosen
         }
         let clientOffersEMS = extensions.contains(type: .extendedMasterSecret)
+        let clientOffersETM = extensions.contains(type: .encryptThenMAC)
         context.extendedMasterSecret = config.extendedMasterSecret && clientOffersEMS
         context.clientHelloVersion = hello.clientVersion
         context.clientRandom = hello.random.bytes
@@ -257,9 +212,12 @@ public struct TLSServer {
         if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID),
            cached.version == version, hello.cipherSuites.contains(cached.cipherSuite),
            cached.extendedMasterSecret == context.extendedMasterSecret,
+           !cached.encryptThenMAC || clientOffersETM,
            let params = cached.cipherSuite.parameters {
             context.sessionID = cached.sessionID
             context.resumed = true
+            // RFC 7366 §3.1: a resumed session keeps the record format it had.
+            context.encryptThenMAC = cached.encryptThenMAC
             settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
             try context.fix(suite: params, version: version)
             context.sendHandshake(.serverHello(serverHello(suite: cached.cipherSuite, version: version,
@@ -277,36 +235,52 @@ public struct TLSServer {
 
         // The server's preference among what the client offers (RFC 5246 §7.4.1.3).
         let scheme = version >= .tls12
-            ? SignatureSchemes.choose(peerOffer: signatureOffer, ours: config.signatureAlgorithms) : nil
-        let curve = config.curves.first { c in groups.map { $0.contains(NamedGroup(rawValue: c.namedGroup)) } ?? true }
+            ? SignatureSchemes.choose(peerOffer: signatureOffer, key: config.identity.key, configured: config.signatureAlgorithms) : nil
+        let curve = groups.map { offered in config.curves.first { offered.contains(NamedGroup(rawValue: $0.namedGroup)) } }
+            ?? (config.curves.contains(.secp256r1) ? .secp256r1 : config.curves.first)
+        let dhGroup = FFDHENegotiation.group(offered: groups, configured: config.dhGroup, acceptable: config.finiteFieldGroups)
+        // The certificate decides the authentication: RSA suites need an RSA key, ECDHE_ECDSA an EC key on
+        // a curve the client supports (RFC 8422 §5.3; no supported_groups means any, §4).
+        let rsaKey = config.identity.key.rsa != nil
+        let ecdsaKeyUsable: Bool = {
+            guard case .ecdsa(let key) = config.identity.key else { return false }
+            let group: NamedGroup = key.curve.name == .p384 ? .secp384r1 : .secp256r1
+            return groups.map { $0.contains(group) } ?? true
+        }()
         let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
             guard hello.cipherSuites.contains(suite), let params = suite.parameters,
                   SuiteSelection.isAllowed(params, version: version) else { return nil }
             switch params.keyExchange {
-            case .rsa: return params
-            case .dheRSA: return scheme == nil ? nil : params
-            case .ecdheRSA: return scheme == nil || curve == nil ? nil : params
+            case .rsa: return rsaKey ? params : nil
+            case .dheRSA: return scheme == nil || dhGroup == nil || !rsaKey ? nil : params
+            case .ecdheRSA: return scheme == nil || curve == nil || !rsaKey ? nil : params
+            case .ecdheECDSA: return scheme == nil || curve == nil || !ecdsaKeyUsable ? nil : params
             }
         }.first
         guard let params = choice else {
+            if dhGroup == nil, hello.cipherSuites.contains(where: { $0.parameters?.keyExchange == .dheRSA }) {
+                throw .peerIncompatible(.noAcceptableFiniteFieldGroup(offered: (groups ?? []).filter(FFDHENegotiation.isFiniteField)))
+            }
             throw .peerIncompatible(.noCommonSuite(version))
         }
         settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
+        // RFC 7366 §3: encrypt-then-MAC when the client asks and the suite is a block cipher (never with AEAD).
+        context.encryptThenMAC = config.encryptThenMAC && clientOffersETM && !params.isAEAD
         context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
         try context.fix(suite: params, version: version)
         var groupName: String?
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA:
-            keyExchange = DHEKeyExchange(group: config.dhGroup, exponentSize: config.dhExponentSize)
-            groupName = config.dhGroup.name
-        case .ecdheRSA:
+            keyExchange = DHEKeyExchange(group: dhGroup, exponentSize: config.dhExponentSize)
+            groupName = dhGroup?.name
+        case .ecdheRSA, .ecdheECDSA:
             keyExchange = ECDHEKeyExchange(curve: curve)
             groupName = curve?.rawValue
         }
         context.sendHandshake(.serverHello(serverHello(suite: params.suite, version: version,
                                                        clientExtensions: extensions,
-                                                       ecdhe: params.keyExchange == .ecdheRSA,
+                                                       ecdhe: params.keyExchange.isECDHE,
                                                        scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
         context.events.append(.negotiated(negotiation(group: groupName)))
         context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
@@ -314,7 +288,7 @@ public struct TLSServer {
             keyExchange = kx
             guard let scheme else { throw .internalError("no signature scheme") }
             let signed = context.clientRandom + context.serverRandom + Self.encode(params)
-            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.privateKey,
+            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.key,
                                                       random: context.random)
             context.events.append(.signature(SignatureTrace(purpose: .serverKeyExchange, signer: .server, scheme: scheme,
                                                             signedData: signed, signature: signature, valid: true, created: true)))
@@ -322,7 +296,7 @@ public struct TLSServer {
                 params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))))
         }
         if config.clientAuthentication != .none {
-            requestedSchemes = config.signatureAlgorithms.filter(SignatureSchemes.implemented.contains)
+            requestedSchemes = config.certificateRequestSignatureAlgorithms.filter(SignatureSchemes.implemented.contains)
             context.sendHandshake(.certificateRequest(CertificateRequest(
                 certificateTypes: [.rsaSign],
                 supportedSignatureAlgorithms: version >= .tls12 ? requestedSchemes : nil)))
@@ -345,6 +319,7 @@ public struct TLSServer {
         // TLS_EMPTY_RENEGOTIATION_INFO_SCSV (OpenSSL clients send the SCSV and refuse a server without it).
         if clientExtensions.contains(type: .renegotiationInfo) || scsv { extensions.append(.renegotiationInfo([])) }
         if context.extendedMasterSecret { extensions.append(.extendedMasterSecret) }
+        if context.encryptThenMAC { extensions.append(.encryptThenMAC) }
         if ecdhe && clientExtensions.contains(type: .ecPointFormats) { extensions.append(.ecPointFormats([.uncompressed])) }
         // RFC 7301 §3.1: the server's answer names exactly one protocol.
         if let chosen = context.applicationProtocol { extensions.append(.applicationLayerProtocolNegotiation([chosen])) }
@@ -356,7 +331,7 @@ public struct TLSServer {
         NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
                          extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
                          serverName: context.serverName, group: group,
-                         applicationProtocol: context.applicationProtocol)
+                         applicationProtocol: context.applicationProtocol, encryptThenMAC: context.encryptThenMAC)
     }
 
     /// RFC 5246 §7.4.6: an empty list means "no certificate"; fatal when one is required.
@@ -364,7 +339,7 @@ public struct TLSServer {
         let chain = message.certificateList
         if chain.isEmpty {
             context.events.append(.certificateDecision(peer: .client, chainLength: 0, accepted: configuration.clientAuthentication != .require,
-                                                       detail: "the client sent no certificate"))
+                                                       detail: "the client sent no certificate", validation: nil))
             guard configuration.clientAuthentication != .require else {
                 throw .certificateRejected(.handshakeFailure, "a client certificate is required")
             }
@@ -375,12 +350,14 @@ public struct TLSServer {
             throw .certificateRejected(.certificateUnknown, "no evaluator for client certificates")
         }
         switch evaluator.evaluate(chain: chain, role: .client, serverName: nil) {
-        case let .accept(key, summary):
-            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary))
+        case let .accept(key, summary, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary,
+                                                       validation: validation))
             context.peerPublicKey = key
             clientCertificateChain = chain
-        case let .reject(alert, reason):
-            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason))
+        case let .reject(alert, reason, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason,
+                                                       validation: validation))
             throw .certificateRejected(alert, reason)
         }
         transition(to: .expectClientKeyExchange)
@@ -409,7 +386,7 @@ public struct TLSServer {
             valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
         } else {
             // TLS 1.0/1.1 (RFC 4346 §7.4.8): MD5 ‖ SHA-1 of the handshake messages, no algorithm field.
-            valid = SignatureSchemes.verifyLegacy(verify.signature.signature, data: signed, key: key)
+            valid = key.rsa.map { SignatureSchemes.verifyLegacy(verify.signature.signature, data: signed, key: $0) } ?? false
         }
         context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                         signedData: signed, signature: verify.signature.signature,
@@ -427,7 +404,8 @@ public struct TLSServer {
             if let cache = configuration.sessionCache, !context.sessionID.isEmpty,
                let master = context.masterSecret, let suite = context.suite {
                 let session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                         masterSecret: master, extendedMasterSecret: context.extendedMasterSecret)
+                                         masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+                                         encryptThenMAC: context.encryptThenMAC)
                 cache.store(session)
                 context.events.append(.sessionEstablished(session))
             }

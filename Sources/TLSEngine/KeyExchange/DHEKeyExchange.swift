@@ -56,7 +56,7 @@ struct DHEKeyExchange: KeyExchange {
         serverPublic = dh.ys
     }
 
-    mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey,
+    mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey?,
                                         events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
         guard let group else { throw .inappropriateMessage(expected: "ServerKeyExchange", got: "ServerHelloDone") }
         let pair = try Self.keyPair(group: group, size: exponentSize, random: inputs.random)
@@ -66,7 +66,7 @@ struct DHEKeyExchange: KeyExchange {
     }
 
     mutating func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
-                                  serverKey: RSAPrivateKey, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
+                                  serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
         guard case .dhe(let yc) = message, let keyPair else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
         return try agree(keyPair, peer: yc, validation: .subgroup, events: &events)
     }

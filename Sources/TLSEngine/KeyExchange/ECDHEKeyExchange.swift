@@ -1,9 +1,9 @@
 import TLSCrypto
 
-/// Ephemeral ECDH signed with RSA (RFC 8422 §5.4 ServerECDHParams, §5.7 the client's point,
-/// §5.10: the shared secret is the premaster secret), over X25519 and secp256r1.
+/// Ephemeral ECDH signed with RSA or ECDSA (RFC 8422 §5.4 ServerECDHParams, §5.7 the client's point,
+/// §5.10: the shared secret is the premaster secret), over X25519, secp256r1 and secp384r1.
 struct ECDHEKeyExchange: KeyExchange {
-    var algorithm: KeyExchangeAlgorithm { .ecdheRSA }
+    var algorithm: KeyExchangeAlgorithm { .ecdheRSA }   // the exchange itself; who signs does not change it
     /// Server: the chosen curve. Client: the curves it offered, then the server's.
     private(set) var curve: ECDHCurve?
     let acceptable: [NamedGroup]
@@ -41,7 +41,7 @@ struct ECDHEKeyExchange: KeyExchange {
         serverPublic = ec.point
     }
 
-    mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey,
+    mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey?,
                                         events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
         guard let curve else { throw .inappropriateMessage(expected: "ServerKeyExchange", got: "ServerHelloDone") }
         let pair = try Self.keyPair(curve: curve, random: inputs.random)
@@ -51,7 +51,7 @@ struct ECDHEKeyExchange: KeyExchange {
     }
 
     mutating func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
-                                  serverKey: RSAPrivateKey, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
+                                  serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
         guard case .ecdhe(let point) = message, let keyPair else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
         return try agree(keyPair, peer: point, events: &events)
     }

@@ -13,12 +13,13 @@ protocol KeyExchange {
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError)
 
     /// Client: the ClientKeyExchange and the premaster secret.
-    mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey,
+    /// `serverKey`: the certificate's RSA key, which only RSA key transport uses (nil for an ECDSA certificate).
+    mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey?,
                                         events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8])
 
     /// Server: the premaster secret from the client's ClientKeyExchange.
     mutating func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
-                                  serverKey: RSAPrivateKey, events: inout [TLSEvent]) throws(TLSError) -> [UInt8]
+                                  serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8]
 }
 
 extension KeyExchange {

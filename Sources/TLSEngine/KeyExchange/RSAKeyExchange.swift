@@ -14,8 +14,9 @@ struct RSAKeyExchange: KeyExchange {
 
     /// RSAES-PKCS1-v1_5 encryption done step by step (RFC 8017 §7.2.1) so the trace can show the
     /// padded block EM = 00 02 PS 00 M before it is raised to e mod n.
-    func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey,
+    func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey?,
                                events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
+        guard let serverKey else { throw .internalError("RSA key transport without an RSA server key") }
         let v = inputs.clientHelloVersion
         let preMaster = [v.major, v.minor] + inputs.random.bytes(count: Self.preMasterSecretLength - 2)
         let k = serverKey.modulus.byteWidth
@@ -41,7 +42,8 @@ struct RSAKeyExchange: KeyExchange {
     /// 48 bytes, or its version is not ClientHello.client_version, use client_version ‖ random
     /// instead and go on, so an attacker learns nothing before Finished fails.
     func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
-                         serverKey: RSAPrivateKey, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
+                         serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
+        guard let serverKey else { throw .internalError("RSA key transport without an RSA server key") }
         guard case .rsa(let ciphertext) = message else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
         let v = inputs.clientHelloVersion
         let fallback = [v.major, v.minor] + inputs.random.bytes(count: Self.preMasterSecretLength - 2)

@@ -1,7 +1,8 @@
 import TLSCrypto
 
-/// The RSA signature schemes TLSLab signs and verifies with (RFC 5246 §7.4.1.4.1, RFC 8446
-/// §4.2.3 for the rsa_pss_rsae names), and how a signer picks one from the peer's list.
+/// The signature schemes TLSLab signs and verifies with (RFC 5246 §7.4.1.4.1, RFC 8446 §4.2.3 for
+/// the names): RSA PKCS#1 v1.5 and PSS, and ECDSA with SHA-256/SHA-384 (RFC 8422 §5.4, whose TLS 1.2
+/// signatures may use either hash with either curve), and how a signer picks one from the peer's list.
 public enum SignatureSchemes {
     /// What TLSLab offers by default: PKCS#1 v1.5 SHA-256 first (RFC 5246's default style),
     /// then RSA-PSS and the other hashes.
@@ -10,8 +11,51 @@ public enum SignatureSchemes {
         .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA1,
     ]
 
+    /// The ECDSA schemes TLSLab signs and verifies with (a client offers them when configured to).
+    public static let ecdsa: [SignatureScheme] = [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384]
+
+    /// ECDSA first, then the RSA schemes: what `tlslab connect` offers.
+    public static let offerWithECDSA: [SignatureScheme] = ecdsa + defaultOffer
+
+    /// What a server lists in its CertificateRequest by default: OpenSSL 3.0's order (RSA-PSS, then
+    /// PKCS#1 v1.5, each SHA-256, SHA-384, SHA-512) without SHA-1, which RFC 9155 §2 removes
+    /// from TLS 1.2 signatures ("MUST NOT be included in CertificateRequest messages").
+    public static let certificateRequestDefault: [SignatureScheme] = [
+        .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512,
+    ]
+
     /// Every scheme TLSLab implements.
-    public static let implemented: Set<SignatureScheme> = Set(defaultOffer)
+    public static let implemented: Set<SignatureScheme> = Set(defaultOffer + ecdsa)
+
+    /// The schemes `key` can sign with, from `configured` (RSA keys) or, for an ECDSA key, the ECDSA
+    /// schemes with the curve's own hash first (RFC 8446 §4.2.3 pairs P-256 with SHA-256 and P-384
+    /// with SHA-384; TLS 1.2 allows either).
+    public static func usable(by key: SigningKey, configured: [SignatureScheme]) -> [SignatureScheme] {
+        switch key {
+        case .rsa: return configured.filter { $0.isRSAPKCS1 || $0.isRSAPSS }
+        case .ecdsa(let k): return k.curve.name == .p384 ? [.ecdsaSECP384r1SHA384, .ecdsaSECP256r1SHA256] : ecdsa
+        }
+    }
+
+    /// The scheme a signer with `key` uses from the peer's list: for RSA the first the peer lists that
+    /// `configured` allows (``choose(peerOffer:ours:)``); for ECDSA the curve's own scheme when the peer
+    /// offers it (the pairing RFC 8446 §4.2.3 makes), else the other ECDSA scheme, which TLS 1.2 allows
+    /// (RFC 8422 §5.4). OpenSSL's TLS 1.2 server instead takes the client's first ECDSA scheme.
+    public static func choose(peerOffer: [SignatureScheme]?, key: SigningKey, configured: [SignatureScheme]) -> SignatureScheme? {
+        let ours = usable(by: key, configured: configured)
+        guard case .ecdsa = key else { return choose(peerOffer: peerOffer, ours: ours) }
+        guard let peerOffer else { return nil }   // RFC 5246 §7.4.1.4.1's default {sha1, ecdsa} is not implemented
+        return ours.first(where: peerOffer.contains)
+    }
+
+    /// The hash of an ECDSA scheme (RFC 5246 §7.4.1.4.1: the first byte), nil for any other.
+    static func ecdsaHash(_ scheme: SignatureScheme) -> TLSCrypto.HashAlgorithm? {
+        switch scheme {
+        case .ecdsaSECP256r1SHA256: return .sha256
+        case .ecdsaSECP384r1SHA384: return .sha384
+        default: return nil
+        }
+    }
 
     /// The signer's choice: the first scheme in the peer's list that the signer supports (so
     /// rsa_pss_rsae_sha256 when the peer lists it first, as OpenSSL does). Without a list, RFC 5246
@@ -20,6 +64,30 @@ public enum SignatureSchemes {
         let usable = ours.filter(implemented.contains)
         guard let peerOffer else { return usable.contains(.rsaPKCS1SHA1) ? .rsaPKCS1SHA1 : nil }
         return peerOffer.first(where: usable.contains)
+    }
+
+    /// Signs `data` with `scheme` and an RSA or ECDSA key (ECDSA: DER Ecdsa-Sig-Value, RFC 8422 §5.4,
+    /// its nonce drawn from `random`).
+    static func sign(_ data: [UInt8], scheme: SignatureScheme, key: SigningKey,
+                     random: RandomSource) throws(TLSError) -> [UInt8] {
+        switch key {
+        case .rsa(let rsa): return try sign(data, scheme: scheme, key: rsa, random: random)
+        case .ecdsa(let ec):
+            guard let hash = ecdsaHash(scheme) else { throw .internalError("cannot sign with \(scheme) and an ECDSA key") }
+            do { return try ec.sign(message: data, hash: hash, using: random) } catch {
+                throw .internalError("ECDSA signing failed: \(error)")
+            }
+        }
+    }
+
+    /// Checks a signature with an RSA or ECDSA key; a scheme of the other kind does not verify.
+    static func verify(_ signature: [UInt8], data: [UInt8], scheme: SignatureScheme, key: VerificationKey) -> Bool {
+        switch key {
+        case .rsa(let rsa): return verify(signature, data: data, scheme: scheme, key: rsa)
+        case .ecdsa(let ec):
+            guard let hash = ecdsaHash(scheme) else { return false }
+            return ec.verify(signature: signature, message: data, hash: hash)
+        }
     }
 
     /// Signs `data` with `scheme` (PSS with a salt as long as the hash, RFC 8446 §4.2.3).
@@ -62,7 +130,7 @@ public enum SignatureSchemes {
     /// 36-byte MD5(data) ‖ SHA-1(data), padded as a PKCS #1 v1.5 block type 1
     /// (00 01 FF…FF 00 ‖ hashes, without a DigestInfo) and raised to the private exponent.
     static func legacyBlock(_ data: [UInt8], modulusLength k: Int) throws(TLSError) -> [UInt8] {
-        let hashes = TLSCrypto.HashAlgorithm.md5.digest(data) + TLSCrypto.HashAlgorithm.sha1.digest(data)
+        let hashes = HashAlgorithm.md5.digest(data) + HashAlgorithm.sha1.digest(data)
         guard k >= hashes.count + 11 else { throw .internalError("RSA modulus too small for an MD5‖SHA-1 signature") }
         return [0x00, 0x01] + [UInt8](repeating: 0xff, count: k - 3 - hashes.count) + [0x00] + hashes
     }

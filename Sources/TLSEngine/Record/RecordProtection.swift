@@ -69,6 +69,21 @@ public enum RecordMAC: Sendable, Hashable {
         case .sha384: return Array(HMAC<SHA384>.authenticationCode(for: data, using: k))
         }
     }
+
+    /// Hashes `count` more bytes and throws the digest away. MAC-then-encrypt's receiver MACs a
+    /// plaintext whose length depends on the padding it just removed, so the number of hash blocks —
+    /// and the time — would tell the padding length (Lucky 13, AlFardan and Paterson 2013). Hashing
+    /// the removed bytes as well keeps the work about the same for every padding (Go's crypto/tls
+    /// balances its MAC the same way); encrypt-then-MAC needs none of this.
+    func balance(extraBytes count: Int) {
+        guard count > 0 else { return }
+        let filler = [UInt8](repeating: 0, count: count)
+        switch self {
+        case .sha1: _ = Insecure.SHA1.hash(data: filler)
+        case .sha256: _ = SHA256.hash(data: filler)
+        case .sha384: _ = SHA384.hash(data: filler)
+        }
+    }
 }
 
 /// One direction's keys, as split from the key block.
@@ -127,8 +142,11 @@ public struct RecordProtector: Sendable {
     public let keys: RecordKeys
     /// TLS 1.0 (RFC 2246) chains CBC IVs across records instead of sending one per record.
     public let explicitIV: Bool
+    /// RFC 7366 encrypt-then-MAC (CBC only): the MAC covers the IV and the ciphertext and follows
+    /// them, so a receiver checks it before decrypting — no padding oracle.
+    public let encryptThenMAC: Bool
     public private(set) var sequenceNumber: UInt64 = 0
-    private var chainedIV: [UInt8]
+    private(set) var chainedIV: [UInt8]
 
     static let gcmExplicitNonceLength = 8
     static let gcmTagLength = 16
@@ -136,7 +154,8 @@ public struct RecordProtector: Sendable {
     /// RFC 5246 §6.2.3: TLSCiphertext.length must not exceed 2^14 + 2048.
     public static let maxCiphertextLength = (1 << 14) + 2048
 
-    public init(cipher: RecordCipher, keys: RecordKeys, explicitIV: Bool = true) throws(RecordProtectionError) {
+    public init(cipher: RecordCipher, keys: RecordKeys, explicitIV: Bool = true,
+                encryptThenMAC: Bool = false) throws(RecordProtectionError) {
         guard keys.writeKey.count == cipher.keyLength else {
             throw .invalidKeys("write key is \(keys.writeKey.count) bytes, the suite needs \(cipher.keyLength)")
         }
@@ -155,6 +174,7 @@ public struct RecordProtector: Sendable {
         self.cipher = cipher
         self.keys = keys
         self.explicitIV = explicitIV
+        self.encryptThenMAC = encryptThenMAC && !cipher.isAEAD
         self.chainedIV = keys.fixedIV
     }
 
@@ -205,6 +225,9 @@ public struct RecordProtector: Sendable {
             } catch {
                 throw .invalidKeys("AES-GCM refused the key or nonce: \(error)")
             }
+        case .aesCBC(_, let mac) where encryptThenMAC:
+            return try sealEncryptThenMAC(mac: mac, seq: seq, contentType: contentType, version: version,
+                                          plaintext: plaintext, random: random, explicitNonce: explicitNonce)
         case .aesCBC(_, let mac):
             let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
             let tag = mac.authenticate(macHeader + plaintext, key: keys.macKey)
@@ -232,6 +255,29 @@ public struct RecordProtector: Sendable {
         }
     }
 
+    /// The CBC IV for the next record: a random explicit one (TLS 1.1+) or the chained one (TLS 1.0).
+    func nextIV(random: RandomSource, explicitNonce: [UInt8]?) throws(RecordProtectionError) -> [UInt8] {
+        if let explicitNonce, !explicitIV || explicitNonce.count != Self.blockSize {
+            throw .invalidKeys(explicitIV ? "a CBC explicit IV is \(Self.blockSize) bytes, not \(explicitNonce.count)"
+                                          : "TLS 1.0 chains CBC IVs: there is no explicit IV to give")
+        }
+        return explicitIV ? explicitNonce ?? random.bytes(count: Self.blockSize) : chainedIV
+    }
+
+    /// AES-CBC decryption of whole blocks, padding left in place (both MAC orders check it themselves).
+    func cbcDecrypt(_ body: [UInt8], iv: [UInt8]) throws(RecordProtectionError) -> [UInt8] {
+        do {
+            return Array(try AES._CBC.decrypt(body, using: SymmetricKey(data: keys.writeKey),
+                                              iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
+        } catch {
+            throw .badRecordMAC("AES-CBC decryption failed")
+        }
+    }
+
+    mutating func chain(_ encrypted: [UInt8]) { if !explicitIV { chainedIV = Array(encrypted.suffix(Self.blockSize)) } }
+
+    mutating func advanceSequence() throws(RecordProtectionError) { try advance() }
+
     /// Removes protection from one record fragment. Any failure is `bad_record_mac`.
     public mutating func open(contentType: UInt8, version: UInt16,
                               fragment: [UInt8]) throws(RecordProtectionError) -> RecordCryptoDetail {
@@ -258,6 +304,8 @@ public struct RecordProtector: Sendable {
             try advance()
             return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: nonceBytes, additionalData: aad,
                                       authenticator: tag, padding: [], plaintext: plaintext, fragment: fragment)
+        case .aesCBC(_, let mac) where encryptThenMAC:
+            return try openEncryptThenMAC(mac: mac, seq: seq, contentType: contentType, version: version, fragment: fragment)
         case .aesCBC(_, let mac):
             let ivLength = explicitIV ? Self.blockSize : 0
             let body = Array(fragment.dropFirst(ivLength))
@@ -266,13 +314,7 @@ public struct RecordProtector: Sendable {
                 throw .badRecordMAC("a CBC record of \(fragment.count) bytes cannot hold IV, MAC and padding")
             }
             let iv = explicitIV ? Array(fragment.prefix(ivLength)) : chainedIV
-            let decrypted: [UInt8]
-            do {
-                decrypted = Array(try AES._CBC.decrypt(body, using: SymmetricKey(data: keys.writeKey),
-                                                       iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
-            } catch {
-                throw .badRecordMAC("AES-CBC decryption failed")
-            }
+            let decrypted = try cbcDecrypt(body, iv: iv)
             // Check padding and MAC together, so both failures look the same (RFC 5246 §6.2.3.2).
             let padLength = Int(decrypted[decrypted.count - 1])
             var paddingOK = padLength + 1 + mac.length <= decrypted.count
@@ -285,6 +327,7 @@ public struct RecordProtector: Sendable {
             let receivedMAC = Array(decrypted[max(contentEnd, 0)..<max(contentEnd, 0) + mac.length])
             let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
             let expectedMAC = mac.authenticate(macHeader + plaintext, key: keys.macKey)
+            mac.balance(extraBytes: decrypted.count - mac.length - plaintext.count)
             var diff: UInt8 = 0
             for (a, b) in zip(expectedMAC, receivedMAC) { diff |= a ^ b }
             guard paddingOK, diff == 0 else {

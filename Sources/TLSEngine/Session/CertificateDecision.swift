@@ -1,9 +1,19 @@
+import PKI
 import TLSCrypto
 
-/// What the trust layer decided about a peer's certificate chain (the engine only carries it out).
+/// What the trust layer decided about a peer's certificate chain (the engine only carries it out),
+/// with the evidence: the chain validation the decision rests on, every check per link in order,
+/// when the deciding evaluator validated a chain (nil for evaluators that check no path).
 public enum CertificateDecision: Sendable {
-    /// Trusted: the handshake continues with the leaf's RSA key; `summary` says why, for the trace.
-    case accept(leafPublicKey: RSAPublicKey, summary: String)
+    /// Trusted: the handshake continues with the leaf's key (RSA or ECDSA); `summary` says why, for the trace.
+    case accept(leafPublicKey: VerificationKey, summary: String, validation: ChainValidationResult? = nil)
     /// Refused: the engine sends `alert` (RFC 5246 §7.2.2: bad_certificate, unknown_ca, …).
-    case reject(AlertDescription, reason: String)
+    case reject(AlertDescription, reason: String, validation: ChainValidationResult? = nil)
+
+    /// The chain validation behind the decision, when there was one.
+    public var validation: ChainValidationResult? {
+        switch self {
+        case .accept(_, _, let validation), .reject(_, _, let validation): return validation
+        }
+    }
 }

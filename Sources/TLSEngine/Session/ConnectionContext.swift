@@ -18,6 +18,8 @@ struct ConnectionContext {
     var serverRandom: [UInt8] = []
     var sessionID: [UInt8] = []
     var extendedMasterSecret = false
+    /// RFC 7366: CBC records are encrypt-then-MAC (both hellos carried the extension, the suite is CBC).
+    var encryptThenMAC = false
     var resumed = false
     var serverName: String?
     /// The protocol ALPN agreed on (RFC 7301), when it did; a property of this connection, not of
@@ -26,7 +28,7 @@ struct ConnectionContext {
     var transcript = TranscriptHash()
     var masterSecret: [UInt8]?
     var keyBlock: KeyBlock?
-    var peerPublicKey: RSAPublicKey?
+    var peerPublicKey: VerificationKey?
     var sentCloseNotify = false
 
     private var reader = RecordReader()
@@ -37,12 +39,18 @@ struct ConnectionContext {
     private var pendingRead: RecordProtector?
     private var pendingWrite: RecordProtector?
     private var outgoingHandshake: [UInt8] = []
+    /// The messages in `outgoingHandshake`, with how many of their bytes are not yet in a record.
+    private var outgoingMessages: [(message: HandshakeMessage, bytes: [UInt8], unsent: Int)] = []
     /// Warning alerts (other than close_notify) received in a row, and empty records in a row:
     /// see ``IncomingLimits``.
     private var consecutiveWarningAlerts = 0
     private var consecutiveEmptyRecords = 0
 
-    var records: [TLSRecord] = []
+    /// A server's first bytes may be an SSL 2.0-compatible CLIENT-HELLO (RFC 5246 Appendix E.2);
+    /// cleared once the first record or message is read.
+    var acceptsSSLv2ClientHello = false
+
+    var records: [SentRecord] = []
     var events: [TLSEvent] = []
 
     init(role: TLSRole, random: RandomSource) {
@@ -87,6 +95,7 @@ struct ConnectionContext {
         transcript.append(bytes)
         events.append(.handshakeSent(message, bytes: bytes))
         outgoingHandshake += bytes
+        outgoingMessages.append((message, bytes, bytes.count))
     }
 
     /// Writes the queued handshake messages as records (coalesced, split at 2^14).
@@ -97,13 +106,29 @@ struct ConnectionContext {
         var start = 0
         while start < payload.count {
             let end = min(start + TLSRecord.maxPlaintextLength, payload.count)
-            try emit(.handshake, Array(payload[start..<end]))
+            var carries: [CarriedContent] = []
+            var position = 0
+            while position < end - start, !outgoingMessages.isEmpty {
+                let take = min(outgoingMessages[0].unsent, end - start - position)
+                outgoingMessages[0].unsent -= take
+                let done = outgoingMessages[0].unsent == 0
+                carries.append(CarriedContent(content: .handshake(outgoingMessages[0].message, bytes: outgoingMessages[0].bytes),
+                                              range: position..<(position + take), completesMessage: done))
+                if done { outgoingMessages.removeFirst() }
+                position += take
+            }
+            try emit(.handshake, Array(payload[start..<end]), carrying: carries)
             start = end
         }
     }
 
+    /// One record carrying one whole message or application data.
+    private mutating func emit(_ type: ContentType, _ plaintext: [UInt8], whole content: CarriedContent.Content) throws(TLSError) {
+        try emit(type, plaintext, carrying: [CarriedContent(content: content, range: 0..<plaintext.count, completesMessage: true)])
+    }
+
     /// One record, protected when this direction's keys are on.
-    private mutating func emit(_ type: ContentType, _ plaintext: [UInt8]) throws(TLSError) {
+    private mutating func emit(_ type: ContentType, _ plaintext: [UInt8], carrying carries: [CarriedContent]) throws(TLSError) {
         var fragment = plaintext
         var detail: RecordCryptoDetail?
         if var protector = writeProtector {
@@ -120,13 +145,13 @@ struct ConnectionContext {
         let record = TLSRecord(contentType: type, version: recordVersion, fragment: fragment)
         events.append(.recordSent(RecordTrace(contentType: type, version: recordVersion, plaintext: plaintext,
                                               wire: record.encoded, crypto: detail)))
-        records.append(record)
+        records.append(SentRecord(record: record, isProtected: detail != nil, carries: carries))
     }
 
     /// ChangeCipherSpec, then this side's writes use the new keys from sequence number 0.
     mutating func sendChangeCipherSpec() throws(TLSError) {
         try flush()
-        try emit(.changeCipherSpec, ChangeCipherSpec().encoded)
+        try emit(.changeCipherSpec, ChangeCipherSpec().encoded, whole: .changeCipherSpec)
         events.append(.changeCipherSpecSent)
         guard let pendingWrite, let suite else { throw .internalError("no keys to switch to") }
         writeProtector = pendingWrite
@@ -137,7 +162,7 @@ struct ConnectionContext {
     mutating func sendAlert(_ alert: Alert, cause: String) {
         do {
             try flush()
-            try emit(.alert, alert.encoded)
+            try emit(.alert, alert.encoded, whole: .alert(alert))
             events.append(.alertSent(alert, cause: cause))
         } catch {
             // The alert could not be protected; nothing more can be sent.
@@ -149,7 +174,7 @@ struct ConnectionContext {
         var start = 0
         repeat {
             let end = min(start + TLSRecord.maxPlaintextLength, data.count)
-            try emit(.applicationData, Array(data[start..<end]))
+            try emit(.applicationData, Array(data[start..<end]), whole: .applicationData)
             start = end
         } while start < data.count
         events.append(.applicationDataSent(data))
@@ -158,7 +183,7 @@ struct ConnectionContext {
     /// The records and events of this step, handed out once.
     mutating func takeStep() -> TLSStep {
         defer { records = []; events = [] }
-        return TLSStep(records: records, events: events)
+        return TLSStep(sent: records, events: events)
     }
 
     // MARK: - Receiving
@@ -170,6 +195,24 @@ struct ConnectionContext {
     /// handshake message (RFC 5246 §7.4).
     mutating func nextIncoming() throws(TLSError) -> IncomingContent? {
         if !queued.isEmpty { return .handshake(queued.removeFirst()) }
+        if acceptsSSLv2ClientHello {
+            let start: RecordReader.SSLv2Start
+            do { start = try reader.takeSSLv2ClientHello() } catch { throw .invalidMessage(error) }
+            switch start {
+            case .needMoreBytes: return nil
+            case .notSSLv2: acceptsSSLv2ClientHello = false
+            case .clientHello(let wire):
+                acceptsSSLv2ClientHello = false
+                let message = Array(wire.dropFirst(2))
+                let hello: ClientHello
+                do { hello = try SSLv2ClientHello.decode(message) } catch { throw .invalidMessage(error) }
+                events.append(.recordReceived(RecordTrace(contentType: .handshake, version: hello.clientVersion,
+                                                          plaintext: message, wire: wire, crypto: nil)))
+                var body = ByteWriter()
+                hello.encode(to: &body)
+                return .handshake(RawHandshakeMessage(type: .clientHello, body: body.bytes, receivedBytes: message))
+            }
+        }
         while true {
             let record: TLSRecord
             do {
@@ -219,10 +262,11 @@ struct ConnectionContext {
                 }
                 if !queued.isEmpty { return .handshake(queued.removeFirst()) }
             case .changeCipherSpec:
-                do {
-                    _ = try ChangeCipherSpec(decoding: plaintext)
-                } catch {
-                    throw .invalidMessage(error)
+                // RFC 5246 §7.1: the record holds the one byte 1. OpenSSL answers anything else — two
+                // bytes, or another value — with unexpected_message (SSL_R_BAD_CHANGE_CIPHER_SPEC);
+                // so does TLSLab (ChangeCipherSpecParityTests compares the two).
+                guard plaintext == [ChangeCipherSpec.value] else {
+                    throw .peerMisbehaved(.malformedChangeCipherSpec(plaintext.count == 1 ? .value(plaintext[0]) : .length(plaintext.count)))
                 }
                 return .changeCipherSpec
             case .alert:
@@ -328,15 +372,16 @@ struct ConnectionContext {
         }
         events.append(.derived(.keyBlock(seed: serverRandom + clientRandom, prf: prf, keyBlock: bytes, keys: keys)))
         keyBlock = keys
-        let cipher: RecordCipher = suite.cipher.isAEAD
-            ? .aesGCM(keyLength: suite.keyLength)
-            : .aesCBC(keyLength: suite.keyLength, mac: suite.mac == .hmacSHA1 ? .sha1 : .sha256)
+        let cipher = suite.recordCipher
         let explicitIV = version >= .tls11
+        let etm = encryptThenMAC && !suite.isAEAD
         do {
             let client = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.clientWriteMACKey,
-                                             writeKey: keys.clientWriteKey, fixedIV: keys.clientWriteIV), explicitIV: explicitIV)
+                                             writeKey: keys.clientWriteKey, fixedIV: keys.clientWriteIV), explicitIV: explicitIV,
+                                             encryptThenMAC: etm)
             let server = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.serverWriteMACKey,
-                                             writeKey: keys.serverWriteKey, fixedIV: keys.serverWriteIV), explicitIV: explicitIV)
+                                             writeKey: keys.serverWriteKey, fixedIV: keys.serverWriteIV), explicitIV: explicitIV,
+                                             encryptThenMAC: etm)
             pendingWrite = role == .client ? client : server
             pendingRead = role == .client ? server : client
         } catch {

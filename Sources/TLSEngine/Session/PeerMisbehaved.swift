@@ -22,6 +22,12 @@ public enum PeerMisbehaved: Sendable, Equatable {
     case resumedSessionDiffers(suite: CipherSuite, version: ProtocolVersion)
     /// Extended master secret on one of the resumed session and the new hellos only (RFC 7627 §5.3).
     case extendedMasterSecretChangedOnResumption
+    /// A ChangeCipherSpec record that is not the one byte 1 (RFC 5246 §7.1).
+    case malformedChangeCipherSpec(ChangeCipherSpecFault)
+    /// encrypt_then_mac in a ServerHello that chose an AEAD suite (RFC 7366 §3: never with AEAD).
+    case encryptThenMACWithAEAD(CipherSuite)
+    /// Encrypt-then-MAC on one of the resumed session and the new ServerHello only (RFC 7366 §3.1).
+    case encryptThenMACChangedOnResumption
 
     // The key exchange and authentication.
     /// dh_p is even or too short to be a usable prime.
@@ -59,15 +65,16 @@ public enum PeerMisbehaved: Sendable, Equatable {
     public var alert: AlertDescription {
         switch self {
         case .emptyServerNameList, .truncated: return .decodeError
-        case .renegotiationInfoNotEmpty, .extendedMasterSecretChangedOnResumption: return .handshakeFailure
+        case .renegotiationInfoNotEmpty, .extendedMasterSecretChangedOnResumption, .encryptThenMACChangedOnResumption:
+            return .handshakeFailure
         case .extensionNotOffered: return .unsupportedExtension
         case .serverKeyExchangeSignatureInvalid, .certificateVerifySignatureInvalid, .finishedMismatch: return .decryptError
         case .recordVersionMismatch: return .protocolVersion
-        case .tooManyEmptyRecords, .tooManyWarningAlerts: return .unexpectedMessage
+        case .tooManyEmptyRecords, .tooManyWarningAlerts, .malformedChangeCipherSpec: return .unexpectedMessage
         case .nullCompressionNotOffered, .pointFormatsLackUncompressed, .suiteNotOffered, .compressionNotNull,
              .applicationProtocolNotOffered, .resumedSessionDiffers, .unusableDHPrime, .dhGeneratorOutOfRange,
              .invalidDHPublicValue, .groupNotOffered, .invalidECDHPublicKey, .serverKeyExchangeSchemeNotOffered,
-             .certificateVerifySchemeNotRequested, .undefinedAlertLevel:
+             .certificateVerifySchemeNotRequested, .undefinedAlertLevel, .encryptThenMACWithAEAD:
             return .illegalParameter
         }
     }
@@ -87,6 +94,10 @@ public enum PeerMisbehaved: Sendable, Equatable {
             return "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)"
         case let .resumedSessionDiffers(suite, version): return "the resumed session had \(suite) and \(version)"
         case .extendedMasterSecretChangedOnResumption: return "extended_master_secret differs from the resumed session (RFC 7627 §5.3)"
+        case .malformedChangeCipherSpec(.length(let n)): return "a change_cipher_spec record of \(n) bytes; RFC 5246 §7.1 allows the one byte 1"
+        case .malformedChangeCipherSpec(.value(let v)): return "change_cipher_spec value \(v); RFC 5246 §7.1 allows only 1"
+        case .encryptThenMACWithAEAD(let suite): return "encrypt_then_mac answered with \(suite), an AEAD suite (RFC 7366 §3)"
+        case .encryptThenMACChangedOnResumption: return "encrypt_then_mac differs from the resumed session (RFC 7366 §3.1)"
         case .unusableDHPrime: return "dh_p is not a usable prime"
         case .dhGeneratorOutOfRange: return "dh_g must satisfy 1 < g < p-1"
         case let .invalidDHPublicValue(inSKE, reason): return inSKE ? "dh_Ys: \(reason)" : "peer DH value: \(reason)"
@@ -115,6 +126,9 @@ public enum PeerIncompatible: Sendable, Equatable {
     case dhPrimeTooSmall(bits: Int, minimum: Int)
     /// No cipher suite both sides accept for the version.
     case noCommonSuite(ProtocolVersion)
+    /// RFC 7919 §4: the client named finite-field groups, none of them acceptable, and offered no
+    /// other suite the server accepts.
+    case noAcceptableFiniteFieldGroup(offered: [NamedGroup])
     /// ALPN: nothing in common (RFC 7301 §3.2).
     case noCommonApplicationProtocol(offered: [ProtocolName], supported: [ProtocolName])
     /// supported_versions lists nothing this server speaks (RFC 8446 §4.2.1).
@@ -135,7 +149,7 @@ public enum PeerIncompatible: Sendable, Equatable {
         case .dhPrimeTooSmall, .noCommonSuite, .handshakeIncomplete: return .handshakeFailure
         case .noCommonApplicationProtocol: return .noApplicationProtocol
         case .noSupportedVersionInCommon, .clientVersionTooLow, .serverVersionUnacceptable: return .protocolVersion
-        case .rsaModulusTooSmall: return .insufficientSecurity
+        case .rsaModulusTooSmall, .noAcceptableFiniteFieldGroup: return .insufficientSecurity
         case .clientCertificateChallengeCancelled: return .userCanceled
         }
     }
@@ -145,6 +159,8 @@ public enum PeerIncompatible: Sendable, Equatable {
         case let .dhPrimeTooSmall(bits, minimum):
             return "dh_p has \(bits) bits, fewer than the client's minimum of \(minimum) (OpenSSL: dh key too small)"
         case .noCommonSuite(let version): return "no cipher suite in common for \(version)"
+        case .noAcceptableFiniteFieldGroup(let offered):
+            return "the client names only the finite-field groups \(offered.map(\.description).joined(separator: ", ")), none acceptable, and no other suite in common (RFC 7919 §4)"
         case let .noCommonApplicationProtocol(offered, supported):
             return "the client offers the application protocols \(offered.map(\.description).joined(separator: ", ")); the server speaks only \(supported.map(\.description).joined(separator: ", ")) (RFC 7301 §3.2)"
         case let .noSupportedVersionInCommon(offered, lowest, highest):
@@ -157,4 +173,12 @@ public enum PeerIncompatible: Sendable, Equatable {
         case .handshakeIncomplete(let state): return "the peer stopped sending in \(state); the handshake cannot complete"
         }
     }
+}
+
+/// What was wrong with a ChangeCipherSpec record.
+public enum ChangeCipherSpecFault: Sendable, Equatable {
+    /// Not one byte long.
+    case length(Int)
+    /// One byte, not 1.
+    case value(UInt8)
 }

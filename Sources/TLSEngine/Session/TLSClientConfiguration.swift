@@ -12,6 +12,9 @@ public struct TLSClientConfiguration {
     public var serverName: String?
     /// Offer extended_master_secret (RFC 7627).
     public var offerExtendedMasterSecret: Bool
+    /// Offer encrypt_then_mac (RFC 7366) when a CBC suite is offered. Off by default: the
+    /// simulation's ClientHello stays as recorded; `tlslab connect` offers it, as OpenSSL does.
+    public var offerEncryptThenMAC = false
     /// signature_algorithms (RFC 5246 §7.4.1.4.1), in preference order.
     public var signatureAlgorithms: [SignatureScheme]
     /// supported_groups for ECDHE (RFC 8422 §5.1.1), in preference order.

@@ -1,3 +1,4 @@
+import PKI
 import TLSCrypto
 
 /// Everything a client or server did, in order, for the trace, the renderers and the exports.
@@ -20,8 +21,9 @@ public enum TLSEvent: Sendable {
     case derived(DerivedValue)
     /// A ServerKeyExchange or CertificateVerify signature made or checked.
     case signature(SignatureTrace)
-    /// The certificate evaluator's decision about the peer's chain.
-    case certificateDecision(peer: TLSRole, chainLength: Int, accepted: Bool, detail: String)
+    /// The certificate evaluator's decision about the peer's chain, with the chain validation it
+    /// rests on (every check per link) when the evaluator validated a path.
+    case certificateDecision(peer: TLSRole, chainLength: Int, accepted: Bool, detail: String, validation: ChainValidationResult?)
     /// RFC 5246 §7.4.7.1: the RSA premaster did not decrypt to 48 bytes starting with the
     /// client's version; the server went on with a random premaster so only Finished fails.
     case countermeasureApplied(reason: String)
@@ -70,6 +72,8 @@ public struct NegotiationTrace: Sendable, Hashable {
     public var group: String?
     /// The application protocol ALPN agreed on (RFC 7301), nil when none was negotiated.
     public var applicationProtocol: ProtocolName? = nil
+    /// CBC records are encrypt-then-MAC (RFC 7366): the MAC covers IV and ciphertext and is checked first.
+    public var encryptThenMAC = false
 }
 
 /// A ServerKeyExchange / CertificateVerify signature (RFC 5246 §4.7, §7.4.3, §7.4.8).

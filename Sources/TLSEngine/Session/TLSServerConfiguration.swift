@@ -10,18 +10,28 @@ public struct TLSServerConfiguration {
     public var maximumVersion: ProtocolVersion
     /// The DHE group (default RFC 3526 group 14, as OpenSSL 3; ``DHGroup/ffdhe2048`` selectable).
     public var dhGroup: DHGroup
+    /// The RFC 7919 groups the server accepts when a client names finite-field groups in
+    /// supported_groups, in its order of preference; then one of them is used for DHE (RFC 7919 §4).
+    public var finiteFieldGroups: [DHGroup] = [.ffdhe2048, .ffdhe3072, .ffdhe4096]
     /// The size of this side's DHE private exponent: 256 bits by default (RFC 7919 §5.2 short exponents,
     /// as OpenSSL does for 2048-bit groups); `.full` draws it uniformly below p − 1.
     public var dhExponentSize: DHKeyPair.ExponentSize = .bits(256)
-    /// ECDHE curves in preference order.
+    /// ECDHE curves in preference order. A client that sends no supported_groups gets secp256r1
+    /// when it is listed here (RFC 8422 §4 leaves the choice to the server; P-256 is the curve every
+    /// ECC implementation has, and OpenSSL's choice), else the first.
     public var curves: [ECDHCurve]
     /// Accept extended_master_secret (RFC 7627) when the client offers it.
     public var extendedMasterSecret: Bool
+    /// Answer a client's encrypt_then_mac (RFC 7366) when the chosen suite is CBC, as OpenSSL does.
+    public var encryptThenMAC = true
     public var clientAuthentication: ClientAuthentication
     /// Decides about a client's chain; required when `clientAuthentication` is not `.none`.
     public var clientCertificateEvaluator: (any PeerCertificateEvaluator)?
     /// Signature schemes the server can sign with, in its fallback order.
     public var signatureAlgorithms: [SignatureScheme]
+    /// The schemes a CertificateRequest lists, in order: a client's CertificateVerify must use one
+    /// (default: OpenSSL 3.0's order without SHA-1, RFC 9155).
+    public var certificateRequestSignatureAlgorithms: [SignatureScheme] = SignatureSchemes.certificateRequestDefault
     /// Cache for session resumption; nil turns resumption off (empty session_id).
     public var sessionCache: TLSSessionCache?
     /// The application protocols this server speaks for ALPN (RFC 7301), in its order of preference.
@@ -34,9 +44,9 @@ public struct TLSServerConfiguration {
     public var random: RandomSource
 
     public init(identity: TLSIdentity, random: RandomSource,
-                cipherSuites: [CipherSuite] = CipherSuite.implemented,
+                cipherSuites: [CipherSuite] = CipherSuite.allImplementedWithECDSA,
                 minimumVersion: ProtocolVersion = .tls12, maximumVersion: ProtocolVersion = .tls12,
-                dhGroup: DHGroup = .modp2048, curves: [ECDHCurve] = [.x25519, .secp256r1],
+                dhGroup: DHGroup = .modp2048, curves: [ECDHCurve] = [.x25519, .secp256r1, .secp384r1],
                 extendedMasterSecret: Bool = true, clientAuthentication: ClientAuthentication = .none,
                 clientCertificateEvaluator: (any PeerCertificateEvaluator)? = nil,
                 signatureAlgorithms: [SignatureScheme] = SignatureSchemes.defaultOffer,

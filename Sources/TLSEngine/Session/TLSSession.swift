@@ -7,9 +7,12 @@ public struct TLSSession: Sendable, Hashable {
     public var masterSecret: [UInt8]
     /// True when the master secret is an extended one (RFC 7627 §5.3: resumption must agree).
     public var extendedMasterSecret: Bool
+    /// True when the session's records were encrypt-then-MAC (RFC 7366 §3.1: a resumption keeps it).
+    public var encryptThenMAC: Bool
 
     public init(sessionID: [UInt8], version: ProtocolVersion, cipherSuite: CipherSuite,
-                masterSecret: [UInt8], extendedMasterSecret: Bool) {
+                masterSecret: [UInt8], extendedMasterSecret: Bool, encryptThenMAC: Bool = false) {
+        self.encryptThenMAC = encryptThenMAC
         self.sessionID = sessionID
         self.version = version
         self.cipherSuite = cipherSuite

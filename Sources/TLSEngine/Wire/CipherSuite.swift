@@ -14,6 +14,24 @@ public struct CipherSuite: CodePoint {
     public static let TLS_DHE_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0x0067)
     public static let TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 = CipherSuite(rawValue: 0xc02f)
     public static let TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 = CipherSuite(rawValue: 0xc030)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 = CipherSuite(rawValue: 0xc02b)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 = CipherSuite(rawValue: 0xc02c)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA = CipherSuite(rawValue: 0xc009)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0xc00a)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0xc023)
+    public static let TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384 = CipherSuite(rawValue: 0xc024)
+    // CBC suites beyond the default offer (RFC 5246 Appendix A.5, RFC 4492 §6, RFC 5289 §3.2):
+    // what TLS 1.2 peers and conformance suites still offer by default.
+    public static let TLS_DHE_RSA_WITH_AES_128_CBC_SHA = CipherSuite(rawValue: 0x0033)
+    public static let TLS_RSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0x0035)
+    public static let TLS_DHE_RSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0x0039)
+    public static let TLS_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0x003c)
+    public static let TLS_RSA_WITH_AES_256_CBC_SHA256 = CipherSuite(rawValue: 0x003d)
+    public static let TLS_DHE_RSA_WITH_AES_256_CBC_SHA256 = CipherSuite(rawValue: 0x006b)
+    public static let TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA = CipherSuite(rawValue: 0xc013)
+    public static let TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0xc014)
+    public static let TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0xc027)
+    public static let TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384 = CipherSuite(rawValue: 0xc028)
 
     // Signalling values.
     /// RFC 5746 §3.3: the client supports secure renegotiation (instead of an empty renegotiation_info).
@@ -31,6 +49,37 @@ public struct CipherSuite: CodePoint {
         .TLS_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_256_GCM_SHA384,
         .TLS_RSA_WITH_AES_128_CBC_SHA,
     ]
+
+    /// The CBC suites TLSLab also implements but does not offer or accept unless asked
+    /// (`--suite`, `suites:`): forward-secret first, then by key size and MAC, as OpenSSL orders them.
+    /// Kept out of ``implemented`` so that the default ClientHello (and every recorded run) stays as it is.
+    public static let additionalCBC: [CipherSuite] = [
+        .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256, .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384,
+        .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA,
+        .TLS_DHE_RSA_WITH_AES_256_CBC_SHA256, .TLS_DHE_RSA_WITH_AES_128_CBC_SHA, .TLS_DHE_RSA_WITH_AES_256_CBC_SHA,
+        .TLS_RSA_WITH_AES_128_CBC_SHA256, .TLS_RSA_WITH_AES_256_CBC_SHA256, .TLS_RSA_WITH_AES_256_CBC_SHA,
+    ]
+
+    /// Every suite TLSLab can negotiate: the default list, then ``additionalCBC``.
+    public static let allImplemented: [CipherSuite] = implemented + additionalCBC
+
+    /// The ECDSA-authenticated suites (RFC 8422 §6, RFC 5289 §3.2), for a server whose certificate
+    /// has an EC key: AEAD first, then CBC as ``additionalCBC`` orders it. Not in ``implemented`` or
+    /// ``allImplemented`` (the RSA-authenticated ones), so the default ClientHello stays as it is.
+    public static let implementedECDSA: [CipherSuite] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256, .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
+    ]
+
+    /// What `tlslab connect` offers by default: the ECDSA AEAD suites, then ``implemented``.
+    public static let offerWithECDSA: [CipherSuite] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+    ] + implemented
+
+    /// Every suite TLSLab can negotiate, with either kind of certificate: what a server accepts by
+    /// default (it skips those its certificate key cannot authenticate).
+    public static let allImplementedWithECDSA: [CipherSuite] = implementedECDSA + allImplemented
 
     /// True for the SCSVs, which are not real suites.
     public var isSignalingValue: Bool { self == .TLS_EMPTY_RENEGOTIATION_INFO_SCSV || self == .TLS_FALLBACK_SCSV }

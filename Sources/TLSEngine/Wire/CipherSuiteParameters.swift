@@ -32,4 +32,14 @@ public struct CipherSuiteParameters: Sendable, Hashable {
     /// True when the key exchange is ephemeral (a stolen server key does not decrypt past sessions).
     public var isForwardSecret: Bool { keyExchange != .rsa }
     public var isAEAD: Bool { cipher.isAEAD }
+
+    /// How records are protected under this suite: AES-GCM, or AES-CBC with the suite's HMAC.
+    public var recordCipher: RecordCipher {
+        switch mac {
+        case .none: return .aesGCM(keyLength: keyLength)
+        case .hmacSHA1: return .aesCBC(keyLength: keyLength, mac: .sha1)
+        case .hmacSHA256: return .aesCBC(keyLength: keyLength, mac: .sha256)
+        case .hmacSHA384: return .aesCBC(keyLength: keyLength, mac: .sha384)
+        }
+    }
 }

@@ -39,7 +39,7 @@ public enum ClientKeyExchange: Hashable, Sendable {
                                                                         field: "encrypted_pre_master_secret"))
         case .dheRSA:
             self = .dhe(yc: try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "dh_Yc"))
-        case .ecdheRSA:
+        case .ecdheRSA, .ecdheECDSA:
             self = .ecdhe(point: try reader.readOpaque(lengthBytes: 1, min: 1, max: 0xff, field: "ecdh_Yc"))
         case nil:
             throw .needsKeyExchange(.clientKeyExchange, reason: "the key exchange is not known yet")

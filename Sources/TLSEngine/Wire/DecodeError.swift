@@ -22,8 +22,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case recordOverflow(length: Int, limit: Int)
     /// A record's content type is not one of RFC 5246 §6.2.1's (20–23).
     case unexpectedContentType(UInt8)
-    /// The peer sent an SSL 2.0-compatible CLIENT-HELLO (RFC 5246 Appendix E.2), which TLSLab does
-    /// not accept.
+    /// An SSL 2.0-compatible CLIENT-HELLO (RFC 5246 Appendix E.2) where only TLS records may come:
+    /// from a server, or after a client's first bytes (a server accepts one as the first message).
     case sslv2ClientHello
     /// A handshake message announces a body longer than the reassembler accepts.
     case handshakeMessageTooLarge(length: Int, limit: Int)
@@ -64,7 +64,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unexpectedContentType(raw):
             return "unknown record content type \(raw)"
         case .sslv2ClientHello:
-            return "SSL 2.0-compatible CLIENT-HELLO (not supported; a TLS 1.2 client must send a TLS record)"
+            return "SSL 2.0-compatible CLIENT-HELLO where only TLS records may come (a server accepts one only as a client's first bytes)"
         case let .handshakeMessageTooLarge(length, limit):
             return "handshake message of \(length) bytes exceeds the limit of \(limit)"
         case let .needsKeyExchange(type, reason):

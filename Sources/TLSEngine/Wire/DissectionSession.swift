@@ -357,13 +357,27 @@ final class DissectionSession {
                 try opaque("dh_Ys", lengthBytes: 2, min: 1, max: 0xffff)
             }
             try digitallySigned(prefix: "signed_params")
-        case .ecdheRSA:
-            try cursor.group("params", pushPath: true) { () throws(Stop) in
-                try cursor.codePoint("curve_params.curve_type", ECCurveType.self)
-                try cursor.codePoint("curve_params.namedcurve", NamedGroup.self)
+        case .ecdheRSA, .ecdheECDSA:
+            let readable = try cursor.group("params", pushPath: true) { () throws(Stop) -> Bool in
+                let curveType = try cursor.codePoint("curve_params.curve_type", ECCurveType.self)
+                switch curveType {
+                case .namedCurve:
+                    try cursor.codePoint("curve_params.namedcurve", NamedGroup.self)
+                case .explicitPrime:
+                    // RFC 4492 §5.4 (deprecated by RFC 8422 §5.4, refused with illegal_parameter):
+                    // the curve's prime, coefficients, base point, order and cofactor, each opaque<1..2^8-1>.
+                    for field in ["prime_p", "curve.a", "curve.b", "base.point", "order", "cofactor"] {
+                        try opaque("curve_params.\(field)", lengthBytes: 1, min: 1, max: 0xff)
+                    }
+                default:
+                    // explicit_char2 or an unknown type: what follows cannot be told apart without its layout.
+                    try cursor.rest("curve_params_and_rest", note: "curve_type \(curveType.rawValue) is not named_curve; RFC 8422 §5.4 allows only named_curve (illegal_parameter)")
+                    return false
+                }
                 try opaque("public.point", lengthBytes: 1, min: 1, max: 0xff)
+                return true
             }
-            try digitallySigned(prefix: "signed_params")
+            if readable { try digitallySigned(prefix: "signed_params") }
         case .rsa:
             try cursor.rest("body", note: "RSA key exchange has no ServerKeyExchange: unexpected_message")
         case nil:
@@ -377,7 +391,7 @@ final class DissectionSession {
             try opaque("encrypted_pre_master_secret", lengthBytes: 2, min: 0, max: 0xffff)
         case .dheRSA:
             try opaque("dh_Yc", lengthBytes: 2, min: 1, max: 0xffff)
-        case .ecdheRSA:
+        case .ecdheRSA, .ecdheECDSA:
             try opaque("ecdh_Yc", lengthBytes: 1, min: 1, max: 0xff)
         case nil:
             try cursor.rest("exchange_keys", note: "the key exchange is not known (no ServerHello seen)")

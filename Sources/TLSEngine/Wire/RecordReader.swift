@@ -52,6 +52,39 @@ public struct RecordReader: Sendable {
         }
     }
 
+    /// What the stream starts with, for a server that accepts an SSL 2.0-compatible CLIENT-HELLO as
+    /// its first bytes (RFC 5246 Appendix E.2).
+    public enum SSLv2Start: Equatable, Sendable {
+        /// Not one (a TLS record, or something the record checks will refuse).
+        case notSSLv2
+        /// Too few bytes yet to tell, or the message is not complete.
+        case needMoreBytes
+        /// The whole message: the 2-byte header (high bit set) and msg_type through challenge.
+        case clientHello(wire: [UInt8])
+    }
+
+    /// Takes an SSL 2.0 CLIENT-HELLO off the front of the stream, when that is what starts it: a
+    /// first byte with the high bit set (a 2-byte length) and msg_type 1.
+    public mutating func takeSSLv2ClientHello() throws(DecodeError) -> SSLv2Start {
+        if let failure { throw failure }
+        let pending = buffer[start...]
+        guard let first = pending.first else { return .needMoreBytes }
+        guard first & 0x80 != 0 else { return .notSSLv2 }
+        guard pending.count >= 3 else { return .needMoreBytes }
+        guard pending[start + 2] == 1 else { return .notSSLv2 }
+        let length = Int(first & 0x7f) << 8 | Int(pending[start + 1])
+        // msg_type, version, three lengths, one cipher spec and a 16-byte challenge at least.
+        guard length >= 9 + 3 + 16 else {
+            let error = DecodeError.lengthOutOfRange(field: "v2.msg_length", length: length, min: 28, max: 0x7fff)
+            failure = error
+            throw error
+        }
+        guard pending.count >= 2 + length else { return .needMoreBytes }
+        let wire = Array(pending.prefix(2 + length))
+        start += 2 + length
+        return .clientHello(wire: wire)
+    }
+
     /// Every whole record now available.
     public mutating func drain() throws(DecodeError) -> [TLSRecord] {
         var out: [TLSRecord] = []

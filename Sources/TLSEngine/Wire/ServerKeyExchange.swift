@@ -53,7 +53,7 @@ public struct ServerKeyExchange: Hashable, Sendable {
         switch context.keyExchange {
         case .dheRSA:
             params = .dhe(try ServerDHParams(from: &reader))
-        case .ecdheRSA:
+        case .ecdheRSA, .ecdheECDSA:
             params = .ecdhe(try ServerECDHParams(from: &reader))
         case .rsa:
             throw .needsKeyExchange(.serverKeyExchange, reason: "RSA key exchange has no ServerKeyExchange")

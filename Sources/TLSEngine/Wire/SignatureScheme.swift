@@ -61,8 +61,8 @@ public struct SignatureScheme: CodePoint {
 
     /// The TLS 1.2 reading of the same two bytes (RFC 5246 §7.4.1.4.1).
     public var hashAndSignature: SignatureAndHashAlgorithm {
-        SignatureAndHashAlgorithm(hash: HashAlgorithm(rawValue: UInt8(rawValue >> 8)),
-                                  signature: SignatureAlgorithm(rawValue: UInt8(rawValue & 0xff)))
+        SignatureAndHashAlgorithm(hash: .init(rawValue: UInt8(rawValue >> 8)),
+                                  signature: .init(rawValue: UInt8(rawValue & 0xff)))
     }
 
     /// True for RSASSA-PSS with an rsaEncryption key (the schemes OpenSSL prefers in TLS 1.2).

@@ -1,0 +1,282 @@
+import HTTP2
+import TCPSim
+import TLSEngine
+import Trace
+
+/// A teaching sentence for the steps the ladder draws without one, derived from the trace's facts
+/// only: what a bare ACK acknowledges (its ack number against the byte ranges of the messages the
+/// peer sent, `Trace.streamSpans`) and why it travels alone, what a segment carries, what a TCP
+/// state means, what a completed handshake or a checked signature establishes. Every word comes
+/// from the catalogue (`walk.…`).
+struct StepTeacher {
+    let trace: Trace
+    let renderer: TextRenderer
+
+    /// One direction of one connection's byte stream.
+    struct Direction: Hashable {
+        var from: TCPEndpoint
+        var to: TCPEndpoint
+    }
+
+    /// The ack number the receiving end last sent for each direction.
+    var lastAck: [Direction: UInt32] = [:]
+    /// Each direction's initial sequence number (from its SYN) and the sequence number of its FIN.
+    var isn: [Direction: UInt32] = [:]
+    var fin: [Direction: UInt32] = [:]
+    /// Bare segments so far: the first is the third segment of the handshake, which the ladder explains.
+    var bareACKs = 0
+    /// Who sends from each address (read off the segments each actor sent).
+    let owner: [IPv4Address: Actor]
+
+    init(trace: Trace, renderer: TextRenderer) {
+        self.trace = trace
+        self.renderer = renderer
+        var owner = trace.participants
+        for e in trace.events {
+            if case .tcp(.sent(let p)) = e.kind, owner[p.source] == nil { owner[p.source] = e.actor }
+        }
+        self.owner = owner
+    }
+
+    func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
+
+    /// A party's name in the catalogue's words.
+    func party(_ actor: Actor) -> String { renderer.explanations("party.\(actor.rawValue)") ?? actor.rawValue }
+
+    /// The sentences for event `index` (empty when the ladder already explains it). Call in order.
+    mutating func sentences(for index: Int) -> [String] {
+        let event = trace.events[index]
+        let who = ["actor": party(event.actor), "peer": party(event.counterpart)]
+        func with(_ extra: [String: String]) -> [String: String] { who.merging(extra) { _, new in new } }
+        switch event.kind {
+        case .tcp(.sent(let p)):
+            return segmentSentences(p, actor: event.actor, index: index)
+        case .tcp(.injected(let p)) where event.actor == .attacker:
+            return [say("walk.tcp.injected", ["actor": party(event.actor), "peer": party(owner[p.source] ?? .client)])]
+        case .dropped(let undelivered):
+            let reason = undelivered.reason.key.split(separator: ".").last.map(String.init) ?? ""
+            return [renderer.explanations("walk.dropped.\(reason)", who) ?? say("walk.dropped", who)]
+        case .attack(.failed):
+            return [say("walk.attack.failed", who)]
+        case .http2(.connectionError(let code, _)):
+            return [say("walk.h2.connectionError", with(["code": code.name]))]
+        case .http2(.streamError(let stream, let code, _)):
+            return [say("walk.h2.streamError", with(["stream": "\(stream)", "code": code.name]))]
+        case .http2(.frameSent(let f)), .http2(.frameReceived(let f)):
+            guard case .rstStream(let code) = f.frame.payload else { return [] }
+            return [say(code == HTTP2ErrorCode.refusedStream.rawValue ? "walk.h2.rstStreamRefused" : "walk.h2.rstStream", who)]
+        case .tcp(.connection(_, .stateChanged(_, let to, let cause))):
+            return [stateSentence(to, cause: cause, values: who)]
+        case .tls(.alertSent(let alert, _)) where alert.alertDescription == .closeNotify:
+            return [say("walk.tls.closeNotify", who)]
+        case .tls(.handshakeCompleted):
+            return [say("walk.tls.complete", who)]
+        case .tls(.negotiated(let n)) where event.actor == .client:
+            return [say(n.resumed ? "walk.tls.negotiatedResumed" : "walk.tls.negotiated", who)]
+        case .tls(.applicationDataSent(let data)):
+            return [say("walk.tls.applicationData", with(["count": "\(data.count)"]))]
+        case .tls(.signature(let sig)):
+            return [say(sig.created ? "walk.tls.signed" : sig.valid ? "walk.tls.signatureValid" : "walk.tls.signatureInvalid", who)]
+        case .tls(.certificateDecision(_, _, let accepted, _, _)):
+            return [say(accepted ? "walk.pki.accepted" : "walk.pki.rejected", who)]
+        case .tls(.derived(let value)):
+            switch value {
+            case .masterSecret, .keyBlock:
+                // The client's line carries the explanation; the server runs the same computation.
+                return event.actor == .client ? [] : [say("walk.tls.sameComputation", who)]
+            case .rsaPreMasterDecryption(_, let decrypted, _):
+                // A padding error is explained by the countermeasure that follows.
+                return decrypted == nil ? [] : [say("walk.tls.rsaDecryption", who)]
+            case .dhAgreement, .ecdhAgreement:
+                return [say("walk.tls.agreement", who)]
+            case .verifyData:
+                return [say("walk.tls.verifyData", who)]
+            case .rsaPreMasterEncryption, .transcriptHash:
+                return []
+            }
+        case .compute(_, let duration):
+            return [say("walk.compute", with(["duration": TextRenderer.timeText(duration)]))]
+        case .http(.requestSent):
+            return [say(trace.summary.usedTLS ? "walk.http.request" : "walk.http.requestPlain", who)]
+        case .http(.requestRetried):
+            return [say("walk.http.retried", who)]
+        case .http(.responseReceived):
+            return [say(trace.summary.usedTLS ? "walk.http.response" : "walk.http.responsePlain", who)]
+        default:
+            return []
+        }
+    }
+
+    // MARK: Segments
+
+    mutating func segmentSentences(_ p: TCPPacket, actor: Actor, index: Int) -> [String] {
+        let s = p.segment
+        let outgoing = Direction(from: p.sourceEndpoint, to: p.destinationEndpoint)
+        let incoming = Direction(from: p.destinationEndpoint, to: p.sourceEndpoint)
+        let values = ["actor": party(actor), "peer": party(owner[p.destination] ?? (actor == .client ? .server : .client))]
+        func with(_ extra: [String: String]) -> [String: String] { values.merging(extra) { _, new in new } }
+        let syn = s.flags.contains(.syn), finFlag = s.flags.contains(.fin), rst = s.flags.contains(.rst)
+        if syn { isn[outgoing] = s.seq.rawValue }
+        if finFlag { fin[outgoing] = s.seq.rawValue &+ UInt32(s.payload.count) }
+        // The ladder explains SYN, SYN-ACK and FIN (and RST in a TCP lesson), and the first bare ACK
+        // (the handshake's third segment).
+        if rst && !trace.isLessonOnly { return [say("walk.tcp.rst", values)] }
+        var explained = syn || finFlag || rst
+        if !explained && s.payload.isEmpty && bareACKs == 0 { explained = true }
+        if s.flags.compact == "A" && s.payload.isEmpty { bareACKs += 1 }
+
+        // What the ack number acknowledges that was not acknowledged before.
+        var out: [String] = []
+        let previous = lastAck[incoming]
+        var acknowledged: (count: Int, names: String)?
+        var acknowledgesFIN = false, acknowledgesSYN = false
+        if let ack = s.ack?.rawValue {
+            lastAck[incoming] = ack
+            if let f = fin[incoming], ack == f &+ 1, previous != ack { acknowledgesFIN = true }
+            if let i = isn[incoming], ack == i &+ 1, previous == nil { acknowledgesSYN = true }
+            let from = previous ?? isn[incoming].map { $0 &+ 1 }
+            if let from, ack != from, !acknowledgesFIN, !acknowledgesSYN, ack &- from < 0x8000_0000 {
+                acknowledged = (Int(ack &- from), messages(incoming, from: from, to: ack))
+            }
+        }
+        guard !explained else { return [] }
+        if s.payload.isEmpty {
+            guard let ack = s.ack?.rawValue else { return [] }
+            if acknowledgesFIN { return [say("walk.ack.fin", with(["ack": "\(ack)"]))] }
+            if acknowledgesSYN { return [say("walk.ack.syn", with(["ack": "\(ack)"]))] }
+            if let acknowledged {
+                let key = acknowledged.names.isEmpty ? "walk.ack.bytes" : "walk.ack.data"
+                out.append(say(key, with(["count": "\(acknowledged.count)", "messages": acknowledged.names, "ack": "\(ack)"])))
+                out.append(say(cause(before: index, actor: actor) == .delayedACK ? "walk.ack.delayed" : "walk.ack.atOnce", values))
+                return out
+            }
+            let reason: String
+            switch cause(before: index, actor: actor) {
+            case .windowUpdate(let window): reason = say("walk.ack.windowUpdate", with(["window": "\(window)"]))
+            case .outOfOrder: reason = say("walk.ack.duplicate", values)
+            case .challenge: reason = say("walk.ack.challenge", values)
+            case .finAgain: reason = say("walk.ack.finAgain", values)
+            case .delayedACK, nil: reason = say("walk.ack.noReason", values)
+            }
+            return [say("walk.ack.nothingNew", with(["ack": "\(ack)"])), reason]
+        }
+        // A segment with data: which stream bytes and which messages.
+        let carried = renderer.layout.carried(p)
+        let names = carried.map { renderer.spanName($0.span.content) }.joined(separator: ", ")
+        if let first = isn[outgoing].map({ $0 &+ 1 }) {
+            let offset = Int(s.seq.rawValue &- first)
+            out.append(say(names.isEmpty ? "walk.segment.bytes" : "walk.segment.data",
+                           with(["count": "\(s.payload.count)", "first": "\(offset + 1)", "last": "\(offset + s.payload.count)", "messages": names])))
+        } else {
+            out.append(say("walk.segment.dataNoOffsets", with(["count": "\(s.payload.count)", "messages": names])))
+        }
+        if carried.contains(where: \.partial) { out.append(say("walk.segment.split", values)) }
+        if s.flags.contains(.psh) { out.append(say("walk.segment.push", values)) }
+        if let acknowledged {
+            out.append(say(acknowledged.names.isEmpty ? "walk.segment.piggybackBytes" : "walk.segment.piggyback",
+                           with(["count": "\(acknowledged.count)", "messages": acknowledged.names])))
+        }
+        return out
+    }
+
+    /// The TLS messages (or records) whose bytes lie in [from, to) of a direction's stream.
+    func messages(_ d: Direction, from: UInt32, to: UInt32) -> String {
+        let spans = trace.streamSpans.filter { $0.source == d.from && $0.destination == d.to && !$0.injected }
+        var names: [String] = []
+        for span in spans {
+            let start = Int(from &- span.firstSequence), end = start + Int(to &- from)
+            guard span.offset < end, span.offset + span.length > start else { continue }
+            let name = renderer.spanName(span.content)
+            if names.last != name { names.append(name) }
+        }
+        return names.joined(separator: ", ")
+    }
+
+    /// Why a segment that acknowledges nothing new was sent: what its sender's TCP reported just before.
+    enum ACKCause: Equatable { case windowUpdate(Int), outOfOrder, challenge, finAgain, delayedACK }
+
+    func cause(before index: Int, actor: Actor) -> ACKCause? {
+        let time = trace.events[index].time
+        for e in trace.events[..<index].reversed() {
+            guard e.time == time else { break }
+            guard e.actor == actor, case .tcp(.connection(_, let event)) = e.kind else { continue }
+            switch event {
+            case .windowUpdateSent(let window): return .windowUpdate(window)
+            case .outOfOrderBuffered: return .outOfOrder
+            case .challengeACK: return .challenge
+            case .finReacknowledgedInTimeWait: return .finAgain
+            case .timerFired(.delayedACK): return .delayedACK
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    // MARK: TCP states
+
+    func stateSentence(_ state: TCPState, cause: TCPTransitionCause, values: [String: String]) -> String {
+        switch state {
+        case .closed:
+            switch cause {
+            case .timeWaitExpired: return say("walk.state.closedAfterTimeWait", values)
+            case .ackOfFIN: return say("walk.state.closedAfterLastACK", values)
+            case .resetReceived: return say("walk.state.closedByReset", values)
+            default: return say("walk.state.closed", values)
+            }
+        case .listen: return say("walk.state.listen", values)
+        case .synSent: return say("walk.state.synSent", values)
+        case .synReceived: return say("walk.state.synReceived", values)
+        case .established: return say("walk.state.established", values)
+        case .finWait1: return say("walk.state.finWait1", values)
+        case .finWait2: return say("walk.state.finWait2", values)
+        case .closeWait: return say("walk.state.closeWait", values)
+        case .closing: return say("walk.state.closing", values)
+        case .lastAck: return say("walk.state.lastAck", values)
+        case .timeWait: return say("walk.state.timeWait", values)
+        }
+    }
+
+    // MARK: The knowledge panel's subtlety
+
+    /// For the knowledge panel at event `last`: handshake messages whose bytes a side's TCP has
+    /// already acknowledged but its TLS layer has not read yet — the table counts only what TLS read.
+    static func unreadByTLS(_ trace: Trace, upTo last: Int, renderer: TextRenderer) -> [String] {
+        guard !trace.hasAttacker, last < trace.events.count else { return [] }
+        var out: [String] = []
+        for receiver in [Actor.client, .server] {
+            var acked: UInt32?, direction: Direction?
+            var read = 0
+            for e in trace.events.prefix(last + 1) where e.connection == 0 && e.actor == receiver {
+                switch e.kind {
+                case .tcp(.sent(let p)):
+                    if let a = p.segment.ack, !p.segment.flags.contains(.syn) {
+                        acked = a.rawValue
+                        direction = Direction(from: p.destinationEndpoint, to: p.sourceEndpoint)
+                    }
+                case .tls(.handshakeReceived):
+                    read += 1
+                default:
+                    break
+                }
+            }
+            guard let acked, let direction else { continue }
+            let spans = trace.streamSpans.filter { span in
+                guard span.source == direction.from, span.destination == direction.to, !span.injected,
+                      case .handshake = span.content else { return false }
+                return true
+            }.sorted { $0.offset < $1.offset }
+            let acknowledged = spans.filter { Int(acked &- $0.firstSequence) >= $0.offset + $0.length }
+            guard acknowledged.count > read else { continue }
+            let names = acknowledged[read...].map { renderer.spanName($0.content) }.joined(separator: ", ")
+            let readAt = trace.events[(last + 1)...].first { e in
+                guard e.actor == receiver, e.connection == 0, case .tls(.handshakeReceived) = e.kind else { return false }
+                return true
+            }
+            let name = renderer.explanations("party.\(receiver.rawValue)") ?? receiver.rawValue
+            var values = ["actor": name, "messages": names]
+            values["time"] = readAt.map { TextRenderer.timeText($0.time) }
+            out.append(renderer.explanations(readAt == nil ? "walk.knowledge.unreadNever" : "walk.knowledge.unread", values) ?? "")
+        }
+        return out
+    }
+}

@@ -1,0 +1,60 @@
+import Crypto
+import _CryptoExtras
+import TLSCrypto
+
+/// RFC 7366 §3: with encrypt-then-MAC a CBC record is
+/// `IV ‖ ENC(content ‖ padding ‖ padding_length) ‖ MAC`, where
+/// `MAC = HMAC(MAC_write_key, seq_num ‖ type ‖ version ‖ length ‖ IV ‖ ENC(…))` and `length` counts
+/// the IV and the ciphertext. The receiver checks the MAC first and decrypts only a record that
+/// verifies, so padding errors cannot be told apart from forgeries (no padding oracle, no Lucky 13).
+extension RecordProtector {
+    mutating func sealEncryptThenMAC(mac: RecordMAC, seq: UInt64, contentType: UInt8, version: UInt16, plaintext: [UInt8],
+                                     random: RandomSource, explicitNonce: [UInt8]?) throws(RecordProtectionError) -> RecordCryptoDetail {
+        let padLength = (Self.blockSize - (plaintext.count + 1) % Self.blockSize) % Self.blockSize
+        let padding = [UInt8](repeating: UInt8(padLength), count: padLength + 1)
+        let iv = try nextIV(random: random, explicitNonce: explicitNonce)
+        let encrypted: [UInt8]
+        do {
+            encrypted = Array(try AES._CBC.encrypt(plaintext + padding, using: SymmetricKey(data: keys.writeKey),
+                                                   iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
+        } catch {
+            throw .invalidKeys("AES-CBC refused the key or IV: \(error)")
+        }
+        chain(encrypted)
+        let sent = (explicitIV ? iv : []) + encrypted
+        let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: sent.count)
+        let tag = mac.authenticate(macHeader + sent, key: keys.macKey)
+        try advanceSequence()
+        return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: iv, additionalData: macHeader, authenticator: tag,
+                                  padding: padding, plaintext: plaintext, fragment: sent + tag)
+    }
+
+    mutating func openEncryptThenMAC(mac: RecordMAC, seq: UInt64, contentType: UInt8, version: UInt16,
+                                     fragment: [UInt8]) throws(RecordProtectionError) -> RecordCryptoDetail {
+        let ivLength = explicitIV ? Self.blockSize : 0
+        let sentCount = fragment.count - mac.length
+        guard sentCount >= ivLength + Self.blockSize, (sentCount - ivLength) % Self.blockSize == 0 else {
+            throw .badRecordMAC("an encrypt-then-MAC record of \(fragment.count) bytes cannot hold IV, a block and the \(mac.name)")
+        }
+        let sent = Array(fragment.prefix(sentCount))
+        let receivedMAC = Array(fragment.suffix(mac.length))
+        let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: sentCount)
+        let expectedMAC = mac.authenticate(macHeader + sent, key: keys.macKey)
+        var diff: UInt8 = 0
+        for (a, b) in zip(expectedMAC, receivedMAC) { diff |= a ^ b }
+        guard diff == 0 else { throw .badRecordMAC("the \(mac.name) over IV and ciphertext does not verify (checked before decrypting)") }
+        let iv = explicitIV ? Array(sent.prefix(ivLength)) : chainedIV
+        let body = Array(sent.dropFirst(ivLength))
+        let decrypted = try cbcDecrypt(body, iv: iv)
+        // The MAC verified, so the sender built this padding: a bad one is still bad_record_mac (RFC 7366 §3).
+        let padLength = Int(decrypted[decrypted.count - 1])
+        guard padLength + 1 <= decrypted.count, decrypted.suffix(padLength + 1).allSatisfy({ Int($0) == padLength }) else {
+            throw .badRecordMAC("the padding of an encrypt-then-MAC record is malformed")
+        }
+        chain(body)
+        try advanceSequence()
+        return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: iv, additionalData: macHeader, authenticator: receivedMAC,
+                                  padding: Array(decrypted.suffix(padLength + 1)),
+                                  plaintext: Array(decrypted.prefix(decrypted.count - padLength - 1)), fragment: fragment)
+    }
+}
