@@ -288,11 +288,11 @@ def main():
               f"#step-{target_step} opens step {target_step}")
 
         has_message = browser.evaluate(
-            f"Array.from(document.querySelectorAll('#ladder g.row.has-bytes')).some(r => r.getAttribute('aria-label').includes({json.dumps(args.message)}))")
+            f"Array.from(document.querySelectorAll('#ladder g.row.has-bytes')).some(r => r.querySelector('title').textContent.includes({json.dumps(args.message)}))")
         if has_message:
             box = browser.evaluate(f"""(() => {{
                 const row = Array.from(document.querySelectorAll('#ladder g.row.has-bytes'))
-                    .find(r => r.getAttribute('aria-label').includes({json.dumps(args.message)}));
+                    .find(r => r.querySelector('title').textContent.includes({json.dumps(args.message)}));
                 row.scrollIntoView({{block: 'center'}});
                 const r = row.querySelector('line.arrow').getBoundingClientRect();
                 return [r.left + r.width / 2, r.top + r.height / 2, row.getAttribute('data-step')];

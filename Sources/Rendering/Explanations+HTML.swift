@@ -37,6 +37,7 @@ extension Explanations {
         "html.bytes.length": "{count} bytes",
         "html.bytes.hint": "Point at a field (or focus it) to see its bytes highlighted in the hex dump.",
         "html.bytes.dump": "The whole message in hex",
+        "html.bytes.same": "The same bytes as step {step}: its table, field by field.",
         "html.bytes.elided": "… ({count} bytes)",
         "html.knowledge.heading": "Who knows what at this step",
         "html.knowledge.secret": "secret",

@@ -36,6 +36,7 @@ extension Explanations {
         "html.bytes.length": "{count} 字节",
         "html.bytes.hint": "把指针移到一个字段上（或让它获得焦点），十六进制转储中它的字节就会高亮。",
         "html.bytes.dump": "整条消息的十六进制",
+        "html.bytes.same": "与第 {step} 步的字节完全相同：见那一步的逐字段表格。",
         "html.bytes.elided": "…（{count} 字节）",
         "html.knowledge.heading": "这一步谁知道什么",
         "html.knowledge.secret": "秘密",

@@ -178,6 +178,25 @@ struct HTMLRendererTests {
         #expect(!(Self.between(html, "<svg xmlns", "</svg>") ?? "").contains("──▶"))
     }
 
+    /// Data is not repeated per step: a message sent again byte for byte (each HTTP/1.0 connection's
+    /// certificate chain) points at the first step's table, which the script copies in when opened.
+    @Test func aRepeatedMessageSharesItsBytesTable() throws {
+        let trace = try Self.trace(.http10)
+        let html = HTMLRenderer().page(name: "http10", trace: trace)
+        var distinct = Set<[UInt8]>(), sent = 0
+        for event in trace.events {
+            if case .tls(.handshakeSent(_, let wire)) = event.kind { distinct.insert(wire); sent += 1 }
+        }
+        #expect(sent > distinct.count, "the run sends some message twice")
+        #expect(Self.count("<table class=\"fields\">", in: html) == distinct.count, "one table per distinct message")
+        let shared = html.matches(of: /<details class="bytes" id="bytes-(\d+)" data-same="bytes-(\d+)">/)
+        #expect(shared.count == sent - distinct.count)
+        for match in shared {
+            let (step, first) = (Int(match.output.1) ?? 0, Int(match.output.2) ?? 0)
+            #expect(first < step && html.contains("<details class=\"bytes\" id=\"bytes-\(first)\" data-hex="), "step \(step) points at step \(first)'s table")
+        }
+    }
+
     @Test func theChainIsShownLinkByLinkWithBothHashes() throws {
         let html = HTMLRenderer().page(name: "rsa", trace: try Self.trace(.rsa))
         let chain = try #require(Self.between(html, "<figure class=\"chain\">", "</figure>"))

@@ -23,6 +23,15 @@ extension HTMLRenderer {
         return out + "</details>\n"
     }
 
+    /// A message whose bytes an earlier step already showed: a pointer to that step's table, which
+    /// the script copies in when these bytes are opened (the page holds each table once).
+    func sharedBytes(_ message: Walkthrough.MessageBytes, step: Int, sameAs first: Int) -> String {
+        var out = "<details class=\"bytes\" id=\"bytes-\(step)\" data-same=\"bytes-\(first)\">\n"
+        out += "<summary>\(say("html.bytes.summary", ["count": "\(message.bytes.count)"]))</summary>\n"
+        out += "<p class=\"same\"><a href=\"#step-\(first)\">\(say("html.bytes.same", ["step": "\(first)"]))</a></p>\n"
+        return out + "</details>\n"
+    }
+
     func fieldRows(_ field: DissectedField, depth: Int, input: [UInt8]) -> String {
         var hexCell: String
         if field.isLeaf, field.length > 0, field.end <= input.count {
@@ -37,9 +46,11 @@ extension HTMLRenderer {
         } else {
             hexCell = explanations("html.bytes.length", ["count": "\(field.length)"]) ?? "\(field.length)"
         }
-        var out = "<tr class=\"\(field.isLeaf ? "leaf" : "group")\" tabindex=\"0\" data-o=\"\(field.offset)\" data-l=\"\(field.length)\">"
+        // The depth's indent is a class (d0…d9, in the stylesheet); deeper fields say it inline.
+        let indent = depth <= 9 ? "" : " style=\"padding-left:\(HTMLText.number(0.4 + Double(depth) * 1.1))em\""
+        var out = "<tr class=\"\(field.isLeaf ? "leaf" : "group") d\(min(depth, 9))\" tabindex=\"0\" data-o=\"\(field.offset)\" data-l=\"\(field.length)\">"
         out += "<td class=\"o\">\(field.offset)</td>"
-        out += "<td class=\"f\" style=\"padding-left:\(HTMLText.number(0.4 + Double(depth) * 1.1))em\">\(HTMLText.escaped(field.name))</td>"
+        out += "<td class=\"f\"\(indent)>\(HTMLText.escaped(field.name))</td>"
         var value = HTMLText.escaped(field.value)
         if let note = field.note { value += "<span class=\"note\">! \(HTMLText.escaped(note))</span>" }
         out += "<td class=\"v\">\(value)</td><td class=\"x\">\(HTMLText.escaped(hexCell))</td></tr>\n"

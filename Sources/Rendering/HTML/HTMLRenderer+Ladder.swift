@@ -114,14 +114,14 @@ extension HTMLRenderer {
             alt = explanations("html.ladder.alt.note", ["step": "\(number)", "text": words]) ?? words
         }
         if let time {
-            body += "<text class=\"time\" x=\"\(HTMLText.number(G.timeRight))\" y=\"\(HTMLText.number(lineY))\" text-anchor=\"end\">\(HTMLText.escaped(time))</text>\n"
+            body += "<text class=\"time\" x=\"\(HTMLText.number(G.timeRight))\" y=\"\(HTMLText.number(lineY))\">\(HTMLText.escaped(time))</text>\n"
         }
         let opens = step.message != nil
         var g = "<g class=\"row tone-\(tone)\(opens ? " has-bytes" : "")\" id=\"row-\(number)\" data-step=\"\(number)\""
-        g += opens ? " role=\"button\" tabindex=\"0\"" : " role=\"img\""
-        g += " aria-label=\"\(HTMLText.escaped(alt))\">\n"
+        // The text alternative is the row's <title> (its accessible name, and a tooltip).
+        g += opens ? " role=\"button\" tabindex=\"0\">\n" : " role=\"img\">\n"
         g += "<title>\(HTMLText.escaped(alt))</title>\n"
-        g += "<rect class=\"hit\" x=\"0\" y=\"\(HTMLText.number(top))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(G.row))\"/>\n"
+        g += "<rect class=\"hit\" y=\"\(HTMLText.number(top))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(G.row))\"/>\n"
         return g + body + "</g>\n"
     }
 
@@ -135,7 +135,8 @@ extension HTMLRenderer {
     }
 
     func label(_ text: String, x: Double, y: Double, anchor: String) -> String {
-        "<text class=\"label\" x=\"\(HTMLText.number(x))\" y=\"\(HTMLText.number(y))\" text-anchor=\"\(anchor)\">\(HTMLText.escaped(text))</text>\n"
+        // The anchor is a class (the stylesheet sets text-anchor): a long run has hundreds of labels.
+        "<text class=\"label\(anchor == "start" ? "" : anchor == "middle" ? " m" : " e")\" x=\"\(HTMLText.number(x))\" y=\"\(HTMLText.number(y))\">\(HTMLText.escaped(text))</text>\n"
     }
 
     /// `text` cut to `columns` display columns, with … when cut.

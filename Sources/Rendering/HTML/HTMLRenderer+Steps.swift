@@ -9,6 +9,7 @@ extension HTMLRenderer {
         let panels = !trace.isLessonOnly && !TextRenderer.isOneSided(trace) && !trace.events.isEmpty
         var tables: [String: String] = [:]          // table HTML → id
         var tableAt: [Int: String] = [:]           // event index → id, so each prefix is measured once
+        var bytesAt: [[UInt8]: Int] = [:]           // message bytes → the step that first shows them
         var out = ""
         for (index, step) in walk.steps.enumerated() {
             let number = index + 1
@@ -50,7 +51,15 @@ extension HTMLRenderer {
                case .chainValidation(let validation) = trace.events[step.eventIndex].kind {
                 out += chain(validation, checker: trace.events[step.eventIndex].actor)
             }
-            if let message = step.message { out += bytes(message, step: number) }
+            if let message = step.message {
+                // A message sent again byte for byte (a certificate chain on every connection) shares the first table.
+                if let first = bytesAt[message.bytes] {
+                    out += sharedBytes(message, step: number, sameAs: first)
+                } else {
+                    bytesAt[message.bytes] = number
+                    out += bytes(message, step: number)
+                }
+            }
             if let ownTable { out += ownTable }
             out += "</section>\n"
         }

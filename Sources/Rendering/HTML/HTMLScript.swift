@@ -72,7 +72,26 @@ enum HTMLScript {
         }
       }
 
+      // Bytes an earlier step already showed: copy that step's table and dump in, once.
+      function adopt(details) {
+        var id = details.getAttribute('data-same');
+        if (!id || details.getAttribute('data-adopted')) { return; }
+        var source = document.getElementById(id);
+        if (!source) { return; }
+        details.setAttribute('data-hex', source.getAttribute('data-hex') || '');
+        Array.prototype.forEach.call(source.querySelectorAll('.hint, .fields-scroll, .dump'), function (part) {
+          var copy = part.cloneNode(true);
+          Array.prototype.forEach.call(copy.querySelectorAll('[data-filled]'), function (p) {
+            p.removeAttribute('data-filled');
+            while (p.firstChild) { p.removeChild(p.firstChild); }
+          });
+          details.appendChild(copy);
+        });
+        details.setAttribute('data-adopted', '1');
+      }
+
       function fillDump(details) {
+        adopt(details);
         var pre = details.querySelector('pre.hexdump');
         if (!pre || pre.getAttribute('data-filled')) { return; }
         var hex = details.getAttribute('data-hex') || '';
@@ -126,12 +145,15 @@ enum HTMLScript {
       Array.prototype.forEach.call(document.querySelectorAll('details.bytes'), function (d) {
         d.addEventListener('toggle', function () { if (d.open) { fillDump(d); } });
       });
-      Array.prototype.forEach.call(document.querySelectorAll('table.fields tbody tr'), function (tr) {
-        tr.addEventListener('mouseenter', function () { highlight(tr, true); });
-        tr.addEventListener('mouseleave', function () { highlight(tr, false); });
-        tr.addEventListener('focus', function () { highlight(tr, true); });
-        tr.addEventListener('blur', function () { highlight(tr, false); });
-      });
+      // One listener for every field row, copied tables included.
+      function fieldRow(e) {
+        var tr = e.target && e.target.closest ? e.target.closest('table.fields tbody tr') : null;
+        return tr && (!e.relatedTarget || !tr.contains(e.relatedTarget)) ? tr : null;
+      }
+      document.addEventListener('mouseover', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, true); } });
+      document.addEventListener('mouseout', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, false); } });
+      document.addEventListener('focusin', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, true); } });
+      document.addEventListener('focusout', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, false); } });
       document.addEventListener('keydown', function (e) {
         if (e.altKey || e.ctrlKey || e.metaKey) { return; }
         var tag = (e.target && e.target.tagName) || '';

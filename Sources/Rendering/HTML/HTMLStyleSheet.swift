@@ -39,8 +39,8 @@ enum HTMLStyleSheet {
     .row:hover .hit{fill:#0b4fa814}
     .row.current .hit,.current-swatch{fill:var(--current)}
     .row:focus{outline:none}.row:focus .hit{stroke:var(--accent);stroke-width:2}
-    .label{font-size:11px;fill:var(--plain)}
-    .time{font-size:10px;fill:var(--muted)}
+    .label{font-size:11px;fill:var(--plain)}.label.m{text-anchor:middle}.label.e{text-anchor:end}
+    .time{font-size:10px;fill:var(--muted);text-anchor:end}
     .arrow{stroke:var(--plain);stroke-width:1.6}
     .arrow.lost{stroke-dasharray:5 3}
     .cross{font-size:13px;font-weight:700;fill:var(--alert)}
@@ -81,6 +81,8 @@ enum HTMLStyleSheet {
     .fields{font-size:.78rem}
     .fields td.x{overflow-wrap:anywhere;min-width:12em}
     .fields td.o{text-align:right;color:var(--muted)}
+    .d0 .f{padding-left:.4em}.d1 .f{padding-left:1.5em}.d2 .f{padding-left:2.6em}.d3 .f{padding-left:3.7em}.d4 .f{padding-left:4.8em}
+    .d5 .f{padding-left:5.9em}.d6 .f{padding-left:7em}.d7 .f{padding-left:8.1em}.d8 .f{padding-left:9.2em}.d9 .f{padding-left:10.3em}
     .fields tr.group td{background:#f4f6f8}
     .fields tr.hl td{background:var(--current)}
     .note{display:block;color:var(--alert)}
