@@ -287,6 +287,14 @@ def main():
         check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == str(target_step),
               f"#step-{target_step} opens step {target_step}")
 
+        # An explanation the page holds once is filled in when a later step repeats it.
+        repeat = browser.evaluate("(() => { const p = document.querySelector('p[data-same]'); return p ? p.closest('section.step').getAttribute('data-step') : null; })()")
+        if repeat:
+            browser.evaluate(f"location.hash = '#step-{repeat}'")
+            browser.pump(0.2)
+            filled = browser.evaluate("Array.from(document.querySelectorAll('section.step:not([hidden]) p[data-same]')).every(p => p.textContent.length > 0 && p.textContent === document.getElementById(p.getAttribute('data-same')).textContent)")
+            check(filled, f"step {repeat}'s repeated explanations are filled in")
+
         has_message = browser.evaluate(
             f"Array.from(document.querySelectorAll('#ladder g.row.has-bytes')).some(r => r.querySelector('title').textContent.includes({json.dumps(args.message)}))")
         if has_message:

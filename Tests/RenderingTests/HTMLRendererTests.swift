@@ -73,7 +73,7 @@ struct HTMLRendererTests {
         for n in 1...walk.steps.count {
             let section = try #require(Self.between(html, "id=\"step-\(n)\"", "</section>"), "step \(n) has a section")
             // An explanation: prose, values, a heading, a chain or a lesson's checks — never empty.
-            #expect(["<p class=\"why\">", "<ul class=\"facts\">", "<h3>", "<ul class=\"checks\">"].contains { section.contains($0) }
+            #expect(["<p class=\"why\"", "<ul class=\"facts\">", "<h3>", "<ul class=\"checks\">"].contains { section.contains($0) }
                     || section.contains("<p class=\"none\">") && walk.steps[n - 1].detail.allSatisfy { $0.allSatisfy { $0 == " " } },
                     "step \(n) says something: \(section.prefix(300))")
             #expect(html.contains("id=\"row-\(n)\" data-step=\"\(n)\""), "step \(n) has a ladder row")
@@ -191,6 +191,12 @@ struct HTMLRendererTests {
         #expect(Self.count("<table class=\"fields\">", in: html) == distinct.count, "one table per distinct message")
         let shared = html.matches(of: /<details class="bytes" id="bytes-(\d+)" data-same="bytes-(\d+)">/)
         #expect(shared.count == sent - distinct.count)
+        // A long explanation is in the page once; its repeats point at it.
+        let held = html.matches(of: /<p class="why" id="(w\d+)">([^<]*)<\/p>/).map { (String($0.output.1), String($0.output.2)) }
+        #expect(Set(held.map(\.1)).count == held.count, "each held explanation once")
+        let repeats = html.matches(of: /<p class="why" data-same="(w\d+)"><\/p>/).map { String($0.output.1) }
+        #expect(!repeats.isEmpty, "the walkthrough repeats explanations on every connection")
+        #expect(Set(repeats).isSubset(of: Set(held.map(\.0))))
         for match in shared {
             let (step, first) = (Int(match.output.1) ?? 0, Int(match.output.2) ?? 0)
             #expect(first < step && html.contains("<details class=\"bytes\" id=\"bytes-\(first)\" data-hex="), "step \(step) points at step \(first)'s table")

@@ -10,6 +10,7 @@ extension HTMLRenderer {
         var tables: [String: String] = [:]          // table HTML → id
         var tableAt: [Int: String] = [:]           // event index → id, so each prefix is measured once
         var bytesAt: [[UInt8]: Int] = [:]           // message bytes → the step that first shows them
+        var paragraphs = Paragraphs()
         var out = ""
         for (index, step) in walk.steps.enumerated() {
             let number = index + 1
@@ -45,7 +46,7 @@ extension HTMLRenderer {
             } else if step.kind == .opening {
                 out += step.detail.map { "<p class=\"why\">\(HTMLText.escaped($0))</p>\n" }.joined()
             } else {
-                out += detailLines(step.detail.map(walk.words))
+                out += detailLines(step.detail.map(walk.words), paragraphs: &paragraphs)
             }
             if step.kind == .event, trace.events.indices.contains(step.eventIndex),
                case .chainValidation(let validation) = trace.events[step.eventIndex].kind {
@@ -66,6 +67,23 @@ extension HTMLRenderer {
         return out
     }
 
+    /// The walkthrough repeats an explanation wherever its kind comes again (every step stands on
+    /// its own); the page holds a long one once and lets the script fill the repeats in when their
+    /// step is shown or printed.
+    struct Paragraphs {
+        /// Shorter explanations are simply repeated.
+        static let sharedFrom = 80
+        var ids: [String: String] = [:]
+
+        mutating func paragraph(_ text: String) -> String {
+            guard text.count >= Self.sharedFrom else { return "<p class=\"why\">\(HTMLText.escaped(text))</p>\n" }
+            if let id = ids[text] { return "<p class=\"why\" data-same=\"\(id)\"></p>\n" }
+            let id = "w\(ids.count + 1)"
+            ids[text] = id
+            return "<p class=\"why\" id=\"\(id)\">\(HTMLText.escaped(text))</p>\n"
+        }
+    }
+
     /// The class name of a step's kind (`part-opening`, `part-event`…).
     static func kindName(_ kind: Walkthrough.Step.Kind) -> String {
         switch kind {
@@ -78,8 +96,7 @@ extension HTMLRenderer {
 
     /// A step's lines: headings, values (a list, monospace) and explanations (prose); the text
     /// renderer indents an explanation under its entry, and a full-width paragraph further.
-    func detailLines(_ lines: [String]) -> String {
-        enum Kind { case fact, why }
+    func detailLines(_ lines: [String], paragraphs: inout Paragraphs) -> String {
         var out = "", facts: [String] = []
         func flush() {
             guard !facts.isEmpty else { return }
@@ -94,7 +111,7 @@ extension HTMLRenderer {
                 out += "<h3>\(HTMLText.escaped(text.trimming([" ", "─"])))</h3>\n"
             } else if line.hasPrefix("  "), !line.hasPrefix("    ") || line.hasPrefix("            ") {
                 flush()
-                out += "<p class=\"why\">\(HTMLText.escaped(text))</p>\n"
+                out += paragraphs.paragraph(text)
             } else {
                 facts.append(line.hasPrefix("  ") ? line : text)
             }

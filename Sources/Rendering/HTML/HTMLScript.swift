@@ -49,6 +49,15 @@ enum HTMLScript {
         }
       }
 
+      // An explanation the page holds once: its repeats are filled in when their step is shown.
+      function fillRepeats(scope) {
+        Array.prototype.forEach.call(scope.querySelectorAll('p[data-same]'), function (p) {
+          if (p.firstChild) { return; }
+          var source = document.getElementById(p.getAttribute('data-same'));
+          if (source) { p.textContent = source.textContent; }
+        });
+      }
+
       function show(index, updateHash) {
         index = Math.max(0, Math.min(steps.length - 1, index));
         if (index === current) { return; }
@@ -59,6 +68,7 @@ enum HTMLScript {
         }
         current = index;
         var section = steps[index];
+        fillRepeats(section);
         section.hidden = false;
         var row = rows[index + 1];
         if (row) { row.classList.add('current'); row.setAttribute('aria-current', 'step'); revealRow(row); }
@@ -170,6 +180,7 @@ enum HTMLScript {
       // Print: every bytes table open; back as it was afterwards.
       var opened = [];
       window.addEventListener('beforeprint', function () {
+        fillRepeats(document);
         opened = [];
         Array.prototype.forEach.call(document.querySelectorAll('details.bytes'), function (d) {
           if (!d.open) { d.open = true; opened.push(d); }
