@@ -8,6 +8,7 @@ protocol over a pipe (--remote-debugging-pipe; no Python package needed):
     the #step-N fragment following; the fragment `#step-K` opens step K;
   * clicking the ladder arrow of a message (default ClientHello, if the page has one) opens its
     bytes, and pointing at a field lights up exactly that field's bytes in the hex dump;
+  * keyboard only: Tab from the top reaches that arrow and Enter opens its bytes;
   * the screenshot (optional --screenshot FILE) is not blank;
   * with --expect-lang / --expect-font: the page's language, and the platform font Chromium really
     drew the title with (a Chinese page must find Noto Sans CJK, not tofu boxes).
@@ -331,6 +332,24 @@ def main():
             check(lit == list(range(field[2], field[2] + field[3])),
                   f"pointing at a field lights up its bytes {field[2]}..{field[2] + field[3] - 1} in the hex dump")
             browser.evaluate("window.scrollTo(0, 0)")
+
+            # Keyboard only: Tab from the top of the page reaches the message's arrow, Enter opens its bytes.
+            browser.evaluate("location.hash = '#step-1'; document.querySelectorAll('details.bytes').forEach(d => d.open = false); "
+                             "document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+            browser.pump(0.2)
+            target = box[2]
+            reached = False
+            for _ in range(80):
+                browser.key("Tab", "Tab", 9)
+                if browser.evaluate("document.activeElement && document.activeElement.getAttribute('data-step')") == target:
+                    reached = True
+                    break
+            check(reached, f"Tab reaches the {args.message} arrow (step {target})")
+            if reached:
+                browser.key("Enter", "Enter", 13)
+                browser.pump(0.2)
+                opened = browser.evaluate(f"(() => {{ const s = document.querySelector('section.step:not([hidden])'); const d = s && s.querySelector('details.bytes'); return !!(s && s.id === 'step-{target}' && d && d.open); }})()")
+                check(opened, f"Enter on the {args.message} arrow opens its bytes")
         else:
             print(f"note  no {args.message} arrow on this page: the bytes check is skipped")
 

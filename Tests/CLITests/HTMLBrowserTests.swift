@@ -69,7 +69,8 @@ struct HTMLBrowserTests {
         let result = try Self.check(page, extra: ["--screenshot", shot.path])
         #expect(result.status == 0, "\(result.output)")
         for check in ["after 5 right-arrow presses step 6 is highlighted", "clicking the ClientHello arrow opens its bytes",
-                      "pointing at a field lights up its bytes", "is not blank", "no console error", "no network request"] {
+                      "pointing at a field lights up its bytes", "Tab reaches the ClientHello arrow",
+                      "Enter on the ClientHello arrow opens its bytes", "repeated explanations are filled in", "is not blank", "no console error", "no network request"] {
             let passed = result.output.split(separator: "\n").contains { $0.hasPrefix("ok    ") && $0.contains(check) }
             #expect(passed, "\(check): \(result.output)")
         }
