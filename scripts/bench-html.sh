@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Times `tlslab export NAME --html` for every built-in run (release build) and prints each page's size;
 # fails when a page takes 0.5 s or more, or the default run's page is 300 KiB or more (issue #20's bounds).
+# TLSLAB_BIN=path times that binary instead (no build); SWIFT=cmd builds with another swift front end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product tlslab >/dev/null
-bin=.build/release/tlslab
+if [ -n "${TLSLAB_BIN:-}" ]; then
+  bin=$TLSLAB_BIN
+else
+  ${SWIFT:-swift} build -c release --product tlslab >/dev/null
+  bin=.build/release/tlslab
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
