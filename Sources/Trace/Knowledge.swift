@@ -90,7 +90,7 @@ extension Trace {
         let decodedHTTP2 = http2Decoded
         func onWire(_ value: [UInt8]?) -> Bool {
             guard let value, value.count >= 4 else { return false }
-            return streams.values.contains { $0.firstRange(of: value) != nil } || decodedHTTP2.contains(value)
+            return streams.values.contains { Self.bytes($0, contain: value) } || decodedHTTP2.contains(value)
         }
         // Each side's own copy of each value; a side "knows" the row's value (the client's) only
         // when its copy is the same bytes — behind a MITM the server holds different ones.
@@ -180,5 +180,29 @@ extension Trace {
             rows.append(row("HTTP response", client: response, server: serverResponse))
         }
         return KnowledgeTable(rows: rows, decodedHTTP2: !decodedHTTP2.isEmpty)
+    }
+}
+
+extension Trace {
+    /// Whether `needle` occurs in `haystack`: a plain byte search (the generic `firstRange(of:)` was most
+    /// of an HTML export's time, which asks this for every step's knowledge panel).
+    static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        return haystack.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { n in
+                let first = n[0], count = n.count
+                var i = 0
+                while i <= h.count - count {
+                    if h[i] == first {
+                        var j = 1
+                        while j < count, h[i + j] == n[j] { j += 1 }
+                        if j == count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
     }
 }
