@@ -1,0 +1,36 @@
+@testable import Rendering
+import Testing
+import TestSupport
+
+/// The Chinese catalogue's typography (docs/review-zh.md): full-width punctuation in Chinese
+/// sentences, one space between Chinese and Latin letters or digits, “ ” quotes beside Chinese.
+@Suite("Chinese typography: punctuation, spacing and quotes in the zh catalogue")
+struct ChineseTypographyTests {
+    @Test func theRulesCatchWhatTheyDescribe() {
+        #expect(ChineseTypography.problems(in: "握手完成,双方持有相同的密钥.").count == 2)
+        #expect(ChineseTypography.problems(in: "使用RSA密钥交换").count == 2)
+        #expect(ChineseTypography.problems(in: "48字节").count == 1)
+        #expect(ChineseTypography.problems(in: "客户端 ，服务器（ 预主密钥）").count == 2)
+        #expect(ChineseTypography.problems(in: "标签为\"密钥扩展\"").count == 3)
+        #expect(ChineseTypography.problems(in: "使用 RSA 密钥交换，48 字节；标签为 \"key expansion\"。").isEmpty)
+        #expect(ChineseTypography.problems(in: "{actor}：Hash(握手消息, {bytes} 字节)，用于 {purpose}").isEmpty, "a formula keeps its ASCII commas")
+    }
+
+    @Test func everyChineseCatalogueValueFollowsTheRules() {
+        for (key, text) in Explanations.chineseText.sorted(by: { $0.key < $1.key }) {
+            for problem in ChineseTypography.problems(in: text) {
+                Issue.record("\(key): \(problem)")
+            }
+        }
+    }
+
+    /// No slip of the keyboard doubles 的 or a full-width mark. (的/地/得 themselves need a reader:
+    /// 的地址 and 获得的 are right, so pairs of different particles cannot be flagged blindly.)
+    @Test func noDoubledParticlesOrStops() {
+        for (key, text) in Explanations.chineseText {
+            for slip in ["的的", "。。", "，，", "：：", "；；", "、、"] where text.contains(slip) {
+                Issue.record("\(key): '\(slip)' in \(text)")
+            }
+        }
+    }
+}
