@@ -1,5 +1,6 @@
 @testable import Rendering
 import Testing
+import Simulation
 import TestSupport
 
 /// The Chinese catalogue's typography (docs/review-zh.md): full-width punctuation in Chinese
@@ -32,5 +33,25 @@ struct ChineseTypographyTests {
                 Issue.record("\(key): '\(slip)' in \(text)")
             }
         }
+    }
+}
+
+/// Lists inside a Chinese sentence of the walkthrough use the catalogue's separator (、) and the
+/// catalogue's names of the secrets, not the trace's English ones.
+@Suite("Chinese walkthrough: lists and secret names in sentences")
+struct ChineseWalkthroughListTests {
+    @Test func phaseSummaryAndUnreadNoteSpeakChinese() throws {
+        let trace = Simulation(try BuiltInRun.rsa.setup(seed: 1)).run()
+        let w = Walkthrough(title: "rsa", trace: trace, width: 80, explanations: .chinese)
+        let detail = w.steps.flatMap(\.detail)
+        let knows = try #require(detail.first { $0.hasPrefix("现在谁知道什么") })
+        #expect(knows.contains("预主密钥、主密钥"), "\(knows)")
+        #expect(!knows.contains("premaster secret") && !knows.contains(", "), "\(knows)")
+        let segment = try #require(detail.first { $0.contains("ServerHello") && $0.contains("Certificate") && $0.contains("字节流") })
+        #expect(segment.contains("ServerHello、Certificate"), "\(segment)")
+
+        let english = Walkthrough(title: "rsa", trace: trace, width: 80)
+        let englishKnows = try #require(english.steps.flatMap(\.detail).first { $0.hasPrefix("Who knows what now") })
+        #expect(englishKnows.contains("premaster secret, master secret"), "\(englishKnows)")
     }
 }
