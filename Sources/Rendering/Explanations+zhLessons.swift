@@ -8,7 +8,7 @@ extension Explanations {
         "lesson.kind.tcp": "单独的 TCP",
         "lesson.kind.ats": "一次 App Transport Security 判定",
         "lesson.kind.dh": "手算 Diffie-Hellman",
-        "lesson.header": "课程 {name} — {kind}",
+        "lesson.header": "课程 {name}：{kind}",
         "lesson.showed": "这一课展示了什么",
         "lesson.demo": "演示：这个文件没有写任何预期（加上 expect 块，就能用 tlslab check 检查它）。",
         "lesson.pass": "通过",
@@ -24,7 +24,7 @@ extension Explanations {
         "stats.firstBytePerConnection": "每个连接从它自己的 SYN 算起、收到第一个响应字节之前的往返次数：{list}",
         // ATS.
         "ats.heading": "App Transport Security：{url}",
-        "ats.plan": "App 加载 {url}（{load} 加载）。{negotiated}",
+        "ats.plan": "App 加载 {url}（加载类型：{load}）。{negotiated}",
         "ats.plan.https": "TLS 握手协商出 {version} 和{fs}；服务器出示 {chain}。",
         "ats.plan.http": "一次 http:// 加载：完全没有 TLS。",
         "ats.fs.yes": "一个具备前向安全的套件（(EC)DHE）",

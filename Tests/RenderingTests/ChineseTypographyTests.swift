@@ -55,3 +55,15 @@ struct ChineseWalkthroughListTests {
         #expect(englishKnows.contains("premaster secret, master secret"), "\(englishKnows)")
     }
 }
+
+/// Padded labels keep the English label's display width, so what follows them (and the wrapped
+/// lines indented to match) stays in one column.
+@Suite("Chinese padded labels keep their width")
+struct ChinesePaddedLabelTests {
+    @Test func atsResultLabelsAreAsWideAsTheEnglishOnes() {
+        for key in ["ats.result.applies", "ats.result.failed", "ats.result.passed", "ats.result.relaxed"] {
+            let english = Explanations.english(key) ?? "", chinese = Explanations.chinese(key) ?? ""
+            #expect(DisplayWidth.columns(chinese) == DisplayWidth.columns(english), "\(key): «\(chinese)» vs «\(english)»")
+        }
+    }
+}
