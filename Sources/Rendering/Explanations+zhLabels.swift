@@ -172,7 +172,7 @@ extension Explanations {
         "knowledge.doesNotKnow": " —",
         "knowledge.changedCopyRow": "  被改动的副本",
         "stats.counts": "连接：{connections}；TLS 握手：完整 {full} 次，简化 {abbreviated} 次；请求：{requests}，响应：{responses}",
-        "stats.timing": "客户端等待的往返次数：{roundTrips}；最后一个响应在 {last}；公钥运算的虚拟 CPU 时间：{cpu}",
+        "stats.timing": "客户端等待的往返次数：{roundTrips}；最后一个响应到达于 {last}；公钥运算的虚拟 CPU 时间：{cpu}",
         "stats.http2Line": "HTTP/2：{connections} 个连接上 {streams} 个流{pushed}；头部块经 HPACK 从 {raw} 字节压缩到 {encoded} 字节；每个请求的头部块：{blocks} 字节",
         "stats.http2Line.oneConnection": "HTTP/2：{connections} 个连接上 {streams} 个流{pushed}；头部块经 HPACK 从 {raw} 字节压缩到 {encoded} 字节；每个请求的头部块：{blocks} 字节",
         "stats.http2Line.pushed": "（其中 {count} 个是推送的）",

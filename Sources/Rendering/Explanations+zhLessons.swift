@@ -43,7 +43,7 @@ extension Explanations {
         "tcp.rst": "RST：复位——发送方拒绝或放弃这个连接。只有当它的序列号落在接收窗口内时，接收方才会服从（RFC 9293 §3.10.7.4）。一方如果收到了对它从未发送过的报文段的确认（对一个旧的重复 SYN 的 SYN-ACK），就回复一个 RST，其序列号就是那个确认号（RFC 9293 §3.5，图 8）。",
         "ats.rule.exceptionDomain": "NSExceptionDomains › {domain} 覆盖了这个主机{via}：它的键取代全局键，并且不继承全局键",
         "ats.via": "（通过 NSIncludesSubdomains）",
-        "ats.rule.arbitraryLoadsIgnored": "NSAllowsArbitraryLoads YES 被忽略：存在更具体的键（NSAllowsArbitraryLoadsInWebContent、NSAllowsArbitraryLoadsForMedia 或 NSAllowsLocalNetworking）（iOS 10 及以后）",
+        "ats.rule.arbitraryLoadsIgnored": "NSAllowsArbitraryLoads YES 被忽略：存在更具体的键 NSAllowsArbitraryLoadsInWebContent、NSAllowsArbitraryLoadsForMedia 或 NSAllowsLocalNetworking（iOS 10 及以后）",
         "ats.rule.exemption": "{key} YES：ATS 不适用于这次加载，所以不检查任何规则",
         "ats.rule.exemption.local": "{key} YES，且 {host} 是本地名称或地址：ATS 不适用于这次加载",
         "ats.rule.defaults": "没有例外覆盖这个主机：适用 ATS 的默认规则——https://、TLS 1.2 或更高、具备前向安全的套件、RSA ≥ 2048 位或 EC ≥ 256 位、SHA-256 或更强的签名、系统默认的信任评估",

@@ -62,7 +62,7 @@ extension Explanations {
         "walk.segment.data": "{actor}的 TCP 发送它字节流中的 {count} 个字节，即从 SYN 之后第一个字节算起的第 {first}–{last} 个字节：{messages}。",
         "walk.segment.bytes": "{actor}的 TCP 发送它字节流中的 {count} 个字节，即从 SYN 之后第一个字节算起的第 {first}–{last} 个字节。",
         "walk.segment.dataNoOffsets": "{actor}的 TCP 发送它字节流中的 {count} 个字节：{messages}。",
-        "walk.segment.split": "TLS 交下来的字节一个报文段装不下——一个报文段最多装最大报文段长度（MSS）——所以 TCP 把它们切开：标有（部分）的消息在下一个报文段中继续，接收方的 TCP 先把字节按顺序拼好，TLS 才读取。",
+        "walk.segment.split": "TLS 交下来的字节一个报文段装不下——一个报文段最多只能装下最大报文段长度（MSS）那么多字节——所以 TCP 把它们切开：标有（部分）的消息在下一个报文段中继续，接收方的 TCP 先把字节按顺序拼好，TLS 才读取。",
         "walk.segment.push": "P（PSH）标记发送方排队数据中的最后一个报文段：接收方应当把数据交给应用程序，而不必等待更多数据（RFC 9293 §3.9.1.2）。",
         "walk.segment.piggyback": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节，即 {messages} 的字节：确认搭在数据上一起发送。",
         "walk.segment.piggybackBytes": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节：确认搭在数据上一起发送。",
