@@ -61,6 +61,12 @@ enum FuzzTargets {
             let dissector = Dissector()
             _ = dissector.dissectRecords(bytes)
             _ = dissector.dissectHandshakeMessages(bytes)
+            // Protected CBC records in both MAC orders (RFC 5246 §6.2.3.2, RFC 7366 §3), after a ChangeCipherSpec.
+            let changeCipherSpec: [UInt8] = [20, 3, 3, 0, 1, 1]
+            for etm in [false, true] {
+                _ = Dissector(cipherSuite: .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, encryptThenMAC: etm)
+                    .dissectRecords(changeCipherSpec + bytes)
+            }
         case "x509":
             _ = try? X509Certificate(der: bytes)
         case "scenario":
