@@ -203,10 +203,12 @@ public struct TLSClient: HandshakeMachine {
         var extensions: [TLSExtension] = []
         if let name = config.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
         let offersECDHE = config.cipherSuites.contains { $0.parameters?.keyExchange.isECDHE == true }
-        if offersECDHE && !config.supportedGroups.isEmpty {
-            extensions.append(.supportedGroups(config.supportedGroups))
-            extensions.append(.ecPointFormats([.uncompressed]))
-        }
+        let offersDHE = config.cipherSuites.contains { $0.parameters?.keyExchange == .dheRSA }
+        // RFC 8422 §5.1.1 curves for ECDHE, then RFC 7919 §3 finite-field groups for DHE.
+        let curves = offersECDHE ? config.supportedGroups : []
+        let finiteField = offersDHE ? offeredFiniteFieldGroups : []
+        if !(curves + finiteField).isEmpty { extensions.append(.supportedGroups(curves + finiteField)) }
+        if !curves.isEmpty { extensions.append(.ecPointFormats([.uncompressed])) }
         if config.maximumVersion >= .tls12 { extensions.append(.signatureAlgorithms(config.signatureAlgorithms)) }
         if config.offerEncryptThenMAC, config.cipherSuites.contains(where: { $0.parameters.map { !$0.isAEAD } ?? false }) {
             extensions.append(.encryptThenMAC)
@@ -302,11 +304,23 @@ public struct TLSClient: HandshakeMachine {
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits,
-                                                     exponentSize: config.dhExponentSize)
+                                                     exponentSize: config.dhExponentSize,
+                                                     offeredGroups: offeredFiniteFieldGroups,
+                                                     unofferedPolicy: config.unofferedDHGroups)
         case .ecdheRSA, .ecdheECDSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
         }
         context.events.append(.negotiated(negotiation(group: nil)))
         transition(to: .expectCertificate)
+    }
+
+    /// The finite-field groups the ClientHello names (RFC 7919 §3): the configured ones, without
+    /// code points outside the FFDHE range and without repeats.
+    private var offeredFiniteFieldGroups: [NamedGroup] {
+        var seen: [NamedGroup] = []
+        for group in configuration.finiteFieldGroups where FFDHENegotiation.isFiniteField(group) && !seen.contains(group) {
+            seen.append(group)
+        }
+        return seen
     }
 
     private func negotiation(group: String?) -> NegotiationTrace {

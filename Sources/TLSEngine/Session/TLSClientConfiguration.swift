@@ -19,6 +19,15 @@ public struct TLSClientConfiguration {
     public var signatureAlgorithms: [SignatureScheme]
     /// supported_groups for ECDHE (RFC 8422 §5.1.1), in preference order.
     public var supportedGroups: [NamedGroup]
+    /// RFC 7919 §3: finite-field groups named in supported_groups (after the curves) when a DHE suite
+    /// is offered, in preference order. Empty by default: once a client names one, a server MUST use
+    /// one of them for DHE (RFC 7919 §4), so the simulation's ClientHello stays as recorded and its
+    /// lessons' own DH groups (teaching groups, RFC 3526 MODP) stay reachable. `tlslab connect`
+    /// names ffdhe2048 and ffdhe3072.
+    public var finiteFieldGroups: [NamedGroup] = []
+    /// What the client does when it named finite-field groups and the ServerKeyExchange carries a
+    /// group that is none of them.
+    public var unofferedDHGroups: UnofferedDHGroupPolicy = .acceptIfLargeEnough
     /// Send an empty renegotiation_info (RFC 5746 §3.4).
     public var sendRenegotiationInfo: Bool
     /// application_layer_protocol_negotiation (RFC 7301): the protocols offered, most preferred
@@ -63,4 +72,14 @@ public struct TLSClientConfiguration {
         self.session = session
         self.minimumDHPrimeBits = minimumDHPrimeBits
     }
+}
+
+/// RFC 7919 §3 leaves a DH group the client did not name (a non-compliant or older server's own
+/// parameters) to the client's local policy.
+public enum UnofferedDHGroupPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Accept it when dh_p has at least ``TLSClientConfiguration/minimumDHPrimeBits`` (as the
+    /// OpenSSL and GnuTLS clients do).
+    case acceptIfLargeEnough
+    /// Refuse it with insufficient_security.
+    case refuse
 }
