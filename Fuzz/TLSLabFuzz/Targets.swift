@@ -48,12 +48,18 @@ enum FuzzTargets {
         case "server":
             // The server's state machine from its first state: bytes as a client would send them.
             guard let identity else { return }
-            var server = TLSServer(configuration: TLSServerConfiguration(identity: identity, random: HMACDRBG(seed: 1)))
+            var configuration = TLSServerConfiguration(identity: identity, random: HMACDRBG(seed: 1))
+            // With ticket keys, a SessionTicket extension's ticket is opened (RFC 5077 §4 layout checks).
+            configuration.sessionTicketKeys = SessionTicketKeys(random: HMACDRBG(seed: 3))
+            var server = TLSServer(configuration: configuration)
             _ = server.receive(bytes)
             _ = server.receiveEndOfStream()
         case "client":
             // The client after its ClientHello: bytes as a server would answer.
-            var client = TLSClient(configuration: TLSClientConfiguration(certificateEvaluator: AcceptAnyCertificate(), random: HMACDRBG(seed: 2)))
+            var clientConfiguration = TLSClientConfiguration(certificateEvaluator: AcceptAnyCertificate(), random: HMACDRBG(seed: 2))
+            // Asking for a ticket lets a ServerHello's SessionTicket and a NewSessionTicket through.
+            clientConfiguration.offerSessionTicket = true
+            var client = TLSClient(configuration: clientConfiguration)
             _ = client.start()
             _ = client.receive(bytes)
             _ = client.receiveEndOfStream()

@@ -15,6 +15,10 @@ public struct TLSClientConfiguration {
     /// Offer encrypt_then_mac (RFC 7366) when a CBC suite is offered. Off by default: the
     /// simulation's ClientHello stays as recorded; `tlslab connect` offers it, as OpenSSL does.
     public var offerEncryptThenMAC = false
+    /// Send the SessionTicket extension (RFC 5077 §3.2): empty to ask for a ticket, or the ticket of
+    /// ``session`` to resume by it. Off by default: the simulation's ClientHello stays as recorded;
+    /// `tlslab connect` sends it, as OpenSSL's and GnuTLS's clients do.
+    public var offerSessionTicket = false
     /// signature_algorithms (RFC 5246 §7.4.1.4.1), in preference order.
     public var signatureAlgorithms: [SignatureScheme]
     /// supported_groups for ECDHE (RFC 8422 §5.1.1), in preference order.

@@ -224,6 +224,12 @@ final class DissectionSession {
         case .clientKeyExchange: try clientKeyExchange()
         case .finished:
             try cursor.leaf("verify_data", count: context.verifyDataLength, value: Hex.string)
+        case .newSessionTicket:
+            // RFC 5077 §3.3: uint32 ticket_lifetime_hint; opaque ticket<0..2^16-1>.
+            try cursor.uint("ticket_lifetime_hint", width: 4, value: { $0 == 0 ? "0 (no recommendation)" : "\($0) seconds" })
+            try cursor.vector("ticket", lengthBytes: 2, min: 0, max: 0xffff) { () throws(Stop) in
+                try cursor.rest("ticket") { "\($0.count) bytes, opaque to the client: " + FieldCursor.opaque($0) }
+            }
         case .helloRequest, .serverHelloDone:
             break
         default:
