@@ -48,12 +48,18 @@ enum FuzzTargets {
         case "server":
             // The server's state machine from its first state: bytes as a client would send them.
             guard let identity else { return }
-            var server = TLSServer(configuration: TLSServerConfiguration(identity: identity, random: HMACDRBG(seed: 1)))
+            var configuration = TLSServerConfiguration(identity: identity, random: HMACDRBG(seed: 1))
+            // With ticket keys, a SessionTicket extension's ticket is opened (RFC 5077 §4 layout checks).
+            configuration.sessionTicketKeys = SessionTicketKeys(random: HMACDRBG(seed: 3))
+            var server = TLSServer(configuration: configuration)
             _ = server.receive(bytes)
             _ = server.receiveEndOfStream()
         case "client":
             // The client after its ClientHello: bytes as a server would answer.
-            var client = TLSClient(configuration: TLSClientConfiguration(certificateEvaluator: AcceptAnyCertificate(), random: HMACDRBG(seed: 2)))
+            var clientConfiguration = TLSClientConfiguration(certificateEvaluator: AcceptAnyCertificate(), random: HMACDRBG(seed: 2))
+            // Asking for a ticket lets a ServerHello's SessionTicket and a NewSessionTicket through.
+            clientConfiguration.offerSessionTicket = true
+            var client = TLSClient(configuration: clientConfiguration)
             _ = client.start()
             _ = client.receive(bytes)
             _ = client.receiveEndOfStream()
@@ -61,6 +67,12 @@ enum FuzzTargets {
             let dissector = Dissector()
             _ = dissector.dissectRecords(bytes)
             _ = dissector.dissectHandshakeMessages(bytes)
+            // Protected CBC records in both MAC orders (RFC 5246 §6.2.3.2, RFC 7366 §3), after a ChangeCipherSpec.
+            let changeCipherSpec: [UInt8] = [20, 3, 3, 0, 1, 1]
+            for etm in [false, true] {
+                _ = Dissector(cipherSuite: .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, encryptThenMAC: etm)
+                    .dissectRecords(changeCipherSpec + bytes)
+            }
         case "x509":
             _ = try? X509Certificate(der: bytes)
         case "scenario":

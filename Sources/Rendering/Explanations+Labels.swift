@@ -63,6 +63,12 @@ extension Explanations {
         "summary.serverHello": "server_random = {random}, chosen: {suite}",
         "summary.alpnChose": "ALPN chose: {list}",
         "summary.certificate": "{count} certificate(s)",
+        "summary.newSessionTicket": "ticket of {bytes} bytes, opaque to the client; lifetime hint {hint} s",
+        "ladder.ticketRefused": "{actor} does not resume from the offered ticket ({reason}): a full handshake instead (RFC 5077 §3.4)",
+        "ticket.refusal.malformed": "not a ticket of this server's shape",
+        "ticket.refusal.unknownKeyName": "its key_name is not this server's",
+        "ticket.refusal.macMismatch": "its MAC does not verify: it was altered",
+        "ticket.refusal.sessionMismatch": "its session does not fit this ClientHello",
         // Derived values, with their inputs.
         "derived.rsaPremaster": "{actor}: premaster = {premaster} ({bytes} bytes: version ‖ 46 random)",
         "derived.rsaPadded": "{actor}: PKCS#1 v1.5 block 00 02 <nonzero padding> 00 premaster = {block}",

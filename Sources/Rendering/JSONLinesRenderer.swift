@@ -191,6 +191,8 @@ public struct JSONLinesRenderer: Sendable {
                     ("accepted", .bool(accepted)), ("detail", .string(detail))]
         case .handshakeCompleted(let resumed):
             return [("event", .string("tls_handshake_complete")), ("resumed", .bool(resumed))]
+        case .sessionTicketRefused(let reason):
+            return [("event", .string("tls_session_ticket_refused")), ("reason", .string(reason.rawValue))]
         case .applicationDataSent(let d):
             return [("event", .string("tls_application_data")), ("action", .string("sent")), ("len", .number(String(d.count)))]
         case .applicationDataReceived(let d):

@@ -70,6 +70,8 @@ extension TextRenderer {
             return out
         case .handshakeCompleted(let resumed):
             return [row(t, at: actor, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
+        case .sessionTicketRefused(let reason):
+            return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say("ticket.refusal.\(reason.rawValue)")]), .alert)]
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
@@ -240,6 +242,8 @@ extension TextRenderer {
                 + (sh.extensions?.applicationProtocols.map { [say("summary.alpnChose", ["list": $0.map(\.description).joined(separator: ", ")])] } ?? [])
         case .certificate(let c):
             return [say("summary.certificate", ["count": "\(c.certificateList.count)"])]
+        case .newSessionTicket(let ticket):
+            return [say("summary.newSessionTicket", ["bytes": "\(ticket.ticket.count)", "hint": "\(ticket.lifetimeHint)"])]
         default:
             return []
         }

@@ -40,7 +40,7 @@ public struct LessonCatalogue: Sendable {
         "ats": ["default-blocks-http", "http-exception", "tls10-blocked", "tls10-exception", "non-forward-secret-blocked"],
         "mtls": ["success", "missing-client-certificate"],
         "attacks": ["http-plain-cookie", "forward-secrecy-rsa", "forward-secrecy-dhe", "forward-secrecy-ecdhe", "mitm-default-client"],
-        "http": ["http10-one-request-per-connection", "keep-alive", "https-cost", "resumption", "pipelining", "http2-multiplexing"],
+        "http": ["http10-one-request-per-connection", "keep-alive", "https-cost", "resumption", "resumption-ticket", "pipelining", "http2-multiplexing"],
     ]
 
     /// Reads every `*.yaml` under `directory` (sorted by name).

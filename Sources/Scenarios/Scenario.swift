@@ -106,6 +106,8 @@ public struct TLSWorld {
     /// False: plain HTTP over TCP, no TLS.
     public var usesTLS: Bool
     public var resumesSessions: Bool
+    /// `resumption: ticket`: resumption by session ticket (RFC 5077) instead of session ID.
+    public var resumesByTicket = false
     public var cpu: VirtualCPU
     public var attack: Attack?
     /// ALPN (RFC 7301): the server's protocols in its preference order, and the client's offer

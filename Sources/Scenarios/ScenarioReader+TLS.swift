@@ -111,7 +111,7 @@ extension ScenarioReader {
         var response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
         var requests: [String]?
         var mode = HTTPConnectionMode.keepAlive
-        var usesTLS = true, resumes = false
+        var usesTLS = true, resumes = false, byTicket = false
         var cpu = VirtualCPU.free
         var push: [String] = []
         var maxStreams = HTTP2Defaults.maxConcurrentStreams
@@ -129,7 +129,15 @@ extension ScenarioReader {
                 mode = HTTPConnectionMode(rawValue: try v.oneOf(HTTPConnectionMode.allCases.map(\.rawValue))) ?? .keepAlive
             }
             usesTLS = try m["tls"]?.bool() ?? true
-            resumes = try m["resumption"]?.bool() ?? false
+            // true: by session ID (RFC 5246 §7.3); ticket: by session ticket (RFC 5077).
+            if let v = m["resumption"] {
+                if case .scalar(let s) = v.node, s.string == "ticket" {
+                    resumes = true
+                    byTicket = true
+                } else {
+                    resumes = try v.bool()
+                }
+            }
             if resumes, !usesTLS { throw m.keyError("resumption", "contradiction: session resumption needs tls: true") }
             if let v = m["cpu"] { cpu = try v.oneOf(["free", "measured"]) == "measured" ? .measured : .free }
             if let v = m["push"] {
@@ -181,6 +189,7 @@ extension ScenarioReader {
                         httpRequest: request, httpResponse: response, requests: requests, connectionMode: mode,
                         usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack, http2Push: push,
                         http2MaxConcurrentStreams: maxStreams)
+        world.resumesByTicket = byTicket
         for (side, m) in [("server", server), ("client", client)] {
             if !usesTLS, let m, m.has("alpn") {
                 throw m.keyError("alpn", "contradiction: ALPN is a TLS extension and this run has tls: false (\(side).alpn would never be sent)")

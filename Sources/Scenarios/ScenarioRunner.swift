@@ -101,6 +101,7 @@ enum ScenarioRunner {
         setup.usesTLS = w.usesTLS
         if !w.usesTLS { setup.serverPort = 80 }
         setup.resumesSessions = w.resumesSessions
+        setup.resumesByTicket = w.resumesByTicket
         setup.cpu = w.cpu
         setup.attack = w.attack
         return setup

@@ -16,6 +16,8 @@ final class Run {
     var plannedConnections: [[String]] = []
     var session: TLSSession?
     let sessionCache: TLSSessionCache?
+    /// The server's session-ticket keys when the run resumes by ticket.
+    let ticketKeys: SessionTicketKeys?
     let onPath: OnPathAttacker?
     var connectionOfPort: [TCPEndpoint: Int] = [:]
     /// Which stream bytes carry which TLS message (for the ladder).
@@ -26,7 +28,8 @@ final class Run {
     init(setup: SimulationSetup) {
         self.setup = setup
         net = TCPNetwork(random: TCPRandomAdapter(setup.random))
-        sessionCache = setup.server.sessionCache ?? (setup.resumesSessions ? TLSSessionCache() : nil)
+        sessionCache = setup.resumesByTicket ? nil : setup.server.sessionCache ?? (setup.resumesSessions ? TLSSessionCache() : nil)
+        ticketKeys = setup.resumesSessions && setup.resumesByTicket ? SessionTicketKeys(random: setup.random) : nil
         if let attack = setup.attack, attack.actsOnPath {
             onPath = OnPathAttacker(attack: attack, clientAddress: setup.clientAddress)
         } else {
@@ -140,6 +143,7 @@ final class Run {
         let target = isMITM ? setup.attackerAddress : setup.serverAddress
         var clientConfig = setup.client
         if setup.resumesSessions, let session { clientConfig.session = session }
+        if ticketKeys != nil { clientConfig.offerSessionTicket = true }
         let client = Endpoint(actor: .client, peer: isMITM ? .attacker : .server, connection: index, isInitiator: true,
                               engine: setup.usesTLS ? .client(TLSClient(configuration: clientConfig)) : .plain)
         let responder: Endpoint
@@ -172,6 +176,10 @@ final class Run {
     func serverEndpoint(connection: Int, peer: Actor) -> Endpoint {
         var config = setup.server
         config.sessionCache = sessionCache
+        if let ticketKeys {
+            config.sessionTicketKeys = ticketKeys
+            config.ticketLifetimeHint = 7_200
+        }
         // The simulation speaks HTTP/2: RFC 9113 §9.2.2's rule decides whether ALPN may choose h2.
         config.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
         return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,

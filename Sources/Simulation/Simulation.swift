@@ -50,6 +50,10 @@ public struct SimulationSetup {
     /// Later connections offer the session of the first (RFC 5246 §7.3 abbreviated handshake). The
     /// server gets a session cache if it has none.
     public var resumesSessions = false
+    /// With ``resumesSessions``: resumption by session ticket (RFC 5077) instead of session ID — the
+    /// server keeps no session cache and seals each session into a ticket under keys drawn from the
+    /// run's random source; the client asks for a ticket and offers it back.
+    public var resumesByTicket = false
     /// Virtual CPU time per public-key operation (default: none).
     public var cpu = VirtualCPU.free
     /// What an attacker does besides recording every segment (nil: a passive eavesdropper only).

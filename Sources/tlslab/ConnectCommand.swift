@@ -188,6 +188,11 @@ struct ConnectCommand: ParsableCommand {
         configuration.applicationProtocols = try PeerOptions.alpn(alpn)
         // As OpenSSL's client: ask for encrypt-then-MAC (RFC 7366), used when the server picks a CBC suite.
         configuration.offerEncryptThenMAC = !noEtm
+        // RFC 7919 §3: with DHE suites offered, name the FFDHE groups too (as GnuTLS's client does), so
+        // a compliant server uses one of them; a server's own group is still accepted when large enough.
+        configuration.finiteFieldGroups = [.ffdhe2048, .ffdhe3072]
+        // RFC 5077: ask for a session ticket; --reconnect offers it back.
+        configuration.offerSessionTicket = true
         if let atsPolicy {
             switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
             case .success(let restricted): configuration = restricted

@@ -19,6 +19,7 @@ struct DissectCommand: ParsableCommand {
         Examples:
           tlslab dissect 16030300050e000000
           tlslab dissect capture.bin --suite TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
+          tlslab dissect client.bin --suite TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA --etm
           pbpaste | tlslab dissect -
         """
     )
@@ -35,6 +36,9 @@ struct DissectCommand: ParsableCommand {
 
     @Option(help: "The negotiated cipher suite (IANA name or 0xNNNN), needed to read key-exchange messages when no ServerHello is in the input.")
     var suite: String?
+
+    @Flag(name: .customLong("etm"), help: "Encrypt-then-MAC (RFC 7366) was negotiated: read CBC records as IV, ciphertext, MAC when no ServerHello is in the input.")
+    var encryptThenMAC = false
 
     @Option(help: "Line width, 40…1000 (default: the terminal's, or 100).")
     var width: Int?
@@ -53,7 +57,7 @@ struct DissectCommand: ParsableCommand {
             }
             suiteValue = s
         }
-        let dissector = Dissector(cipherSuite: suiteValue)
+        let dissector = Dissector(cipherSuite: suiteValue, encryptThenMAC: encryptThenMAC)
         let asRecords: Bool
         switch kind {
         case .records: asRecords = true

@@ -66,8 +66,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Sessions kept for resumption by session ID (the oldest is forgotten first).")
     var sessionCacheSize: Int = 1_024
 
-    @Flag(help: "Send an empty session ID: no client can resume.")
+    @Flag(help: "Send an empty session ID and no session tickets: no client can resume.")
     var noResumption = false
+
+    @Flag(help: "Issue no session tickets (RFC 5077); resumption by session ID stays.")
+    var noTickets = false
+
+    @Option(help: "ticket_lifetime_hint in seconds sent with each session ticket (RFC 5077 §3.3).")
+    var ticketLifetime: Int = 7_200
 
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
     var keylog: String?
@@ -106,6 +112,7 @@ struct ServeCommand: ParsableCommand {
         if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
         if !(1...10_000).contains(maxOpen) { throw ValidationError("--max-open takes 1…10000") }
         if !(1...1_000_000).contains(sessionCacheSize) { throw ValidationError("--session-cache-size takes 1…1000000") }
+        if !(0...604_800).contains(ticketLifetime) { throw ValidationError("--ticket-lifetime takes 0…604800 seconds (up to a week)") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
         _ = try PeerOptions.alpn(alpn)
     }
@@ -134,6 +141,10 @@ struct ServeCommand: ParsableCommand {
         // One bounded session cache for every connection: a client that offers a session ID it was given
         // resumes (RFC 5246 §7.3, the abbreviated handshake), s_client -reconnect and -sess_in among them.
         let sessions = TLSSessionCache(capacity: sessionCacheSize)
+        // One set of ticket keys for this run of serve, from the system's random source: a ticket opens on
+        // any later connection until serve stops (then the keys are gone and every ticket means a full handshake).
+        let ticketKeys = resumes && !noTickets ? SessionTicketKeys(random: SystemRandom()) : nil
+        let lifetimeHint = UInt32(ticketLifetime)
         let server = RealServer(listener: listener, timeoutMilliseconds: Int32(timeout * 1_000),
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000),
                                 requestTimeoutMilliseconds: Int32(requestTimeout * 1_000)) {
@@ -144,6 +155,8 @@ struct ServeCommand: ParsableCommand {
                                                            : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName),
                                                        sessionCache: resumes ? sessions : nil)
             configuration.applicationProtocols = protocols
+            configuration.sessionTicketKeys = ticketKeys
+            configuration.ticketLifetimeHint = lifetimeHint
             return configuration
         }
         // --log-only keeps no trace events at all: memory per connection stays small however long it runs.

@@ -76,6 +76,20 @@ struct DissectCommandTests {
         #expect(char2.stdout.contains("curve_params_and_rest") && char2.stdout.contains("RFC 8422 §5.4 allows only named_curve"), "\(char2.stdout)")
     }
 
+    /// RFC 7366 §3: `--etm` reads a CBC record as IV ‖ ciphertext ‖ MAC (the MAC in the clear).
+    @Test func encryptThenMACRecordsWithTheFlag() throws {
+        let iv = String(repeating: "11", count: 16), ciphertext = String(repeating: "22", count: 32)
+        let mac = String(repeating: "33", count: 20)
+        let input = "140303000101 170303004c " + iv + ciphertext + mac  // 76 = 16 + 32 + 20
+        let etm = try CLI.run(["dissect", "--width", "400", "--suite", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", "--etm", input])
+        #expect(etm.status == 0, "\(etm.stderr)")
+        #expect(etm.stdout.contains("MAC = " + mac), "\(etm.stdout)")
+        #expect(etm.stdout.contains("HMAC-SHA1 over seq_num"), "\(etm.stdout)")
+        #expect(etm.stdout.contains("ciphertext = "), "\(etm.stdout)")
+        let mte = try CLI.run(["dissect", "--suite", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", input])
+        #expect(mte.stdout.contains("block_ciphered") && !mte.stdout.contains("MAC = "), "\(mte.stdout)")
+    }
+
     /// A file of printable bytes that are not hex is binary input that happens to be printable.
     @Test func printableBinaryFileIsReadAsBytes() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-dissect-\(UUID()).bin")

@@ -48,6 +48,7 @@ struct AlertTableTests {
         (.serverVersionUnacceptable(.tls10, minimum: .tls12, maximum: .tls12), .protocolVersion),
         (.rsaModulusTooSmall, .insufficientSecurity),
         (.noAcceptableFiniteFieldGroup(offered: [.ffdhe8192]), .insufficientSecurity),   // RFC 7919 §4
+        (.dhGroupNotOffered(group: "modp2048", bits: 2048, offered: [.ffdhe2048]), .insufficientSecurity), // RFC 7919 §3
         (.clientCertificateChallengeCancelled, .userCanceled),
         (.handshakeIncomplete(state: .expectServerHello), .handshakeFailure),
     ]

@@ -116,10 +116,13 @@ struct MessageGenerator {
         case 10:
             let ctx = context()
             return (.finished(Finished(verifyData: rng.bytes(ctx.verifyDataLength))), ctx)
+        case 11:
+            return (.other(rng.pick([.certificateStatus, HandshakeType(rawValue: 99)]), body: rng.bytes(0 ... 30)), context())
         default:
-            return (.other(rng.pick([.newSessionTicket, .certificateStatus, HandshakeType(rawValue: 99)]), body: rng.bytes(0 ... 30)), context())
+            // RFC 5077 §3.3.
+            return (.newSessionTicket(NewSessionTicket(lifetimeHint: UInt32(truncatingIfNeeded: rng.next()), ticket: rng.bytes(0 ... 200))), context())
         }
     }
 
-    static let kindCount = 12
+    static let kindCount = 13
 }

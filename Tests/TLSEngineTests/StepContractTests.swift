@@ -139,6 +139,20 @@ struct StateEdgeTests {
             var resuming = try Harness.clientConfiguration(seed: UInt64(seed) + 100)
             resuming.session = first.client.session
             note(Harness.run(client: resuming, server: server))
+            // Session tickets (RFC 5077): issued after a full handshake (with and without a client
+            // certificate), renewed on resumption.
+            var ticketServer = try Harness.serverConfiguration(seed: UInt64(seed))
+            ticketServer.sessionTicketKeys = SessionTicketKeys(random: HMACDRBG(seed: UInt64(seed) + 200))
+            var ticketClient = try Harness.clientConfiguration(seed: UInt64(seed))
+            ticketClient.offerSessionTicket = true
+            let issued = Harness.run(client: ticketClient, server: ticketServer)
+            note(issued)
+            ticketClient.session = issued.client.session
+            note(Harness.run(client: ticketClient, server: ticketServer))
+            ticketServer.clientAuthentication = .require
+            ticketClient.session = nil
+            ticketClient.identity = try Harness.clientIdentity()
+            note(Harness.run(client: ticketClient, server: ticketServer))
         }
         let legal: [TLSRole: (StateEdge) -> Bool] = [.client: TLSClient.State.isLegal, .server: TLSServer.State.isLegal]
         for (role, edges) in taken {

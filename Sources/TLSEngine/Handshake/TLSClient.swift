@@ -22,6 +22,7 @@ public struct TLSClient: HandshakeMachine {
         case expectServerKeyExchange
         case expectCertificateRequestOrServerHelloDone
         case expectServerHelloDone(certificateRequest: CertificateRequest)
+        case expectNewSessionTicket(resuming: Bool)
         case expectChangeCipherSpec(resuming: Bool)
         case expectFinished(resuming: Bool)
         case connected
@@ -44,6 +45,7 @@ public struct TLSClient: HandshakeMachine {
             case .expectServerKeyExchange: return .expectServerKeyExchange
             case .expectCertificateRequestOrServerHelloDone: return .expectCertificateRequestOrServerHelloDone
             case .expectServerHelloDone: return .expectServerHelloDone
+            case .expectNewSessionTicket: return .expectNewSessionTicket
             case .expectChangeCipherSpec: return .expectChangeCipherSpec
             case .expectFinished: return .expectFinished
             case .connected: return .connected
@@ -67,6 +69,11 @@ public struct TLSClient: HandshakeMachine {
             StateEdge(.expectServerHelloDone, .expectChangeCipherSpec),
             StateEdge(.expectChangeCipherSpec, .expectFinished),
             StateEdge(.expectFinished, .connected),
+            // RFC 5077 §3.1: a ticket announced in ServerHello comes before the server's ChangeCipherSpec.
+            StateEdge(.expectServerHello, .expectNewSessionTicket),
+            StateEdge(.expectCertificateRequestOrServerHelloDone, .expectNewSessionTicket),
+            StateEdge(.expectServerHelloDone, .expectNewSessionTicket),
+            StateEdge(.expectNewSessionTicket, .expectChangeCipherSpec),
         ]
 
         var notesEndOfStreamOnly: Bool {
@@ -82,6 +89,11 @@ public struct TLSClient: HandshakeMachine {
     private let configuration: TLSClientConfiguration
     private var keyExchange: (any KeyExchange)?
     private var sentClientHello: ClientHello?
+    /// The session ID the ClientHello carried: the session's, or (offering a ticket for a session
+    /// without one) a fresh one, so that the server's echo says it resumed (RFC 5077 §3.4).
+    private var offeredSessionID: [UInt8] = []
+    /// The ticket from the server's NewSessionTicket in this handshake (RFC 5077 §3.3).
+    private var receivedTicket: NewSessionTicket?
 
     /// The session to keep for resumption, once the handshake completed.
     public private(set) var session: TLSSession?
@@ -167,6 +179,11 @@ public struct TLSClient: HandshakeMachine {
         case (.expectServerHelloDone(let request), .handshake(let raw)) where raw.type == .serverHelloDone:
             _ = try received(raw)
             try processServerHelloDone(certificateRequest: request)
+        case (.expectNewSessionTicket(let resuming), .handshake(let raw)) where raw.type == .newSessionTicket:
+            guard case .newSessionTicket(let ticket) = try received(raw) else { break }
+            // RFC 5077 §3.3: an empty ticket means the server has none to give after all.
+            receivedTicket = ticket.ticket.isEmpty ? nil : ticket
+            transition(to: .expectChangeCipherSpec(resuming: resuming))
         case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
                 throw .inappropriateMessage(expected: "change_cipher_spec at a message boundary", got: "change_cipher_spec")
@@ -203,16 +220,23 @@ public struct TLSClient: HandshakeMachine {
         var extensions: [TLSExtension] = []
         if let name = config.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
         let offersECDHE = config.cipherSuites.contains { $0.parameters?.keyExchange.isECDHE == true }
-        if offersECDHE && !config.supportedGroups.isEmpty {
-            extensions.append(.supportedGroups(config.supportedGroups))
-            extensions.append(.ecPointFormats([.uncompressed]))
-        }
+        let offersDHE = config.cipherSuites.contains { $0.parameters?.keyExchange == .dheRSA }
+        // RFC 8422 §5.1.1 curves for ECDHE, then RFC 7919 §3 finite-field groups for DHE.
+        let curves = offersECDHE ? config.supportedGroups : []
+        let finiteField = offersDHE ? offeredFiniteFieldGroups : []
+        if !(curves + finiteField).isEmpty { extensions.append(.supportedGroups(curves + finiteField)) }
+        if !curves.isEmpty { extensions.append(.ecPointFormats([.uncompressed])) }
         if config.maximumVersion >= .tls12 { extensions.append(.signatureAlgorithms(config.signatureAlgorithms)) }
         if config.offerEncryptThenMAC, config.cipherSuites.contains(where: { $0.parameters.map { !$0.isAEAD } ?? false }) {
             extensions.append(.encryptThenMAC)
         }
         if config.offerExtendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if config.sendRenegotiationInfo { extensions.append(.renegotiationInfo([])) }
+        // RFC 5077 §3.2: empty to ask for a ticket, or the session's ticket to resume by it.
+        let ticket = config.offerSessionTicket ? (config.session?.ticket ?? []) : nil
+        if let ticket { extensions.append(.sessionTicket(ticket)) }
+        offeredSessionID = config.session?.sessionID ?? []
+        if let ticket, !ticket.isEmpty, offeredSessionID.isEmpty { offeredSessionID = context.random.bytes(count: 32) }
         if !config.applicationProtocols.isEmpty {
             // RFC 7301 §3.1: ProtocolName<1..2^8-1> in a protocol_name_list<2..2^16-1>.
             let length = config.applicationProtocols.reduce(0) { $0 + 1 + $1.bytes.count }
@@ -222,7 +246,7 @@ public struct TLSClient: HandshakeMachine {
             extensions.append(.applicationLayerProtocolNegotiation(config.applicationProtocols))
         }
         let hello = ClientHello(clientVersion: config.maximumVersion, random: Random(context.clientRandom),
-                                sessionID: config.session?.sessionID ?? [], cipherSuites: config.cipherSuites,
+                                sessionID: offeredSessionID, cipherSuites: config.cipherSuites,
                                 extensions: extensions)
         sentClientHello = hello
         context.sendHandshake(.clientHello(hello))
@@ -278,9 +302,12 @@ public struct TLSClient: HandshakeMachine {
             context.encryptThenMAC = true
         }
         context.serverName = config.serverName
+        // RFC 5077 §3.2: an empty SessionTicket in ServerHello promises a NewSessionTicket (one the
+        // client did not ask for was refused above with unsupported_extension).
+        context.issuesTicket = (hello.extensions ?? []).contains(type: .sessionTicket)
         try context.fix(suite: params, version: version)
 
-        if let session = config.session, !hello.sessionID.isEmpty, hello.sessionID == session.sessionID {
+        if let session = config.session, !hello.sessionID.isEmpty, hello.sessionID == offeredSessionID {
             // RFC 5246 §7.3: the abbreviated handshake.
             guard session.cipherSuite == hello.cipherSuite, session.version == version else {
                 throw .peerMisbehaved(.resumedSessionDiffers(suite: session.cipherSuite, version: session.version))
@@ -294,19 +321,31 @@ public struct TLSClient: HandshakeMachine {
             context.resumed = true
             context.masterSecret = session.masterSecret
             context.events.append(.negotiated(negotiation(group: nil)))
-            context.events.append(.sessionResumed(sessionID: session.sessionID))
+            context.events.append(.sessionResumed(sessionID: hello.sessionID))
             try context.deriveKeys()
-            transition(to: .expectChangeCipherSpec(resuming: true))
+            transition(to: context.issuesTicket ? .expectNewSessionTicket(resuming: true) : .expectChangeCipherSpec(resuming: true))
             return
         }
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits,
-                                                     exponentSize: config.dhExponentSize)
+                                                     exponentSize: config.dhExponentSize,
+                                                     offeredGroups: offeredFiniteFieldGroups,
+                                                     unofferedPolicy: config.unofferedDHGroups)
         case .ecdheRSA, .ecdheECDSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
         }
         context.events.append(.negotiated(negotiation(group: nil)))
         transition(to: .expectCertificate)
+    }
+
+    /// The finite-field groups the ClientHello names (RFC 7919 §3): the configured ones, without
+    /// code points outside the FFDHE range and without repeats.
+    private var offeredFiniteFieldGroups: [NamedGroup] {
+        var seen: [NamedGroup] = []
+        for group in configuration.finiteFieldGroups where FFDHENegotiation.isFiniteField(group) && !seen.contains(group) {
+            seen.append(group)
+        }
+        return seen
     }
 
     private func negotiation(group: String?) -> NegotiationTrace {
@@ -411,7 +450,7 @@ public struct TLSClient: HandshakeMachine {
         }
         try context.sendChangeCipherSpec()
         try context.sendFinished()
-        transition(to: .expectChangeCipherSpec(resuming: false))
+        transition(to: context.issuesTicket ? .expectNewSessionTicket(resuming: false) : .expectChangeCipherSpec(resuming: false))
     }
 
     private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, resuming: Bool) throws(TLSError) {
@@ -419,14 +458,23 @@ public struct TLSClient: HandshakeMachine {
         if resuming {
             try context.sendChangeCipherSpec()
             try context.sendFinished()
-        } else if !context.sessionID.isEmpty, let master = context.masterSecret, let suite = context.suite {
-            let newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
+        } else if !context.sessionID.isEmpty || receivedTicket != nil, let master = context.masterSecret, let suite = context.suite {
+            var newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
                                         masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
                                         encryptThenMAC: context.encryptThenMAC)
+            newSession.ticket = receivedTicket?.ticket
+            newSession.ticketLifetimeHint = receivedTicket?.lifetimeHint ?? 0
             session = newSession
             context.events.append(.sessionEstablished(newSession))
         }
-        if resuming { session = configuration.session }
+        if resuming {
+            session = configuration.session
+            // A renewed ticket (RFC 5077 §3.1) replaces the one the session had.
+            if let receivedTicket {
+                session?.ticket = receivedTicket.ticket
+                session?.ticketLifetimeHint = receivedTicket.lifetimeHint
+            }
+        }
         context.events.append(.handshakeCompleted(resumed: resuming))
         transition(to: .connected)
     }

@@ -207,29 +207,33 @@ public struct TLSServer: HandshakeMachine {
         context.clientRandom = hello.random.bytes
         context.serverRandom = context.random.bytes(count: 32)
 
+        // RFC 5077 §3.2: a client that sends SessionTicket (empty or not) takes tickets.
+        let offeredTicket: [UInt8]? = extensions.lazy.compactMap { ext -> [UInt8]? in
+            if case .sessionTicket(let ticket) = ext { return ticket } else { return nil }
+        }.first
+        context.issuesTicket = config.sessionTicketKeys != nil && offeredTicket != nil
+
         // Resumption (RFC 5246 §7.3): same version, a suite the client still offers, and the same
         // kind of master secret (RFC 7627 §5.3: otherwise a full handshake).
-        if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID),
-           cached.version == version, hello.cipherSuites.contains(cached.cipherSuite),
-           cached.extendedMasterSecret == context.extendedMasterSecret,
-           !cached.encryptThenMAC || clientOffersETM,
-           let params = cached.cipherSuite.parameters {
-            context.sessionID = cached.sessionID
-            context.resumed = true
-            // RFC 7366 §3.1: a resumed session keeps the record format it had.
-            context.encryptThenMAC = cached.encryptThenMAC
-            settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
-            try context.fix(suite: params, version: version)
-            context.sendHandshake(.serverHello(serverHello(suite: cached.cipherSuite, version: version,
-                                                           clientExtensions: extensions, ecdhe: false,
-                                                           scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
-            context.events.append(.negotiated(negotiation(group: nil)))
-            context.events.append(.sessionResumed(sessionID: cached.sessionID))
-            context.masterSecret = cached.masterSecret
-            try context.deriveKeys()
-            try context.sendChangeCipherSpec()
-            try context.sendFinished()
-            transition(to: .expectChangeCipherSpec(resuming: true))
+        func resumable(_ session: TLSSession) -> Bool {
+            session.version == version && hello.cipherSuites.contains(session.cipherSuite)
+                && session.extendedMasterSecret == context.extendedMasterSecret
+                && (!session.encryptThenMAC || clientOffersETM) && session.cipherSuite.parameters != nil
+        }
+        // RFC 5077 §3.4: a ticket that opens resumes its session; the server answers with the
+        // session ID the client sent beside it. Any other ticket means a full handshake.
+        if let keys = config.sessionTicketKeys, let ticket = offeredTicket, !ticket.isEmpty {
+            switch keys.open(ticket) {
+            case .success(let state) where resumable(state.session(id: hello.sessionID, ticket: ticket)):
+                try resume(state.session(id: hello.sessionID, ticket: ticket), hello: hello, version: version, extensions: extensions)
+                return
+            case .success:
+                context.events.append(.sessionTicketRefused(.sessionMismatch))
+            case .failure(let refusal):
+                context.events.append(.sessionTicketRefused(refusal))
+            }
+        } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID), resumable(cached) {
+            try resume(cached, hello: hello, version: version, extensions: extensions)
             return
         }
 
@@ -306,6 +310,33 @@ public struct TLSServer: HandshakeMachine {
         transition(to: config.clientAuthentication == .none ? .expectClientKeyExchange : .expectClientCertificate)
     }
 
+    /// The abbreviated handshake (RFC 5246 §7.3): ServerHello, ChangeCipherSpec and Finished first.
+    private mutating func resume(_ session: TLSSession, hello: ClientHello, version: ProtocolVersion,
+                                 extensions: [TLSExtension]) throws(TLSError) {
+        guard let params = session.cipherSuite.parameters else { throw .internalError("a resumable session without a suite") }
+        context.sessionID = session.sessionID
+        context.resumed = true
+        // RFC 7366 §3.1: a resumed session keeps the record format it had.
+        context.encryptThenMAC = session.encryptThenMAC
+        settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
+        try context.fix(suite: params, version: version)
+        context.sendHandshake(.serverHello(serverHello(suite: session.cipherSuite, version: version,
+                                                       clientExtensions: extensions, ecdhe: false,
+                                                       scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
+        context.events.append(.negotiated(negotiation(group: nil)))
+        context.events.append(.sessionResumed(sessionID: session.sessionID))
+        context.masterSecret = session.masterSecret
+        try context.deriveKeys()
+        // RFC 5077 §3.1, Figure 2: a renewed ticket before our ChangeCipherSpec (as OpenSSL does).
+        if context.issuesTicket, let keys = configuration.sessionTicketKeys {
+            let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
+            context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: configuration.ticketLifetimeHint, ticket: ticket)))
+        }
+        try context.sendChangeCipherSpec()
+        try context.sendFinished()
+        transition(to: .expectChangeCipherSpec(resuming: true))
+    }
+
     private static func encode(_ params: ServerKeyExchange.Params) -> [UInt8] {
         var w = ByteWriter()
         params.encode(to: &w)
@@ -320,6 +351,8 @@ public struct TLSServer: HandshakeMachine {
         if clientExtensions.contains(type: .renegotiationInfo) || scsv { extensions.append(.renegotiationInfo([])) }
         if context.extendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if context.encryptThenMAC { extensions.append(.encryptThenMAC) }
+        // RFC 5077 §3.2: an empty SessionTicket announces a NewSessionTicket.
+        if context.issuesTicket { extensions.append(.sessionTicket([])) }
         if ecdhe && clientExtensions.contains(type: .ecPointFormats) { extensions.append(.ecPointFormats([.uncompressed])) }
         // RFC 7301 §3.1: the server's answer names exactly one protocol.
         if let chosen = context.applicationProtocol { extensions.append(.applicationLayerProtocolNegotiation([chosen])) }
@@ -398,17 +431,22 @@ public struct TLSServer: HandshakeMachine {
 
     private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, resuming: Bool) throws(TLSError) {
         try context.checkFinished(finished, raw: raw)
-        if !resuming {
+        if !resuming, let master = context.masterSecret, let suite = context.suite {
+            var session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
+                                     masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+                                     encryptThenMAC: context.encryptThenMAC)
+            // RFC 5077 §3.3: NewSessionTicket after the client's Finished, before our ChangeCipherSpec
+            // (it enters the transcript our Finished covers).
+            if context.issuesTicket, let keys = configuration.sessionTicketKeys {
+                let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
+                context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: configuration.ticketLifetimeHint, ticket: ticket)))
+                session.ticket = ticket
+                session.ticketLifetimeHint = configuration.ticketLifetimeHint
+            }
             try context.sendChangeCipherSpec()
             try context.sendFinished()
-            if let cache = configuration.sessionCache, !context.sessionID.isEmpty,
-               let master = context.masterSecret, let suite = context.suite {
-                let session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                         masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
-                                         encryptThenMAC: context.encryptThenMAC)
-                cache.store(session)
-                context.events.append(.sessionEstablished(session))
-            }
+            if let cache = configuration.sessionCache, !context.sessionID.isEmpty { cache.store(session) }
+            if !context.sessionID.isEmpty || session.ticket != nil { context.events.append(.sessionEstablished(session)) }
         }
         context.events.append(.handshakeCompleted(resumed: resuming))
         transition(to: .connected)

@@ -13,10 +13,18 @@ struct DHEKeyExchange: KeyExchange {
     /// This side's private exponent size (the configuration's `dhExponentSize`; 256 bits by default).
     let exponentSize: DHKeyPair.ExponentSize
 
-    init(group: DHGroup?, minimumPrimeBits: Int = 1024, exponentSize: DHKeyPair.ExponentSize = .bits(256)) {
+    /// Client: the finite-field groups it named in supported_groups (RFC 7919 §3), and what it does
+    /// with a group that is none of them.
+    let offeredGroups: [NamedGroup]
+    let unofferedPolicy: UnofferedDHGroupPolicy
+
+    init(group: DHGroup?, minimumPrimeBits: Int = 1024, exponentSize: DHKeyPair.ExponentSize = .bits(256),
+         offeredGroups: [NamedGroup] = [], unofferedPolicy: UnofferedDHGroupPolicy = .acceptIfLargeEnough) {
         self.group = group
         self.minimumPrimeBits = minimumPrimeBits
         self.exponentSize = exponentSize
+        self.offeredGroups = offeredGroups
+        self.unofferedPolicy = unofferedPolicy
     }
 
     mutating func makeServerParams(_ inputs: KeyExchangeInputs) throws(TLSError) -> ServerKeyExchange.Params? {
@@ -32,7 +40,9 @@ struct DHEKeyExchange: KeyExchange {
     ///   sent with SSL_AD_HANDSHAKE_FAILURE when its security level refuses the group);
     /// - Ys outside 1 < Ys < p-1 (RFC 7919 §5.1) → illegal_parameter;
     /// - for a named safe-prime group, Ys outside its prime-order subgroup (Ys^q mod p ≠ 1; OpenSSL 3's
-    ///   EVP_PKEY_public_check, SSL_R_BAD_DH_VALUE) → illegal_parameter.
+    ///   EVP_PKEY_public_check, SSL_R_BAD_DH_VALUE) → illegal_parameter;
+    /// - RFC 7919 §3: when the client named finite-field groups, a group that is none of them (compared
+    ///   by dh_p and dh_g) is accepted or refused by the client's policy (insufficient_security).
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
         guard case .dhe(let dh) = params else { throw wrongMessage("ECDHE parameters") }
         let p = BigInt(bigEndian: dh.p), g = BigInt(bigEndian: dh.g)
@@ -47,6 +57,10 @@ struct DHEKeyExchange: KeyExchange {
         let group = known ?? DHGroup(name: "server-supplied-\(p.bitWidth)", p: p, g: g,
                                      securityNote: "a group the server chose", isTeachingOnly: false,
                                      shortExponentBits: 256)
+        if !offeredGroups.isEmpty, unofferedPolicy == .refuse,
+           known.flatMap(FFDHENegotiation.namedGroup).map(offeredGroups.contains) != true {
+            throw .peerIncompatible(.dhGroupNotOffered(group: group.name, bits: p.bitWidth, offered: offeredGroups))
+        }
         do {
             try DHKeyPair.validatePeer(BigInt(bigEndian: dh.ys), in: group, validation: .subgroup)
         } catch {

@@ -21,6 +21,8 @@ struct ConnectionContext {
     /// RFC 7366: CBC records are encrypt-then-MAC (both hellos carried the extension, the suite is CBC).
     var encryptThenMAC = false
     var resumed = false
+    /// RFC 5077: the server sends a NewSessionTicket in this handshake; the client expects one.
+    var issuesTicket = false
     var serverName: String?
     /// The protocol ALPN agreed on (RFC 7301), when it did; a property of this connection, not of
     /// the session (RFC 7301 §3.1: a resumed handshake negotiates it afresh).

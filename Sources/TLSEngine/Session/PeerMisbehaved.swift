@@ -129,6 +129,9 @@ public enum PeerIncompatible: Sendable, Equatable {
     /// RFC 7919 §4: the client named finite-field groups, none of them acceptable, and offered no
     /// other suite the server accepts.
     case noAcceptableFiniteFieldGroup(offered: [NamedGroup])
+    /// RFC 7919 §3: the client named finite-field groups and the server's ServerKeyExchange carries
+    /// another group (a named one not offered, or the server's own), which the client's policy refuses.
+    case dhGroupNotOffered(group: String, bits: Int, offered: [NamedGroup])
     /// ALPN: nothing in common (RFC 7301 §3.2).
     case noCommonApplicationProtocol(offered: [ProtocolName], supported: [ProtocolName])
     /// supported_versions lists nothing this server speaks (RFC 8446 §4.2.1).
@@ -149,7 +152,7 @@ public enum PeerIncompatible: Sendable, Equatable {
         case .dhPrimeTooSmall, .noCommonSuite, .handshakeIncomplete: return .handshakeFailure
         case .noCommonApplicationProtocol: return .noApplicationProtocol
         case .noSupportedVersionInCommon, .clientVersionTooLow, .serverVersionUnacceptable: return .protocolVersion
-        case .rsaModulusTooSmall, .noAcceptableFiniteFieldGroup: return .insufficientSecurity
+        case .rsaModulusTooSmall, .noAcceptableFiniteFieldGroup, .dhGroupNotOffered: return .insufficientSecurity
         case .clientCertificateChallengeCancelled: return .userCanceled
         }
     }
@@ -161,6 +164,8 @@ public enum PeerIncompatible: Sendable, Equatable {
         case .noCommonSuite(let version): return "no cipher suite in common for \(version)"
         case .noAcceptableFiniteFieldGroup(let offered):
             return "the client names only the finite-field groups \(offered.map(\.description).joined(separator: ", ")), none acceptable, and no other suite in common (RFC 7919 §4)"
+        case let .dhGroupNotOffered(group, bits, offered):
+            return "the server's DH group (\(group), \(bits) bits) is none of the groups the client named (\(offered.map(\.description).joined(separator: ", "))); the client's policy refuses it (RFC 7919 §3)"
         case let .noCommonApplicationProtocol(offered, supported):
             return "the client offers the application protocols \(offered.map(\.description).joined(separator: ", ")); the server speaks only \(supported.map(\.description).joined(separator: ", ")) (RFC 7301 §3.2)"
         case let .noSupportedVersionInCommon(offered, lowest, highest):

@@ -15,10 +15,23 @@ public struct TLSClientConfiguration {
     /// Offer encrypt_then_mac (RFC 7366) when a CBC suite is offered. Off by default: the
     /// simulation's ClientHello stays as recorded; `tlslab connect` offers it, as OpenSSL does.
     public var offerEncryptThenMAC = false
+    /// Send the SessionTicket extension (RFC 5077 §3.2): empty to ask for a ticket, or the ticket of
+    /// ``session`` to resume by it. Off by default: the simulation's ClientHello stays as recorded;
+    /// `tlslab connect` sends it, as OpenSSL's and GnuTLS's clients do.
+    public var offerSessionTicket = false
     /// signature_algorithms (RFC 5246 §7.4.1.4.1), in preference order.
     public var signatureAlgorithms: [SignatureScheme]
     /// supported_groups for ECDHE (RFC 8422 §5.1.1), in preference order.
     public var supportedGroups: [NamedGroup]
+    /// RFC 7919 §3: finite-field groups named in supported_groups (after the curves) when a DHE suite
+    /// is offered, in preference order. Empty by default: once a client names one, a server MUST use
+    /// one of them for DHE (RFC 7919 §4), so the simulation's ClientHello stays as recorded and its
+    /// lessons' own DH groups (teaching groups, RFC 3526 MODP) stay reachable. `tlslab connect`
+    /// names ffdhe2048 and ffdhe3072.
+    public var finiteFieldGroups: [NamedGroup] = []
+    /// What the client does when it named finite-field groups and the ServerKeyExchange carries a
+    /// group that is none of them.
+    public var unofferedDHGroups: UnofferedDHGroupPolicy = .acceptIfLargeEnough
     /// Send an empty renegotiation_info (RFC 5746 §3.4).
     public var sendRenegotiationInfo: Bool
     /// application_layer_protocol_negotiation (RFC 7301): the protocols offered, most preferred
@@ -63,4 +76,14 @@ public struct TLSClientConfiguration {
         self.session = session
         self.minimumDHPrimeBits = minimumDHPrimeBits
     }
+}
+
+/// RFC 7919 §3 leaves a DH group the client did not name (a non-compliant or older server's own
+/// parameters) to the client's local policy.
+public enum UnofferedDHGroupPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Accept it when dh_p has at least ``TLSClientConfiguration/minimumDHPrimeBits`` (as the
+    /// OpenSSL and GnuTLS clients do).
+    case acceptIfLargeEnough
+    /// Refuse it with insufficient_security.
+    case refuse
 }

@@ -35,6 +35,9 @@ public enum TLSEvent: Sendable {
     case sessionEstablished(TLSSession)
     /// The abbreviated handshake resumed this session.
     case sessionResumed(sessionID: [UInt8])
+    /// The server did not resume from the ticket the client offered and does a full handshake
+    /// instead (RFC 5077 §3.4).
+    case sessionTicketRefused(SessionTicketRefusal)
     case applicationDataSent([UInt8])
     case applicationDataReceived([UInt8])
     /// An alert sent, with the reason (an error's description, or "close").

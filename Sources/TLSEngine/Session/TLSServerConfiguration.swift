@@ -34,6 +34,12 @@ public struct TLSServerConfiguration {
     public var certificateRequestSignatureAlgorithms: [SignatureScheme] = SignatureSchemes.certificateRequestDefault
     /// Cache for session resumption; nil turns resumption off (empty session_id).
     public var sessionCache: TLSSessionCache?
+    /// Session tickets (RFC 5077): with keys, a client that sends the SessionTicket extension gets
+    /// a NewSessionTicket after a full handshake, and a ticket it offers resumes its session when
+    /// it opens and matches (otherwise a full handshake, §3.4). nil: the extension is ignored.
+    public var sessionTicketKeys: SessionTicketKeys? = nil
+    /// ticket_lifetime_hint in seconds (RFC 5077 §3.3), chosen by the driver: the engine reads no clock.
+    public var ticketLifetimeHint: UInt32 = 0
     /// The application protocols this server speaks for ALPN (RFC 7301), in its order of preference.
     /// Empty (the default): the server does not support ALPN and ignores the client's extension.
     public var applicationProtocols: [ProtocolName] = []

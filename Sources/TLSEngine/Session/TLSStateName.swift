@@ -8,6 +8,9 @@ public enum TLSStateName: String, Sendable, Hashable {
     case expectServerKeyExchange
     case expectCertificateRequestOrServerHelloDone
     case expectServerHelloDone
+    /// RFC 5077 §3.3: the server said (an empty SessionTicket in ServerHello) that a ticket comes
+    /// before its ChangeCipherSpec.
+    case expectNewSessionTicket
     // Server side.
     case expectClientHello
     case expectClientCertificate

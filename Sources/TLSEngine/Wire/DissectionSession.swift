@@ -3,16 +3,19 @@ final class DissectionSession {
     let cursor: FieldCursor
     var context: HandshakeDecodingContext
     var cipherSuite: CipherSuite?
+    /// True when encrypt-then-MAC (RFC 7366) is in effect: given, or seen in a ServerHello with a CBC suite.
+    var encryptThenMAC: Bool
     var encrypted = false
     var reassembled: [DissectedField] = []
     /// Bytes of a handshake message that spans records, and the records it came from.
     private var pendingHandshake: [UInt8] = []
     private var pendingRecords: [Int] = []
 
-    init(bytes: [UInt8], context: HandshakeDecodingContext, cipherSuite: CipherSuite?) {
+    init(bytes: [UInt8], context: HandshakeDecodingContext, cipherSuite: CipherSuite?, encryptThenMAC: Bool = false) {
         cursor = FieldCursor(bytes: bytes)
         self.context = context
         self.cipherSuite = cipherSuite
+        self.encryptThenMAC = encryptThenMAC
     }
 
     typealias Stop = DissectionStop
@@ -87,18 +90,47 @@ final class DissectionSession {
     /// A record fragment protected with the keys set by ChangeCipherSpec (RFC 5246 §6.2.3).
     private func protectedFragment(type: ContentType) throws(Stop) {
         let note = "encrypted: opaque without the keys"
-        switch cipherSuite?.parameters?.cipher {
-        case let cipher? where cipher.isAEAD:
-            // RFC 5246 §6.2.3.3 GenericAEADCipher; RFC 5288 §3: 8-byte explicit nonce.
-            try cursor.leaf("nonce_explicit", count: 8, value: FieldCursor.opaque)
-            try cursor.rest("aead_ciphertext", note: "\(note) (ciphertext ‖ 16-byte GCM tag)")
-        case let cipher?:
-            // RFC 5246 §6.2.3.2 GenericBlockCipher: explicit IV, then content ‖ MAC ‖ padding, encrypted.
-            try cursor.leaf("IV", count: cipher.blockLength, value: FieldCursor.opaque)
-            try cursor.rest("block_ciphered", note: "\(note) (content ‖ MAC ‖ padding ‖ padding_length)")
-        case nil:
+        guard let parameters = cipherSuite?.parameters else {
             try cursor.rest("encrypted_fragment", note: "\(note) (\(type))")
+            return
         }
+        let cipher = parameters.cipher
+        let ivLength = parameters.recordIVLength(version: context.version)
+        if cipher.isAEAD {
+            // RFC 5246 §6.2.3.3 GenericAEADCipher; RFC 5288 §3: 8-byte explicit nonce.
+            try cursor.leaf("nonce_explicit", count: ivLength, value: FieldCursor.opaque)
+            try cursor.rest("aead_ciphertext", note: "\(note) (ciphertext ‖ 16-byte GCM tag)")
+        } else if encryptThenMAC {
+            try encryptThenMACFragment(parameters: parameters, ivLength: ivLength, note: note)
+        } else {
+            // RFC 5246 §6.2.3.2 GenericBlockCipher: explicit IV (TLS 1.1+), then content ‖ MAC ‖ padding, encrypted.
+            if ivLength > 0 { try cursor.leaf("IV", count: ivLength, value: FieldCursor.opaque) }
+            try cursor.rest("block_ciphered", note: "\(note) (content ‖ MAC ‖ padding ‖ padding_length)")
+        }
+    }
+
+    /// RFC 7366 §3: `IV ‖ ENC(content ‖ padding ‖ padding_length) ‖ MAC`, the MAC in the clear,
+    /// computed over seq_num ‖ type ‖ version ‖ length (of IV and ciphertext) ‖ IV ‖ ciphertext.
+    /// A fragment that cannot hold an IV, a whole number of blocks (at least one) and the MAC is
+    /// refused with bad_record_mac, as the record layer refuses it.
+    private func encryptThenMACFragment(parameters: CipherSuiteParameters, ivLength: Int, note: String) throws(Stop) {
+        let block = parameters.cipher.blockLength
+        let macLength = parameters.macLength
+        let macName = "HMAC-" + (parameters.mac == .hmacSHA1 ? "SHA1" : parameters.mac.rawValue)
+        let sentLength = cursor.remaining - macLength
+        guard sentLength >= ivLength + block, (sentLength - ivLength) % block == 0 else {
+            try cursor.rest("encrypt_then_mac_fragment",
+                            note: "\(cursor.remaining) bytes cannot be IV (\(ivLength)) ‖ whole \(block)-byte blocks ‖ "
+                                + "\(macLength)-byte \(macName) (RFC 7366 §3): bad_record_mac")
+            return
+        }
+        if ivLength > 0 { try cursor.leaf("IV", count: ivLength, value: FieldCursor.opaque) }
+        try cursor.leaf("ciphertext", count: sentLength - ivLength,
+                        note: "\(note) (content ‖ padding ‖ padding_length), encrypt-then-MAC",
+                        value: FieldCursor.opaque)
+        try cursor.leaf("MAC", count: macLength,
+                        note: "\(macName) over seq_num ‖ type ‖ version ‖ length ‖ IV ‖ ciphertext, not encrypted (RFC 7366 §3)",
+                        value: Hex.string)
     }
 
     /// Handshake messages inside one record, following messages that span records. When the
@@ -142,7 +174,8 @@ final class DissectionSession {
 
     private func finishPendingIfWhole() {
         guard let need = pendingNeed(), need <= 0 else { return }
-        let inner = DissectionSession(bytes: pendingHandshake, context: context, cipherSuite: cipherSuite)
+        let inner = DissectionSession(bytes: pendingHandshake, context: context, cipherSuite: cipherSuite,
+                                      encryptThenMAC: encryptThenMAC)
         inner.cursor.guarded { () throws(Stop) in try inner.handshakeMessage() }
         for var field in inner.cursor.fields {
             let records = pendingRecords.map { "record[\($0)]" }.joined(separator: ", ")
@@ -151,6 +184,7 @@ final class DissectionSession {
         }
         context = inner.context
         cipherSuite = inner.cipherSuite
+        encryptThenMAC = inner.encryptThenMAC
         pendingHandshake = []
         pendingRecords = []
     }
@@ -190,6 +224,12 @@ final class DissectionSession {
         case .clientKeyExchange: try clientKeyExchange()
         case .finished:
             try cursor.leaf("verify_data", count: context.verifyDataLength, value: Hex.string)
+        case .newSessionTicket:
+            // RFC 5077 §3.3: uint32 ticket_lifetime_hint; opaque ticket<0..2^16-1>.
+            try cursor.uint("ticket_lifetime_hint", width: 4, value: { $0 == 0 ? "0 (no recommendation)" : "\($0) seconds" })
+            try cursor.vector("ticket", lengthBytes: 2, min: 0, max: 0xffff) { () throws(Stop) in
+                try cursor.rest("ticket") { "\($0.count) bytes, opaque to the client: " + FieldCursor.opaque($0) }
+            }
         case .helloRequest, .serverHelloDone:
             break
         default:
@@ -235,18 +275,22 @@ final class DissectionSession {
         try sessionID()
         let suite = try cursor.codePoint("cipher_suite", CipherSuite.self)
         try cursor.codePoint("compression_method", CompressionMethod.self)
-        try extensions(inServerHello: true)
+        let offered = try extensions(inServerHello: true)
         cipherSuite = suite
+        // RFC 7366 §2: the server's empty encrypt_then_mac turns it on, for a block-cipher suite only.
+        encryptThenMAC = offered.contains(.encryptThenMAC) && suite.parameters.map { !$0.isAEAD } == true
         context.version = version
         context.keyExchange = suite.parameters?.keyExchange
         context.verifyDataLength = suite.parameters?.verifyDataLength ?? 12
     }
 
-    private func extensions(inServerHello: Bool) throws(Stop) {
-        guard !cursor.isAtLimit else { return }
+    /// Reads the extensions block; returns the extension types it holds.
+    @discardableResult
+    private func extensions(inServerHello: Bool) throws(Stop) -> Set<ExtensionType> {
+        var seen = Set<ExtensionType>()
+        guard !cursor.isAtLimit else { return seen }
         try cursor.vector("extensions", lengthBytes: 2, min: 0, max: 0xffff) { () throws(Stop) in
             var i = 0
-            var seen = Set<ExtensionType>()
             while !cursor.isAtLimit {
                 let typeByte = cursor.remaining >= 2
                     ? ExtensionType(rawValue: UInt16(cursor.bytes[cursor.position]) << 8 | UInt16(cursor.bytes[cursor.position + 1]))
@@ -263,6 +307,7 @@ final class DissectionSession {
                 i += 1
             }
         }
+        return seen
     }
 
     private func extensionData(_ type: ExtensionType, inServerHello: Bool) throws(Stop) {

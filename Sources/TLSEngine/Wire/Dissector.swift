@@ -5,31 +5,36 @@
 /// exactly once. Bad or truncated input never stops the dissection with an error: the field
 /// where the bytes go wrong carries a note, and what cannot be followed is shown as undissected.
 /// After a ChangeCipherSpec record, the records that follow in the same stream are shown as
-/// opaque ciphertext (split into explicit nonce/IV and ciphertext when the suite is known).
+/// opaque ciphertext (split into explicit nonce/IV and ciphertext when the suite is known, and into
+/// IV, ciphertext and the MAC sent in the clear under encrypt-then-MAC).
 public struct Dissector: Sendable {
     /// Version and key exchange used to read ServerKeyExchange, ClientKeyExchange,
     /// CertificateRequest and digitally-signed fields; a ServerHello in the input updates them.
     public var context: HandshakeDecodingContext
     /// The negotiated suite, if known (a ServerHello in the input sets it).
     public var cipherSuite: CipherSuite?
+    /// True when encrypt-then-MAC (RFC 7366) was negotiated: CBC records are then read as
+    /// IV ‖ ciphertext ‖ MAC. A ServerHello in the input sets it from its extensions.
+    public var encryptThenMAC: Bool
 
-    public init(context: HandshakeDecodingContext = .init(), cipherSuite: CipherSuite? = nil) {
+    public init(context: HandshakeDecodingContext = .init(), cipherSuite: CipherSuite? = nil, encryptThenMAC: Bool = false) {
         var context = context
         if let kx = cipherSuite?.parameters?.keyExchange, context.keyExchange == nil { context.keyExchange = kx }
         self.context = context
         self.cipherSuite = cipherSuite
+        self.encryptThenMAC = encryptThenMAC
     }
 
     /// Dissects a stream of records.
     public func dissectRecords(_ bytes: [UInt8]) -> Dissection {
-        let session = DissectionSession(bytes: bytes, context: context, cipherSuite: cipherSuite)
+        let session = DissectionSession(bytes: bytes, context: context, cipherSuite: cipherSuite, encryptThenMAC: encryptThenMAC)
         session.records()
         return Dissection(fields: session.cursor.fields, reassembled: session.reassembled)
     }
 
     /// Dissects handshake messages (each with its 4-byte header) laid end to end.
     public func dissectHandshakeMessages(_ bytes: [UInt8]) -> Dissection {
-        let session = DissectionSession(bytes: bytes, context: context, cipherSuite: cipherSuite)
+        let session = DissectionSession(bytes: bytes, context: context, cipherSuite: cipherSuite, encryptThenMAC: encryptThenMAC)
         session.cursor.guarded { () throws(DissectionStop) in
             while !session.cursor.isAtLimit { try session.handshakeMessage() }
         }

@@ -22,7 +22,10 @@ public enum HandshakeMessage: Hashable, Sendable {
     case certificateVerify(CertificateVerify)
     case clientKeyExchange(ClientKeyExchange)
     case finished(Finished)
-    /// A message type TLSLab does not model (for example new_session_ticket), kept byte for byte.
+    /// RFC 5077 §3.3: the server's session ticket, between the client's Finished and the server's
+    /// ChangeCipherSpec.
+    case newSessionTicket(NewSessionTicket)
+    /// A message type TLSLab does not model (for example certificate_status), kept byte for byte.
     case other(HandshakeType, body: [UInt8])
 
     /// The 4-byte header's size.
@@ -42,6 +45,7 @@ public enum HandshakeMessage: Hashable, Sendable {
         case .certificateVerify: return .certificateVerify
         case .clientKeyExchange: return .clientKeyExchange
         case .finished: return .finished
+        case .newSessionTicket: return .newSessionTicket
         case let .other(type, _): return type
         }
     }
@@ -59,6 +63,7 @@ public enum HandshakeMessage: Hashable, Sendable {
         case let .certificateVerify(m): m.encode(to: &w)
         case let .clientKeyExchange(m): m.encode(to: &w)
         case let .finished(m): m.encode(to: &w)
+        case let .newSessionTicket(m): m.encode(to: &w)
         case let .other(_, body): w.writeBytes(body)
         }
         return w.bytes
@@ -109,6 +114,7 @@ public enum HandshakeMessage: Hashable, Sendable {
         case .certificateVerify: return .certificateVerify(try CertificateVerify(from: &r, context: context))
         case .clientKeyExchange: return .clientKeyExchange(try ClientKeyExchange(from: &r, context: context))
         case .finished: return .finished(try Finished(from: &r, context: context))
+        case .newSessionTicket: return .newSessionTicket(try NewSessionTicket(from: &r))
         default: return .other(type, body: r.readRest())
         }
     }
