@@ -1,4 +1,5 @@
 import PKI
+import Rendering
 @testable import Scenarios
 import Testing
 import TLSEngine
@@ -74,6 +75,15 @@ struct ECKeyScenarioTests {
         #expect(f["client_signature"] == .string("ecdsa_secp256r1_sha256"))
         // The server leaf stays RSA.
         #expect(f["server_signature"] == .string("rsa_pkcs1_sha256"))
+    }
+
+    @Test func theVirtualCPUNamesECDSASignatures() throws {
+        let trace = try #require(try ScenarioParser.parse(text: minimal("pki:\n  seed: 3\n  keys: p-256\nhttp: { cpu: measured }\n"), file: "t.yaml").run().trace)
+        let text = TextRenderer(verbosity: .normal, width: 1000).render(trace).joined(separator: "\n")
+        #expect(text.contains("ECDSA signature check"), "\(text)")
+        #expect(!text.contains("RSA signature"))
+        let zh = TextRenderer(verbosity: .normal, width: 1000, explanations: Language.zh.explanations).render(trace).joined(separator: "\n")
+        #expect(zh.contains("ECDSA 验证签名"))
     }
 
     @Test func aSeedReproducesAnECRun() throws {
