@@ -2,7 +2,8 @@ import SwiftASN1
 import TLSCrypto
 
 /// Builds X.509 v3 certificates (RFC 5280 §4.1) signed by TLSLab's own RSA (PKCS#1 v1.5,
-/// sha256WithRSAEncryption by default; sha1WithRSAEncryption only to demonstrate rejections).
+/// sha256WithRSAEncryption by default; sha1WithRSAEncryption only to demonstrate rejections) or
+/// ECDSA (ecdsa-with-SHA256 / SHA384, RFC 5758 §3.2).
 ///
 /// The TBSCertificate is serialized with swift-asn1's DER serializer and signed here. We do not go
 /// through swift-certificates' builder: its public keys are swift-crypto `_RSA` keys, which refuse
@@ -13,6 +14,14 @@ public enum CertificateBuilder {
     /// With `issuer` nil the certificate is self-signed: issuer = subject, AKI = own SKI.
     public static func build(_ template: CertificateTemplate, subjectKey: RSAPublicKey,
                              issuer: X509Certificate?, issuerKey: RSAPrivateKey) throws(PKIError) -> X509Certificate {
+        try build(template, subjectKey: .rsa(subjectKey), issuer: issuer, issuerKey: .rsa(issuerKey))
+    }
+
+    /// The same for a subject and an issuer key of either kind. An EC issuer signs with ECDSA and the
+    /// hash RFC 5480 §4 pairs with its curve (ecdsa-with-SHA256 for P-256, ecdsa-with-SHA384 for
+    /// P-384; RFC 5758 §3.2), whatever `template.signatureHash` says.
+    public static func build(_ template: CertificateTemplate, subjectKey: VerificationKey,
+                             issuer: X509Certificate?, issuerKey: SigningKey) throws(PKIError) -> X509Certificate {
         guard !template.serialNumber.isEmpty, template.serialNumber.count <= 20 else {
             throw .malformedCertificate("serialNumber must be 1…20 octets")
         }
@@ -20,10 +29,12 @@ public enum CertificateBuilder {
         for address in template.ipAddresses where address.count != 4 && address.count != 16 {
             throw .malformedCertificate("iPAddress must be 4 or 16 octets, not \(address.count)")
         }
-        guard let algorithmOID = signatureOID(template.signatureHash) else {
-            throw .unsupportedKey("no sha*WithRSAEncryption for \(template.signatureHash)")
+        let algorithm = try signatureAlgorithm(template.signatureHash, issuerKey: issuerKey)
+        let algorithmOID = algorithm.oid
+        let spki: [UInt8] = switch subjectKey {
+            case .rsa(let key): key.subjectPublicKeyInfoDER
+            case .ecdsa(let key): key.subjectPublicKeyInfoDER
         }
-        let spki = subjectKey.subjectPublicKeyInfoDER
         let subjectName = encodeName(template.subject)
         let issuerName = issuer?.subject.der ?? subjectName
         let ownKeyID = keyIdentifier(subjectKey)
@@ -37,7 +48,7 @@ public enum CertificateBuilder {
                 $0.appendPrimitiveNode(identifier: .integer) { $0.append(2) }
             }
             tbsCoder.appendPrimitiveNode(identifier: .integer) { $0.append(contentsOf: positiveInteger(template.serialNumber)) }
-            appendAlgorithm(algorithmOID, into: &tbsCoder)
+            appendAlgorithm(algorithmOID, nullParameters: algorithm.nullParameters, into: &tbsCoder)
             tbsCoder.serializeRawBytes(issuerName)
             tbsCoder.appendConstructedNode(identifier: .sequence) { validity in
                 appendTime(template.notBefore, into: &validity)
@@ -55,14 +66,23 @@ public enum CertificateBuilder {
         let tbs = serializer.serializedBytes
         let signature: [UInt8]
         do {
-            signature = try issuerKey.signPKCS1v15(message: tbs, hash: template.signatureHash)
+            switch issuerKey {
+            case .rsa(let key):
+                signature = try key.signPKCS1v15(message: tbs, hash: template.signatureHash)
+            case .ecdsa(let key):
+                // The nonce comes from a DRBG seeded with d and the TBSCertificate, so the same
+                // template and keys give the same certificate byte for byte.
+                let d = (try? key.scalar.bigEndianBytes(width: key.curve.byteLength)) ?? []
+                let nonces = HMACDRBG(seed: Array("TLSLab certificate ECDSA nonce|".utf8) + d + HashAlgorithm.sha256.digest(tbs))
+                signature = try key.sign(message: tbs, hash: algorithm.hash, using: nonces)
+            }
         } catch {
             throw .unsupportedKey("signing failed: \(error)")
         }
         var outer = DER.Serializer()
         outer.appendConstructedNode(identifier: .sequence) { coder in
             coder.serializeRawBytes(tbs)
-            appendAlgorithm(algorithmOID, into: &coder)
+            appendAlgorithm(algorithmOID, nullParameters: algorithm.nullParameters, into: &coder)
             coder.appendPrimitiveNode(identifier: .bitString) { $0.append(0); $0.append(contentsOf: signature) }
         }
         return try X509Certificate(der: outer.serializedBytes)
@@ -73,9 +93,36 @@ public enum CertificateBuilder {
         try build(template, subjectKey: key.publicKey, issuer: nil, issuerKey: key)
     }
 
+    /// A self-signed certificate for an RSA or EC `key`.
+    public static func selfSigned(_ template: CertificateTemplate, key: SigningKey) throws(PKIError) -> X509Certificate {
+        try build(template, subjectKey: key.publicKey, issuer: nil, issuerKey: key)
+    }
+
     /// RFC 5280 §4.2.1.2 method (1): SHA-1 of the subjectPublicKey BIT STRING value.
     public static func keyIdentifier(_ key: RSAPublicKey) -> [UInt8] {
         HashAlgorithm.sha1.digest(key.pkcs1DER)
+    }
+
+    /// The same for either kind: the BIT STRING holds RSAPublicKey DER, or the EC point (RFC 5480 §2.2).
+    public static func keyIdentifier(_ key: VerificationKey) -> [UInt8] {
+        switch key {
+        case .rsa(let rsa): return keyIdentifier(rsa)
+        case .ecdsa(let ec): return HashAlgorithm.sha1.digest(ec.x963)
+        }
+    }
+
+    /// The signatureAlgorithm for an issuer key: sha*WithRSAEncryption with NULL parameters (RFC 4055
+    /// §5), or ecdsa-with-SHA256/384 with the parameters absent (RFC 5758 §3.2).
+    static func signatureAlgorithm(_ hash: HashAlgorithm, issuerKey: SigningKey) throws(PKIError)
+        -> (oid: String, nullParameters: Bool, hash: HashAlgorithm) {
+        switch issuerKey {
+        case .rsa:
+            guard let oid = signatureOID(hash) else { throw .unsupportedKey("no sha*WithRSAEncryption for \(hash)") }
+            return (oid, true, hash)
+        case .ecdsa(let key):
+            guard hash != .sha1, hash != .md5 else { throw .unsupportedKey("TLSLab signs certificates with ECDSA over SHA-256 or SHA-384 only") }
+            return key.curve.name == .p384 ? ("1.2.840.10045.4.3.3", false, .sha384) : ("1.2.840.10045.4.3.2", false, .sha256)
+        }
     }
 
     static func keyIdentifierFromSPKI(_ spki: SubjectPublicKeyInfo) -> [UInt8] { HashAlgorithm.sha1.digest(spki.rawKey) }
@@ -92,11 +139,12 @@ public enum CertificateBuilder {
         }
     }
 
-    /// AlgorithmIdentifier with NULL parameters (RFC 4055 §5 for sha*WithRSAEncryption).
-    static func appendAlgorithm(_ oid: String, into coder: inout DER.Serializer) {
+    /// AlgorithmIdentifier with NULL parameters (RFC 4055 §5 for sha*WithRSAEncryption) or without
+    /// parameters (RFC 5758 §3.2 for ecdsa-with-SHA*).
+    static func appendAlgorithm(_ oid: String, nullParameters: Bool = true, into coder: inout DER.Serializer) {
         coder.appendConstructedNode(identifier: .sequence) {
             $0.appendPrimitiveNode(identifier: .objectIdentifier) { $0.append(contentsOf: oidContent(oid)) }
-            $0.appendPrimitiveNode(identifier: .null) { _ in }
+            if nullParameters { $0.appendPrimitiveNode(identifier: .null) { _ in } }
         }
     }
 

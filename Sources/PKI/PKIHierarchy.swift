@@ -7,7 +7,7 @@ public struct PKIHierarchy: Sendable {
     /// The client-side identity: chain (leaf first) and its private key.
     public struct ClientIdentity: Sendable {
         public let chain: [X509Certificate]
-        public let privateKey: RSAPrivateKey
+        public let privateKey: SigningKey
         public var leaf: X509Certificate { chain[0] }
         public var chainDER: [[UInt8]] { chain.map(\.der) }
     }
@@ -15,16 +15,16 @@ public struct PKIHierarchy: Sendable {
     public let spec: PKIHierarchySpec
     /// The server's root CA: the trust anchor clients are given.
     public let root: X509Certificate
-    public let rootKey: RSAPrivateKey
+    public let rootKey: SigningKey
     /// The issuing intermediate CA (CA:FALSE with `.intermediateNotCA`, pathLen 0 with `.pathLenExceeded`).
     public let intermediate: X509Certificate
-    public let intermediateKey: RSAPrivateKey
+    public let intermediateKey: SigningKey
     /// `.pathLenExceeded` only: the sub-CA under the intermediate that issues the leaf.
     public let subIntermediate: X509Certificate?
     /// The server leaf as presented (the renewed one for the renewal defects, self-signed for `.selfSignedLeaf`).
     public let leaf: X509Certificate
     /// The server's private key (matches `leaf`).
-    public let serverKey: RSAPrivateKey
+    public let serverKey: SigningKey
     /// Renewal defects only: the leaf before renewal (identical to the `.none` hierarchy's leaf of the same seed).
     public let originalLeaf: X509Certificate?
     /// What the server sends in its Certificate message, leaf first.
@@ -62,15 +62,23 @@ public struct PKIHierarchy: Sendable {
             + [("server-chain.pem", serverChain.map(\.pem).joined(separator: "\n")), ("server.key", serverKey.pem), ("client.key", client.privateKey.pem)]
     }
 
-    /// Builds the hierarchy. Throws only for unusable specs (key sizes RSA cannot generate, empty names).
+    /// Builds the hierarchy. Throws only for unusable specs (key sizes RSA cannot generate, empty names,
+    /// an RSA-only defect — `.rsa1024Leaf`, `.sha1Signature` — with an EC key where it applies).
     public init(_ spec: PKIHierarchySpec) throws(PKIError) {
         self.spec = spec
         let seed = spec.seed
         let bits = spec.keyBits
         let day: Int64 = 86_400
         let now = spec.now
-        func key(_ label: String, _ size: Int = bits) throws(PKIError) -> RSAPrivateKey {
-            try PKIKeyCache.key(seed: seed, label: label, bits: size)
+        let kinds = spec.keyKinds
+        func key(_ label: String, _ kind: PKIKeyKind, _ size: Int = bits) throws(PKIError) -> SigningKey {
+            try PKIKeyCache.signingKey(seed: seed, label: label, kind: kind, bits: size)
+        }
+        if spec.defect == .rsa1024Leaf, kinds.leaf != .rsa {
+            throw .unsupportedKey("the rsa-1024-leaf defect needs an RSA leaf, not \(kinds.leaf.rawValue)")
+        }
+        if spec.defect == .sha1Signature, kinds.intermediate != .rsa {
+            throw .unsupportedKey("the sha1-signature defect signs with sha1WithRSAEncryption: the intermediate needs an RSA key, not \(kinds.intermediate.rawValue)")
         }
         func serial(_ label: String) -> [UInt8] {
             var bytes = Array(HashAlgorithm.sha256.digest(Array("TLSLab serial|\(seed)|\(label)".utf8)).prefix(16))
@@ -79,14 +87,16 @@ public struct PKIHierarchy: Sendable {
         }
         func name(_ cn: String) -> [CertificateTemplate.NameAttribute] { [.organization(spec.organization), .commonName(cn)] }
         let caUsage: Set<CertificateTemplate.KeyUsageBit> = [.keyCertSign, .cRLSign]
-        let serverUsage: Set<CertificateTemplate.KeyUsageBit> = [.digitalSignature, .keyEncipherment]
+        // RSA leaves may encrypt the premaster (keyEncipherment); an EC key only signs here, and RFC 5480 §3
+        // forbids keyEncipherment for id-ecPublicKey.
+        let serverUsage: Set<CertificateTemplate.KeyUsageBit> = kinds.leaf == .rsa ? [.digitalSignature, .keyEncipherment] : [.digitalSignature]
 
         // Root and intermediate.
-        let rootKey = try key("root")
+        let rootKey = try key("root", kinds.root)
         let root = try CertificateBuilder.selfSigned(
             CertificateTemplate(serialNumber: serial("root"), subject: name(spec.rootName), notBefore: now - 365 * day,
                                 notAfter: now + 3650 * day, basicConstraints: .init(isCA: true), keyUsage: caUsage), key: rootKey)
-        let intermediateKey = try key("intermediate")
+        let intermediateKey = try key("intermediate", kinds.intermediate)
         let intermediateConstraints: CertificateTemplate.BasicConstraints = switch spec.defect {
             case .intermediateNotCA: .init(isCA: false)
             default: .init(isCA: true, pathLength: 0)
@@ -101,7 +111,7 @@ public struct PKIHierarchy: Sendable {
         var issuerKey = intermediateKey
         var subIntermediate: X509Certificate?
         if spec.defect == .pathLenExceeded {
-            let subKey = try key("sub-intermediate")
+            let subKey = try key("sub-intermediate", kinds.intermediate)
             let sub = try CertificateBuilder.build(
                 CertificateTemplate(serialNumber: serial("sub-intermediate"), subject: name(spec.intermediateName + " 2"),
                                     notBefore: now - 90 * day, notAfter: now + 1000 * day,
@@ -121,7 +131,7 @@ public struct PKIHierarchy: Sendable {
             template.addSubjectAltNames(spec.serverHosts)
             return template
         }
-        let normalLeafKey = try key("leaf")
+        let normalLeafKey = try key("leaf", kinds.leaf)
         var template = leafTemplate("leaf", from: spec.leafValidFrom, until: spec.leafValidUntil)
         var leafKey = normalLeafKey
         var signingKey = issuerKey
@@ -144,9 +154,9 @@ public struct PKIHierarchy: Sendable {
         case .sha1Signature:
             template.signatureHash = .sha1
         case .rsa1024Leaf:
-            leafKey = try key("leaf", 1024)
+            leafKey = try key("leaf", .rsa, 1024)
         case .wrongIssuer:
-            signingKey = try key("rogue-ca")
+            signingKey = try key("rogue-ca", kinds.intermediate)
         case .clientAuthOnlyEKU:
             template.extendedKeyUsage = [CertificateExtensions.clientAuth]
         case .selfSignedLeaf:
@@ -154,7 +164,7 @@ public struct PKIHierarchy: Sendable {
         case .renewedSameKey, .renewedNewKey:
             originalLeaf = try CertificateBuilder.build(template, subjectKey: normalLeafKey.publicKey, issuer: issuer, issuerKey: issuerKey)
             template = leafTemplate("leaf-renewed", from: -1 * day, until: 730 * day)
-            if spec.defect == .renewedNewKey { leafKey = try key("leaf-renewed") }
+            if spec.defect == .renewedNewKey { leafKey = try key("leaf-renewed", kinds.leaf) }
         }
         let leaf: X509Certificate
         if selfSigned {
@@ -164,11 +174,11 @@ public struct PKIHierarchy: Sendable {
         }
 
         // Client CA and client certificate.
-        let clientRootKey = try key("client-root")
+        let clientRootKey = try key("client-root", kinds.clientRoot)
         let clientRoot = try CertificateBuilder.selfSigned(
             CertificateTemplate(serialNumber: serial("client-root"), subject: name(spec.clientCAName), notBefore: now - 365 * day,
                                 notAfter: now + 3650 * day, basicConstraints: .init(isCA: true), keyUsage: caUsage), key: clientRootKey)
-        let clientKey = try key("client")
+        let clientKey = try key("client", kinds.client)
         let clientLeaf = try CertificateBuilder.build(
             CertificateTemplate(serialNumber: serial("client"), subject: name(spec.clientName), notBefore: now - 30 * day,
                                 notAfter: now + 365 * day, basicConstraints: .init(isCA: false), keyUsage: [.digitalSignature],

@@ -13,8 +13,10 @@ public struct PKIHierarchySpec: Sendable, Hashable {
     /// The client certificate's CN (issued by its own client CA).
     public var clientName: String
     public var clientCAName: String
-    /// RSA modulus size of every key (2048 by default; the `.rsa1024Leaf` defect overrides the leaf's).
+    /// RSA modulus size of every RSA key (2048 by default; the `.rsa1024Leaf` defect overrides the leaf's).
     public var keyBits: Int
+    /// RSA or EC (P-256, P-384) for each certificate; RSA everywhere by default.
+    public var keyKinds: PKIKeyKinds = .allRSA
     /// The simulated "now" (Unix seconds) the hierarchy is meant to be evaluated at.
     public var now: Int64
     /// The server leaf's validity, relative to `now` in seconds (the expired / not-yet-valid defects move it).
@@ -106,7 +108,7 @@ public enum PKIDefect: String, Sendable, Hashable, CaseIterable, Codable {
 extension PKIHierarchySpec: Codable {
     enum CodingKeys: String, CodingKey {
         case seed, organization, rootName, intermediateName, serverHosts, clientName, clientCAName, keyBits, now
-        case leafValidFrom, leafValidUntil, defect, wrongHostName
+        case leafValidFrom, leafValidUntil, defect, wrongHostName, keyKinds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -125,6 +127,7 @@ extension PKIHierarchySpec: Codable {
                   leafValidUntil: try c.decodeIfPresent(Int64.self, forKey: .leafValidUntil) ?? d.leafValidUntil,
                   defect: try c.decodeIfPresent(PKIDefect.self, forKey: .defect) ?? d.defect,
                   wrongHostName: try c.decodeIfPresent(String.self, forKey: .wrongHostName) ?? d.wrongHostName)
+        keyKinds = try c.decodeIfPresent(PKIKeyKinds.self, forKey: .keyKinds) ?? .allRSA
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -142,5 +145,7 @@ extension PKIHierarchySpec: Codable {
         try c.encode(leafValidUntil, forKey: .leafValidUntil)
         try c.encode(defect, forKey: .defect)
         try c.encode(wrongHostName, forKey: .wrongHostName)
+        // Absent for an all-RSA hierarchy, so specs written before EC keys read and write the same.
+        if keyKinds != .allRSA { try c.encode(keyKinds, forKey: .keyKinds) }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import TLSCrypto
 
-/// RSA keys derived from (seed, label, bits), generated once per process.
+/// RSA keys derived from (seed, label, bits) and EC keys derived from (seed, label, curve),
+/// generated once per process.
 ///
-/// Each key has its own HMAC_DRBG seeded from the three values, so a key never depends on which
+/// Each key has its own HMAC_DRBG seeded from those values, so a key never depends on which
 /// other keys were generated before it: the same seed gives the same keys in any order.
 public enum PKIKeyCache {
     struct Key: Hashable {
@@ -17,6 +18,7 @@ public enum PKIKeyCache {
     final class Storage: @unchecked Sendable {
         private let lock = NSLock()
         private var keys: [Key: RSAPrivateKey] = [:]
+        private var ecKeys: [Key: ECDSAPrivateKey] = [:]
 
         func key(_ key: Key, make: () throws(RSAError) -> RSAPrivateKey) throws(RSAError) -> RSAPrivateKey {
             lock.lock()
@@ -27,10 +29,19 @@ public enum PKIKeyCache {
             return made
         }
 
+        func ecKey(_ key: Key, make: () throws(ECDSAError) -> ECDSAPrivateKey) throws(ECDSAError) -> ECDSAPrivateKey {
+            lock.lock()
+            defer { lock.unlock() }
+            if let cached = ecKeys[key] { return cached }
+            let made = try make()
+            ecKeys[key] = made
+            return made
+        }
+
         var count: Int {
             lock.lock()
             defer { lock.unlock() }
-            return keys.count
+            return keys.count + ecKeys.count
         }
     }
 
@@ -47,6 +58,25 @@ public enum PKIKeyCache {
         } catch {
             throw .unsupportedKey("RSA-\(bits) key generation for \(label): \(error)")
         }
+    }
+
+    /// The EC key for (`seed`, `label`, `curve`): d uniform in 1 ..< n (`ECDSAPrivateKey.generate`),
+    /// drawn from a DRBG seeded with those three values.
+    public static func ecKey(seed: UInt64, label: String, curve: ECDSACurve.Name) throws(PKIError) -> ECDSAPrivateKey {
+        do {
+            return try shared.ecKey(Key(seed: seed, label: label, bits: curve == .p256 ? 256 : 384)) { () throws(ECDSAError) -> ECDSAPrivateKey in
+                let drbg = HMACDRBG(seed: Array("TLSLab PKI EC key|\(seed)|\(label)|\(curve.rawValue)".utf8))
+                return try ECDSAPrivateKey.generate(curve: curve, using: drbg)
+            }
+        } catch {
+            throw .unsupportedKey("EC \(curve.rawValue) key generation for \(label): \(error)")
+        }
+    }
+
+    /// The key of `kind` for (`seed`, `label`): RSA of `bits`, or EC on the kind's curve.
+    public static func signingKey(seed: UInt64, label: String, kind: PKIKeyKind, bits: Int) throws(PKIError) -> SigningKey {
+        guard let curve = kind.curve else { return .rsa(try key(seed: seed, label: label, bits: bits)) }
+        return .ecdsa(try ecKey(seed: seed, label: label, curve: curve))
     }
 
     /// How many keys are cached (for tests).

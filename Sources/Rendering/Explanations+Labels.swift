@@ -126,6 +126,8 @@ extension Explanations {
         "compute.ECDH key agreement": "ECDH key agreement",
         "compute.RSA signature": "RSA signature",
         "compute.RSA signature check": "RSA signature check",
+        "compute.ECDSA signature": "ECDSA signature",
+        "compute.ECDSA signature check": "ECDSA signature check",
         "compute.{count} certificate signature check(s)": "{count} certificate signature check(s)",
         // Attack lines.
         "attack.line.tampered": "{actor} changes byte {offset} of the {sender}'s {message} in flight: {old} → {new}",

@@ -145,6 +145,8 @@ extension Explanations {
         "compute.ECDH key agreement": "ECDH 密钥协商",
         "compute.RSA signature": "RSA 签名",
         "compute.RSA signature check": "RSA 验证签名",
+        "compute.ECDSA signature": "ECDSA 签名",
+        "compute.ECDSA signature check": "ECDSA 验证签名",
         "compute.{count} certificate signature check(s)": "{count} 次证书签名验证",
         "attack.line.tampered": "{actor}在途中改动{sender}的 {message} 的第 {offset} 个字节：{old} → {new}",
         "attack.line.stripped": "{actor}从 ClientHello 中删掉 {removed}；剩下：{kept}",

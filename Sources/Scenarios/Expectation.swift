@@ -160,7 +160,8 @@ enum ExpectationReader {
                     ("eavesdropper_tries", .int), ("eavesdropper_exponent", .int), ("eavesdropper_recovers", .int)]
         default:
             let alerts = Array(AlertDescription.names.values).sorted() + ["none"]
-            let suites = CipherSuite.allImplemented.compactMap(\.name) + ["none"]
+            let suites = CipherSuite.allImplementedWithECDSA.compactMap(\.name) + ["none"]
+            let schemes = SignatureSchemes.offerWithECDSA.compactMap(\.name) + ["none"]
             return [
                 ("handshake", .enumeration(["success", "failure", "none"])),
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),
@@ -173,6 +174,9 @@ enum ExpectationReader {
                 ("reason_includes", .string),
                 ("first_failing_check", .enumeration(ChainCheck.Kind.allCases.map(\.rawValue) + ["none"])),
                 ("client_authenticated", .bool),
+                ("server_key", .enumeration(ScenarioRunner.keyDescriptions + ["none"])), ("server_certificate_bytes", .int),
+                ("server_signature", .enumeration(schemes)), ("server_signature_bytes", .int),
+                ("client_signature", .enumeration(schemes)), ("client_signature_bytes", .int),
                 ("client_certificate_disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
                 ("eavesdropper_learns", .set(secrets)), ("client_learns", .set(secrets)), ("server_learns", .set(secrets)),
                 ("eavesdropper_learns_afterwards", .set(secrets)), ("attacker_learns", .set(secrets)),

@@ -48,7 +48,8 @@ public struct Scenario {
 public struct NamedCertificate {
     public var name: String
     public var certificate: X509Certificate
-    public var key: RSAPrivateKey?
+    /// The certificate's private key (RSA or EC), when the scenario's PKI holds it.
+    public var key: SigningKey?
 }
 
 /// The client's trust policy: how the NSURLSession-style challenge is answered.
@@ -118,6 +119,11 @@ public struct TLSWorld {
     public var http2Push: [String] = []
     /// HTTP/2 (`http.max_concurrent_streams`): the server's SETTINGS_MAX_CONCURRENT_STREAMS.
     public var http2MaxConcurrentStreams: UInt32 = HTTP2Defaults.maxConcurrentStreams
+    /// True when the PKI has an EC key (`pki.keys`): the client then offers, as `tlslab connect`
+    /// does, the ECDSA signature schemes and secp384r1 besides the RSA ones (RFC 8422 §5.1), and
+    /// both sides' default suites start with the ECDHE_ECDSA AEAD suites. An RSA-only PKI keeps
+    /// the original offer, so its runs' bytes do not change.
+    public var offersECDSA = false
 }
 
 /// Latency and loss between the two hosts.

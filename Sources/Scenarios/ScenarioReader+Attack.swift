@@ -49,7 +49,7 @@ extension ScenarioReader {
             guard let cert = certs[name], let key = cert.key else {
                 throw m.keyError("certificate", "the PKI has no private key for that certificate; the attacker must hold the key")
             }
-            return .mitm(identity: TLSIdentity(certificateChain: [cert.certificate.der], privateKey: key))
+            return .mitm(identity: TLSIdentity(certificateChain: [cert.certificate.der], key: key))
         case "tamper":
             let messageValue = try m.required("message", "a handshake message name: \(Self.handshakeMessages.joined(separator: ", "))")
             let message = try messageValue.oneOf(Self.handshakeMessages)

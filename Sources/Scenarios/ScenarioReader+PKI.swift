@@ -23,7 +23,10 @@ extension ScenarioReader {
     }
 
     static let pkiKeys = ["preset", "seed", "organization", "root", "intermediate", "hosts", "client_name", "client_ca",
-                          "key_bits", "defect", "leaf_valid_from_days", "leaf_valid_until_days", "wrong_host_name"]
+                          "key_bits", "keys", "defect", "leaf_valid_from_days", "leaf_valid_until_days", "wrong_host_name"]
+
+    /// The certificates `pki.keys` can give a key kind to, as written in a file.
+    static let pkiKeyHolders = ["root", "intermediate", "leaf", "client_ca", "client"]
 
     /// The demo PKI (`demo-root`, `demo-leaf`), the attacker's own certificate (`attacker`), and —
     /// when `pki` has hierarchy keys — a hierarchy built from a seed: `root`, `intermediate`,
@@ -34,9 +37,9 @@ extension ScenarioReader {
             let root = try X509Certificate.parseAll(Array(DemoPKI.rootCertificatePEM.utf8), source: "demo root")
             let leaf = try X509Certificate.parseAll(Array(DemoPKI.serverCertificatePEM.utf8), source: "demo leaf")
             let attacker = try X509Certificate.parseAll(Array(AttackerPKI.certificatePEM.utf8), source: "attacker")
-            if let r = root.first { certs["demo-root"] = NamedCertificate(name: "demo-root", certificate: r, key: try RSAPrivateKey(pem: DemoPKI.rootKeyPEM)) }
-            if let l = leaf.first { certs["demo-leaf"] = NamedCertificate(name: "demo-leaf", certificate: l, key: try RSAPrivateKey(pem: DemoPKI.serverKeyPEM)) }
-            if let a = attacker.first { certs["attacker"] = NamedCertificate(name: "attacker", certificate: a, key: try RSAPrivateKey(pem: AttackerPKI.keyPEM)) }
+            if let r = root.first { certs["demo-root"] = NamedCertificate(name: "demo-root", certificate: r, key: .rsa(try RSAPrivateKey(pem: DemoPKI.rootKeyPEM))) }
+            if let l = leaf.first { certs["demo-leaf"] = NamedCertificate(name: "demo-leaf", certificate: l, key: .rsa(try RSAPrivateKey(pem: DemoPKI.serverKeyPEM))) }
+            if let a = attacker.first { certs["attacker"] = NamedCertificate(name: "attacker", certificate: a, key: .rsa(try RSAPrivateKey(pem: AttackerPKI.keyPEM))) }
         } catch {
             throw top.owner.error("the built-in certificates do not load: \(error)")
         }
@@ -71,6 +74,7 @@ extension ScenarioReader {
         if let v = m["client_ca"] { spec.clientCAName = try v.name(limit: 64) }
         if let v = m["key_bits"] { spec.keyBits = Int(try v.oneOf(["1024", "2048", "3072", "4096"])) ?? 2048 }
         if let v = m["defect"] { spec.defect = PKIDefect(rawValue: try v.oneOf(PKIDefect.allCases.map(\.rawValue))) ?? .none }
+        if let v = m["keys"] { spec.keyKinds = try keyKinds(v, spec: spec, pki: m) }
         if let v = m["leaf_valid_from_days"] { spec.leafValidFrom = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
         if let v = m["leaf_valid_until_days"] { spec.leafValidUntil = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
         if spec.leafValidFrom >= spec.leafValidUntil {
@@ -85,7 +89,7 @@ extension ScenarioReader {
         } catch {
             throw pki.error("the hierarchy cannot be built: \(error)")
         }
-        let keys: [String: RSAPrivateKey] = ["root": h.rootKey, "intermediate": h.intermediateKey, "leaf": h.serverKey,
+        let keys: [String: SigningKey] = ["root": h.rootKey, "intermediate": h.intermediateKey, "leaf": h.serverKey,
                                              "client": h.client.privateKey]
         for (label, cert) in h.labelledCertificates {
             certs[label] = NamedCertificate(name: label, certificate: cert, key: keys[label])
@@ -96,6 +100,45 @@ extension ScenarioReader {
         return PKIWorld(certificates: certs, serverChain: h.serverChain.compactMap(name), trust: h.roots.compactMap(name),
                         host: spec.primaryHost.hasPrefix("*.") ? "www" + spec.primaryHost.dropFirst() : spec.primaryHost,
                         now: spec.now)
+    }
+
+    /// `pki.keys`: one kind for every certificate (`keys: p-256`) or a mapping from certificate to
+    /// kind (`keys: {leaf: p-384, client: p-256}`; the others stay RSA). Kinds: rsa, p-256, p-384.
+    func keyKinds(_ value: YAMLValue, spec: PKIHierarchySpec, pki m: YAMLMapping) throws(ScenarioError) -> PKIKeyKinds {
+        let names = PKIKeyKind.allCases.map(\.rawValue)
+        func kind(_ v: YAMLValue) throws(ScenarioError) -> PKIKeyKind { PKIKeyKind(rawValue: try v.oneOf(names)) ?? .rsa }
+        var kinds = PKIKeyKinds.allRSA
+        var place: [String: YAMLValue] = [:]
+        if case .mapping = value.node {
+            let km = try value.mapping(Self.pkiKeyHolders)
+            for holder in km.keys {
+                guard let v = km[holder] else { continue }
+                let k = try kind(v)
+                place[holder] = v
+                switch holder {
+                case "root": kinds.root = k
+                case "intermediate": kinds.intermediate = k
+                case "leaf": kinds.leaf = k
+                case "client_ca": kinds.clientRoot = k
+                default: kinds.client = k
+                }
+            }
+        } else {
+            let k = try kind(value)
+            kinds = PKIKeyKinds(root: k, intermediate: k, leaf: k, clientRoot: k, client: k)
+        }
+        // The RSA-only defects and key_bits must have an RSA key to act on.
+        if spec.defect == .rsa1024Leaf, kinds.leaf != .rsa {
+            throw (place["leaf"] ?? value).error("contradiction: the rsa-1024-leaf defect gives the leaf an RSA-1024 key, so the leaf cannot be \(kinds.leaf.rawValue)")
+        }
+        if spec.defect == .sha1Signature, kinds.intermediate != .rsa {
+            throw (place["intermediate"] ?? value).error("contradiction: the sha1-signature defect has the intermediate sign the leaf with sha1WithRSAEncryption, so the intermediate needs an RSA key, not \(kinds.intermediate.rawValue)")
+        }
+        let all = [kinds.root, kinds.intermediate, kinds.leaf, kinds.clientRoot, kinds.client]
+        if m.has("key_bits"), !all.contains(.rsa) {
+            throw m.keyError("key_bits", "contradiction: key_bits sizes RSA keys, and pki.keys gives every certificate an EC key")
+        }
+        return kinds
     }
 
     func certificateNames(_ value: YAMLValue, _ known: [String: NamedCertificate]) throws(ScenarioError) -> [String] {

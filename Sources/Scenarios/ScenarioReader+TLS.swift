@@ -14,11 +14,11 @@ extension ScenarioReader {
     // MARK: - TLS
 
     func suites(_ value: YAMLValue) throws(ScenarioError) -> [CipherSuite] {
-        let known = CipherSuite.allImplemented.compactMap(\.name)
+        let known = CipherSuite.allImplementedWithECDSA.compactMap(\.name)
         var out: [CipherSuite] = []
         for item in try value.list() {
             let name = try item.oneOf(known)
-            if let s = CipherSuite.allImplemented.first(where: { $0.name == name }) { out.append(s) }
+            if let s = CipherSuite.allImplementedWithECDSA.first(where: { $0.name == name }) { out.append(s) }
         }
         guard !out.isEmpty else { throw value.error("expected at least one cipher suite") }
         return out
@@ -43,7 +43,14 @@ extension ScenarioReader {
             guard let first = chain.first else { throw c.error("expected at least one certificate (the leaf first)") }
             guard certs[first]?.key != nil else { throw c.error("the PKI has no private key for '\(first)'") }
         }
-        let serverSuites = try server?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
+        // With an EC key in the PKI both sides also speak the ECDHE_ECDSA suites (see TLSWorld.offersECDSA).
+        let offersECDSA = certs.values.contains { if case .ecdsa? = $0.key { true } else { false } }
+        let defaultSuites = offersECDSA ? CipherSuite.offerWithECDSA : CipherSuite.implemented
+        let serverSuites = try server?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
+        if let first = chain.first, case .ecdsa? = certs[first]?.key, let server, server.has("suites"),
+           !serverSuites.contains(where: { $0.parameters?.keyExchange == .ecdheECDSA }) {
+            throw server.keyError("suites", "contradiction: the server's certificate '\(first)' has an EC key, which only the ECDHE_ECDSA suites use (RFC 8422 §6); none is listed")
+        }
         let serverMin = try version(server?["min_version"], default: .tls12)
         let serverMax = try version(server?["max_version"], default: .tls12)
         if let server, serverMin.rawValue > serverMax.rawValue {
@@ -79,7 +86,7 @@ extension ScenarioReader {
         let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity", "alpn"]
         let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(clientKeys) }
         let host = try client?["host"]?.hostName() ?? pki.host
-        let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? CipherSuite.implemented
+        let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
         let clientMin = try version(client?["min_version"], default: .tls12)
         let clientMax = try version(client?["max_version"], default: .tls12)
         if let client, clientMin.rawValue > clientMax.rawValue {
@@ -190,6 +197,7 @@ extension ScenarioReader {
                         usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack, http2Push: push,
                         http2MaxConcurrentStreams: maxStreams)
         world.resumesByTicket = byTicket
+        world.offersECDSA = offersECDSA
         for (side, m) in [("server", server), ("client", client)] {
             if !usesTLS, let m, m.has("alpn") {
                 throw m.keyError("alpn", "contradiction: ALPN is a TLS extension and this run has tls: false (\(side).alpn would never be sent)")

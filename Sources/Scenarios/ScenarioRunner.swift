@@ -56,7 +56,7 @@ enum ScenarioRunner {
         let evaluator = PolicyEvaluator(world: w, recorder: recorder)
         var identity: TLSIdentity?
         if let names = w.identity, let first = names.first, let key = w.certificates[first]?.key {
-            identity = TLSIdentity(certificateChain: names.compactMap { w.certificates[$0]?.certificate.der }, privateKey: key)
+            identity = TLSIdentity(certificateChain: names.compactMap { w.certificates[$0]?.certificate.der }, key: key)
         }
         // The app's answer to the client-certificate challenge, should the server ask.
         let answer = clientCertificateChallenge(w)
@@ -75,12 +75,16 @@ enum ScenarioRunner {
                                          subjectWhitelist: w.subjectWhitelist)
             clientEvaluator = ClientCertificateEvaluator(policy: policy, time: w.now, recorder: recorder)
         }
-        let server = TLSServerConfiguration(identity: TLSIdentity(certificateChain: chainDER, privateKey: serverKey),
+        let server = TLSServerConfiguration(identity: TLSIdentity(certificateChain: chainDER, key: serverKey),
                                             random: random, cipherSuites: w.serverSuites,
                                             minimumVersion: w.serverMinVersion, maximumVersion: w.serverMaxVersion,
                                             dhGroup: w.dhGroup, extendedMasterSecret: w.serverEMS,
                                             clientAuthentication: w.clientAuth, clientCertificateEvaluator: clientEvaluator)
         var setup = SimulationSetup(client: client, server: server, random: random)
+        if w.offersECDSA {
+            setup.client.signatureAlgorithms = SignatureSchemes.offerWithECDSA
+            setup.client.supportedGroups = [.x25519, .secp256r1, .secp384r1]
+        }
         setup.client.cancelsCertificateRequest = !answer.handshakeContinues
         setup.client.applicationProtocols = w.clientALPN.map { ProtocolName($0) }
         setup.server.applicationProtocols = w.serverALPN.map { ProtocolName($0) }
@@ -132,6 +136,10 @@ enum ScenarioRunner {
                               "client_write_key": "client_write_key", "server_write_key": "server_write_key",
                               "HTTP cookie": "http_cookie", "HTTP request": "http_request", "HTTP response": "http_response"]
 
+    /// How `server_key` names a key (`VerificationKey.description`): the RSA sizes a scenario can
+    /// make and the two curves.
+    static let keyDescriptions = ["RSA-1024", "RSA-2048", "RSA-3072", "RSA-4096", "EC P-256", "EC P-384"]
+
     static func versionName(_ v: ProtocolVersion?) -> String {
         guard let v else { return "none" }
         return ScenarioReader.versions.first { $0.value == v }?.key ?? "none"
@@ -181,6 +189,22 @@ enum ScenarioRunner {
         f["master_from_randoms"] = .bool(fromRandoms)
         f["reason_includes"] = .string(recorder.verdict?.reasons.joined(separator: "; ") ?? "")
         f["client_authenticated"] = .bool(recorder.clientAuthenticated)
+        // The server's leaf as configured (its key and DER size), and the signatures as the verifying
+        // peer saw them on the wire: ServerKeyExchange (RFC 5246 §7.4.3) and CertificateVerify (§7.4.8).
+        let leaf = w.serverChain.first.flatMap { w.certificates[$0] }
+        f["server_key"] = .string(leaf.flatMap { VerificationKey(subjectPublicKeyInfoDER: $0.certificate.publicKey.der)?.description } ?? "none")
+        f["server_certificate_bytes"] = .int(leaf?.certificate.der.count ?? 0)
+        func checked(_ purpose: SignatureTrace.Purpose, by actor: Actor) -> SignatureTrace? {
+            trace.events.lazy.compactMap { e -> SignatureTrace? in
+                guard e.actor == actor, e.connection == 0, case .tls(.signature(let s)) = e.kind, s.purpose == purpose, !s.created else { return nil }
+                return s
+            }.first
+        }
+        let ske = checked(.serverKeyExchange, by: .client), verify = checked(.certificateVerify, by: .server)
+        f["server_signature"] = .string(ske?.scheme?.name ?? "none")
+        f["server_signature_bytes"] = .int(ske?.signature.count ?? 0)
+        f["client_signature"] = .string(verify?.scheme?.name ?? "none")
+        f["client_signature_bytes"] = .int(verify?.signature.count ?? 0)
         // The client-certificate challenge happens only when a CertificateRequest reached the client.
         let asked = trace.events.contains {
             if $0.actor == .client, case .tls(.handshakeReceived(.certificateRequest, _)) = $0.kind { true } else { false }

@@ -163,6 +163,6 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         default:
             break
         }
-        return (setup, PKIMaterial(serverChain: [leaf], serverKey: key, roots: [root]))
+        return (setup, PKIMaterial(serverChain: [leaf], serverKey: .rsa(key), roots: [root]))
     }
 }

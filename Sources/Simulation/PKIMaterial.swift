@@ -9,13 +9,13 @@ import Trust
 /// the run's PKI (whether or not the client trusts them), and the client's identity when it has one.
 public struct PKIMaterial: Sendable {
     public var serverChain: [X509Certificate]
-    public var serverKey: RSAPrivateKey?
+    public var serverKey: SigningKey?
     public var roots: [X509Certificate]
     public var clientChain: [X509Certificate]
-    public var clientKey: RSAPrivateKey?
+    public var clientKey: SigningKey?
 
-    public init(serverChain: [X509Certificate], serverKey: RSAPrivateKey?, roots: [X509Certificate],
-                clientChain: [X509Certificate] = [], clientKey: RSAPrivateKey? = nil) {
+    public init(serverChain: [X509Certificate], serverKey: SigningKey?, roots: [X509Certificate],
+                clientChain: [X509Certificate] = [], clientKey: SigningKey? = nil) {
         self.serverChain = serverChain
         self.serverKey = serverKey
         self.roots = roots

@@ -36,10 +36,12 @@ extension Run {
             case .derived(.ecdhAgreement):
                 operations.append("ECDH key agreement"); cost += setup.cpu.ecdh
             case .signature(let sig):
+                // An ECDSA signature or check is scalar multiplications on the curve: charged like one ECDH agreement.
+                let ecdsa = sig.scheme.map { SignatureSchemes.ecdsa.contains($0) } ?? false
                 if sig.signer == (e.isInitiator ? TLSRole.client : TLSRole.server) {
-                    operations.append("RSA signature"); cost += setup.cpu.rsaPrivate
+                    operations.append(ecdsa ? "ECDSA signature" : "RSA signature"); cost += ecdsa ? setup.cpu.ecdh : setup.cpu.rsaPrivate
                 } else {
-                    operations.append("RSA signature check"); cost += setup.cpu.rsaPublic
+                    operations.append(ecdsa ? "ECDSA signature check" : "RSA signature check"); cost += ecdsa ? setup.cpu.ecdh : setup.cpu.rsaPublic
                 }
             case .certificateDecision(_, let length, _, _, _):
                 operations.append("\(length) certificate signature check(s)"); cost += Int64(length) * setup.cpu.rsaPublic

@@ -18,6 +18,14 @@ public enum SigningKey: Sendable {
         }
     }
 
+    /// PKCS #8 PEM of either kind (simulation keys only: they come from a public seed).
+    public var pem: String {
+        switch self {
+        case .rsa(let key): return key.pem
+        case .ecdsa(let key): return key.pem
+        }
+    }
+
     /// A private key from PEM: PKCS #1 or PKCS #8 RSA, SEC 1 or PKCS #8 EC (P-256, P-384).
     public init(pem text: String) throws(RSAError) {
         if text.contains("BEGIN EC PRIVATE KEY"), let key = try? ECDSAPrivateKey(pem: text) {

@@ -231,6 +231,11 @@ final class TestPKI: Sendable {
             ["req", "-new", "-key", "ec384.key", "-out", "ec384.csr", "-subj", "/CN=localhost"],
             ["x509", "-req", "-in", "ec384.csr", "-CA", "ecroot.pem", "-CAkey", "ecroot.key", "-set_serial", "6", "-days", "3",
              "-sha384", "-extfile", "ecleaf.ext", "-out", "ec384.pem"],
+            // An EC P-256 client certificate (SEC 1 key) issued by the RSA test root, for mutual TLS with ECDSA.
+            ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ecclient.key"],
+            ["req", "-new", "-key", "ecclient.key", "-out", "ecclient.csr", "-subj", "/CN=TLSLab Test EC Client"],
+            ["x509", "-req", "-in", "ecclient.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "7", "-days", "3",
+             "-extfile", "client.ext", "-out", "ecclient.pem"],
         ]
         for step in steps {
             let r = try runTool(openssl, step, in: dir, timeout: 60)

@@ -21,7 +21,7 @@ import Trust
         let rng = HMACDRBG(seed: 7)
         let client = TLSClientConfiguration(certificateEvaluator: evaluator, random: rng, cipherSuites: suites,
                                             serverName: host ?? h.spec.primaryHost, identity: identity)
-        let server = configureServer(TLSServerConfiguration(identity: TLSIdentity(certificateChain: h.serverChainDER, privateKey: h.serverKey),
+        let server = configureServer(TLSServerConfiguration(identity: TLSIdentity(certificateChain: h.serverChainDER, key: h.serverKey),
                                                             random: rng, cipherSuites: suites))
         return Simulation(SimulationSetup(client: client, server: server, random: rng)).run().summary
     }
@@ -176,8 +176,8 @@ import Trust
     @Test func mutualTLSOutcomes() throws {
         let h = try Self.hierarchy()
         let other = try Self.hierarchy(seed: 5)
-        let identity = TLSIdentity(certificateChain: h.client.chainDER, privateKey: h.client.privateKey)
-        let strangers = TLSIdentity(certificateChain: other.client.chainDER, privateKey: other.client.privateKey)
+        let identity = TLSIdentity(certificateChain: h.client.chainDER, key: h.client.privateKey)
+        let strangers = TLSIdentity(certificateChain: other.client.chainDER, key: other.client.privateKey)
         let require = MutualTLSPolicy(mode: .require, clientCAs: [h.clientRoot])
         #expect(Self.mutual(h, require, identity: identity).outcome == "success")
         #expect(Self.mutual(h, require, identity: nil).failure?.alert == .handshakeFailure)

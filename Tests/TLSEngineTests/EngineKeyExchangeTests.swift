@@ -343,7 +343,9 @@ struct EngineRSAVersionAndPSSTests {
             switch message {
             case .serverKeyExchange(let ske): #expect(ske.signedParams.algorithm == .rsaPSSRSAESHA256)
             case .certificateVerify(let cv): #expect(cv.signature.algorithm == .rsaPSSRSAESHA256)
-            case .certificateRequest(let cr): #expect(cr.supportedSignatureAlgorithms?.first == .rsaPSSRSAESHA256)
+            // The request lists the ECDSA schemes first (OpenSSL's order); the first RSA one is PSS.
+            case .certificateRequest(let cr):
+                #expect(cr.supportedSignatureAlgorithms?.first { $0.isRSAPKCS1 || $0.isRSAPSS } == .rsaPSSRSAESHA256)
             default: break
             }
         }

@@ -49,24 +49,44 @@ struct ServerDefaultsTests {
                                              extensions: [Self.sigalgs, .supportedGroups([.x25519])]))
         let requests = Self.sent(step).compactMap { m -> CertificateRequest? in if case .certificateRequest(let r) = m { r } else { nil } }
         let listed = try #require(requests.first?.supportedSignatureAlgorithms)
-        #expect(listed == [.rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512])
+        #expect(listed == [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512])
         #expect(!listed.contains(.rsaPKCS1SHA1))
+        // RFC 8422 §5.5: with ECDSA schemes listed, an EC client certificate is welcome (ecdsa_sign, 64).
+        #expect(requests.first?.certificateTypes == [.rsaSign, .ecdsaSign])
+    }
+
+    @Test func aTLS10CertificateRequestAsksForRSAOnly() throws {
+        var configuration = try Harness.serverConfiguration(seed: 52)
+        configuration.clientAuthentication = .request
+        configuration.minimumVersion = .tls10
+        var server = TLSServer(configuration: configuration)
+        let hello = ClientHello(clientVersion: .tls10, random: Random([UInt8](repeating: 6, count: 32)),
+                                cipherSuites: [.TLS_RSA_WITH_AES_128_CBC_SHA], extensions: nil)
+        let step = server.receive(TLSRecord(contentType: .handshake, version: .tls10, fragment: HandshakeMessage.clientHello(hello).encoded).encoded)
+        let requests = Self.sent(step).compactMap { m -> CertificateRequest? in if case .certificateRequest(let r) = m { r } else { nil } }
+        let request = try #require(requests.first)
+        // A TLS 1.0 CertificateVerify here is MD5 ‖ SHA-1 with RSA only, so only rsa_sign is asked for.
+        #expect(request.certificateTypes == [.rsaSign])
+        #expect(request.supportedSignatureAlgorithms == nil)
     }
 }
 
-/// The same list from OpenSSL 3.0's s_server asking for a client certificate, limited to the RSA
-/// schemes TLSLab implements: the order and the absence of SHA-1 agree.
+/// The same list from OpenSSL 3.0's s_server asking for a client certificate, limited to the
+/// schemes TLSLab implements: the order and the absence of SHA-1 agree, and so do the certificate types.
 @Suite("CertificateRequest schemes against OpenSSL", .serialized,
        CrossCheckRequirement.trait(OpenSSLPeer.available, missing: "openssl is not on the PATH"))
 struct CertificateRequestOpenSSLTests {
-    @Test func ourListIsOpenSSLsForRSA() throws {
+    @Test func ourListIsOpenSSLs() throws {
         let entries = try OpenSSLPeer.handshake(serverArgs: ["-verify", "1"])
         let messages = try OpenSSLCrossCheckTests.decodeAll(entries)
         let requests = messages.compactMap { m -> CertificateRequest? in if case .certificateRequest(let r) = m.message { r } else { nil } }
         let openssl = try #require(requests.first?.supportedSignatureAlgorithms)
-        // The RSA schemes (OpenSSL also lists ECDSA ones, which TLSLab's CertificateRequest does not ask for: it accepts RSA client keys).
-        let rsa = openssl.filter { SignatureSchemes.implemented.contains($0) && ($0.isRSAPSS || $0.isRSAPKCS1) }
-        #expect(rsa == SignatureSchemes.certificateRequestDefault, "\(openssl)")
+        // OpenSSL also lists schemes TLSLab does not implement (ECDSA P-521, EdDSA, RSA-PSS with PSS keys).
+        let ours = openssl.filter { SignatureSchemes.implemented.contains($0) }
+        #expect(ours == SignatureSchemes.certificateRequestDefault, "\(openssl)")
         #expect(!openssl.contains(.rsaPKCS1SHA1))
+        // OpenSSL asks for rsa_sign, dss_sign and ecdsa_sign; TLSLab for the two it verifies.
+        let types = try #require(requests.first?.certificateTypes)
+        #expect(types.filter { $0 == .rsaSign || $0 == .ecdsaSign } == [.rsaSign, .ecdsaSign], "\(types)")
     }
 }

@@ -301,8 +301,11 @@ public struct TLSServer: HandshakeMachine {
         }
         if config.clientAuthentication != .none {
             requestedSchemes = config.certificateRequestSignatureAlgorithms.filter(SignatureSchemes.implemented.contains)
+            // RFC 5246 §7.4.4 and RFC 8422 §5.5: rsa_sign, and ecdsa_sign (64) when TLS 1.2 lets the
+            // client sign with an ECDSA scheme we listed (a TLS 1.0/1.1 CertificateVerify here is RSA only).
+            let ecdsaListed = requestedSchemes.contains(where: { SignatureSchemes.ecdsa.contains($0) })
             context.sendHandshake(.certificateRequest(CertificateRequest(
-                certificateTypes: [.rsaSign],
+                certificateTypes: version >= .tls12 && ecdsaListed ? [.rsaSign, .ecdsaSign] : [.rsaSign],
                 supportedSignatureAlgorithms: version >= .tls12 ? requestedSchemes : nil)))
         }
         context.sendHandshake(.serverHelloDone)

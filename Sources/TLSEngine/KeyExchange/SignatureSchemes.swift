@@ -17,11 +17,12 @@ public enum SignatureSchemes {
     /// ECDSA first, then the RSA schemes: what `tlslab connect` offers.
     public static let offerWithECDSA: [SignatureScheme] = ecdsa + defaultOffer
 
-    /// What a server lists in its CertificateRequest by default: OpenSSL 3.0's order (RSA-PSS, then
-    /// PKCS#1 v1.5, each SHA-256, SHA-384, SHA-512) without SHA-1, which RFC 9155 §2 removes
-    /// from TLS 1.2 signatures ("MUST NOT be included in CertificateRequest messages").
+    /// What a server lists in its CertificateRequest by default: OpenSSL 3.0's order (ECDSA P-256 and
+    /// P-384, RSA-PSS, then PKCS#1 v1.5, each SHA-256, SHA-384, SHA-512) restricted to what TLSLab
+    /// implements, without SHA-1, which RFC 9155 §2 removes from TLS 1.2 signatures ("MUST NOT be
+    /// included in CertificateRequest messages").
     public static let certificateRequestDefault: [SignatureScheme] = [
-        .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512,
+        .ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512, .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512,
     ]
 
     /// Every scheme TLSLab implements.
