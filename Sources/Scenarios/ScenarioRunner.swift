@@ -103,6 +103,7 @@ enum ScenarioRunner {
         setup.resumesSessions = w.resumesSessions
         setup.cpu = w.cpu
         setup.attack = w.attack
+        if case .afnetworking(let policy, _) = w.policy { setup.clientAFNetworkingRelease = policy.behaviour }
         return setup
     }
 
