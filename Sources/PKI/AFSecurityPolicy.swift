@@ -5,14 +5,28 @@ public struct AFSecurityPolicy: Sendable {
     /// code (reproduced here) is right: certificate mode compares whole certificates.
     public enum PinningMode: String, Sendable, Hashable, CaseIterable { case none, publicKey, certificate }
 
-    /// Which AFNetworking behaviour to reproduce.
+    /// Which AFNetworking release's behaviour to reproduce (renderers name it: "AFNetworking 2.5.2").
     public enum Behaviour: String, Sendable, Hashable, CaseIterable {
-        /// 2.5.2 and later (the evaluation procedure of `evaluateServerTrust:forDomain:`).
+        /// 2.5.3 and later: `validatesDomainName` defaults to YES whatever the mode (the fix of
+        /// AFNetworking issue #2619), and the evaluation procedure of `evaluateServerTrust:forDomain:`.
         case current
-        /// 2.5.1: with mode none, any certificate was accepted (no chain evaluation at all).
+        /// 2.5.1: with mode none, `evaluateServerTrust:forDomain:` returned YES without evaluating
+        /// the chain at all (AFNetworking issue #2590).
         case v2_5_1
-        /// 2.5.2: mode none evaluated the chain but never the host name.
+        /// 2.5.2: the chain is evaluated again for mode none, with the same procedure as later
+        /// releases — `SecPolicyCreateSSL(true, domain)` when `validatesDomainName` is YES, else
+        /// `SecPolicyCreateBasicX509()` — but `validatesDomainName` still defaults to NO for mode none
+        /// (AFNetworking issues #2549, #2619), so an app that never sets it gets no host check. An app
+        /// that sets it to YES gets the host check.
         case v2_5_2
+
+        /// `validatesDomainName` of a policy in `mode` when the app does not set it.
+        public func defaultValidatesDomainName(mode: PinningMode) -> Bool {
+            switch self {
+            case .current: return true
+            case .v2_5_1, .v2_5_2: return mode != .none
+            }
+        }
     }
 
     public var mode: PinningMode
@@ -22,13 +36,15 @@ public struct AFSecurityPolicy: Sendable {
     public var validatesDomainName: Bool
     public var behaviour: Behaviour
 
-    /// `policyWithPinningMode:withPinnedCertificates:` — allowInvalid NO, validatesDomainName YES.
+    /// `policyWithPinningMode:withPinnedCertificates:` — allowInvalid NO; validatesDomainName as the app
+    /// set it, or nil for the release's default (`Behaviour.defaultValidatesDomainName`: YES from 2.5.3
+    /// on; in 2.5.1 and 2.5.2, NO for mode none).
     public init(mode: PinningMode, pinnedCertificates: [[UInt8]] = [], allowInvalidCertificates: Bool = false,
-                validatesDomainName: Bool = true, behaviour: Behaviour = .current) {
+                validatesDomainName: Bool? = nil, behaviour: Behaviour = .current) {
         self.mode = mode
         self.pinnedCertificates = pinnedCertificates
         self.allowInvalidCertificates = allowInvalidCertificates
-        self.validatesDomainName = validatesDomainName
+        self.validatesDomainName = validatesDomainName ?? behaviour.defaultValidatesDomainName(mode: mode)
         self.behaviour = behaviour
     }
 
@@ -54,11 +70,9 @@ public struct AFSecurityPolicy: Sendable {
                 + ": \"In order to validate a domain name for self signed certificates, you MUST use pinning.\" → NO"])
         }
         // Step 2.
-        let checksHost = validatesDomainName && behaviour != .v2_5_2 || (validatesDomainName && mode != .none)
-        let purpose: ChainValidator.Purpose = checksHost ? .sslServer(host: domain) : .basicX509
-        reasons.append(checksHost ? "step 2: policy SSL(host: \(domain ?? "nil"))"
-                                  : (validatesDomainName ? "step 2: AFNetworking 2.5.2 with mode none: BasicX509 policy, host not checked"
-                                                         : "step 2: validatesDomainName NO → BasicX509 policy (host not checked)"))
+        let purpose: ChainValidator.Purpose = validatesDomainName ? .sslServer(host: domain) : .basicX509
+        reasons.append(validatesDomainName ? "step 2: policy SSL(host: \(domain ?? "nil"))"
+                                           : "step 2: validatesDomainName NO → BasicX509 policy (host not checked)")
         let evaluation = trust.evaluate(purpose)
         let chainText = evaluation.isValid ? "chain valid (\(evaluation.result.rawValue))"
             : "chain invalid (\(evaluation.result.rawValue): \(evaluation.firstFailure?.detail ?? "?"))"

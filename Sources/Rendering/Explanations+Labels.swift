@@ -89,6 +89,10 @@ extension Explanations {
         "derived.verifyData": "{actor}: verify_data = PRF(master, \"{label}\", Hash(handshake messages))[0..11] = {data}{expected}",
         "derived.expectedFrom": " (expected from the {sender})",
         // Chain validation, link by link.
+        "chain.afNetworkingPolicy": "the ServerTrust challenge is answered by an AFSecurityPolicy as {release} evaluates it",
+        "afNetworking.release.current": "AFNetworking 2.5.3 or later",
+        "afNetworking.release.v2_5_1": "AFNetworking 2.5.1",
+        "afNetworking.release.v2_5_2": "AFNetworking 2.5.2",
         "chain.validates": "{actor} validates the {peer}'s chain, leaf → anchor (path of {count}{store}): {trust}",
         "chain.anchorFrom": ", anchor from {store}",
         "chain.link": "link {depth} ({role}): {subject}",

@@ -75,6 +75,7 @@ extension Explanations {
 
         // TCP states (RFC 9293 §3.3.2).
         "walk.state.listen": "LISTEN: the {actor} has opened its port passively and waits for a SYN; nothing is sent yet (RFC 9293 §3.3.2).",
+        "walk.state.listenAgain": "LISTEN again: this half-open connection came from a passive OPEN, so on the RST (or a SYN in its window) the {actor} forgets the peer and returns to LISTEN instead of closing; the port stays open for the next SYN (RFC 9293 §3.10.7.4).",
         "walk.state.synSent": "SYN-SENT: the {actor} asks to open the connection (an active OPEN): it sends its SYN and waits for the SYN-ACK.",
         "walk.state.synReceived": "SYN-RECEIVED: the {actor} has received a SYN; it answers with SYN-ACK and waits for the ACK of its own SYN.",
         "walk.state.established": "ESTABLISHED: the {actor} has seen its own SYN acknowledged and knows the {peer}'s initial sequence number, so it can now send and receive data.",

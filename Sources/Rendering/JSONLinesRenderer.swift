@@ -131,6 +131,10 @@ public struct JSONLinesRenderer: Sendable {
     /// recoverableTrustFailure / fatalTrustFailure), `path` (subjects, leaf first) and `checks` in
     /// order, each with `depth`, `kind`, `passed`, `detail`, and for signatures `hash1`, `hash2`,
     /// `pkcs1_block` and `digest_info` (hex), plus `ecdsa_r` and `ecdsa_s` for an ECDSA signature.
+    /// The AFNetworking release as JSON names it: its version ("2.5.1", "2.5.2"; "2.5.3+" for the
+    /// behaviour of 2.5.3 and later).
+    static let afNetworkingRelease: [AFSecurityPolicy.Behaviour: String] = [.current: "2.5.3+", .v2_5_1: "2.5.1", .v2_5_2: "2.5.2"]
+
     func chainValidation(_ v: ChainValidationTrace) -> [(String, JSONValue)] {
         let r = v.result
         let checks: [JSONValue] = r.checks.map { c in
@@ -148,6 +152,7 @@ public struct JSONLinesRenderer: Sendable {
         return [("event", .string("chain_validation")), ("peer", .string(v.peer.rawValue)), ("result", .string(r.result.rawValue)),
                 ("path", .array(r.path.map { .string("\($0.subject)") })), ("anchor_store", r.anchorStore.map { .string($0) } ?? .null),
                 ("checks", .array(checks))]
+            + (v.afNetworkingRelease.map { [("afnetworking_release", .string(Self.afNetworkingRelease[$0] ?? $0.rawValue))] } ?? [])
     }
 
     func segment(_ p: TCPPacket, action: String, sender: Actor, receiver: String) -> [(String, JSONValue)] {

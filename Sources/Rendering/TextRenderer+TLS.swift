@@ -178,6 +178,9 @@ extension TextRenderer {
         let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
         var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
                                                   "store": r.anchorStore.map { say("chain.anchorFrom", ["store": $0]) } ?? "", "trust": trust]))]
+        if let release = v.afNetworkingRelease {
+            out.append(detail(say("chain.afNetworkingPolicy", ["release": say("afNetworking.release.\(release.rawValue)")])))
+        }
         if !state.explained.contains("pki.chain"), let text = explanations("pki.chain") {
             state.explained.insert("pki.chain")
             out += explain(text)

@@ -223,7 +223,9 @@ struct StepTeacher {
             case .resetReceived: return say("walk.state.closedByReset", values)
             default: return say("walk.state.closed", values)
             }
-        case .listen: return say("walk.state.listen", values)
+        case .listen:
+            // Back from SYN-RECEIVED (an RST, or a SYN in the window): not the passive OPEN again.
+            return say(cause == .passiveOpen ? "walk.state.listen" : "walk.state.listenAgain", values)
         case .synSent: return say("walk.state.synSent", values)
         case .synReceived: return say("walk.state.synReceived", values)
         case .established: return say("walk.state.established", values)

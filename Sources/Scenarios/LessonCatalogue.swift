@@ -36,7 +36,7 @@ public struct LessonCatalogue: Sendable {
         "tls": ["rsa-one-way", "dhe", "ecdhe", "toy-dh-group", "toy-dh-search", "small-dh-group-refused", "ems-off", "ems-on",
                 "https-hides-cookie", "lost-segments"],
         "certs": ["valid-chain", "hierarchy-valid", "untrusted-root", "expired", "wrong-host", "missing-intermediate"],
-        "afnetworking": ["mode-none-default", "v2.5.1-accepts-anything", "v2.5.2-no-host-check", "certificate-pinning", "public-key-pinning"],
+        "afnetworking": ["mode-none-default", "v2.5.1-accepts-anything", "v2.5.2-no-host-check", "v2.5.2-validates-domain-yes", "certificate-pinning", "public-key-pinning"],
         "ats": ["default-blocks-http", "http-exception", "tls10-blocked", "tls10-exception", "non-forward-secret-blocked"],
         "mtls": ["success", "missing-client-certificate"],
         "attacks": ["http-plain-cookie", "forward-secrecy-rsa", "forward-secrecy-dhe", "forward-secrecy-ecdhe", "mitm-default-client"],

@@ -23,7 +23,8 @@ extension ScenarioReader {
             let mode = AFSecurityPolicy.PinningMode(rawValue: try a.required("mode", "one of: none, publicKey, certificate").oneOf(AFSecurityPolicy.PinningMode.allCases.map(\.rawValue))) ?? .none
             let pinned = try a["pinned"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? []
             let allowInvalid = try a["allow_invalid"]?.bool() ?? false
-            let validatesDomain = try a["validates_domain"]?.bool() ?? true
+            // Absent: the release's default (YES from 2.5.3 on; NO for mode none in 2.5.1 and 2.5.2).
+            let validatesDomain = try a["validates_domain"]?.bool()
             let versions = ["current": AFSecurityPolicy.Behaviour.current, "2.5.1": .v2_5_1, "2.5.2": .v2_5_2]
             let behaviour = try a["version"].map { v throws(ScenarioError) in versions[try v.oneOf(["current", "2.5.1", "2.5.2"])] ?? .current } ?? .current
             if mode == .none, !pinned.isEmpty {

@@ -108,6 +108,7 @@ enum ScenarioRunner {
         setup.resumesByTicket = w.resumesByTicket
         setup.cpu = w.cpu
         setup.attack = w.attack
+        if case .afnetworking(let policy, _) = w.policy { setup.clientAFNetworkingRelease = policy.behaviour }
         return setup
     }
 
@@ -388,6 +389,10 @@ struct TCPFacts {
                 clientStates.append(to.rawValue)
             }
             if id == serverID {
+                // A connection forked from the listener starts in the listener's LISTEN (a new TCB after
+                // an RST returned the first one to LISTEN, RFC 9293 §3.10.7.3): the server stays where it
+                // was, so LISTEN is not listed twice.
+                if from == .closed && to == .listen && serverStates.last == TCPState.listen.rawValue { continue }
                 if serverStates.isEmpty { serverStates.append(from.rawValue) }
                 serverStates.append(to.rawValue)
             }

@@ -219,30 +219,48 @@ extension ScenarioRunner {
     /// The segments the client and the server sent each other (port 40000 ↔ 80), in order, as
     /// tcpdump prints them with relative numbers: `client [S] seq 0, length 0`,
     /// `server [S.] seq 0, ack 1, length 0`, `client [P.] seq 1:6, ack 1, length 5`. Each side's
-    /// numbers count from its own first SYN (or first segment), so `ack 1` reads "the peer's ISN + 1".
+    /// numbers count from its ISN, so `ack 1` reads "the peer's ISN + 1".
+    ///
+    /// A stale SYN from an earlier incarnation (an old duplicate the network delivers in the client's
+    /// name) is listed too, marked `(old duplicate)`. When a side's SYNs carry different sequence
+    /// numbers, two incarnations share the list and no single ISN makes relative numbers meaningful
+    /// (an RST answering the stale SYN's SYN-ACK would read `seq 4294967287` against the real ISN):
+    /// then every number is absolute, as `tcpdump -S` prints it, and each SYN is marked `(ISN)`.
     static func segmentLines(_ events: [TCPNetworkEvent.Kind]) -> [String] {
-        var base: [IPv4Address: SeqNumber] = [:]
-        var lines: [String] = []
+        var segments: [(fromClient: Bool, segment: TCPSegment, oldDuplicate: Bool)] = []
         for e in events {
-            guard case .sent(let p) = e else { continue }
+            let p: TCPPacket, injected: Bool
+            switch e {
+            case .sent(let packet): p = packet; injected = false
+            case .injected(let packet) where packet.source == clientHost: p = packet; injected = true
+            default: continue
+            }
             let fromClient = p.source == clientHost && p.destination == serverHost && p.segment.sourcePort == clientPort
             let fromServer = p.source == serverHost && p.destination == clientHost && p.segment.destinationPort == clientPort
             guard fromClient || fromServer else { continue }
-            let seg = p.segment
-            if seg.flags.contains(.syn) || base[p.source] == nil { base[p.source] = seg.seq }
-            let mine = base[p.source] ?? seg.seq
-            let relative = UInt32(bitPattern: seg.seq - mine)
-            var line = "\(fromClient ? "client" : "server") [\(seg.flags.tcpdumpNotation)] seq \(relative)"
-            if !seg.payload.isEmpty { line += ":\(relative &+ UInt32(seg.payload.count))" }
+            segments.append((fromClient, p.segment, injected))
+        }
+        let absolute = [true, false].contains { side in
+            Set(segments.filter { $0.fromClient == side && $0.segment.flags.contains(.syn) }.map(\.segment.seq)).count > 1
+        }
+        var base: [Bool: SeqNumber] = [:]
+        return segments.map { fromClient, seg, oldDuplicate in
+            let syn = seg.flags.contains(.syn)
+            if syn || base[fromClient] == nil { base[fromClient] = seg.seq }
+            let first = absolute ? seg.seq.rawValue : UInt32(bitPattern: seg.seq - (base[fromClient] ?? seg.seq))
+            var line = "\(fromClient ? "client" : "server") [\(seg.flags.tcpdumpNotation)] seq \(first)"
+            if !seg.payload.isEmpty { line += ":\(first &+ UInt32(seg.payload.count))" }
+            if absolute && syn { line += " (ISN)" }
             if let ack = seg.ack {
-                if let theirs = base[p.destination] {
+                if absolute {
+                    line += ", ack \(ack.rawValue)"
+                } else if let theirs = base[!fromClient] {
                     line += ", ack \(UInt32(bitPattern: ack - theirs))"
                 } else {
                     line += ", ack \(ack.rawValue) (absolute)"
                 }
             }
-            lines.append(line + ", length \(seg.payload.count)")
+            return line + ", length \(seg.payload.count)" + (oldDuplicate ? " (old duplicate)" : "")
         }
-        return lines
     }
 }

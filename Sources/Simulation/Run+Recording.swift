@@ -19,7 +19,9 @@ extension Run {
             case .handshakeReceived, .changeCipherSpecReceived, .alertReceived:
                 if let other = e.other, other.settled < other.outgoing.count { other.settled += 1 }
             case .certificateDecision(let peer, _, _, _, let validation?):
-                events.append(TraceEvent(time: net.now, actor: e.actor, kind: .chainValidation(ChainValidationTrace(peer: peer, result: validation)),
+                let release = peer == .server ? setup.clientAFNetworkingRelease : nil
+                events.append(TraceEvent(time: net.now, actor: e.actor,
+                                         kind: .chainValidation(ChainValidationTrace(peer: peer, result: validation, afNetworkingRelease: release)),
                                          connection: e.connection, peer: e.peer))
             default:
                 break

@@ -1,4 +1,5 @@
 import HTTP2
+import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
@@ -58,6 +59,9 @@ public struct SimulationSetup {
     public var cpu = VirtualCPU.free
     /// What an attacker does besides recording every segment (nil: a passive eavesdropper only).
     public var attack: Attack?
+    /// The AFNetworking release whose `AFSecurityPolicy` the client's evaluator reproduces (nil: no
+    /// AFNetworking policy); recorded with the client's chain validation for the renderers.
+    public var clientAFNetworkingRelease: AFSecurityPolicy.Behaviour?
     /// A run stops at this virtual time even if something still waits (a lost-for-good segment).
     public var timeLimit: TCPTime = TCPDuration.seconds(600)
 

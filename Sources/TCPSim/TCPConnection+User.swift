@@ -50,7 +50,8 @@ extension TCPConnection {
     }
 
     /// RECEIVE (RFC 9293 §3.10.3): up to `maxCount` in-order octets. Reading may open the window
-    /// enough to send a window update (receiver-side SWS avoidance, RFC 9293 §3.8.6.2.2).
+    /// enough to send a window update (receiver-side SWS avoidance, RFC 9293 §3.8.6.2.2); see
+    /// `needsWindowUpdate`.
     public mutating func receive(maxCount: Int = Int.max, at now: TCPTime) -> (bytes: [UInt8], output: TCPOutput) {
         var out = TCPOutput()
         let bytes = receive(maxCount: maxCount, at: now, into: &out)
@@ -64,12 +65,25 @@ extension TCPConnection {
         guard n > 0 else { return [] }
         let bytes = Array(receiveQueue.prefix(n))
         receiveQueue.removeFirst(n)
-        let threshold = min(effectiveMSS, config.receiveBufferSize / 2)
-        if [.established, .finWait1, .finWait2].contains(state), receiveWindow >= lastAdvertisedWindow + threshold {
+        if [.established, .finWait1, .finWait2].contains(state), needsWindowUpdate {
             out.emit(.windowUpdateSent(window: receiveWindow))
             sendACK(&out)
         }
         return bytes
+    }
+
+    /// Whether reading has opened the window so that the peer needs a segment of its own to learn it.
+    /// RFC 9293 §3.8.6.2.2: the right edge moves only once the window can grow by
+    /// min(Fr·RCV.BUFF, Eff.snd.MSS), Fr = 1/2. RFC 1122 §4.2.3.3: that rule decides *when the window
+    /// may be updated*; the ACK policy decides when an ACK carrying it is sent. A pure window update is
+    /// sent at once only when the window the peer last saw is itself under that threshold (zero, or too
+    /// small for a full segment), so the peer may be waiting for it; otherwise the peer still has room,
+    /// and the next ACK or data segment carries the new window. (Without this, an ACK for a full-sized
+    /// segment was followed at the same instant by a second ACK, identical but for the window, as soon
+    /// as the application read the segment.)
+    var needsWindowUpdate: Bool {
+        let threshold = min(effectiveMSS, config.receiveBufferSize / 2)
+        return lastAdvertisedWindow < threshold && receiveWindow >= lastAdvertisedWindow + threshold
     }
 
     /// CLOSE (RFC 9293 §3.10.4): no more data from us; FIN follows the queued data.

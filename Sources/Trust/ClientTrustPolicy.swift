@@ -23,7 +23,7 @@ public enum ClientTrustPolicy: Sendable {
         case .systemDefault: return "system default handling"
         case .afNetworking(let p):
             return "AFSecurityPolicy(mode \(p.mode.rawValue), \(p.pinnedCertificates.count) pin(s), allowInvalid \(p.allowInvalidCertificates ? "YES" : "NO"), "
-                + "validatesDomainName \(p.validatesDomainName ? "YES" : "NO"), \(p.behaviour.rawValue))"
+                + "validatesDomainName \(p.validatesDomainName ? "YES" : "NO"))"
         case .challengeMode(let mode): return "challenge mode \(mode.rawValue)"
         case .webContainer: return "web container"
         case .imageDownloader(let allow): return "image downloader (allowInvalidSSLCertificates \(allow ? "YES" : "NO"))"

@@ -11,28 +11,24 @@ import Testing
         /// (allowInvalid, validatesDomainName) = (N,N) (N,Y) (Y,N) (Y,Y). Derived by hand from the
         /// documented procedure (see the comment on each row), NOT from the code under test.
         let expected: String
-        /// Mode none's four columns under AFNetworking 2.5.2, whose procedure evaluates the chain with the
-        /// BasicX509 policy even when validatesDomainName is YES (so (N,Y) = (N,N)); step 1 still applies.
-        /// 2.5.1 returns YES for mode none before any step ("YYYY"); the pinning modes are the same in all
-        /// three versions, so they keep the `expected` columns.
-        let v2_5_2None: String
         var description: String { name }
 
-        init(name: String, chain: [String], pins: [String], expected: String, v2_5_2None: String) {
+        init(name: String, chain: [String], pins: [String], expected: String) {
             self.name = name
             self.chain = chain
             self.pins = pins
             self.expected = expected
-            self.v2_5_2None = v2_5_2None
         }
 
-        /// The 12 expected columns under `behaviour`.
+        /// The 12 expected columns under `behaviour`. Every column sets validatesDomainName explicitly, so
+        /// 2.5.2 behaves as later releases (its difference is only the default, see `releaseDefaults`);
+        /// 2.5.1 returns YES for mode none before any step ("YYYY"); the pinning modes are the same in all
+        /// three releases.
         func columns(_ behaviour: AFSecurityPolicy.Behaviour) -> [Character] {
             let all = Array(expected.filter { $0 != " " })
             switch behaviour {
-            case .current: return all
+            case .current, .v2_5_2: return all
             case .v2_5_1: return Array("YYYY") + all.dropFirst(4)
-            case .v2_5_2: return Array(v2_5_2None) + all.dropFirst(4)
             }
         }
     }
@@ -45,24 +41,24 @@ import Testing
     static let situations: [Situation] = [
         // none: chain valid → YYY, step 1 → N. publicKey: root key in the built path → Y.
         // certificate: root is the anchor and in the path → Y.
-        Situation(name: "CA-issued valid, root pinned", chain: ["leaf", "int"], pins: ["root"], expected: "YYYN YYYY YYYY", v2_5_2None: "YYYN"),
+        Situation(name: "CA-issued valid, root pinned", chain: ["leaf", "int"], pins: ["root"], expected: "YYYN YYYY YYYY"),
         // none: Basic valid Y, SSL invalid N, allowInvalid Y, step 1 N. publicKey: (N,Y) step 4 N, else leaf key matches.
         // certificate: pinned leaf as anchor; (Y,Y) SSL policy fails on the name → N.
-        Situation(name: "wrong host, leaf pinned", chain: ["leaf-wronghost", "int"], pins: ["leaf-wronghost"], expected: "YNYN YNYY YNYN", v2_5_2None: "YYYN"),
+        Situation(name: "wrong host, leaf pinned", chain: ["leaf-wronghost", "int"], pins: ["leaf-wronghost"], expected: "YNYN YNYY YNYN"),
         // none: invalid → N N, allowInvalid Y, step 1 N. publicKey: step 4 N N, then own key Y Y.
         // certificate: step 4 N N; with allowInvalid the pinned self-signed leaf is its own anchor, name OK → Y Y.
-        Situation(name: "self-signed, pinned", chain: ["selfsigned"], pins: ["selfsigned"], expected: "NNYN NNYY NNYY", v2_5_2None: "NNYN"),
+        Situation(name: "self-signed, pinned", chain: ["selfsigned"], pins: ["selfsigned"], expected: "NNYN NNYY NNYY"),
         // as self-signed, but certificate mode re-evaluates with the expired leaf as anchor: still expired → N.
-        Situation(name: "expired, pinned", chain: ["leaf-expired", "int"], pins: ["leaf-expired"], expected: "NNYN NNYY NNNN", v2_5_2None: "NNYN"),
-        Situation(name: "pinned leaf", chain: ["leaf", "int"], pins: ["leaf"], expected: "YYYN YYYY YYYY", v2_5_2None: "YYYN"),
-        Situation(name: "pinned intermediate", chain: ["leaf", "int"], pins: ["int"], expected: "YYYN YYYY YYYY", v2_5_2None: "YYYN"),
+        Situation(name: "expired, pinned", chain: ["leaf-expired", "int"], pins: ["leaf-expired"], expected: "NNYN NNYY NNNN"),
+        Situation(name: "pinned leaf", chain: ["leaf", "int"], pins: ["leaf"], expected: "YYYN YYYY YYYY"),
+        Situation(name: "pinned intermediate", chain: ["leaf", "int"], pins: ["int"], expected: "YYYN YYYY YYYY"),
         // publicKey: no key matches → N. certificate: other-leaf as the only anchor → chain invalid → N.
-        Situation(name: "unrelated pin", chain: ["leaf", "int"], pins: ["other-leaf"], expected: "YYYN NNNN NNNN", v2_5_2None: "YYYN"),
+        Situation(name: "unrelated pin", chain: ["leaf", "int"], pins: ["other-leaf"], expected: "YYYN NNNN NNNN"),
         // publicKey: same key survives renewal → Y. certificate: old leaf as anchor does not issue the new one → N.
-        Situation(name: "renewed, same key", chain: ["leaf-renewed-same-key", "int"], pins: ["leaf"], expected: "YYYN YYYY NNNN", v2_5_2None: "YYYN"),
-        Situation(name: "renewed, new key", chain: ["leaf-renewed-new-key", "int"], pins: ["leaf"], expected: "YYYN NNNN NNNN", v2_5_2None: "YYYN"),
+        Situation(name: "renewed, same key", chain: ["leaf-renewed-same-key", "int"], pins: ["leaf"], expected: "YYYN YYYY NNNN"),
+        Situation(name: "renewed, new key", chain: ["leaf-renewed-new-key", "int"], pins: ["leaf"], expected: "YYYN NNNN NNNN"),
         // publicKey: nothing to match → N; certificate: no anchors → invalid → N; (Y,Y) step 1.
-        Situation(name: "empty pin set", chain: ["leaf", "int"], pins: [], expected: "YYYN NNNN NNNN", v2_5_2None: "YYYN"),
+        Situation(name: "empty pin set", chain: ["leaf", "int"], pins: [], expected: "YYYN NNNN NNNN"),
         // A pinned self-signed leaf is its own anchor in step 5, but it must still be a usable TLS server
         // certificate there (OpenSSL -partial_chain: error 26 / 66). Derivation from the procedure:
         // the system evaluation never anchors it → none N N, allowInvalid Y, step 1 N; publicKey: step 4 N N,
@@ -71,17 +67,17 @@ import Testing
         // clientAuth-only EKU passes the BasicX509 policy (no EKU rule; validatesDomainName NO) → Y, but fails
         // SSL(host) (serverAuth required) → N.
         Situation(name: "self-signed clientAuth-only, pinned", chain: ["selfsigned-clientonly"], pins: ["selfsigned-clientonly"],
-                  expected: "NNYN NNYY NNYN", v2_5_2None: "NNYN"),
+                  expected: "NNYN NNYY NNYN"),
         // The RSA-1024 key fails the key-strength rule under either policy (TLSLab's SecTrust rejects RSA < 2048
         // for every policy, as OpenSSL level 2 does), so step 5 fails in both certificate-mode columns.
         Situation(name: "self-signed RSA-1024, pinned", chain: ["selfsigned-rsa1024"], pins: ["selfsigned-rsa1024"],
-                  expected: "NNYN NNYY NNNN", v2_5_2None: "NNYN"),
+                  expected: "NNYN NNYY NNNN"),
     ]
 
     @Test(arguments: situations, AFSecurityPolicy.Behaviour.allCases)
     func decisionTable(situation: Situation, behaviour: AFSecurityPolicy.Behaviour) {
         let expected = situation.columns(behaviour)
-        #expect(expected.count == 12 && situation.v2_5_2None.count == 4)
+        #expect(expected.count == 12)
         let trust = PKIFixtures.trust(situation.chain)
         var column = 0
         for mode in [AFSecurityPolicy.PinningMode.none, .publicKey, .certificate] {
@@ -119,13 +115,35 @@ import Testing
         let selfSigned = PKIFixtures.trust(["selfsigned"])
         let wrongHost = PKIFixtures.trust(["leaf-wronghost", "int"])
         let current = AFSecurityPolicy.defaultPolicy
-        var v251 = current; v251.behaviour = .v2_5_1
-        var v252 = current; v252.behaviour = .v2_5_2
+        let v251 = AFSecurityPolicy(mode: .none, behaviour: .v2_5_1)
+        let v252 = AFSecurityPolicy(mode: .none, behaviour: .v2_5_2)
         #expect(!current.evaluate(selfSigned, forDomain: "www.example.com").accepted)
         #expect(v251.evaluate(selfSigned, forDomain: "www.example.com").accepted)          // 2.5.1 accepted anything
         #expect(!v252.evaluate(selfSigned, forDomain: "www.example.com").accepted)         // 2.5.2 checks the chain…
         #expect(v252.evaluate(wrongHost, forDomain: "www.example.com").accepted)           // …but not the host
         #expect(!current.evaluate(wrongHost, forDomain: "www.example.com").accepted)
+    }
+
+    /// AFNetworking 2.5.2 (issue #19): mode none leaves validatesDomainName NO unless the app sets it; an
+    /// explicit YES adds SecPolicyCreateSSL(true, domain), so the wrong host is refused. From 2.5.3 on the
+    /// default is YES in every mode. The pinning modes default to YES in every release.
+    @Test func releaseDefaults() {
+        let wrongHost = PKIFixtures.trust(["leaf-wronghost", "int"])
+        #expect(!AFSecurityPolicy(mode: .none, behaviour: .v2_5_2).validatesDomainName)
+        #expect(AFSecurityPolicy(mode: .none, behaviour: .current).validatesDomainName)
+        for mode in [AFSecurityPolicy.PinningMode.publicKey, .certificate] {
+            for behaviour in AFSecurityPolicy.Behaviour.allCases {
+                #expect(AFSecurityPolicy(mode: mode, behaviour: behaviour).validatesDomainName)
+            }
+        }
+        let implicit = AFSecurityPolicy(mode: .none, behaviour: .v2_5_2).evaluate(wrongHost, forDomain: "www.example.com")
+        #expect(implicit.accepted && implicit.evaluation?.isValid == true)
+        #expect(implicit.reasons.contains { $0.contains("BasicX509") })
+        let explicit = AFSecurityPolicy(mode: .none, validatesDomainName: true, behaviour: .v2_5_2)
+        let decision = explicit.evaluate(wrongHost, forDomain: "www.example.com")
+        #expect(!decision.accepted && decision.evaluation?.firstFailure?.kind == .name, "\(decision.reasons)")
+        #expect(decision.reasons.contains { $0.contains("SSL(host: www.example.com)") })
+        #expect(!decision.reasons.joined().contains("host not checked"))
     }
 
     @Test func defaultPolicyAndStep1Reason() {

@@ -61,6 +61,7 @@ struct CatalogueTests {
             "actor.client", "secret.client_random", "secret.server_random", "secret.client_write_key", "secret.server_write_key",
             "secret.HTTP_cookie", "ats.setting", "ats.result.applies", "chain.role.ca", "chain.kind.keyCertSign",
             "ladder.agreed.alpn", "derived.master", "chain.check", "ladder.tcp.state", "tcp.script.connect",
+            "afNetworking.release.v2_5_1", "afNetworking.release.v2_5_2",  // product names with a version number
         ]
         for (key, english) in Explanations.english.text where !identifiers.contains(key) {
             guard let chinese = Explanations.chineseText[key], chinese == english else { continue }

@@ -186,7 +186,17 @@ struct WalkthroughFirstMinuteTests {
         let text = ack.detail.joined(separator: " ")
         #expect(text.contains("ACK from the server: it acknowledges 101 more bytes of the client's stream, the bytes of ClientHello"), "\(text)")
         #expect(text.contains("before the server's TLS layer has acted on the bytes"), "\(text)")
-        // The window update that acknowledges nothing new says so.
+        // No ACK repeats one sent at the same instant: the ACK of the full-sized segment already carried
+        // the window, and the peer did not need a separate update for 1,460 more bytes of it.
+        #expect(!w.steps.contains { $0.detail.joined().contains("acknowledges no new byte") })
+    }
+
+    /// A window update that acknowledges nothing new says so: with a receive buffer smaller than the
+    /// server's flight, the client's window closes, and reading reopens it (RFC 9293 §3.8.6.2.2).
+    @Test func windowUpdateSaysWhyItTravelsAlone() throws {
+        var setup = try BuiltInRun.dhe.setup(seed: 1)
+        setup.tcpConfig.receiveBufferSize = 1200
+        let w = Walkthrough(title: "dhe", trace: Simulation(setup).run(), width: 100, about: BuiltInRun.dhe.summary)
         let update = try #require(w.steps.first { $0.detail.joined().contains("window update") })
         #expect(update.detail.joined().contains("acknowledges no new byte"))
     }

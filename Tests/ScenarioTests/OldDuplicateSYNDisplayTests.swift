@@ -1,0 +1,69 @@
+import Foundation
+import Rendering
+@testable import Scenarios
+import Testing
+import Trace
+
+/// The old duplicate SYN lesson (RFC 9293 Figure 8) reads correctly: the server's states go
+/// LISTEN → SYN-RECEIVED → LISTEN → SYN-RECEIVED without a repeated LISTEN, the segment list names the
+/// stale SYN and uses one numbering (absolute, each SYN marked as an ISN) so the RST's seq reads as the
+/// stale SYN's ISN + 1 rather than a wrapped "relative" 4294967287, and the walkthrough says why the
+/// server is in LISTEN again.
+@Suite struct OldDuplicateSYNDisplayTests {
+    static func lesson(_ name: String) throws -> Scenario {
+        let file = Library.root + "/" + name + ".yaml"
+        return try ScenarioParser.parse(text: try String(contentsOfFile: file, encoding: .utf8), file: file)
+    }
+
+    static func list(_ value: FactValue?) -> [String] {
+        if case .list(let items) = value { return items }
+        return []
+    }
+
+    @Test func serverStatesDoNotRepeatListen() throws {
+        let facts = try Self.lesson("tcp/old-duplicate-syn").run().facts
+        #expect(Self.list(facts["server_states"]) == ["CLOSED", "LISTEN", "SYN-RECEIVED", "LISTEN", "SYN-RECEIVED", "ESTABLISHED"])
+        #expect(Self.list(facts["client_states"]) == ["CLOSED", "SYN-SENT", "ESTABLISHED"])
+    }
+
+    @Test func segmentsUseOneNumberingAndShowTheStaleSYN() throws {
+        let lines = Self.list(try Self.lesson("tcp/old-duplicate-syn").run().facts["segments"])
+        #expect(lines.first == "client [S] seq 90 (ISN), length 0 (old duplicate)")
+        // The RST carries the ack of the SYN-ACK it answers: the stale SYN's 90 + 1.
+        #expect(lines.contains("server [S.] seq 300 (ISN), ack 91, length 0"))
+        #expect(lines.contains("client [R] seq 91, length 0"))
+        #expect(lines.allSatisfy { !$0.contains("(absolute)") })
+    }
+
+    /// Every TCP lesson's segment list: no wrapped number (a relative value computed against the wrong
+    /// ISN reads as 2^32 − k), no repeated state in a row.
+    @Test func noTCPLessonShowsAWrappedNumberOrARepeatedState() throws {
+        var checked = 0
+        for file in Library.files where file.contains("/tcp/") {
+            let scenario = try ScenarioParser.parse(text: try String(contentsOfFile: file, encoding: .utf8), file: file)
+            let facts = scenario.run().facts
+            for line in Self.list(facts["segments"]) {
+                let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { UInt64($0) }
+                #expect(numbers.allSatisfy { $0 < 0x8000_0000 }, "\(file): \(line)")
+            }
+            for key in ["client_states", "server_states"] {
+                let states = Self.list(facts[key])
+                #expect(!zip(states, states.dropFirst()).contains { $0 == $1 }, "\(file) \(key): \(states)")
+            }
+            checked += 1
+        }
+        #expect(checked >= 10)
+    }
+
+    @Test func walkthroughSaysListenAgain() throws {
+        let scenario = try Self.lesson("tcp/old-duplicate-syn")
+        let trace = try #require(scenario.run().trace)
+        let w = Walkthrough(title: "tcp/old-duplicate-syn", trace: trace, width: 100)
+        let back = try #require(w.steps.first { $0.headline.contains("SYN-RECEIVED → LISTEN") })
+        let text = back.detail.joined(separator: " ")
+        #expect(text.contains("LISTEN again") && text.contains("RFC 9293 §3.10.7.4"), "\(text)")
+        #expect(!text.contains("opened its port passively"), "\(text)")
+        let first = try #require(w.steps.first { $0.headline.contains("CLOSED → LISTEN") })
+        #expect(first.detail.joined().contains("opened its port passively"))
+    }
+}
