@@ -47,7 +47,7 @@ extension TextRenderer {
             var out = [row(t, from: actor, to: peer, "\(arrow(actor, peer))  TLS Alert \(alert)", .alert)]
             // close_notify is explained with its phase ("phase.close").
             if alert.alertDescription != .closeNotify {
-                out.append(detail(say("ladder.why", ["cause": cause])))
+                out.append(detail(say("ladder.why", ["cause": explanations.alertCause(cause)])))
                 out += alertExplanation(alert)
                 let key = alert.isFatal ? "tls.alert" : "tls.alert.warning"
                 if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
@@ -202,9 +202,10 @@ extension TextRenderer {
         return out
     }
 
-    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail text: String, time t: String) -> [String] {
+    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [String] {
         [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
-                               ["actor": name(actor), "length": "\(length)", "detail": text]), accepted ? .tls : .alert)]
+                               ["actor": name(actor), "length": "\(length)", "detail": explanations.certificateAccount(detail)]),
+             accepted ? .tls : .alert)]
     }
 
     // MARK: Helpers
