@@ -1,6 +1,7 @@
 import PKI
 @testable import Rendering
 import Testing
+import TCPSim
 import TLSEngine
 
 /// The alert causes are worded by the catalogue from the engine's typed reasons. The English texts are
@@ -89,6 +90,16 @@ struct CauseWordingTests {
             #expect(chinese != account.description && !chinese.hasPrefix("account."), "\(account): \(chinese)")
         }
         #expect(Explanations.chinese.certificateAccount(.stated("as it is")) == "as it is")
+    }
+
+    /// The network's drop reasons: English as TCPSim names them, Chinese translated.
+    @Test func dropReasons() {
+        let reasons: [TCPDropReason] = [.scriptedLoss, .randomLoss, .noRoute, .backlogFull, .malformed]
+        for reason in reasons {
+            let key = "tcp.dropReason.\(String(describing: reason))"
+            #expect(Explanations.english(key) == reason.rawValue)
+            #expect(Explanations.chinese(key).map { $0 != reason.rawValue } == true, "\(key)")
+        }
     }
 
     @Test func chineseWordsEveryReason() {
