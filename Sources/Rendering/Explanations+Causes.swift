@@ -50,7 +50,7 @@ extension Explanations {
             return say("account.chainValidated", ["checks": "\(checks)", "length": "\(pathLength)", "anchor": anchor])
         case .checkFailed(let check):
             return say("account.checkFailed", ["kind": self("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
-                                               "depth": "\(check.depth)", "subject": check.subject, "detail": check.detail])
+                                               "depth": "\(check.depth)", "subject": check.subject, "detail": chainCheckDetail(check)])
         case .chainNotTrusted(let result): return say("account.chainNotTrusted", ["result": result])
         case .acceptedWithoutChecks: return say("account.acceptedWithoutChecks")
         case .notChecked(let subject): return say("account.notChecked", ["subject": subject])
@@ -62,6 +62,24 @@ extension Explanations {
             return say(needsEC ? "account.keyDoesNotFitSuite.ec" : "account.keyDoesNotFitSuite.rsa", ["suite": "\(suite)", "key": key])
         case .noEvaluator: return say("account.noEvaluator")
         case .stated(let text): return text
+        }
+    }
+
+    /// A chain check's outcome: its finding worded, or the validator's own line where it has none yet.
+    public func chainCheckDetail(_ check: ChainCheck) -> String {
+        guard let finding = check.finding else { return check.detail }
+        switch finding {
+        case .withinValidity(let anchor): return say(anchor ? "check.withinValidity.anchor" : "check.withinValidity")
+        case let .strongEnough(algorithm, keyKind, bits):
+            return say("check.strongEnough", ["algorithm": algorithm, "key": keyKind, "bits": "\(bits)"])
+        case .noUnknownCriticalExtension: return say("check.noUnknownCriticalExtension")
+        case .isCA: return say("check.isCA")
+        case .hasKeyCertSign: return say("check.hasKeyCertSign")
+        case .extendedKeyUsageAllows(let purpose): return say("check.extendedKeyUsageAllows", ["purpose": purpose])
+        case let .keyUsageAllows(keyUsage, server):
+            return say(server ? "check.keyUsageAllows.server" : "check.keyUsageAllows.client", ["keyUsage": keyUsage])
+        case .endEntity: return say("check.endEntity")
+        case let .anchoredBy(anchor, store): return say("check.anchoredBy", ["anchor": anchor, "store": store])
         }
     }
 
@@ -163,6 +181,17 @@ extension Explanations {
         "failure.certificateRejected": "certificate rejected ({alert}): {why}",
         "failure.alertReceived": "peer sent alert {alert}",
         "failure.internalError": "internal error: {why}",
+        "check.withinValidity": "within validity",
+        "check.withinValidity.anchor": "anchor within validity",
+        "check.strongEnough": "{algorithm}, {key} {bits} bits",
+        "check.noUnknownCriticalExtension": "no unknown critical extension",
+        "check.isCA": "basicConstraints CA:TRUE",
+        "check.hasKeyCertSign": "keyUsage has keyCertSign",
+        "check.extendedKeyUsageAllows": "extendedKeyUsage allows {purpose}",
+        "check.keyUsageAllows.server": "keyUsage [{keyUsage}] allows TLS server use",
+        "check.keyUsageAllows.client": "keyUsage [{keyUsage}] allows TLS client use",
+        "check.endEntity": "an end-entity certificate",
+        "check.anchoredBy": "anchored by {anchor} in {store}",
         "tcp.dropReason.scriptedLoss": "scripted loss",
         "tcp.dropReason.randomLoss": "random loss",
         "tcp.dropReason.noRoute": "no route to host",

@@ -183,7 +183,7 @@ extension TextRenderer {
             for check in checks {
                 out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
                                                       "kind": explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
-                                                      "detail": check.detail]), check.passed ? .plain : .alert, indent: 4))
+                                                      "detail": explanations.chainCheckDetail(check)]), check.passed ? .plain : .alert, indent: 4))
                 guard verbosity == .bytes, let sig = check.signature else { continue }
                 out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }

@@ -1,4 +1,6 @@
 import PKI
+import Simulation
+import Trace
 @testable import Rendering
 import Testing
 import TCPSim
@@ -90,6 +92,24 @@ struct CauseWordingTests {
             #expect(chinese != account.description && !chinese.hasPrefix("account."), "\(account): \(chinese)")
         }
         #expect(Explanations.chinese.certificateAccount(.stated("as it is")) == "as it is")
+    }
+
+    /// Every chain check of every built-in run: a typed finding is worded in English exactly as the
+    /// validator's line, and in Chinese differently; the common passing checks all have one.
+    @Test func chainCheckFindings() throws {
+        var typed = 0
+        for run in BuiltInRun.allCases {
+            for event in Simulation(try run.setup(seed: 1)).run().events {
+                guard case .chainValidation(let v) = event.kind else { continue }
+                for check in v.result.checks {
+                    #expect(Explanations.english.chainCheckDetail(check) == check.detail, "\(run.rawValue): \(check)")
+                    guard check.finding != nil else { continue }
+                    typed += 1
+                    #expect(Explanations.chinese.chainCheckDetail(check) != check.detail, "\(run.rawValue): \(check)")
+                }
+            }
+        }
+        #expect(typed > 0)
     }
 
     /// The network's drop reasons: English as TCPSim names them, Chinese translated.
