@@ -38,6 +38,8 @@ public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
         case endEntity
         /// The path ends in `anchor`, found in the store named `store`.
         case anchoredBy(anchor: String, store: String)
+        /// The host-name check's outcome, pass or fail.
+        case name(NameFinding)
     }
 
     public let kind: Kind

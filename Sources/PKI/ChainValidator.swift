@@ -276,8 +276,8 @@ public struct ChainValidator: Sendable {
                     finding: problems.isEmpty ? .endEntity : nil)
             }
             if depth == 0, case .sslServer(let host?) = purpose {
-                let (ok, reason) = HostnameMatcher.check(cert, host: host)
-                add(.name, ok, reason)
+                let (ok, finding) = HostnameMatcher.finding(cert, host: host)
+                add(.name, ok, finding.line, finding: .name(finding))
             }
         }
         return checks

@@ -80,6 +80,13 @@ extension Explanations {
             return say(server ? "check.keyUsageAllows.server" : "check.keyUsageAllows.client", ["keyUsage": keyUsage])
         case .endEntity: return say("check.endEntity")
         case let .anchoredBy(anchor, store): return say("check.anchoredBy", ["anchor": anchor, "store": store])
+        case .name(.ipAddressMatches(let ip)): return say("check.name.ipAddressMatches", ["ip": ip])
+        case let .name(.ipAddressNotListed(ip, listed)):
+            return say("check.name.ipAddressNotListed", ["ip": ip, "listed": listed.joined(separator: ", ")])
+        case .name(.noDNSName(let host)): return say("check.name.noDNSName", ["host": host])
+        case let .name(.dnsNameMatches(pattern, host)): return say("check.name.dnsNameMatches", ["pattern": pattern, "host": host])
+        case let .name(.noDNSNameMatches(host, names)):
+            return say("check.name.noDNSNameMatches", ["host": host, "names": names.joined(separator: ", ")])
         }
     }
 
@@ -192,6 +199,11 @@ extension Explanations {
         "check.keyUsageAllows.client": "keyUsage [{keyUsage}] allows TLS client use",
         "check.endEntity": "an end-entity certificate",
         "check.anchoredBy": "anchored by {anchor} in {store}",
+        "check.name.ipAddressMatches": "iPAddress SAN {ip} matches",
+        "check.name.ipAddressNotListed": "IP {ip} is not among the iPAddress SANs [{listed}] (DNS names and CN never match an IP)",
+        "check.name.noDNSName": "no dNSName in subjectAltName; RFC 9525 ignores the CN, so {host} cannot match",
+        "check.name.dnsNameMatches": "dNSName {pattern} matches {host}",
+        "check.name.noDNSNameMatches": "{host} matches none of the dNSName SANs [{names}]",
         "tcp.dropReason.scriptedLoss": "scripted loss",
         "tcp.dropReason.randomLoss": "random loss",
         "tcp.dropReason.noRoute": "no route to host",

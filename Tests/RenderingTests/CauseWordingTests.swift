@@ -112,6 +112,19 @@ struct CauseWordingTests {
         #expect(typed > 0)
     }
 
+    @Test func hostNameFindings() {
+        let findings: [NameFinding] = [
+            .ipAddressMatches(ip: "192.0.2.10"), .ipAddressNotListed(ip: "192.0.2.11", listed: ["192.0.2.10"]),
+            .noDNSName(host: "example.com"), .dnsNameMatches(pattern: "*.example.com", host: "www.example.com"),
+            .noDNSNameMatches(host: "mail.example.com", names: ["example.com", "www.example.com"]),
+        ]
+        for finding in findings {
+            let check = ChainCheck(kind: .name, depth: 0, subject: "x", passed: false, detail: finding.line, finding: .name(finding))
+            #expect(Explanations.english.chainCheckDetail(check) == finding.line)
+            #expect(Explanations.chinese.chainCheckDetail(check) != finding.line)
+        }
+    }
+
     /// The network's drop reasons: English as TCPSim names them, Chinese translated.
     @Test func dropReasons() {
         let reasons: [TCPDropReason] = [.scriptedLoss, .randomLoss, .noRoute, .backlogFull, .malformed]
