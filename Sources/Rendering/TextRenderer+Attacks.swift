@@ -20,8 +20,8 @@ extension TextRenderer {
             key = message.hasPrefix("HTTP") ? "attack.tamperHTTP" : "attack.tamper"
             if key == "attack.tamper" { state.tamperPending = true }
         case .strippedSuites(let removed, let kept, let detail):
-            out = [row(t, at: .attacker, say("attack.line.stripped", ["actor": name(.attacker), "removed": removed.map { "\($0)" }.joined(separator: ", "),
-                                                                       "kept": kept.map { "\($0)" }.joined(separator: ", ")]), .alert),
+            out = [row(t, at: .attacker, say("attack.line.stripped", ["actor": name(.attacker), "removed": removed.map { "\($0)" }.joined(separator: say("list.separator")),
+                                                                       "kept": kept.map { "\($0)" }.joined(separator: say("list.separator"))]), .alert),
                    self.detail("(\(detail))")]
             key = "attack.strip"
         case .replayed(let bytes, let seq):

@@ -39,7 +39,8 @@ extension TextRenderer {
             if !sig.created, !sig.valid { state.signatureFailed = true }
             guard verbosity != .summary else { return [] }
             return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
-                "actor": name(actor), "purpose": sig.purpose.rawValue, "scheme": sig.scheme.map { " (\($0))" } ?? "",
+                "actor": name(actor), "purpose": explanations("signature.purpose.\(sig.purpose.rawValue)") ?? sig.purpose.rawValue,
+                "scheme": sig.scheme.map { say("ladder.signature.scheme", ["scheme": "\($0)"]) } ?? "",
                 "bytes": "\(sig.signedData.count)"]))]
         case .countermeasureApplied(let reason):
             return [detail(say("ladder.actorSays", ["actor": name(.server), "text": reason]), .alert)] + explain(explanations("tls.countermeasure") ?? "")

@@ -104,11 +104,11 @@ extension Walkthrough {
                 let prefix = Trace(events: Array(trace.events.prefix(range.upperBound)), participants: trace.participants,
                                    streamSpans: trace.streamSpans)
                 let rows = prefix.knowledge.rows.filter { !$0.changedInFlight }
-                let both = rows.filter { $0.client && $0.server }.map(\.secret)
-                let eavesdropper = rows.filter(\.eavesdropper).map(\.secret)
+                let both = rows.filter { $0.client && $0.server }.map { renderer.secretName($0.secret) }
+                let eavesdropper = rows.filter(\.eavesdropper).map { renderer.secretName($0.secret) }
                 let none = say("walk.summary.nothing")
-                lines.append(say("walk.summary.knows", ["both": both.isEmpty ? none : both.joined(separator: ", "),
-                                                        "eavesdropper": eavesdropper.isEmpty ? none : eavesdropper.joined(separator: ", ")]))
+                lines.append(say("walk.summary.knows", ["both": both.isEmpty ? none : both.joined(separator: say("list.separator")),
+                                                        "eavesdropper": eavesdropper.isEmpty ? none : eavesdropper.joined(separator: say("list.separator"))]))
             }
         case .closing:
             var waited = false

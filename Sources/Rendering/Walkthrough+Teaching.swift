@@ -162,7 +162,7 @@ struct StepTeacher {
         }
         // A segment with data: which stream bytes and which messages.
         let carried = renderer.layout.carried(p)
-        let names = carried.map { renderer.spanName($0.span.content) }.joined(separator: ", ")
+        let names = carried.map { renderer.spanName($0.span.content) }.joined(separator: say("list.separator"))
         if let first = isn[outgoing].map({ $0 &+ 1 }) {
             let offset = Int(s.seq.rawValue &- first)
             out.append(say(names.isEmpty ? "walk.segment.bytes" : "walk.segment.data",
@@ -189,7 +189,7 @@ struct StepTeacher {
             let name = renderer.spanName(span.content)
             if names.last != name { names.append(name) }
         }
-        return names.joined(separator: ", ")
+        return names.joined(separator: say("list.separator"))
     }
 
     /// Why a segment that acknowledges nothing new was sent: what its sender's TCP reported just before.
@@ -267,7 +267,7 @@ struct StepTeacher {
             }.sorted { $0.offset < $1.offset }
             let acknowledged = spans.filter { Int(acked &- $0.firstSequence) >= $0.offset + $0.length }
             guard acknowledged.count > read else { continue }
-            let names = acknowledged[read...].map { renderer.spanName($0.content) }.joined(separator: ", ")
+            let names = acknowledged[read...].map { renderer.spanName($0.content) }.joined(separator: renderer.explanations("list.separator") ?? ", ")
             let readAt = trace.events[(last + 1)...].first { e in
                 guard e.actor == receiver, e.connection == 0, case .tls(.handshakeReceived) = e.kind else { return false }
                 return true
