@@ -82,14 +82,14 @@ let package = Package(
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TestSupport"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "PKI", "HTTP2", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Trace", "HTTP2", "Trust", "Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Trace", "HTTP2", "Trust", "Rendering", "Simulation", "TCPSim", "TLSEngine", "TestSupport"],
+        .testTarget(name: "RenderingTests", dependencies: ["Trace", "HTTP2", "Trust", "Rendering", "Simulation", "TCPSim", "TLSEngine", "PKI", "TestSupport"],
                     exclude: ["Goldens", "ProtocolFacts"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["Trace", "HTTP2", "Trust", "tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Trace", "HTTP2", "Trust", "Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering", "TestSupport"]),
-        .testTarget(name: "RealPeerTests", dependencies: ["Trace", "HTTP2", "Trust", "RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering"]),
+        .testTarget(name: "RealPeerTests", dependencies: ["Trace", "HTTP2", "Trust", "RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering", "TestSupport"]),
         .testTarget(name: "PKITests", dependencies: [
-            "PKI", "TLSCrypto", "TestSupport",
+            "PKI", "TLSCrypto", "TestSupport", "TLSEngine",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),

@@ -17,7 +17,33 @@ public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
         case expired, notYetValid
     }
 
+    /// What a check found, as facts for a renderer to word (the common outcomes; nil where only
+    /// ``detail`` says it yet). ``detail`` is the English line of the JSON Lines contract.
+    public enum Finding: Sendable, Hashable {
+        /// notBefore ≤ now ≤ notAfter; `anchor` for the trust anchor's own period.
+        case withinValidity(anchor: Bool)
+        /// The signature algorithm and the key: neither too weak.
+        case strongEnough(signatureAlgorithm: String, keyKind: String, keyBits: Int)
+        /// No critical extension the verifier does not process.
+        case noUnknownCriticalExtension
+        /// basicConstraints cA = TRUE.
+        case isCA
+        /// keyUsage has keyCertSign.
+        case hasKeyCertSign
+        /// extendedKeyUsage allows the purpose (serverAuth or clientAuth).
+        case extendedKeyUsageAllows(purpose: String)
+        /// keyUsage (its bits as listed) allows a TLS server's or client's use.
+        case keyUsageAllows(keyUsage: String, server: Bool)
+        /// Neither CA:TRUE nor keyCertSign on the leaf.
+        case endEntity
+        /// The path ends in `anchor`, found in the store named `store`.
+        case anchoredBy(anchor: String, store: String)
+        /// The host-name check's outcome, pass or fail.
+        case name(NameFinding)
+    }
+
     public let kind: Kind
+    public let finding: Finding?
     /// Position in the path: 0 = leaf.
     public let depth: Int
     public let subject: String
@@ -29,8 +55,9 @@ public struct ChainCheck: Sendable, Equatable, CustomStringConvertible {
     public let validityFailure: ValidityFailure?
 
     public init(kind: Kind, depth: Int, subject: String, passed: Bool, detail: String, signature: SignatureCheck? = nil,
-                validityFailure: ValidityFailure? = nil) {
+                validityFailure: ValidityFailure? = nil, finding: Finding? = nil) {
         self.kind = kind
+        self.finding = finding
         self.depth = depth
         self.subject = subject
         self.passed = passed

@@ -154,7 +154,8 @@ public struct ChainValidator: Sendable {
         if let anchor = path.last {
             checks.append(ChainCheck(kind: .anchor, depth: path.count - 1, subject: anchor.subject.description, passed: true,
                                      detail: path.count == 1 ? "the certificate itself is a trust anchor in \(store.name)"
-                                                             : "anchored by \(anchor.subject) in \(store.name)"))
+                                                             : "anchored by \(anchor.subject) in \(store.name)",
+                                     finding: path.count == 1 ? nil : .anchoredBy(anchor: "\(anchor.subject)", store: store.name)))
         }
         let result: TrustResult
         if let failure = checks.first(where: { !$0.passed }) {
@@ -180,9 +181,9 @@ public struct ChainValidator: Sendable {
             let isAnchor = anchorIncluded && depth == path.count - 1
             let name = cert.subject.description
             func add(_ kind: ChainCheck.Kind, _ passed: Bool, _ detail: String, _ signature: SignatureCheck? = nil,
-                     validity: ChainCheck.ValidityFailure? = nil) {
+                     validity: ChainCheck.ValidityFailure? = nil, finding: ChainCheck.Finding? = nil) {
                 checks.append(ChainCheck(kind: kind, depth: depth, subject: name, passed: passed, detail: detail, signature: signature,
-                                         validityFailure: validity))
+                                         validityFailure: validity, finding: finding))
             }
             if !isAnchor, depth + 1 < path.count {
                 let issuer = path[depth + 1]
@@ -199,7 +200,7 @@ public struct ChainValidator: Sendable {
             add(.validity, validity == nil, validity == nil ? prefix + "within validity"
                 : (validity == .notYetValid ? prefix + "not yet valid (notBefore \(cert.notBefore) > now \(time))"
                                             : prefix + "expired (notAfter \(cert.notAfter) < now \(time))"),
-                validity: validity)
+                validity: validity, finding: validity == nil ? .withinValidity(anchor: isAnchor) : nil)
             if isAnchor && depth > 0 {
                 // A CA anchor is trusted for its key, its own signature is not checked (RFC 5280 §6.1.1 d),
                 // but a weak key or an unusable critical extension still fails the path.
@@ -220,10 +221,13 @@ public struct ChainValidator: Sendable {
                     if depth == 0, let unsupported = Self.unsupportedLeafKey(cert) { problems.append(unsupported) }
                     add(.algorithmStrength, problems.isEmpty,
                         problems.isEmpty ? "\(cert.signatureAlgorithm), \(cert.publicKey.kind) \(cert.publicKey.keyBits) bits"
-                                         : "too weak: " + problems.joined(separator: ", "))
+                                         : "too weak: " + problems.joined(separator: ", "),
+                        finding: problems.isEmpty ? .strongEnough(signatureAlgorithm: "\(cert.signatureAlgorithm)", keyKind: "\(cert.publicKey.kind)",
+                                                                  keyBits: cert.publicKey.keyBits) : nil)
                 }
                 let problems = Self.criticalityProblems(cert)
-                add(.criticalExtensions, problems.isEmpty, problems.isEmpty ? "no unknown critical extension" : problems.joined(separator: "; "))
+                add(.criticalExtensions, problems.isEmpty, problems.isEmpty ? "no unknown critical extension" : problems.joined(separator: "; "),
+                    finding: problems.isEmpty ? .noUnknownCriticalExtension : nil)
                 // Shown only when broken, so that the usual trace stays as short as before.
                 let profile = Self.profileProblems(cert, isAnchor: isAnchor, isLeaf: depth == 0)
                 if !profile.isEmpty { add(.profile, false, profile.joined(separator: "; ")) }
@@ -231,12 +235,14 @@ public struct ChainValidator: Sendable {
             if depth > 0 && !(isAnchor && path.count == 1) {
                 let bc = cert.extensions.basicConstraints
                 add(.caFlag, bc?.isCA == true, bc?.isCA == true ? "basicConstraints CA:TRUE"
-                    : (bc == nil ? "no basicConstraints: not a CA" : "basicConstraints CA:FALSE: may not issue certificates"))
+                    : (bc == nil ? "no basicConstraints: not a CA" : "basicConstraints CA:FALSE: may not issue certificates"),
+                    finding: bc?.isCA == true ? .isCA : nil)
                 if cert.subject.attributes.isEmpty {
                     add(.caFlag, false, "a CA with an empty subject (RFC 5280 §4.1.2.6: a CA's subject MUST be non-empty)")
                 }
                 if let ku = cert.extensions.keyUsage {
-                    add(.keyCertSign, ku.keyCertSign, ku.keyCertSign ? "keyUsage has keyCertSign" : "keyUsage [\(ku)] lacks keyCertSign")
+                    add(.keyCertSign, ku.keyCertSign, ku.keyCertSign ? "keyUsage has keyCertSign" : "keyUsage [\(ku)] lacks keyCertSign",
+                        finding: ku.keyCertSign ? .hasKeyCertSign : nil)
                 }
             }
             if depth > 0, let limit = cert.extensions.basicConstraints?.pathLength, cert.isCA {
@@ -246,7 +252,8 @@ public struct ChainValidator: Sendable {
             if let purposeOID, !isAnchor || depth == 0, let eku = cert.extensions.extendedKeyUsage {
                 let ok = eku.contains(purposeOID) || eku.contains(CertificateExtensions.anyExtendedKeyUsage)
                 let wanted = purposeOID == CertificateExtensions.serverAuth ? "serverAuth" : "clientAuth"
-                add(.extendedKeyUsage, ok, ok ? "extendedKeyUsage allows \(wanted)" : "extendedKeyUsage [\(eku.joined(separator: ", "))] lacks \(wanted)")
+                add(.extendedKeyUsage, ok, ok ? "extendedKeyUsage allows \(wanted)" : "extendedKeyUsage [\(eku.joined(separator: ", "))] lacks \(wanted)",
+                    finding: ok ? .extendedKeyUsageAllows(purpose: wanted) : nil)
             }
             if depth == 0, let purposeOID, let ku = cert.extensions.keyUsage {
                 // OpenSSL's purpose rule (v3_purp.c, check_purpose_ssl_server/_client): a keyUsage extension
@@ -256,7 +263,8 @@ public struct ChainValidator: Sendable {
                 let ok = ku.digitalSignature || ku.keyAgreement || (server && ku.keyEncipherment)
                 let wanted = server ? "digitalSignature, keyEncipherment or keyAgreement" : "digitalSignature or keyAgreement"
                 add(.keyUsage, ok, ok ? "keyUsage [\(ku)] allows TLS \(server ? "server" : "client") use"
-                                      : "keyUsage [\(ku)] has none of \(wanted): unsuitable for a TLS \(server ? "server" : "client")")
+                                      : "keyUsage [\(ku)] has none of \(wanted): unsuitable for a TLS \(server ? "server" : "client")",
+                    finding: ok ? .keyUsageAllows(keyUsage: "\(ku)", server: server) : nil)
             }
             if depth == 0, purposeOID != nil, !(isAnchor && path.count == 1) {
                 // RFC 5280 §4.2.1.9/§4.2.1.3: only CAs may have CA:TRUE or keyCertSign; a TLS peer is an end entity
@@ -264,11 +272,12 @@ public struct ChainValidator: Sendable {
                 var problems: [String] = []
                 if cert.isCA { problems.append("basicConstraints CA:TRUE") }
                 if cert.extensions.keyUsage?.keyCertSign == true { problems.append("keyUsage keyCertSign") }
-                add(.endEntity, problems.isEmpty, problems.isEmpty ? "an end-entity certificate" : "not a valid end entity: " + problems.joined(separator: ", "))
+                add(.endEntity, problems.isEmpty, problems.isEmpty ? "an end-entity certificate" : "not a valid end entity: " + problems.joined(separator: ", "),
+                    finding: problems.isEmpty ? .endEntity : nil)
             }
             if depth == 0, case .sslServer(let host?) = purpose {
-                let (ok, reason) = HostnameMatcher.check(cert, host: host)
-                add(.name, ok, reason)
+                let (ok, finding) = HostnameMatcher.finding(cert, host: host)
+                add(.name, ok, finding.line, finding: .name(finding))
             }
         }
         return checks

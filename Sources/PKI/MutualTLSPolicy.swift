@@ -12,7 +12,7 @@ public struct MutualTLSPolicy: Sendable {
     /// What the server decides.
     public enum Outcome: Sendable, Equatable {
         case accept(authenticatedSubject: String?)
-        case reject(TLSAlertName)
+        case reject(CertificateRefusal)
     }
 
     public var mode: ClientAuthentication
@@ -35,7 +35,7 @@ public struct MutualTLSPolicy: Sendable {
         }
         guard let chain = clientChain, let leaf = chain.first else {
             if mode == .require {
-                return (.reject(.handshakeFailure), ["client certificate required but none sent → handshake_failure"], nil)
+                return (.reject(.noCertificate), ["client certificate required but none sent"], nil)
             }
             return (.accept(authenticatedSubject: nil), ["client certificate requested, none sent: continue unauthenticated"], nil)
         }
@@ -43,19 +43,18 @@ public struct MutualTLSPolicy: Sendable {
         let validator = ChainValidator(anchors: AnchorSelection(system: store), purpose: .sslClient, time: time)
         let result = validator.validate(chain)
         if let failure = result.firstFailure {
-            // The same check → alert table a client uses for a server's chain (OpenSSL's server sends
-            // these too: tls_process_client_certificate maps verify_result through ssl_verify_alarm_type).
-            let alert = CertificateAlertMapping.alert(for: failure)
-            reasons.append("client chain fails: \(failure.detail) → \(alert.rawValue)")
-            return (.reject(alert), reasons, result)
+            // The same refusal a client makes of a server's chain (OpenSSL's server answers it with the
+            // same alert: tls_process_client_certificate maps verify_result through ssl_verify_alarm_type).
+            reasons.append("client chain fails: \(failure.detail)")
+            return (.reject(CertificateRefusal(failing: failure)), reasons, result)
         }
         reasons.append("client chain valid, anchored in the client-CA set")
         if let whitelist = subjectWhitelist {
             let subject = leaf.subject.description
             let allowed = whitelist.contains(subject) || leaf.subject.commonNames.contains { whitelist.contains($0) }
             guard allowed else {
-                reasons.append("subject \(subject) is not on the whitelist → access_denied")
-                return (.reject(.accessDenied), reasons, result)
+                reasons.append("subject \(subject) is not on the whitelist")
+                return (.reject(.subjectNotAllowed), reasons, result)
             }
             reasons.append("subject \(subject) is on the whitelist")
         }

@@ -57,11 +57,13 @@ public struct AcceptAnyCertificate: PeerCertificateEvaluator {
     public init() {}
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
-        guard let first = chain.first, let certificate = try? X509Certificate(der: first),
-              let key = VerificationKey(subjectPublicKeyInfoDER: certificate.publicKey.der) else {
-            return .reject(.unsupportedCertificate, reason: "the leaf does not parse or its key is neither RSA nor EC")
+        guard let first = chain.first, let certificate = try? X509Certificate(der: first) else {
+            return .reject(.unparsable, reason: .stated("the leaf does not parse or its key is neither RSA nor EC"))
         }
-        return .accept(leafPublicKey: key, summary: "policy none: the chain was NOT checked (\(certificate.subject))")
+        guard let key = VerificationKey(subjectPublicKeyInfoDER: certificate.publicKey.der) else {
+            return .reject(.unsupportedKey, reason: .stated("the leaf does not parse or its key is neither RSA nor EC"))
+        }
+        return .accept(leafPublicKey: key, summary: .notChecked(subject: "\(certificate.subject)"))
     }
 }
 

@@ -141,12 +141,11 @@ public struct TraceLimits: Sendable {
 }
 
 extension TLSStep {
-    /// The fatal alert sent, with its cause as the drivers print it ("alert: cause"): a cause that
-    /// already starts with the alert's name loses it.
+    /// The fatal alert sent, with its cause as the drivers print it ("alert: cause"): without the
+    /// alert's name where the cause's own account would repeat it.
     var fatalAlertSentStated: (Alert, String)? {
         guard let (alert, cause) = fatalAlertSent else { return nil }
-        let prefix = alert.alertDescription.displayName + ": "
-        return (alert, cause.hasPrefix(prefix) ? String(cause.dropFirst(prefix.count)) : cause)
+        return (alert, cause.detailWithoutAlert)
     }
 }
 

@@ -57,8 +57,8 @@ extension Explanations {
         "pki.chain": "证书链校验，逐级进行：每张证书的签名都用其签发者的公钥验证——两种签名都从 Hash1（TBSCertificate 的摘要）开始；对于 RSA PKCS#1 v1.5 签名，Hash1 必须等于 Hash2，即用签发者公钥从签名中恢复出的摘要（RFC 8017 §8.2.2）；ECDSA 签名里没有可恢复的摘要：它是一对整数 (r, s)，验证方把 Hash1、r、s 和签发者的公钥点组合成一个曲线点，这个点的 x 坐标模群的阶必须等于 r（FIPS 186-5 §6.4.2）。然后按模拟时钟检查它的有效期，检查每个签发者的 CA 标志、路径长度和名称约束，以及密钥用途和扩展密钥用途；叶子证书必须包含所访问主机的域名。",
         "trust.proceed": "proceed（有效，且用户明确信任了这个信任锚）",
         "trust.unspecified": "unspecified——有效，用户没有做任何设置（通常的成功结果）",
-        "trust.recoverableTrustFailure": "recoverable trust failure（无效，但用户或策略可以选择信任它）",
-        "trust.fatalTrustFailure": "fatal trust failure（链中某张证书本身有缺陷；改变信任评估的设置也无法修复——本模拟器把签名错误算作这种缺陷）",
+        "trust.recoverableTrustFailure": "recoverableTrustFailure（无效，但用户或策略可以选择信任它）",
+        "trust.fatalTrustFailure": "fatalTrustFailure（链中某张证书本身有缺陷；改变信任评估的设置也无法修复——本模拟器把签名错误算作这种缺陷）",
         // Where an attacker sits (AttackEvent.position).
         "position.mitm": "客户端到 {host} 的连接终止在攻击者 {address} 处（伪造的 DNS 应答或恶意的接入点）；攻击者另开一条到真正服务器的连接，居中转发",
         "position.onPath": "攻击者位于客户端和服务器之间的路径上，可以改动、丢弃或插入报文段",

@@ -176,7 +176,7 @@ public struct JSONLinesRenderer: Sendable {
         case .alertSent(let alert, let cause):
             return [("event", .string("tls_alert")), ("action", .string("sent")), ("direction", .string("\(actor.rawValue)->\(peer.rawValue)")),
                     ("level", .string("\(alert.level)")),
-                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(cause))]
+                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(cause.description))]
         case .alertReceived(let alert):
             return [("event", .string("tls_alert")), ("action", .string("received")), ("direction", .string("\(peer.rawValue)->\(actor.rawValue)")),
                     ("level", .string("\(alert.level)")),
@@ -191,7 +191,8 @@ public struct JSONLinesRenderer: Sendable {
                 + (n.encryptThenMAC ? [("encrypt_then_mac", .bool(true))] : [])
         case .derived(let value):
             return derived(value)
-        case .certificateDecision(let peer, let length, let accepted, let detail, _):
+        case .certificateDecision(let peer, let length, let accepted, let account, _):
+            let detail = account.description
             return [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)), ("chain_length", .number(String(length))),
                     ("accepted", .bool(accepted)), ("detail", .string(detail))]
         case .handshakeCompleted(let resumed):

@@ -37,7 +37,7 @@ extension TextRenderer {
                        "result": found.map { say("attack.line.seedFound", ["seed": "\($0)"]) } ?? say("attack.line.seedNone")]), .alert)]
             key = "attack.seed"
         case .learned(let secret, let value, let how):
-            let shown = secret.hasPrefix("HTTP") ? firstLine(String(decoding: value, as: UTF8.self)) : short(value)
+            let shown = secret.hasPrefix("HTTP") ? firstLine(String(decoding: value, as: UTF8.self), http2: false) : short(value)
             out = [row(t, at: actor, say("attack.line.learned", ["actor": name(actor), "secret": secretName(secret), "value": shown]), .alert),
                    detail(say("attack.line.how", ["how": explanations.sentence(how)]))]
             key = nil

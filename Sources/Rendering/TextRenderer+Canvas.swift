@@ -120,12 +120,12 @@ extension TextRenderer {
             : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? say("value.bytes", ["count": "\(bytes.count)"]) : "")
     }
 
-    /// The first line of an HTTP/1.x message; for an HTTP/2 one (its fields as `name: value`
-    /// lines, pseudo-headers first) the request as method and URI (`GET https://example.com/a`), the
-    /// response as its status.
-    func firstLine(_ s: String) -> String {
+    /// The first line of an HTTP/1.x message; for an HTTP/2 one (`http2`, from the trace's phase:
+    /// its fields as `name: value` lines, pseudo-headers first) the request as method and URI
+    /// (`GET https://example.com/a`), the response as its status.
+    func firstLine(_ s: String, http2: Bool) -> String {
         let lines = s.split(separator: "\r\n")
-        guard lines.first?.hasPrefix(":") == true else { return String(lines.first ?? "") }
+        guard http2 else { return String(lines.first ?? "") }
         var pseudo: [String: String] = [:]
         for line in lines.prefix(while: { $0.hasPrefix(":") }) {
             guard let colon = line.dropFirst().firstIndex(of: ":") else { continue }

@@ -20,7 +20,7 @@ extension TextRenderer {
         if let failure = s.failure {
             let values = ["side": name(failure.sentBy), "alert": "\(failure.alert)"]
             out.append(style(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
-            out += paragraph(say("outcome.why", ["cause": failure.cause]))
+            out += paragraph(say("outcome.why", ["cause": explanations.alertCause(failure.cause)]))
         } else if !s.usedTLS {
             out.append(say(s.responsesReceived > 0 ? "outcome.plainHTTP" : "outcome.noResponse"))
         } else if s.clientCompleted && s.serverCompleted {

@@ -48,7 +48,7 @@ extension TextRenderer {
             var out = [row(t, from: actor, to: peer, "\(arrow(actor, peer))  TLS Alert \(alert)", .alert)]
             // close_notify is explained with its phase ("phase.close").
             if alert.alertDescription != .closeNotify {
-                out.append(detail(say("ladder.why", ["cause": cause])))
+                out.append(detail(say("ladder.why", ["cause": explanations.alertCause(cause)])))
                 out += alertExplanation(alert)
                 let key = alert.isFatal ? "tls.alert" : "tls.alert.warning"
                 if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
@@ -194,7 +194,7 @@ extension TextRenderer {
             for check in checks {
                 out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
                                                       "kind": explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
-                                                      "detail": check.detail]), check.passed ? .plain : .alert, indent: 4))
+                                                      "detail": explanations.chainCheckDetail(check)]), check.passed ? .plain : .alert, indent: 4))
                 guard verbosity == .bytes, let sig = check.signature else { continue }
                 out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
@@ -213,9 +213,10 @@ extension TextRenderer {
         return out
     }
 
-    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail text: String, time t: String) -> [String] {
+    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [String] {
         [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
-                               ["actor": name(actor), "length": "\(length)", "detail": text]), accepted ? .tls : .alert)]
+                               ["actor": name(actor), "length": "\(length)", "detail": explanations.certificateAccount(detail)]),
+             accepted ? .tls : .alert)]
     }
 
     // MARK: Helpers

@@ -182,6 +182,9 @@ public struct TextRenderer: Sendable {
         var cipherSuite: CipherSuite?
         var participants: [IPv4Address: Actor] = [:]
         var plainHTTP = false
+        /// The HTTP phase under way is HTTP/2 (the trace's `Phase.http2`): its messages are field
+        /// lists (pseudo-headers first), not HTTP/1.x text.
+        var http2 = false
         /// Only one side is traced: the peer's messages are shown as they arrive.
         var oneSided = false
         /// The protocols the last ClientHello offered with ALPN (RFC 7301), for the ServerHello's sentence.
@@ -205,6 +208,11 @@ public struct TextRenderer: Sendable {
         let t = time(event.time)
         switch event.kind {
         case .phase(let phase):
+            switch phase {
+            case .http2: state.http2 = true
+            case .http, .http2NotSelected, .unspokenApplicationProtocol: state.http2 = false
+            default: break
+            }
             let name = explanations.phaseName(phase, connection: event.connection)
             var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))), .heading)]
             let key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
@@ -245,21 +253,21 @@ public struct TextRenderer: Sendable {
         case .http(let h):
             switch h {
             case .requestSent(let r):
-                let http2 = r.hasPrefix(":")
+                let http2 = state.http2
                 let carrier = say(state.plainHTTP ? (http2 ? "ladder.http.carrier.h2Plain" : "ladder.http.carrier.plain")
                     : (http2 ? "ladder.http.carrier.h2TLS" : "ladder.http.carrier.tls"))
-                return [row(t, from: event.actor, to: event.counterpart, say("ladder.http.request", ["carrier": carrier, "line": firstLine(r)]))]
+                return [row(t, from: event.actor, to: event.counterpart, say("ladder.http.request", ["carrier": carrier, "line": firstLine(r, http2: http2)]))]
             case .requestRetried(let r, let refused):
                 return [row(t, from: event.actor, to: event.counterpart,
-                            say("ladder.http.retried", ["stream": "\(refused)", "line": firstLine(r)]))]
+                            say("ladder.http.retried", ["stream": "\(refused)", "line": firstLine(r, http2: state.http2)]))]
             case .responseReceived(let r):
-                return [row(t, at: event.actor, say("ladder.http.response", ["actor": name(event.actor), "http": r.hasPrefix(":") ? "HTTP/2" : "HTTP",
-                                                                          "line": firstLine(r)]))]
+                return [row(t, at: event.actor, say("ladder.http.response", ["actor": name(event.actor), "http": state.http2 ? "HTTP/2" : "HTTP",
+                                                                          "line": firstLine(r, http2: state.http2)]))]
             case .failed(let why):
                 return [row(t, at: event.actor, say("ladder.actorSays", ["actor": name(event.actor), "text": why]), .alert)]
             case .requestReceived(let r) where state.oneSided && event.actor == .server:
-                return [row(t, at: event.actor, say("ladder.http.requestReceived", ["actor": name(.server), "http": r.hasPrefix(":") ? "HTTP/2" : "HTTP",
-                                                                                 "line": firstLine(r)]))]
+                return [row(t, at: event.actor, say("ladder.http.requestReceived", ["actor": name(.server), "http": state.http2 ? "HTTP/2" : "HTTP",
+                                                                                 "line": firstLine(r, http2: state.http2)]))]
             case .requestReceived, .responseSent:
                 return []
             }

@@ -69,17 +69,17 @@ struct ClientCertificateEvaluator: PeerCertificateEvaluator {
 
     func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
         let certificates = chain.compactMap { try? X509Certificate(der: $0) }
-        guard certificates.count == chain.count else { return .reject(.badCertificate, reason: "a client certificate does not parse") }
+        guard certificates.count == chain.count else { return .reject(.unparsable, reason: .stated("a client certificate does not parse")) }
         let (outcome, reasons, _) = policy.evaluate(clientChain: certificates.isEmpty ? nil : certificates, time: time)
         switch outcome {
         case .accept:
             guard let leaf = certificates.first, let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-                return .reject(.handshakeFailure, reason: reasons.joined(separator: "; "))
+                return .reject(.unsupportedKey, reason: .stated(reasons.joined(separator: "; ")))
             }
             recorder.clientAuthenticated = true
-            return .accept(leafPublicKey: key, summary: reasons.joined(separator: "; "))
-        case .reject(let alert):
-            return .reject(AlertDescription(rawValue: alert.code), reason: reasons.joined(separator: "; "))
+            return .accept(leafPublicKey: key, summary: .stated(reasons.joined(separator: "; ")))
+        case .reject(let refusal):
+            return .reject(refusal, reason: .stated(reasons.joined(separator: "; ")))
         }
     }
 }

@@ -244,7 +244,8 @@ public struct RunSummary: Sendable, Hashable {
     public struct Failure: Sendable, Hashable {
         public var alert: AlertDescription
         public var sentBy: Actor
-        public var cause: String
+        /// Why it was sent, as a fact (``AlertCause/description`` is the JSON contract's English line).
+        public var cause: AlertCause
     }
 
     /// Each random as its owner sent it (an on-path attacker may change it on the way).

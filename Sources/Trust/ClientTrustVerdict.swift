@@ -2,7 +2,7 @@ import PKI
 
 /// What the simulated client decided about the server's chain, with everything a renderer shows:
 /// the challenge outcome (disposition), the reasons in order, the first failing chain check and
-/// the alert the client sends when it refuses.
+/// the named reason of a refusal (the engine's table gives the alert).
 public struct ClientTrustVerdict: Sendable, Equatable {
     /// The ServerTrust challenge's disposition and whether the handshake continues; nil when the
     /// decision was made before the challenge (ATS, or a chain that does not parse).
@@ -14,6 +14,6 @@ public struct ClientTrustVerdict: Sendable, Equatable {
     public let evaluation: ChainValidationResult?
     /// The first failing check of `evaluation`, if any.
     public var firstFailure: ChainCheck? { evaluation?.firstFailure }
-    /// The alert sent on refusal (RFC 5246 §7.2.2), as OpenSSL's client maps the failure; nil when accepted.
-    public let alert: TLSAlertName?
+    /// Why the chain was refused; nil when accepted.
+    public let refusal: CertificateRefusal?
 }

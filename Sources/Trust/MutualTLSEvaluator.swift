@@ -3,8 +3,8 @@ import TLSCrypto
 import TLSEngine
 
 /// The server's decision about a client certificate (mutual TLS), made by `MutualTLSPolicy`:
-/// chain to the client-CA set, optional subject whitelist; refusals are the policy's alerts
-/// (unknown_ca, bad_certificate, certificate_expired, access_denied). An empty client Certificate
+/// chain to the client-CA set, optional subject whitelist; refusals are the policy's
+/// named reasons (the engine's table answers them with unknown_ca, certificate_expired, access_denied, …). An empty client Certificate
 /// never reaches an evaluator: the engine itself answers handshake_failure when `require` is set.
 public struct MutualTLSEvaluator: PeerCertificateEvaluator, Sendable {
     public var policy: MutualTLSPolicy
@@ -39,19 +39,19 @@ public struct MutualTLSEvaluator: PeerCertificateEvaluator, Sendable {
             do {
                 certificates.append(try X509Certificate(der: der))
             } catch {
-                return .reject(.badCertificate, reason: "client certificate \(certificates.count) does not parse: \(error)")
+                return .reject(.unparsable, reason: .stated("client certificate \(certificates.count) does not parse: \(error)"))
             }
         }
         let (outcome, reasons, _) = policy.evaluate(clientChain: certificates, time: time)
         let text = reasons.joined(separator: "; ")
         switch outcome {
-        case .reject(let alert):
-            return .reject(AlertDescription(rawValue: alert.code), reason: text)
+        case .reject(let refusal):
+            return .reject(refusal, reason: .stated(text))
         case .accept:
             guard let leaf = certificates.first, let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-                return .reject(.unsupportedCertificate, reason: text + "; but the client key is neither RSA nor EC P-256/P-384, which CertificateVerify here needs")
+                return .reject(.unsupportedKey, reason: .stated(text + "; but the client key is neither RSA nor EC P-256/P-384, which CertificateVerify here needs"))
             }
-            return .accept(leafPublicKey: key, summary: text)
+            return .accept(leafPublicKey: key, summary: .stated(text))
         }
     }
 }

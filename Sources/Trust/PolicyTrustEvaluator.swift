@@ -4,8 +4,8 @@ import TLSEngine
 
 /// The client's certificate decision made the way an iOS app makes it: ATS's certificate rules
 /// first (when the app has an ATS dictionary), then the ServerTrust challenge answered by the app's
-/// policy, resolved by the NSURLSession challenge layer into a disposition. A refusal becomes the
-/// alert an OpenSSL-like client sends for the first failing check.
+/// policy, resolved by the NSURLSession challenge layer into a disposition. A refusal is named by
+/// the first failing check; the engine answers it with the alert an OpenSSL client sends.
 ///
 /// ATS's other rules (TLS ≥ 1.2, forward-secret suites, no http) are client configuration, not
 /// certificate decisions: see `ATSConnectionPlan`. This evaluator assumes the negotiated suite
@@ -37,12 +37,12 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
                 certificates.append(try X509Certificate(der: der))
             } catch {
                 return ClientTrustVerdict(outcome: nil, accepted: false,
-                                          reasons: ["certificate \(certificates.count) does not parse: \(error)"], evaluation: nil, alert: .badCertificate)
+                                          reasons: ["certificate \(certificates.count) does not parse: \(error)"], evaluation: nil, refusal: .unparsable)
             }
         }
         guard !certificates.isEmpty else {
             return ClientTrustVerdict(outcome: nil, accepted: false, reasons: ["the server sent no certificate"], evaluation: nil,
-                                      alert: .handshakeFailure)
+                                      refusal: .noCertificate)
         }
         let trust = ServerTrust(presented: certificates, anchors: anchors, time: time, rejectWeakAlgorithms: rejectWeakAlgorithms)
         var reasons: [String] = []
@@ -55,7 +55,7 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
                 // An ATS-only refusal (SHA-1, small key, pins) on a chain the system accepts is still a certificate refusal.
                 let failing = evaluation.firstFailure ?? weakCertificateCheck(certificates)
                 return ClientTrustVerdict(outcome: nil, accepted: false, reasons: reasons, evaluation: evaluation,
-                                          alert: CertificateAlertMapping.alert(for: failing))
+                                          refusal: CertificateRefusal(failing: failing))
             }
         }
 
@@ -94,7 +94,7 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         let systemEvaluation = trust.defaultEvaluation(host: host)
         let shown = deciding ?? (evaluation?.firstFailure != nil ? evaluation : nil) ?? systemEvaluation
         return ClientTrustVerdict(outcome: outcome, accepted: outcome.handshakeContinues, reasons: reasons, evaluation: shown,
-                                  alert: outcome.handshakeContinues ? nil : CertificateAlertMapping.alert(for: shown.firstFailure))
+                                  refusal: outcome.handshakeContinues ? nil : CertificateRefusal(failing: shown.firstFailure))
     }
 
     /// A synthetic failing check for ATS's own rules when the chain itself validates.
@@ -108,15 +108,14 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         let verdict = decide(chain: chain, host: serverName ?? "")
         let text = verdict.reasons.joined(separator: "; ")
         guard verdict.accepted else {
-            let alert = AlertDescription(rawValue: (verdict.alert ?? .badCertificate).code)
             let first = verdict.firstFailure.map { " [first failing check: \($0.kind.rawValue) at depth \($0.depth): \($0.detail)]" } ?? ""
-            return .reject(alert, reason: text + first, validation: verdict.evaluation)
+            return .reject(verdict.refusal ?? .refusedByPolicy, reason: .stated(text + first), validation: verdict.evaluation)
         }
         guard let der = chain.first, let leaf = try? X509Certificate(der: der),
               let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-            return .reject(.unsupportedCertificate, reason: text + "; but the leaf key is neither RSA nor EC P-256/P-384, which TLSLab's suites need",
+            return .reject(.unsupportedKey, reason: .stated(text + "; but the leaf key is neither RSA nor EC P-256/P-384, which TLSLab's suites need"),
                            validation: verdict.evaluation)
         }
-        return .accept(leafPublicKey: key, summary: text, validation: verdict.evaluation)
+        return .accept(leafPublicKey: key, summary: .stated(text), validation: verdict.evaluation)
     }
 }

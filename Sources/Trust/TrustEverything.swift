@@ -8,10 +8,12 @@ public struct TrustEverything: PeerCertificateEvaluator {
     public init() {}
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
-        guard let der = chain.first, let leaf = try? X509Certificate(der: der),
-              let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-            return .reject(.badCertificate, reason: "no usable RSA certificate")
+        guard let der = chain.first, let leaf = try? X509Certificate(der: der) else {
+            return .reject(.unparsable, reason: .stated("no usable RSA certificate"))
         }
-        return .accept(leafPublicKey: key, summary: "accepted without any check")
+        guard let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
+            return .reject(.unsupportedKey, reason: .stated("no usable RSA certificate"))
+        }
+        return .accept(leafPublicKey: key, summary: .acceptedWithoutChecks)
     }
 }

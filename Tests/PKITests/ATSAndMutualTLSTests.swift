@@ -1,4 +1,5 @@
 import Testing
+import TLSEngine
 @testable import PKI
 
 @Suite struct ATSTests {
@@ -176,8 +177,8 @@ import Testing
         let mode: MutualTLSPolicy.ClientAuthentication
         let chain: [String]?
         let whitelist: [String]?
-        /// nil = accepted; otherwise the alert.
-        let alert: TLSAlertName?
+        /// nil = accepted; otherwise the alert (the refusal answered through the engine's table).
+        let alert: AlertDescription?
         let authenticated: Bool
         var description: String { name }
     }
@@ -210,8 +211,8 @@ import Testing
         case .accept(let subject):
             #expect(row.alert == nil, "\(row.name): accepted, \(reasons)")
             #expect((subject != nil) == row.authenticated)
-        case .reject(let alert):
-            #expect(alert == row.alert, "\(row.name): \(reasons)")
+        case .reject(let refusal):
+            #expect(TLSAlertTable.alert(for: refusal) == row.alert, "\(row.name): \(reasons)")
         }
     }
 
@@ -243,7 +244,7 @@ import Testing
         }
 
         /// The alert when the server asks for a certificate (request or require); nil = accepted.
-        func alert(_ mode: MutualTLSPolicy.ClientAuthentication) -> TLSAlertName? {
+        func alert(_ mode: MutualTLSPolicy.ClientAuthentication) -> AlertDescription? {
             switch self {
             case .noCertificate: return mode == .require ? .handshakeFailure : nil
             case .valid: return nil
@@ -269,19 +270,19 @@ import Testing
             #expect(expectedAlert == nil, "\(mode) × \(client): accepted, \(reasons)")
             // Authenticated only when a certificate was asked for, sent, and valid.
             #expect((subject != nil) == (mode != .none && client == .valid), "\(mode) × \(client): \(reasons)")
-        case .reject(let alert):
-            #expect(alert == expectedAlert, "\(mode) × \(client): \(reasons)")
-            if alert != .handshakeFailure && alert != .accessDenied {
-                // A certificate refusal carries the failed check, and its alert is the shared mapping's.
-                #expect(evaluation?.firstFailure.map(CertificateAlertMapping.alert(for:)) == alert)
+        case .reject(let refusal):
+            #expect(TLSAlertTable.alert(for: refusal) == expectedAlert, "\(mode) × \(client): \(reasons)")
+            if refusal != .noCertificate && refusal != .subjectNotAllowed {
+                // A certificate refusal carries the failed check, and is the one that check names.
+                #expect(evaluation?.firstFailure.map(CertificateRefusal.init(failing:)) == refusal)
             }
         }
     }
 
-    /// The one check → alert table both directions use, against OpenSSL 3.0's ssl_verify_alarm_type
-    /// (X509_V_ERR_* → SSL_AD_*): written out by hand, one row per check kind.
+    /// A failed check's refusal, answered through the engine's one table, against OpenSSL 3.0's
+    /// ssl_verify_alarm_type (X509_V_ERR_* → SSL_AD_*): written out by hand, one row per check kind.
     @Test func certificateAlertMappingIsOpenSSLs() {
-        let table: [(ChainCheck.Kind, ChainCheck.ValidityFailure?, TLSAlertName)] = [
+        let table: [(ChainCheck.Kind, ChainCheck.ValidityFailure?, AlertDescription)] = [
             (.validity, .expired, .certificateExpired),           // CERT_HAS_EXPIRED
             (.validity, .notYetValid, .badCertificate),           // CERT_NOT_YET_VALID
             (.anchor, nil, .unknownCA),                           // UNABLE_TO_GET_ISSUER_CERT_LOCALLY, DEPTH_ZERO_SELF_SIGNED_CERT
@@ -303,13 +304,21 @@ import Testing
         #expect(Set(table.map(\.0)) == Set(ChainCheck.Kind.allCases))
         for (kind, validity, alert) in table {
             let check = ChainCheck(kind: kind, depth: 0, subject: "x", passed: false, detail: "any text", validityFailure: validity)
-            #expect(CertificateAlertMapping.alert(for: check) == alert, "\(kind) \(String(describing: validity))")
+            #expect(TLSAlertTable.alert(for: CertificateRefusal(failing: check)) == alert, "\(kind) \(String(describing: validity))")
         }
-        #expect(CertificateAlertMapping.alert(for: nil) == .badCertificate)
+        #expect(CertificateRefusal(failing: nil) == .refusedByPolicy)
+        #expect(TLSAlertTable.alert(for: .refusedByPolicy) == .badCertificate)
     }
 
-    @Test func alertCodes() {
-        #expect(TLSAlertName.handshakeFailure.code == 40 && TLSAlertName.unknownCA.code == 48 && TLSAlertName.accessDenied.code == 49)
-        #expect(TLSAlertName.badCertificate.rawValue == "bad_certificate" && TLSAlertName.certificateExpired.code == 45)
+    /// Every check kind names a refusal of its own (two kinds never collapse into one reason), and a
+    /// failed validity check's side of the period decides which.
+    @Test func everyCheckKindHasItsOwnRefusal() {
+        let refusals = ChainCheck.Kind.allCases.filter { $0 != .validity }.map {
+            CertificateRefusal(failing: ChainCheck(kind: $0, depth: 0, subject: "x", passed: false, detail: ""))
+        }
+        #expect(Set(refusals).count == refusals.count)
+        let expired = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, detail: "", validityFailure: .expired)
+        let early = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, detail: "", validityFailure: .notYetValid)
+        #expect(CertificateRefusal(failing: expired) == .expired && CertificateRefusal(failing: early) == .notYetValid)
     }
 }

@@ -8,11 +8,12 @@ import TLSEngine
 import Testing
 import Trace
 import Trust
+import TestSupport
 
 /// ALPN (RFC 7301) against OpenSSL 3: our client against `s_server -alpn`, our server against
 /// `s_client -alpn`, OpenSSL's ClientHello bytes through our codec, and what each does without overlap.
 @Suite("RealPeer: ALPN against openssl s_server -alpn and s_client -alpn", .serialized,
-       .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+       CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ALPNInteropTests {
     static func client(port: UInt16, pki: TestPKI, offer: [ProtocolName]) throws -> RealClient {
         var client = try ClientRoleTests.client(port: port, pki: pki)

@@ -11,12 +11,13 @@ import Trace
 import Trust
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Every wait of a real peer is bounded as a whole, not only per read: a peer that keeps sending after
 /// we are done, that drips a handshake or a request one byte at a time, or that sends an endless
 /// request head cannot hold the server (which serves one connection after another) or the client.
-@Suite("RealPeer: bounded drains, phase deadlines, request size", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: bounded drains, phase deadlines, request size", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct BoundedWaitTests {
     /// Writes `chunk` every `intervalMilliseconds` on its own thread until a write fails, `seconds`
     /// pass, or `stop()`.

@@ -3,11 +3,12 @@ import RealPeer
 import TLSCrypto
 import TLSEngine
 import Testing
+import TestSupport
 
 /// Issue #22: a ChangeCipherSpec record that is not the one byte 1 (two bytes, or the value 2) gets
 /// the same alert from our server as from OpenSSL 3.0's s_server: the same ClientHello, the same
 /// ClientKeyExchange, then the malformed record, to both.
-@Suite("RealPeer: a malformed ChangeCipherSpec gets OpenSSL's alert", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: a malformed ChangeCipherSpec gets OpenSSL's alert", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ChangeCipherSpecParityTests {
     static let suite = CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256
 

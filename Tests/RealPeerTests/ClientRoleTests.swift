@@ -9,11 +9,12 @@ import TLSEngine
 import Testing
 import Trace
 import Trust
+import TestSupport
 
 /// Our client (the simulation's `TLSClient` over a real socket) against `openssl s_server -tls1_2`
 /// with OpenSSL's defaults left on: extended master secret, RSA-PSS signatures, encrypt-then-MAC
 /// offered by OpenSSL for CBC (we do not offer it, so MAC-then-encrypt must be used).
-@Suite("RealPeer: our client against openssl s_server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: our client against openssl s_server", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ClientRoleTests {
     struct Case: Sendable, CustomStringConvertible {
         var openSSLName: String
@@ -152,7 +153,7 @@ struct ClientRoleTests {
             server: TLSServerConfiguration(identity: identity, random: random), random: random)
         setup.httpRequest = nil
         let summary = Simulation(setup).run().summary
-        return (summary.clientCompleted && summary.failure == nil, summary.failure?.cause)
+        return (summary.clientCompleted && summary.failure == nil, summary.failure?.cause.description)
     }
 
     /// One trust policy against one server certificate.

@@ -2,11 +2,12 @@ import Foundation
 import RealPeer
 import TLSEngine
 import Testing
+import TestSupport
 
 /// Mutual TLS with an EC P-256 client certificate (RFC 8422 §5.5 ecdsa_sign, a CertificateVerify
 /// signed ecdsa_secp256r1_sha256): `openssl s_client -cert ecclient.pem` against `tlslab serve`
 /// requiring client certificates, and `tlslab connect --cert ecclient.pem` against `openssl s_server -Verify 1`.
-@Suite("RealPeer: ECDSA client certificates against OpenSSL", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: ECDSA client certificates against OpenSSL", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ECDSAClientCertificateInteropTests {
     @Test("serve --client-auth require: s_client with an EC client certificate is accepted; s_client reads ecdsa_sign and ECDSA+SHA256 in our CertificateRequest")
     func sClientWithECCertificateAgainstServe() throws {

@@ -5,11 +5,12 @@ import TLSCrypto
 import TLSEngine
 import Testing
 import Trace
+import TestSupport
 
 /// ECDSA certificates on real connections (RFC 8422): our server with an EC P-256 or P-384 key
 /// against `openssl s_client` (and gnutls-cli when installed), our client against `openssl s_server`
 /// with EC certificates, and P-384 for ECDHE. The EC chain is ecroot (P-384, self-signed) → leaf.
-@Suite("RealPeer: ECDSA certificates against OpenSSL and GnuTLS", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: ECDSA certificates against OpenSSL and GnuTLS", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ECDSAInteropTests {
     static func server(pki: TestPKI, curve: String) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("ec\(curve)-chain.pem"), key: pki.path("ec\(curve).key"))

@@ -3,11 +3,12 @@ import RealPeer
 import TLSEngine
 import Testing
 import Trace
+import TestSupport
 
 /// Encrypt-then-MAC (RFC 7366) with OpenSSL 3.0 in both roles, for CBC suites with each MAC:
 /// OpenSSL offers and accepts it by default; `-no_etm` turns it off and the records are
 /// MAC-then-encrypt again.
-@Suite("RealPeer: encrypt-then-MAC with OpenSSL, both roles", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: encrypt-then-MAC with OpenSSL, both roles", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct EncryptThenMACInteropTests {
     static let suites: [(String, CipherSuite)] = [
         ("ECDHE-RSA-AES128-SHA", .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA),

@@ -2,6 +2,7 @@ import Foundation
 import RealPeer
 import TLSEngine
 import Testing
+import TestSupport
 import Trace
 
 /// RFC 7919 §3 with real servers: our client names ffdhe2048 and ffdhe3072 in supported_groups.
@@ -10,7 +11,7 @@ import Trace
 /// ffdhe2048 with `-dhparam` — which the client recognises by dh_p and dh_g and, when it is none of
 /// the named groups, accepts or refuses by its policy.
 @Suite("RealPeer: FFDHE groups offered by our client, against OpenSSL and GnuTLS", .serialized,
-       .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+       CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct FFDHEClientInteropTests {
     static let suite = CipherSuite.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
 

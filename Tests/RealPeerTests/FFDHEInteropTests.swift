@@ -2,11 +2,12 @@ import Foundation
 import RealPeer
 import TLSEngine
 import Testing
+import TestSupport
 
 /// RFC 7919 §4 against GnuTLS: a client that names finite-field groups in supported_groups gets
 /// DHE in one of them (gnutls-cli's `+GROUP-FFDHE3072`), and one that names only groups the server
 /// does not accept gets no DHE suite — with nothing else in common, insufficient_security.
-@Suite("RealPeer: FFDHE negotiation with gnutls-cli", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH (test PKI)"))
+@Suite("RealPeer: FFDHE negotiation with gnutls-cli", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH (it builds the test PKI)"))
 struct FFDHEInteropTests {
     static let dheOnly = "NORMAL:-VERS-ALL:+VERS-TLS1.2:-KX-ALL:+DHE-RSA:-GROUP-ALL"
 

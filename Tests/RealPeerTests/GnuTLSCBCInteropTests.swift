@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// CBC suites with SHA-1 and SHA-256 MACs, with and without encrypt-then-MAC (RFC 7366), against
 /// GnuTLS in both roles: gnutls-cli against `tlslab serve`, `tlslab connect` against gnutls-serv.
 /// GnuTLS offers and accepts encrypt_then_mac by default; the priority string `%NO_ETM` turns it off.
 /// gnutls-cli's "- Options:" line names EtM when it was negotiated.
 @Suite("RealPeer: CBC and encrypt-then-MAC with GnuTLS, both roles", .serialized,
-       .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH (test PKI)"))
+       CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH (it builds the test PKI)"))
 struct GnuTLSCBCInteropTests {
     /// (GnuTLS MAC name, the suite with ECDHE-RSA and AES-128-CBC).
     static let macs: [(String, String)] = [("SHA1", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA"),

@@ -7,11 +7,12 @@ import Rendering
 import Testing
 import Trace
 import Trust
+import TestSupport
 
 /// `connect` and `serve` run the same ``HTTP2Connection`` as the simulation, so what the
 /// simulation could do they can: push, and MAX_CONCURRENT_STREAMS announced, enforced and
 /// respected with refused requests sent again — here over real sockets, our engine at both ends.
-@Suite("RealPeer: HTTP/2 push and stream limits in connect and serve", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: HTTP/2 push and stream limits in connect and serve", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct HTTP2OneEngineTests {
     static func server(pki: TestPKI, _ change: (RealServer) -> Void) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))

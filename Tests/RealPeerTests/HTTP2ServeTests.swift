@@ -8,6 +8,7 @@ import TLSEngine
 import Testing
 import Trace
 import Trust
+import TestSupport
 
 /// An in-process server speaking ALPN h2 and http/1.1 for one connection, its trace kept.
 func h2ServerThread(pki: TestPKI) throws -> ServerThread {
@@ -23,7 +24,7 @@ func h2ServerThread(pki: TestPKI) throws -> ServerThread {
 /// `tlslab serve --alpn h2,http/1.1` speaks HTTP/2 to curl (its HTTP/2 is nghttp2, an independent
 /// implementation): the page arrives over h2; a suite RFC 9113 §9.2.2 prohibits ends in GOAWAY
 /// INADEQUATE_SECURITY, which curl reports by its code (12).
-@Suite("RealPeer: curl --http2 against tlslab serve", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: curl --http2 against tlslab serve", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct HTTP2ServeTests {
     static func curlHasHTTP2(_ curl: String) throws -> Bool {
         try runTool(curl, ["-V"], in: FileManager.default.temporaryDirectory).output.contains("HTTP2")
@@ -108,7 +109,7 @@ struct HTTP2ServeTests {
 
 /// `tlslab connect --alpn h2` speaks HTTP/2: against nghttpd (nghttp2's server, an independent
 /// implementation) and against `tlslab serve`.
-@Suite("RealPeer: tlslab connect over HTTP/2", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: tlslab connect over HTTP/2", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct HTTP2ConnectTests {
     @Test("connect --alpn h2 against nghttpd: the file arrives over HTTP/2, the trace shows both sides' frames")
     func againstNghttpd() throws {

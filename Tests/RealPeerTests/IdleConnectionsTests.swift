@@ -3,12 +3,13 @@ import RealPeer
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Issue #22, item 8: idle connections must not starve `serve`. Each connection waits for its
 /// client on its own thread without a work permit, so 500 clients that connect and say nothing
 /// leave a real client's handshake as quick as ever; each idle one is still closed by its deadline.
-@Suite("RealPeer: 500 idle connections and one real client", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: 500 idle connections and one real client", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct IdleConnectionsTests {
     @Test("500 idle connections do not delay a real client (--concurrent 4)")
     func fiveHundredIdle() throws {

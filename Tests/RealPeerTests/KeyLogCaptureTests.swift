@@ -6,9 +6,10 @@ import TLSEngine
 import Testing
 import Trace
 import Trust
+import TestSupport
 
 /// The key log we write lets tshark decrypt a real loopback capture of the session, in both roles.
-@Suite("RealPeer: key log decrypts a loopback capture", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: key log decrypts a loopback capture", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct KeyLogCaptureTests {
     enum CaptureTool: String, CaseIterable, Sendable { case tshark, tcpdump }
 

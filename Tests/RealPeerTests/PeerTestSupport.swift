@@ -3,6 +3,7 @@ import HTTP2
 import RealPeer
 import Simulation
 import Testing
+import TestSupport
 import Trace
 import Trust
 #if canImport(Glibc)
@@ -10,7 +11,8 @@ import Glibc
 #endif
 
 /// Locates the tools the interop tests drive. Without one, a test is skipped with the reason on a
-/// developer's machine, and fails under CI (env CI set), where `.ci/run` installs every one of them.
+/// developer's machine, and fails under CI (TestSupport's ``CrossCheckRequirement``), where `.ci/run`
+/// installs every one of them.
 enum Tools {
     static func find(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
@@ -26,14 +28,10 @@ enum Tools {
     static let tcpdump = find("tcpdump")
     /// nghttp2's HTTP/2 server (Debian's nghttp2-server installs it in /usr/sbin).
     static let nghttpd = find("nghttpd") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nghttpd") ? "/usr/sbin/nghttpd" : nil)
-    /// Suites that need OpenSSL run when it is there, and always under CI (where its absence fails).
-    /// A failure to build the test PKI is not a reason to skip: ``TestPKI/require()`` reports it.
-    static var haveOpenSSL: Bool { openssl != nil || ci }
+    // Suites that need OpenSSL take `CrossCheckRequirement.trait(Tools.openssl != nil, …)`: skipped with
+    // the reason locally, failed under CI. A failure to build the test PKI is not a reason to skip:
+    // ``TestPKI/require()`` reports it.
     static var heavy: Bool { ProcessInfo.processInfo.environment["TLSLAB_HEAVY"] == "1" }
-    static var ci: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"] ?? ""
-        return !value.isEmpty && value != "false" && value != "0"
-    }
 
     /// The `tlslab` executable SwiftPM built next to the test bundle.
     static var tlslab: String? {
@@ -53,7 +51,7 @@ enum Tools {
 
     /// Ends the running test: skipped with `reason` locally, failed under CI.
     static func unavailable(_ reason: String) throws -> Never {
-        if ci { throw PeerFileError("required under CI, but: \(reason)") }
+        if CrossCheckRequirement.isCI { throw PeerFileError("required under CI, but: \(reason)") }
         try Test.cancel(Comment(rawValue: "skipped: \(reason)"))
     }
 }

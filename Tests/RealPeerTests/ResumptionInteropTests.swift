@@ -2,11 +2,12 @@ import Foundation
 import RealPeer
 import TLSEngine
 import Testing
+import TestSupport
 
 /// `tlslab serve` issues session IDs from a bounded cache, so OpenSSL's client resumes
 /// (RFC 5246 §7.3, §7.4.1.2: the abbreviated handshake) — with `-reconnect` and across processes
 /// with `-sess_out` / `-sess_in`; `--no-resumption` sends an empty session ID, and nothing resumes.
-@Suite("RealPeer: s_client resumes sessions with tlslab serve", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: s_client resumes sessions with tlslab serve", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ResumptionInteropTests {
     static func sClient(_ port: UInt16, pki: TestPKI, _ extra: [String]) throws -> String {
         try runTool(Tools.openssl ?? "openssl",

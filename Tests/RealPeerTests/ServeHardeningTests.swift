@@ -8,11 +8,12 @@ import TLSEngine
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Issue #22 for `serve`: a malformed request line, bare-LF requests, log and terminal injection,
 /// close_notify (and GOAWAY) on an idle timeout, floods, a bounded trace, a reset client's address.
-@Suite("RealPeer: serve hardening (issue #22)", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: serve hardening (issue #22)", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ServeHardeningTests {
     /// Our own engine as the client over a real socket, collecting what the server sends.
     struct RawTLS {

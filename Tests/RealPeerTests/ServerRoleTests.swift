@@ -10,11 +10,12 @@ import Trace
 import Trust
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Our server (the simulation's `TLSServer` on a real listening socket) against `openssl s_client`
 /// and curl, the robustness cases, and many handshakes in a row.
-@Suite("RealPeer: openssl s_client and curl against our server", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: openssl s_client and curl against our server", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ServerRoleTests {
     static func server(pki: TestPKI, suites: [CipherSuite] = CipherSuite.allImplemented, auth: ClientAuthentication = ClientAuthentication.none,
                        dhGroup: DHGroup = .modp2048, timeout: Int32 = 5_000, handshakeTimeout: Int32 = 30_000,
@@ -292,7 +293,7 @@ struct ServerRoleTests {
     /// resident memory (/proc/PID/status, not the test runner's, which other suites share) must stay
     /// flat after a warm-up.
     @Test("1,000 sequential s_client handshakes against tlslab serve: no failure, its VmRSS flat",
-          .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status") || Tools.ci, "reads /proc/PID/status (Linux)"))
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status") || CrossCheckRequirement.isCI, "reads /proc/PID/status (Linux)"))
     func thousandAgainstServeProcess() throws {
         let pki = try TestPKI.require()
         let (serve, port) = try startServe(["--suite", "ECDHE-RSA-AES128-GCM-SHA256", "--suite", "AES128-GCM-SHA256"], pki: pki)

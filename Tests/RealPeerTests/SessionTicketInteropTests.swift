@@ -2,11 +2,12 @@ import Foundation
 import RealPeer
 import TLSEngine
 import Testing
+import TestSupport
 
 /// Session tickets (RFC 5077) with OpenSSL in both roles. Resumption by ticket is told apart from
 /// resumption by session ID by taking the ID away: serve's one-entry session cache is overwritten by
 /// another connection, and `openssl s_server -no_cache` keeps no sessions at all.
-@Suite("RealPeer: session tickets with OpenSSL, both roles", .serialized, .enabled(if: Tools.haveOpenSSL, "needs openssl on the PATH"))
+@Suite("RealPeer: session tickets with OpenSSL, both roles", .serialized, CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct SessionTicketInteropTests {
     @Test("s_client -sess_out gets a ticket from serve; -sess_in resumes by it after the session ID was forgotten")
     func sClientAgainstServe() throws {

@@ -3,6 +3,7 @@ import Foundation
 import Simulation
 import Testing
 import Trace
+import TLSEngine
 
 /// Chinese in a terminal: two columns a character. Widths, wrapping, the ladder's rails, tables
 /// and the walkthrough measured in display columns at 60, 80 and 120 columns.
@@ -162,25 +163,51 @@ struct ChineseLayoutTests {
 
     // MARK: No English sentence left
 
-    /// Text the engines and drivers still write in English (not the renderer's): the alert's cause,
-    /// each chain check's detail and the certificate decision's summary, the simulation's strip
-    /// detail. They come from the trace itself, so the test names exactly what is exempt.
+    /// Text the engines and drivers still write in English (not the renderer's): the free-text parts
+    /// of an alert's cause (a certificate refusal's account, a decoder's reason), each chain check's
+    /// detail and the certificate decision's summary, the simulation's strip detail. They come from
+    /// the trace itself, so the test names exactly what is exempt.
     static func engineText(_ trace: Trace) -> [String] {
         var out: [String] = []
         for e in trace.events {
             switch e.kind {
-            case .tls(.alertSent(_, let cause)): out.append(cause)
-            case .tls(.certificateDecision(_, _, _, let detail, _)): out.append(detail)
+            case .tls(.alertSent(_, let cause)): out += freeText(cause)
+            case .tls(.certificateDecision(_, _, _, let account, _)): out += freeText(account)
             case .tls(.countermeasureApplied(let reason)): out.append(reason)
             case .chainValidation(let v):
-                out += v.result.checks.map(\.detail) + v.result.checks.compactMap { $0.signature?.note }
+                out += v.result.checks.filter { $0.finding == nil }.map(\.detail) + v.result.checks.compactMap { $0.signature?.note }
                 if let store = v.result.anchorStore { out.append(store) }
             case .attack(.strippedSuites(_, _, let detail)): out.append(detail)
             default: break
             }
         }
-        if let cause = trace.summary.failure?.cause { out.append(cause) }
+        if let cause = trace.summary.failure?.cause { out += freeText(cause) }
         return out.sorted { $0.count > $1.count }
+    }
+
+    /// The parts of a cause the engine still words itself (the rest is the catalogue's).
+    static func freeText(_ cause: AlertCause) -> [String] {
+        guard case .failure(let error) = cause else { return [] }
+        switch error {
+        case let .inappropriateMessage(expected, got): return [expected, got]
+        case .invalidMessage(.malformed(_, let reason)), .invalidMessage(.illegalParameter(_, let reason)),
+             .invalidMessage(.needsKeyExchange(_, let reason)): return [reason]
+        case .recordProtection(.invalidKeys(let why)), .internalError(let why): return [why]
+        case .certificateRejected(_, let account): return freeText(account)
+        case .peerMisbehaved(.invalidDHPublicValue(_, let reason)), .peerMisbehaved(.invalidECDHPublicKey(_, let reason)): return [reason]
+        default: return []
+        }
+    }
+
+    /// The parts of a certificate account still in the evaluator's or the validator's own words.
+    static func freeText(_ account: CertificateAccount) -> [String] {
+        switch account {
+        case .checkFailed(let check): return check.finding == nil ? [check.detail] : []
+        case .chainNotTrusted(let result): return [result]
+        case .unparsable(_, let error): return [error]
+        case .stated(let text): return [text]
+        default: return []
+        }
     }
 
     /// Runs of three or more English words (letters only) outside quotes, after the exempt text is removed.

@@ -74,7 +74,7 @@ struct TrueSentencesTests {
     @Test func decryptErrorWithoutABadSignatureIsTheFinishedCheck() throws {
         let events = [
             TraceEvent(time: 0, actor: .attacker, kind: .attack(.tampered(message: "ClientHello", sender: .client, offset: 60, old: 1, new: 2))),
-            TraceEvent(time: 1, actor: .server, kind: .tls(.alertSent(.fatal(.decryptError), cause: "verify_data differs"))),
+            TraceEvent(time: 1, actor: .server, kind: .tls(.alertSent(.fatal(.decryptError), cause: .failure(.peerMisbehaved(.finishedMismatch))))),
         ]
         let text = TextRenderer(verbosity: .normal, width: 1000).render(Trace(events: events)).joined(separator: "\n")
         #expect(text.contains(try Self.say("attack.tamper.finished")))

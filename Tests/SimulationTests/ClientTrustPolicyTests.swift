@@ -36,7 +36,7 @@ import Trust
         let summary = Self.run(h, client: Self.evaluator(h, .systemDefault))
         #expect(summary.outcome == "success")
         let verdict = Self.evaluator(h, .afNetworking(.defaultPolicy)).decide(chain: h.serverChainDER, host: h.spec.primaryHost)
-        #expect(verdict.accepted && verdict.outcome?.disposition == .useCredential && verdict.alert == nil)
+        #expect(verdict.accepted && verdict.outcome?.disposition == .useCredential && verdict.refusal == nil)
     }
 
     @Test func pinnedKeyMismatchIsRejected() throws {
@@ -47,8 +47,8 @@ import Trust
         let failure = try #require(summary.failure)
         #expect(failure.sentBy == .client)
         #expect(failure.alert == .badCertificate)
-        #expect(failure.cause.contains("step 6"), "\(failure.cause)")
-        #expect(failure.cause.contains("cancelAuthenticationChallenge"))
+        #expect(failure.cause.description.contains("step 6"), "\(failure.cause)")
+        #expect(failure.cause.description.contains("cancelAuthenticationChallenge"))
         // The same pin on its own server passes.
         let own = AFSecurityPolicy(mode: .publicKey, pinnedCertificates: [h.leaf.der])
         #expect(Self.run(h, client: Self.evaluator(h, .afNetworking(own))).outcome == "success")
@@ -72,23 +72,23 @@ import Trust
         let summary = Self.run(h, client: Self.evaluator(h, .systemDefault, ats: ATSPolicy(), rejectWeak: false))
         let failure = try #require(summary.failure)
         #expect(failure.alert == .badCertificate)
-        #expect(failure.cause.contains("ATS: leaf key RSA 1024 bits is below RSA 2048"), "\(failure.cause)")
+        #expect(failure.cause.description.contains("ATS: leaf key RSA 1024 bits is below RSA 2048"), "\(failure.cause)")
         #expect(Self.run(h, client: Self.evaluator(h, .systemDefault, rejectWeak: false)).outcome == "success")
         // NSExceptionRequiresForwardSecrecy NO drops the key-size rule.
         let exception = ATSPolicy(exceptionDomains: ["example.com": .init(requiresForwardSecrecy: false)])
         #expect(Self.run(h, client: Self.evaluator(h, .systemDefault, ats: exception, rejectWeak: false)).outcome == "success")
     }
 
-    @Test(arguments: [(PKIDefect.expired, TLSAlertName.certificateExpired), (.notYetValid, .badCertificate),
+    @Test(arguments: [(PKIDefect.expired, AlertDescription.certificateExpired), (.notYetValid, .badCertificate),
                       (.missingIntermediate, .unknownCA), (.intermediateNotCA, .unknownCA), (.pathLenExceeded, .unknownCA),
                       (.clientAuthOnlyEKU, .unsupportedCertificate), (.selfSignedLeaf, .unknownCA), (.sha1Signature, .badCertificate),
                       (.wrongIssuer, .decryptError)])
-    func refusalsCarryOpenSSLsAlert(defect: PKIDefect, alert: TLSAlertName) throws {
+    func refusalsCarryOpenSSLsAlert(defect: PKIDefect, alert: AlertDescription) throws {
         let h = try Self.hierarchy(defect)
         let verdict = Self.evaluator(h, .systemDefault).decide(chain: h.serverChainDER, host: h.spec.primaryHost)
         #expect(!verdict.accepted)
         #expect(verdict.firstFailure?.kind == defect.expectedFailure)
-        #expect(verdict.alert == alert)
+        #expect(verdict.refusal.map(TLSAlertTable.alert(for:)) == alert)
         #expect(verdict.outcome?.disposition == .performDefaultHandling)
     }
 
@@ -123,7 +123,7 @@ import Trust
         // Another CA bundled: the system's root no longer counts (anchors only) …
         let other = verdict([h.clientRoot])
         #expect(!other.accepted && other.outcome?.disposition == .cancelAuthenticationChallenge)
-        #expect(other.firstFailure?.kind == .anchor && other.alert == .unknownCA)
+        #expect(other.firstFailure?.kind == .anchor && other.refusal.map(TLSAlertTable.alert(for:)) == .unknownCA)
         // … unless SecTrustSetAnchorCertificatesOnly(NO) keeps it.
         #expect(verdict([h.clientRoot], only: false).accepted)
         #expect(!verdict([h.clientRoot], only: false, trusting: empty).accepted)
@@ -134,12 +134,12 @@ import Trust
         let expired = try Self.hierarchy(.expired)
         let late = PolicyTrustEvaluator(policy: .bundledAnchor([expired.root], anchorsOnly: true), anchors: expired.anchors, time: expired.now)
             .decide(chain: expired.serverChainDER, host: host)
-        #expect(!late.accepted && late.alert == .certificateExpired)
+        #expect(!late.accepted && late.refusal == .expired)
         // In a handshake: the client refuses with unknown_ca and says why.
         let summary = Self.run(h, client: PolicyTrustEvaluator(policy: .bundledAnchor([h.clientRoot], anchorsOnly: true), anchors: h.anchors, time: h.now))
         let failure = try #require(summary.failure)
         #expect(failure.sentBy == .client && failure.alert == .unknownCA)
-        #expect(failure.cause.contains("cancelAuthenticationChallenge"), "\(failure.cause)")
+        #expect(failure.cause.description.contains("cancelAuthenticationChallenge"), "\(failure.cause)")
         #expect(Self.run(h, client: PolicyTrustEvaluator(policy: .bundledAnchor([h.root], anchorsOnly: true), anchors: empty, time: h.now)).outcome == "success")
     }
 

@@ -3,10 +3,11 @@ import HTTP2
 import PKI
 @testable import Simulation
 import Testing
+import TLSEngine
 import Trace
 import Trust
 
-/// `CertificateAlertMapping` against the alert a real OpenSSL client sends: `s_server` presents each
+/// The certificate refusals' alerts (`TLSAlertTable`) against the alert a real OpenSSL client sends: `s_server` presents each
 /// defective hierarchy (built by `PKIHierarchy`) on loopback, `s_client -msg -verify_return_error`
 /// refuses it, and the fatal alert it writes is compared with ours. Heavy (a process pair per
 /// defect): runs with TLSLAB_HEAVY=1.
@@ -91,6 +92,7 @@ import Trust
         let h = try PKIHierarchy(PKIHierarchySpec(seed: 4, defect: defect))
         let verdict = PolicyTrustEvaluator(anchors: h.anchors, time: h.now).decide(chain: h.serverChainDER, host: h.spec.primaryHost)
         let sent = try Self.alertSentByOpenSSL(h)
-        #expect(sent == verdict.alert?.rawValue, "\(defect): OpenSSL sent \(sent ?? "no alert"), we \(verdict.alert?.rawValue ?? "none")")
+        let ours = verdict.refusal.map { TLSAlertTable.alert(for: $0).name ?? "?" }
+        #expect(sent == ours, "\(defect): OpenSSL sent \(sent ?? "no alert"), we \(ours ?? "none")")
     }
 }

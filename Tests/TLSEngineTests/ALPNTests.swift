@@ -218,7 +218,7 @@ struct ALPNTests {
         let run = Harness.run(client: client, server: server)
         #expect(run.outcome == .failed(sender: .server, alert: .noApplicationProtocol))
         let sent = run.serverEvents.compactMap { e -> (Alert, String)? in
-            if case .alertSent(let a, let cause) = e { return (a, cause) } else { return nil }
+            if case .alertSent(let a, let cause) = e { return (a, cause.description) } else { return nil }
         }
         #expect(sent.count == 1)
         #expect(sent.first?.0 == .fatal(.noApplicationProtocol))
@@ -378,7 +378,7 @@ struct ALPNTests {
                 #expect(run.client.negotiatedApplicationProtocol == run.server.negotiatedApplicationProtocol)
                 if let p = run.server.negotiatedApplicationProtocol { chosen.insert(p) }
                 let cause = run.serverEvents.compactMap { e -> String? in
-                    if case .alertSent(let a, let cause) = e, a.isFatal { return cause } else { return nil }
+                    if case .alertSent(let a, let cause) = e, a.isFatal { return cause.description } else { return nil }
                 }.first ?? ""
                 if !ems { #expect(cause.contains("Finished"), "\(cause)") }
             }

@@ -91,7 +91,7 @@ struct EngineKeyExchangeTests {
     }
 
     static func cause(_ step: TLSStep) -> String? {
-        for case .alertSent(let a, let cause) in step.events where a.isFatal { return cause }
+        for case .alertSent(let a, let cause) in step.events where a.isFatal { return cause.description }
         return nil
     }
 

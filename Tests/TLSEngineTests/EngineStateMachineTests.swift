@@ -299,7 +299,7 @@ struct EngineStateMachineTests {
     func alertMapping() {
         #expect(TLSError.inappropriateMessage(expected: "a", got: "b").alert == .unexpectedMessage)
         #expect(TLSError.invalidMessage(.truncated(field: "x", needed: 1, available: 0)).alert == .decodeError)
-        #expect(TLSError.recordProtection(.badRecordMAC("x")).alert == .badRecordMAC)
+        #expect(TLSError.recordProtection(.badRecordMAC(.gcmTagMismatch)).alert == .badRecordMAC)
         #expect(TLSError.recordProtection(.recordOverflow(length: 1)).alert == .recordOverflow)
         #expect(TLSError.peerMisbehaved(.finishedMismatch).alert == .decryptError)
         #expect(TLSError.alertReceived(.fatal(.badCertificate)).alert == nil)

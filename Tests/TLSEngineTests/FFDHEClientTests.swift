@@ -73,7 +73,7 @@ struct FFDHEClientTests {
         let (refusing, events) = try Self.runWithOfferStripped(policy: .refuse, seed: 82)
         #expect(refusing.failureAlert == .fatal(.insufficientSecurity), "\(String(describing: refusing.failureAlert))")
         let causes = events.compactMap { event -> String? in
-            if case .alertSent(_, let cause) = event { return cause } else { return nil }
+            if case .alertSent(_, let cause) = event { return cause.description } else { return nil }
         }
         #expect(causes.contains { $0.contains("modp2048") && $0.contains("RFC 7919 §3") }, "\(causes)")
 

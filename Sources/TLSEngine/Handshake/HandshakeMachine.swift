@@ -76,7 +76,7 @@ extension HandshakeMachine {
         let alert: Alert
         if let description = error.alert {
             alert = .fatal(description)
-            context.sendAlert(alert, cause: error.description)
+            context.sendAlert(alert, cause: .failure(error))
         } else if case .alertReceived(let received) = error {
             alert = received
         } else {
@@ -119,7 +119,7 @@ extension HandshakeMachine {
     /// close_notify (RFC 5246 §7.2.1), unless already closed or failed.
     mutating func closeShell() -> TLSStep {
         if !state.isFailed && !state.isClosed {
-            context.sendAlert(.closeNotify, cause: "close")
+            context.sendAlert(.closeNotify, cause: .close)
             transition(to: .closed)
         }
         return context.takeStep()
@@ -137,7 +137,7 @@ extension HandshakeMachine {
     mutating func handleAlert(_ alert: Alert) throws(TLSError) {
         context.events.append(.alertReceived(alert))
         if alert.alertDescription == .closeNotify {
-            if !context.sentCloseNotify { context.sendAlert(.closeNotify, cause: "reply to close_notify") }
+            if !context.sentCloseNotify { context.sendAlert(.closeNotify, cause: .replyToCloseNotify) }
             if state.isClosed { return }
             transition(to: .closed)
             return

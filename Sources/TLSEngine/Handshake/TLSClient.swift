@@ -198,7 +198,7 @@ public struct TLSClient: HandshakeMachine {
         case (.connected, .handshake(let raw)) where raw.type == .helloRequest:
             // RFC 5246 §7.4.1.1: a client may decline renegotiation with a warning.
             _ = try context.decode(raw)
-            context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: "renegotiation is not supported")
+            context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: .renegotiationRefused)
         case (_, .handshake(let raw)) where raw.type == .helloRequest && state.isNegotiating:
             // RFC 5246 §7.4.1.1: "This message will be ignored by the client if the client is
             // currently negotiating a session"; HelloRequest never enters the handshake hash.
@@ -357,7 +357,7 @@ public struct TLSClient: HandshakeMachine {
 
     private mutating func processCertificate(_ message: CertificateMessage) throws(TLSError) {
         guard !message.certificateList.isEmpty else {
-            throw .certificateRejected(.handshakeFailure, "the server sent no certificate")
+            throw .certificateRejected(.noCertificate, .noCertificate(sentBy: .server))
         }
         switch configuration.certificateEvaluator.evaluate(chain: message.certificateList, role: .server,
                                                            serverName: configuration.serverName) {
@@ -365,17 +365,16 @@ public struct TLSClient: HandshakeMachine {
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
                                                        accepted: true, detail: summary, validation: validation))
             context.peerPublicKey = key
-        case let .reject(alert, reason, validation):
+        case let .reject(refusal, reason, validation):
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
                                                        accepted: false, detail: reason, validation: validation))
-            throw .certificateRejected(alert, reason)
+            throw .certificateRejected(refusal, reason)
         }
         // RFC 8422 §5.3 / RFC 5246 §7.4.2: the certificate's key must fit the suite (EC for ECDHE_ECDSA, RSA otherwise).
         if let suite = context.suite, let key = context.peerPublicKey {
             let isEC: Bool = if case .ecdsa = key { true } else { false }
             if suite.keyExchange.authenticatesWithECDSA != isEC {
-                throw .certificateRejected(.unsupportedCertificate,
-                                           "\(suite.suite) needs \(isEC ? "an RSA" : "an EC") certificate key, the server's is \(key.description)")
+                throw .certificateRejected(.unsupportedKey, .keyDoesNotFitSuite(suite.suite, needsEC: !isEC, key: key.description))
             }
         }
         let needsKeyExchange = context.suite?.keyExchange.hasServerKeyExchange ?? false

@@ -145,7 +145,7 @@ public struct TLSServer: HandshakeMachine {
         case (.connected, .handshake(let raw)) where raw.type == .clientHello:
             // RFC 5746 / RFC 5246 §7.4.1.2: renegotiation is declined with a warning.
             _ = try context.decode(raw)
-            context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: "renegotiation is not supported")
+            context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: .renegotiationRefused)
         default:
             throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
         }
@@ -375,15 +375,15 @@ public struct TLSServer: HandshakeMachine {
         let chain = message.certificateList
         if chain.isEmpty {
             context.events.append(.certificateDecision(peer: .client, chainLength: 0, accepted: configuration.clientAuthentication != .require,
-                                                       detail: "the client sent no certificate", validation: nil))
+                                                       detail: .noCertificate(sentBy: .client), validation: nil))
             guard configuration.clientAuthentication != .require else {
-                throw .certificateRejected(.handshakeFailure, "a client certificate is required")
+                throw .certificateRejected(.noCertificate, .clientCertificateRequired)
             }
             transition(to: .expectClientKeyExchange)
             return
         }
         guard let evaluator = configuration.clientCertificateEvaluator else {
-            throw .certificateRejected(.certificateUnknown, "no evaluator for client certificates")
+            throw .certificateRejected(.notEvaluated, .noEvaluator)
         }
         switch evaluator.evaluate(chain: chain, role: .client, serverName: nil) {
         case let .accept(key, summary, validation):
@@ -391,10 +391,10 @@ public struct TLSServer: HandshakeMachine {
                                                        validation: validation))
             context.peerPublicKey = key
             clientCertificateChain = chain
-        case let .reject(alert, reason, validation):
+        case let .reject(refusal, reason, validation):
             context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason,
                                                        validation: validation))
-            throw .certificateRejected(alert, reason)
+            throw .certificateRejected(refusal, reason)
         }
         transition(to: .expectClientKeyExchange)
     }

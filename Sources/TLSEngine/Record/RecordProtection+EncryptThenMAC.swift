@@ -34,7 +34,7 @@ extension RecordProtector {
         let ivLength = explicitIV ? Self.blockSize : 0
         let sentCount = fragment.count - mac.length
         guard sentCount >= ivLength + Self.blockSize, (sentCount - ivLength) % Self.blockSize == 0 else {
-            throw .badRecordMAC("an encrypt-then-MAC record of \(fragment.count) bytes cannot hold IV, a block and the \(mac.name)")
+            throw .badRecordMAC(.encryptThenMACRecordTooShort(length: fragment.count, mac: mac.name))
         }
         let sent = Array(fragment.prefix(sentCount))
         let receivedMAC = Array(fragment.suffix(mac.length))
@@ -42,14 +42,14 @@ extension RecordProtector {
         let expectedMAC = mac.authenticate(macHeader + sent, key: keys.macKey)
         var diff: UInt8 = 0
         for (a, b) in zip(expectedMAC, receivedMAC) { diff |= a ^ b }
-        guard diff == 0 else { throw .badRecordMAC("the \(mac.name) over IV and ciphertext does not verify (checked before decrypting)") }
+        guard diff == 0 else { throw .badRecordMAC(.encryptThenMACMismatch(mac: mac.name)) }
         let iv = explicitIV ? Array(sent.prefix(ivLength)) : chainedIV
         let body = Array(sent.dropFirst(ivLength))
         let decrypted = try cbcDecrypt(body, iv: iv)
         // The MAC verified, so the sender built this padding: a bad one is still bad_record_mac (RFC 7366 §3).
         let padLength = Int(decrypted[decrypted.count - 1])
         guard padLength + 1 <= decrypted.count, decrypted.suffix(padLength + 1).allSatisfy({ Int($0) == padLength }) else {
-            throw .badRecordMAC("the padding of an encrypt-then-MAC record is malformed")
+            throw .badRecordMAC(.encryptThenMACPaddingMalformed)
         }
         chain(body)
         try advanceSequence()

@@ -101,8 +101,8 @@ public struct RecordKeys: Sendable, Hashable {
 
 /// Why a protected record was refused. Every case maps to the `bad_record_mac` alert except
 /// `recordOverflow` (RFC 5246 §7.2.2) — deliberately one answer for padding and MAC failures.
-public enum RecordProtectionError: Error, Equatable, Sendable, CustomStringConvertible {
-    case badRecordMAC(String)
+public enum RecordProtectionError: Error, Hashable, Sendable, CustomStringConvertible {
+    case badRecordMAC(BadRecordMACReason)
     case recordOverflow(length: Int)
     case sequenceNumberExhausted
     case invalidKeys(String)
@@ -270,7 +270,7 @@ public struct RecordProtector: Sendable {
             return Array(try AES._CBC.decrypt(body, using: SymmetricKey(data: keys.writeKey),
                                               iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
         } catch {
-            throw .badRecordMAC("AES-CBC decryption failed")
+            throw .badRecordMAC(.cbcDecryptionFailed)
         }
     }
 
@@ -287,7 +287,7 @@ public struct RecordProtector: Sendable {
         case .aesGCM:
             let overhead = Self.gcmExplicitNonceLength + Self.gcmTagLength
             guard fragment.count >= overhead else {
-                throw .badRecordMAC("a GCM record needs at least \(overhead) bytes, got \(fragment.count)")
+                throw .badRecordMAC(.gcmRecordTooShort(needed: overhead, got: fragment.count))
             }
             let explicit = Array(fragment[0..<8])
             let ciphertext = Array(fragment[8..<(fragment.count - 16)])
@@ -299,7 +299,7 @@ public struct RecordProtector: Sendable {
                 let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonceBytes), ciphertext: ciphertext, tag: tag)
                 plaintext = Array(try AES.GCM.open(box, using: SymmetricKey(data: keys.writeKey), authenticating: aad))
             } catch {
-                throw .badRecordMAC("the AES-GCM tag does not verify (wrong key, sequence number or tampered bytes)")
+                throw .badRecordMAC(.gcmTagMismatch)
             }
             try advance()
             return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: nonceBytes, additionalData: aad,
@@ -311,7 +311,7 @@ public struct RecordProtector: Sendable {
             let body = Array(fragment.dropFirst(ivLength))
             let minimum = ((mac.length + 1 + Self.blockSize - 1) / Self.blockSize) * Self.blockSize
             guard fragment.count >= ivLength + minimum, body.count % Self.blockSize == 0 else {
-                throw .badRecordMAC("a CBC record of \(fragment.count) bytes cannot hold IV, MAC and padding")
+                throw .badRecordMAC(.cbcRecordTooShort(length: fragment.count))
             }
             let iv = explicitIV ? Array(fragment.prefix(ivLength)) : chainedIV
             let decrypted = try cbcDecrypt(body, iv: iv)
@@ -331,7 +331,7 @@ public struct RecordProtector: Sendable {
             var diff: UInt8 = 0
             for (a, b) in zip(expectedMAC, receivedMAC) { diff |= a ^ b }
             guard paddingOK, diff == 0 else {
-                throw .badRecordMAC("the padding or the \(mac.name) of the record does not verify")
+                throw .badRecordMAC(.cbcPaddingOrMACMismatch(mac: mac.name))
             }
             if !explicitIV { chainedIV = Array(body.suffix(Self.blockSize)) }
             try advance()

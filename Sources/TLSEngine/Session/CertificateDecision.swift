@@ -5,10 +5,10 @@ import TLSCrypto
 /// with the evidence: the chain validation the decision rests on, every check per link in order,
 /// when the deciding evaluator validated a chain (nil for evaluators that check no path).
 public enum CertificateDecision: Sendable {
-    /// Trusted: the handshake continues with the leaf's key (RSA or ECDSA); `summary` says why, for the trace.
-    case accept(leafPublicKey: VerificationKey, summary: String, validation: ChainValidationResult? = nil)
-    /// Refused: the engine sends `alert` (RFC 5246 §7.2.2: bad_certificate, unknown_ca, …).
-    case reject(AlertDescription, reason: String, validation: ChainValidationResult? = nil)
+    /// Trusted: the handshake continues with the leaf's key (RSA or ECDSA); `summary` is why, for the trace.
+    case accept(leafPublicKey: VerificationKey, summary: CertificateAccount, validation: ChainValidationResult? = nil)
+    /// Refused, for a named reason; the engine answers it with its alert (``TLSAlertTable``).
+    case reject(CertificateRefusal, reason: CertificateAccount, validation: ChainValidationResult? = nil)
 
     /// The chain validation behind the decision, when there was one.
     public var validation: ChainValidationResult? {

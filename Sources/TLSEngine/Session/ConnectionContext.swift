@@ -161,7 +161,7 @@ struct ConnectionContext {
         events.append(.keysActivated(direction: .write, suite: suite.suite))
     }
 
-    mutating func sendAlert(_ alert: Alert, cause: String) {
+    mutating func sendAlert(_ alert: Alert, cause: AlertCause) {
         do {
             try flush()
             try emit(.alert, alert.encoded, whole: .alert(alert))

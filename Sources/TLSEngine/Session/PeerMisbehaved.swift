@@ -1,6 +1,6 @@
 /// A rule of the protocol the peer broke, by name: each reason knows its alert (RFC 5246 §7.2.2)
 /// in one switch, so the reasons can be enumerated and tested, and a renderer can word them.
-public enum PeerMisbehaved: Sendable, Equatable {
+public enum PeerMisbehaved: Sendable, Hashable {
     // The hellos (RFC 5246 §7.4.1).
     /// The ClientHello does not list the null compression method (§7.4.1.2).
     case nullCompressionNotOffered
@@ -61,23 +61,8 @@ public enum PeerMisbehaved: Sendable, Equatable {
     /// The peer stopped sending with part of a record or handshake message buffered.
     case truncated(state: TLSStateName, bufferedBytes: Int)
 
-    /// The alert this reason is answered with: the one table of the engine's failures.
-    public var alert: AlertDescription {
-        switch self {
-        case .emptyServerNameList, .truncated: return .decodeError
-        case .renegotiationInfoNotEmpty, .extendedMasterSecretChangedOnResumption, .encryptThenMACChangedOnResumption:
-            return .handshakeFailure
-        case .extensionNotOffered: return .unsupportedExtension
-        case .serverKeyExchangeSignatureInvalid, .certificateVerifySignatureInvalid, .finishedMismatch: return .decryptError
-        case .recordVersionMismatch: return .protocolVersion
-        case .tooManyEmptyRecords, .tooManyWarningAlerts, .malformedChangeCipherSpec: return .unexpectedMessage
-        case .nullCompressionNotOffered, .pointFormatsLackUncompressed, .suiteNotOffered, .compressionNotNull,
-             .applicationProtocolNotOffered, .resumedSessionDiffers, .unusableDHPrime, .dhGeneratorOutOfRange,
-             .invalidDHPublicValue, .groupNotOffered, .invalidECDHPublicKey, .serverKeyExchangeSchemeNotOffered,
-             .certificateVerifySchemeNotRequested, .undefinedAlertLevel, .encryptThenMACWithAEAD:
-            return .illegalParameter
-        }
-    }
+    /// The alert this reason is answered with, from the engine's one table (``TLSAlertTable``).
+    public var alert: AlertDescription { TLSAlertTable.alert(for: .peerMisbehaved(kind)) }
 
     /// The reason in one line (the JSON contract's alert `cause`).
     public var description: String {
@@ -121,7 +106,7 @@ public enum PeerMisbehaved: Sendable, Equatable {
 }
 
 /// Something the peer wants that this side does not offer or allow, by name, with its alert.
-public enum PeerIncompatible: Sendable, Equatable {
+public enum PeerIncompatible: Sendable, Hashable {
     /// The server's DH prime is below the client's minimum (OpenSSL: "dh key too small").
     case dhPrimeTooSmall(bits: Int, minimum: Int)
     /// No cipher suite both sides accept for the version.
@@ -147,15 +132,8 @@ public enum PeerIncompatible: Sendable, Equatable {
     /// The peer stopped sending before the handshake could complete.
     case handshakeIncomplete(state: TLSStateName)
 
-    public var alert: AlertDescription {
-        switch self {
-        case .dhPrimeTooSmall, .noCommonSuite, .handshakeIncomplete: return .handshakeFailure
-        case .noCommonApplicationProtocol: return .noApplicationProtocol
-        case .noSupportedVersionInCommon, .clientVersionTooLow, .serverVersionUnacceptable: return .protocolVersion
-        case .rsaModulusTooSmall, .noAcceptableFiniteFieldGroup, .dhGroupNotOffered: return .insufficientSecurity
-        case .clientCertificateChallengeCancelled: return .userCanceled
-        }
-    }
+    /// The alert this reason is answered with, from the engine's one table (``TLSAlertTable``).
+    public var alert: AlertDescription { TLSAlertTable.alert(for: .peerIncompatible(kind)) }
 
     public var description: String {
         switch self {
@@ -181,7 +159,7 @@ public enum PeerIncompatible: Sendable, Equatable {
 }
 
 /// What was wrong with a ChangeCipherSpec record.
-public enum ChangeCipherSpecFault: Sendable, Equatable {
+public enum ChangeCipherSpecFault: Sendable, Hashable {
     /// Not one byte long.
     case length(Int)
     /// One byte, not 1.

@@ -1,6 +1,8 @@
+import PKI
+
 /// Why a connection failed, grouped as rustls groups its errors; ``alert`` is the one mapping from
-/// any failure to the alert to send (RFC 5246 §7.2.2).
-public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
+/// any failure to the alert to send (RFC 5246 §7.2.2), through ``reason`` and ``TLSAlertTable``.
+public enum TLSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A message or record that is not valid in the current state (RFC 5246 §7.3, §7.4).
     case inappropriateMessage(expected: String, got: String)
     /// Bytes that do not decode (DecodeError says which alert).
@@ -11,30 +13,16 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case peerIncompatible(PeerIncompatible)
     /// The peer broke a rule (bad signature, bad Finished, illegal value).
     case peerMisbehaved(PeerMisbehaved)
-    /// The certificate evaluator refused the peer's chain.
-    case certificateRejected(AlertDescription, String)
+    /// The certificate evaluator (or the engine's own rule) refused the peer's chain, with the
+    /// account of why.
+    case certificateRejected(CertificateRefusal, CertificateAccount)
     /// The peer sent a fatal alert (we send none back).
     case alertReceived(Alert)
     /// Our own configuration or a local computation failed.
     case internalError(String)
 
     /// The alert to send, or nil when the peer already ended the connection with one.
-    public var alert: AlertDescription? {
-        switch self {
-        case .inappropriateMessage: return .unexpectedMessage
-        case .invalidMessage(let e): return e.alert
-        case .recordProtection(let e):
-            if case .recordOverflow = e { return .recordOverflow }
-            if case .invalidKeys = e { return .internalError }
-            if case .sequenceNumberExhausted = e { return .internalError }
-            return .badRecordMAC
-        case .peerIncompatible(let reason): return reason.alert
-        case .peerMisbehaved(let reason): return reason.alert
-        case .certificateRejected(let a, _): return a
-        case .alertReceived: return nil
-        case .internalError: return .internalError
-        }
-    }
+    public var alert: AlertDescription? { reason.map(TLSAlertTable.alert(for:)) }
 
     public var description: String {
         switch self {
@@ -43,7 +31,7 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
         case .recordProtection(let e): return e.description
         case .peerIncompatible(let reason): return "\(reason.alert): \(reason.description)"
         case .peerMisbehaved(let reason): return "\(reason.alert): \(reason.description)"
-        case let .certificateRejected(a, why): return "certificate rejected (\(a)): \(why)"
+        case let .certificateRejected(refusal, why): return "certificate rejected (\(TLSAlertTable.alert(for: refusal))): \(why)"
         case .alertReceived(let a): return "peer sent alert \(a)"
         case .internalError(let why): return "internal error: \(why)"
         }

@@ -23,7 +23,7 @@ public enum TLSEvent: Sendable {
     case signature(SignatureTrace)
     /// The certificate evaluator's decision about the peer's chain, with the chain validation it
     /// rests on (every check per link) when the evaluator validated a path.
-    case certificateDecision(peer: TLSRole, chainLength: Int, accepted: Bool, detail: String, validation: ChainValidationResult?)
+    case certificateDecision(peer: TLSRole, chainLength: Int, accepted: Bool, detail: CertificateAccount, validation: ChainValidationResult?)
     /// RFC 5246 §7.4.7.1: the RSA premaster did not decrypt to 48 bytes starting with the
     /// client's version; the server went on with a random premaster so only Finished fails.
     case countermeasureApplied(reason: String)
@@ -40,8 +40,8 @@ public enum TLSEvent: Sendable {
     case sessionTicketRefused(SessionTicketRefusal)
     case applicationDataSent([UInt8])
     case applicationDataReceived([UInt8])
-    /// An alert sent, with the reason (an error's description, or "close").
-    case alertSent(Alert, cause: String)
+    /// An alert sent, with why (a failure's named reason, or a close).
+    case alertSent(Alert, cause: AlertCause)
     case alertReceived(Alert)
     /// The peer stopped sending (end of stream or the caller's timeout) in `state`, with
     /// `bufferedBytes` of an incomplete record or handshake message waiting. Before the handshake

@@ -9,7 +9,7 @@ public struct TLSStep: Sendable {
     /// The handshake finished in this step (RFC 5246 §7.4.9: both Finished checked).
     public var handshakeCompleted: Bool
     /// The fatal alert this side sent, with its cause, when it ended the connection in this step.
-    public var fatalAlertSent: (alert: Alert, cause: String)?
+    public var fatalAlertSent: (alert: Alert, cause: AlertCause)?
     /// The fatal alert the peer sent, when one arrived in this step.
     public var fatalAlertReceived: Alert?
     /// The peer's close_notify arrived (RFC 5246 §7.2.1).

@@ -1,10 +1,7 @@
 /// Why bytes from the wire could not be decoded.
 ///
-/// Every case maps to the alert RFC 5246 §7.2.2 says to send (`alert`): malformed structure is
-/// `decode_error`; a well-formed field holding a value the RFC forbids is `illegal_parameter`;
-/// an oversized record is `record_overflow`; a record of a type that is not defined here is
-/// `unexpected_message`.
-public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Every case is answered by the alert RFC 5246 §7.2.2 says to send, from ``TLSAlertTable``.
+public enum DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The bytes stop before `field` is complete.
     case truncated(field: String, needed: Int, available: Int)
     /// Bytes remain after `field` (a structure or vector) should have ended.
@@ -31,19 +28,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ClientKeyExchange) arrived without it, or for a key exchange that does not use it.
     case needsKeyExchange(HandshakeType, reason: String)
 
-    /// The alert to send for this error (RFC 5246 §7.2.2).
-    public var alert: AlertDescription {
-        switch self {
-        case .truncated, .trailingBytes, .lengthOutOfRange, .malformed, .handshakeMessageTooLarge:
-            return .decodeError
-        case .illegalParameter, .duplicateExtension:
-            return .illegalParameter
-        case .recordOverflow:
-            return .recordOverflow
-        case .unexpectedContentType, .sslv2ClientHello, .needsKeyExchange:
-            return .unexpectedMessage
-        }
-    }
+    /// The alert to send for this error, from the engine's one table (``TLSAlertTable``).
+    public var alert: AlertDescription { TLSAlertTable.alert(for: .invalidMessage(kind)) }
 
     public var description: String {
         switch self {

@@ -1,0 +1,56 @@
+import PKI
+
+/// What a certificate decision rests on, as facts for the trace: renderers word it from their
+/// catalogue. ``description`` is the English line of the JSON Lines contract's `detail`.
+public enum CertificateAccount: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Every check passed: `checks` checks along a path of `pathLength` certificates up to `anchor`.
+    case chainValidated(checks: Int, pathLength: Int, anchor: String)
+    /// The validation's first failing check.
+    case checkFailed(ChainCheck)
+    /// The chain is not trusted and no check says why (the validation's result).
+    case chainNotTrusted(result: String)
+    /// Accepted with no check at all (the "trust everything" client, a MITM's own client).
+    case acceptedWithoutChecks
+    /// A tool's `policy none`: the leaf's key is used, nothing is checked.
+    case notChecked(subject: String)
+    /// The peer (`sentBy`) sent an empty Certificate message.
+    case noCertificate(sentBy: TLSRole)
+    /// A client certificate is required and the client sent none (RFC 5246 §7.4.6).
+    case clientCertificateRequired
+    /// The certificate at `index` (0: the leaf) does not parse; `error` is the parser's account.
+    case unparsable(index: Int, error: String)
+    /// The leaf's key (`key`: its kind) is not one TLSLab's suites can use (RSA, EC P-256/P-384).
+    case unsupportedKey(key: String)
+    /// The suite authenticates with ECDSA and the key is RSA, or the reverse (RFC 8422 §5.3, RFC 5246 §7.4.2).
+    case keyDoesNotFitSuite(CipherSuite, needsEC: Bool, key: String)
+    /// The server asked for a client certificate without an evaluator for it.
+    case noEvaluator
+    /// An evaluator's own account in its words: the app policies' and mutual-TLS reasons, a test's
+    /// fixture (not yet typed; the renderers show it as it is).
+    case stated(String)
+
+    public var description: String {
+        switch self {
+        case let .chainValidated(checks, pathLength, anchor):
+            return "\(checks) checks passed along a path of \(pathLength) up to the anchor \(anchor)"
+        case .checkFailed(let check):
+            return "\(check.kind.rawValue) check failed at depth \(check.depth) (\(check.subject)): \(check.detail)"
+        case .chainNotTrusted(let result): return "the chain is not trusted (\(result))"
+        case .acceptedWithoutChecks: return "accepted without any check"
+        case .notChecked(let subject): return "policy none: the chain was NOT checked (\(subject))"
+        case .noCertificate(let role): return "the \(role.rawValue) sent no certificate"
+        case .clientCertificateRequired: return "a client certificate is required"
+        case let .unparsable(index, error): return "certificate \(index) does not parse: \(error)"
+        case .unsupportedKey(let key): return "the leaf key is \(key), but TLSLab's suites need RSA or EC P-256/P-384"
+        case let .keyDoesNotFitSuite(suite, needsEC, key):
+            return "\(suite) needs \(needsEC ? "an EC" : "an RSA") certificate key, the server's is \(key)"
+        case .noEvaluator: return "no evaluator for client certificates"
+        case .stated(let text): return text
+        }
+    }
+}
+
+extension CertificateAccount {
+    /// Hashes the English line (a chain check's signature record is Equatable only).
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+}

@@ -1,0 +1,146 @@
+import PKI
+import Simulation
+import Trace
+@testable import Rendering
+import Testing
+import TCPSim
+import TLSEngine
+
+/// The alert causes are worded by the catalogue from the engine's typed reasons. The English texts are
+/// the engine's own lines (the JSON contract's `cause`) word for word, for an example of every reason;
+/// the Chinese ones exist and differ from the English.
+@Suite("Alert causes worded from the catalogue")
+struct CauseWordingTests {
+    static let misbehaved: [PeerMisbehaved] = [
+        .nullCompressionNotOffered, .renegotiationInfoNotEmpty(checkedBy: .client), .renegotiationInfoNotEmpty(checkedBy: .server),
+        .emptyServerNameList, .pointFormatsLackUncompressed([ECPointFormat(rawValue: 1)]),
+        .suiteNotOffered(.TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .compressionNotNull(CompressionMethod(rawValue: 1)),
+        .extensionNotOffered(.serverName), .applicationProtocolNotOffered([.h2, .http11]),
+        .resumedSessionDiffers(suite: .TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .extendedMasterSecretChangedOnResumption,
+        .malformedChangeCipherSpec(.length(2)), .malformedChangeCipherSpec(.value(7)),
+        .encryptThenMACWithAEAD(.TLS_RSA_WITH_AES_128_GCM_SHA256), .encryptThenMACChangedOnResumption,
+        .unusableDHPrime, .dhGeneratorOutOfRange, .invalidDHPublicValue(inServerKeyExchange: true, reason: "y = 1"),
+        .invalidDHPublicValue(inServerKeyExchange: false, reason: "y = 1"), .groupNotOffered(.secp256r1),
+        .invalidECDHPublicKey(inServerKeyExchange: true, reason: "r"), .invalidECDHPublicKey(inServerKeyExchange: false, reason: "r"),
+        .serverKeyExchangeSchemeNotOffered(nil), .serverKeyExchangeSchemeNotOffered(.rsaPKCS1SHA256),
+        .serverKeyExchangeSignatureInvalid, .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid,
+        .finishedMismatch, .recordVersionMismatch(.handshake, got: .tls10, negotiated: .tls12), .undefinedAlertLevel(7),
+        .tooManyEmptyRecords(limit: 32), .tooManyWarningAlerts(limit: 4), .truncated(state: .expectFinished, bufferedBytes: 3),
+    ]
+    static let incompatible: [PeerIncompatible] = [
+        .dhPrimeTooSmall(bits: 1024, minimum: 2048), .noCommonSuite(.tls12), .noAcceptableFiniteFieldGroup(offered: [.ffdhe8192]), .dhGroupNotOffered(group: "modp2048", bits: 2048, offered: [.ffdhe2048]),
+        .noCommonApplicationProtocol(offered: [.h2], supported: [.http11]),
+        .noSupportedVersionInCommon(offered: [.tls12], lowest: .tls10, highest: .tls11), .clientVersionTooLow(.tls10, lowest: .tls12),
+        .serverVersionUnacceptable(.tls10, minimum: .tls12, maximum: .tls12), .rsaModulusTooSmall,
+        .clientCertificateChallengeCancelled, .handshakeIncomplete(state: .expectServerHello),
+    ]
+    static let badRecordMAC: [BadRecordMACReason] = [
+        .gcmRecordTooShort(needed: 24, got: 3), .gcmTagMismatch, .cbcRecordTooShort(length: 5), .cbcDecryptionFailed,
+        .cbcPaddingOrMACMismatch(mac: "HMAC-SHA256"), .encryptThenMACRecordTooShort(length: 5, mac: "HMAC-SHA1"),
+        .encryptThenMACMismatch(mac: "HMAC-SHA1"), .encryptThenMACPaddingMalformed,
+    ]
+    static let decode: [DecodeError] = [
+        .truncated(field: "ClientHello.random", needed: 32, available: 3), .trailingBytes(field: "Finished", count: 2),
+        .lengthOutOfRange(field: "cipher_suites", length: 1, min: 2, max: 65534), .malformed(field: "f", reason: "r"),
+        .illegalParameter(field: "f", reason: "r"), .duplicateExtension(.serverName), .recordOverflow(length: 20000, limit: 16384),
+        .unexpectedContentType(99), .sslv2ClientHello, .handshakeMessageTooLarge(length: 1 << 20, limit: 65536),
+        .needsKeyExchange(.serverKeyExchange, reason: "r"),
+    ]
+
+    static var errors: [TLSError] {
+        misbehaved.map(TLSError.peerMisbehaved) + incompatible.map(TLSError.peerIncompatible)
+            + badRecordMAC.map { TLSError.recordProtection(.badRecordMAC($0)) } + decode.map(TLSError.invalidMessage)
+            + [.inappropriateMessage(expected: "expectServerHello", got: "Finished"), .recordProtection(.recordOverflow(length: 20000)),
+               .recordProtection(.sequenceNumberExhausted), .recordProtection(.invalidKeys("k")), .certificateRejected(.expired, .stated("why")),
+               .alertReceived(.fatal(.handshakeFailure)), .internalError("x")]
+    }
+
+    @Test func theExamplesCoverEveryReason() {
+        #expect(Set(Self.misbehaved.map(\.kind)) == Set(PeerMisbehaved.Kind.allCases))
+        #expect(Set(Self.incompatible.map(\.kind)) == Set(PeerIncompatible.Kind.allCases))
+        #expect(Set(Self.decode.map(\.kind)) == Set(DecodeError.Kind.allCases))
+        let reasons = Set(Self.errors.compactMap(\.reason).map { reason -> TLSFailureReason in
+            if case .certificateRefused = reason { return .certificateRefused(.expired) } else { return reason }
+        })
+        let expected = Set(TLSFailureReason.allCases.map { reason -> TLSFailureReason in
+            if case .certificateRefused = reason { return .certificateRefused(.expired) } else { return reason }
+        })
+        #expect(reasons == expected)
+    }
+
+    @Test func englishIsTheEnginesLineWordForWord() {
+        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused] + Self.errors.map(AlertCause.failure)
+        for cause in causes {
+            #expect(Explanations.english.alertCause(cause) == cause.description)
+        }
+    }
+
+    static let accounts: [CertificateAccount] = [
+        .chainValidated(checks: 12, pathLength: 2, anchor: "CN=Root"),
+        .checkFailed(ChainCheck(kind: .anchor, depth: 0, subject: "CN=x", passed: false, detail: "no path")),
+        .chainNotTrusted(result: "recoverableTrustFailure"), .acceptedWithoutChecks, .notChecked(subject: "CN=x"),
+        .noCertificate(sentBy: .server), .noCertificate(sentBy: .client), .clientCertificateRequired,
+        .unparsable(index: 1, error: "e"), .unsupportedKey(key: "Ed25519"),
+        .keyDoesNotFitSuite(.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, needsEC: true, key: "RSA 2048"),
+        .keyDoesNotFitSuite(.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, needsEC: false, key: "EC P-256"), .noEvaluator,
+    ]
+
+    @Test func certificateAccountsInBothLanguages() {
+        for account in Self.accounts {
+            #expect(Explanations.english.certificateAccount(account) == account.description)
+            let chinese = Explanations.chinese.certificateAccount(account)
+            #expect(chinese != account.description && !chinese.hasPrefix("account."), "\(account): \(chinese)")
+        }
+        #expect(Explanations.chinese.certificateAccount(.stated("as it is")) == "as it is")
+    }
+
+    /// Every chain check of every built-in run: a typed finding is worded in English exactly as the
+    /// validator's line, and in Chinese differently; the common passing checks all have one.
+    @Test func chainCheckFindings() throws {
+        var typed = 0
+        for run in BuiltInRun.allCases {
+            for event in Simulation(try run.setup(seed: 1)).run().events {
+                guard case .chainValidation(let v) = event.kind else { continue }
+                for check in v.result.checks {
+                    #expect(Explanations.english.chainCheckDetail(check) == check.detail, "\(run.rawValue): \(check)")
+                    guard check.finding != nil else { continue }
+                    typed += 1
+                    #expect(Explanations.chinese.chainCheckDetail(check) != check.detail, "\(run.rawValue): \(check)")
+                }
+            }
+        }
+        #expect(typed > 0)
+    }
+
+    @Test func hostNameFindings() {
+        let findings: [NameFinding] = [
+            .ipAddressMatches(ip: "192.0.2.10"), .ipAddressNotListed(ip: "192.0.2.11", listed: ["192.0.2.10"]),
+            .noDNSName(host: "example.com"), .dnsNameMatches(pattern: "*.example.com", host: "www.example.com"),
+            .noDNSNameMatches(host: "mail.example.com", names: ["example.com", "www.example.com"]),
+        ]
+        for finding in findings {
+            let check = ChainCheck(kind: .name, depth: 0, subject: "x", passed: false, detail: finding.line, finding: .name(finding))
+            #expect(Explanations.english.chainCheckDetail(check) == finding.line)
+            #expect(Explanations.chinese.chainCheckDetail(check) != finding.line)
+        }
+    }
+
+    /// The network's drop reasons: English as TCPSim names them, Chinese translated.
+    @Test func dropReasons() {
+        let reasons: [TCPDropReason] = [.scriptedLoss, .randomLoss, .noRoute, .backlogFull, .malformed]
+        for reason in reasons {
+            let key = "tcp.dropReason.\(String(describing: reason))"
+            #expect(Explanations.english(key) == reason.rawValue)
+            #expect(Explanations.chinese(key).map { $0 != reason.rawValue } == true, "\(key)")
+        }
+    }
+
+    @Test func chineseWordsEveryReason() {
+        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused] + Self.errors.map(AlertCause.failure)
+        for cause in causes {
+            let chinese = Explanations.chinese.alertCause(cause)
+            #expect(chinese != cause.description, "\(cause): not translated")
+            #expect(!chinese.contains("misbehaved.") && !chinese.contains("incompatible.") && !chinese.contains("decode."), "\(chinese)")
+        }
+    }
+}
