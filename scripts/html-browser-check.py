@@ -11,18 +11,27 @@ protocol over a pipe (--remote-debugging-pipe; no Python package needed):
   * keyboard only: Tab from the top reaches that arrow and Enter opens its bytes;
   * the screenshot (optional --screenshot FILE) is not blank;
   * with --expect-lang / --expect-font: the page's language, and the platform font Chromium really
-    drew the title with (a Chinese page must find Noto Sans CJK, not tofu boxes).
+    drew the title with (a Chinese page must find Noto Sans CJK, not tofu boxes);
+  * with --slides-check (a page exported with --slides): one step per screen, so after the right
+    arrow exactly one step section is drawn and it is the next one, in large type (the explanation's
+    computed font size is at least --slides-scale times the page's root font size);
+  * with --print-check: Page.printToPDF gives a PDF of more than --min-pdf-pages pages (which fires
+    the page's beforeprint), and under print media the buttons and navigation are not drawn, every
+    step's section, heading, explanation (those the page stores once and fills in by script too)
+    and bytes table is drawn, and the whole ladder drawing is visible, not clipped by its scroller.
 The whole check gives up after --timeout seconds (default 90), killing the browser: it never hangs.
 
 Usage: html-browser-check.py PAGE.html [--screenshot OUT.png] [--presses N] [--message NAME]
        [--expect-lang TAG] [--expect-font FAMILY] [--timeout SECONDS]
        [--width W --height H] [--chromium PATH]
+       [--slides-check [--slides-scale X]] [--print-check [--min-pdf-pages N]]
 Prints one line per check; exit status 0 when all pass, 1 otherwise, 2 when Chromium cannot run.
 """
 import argparse
 import base64
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -211,6 +220,14 @@ def main():
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     parser.add_argument("--expect-lang", help="the page's <html lang> must be this (zh-Hans for --lang zh)")
     parser.add_argument("--expect-font", help="the title must be drawn with a platform font whose family contains this (Noto Sans CJK)")
+    parser.add_argument("--slides-check", action="store_true",
+                        help="the page was exported with --slides: check one step per screen in large type")
+    parser.add_argument("--slides-scale", type=float, default=1.4,
+                        help="with --slides-check: the explanation's font size must be at least this times the root font size")
+    parser.add_argument("--print-check", action="store_true",
+                        help="check the printed page: printToPDF, and every step drawn under print media without the controls")
+    parser.add_argument("--min-pdf-pages", type=int, default=2,
+                        help="with --print-check: the PDF must have at least this many pages")
     parser.add_argument("--timeout", type=float, default=90,
                         help="seconds the whole check may take before it gives up (the browser is killed)")
     args = parser.parse_args()
@@ -268,6 +285,30 @@ def main():
         check(steps > 0, f"the page has {steps} steps")
         check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == "1",
               "step 1 is highlighted on load")
+
+        if args.slides_check:
+            # What is drawn, not what is merely un-hidden: a section with no layout box is not on screen.
+            drawn = "Array.from(document.querySelectorAll('section.step')).filter(s => s.getClientRects().length > 0).map(s => s.id)"
+            check(browser.evaluate("document.body.classList.contains('slides')"), "the page is in slides mode (body.slides)")
+            check(browser.evaluate(drawn) == ["step-1"], f"slides: only step 1 is drawn on load (got {browser.evaluate(drawn)})")
+            slide_presses = min(3, steps - 1)
+            for n in range(2, slide_presses + 2):
+                browser.key("ArrowRight", "ArrowRight", 39)
+                shown = browser.evaluate(drawn)
+                check(shown == [f"step-{n}"], f"slides: after the right arrow exactly one step is drawn, step {n} (got {shown})")
+            sizes = browser.evaluate("""(() => {
+                const s = Array.from(document.querySelectorAll('section.step')).find(s => s.getClientRects().length > 0);
+                const p = document.querySelector('section.step p.why') || s;
+                const r = s ? s.getBoundingClientRect() : null;
+                return [parseFloat(getComputedStyle(p).fontSize), parseFloat(getComputedStyle(document.documentElement).fontSize),
+                        r ? r.top : -1, innerHeight];
+            })()""")
+            check(sizes[0] >= args.slides_scale * sizes[1],
+                  f"slides: the explanation is in large type ({sizes[0]:g}px, at least {args.slides_scale:g} x the root {sizes[1]:g}px)")
+            check(0 <= sizes[2] < sizes[3], f"slides: the step starts on the screen (top {sizes[2]:g}px of {sizes[3]:g}px)")
+            for _ in range(slide_presses):
+                browser.key("ArrowLeft", "ArrowLeft", 37)
+            check(browser.evaluate(drawn) == ["step-1"], "slides: the left arrow comes back to step 1")
         presses = min(args.presses, steps - 1)
         for _ in range(presses):
             browser.key("ArrowRight", "ArrowRight", 39)
@@ -360,6 +401,72 @@ def main():
             with open(args.screenshot, "wb") as f:
                 f.write(shot)
             check(not png_is_blank(shot), f"the screenshot {args.screenshot} is not blank ({len(shot)} bytes)")
+
+        if args.print_check:
+            # Printing fires beforeprint, which fills in the explanations the page stores once and opens
+            # every bytes table; the PDF must hold the whole run on several pages.
+            pdf = base64.b64decode(browser.send("Page.printToPDF", {"printBackground": False}, timeout=60)["data"])
+            pages = len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+            check(pdf.startswith(b"%PDF-") and pages >= args.min_pdf_pages,
+                  f"printToPDF gives a PDF of {pages} page(s), at least {args.min_pdf_pages} ({len(pdf)} bytes)")
+            browser.send("Emulation.setEmulatedMedia", {"media": "print"})
+            browser.pump(0.2)
+            check(browser.evaluate("matchMedia('print').matches"), "print media is emulated")
+            hidden = browser.evaluate("""Array.from(document.querySelectorAll('button, .controls, .skip, .keys, nav'))
+                .filter(e => e.getClientRects().length > 0).map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''))""")
+            check(not hidden, f"print: no button or navigation is drawn (drawn: {hidden})")
+            missing = browser.evaluate("""(() => {
+                // checkVisibility is false inside a closed <details> (content-visibility: hidden) too.
+                const drawn = e => e.getClientRects().length > 0 && e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true});
+                const out = [];
+                document.querySelectorAll('section.step').forEach(s => {
+                    if (!drawn(s)) { out.push(s.id + ' section'); return; }
+                    const h = s.querySelector('h2');
+                    if (!h || !drawn(h) || !h.textContent.trim()) { out.push(s.id + ' heading'); }
+                    // An empty paragraph stored as such is a blank line between paragraphs; one the page
+                    // fills in by script (data-same) must hold the text of the paragraph it repeats.
+                    s.querySelectorAll('p.why').forEach((p, i) => {
+                        if (!drawn(p)) { out.push(s.id + ' explanation ' + (i + 1)); }
+                        const same = p.getAttribute('data-same');
+                        if (same && !(p.textContent.trim() && p.textContent === (document.getElementById(same) || {}).textContent)) {
+                            out.push(s.id + ' repeat of ' + same);
+                        }
+                    });
+                    s.querySelectorAll('.facts').forEach((f, i) => { if (!drawn(f)) { out.push(s.id + ' facts ' + (i + 1)); } });
+                    s.querySelectorAll('details.bytes').forEach(d => {
+                        const t = d.querySelector('table.fields');
+                        if (!t || !drawn(t)) { out.push(s.id + ' bytes table'); }
+                    });
+                });
+                return out;
+            })()""")
+            counts = browser.evaluate("[document.querySelectorAll('section.step').length, document.querySelectorAll('section.step p.why').length, "
+                                      "document.querySelectorAll('section.step p.why[data-same]').length, document.querySelectorAll('section.step details.bytes').length]")
+            check(not missing, f"print: every step is drawn with its heading, explanations and bytes ({counts[0]} steps, {counts[1]} explanations "
+                               f"of which {counts[2]} filled in by script, {counts[3]} bytes tables)" + ("" if not missing else f"; missing: {missing[:12]}"))
+            ladder = browser.evaluate("""(() => {
+                const svg = document.getElementById('ladder');
+                if (!svg || svg.getClientRects().length === 0) { return ['no ladder drawn']; }
+                const out = [];
+                let box = svg.getBoundingClientRect();
+                for (let e = svg.parentElement; e && e !== document.body; e = e.parentElement) {
+                    const st = getComputedStyle(e);
+                    if (st.display === 'none' || st.visibility === 'hidden') { out.push(e.className + ' hides it'); }
+                    if (st.overflowX !== 'visible' || st.overflowY !== 'visible') {
+                        const r = e.getBoundingClientRect();
+                        if (box.top < r.top - 1 || box.bottom > r.bottom + 1 || box.left < r.left - 1 || box.right > r.right + 1) {
+                            out.push((e.className || e.tagName) + ' clips it');
+                        }
+                    }
+                }
+                const rows = svg.querySelectorAll('g.row');
+                const cut = Array.from(rows).filter(g => { const r = g.getBoundingClientRect(); return r.height === 0 || r.bottom > box.bottom + 1 || r.right > box.right + 1; });
+                if (cut.length) { out.push(cut.length + ' of ' + rows.length + ' rows outside the drawing'); }
+                if (box.right > document.documentElement.clientWidth + 1) { out.push('wider than the page'); }
+                return out;
+            })()""")
+            check(not ladder, "print: the whole ladder drawing is visible" + ("" if not ladder else f" ({'; '.join(ladder)})"))
+            browser.send("Emulation.setEmulatedMedia", {"media": ""})
 
         browser.pump(0.3)
         problems = []
