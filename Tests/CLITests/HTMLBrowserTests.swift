@@ -8,9 +8,11 @@ import TestSupport
 /// `tlslab export --html` pages in a real browser: headless Chromium driven through the DevTools
 /// protocol by scripts/html-browser-check.py (loads without console errors or any network request,
 /// the right arrow pressed 5 times highlights the 6th step, clicking ClientHello opens its bytes,
-/// pointing at a field lights up its bytes, the screenshot is not blank; a Chinese page is drawn with
-/// a CJK font). Skipped without Chromium or python3 locally; failing in CI (`CI` set). A check that
-/// does not finish in time is killed and fails: the suite cannot hang.
+/// pointing at a field lights up its bytes, the screenshot is not blank; printed, every step is drawn
+/// without the controls and the PDF has several pages; a slides page draws one step per screen in
+/// large type; a Chinese page is drawn with a CJK font). Skipped without Chromium or python3 locally;
+/// failing in CI (`CI` set). A check that does not finish in time is killed and fails: the suite
+/// cannot hang.
 @Suite("HTML page in headless Chromium", .serialized,
        CrossCheckRequirement.trait(BrowserTools.chromium != nil && BrowserTools.python != nil,
                                    missing: "chromium (Debian package chromium) or python3 is not on the PATH"))
@@ -66,15 +68,35 @@ struct HTMLBrowserTests {
         let export = try CLI.run(["export", "rsa", "--html", page.path])
         #expect(export.status == 0, "\(export.stderr)")
         let shot = dir.appendingPathComponent("rsa.png")
-        let result = try Self.check(page, extra: ["--screenshot", shot.path])
+        let result = try Self.check(page, extra: ["--screenshot", shot.path, "--print-check"])
         #expect(result.status == 0, "\(result.output)")
         for check in ["after 5 right-arrow presses step 6 is highlighted", "clicking the ClientHello arrow opens its bytes",
                       "pointing at a field lights up its bytes", "Tab reaches the ClientHello arrow",
-                      "Enter on the ClientHello arrow opens its bytes", "repeated explanations are filled in", "is not blank", "no console error", "no network request"] {
+                      "Enter on the ClientHello arrow opens its bytes", "repeated explanations are filled in", "is not blank", "no console error", "no network request",
+                      "printToPDF gives a PDF of", "print: no button or navigation is drawn",
+                      "print: every step is drawn with its heading, explanations and bytes", "print: the whole ladder drawing is visible"] {
             let passed = result.output.split(separator: "\n").contains { $0.hasPrefix("ok    ") && $0.contains(check) }
             #expect(passed, "\(check): \(result.output)")
         }
         #expect((try? Data(contentsOf: shot))?.count ?? 0 > 10_000)
+    }
+
+    /// `--slides`: one step per screen (the right arrow draws exactly the next step and no other) in
+    /// large type (the explanation at least 1.4 times the root font size).
+    @Test func theSlidesPageShowsOneStepPerScreenInLargeType() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("rsa-slides.html")
+        let export = try CLI.run(["export", "rsa", "--html", page.path, "--slides"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let result = try Self.check(page, extra: ["--slides-check"])
+        #expect(result.status == 0, "\(result.output)")
+        for check in ["the page is in slides mode", "slides: only step 1 is drawn on load",
+                      "slides: after the right arrow exactly one step is drawn, step 2", "slides: the explanation is in large type",
+                      "slides: the left arrow comes back to step 1"] {
+            let passed = result.output.split(separator: "\n").contains { $0.hasPrefix("ok    ") && $0.contains(check) }
+            #expect(passed, "\(check): \(result.output)")
+        }
     }
 
     /// `--lang zh`: the page says it is Chinese (zh-Hans), and Chromium draws it with a CJK font.
