@@ -160,6 +160,23 @@ struct HTMLRendererTests {
         #expect(html.utf8.count > 40 * 1024)
     }
 
+    /// The opening step tells the run's story; the terminal's "press n to begin" and its key table
+    /// (q quits, "restoring the terminal") do not apply on a page, whose keys are in its control bar.
+    @Test(arguments: ["en", "zh"])
+    func theOpeningHasNoTerminalKeys(language: String) throws {
+        let explanations = language == "zh" ? Explanations.chinese : .english
+        let html = HTMLRenderer(explanations: explanations).page(name: "rsa", trace: try Self.trace(.rsa))
+        let opening = try #require(Self.between(html, "<section class=\"step part-", "</section>"))
+        #expect(opening.contains("id=\"step-1\""))
+        for key in ["walk.opening.begin", "walk.help.heading", "walk.help.quit", "walk.help.autoplay"] {
+            let text = try #require(explanations(key))
+            #expect(!opening.contains(HTMLText.escaped(text)), "\(key) on the page's opening step")
+        }
+        let story = try #require(explanations("walk.story.ladder"))
+        #expect(opening.contains(HTMLText.escaped(story)), "the story stays")
+        #expect(html.contains(HTMLText.escaped(try #require(explanations("html.nav.keys")))), "the page's own keys are shown")
+    }
+
     /// In Chinese the page says so (`lang="zh-Hans"`, which selects the CJK font stack), and every
     /// word the page itself adds is the Chinese catalogue's: navigation, ladder heads, legend, tables.
     @Test func theChinesePageIsChinese() throws {

@@ -44,7 +44,10 @@ extension HTMLRenderer {
             if isLessonClose, let page {
                 out += lessonClose(page)
             } else if step.kind == .opening {
-                out += step.detail.map { "<p class=\"why\">\(HTMLText.escaped($0))</p>\n" }.joined()
+                // The story only: the terminal's "press n to begin" and key table end the opening there,
+                // and the page's own keys are in its control bar.
+                let begin = explanations("walk.opening.begin")
+                out += step.detail.prefix { $0 != begin }.map { "<p class=\"why\">\(HTMLText.escaped($0))</p>\n" }.joined()
             } else {
                 out += detailLines(step.detail.map(walk.words), paragraphs: &paragraphs)
             }
