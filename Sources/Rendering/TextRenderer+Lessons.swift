@@ -34,8 +34,9 @@ extension TextRenderer {
             if !key.isEmpty, check.result == .failed {
                 text += say(check.rule == .pinnedLeaf || check.rule == .pinnedCA ? "ats.wouldRelax.pin" : "ats.wouldRelax", ["key": key])
             }
-            let line = "\(number). \(result)  " + text
-            let pieces = HexdumpRenderer(width: width).wrap(line, continuationIndent: 15)
+            let head = "\(number). \(result)  "
+            // Wrapped lines start under the rule's text, in the column after the head.
+            let pieces = HexdumpRenderer(width: width).wrap(head + text, continuationIndent: DisplayWidth.columns(head))
             return [style(pieces.joined(separator: "\n"), check.result == .failed ? .alert : .plain)]
         case .atsVerdict(let allowed):
             return ["", style(say(allowed ? "ats.verdict.allowed" : "ats.verdict.blocked"), allowed ? .plain : .alert)]
