@@ -164,15 +164,7 @@ extension Walkthrough {
 
     /// `line` cut to `width` display columns, the cut marked with "…".
     func fit(_ line: String, _ width: Int) -> String {
-        guard DisplayWidth.columns(line) > width else { return line }
-        var out = "", used = 0
-        for ch in line {
-            let w = DisplayWidth.columns(String(ch))
-            if used + w > width - 1 { break }
-            out.append(ch)
-            used += w
-        }
-        return out + "…"
+        DisplayWidth.truncated(line, to: width)
     }
 
     func pad(_ lines: [String], width: Int, height: Int) -> [String] {

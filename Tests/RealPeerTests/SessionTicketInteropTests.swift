@@ -49,16 +49,7 @@ struct SessionTicketInteropTests {
         let pki = try TestPKI.require()
         let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
         guard let openssl = Tools.openssl else { try Tools.unavailable("openssl is not on the PATH") }
-        var server: Child?
-        var port: UInt16 = 0
-        for _ in 0 ..< 5 {
-            guard let candidate = freePort() else { continue }
-            let child = try Child(openssl, ["s_server", "-accept", "\(candidate)", "-tls1_2", "-no_cache", "-cert", "chain.pem",
-                                            "-key", "leaf.key", "-www"], in: pki.dir)
-            if child.wait(for: "ACCEPT") { server = child; port = candidate; break }
-            child.stop()
-        }
-        let running = try #require(server, "s_server did not start")
+        let (running, port) = try #require(try Self.sServerWithoutCache(openssl, pki: pki), "s_server did not start")
         defer { running.stop() }
         let r = try runTool(tlslab, ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem",
                                      "--reconnect", "2", "--format", "json", "--request", "GET / HTTP/1.0\\r\\n\\r\\n"],
@@ -75,16 +66,7 @@ struct SessionTicketInteropTests {
     func realClientTicket() throws {
         let pki = try TestPKI.require()
         guard let openssl = Tools.openssl else { try Tools.unavailable("openssl is not on the PATH") }
-        var server: Child?
-        var port: UInt16 = 0
-        for _ in 0 ..< 5 {
-            guard let candidate = freePort() else { continue }
-            let child = try Child(openssl, ["s_server", "-accept", "\(candidate)", "-tls1_2", "-no_cache", "-cert", "chain.pem",
-                                            "-key", "leaf.key", "-www"], in: pki.dir)
-            if child.wait(for: "ACCEPT") { server = child; port = candidate; break }
-            child.stop()
-        }
-        let running = try #require(server, "s_server did not start")
+        let (running, port) = try #require(try Self.sServerWithoutCache(openssl, pki: pki), "s_server did not start")
         defer { running.stop() }
         var client = try ClientRoleTests.client(port: port, pki: pki)
         client.configuration.offerSessionTicket = true
@@ -104,5 +86,18 @@ struct SessionTicketInteropTests {
         client.configuration.offerSessionTicket = false
         let third = client.run()
         #expect(third.failure == nil && !third.resumed, "\(third.failure ?? "")")
+    }
+
+    /// `openssl s_server -tls1_2 -no_cache -www` on a free port (nil when it did not start): with no
+    /// session cache, only a ticket resumes.
+    static func sServerWithoutCache(_ openssl: String, pki: TestPKI) throws -> (Child, UInt16)? {
+        for _ in 0 ..< 5 {
+            guard let candidate = freePort() else { continue }
+            let child = try Child(openssl, ["s_server", "-accept", "\(candidate)", "-tls1_2", "-no_cache", "-cert", "chain.pem",
+                                            "-key", "leaf.key", "-www"], in: pki.dir)
+            if child.wait(for: "ACCEPT") { return (child, candidate) }
+            child.stop()
+        }
+        return nil
     }
 }

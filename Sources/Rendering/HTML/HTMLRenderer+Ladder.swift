@@ -141,16 +141,7 @@ extension HTMLRenderer {
 
     /// `text` cut to `columns` display columns, with … when cut.
     func fit(_ text: String, _ columns: Int) -> String {
-        let room = max(4, columns)
-        guard DisplayWidth.columns(text) > room else { return text }
-        var out = "", used = 0
-        for ch in text {
-            let w = DisplayWidth.columns(String(ch))
-            if used + w > room - 1 { break }
-            out.append(ch)
-            used += w
-        }
-        return out + "…"
+        DisplayWidth.truncated(text, to: max(4, columns))
     }
 
     /// What the marks mean.
