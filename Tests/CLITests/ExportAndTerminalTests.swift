@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Runs a program found on PATH; nil when it is not installed.
@@ -15,8 +18,17 @@ enum Tool {
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
                     timeout: Double = 120) throws -> (status: Int32, output: String) {
         guard let tool = path(name) else { throw ToolError.missing(name) }
+        let r = try runExecutable(tool, arguments, environment: environment, timeout: timeout)
+        if r.timedOut { throw ToolError.timedOut(name, arguments) }
+        return (r.status, r.output)
+    }
+
+    /// Runs the program at `executable` with its output in a file; after `timeout` seconds it is sent
+    /// SIGTERM (a script may close what it started), and SIGKILL 10 s later: nothing can hang.
+    static func runExecutable(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                              timeout: Double) throws -> (status: Int32, output: String, timedOut: Bool) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
+        p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
@@ -32,13 +44,16 @@ enum Tool {
         try p.run()
         let deadline = Date().addingTimeInterval(timeout)
         while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if p.isRunning {
+        let timedOut = p.isRunning
+        if timedOut {
             p.terminate()
-            throw ToolError.timedOut(name, arguments)
+            let grace = Date().addingTimeInterval(10)
+            while p.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.05) }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         }
         p.waitUntilExit()
         let data = (try? Data(contentsOf: file)) ?? Data()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self), timedOut)
     }
 
     enum ToolError: Error { case missing(String), output(String), timedOut(String, [String]) }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 import TestSupport
 
@@ -27,42 +24,15 @@ struct HTMLBrowserTests {
     static let timeout = 90.0
 
     static func check(_ page: URL, extra: [String] = []) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(python))
-        process.arguments = [script.path, page.path, "--chromium", try #require(chromium),
-                             "--timeout", "\(Int(timeout))"] + extra
-        // The output goes to a file, not a pipe: a full pipe cannot block the script while we wait.
-        let log = page.deletingLastPathComponent().appendingPathComponent("check-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout + 20)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        var killed = false
-        if process.isRunning {
-            killed = true
-            process.terminate()                       // SIGTERM: the script closes the browser
-            let grace = Date().addingTimeInterval(10)
-            while process.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return (killed ? -1 : process.terminationStatus, output + (killed ? "\nFAIL  the check did not finish in \(Int(timeout + 20)) s" : ""))
-    }
-
-    static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-html-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+        // The script gets `timeout` itself; it is stopped 20 s later if even that fails.
+        let r = try Tool.runExecutable(try #require(python), [script.path, page.path, "--chromium", try #require(chromium),
+                                                              "--timeout", "\(Int(timeout))"] + extra,
+                                       timeout: timeout + 20)
+        return (r.timedOut ? -1 : r.status, r.output + (r.timedOut ? "\nFAIL  the check did not finish in \(Int(timeout + 20)) s" : ""))
     }
 
     @Test func theDefaultRunsPageWorksInTheBrowser() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("rsa.html")
         let export = try CLI.run(["export", "rsa", "--html", page.path])
@@ -84,7 +54,7 @@ struct HTMLBrowserTests {
     /// `--slides`: one step per screen (the right arrow draws exactly the next step and no other) in
     /// large type (the explanation at least 1.4 times the root font size).
     @Test func theSlidesPageShowsOneStepPerScreenInLargeType() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("rsa-slides.html")
         let export = try CLI.run(["export", "rsa", "--html", page.path, "--slides"])
@@ -102,7 +72,7 @@ struct HTMLBrowserTests {
     /// `--lang zh`: the page says it is Chinese (zh-Hans), and Chromium draws it with a CJK font.
     @Test(CrossCheckRequirement.trait(BrowserTools.hasCJKFont, missing: "no Noto Sans CJK font (Debian package fonts-noto-cjk)"))
     func theChinesePageIsDrawnWithACJKFont() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("rsa-zh.html")
         let export = try CLI.run(["export", "rsa", "--html", page.path, "--lang", "zh"])
@@ -116,7 +86,7 @@ struct HTMLBrowserTests {
     /// A lesson of every kind, an attack with three columns and a lossy run load and step too.
     @Test(arguments: ["tcp/lost-syn", "tls/ecdhe", "ats/default-blocks-http", "tls/toy-dh-search", "mitm", "lossy"])
     func lessonsAndRunsOfEveryKindWorkInTheBrowser(name: String) throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("page.html")
         let export = try CLI.run(["export", name, "--html", page.path])
