@@ -100,7 +100,7 @@ extension Explanations {
         "misbehaved.undefinedAlertLevel": "告警级别 {level} 没有定义（RFC 5246 §7.2：warning(1) 或 fatal(2)）",
         "misbehaved.tooManyEmptyRecords": "连续收到超过 {limit} 个空记录",
         "misbehaved.tooManyWarningAlerts": "连续收到超过 {limit} 个 warning 告警",
-        "misbehaved.truncated": "对方在 {state} 停止发送，缓冲区里还有 {bytes} 字节不完整的记录或握手消息",
+        "misbehaved.truncated": "对方在 {state} 状态下停止发送，缓冲区里还有 {bytes} 字节不完整的记录或握手消息",
         "incompatible.dhPrimeTooSmall": "dh_p 只有 {bits} 位，低于客户端要求的下限 {minimum} 位（OpenSSL：dh key too small）",
         "incompatible.noCommonSuite": "{version} 下双方没有共同的密码套件",
         "incompatible.noAcceptableFiniteFieldGroup": "客户端只列出了有限域群 {groups}，没有一个可以接受，也没有其他共同的密码套件（RFC 7919 §4）",
@@ -111,6 +111,6 @@ extension Explanations {
         "incompatible.serverVersionUnacceptable": "服务器选择了 {version}；客户端接受 {minimum}…{maximum}",
         "incompatible.rsaModulusTooSmall": "RSA 模数太小",
         "incompatible.clientCertificateChallengeCancelled": "应用取消了客户端证书挑战",
-        "incompatible.handshakeIncomplete": "对方在 {state} 停止发送；握手无法完成",
+        "incompatible.handshakeIncomplete": "对方在 {state} 状态下停止发送；握手无法完成",
     ]
 }
