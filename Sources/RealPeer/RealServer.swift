@@ -116,6 +116,12 @@ public final class RealServer: @unchecked Sendable {
         self.makeConfiguration = makeConfiguration
     }
 
+    /// The system clock now, in whole seconds since the Unix epoch (what ``TLSServer`` stamps
+    /// sessions with and measures their lifetime against).
+    static func clockReading() -> SessionTime {
+        SessionTime(secondsSinceEpoch: UInt32(clamping: Int64(Date().timeIntervalSince1970)))
+    }
+
     /// The answer to a request head longer than ``maxRequestBytes`` (RFC 6585 §5).
     static let requestTooLarge = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
@@ -237,7 +243,8 @@ public final class RealServer: @unchecked Sendable {
                 return finish("the client disconnected mid-handshake (state \(server.stateName.rawValue))")
             }
             recorder.read(bytes.count)
-            let step = server.receive(bytes)
+            // The engine reads no clock: the session lifetime is measured against this reading.
+            let step = server.receive(bytes, at: Self.clockReading())
             early += step.applicationData
             send(step)
             if let alert = step.fatalAlertReceived {

@@ -199,6 +199,10 @@ public struct JSONLinesRenderer: Sendable {
             return [("event", .string("tls_handshake_complete")), ("resumed", .bool(resumed))]
         case .sessionTicketRefused(let reason):
             return [("event", .string("tls_session_ticket_refused")), ("reason", .string(reason.rawValue))]
+        case .sessionExpired(let expiry):
+            return [("event", .string("tls_session_expired")), ("offer", .string(expiry.offer.rawValue)),
+                    ("age", expiry.ageSeconds.map { .number(String($0)) } ?? .null),
+                    ("lifetime", .number(String(expiry.lifetimeSeconds)))]
         case .applicationDataSent(let d):
             return [("event", .string("tls_application_data")), ("action", .string("sent")), ("len", .number(String(d.count)))]
         case .applicationDataReceived(let d):

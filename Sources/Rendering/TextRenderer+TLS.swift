@@ -72,6 +72,10 @@ extension TextRenderer {
             return [row(t, at: actor, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
         case .sessionTicketRefused(let reason):
             return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say("ticket.refusal.\(reason.rawValue)")]), .alert)]
+        case .sessionExpired(let expiry):
+            var values = ["actor": name(actor), "offer": say("session.offer.\(expiry.offer.rawValue)"), "lifetime": "\(expiry.lifetimeSeconds)"]
+            values["age"] = expiry.ageSeconds.map { "\($0)" }
+            return [row(t, at: actor, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]

@@ -62,6 +62,8 @@ public struct TLSServer: HandshakeMachine {
     /// The schemes offered in our CertificateRequest (TLS 1.2).
     private var requestedSchemes: [SignatureScheme] = []
     private var clientCertificateChain: [[UInt8]] = []
+    /// The driver's latest clock reading (``receive(_:at:)``); nil when it gave none.
+    private var clock: SessionTime?
 
     public init(configuration: TLSServerConfiguration) {
         self.configuration = configuration
@@ -93,6 +95,14 @@ public struct TLSServer: HandshakeMachine {
 
     public mutating func receive(_ bytes: [UInt8]) -> TLSStep {
         receiveBytes(bytes)
+    }
+
+    /// The same, with the driver's clock reading taken when the bytes arrived (the engine reads no
+    /// clock): a session made now is stamped with it, and one offered for resumption is measured
+    /// against it and the configuration's ``TLSServerConfiguration/sessionLifetime``.
+    public mutating func receive(_ bytes: [UInt8], at now: SessionTime) -> TLSStep {
+        clock = now
+        return receiveBytes(bytes)
     }
 
     /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
@@ -220,21 +230,36 @@ public struct TLSServer: HandshakeMachine {
                 && session.extendedMasterSecret == context.extendedMasterSecret
                 && (!session.encryptThenMAC || clientOffersETM) && session.cipherSuite.parameters != nil
         }
+        // RFC 5246 Appendix F.1.4, RFC 5077 §5.6: a session older than the server's lifetime is not
+        // resumed, however it is offered.
+        func expiry(_ session: TLSSession, offer: ResumptionOffer) -> SessionExpiry? {
+            config.sessionLifetime?.expiry(of: offer, establishedAt: session.establishedAt, now: clock)
+        }
         // RFC 5077 §3.4: a ticket that opens resumes its session; the server answers with the
         // session ID the client sent beside it. Any other ticket means a full handshake.
         if let keys = config.sessionTicketKeys, let ticket = offeredTicket, !ticket.isEmpty {
             switch keys.open(ticket) {
             case .success(let state) where resumable(state.session(id: hello.sessionID, ticket: ticket)):
-                try resume(state.session(id: hello.sessionID, ticket: ticket), hello: hello, version: version, extensions: extensions)
-                return
+                let session = state.session(id: hello.sessionID, ticket: ticket)
+                if let expired = expiry(session, offer: .ticket) {
+                    context.events.append(.sessionExpired(expired))
+                } else {
+                    try resume(session, hello: hello, version: version, extensions: extensions)
+                    return
+                }
             case .success:
                 context.events.append(.sessionTicketRefused(.sessionMismatch))
             case .failure(let refusal):
                 context.events.append(.sessionTicketRefused(refusal))
             }
         } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID), resumable(cached) {
-            try resume(cached, hello: hello, version: version, extensions: extensions)
-            return
+            if let expired = expiry(cached, offer: .sessionID) {
+                context.events.append(.sessionExpired(expired))
+                cache.forget(id: cached.sessionID)
+            } else {
+                try resume(cached, hello: hello, version: version, extensions: extensions)
+                return
+            }
         }
 
         // The server's preference among what the client offers (RFC 5246 §7.4.1.3).
@@ -332,8 +357,9 @@ public struct TLSServer: HandshakeMachine {
         try context.deriveKeys()
         // RFC 5077 §3.1, Figure 2: a renewed ticket before our ChangeCipherSpec (as OpenSSL does).
         if context.issuesTicket, let keys = configuration.sessionTicketKeys {
+            // The renewed ticket keeps the session's time: a resumption does not extend its life.
             let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
-            context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: configuration.ticketLifetimeHint, ticket: ticket)))
+            context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: ticketLifetimeHint(for: session), ticket: ticket)))
         }
         try context.sendChangeCipherSpec()
         try context.sendFinished()
@@ -438,13 +464,14 @@ public struct TLSServer: HandshakeMachine {
             var session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
                                      masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
                                      encryptThenMAC: context.encryptThenMAC)
+            session.establishedAt = clock
             // RFC 5077 §3.3: NewSessionTicket after the client's Finished, before our ChangeCipherSpec
             // (it enters the transcript our Finished covers).
             if context.issuesTicket, let keys = configuration.sessionTicketKeys {
                 let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
-                context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: configuration.ticketLifetimeHint, ticket: ticket)))
+                session.ticketLifetimeHint = ticketLifetimeHint(for: session)
+                context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: session.ticketLifetimeHint, ticket: ticket)))
                 session.ticket = ticket
-                session.ticketLifetimeHint = configuration.ticketLifetimeHint
             }
             try context.sendChangeCipherSpec()
             try context.sendFinished()
@@ -457,6 +484,12 @@ public struct TLSServer: HandshakeMachine {
 }
 
 extension TLSServer {
+    /// RFC 5077 §3.3: the hint counts from when the client receives the ticket, so with a lifetime it
+    /// is what is left of the session's life; without one, the configured hint.
+    private func ticketLifetimeHint(for session: TLSSession) -> UInt32 {
+        configuration.sessionLifetime?.remaining(establishedAt: session.establishedAt, now: clock) ?? configuration.ticketLifetimeHint
+    }
+
     /// The configuration's ALPN strategy has the final say once the version and suite are fixed
     /// (an application protocol may demand more of the connection than RFC 7301 knows about).
     fileprivate mutating func settleApplicationProtocol(suite: CipherSuite, version: ProtocolVersion, offered: [ProtocolName]?) {

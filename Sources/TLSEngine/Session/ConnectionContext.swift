@@ -250,7 +250,9 @@ struct ConnectionContext {
                 throw .inappropriateMessage(expected: "the rest of a handshake message", got: "\(record.contentType)")
             }
             try IncomingLimits.count(emptyRecord: plaintext.isEmpty, &consecutiveEmptyRecords)
-            if record.contentType != .alert { consecutiveWarningAlerts = 0 }
+            // As OpenSSL: only a non-empty record that is not an alert ends a run of warnings, so empty
+            // records between them (each within its own limit) cannot keep a warning flood going.
+            if record.contentType != .alert && !plaintext.isEmpty { consecutiveWarningAlerts = 0 }
             switch record.contentType {
             case .handshake:
                 guard !plaintext.isEmpty else {

@@ -38,6 +38,9 @@ public enum TLSEvent: Sendable {
     /// The server did not resume from the ticket the client offered and does a full handshake
     /// instead (RFC 5077 §3.4).
     case sessionTicketRefused(SessionTicketRefusal)
+    /// The server did not resume the offered session (cached or in a ticket) because it is older
+    /// than the server's ``SessionLifetime`` (or of unknown age); a full handshake follows.
+    case sessionExpired(SessionExpiry)
     case applicationDataSent([UInt8])
     case applicationDataReceived([UInt8])
     /// An alert sent, with why (a failure's named reason, or a close).
