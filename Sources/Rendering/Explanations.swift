@@ -1,4 +1,5 @@
 import HTTP2
+import Languages
 import Trace
 
 /// Every sentence the text renderer says about a step, in one catalogue keyed by step kind, so a

@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 @testable import Rendering
 import Simulation
 import Testing
