@@ -119,7 +119,7 @@ struct PeerCommandTests {
         let refused = try Self.connect(server.port, ["--format", "json"])
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("tlslab: connect 127.0.0.1:\(server.port): refused: unknown_ca"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("decided by the policy in"), "the simulation's policy decision: \(refused.stderr)")
+        #expect(refused.stderr.contains("ServerTrust challenge answered by system default handling"), "the simulation's policy reasons: \(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
 
         #expect(server.reap(), "serve stops by itself after --max-connections")
