@@ -32,8 +32,8 @@ public enum RealTrust {
         }
         let restricted = plan.restrict(configuration)
         guard restricted.cipherSuites.contains(where: { !$0.isSignalingValue }) else {
-            return .failure(PeerFileError("ATS requires forward-secret suites and none of the offered suites is: "
-                                          + plan.reasons.joined(separator: "; ")))
+            return .failure(PeerFileError("ATS requires forward-secret suites for \(plan.host) (no NSExceptionRequiresForwardSecrecy NO applies) "
+                                          + "and none of the offered suites is"))
         }
         return .success(restricted)
     }

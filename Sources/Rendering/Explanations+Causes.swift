@@ -56,12 +56,12 @@ extension Explanations {
         case .notChecked(let subject): return say("account.notChecked", ["subject": subject])
         case .noCertificate(let role): return say("account.noCertificate.\(role.rawValue)")
         case .clientCertificateRequired: return say("account.clientCertificateRequired")
-        case let .unparsable(index, error): return say("account.unparsable", ["index": "\(index)", "error": error])
+        case let .unparsable(index, error): return say("account.unparsable", ["index": "\(index)", "error": pkiError(error)])
         case .unsupportedKey(let key): return say("account.unsupportedKey", ["key": key])
         case let .keyDoesNotFitSuite(suite, needsEC, key):
             return say(needsEC ? "account.keyDoesNotFitSuite.ec" : "account.keyDoesNotFitSuite.rsa", ["suite": "\(suite)", "key": key])
         case .noEvaluator: return say("account.noEvaluator")
-        case .stated(let text): return text
+        case let .decidedBy(reasons, failure): return policyDecision(reasons, firstFailure: failure)
         }
     }
 

@@ -176,7 +176,7 @@ public struct JSONLinesRenderer: Sendable {
         case .alertSent(let alert, let cause):
             return [("event", .string("tls_alert")), ("action", .string("sent")), ("direction", .string("\(actor.rawValue)->\(peer.rawValue)")),
                     ("level", .string("\(alert.level)")),
-                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(cause.description))]
+                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(Explanations.english.alertCause(cause)))]
         case .alertReceived(let alert):
             return [("event", .string("tls_alert")), ("action", .string("received")), ("direction", .string("\(peer.rawValue)->\(actor.rawValue)")),
                     ("level", .string("\(alert.level)")),
@@ -192,9 +192,17 @@ public struct JSONLinesRenderer: Sendable {
         case .derived(let value):
             return derived(value)
         case .certificateDecision(let peer, let length, let accepted, let account, _):
-            let detail = account.description
-            return [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)), ("chain_length", .number(String(length))),
-                    ("accepted", .bool(accepted)), ("detail", .string(detail))]
+            var fields: [(String, JSONValue)] = [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)),
+                                                  ("chain_length", .number(String(length))), ("accepted", .bool(accepted)),
+                                                  ("detail", .string(Explanations.english.certificateAccount(account)))]
+            if case .decidedBy(let reasons, _) = account {
+                // The policy's steps as typed facts: each step's catalogue key and its English line.
+                fields.append(("steps", .array(reasons.map { reason in
+                    .object([("key", .string(Explanations.english.trustReasonKey(reason).0)),
+                             ("text", .string(Explanations.english.trustReason(reason)))])
+                })))
+            }
+            return fields
         case .handshakeCompleted(let resumed):
             return [("event", .string("tls_handshake_complete")), ("resumed", .bool(resumed))]
         case .sessionTicketRefused(let reason):

@@ -1,5 +1,6 @@
 import HTTP2
 import PKI
+import Rendering
 import Simulation
 import TCPSim
 import TLSCrypto
@@ -128,7 +129,7 @@ enum ScenarioRunner {
         case .system, .afnetworking, .challengeMode, .bundledAnchor:
             return ChallengeResolver.resolve(method: .clientCertificate, disposition: hasIdentity ? .useCredential : .performDefaultHandling,
                                              trust: nil, host: w.host, hasCredential: hasIdentity,
-                                             reasons: [hasIdentity ? "the app answers with its identity" : "the app has no identity"])
+                                             reasons: [.appIdentity(present: hasIdentity)])
         }
     }
 
@@ -188,7 +189,7 @@ enum ScenarioRunner {
         }
         f["master_secret_label"] = .string(label)
         f["master_from_randoms"] = .bool(fromRandoms)
-        f["reason_includes"] = .string(recorder.verdict?.reasons.joined(separator: "; ") ?? "")
+        f["reason_includes"] = .string(recorder.verdict.map { Explanations.english.trustReasons($0.reasons) } ?? "")
         f["client_authenticated"] = .bool(recorder.clientAuthenticated)
         // The server's leaf as configured (its key and DER size), and the signatures as the verifying
         // peer saw them on the wire: ServerKeyExchange (RFC 5246 §7.4.3) and CertificateVerify (§7.4.8).

@@ -23,7 +23,7 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
             do {
                 certificates.append(try X509Certificate(der: der))
             } catch {
-                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: "\(error)"))
+                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: error))
             }
         }
         guard let leaf = certificates.first else {

@@ -163,7 +163,7 @@ struct ClientRoleTests {
         var ats = false
         /// The alert our client must send (nil: the handshake completes).
         var alert: String?
-        var description: String { "\(certificate) under \(policy.name)\(ats ? " + ATS" : "")" }
+        var description: String { "\(certificate) under \(policy.handler)\(ats ? " + ATS" : "")" }
     }
 
     static func pins(_ names: String...) -> [[UInt8]] {
@@ -218,7 +218,7 @@ struct ClientRoleTests {
             #expect(!simulated.completed)
             let cause = try #require(simulated.cause)
             #expect(failure.hasSuffix(cause), "real: \(failure)\nsimulated: \(cause)")
-            #expect(failure.contains("ServerTrust challenge answered by") || failure.contains("ATS:"), "the policy's own reasons: \(failure)")
+            #expect(failure.contains("decided by the policy in"), "the policy's decision: \(failure)")
             // OpenSSL saw our alert.
             #expect(server.wait(for: "alert", seconds: 2), "\(server.output)")
         } else {

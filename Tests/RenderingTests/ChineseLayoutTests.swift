@@ -1,5 +1,6 @@
 import Foundation
 @testable import Rendering
+import PKI
 import Simulation
 import Testing
 import Trace
@@ -204,8 +205,23 @@ struct ChineseLayoutTests {
         switch account {
         case .checkFailed(let check): return check.finding == nil ? [check.detail] : []
         case .chainNotTrusted(let result): return [result]
-        case .unparsable(_, let error): return [error]
-        case .stated(let text): return [text]
+        case .unparsable(_, .malformedCertificate(let detail)): return [detail]   // the DER parser's own words (PKIError)
+        case let .decidedBy(reasons, failure):
+            // The policy's steps are the catalogue's; a chain check they quote without a finding is still the validator's line.
+            return (reasons.flatMap(quotedChecks) + [failure].compactMap { $0 }).filter { $0.finding == nil }.map(\.detail)
+        default: return []
+        }
+    }
+
+    /// The chain checks a policy step quotes (its evaluation's first failure, a failing client chain).
+    static func quotedChecks(_ reason: TrustReason) -> [ChainCheck] {
+        func failure(_ s: EvaluationSummary) -> [ChainCheck] { [s.firstFailure].compactMap { $0 } }
+        switch reason {
+        case .clientChainFails(let check): return [check]
+        case .modeSimple(let s), .bundledEvaluation(_, let s), .defaultHandling(_, let s): return failure(s)
+        case .afNetworking(.modeNoneResult(_, let s, _)), .afNetworking(.chainRefused(let s)), .afNetworking(.chainChecked(let s, _)),
+             .afNetworking(.pinnedAnchorsInvalid(_, let s)): return failure(s)
+        case .ats(.defaultTrustLoosened(let s)), .ats(.defaultTrustFails(let s)): return failure(s)
         default: return []
         }
     }
