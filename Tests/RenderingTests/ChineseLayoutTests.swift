@@ -174,9 +174,6 @@ struct ChineseLayoutTests {
             case .tls(.alertSent(_, let cause)): out += freeText(cause)
             case .tls(.certificateDecision(_, _, _, let account, _)): out += freeText(account)
             case .tls(.countermeasureApplied(let reason)): out.append(reason)
-            case .chainValidation(let v):
-                out += v.result.checks.filter { $0.finding == nil }.map(\.detail) + v.result.checks.compactMap { $0.signature?.note }
-                if let store = v.result.anchorStore { out.append(store) }
             case .attack(.strippedSuites(_, _, let detail)): out.append(detail)
             default: break
             }
@@ -202,8 +199,6 @@ struct ChineseLayoutTests {
     /// The parts of a certificate account still in the evaluator's or the validator's own words.
     static func freeText(_ account: CertificateAccount) -> [String] {
         switch account {
-        case .checkFailed(let check): return check.finding == nil ? [check.detail] : []
-        case .chainNotTrusted(let result): return [result]
         case .unparsable(_, let error): return [error]
         case .stated(let text): return [text]
         default: return []
