@@ -87,7 +87,7 @@ public struct AFSecurityPolicy: Sendable {
         case .certificate:
             // Step 5: pinned certificates become the only anchors, then evaluate again.
             let pinned = pinnedCertificates.compactMap { try? X509Certificate(der: $0) }
-            let anchored = trust.evaluate(purpose, anchors: trust.anchors.withAnchors(pinned, name: "pinned certificates"))
+            let anchored = trust.evaluate(purpose, anchors: trust.anchors.withAnchors(pinned, name: .pinnedCertificates))
             guard anchored.isValid else {
                 reasons.append(.afNetworking(.pinnedAnchorsInvalid(pinned: pinned.count, EvaluationSummary(anchored))))
                 return PolicyDecision(accepted: false, reasons: reasons, evaluation: anchored)

@@ -18,7 +18,7 @@ public enum BundledAnchorDelegate {
     /// Evaluates `trust` for `host` with `bundled` as the anchor certificates.
     public static func bundledAnchor(_ bundled: [X509Certificate], anchorsOnly: Bool = true, trust: ServerTrust,
                                      host: String) -> Decision {
-        let anchors = trust.anchors.withAnchors(bundled, name: "bundled certificates", only: anchorsOnly)
+        let anchors = trust.anchors.withAnchors(bundled, name: .bundledCertificates, only: anchorsOnly)
         let evaluation = trust.evaluate(.sslServer(host: host), anchors: anchors)
         var reasons: [TrustReason] = [.bundledAnchors(count: bundled.count, anchorsOnly: anchorsOnly),
                                       .bundledEvaluation(host: host, EvaluationSummary(evaluation))]

@@ -39,7 +39,7 @@ public struct MutualTLSPolicy: Sendable {
             }
             return (.accept(authenticatedSubject: nil), [.clientCertificateOptionalMissing], nil)
         }
-        let store = TrustStore(name: "client CAs", anchors: clientCAs)
+        let store = TrustStore(name: .clientCAs, anchors: clientCAs)
         let validator = ChainValidator(anchors: AnchorSelection(system: store), purpose: .sslClient, time: time)
         let result = validator.validate(chain)
         if let failure = result.firstFailure {

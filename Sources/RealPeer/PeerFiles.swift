@@ -45,7 +45,7 @@ public enum PeerFiles {
 
     /// The evaluator of the default policy: the chain must reach one of `anchors`, be valid now, and
     /// (for a server) name the host — the simulation's ``ChainTrustEvaluator`` at the wall-clock time.
-    public static func chainEvaluator(anchors: [X509Certificate], storeName: String) -> ChainTrustEvaluator {
+    public static func chainEvaluator(anchors: [X509Certificate], storeName: TrustStoreName) -> ChainTrustEvaluator {
         ChainTrustEvaluator(anchors: AnchorSelection(system: TrustStore(name: storeName, anchors: anchors)),
                             time: Int64(Date().timeIntervalSince1970))
     }

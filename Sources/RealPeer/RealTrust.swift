@@ -13,7 +13,7 @@ public enum RealTrust {
     /// The evaluator for `policy` and `ats`; `host` is the name the certificate must carry when the
     /// engine has no server_name to pass (an address was dialled without `--servername`).
     public static func evaluator(policy: ClientTrustPolicy, ats: ATSPolicy? = nil, anchors: [X509Certificate],
-                                 storeName: String, host: String? = nil,
+                                 storeName: TrustStoreName, host: String? = nil,
                                  time: Int64 = Int64(Date().timeIntervalSince1970)) -> any PeerCertificateEvaluator {
         let evaluator = PolicyTrustEvaluator(policy: policy, ats: ats,
                                              anchors: AnchorSelection(system: TrustStore(name: storeName, anchors: anchors)),

@@ -51,7 +51,7 @@ extension Explanations {
         case .checkFailed(let check):
             return say("account.checkFailed", ["kind": self("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
                                                "depth": "\(check.depth)", "subject": check.subject, "detail": chainCheckDetail(check)])
-        case .chainNotTrusted(let result): return say("account.chainNotTrusted", ["result": result])
+        case .chainNotTrusted(let result): return say("account.chainNotTrusted", ["result": result.rawValue])
         case .acceptedWithoutChecks: return say("account.acceptedWithoutChecks")
         case .notChecked(let subject): return say("account.notChecked", ["subject": subject])
         case .noCertificate(let role): return say("account.noCertificate.\(role.rawValue)")
@@ -62,31 +62,6 @@ extension Explanations {
             return say(needsEC ? "account.keyDoesNotFitSuite.ec" : "account.keyDoesNotFitSuite.rsa", ["suite": "\(suite)", "key": key])
         case .noEvaluator: return say("account.noEvaluator")
         case let .decidedBy(reasons, failure): return policyDecision(reasons, firstFailure: failure)
-        }
-    }
-
-    /// A chain check's outcome: its finding worded, or the validator's own line where it has none yet.
-    public func chainCheckDetail(_ check: ChainCheck) -> String {
-        guard let finding = check.finding else { return check.detail }
-        switch finding {
-        case .withinValidity(let anchor): return say(anchor ? "check.withinValidity.anchor" : "check.withinValidity")
-        case let .strongEnough(algorithm, keyKind, bits):
-            return say("check.strongEnough", ["algorithm": algorithm, "key": keyKind, "bits": "\(bits)"])
-        case .noUnknownCriticalExtension: return say("check.noUnknownCriticalExtension")
-        case .isCA: return say("check.isCA")
-        case .hasKeyCertSign: return say("check.hasKeyCertSign")
-        case .extendedKeyUsageAllows(let purpose): return say("check.extendedKeyUsageAllows", ["purpose": purpose])
-        case let .keyUsageAllows(keyUsage, server):
-            return say(server ? "check.keyUsageAllows.server" : "check.keyUsageAllows.client", ["keyUsage": keyUsage])
-        case .endEntity: return say("check.endEntity")
-        case let .anchoredBy(anchor, store): return say("check.anchoredBy", ["anchor": anchor, "store": store])
-        case .name(.ipAddressMatches(let ip)): return say("check.name.ipAddressMatches", ["ip": ip])
-        case let .name(.ipAddressNotListed(ip, listed)):
-            return say("check.name.ipAddressNotListed", ["ip": ip, "listed": listed.joined(separator: ", ")])
-        case .name(.noDNSName(let host)): return say("check.name.noDNSName", ["host": host])
-        case let .name(.dnsNameMatches(pattern, host)): return say("check.name.dnsNameMatches", ["pattern": pattern, "host": host])
-        case let .name(.noDNSNameMatches(host, names)):
-            return say("check.name.noDNSNameMatches", ["host": host, "names": names.joined(separator: ", ")])
         }
     }
 
@@ -189,22 +164,6 @@ extension Explanations {
         "failure.certificateRejected": "certificate rejected ({alert}): {why}",
         "failure.alertReceived": "peer sent alert {alert}",
         "failure.internalError": "internal error: {why}",
-        "check.withinValidity": "within validity",
-        "check.withinValidity.anchor": "anchor within validity",
-        "check.strongEnough": "{algorithm}, {key} {bits} bits",
-        "check.noUnknownCriticalExtension": "no unknown critical extension",
-        "check.isCA": "basicConstraints CA:TRUE",
-        "check.hasKeyCertSign": "keyUsage has keyCertSign",
-        "check.extendedKeyUsageAllows": "extendedKeyUsage allows {purpose}",
-        "check.keyUsageAllows.server": "keyUsage [{keyUsage}] allows TLS server use",
-        "check.keyUsageAllows.client": "keyUsage [{keyUsage}] allows TLS client use",
-        "check.endEntity": "an end-entity certificate",
-        "check.anchoredBy": "anchored by {anchor} in {store}",
-        "check.name.ipAddressMatches": "iPAddress SAN {ip} matches",
-        "check.name.ipAddressNotListed": "IP {ip} is not among the iPAddress SANs [{listed}] (DNS names and CN never match an IP)",
-        "check.name.noDNSName": "no dNSName in subjectAltName; RFC 9525 ignores the CN, so {host} cannot match",
-        "check.name.dnsNameMatches": "dNSName {pattern} matches {host}",
-        "check.name.noDNSNameMatches": "{host} matches none of the dNSName SANs [{names}]",
         "tcp.dropReason.scriptedLoss": "scripted loss",
         "tcp.dropReason.randomLoss": "random loss",
         "tcp.dropReason.noRoute": "no route to host",

@@ -139,7 +139,12 @@ public struct JSONLinesRenderer: Sendable {
         let r = v.result
         let checks: [JSONValue] = r.checks.map { c in
             var pairs: [(String, JSONValue)] = [("depth", .number(String(c.depth))), ("kind", .string(c.kind.rawValue)),
-                                                ("subject", .string(c.subject)), ("passed", .bool(c.passed)), ("detail", .string(c.detail))]
+                                                ("subject", .string(c.subject)), ("passed", .bool(c.passed)),
+                                                ("detail", .string(Explanations.english.chainCheckDetail(c)))]
+            // The finding as typed facts: its name and values (the catalogue's placeholders).
+            let (key, values) = Explanations.english.chainCheckWords(c.finding)
+            pairs.append(("finding", .string(String(key.dropFirst("check.".count)))))
+            if !values.isEmpty { pairs.append(("finding_values", .object(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
             if let sig = c.signature {
                 pairs += [("algorithm", .string("\(sig.algorithm)")), ("hash1", .string(Hex.string(sig.hash1))),
                           ("hash2", sig.hash2.map { .string(Hex.string($0)) } ?? .null),
@@ -150,7 +155,7 @@ public struct JSONLinesRenderer: Sendable {
             return .object(pairs)
         }
         return [("event", .string("chain_validation")), ("peer", .string(v.peer.rawValue)), ("result", .string(r.result.rawValue)),
-                ("path", .array(r.path.map { .string("\($0.subject)") })), ("anchor_store", r.anchorStore.map { .string($0) } ?? .null),
+                ("path", .array(r.path.map { .string("\($0.subject)") })), ("anchor_store", r.anchorStore.map { .string(Explanations.english.trustStoreName($0)) } ?? .null),
                 ("checks", .array(checks))]
             + (v.afNetworkingRelease.map { [("afnetworking_release", .string(Self.afNetworkingRelease[$0] ?? $0.rawValue))] } ?? [])
     }

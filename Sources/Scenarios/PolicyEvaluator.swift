@@ -34,7 +34,7 @@ struct PolicyEvaluator: PeerCertificateEvaluator {
         let system = TrustStore.system(world.trustStore.compactMap { world.certificates[$0]?.certificate })
         guard let custom = world.customAnchors else { return AnchorSelection(system: system) }
         return AnchorSelection(system: system,
-                               custom: TrustStore(name: "app anchors", anchors: custom.compactMap { world.certificates[$0]?.certificate }),
+                               custom: TrustStore(name: .appAnchors, anchors: custom.compactMap { world.certificates[$0]?.certificate }),
                                anchorsOnly: world.anchorsOnly)
     }
 

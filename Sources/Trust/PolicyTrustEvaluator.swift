@@ -101,7 +101,7 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
     private func weakCertificateCheck(_ certificates: [X509Certificate]) -> ChainCheck? {
         guard let leaf = certificates.first else { return nil }
         return ChainCheck(kind: .algorithmStrength, depth: 0, subject: leaf.subject.description, passed: false,
-                          detail: "refused by ATS's certificate rules")
+                          finding: .refusedByATSCertificateRules)
     }
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {

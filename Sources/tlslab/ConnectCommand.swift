@@ -193,7 +193,7 @@ struct ConnectCommand: ParsableCommand {
             : nil
         // Without --servername, an address is the name the certificate must carry (an IP SAN).
         let evaluator = RealTrust.evaluator(policy: try clientTrustPolicy(), ats: atsPolicy, anchors: anchors,
-                                            storeName: ca ?? "no anchors (use --ca)", host: name ?? host)
+                                            storeName: ca.map(TrustStoreName.file) ?? .noAnchors, host: name ?? host)
         var identity: TLSIdentity?
         if let cert, let key {
             do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.badInput("\(error)") }

@@ -132,7 +132,7 @@ struct ServeCommand: ParsableCommand {
         let accepted = try PeerOptions.suites(suites, defaults: CipherSuite.allImplementedWithECDSA)
         let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
         let group = dhGroup
-        let caName = clientCa ?? ""
+        let caName = clientCa.map(TrustStoreName.file) ?? .noAnchors
         let resumes = !noResumption
         let protocols = try PeerOptions.alpn(alpn)
         let listener: TCPListener

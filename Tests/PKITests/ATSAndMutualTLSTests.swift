@@ -305,7 +305,12 @@ import TLSEngine
         ]
         #expect(Set(table.map(\.0)) == Set(ChainCheck.Kind.allCases))
         for (kind, validity, alert) in table {
-            let check = ChainCheck(kind: kind, depth: 0, subject: "x", passed: false, detail: "any text", validityFailure: validity)
+            let finding: ChainCheck.Finding = switch validity {
+                case .expired?: .expired(anchor: false, notAfter: 1, now: 2)
+                case .notYetValid?: .notYetValid(anchor: false, notBefore: 2, now: 1)
+                case nil: .noCertificatePresented
+            }
+            let check = ChainCheck(kind: kind, depth: 0, subject: "x", passed: false, finding: finding)
             #expect(TLSAlertTable.alert(for: CertificateRefusal(failing: check)) == alert, "\(kind) \(String(describing: validity))")
         }
         #expect(CertificateRefusal(failing: nil) == .refusedByPolicy)
@@ -316,11 +321,11 @@ import TLSEngine
     /// failed validity check's side of the period decides which.
     @Test func everyCheckKindHasItsOwnRefusal() {
         let refusals = ChainCheck.Kind.allCases.filter { $0 != .validity }.map {
-            CertificateRefusal(failing: ChainCheck(kind: $0, depth: 0, subject: "x", passed: false, detail: ""))
+            CertificateRefusal(failing: ChainCheck(kind: $0, depth: 0, subject: "x", passed: false, finding: .noCertificatePresented))
         }
         #expect(Set(refusals).count == refusals.count)
-        let expired = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, detail: "", validityFailure: .expired)
-        let early = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, detail: "", validityFailure: .notYetValid)
+        let expired = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, finding: .expired(anchor: false, notAfter: 1, now: 2))
+        let early = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, finding: .notYetValid(anchor: false, notBefore: 2, now: 1))
         #expect(CertificateRefusal(failing: expired) == .expired && CertificateRefusal(failing: early) == .notYetValid)
     }
 }

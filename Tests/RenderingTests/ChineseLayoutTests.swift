@@ -175,9 +175,6 @@ struct ChineseLayoutTests {
             case .tls(.alertSent(_, let cause)): out += freeText(cause)
             case .tls(.certificateDecision(_, _, _, let account, _)): out += freeText(account)
             case .tls(.countermeasureApplied(let reason)): out.append(reason)
-            case .chainValidation(let v):
-                out += v.result.checks.filter { $0.finding == nil }.map(\.detail) + v.result.checks.compactMap { $0.signature?.note }
-                if let store = v.result.anchorStore { out.append(store) }
             case .attack(.strippedSuites(_, _, let detail)): out.append(detail)
             default: break
             }
@@ -203,25 +200,9 @@ struct ChineseLayoutTests {
     /// The parts of a certificate account still in the evaluator's or the validator's own words.
     static func freeText(_ account: CertificateAccount) -> [String] {
         switch account {
-        case .checkFailed(let check): return check.finding == nil ? [check.detail] : []
-        case .chainNotTrusted(let result): return [result]
+        // Chain checks (alone or quoted by a policy step) carry typed findings and a chain that is not trusted
+        // its TrustResult: all in the catalogue's words. Only the DER parser's own message is left.
         case .unparsable(_, .malformedCertificate(let detail)): return [detail]   // the DER parser's own words (PKIError)
-        case let .decidedBy(reasons, failure):
-            // The policy's steps are the catalogue's; a chain check they quote without a finding is still the validator's line.
-            return (reasons.flatMap(quotedChecks) + [failure].compactMap { $0 }).filter { $0.finding == nil }.map(\.detail)
-        default: return []
-        }
-    }
-
-    /// The chain checks a policy step quotes (its evaluation's first failure, a failing client chain).
-    static func quotedChecks(_ reason: TrustReason) -> [ChainCheck] {
-        func failure(_ s: EvaluationSummary) -> [ChainCheck] { [s.firstFailure].compactMap { $0 } }
-        switch reason {
-        case .clientChainFails(let check): return [check]
-        case .modeSimple(let s), .bundledEvaluation(_, let s), .defaultHandling(_, let s): return failure(s)
-        case .afNetworking(.modeNoneResult(_, let s, _)), .afNetworking(.chainRefused(let s)), .afNetworking(.chainChecked(let s, _)),
-             .afNetworking(.pinnedAnchorsInvalid(_, let s)): return failure(s)
-        case .ats(.defaultTrustLoosened(let s)), .ats(.defaultTrustFails(let s)): return failure(s)
         default: return []
         }
     }

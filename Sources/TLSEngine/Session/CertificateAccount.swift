@@ -7,8 +7,8 @@ public enum CertificateAccount: Sendable, Equatable, Hashable, CustomStringConve
     case chainValidated(checks: Int, pathLength: Int, anchor: String)
     /// The validation's first failing check.
     case checkFailed(ChainCheck)
-    /// The chain is not trusted and no check says why (the validation's result).
-    case chainNotTrusted(result: String)
+    /// The chain is not trusted and no check says why: the validation's result.
+    case chainNotTrusted(TrustResult)
     /// Accepted with no check at all (the "trust everything" client, a MITM's own client).
     case acceptedWithoutChecks
     /// A tool's `policy none`: the leaf's key is used, nothing is checked.
@@ -36,7 +36,7 @@ public enum CertificateAccount: Sendable, Equatable, Hashable, CustomStringConve
             return "\(checks) checks passed along a path of \(pathLength) up to the anchor \(anchor)"
         case .checkFailed(let check):
             return "\(check.kind.rawValue) check failed at depth \(check.depth) (\(check.subject)): \(check.detail)"
-        case .chainNotTrusted(let result): return "the chain is not trusted (\(result))"
+        case .chainNotTrusted(let result): return "the chain is not trusted (\(result.rawValue))"
         case .acceptedWithoutChecks: return "accepted without any check"
         case .notChecked(let subject): return "policy none: the chain was NOT checked (\(subject))"
         case .noCertificate(let role): return "the \(role.rawValue) sent no certificate"
