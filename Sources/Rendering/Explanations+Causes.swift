@@ -2,8 +2,9 @@ import PKI
 import TLSEngine
 
 /// Why a side sent an alert, worded from the catalogue: the engine's named failure reasons with their
-/// typed values (``AlertCause``, ``TLSError``). The English texts are the engine's JSON `cause` lines
-/// word for word (CauseWordingTests holds them equal).
+/// typed values (``AlertCause``, ``TLSError``). The English texts are the JSON Lines `cause` field;
+/// where the engine keeps an English `description` for debugging, it is the same line except for the
+/// reasons `Explanations+EngineReasons.swift` words (CauseWordingTests).
 extension Explanations {
     /// The alert's cause in this catalogue's language.
     public func alertCause(_ cause: AlertCause) -> String {
@@ -19,7 +20,7 @@ extension Explanations {
     public func failure(_ error: TLSError) -> String {
         switch error {
         case let .inappropriateMessage(expected, got):
-            return say("failure.inappropriateMessage", ["expected": expected, "got": got])
+            return inappropriateMessage(expected: expected, got: got)
         case .invalidMessage(let e):
             return say("failure.invalidMessage", ["error": decodeError(e)])
         case .recordProtection(.badRecordMAC(let why)):
@@ -29,7 +30,7 @@ extension Explanations {
         case .recordProtection(.sequenceNumberExhausted):
             return say("failure.sequenceNumberExhausted")
         case .recordProtection(.invalidKeys(let why)):
-            return say("failure.invalidKeys", ["why": why])
+            return say("failure.invalidKeys", ["why": recordKeysFault(why)])
         case .peerIncompatible(let reason):
             return say("failure.peer", ["alert": "\(reason.alert)", "reason": incompatible(reason)])
         case .peerMisbehaved(let reason):
@@ -39,7 +40,7 @@ extension Explanations {
         case .alertReceived(let alert):
             return say("failure.alertReceived", ["alert": "\(alert)"])
         case .internalError(let why):
-            return say("failure.internalError", ["why": why])
+            return say("failure.internalError", ["why": internalFailure(why)])
         }
     }
 
@@ -86,15 +87,17 @@ extension Explanations {
         case let .trailingBytes(field, count): return say("decode.trailingBytes", ["field": field, "count": "\(count)"])
         case let .lengthOutOfRange(field, length, min, max):
             return say("decode.lengthOutOfRange", ["field": field, "length": "\(length)", "min": "\(min)", "max": "\(max)"])
-        case let .malformed(field, reason): return say("decode.malformed", ["field": field, "reason": reason])
-        case let .illegalParameter(field, reason): return say("decode.illegalParameter", ["field": field, "reason": reason])
+        case let .malformed(field, reason): return say("decode.malformed", ["field": field, "reason": malformedReason(reason)])
+        case let .illegalParameter(field, reason):
+            return say("decode.illegalParameter", ["field": field, "reason": illegalParameterReason(reason)])
         case .duplicateExtension(let type): return say("decode.duplicateExtension", ["extension": "\(type)"])
         case let .recordOverflow(length, limit): return say("decode.recordOverflow", ["length": "\(length)", "limit": "\(limit)"])
         case .unexpectedContentType(let raw): return say("decode.unexpectedContentType", ["type": "\(raw)"])
         case .sslv2ClientHello: return say("decode.sslv2ClientHello")
         case let .handshakeMessageTooLarge(length, limit):
             return say("decode.handshakeMessageTooLarge", ["length": "\(length)", "limit": "\(limit)"])
-        case let .needsKeyExchange(type, reason): return say("decode.needsKeyExchange", ["type": "\(type)", "reason": reason])
+        case let .needsKeyExchange(type, reason):
+            return say("decode.needsKeyExchange", ["type": type.messageName, "reason": keyExchangeUnavailable(reason)])
         }
     }
 
@@ -111,9 +114,9 @@ extension Explanations {
         case .malformedChangeCipherSpec(.length(let n)): return say(key + ".length", ["length": "\(n)"])
         case .malformedChangeCipherSpec(.value(let v)): return say(key + ".value", ["value": "\(v)"])
         case .encryptThenMACWithAEAD(let suite): return say(key, ["suite": "\(suite)"])
-        case let .invalidDHPublicValue(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": why])
+        case let .invalidDHPublicValue(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": dhPublicValueFault(why)])
         case .groupNotOffered(let group): return say(key, ["group": "\(group)"])
-        case let .invalidECDHPublicKey(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": why])
+        case let .invalidECDHPublicKey(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": ecdhPublicKeyFault(why)])
         case .serverKeyExchangeSchemeNotOffered(let scheme):
             return scheme.map { say(key, ["scheme": "\($0)"]) } ?? say(key + ".none")
         case let .recordVersionMismatch(type, got, negotiated):
@@ -154,7 +157,6 @@ extension Explanations {
         "cause.close": "close",
         "cause.replyToCloseNotify": "reply to close_notify",
         "cause.renegotiationRefused": "renegotiation is not supported",
-        "failure.inappropriateMessage": "unexpected {got} (expected {expected})",
         "failure.invalidMessage": "malformed: {error}",
         "failure.badRecordMAC": "bad_record_mac: {why}",
         "failure.recordOverflow": "record_overflow: {length} bytes",

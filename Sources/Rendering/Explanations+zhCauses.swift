@@ -5,7 +5,6 @@ extension Explanations {
         "cause.close": "关闭",
         "cause.replyToCloseNotify": "回应对方的 close_notify",
         "cause.renegotiationRefused": "不支持重新协商",
-        "failure.inappropriateMessage": "意外收到 {got}（应为 {expected}）",
         "failure.invalidMessage": "格式错误：{error}",
         "failure.badRecordMAC": "bad_record_mac：{why}",
         "failure.recordOverflow": "record_overflow：{length} 字节",

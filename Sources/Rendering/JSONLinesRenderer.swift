@@ -181,7 +181,8 @@ public struct JSONLinesRenderer: Sendable {
         case .alertSent(let alert, let cause):
             return [("event", .string("tls_alert")), ("action", .string("sent")), ("direction", .string("\(actor.rawValue)->\(peer.rawValue)")),
                     ("level", .string("\(alert.level)")),
-                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(Explanations.english.alertCause(cause)))]
+                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")),
+                    ("cause", .string(Explanations.english.alertCause(cause)))]
         case .alertReceived(let alert):
             return [("event", .string("tls_alert")), ("action", .string("received")), ("direction", .string("\(peer.rawValue)->\(actor.rawValue)")),
                     ("level", .string("\(alert.level)")),

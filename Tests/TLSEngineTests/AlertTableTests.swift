@@ -25,9 +25,9 @@ struct AlertTableTests {
         (.encryptThenMACChangedOnResumption, .handshakeFailure),                     // RFC 7366 §3.1
         (.unusableDHPrime, .illegalParameter),
         (.dhGeneratorOutOfRange, .illegalParameter),
-        (.invalidDHPublicValue(inServerKeyExchange: true, reason: "y = 1"), .illegalParameter),
+        (.invalidDHPublicValue(inServerKeyExchange: true, reason: .atMostOne), .illegalParameter),
         (.groupNotOffered(.secp256r1), .illegalParameter),
-        (.invalidECDHPublicKey(inServerKeyExchange: false, reason: "not on the curve"), .illegalParameter),
+        (.invalidECDHPublicKey(inServerKeyExchange: false, reason: .notOnCurve), .illegalParameter),
         (.serverKeyExchangeSchemeNotOffered(nil), .illegalParameter),
         (.serverKeyExchangeSignatureInvalid, .decryptError),                         // RFC 5246 §7.2.2
         (.certificateVerifySchemeNotRequested, .illegalParameter),

@@ -291,10 +291,10 @@ struct EngineRSAVersionAndPSSTests {
         let afterKeyExchange = server.receive(rogueStep.records[0].encoded)
         #expect(afterKeyExchange.records.isEmpty)
         #expect(server.stateName == .expectChangeCipherSpec)
-        let reasons = afterKeyExchange.events.compactMap { e -> String? in
+        let reasons = afterKeyExchange.events.compactMap { e -> PremasterDecryptionFault? in
             if case .countermeasureApplied(let reason) = e { return reason } else { return nil }
         }
-        #expect(reasons == ["the premaster's version is 03 01 (TLS 1.0), the ClientHello offered 03 03 (TLS 1.2)"], "\(reasons)")
+        #expect(reasons == [.versionMismatch(found: .tls10, offered: .tls12)], "\(reasons)")
         for case .derived(.rsaPreMasterDecryption(_, let decrypted, let used)) in afterKeyExchange.events {
             #expect(decrypted == preMaster, "the block decrypted fine")
             #expect(used != preMaster && used.prefix(2) == [3, 3], "a random premaster with the offered version")
