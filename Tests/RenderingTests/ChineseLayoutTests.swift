@@ -165,7 +165,7 @@ struct ChineseLayoutTests {
 
     /// Text the engines and drivers still write in English (not the renderer's): the free-text parts
     /// of an alert's cause (a certificate refusal's account, a decoder's reason), each chain check's
-    /// detail and the certificate decision's summary, the simulation's strip detail. They come from
+    /// detail and the certificate decision's summary. They come from
     /// the trace itself, so the test names exactly what is exempt.
     static func engineText(_ trace: Trace) -> [String] {
         var out: [String] = []
@@ -177,7 +177,6 @@ struct ChineseLayoutTests {
             case .chainValidation(let v):
                 out += v.result.checks.filter { $0.finding == nil }.map(\.detail) + v.result.checks.compactMap { $0.signature?.note }
                 if let store = v.result.anchorStore { out.append(store) }
-            case .attack(.strippedSuites(_, _, let detail)): out.append(detail)
             default: break
             }
         }
