@@ -26,7 +26,7 @@ import Trace
 /// `"attacker->client"`, `"attacker->server"`, `"server->attacker"`; a segment an on-path
 /// attacker injects has `"injected_by":"attacker"`; `"attack"` objects (`"kind"`: `tamper`,
 /// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
-/// `"compute"` objects (virtual CPU); a `"connection"` number on events of connections after the
+/// `"compute"` objects (virtual CPU: `operations` in English words, `operation_ids` as identifiers); a `"connection"` number on events of connections after the
 /// first; and in the summary `connections`, `full_handshakes`, `abbreviated_handshakes`,
 /// `requests`, `responses`, `round_trips`, `last_response_t`, `cpu_time` — and for HTTP/2 runs
 /// `streams`, `hpack_raw_bytes`, `hpack_encoded_bytes`, `pushed_responses`, plus `"http2"` objects
@@ -66,7 +66,8 @@ public struct JSONLinesRenderer: Sendable {
         case .attack(let a):
             return attack(a)
         case .compute(let operations, let duration):
-            return [("event", .string("compute")), ("operations", .array(operations.map { .string($0) })),
+            return [("event", .string("compute")), ("operations", .array(operations.map { .string(Explanations.english.operationName($0)) })),
+                    ("operation_ids", .array(operations.map { .string($0.identifier) })),
                     ("duration", .number(seconds(duration)))]
         case .phase(let phase):
             return [("event", .string("phase")), ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
@@ -338,9 +339,11 @@ public struct JSONLinesRenderer: Sendable {
         case .prefaceReceived: f.append(("action", .string("preface_received")))
         case .frameSent(let t): frame(t, "frame_sent")
         case .frameReceived(let t): frame(t, "frame_received")
-        case .connectionError(let code, let why): f += [("action", .string("connection_error")), ("error", .string(code.name)), ("reason", .string(why))]
+        case .connectionError(let code, let why):
+            f += [("action", .string("connection_error")), ("error", .string(code.name)), ("reason", .string(Explanations.english.http2Problem(why)))]
         case .streamError(let stream, let code, let why):
-            f += [("action", .string("stream_error")), ("stream", .number(String(stream))), ("error", .string(code.name)), ("reason", .string(why))]
+            f += [("action", .string("stream_error")), ("stream", .number(String(stream))), ("error", .string(code.name)),
+                  ("reason", .string(Explanations.english.http2Problem(why)))]
         case .peerConnectionError(let code, let why):
             f += [("action", .string("connection_error_received")), ("error", .string(code.name)), ("reason", .string(why))]
         }
@@ -356,9 +359,10 @@ public struct JSONLinesRenderer: Sendable {
         case .tampered(let message, let sender, let offset, let old, let new):
             f += [("kind", .string("tamper")), ("message", .string(message)), ("sender", .string(sender.rawValue)),
                   ("offset", .number(String(offset))), ("old", hex([old])), ("new", hex([new]))]
-        case .strippedSuites(let removed, let kept, let detail):
+        case .strippedSuites(let removed, let kept, let how):
             f += [("kind", .string("strip_suites")), ("removed", .array(removed.map { .string($0.name ?? $0.hex) })),
-                  ("kept", .array(kept.map { .string($0.name ?? $0.hex) })), ("detail", .string(detail))]
+                  ("kept", .array(kept.map { .string($0.name ?? $0.hex) })), ("detail", .string(Explanations.english.stripping(how))),
+                  ("how", .string(how.identifier))]
         case .replayed(let bytes, let seq):
             f += [("kind", .string("replay")), ("record_bytes", .number(String(bytes))), ("seq", .number(String(seq)))]
         case .keyStolen(let bits):
@@ -367,7 +371,7 @@ public struct JSONLinesRenderer: Sendable {
             f += [("kind", .string("seed_search")), ("candidates", .number(String(candidates))),
                   ("seed", found.map { .number(String($0)) } ?? .null)]
         case .learned(let secret, let value, let how):
-            f += [("kind", .string("learned")), ("secret", .string(secret)), ("value", hex(value)),
+            f += [("kind", .string("learned")), ("secret", .string(secret.rawValue)), ("value", hex(value)),
                   ("how", .string(Explanations.english.sentence(how)))]
         case .failed(let why):
             f += [("kind", .string("failed")), ("detail", .string(Explanations.english.sentence(why)))]

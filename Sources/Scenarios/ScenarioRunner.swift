@@ -133,10 +133,10 @@ enum ScenarioRunner {
         }
     }
 
-    static let secretNames = ["client_random": "client_random", "server_random": "server_random",
-                              "premaster secret": "premaster_secret", "master secret": "master_secret",
-                              "client_write_key": "client_write_key", "server_write_key": "server_write_key",
-                              "HTTP cookie": "http_cookie", "HTTP request": "http_request", "HTTP response": "http_response"]
+    static let secretNames: [Secret: String] = [
+        .clientRandom: "client_random", .serverRandom: "server_random", .preMasterSecret: "premaster_secret",
+        .masterSecret: "master_secret", .clientWriteKey: "client_write_key", .serverWriteKey: "server_write_key",
+        .httpCookie: "http_cookie", .httpRequest: "http_request", .httpResponse: "http_response"]
 
     /// How `server_key` names a key (`VerificationKey.description`): the RSA sizes a scenario can
     /// make and the two curves.
@@ -214,12 +214,12 @@ enum ScenarioRunner {
         f["client_certificate_disposition"] = .string(asked ? clientCertificateChallenge(w).disposition.rawValue : "none")
         let rows = trace.knowledge.rows
         func learned(_ who: (KnowledgeTable.Row) -> Bool) -> FactValue {
-            .list(rows.filter(who).compactMap { secretNames[$0.secret] }.sorted())
+            .list(rows.filter { !$0.changedInFlight && who($0) }.compactMap { secretNames[$0.secret] }.sorted())
         }
         f["eavesdropper_learns"] = learned(\.eavesdropper)
         f["client_learns"] = learned(\.client)
         f["server_learns"] = learned(\.server)
-        func union(_ a: FactValue, _ names: [String]) -> FactValue {
+        func union(_ a: FactValue, _ names: [Secret]) -> FactValue {
             guard case .list(let l) = a else { return a }
             return .list(Array(Set(l + names.compactMap { secretNames[$0] })).sorted())
         }

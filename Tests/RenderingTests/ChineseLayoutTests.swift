@@ -166,7 +166,7 @@ struct ChineseLayoutTests {
 
     /// Text the engines and drivers still write in English (not the renderer's): the free-text parts
     /// of an alert's cause (a certificate refusal's account, a decoder's reason), each chain check's
-    /// detail and the certificate decision's summary, the simulation's strip detail. They come from
+    /// detail and the certificate decision's summary. They come from
     /// the trace itself, so the test names exactly what is exempt.
     static func engineText(_ trace: Trace) -> [String] {
         var out: [String] = []
@@ -174,7 +174,6 @@ struct ChineseLayoutTests {
             switch e.kind {
             case .tls(.alertSent(_, let cause)): out += freeText(cause)
             case .tls(.certificateDecision(_, _, _, let account, _)): out += freeText(account)
-            case .attack(.strippedSuites(_, _, let detail)): out.append(detail)
             default: break
             }
         }
