@@ -114,7 +114,7 @@ extension Explanations {
         "afNetworking.release.v2_5_1": "AFNetworking 2.5.1",
         "afNetworking.release.v2_5_2": "AFNetworking 2.5.2",
         "chain.validates": "{actor}校验{peer}的证书链，从叶子证书到信任锚（路径长度 {count}{store}）：{trust}",
-        "chain.anchorFrom": "，信任锚来自 {store}",
+        "chain.anchorFrom": "，信任锚来自{store}",
         "chain.link": "第 {depth} 级（{role}）：{subject}",
         "chain.role.leaf": "叶子证书",
         "chain.role.anchor": "信任锚",

@@ -29,7 +29,7 @@ struct ServerRoleTests {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: suites,
                                    dhGroup: useFFDHE ? .ffdhe2048 : .modp2048, clientAuthentication: auth,
                                    clientCertificateEvaluator: auth == ClientAuthentication.none ? nil
-                                       : PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"))
+                                       : PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root")))
         }
         return ServerThread(real, maxConnections: maxConnections, concurrency: concurrency, keepTraces: keepTraces)
     }

@@ -20,6 +20,8 @@ struct ChineseASCIIWordTests {
         "cookie", "last-stream-id", "prior", "knowledge",
         // The runs' cookie value (Cookie: session=42), learned by the eavesdropper.
         "session",
+        // The padding extension's name (RFC 7685), ECDSA's verify(Hash1, r, s), RFC 5280 §6.1.4's steps (l)–(m).
+        "padding", "verify", "l", "m",
     ]
     /// Capitalised words that are message, record or protocol names (not sentence starts).
     static let allowedCapitalised: Set<String> = [
@@ -29,6 +31,8 @@ struct ChineseASCIIWordTests {
         "None", "Simple", "Full",
         // Apple's feature name, as the ATS lessons' heading writes it.
         "App", "Transport", "Security",
+        // The company whose trust evaluation the policy lessons model.
+        "Apple",
     ]
 
     static func disallowedWords(in line: String) -> [String] {

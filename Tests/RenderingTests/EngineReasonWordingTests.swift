@@ -69,7 +69,11 @@ struct EngineReasonWordingTests {
         }
     }
 
-    static func caseName(_ value: Any) -> String { String("\(value)".prefix { $0 != "(" }) }
+    /// A case's name from its mirror (a case with a payload), else its default text (types with a
+    /// `description` of their own print something else).
+    static func caseName(_ value: Any) -> String {
+        Mirror(reflecting: value).children.first?.label ?? String("\(value)".prefix { $0 != "(" })
+    }
 
     /// The examples hold every case: the names are those of the enums' declarations (read from the
     /// source, so a new case without an example fails here).

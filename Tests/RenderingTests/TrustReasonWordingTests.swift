@@ -11,7 +11,6 @@ import TLSEngine
 @Suite("Policy steps worded in English and Chinese")
 struct TrustReasonWordingTests {
     static let nameFails = ChainCheck(kind: .name, depth: 0, subject: "CN=api.example.com", passed: false,
-                                      detail: "mail.example.com matches none of the dNSName SANs [api.example.com]",
                                       finding: .name(.noDNSNameMatches(host: "mail.example.com", names: ["api.example.com"])))
     static let invalid = EvaluationSummary(result: .recoverableTrustFailure, firstFailure: nameFails)
     static let valid = EvaluationSummary(result: .unspecified, firstFailure: nil)
