@@ -231,12 +231,19 @@ public final class RealServer: @unchecked Sendable {
             do {
                 bytes = try readClient(before: handshakeDeadline, perRead: timeout)
             } catch {
+                // Giving up mid-handshake is no protocol failure: the engine sends user_canceled, then
+                // close_notify (RFC 5246 §7.2.2, §7.2.1), in the clear before our ChangeCipherSpec.
+                let state = server.stateName.rawValue
                 if handshakeDeadline.hasPassed {
                     recorder.socket("handshake deadline of \(handshakeDeadline.milliseconds) ms passed")
-                    return finish("handshake timed out: not complete within the \(handshakeDeadline.milliseconds) ms deadline (state \(server.stateName.rawValue)); closed")
+                    recorder.phase(.closing(.userCanceledThenCloseNotify))
+                    send(server.cancel())
+                    return finish("handshake timed out: not complete within the \(handshakeDeadline.milliseconds) ms deadline (state \(state)); closed")
                 }
                 recorder.socket("\(error)")
-                return finish("handshake abandoned in state \(server.stateName.rawValue): \(error); closed")
+                recorder.phase(.closing(.userCanceledThenCloseNotify))
+                send(server.cancel())
+                return finish("handshake abandoned in state \(state): \(error); closed")
             }
             if bytes.isEmpty {
                 recorder.socket("read() returned 0: the client closed the connection")

@@ -11,6 +11,7 @@ extension Explanations {
         case .close: return say("cause.close")
         case .replyToCloseNotify: return say("cause.replyToCloseNotify")
         case .renegotiationRefused: return say("cause.renegotiationRefused")
+        case .handshakeCanceled: return say("cause.handshakeCanceled")
         case .failure(let error): return failure(error)
         }
     }
@@ -179,6 +180,7 @@ extension Explanations {
         "cause.close": "close",
         "cause.replyToCloseNotify": "reply to close_notify",
         "cause.renegotiationRefused": "renegotiation is not supported",
+        "cause.handshakeCanceled": "the handshake is canceled for a reason unrelated to a protocol failure",
         "failure.inappropriateMessage": "unexpected {got} (expected {expected})",
         "failure.invalidMessage": "malformed: {error}",
         "failure.badRecordMAC": "bad_record_mac: {why}",

@@ -41,6 +41,9 @@ public enum Phase: Sendable, Hashable {
         case goAwayThenCloseNotify
         /// A real HTTP/2 server ending an idle or slow connection: GOAWAY, close_notify, close(); why.
         case idleGoAway(String)
+        /// A real peer giving up an unfinished handshake (its deadline passed): user_canceled, then
+        /// close_notify, then close() (RFC 5246 §7.2.2).
+        case userCanceledThenCloseNotify
     }
 
     public enum Failure: Sendable, Hashable {

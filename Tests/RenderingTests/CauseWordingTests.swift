@@ -69,7 +69,7 @@ struct CauseWordingTests {
     }
 
     @Test func englishIsTheEnginesLineWordForWord() {
-        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused] + Self.errors.map(AlertCause.failure)
+        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused, .handshakeCanceled] + Self.errors.map(AlertCause.failure)
         for cause in causes {
             #expect(Explanations.english.alertCause(cause) == cause.description)
         }
@@ -136,7 +136,7 @@ struct CauseWordingTests {
     }
 
     @Test func chineseWordsEveryReason() {
-        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused] + Self.errors.map(AlertCause.failure)
+        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused, .handshakeCanceled] + Self.errors.map(AlertCause.failure)
         for cause in causes {
             let chinese = Explanations.chinese.alertCause(cause)
             #expect(chinese != cause.description, "\(cause): not translated")

@@ -15,6 +15,7 @@ struct PhaseNameTests {
         .unspokenApplicationProtocol("spdy/3", by: .client), .unspokenApplicationProtocol("spdy/3", by: .server),
         .closing(.closeNotifyAndTCPClose), .closing(.tcpClose), .closing(.closeNotifyAndSocketClose),
         .closing(.goAwayThenCloseNotify), .closing(.idleGoAway("idle for 10 s")),
+        .closing(.userCanceledThenCloseNotify),
         .failed(.serverCouldNotListen, detail: "port in use"), .failed(.connectionNotOpened, detail: "x"),
         .failed(.attackerCouldNotReachServer, detail: "x"), .socket("close(): 10 bytes read"),
         .traceLimit(dropped: 3, events: 4096, mebibytes: 4),
