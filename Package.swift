@@ -5,6 +5,7 @@ import PackageDescription
 //   CGMP → BigNum → TLSCrypto → PKI → TLSEngine → HTTP2, Trust
 //   TCPSim (stands alone)
 //   Trace (the facts of TLS, TCP, HTTP/2 and PKI, for renderers)
+//   Languages (stands alone: the language of the teaching text, for Scenarios, Rendering and tlslab)
 //   Simulation (TLSEngine + TCPSim + HTTP2 + Trust → Trace) → Scenarios
 //   RealPeer (TLSEngine + HTTP2 + Trust → Trace);  Rendering (Trace only, and the types it shows)
 //   tlslab (the command line) on top
@@ -50,17 +51,19 @@ let package = Package(
         .target(name: "Trust", dependencies: ["PKI", "TLSEngine", "TLSCrypto"]),
         // The trace: events with facts and sentence keys, summary, statistics, who knows what.
         .target(name: "Trace", dependencies: ["TLSEngine", "TCPSim", "TLSCrypto", "HTTP2", "PKI"]),
+        // The language of the teaching text (en, zh-Hans) and the rules that choose it.
+        .target(name: "Languages"),
         .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
         .target(name: "Scenarios", dependencies: [
-            "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum",
+            "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum", "Rendering", "Languages",
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "Rendering", dependencies: ["Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto"]),
+        .target(name: "Rendering", dependencies: ["Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "Languages"]),
         // Real peers: the same state machines over POSIX sockets (no Rendering: drivers emit trace events).
         .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
         .executableTarget(name: "tlslab", dependencies: [
             "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim", "RealPeer", "BigNum",
-            "HTTP2", "Trust", "Trace",
+            "HTTP2", "Trust", "Trace", "Languages",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -82,11 +85,11 @@ let package = Package(
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TestSupport"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "PKI", "HTTP2", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Trace", "HTTP2", "Trust", "Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Trace", "HTTP2", "Trust", "Rendering", "Simulation", "TCPSim", "TLSEngine", "PKI", "TestSupport"],
+        .testTarget(name: "RenderingTests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "Rendering", "Simulation", "Scenarios", "TCPSim", "TLSEngine", "PKI", "TestSupport"],
                     exclude: ["Goldens", "ProtocolFacts"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["Trace", "HTTP2", "Trust", "tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Trace", "HTTP2", "Trust", "Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering", "TestSupport"]),
         .testTarget(name: "RealPeerTests", dependencies: ["Trace", "HTTP2", "Trust", "RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering", "TestSupport"]),
         .testTarget(name: "PKITests", dependencies: [
             "PKI", "TLSCrypto", "TestSupport", "TLSEngine",

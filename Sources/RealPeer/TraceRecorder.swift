@@ -56,8 +56,9 @@ struct TraceRecorder {
             }
         case .http(let h):
             switch h {
-            case .requestSent(let t), .requestReceived(let t), .responseSent(let t), .responseReceived(let t), .failed(let t):
+            case .requestSent(let t), .requestReceived(let t), .responseSent(let t), .responseReceived(let t):
                 return 64 + t.utf8.count
+            case .failed: return 256
             case .requestRetried(let t, _): return 64 + t.utf8.count
             }
         default:
@@ -83,8 +84,8 @@ struct TraceRecorder {
         keep(TraceEvent(time: now, actor: .network, kind: .phase(phase)))
     }
 
-    mutating func socket(_ text: String) {
-        phase(.socket(text))
+    mutating func socket(_ note: SocketNote) {
+        phase(.socket(note))
     }
 
     mutating func http(_ event: HTTPEvent, by actor: Actor) {
@@ -98,7 +99,8 @@ struct TraceRecorder {
     mutating func read(_ count: Int) { bytesRead += count; reads += 1 }
     mutating func wrote(_ count: Int) { bytesWritten += count }
 
-    var totals: String { "\(bytesWritten) bytes written, \(bytesRead) bytes read in \(reads) read(s)" }
+    /// close(2)'s note, with the connection's totals.
+    var closed: SocketNote { .closed(written: bytesWritten, read: bytesRead, reads: reads) }
 
     /// Adds a step's events, stamped now.
     mutating func record(_ step: TLSStep, by actor: Actor) {
@@ -137,15 +139,6 @@ public struct TraceLimits: Sendable {
     public init(events: Int = 4_096, bytes: Int = 4 << 20) {
         self.events = events
         self.bytes = bytes
-    }
-}
-
-extension TLSStep {
-    /// The fatal alert sent, with its cause as the drivers print it ("alert: cause"): without the
-    /// alert's name where the cause's own account would repeat it.
-    var fatalAlertSentStated: (Alert, String)? {
-        guard let (alert, cause) = fatalAlertSent else { return nil }
-        return (alert, cause.detailWithoutAlert)
     }
 }
 

@@ -23,7 +23,7 @@ extension Explanations {
         "phaseName.tcpClose": "closing: the TCP four-way close",
         "phaseName.closeNotifyAndSocketClose": "closing: close_notify and close()",
         "phaseName.goAwayThenCloseNotify": "closing: GOAWAY sent, then close_notify and close()",
-        "phaseName.idleGoAway": "closing: GOAWAY, then close_notify and close() ({reason})",
+        "phaseName.idleGoAway": "closing: GOAWAY, then close_notify and close() (an idle or slow client)",
         "phaseName.userCanceledThenCloseNotify": "closing an unfinished handshake: user_canceled, then close_notify and close()",
         "phaseName.serverCouldNotListen": "the server could not listen: {detail}",
         "phaseName.connectionNotOpened": "the TCP connection could not be opened: {detail}",
@@ -60,19 +60,19 @@ extension Explanations {
             case .tcpClose: return say("phaseName.tcpClose")
             case .closeNotifyAndSocketClose: return say("phaseName.closeNotifyAndSocketClose")
             case .goAwayThenCloseNotify: return say("phaseName.goAwayThenCloseNotify")
-            case .idleGoAway(let why): return say("phaseName.idleGoAway", ["reason": why])
+            case .idleGoAway: return say("phaseName.idleGoAway")
             case .userCanceledThenCloseNotify: return say("phaseName.userCanceledThenCloseNotify")
             }
-        case .failed(let failure, let detail):
+        case .failed(let failure, let error):
             let key: String
             switch failure {
             case .serverCouldNotListen: key = "phaseName.serverCouldNotListen"
             case .connectionNotOpened: key = "phaseName.connectionNotOpened"
             case .attackerCouldNotReachServer: key = "phaseName.attackerCouldNotReachServer"
             }
-            return say(key, ["detail": detail])
+            return say(key, ["detail": userError(error)])
         case .socket(let note):
-            return say("phaseName.socket", ["note": note])
+            return say("phaseName.socket", ["note": socketNote(note)])
         case .traceLimit(let dropped, let events, let mebibytes):
             return say("phaseName.traceLimit", ["dropped": "\(dropped)", "events": "\(events)", "mebibytes": "\(mebibytes)"])
         }

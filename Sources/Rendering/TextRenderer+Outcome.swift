@@ -30,19 +30,19 @@ extension TextRenderer {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
             let values = ["side": name(s.clientCompleted ? .client : .server), "version": version, "suite": suite, "ems": ems, "alpn": alpn]
             if let why = s.exchangeFailure {
-                out.append(style(say("outcome.oneSidedFailed", values.merging(["why": why]) { a, _ in a }), .alert))
+                out.append(style(say("outcome.oneSidedFailed", values.merging(["why": explanations.exchangeFailure(why)]) { a, _ in a }), .alert))
             } else {
                 out.append(say("outcome.oneSided", values))
             }
         } else if let why = s.exchangeFailure {
-            out.append(style(say("outcome.exchangeFailed", ["why": why]), .alert))
+            out.append(style(say("outcome.exchangeFailed", ["why": explanations.exchangeFailure(why)]), .alert))
         } else {
             out.append(say("outcome.incomplete"))
         }
         // An HTTP/2 connection error ends that connection however TLS fared (RFC 9113 §5.4.1).
         for event in trace.events {
             if case .http2(.connectionError(let code, let why)) = event.kind {
-                out.append(style(say("outcome.http2Error", ["side": name(event.actor), "code": code.name, "why": why]), .alert))
+                out.append(style(say("outcome.http2Error", ["side": name(event.actor), "code": code.name, "why": explanations.http2Problem(why)]), .alert))
             }
             if case .http2(.peerConnectionError(let code, let why)) = event.kind {
                 out.append(style(say("outcome.http2Error", ["side": name(event.counterpart), "code": code.name, "why": why]), .alert))
@@ -128,6 +128,9 @@ extension TextRenderer {
     func secretName(_ secret: String) -> String {
         explanations("secret.\(secret.replacing(" ", with: "_"))") ?? secret
     }
+
+    /// A secret's name in the reader's language (the catalogue's `secret.*` keys).
+    func secretName(_ secret: Secret) -> String { secretName(secret.rawValue) }
 
     /// Counts for runs with several connections or requests.
     func statistics(_ trace: Trace) -> [String] {

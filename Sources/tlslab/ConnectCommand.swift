@@ -201,7 +201,7 @@ struct ConnectCommand: ParsableCommand {
             : nil
         // Without --servername, an address is the name the certificate must carry (an IP SAN).
         let evaluator = RealTrust.evaluator(policy: try clientTrustPolicy(), ats: atsPolicy, anchors: anchors,
-                                            storeName: ca ?? "no anchors (use --ca)", host: name ?? host)
+                                            storeName: ca.map(TrustStoreName.file) ?? .noAnchors, host: name ?? host)
         var identity: TLSIdentity?
         if let cert, let key {
             do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.badInput("\(error)") }
@@ -250,7 +250,9 @@ struct ConnectCommand: ParsableCommand {
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
             }
-            if let failure = result.failure { throw CLIError.failed("connect \(host):\(port): \(failure)") }
+            if let failure = result.failure {
+                throw CLIError.failed("connect \(host):\(port): \(Explanations.english.exchangeFailure(failure))")
+            }
             if reconnect > 0 {
                 let how = attempt == 0 ? "full handshake" : result.resumed ? "resumed the offered session" : "full handshake (the session was not resumed)"
                 FileHandle.standardError.write(Data("tlslab connect: connection \(attempt + 1) of \(reconnect + 1): \(how)\n".utf8))

@@ -143,7 +143,7 @@ struct ExportCommand: ParsableCommand {
         }
         try create(root)
         let renderer = HTMLRenderer(explanations: explanations, slides: slides)
-        let lessonLanguage = LessonLanguage(explanations.language)
+        let lessonLanguage = explanations.language
         var runs: [HTMLIndexPage.Link] = [], lessons: [HTMLIndexPage.Link] = []
         for run in BuiltInRun.allCases {
             let resolved = try ResolvedRun.builtIn(run, seed: seed)

@@ -42,7 +42,7 @@ struct LessonsCommand: ParsableCommand {
         let ordered = path ? catalogue.path : catalogue.entries
         let chosen = Set((words.isEmpty ? catalogue.entries : catalogue.filtered(by: words)).map(\.name))
         for (i, e) in ordered.enumerated() where chosen.contains(e.name) {
-            rows.append((path ? ["\(i + 1)."] : []) + [e.topic, e.kind + (e.checked ? "" : say("cli.lessons.demo")), e.title(for: LessonLanguage(language.language)), e.name])
+            rows.append((path ? ["\(i + 1)."] : []) + [e.topic, e.kind + (e.checked ? "" : say("cli.lessons.demo")), e.title(for: language.language), e.name])
         }
         if !path {
             for run in BuiltInRun.allCases {

@@ -111,7 +111,7 @@ struct ResolvedRun {
     /// lesson's title).
     func summary(in explanations: Explanations) -> String {
         if let run = BuiltInRun(rawValue: name) { return run.summary(in: explanations) }
-        return scenario?.title(for: LessonLanguage(explanations.language)) ?? summary
+        return scenario?.title(for: explanations.language) ?? summary
     }
 
     /// Runs it: the trace, and for a lesson file its checked expectations (worded by `explanations`).
@@ -120,7 +120,7 @@ struct ResolvedRun {
         let run = scenario.run()
         let trace = run.trace ?? Trace(events: [])
         let (problems, checked) = scenario.results(in: run.facts)
-        let language = LessonLanguage(explanations.language)
+        let language = explanations.language
         let page = LessonPage(
             name: name, kind: scenario.kind, title: scenario.title(for: language), description: scenario.description(for: language),
             checks: checked.map { e, unmet in
@@ -129,15 +129,5 @@ struct ResolvedRun {
             problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
             tryNext: scenario.tryNext(for: language), isDemo: scenario.expectations.isEmpty)
         return (trace, page)
-    }
-}
-
-extension LessonLanguage {
-    /// The lessons' language for the catalogue's (the two enums name the same two languages).
-    init(_ language: Language) {
-        switch language {
-        case .en: self = .en
-        case .zh: self = .zh
-        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTP2
+import Languages
 import Rendering
 import Simulation
 import Trace

@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 import Rendering
 import Testing
 import TestSupport
@@ -9,27 +10,27 @@ import TestSupport
 @Suite("Language: --lang, TLSLAB_LANG and the locale")
 struct LanguageTests {
     @Test func theFlagWinsThenTLSLABLANGThenTheLocale() {
-        #expect(LanguageSetting.resolve(flag: .zh, environment: ["TLSLAB_LANG": "en", "LANG": "en_US.UTF-8"]) == .zh)
-        #expect(LanguageSetting.resolve(flag: .en, environment: ["TLSLAB_LANG": "zh", "LANG": "zh_CN.UTF-8"]) == .en)
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["TLSLAB_LANG": "zh", "LANG": "en_US.UTF-8"]) == .zh)
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["TLSLAB_LANG": "en", "LC_ALL": "zh_CN.UTF-8"]) == .en)
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["LANG": "zh_CN.UTF-8"]) == .zh)
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["LANG": "zh_TW.UTF-8"]) == .zh)
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["LC_ALL": "zh_SG", "LANG": "en_US.UTF-8"]) == .zh, "LC_ALL before LANG")
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"]) == .en, "LC_ALL before LANG")
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["LC_MESSAGES": "zh_HK.UTF-8", "LANG": "en_US.UTF-8"]) == .zh)
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["TLSLAB_LANG": "", "LANG": "zh_CN.UTF-8"]) == .zh, "empty is unset")
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["LANG": "C.UTF-8"]) == .en)
-        #expect(LanguageSetting.resolve(flag: nil, environment: ["LANG": "fr_FR.UTF-8"]) == .en)
-        #expect(LanguageSetting.resolve(flag: nil, environment: [:]) == .en)
+        #expect(Language.chosen(flag: .zh, environment: ["TLSLAB_LANG": "en", "LANG": "en_US.UTF-8"]) == .zh)
+        #expect(Language.chosen(flag: .en, environment: ["TLSLAB_LANG": "zh", "LANG": "zh_CN.UTF-8"]) == .en)
+        #expect(Language.chosen(flag: nil, environment: ["TLSLAB_LANG": "zh", "LANG": "en_US.UTF-8"]) == .zh)
+        #expect(Language.chosen(flag: nil, environment: ["TLSLAB_LANG": "en", "LC_ALL": "zh_CN.UTF-8"]) == .en)
+        #expect(Language.chosen(flag: nil, environment: ["LANG": "zh_CN.UTF-8"]) == .zh)
+        #expect(Language.chosen(flag: nil, environment: ["LANG": "zh_TW.UTF-8"]) == .zh)
+        #expect(Language.chosen(flag: nil, environment: ["LC_ALL": "zh_SG", "LANG": "en_US.UTF-8"]) == .zh, "LC_ALL before LANG")
+        #expect(Language.chosen(flag: nil, environment: ["LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"]) == .en, "LC_ALL before LANG")
+        #expect(Language.chosen(flag: nil, environment: ["LC_MESSAGES": "zh_HK.UTF-8", "LANG": "en_US.UTF-8"]) == .zh)
+        #expect(Language.chosen(flag: nil, environment: ["TLSLAB_LANG": "", "LANG": "zh_CN.UTF-8"]) == .zh, "empty is unset")
+        #expect(Language.chosen(flag: nil, environment: ["LANG": "C.UTF-8"]) == .en)
+        #expect(Language.chosen(flag: nil, environment: ["LANG": "fr_FR.UTF-8"]) == .en)
+        #expect(Language.chosen(flag: nil, environment: [:]) == .en)
     }
 
     @Test func localesMapToLanguages() {
         for zh in ["zh", "zh_CN.UTF-8", "zh_TW.UTF-8", "zh-Hans", "ZH_cn", "zh_CN.GB18030", "zh_CN@stroke"] {
-            #expect(LanguageSetting.language(ofLocale: zh) == .zh, "\(zh)")
+            #expect(Language(locale: zh) == .zh, "\(zh)")
         }
         for en in ["en", "en_US.UTF-8", "C", "POSIX", "zu_ZA", "ja_JP.UTF-8", "zhx"] {
-            #expect(LanguageSetting.language(ofLocale: en) == .en, "\(en)")
+            #expect(Language(locale: en) == .en, "\(en)")
         }
     }
 

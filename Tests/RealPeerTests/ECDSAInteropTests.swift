@@ -24,7 +24,7 @@ struct ECDSAInteropTests {
     static func client(port: UInt16, pki: TestPKI, suites: [CipherSuite] = CipherSuite.offerWithECDSA,
                        groups: [NamedGroup] = [.x25519, .secp256r1, .secp384r1]) throws -> RealClient {
         let roots = try PeerFiles.certificates(at: pki.path("ecroot.pem"))
-        let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: "EC test root"),
+        let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: .file("EC test root")),
                                                    random: SystemRandom(), cipherSuites: suites, serverName: "localhost",
                                                    signatureAlgorithms: RealClient.openSSLSignatureOrder, supportedGroups: groups)
         return RealClient(host: "127.0.0.1", port: port, configuration: configuration,
@@ -90,10 +90,10 @@ struct ECDSAInteropTests {
         var client = try Self.client(port: port, pki: pki)
         if curve == "rsa" {
             let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
-            client.configuration.certificateEvaluator = PeerFiles.chainEvaluator(anchors: roots, storeName: "test root")
+            client.configuration.certificateEvaluator = PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root"))
         }
         let result = client.run()
-        #expect(result.failure == nil, "\(cipher) \(groups): \(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(cipher) \(groups): \(result.failureText ?? "")")
         #expect(result.suite == suite)
         #expect(result.response?.hasPrefix("HTTP/1.0 200 ok") == true, "\(result.response ?? "no response")")
         let tls = result.trace.events.compactMap { if case .tls(let e) = $0.kind { return e } else { return nil } }
@@ -151,7 +151,7 @@ struct ECDSAInteropTests {
         let running = try #require(server, "gnutls-serv did not start")
         defer { running.stop() }
         let result = try Self.client(port: port, pki: pki).run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         #expect(result.suite?.parameters?.keyExchange == .ecdheECDSA, "\(String(describing: result.suite))")
         #expect(result.response?.hasPrefix("HTTP/1.0 200") == true, "\(result.response ?? "no response")")
     }

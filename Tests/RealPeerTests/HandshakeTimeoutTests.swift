@@ -100,7 +100,7 @@ struct HandshakeTimeoutTests {
         #expect(got.alerts == [Self.userCanceled, .closeNotify], "\(got.alerts)")
         #expect(thread.waitFor(1))
         let served = try #require(thread.connections.first)
-        #expect(served.failure?.contains("handshake abandoned in state expectClientHello") == true, "\(served.logLine)")
+        #expect(served.failureText?.contains("handshake abandoned in state expectClientHello") == true, "\(served.englishLogLine)")
         let sent = Self.alertsSent(served)
         #expect(sent.map(\.0) == [Self.userCanceled, .closeNotify])
         #expect(sent.map(\.1) == [.handshakeCanceled, .close])
@@ -123,7 +123,7 @@ struct HandshakeTimeoutTests {
         #expect(got.alerts == [Self.userCanceled, .closeNotify], "\(got.alerts)")
         #expect(thread.waitFor(1))
         let served = try #require(thread.connections.first)
-        #expect(served.failure?.contains("handshake timed out") == true, "\(served.logLine)")
+        #expect(served.failureText?.contains("handshake timed out") == true, "\(served.englishLogLine)")
         #expect(Self.alertsSent(served).map(\.0) == [Self.userCanceled, .closeNotify])
     }
 
@@ -161,7 +161,7 @@ struct HandshakeTimeoutTests {
         #expect(records.dropLast(2).contains { $0.type == 20 }, "\(records)")
         #expect(thread.waitFor(2))
         let served = try #require(thread.connections.last)
-        #expect(served.failure?.contains("expectChangeCipherSpec") == true, "\(served.logLine)")
+        #expect(served.failureText?.contains("expectChangeCipherSpec") == true, "\(served.englishLogLine)")
         #expect(Self.alertsSent(served).map(\.0) == [Self.userCanceled, .closeNotify])
     }
 }

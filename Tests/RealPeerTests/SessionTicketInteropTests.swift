@@ -121,19 +121,19 @@ struct SessionTicketInteropTests {
         // One second before the hint ends the ticket still resumes (s_server's own clock sees seconds).
         now.reading = SessionTime(secondsSinceEpoch: start.secondsSinceEpoch + 7_199)
         let young = client.run()
-        #expect(young.failure == nil && young.resumed, "\(young.failure ?? "")")
+        #expect(young.failure == nil && young.resumed, "\(young.failureText ?? "")")
         // At the hint: neither ticket nor ID offered, a full handshake, and the trace says why.
         now.reading = SessionTime(secondsSinceEpoch: start.secondsSinceEpoch + 7_200)
         let old = client.run()
-        #expect(old.failure == nil && !old.resumed, "\(old.failure ?? "")")
+        #expect(old.failure == nil && !old.resumed, "\(old.failureText ?? "")")
         let events = ClientRoleTests.tlsEvents(old.trace)
         let expiries = events.compactMap { if case .sessionTicketExpired(let e) = $0 { return e } else { return nil } }
         #expect(expiries == [TicketExpiry(ageSeconds: 7_200, lifetimeHintSeconds: 7_200)])
         let hello = events.compactMap { if case .handshakeSent(.clientHello(let h), _) = $0 { return h } else { return nil } }.first
         #expect(hello?.sessionID.isEmpty == true && hello?.extensions?.contains(.sessionTicket([])) == true)
-        for (language, words) in [(Language.en, "ticket_lifetime_hint of 7200 s"), (.zh, "7200 秒的 ticket_lifetime_hint")] {
-            let text = TextRenderer(width: 200, explanations: language.explanations).render(old.trace).joined(separator: "\n")
-            #expect(text.contains(words), "\(language): \(text.prefix(3000))")
+        for (catalogue, words) in [(Explanations.english, "ticket_lifetime_hint of 7200 s"), (.chinese, "7200 秒的 ticket_lifetime_hint")] {
+            let text = TextRenderer(width: 200, explanations: catalogue).render(old.trace).joined(separator: "\n")
+            #expect(text.contains(words), "\(words): \(text.prefix(3000))")
         }
     }
 
@@ -146,13 +146,13 @@ struct SessionTicketInteropTests {
         var client = try ClientRoleTests.client(port: port, pki: pki)
         client.configuration.offerSessionTicket = true
         let first = client.run()
-        #expect(first.failure == nil && !first.resumed, "\(first.failure ?? "")")
+        #expect(first.failureText == nil && !first.resumed, "\(first.failureText ?? "")")
         let session = try #require(first.session)
         #expect(session.ticket?.isEmpty == false)
         #expect(session.ticketLifetimeHint == 7_200, "OpenSSL's default hint")
         client.configuration.session = session
         let second = client.run()
-        #expect(second.failure == nil, "\(second.failure ?? "")")
+        #expect(second.failureText == nil, "\(second.failureText ?? "")")
         #expect(second.resumed)
         // Without the ticket the session cannot be resumed: s_server keeps no IDs.
         var idOnly = session
@@ -160,7 +160,7 @@ struct SessionTicketInteropTests {
         client.configuration.session = idOnly
         client.configuration.offerSessionTicket = false
         let third = client.run()
-        #expect(third.failure == nil && !third.resumed, "\(third.failure ?? "")")
+        #expect(third.failureText == nil && !third.resumed, "\(third.failureText ?? "")")
     }
 
     /// `openssl s_server -tls1_2 -no_cache -www` on a free port (nil when it did not start): with no

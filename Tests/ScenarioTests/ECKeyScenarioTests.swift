@@ -1,3 +1,4 @@
+import Languages
 import PKI
 import Rendering
 @testable import Scenarios

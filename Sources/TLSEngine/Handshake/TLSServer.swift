@@ -149,7 +149,7 @@ public struct TLSServer: HandshakeMachine {
             try processCertificateVerify(verify, raw: raw)
         case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
-                throw .inappropriateMessage(expected: "change_cipher_spec at a message boundary", got: "change_cipher_spec")
+                throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
             }
             try context.activateReadKeys()
             transition(to: .expectFinished(resuming: resuming))
@@ -163,7 +163,7 @@ public struct TLSServer: HandshakeMachine {
             _ = try context.decode(raw)
             context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: .renegotiationRefused)
         default:
-            throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
+            throw .inappropriateMessage(expected: .inState(state.name), got: incoming.arrived)
         }
     }
 
@@ -321,7 +321,7 @@ public struct TLSServer: HandshakeMachine {
         context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
         if var kx = keyExchange, let params = try kx.makeServerParams(context.keyExchangeInputs) {
             keyExchange = kx
-            guard let scheme else { throw .internalError("no signature scheme") }
+            guard let scheme else { throw .internalError(.noSignatureSchemeChosen) }
             let signed = context.clientRandom + context.serverRandom + Self.encode(params)
             let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.key,
                                                       random: context.random)
@@ -347,7 +347,7 @@ public struct TLSServer: HandshakeMachine {
     /// The abbreviated handshake (RFC 5246 §7.3): ServerHello, ChangeCipherSpec and Finished first.
     private mutating func resume(_ session: TLSSession, hello: ClientHello, version: ProtocolVersion,
                                  extensions: [TLSExtension]) throws(TLSError) {
-        guard let params = session.cipherSuite.parameters else { throw .internalError("a resumable session without a suite") }
+        guard let params = session.cipherSuite.parameters else { throw .internalError(.resumedSessionWithoutSuite(session.cipherSuite)) }
         context.sessionID = session.sessionID
         context.resumed = true
         // RFC 7366 §3.1: a resumed session keeps the record format it had.
@@ -432,7 +432,7 @@ public struct TLSServer: HandshakeMachine {
     }
 
     private mutating func processClientKeyExchange(_ message: ClientKeyExchange) throws(TLSError) {
-        guard var kx = keyExchange else { throw .internalError("no key exchange") }
+        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
         let preMaster = try kx.preMasterSecret(from: message, context.keyExchangeInputs,
                                                serverKey: configuration.identity.privateKey, events: &context.events)
         keyExchange = kx
@@ -443,7 +443,7 @@ public struct TLSServer: HandshakeMachine {
 
     /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
     private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage) throws(TLSError) {
-        guard let key = context.peerPublicKey else { throw .internalError("no client key") }
+        guard let key = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .client)) }
         let signed = context.transcript.bytes
         let scheme = verify.signature.algorithm
         let valid: Bool

@@ -41,7 +41,7 @@ public struct SessionTicketKeys: Sendable, Hashable {
             encrypted = Array(try AES._CBC.encrypt(state.encoded, using: SymmetricKey(data: encryptionKey),
                                                    iv: AES._CBC.IV(ivBytes: iv)))
         } catch {
-            throw .internalError("AES-CBC refused the ticket key or IV: \(error)")
+            throw .internalError(.sessionTicketEncryptionFailed)
         }
         var w = ByteWriter()
         w.writeBytes(keyName)
@@ -137,7 +137,7 @@ struct SessionTicketState: TLSCodable, Hashable {
         establishedAt = timestamp == 0 ? nil : SessionTime(secondsSinceEpoch: timestamp)
         let ems = try reader.readUInt8(field: "extended_master_secret")
         let etm = try reader.readUInt8(field: "encrypt_then_mac")
-        guard ems <= 1, etm <= 1 else { throw .malformed(field: "StatePlaintext", reason: "flags \(ems), \(etm) are not 0 or 1") }
+        guard ems <= 1, etm <= 1 else { throw .malformed(field: "StatePlaintext", reason: .ticketStateFlags(extendedMasterSecret: ems, encryptThenMAC: etm)) }
         extendedMasterSecret = ems == 1
         encryptThenMAC = etm == 1
     }

@@ -26,7 +26,7 @@ public enum TLSEvent: Sendable {
     case certificateDecision(peer: TLSRole, chainLength: Int, accepted: Bool, detail: CertificateAccount, validation: ChainValidationResult?)
     /// RFC 5246 §7.4.7.1: the RSA premaster did not decrypt to 48 bytes starting with the
     /// client's version; the server went on with a random premaster so only Finished fails.
-    case countermeasureApplied(reason: String)
+    case countermeasureApplied(reason: PremasterDecryptionFault)
     /// One direction switched to the new keys (ChangeCipherSpec; sequence number reset to 0).
     case keysActivated(direction: Direction, suite: CipherSuite)
     /// The handshake finished; `resumed` for the abbreviated handshake.

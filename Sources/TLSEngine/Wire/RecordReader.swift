@@ -34,7 +34,7 @@ public struct RecordReader: Sendable {
             let header = try RecordHeader(from: &r, limit: limit)
             if !isProtected, header.length == 0, header.contentType != .applicationData {
                 // RFC 5246 §6.2.1: no zero-length handshake, alert or change_cipher_spec fragments.
-                throw DecodeError.malformed(field: "record.length", reason: "zero-length \(header.contentType) fragment")
+                throw DecodeError.malformed(field: "record.length", reason: .zeroLengthFragment(header.contentType))
             }
             guard pending.count >= TLSRecord.headerLength + header.length else { return nil }
             let fragStart = start + TLSRecord.headerLength

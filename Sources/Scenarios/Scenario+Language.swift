@@ -1,13 +1,8 @@
-/// The language a lesson's own words — its title, description and `try_next` lines — are shown in.
-/// English is always in the file; Simplified Chinese (zh-Hans) is in `title_zh`, `description_zh`
-/// and `try_next_zh` (every lesson under the repository's `Scenarios/` has them; a file of your own
-/// may leave them out, and is then shown in English in either language).
-public enum LessonLanguage: String, Sendable, CaseIterable {
-    case en
-    case zh
-}
+import Languages
 
-/// A lesson's Chinese words, as read from `title_zh`, `description_zh` and `try_next_zh`.
+/// A lesson's Chinese words, as read from `title_zh`, `description_zh` and `try_next_zh`. English
+/// is always in the file; every lesson under the repository's `Scenarios/` has the Chinese text
+/// too (a file of your own may leave it out, and is then shown in English in either language).
 public struct ChineseLessonText: Sendable, Hashable {
     public var title: String
     public var description: String
@@ -23,29 +18,29 @@ public struct ChineseLessonText: Sendable, Hashable {
 
 extension Scenario {
     /// The title in `language`; English when the file has no Chinese text.
-    public func title(for language: LessonLanguage) -> String {
+    public func title(for language: Language) -> String {
         language == .zh ? chinese?.title ?? title : title
     }
 
     /// The description in `language`; English when the file has no Chinese text.
-    public func description(for language: LessonLanguage) -> String {
+    public func description(for language: Language) -> String {
         language == .zh ? chinese?.description ?? description : description
     }
 
     /// The `try_next` lines in `language`; English when the file has no Chinese text.
-    public func tryNext(for language: LessonLanguage) -> [String] {
+    public func tryNext(for language: Language) -> [String] {
         language == .zh ? chinese?.tryNext ?? tryNext : tryNext
     }
 }
 
 extension LessonCatalogue.Entry {
     /// The title in `language`; English when the file has no Chinese text.
-    public func title(for language: LessonLanguage) -> String {
+    public func title(for language: Language) -> String {
         language == .zh ? chinese?.title ?? title : title
     }
 
     /// The description in `language`; English when the file has no Chinese text.
-    public func description(for language: LessonLanguage) -> String {
+    public func description(for language: Language) -> String {
         language == .zh ? chinese?.description ?? description : description
     }
 }
