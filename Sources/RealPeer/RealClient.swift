@@ -21,6 +21,10 @@ public struct RealClient {
     public var timeoutMilliseconds: Int32
     /// The whole handshake must finish within this, however the server paces its bytes.
     public var handshakeTimeoutMilliseconds: Int32
+    /// The clock the engine is handed (it reads none): when the handshake starts, a session whose
+    /// ticket's ticket_lifetime_hint has passed is not offered; a ticket received is stamped with it
+    /// (RFC 5077 §3.3). The system clock; tests inject their own.
+    public var clock: @Sendable () -> SessionTime = { RealServer.clockReading() }
 
     public init(host: String, port: UInt16, configuration: TLSClientConfiguration, request: String? = nil,
                 timeoutMilliseconds: Int32 = 10_000, handshakeTimeoutMilliseconds: Int32 = 30_000) {
@@ -116,7 +120,7 @@ public struct RealClient {
 
         // The handshake.
         recorder.phase(.tlsHandshake)
-        guard send(client.start()) else { return finish(.brokeSendingClientHello, recorder, client) }
+        guard send(client.start(at: clock())) else { return finish(.brokeSendingClientHello, recorder, client) }
         let deadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
         // The server's Finished and its close_notify can arrive in one read (a server that closes
         // right after the handshake): the handshake did complete, and that is not a failure of it.
@@ -144,7 +148,7 @@ public struct RealClient {
                 return finish(.peerClosedDuringHandshake(.server, state: client.stateName), recorder, client)
             }
             recorder.read(bytes.count)
-            let step = client.receive(bytes)
+            let step = client.receive(bytes, at: clock())
             early += step.applicationData
             _ = send(step)
             if let alert = step.fatalAlertReceived {

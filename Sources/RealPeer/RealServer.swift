@@ -231,12 +231,19 @@ public final class RealServer: @unchecked Sendable {
             do throws(SocketError) {
                 bytes = try readClient(before: handshakeDeadline, perRead: timeout)
             } catch {
+                // Giving up mid-handshake is no protocol failure: the engine sends user_canceled, then
+                // close_notify (RFC 5246 §7.2.2, §7.2.1), in the clear before our ChangeCipherSpec.
+                let state = server.stateName  // before cancel() closes it
                 if handshakeDeadline.hasPassed {
                     recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(handshakeDeadline.milliseconds)))
-                    return finish(.handshakeTimedOut(milliseconds: Int(handshakeDeadline.milliseconds), state: server.stateName))
+                    recorder.phase(.closing(.userCanceledThenCloseNotify))
+                    send(server.cancel())
+                    return finish(.handshakeTimedOut(milliseconds: Int(handshakeDeadline.milliseconds), state: state))
                 }
                 recorder.socket(.readFailed(error))
-                return finish(.handshakeReadFailed(state: server.stateName, error))
+                recorder.phase(.closing(.userCanceledThenCloseNotify))
+                send(server.cancel())
+                return finish(.handshakeReadFailed(state: state, error))
             }
             if bytes.isEmpty {
                 recorder.socket(.peerClosed(.client))

@@ -12,6 +12,7 @@ extension Explanations {
         case .close: return say("cause.close")
         case .replyToCloseNotify: return say("cause.replyToCloseNotify")
         case .renegotiationRefused: return say("cause.renegotiationRefused")
+        case .handshakeCanceled: return say("cause.handshakeCanceled")
         case .failure(let error): return failure(error)
         }
     }
@@ -157,6 +158,7 @@ extension Explanations {
         "cause.close": "close",
         "cause.replyToCloseNotify": "reply to close_notify",
         "cause.renegotiationRefused": "renegotiation is not supported",
+        "cause.handshakeCanceled": "the handshake is canceled for a reason unrelated to a protocol failure",
         "failure.invalidMessage": "malformed: {error}",
         "failure.badRecordMAC": "bad_record_mac: {why}",
         "failure.recordOverflow": "record_overflow: {length} bytes",

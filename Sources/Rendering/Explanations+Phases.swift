@@ -24,6 +24,7 @@ extension Explanations {
         "phaseName.closeNotifyAndSocketClose": "closing: close_notify and close()",
         "phaseName.goAwayThenCloseNotify": "closing: GOAWAY sent, then close_notify and close()",
         "phaseName.idleGoAway": "closing: GOAWAY, then close_notify and close() (an idle or slow client)",
+        "phaseName.userCanceledThenCloseNotify": "closing an unfinished handshake: user_canceled, then close_notify and close()",
         "phaseName.serverCouldNotListen": "the server could not listen: {detail}",
         "phaseName.connectionNotOpened": "the TCP connection could not be opened: {detail}",
         "phaseName.attackerCouldNotReachServer": "the attacker could not reach the server: {detail}",
@@ -60,6 +61,7 @@ extension Explanations {
             case .closeNotifyAndSocketClose: return say("phaseName.closeNotifyAndSocketClose")
             case .goAwayThenCloseNotify: return say("phaseName.goAwayThenCloseNotify")
             case .idleGoAway: return say("phaseName.idleGoAway")
+            case .userCanceledThenCloseNotify: return say("phaseName.userCanceledThenCloseNotify")
             }
         case .failed(let failure, let error):
             let key: String

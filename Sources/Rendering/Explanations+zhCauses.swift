@@ -5,6 +5,7 @@ extension Explanations {
         "cause.close": "关闭",
         "cause.replyToCloseNotify": "回应对方的 close_notify",
         "cause.renegotiationRefused": "不支持重新协商",
+        "cause.handshakeCanceled": "握手因与协议错误无关的原因被取消",
         "failure.invalidMessage": "格式错误：{error}",
         "failure.badRecordMAC": "bad_record_mac：{why}",
         "failure.recordOverflow": "record_overflow：{length} 字节",

@@ -43,6 +43,9 @@ public enum Phase: Sendable, Hashable {
         /// A real HTTP/2 server ending an idle or slow connection: GOAWAY, close_notify, close() (the
         /// exchange's failure says why).
         case idleGoAway
+        /// A real peer giving up an unfinished handshake (its deadline passed): user_canceled, then
+        /// close_notify, then close() (RFC 5246 §7.2.2).
+        case userCanceledThenCloseNotify
     }
 
     public enum Failure: Sendable, Hashable {

@@ -12,7 +12,8 @@ struct BenchCommand: ParsableCommand {
         abstract: "Benchmarks against OpenSSL on this machine (build with -c release).",
         discussion: "Without a subcommand, runs them all (`tlslab bench all`). Each prints a table, or JSON with `--format json`.",
         subcommands: [BenchAllCommand.self, CryptoBenchCommand.self, HandshakeBenchCommand.self, TCPBenchCommand.self,
-                      StartupBenchCommand.self, CheckBenchCommand.self, TCPFloodCommand.self, HandshakeChildCommand.self],
+                      StartupBenchCommand.self, CheckBenchCommand.self, CBCPaddingBenchCommand.self, TCPFloodCommand.self,
+                      HandshakeChildCommand.self],
         defaultSubcommand: BenchAllCommand.self
     )
 }

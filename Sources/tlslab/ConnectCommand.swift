@@ -116,6 +116,14 @@ struct ConnectCommand: ParsableCommand {
     @Flag(help: "Do not ask for session tickets (RFC 5077): no SessionTicket extension, so --reconnect offers the session ID alone.")
     var noTickets = false
 
+    @Option(help: ArgumentHelp("Write the session the last connection established or resumed to FILE, for --session-in (as s_client -sess_out).",
+                               discussion: "The file holds the master secret, so it is readable by its owner only."))
+    var sessionOut: String?
+
+    @Option(help: ArgumentHelp("Offer the session in FILE (written by --session-out) on the first connection (as s_client -sess_in).",
+                               discussion: "A session whose ticket is past its ticket_lifetime_hint (RFC 5077 §3.3) is not offered: a full handshake."))
+    var sessionIn: String?
+
     /// RFC 7919 §3: a DHE group the server sends that the client did not name is the client's local policy.
     enum UnofferedGroup: String, ExpressibleByArgument, CaseIterable {
         /// ``UnofferedDHGroupPolicy/acceptIfLargeEnough``.
@@ -226,6 +234,11 @@ struct ConnectCommand: ParsableCommand {
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000))
         client.acceptsPush = h2Push
         client.additionalRequests = h2Request.map(unescaped)
+        if let sessionIn {
+            do { client.configuration.session = try SessionFile.read(sessionIn) } catch {
+                throw CLIError.badInput("--session-in \(sessionIn): \(error)")
+            }
+        }
         for attempt in 0 ... reconnect {
             let result = client.run()
             let title = attempt == 0 ? "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation"
@@ -246,6 +259,15 @@ struct ConnectCommand: ParsableCommand {
             }
             // The next connection offers this one's session (a resumed one keeps the same).
             client.configuration.session = result.session ?? client.configuration.session
+            if let sessionOut, attempt == reconnect {
+                if let session = result.session {
+                    do { try SessionFile.write(session, to: sessionOut) } catch {
+                        throw CLIError.failed("--session-out \(sessionOut): \(error)")
+                    }
+                } else {
+                    FileHandle.standardError.write(Data("tlslab connect: --session-out \(sessionOut): the server gave no session ID and no ticket; nothing written\n".utf8))
+                }
+            }
         }
     }
 

@@ -56,6 +56,52 @@ struct ConnectOptionsTests {
         #expect(bad.status == 2, "\(bad.output.suffix(500))")
     }
 
+    @Test("--session-out writes the session (0600), --session-in resumes it; past the ticket's lifetime hint it is not offered")
+    func sessionFiles() throws {
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe(["--concurrent", "2"], pki: pki)
+        defer { serve.stop() }
+        let file = pki.dir.appendingPathComponent("session-\(UUID().uuidString).txt").path
+        let first = try Self.connect(port, pki: pki, ["--session-out", file])
+        #expect(first.status == 0, "\(first.output.suffix(1500))")
+        let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600, "the file holds the master secret: \(String(mode ?? 0, radix: 8))")
+        var session = try SessionFile.read(file)
+        #expect(session.ticket != nil && session.ticketLifetimeHint == 7_200, "serve's default hint")
+        let received = try #require(session.ticketReceivedAt).secondsSinceEpoch
+        #expect(abs(Int64(received) - Int64(Date().timeIntervalSince1970)) < 120)
+        let resumed = try Self.connect(port, pki: pki, ["--session-in", file])
+        #expect(resumed.status == 0 && resumed.output.contains("\"event\":\"tls_handshake_complete\",\"resumed\":true"), "\(resumed.output.suffix(2000))")
+        #expect(!resumed.output.contains("tls_session_ticket_expired"))
+        // The same session, its ticket received 7200 s + 5 s ago: not offered, a full handshake.
+        session.ticketReceivedAt = SessionTime(secondsSinceEpoch: received - 7_205)
+        try SessionFile.write(session, to: file)
+        let old = try Self.connect(port, pki: pki, ["--session-in", file])
+        #expect(old.status == 0, "\(old.output.suffix(1500))")
+        #expect(old.output.contains("\"event\":\"tls_session_ticket_expired\""), "\(old.output.prefix(3000))")
+        #expect(old.output.contains("\"event\":\"tls_handshake_complete\",\"resumed\":false"), "\(old.output.suffix(2000))")
+        // A file that is not a session: a clear error, exit 2.
+        try "hello\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let bad = try Self.connect(port, pki: pki, ["--session-in", file])
+        #expect(bad.status == 2 && bad.output.contains("not a TLSLab session file"), "\(bad.status): \(bad.output.suffix(500))")
+    }
+
+    @Test("a session file round-trips, and malformed ones are refused with the reason")
+    func sessionFileFormat() throws {
+        var session = TLSSession(sessionID: Array(repeating: 7, count: 32), version: .tls12, cipherSuite: CipherSuite(rawValue: 0xC02F),
+                                 masterSecret: Array(0 ..< 48), extendedMasterSecret: true, encryptThenMAC: false)
+        #expect(try SessionFile.session(from: SessionFile.text(session)) == session)
+        session.ticket = [1, 2, 3]
+        session.ticketLifetimeHint = 300
+        session.ticketReceivedAt = SessionTime(secondsSinceEpoch: 1_800_000_000)
+        let text = SessionFile.text(session)
+        #expect(try SessionFile.session(from: text) == session)
+        let broken = [text.replacingOccurrences(of: "master_secret: 00", with: "master_secret: "),  // 47.5 bytes
+                      text.replacingOccurrences(of: "extended_master_secret: true", with: "extended_master_secret: yes"),
+                      text + "colour: blue\n", text + "ticket: 01\n", String(text.drop { $0 != "\n" })]
+        for b in broken { #expect(throws: SessionFile.FormatError.self) { try SessionFile.session(from: b) } }
+    }
+
     @Test("connect --help names both options")
     func help() throws {
         let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")

@@ -1,5 +1,6 @@
 import Foundation
 import RealPeer
+import Rendering
 import TLSEngine
 import Testing
 import TestSupport
@@ -102,6 +103,40 @@ struct SessionTicketInteropTests {
         #expect(r.output.contains("\"message\":\"NewSessionTicket\""), "the NewSessionTicket is traced: \(r.output.prefix(3000))")
     }
 
+    @Test("RealClient with an injected clock against s_server -no_cache: past OpenSSL's 7200 s hint the ticket is not offered (RFC 5077 §3.3)")
+    func realClientDropsExpiredTicket() throws {
+        let pki = try TestPKI.require()
+        guard let openssl = Tools.openssl else { try Tools.unavailable("openssl is not on the PATH") }
+        let (running, port) = try #require(try Self.sServerWithoutCache(openssl, pki: pki), "s_server did not start")
+        defer { running.stop() }
+        let start = SessionTime(secondsSinceEpoch: 1_800_000_000)
+        let now = ClockBox(start)
+        var client = try ClientRoleTests.client(port: port, pki: pki)
+        client.configuration.offerSessionTicket = true
+        client.clock = { now.reading }
+        let first = client.run()
+        let session = try #require(first.session)
+        #expect(session.ticketLifetimeHint == 7_200 && session.ticketReceivedAt == start)
+        client.configuration.session = session
+        // One second before the hint ends the ticket still resumes (s_server's own clock sees seconds).
+        now.reading = SessionTime(secondsSinceEpoch: start.secondsSinceEpoch + 7_199)
+        let young = client.run()
+        #expect(young.failure == nil && young.resumed, "\(young.failureText ?? "")")
+        // At the hint: neither ticket nor ID offered, a full handshake, and the trace says why.
+        now.reading = SessionTime(secondsSinceEpoch: start.secondsSinceEpoch + 7_200)
+        let old = client.run()
+        #expect(old.failure == nil && !old.resumed, "\(old.failureText ?? "")")
+        let events = ClientRoleTests.tlsEvents(old.trace)
+        let expiries = events.compactMap { if case .sessionTicketExpired(let e) = $0 { return e } else { return nil } }
+        #expect(expiries == [TicketExpiry(ageSeconds: 7_200, lifetimeHintSeconds: 7_200)])
+        let hello = events.compactMap { if case .handshakeSent(.clientHello(let h), _) = $0 { return h } else { return nil } }.first
+        #expect(hello?.sessionID.isEmpty == true && hello?.extensions?.contains(.sessionTicket([])) == true)
+        for (catalogue, words) in [(Explanations.english, "ticket_lifetime_hint of 7200 s"), (.chinese, "7200 秒的 ticket_lifetime_hint")] {
+            let text = TextRenderer(width: 200, explanations: catalogue).render(old.trace).joined(separator: "\n")
+            #expect(text.contains(words), "\(words): \(text.prefix(3000))")
+        }
+    }
+
     @Test("our RealClient against s_server -no_cache: the session carries OpenSSL's ticket and resumes by it")
     func realClientTicket() throws {
         let pki = try TestPKI.require()
@@ -139,5 +174,16 @@ struct SessionTicketInteropTests {
             child.stop()
         }
         return nil
+    }
+}
+
+/// A clock reading a test sets between connections (RealClient's injected clock).
+final class ClockBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: SessionTime
+    init(_ value: SessionTime) { self.value = value }
+    var reading: SessionTime {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }

@@ -71,7 +71,7 @@ struct CauseWordingTests {
     /// The JSON Lines `cause` is the catalogue's English; the engine's debugging `description` says the
     /// same except for the reasons worded only by the catalogue (``EngineReasonWordingTests``).
     @Test func englishIsTheEnginesLineWordForWord() {
-        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused]
+        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused, .handshakeCanceled]
             + Self.errors.filter { !EngineReasonWordingTests.wordedOnlyByTheCatalogue($0) }.map(AlertCause.failure)
         for cause in causes {
             #expect(Explanations.english.alertCause(cause) == cause.description)
@@ -138,7 +138,7 @@ struct CauseWordingTests {
     }
 
     @Test func chineseWordsEveryReason() {
-        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused] + Self.errors.map(AlertCause.failure)
+        let causes: [AlertCause] = [.close, .replyToCloseNotify, .renegotiationRefused, .handshakeCanceled] + Self.errors.map(AlertCause.failure)
         for cause in causes {
             let chinese = Explanations.chinese.alertCause(cause)
             #expect(chinese != cause.description, "\(cause): not translated")

@@ -18,6 +18,7 @@ struct PhaseNameTests {
         .closing(.goAwayThenCloseNotify), .closing(.idleGoAway),
         .failed(.serverCouldNotListen, error: .portInUse(443)), .failed(.connectionNotOpened, error: .connectionDoesNotExist),
         .failed(.attackerCouldNotReachServer, error: .unknownHost(IPv4Address(10, 0, 0, 3))), .socket(.closed(written: 10, read: 20, reads: 2)),
+        .closing(.userCanceledThenCloseNotify),
         .traceLimit(dropped: 3, events: 4096, mebibytes: 4),
     ]
 

@@ -121,11 +121,12 @@ enum Harness {
     /// Runs the handshake in memory, passing every record across, optionally flipping one bit,
     /// then (when connected) exchanges one request and one response.
     static func run(client clientConfig: TLSClientConfiguration, server serverConfig: TLSServerConfiguration,
-                    flip: BitFlip? = nil, exchangeData: Bool = true, serverClock: SessionTime? = nil) -> EngineRun {
+                    flip: BitFlip? = nil, exchangeData: Bool = true, serverClock: SessionTime? = nil,
+                    clientClock: SessionTime? = nil) -> EngineRun {
         var run = EngineRun(client: TLSClient(configuration: clientConfig), server: TLSServer(configuration: serverConfig))
         var counters: [Flow: Int] = [:]
         var protectedFlows: Set<Flow> = []
-        var step = run.client.start()
+        var step = clientClock.map { run.client.start(at: $0) } ?? run.client.start()
         var flow = Flow.clientToServer
         for _ in 0..<20 {
             run.record(step.events, from: flow == .clientToServer ? .client : .server)
@@ -141,7 +142,7 @@ enum Harness {
                 step = serverClock.map { run.server.receive(bytes, at: $0) } ?? run.server.receive(bytes)
                 flow = .serverToClient
             } else {
-                step = run.client.receive(bytes)
+                step = clientClock.map { run.client.receive(bytes, at: $0) } ?? run.client.receive(bytes)
                 flow = .clientToServer
             }
         }

@@ -125,6 +125,20 @@ extension HandshakeMachine {
         return context.takeStep()
     }
 
+    /// This side stops waiting for the peer (its driver's deadline passed: the engine reads no clock).
+    /// During the handshake, RFC 5246 §7.2.2's user_canceled — "This handshake is being canceled for
+    /// some reason unrelated to a protocol failure … This alert should be followed by a close_notify"
+    /// — then close_notify; once connected, close_notify alone ("If the user cancels an operation
+    /// after the handshake is complete, just closing the connection by sending a close_notify is more
+    /// appropriate"). Both go under the current write state: in the clear before this side's
+    /// ChangeCipherSpec, protected after it. Nothing once closed or failed.
+    mutating func cancelShell() -> TLSStep {
+        if !state.isFailed && !state.isClosed && !state.isConnected {
+            context.sendAlert(Alert(level: .warning, description: .userCanceled), cause: .handshakeCanceled)
+        }
+        return closeShell()
+    }
+
     /// Decodes and adds to the transcript (every message but Finished enters it on arrival).
     mutating func received(_ raw: RawHandshakeMessage) throws(TLSError) -> HandshakeMessage {
         let message = try context.decode(raw)

@@ -94,6 +94,12 @@ public struct TLSClient: HandshakeMachine {
     private var offeredSessionID: [UInt8] = []
     /// The ticket from the server's NewSessionTicket in this handshake (RFC 5077 §3.3).
     private var receivedTicket: NewSessionTicket?
+    /// The driver's latest clock reading (``start(at:)``, ``receive(_:at:)``); nil when it gave none.
+    private var clock: SessionTime?
+    /// The reading when the NewSessionTicket arrived.
+    private var receivedTicketAt: SessionTime?
+    /// The session offered in the ClientHello: the configuration's, unless its ticket expired.
+    private var offeredSession: TLSSession?
 
     /// The session to keep for resumption, once the handshake completed.
     public private(set) var session: TLSSession?
@@ -129,9 +135,23 @@ public struct TLSClient: HandshakeMachine {
         return context.takeStep()
     }
 
+    /// The same, with the driver's clock reading (the engine reads no clock): a session whose
+    /// ticket's ticket_lifetime_hint has passed at `now` is not offered (RFC 5077 §3.3).
+    public mutating func start(at now: SessionTime) -> TLSStep {
+        clock = now
+        return start()
+    }
+
     /// Bytes from TCP, in any chunking.
     public mutating func receive(_ bytes: [UInt8]) -> TLSStep {
         receiveBytes(bytes)
+    }
+
+    /// The same, with the driver's clock reading taken when the bytes arrived: a ticket among them
+    /// is stamped with it (``TLSSession/ticketReceivedAt``), the start of its lifetime hint.
+    public mutating func receive(_ bytes: [UInt8], at now: SessionTime) -> TLSStep {
+        clock = now
+        return receiveBytes(bytes)
     }
 
     /// The peer sent nothing more: TCP delivered end of stream, or the caller's timeout fired while
@@ -183,6 +203,7 @@ public struct TLSClient: HandshakeMachine {
             guard case .newSessionTicket(let ticket) = try received(raw) else { break }
             // RFC 5077 §3.3: an empty ticket means the server has none to give after all.
             receivedTicket = ticket.ticket.isEmpty ? nil : ticket
+            receivedTicketAt = clock
             transition(to: .expectChangeCipherSpec(resuming: resuming))
         case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
@@ -232,10 +253,17 @@ public struct TLSClient: HandshakeMachine {
         }
         if config.offerExtendedMasterSecret { extensions.append(.extendedMasterSecret) }
         if config.sendRenegotiationInfo { extensions.append(.renegotiationInfo([])) }
+        // RFC 5077 §3.3: "A client SHOULD delete the ticket and associated state when the time
+        // expires" — a session whose ticket's hint has passed is offered neither by ticket nor by ID.
+        offeredSession = config.session
+        if let session = config.session, let expiry = TicketLifetimeHint.expiry(of: session, now: clock) {
+            context.events.append(.sessionTicketExpired(expiry))
+            offeredSession = nil
+        }
         // RFC 5077 §3.2: empty to ask for a ticket, or the session's ticket to resume by it.
-        let ticket = config.offerSessionTicket ? (config.session?.ticket ?? []) : nil
+        let ticket = config.offerSessionTicket ? (offeredSession?.ticket ?? []) : nil
         if let ticket { extensions.append(.sessionTicket(ticket)) }
-        offeredSessionID = config.session?.sessionID ?? []
+        offeredSessionID = offeredSession?.sessionID ?? []
         if let ticket, !ticket.isEmpty, offeredSessionID.isEmpty { offeredSessionID = context.random.bytes(count: 32) }
         if !config.applicationProtocols.isEmpty {
             // RFC 7301 §3.1: ProtocolName<1..2^8-1> in a protocol_name_list<2..2^16-1>.
@@ -307,7 +335,7 @@ public struct TLSClient: HandshakeMachine {
         context.issuesTicket = (hello.extensions ?? []).contains(type: .sessionTicket)
         try context.fix(suite: params, version: version)
 
-        if let session = config.session, !hello.sessionID.isEmpty, hello.sessionID == offeredSessionID {
+        if let session = offeredSession, !hello.sessionID.isEmpty, hello.sessionID == offeredSessionID {
             // RFC 5246 §7.3: the abbreviated handshake.
             guard session.cipherSuite == hello.cipherSuite, session.version == version else {
                 throw .peerMisbehaved(.resumedSessionDiffers(suite: session.cipherSuite, version: session.version))
@@ -465,15 +493,17 @@ public struct TLSClient: HandshakeMachine {
                                         encryptThenMAC: context.encryptThenMAC)
             newSession.ticket = receivedTicket?.ticket
             newSession.ticketLifetimeHint = receivedTicket?.lifetimeHint ?? 0
+            newSession.ticketReceivedAt = receivedTicket == nil ? nil : receivedTicketAt
             session = newSession
             context.events.append(.sessionEstablished(newSession))
         }
         if resuming {
-            session = configuration.session
+            session = offeredSession
             // A renewed ticket (RFC 5077 §3.1) replaces the one the session had.
             if let receivedTicket {
                 session?.ticket = receivedTicket.ticket
                 session?.ticketLifetimeHint = receivedTicket.lifetimeHint
+                session?.ticketReceivedAt = receivedTicketAt
             }
         }
         context.events.append(.handshakeCompleted(resumed: resuming))

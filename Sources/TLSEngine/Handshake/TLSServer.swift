@@ -122,6 +122,12 @@ public struct TLSServer: HandshakeMachine {
         closeShell()
     }
 
+    /// The driver gave up waiting for the client (a read timeout or deadline): user_canceled and
+    /// close_notify in an unfinished handshake, close_notify once connected (RFC 5246 §7.2.2, §7.2.1).
+    public mutating func cancel() -> TLSStep {
+        cancelShell()
+    }
+
     // MARK: - Dispatch (RFC 5246 §7.3)
 
     mutating func handle(_ incoming: IncomingContent) throws(TLSError) {

@@ -69,21 +69,6 @@ public enum RecordMAC: Sendable, Hashable {
         case .sha384: return Array(HMAC<SHA384>.authenticationCode(for: data, using: k))
         }
     }
-
-    /// Hashes `count` more bytes and throws the digest away. MAC-then-encrypt's receiver MACs a
-    /// plaintext whose length depends on the padding it just removed, so the number of hash blocks —
-    /// and the time — would tell the padding length (Lucky 13, AlFardan and Paterson 2013). Hashing
-    /// the removed bytes as well keeps the work about the same for every padding (Go's crypto/tls
-    /// balances its MAC the same way); encrypt-then-MAC needs none of this.
-    func balance(extraBytes count: Int) {
-        guard count > 0 else { return }
-        let filler = [UInt8](repeating: 0, count: count)
-        switch self {
-        case .sha1: _ = Insecure.SHA1.hash(data: filler)
-        case .sha256: _ = SHA256.hash(data: filler)
-        case .sha384: _ = SHA384.hash(data: filler)
-        }
-    }
 }
 
 /// One direction's keys, as split from the key block.
@@ -313,29 +298,18 @@ public struct RecordProtector: Sendable {
             }
             let iv = explicitIV ? Array(fragment.prefix(ivLength)) : chainedIV
             let decrypted = try cbcDecrypt(body, iv: iv)
-            // Check padding and MAC together, so both failures look the same (RFC 5246 §6.2.3.2).
-            let padLength = Int(decrypted[decrypted.count - 1])
-            var paddingOK = padLength + 1 + mac.length <= decrypted.count
-            let cut = paddingOK ? padLength + 1 : 1
-            if paddingOK {
-                for byte in decrypted.suffix(cut) where byte != UInt8(padLength) { paddingOK = false }
-            }
-            let contentEnd = decrypted.count - cut - mac.length
-            let plaintext = Array(decrypted[0..<max(contentEnd, 0)])
-            let receivedMAC = Array(decrypted[max(contentEnd, 0)..<max(contentEnd, 0) + mac.length])
-            let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: plaintext.count)
-            let expectedMAC = mac.authenticate(macHeader + plaintext, key: keys.macKey)
-            mac.balance(extraBytes: decrypted.count - mac.length - plaintext.count)
-            var diff: UInt8 = 0
-            for (a, b) in zip(expectedMAC, receivedMAC) { diff |= a ^ b }
-            guard paddingOK, diff == 0 else {
+            // Padding and MAC checked together with the same work for every padding, so both failures
+            // look the same (RFC 5246 §6.2.3.2) and take the same number of hash compressions (Lucky 13).
+            let checked = MACThenEncryptCheck(mac: mac, key: keys.macKey)
+                .check(decrypted, seq: seq, contentType: contentType, version: version)
+            guard checked.valid else {
                 throw .badRecordMAC(.cbcPaddingOrMACMismatch(mac: mac.name))
             }
             if !explicitIV { chainedIV = Array(body.suffix(Self.blockSize)) }
             try advance()
-            return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: iv, additionalData: macHeader,
-                                      authenticator: receivedMAC, padding: Array(decrypted.suffix(cut)),
-                                      plaintext: plaintext, fragment: fragment)
+            return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: iv, additionalData: checked.macHeader,
+                                      authenticator: checked.receivedMAC, padding: Array(decrypted.suffix(checked.removed)),
+                                      plaintext: Array(decrypted[0 ..< checked.contentEnd]), fragment: fragment)
         }
     }
 }

@@ -7,6 +7,9 @@ public enum AlertCause: Sendable, Hashable, CustomStringConvertible {
     case replyToCloseNotify
     /// no_renegotiation (warning) answering a HelloRequest or a second ClientHello (RFC 5246 §7.2.2).
     case renegotiationRefused
+    /// user_canceled (warning) when this side gives up an unfinished handshake for a reason that is
+    /// no protocol failure, such as its driver's deadline (RFC 5246 §7.2.2); close_notify follows.
+    case handshakeCanceled
     /// A failure: the fatal alert is the one ``TLSAlertTable`` gives its reason.
     case failure(TLSError)
 
@@ -15,6 +18,7 @@ public enum AlertCause: Sendable, Hashable, CustomStringConvertible {
         case .close: return "close"
         case .replyToCloseNotify: return "reply to close_notify"
         case .renegotiationRefused: return "renegotiation is not supported"
+        case .handshakeCanceled: return "the handshake is canceled for a reason unrelated to a protocol failure"
         case .failure(let error): return error.description
         }
     }

@@ -55,3 +55,33 @@ public struct SessionExpiry: Sendable, Hashable {
     public var ageSeconds: UInt32?
     public var lifetimeSeconds: UInt32
 }
+
+/// The client's side of RFC 5077 §3.3: "The value indicates the lifetime in seconds as a 32-bit
+/// unsigned integer in network byte order relative to when the ticket is received. A value of zero is
+/// reserved to indicate that the lifetime of the ticket is unspecified. A client SHOULD delete the
+/// ticket and associated state when the time expires." The client engine reads no clock: the driver hands it a reading when the ticket
+/// arrives (``TLSSession/ticketReceivedAt``) and when it starts the next handshake.
+public enum TicketLifetimeHint {
+    /// Why `session`'s ticket must not be offered at `now`, or nil when it may. Only a ticket with a
+    /// hint, a known arrival time and a later reading can be shown expired: with no hint (0), no
+    /// readings, or a clock set back since the ticket came, the client keeps offering it (the server
+    /// still judges the session's age, RFC 5077 §5.6).
+    public static func expiry(of session: TLSSession, now: SessionTime?) -> TicketExpiry? {
+        guard session.ticket != nil, session.ticketLifetimeHint > 0,
+              let received = session.ticketReceivedAt, let now, received <= now else { return nil }
+        let age = now.secondsSinceEpoch - received.secondsSinceEpoch
+        return age < session.ticketLifetimeHint ? nil : TicketExpiry(ageSeconds: age, lifetimeHintSeconds: session.ticketLifetimeHint)
+    }
+}
+
+/// A ticket the client does not offer because its ticket_lifetime_hint has passed: how long ago it
+/// arrived and its hint. The client forgets the session with it and does a full handshake.
+public struct TicketExpiry: Sendable, Hashable {
+    public var ageSeconds: UInt32
+    public var lifetimeHintSeconds: UInt32
+
+    public init(ageSeconds: UInt32, lifetimeHintSeconds: UInt32) {
+        self.ageSeconds = ageSeconds
+        self.lifetimeHintSeconds = lifetimeHintSeconds
+    }
+}

@@ -41,6 +41,9 @@ public enum TLSEvent: Sendable {
     /// The server did not resume the offered session (cached or in a ticket) because it is older
     /// than the server's ``SessionLifetime`` (or of unknown age); a full handshake follows.
     case sessionExpired(SessionExpiry)
+    /// The client does not offer the session it was given: its ticket's ticket_lifetime_hint has
+    /// passed (RFC 5077 §3.3), so it offers neither the ticket nor the session ID — a full handshake.
+    case sessionTicketExpired(TicketExpiry)
     case applicationDataSent([UInt8])
     case applicationDataReceived([UInt8])
     /// An alert sent, with why (a failure's named reason, or a close).

@@ -15,6 +15,9 @@ public struct TLSSession: Sendable, Hashable {
     public var ticket: [UInt8]? = nil
     /// The ticket's ticket_lifetime_hint in seconds (0: none given), for the driver that keeps it.
     public var ticketLifetimeHint: UInt32 = 0
+    /// Client side: the driver's clock reading when the ticket arrived (nil when it gave none). RFC
+    /// 5077 §3.3: the hint is "relative to when the ticket is received" (``TicketLifetimeHint``).
+    public var ticketReceivedAt: SessionTime? = nil
     /// Server side: the driver's clock reading at the full handshake that made this session (nil
     /// when the driver gave none); its age is measured from it (``SessionLifetime``).
     public var establishedAt: SessionTime? = nil

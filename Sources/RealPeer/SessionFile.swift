@@ -1,0 +1,118 @@
+import Foundation
+import TLSEngine
+
+/// A session kept between runs of `tlslab connect` (`--session-out FILE`, `--session-in FILE`), as
+/// `s_client -sess_out`/`-sess_in` keep OpenSSL's: one `name: value` line per field, numbers in
+/// decimal and bytes in hex. It holds the master secret: whoever reads the file can decrypt the
+/// connections that used the session, so it is written readable by its owner only.
+public enum SessionFile {
+    public static let header = "TLSLab TLS 1.2 session (RFC 5246 §7.3, RFC 5077); holds the master secret: keep it private"
+
+    public struct FormatError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public static func text(_ session: TLSSession) -> String {
+        var lines = [header,
+                     "version: \(hex(session.version.rawValue))",
+                     "cipher_suite: \(hex(session.cipherSuite.rawValue))",
+                     "session_id: \(hex(session.sessionID))",
+                     "master_secret: \(hex(session.masterSecret))",
+                     "extended_master_secret: \(session.extendedMasterSecret)",
+                     "encrypt_then_mac: \(session.encryptThenMAC)"]
+        if let ticket = session.ticket {
+            lines.append("ticket: \(hex(ticket))")
+            lines.append("ticket_lifetime_hint: \(session.ticketLifetimeHint)")
+            if let received = session.ticketReceivedAt { lines.append("ticket_received_at: \(received.secondsSinceEpoch)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads a file ``text(_:)`` wrote; any other content is a clear error naming the line.
+    public static func session(from text: String) throws(FormatError) -> TLSSession {
+        var fields: [String: String] = [:]
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first.map(String.init) == header else { throw FormatError(description: "not a TLSLab session file (line 1)") }
+        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { throw FormatError(description: "line \(index + 1): expected name: value") }
+            let name = String(line[..<colon]), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard fields[name] == nil else { throw FormatError(description: "line \(index + 1): \(name) given twice") }
+            fields[name] = value
+        }
+        func required(_ name: String) throws(FormatError) -> String {
+            guard let value = fields.removeValue(forKey: name) else { throw FormatError(description: "no \(name)") }
+            return value
+        }
+        func bytes(_ name: String, _ value: String, lengths: ClosedRange<Int>) throws(FormatError) -> [UInt8] {
+            guard value.count % 2 == 0, let decoded = unhex(value), lengths.contains(decoded.count) else {
+                throw FormatError(description: "\(name): hex of \(lengths.lowerBound)…\(lengths.upperBound) bytes expected")
+            }
+            return decoded
+        }
+        func flag(_ name: String) throws(FormatError) -> Bool {
+            switch try required(name) {
+            case "true": return true
+            case "false": return false
+            default: throw FormatError(description: "\(name): true or false expected")
+            }
+        }
+        func number(_ name: String, _ value: String) throws(FormatError) -> UInt32 {
+            guard let n = UInt32(value) else { throw FormatError(description: "\(name): a number 0…4294967295 expected") }
+            return n
+        }
+        let version = try bytes("version", required("version"), lengths: 2 ... 2)
+        let suite = try bytes("cipher_suite", required("cipher_suite"), lengths: 2 ... 2)
+        // RFC 5246 §7.4.1.2: opaque SessionID<0..32>; §8.1: the master secret is 48 bytes.
+        let id = try bytes("session_id", required("session_id"), lengths: 0 ... 32)
+        let master = try bytes("master_secret", required("master_secret"), lengths: 48 ... 48)
+        var session = TLSSession(sessionID: id, version: ProtocolVersion(rawValue: UInt16(version[0]) << 8 | UInt16(version[1])),
+                                 cipherSuite: CipherSuite(rawValue: UInt16(suite[0]) << 8 | UInt16(suite[1])),
+                                 masterSecret: master, extendedMasterSecret: try flag("extended_master_secret"),
+                                 encryptThenMAC: try flag("encrypt_then_mac"))
+        if let ticket = fields.removeValue(forKey: "ticket") {
+            // RFC 5077 §3.3: opaque ticket<0..2^16-1>.
+            session.ticket = try bytes("ticket", ticket, lengths: 1 ... 0xffff)
+            session.ticketLifetimeHint = try number("ticket_lifetime_hint", required("ticket_lifetime_hint"))
+            session.ticketReceivedAt = try fields.removeValue(forKey: "ticket_received_at")
+                .map { (v: String) throws(FormatError) in SessionTime(secondsSinceEpoch: try number("ticket_received_at", v)) }
+        }
+        if let unknown = fields.keys.sorted().first { throw FormatError(description: "unknown field \(unknown)") }
+        if id.isEmpty && session.ticket == nil { throw FormatError(description: "neither a session ID nor a ticket to resume by") }
+        return session
+    }
+
+    /// Writes the session to `path`, readable and writable by its owner only (0600).
+    public static func write(_ session: TLSSession, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(at: url) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(text(session).utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw FormatError(description: "cannot write \(path)")
+        }
+    }
+
+    public static func read(_ path: String) throws -> TLSSession {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let text = String(data: data, encoding: .utf8) else { throw FormatError(description: "\(path) is not UTF-8 text") }
+        return try session(from: text)
+    }
+
+    static func hex<T: FixedWidthInteger>(_ value: T) -> String { hex(withUnsafeBytes(of: value.bigEndian) { Array($0) }) }
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func unhex(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for c in text.utf8 {
+            let v: UInt8
+            switch c {
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a") ... UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A") ... UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+        }
+        return high == nil ? out : nil
+    }
+}
