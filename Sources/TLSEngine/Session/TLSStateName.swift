@@ -1,6 +1,6 @@
 /// The public name of a handshake state, as RFC 5246 §7.3's message flow reads (what a
 /// `stateChanged` event and a renderer show).
-public enum TLSStateName: String, Sendable, Hashable {
+public enum TLSStateName: String, Sendable, Hashable, CaseIterable {
     case start
     // Client (RFC 5246 §7.3, Figure 1 and 2, client side).
     case expectServerHello
