@@ -10,7 +10,9 @@
 # seeded from the committed Fuzz/Corpus/TARGET. A crash is written to .build/fuzz-artifacts/ and the
 # script fails; replay it with `.build/debug/TLSLabFuzz --replay TARGET FILE` and turn it into a
 # regression test. CI runs every target for a short fixed time; a longer campaign (e.g. 3600 s per
-# target) is the same command with more seconds. Set SWIFT to use another swift driver.
+# target) is the same command with more seconds. Set SWIFT to use another swift driver. Set FUZZ_RUNS=N
+# to stop each target after N executions (whichever comes first, N runs or SECONDS), e.g. the
+# 10^6-execution campaign: FUZZ_RUNS=1000000 scripts/fuzz.sh all 7200.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}
@@ -37,6 +39,6 @@ for t in "${run[@]}"; do
   # SWIFT_BACKTRACE=enable=no: let libFuzzer see a Swift trap as a deadly signal (with the Swift
   # backtracer on, ASan reports its memory reads instead of the bug).
   SWIFT_BACKTRACE=enable=no TLSLAB_FUZZ_TARGET=$t "$bin" "$corpus" "Fuzz/Corpus/$t" \
-    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$t-"
 done

@@ -1,7 +1,7 @@
 /// The certificate-profile rules a conforming certificate follows (RFC 5280 §4.1.2.2, §4.2.1.x) and
 /// the CA/Browser Forum Baseline Requirements (§7.1.2) add, where x509-limbo expects a validator to
 /// enforce them. Each decision, and where TLSLab differs from RFC 5280, webpki or Apple, is listed
-/// in Docs/PathValidation.md.
+/// in docs/PathValidation.md.
 extension ChainValidator {
     /// Profile problems of one certificate of the path. `isAnchor`: it is the trust anchor;
     /// `isLeaf`: depth 0.

@@ -1,7 +1,7 @@
 import TLSCrypto
 
 /// Builds a path leaf → anchor and validates it (RFC 5280 §6, simplified: no policy tree, no CRLs),
-/// recording every check for the teaching trace. Docs/PathValidation.md lists each rule and where
+/// recording every check for the teaching trace. docs/PathValidation.md lists each rule and where
 /// TLSLab follows RFC 5280, the CA/Browser Forum, webpki or Apple's SecTrust.
 public struct ChainValidator: Sendable {
     /// What the chain is for (`SecPolicyCreateSSL` / `SecPolicyCreateBasicX509`).

@@ -68,7 +68,7 @@ extension Explanations {
         "walk.segment.piggybackBytes": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节：确认搭在数据上一起发送。",
 
         "walk.state.listen": "LISTEN：{actor}被动打开了端口，等待 SYN；还没有发送任何报文段（RFC 9293 §3.3.2）。",
-        "walk.state.listenAgain": "再次进入 LISTEN：这条半开连接来自被动打开，所以收到 RST（或窗口内的 SYN）时，{actor}忘掉对端、回到 LISTEN，而不是关闭；端口仍然开着，等待下一个 SYN（RFC 9293 §3.10.7.4）。",
+        "walk.state.listenAgain": "再次进入 LISTEN：这条半开连接是被动打开的，所以收到 RST（或窗口内的 SYN）时，{actor}忘掉对方、回到 LISTEN，而不是关闭连接；端口仍然开着，等待下一个 SYN（RFC 9293 §3.10.7.4）。",
         "walk.state.synSent": "SYN-SENT：{actor}请求建立连接（主动 OPEN）：它发出自己的 SYN，等待 SYN-ACK。",
         "walk.state.synReceived": "SYN-RECEIVED：{actor}收到了一个 SYN；它用 SYN-ACK 回应，等待对自己 SYN 的 ACK。",
         "walk.state.established": "ESTABLISHED：{actor}看到自己的 SYN 已被确认，也知道了{peer}的初始序列号，现在可以收发数据了。",

@@ -16,7 +16,7 @@ import Testing
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/x509-limbo")
 
-    /// Cases whose result we knowingly differ on, with the reason (id → reason); Docs/PathValidation.md
+    /// Cases whose result we knowingly differ on, with the reason (id → reason); docs/PathValidation.md
     /// explains each decision. The same list holds for both key types.
     static let knownFailures: [String: String] = {
         var known: [String: String] = [:]

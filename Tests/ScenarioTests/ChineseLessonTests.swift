@@ -107,7 +107,7 @@ struct ChineseLessonTests {
     /// the ones it rules out (警报 for 告警, 重发 for 重传, 服务端 for 服务器, 信任链 for 证书链, …).
     static let ruledOutTerms = ["三路握手", "四路挥手", "服务端", "预主秘钥", "预备主密钥", "主秘钥", "秘钥", "信任链", "叶证书",
                                 "散列", "加密套件", "前向加密", "监听者", "证书固定", "公钥固定", "钉扎", "双向验证", "警报",
-                                "序号", "应答号", "重发", "三路", "简短握手", "公钥值", "录音", "版本回退", "窃贼"]
+                                "序号", "应答号", "重发", "三路", "简短握手", "公钥值", "录音", "版本回退", "窃贼", "质询"]
 
     /// The catalogue's typography rules (TestSupport.ChineseTypography) hold in every lesson's
     /// Chinese words too.
