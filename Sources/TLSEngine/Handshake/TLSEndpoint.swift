@@ -1,3 +1,5 @@
+import TLSCrypto
+
 /// One end of a TLS connection — ``TLSClient`` or ``TLSServer`` — seen from the outside: bytes in,
 /// ``TLSStep``s out (the records to write and the events), and what the handshake negotiated.
 /// Everything both roles offer is written once here; each role adds its own inputs and findings
