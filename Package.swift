@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "Languages"),
         .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
         .target(name: "Scenarios", dependencies: [
-            "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum", "Languages",
+            "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum", "Rendering", "Languages",
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "Rendering", dependencies: ["Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "Languages"]),
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TestSupport"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "PKI", "HTTP2", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Trace", "HTTP2", "Trust", "Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "Rendering", "Simulation", "TCPSim", "TLSEngine", "PKI", "TestSupport"],
+        .testTarget(name: "RenderingTests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "Rendering", "Simulation", "Scenarios", "TCPSim", "TLSEngine", "PKI", "TestSupport"],
                     exclude: ["Goldens", "ProtocolFacts"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "tlslab", "Rendering", "RealPeer", "Simulation", "TestSupport"]),

@@ -14,7 +14,7 @@ extension HTTP2Connection {
         let ownSettings = HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .settings(settings)))
         out.event(.frameSent(ownSettings))
         if let why = configuration.inadequateSecurity {
-            fail(.inadequateSecurity, why, lastStream: 0, prefix: HTTP2Frame.clientPreface + ownSettings.frame.encoded, &out)
+            fail(.inadequateSecurity, .inadequateSecurity(why), lastStream: 0, prefix: HTTP2Frame.clientPreface + ownSettings.frame.encoded, &out)
             return out
         }
         queuedRequests = Array(requests.indices)
@@ -77,7 +77,7 @@ extension HTTP2Connection {
         if !peerSettingsReceived, buffer.starts(with: Array("HTTP/1.".utf8)) {
             // A server that agreed to h2 and then answers in HTTP/1.x: say so, rather than a frame-size error.
             let line = String(decoding: buffer.prefix { $0 != 13 && $0 != 10 }.prefix(60), as: UTF8.self)
-            fail(.protocolError, "the server answered in HTTP/1.x (\"\(line)\") although ALPN chose h2 (RFC 7301 §3.2)", &out)
+            fail(.protocolError, .answeredInHTTP1(line: line), &out)
             return
         }
         var pending: [HTTP2FrameTrace] = []
@@ -99,7 +99,7 @@ extension HTTP2Connection {
                 }
             case .pushPromise(let promisedID, _):
                 guard configuration.enablePush, promisedID % 2 == 0 else {
-                    fail(.protocolError, "PUSH_PROMISE although SETTINGS_ENABLE_PUSH is 0", lastStream: 0, &out)
+                    fail(.protocolError, .pushWhileDisabled, lastStream: 0, &out)
                     return
                 }
                 promised.append(promisedID)
@@ -129,25 +129,25 @@ extension HTTP2Connection {
         guard openRequests[id] != nil || (id % 2 == 0 && promised.contains(id) && !finished.contains(id)) else {
             let opened = finished.contains(id) || streamsReset[id] != nil || (id % 2 == 1 && id < nextStream)
             fail(opened ? .streamClosed : .protocolError,
-                 "\(frame.typeName) on stream \(id), which \(opened ? "is closed" : "this client never opened") (RFC 9113 §5.1)", lastStream: 0, &out)
+                 .responseOnUnopenedStream(frameType: frame.typeName, stream: id, closed: opened), lastStream: 0, &out)
             return false
         }
         if let fields, headers[id] == nil {
             let status = fields.first { $0.name == ":status" }?.value ?? ""
             guard status.count == 3, let code = Int(status) else {
-                fail(.protocolError, "a response without a valid :status (RFC 9113 §8.3.2)", lastStream: 0, &out)
+                fail(.protocolError, .responseWithoutStatus, lastStream: 0, &out)
                 return false
             }
             if !(100..<200).contains(code) || code == 101 { headers[id] = fields }
         }
         if case .data(let d) = frame.payload {
             guard headers[id] != nil else {
-                fail(.protocolError, "DATA before the response's HEADERS (RFC 9113 §8.1)", lastStream: 0, &out)
+                fail(.protocolError, .dataBeforeResponseHeaders, lastStream: 0, &out)
                 return false
             }
             bodies[id, default: []] += d
             guard (bodies[id]?.count ?? 0) <= configuration.maxResponseBytes else {
-                fail(.enhanceYourCalm, "a response body beyond \(configuration.maxResponseBytes) octets", lastStream: 0, &out)
+                fail(.enhanceYourCalm, .responseBodyTooLarge(limit: configuration.maxResponseBytes), lastStream: 0, &out)
                 return false
             }
         }

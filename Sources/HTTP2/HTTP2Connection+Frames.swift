@@ -13,7 +13,7 @@ extension HTTP2Connection {
             do {
                 decoded = try HTTP2Frame.decode(rest)
             } catch {
-                fail(error.code, error.description, lastStream: role == .server ? headers.keys.max() ?? 0 : 0, &out)
+                fail(error.code, .malformedFrame(error), lastStream: role == .server ? headers.keys.max() ?? 0 : 0, &out)
                 return nil
             }
             guard let (frame, used) = decoded else { break }
@@ -22,7 +22,7 @@ extension HTTP2Connection {
                 // §3.4: the peer's connection preface ends with its SETTINGS, its first frame.
                 guard case .settings = frame.payload, !frame.flags.contains(.ack) else {
                     out.event(.frameReceived(HTTP2FrameTrace(frame: frame)))
-                    fail(.protocolError, "the \(role == .server ? "client" : "server")'s first frame was \(frame.typeName), not SETTINGS (RFC 9113 §3.4)", &out)
+                    fail(.protocolError, .firstFrameNotSettings(peer: role == .server ? .client : .server, frameType: frame.typeName), &out)
                     return nil
                 }
                 peerSettingsReceived = true
@@ -33,7 +33,7 @@ extension HTTP2Connection {
             case .headers(let b, _), .pushPromise(_, let b):
                 guard pendingBlock == nil else {
                     out.event(.frameReceived(HTTP2FrameTrace(frame: frame)))
-                    fail(.protocolError, "\(frame.typeName) inside a header block", lastStream: 0, &out)
+                    fail(.protocolError, .frameInsideHeaderBlock(frameType: frame.typeName), lastStream: 0, &out)
                     return nil
                 }
                 if role == .server, frame.type == .headers, let why = newStreamProblem(frame.streamID) {
@@ -45,14 +45,14 @@ extension HTTP2Connection {
             case .continuation(let b):
                 guard var pending = pendingBlock, pending.frame.streamID == frame.streamID else {
                     out.event(.frameReceived(HTTP2FrameTrace(frame: frame)))
-                    fail(.protocolError, "CONTINUATION without a header block to continue", lastStream: 0, &out)
+                    fail(.protocolError, .continuationWithoutHeaderBlock, lastStream: 0, &out)
                     return nil
                 }
                 pending.block += b
                 // Far beyond what this side accepts the block is not even held (it could not be used).
                 if let limit = headerBlockLimit, pending.block.count > limit {
                     out.event(.frameReceived(HTTP2FrameTrace(frame: frame)))
-                    fail(.enhanceYourCalm, "a header block of more than \(limit) octets", &out)
+                    fail(.enhanceYourCalm, .headerBlockTooLarge(limit: limit), &out)
                     return nil
                 }
                 pendingBlock = pending
@@ -64,7 +64,7 @@ extension HTTP2Connection {
             default:
                 if pendingBlock != nil {
                     out.event(.frameReceived(HTTP2FrameTrace(frame: frame)))
-                    fail(.protocolError, "\(frame.typeName) inside a header block", lastStream: 0, &out)
+                    fail(.protocolError, .frameInsideHeaderBlock(frameType: frame.typeName), lastStream: 0, &out)
                     return nil
                 }
             }
@@ -79,7 +79,7 @@ extension HTTP2Connection {
                 frames.append((blockFrame, fields))
             } catch {
                 out.event(.frameReceived(HTTP2FrameTrace(frame: frame)))
-                fail(error.http2ErrorCode, "HPACK: \(error)", lastStream: 0, &out)
+                fail(error.http2ErrorCode, .compression(error), lastStream: 0, &out)
                 return nil
             }
         }
@@ -113,16 +113,16 @@ extension HTTP2Connection {
     /// Server: why HEADERS on `stream` may not open it or continue it (RFC 9113 §5.1.1), nil when fine:
     /// a new stream is odd and above every stream the client opened; HEADERS on an older one are
     /// trailers, only on a stream still open.
-    mutating func newStreamProblem(_ stream: UInt32) -> String? {
+    mutating func newStreamProblem(_ stream: UInt32) -> HTTP2Problem? {
         if stream > highestStream {
             guard stream % 2 == 1 else {
-                return "HEADERS opening stream \(stream): a client's new stream must be odd (RFC 9113 §5.1.1)"
+                return .evenNewStream(stream)
             }
             highestStream = stream
             return nil
         }
         guard headers[stream] != nil || refusedStreams.contains(stream) || finished.contains(stream) else {
-            return "HEADERS on stream \(stream), which is not open: a client's new stream must be above \(highestStream) (RFC 9113 §5.1.1)"
+            return .streamNotOpen(stream, highest: highestStream)
         }
         return nil
     }
@@ -176,7 +176,7 @@ extension HTTP2Connection {
             streamSendWindows[stream, default: peerInitialWindow] += Int(increment)
         }
         guard sendWindow <= 0x7fff_ffff, (streamSendWindows[stream] ?? 0) <= 0x7fff_ffff else {
-            fail(.flowControlError, "a window above 2^31-1", lastStream: 0, &out)
+            fail(.flowControlError, .windowAboveMaximum, lastStream: 0, &out)
             return false
         }
         return true
@@ -187,7 +187,7 @@ extension HTTP2Connection {
     mutating func receiveData(_ frame: HTTP2Frame, count: Int, _ out: inout Output) -> Bool {
         let streamWindow = streamReceiveWindows[frame.streamID] ?? HTTP2Defaults.initialWindowSize
         guard count <= receiveWindow, count <= streamWindow else {
-            fail(.flowControlError, "DATA beyond the flow-control window", lastStream: 0, &out)
+            fail(.flowControlError, .dataBeyondWindow, lastStream: 0, &out)
             return false
         }
         receiveWindow -= count

@@ -15,8 +15,7 @@ extension HTTP2Connection {
                 let text = String(decoding: buffer.prefix(24), as: UTF8.self).filter { $0.isASCII && !$0.isNewline }
                 let looksHTTP1 = ["GET ", "POST ", "HEAD "].contains { buffer.starts(with: Array($0.utf8)) }
                 out.event(.frameSent(ownSettings))
-                fail(.protocolError, "the connection did not start with the HTTP/2 client preface (RFC 9113 §3.4): it began \"\(text)\""
-                     + (looksHTTP1 ? ", an HTTP/1.x request" : ""), lastStream: 0, prefix: ownSettings.frame.encoded, &out)
+                fail(.protocolError, .notPreface(began: text, looksHTTP1: looksHTTP1), lastStream: 0, prefix: ownSettings.frame.encoded, &out)
                 return
             }
             guard have == preface.count else { return }
@@ -26,7 +25,7 @@ extension HTTP2Connection {
             // The server's connection preface: its SETTINGS (§3.4).
             if let why = configuration.inadequateSecurity {
                 out.event(.frameSent(ownSettings))
-                fail(.inadequateSecurity, why, prefix: ownSettings.frame.encoded, &out)
+                fail(.inadequateSecurity, .inadequateSecurity(why), prefix: ownSettings.frame.encoded, &out)
                 return
             }
             pending.append(ownSettings)
@@ -37,7 +36,7 @@ extension HTTP2Connection {
             let id = frame.streamID
             switch frame.payload {
             case .pushPromise:
-                fail(.protocolError, "PUSH_PROMISE from a client (RFC 9113 §8.4)", &out)
+                fail(.protocolError, .pushPromiseFromClient, &out)
                 return
             case .rstStream:
                 // The client gave up on this stream: nothing more is sent on it.
@@ -57,13 +56,13 @@ extension HTTP2Connection {
                 if case .data(let d) = frame.payload, !receiveData(frame, count: d.count, &out) { return }
             case .data(let d):
                 guard headers[id] != nil else {
-                    fail(.streamClosed, "DATA on stream \(id), which has no open request (RFC 9113 §6.1)", &out)
+                    fail(.streamClosed, .dataWithoutRequest(stream: id), &out)
                     return
                 }
                 guard receiveData(frame, count: d.count, &out) else { return }
                 bodies[id, default: []] += d
                 if let limit = configuration.maxBodySize, (bodies[id]?.count ?? 0) > limit {
-                    refuse(id, status: "413", why: "request body larger than \(limit) bytes", &pending, &out)
+                    refuse(id, status: "413", why: .bodyTooLarge(limit: limit), &pending, &out)
                     continue
                 }
                 if frame.flags.contains(.endStream) { requestEnded(id, &completed, &pending, &out) }
@@ -77,7 +76,7 @@ extension HTTP2Connection {
                     // SETTINGS_MAX_HEADER_LIST_SIZE counts each field as name + value + 32 octets (§6.5.2).
                     let listSize = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
                     if let limit = configuration.maxHeaderListSize, listSize > limit {
-                        refuse(id, status: "431", why: "request header fields larger than \(limit) bytes", &pending, &out)
+                        refuse(id, status: "431", why: .headerFieldsTooLarge(limit: limit), &pending, &out)
                         continue
                     }
                 }
@@ -108,7 +107,7 @@ extension HTTP2Connection {
         let body = bodies[id] ?? []
         lastProcessed = max(lastProcessed, id)
         if let why = HTTP2Message.malformedRequest(request, body: body) {
-            out.event(.streamError(id, .protocolError, why))
+            out.event(.streamError(id, .protocolError, .malformedRequest(why)))
             pending.append(HTTP2FrameTrace(frame: HTTP2Frame(streamID: id, payload: .rstStream(HTTP2ErrorCode.protocolError.rawValue))))
             openStreams.remove(id)
             finished.insert(id)
@@ -152,9 +151,9 @@ extension HTTP2Connection {
 
     /// Answers a request the server will not process with `status` (413, 431) and its reason as the
     /// body, ending the stream; what the client still sends on it is ignored.
-    mutating func refuse(_ id: UInt32, status: String, why: String, _ pending: inout [HTTP2FrameTrace], _ out: inout Output) {
+    mutating func refuse(_ id: UInt32, status: String, why: HTTP2Problem, _ pending: inout [HTTP2FrameTrace], _ out: inout Output) {
         out.message(.requestReceived(HTTP2Message.text(headers[id] ?? [])))
-        let body = Array((why + "\n").utf8)
+        let body = Array((why.wireText + "\n").utf8)
         let fields = [HPACKHeaderField(":status", status), HPACKHeaderField("content-type", "text/plain; charset=utf-8"),
                       HPACKHeaderField("content-length", "\(body.count)")]
         out.message(.responseSent(HTTP2Message.text(fields, body: body)))

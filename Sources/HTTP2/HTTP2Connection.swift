@@ -34,7 +34,7 @@ public struct HTTP2Connection: Sendable {
         /// Set: the TLS connection is not good enough for HTTP/2 (RFC 9113 §9.2): the client ends
         /// the connection with INADEQUATE_SECURITY after its preface and SETTINGS; the server after
         /// the client's preface and its own SETTINGS.
-        public var inadequateSecurity: String?
+        public var inadequateSecurity: HTTP2TLSProblem?
         /// Client: accept server push (SETTINGS_ENABLE_PUSH 1). Off, a PUSH_PROMISE is a PROTOCOL_ERROR.
         public var enablePush = false
         /// Client: the largest response header block and body accepted.
@@ -117,7 +117,7 @@ public struct HTTP2Connection: Sendable {
     /// A connection error this side detected (it sent GOAWAY with it).
     public internal(set) var error: HTTP2ErrorCode?
     /// Why, as traced.
-    public internal(set) var errorReason: String?
+    public internal(set) var errorReason: HTTP2Problem?
     /// The peer allows server push (its SETTINGS_ENABLE_PUSH; 1 until it says otherwise).
     var peerAllowsPush = true
     /// The largest frame payload the peer accepts (its SETTINGS_MAX_FRAME_SIZE, §6.5.2).
@@ -233,14 +233,14 @@ public struct HTTP2Connection: Sendable {
 
     /// A connection error (RFC 9113 §5.4.1): trace it, send GOAWAY with its code and the last
     /// stream processed, stop. `prefix`: bytes that must go first in the same write (a client's preface).
-    mutating func fail(_ code: HTTP2ErrorCode, _ why: String, lastStream: UInt32? = nil, prefix: [UInt8] = [], _ out: inout Output) {
+    mutating func fail(_ code: HTTP2ErrorCode, _ why: HTTP2Problem, lastStream: UInt32? = nil, prefix: [UInt8] = [], _ out: inout Output) {
         guard error == nil else { return }
         error = code
         errorReason = why
         out.event(.connectionError(code, why))
         goawaySent = true
         let last = lastStream ?? (role == .server ? lastProcessed : 0)
-        out.send([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: last, errorCode: code.rawValue, debug: Array(why.utf8.prefix(256)))))],
+        out.send([HTTP2FrameTrace(frame: HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: last, errorCode: code.rawValue, debug: Array(why.wireText.utf8.prefix(256)))))],
                  prefix: prefix)
     }
 }

@@ -8,11 +8,11 @@ public enum HTTP2Event: Sendable, Hashable {
     case frameSent(HTTP2FrameTrace)
     case frameReceived(HTTP2FrameTrace)
     /// A connection error: the endpoint sends GOAWAY with this code and stops (§5.4.1).
-    case connectionError(HTTP2ErrorCode, String)
+    case connectionError(HTTP2ErrorCode, HTTP2Problem)
     /// A stream error: the endpoint resets one stream with RST_STREAM and this code (§5.4.2).
-    case streamError(UInt32, HTTP2ErrorCode, String)
+    case streamError(UInt32, HTTP2ErrorCode, HTTP2Problem)
     /// The peer ended the connection with GOAWAY and an error code other than NO_ERROR: the error is
-    /// its (§5.4.1), as this side received it.
+    /// its (§5.4.1), as this side received it, with the debug data it sent (the peer's own text).
     case peerConnectionError(HTTP2ErrorCode, String)
 }
 

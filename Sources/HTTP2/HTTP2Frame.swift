@@ -94,23 +94,60 @@ public enum HTTP2Setting: UInt16, Sendable, Hashable {
 }
 
 /// Why bytes are not a valid frame: a connection error of the given type (RFC 9113 §4.2, §6).
+/// `frameType` values are the frame type's name (DATA, HEADERS, …).
 public enum HTTP2FrameError: Error, Sendable, Hashable, CustomStringConvertible {
-    case frameSize(String)
-    case protocolError(String)
+    // FRAME_SIZE_ERROR
+    case payloadAboveMaxFrameSize(length: Int, maximum: Int)
+    case paddedWithoutPadLength
+    case headersPriorityTooShort
+    case wrongLength(frameType: String, octets: Int, expected: Int)
+    case settingsAckWithPayload(octets: Int)
+    case settingsLengthNotMultipleOf6(octets: Int)
+    case pushPromiseTooShort
+    case goawayTooShort
+    // PROTOCOL_ERROR
+    case paddingAsLongAsPayload(padLength: Int)
+    case onStreamZero(frameType: String)
+    case onStream(frameType: String, stream: UInt32)
+    case enablePushNotBoolean(UInt32)
+    case initialWindowAboveMaximum(UInt32)
+    case maxFrameSizeOutOfRange(UInt32)
+    case pushPromiseOfStreamZero
+    case windowUpdateOfZero
 
     public var code: HTTP2ErrorCode {
         switch self {
-        case .frameSize: return .frameSizeError
-        case .protocolError: return .protocolError
+        case .payloadAboveMaxFrameSize, .paddedWithoutPadLength, .headersPriorityTooShort, .wrongLength, .settingsAckWithPayload,
+             .settingsLengthNotMultipleOf6, .pushPromiseTooShort, .goawayTooShort:
+            return .frameSizeError
+        case .paddingAsLongAsPayload, .onStreamZero, .onStream, .enablePushNotBoolean, .initialWindowAboveMaximum,
+             .maxFrameSizeOutOfRange, .pushPromiseOfStreamZero, .windowUpdateOfZero:
+            return .protocolError
         }
     }
 
+    /// The code's name and the reason in English: the GOAWAY debug data this side sends.
     public var description: String { "\(code.name): \(reason)" }
 
-    /// Why, without the code's name.
+    /// Why, without the code's name, in English (``description``).
     public var reason: String {
         switch self {
-        case .frameSize(let why), .protocolError(let why): return why
+        case let .payloadAboveMaxFrameSize(length, maximum): return "a \(length)-octet payload exceeds SETTINGS_MAX_FRAME_SIZE \(maximum)"
+        case .paddedWithoutPadLength: return "PADDED without a Pad Length octet"
+        case .headersPriorityTooShort: return "HEADERS with PRIORITY shorter than 5 octets"
+        case let .wrongLength(type, octets, expected): return "\(type) of \(octets) octets, not \(expected)"
+        case .settingsAckWithPayload(let octets): return "SETTINGS ACK with a \(octets)-octet payload"
+        case .settingsLengthNotMultipleOf6(let octets): return "SETTINGS of \(octets) octets, not a multiple of 6"
+        case .pushPromiseTooShort: return "PUSH_PROMISE shorter than its promised stream ID"
+        case .goawayTooShort: return "GOAWAY shorter than 8 octets"
+        case .paddingAsLongAsPayload(let pad): return "padding (\(pad)) as long as the payload"
+        case .onStreamZero(let type): return "\(type) on stream 0"
+        case let .onStream(type, stream): return "\(type) on stream \(stream)"
+        case .enablePushNotBoolean(let value): return "SETTINGS_ENABLE_PUSH \(value), not 0 or 1"
+        case .initialWindowAboveMaximum(let value): return "SETTINGS_INITIAL_WINDOW_SIZE \(value) above 2^31-1"
+        case .maxFrameSizeOutOfRange(let value): return "SETTINGS_MAX_FRAME_SIZE \(value) outside 16384…16777215"
+        case .pushPromiseOfStreamZero: return "PUSH_PROMISE promising stream 0"
+        case .windowUpdateOfZero: return "WINDOW_UPDATE with an increment of 0"
         }
     }
 }
@@ -182,7 +219,7 @@ public struct HTTP2Frame: Sendable, Hashable {
         guard bytes.count >= headerLength else { return nil }
         let s = bytes.startIndex
         let length = Int(bytes[s]) << 16 | Int(bytes[s + 1]) << 8 | Int(bytes[s + 2])
-        guard length <= maxFrameSize else { throw .frameSize("a \(length)-octet payload exceeds SETTINGS_MAX_FRAME_SIZE \(maxFrameSize)") }
+        guard length <= maxFrameSize else { throw .payloadAboveMaxFrameSize(length: length, maximum: maxFrameSize) }
         guard bytes.count >= headerLength + length else { return nil }
         let typeCode = bytes[s + 3]
         let flags = HTTP2Flags(rawValue: bytes[s + 4])
@@ -231,8 +268,8 @@ extension HTTP2Frame.Payload {
     /// Removes padding (§6.1): Pad Length octet, then the data, then that many padding octets.
     static func unpadded(_ body: ArraySlice<UInt8>, flags: HTTP2Flags) throws(HTTP2FrameError) -> ArraySlice<UInt8> {
         guard flags.contains(.padded) else { return body }
-        guard let padLength = body.first else { throw .frameSize("PADDED without a Pad Length octet") }
-        guard Int(padLength) < body.count else { throw .protocolError("padding (\(padLength)) as long as the payload") }
+        guard let padLength = body.first else { throw .paddedWithoutPadLength }
+        guard Int(padLength) < body.count else { throw .paddingAsLongAsPayload(padLength: Int(padLength)) }
         return body[(body.startIndex + 1)..<(body.endIndex - Int(padLength))]
     }
 
@@ -240,9 +277,9 @@ extension HTTP2Frame.Payload {
         guard let known = HTTP2FrameType(rawValue: type) else { return .unknown(type: type, payload: Array(body)) }
         switch known {
         case .data, .headers, .priority, .rstStream, .pushPromise, .continuation:
-            guard streamID != 0 else { throw .protocolError("\(known.name) on stream 0") }
+            guard streamID != 0 else { throw .onStreamZero(frameType: known.name) }
         case .settings, .ping, .goaway:
-            guard streamID == 0 else { throw .protocolError("\(known.name) on stream \(streamID)") }
+            guard streamID == 0 else { throw .onStream(frameType: known.name, stream: streamID) }
         case .windowUpdate:
             break
         }
@@ -253,23 +290,23 @@ extension HTTP2Frame.Payload {
             var rest = try unpadded(body, flags: flags)
             var priority: [UInt8]?
             if flags.contains(.priority) {
-                guard rest.count >= 5 else { throw .frameSize("HEADERS with PRIORITY shorter than 5 octets") }
+                guard rest.count >= 5 else { throw .headersPriorityTooShort }
                 priority = Array(rest.prefix(5))
                 rest = rest.dropFirst(5)
             }
             return .headers(block: Array(rest), priority: priority)
         case .priority:
-            guard body.count == 5 else { throw .frameSize("PRIORITY of \(body.count) octets, not 5") }
+            guard body.count == 5 else { throw .wrongLength(frameType: "PRIORITY", octets: body.count, expected: 5) }
             return .priority(Array(body))
         case .rstStream:
-            guard body.count == 4 else { throw .frameSize("RST_STREAM of \(body.count) octets, not 4") }
+            guard body.count == 4 else { throw .wrongLength(frameType: "RST_STREAM", octets: body.count, expected: 4) }
             return .rstStream(HTTP2Frame.read32(body))
         case .settings:
             if flags.contains(.ack) {
-                guard body.isEmpty else { throw .frameSize("SETTINGS ACK with a \(body.count)-octet payload") }
+                guard body.isEmpty else { throw .settingsAckWithPayload(octets: body.count) }
                 return .settings([])
             }
-            guard body.count % 6 == 0 else { throw .frameSize("SETTINGS of \(body.count) octets, not a multiple of 6") }
+            guard body.count % 6 == 0 else { throw .settingsLengthNotMultipleOf6(octets: body.count) }
             var list: [(UInt16, UInt32)] = []
             var i = body.startIndex
             while i < body.endIndex {
@@ -277,11 +314,11 @@ extension HTTP2Frame.Payload {
                 let value = HTTP2Frame.read32(body[(i + 2)..<(i + 6)])
                 switch HTTP2Setting(rawValue: id) {
                 case .enablePush? where value > 1:
-                    throw .protocolError("SETTINGS_ENABLE_PUSH \(value), not 0 or 1")
+                    throw .enablePushNotBoolean(value)
                 case .initialWindowSize? where value > 0x7fff_ffff:
-                    throw .protocolError("SETTINGS_INITIAL_WINDOW_SIZE \(value) above 2^31-1")   // FLOW_CONTROL_ERROR in §6.5.2
+                    throw .initialWindowAboveMaximum(value)   // FLOW_CONTROL_ERROR in §6.5.2
                 case .maxFrameSize? where value < 16_384 || value > 16_777_215:
-                    throw .protocolError("SETTINGS_MAX_FRAME_SIZE \(value) outside 16384…16777215")
+                    throw .maxFrameSizeOutOfRange(value)
                 default: break
                 }
                 list.append((id, value))
@@ -290,21 +327,21 @@ extension HTTP2Frame.Payload {
             return .settings(list)
         case .pushPromise:
             let rest = try unpadded(body, flags: flags)
-            guard rest.count >= 4 else { throw .frameSize("PUSH_PROMISE shorter than its promised stream ID") }
+            guard rest.count >= 4 else { throw .pushPromiseTooShort }
             let promised = HTTP2Frame.read32(rest.prefix(4)) & 0x7fff_ffff
-            guard promised != 0 else { throw .protocolError("PUSH_PROMISE promising stream 0") }
+            guard promised != 0 else { throw .pushPromiseOfStreamZero }
             return .pushPromise(promisedStreamID: promised, block: Array(rest.dropFirst(4)))
         case .ping:
-            guard body.count == 8 else { throw .frameSize("PING of \(body.count) octets, not 8") }
+            guard body.count == 8 else { throw .wrongLength(frameType: "PING", octets: body.count, expected: 8) }
             return .ping(Array(body))
         case .goaway:
-            guard body.count >= 8 else { throw .frameSize("GOAWAY shorter than 8 octets") }
+            guard body.count >= 8 else { throw .goawayTooShort }
             return .goaway(lastStreamID: HTTP2Frame.read32(body.prefix(4)) & 0x7fff_ffff,
                            errorCode: HTTP2Frame.read32(body.dropFirst(4).prefix(4)), debug: Array(body.dropFirst(8)))
         case .windowUpdate:
-            guard body.count == 4 else { throw .frameSize("WINDOW_UPDATE of \(body.count) octets, not 4") }
+            guard body.count == 4 else { throw .wrongLength(frameType: "WINDOW_UPDATE", octets: body.count, expected: 4) }
             let increment = HTTP2Frame.read32(body) & 0x7fff_ffff
-            guard increment != 0 else { throw .protocolError("WINDOW_UPDATE with an increment of 0") }
+            guard increment != 0 else { throw .windowUpdateOfZero }
             return .windowUpdate(increment)
         case .continuation:
             return .continuation(Array(body))

@@ -65,34 +65,34 @@ public enum HTTP2Message {
     /// Why a request is malformed (RFC 9113 §8.1.1, §8.2.1, §8.3.1), nil when it is well-formed:
     /// uppercase field names, pseudo-header fields after regular ones or unknown, a missing :method,
     /// :scheme or :path (CONNECT aside), and a content-length the body does not match.
-    public static func malformedRequest(_ fields: [HPACKHeaderField], body: [UInt8]) -> String? {
+    public static func malformedRequest(_ fields: [HPACKHeaderField], body: [UInt8]) -> HTTP2MalformedRequest? {
         var regularSeen = false
         var pseudo: [String: String] = [:]
         for field in fields {
-            if field.name.contains(where: { $0.isUppercase }) { return "the field name '\(field.name)' has uppercase letters (§8.2.1)" }
+            if field.name.contains(where: { $0.isUppercase }) { return .uppercaseFieldName(field.name) }
             if field.name.hasPrefix(":") {
-                guard !regularSeen else { return "the pseudo-header field \(field.name) follows a regular field (§8.3)" }
+                guard !regularSeen else { return .pseudoHeaderAfterRegular(field.name) }
                 guard [":method", ":scheme", ":authority", ":path"].contains(field.name) else {
-                    return "\(field.name) is not a request pseudo-header field (§8.3.1)"
+                    return .unknownPseudoHeader(field.name)
                 }
-                guard pseudo[field.name] == nil else { return "\(field.name) appears twice (§8.3.1)" }
+                guard pseudo[field.name] == nil else { return .repeatedPseudoHeader(field.name) }
                 pseudo[field.name] = field.value
             } else {
                 regularSeen = true
                 if field.name != "host", connectionSpecific.contains(field.name) {
-                    return "the connection-specific field '\(field.name)' (§8.2.2)"
+                    return .connectionSpecificField(field.name)
                 }
             }
         }
         if pseudo[":method"] != "CONNECT" {
             for name in [":method", ":scheme", ":path"] where (pseudo[name] ?? "").isEmpty {
-                return "the request has no \(name) (§8.3.1)"
+                return .missingPseudoHeader(name)
             }
         }
         let lengths = fields.filter { $0.name == "content-length" }.map(\.value)
         if let length = lengths.first {
-            guard lengths.allSatisfy({ $0 == length }), let n = Int(length), n >= 0 else { return "content-length '\(length)' is not one number (§8.1.1)" }
-            guard n == body.count else { return "content-length \(n) but a body of \(body.count) bytes (§8.1.1)" }
+            guard lengths.allSatisfy({ $0 == length }), let n = Int(length), n >= 0 else { return .contentLengthNotOneNumber(length) }
+            guard n == body.count else { return .contentLengthMismatch(declared: n, body: body.count) }
         }
         return nil
     }

@@ -58,52 +58,46 @@ public struct AFSecurityPolicy: Sendable {
 
     /// `evaluateServerTrust:forDomain:`.
     public func evaluate(_ trust: ServerTrust, forDomain domain: String?) -> PolicyDecision {
-        var reasons: [String] = []
+        var reasons: [TrustReason] = []
         if mode == .none && behaviour == .v2_5_1 {
-            return PolicyDecision(accepted: true, reasons: ["AFNetworking 2.5.1: pinning mode none returns YES without evaluating the chain"])
+            return PolicyDecision(accepted: true, reasons: [.afNetworking(.v251ModeNoneReturnsYES)])
         }
         // Step 1.
         if domain != nil && allowInvalidCertificates && validatesDomainName && (mode == .none || pinnedCertificates.isEmpty) {
-            return PolicyDecision(accepted: false, reasons: [
-                "step 1: domain given, allowInvalidCertificates and validatesDomainName are YES, and "
-                + (mode == .none ? "mode is none" : "there are no pinned certificates")
-                + ": \"In order to validate a domain name for self signed certificates, you MUST use pinning.\" → NO"])
+            return PolicyDecision(accepted: false, reasons: [.afNetworking(.mustUsePinning(modeNone: mode == .none))])
         }
         // Step 2.
         let purpose: ChainValidator.Purpose = validatesDomainName ? .sslServer(host: domain) : .basicX509
-        reasons.append(validatesDomainName ? "step 2: policy SSL(host: \(domain ?? "nil"))"
-                                           : "step 2: validatesDomainName NO → BasicX509 policy (host not checked)")
+        reasons.append(.afNetworking(validatesDomainName ? .sslPolicy(host: domain) : .basicX509Policy))
         let evaluation = trust.evaluate(purpose)
-        let chainText = evaluation.isValid ? "chain valid (\(evaluation.result.rawValue))"
-            : "chain invalid (\(evaluation.result.rawValue): \(evaluation.firstFailure?.detail ?? "?"))"
+        let chain = EvaluationSummary(evaluation)
         // Step 3.
         if mode == .none {
             let ok = allowInvalidCertificates || evaluation.isValid
-            reasons.append("step 3: mode none → allowInvalidCertificates (\(allowInvalidCertificates ? "YES" : "NO")) OR \(chainText) → \(ok ? "YES" : "NO")")
+            reasons.append(.afNetworking(.modeNoneResult(allowInvalidCertificates: allowInvalidCertificates, chain: chain, accepted: ok)))
             return PolicyDecision(accepted: ok, reasons: reasons, evaluation: evaluation)
         }
         // Step 4.
         if !evaluation.isValid && !allowInvalidCertificates {
-            reasons.append("step 4: \(chainText) and allowInvalidCertificates NO → NO")
+            reasons.append(.afNetworking(.chainRefused(chain)))
             return PolicyDecision(accepted: false, reasons: reasons, evaluation: evaluation)
         }
-        reasons.append("step 4: \(chainText)" + (evaluation.isValid ? "" : ", tolerated because allowInvalidCertificates is YES"))
+        reasons.append(.afNetworking(.chainChecked(chain, tolerated: !evaluation.isValid)))
         switch mode {
         case .certificate:
             // Step 5: pinned certificates become the only anchors, then evaluate again.
             let pinned = pinnedCertificates.compactMap { try? X509Certificate(der: $0) }
-            let anchored = trust.evaluate(purpose, anchors: trust.anchors.withAnchors(pinned, name: "pinned certificates"))
+            let anchored = trust.evaluate(purpose, anchors: trust.anchors.withAnchors(pinned, name: .pinnedCertificates))
             guard anchored.isValid else {
-                reasons.append("step 5: with the \(pinned.count) pinned certificate(s) as the only anchors the chain is invalid "
-                               + "(\(anchored.firstFailure?.detail ?? anchored.result.rawValue)) → NO")
+                reasons.append(.afNetworking(.pinnedAnchorsInvalid(pinned: pinned.count, EvaluationSummary(anchored))))
                 return PolicyDecision(accepted: false, reasons: reasons, evaluation: anchored)
             }
-            reasons.append("step 5: chain valid against the pinned certificates as anchors")
+            reasons.append(.afNetworking(.pinnedAnchorsValid))
             for cert in anchored.path.reversed() where pinnedCertificates.contains(cert.der) {
-                reasons.append("step 5: chain certificate \(cert.subject) equals a pinned certificate byte for byte → YES")
+                reasons.append(.afNetworking(.pinnedCertificateFound(subject: "\(cert.subject)")))
                 return PolicyDecision(accepted: true, reasons: reasons, evaluation: anchored)
             }
-            reasons.append("step 5: no chain certificate equals a pinned certificate → NO")
+            reasons.append(.afNetworking(.noPinnedCertificateInChain))
             return PolicyDecision(accepted: false, reasons: reasons, evaluation: anchored)
         case .publicKey:
             // Step 6: any key of the chain equal to a pinned key; no further evaluation.
@@ -111,10 +105,10 @@ public struct AFSecurityPolicy: Sendable {
             let pinnedKeys = pinnedPublicKeys
             let matches = chain.filter { pinnedKeys.contains($0.publicKey.der) }
             if let first = matches.first {
-                reasons.append("step 6: public key of \(first.subject) equals a pinned key (\(matches.count) match(es)) → YES")
+                reasons.append(.afNetworking(.publicKeyPinFound(subject: "\(first.subject)", matches: matches.count)))
                 return PolicyDecision(accepted: true, reasons: reasons, evaluation: evaluation)
             }
-            reasons.append("step 6: none of the \(chain.count) chain public key(s) equals one of the \(pinnedKeys.count) pinned key(s) → NO")
+            reasons.append(.afNetworking(.noPublicKeyPinInChain(chainKeys: chain.count, pinnedKeys: pinnedKeys.count)))
             return PolicyDecision(accepted: false, reasons: reasons, evaluation: evaluation)
         case .none:
             return PolicyDecision(accepted: false, reasons: reasons, evaluation: evaluation)

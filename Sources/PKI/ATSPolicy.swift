@@ -112,14 +112,14 @@ public struct ATSPolicy: Sendable {
     }
 
     /// The requirements for `host` and the reasons they follow from, in order.
-    public func requirements(host: String, loadKind: LoadKind = .app) -> (Requirements, [String]) {
+    public func requirements(host: String, loadKind: LoadKind = .app) -> (Requirements, [ATSReason]) {
         let (requirements, reasons, _) = requirementsChecked(host: host, loadKind: loadKind)
         return (requirements, reasons)
     }
 
     /// The requirements for `host`, the reasons they follow from and the same steps as rule checks.
-    func requirementsChecked(host: String, loadKind: LoadKind) -> (Requirements, [String], [ATSRuleCheck]) {
-        var reasons: [String] = []
+    func requirementsChecked(host: String, loadKind: LoadKind) -> (Requirements, [ATSReason], [ATSRuleCheck]) {
+        var reasons: [ATSReason] = []
         var checks: [ATSRuleCheck] = []
         var allowsHTTP = false
         var minimum = TLSVersion.tls12
@@ -129,8 +129,7 @@ public struct ATSPolicy: Sendable {
 
         if let (domain, entry) = Self.lookup(host, in: exceptionDomains, includes: { $0.includesSubdomains }) {
             let viaSubdomains = domain != host.lowercased()
-            reasons.append("NSExceptionDomains[\(domain)] applies" + (viaSubdomains ? " (NSIncludesSubdomains)" : "")
-                           + "; global keys are not inherited")
+            reasons.append(.exceptionDomain(domain: domain, viaSubdomains: viaSubdomains))
             checks.append(ATSRuleCheck(.exceptionDomain, .applies, ["domain": domain, "viaSubdomains": "\(viaSubdomains)"]))
             allowsHTTP = entry.allowsInsecureHTTPLoads ?? false
             loosenedTrust = allowsHTTP
@@ -144,28 +143,28 @@ public struct ATSPolicy: Sendable {
             }
             if allowsArbitraryLoads == true {
                 if specific {
-                    reasons.append("NSAllowsArbitraryLoads ignored: NSAllowsArbitraryLoadsInWebContent/ForMedia/NSAllowsLocalNetworking present (iOS 10+)")
+                    reasons.append(.arbitraryLoadsIgnored)
                     checks.append(ATSRuleCheck(.arbitraryLoadsIgnored, .applies))
                 } else {
                     exempt("NSAllowsArbitraryLoads")
-                    reasons.append("NSAllowsArbitraryLoads YES: ATS is off for this load")
+                    reasons.append(.arbitraryLoads)
                 }
             }
             if loadKind == .webContent && allowsArbitraryLoadsInWebContent == true {
                 exempt("NSAllowsArbitraryLoadsInWebContent")
-                reasons.append("NSAllowsArbitraryLoadsInWebContent YES: web content is exempt")
+                reasons.append(.webContentExempt)
             }
             if loadKind == .media && allowsArbitraryLoadsForMedia == true {
                 exempt("NSAllowsArbitraryLoadsForMedia")
-                reasons.append("NSAllowsArbitraryLoadsForMedia YES: media is exempt")
+                reasons.append(.mediaExempt)
             }
             if allowsLocalNetworking == true && Self.isLocal(host) {
                 exempt("NSAllowsLocalNetworking", ["host": host])
-                reasons.append("NSAllowsLocalNetworking YES and \(host) is a local name/IP: exempt")
+                reasons.append(.localNetworkingExempt(host: host))
             }
             if everythingAllowed { allowsHTTP = true; requiresFS = false; minimum = .tls10; loosenedTrust = true }
             else {
-                reasons.append("ATS defaults: HTTPS, TLS ≥ 1.2, forward secrecy, SHA-256+ signatures, RSA ≥ 2048 / EC ≥ 256, default trust")
+                reasons.append(.defaults)
                 checks.append(ATSRuleCheck(.defaults, .applies))
             }
         }
@@ -178,7 +177,7 @@ public struct ATSPolicy: Sendable {
     public func evaluate(_ connection: Connection) -> PolicyDecision {
         let host = connection.host
         let (requirements, initialReasons, initialChecks) = self.requirementsChecked(host: host, loadKind: connection.loadKind)
-        var reasons = initialReasons
+        var reasons = initialReasons.map(TrustReason.ats)
         var checks = initialChecks
         let allowsHTTP = requirements.allowsHTTP
         let minimum = requirements.minimumTLSVersion
@@ -190,38 +189,38 @@ public struct ATSPolicy: Sendable {
         func key(_ name: String) -> [String] { ["NSExceptionDomains", domain, name] }
 
         guard connection.usesHTTPS else {
-            reasons.append(allowsHTTP ? "http:// allowed" : "http:// blocked (insecure HTTP load)")
+            reasons.append(.ats(allowsHTTP ? .httpAllowed : .httpBlocked))
             checks.append(ATSRuleCheck(.https, allowsHTTP ? .relaxed : .failed, ["host": host], relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
             return PolicyDecision(accepted: allowsHTTP, reasons: reasons, atsChecks: checks)
         }
         checks.append(ATSRuleCheck(.https, .passed, ["host": host]))
-        func reject(_ why: String, _ check: ATSRuleCheck) -> PolicyDecision {
-            reasons.append(why)
+        func reject(_ why: ATSReason, _ check: ATSRuleCheck) -> PolicyDecision {
+            reasons.append(.ats(why))
             checks.append(check)
             return PolicyDecision(accepted: false, reasons: reasons, atsChecks: checks)
         }
         let versions = ["version": connection.tlsVersion.name, "minimum": minimum.name]
         if connection.tlsVersion < minimum {
-            return reject("\(connection.tlsVersion.name) is below the minimum \(minimum.name)",
+            return reject(.versionBelowMinimum(version: connection.tlsVersion, minimum: minimum),
                           ATSRuleCheck(.minimumVersion, .failed, versions, relaxedBy: key("NSExceptionMinimumTLSVersion")))
         }
-        reasons.append("\(connection.tlsVersion.name) ≥ \(minimum.name)")
+        reasons.append(.ats(.versionMeetsMinimum(version: connection.tlsVersion, minimum: minimum)))
         checks.append(ATSRuleCheck(.minimumVersion, minimum < .tls12 && connection.tlsVersion < .tls12 ? .relaxed : .passed, versions,
                                    relaxedBy: key("NSExceptionMinimumTLSVersion")))
         let fs = ["forwardSecret": "\(connection.forwardSecret)"]
         if requiresFS {
             guard connection.forwardSecret else {
-                return reject("the negotiated suite is not forward secret (ECDHE required)",
+                return reject(.notForwardSecret,
                               ATSRuleCheck(.forwardSecrecy, .failed, fs, relaxedBy: key("NSExceptionRequiresForwardSecrecy")))
             }
-            reasons.append("forward-secret suite")
+            reasons.append(.ats(.forwardSecret))
             checks.append(ATSRuleCheck(.forwardSecrecy, .passed, fs))
         } else if !everythingAllowed {
-            reasons.append("NSExceptionRequiresForwardSecrecy NO: non-FS suites and smaller keys allowed")
+            reasons.append(.ats(.forwardSecrecyNotRequired))
             checks.append(ATSRuleCheck(.forwardSecrecy, .relaxed, fs, relaxedBy: key("NSExceptionRequiresForwardSecrecy")))
         }
         guard let trust = connection.trust else {
-            return reject("no server certificate", ATSRuleCheck(.defaultTrust, .failed, ["result": "noCertificate"]))
+            return reject(.noServerCertificate, ATSRuleCheck(.defaultTrust, .failed, ["result": "noCertificate"]))
         }
         var evaluation: ChainValidationResult?
         if !everythingAllowed {
@@ -232,10 +231,10 @@ public struct ATSPolicy: Sendable {
                 let values = ["algorithm": "\(key.kind)", "bits": "\(key.keyBits)"]
                 if requiresFS {
                     guard strong else {
-                        return reject("leaf key \(key.kind) \(key.keyBits) bits is below RSA 2048 / EC 256",
+                        return reject(.keyTooSmall(key: "\(key.kind)", bits: key.keyBits),
                                       ATSRuleCheck(.keySize, .failed, values, relaxedBy: self.key(domain, "NSExceptionRequiresForwardSecrecy")))
                     }
-                    reasons.append("leaf key \(key.kind) \(key.keyBits) bits")
+                    reasons.append(.ats(.keySize(key: "\(key.kind)", bits: key.keyBits)))
                     checks.append(ATSRuleCheck(.keySize, .passed, values))
                 } else {
                     checks.append(ATSRuleCheck(.keySize, strong ? .passed : .relaxed, values,
@@ -244,26 +243,26 @@ public struct ATSPolicy: Sendable {
             }
             for cert in trust.presented where !(trust.anchors.stores.contains { $0.contains(cert) }) {
                 if let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 {
-                    return reject("\(cert.subject) is signed with \(hash): SHA-256 or better required",
+                    return reject(.weakSignatureHash(subject: "\(cert.subject)", hash: "\(hash)"),
                                   ATSRuleCheck(.signatureHash, .failed, ["subject": "\(cert.subject)", "hash": "\(hash)"],
                                                relaxedBy: ["NSAllowsArbitraryLoads"]))
                 }
             }
-            reasons.append("certificate signatures SHA-256 or better")
+            reasons.append(.ats(.signaturesStrong))
             checks.append(ATSRuleCheck(.signatureHash, .passed))
             let result = trust.defaultEvaluation(host: host)
             evaluation = result
             let values = ["result": result.result.rawValue, "detail": result.firstFailure?.detail ?? ""]
             if !result.isValid {
                 if loosenedTrust {
-                    reasons.append("default trust fails (\(result.firstFailure?.detail ?? "?")) but NSExceptionAllowsInsecureHTTPLoads lets the app decide")
+                    reasons.append(.ats(.defaultTrustLoosened(EvaluationSummary(result))))
                     checks.append(ATSRuleCheck(.defaultTrust, .relaxed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
                 } else {
-                    return reject("default trust evaluation fails: \(result.firstFailure?.detail ?? result.result.rawValue)",
+                    return reject(.defaultTrustFails(EvaluationSummary(result)),
                                   ATSRuleCheck(.defaultTrust, .failed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
                 }
             } else {
-                reasons.append("default trust evaluation passes (\(result.result.rawValue))")
+                reasons.append(.ats(.defaultTrustPasses(result.result)))
                 checks.append(ATSRuleCheck(.defaultTrust, .passed, values))
             }
         }
@@ -271,24 +270,24 @@ public struct ATSPolicy: Sendable {
             let chain = evaluation?.path.isEmpty == false ? (evaluation?.path ?? []) : trust.presented
             if let leafPins = pins.leafIdentities {
                 guard let leaf = chain.first, leafPins.contains(Pins.publicKeyPin(leaf)) else {
-                    return reject("NSPinnedDomains[\(pinned)]: the leaf's SPKI-SHA256-BASE64 is not in NSPinnedLeafIdentities",
+                    return reject(.pinnedLeafMismatch(domain: pinned),
                                   ATSRuleCheck(.pinnedLeaf, .failed, ["domain": pinned],
                                                relaxedBy: ["NSPinnedDomains", pinned, "NSPinnedLeafIdentities"]))
                 }
-                reasons.append("NSPinnedLeafIdentities matches the leaf key")
+                reasons.append(.ats(.pinnedLeafMatches))
                 checks.append(ATSRuleCheck(.pinnedLeaf, .passed, ["domain": pinned]))
             }
             if let caPins = pins.caIdentities {
                 guard let ca = chain.dropFirst().first(where: { caPins.contains(Pins.publicKeyPin($0)) }) else {
-                    return reject("NSPinnedDomains[\(pinned)]: no CA key of the chain is in NSPinnedCAIdentities",
+                    return reject(.pinnedCAMismatch(domain: pinned),
                                   ATSRuleCheck(.pinnedCA, .failed, ["domain": pinned],
                                                relaxedBy: ["NSPinnedDomains", pinned, "NSPinnedCAIdentities"]))
                 }
-                reasons.append("NSPinnedCAIdentities matches \(ca.subject)")
+                reasons.append(.ats(.pinnedCAMatches(subject: "\(ca.subject)")))
                 checks.append(ATSRuleCheck(.pinnedCA, .passed, ["domain": pinned, "subject": "\(ca.subject)"]))
             }
         }
-        reasons.append("ATS allows the connection")
+        reasons.append(.ats(.allowed))
         return PolicyDecision(accepted: true, reasons: reasons, evaluation: evaluation, atsChecks: checks)
     }
 

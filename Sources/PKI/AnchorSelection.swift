@@ -19,7 +19,7 @@ public struct AnchorSelection: Sendable, Hashable {
     }
 
     /// The same selection with explicit anchors replaced (AFSecurityPolicy's certificate mode does this).
-    public func withAnchors(_ anchors: [X509Certificate], name: String, only: Bool = true) -> AnchorSelection {
+    public func withAnchors(_ anchors: [X509Certificate], name: TrustStoreName, only: Bool = true) -> AnchorSelection {
         AnchorSelection(system: system, custom: TrustStore(name: name, anchors: anchors), anchorsOnly: only)
     }
 }

@@ -18,18 +18,16 @@ public enum BundledAnchorDelegate {
     /// Evaluates `trust` for `host` with `bundled` as the anchor certificates.
     public static func bundledAnchor(_ bundled: [X509Certificate], anchorsOnly: Bool = true, trust: ServerTrust,
                                      host: String) -> Decision {
-        let anchors = trust.anchors.withAnchors(bundled, name: "bundled certificates", only: anchorsOnly)
+        let anchors = trust.anchors.withAnchors(bundled, name: .bundledCertificates, only: anchorsOnly)
         let evaluation = trust.evaluate(.sslServer(host: host), anchors: anchors)
-        var reasons = ["SecTrustSetAnchorCertificates with \(bundled.count) bundled certificate(s)"
-                       + (anchorsOnly ? " (the system anchors no longer count)" : "; SecTrustSetAnchorCertificatesOnly NO keeps the system anchors")]
-        reasons.append("SecTrustEvaluate (SSL policy, host \(host)) → \(evaluation.result.rawValue)"
-                       + (evaluation.firstFailure.map { " (\($0.detail))" } ?? ""))
+        var reasons: [TrustReason] = [.bundledAnchors(count: bundled.count, anchorsOnly: anchorsOnly),
+                                      .bundledEvaluation(host: host, EvaluationSummary(evaluation))]
         let disposition: ChallengeDisposition
         if evaluation.isValid {
-            reasons.append("Proceed or Unspecified: useCredential with a credential for the trust")
+            reasons.append(.bundledProceeds)
             disposition = .useCredential
         } else {
-            reasons.append("neither Proceed nor Unspecified: cancelAuthenticationChallenge")
+            reasons.append(.bundledCancels)
             disposition = .cancelAuthenticationChallenge
         }
         let outcome = ChallengeResolver.resolve(method: .serverTrust, disposition: disposition, trust: trust, host: host, reasons: reasons)

@@ -5,7 +5,7 @@ public struct ChainValidationResult: Sendable, Equatable {
     public let path: [X509Certificate]
     public let checks: [ChainCheck]
     /// The store whose anchor ended the path.
-    public let anchorStore: String?
+    public let anchorStore: TrustStoreName?
 
     public var firstFailure: ChainCheck? { checks.first { !$0.passed } }
     public var isValid: Bool { result.isValid }

@@ -18,15 +18,15 @@ extension ChainValidator {
     }
 
     /// For each certificate carrying nameConstraints: its depth and the problems found below it (empty: satisfied).
-    static func nameConstraintResults(path: [X509Certificate]) -> [(depth: Int, problems: [String])] {
-        var results: [(depth: Int, problems: [String])] = []
+    static func nameConstraintResults(path: [X509Certificate]) -> [(depth: Int, problems: [ChainCheck.NameConstraintProblem])] {
+        var results: [(depth: Int, problems: [ChainCheck.NameConstraintProblem])] = []
         var budget = nameConstraintComparisonLimit
         for (caDepth, ca) in path.enumerated() {
             guard caDepth > 0, let constraints = ca.extensions.nameConstraints else { continue }
-            var problems: [String] = []
+            var problems: [ChainCheck.NameConstraintProblem] = []
             let malformed = constraints.malformedBases
             if !malformed.isEmpty {
-                problems.append("malformed constraint(s) \(malformed.map(\.description).joined(separator: ", "))")
+                problems.append(.malformedConstraints(malformed.map(\.description)))
                 results.append((caDepth, problems))
                 continue
             }
@@ -36,7 +36,7 @@ extension ChainValidator {
                 let names = constrainedNames(cert)
                 budget -= names.count * constraints.count
                 guard budget >= 0 else {
-                    problems.append("more than \(nameConstraintComparisonLimit) name/constraint comparisons: refused as a denial of service")
+                    problems.append(.tooManyComparisons(limit: nameConstraintComparisonLimit))
                     break
                 }
                 problems += violations(of: constraints, by: names, at: depth)
@@ -49,8 +49,8 @@ extension ChainValidator {
     /// §4.2.1.10: a name must lie inside one permitted subtree of its type when any of that type is
     /// listed, and inside no excluded subtree. A name type we cannot compare (otherName, …) fails
     /// when a constraint of that type exists, since it cannot be shown to satisfy it.
-    static func violations(of constraints: NameConstraints, by names: [GeneralName], at depth: Int) -> [String] {
-        var problems: [String] = []
+    static func violations(of constraints: NameConstraints, by names: [GeneralName], at depth: Int) -> [ChainCheck.NameConstraintProblem] {
+        var problems: [ChainCheck.NameConstraintProblem] = []
         let permitted = constraints.permitted ?? []
         let excluded = constraints.excluded ?? []
         for name in names {
@@ -69,11 +69,11 @@ extension ChainValidator {
                 if excludedBy != nil || malformedName { break }
             }
             if malformedName {
-                problems.append("depth \(depth): \(name) is not a well-formed name of its type")
+                problems.append(.malformedName(depth: depth, name: name.description))
                 continue
             }
             if let excludedBy {
-                problems.append("depth \(depth): \(name) lies in excluded subtree \(excludedBy)")
+                problems.append(.excluded(depth: depth, name: name.description, subtree: excludedBy.description))
                 continue
             }
             guard !permittedOfType.isEmpty else { continue }
@@ -87,10 +87,9 @@ extension ChainValidator {
                 if inside || malformedName { break }
             }
             if malformedName {
-                problems.append("depth \(depth): \(name) is not a well-formed name of its type")
+                problems.append(.malformedName(depth: depth, name: name.description))
             } else if !inside {
-                problems.append("depth \(depth): \(name) lies in none of the permitted subtrees "
-                                + permittedOfType.map(\.description).joined(separator: ", "))
+                problems.append(.notPermitted(depth: depth, name: name.description, permitted: permittedOfType.map(\.description)))
             }
         }
         return problems

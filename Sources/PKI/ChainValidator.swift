@@ -38,7 +38,7 @@ public struct ChainValidator: Sendable {
     /// Validates the certificates the peer presented (leaf first; the rest are untrusted intermediates).
     public func validate(_ presented: [X509Certificate]) -> ChainValidationResult {
         guard let leaf = presented.first else {
-            let check = ChainCheck(kind: .pathBuilding, depth: 0, subject: "-", passed: false, detail: "no certificate presented")
+            let check = ChainCheck(kind: .pathBuilding, depth: 0, subject: "-", passed: false, finding: .noCertificatePresented)
             return ChainValidationResult(result: .recoverableTrustFailure, path: [], checks: [check], anchorStore: nil)
         }
         let pool = Array(presented.dropFirst())
@@ -55,7 +55,7 @@ public struct ChainValidator: Sendable {
         var checks = linkChecks(path: partial, anchorIncluded: false)
         let top = partial.last ?? leaf
         checks.append(ChainCheck(kind: .anchor, depth: partial.count - 1, subject: top.subject.description, passed: false,
-                                 detail: "no path to a trusted anchor: issuer \(top.issuer) is not in \(anchors.stores.map(\.name).joined(separator: " or "))"))
+                                 finding: .noPathToAnchor(issuer: top.issuer.description, stores: anchors.stores.map(\.name))))
         return ChainValidationResult(result: checks.contains { !$0.passed && Self.isFatal($0.kind) } ? .fatalTrustFailure : .recoverableTrustFailure,
                                      path: partial, checks: checks, anchorStore: nil)
     }
@@ -110,29 +110,25 @@ public struct ChainValidator: Sendable {
 
     // MARK: checks
 
-    static func weakKey(_ cert: X509Certificate) -> String? {
+    static func weakKey(_ cert: X509Certificate) -> ChainCheck.WeakAlgorithm? {
         guard cert.publicKey.kind == .rsa || cert.publicKey.kind == .rsaPSS else { return nil }
-        if cert.publicKey.keyBits < 2048 { return "RSA-\(cert.publicKey.keyBits) key" }
-        if cert.publicKey.keyBits % 8 != 0 { return "RSA modulus of \(cert.publicKey.keyBits) bits (not a whole number of bytes)" }
+        if cert.publicKey.keyBits < 2048 { return .rsaKeyTooShort(bits: cert.publicKey.keyBits) }
+        if cert.publicKey.keyBits % 8 != 0 { return .rsaModulusNotWholeBytes(bits: cert.publicKey.keyBits) }
         return nil
     }
 
     /// Extension criticality that makes a certificate unusable: an unknown critical extension
     /// (RFC 5280 §4.2), a critical authority/subject key identifier (§4.2.1.1, §4.2.1.2: MUST be
     /// non-critical), or a non-critical subjectAltName on a certificate with an empty subject (§4.2.1.6).
-    static func criticalityProblems(_ cert: X509Certificate) -> [String] {
+    static func criticalityProblems(_ cert: X509Certificate) -> [ChainCheck.CriticalityProblem] {
         let ext = cert.extensions
-        var problems: [String] = []
+        var problems: [ChainCheck.CriticalityProblem] = []
         let unhandled = ext.unhandledCritical
-        if !unhandled.isEmpty { problems.append("unknown critical extension(s) \(unhandled.joined(separator: ", "))") }
-        if ext.all.contains(where: { $0.oid == "2.5.29.35" && $0.critical }) {
-            problems.append("authorityKeyIdentifier marked critical (RFC 5280 §4.2.1.1: MUST be non-critical)")
-        }
-        if ext.all.contains(where: { $0.oid == "2.5.29.14" && $0.critical }) {
-            problems.append("subjectKeyIdentifier marked critical (RFC 5280 §4.2.1.2: MUST be non-critical)")
-        }
+        if !unhandled.isEmpty { problems.append(.unknownCritical(unhandled)) }
+        if ext.all.contains(where: { $0.oid == "2.5.29.35" && $0.critical }) { problems.append(.authorityKeyIdentifierCritical) }
+        if ext.all.contains(where: { $0.oid == "2.5.29.14" && $0.critical }) { problems.append(.subjectKeyIdentifierCritical) }
         if cert.subject.attributes.isEmpty, ext.all.contains(where: { $0.oid == "2.5.29.17" && !$0.critical }) {
-            problems.append("empty subject with a non-critical subjectAltName (RFC 5280 §4.2.1.6: MUST be critical)")
+            problems.append(.emptySubjectWithNonCriticalSubjectAltName)
         }
         return problems
     }
@@ -143,19 +139,17 @@ public struct ChainValidator: Sendable {
         var checks = linkChecks(path: path, anchorIncluded: true)
         for (depth, problems) in Self.nameConstraintResults(path: path) {
             checks.append(ChainCheck(kind: .nameConstraints, depth: depth, subject: path[depth].subject.description, passed: problems.isEmpty,
-                                     detail: problems.isEmpty ? "every name below satisfies the name constraints"
-                                                              : problems.prefix(4).joined(separator: "; ")))
+                                     finding: problems.isEmpty ? .nameConstraintsSatisfied : .nameConstraintViolations(Array(problems.prefix(4)))))
         }
         if let limit = maxIntermediates {
             let counted = path.dropFirst().dropLast().filter { !$0.isSelfIssued }.count
             checks.append(ChainCheck(kind: .chainDepth, depth: max(path.count - 2, 0), subject: path[max(path.count - 2, 0)].subject.description,
-                                     passed: counted <= limit, detail: "\(counted) intermediate(s), at most \(limit) allowed"))
+                                     passed: counted <= limit, finding: .chainDepth(intermediates: counted, limit: limit)))
         }
         if let anchor = path.last {
             checks.append(ChainCheck(kind: .anchor, depth: path.count - 1, subject: anchor.subject.description, passed: true,
-                                     detail: path.count == 1 ? "the certificate itself is a trust anchor in \(store.name)"
-                                                             : "anchored by \(anchor.subject) in \(store.name)",
-                                     finding: path.count == 1 ? nil : .anchoredBy(anchor: "\(anchor.subject)", store: store.name)))
+                                     finding: path.count == 1 ? .isItselfAnchor(store: store.name)
+                                                              : .anchoredBy(anchor: "\(anchor.subject)", store: store.name)))
         }
         let result: TrustResult
         if let failure = checks.first(where: { !$0.passed }) {
@@ -180,10 +174,8 @@ public struct ChainValidator: Sendable {
         for (depth, cert) in path.enumerated() {
             let isAnchor = anchorIncluded && depth == path.count - 1
             let name = cert.subject.description
-            func add(_ kind: ChainCheck.Kind, _ passed: Bool, _ detail: String, _ signature: SignatureCheck? = nil,
-                     validity: ChainCheck.ValidityFailure? = nil, finding: ChainCheck.Finding? = nil) {
-                checks.append(ChainCheck(kind: kind, depth: depth, subject: name, passed: passed, detail: detail, signature: signature,
-                                         validityFailure: validity, finding: finding))
+            func add(_ kind: ChainCheck.Kind, _ passed: Bool, _ finding: ChainCheck.Finding, _ signature: SignatureCheck? = nil) {
+                checks.append(ChainCheck(kind: kind, depth: depth, subject: name, passed: passed, finding: finding, signature: signature))
             }
             if !isAnchor, depth + 1 < path.count {
                 let issuer = path[depth + 1]
@@ -191,69 +183,59 @@ public struct ChainValidator: Sendable {
                                                 algorithm: cert.signatureAlgorithm, issuerKey: issuer.publicKey)
                 let agree = cert.signatureAlgorithmsMatch
                 add(.signature, sig.passed && agree,
-                    agree ? "signed by \(issuer.subject) with \(cert.signatureAlgorithm): \(sig.note)"
-                          : "outer signatureAlgorithm differs from the TBSCertificate's", sig)
+                    agree ? .signedBy(issuer: issuer.subject.description, algorithm: cert.signatureAlgorithm, outcome: sig.outcome)
+                          : .signatureAlgorithmsDiffer, sig)
             }
             // Validity: every certificate, the anchor too (as Apple's trust evaluation and webpki do).
             let validity: ChainCheck.ValidityFailure? = time < cert.notBefore ? .notYetValid : (time > cert.notAfter ? .expired : nil)
-            let prefix = isAnchor ? "anchor " : ""
-            add(.validity, validity == nil, validity == nil ? prefix + "within validity"
-                : (validity == .notYetValid ? prefix + "not yet valid (notBefore \(cert.notBefore) > now \(time))"
-                                            : prefix + "expired (notAfter \(cert.notAfter) < now \(time))"),
-                validity: validity, finding: validity == nil ? .withinValidity(anchor: isAnchor) : nil)
+            add(.validity, validity == nil, validity == nil ? .withinValidity(anchor: isAnchor)
+                : (validity == .notYetValid ? .notYetValid(anchor: isAnchor, notBefore: cert.notBefore, now: time)
+                                            : .expired(anchor: isAnchor, notAfter: cert.notAfter, now: time)))
             if isAnchor && depth > 0 {
                 // A CA anchor is trusted for its key, its own signature is not checked (RFC 5280 §6.1.1 d),
                 // but a weak key or an unusable critical extension still fails the path.
-                if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, "anchor key too weak: \(weak)") }
+                if rejectWeakAlgorithms, let weak = Self.weakKey(cert) { add(.algorithmStrength, false, .tooWeak(anchor: true, problems: [weak])) }
                 let problems = Self.criticalityProblems(cert)
-                if !problems.isEmpty { add(.criticalExtensions, false, "anchor: " + problems.joined(separator: "; ")) }
+                if !problems.isEmpty { add(.criticalExtensions, false, .criticalityProblems(anchor: true, problems: problems)) }
                 let profile = Self.profileProblems(cert, isAnchor: true, isLeaf: false)
-                if !profile.isEmpty { add(.profile, false, "anchor: " + profile.joined(separator: "; ")) }
+                if !profile.isEmpty { add(.profile, false, .profileProblems(anchor: true, problems: profile)) }
             } else {
                 // Every non-anchor, and the leaf even when it is itself the anchor (a pinned self-signed
                 // certificate): a trusted end entity must still be usable — OpenSSL -partial_chain rejects
                 // a weak EE key (error 66) or an unsuitable purpose (26) on a certificate it trusts.
                 if rejectWeakAlgorithms {
-                    var problems: [String] = []
+                    var problems: [ChainCheck.WeakAlgorithm] = []
                     // The anchor's self-signature is not checked, so its digest does not matter.
-                    if !isAnchor, let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 { problems.append("\(hash) signature") }
+                    if !isAnchor, let hash = cert.signatureAlgorithm.hash, hash == .sha1 || hash == .md5 { problems.append(.digest(hash)) }
                     if let weak = Self.weakKey(cert) { problems.append(weak) }
                     if depth == 0, let unsupported = Self.unsupportedLeafKey(cert) { problems.append(unsupported) }
                     add(.algorithmStrength, problems.isEmpty,
-                        problems.isEmpty ? "\(cert.signatureAlgorithm), \(cert.publicKey.kind) \(cert.publicKey.keyBits) bits"
-                                         : "too weak: " + problems.joined(separator: ", "),
-                        finding: problems.isEmpty ? .strongEnough(signatureAlgorithm: "\(cert.signatureAlgorithm)", keyKind: "\(cert.publicKey.kind)",
-                                                                  keyBits: cert.publicKey.keyBits) : nil)
+                        problems.isEmpty ? .strongEnough(signatureAlgorithm: cert.signatureAlgorithm, key: cert.publicKey.kind, keyBits: cert.publicKey.keyBits)
+                                         : .tooWeak(anchor: false, problems: problems))
                 }
                 let problems = Self.criticalityProblems(cert)
-                add(.criticalExtensions, problems.isEmpty, problems.isEmpty ? "no unknown critical extension" : problems.joined(separator: "; "),
-                    finding: problems.isEmpty ? .noUnknownCriticalExtension : nil)
+                add(.criticalExtensions, problems.isEmpty,
+                    problems.isEmpty ? .noUnknownCriticalExtension : .criticalityProblems(anchor: false, problems: problems))
                 // Shown only when broken, so that the usual trace stays as short as before.
                 let profile = Self.profileProblems(cert, isAnchor: isAnchor, isLeaf: depth == 0)
-                if !profile.isEmpty { add(.profile, false, profile.joined(separator: "; ")) }
+                if !profile.isEmpty { add(.profile, false, .profileProblems(anchor: false, problems: profile)) }
             }
             if depth > 0 && !(isAnchor && path.count == 1) {
                 let bc = cert.extensions.basicConstraints
-                add(.caFlag, bc?.isCA == true, bc?.isCA == true ? "basicConstraints CA:TRUE"
-                    : (bc == nil ? "no basicConstraints: not a CA" : "basicConstraints CA:FALSE: may not issue certificates"),
-                    finding: bc?.isCA == true ? .isCA : nil)
-                if cert.subject.attributes.isEmpty {
-                    add(.caFlag, false, "a CA with an empty subject (RFC 5280 §4.1.2.6: a CA's subject MUST be non-empty)")
-                }
+                add(.caFlag, bc?.isCA == true, bc?.isCA == true ? .isCA : (bc == nil ? .noBasicConstraints : .notCA))
+                if cert.subject.attributes.isEmpty { add(.caFlag, false, .caWithEmptySubject) }
                 if let ku = cert.extensions.keyUsage {
-                    add(.keyCertSign, ku.keyCertSign, ku.keyCertSign ? "keyUsage has keyCertSign" : "keyUsage [\(ku)] lacks keyCertSign",
-                        finding: ku.keyCertSign ? .hasKeyCertSign : nil)
+                    add(.keyCertSign, ku.keyCertSign, ku.keyCertSign ? .hasKeyCertSign : .lacksKeyCertSign(keyUsage: ku))
                 }
             }
             if depth > 0, let limit = cert.extensions.basicConstraints?.pathLength, cert.isCA {
                 let below = path[1..<depth].filter { !$0.isSelfIssued }.count
-                add(.pathLength, below <= limit, "pathLen \(limit), \(below) intermediate CA(s) below")
+                add(.pathLength, below <= limit, .pathLength(limit: limit, intermediatesBelow: below))
             }
             if let purposeOID, !isAnchor || depth == 0, let eku = cert.extensions.extendedKeyUsage {
                 let ok = eku.contains(purposeOID) || eku.contains(CertificateExtensions.anyExtendedKeyUsage)
-                let wanted = purposeOID == CertificateExtensions.serverAuth ? "serverAuth" : "clientAuth"
-                add(.extendedKeyUsage, ok, ok ? "extendedKeyUsage allows \(wanted)" : "extendedKeyUsage [\(eku.joined(separator: ", "))] lacks \(wanted)",
-                    finding: ok ? .extendedKeyUsageAllows(purpose: wanted) : nil)
+                let wanted: ChainCheck.KeyPurpose = purposeOID == CertificateExtensions.serverAuth ? .serverAuth : .clientAuth
+                add(.extendedKeyUsage, ok, ok ? .extendedKeyUsageAllows(purpose: wanted) : .extendedKeyUsageLacks(purpose: wanted, listed: eku))
             }
             if depth == 0, let purposeOID, let ku = cert.extensions.keyUsage {
                 // OpenSSL's purpose rule (v3_purp.c, check_purpose_ssl_server/_client): a keyUsage extension
@@ -261,23 +243,17 @@ public struct ChainValidator: Sendable {
                 // keyAgreement; sslclient: digitalSignature or keyAgreement. Absent keyUsage allows all.
                 let server = purposeOID == CertificateExtensions.serverAuth
                 let ok = ku.digitalSignature || ku.keyAgreement || (server && ku.keyEncipherment)
-                let wanted = server ? "digitalSignature, keyEncipherment or keyAgreement" : "digitalSignature or keyAgreement"
-                add(.keyUsage, ok, ok ? "keyUsage [\(ku)] allows TLS \(server ? "server" : "client") use"
-                                      : "keyUsage [\(ku)] has none of \(wanted): unsuitable for a TLS \(server ? "server" : "client")",
-                    finding: ok ? .keyUsageAllows(keyUsage: "\(ku)", server: server) : nil)
+                add(.keyUsage, ok, ok ? .keyUsageAllows(keyUsage: ku, server: server) : .keyUsageUnsuitable(keyUsage: ku, server: server))
             }
             if depth == 0, purposeOID != nil, !(isAnchor && path.count == 1) {
                 // RFC 5280 §4.2.1.9/§4.2.1.3: only CAs may have CA:TRUE or keyCertSign; a TLS peer is an end entity
                 // (webpki's choice; x509-limbo's rfc5280::ca-as-leaf conflicts with it and is a listed known failure).
-                var problems: [String] = []
-                if cert.isCA { problems.append("basicConstraints CA:TRUE") }
-                if cert.extensions.keyUsage?.keyCertSign == true { problems.append("keyUsage keyCertSign") }
-                add(.endEntity, problems.isEmpty, problems.isEmpty ? "an end-entity certificate" : "not a valid end entity: " + problems.joined(separator: ", "),
-                    finding: problems.isEmpty ? .endEntity : nil)
+                let caTrue = cert.isCA, keyCertSign = cert.extensions.keyUsage?.keyCertSign == true
+                add(.endEntity, !caTrue && !keyCertSign, !caTrue && !keyCertSign ? .endEntity : .notEndEntity(caTrue: caTrue, keyCertSign: keyCertSign))
             }
             if depth == 0, case .sslServer(let host?) = purpose {
                 let (ok, finding) = HostnameMatcher.finding(cert, host: host)
-                add(.name, ok, finding.line, finding: .name(finding))
+                add(.name, ok, .name(finding))
             }
         }
         return checks

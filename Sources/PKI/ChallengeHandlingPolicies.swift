@@ -17,16 +17,15 @@ public enum ChallengeHandlingPolicies {
         switch mode {
         case .none:
             return ChallengeResolver.resolve(method: .serverTrust, disposition: .useCredential, trust: trust, host: host,
-                                             reasons: ["mode None: every server is trusted without evaluation"])
+                                             reasons: [.modeNone])
         case .simple:
             let result = trust.evaluate(.basicX509)
             return ChallengeResolver.resolve(method: .serverTrust, disposition: result.isValid ? .useCredential : .cancelAuthenticationChallenge,
                                              trust: trust, host: host,
-                                             reasons: ["mode Simple: BasicX509 chain check, host not checked → \(result.result.rawValue)"
-                                                       + (result.firstFailure.map { " (\($0.detail))" } ?? "")])
+                                             reasons: [.modeSimple(EvaluationSummary(result))])
         case .full:
             return ChallengeResolver.resolve(method: .serverTrust, disposition: .performDefaultHandling, trust: trust, host: host,
-                                             reasons: ["mode Full: system default handling"])
+                                             reasons: [.modeFull])
         }
     }
 
@@ -34,10 +33,10 @@ public enum ChallengeHandlingPolicies {
     public static func webContainer(method: AuthenticationMethod, trust: ServerTrust, host: String) -> ChallengeOutcome {
         guard method == .serverTrust else {
             return ChallengeResolver.resolve(method: method, disposition: .performDefaultHandling, trust: trust, host: host,
-                                             reasons: ["web container: not a server-trust challenge"])
+                                             reasons: [.webContainerOtherChallenge])
         }
         return ChallengeResolver.resolve(method: method, disposition: .useCredential, trust: trust, host: host,
-                                         reasons: ["web container: credential for the server trust, whatever it is"])
+                                         reasons: [.webContainerTrustsAny])
     }
 
     /// The image downloader: trusts invalid certificates only when `allowInvalidSSLCertificates` is set,
@@ -48,17 +47,17 @@ public enum ChallengeHandlingPolicies {
         case .serverTrust:
             if allowInvalidSSLCertificates {
                 return ChallengeResolver.resolve(method: method, disposition: .useCredential, trust: trust, host: host,
-                                                 reasons: ["image downloader: allowInvalidSSLCertificates set → credential for any server"])
+                                                 reasons: [.imageDownloaderAllowsInvalid])
             }
             return ChallengeResolver.resolve(method: method, disposition: .performDefaultHandling, trust: trust, host: host,
-                                             reasons: ["image downloader: option not set → default handling"])
+                                             reasons: [.imageDownloaderDefault])
         case .clientCertificate:
             if ownCredential {
                 return ChallengeResolver.resolve(method: method, disposition: .useCredential, trust: trust, host: host,
-                                                 reasons: ["image downloader: answers with its own credential"])
+                                                 reasons: [.imageDownloaderOwnCredential])
             }
             return ChallengeResolver.resolve(method: method, disposition: .cancelAuthenticationChallenge, trust: trust, host: host,
-                                             reasons: ["image downloader: no credential of its own → cancel"])
+                                             reasons: [.imageDownloaderNoCredential])
         }
     }
 }

@@ -4,9 +4,9 @@ public struct ChallengeOutcome: Sendable, Equatable {
     public let disposition: ChallengeDisposition
     /// True when the TLS handshake goes on (server trusted / client credential sent or omitted).
     public let handshakeContinues: Bool
-    public let reasons: [String]
+    public let reasons: [TrustReason]
 
-    public init(method: AuthenticationMethod, disposition: ChallengeDisposition, handshakeContinues: Bool, reasons: [String]) {
+    public init(method: AuthenticationMethod, disposition: ChallengeDisposition, handshakeContinues: Bool, reasons: [TrustReason]) {
         self.method = method
         self.disposition = disposition
         self.handshakeContinues = handshakeContinues

@@ -3,34 +3,33 @@ public enum ChallengeResolver {
     /// For `.serverTrust`, `.performDefaultHandling` runs the system default evaluation of `trust` for `host`.
     /// For `.clientCertificate`, `useCredential` sends `hasCredential`'s certificate; default handling sends none.
     public static func resolve(method: AuthenticationMethod, disposition: ChallengeDisposition, trust: ServerTrust?,
-                               host: String, hasCredential: Bool = true, reasons: [String]) -> ChallengeOutcome {
+                               host: String, hasCredential: Bool = true, reasons: [TrustReason]) -> ChallengeOutcome {
         var reasons = reasons
         let continues: Bool
         switch (method, disposition) {
         case (.serverTrust, .useCredential):
             continues = true
-            reasons.append("UseCredential with the server trust: the server is accepted")
+            reasons.append(.serverTrustCredentialUsed)
         case (.serverTrust, .performDefaultHandling):
             if let result = trust?.defaultEvaluation(host: host) {
                 continues = result.isValid
-                reasons.append("PerformDefaultHandling: system evaluation for \(host) → \(result.result.rawValue)"
-                               + (result.firstFailure.map { " (\($0.detail))" } ?? ""))
+                reasons.append(.defaultHandling(host: host, EvaluationSummary(result)))
             } else {
                 continues = false
-                reasons.append("PerformDefaultHandling without a server trust: fails")
+                reasons.append(.defaultHandlingWithoutTrust)
             }
         case (.clientCertificate, .useCredential):
             continues = true
-            reasons.append(hasCredential ? "UseCredential: the client certificate is sent" : "UseCredential with no credential: an empty Certificate is sent")
+            reasons.append(.clientCredentialUsed(hasCredential: hasCredential))
         case (.clientCertificate, .performDefaultHandling):
             continues = true
-            reasons.append("PerformDefaultHandling: no client certificate is sent (the server decides)")
+            reasons.append(.clientCertificateDefaultHandling)
         case (_, .cancelAuthenticationChallenge):
             continues = false
-            reasons.append("CancelAuthenticationChallenge: the connection is cancelled")
+            reasons.append(.cancelled)
         case (_, .rejectProtectionSpace):
             continues = false
-            reasons.append("RejectProtectionSpace: this protection space is refused; for TLS there is no other, the connection fails")
+            reasons.append(.protectionSpaceRejected)
         }
         return ChallengeOutcome(method: method, disposition: disposition, handshakeContinues: continues, reasons: reasons)
     }
@@ -40,7 +39,7 @@ public enum ChallengeResolver {
     public static func afNetworking(policy: AFSecurityPolicy, method: AuthenticationMethod, trust: ServerTrust, host: String) -> ChallengeOutcome {
         guard method == .serverTrust else {
             return resolve(method: method, disposition: .performDefaultHandling, trust: trust, host: host,
-                           reasons: ["AFNetworking evaluates only ServerTrust challenges"])
+                           reasons: [.afOnlyServerTrust])
         }
         let decision = policy.evaluate(trust, forDomain: host)
         return resolve(method: method, disposition: decision.accepted ? .useCredential : .cancelAuthenticationChallenge,

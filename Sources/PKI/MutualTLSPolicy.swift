@@ -28,35 +28,35 @@ public struct MutualTLSPolicy: Sendable {
     }
 
     /// Judges the client's Certificate message (`nil` or empty = no certificate) at `time`.
-    public func evaluate(clientChain: [X509Certificate]?, time: Int64) -> (outcome: Outcome, reasons: [String], evaluation: ChainValidationResult?) {
-        var reasons: [String] = []
+    public func evaluate(clientChain: [X509Certificate]?, time: Int64) -> (outcome: Outcome, reasons: [TrustReason], evaluation: ChainValidationResult?) {
+        var reasons: [TrustReason] = []
         guard mode != .none else {
-            return (.accept(authenticatedSubject: nil), ["client authentication off: no CertificateRequest"], nil)
+            return (.accept(authenticatedSubject: nil), [.clientAuthenticationOff], nil)
         }
         guard let chain = clientChain, let leaf = chain.first else {
             if mode == .require {
-                return (.reject(.noCertificate), ["client certificate required but none sent"], nil)
+                return (.reject(.noCertificate), [.clientCertificateMissing], nil)
             }
-            return (.accept(authenticatedSubject: nil), ["client certificate requested, none sent: continue unauthenticated"], nil)
+            return (.accept(authenticatedSubject: nil), [.clientCertificateOptionalMissing], nil)
         }
-        let store = TrustStore(name: "client CAs", anchors: clientCAs)
+        let store = TrustStore(name: .clientCAs, anchors: clientCAs)
         let validator = ChainValidator(anchors: AnchorSelection(system: store), purpose: .sslClient, time: time)
         let result = validator.validate(chain)
         if let failure = result.firstFailure {
             // The same refusal a client makes of a server's chain (OpenSSL's server answers it with the
             // same alert: tls_process_client_certificate maps verify_result through ssl_verify_alarm_type).
-            reasons.append("client chain fails: \(failure.detail)")
+            reasons.append(.clientChainFails(failure))
             return (.reject(CertificateRefusal(failing: failure)), reasons, result)
         }
-        reasons.append("client chain valid, anchored in the client-CA set")
+        reasons.append(.clientChainValid)
         if let whitelist = subjectWhitelist {
             let subject = leaf.subject.description
             let allowed = whitelist.contains(subject) || leaf.subject.commonNames.contains { whitelist.contains($0) }
             guard allowed else {
-                reasons.append("subject \(subject) is not on the whitelist")
+                reasons.append(.subjectWhitelisted(subject: subject, allowed: false))
                 return (.reject(.subjectNotAllowed), reasons, result)
             }
-            reasons.append("subject \(subject) is on the whitelist")
+            reasons.append(.subjectWhitelisted(subject: subject, allowed: true))
         }
         return (.accept(authenticatedSubject: leaf.subject.description), reasons, result)
     }

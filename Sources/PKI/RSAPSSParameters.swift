@@ -75,11 +75,11 @@ public struct RSAPSSParameters: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a signature made with `self` may not come from a key restricted to `key` (RFC 4055 §3.3), or nil.
-    func violation(ofKeyRestriction key: RSAPSSParameters) -> String? {
-        var problems: [String] = []
-        if hash != key.hash { problems.append("hash \(hash), the key allows only \(key.hash)") }
-        if maskHash != key.maskHash { problems.append("MGF1-\(maskHash), the key allows only MGF1-\(key.maskHash)") }
-        if saltLength < key.saltLength { problems.append("salt \(saltLength) < the key's minimum \(key.saltLength)") }
-        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    func violation(ofKeyRestriction key: RSAPSSParameters) -> [SignatureCheck.PSSRestrictionViolation]? {
+        var problems: [SignatureCheck.PSSRestrictionViolation] = []
+        if hash != key.hash { problems.append(.hash(used: hash, allowed: key.hash)) }
+        if maskHash != key.maskHash { problems.append(.maskHash(used: maskHash, allowed: key.maskHash)) }
+        if saltLength < key.saltLength { problems.append(.saltTooShort(used: saltLength, minimum: key.saltLength)) }
+        return problems.isEmpty ? nil : problems
     }
 }

@@ -19,71 +19,68 @@ public struct SignatureCheck: Sendable, Equatable {
     public let ecdsaR: [UInt8]?
     public let ecdsaS: [UInt8]?
     public let passed: Bool
-    /// What was done, in words (why Hash2 is absent for PSS/ECDSA, why a check failed).
-    public let note: String
+    /// What the verification found (why Hash2 is absent for PSS/ECDSA, why a check failed), as
+    /// facts for the renderers to word.
+    public let outcome: Outcome
 
     /// Verifies `tbs` + `signature` under `algorithm` with the issuer's SubjectPublicKeyInfo.
     public static func verify(tbs: [UInt8], signature: [UInt8], algorithm: SignatureAlgorithm,
                               issuerKey: SubjectPublicKeyInfo) -> SignatureCheck {
         let hash1 = algorithm.hash?.digest(tbs) ?? []
-        func result(_ passed: Bool, _ note: String, hash2: [UInt8]? = nil, block: RSASignatureBlock? = nil,
+        func result(_ passed: Bool, _ outcome: Outcome, hash2: [UInt8]? = nil, block: RSASignatureBlock? = nil,
                     rs: (r: [UInt8], s: [UInt8])? = nil) -> SignatureCheck {
             SignatureCheck(algorithm: algorithm, hash1: hash1, hash2: hash2, recoveredBlock: block, ecdsaR: rs?.r, ecdsaS: rs?.s,
-                           passed: passed, note: note)
+                           passed: passed, outcome: outcome)
         }
         switch algorithm {
         case .rsaPKCS1v15(let hash):
-            guard issuerKey.kind == .rsa else { return result(false, "issuer key is \(issuerKey.kind), not RSA") }
+            guard issuerKey.kind == .rsa else { return result(false, .issuerKeyIsNot(.rsa, issuerKey: issuerKey.kind)) }
             let key: RSAPublicKey
             do { key = try RSAPublicKey(subjectPublicKeyInfoDER: issuerKey.der) } catch {
-                return result(false, "issuer RSA key unusable: \(error)")
+                return result(false, .issuerRSAKeyUnusable(error))
             }
             let block: RSASignatureBlock
             do { block = try key.recoverPKCS1v15(signature: signature) } catch {
-                return result(false, "RSA public operation gave no valid PKCS#1 block: \(error)")
+                return result(false, .noValidPKCS1Block(error))
             }
             guard block.hash == hash else {
-                return result(false, "DigestInfo names \(block.hash.map { "\($0)" } ?? "an unknown hash"), algorithm says \(hash)",
-                              hash2: block.digest, block: block)
+                return result(false, .digestInfoNamesOtherHash(named: block.hash, algorithmSays: hash), hash2: block.digest, block: block)
             }
             let same = block.digest == hash1
-            return result(same, same ? "Hash1 == Hash2" : "Hash1 != Hash2: signature does not match the TBSCertificate",
-                          hash2: block.digest, block: block)
+            return result(same, same ? .hashesEqual : .hashesDiffer, hash2: block.digest, block: block)
         case .rsaPSS(let parameters):
             guard issuerKey.kind == .rsa || issuerKey.kind == .rsaPSS else {
-                return result(false, "issuer key is \(issuerKey.kind), not RSA")
+                return result(false, .issuerKeyIsNot(.rsa, issuerKey: issuerKey.kind))
             }
-            if let why = issuerKey.unusableReason { return result(false, "issuer key unusable: \(why)") }
+            if let why = issuerKey.unusableReason { return result(false, .issuerKeyUnusable(why)) }
             // RFC 4055 §3.3: an id-RSASSA-PSS key with parameters signs only with that hash and MGF
             // and at least that salt (OpenSSL: "certificate signature failure").
             if let restriction = issuerKey.pssRestriction, let violation = parameters.violation(ofKeyRestriction: restriction) {
-                return result(false, "the issuer's RSA-PSS key is restricted to \(restriction), but this signature uses \(violation)")
+                return result(false, .pssKeyRestrictionViolated(restriction: restriction, used: parameters, violations: violation))
             }
             // The SubjectPublicKeyInfo names rsaEncryption or id-RSASSA-PSS; the key inside is the
             // same PKCS#1 RSAPublicKey either way (RFC 4055 §1.2).
             let key: RSAPublicKey
             do { key = try RSAPublicKey(pkcs1DER: issuerKey.rawKey) } catch {
-                return result(false, "issuer RSA key unusable: \(error)")
+                return result(false, .issuerRSAKeyUnusable(error))
             }
             let (ok, failure) = verifyPSS(key: key, signature: signature, message: tbs, parameters: parameters)
-            return result(ok, "PSS: the signature hides a salted hash of Hash1, so there is no Hash2 to read out; "
-                          + (ok ? "EMSA-PSS verification passed" : "EMSA-PSS verification failed: \(failure ?? "?")"))
+            return result(ok, .pss(failure: failure))
         case .ecdsa(let hash):
-            guard case .ec(let curve) = issuerKey.kind else { return result(false, "issuer key is \(issuerKey.kind), not EC") }
+            guard case .ec(let curve) = issuerKey.kind else { return result(false, .issuerKeyIsNot(.ec, issuerKey: issuerKey.kind)) }
             guard let rs = ecdsaIntegers(signature) else {
-                return result(false, "signatureValue is not an Ecdsa-Sig-Value SEQUENCE of two positive INTEGERs r and s")
+                return result(false, .ecdsaSignatureMalformed)
             }
             let ok = ecdsaVerify(curve: curve, spki: issuerKey.der, signature: signature, tbs: tbs, hash: hash)
-            return result(ok, "ECDSA: the recovery idea does not apply (a signature is a pair (r, s), not an encrypted hash); "
-                          + (ok ? "verify(Hash1, r, s) passed" : "verify(Hash1, r, s) failed"), rs: rs)
+            return result(ok, .ecdsa(verified: ok), rs: rs)
         case .ed25519:
             guard issuerKey.kind == .ed25519, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: issuerKey.rawKey) else {
-                return result(false, "issuer key is \(issuerKey.kind), not Ed25519")
+                return result(false, .issuerKeyIsNot(.ed25519, issuerKey: issuerKey.kind))
             }
             let ok = key.isValidSignature(signature, for: tbs)
-            return result(ok, "Ed25519 " + (ok ? "verification passed" : "verification failed"))
+            return result(ok, .ed25519(verified: ok))
         case .unknown(let oid):
-            return result(false, "unsupported signature algorithm \(oid)")
+            return result(false, .unsupportedAlgorithm(oid: oid))
         }
     }
 

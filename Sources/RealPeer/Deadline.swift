@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Trace
 
 /// A point on the monotonic clock that a whole phase (a handshake, a request) must finish by. Each
 /// read waits at most the smaller of its own limit and what is left of the deadline, so a peer that
@@ -34,7 +35,7 @@ public struct Deadline: Sendable {
 extension TCPSocket {
     /// One read that waits at most `perRead` and never past `deadline` (a timeout once it has passed).
     func read(before deadline: Deadline, perRead: Int32) throws(SocketError) -> [UInt8] {
-        if deadline.hasPassed { throw SocketError.timeout(what: "", milliseconds: 0) }
+        if deadline.hasPassed { throw SocketError.timeout(.deadline, milliseconds: 0) }
         return try read(timeoutMilliseconds: deadline.limit(perRead))
     }
 

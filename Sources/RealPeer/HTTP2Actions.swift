@@ -23,14 +23,13 @@ extension TraceRecorder {
                 let step: TLSStep?
                 do { step = try encrypt(bytes) } catch { return "could not send HTTP/2 frames: \(error)" }
                 guard let step else {
-                    let names = frames.map(\.typeName).joined(separator: ", ")
-                    self.socket("not sent: \(names.isEmpty ? "\(bytes.count) bytes" : names) — the peer had already closed the TLS connection")
+                    self.socket(.notSentAfterPeerClosed(frames: frames.map(\.typeName), bytes: bytes.count))
                     continue
                 }
                 for frame in frames { http2(.frameSent(frame), by: actor) }
                 record(step, by: actor)
-                do { try socket.write(step.output); wrote(step.output.count) } catch {
-                    self.socket("write of \(step.output.count) bytes failed: \(error)")
+                do throws(SocketError) { try socket.write(step.output); wrote(step.output.count) } catch {
+                    self.socket(.writeFailed(bytes: step.output.count, error))
                     return "the connection broke while sending HTTP/2 frames"
                 }
             }

@@ -45,7 +45,7 @@ public enum PeerFiles {
 
     /// The evaluator of the default policy: the chain must reach one of `anchors`, be valid now, and
     /// (for a server) name the host — the simulation's ``ChainTrustEvaluator`` at the wall-clock time.
-    public static func chainEvaluator(anchors: [X509Certificate], storeName: String) -> ChainTrustEvaluator {
+    public static func chainEvaluator(anchors: [X509Certificate], storeName: TrustStoreName) -> ChainTrustEvaluator {
         ChainTrustEvaluator(anchors: AnchorSelection(system: TrustStore(name: storeName, anchors: anchors)),
                             time: Int64(Date().timeIntervalSince1970))
     }
@@ -57,11 +57,13 @@ public struct AcceptAnyCertificate: PeerCertificateEvaluator {
     public init() {}
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
-        guard let first = chain.first, let certificate = try? X509Certificate(der: first) else {
-            return .reject(.unparsable, reason: .stated("the leaf does not parse or its key is neither RSA nor EC"))
+        guard let first = chain.first else { return .reject(.noCertificate, reason: .noCertificate(sentBy: role)) }
+        let certificate: X509Certificate
+        do { certificate = try X509Certificate(der: first) } catch {
+            return .reject(.unparsable, reason: .unparsable(index: 0, error: error))
         }
         guard let key = VerificationKey(subjectPublicKeyInfoDER: certificate.publicKey.der) else {
-            return .reject(.unsupportedKey, reason: .stated("the leaf does not parse or its key is neither RSA nor EC"))
+            return .reject(.unsupportedKey, reason: .unsupportedKey(key: "\(certificate.publicKey.kind)"))
         }
         return .accept(leafPublicKey: key, summary: .notChecked(subject: "\(certificate.subject)"))
     }

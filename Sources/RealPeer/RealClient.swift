@@ -85,21 +85,21 @@ public struct RealClient {
 
         recorder.phase(.tcpSocketLevel)
         let socket: TCPSocket
-        do {
+        do throws(SocketError) {
             socket = try TCPSocket.connect(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
-            recorder.socket("connect() to \(host):\(port) failed: \(error)")
+            recorder.socket(.connectFailed(host: host, port: port, error))
             return finish("cannot connect to \(host):\(port): \(error)", recorder, client)
         }
         defer { socket.close() }
-        recorder.socket("connect() returned: \(socket.localAddress) → \(socket.remoteAddress) (the kernel did the three-way handshake)")
+        recorder.socket(.connected(local: socket.localAddress, remote: socket.remoteAddress))
 
         func send(_ step: TLSStep) -> Bool {
             recorder.record(step, by: .client)
             let bytes = step.output
             guard !bytes.isEmpty else { return true }
-            do { try socket.write(bytes); recorder.wrote(bytes.count); return true } catch {
-                recorder.socket("write of \(bytes.count) bytes failed: \(error)")
+            do throws(SocketError) { try socket.write(bytes); recorder.wrote(bytes.count); return true } catch {
+                recorder.socket(.writeFailed(bytes: bytes.count, error))
                 return false
             }
         }
@@ -109,9 +109,9 @@ public struct RealClient {
             // so a server that keeps sending cannot hold us.
             let drained = socket.drain(milliseconds: 1_000, maxBytes: 65_536)
             if drained.bytes > 0 { recorder.read(drained.bytes) }
-            if drained.cutShort { recorder.socket("the server kept sending: stopped draining after \(drained.bytes) bytes") }
+            if drained.cutShort { recorder.socket(.stoppedDraining(peer: .server, bytes: drained.bytes)) }
             socket.close()
-            recorder.socket("close(): \(recorder.totals)")
+            recorder.socket(recorder.closed)
         }
 
         // The handshake.
@@ -126,20 +126,20 @@ public struct RealClient {
         var early: [UInt8] = []
         while !client.isConnected {
             let bytes: [UInt8]
-            do {
+            do throws(SocketError) {
                 bytes = try socket.read(before: deadline, perRead: timeoutMilliseconds)
             } catch {
                 if deadline.hasPassed {
-                    recorder.socket("handshake deadline of \(deadline.milliseconds) ms passed")
+                    recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(deadline.milliseconds)))
                     closeSocket()
                     return finish("the handshake did not complete within \(deadline.milliseconds) ms (state \(client.stateName.rawValue))", recorder, client)
                 }
-                recorder.socket("\(error)")
+                recorder.socket(.readFailed(error))
                 closeSocket()
                 return finish("the server did not answer in state \(client.stateName.rawValue): \(error)", recorder, client)
             }
             if bytes.isEmpty {
-                recorder.socket("read() returned 0: the server closed the connection")
+                recorder.socket(.peerClosed(.server))
                 closeSocket()
                 return finish("the server closed the connection during the handshake (state \(client.stateName.rawValue))", recorder, client)
             }
@@ -191,12 +191,12 @@ public struct RealClient {
             if !early.isEmpty { deliver(connection.receive(early)) }
             while failure == nil, !connection.isExchangeComplete, client.isConnected {
                 let bytes: [UInt8]
-                do { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
-                    recorder.socket("\(error)")
+                do throws(SocketError) { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
+                    recorder.socket(.readFailed(error))
                     failure = "no complete HTTP/2 response: \(error)"
                     break
                 }
-                if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
+                if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
                 // In the trace, the frames sit right after the records that carried them, before a
@@ -206,8 +206,8 @@ public struct RealClient {
                 if !step.applicationData.isEmpty { deliver(connection.receive(step.applicationData)) }
                 recorder.record(step.events[split...], by: .client)
                 if !step.output.isEmpty {
-                    do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
-                        recorder.socket("write of \(step.output.count) bytes failed: \(error)")
+                    do throws(SocketError) { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
+                        recorder.socket(.writeFailed(bytes: step.output.count, error))
                     }
                 }
                 if let alert = step.fatalAlertReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
@@ -217,7 +217,7 @@ public struct RealClient {
             if connection.isExchangeComplete { deliver(connection.goAway()) }
             let ownResponse = connection.responses.first { $0.stream % 2 == 1 }
             if let code = connection.error {
-                failure = failure ?? "HTTP/2: this client ended the connection with GOAWAY \(code.name): \(connection.errorReason ?? code.name)"
+                failure = failure ?? "HTTP/2: this client ended the connection with GOAWAY \(code.name): \(connection.errorReason?.wireText ?? code.name)"
             } else if let (last, code, debug) = connection.peerGoaway, code != HTTP2ErrorCode.noError.rawValue || ownResponse == nil {
                 let name = HTTP2ErrorCode(rawValue: code)?.name ?? "error \(code)"
                 failure = failure ?? "HTTP/2: the server ended the connection with GOAWAY \(name) (last stream \(last))\(debug.isEmpty ? "" : ": \(debug)")"
@@ -256,12 +256,12 @@ public struct RealClient {
             }
             while failure == nil, client.isConnected, !HTTPResponse.isComplete(response) {
                 let bytes: [UInt8]
-                do { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
-                    recorder.socket("\(error)")
+                do throws(SocketError) { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
+                    recorder.socket(.readFailed(error))
                     if response.isEmpty { failure = "no HTTP response: \(error)" }
                     break
                 }
-                if bytes.isEmpty { recorder.socket("read() returned 0: the server closed the connection"); break }
+                if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
                 response += step.applicationData

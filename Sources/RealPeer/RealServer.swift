@@ -116,6 +116,12 @@ public final class RealServer: @unchecked Sendable {
         self.makeConfiguration = makeConfiguration
     }
 
+    /// The system clock now, in whole seconds since the Unix epoch (what ``TLSServer`` stamps
+    /// sessions with and measures their lifetime against).
+    static func clockReading() -> SessionTime {
+        SessionTime(secondsSinceEpoch: UInt32(clamping: Int64(Date().timeIntervalSince1970)))
+    }
+
     /// The answer to a request head longer than ``maxRequestBytes`` (RFC 6585 §5).
     static let requestTooLarge = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
@@ -182,14 +188,14 @@ public final class RealServer: @unchecked Sendable {
         let timeout = timeoutMilliseconds
 
         recorder.phase(.tcpSocketLevel)
-        recorder.socket("accept() returned: \(socket.remoteAddress) → \(socket.localAddress) (the kernel did the three-way handshake)")
+        recorder.socket(.accepted(remote: socket.remoteAddress, local: socket.localAddress))
 
         func send(_ step: TLSStep) {
             recorder.record(step, by: .server)
             let bytes = step.output
             guard !bytes.isEmpty else { return }
-            do { try socket.write(bytes); recorder.wrote(bytes.count) } catch {
-                recorder.socket("write of \(bytes.count) bytes failed: \(error)")
+            do throws(SocketError) { try socket.write(bytes); recorder.wrote(bytes.count) } catch {
+                recorder.socket(.writeFailed(bytes: bytes.count, error))
             }
         }
         func finish(_ failure: String?, request: String? = nil) -> ServedConnection {
@@ -202,12 +208,13 @@ public final class RealServer: @unchecked Sendable {
             if drained.bytes > 0 { recorder.read(drained.bytes) }
             var failure = failure
             if drained.cutShort {
+                recorder.socket(.stoppedDraining(peer: .client, bytes: drained.bytes))
+                // The exchange's failure line is still English words (HTTPEvent.failed is not yet typed).
                 let note = "the client kept sending after we were done: stopped draining after \(drained.bytes) bytes"
-                recorder.socket(note)
                 failure = failure.map { "\($0); \(note)" }
             }
             socket.close()
-            recorder.socket("close(): \(recorder.totals)")
+            recorder.socket(recorder.closed)
             facts.version = server.negotiatedVersion
             facts.suite = server.negotiatedSuite
             facts.extendedMasterSecret = server.usesExtendedMasterSecret
@@ -222,22 +229,23 @@ public final class RealServer: @unchecked Sendable {
         var early: [UInt8] = []
         while !server.isConnected {
             let bytes: [UInt8]
-            do {
+            do throws(SocketError) {
                 bytes = try readClient(before: handshakeDeadline, perRead: timeout)
             } catch {
                 if handshakeDeadline.hasPassed {
-                    recorder.socket("handshake deadline of \(handshakeDeadline.milliseconds) ms passed")
+                    recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(handshakeDeadline.milliseconds)))
                     return finish("handshake timed out: not complete within the \(handshakeDeadline.milliseconds) ms deadline (state \(server.stateName.rawValue)); closed")
                 }
-                recorder.socket("\(error)")
+                recorder.socket(.readFailed(error))
                 return finish("handshake abandoned in state \(server.stateName.rawValue): \(error); closed")
             }
             if bytes.isEmpty {
-                recorder.socket("read() returned 0: the client closed the connection")
+                recorder.socket(.peerClosed(.client))
                 return finish("the client disconnected mid-handshake (state \(server.stateName.rawValue))")
             }
             recorder.read(bytes.count)
-            let step = server.receive(bytes)
+            // The engine reads no clock: the session lifetime is measured against this reading.
+            let step = server.receive(bytes, at: Self.clockReading())
             early += step.applicationData
             send(step)
             if let alert = step.fatalAlertReceived {
@@ -299,18 +307,18 @@ public final class RealServer: @unchecked Sendable {
             if let why = process(early) { return finish(why, request: request) }
             while !connection.isClosed {
                 let bytes: [UInt8]
-                do {
+                do throws(SocketError) {
                     bytes = try readClient(before: deadline, perRead: timeoutMilliseconds)
                 } catch {
                     if deadline.hasPassed {
-                        recorder.socket("request deadline of \(deadline.milliseconds) ms passed")
+                        recorder.socket(.requestDeadlinePassed(milliseconds: Int(deadline.milliseconds)))
                         return closeIdle("request timed out: no complete HTTP/2 request within the \(deadline.milliseconds) ms deadline; closed")
                     }
-                    recorder.socket("\(error)")
+                    recorder.socket(.readFailed(error))
                     return closeIdle("no HTTP/2 request: \(error); closed")
                 }
                 if bytes.isEmpty {
-                    recorder.socket("read() returned 0: the client closed the connection")
+                    recorder.socket(.peerClosed(.client))
                     return finish(request == nil ? "the client closed before sending an HTTP/2 request" : "the client closed mid-connection", request: request)
                 }
                 recorder.read(bytes.count)
@@ -322,8 +330,8 @@ public final class RealServer: @unchecked Sendable {
                 let sendFailure = process(step.applicationData)
                 recorder.record(step.events[split...], by: .server)
                 if !step.output.isEmpty {
-                    do { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
-                        recorder.socket("write of \(step.output.count) bytes failed: \(error)")
+                    do throws(SocketError) { try socket.write(step.output); recorder.wrote(step.output.count) } catch {
+                        recorder.socket(.writeFailed(bytes: step.output.count, error))
                     }
                 }
                 if let why = sendFailure { return finish(why, request: request) }
@@ -337,7 +345,7 @@ public final class RealServer: @unchecked Sendable {
             recorder.phase(.closing(.goAwayThenCloseNotify))
             send(server.close())
             if let code = connection.error {
-                return finish("HTTP/2 connection error \(code.name): \(connection.errorReason ?? code.name)", request: request)
+                return finish("HTTP/2 connection error \(code.name): \(connection.errorReason?.wireText ?? code.name)", request: request)
             }
             return finish(nil, request: request)
         }
@@ -372,23 +380,23 @@ public final class RealServer: @unchecked Sendable {
                 return finish("request head longer than \(maxRequestBytes) bytes: answered 431 and closed")
             }
             let bytes: [UInt8]
-            do {
+            do throws(SocketError) {
                 bytes = try readClient(before: requestDeadline, perRead: timeout)
             } catch {
                 // RFC 5246 §7.2.1: the server closes the TLS connection properly (close_notify) before TCP.
                 if requestDeadline.hasPassed {
-                    recorder.socket("request deadline of \(requestDeadline.milliseconds) ms passed")
+                    recorder.socket(.requestDeadlinePassed(milliseconds: Int(requestDeadline.milliseconds)))
                     recorder.phase(.closing(.closeNotifyAndSocketClose))
                     send(server.close())
                     return finish("request timed out: no complete HTTP request within the \(requestDeadline.milliseconds) ms deadline; closed")
                 }
-                recorder.socket("\(error)")
+                recorder.socket(.readFailed(error))
                 recorder.phase(.closing(.closeNotifyAndSocketClose))
                 send(server.close())
                 return finish("no HTTP request: \(error); closed")
             }
             if bytes.isEmpty {
-                recorder.socket("read() returned 0: the client closed the connection")
+                recorder.socket(.peerClosed(.client))
                 return finish(request.isEmpty ? "the client closed before sending a request" : "the client closed mid-request")
             }
             recorder.read(bytes.count)

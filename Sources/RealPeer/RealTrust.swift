@@ -13,7 +13,7 @@ public enum RealTrust {
     /// The evaluator for `policy` and `ats`; `host` is the name the certificate must carry when the
     /// engine has no server_name to pass (an address was dialled without `--servername`).
     public static func evaluator(policy: ClientTrustPolicy, ats: ATSPolicy? = nil, anchors: [X509Certificate],
-                                 storeName: String, host: String? = nil,
+                                 storeName: TrustStoreName, host: String? = nil,
                                  time: Int64 = Int64(Date().timeIntervalSince1970)) -> any PeerCertificateEvaluator {
         let evaluator = PolicyTrustEvaluator(policy: policy, ats: ats,
                                              anchors: AnchorSelection(system: TrustStore(name: storeName, anchors: anchors)),
@@ -32,8 +32,8 @@ public enum RealTrust {
         }
         let restricted = plan.restrict(configuration)
         guard restricted.cipherSuites.contains(where: { !$0.isSignalingValue }) else {
-            return .failure(PeerFileError("ATS requires forward-secret suites and none of the offered suites is: "
-                                          + plan.reasons.joined(separator: "; ")))
+            return .failure(PeerFileError("ATS requires forward-secret suites for \(plan.host) (no NSExceptionRequiresForwardSecrecy NO applies) "
+                                          + "and none of the offered suites is"))
         }
         return .success(restricted)
     }

@@ -3,21 +3,20 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Trace
 
-/// Why a socket operation failed, in one line.
-public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// getaddrinfo could not resolve the host.
-    case resolve(host: String, reason: String)
-    /// A system call failed with errno.
-    case system(call: String, errno: Int32)
-    /// poll(2) saw nothing within the time limit.
-    case timeout(what: String, milliseconds: Int32)
-
+/// `SocketError` (a Trace fact) in one English line, for the command line's own error messages and
+/// the exchange's failure line (`HTTPEvent.failed`); the trace's readers word it from the catalogue.
+extension SocketError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case let .resolve(host, reason): return "cannot resolve \(host): \(reason)"
+        case let .resolve(host, .lookup(code)): return "cannot resolve \(host): \(String(cString: gai_strerror(code)))"
+        case let .resolve(host, .noAddress): return "cannot resolve \(host): no address"
+        case let .resolve(host, .notIPv4): return "cannot resolve \(host): not an IPv4 address"
         case let .system(call, code): return "\(call) failed: \(String(cString: strerror(code)))"
-        case let .timeout(what, ms): return "timed out after \(ms) ms waiting \(what)"
+        case let .timeout(.connect(host, port), ms): return "timed out after \(ms) ms waiting for connect() to \(host):\(port)"
+        case let .timeout(.data(from), ms): return "timed out after \(ms) ms waiting for data from \(from)"
+        case .timeout(.deadline, _): return "the deadline had passed"
         }
     }
 }
@@ -50,10 +49,10 @@ public final class TCPSocket: @unchecked Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            throw .resolve(host: host, reason: String(cString: gai_strerror(status)))
+            throw .resolve(host: host, .lookup(code: status))
         }
         defer { freeaddrinfo(list) }
-        var lastError = SocketError.resolve(host: host, reason: "no address")
+        var lastError = SocketError.resolve(host: host, .noAddress)
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {
             entry = info.pointee.ai_next
@@ -68,7 +67,7 @@ public final class TCPSocket: @unchecked Sendable {
                 let ready = poll(&p, 1, timeoutMilliseconds)
                 if ready == 0 {
                     Glibc.close(fd)
-                    lastError = .timeout(what: "for connect() to \(host):\(port)", milliseconds: timeoutMilliseconds)
+                    lastError = .timeout(.connect(host: host, port: port), milliseconds: timeoutMilliseconds)
                     continue
                 }
                 var soError: Int32 = 0
@@ -92,7 +91,7 @@ public final class TCPSocket: @unchecked Sendable {
         var ready: Int32
         repeat { ready = poll(&p, 1, timeoutMilliseconds) } while ready < 0 && errno == EINTR
         if ready < 0 { throw .system(call: "poll", errno: errno) }
-        if ready == 0 { throw .timeout(what: "for data from \(remoteAddress)", milliseconds: timeoutMilliseconds) }
+        if ready == 0 { throw .timeout(.data(from: remoteAddress), milliseconds: timeoutMilliseconds) }
         var buffer = [UInt8](repeating: 0, count: maximum)
         var n: Int
         repeat {
@@ -179,7 +178,7 @@ public final class TCPListener: Sendable {
         sin.sin_port = in_port_t(port.bigEndian)
         guard inet_pton(AF_INET, address, &sin.sin_addr) == 1 else {
             Glibc.close(fd)
-            throw .resolve(host: address, reason: "not an IPv4 address")
+            throw .resolve(host: address, .notIPv4)
         }
         let bound = withUnsafePointer(to: &sin) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

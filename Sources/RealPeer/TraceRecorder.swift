@@ -83,8 +83,8 @@ struct TraceRecorder {
         keep(TraceEvent(time: now, actor: .network, kind: .phase(phase)))
     }
 
-    mutating func socket(_ text: String) {
-        phase(.socket(text))
+    mutating func socket(_ note: SocketNote) {
+        phase(.socket(note))
     }
 
     mutating func http(_ event: HTTPEvent, by actor: Actor) {
@@ -98,7 +98,8 @@ struct TraceRecorder {
     mutating func read(_ count: Int) { bytesRead += count; reads += 1 }
     mutating func wrote(_ count: Int) { bytesWritten += count }
 
-    var totals: String { "\(bytesWritten) bytes written, \(bytesRead) bytes read in \(reads) read(s)" }
+    /// close(2)'s note, with the connection's totals.
+    var closed: SocketNote { .closed(written: bytesWritten, read: bytesRead, reads: reads) }
 
     /// Adds a step's events, stamped now.
     mutating func record(_ step: TLSStep, by actor: Actor) {

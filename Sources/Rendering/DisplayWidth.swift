@@ -120,6 +120,31 @@ public enum DisplayWidth {
     ]
     static let noBreakAfter: Set<Character> = ["（", "「", "『", "【", "《", "〈", "“", "‘", "(", "[", "{", "\"", "'"]
 
+    /// Whether the space at `index` of `text` holds a reference together, so that no line breaks
+    /// there: "RFC" and its number ("RFC 5246"), and that number and the section after it
+    /// ("RFC 5246 §7.4.1"), in either language.
+    public static func joinsReference(_ text: [Character], at index: Int) -> Bool {
+        guard text.indices.contains(index), text[index] == " ", index + 1 < text.count else { return false }
+        /// The run of non-space characters that ends just before `end`.
+        func token(before end: Int) -> ArraySlice<Character> {
+            var start = end
+            while start > 0, text[start - 1] != " " { start -= 1 }
+            return text[start..<end]
+        }
+        func isRFC(_ t: ArraySlice<Character>) -> Bool {
+            guard t.count >= 3, String(t.suffix(3)) == "RFC" else { return false }
+            let before = t.dropLast(3).last
+            return before.map { !($0.isASCII && ($0.isLetter || $0.isNumber)) } ?? true
+        }
+        let previous = token(before: index), next = text[index + 1]
+        if next.isASCII, next.isNumber { return isRFC(previous) }
+        if next == "§", !previous.isEmpty, previous.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            let start = index - previous.count
+            return start >= 2 && text[start - 1] == " " && isRFC(token(before: start - 1))
+        }
+        return false
+    }
+
     /// `word` (no spaces) in pieces that may each start a new line: split where
     /// ``canBreak(between:and:)`` allows. An ASCII word is one piece.
     public static func breakablePieces(_ word: Substring) -> [Substring] {

@@ -2,8 +2,9 @@ import PKI
 import TLSEngine
 
 /// Why a side sent an alert, worded from the catalogue: the engine's named failure reasons with their
-/// typed values (``AlertCause``, ``TLSError``). The English texts are the engine's JSON `cause` lines
-/// word for word (CauseWordingTests holds them equal).
+/// typed values (``AlertCause``, ``TLSError``). The English texts are the JSON Lines `cause` field;
+/// where the engine keeps an English `description` for debugging, it is the same line except for the
+/// reasons `Explanations+EngineReasons.swift` words (CauseWordingTests).
 extension Explanations {
     /// The alert's cause in this catalogue's language.
     public func alertCause(_ cause: AlertCause) -> String {
@@ -19,7 +20,7 @@ extension Explanations {
     public func failure(_ error: TLSError) -> String {
         switch error {
         case let .inappropriateMessage(expected, got):
-            return say("failure.inappropriateMessage", ["expected": expected, "got": got])
+            return inappropriateMessage(expected: expected, got: got)
         case .invalidMessage(let e):
             return say("failure.invalidMessage", ["error": decodeError(e)])
         case .recordProtection(.badRecordMAC(let why)):
@@ -29,7 +30,7 @@ extension Explanations {
         case .recordProtection(.sequenceNumberExhausted):
             return say("failure.sequenceNumberExhausted")
         case .recordProtection(.invalidKeys(let why)):
-            return say("failure.invalidKeys", ["why": why])
+            return say("failure.invalidKeys", ["why": recordKeysFault(why)])
         case .peerIncompatible(let reason):
             return say("failure.peer", ["alert": "\(reason.alert)", "reason": incompatible(reason)])
         case .peerMisbehaved(let reason):
@@ -39,7 +40,7 @@ extension Explanations {
         case .alertReceived(let alert):
             return say("failure.alertReceived", ["alert": "\(alert)"])
         case .internalError(let why):
-            return say("failure.internalError", ["why": why])
+            return say("failure.internalError", ["why": internalFailure(why)])
         }
     }
 
@@ -51,42 +52,17 @@ extension Explanations {
         case .checkFailed(let check):
             return say("account.checkFailed", ["kind": self("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
                                                "depth": "\(check.depth)", "subject": check.subject, "detail": chainCheckDetail(check)])
-        case .chainNotTrusted(let result): return say("account.chainNotTrusted", ["result": result])
+        case .chainNotTrusted(let result): return say("account.chainNotTrusted", ["result": result.rawValue])
         case .acceptedWithoutChecks: return say("account.acceptedWithoutChecks")
         case .notChecked(let subject): return say("account.notChecked", ["subject": subject])
         case .noCertificate(let role): return say("account.noCertificate.\(role.rawValue)")
         case .clientCertificateRequired: return say("account.clientCertificateRequired")
-        case let .unparsable(index, error): return say("account.unparsable", ["index": "\(index)", "error": error])
+        case let .unparsable(index, error): return say("account.unparsable", ["index": "\(index)", "error": pkiError(error)])
         case .unsupportedKey(let key): return say("account.unsupportedKey", ["key": key])
         case let .keyDoesNotFitSuite(suite, needsEC, key):
             return say(needsEC ? "account.keyDoesNotFitSuite.ec" : "account.keyDoesNotFitSuite.rsa", ["suite": "\(suite)", "key": key])
         case .noEvaluator: return say("account.noEvaluator")
-        case .stated(let text): return text
-        }
-    }
-
-    /// A chain check's outcome: its finding worded, or the validator's own line where it has none yet.
-    public func chainCheckDetail(_ check: ChainCheck) -> String {
-        guard let finding = check.finding else { return check.detail }
-        switch finding {
-        case .withinValidity(let anchor): return say(anchor ? "check.withinValidity.anchor" : "check.withinValidity")
-        case let .strongEnough(algorithm, keyKind, bits):
-            return say("check.strongEnough", ["algorithm": algorithm, "key": keyKind, "bits": "\(bits)"])
-        case .noUnknownCriticalExtension: return say("check.noUnknownCriticalExtension")
-        case .isCA: return say("check.isCA")
-        case .hasKeyCertSign: return say("check.hasKeyCertSign")
-        case .extendedKeyUsageAllows(let purpose): return say("check.extendedKeyUsageAllows", ["purpose": purpose])
-        case let .keyUsageAllows(keyUsage, server):
-            return say(server ? "check.keyUsageAllows.server" : "check.keyUsageAllows.client", ["keyUsage": keyUsage])
-        case .endEntity: return say("check.endEntity")
-        case let .anchoredBy(anchor, store): return say("check.anchoredBy", ["anchor": anchor, "store": store])
-        case .name(.ipAddressMatches(let ip)): return say("check.name.ipAddressMatches", ["ip": ip])
-        case let .name(.ipAddressNotListed(ip, listed)):
-            return say("check.name.ipAddressNotListed", ["ip": ip, "listed": listed.joined(separator: ", ")])
-        case .name(.noDNSName(let host)): return say("check.name.noDNSName", ["host": host])
-        case let .name(.dnsNameMatches(pattern, host)): return say("check.name.dnsNameMatches", ["pattern": pattern, "host": host])
-        case let .name(.noDNSNameMatches(host, names)):
-            return say("check.name.noDNSNameMatches", ["host": host, "names": names.joined(separator: ", ")])
+        case let .decidedBy(reasons, failure): return policyDecision(reasons, firstFailure: failure)
         }
     }
 
@@ -111,15 +87,17 @@ extension Explanations {
         case let .trailingBytes(field, count): return say("decode.trailingBytes", ["field": field, "count": "\(count)"])
         case let .lengthOutOfRange(field, length, min, max):
             return say("decode.lengthOutOfRange", ["field": field, "length": "\(length)", "min": "\(min)", "max": "\(max)"])
-        case let .malformed(field, reason): return say("decode.malformed", ["field": field, "reason": reason])
-        case let .illegalParameter(field, reason): return say("decode.illegalParameter", ["field": field, "reason": reason])
+        case let .malformed(field, reason): return say("decode.malformed", ["field": field, "reason": malformedReason(reason)])
+        case let .illegalParameter(field, reason):
+            return say("decode.illegalParameter", ["field": field, "reason": illegalParameterReason(reason)])
         case .duplicateExtension(let type): return say("decode.duplicateExtension", ["extension": "\(type)"])
         case let .recordOverflow(length, limit): return say("decode.recordOverflow", ["length": "\(length)", "limit": "\(limit)"])
         case .unexpectedContentType(let raw): return say("decode.unexpectedContentType", ["type": "\(raw)"])
         case .sslv2ClientHello: return say("decode.sslv2ClientHello")
         case let .handshakeMessageTooLarge(length, limit):
             return say("decode.handshakeMessageTooLarge", ["length": "\(length)", "limit": "\(limit)"])
-        case let .needsKeyExchange(type, reason): return say("decode.needsKeyExchange", ["type": "\(type)", "reason": reason])
+        case let .needsKeyExchange(type, reason):
+            return say("decode.needsKeyExchange", ["type": type.messageName, "reason": keyExchangeUnavailable(reason)])
         }
     }
 
@@ -136,9 +114,9 @@ extension Explanations {
         case .malformedChangeCipherSpec(.length(let n)): return say(key + ".length", ["length": "\(n)"])
         case .malformedChangeCipherSpec(.value(let v)): return say(key + ".value", ["value": "\(v)"])
         case .encryptThenMACWithAEAD(let suite): return say(key, ["suite": "\(suite)"])
-        case let .invalidDHPublicValue(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": why])
+        case let .invalidDHPublicValue(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": dhPublicValueFault(why)])
         case .groupNotOffered(let group): return say(key, ["group": "\(group)"])
-        case let .invalidECDHPublicKey(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": why])
+        case let .invalidECDHPublicKey(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": ecdhPublicKeyFault(why)])
         case .serverKeyExchangeSchemeNotOffered(let scheme):
             return scheme.map { say(key, ["scheme": "\($0)"]) } ?? say(key + ".none")
         case let .recordVersionMismatch(type, got, negotiated):
@@ -179,7 +157,6 @@ extension Explanations {
         "cause.close": "close",
         "cause.replyToCloseNotify": "reply to close_notify",
         "cause.renegotiationRefused": "renegotiation is not supported",
-        "failure.inappropriateMessage": "unexpected {got} (expected {expected})",
         "failure.invalidMessage": "malformed: {error}",
         "failure.badRecordMAC": "bad_record_mac: {why}",
         "failure.recordOverflow": "record_overflow: {length} bytes",
@@ -189,22 +166,6 @@ extension Explanations {
         "failure.certificateRejected": "certificate rejected ({alert}): {why}",
         "failure.alertReceived": "peer sent alert {alert}",
         "failure.internalError": "internal error: {why}",
-        "check.withinValidity": "within validity",
-        "check.withinValidity.anchor": "anchor within validity",
-        "check.strongEnough": "{algorithm}, {key} {bits} bits",
-        "check.noUnknownCriticalExtension": "no unknown critical extension",
-        "check.isCA": "basicConstraints CA:TRUE",
-        "check.hasKeyCertSign": "keyUsage has keyCertSign",
-        "check.extendedKeyUsageAllows": "extendedKeyUsage allows {purpose}",
-        "check.keyUsageAllows.server": "keyUsage [{keyUsage}] allows TLS server use",
-        "check.keyUsageAllows.client": "keyUsage [{keyUsage}] allows TLS client use",
-        "check.endEntity": "an end-entity certificate",
-        "check.anchoredBy": "anchored by {anchor} in {store}",
-        "check.name.ipAddressMatches": "iPAddress SAN {ip} matches",
-        "check.name.ipAddressNotListed": "IP {ip} is not among the iPAddress SANs [{listed}] (DNS names and CN never match an IP)",
-        "check.name.noDNSName": "no dNSName in subjectAltName; RFC 9525 ignores the CN, so {host} cannot match",
-        "check.name.dnsNameMatches": "dNSName {pattern} matches {host}",
-        "check.name.noDNSNameMatches": "{host} matches none of the dNSName SANs [{names}]",
         "tcp.dropReason.scriptedLoss": "scripted loss",
         "tcp.dropReason.randomLoss": "random loss",
         "tcp.dropReason.noRoute": "no route to host",

@@ -61,16 +61,16 @@ extension Explanations {
             case .goAwayThenCloseNotify: return say("phaseName.goAwayThenCloseNotify")
             case .idleGoAway(let why): return say("phaseName.idleGoAway", ["reason": why])
             }
-        case .failed(let failure, let detail):
+        case .failed(let failure, let error):
             let key: String
             switch failure {
             case .serverCouldNotListen: key = "phaseName.serverCouldNotListen"
             case .connectionNotOpened: key = "phaseName.connectionNotOpened"
             case .attackerCouldNotReachServer: key = "phaseName.attackerCouldNotReachServer"
             }
-            return say(key, ["detail": detail])
+            return say(key, ["detail": userError(error)])
         case .socket(let note):
-            return say("phaseName.socket", ["note": note])
+            return say("phaseName.socket", ["note": socketNote(note)])
         case .traceLimit(let dropped, let events, let mebibytes):
             return say("phaseName.traceLimit", ["dropped": "\(dropped)", "events": "\(events)", "mebibytes": "\(mebibytes)"])
         }

@@ -82,7 +82,8 @@ public struct HexdumpRenderer: Sendable {
         while DisplayWidth.columns(rest) > width {
             let fit = DisplayWidth.fittingCount(rest, width)
             guard protected < fit else { break }
-            var breakAt = rest[protected..<fit].lastIndex(of: " ")
+            // Not at a space that holds a reference together ("RFC 5246 §7.4.1").
+            var breakAt = rest[protected..<fit].indices.last { rest[$0] == " " && !DisplayWidth.joinsReference(rest, at: $0) }
             // A break between CJK characters, when it comes after the last space.
             var i = fit
             while i > max(protected + 1, (breakAt ?? 0) + 1) {

@@ -26,7 +26,7 @@ import Trace
 /// `"attacker->client"`, `"attacker->server"`, `"server->attacker"`; a segment an on-path
 /// attacker injects has `"injected_by":"attacker"`; `"attack"` objects (`"kind"`: `tamper`,
 /// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
-/// `"compute"` objects (virtual CPU); a `"connection"` number on events of connections after the
+/// `"compute"` objects (virtual CPU: `operations` in English words, `operation_ids` as identifiers); a `"connection"` number on events of connections after the
 /// first; and in the summary `connections`, `full_handshakes`, `abbreviated_handshakes`,
 /// `requests`, `responses`, `round_trips`, `last_response_t`, `cpu_time` — and for HTTP/2 runs
 /// `streams`, `hpack_raw_bytes`, `hpack_encoded_bytes`, `pushed_responses`, plus `"http2"` objects
@@ -66,7 +66,8 @@ public struct JSONLinesRenderer: Sendable {
         case .attack(let a):
             return attack(a)
         case .compute(let operations, let duration):
-            return [("event", .string("compute")), ("operations", .array(operations.map { .string($0) })),
+            return [("event", .string("compute")), ("operations", .array(operations.map { .string(Explanations.english.operationName($0)) })),
+                    ("operation_ids", .array(operations.map { .string($0.identifier) })),
                     ("duration", .number(seconds(duration)))]
         case .phase(let phase):
             return [("event", .string("phase")), ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
@@ -139,7 +140,12 @@ public struct JSONLinesRenderer: Sendable {
         let r = v.result
         let checks: [JSONValue] = r.checks.map { c in
             var pairs: [(String, JSONValue)] = [("depth", .number(String(c.depth))), ("kind", .string(c.kind.rawValue)),
-                                                ("subject", .string(c.subject)), ("passed", .bool(c.passed)), ("detail", .string(c.detail))]
+                                                ("subject", .string(c.subject)), ("passed", .bool(c.passed)),
+                                                ("detail", .string(Explanations.english.chainCheckDetail(c)))]
+            // The finding as typed facts: its name and values (the catalogue's placeholders).
+            let (key, values) = Explanations.english.chainCheckWords(c.finding)
+            pairs.append(("finding", .string(String(key.dropFirst("check.".count)))))
+            if !values.isEmpty { pairs.append(("finding_values", .object(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
             if let sig = c.signature {
                 pairs += [("algorithm", .string("\(sig.algorithm)")), ("hash1", .string(Hex.string(sig.hash1))),
                           ("hash2", sig.hash2.map { .string(Hex.string($0)) } ?? .null),
@@ -150,7 +156,7 @@ public struct JSONLinesRenderer: Sendable {
             return .object(pairs)
         }
         return [("event", .string("chain_validation")), ("peer", .string(v.peer.rawValue)), ("result", .string(r.result.rawValue)),
-                ("path", .array(r.path.map { .string("\($0.subject)") })), ("anchor_store", r.anchorStore.map { .string($0) } ?? .null),
+                ("path", .array(r.path.map { .string("\($0.subject)") })), ("anchor_store", r.anchorStore.map { .string(Explanations.english.trustStoreName($0)) } ?? .null),
                 ("checks", .array(checks))]
             + (v.afNetworkingRelease.map { [("afnetworking_release", .string(Self.afNetworkingRelease[$0] ?? $0.rawValue))] } ?? [])
     }
@@ -176,7 +182,8 @@ public struct JSONLinesRenderer: Sendable {
         case .alertSent(let alert, let cause):
             return [("event", .string("tls_alert")), ("action", .string("sent")), ("direction", .string("\(actor.rawValue)->\(peer.rawValue)")),
                     ("level", .string("\(alert.level)")),
-                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")), ("cause", .string(cause.description))]
+                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")),
+                    ("cause", .string(Explanations.english.alertCause(cause)))]
         case .alertReceived(let alert):
             return [("event", .string("tls_alert")), ("action", .string("received")), ("direction", .string("\(peer.rawValue)->\(actor.rawValue)")),
                     ("level", .string("\(alert.level)")),
@@ -192,13 +199,25 @@ public struct JSONLinesRenderer: Sendable {
         case .derived(let value):
             return derived(value)
         case .certificateDecision(let peer, let length, let accepted, let account, _):
-            let detail = account.description
-            return [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)), ("chain_length", .number(String(length))),
-                    ("accepted", .bool(accepted)), ("detail", .string(detail))]
+            var fields: [(String, JSONValue)] = [("event", .string("certificate_decision")), ("peer", .string(peer.rawValue)),
+                                                  ("chain_length", .number(String(length))), ("accepted", .bool(accepted)),
+                                                  ("detail", .string(Explanations.english.certificateAccount(account)))]
+            if case .decidedBy(let reasons, _) = account {
+                // The policy's steps as typed facts: each step's catalogue key and its English line.
+                fields.append(("steps", .array(reasons.map { reason in
+                    .object([("key", .string(Explanations.english.trustReasonKey(reason).0)),
+                             ("text", .string(Explanations.english.trustReason(reason)))])
+                })))
+            }
+            return fields
         case .handshakeCompleted(let resumed):
             return [("event", .string("tls_handshake_complete")), ("resumed", .bool(resumed))]
         case .sessionTicketRefused(let reason):
             return [("event", .string("tls_session_ticket_refused")), ("reason", .string(reason.rawValue))]
+        case .sessionExpired(let expiry):
+            return [("event", .string("tls_session_expired")), ("offer", .string(expiry.offer.rawValue)),
+                    ("age", expiry.ageSeconds.map { .number(String($0)) } ?? .null),
+                    ("lifetime", .number(String(expiry.lifetimeSeconds)))]
         case .applicationDataSent(let d):
             return [("event", .string("tls_application_data")), ("action", .string("sent")), ("len", .number(String(d.count)))]
         case .applicationDataReceived(let d):
@@ -320,9 +339,11 @@ public struct JSONLinesRenderer: Sendable {
         case .prefaceReceived: f.append(("action", .string("preface_received")))
         case .frameSent(let t): frame(t, "frame_sent")
         case .frameReceived(let t): frame(t, "frame_received")
-        case .connectionError(let code, let why): f += [("action", .string("connection_error")), ("error", .string(code.name)), ("reason", .string(why))]
+        case .connectionError(let code, let why):
+            f += [("action", .string("connection_error")), ("error", .string(code.name)), ("reason", .string(Explanations.english.http2Problem(why)))]
         case .streamError(let stream, let code, let why):
-            f += [("action", .string("stream_error")), ("stream", .number(String(stream))), ("error", .string(code.name)), ("reason", .string(why))]
+            f += [("action", .string("stream_error")), ("stream", .number(String(stream))), ("error", .string(code.name)),
+                  ("reason", .string(Explanations.english.http2Problem(why)))]
         case .peerConnectionError(let code, let why):
             f += [("action", .string("connection_error_received")), ("error", .string(code.name)), ("reason", .string(why))]
         }
@@ -338,9 +359,10 @@ public struct JSONLinesRenderer: Sendable {
         case .tampered(let message, let sender, let offset, let old, let new):
             f += [("kind", .string("tamper")), ("message", .string(message)), ("sender", .string(sender.rawValue)),
                   ("offset", .number(String(offset))), ("old", hex([old])), ("new", hex([new]))]
-        case .strippedSuites(let removed, let kept, let detail):
+        case .strippedSuites(let removed, let kept, let how):
             f += [("kind", .string("strip_suites")), ("removed", .array(removed.map { .string($0.name ?? $0.hex) })),
-                  ("kept", .array(kept.map { .string($0.name ?? $0.hex) })), ("detail", .string(detail))]
+                  ("kept", .array(kept.map { .string($0.name ?? $0.hex) })), ("detail", .string(Explanations.english.stripping(how))),
+                  ("how", .string(how.identifier))]
         case .replayed(let bytes, let seq):
             f += [("kind", .string("replay")), ("record_bytes", .number(String(bytes))), ("seq", .number(String(seq)))]
         case .keyStolen(let bits):
@@ -349,7 +371,7 @@ public struct JSONLinesRenderer: Sendable {
             f += [("kind", .string("seed_search")), ("candidates", .number(String(candidates))),
                   ("seed", found.map { .number(String($0)) } ?? .null)]
         case .learned(let secret, let value, let how):
-            f += [("kind", .string("learned")), ("secret", .string(secret)), ("value", hex(value)),
+            f += [("kind", .string("learned")), ("secret", .string(secret.rawValue)), ("value", hex(value)),
                   ("how", .string(Explanations.english.sentence(how)))]
         case .failed(let why):
             f += [("kind", .string("failed")), ("detail", .string(Explanations.english.sentence(why)))]

@@ -19,10 +19,10 @@ extension TextRenderer {
                                                                        "message": secretName(message), "old": Hex.string([old]), "new": Hex.string([new])]), .alert)]
             key = message.hasPrefix("HTTP") ? "attack.tamperHTTP" : "attack.tamper"
             if key == "attack.tamper" { state.tamperPending = true }
-        case .strippedSuites(let removed, let kept, let detail):
+        case .strippedSuites(let removed, let kept, let how):
             out = [row(t, at: .attacker, say("attack.line.stripped", ["actor": name(.attacker), "removed": removed.map { "\($0)" }.joined(separator: say("list.separator")),
                                                                        "kept": kept.map { "\($0)" }.joined(separator: say("list.separator"))]), .alert),
-                   self.detail("(\(detail))")]
+                   detail(say("attack.line.strippedHow", ["how": explanations.stripping(how)]))]
             key = "attack.strip"
         case .replayed(let bytes, let seq):
             out = [row(t, at: .attacker, say("attack.line.replayed", ["actor": name(.attacker), "bytes": "\(bytes)", "seq": "\(seq)"]), .alert)]
@@ -37,7 +37,7 @@ extension TextRenderer {
                        "result": found.map { say("attack.line.seedFound", ["seed": "\($0)"]) } ?? say("attack.line.seedNone")]), .alert)]
             key = "attack.seed"
         case .learned(let secret, let value, let how):
-            let shown = secret.hasPrefix("HTTP") ? firstLine(String(decoding: value, as: UTF8.self), http2: false) : short(value)
+            let shown = secret.isHTTPText ? firstLine(String(decoding: value, as: UTF8.self), http2: false) : short(value)
             out = [row(t, at: actor, say("attack.line.learned", ["actor": name(actor), "secret": secretName(secret), "value": shown]), .alert),
                    detail(say("attack.line.how", ["how": explanations.sentence(how)]))]
             key = nil

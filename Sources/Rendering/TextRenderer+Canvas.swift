@@ -146,6 +146,26 @@ extension TextRenderer {
     /// Words of `text` in lines of at most `width` display columns, each starting with `indent` spaces;
     /// Chinese text, which has no spaces, breaks between its characters (``DisplayWidth/breakablePieces(_:)``);
     /// a word longer than a line (a hex value) is cut where the line ends.
+    /// `text` split at its spaces, except a space that holds a reference together ("RFC 5246 §7.4.1"):
+    /// such a reference is one word.
+    static func wordsKeepingReferences(_ text: String) -> [Substring] {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard text.contains("RFC") else { return words }
+        let characters = Array(text)
+        var out: [Substring] = []
+        var offset = 0  // the character offset of the space after the current word
+        for word in words {
+            defer { offset += word.count + 1 }
+            let spaceBefore = offset - 1
+            if let last = out.last, !last.isEmpty, !word.isEmpty, DisplayWidth.joinsReference(characters, at: spaceBefore) {
+                out[out.count - 1] = text[last.startIndex..<word.endIndex]
+            } else {
+                out.append(word)
+            }
+        }
+        return out
+    }
+
     static func wrapWords(_ text: String, width: Int, indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
         let room = max(8, width - indent)
@@ -153,7 +173,7 @@ extension TextRenderer {
         var line = ""
         var lineWidth = 0
         // Empty pieces are the extra spaces of a run ("server  TLS"): kept inside a line.
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        for word in Self.wordsKeepingReferences(text) {
             if word.isEmpty {
                 if !line.isEmpty, lineWidth + 1 < room { line += " "; lineWidth += 1 }
                 continue

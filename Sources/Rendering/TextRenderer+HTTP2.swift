@@ -28,18 +28,19 @@ extension TextRenderer {
         case .prefaceReceived, .frameReceived:
             return []
         case .connectionError(let code, let why):
-            return [row(t, at: actor, say("h2.line.connectionError", ["actor": name(actor), "code": code.name, "why": why]), .alert)]
+            return [row(t, at: actor, say("h2.line.connectionError", ["actor": name(actor), "code": code.name, "why": explanations.http2Problem(why)]), .alert)]
         case .streamError(let stream, let code, let why):
-            return [row(t, at: actor, say("h2.line.streamError", ["actor": name(actor), "stream": "\(stream)", "code": code.name, "why": why]), .alert)]
+            return [row(t, at: actor, say("h2.line.streamError", ["actor": name(actor), "stream": "\(stream)", "code": code.name, "why": explanations.http2Problem(why)]), .alert)]
         case .peerConnectionError:
             return []  // its GOAWAY is drawn as received; the Outcome names the error
         case .frameSent(let f):
             var text = say("h2.line.frame", ["type": f.typeName, "stream": "\(f.streamID)"])
             let flags = f.flagNames
-            if !flags.isEmpty { text += " [\(flags.joined(separator: ", "))]" }
+            if !flags.isEmpty { text += say("h2.line.flags", ["flags": flags.joined(separator: say("list.separator"))]) }
             switch f.frame.payload {
             case .settings(let list) where !list.isEmpty:
-                text += ": " + list.map { "\(HTTP2Setting(rawValue: $0.0)?.name ?? "0x\(String($0.0, radix: 16))")=\($0.1)" }.joined(separator: ", ")
+                text += say("h2.line.settings", ["settings": list.map { "\(HTTP2Setting(rawValue: $0.0)?.name ?? "0x\(String($0.0, radix: 16))")=\($0.1)" }
+                    .joined(separator: say("list.separator"))])
                 key = "h2.settings"
             case .settings:
                 key = "h2.settingsAck"
@@ -54,7 +55,7 @@ extension TextRenderer {
                 // Graceful only with NO_ERROR; any other code ends the connection with that error.
                 key = code == HTTP2ErrorCode.noError.rawValue ? "h2.goaway" : "h2.goawayError"
             case .rstStream(let code):
-                text += ": \(HTTP2ErrorCode(rawValue: code)?.name ?? String(code))"
+                text += say("h2.line.rstStream", ["code": HTTP2ErrorCode(rawValue: code)?.name ?? String(code)])
             case .windowUpdate(let increment):
                 text += say("h2.line.window", ["bytes": "\(increment)"])
                 key = "h2.windowUpdate"
@@ -64,9 +65,9 @@ extension TextRenderer {
                 break
             }
             if let hpack = f.hpack {
-                let path = hpack.fields.first { $0.name == ":path" || $0.name == ":status" }.map { " \($0.name) \($0.value)," } ?? ""
-                text += "\(f.frame.type == .pushPromise ? " —" : ":")\(path)" + say("h2.line.hpack", ["count": "\(hpack.fields.count)", "raw": "\(hpack.rawSize)",
-                                                                                                "encoded": "\(hpack.encodedSize)"])
+                let path = hpack.fields.first { $0.name == ":path" || $0.name == ":status" }.map { say("h2.line.headerPath", ["name": $0.name, "value": $0.value]) } ?? ""
+                text += say(f.frame.type == .pushPromise ? "h2.line.promisedBlock" : "h2.line.headerBlock",
+                            ["path": path, "count": "\(hpack.fields.count)", "raw": "\(hpack.rawSize)", "encoded": "\(hpack.encodedSize)"])
                 if hpack.indexedCount > 0 { text += say("h2.line.fromTables", ["count": "\(hpack.indexedCount)"]) }
                 let fromDynamic = hpack.representations.contains {
                     if case .indexed(let i) = $0 { return i > HPACKStaticTable.count } else { return false }

@@ -15,7 +15,7 @@ extension TextRenderer {
                 ? say("ats.plan.https", ["version": plan.tlsVersion, "fs": say(plan.forwardSecret ? "ats.fs.yes" : "ats.fs.no"),
                                          "chain": plan.chain.joined(separator: " → ")])
                 : say("ats.plan.http")
-            out += wrapped(say("ats.plan", ["url": plan.url, "load": plan.load, "negotiated": negotiated]), indent: 0)
+            out += wrapped(say("ats.plan", ["url": plan.url, "load": explanations("ats.load.\(plan.load)") ?? plan.load, "negotiated": negotiated]), indent: 0)
             if plan.settings.isEmpty {
                 out.append(say("ats.plist.none"))
             } else {

@@ -42,7 +42,7 @@ extension TextRenderer {
         // An HTTP/2 connection error ends that connection however TLS fared (RFC 9113 §5.4.1).
         for event in trace.events {
             if case .http2(.connectionError(let code, let why)) = event.kind {
-                out.append(style(say("outcome.http2Error", ["side": name(event.actor), "code": code.name, "why": why]), .alert))
+                out.append(style(say("outcome.http2Error", ["side": name(event.actor), "code": code.name, "why": explanations.http2Problem(why)]), .alert))
             }
             if case .http2(.peerConnectionError(let code, let why)) = event.kind {
                 out.append(style(say("outcome.http2Error", ["side": name(event.counterpart), "code": code.name, "why": why]), .alert))
@@ -128,6 +128,9 @@ extension TextRenderer {
     func secretName(_ secret: String) -> String {
         explanations("secret.\(secret.replacing(" ", with: "_"))") ?? secret
     }
+
+    /// A secret's name in the reader's language (the catalogue's `secret.*` keys).
+    func secretName(_ secret: Secret) -> String { secretName(secret.rawValue) }
 
     /// Counts for runs with several connections or requests.
     func statistics(_ trace: Trace) -> [String] {

@@ -43,7 +43,7 @@ extension TextRenderer {
                 "scheme": sig.scheme.map { say("ladder.signature.scheme", ["scheme": "\($0)"]) } ?? "",
                 "bytes": "\(sig.signedData.count)"]))]
         case .countermeasureApplied(let reason):
-            return [detail(say("ladder.actorSays", ["actor": name(.server), "text": reason]), .alert)] + explain(explanations("tls.countermeasure") ?? "")
+            return [detail(say("ladder.actorSays", ["actor": name(.server), "text": explanations.premasterDecryptionFault(reason)]), .alert)] + explain(explanations("tls.countermeasure") ?? "")
         case .alertSent(let alert, let cause):
             var out = [row(t, from: actor, to: peer, "\(arrow(actor, peer))  TLS Alert \(alert)", .alert)]
             // close_notify is explained with its phase ("phase.close").
@@ -72,6 +72,10 @@ extension TextRenderer {
             return [row(t, at: actor, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
         case .sessionTicketRefused(let reason):
             return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say("ticket.refusal.\(reason.rawValue)")]), .alert)]
+        case .sessionExpired(let expiry):
+            var values = ["actor": name(actor), "offer": say("session.offer.\(expiry.offer.rawValue)"), "lifetime": "\(expiry.lifetimeSeconds)"]
+            values["age"] = expiry.ageSeconds.map { "\($0)" }
+            return [row(t, at: actor, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
@@ -177,7 +181,7 @@ extension TextRenderer {
         let r = v.result
         let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
         var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
-                                                  "store": r.anchorStore.map { say("chain.anchorFrom", ["store": $0]) } ?? "", "trust": trust]))]
+                                                  "store": r.anchorStore.map { say("chain.anchorFrom", ["store": explanations.trustStoreName($0)]) } ?? "", "trust": trust]))]
         if let release = v.afNetworkingRelease {
             out.append(detail(say("chain.afNetworkingPolicy", ["release": say("afNetworking.release.\(release.rawValue)")])))
         }
@@ -186,6 +190,7 @@ extension TextRenderer {
             out += explain(text)
         }
         let depths = r.checks.map(\.depth).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+        var explainedKinds: Set<ChainCheck.Kind> = []
         for depth in depths {
             let checks = r.checks.filter { $0.depth == depth }
             let subject = depth < r.path.count ? "\(r.path[depth].subject)" : (checks.first?.subject ?? "?")
@@ -195,6 +200,10 @@ extension TextRenderer {
                 out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
                                                       "kind": explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
                                                       "detail": explanations.chainCheckDetail(check)]), check.passed ? .plain : .alert, indent: 4))
+                // A failed check says what it checks, why (the RFC section) and what it protects against, once per kind.
+                if !check.passed, explainedKinds.insert(check.kind).inserted {
+                    out.append(detail(explanations.chainCheckWhy(check.kind), .explanation, indent: 6))
+                }
                 guard verbosity == .bytes, let sig = check.signature else { continue }
                 out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
@@ -207,7 +216,7 @@ extension TextRenderer {
                     out.append(detail(say("chain.block", ["block": Hex.string(block.encodedMessage)]), indent: 6))
                     out.append(detail("DigestInfo = \(Hex.string(block.digestInfo))\(block.hash.map { " (\($0))" } ?? "")", indent: 6))
                 }
-                if !sig.note.isEmpty { out.append(detail(sig.note, indent: 6)) }
+                out.append(detail(explanations.signatureOutcome(sig.outcome), indent: 6))
             }
         }
         return out

@@ -150,16 +150,8 @@ public struct TextRenderer: Sendable {
     /// An actor's name in the catalogue's language ("client", "客户端").
     func name(_ actor: Actor) -> String { explanations.actorName(actor.rawValue) }
 
-    /// A public-key operation the simulation timed, in the catalogue's words when it has them.
-    /// "3 certificate signature check(s)" is looked up as "compute.{count} certificate signature check(s)".
-    func operationName(_ operation: String) -> String {
-        if let text = explanations("compute.\(operation)") { return text }
-        let parts = operation.split(separator: " ", maxSplits: 1)
-        if parts.count == 2, let count = Int(parts[0]), let text = explanations("compute.{count} \(parts[1])", ["count": "\(count)"]) {
-            return text
-        }
-        return operation
-    }
+    /// A public-key operation the simulation timed, in the catalogue's words.
+    func operationName(_ operation: ComputeOperation) -> String { explanations.operationName(operation) }
 
     static func isOneSided(_ trace: Trace) -> Bool {
         var client = false, server = false

@@ -188,8 +188,20 @@ public struct Walkthrough: Sendable {
 
     /// A ladder entry's words without the time column and the ladder graphic in front of them, its
     /// wrapped lines joined again; a heading or a line beside no rails is returned as it is.
+    /// Wrapped lines join with a space, except between two wide (CJK) characters: the wrapper breaks
+    /// Chinese text between characters, where a space would split a word (as CSS Text 3 §4.1.3 drops
+    /// a segment break between two wide characters).
     public func words(_ ladder: [String]) -> String {
-        ladder.map(words).map { $0.trimmingTrailingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
+        let pieces = ladder.map(words).map { $0.trimmingTrailingSpaces() }.filter { !$0.isEmpty }
+        var joined = ""
+        for piece in pieces {
+            if let last = joined.last, let first = piece.first,
+               !(DisplayWidth.columns(last) == 2 && DisplayWidth.columns(first) == 2) {
+                joined += " "
+            }
+            joined += piece
+        }
+        return joined
     }
 
     /// One line's words without the time column and the ladder graphic (a row, or a line the

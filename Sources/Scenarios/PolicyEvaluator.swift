@@ -14,7 +14,7 @@ public struct TrustVerdict: Sendable {
     /// The deciding evaluation's first failing check: the policy's own when it failed, else the
     /// system default's (nil: the chain is valid for the host).
     public var firstFailingCheck: ChainCheck.Kind?
-    public var reasons: [String]
+    public var reasons: [TrustReason]
 }
 
 /// Holds the verdict the evaluator reached during the run.
@@ -34,7 +34,7 @@ struct PolicyEvaluator: PeerCertificateEvaluator {
         let system = TrustStore.system(world.trustStore.compactMap { world.certificates[$0]?.certificate })
         guard let custom = world.customAnchors else { return AnchorSelection(system: system) }
         return AnchorSelection(system: system,
-                               custom: TrustStore(name: "app anchors", anchors: custom.compactMap { world.certificates[$0]?.certificate }),
+                               custom: TrustStore(name: .appAnchors, anchors: custom.compactMap { world.certificates[$0]?.certificate }),
                                anchorsOnly: world.anchorsOnly)
     }
 
@@ -68,18 +68,22 @@ struct ClientCertificateEvaluator: PeerCertificateEvaluator {
     let recorder: VerdictRecorder
 
     func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
-        let certificates = chain.compactMap { try? X509Certificate(der: $0) }
-        guard certificates.count == chain.count else { return .reject(.unparsable, reason: .stated("a client certificate does not parse")) }
+        var certificates: [X509Certificate] = []
+        for der in chain {
+            do { certificates.append(try X509Certificate(der: der)) } catch {
+                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: error))
+            }
+        }
         let (outcome, reasons, _) = policy.evaluate(clientChain: certificates.isEmpty ? nil : certificates, time: time)
         switch outcome {
         case .accept:
             guard let leaf = certificates.first, let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-                return .reject(.unsupportedKey, reason: .stated(reasons.joined(separator: "; ")))
+                return .reject(.unsupportedKey, reason: .decidedBy(reasons + [.keyUnusable(client: true)], firstFailure: nil))
             }
             recorder.clientAuthenticated = true
-            return .accept(leafPublicKey: key, summary: .stated(reasons.joined(separator: "; ")))
+            return .accept(leafPublicKey: key, summary: .decidedBy(reasons, firstFailure: nil))
         case .reject(let refusal):
-            return .reject(refusal, reason: .stated(reasons.joined(separator: "; ")))
+            return .reject(refusal, reason: .decidedBy(reasons, firstFailure: nil))
         }
     }
 }

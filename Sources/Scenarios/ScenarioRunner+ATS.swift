@@ -1,4 +1,5 @@
 import PKI
+import Rendering
 import Trace
 import Trust
 
@@ -14,7 +15,7 @@ extension ScenarioRunner {
         }
         let decision = w.policy.evaluate(ATSPolicy.Connection(host: w.host, usesHTTPS: w.usesHTTPS, tlsVersion: w.tlsVersion,
                                                               forwardSecret: w.forwardSecret, loadKind: w.loadKind, trust: trust))
-        let reasons = decision.reasons.joined(separator: "; ")
+        let reasons = Explanations.english.trustReasons(decision.reasons)
         let plan = ATSPlan(url: "\(w.usesHTTPS ? "https" : "http")://\(w.host)/", host: w.host, usesHTTPS: w.usesHTTPS,
                            load: w.loadKind.rawValue, tlsVersion: w.tlsVersion.name, forwardSecret: w.forwardSecret,
                            chain: w.usesHTTPS ? w.chain : [], settings: settings(w.policy))

@@ -1,5 +1,6 @@
 import HTTP2
 import PKI
+import Rendering
 import Simulation
 import TCPSim
 import TLSCrypto
@@ -128,14 +129,14 @@ enum ScenarioRunner {
         case .system, .afnetworking, .challengeMode, .bundledAnchor:
             return ChallengeResolver.resolve(method: .clientCertificate, disposition: hasIdentity ? .useCredential : .performDefaultHandling,
                                              trust: nil, host: w.host, hasCredential: hasIdentity,
-                                             reasons: [hasIdentity ? "the app answers with its identity" : "the app has no identity"])
+                                             reasons: [.appIdentity(present: hasIdentity)])
         }
     }
 
-    static let secretNames = ["client_random": "client_random", "server_random": "server_random",
-                              "premaster secret": "premaster_secret", "master secret": "master_secret",
-                              "client_write_key": "client_write_key", "server_write_key": "server_write_key",
-                              "HTTP cookie": "http_cookie", "HTTP request": "http_request", "HTTP response": "http_response"]
+    static let secretNames: [Secret: String] = [
+        .clientRandom: "client_random", .serverRandom: "server_random", .preMasterSecret: "premaster_secret",
+        .masterSecret: "master_secret", .clientWriteKey: "client_write_key", .serverWriteKey: "server_write_key",
+        .httpCookie: "http_cookie", .httpRequest: "http_request", .httpResponse: "http_response"]
 
     /// How `server_key` names a key (`VerificationKey.description`): the RSA sizes a scenario can
     /// make and the two curves.
@@ -188,7 +189,7 @@ enum ScenarioRunner {
         }
         f["master_secret_label"] = .string(label)
         f["master_from_randoms"] = .bool(fromRandoms)
-        f["reason_includes"] = .string(recorder.verdict?.reasons.joined(separator: "; ") ?? "")
+        f["reason_includes"] = .string(recorder.verdict.map { Explanations.english.trustReasons($0.reasons) } ?? "")
         f["client_authenticated"] = .bool(recorder.clientAuthenticated)
         // The server's leaf as configured (its key and DER size), and the signatures as the verifying
         // peer saw them on the wire: ServerKeyExchange (RFC 5246 §7.4.3) and CertificateVerify (§7.4.8).
@@ -213,12 +214,12 @@ enum ScenarioRunner {
         f["client_certificate_disposition"] = .string(asked ? clientCertificateChallenge(w).disposition.rawValue : "none")
         let rows = trace.knowledge.rows
         func learned(_ who: (KnowledgeTable.Row) -> Bool) -> FactValue {
-            .list(rows.filter(who).compactMap { secretNames[$0.secret] }.sorted())
+            .list(rows.filter { !$0.changedInFlight && who($0) }.compactMap { secretNames[$0.secret] }.sorted())
         }
         f["eavesdropper_learns"] = learned(\.eavesdropper)
         f["client_learns"] = learned(\.client)
         f["server_learns"] = learned(\.server)
-        func union(_ a: FactValue, _ names: [String]) -> FactValue {
+        func union(_ a: FactValue, _ names: [Secret]) -> FactValue {
             guard case .list(let l) = a else { return a }
             return .list(Array(Set(l + names.compactMap { secretNames[$0] })).sorted())
         }

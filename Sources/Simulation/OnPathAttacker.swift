@@ -132,12 +132,12 @@ final class OnPathAttacker {
         let original = positions.map { stream[$0] }
         guard let result = Self.stripped(original, remove: Set(strip)) else {
             rewriteDirection = key  // nothing to strip: leave the ClientHello alone
-            events.append(.strippedSuites(removed: [], kept: [], detail: "the ClientHello offers none of the suites to strip"))
+            events.append(.strippedSuites(removed: [], kept: [], how: .nothingToStrip))
             return
         }
         for (i, p) in positions.enumerated() where result.bytes[i] != original[i] { rewrites[p] = result.bytes[i] }
         rewriteDirection = key
-        events.append(.strippedSuites(removed: result.removed, kept: result.kept, detail: result.detail))
+        events.append(.strippedSuites(removed: result.removed, kept: result.kept, how: result.how))
     }
 
     private func planReplay(index: Int, buffer: StreamBuffer, packet: TCPPacket) {
@@ -163,7 +163,7 @@ final class OnPathAttacker {
     /// padding extension (RFC 7685); when too few bytes are freed for one, each removed suite is
     /// overwritten with a copy of the first kept suite instead.
     static func stripped(_ message: [UInt8], remove: Set<CipherSuite>)
-        -> (bytes: [UInt8], removed: [CipherSuite], kept: [CipherSuite], detail: String)?
+        -> (bytes: [UInt8], removed: [CipherSuite], kept: [CipherSuite], how: SuiteStripping)?
     {
         func be16(_ b: ArraySlice<UInt8>) -> Int { Int(b[b.startIndex]) << 8 | Int(b[b.startIndex + 1]) }
         func put16(_ n: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)] }
@@ -185,25 +185,25 @@ final class OnPathAttacker {
         let freed = 2 * removed.count
         let keptBytes = kept.flatMap { put16(Int($0.rawValue)) }
         var newBody: [UInt8]?
-        var detail = ""
+        var how = SuiteStripping.nothingToStrip
         if extensionsBlock.count >= 2, freed >= 4 {
             let extensions = Array(extensionsBlock.dropFirst(2))
             let padding = [0x00, 0x15] + put16(freed - 4) + [UInt8](repeating: 0, count: freed - 4)
             newBody = Array(body[0..<p]) + put16(kept.count * 2) + keptBytes + compression
                 + put16(extensions.count + padding.count) + extensions + padding
-            detail = "the \(freed) freed bytes went into a padding extension so the message kept its length"
+            how = .paddingExtension(freedBytes: freed)
         } else if extensionsBlock.isEmpty, freed >= 6 {
             let padding = [0x00, 0x15] + put16(freed - 6) + [UInt8](repeating: 0, count: freed - 6)
             newBody = Array(body[0..<p]) + put16(kept.count * 2) + keptBytes + compression + put16(padding.count) + padding
-            detail = "the freed bytes became a padding extension so the message kept its length"
+            how = .paddingExtensionBlock(freedBytes: freed)
         }
         if newBody?.count != body.count {
             let list = suites.flatMap { remove.contains($0) ? put16(Int(firstKept.rawValue)) : put16(Int($0.rawValue)) }
             newBody = Array(body[0..<suitesStart]) + list + rest
-            detail = "each removed suite was overwritten with \(firstKept) so the message kept its length"
+            how = .overwrittenWith(firstKept)
         }
         guard let newBody, newBody.count == body.count else { return nil }
-        return (Array(message.prefix(4)) + newBody, removed, kept, detail)
+        return (Array(message.prefix(4)) + newBody, removed, kept, how)
     }
 }
 

@@ -30,7 +30,7 @@ enum PassiveAnalysis {
                 : Sentence("failed.forwardSecrecy", ["suite": "\(suite.suite)", "kind": suite.keyExchange == .dheRSA ? "DH" : "ECDH"])
             return [.failed(why)]
         }
-        return [.learned(secret: "premaster secret", value: decrypted,
+        return [.learned(secret: .preMasterSecret, value: decrypted,
                          how: Sentence("how.premaster.decrypted"))]
             + open(tls, preMaster: decrypted, from: "decrypted")
     }
@@ -56,7 +56,7 @@ enum PassiveAnalysis {
                 let preMaster = [v.major, v.minor] + generator.bytes(count: 46)
                 let opened = open(tls, preMaster: preMaster, from: "regenerated")
                 if opened.isEmpty { return events + [.failed(Sentence("failed.regeneratedDidNotOpen"))] }
-                events.append(.learned(secret: "premaster secret", value: preMaster,
+                events.append(.learned(secret: .preMasterSecret, value: preMaster,
                                        how: Sentence("how.premaster.regenerated", ["seed": "\(seed)"])))
                 return events + opened
             }
@@ -77,20 +77,20 @@ enum PassiveAnalysis {
     static func open(_ tls: RecordedTLS, master: [UInt8], how: Sentence) -> [AttackEvent] {
         guard let opened = tls.open(master: master), opened.finishedVerified else { return [] }
         var events: [AttackEvent] = [
-            .learned(secret: "master secret", value: opened.masterSecret, how: how),
-            .learned(secret: "client_write_key", value: opened.keys.clientWriteKey, how: Sentence("how.keyBlock")),
-            .learned(secret: "server_write_key", value: opened.keys.serverWriteKey, how: Sentence("how.keyBlock")),
+            .learned(secret: .masterSecret, value: opened.masterSecret, how: how),
+            .learned(secret: .clientWriteKey, value: opened.keys.clientWriteKey, how: Sentence("how.keyBlock")),
+            .learned(secret: .serverWriteKey, value: opened.keys.serverWriteKey, how: Sentence("how.keyBlock")),
         ]
         let request = opened.clientRecords.filter { $0.0 == .applicationData }.flatMap(\.1)
         let response = opened.serverRecords.filter { $0.0 == .applicationData }.flatMap(\.1)
         if !request.isEmpty {
-            events.append(.learned(secret: "HTTP request", value: request, how: Sentence("how.appData")))
+            events.append(.learned(secret: .httpRequest, value: request, how: Sentence("how.appData")))
             if let cookie = HTTPCookieLine.find(in: request) {
-                events.append(.learned(secret: "HTTP cookie", value: cookie, how: Sentence("how.cookie")))
+                events.append(.learned(secret: .httpCookie, value: cookie, how: Sentence("how.cookie")))
             }
         }
         if !response.isEmpty {
-            events.append(.learned(secret: "HTTP response", value: response, how: Sentence("how.appData")))
+            events.append(.learned(secret: .httpResponse, value: response, how: Sentence("how.appData")))
         }
         return events
     }

@@ -31,7 +31,7 @@ extension Run {
                 let tls = RecordedTLS(clientToServer: flow.clientToServer, serverToClient: flow.serverToClient)
                 for a in PassiveAnalysis.keyTheft(tls, key: key, knownSessions: sessions) {
                     add(a, connection: i)
-                    if case .learned("master secret", let master, _) = a, !tls.sessionID.isEmpty { sessions[tls.sessionID] = master }
+                    if case .learned(.masterSecret, let master, _) = a, !tls.sessionID.isEmpty { sessions[tls.sessionID] = master }
                 }
             }
         case .weakClientRandom(let weak)?:

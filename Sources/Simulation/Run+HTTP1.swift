@@ -26,12 +26,12 @@ extension Run {
                 http(.requestReceived(request), by: server)
                 if server.actor == .attacker {
                     events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
-                        secret: "HTTP request", value: Array(request.utf8),
+                        secret: .httpRequest, value: Array(request.utf8),
                         how: Sentence(setup.usesTLS ? "how.mitm.decrypted" : "how.mitm.plain"))),
                         connection: leg.index))
                     if let cookie = HTTPCookieLine.find(in: Array(request.utf8)) {
                         events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
-                            secret: "HTTP cookie", value: cookie, how: Sentence("how.mitm.cookie"))), connection: leg.index))
+                            secret: .httpCookie, value: cookie, how: Sentence("how.mitm.cookie"))), connection: leg.index))
                     }
                     leg.upstream?.relayQueue.append(request)
                 } else {

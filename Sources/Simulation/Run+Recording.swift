@@ -11,7 +11,7 @@ extension Run {
     /// Logs a step's events, notices milestones, and writes its records to TCP (after the CPU time
     /// its public-key operations cost, when the run charges any).
     func record(_ step: TLSStep, by e: Endpoint) {
-        var operations: [String] = []
+        var operations: [ComputeOperation] = []
         var cost: Int64 = 0
         for event in step.events {
             events.append(TraceEvent(time: net.now, actor: e.actor, kind: .tls(event), connection: e.connection, peer: e.peer))
@@ -30,23 +30,23 @@ extension Run {
             case .sessionEstablished(let s) where e.actor == .client:
                 session = s
             case .derived(.rsaPreMasterEncryption):
-                operations.append("RSA public-key encryption"); cost += setup.cpu.rsaPublic
+                operations.append(.rsaPublicKeyEncryption); cost += setup.cpu.rsaPublic
             case .derived(.rsaPreMasterDecryption):
-                operations.append("RSA private-key decryption"); cost += setup.cpu.rsaPrivate
+                operations.append(.rsaPrivateKeyDecryption); cost += setup.cpu.rsaPrivate
             case .derived(.dhAgreement):
-                operations.append("DH key agreement"); cost += setup.cpu.dh
+                operations.append(.dhAgreement); cost += setup.cpu.dh
             case .derived(.ecdhAgreement):
-                operations.append("ECDH key agreement"); cost += setup.cpu.ecdh
+                operations.append(.ecdhAgreement); cost += setup.cpu.ecdh
             case .signature(let sig):
                 // An ECDSA signature or check is scalar multiplications on the curve: charged like one ECDH agreement.
                 let ecdsa = sig.scheme.map { SignatureSchemes.ecdsa.contains($0) } ?? false
                 if sig.signer == (e.isInitiator ? TLSRole.client : TLSRole.server) {
-                    operations.append(ecdsa ? "ECDSA signature" : "RSA signature"); cost += ecdsa ? setup.cpu.ecdh : setup.cpu.rsaPrivate
+                    operations.append(ecdsa ? .ecdsaSignature : .rsaSignature); cost += ecdsa ? setup.cpu.ecdh : setup.cpu.rsaPrivate
                 } else {
-                    operations.append(ecdsa ? "ECDSA signature check" : "RSA signature check"); cost += ecdsa ? setup.cpu.ecdh : setup.cpu.rsaPublic
+                    operations.append(ecdsa ? .ecdsaSignatureCheck : .rsaSignatureCheck); cost += ecdsa ? setup.cpu.ecdh : setup.cpu.rsaPublic
                 }
             case .certificateDecision(_, let length, _, _, _):
-                operations.append("\(length) certificate signature check(s)"); cost += Int64(length) * setup.cpu.rsaPublic
+                operations.append(.certificateSignatureChecks(count: length)); cost += Int64(length) * setup.cpu.rsaPublic
             default:
                 break
             }

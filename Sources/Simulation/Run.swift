@@ -101,7 +101,7 @@ final class Run {
         net.setLinks(between: setup.clientAddress, and: setup.serverAddress, setup.link)
         for rule in setup.faults { net.addFault(rule) }
         if let onPath { net.onPath = { onPath.inspect($0) } }
-        do {
+        do throws(TCPUserError) {
             try net.listen(on: setup.serverAddress, port: setup.serverPort)
             listening.append(setup.serverAddress)
             if case .mitm? = setup.attack {
@@ -110,11 +110,13 @@ final class Run {
                 net.setLinks(between: setup.attackerAddress, and: setup.serverAddress, setup.link)
                 try net.listen(on: setup.attackerAddress, port: setup.serverPort)
                 listening.append(setup.attackerAddress)
-                events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence(
-                    "position.mitm", ["host": setup.client.serverName ?? "the server", "address": "\(setup.attackerAddress)"])))))
+                // Without a server name (no SNI) the sentence names no host: the catalogue words "the server".
+                let position = setup.client.serverName.map { Sentence("position.mitm", ["host": $0, "address": "\(setup.attackerAddress)"]) }
+                    ?? Sentence("position.mitm.unnamedServer", ["address": "\(setup.attackerAddress)"])
+                events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(position))))
             }
         } catch {
-            note(.failed(.serverCouldNotListen, detail: "\(error)"))
+            note(.failed(.serverCouldNotListen, error: error))
             return
         }
         if setup.attack?.actsOnPath == true {
@@ -164,12 +166,12 @@ final class Run {
         clientLegs.append(leg)
         note(.tcpOpen, connection: index)
         if index == 0 { for address in listening { passiveOpen(address, port: setup.serverPort) } }
-        do {
+        do throws(TCPUserError) {
             let id = try net.connect(from: setup.clientAddress, to: TCPEndpoint(target, setup.serverPort))
             client.tcp = id
             connectionOfPort[id.local] = index
         } catch {
-            note(.failed(.connectionNotOpened, detail: "\(error)"), connection: index)
+            note(.failed(.connectionNotOpened, error: error), connection: index)
         }
     }
 
@@ -199,12 +201,12 @@ final class Run {
         leg.downstream = downstream
         downstream.upstream = leg
         legs.append(leg)
-        do {
+        do throws(TCPUserError) {
             let id = try net.connect(from: setup.attackerAddress, to: TCPEndpoint(setup.serverAddress, setup.serverPort))
             attackerClient.tcp = id
             connectionOfPort[id.local] = downstream.index
         } catch {
-            note(.failed(.attackerCouldNotReachServer, detail: "\(error)"), connection: downstream.index)
+            note(.failed(.attackerCouldNotReachServer, error: error), connection: downstream.index)
         }
     }
 

@@ -67,7 +67,7 @@ public final class TCPNetwork {
     public func listen(on address: IPv4Address, port: UInt16, backlog: Int = 128, synCookies: Bool = false)
         throws(TCPUserError)
     {
-        guard hosts[address] != nil else { throw .unknown("host \(address)") }
+        guard hosts[address] != nil else { throw .unknownHost(address) }
         guard hosts[address]?.listeners[port] == nil else { throw .portInUse(port) }
         let cookie = synCookies ? SYNCookie(secret: UInt64(random.next32()) << 32 | UInt64(random.next32())) : nil
         hosts[address]?.listeners[port] = TCPListener(port: port, backlog: backlog, synCookie: cookie)
@@ -81,7 +81,7 @@ public final class TCPNetwork {
         // Hosts are mutated in place (never through a local copy): a copy of a host would make the next
         // change copy its whole connection table.
         guard let config = hosts[address]?.config, let first = hosts[address]?.nextEphemeralPort else {
-            throw .unknown("host \(address)")
+            throw .unknownHost(address)
         }
         var port: UInt16
         if let localPort {

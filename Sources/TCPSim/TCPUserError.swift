@@ -6,8 +6,8 @@ public enum TCPUserError: Error, Hashable, Sendable {
     case connectionClosing
     /// "connection already exists".
     case connectionAlreadyExists
-    /// No such host, listener or connection in the network harness.
-    case unknown(String)
+    /// No host with this address in the network harness.
+    case unknownHost(IPv4Address)
     /// The local port is in use.
     case portInUse(UInt16)
 }

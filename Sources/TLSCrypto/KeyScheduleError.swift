@@ -1,5 +1,5 @@
 /// Why a key-schedule step refused its input.
-public enum KeyScheduleError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum KeyScheduleError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Fewer key-block bytes than the layout needs.
     case keyBlockTooShort(have: Int, need: Int)
     /// A hello random that is not 32 bytes (RFC 5246 §7.4.1.2).

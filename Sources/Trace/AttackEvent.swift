@@ -6,8 +6,8 @@ public enum AttackEvent: Sendable, Hashable {
     case position(Sentence)
     /// A byte of a handshake message changed in flight.
     case tampered(message: String, sender: Actor, offset: Int, old: UInt8, new: UInt8)
-    /// Suites removed from the ClientHello.
-    case strippedSuites(removed: [CipherSuite], kept: [CipherSuite], detail: String)
+    /// Suites removed from the ClientHello, and how the message kept its length.
+    case strippedSuites(removed: [CipherSuite], kept: [CipherSuite], how: SuiteStripping)
     /// A copy of an application-data record sent again as new TCP bytes.
     case replayed(recordBytes: Int, seq: UInt32)
     /// The server's private key reached the eavesdropper.
@@ -15,7 +15,7 @@ public enum AttackEvent: Sendable, Hashable {
     /// The seed search of a predictable generator: how many guesses, and the seed if found.
     case seedSearch(candidates: Int, found: UInt64?)
     /// A secret the attacker or eavesdropper obtained, with how (it really computed or decrypted it).
-    case learned(secret: String, value: [UInt8], how: Sentence)
+    case learned(secret: Secret, value: [UInt8], how: Sentence)
     /// An attempt that did not work, and why.
     case failed(Sentence)
 }

@@ -11,7 +11,7 @@ import TLSEngine
 /// count only when the bytes it computed equal the real ones.
 public struct KnowledgeTable: Sendable {
     public struct Row: Sendable, Hashable {
-        public var secret: String
+        public var secret: Secret
         public var value: [UInt8]?
         public var client: Bool
         public var server: Bool
@@ -45,10 +45,8 @@ extension Trace {
     }
 
     /// Secrets learned by an attacker (`.attacker`) or by the eavesdropper's later analysis
-    /// (`.eavesdropper`), in order, as (name, bytes): "premaster secret", "master secret",
-    /// "client_write_key", "server_write_key", "HTTP request", "HTTP cookie", "HTTP response".
-    /// `connection` nil: every connection.
-    public func learned(by actor: Actor, connection: Int? = nil) -> [(secret: String, value: [UInt8])] {
+    /// (`.eavesdropper`), in order, as (which secret, bytes). `connection` nil: every connection.
+    public func learned(by actor: Actor, connection: Int? = nil) -> [(secret: Secret, value: [UInt8])] {
         events.compactMap { e in
             guard e.actor == actor, connection == nil || e.connection == connection,
                   case .attack(.learned(let name, let value, _)) = e.kind else { return nil }
@@ -140,7 +138,7 @@ extension Trace {
             }
         }
         let later = learned(by: .eavesdropper, connection: 0)
-        func row(_ name: String, client clientValue: [UInt8]?, server serverValue: [UInt8]?) -> KnowledgeTable.Row {
+        func row(_ name: Secret, client clientValue: [UInt8]?, server serverValue: [UInt8]?) -> KnowledgeTable.Row {
             let value = clientValue ?? serverValue
             let wire = onWire(value)
             let afterwards: Bool? = hasAfterwards ? (wire || (value.map { v in later.contains { $0.secret == name && $0.value == v } } ?? false)) : nil
@@ -150,34 +148,34 @@ extension Trace {
                                       eavesdropperAfterwards: afterwards, attacker: attacker)
         }
         // A random changed in flight: the side that made it still knows its own; the peer holds another value.
-        func randomRows(_ name: String, maker: [UInt8]?, makerIsClient: Bool, peerCopy: [UInt8]?) -> [KnowledgeTable.Row] {
+        func randomRows(_ name: Secret, maker: [UInt8]?, makerIsClient: Bool, peerCopy: [UInt8]?) -> [KnowledgeTable.Row] {
             // Behind a MITM the peer saw the attacker's own random, not a changed copy: one row, as before.
             guard !hasAttackerEngine, let maker, let peerCopy, maker != peerCopy else {
                 return [makerIsClient ? row(name, client: maker, server: peerCopy) : row(name, client: peerCopy, server: maker)]
             }
-            let copyName = name + " (changed in flight)"
-            var changed = makerIsClient ? row(copyName, client: nil, server: peerCopy) : row(copyName, client: peerCopy, server: nil)
+            // The copy's row: the same secret, marked as the changed copy (it is not what the maker made).
+            var changed = makerIsClient ? row(name, client: nil, server: peerCopy) : row(name, client: peerCopy, server: nil)
             changed.changedInFlight = true
             return [makerIsClient ? row(name, client: maker, server: nil) : row(name, client: nil, server: maker), changed]
         }
-        var rows = randomRows("client_random", maker: s.clientRandom, makerIsClient: true, peerCopy: serverSawClientRandom)
-            + randomRows("server_random", maker: s.serverRandom, makerIsClient: false, peerCopy: clientSawServerRandom)
+        var rows = randomRows(.clientRandom, maker: s.clientRandom, makerIsClient: true, peerCopy: serverSawClientRandom)
+            + randomRows(.serverRandom, maker: s.serverRandom, makerIsClient: false, peerCopy: clientSawServerRandom)
         rows += [
-            row("premaster secret", client: s.clientPreMaster, server: s.serverPreMaster),
-            row("master secret", client: s.clientMaster, server: s.serverMaster),
-            row("client_write_key", client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey),
-            row("server_write_key", client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey),
+            row(.preMasterSecret, client: s.clientPreMaster, server: s.serverPreMaster),
+            row(.masterSecret, client: s.clientMaster, server: s.serverMaster),
+            row(.clientWriteKey, client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey),
+            row(.serverWriteKey, client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey),
         ]
         if let cookie {
-            rows.append(row("HTTP cookie", client: cookie, server: serverCookie))
+            rows.append(row(.httpCookie, client: cookie, server: serverCookie))
         }
         // The whole request and response: on the wire in the clear over plain HTTP, inside
         // encrypted records over TLS (opened only by a stolen RSA key or a man in the middle).
         if request != nil || serverRequest != nil {
-            rows.append(row("HTTP request", client: request, server: serverRequest))
+            rows.append(row(.httpRequest, client: request, server: serverRequest))
         }
         if response != nil || serverResponse != nil {
-            rows.append(row("HTTP response", client: response, server: serverResponse))
+            rows.append(row(.httpResponse, client: response, server: serverResponse))
         }
         return KnowledgeTable(rows: rows, decodedHTTP2: !decodedHTTP2.isEmpty)
     }

@@ -1,4 +1,5 @@
 import HTTP2
+import TCPSim
 
 /// A part of a run beginning, as a fact: the renderers name it (in the reader's language) and
 /// explain it; the trace never carries the heading's words.
@@ -22,11 +23,11 @@ public enum Phase: Sendable, Hashable {
     case unspokenApplicationProtocol(String, by: Actor)
     /// The end of a connection.
     case closing(Closing)
-    /// The run could not go on; `detail` is the error as the failing layer described it.
-    case failed(Failure, detail: String)
+    /// The run could not go on: the simulated network refused a user call (RFC 9293 §3.10).
+    case failed(Failure, error: TCPUserError)
     /// What a real peer's socket showed (connect, accept, a deadline, a failed write, close), as the
-    /// driver observed it. (Still the driver's words: the socket layer's observations are not yet typed.)
-    case socket(String)
+    /// driver observed it.
+    case socket(SocketNote)
     /// A real peer's trace reached its bounds: `dropped` later events were not kept.
     case traceLimit(dropped: Int, events: Int, mebibytes: Int)
 

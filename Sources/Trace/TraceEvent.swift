@@ -26,7 +26,7 @@ public struct TraceEvent: Sendable {
         /// What an attacker or observer did or worked out.
         case attack(AttackEvent)
         /// Virtual CPU time spent on public-key operations before a side could answer.
-        case compute(operations: [String], duration: Int64)
+        case compute(operations: [ComputeOperation], duration: Int64)
         /// A message the sender sent that the receiver (this event's actor) dropped unprocessed.
         case dropped(UndeliveredMessage)
         /// The whole chain validation behind the certificate decision just before it.

@@ -12,7 +12,7 @@ public struct ATSConnectionPlan: Sendable {
     /// False when ATS refuses the load before any connection (an http:// URL without an exception).
     public let allowed: Bool
     /// The reasons, in order, ending with the verdict.
-    public let reasons: [String]
+    public let reasons: [ATSReason]
 
     public enum PlanError: Error, Equatable, CustomStringConvertible {
         case notAURL(String)
@@ -45,11 +45,10 @@ public struct ATSConnectionPlan: Sendable {
         var all = reasons
         if usesHTTPS {
             allowed = true
-            all.append("https: TLS ≥ \(requirements.minimumTLSVersion.name)"
-                       + (requirements.requiresForwardSecrecy ? ", forward-secret suites only" : ", any suite"))
+            all.append(.planHTTPS(minimum: requirements.minimumTLSVersion, forwardSecretOnly: requirements.requiresForwardSecrecy))
         } else {
             allowed = requirements.allowsHTTP
-            all.append(allowed ? "http:// allowed: the load goes out in clear text" : "http:// blocked: ATS refuses the insecure load before connecting")
+            all.append(allowed ? .planHTTPAllowed : .planHTTPBlocked)
         }
         self.reasons = all
     }

@@ -23,7 +23,7 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
             do {
                 certificates.append(try X509Certificate(der: der))
             } catch {
-                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: "\(error)"))
+                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: error))
             }
         }
         guard let leaf = certificates.first else {
@@ -35,7 +35,7 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
         guard result.isValid else {
             let failed = result.firstFailure
             return .reject(CertificateRefusal(failing: failed),
-                           reason: failed.map(CertificateAccount.checkFailed) ?? .chainNotTrusted(result: "\(result.result)"), validation: result)
+                           reason: failed.map(CertificateAccount.checkFailed) ?? .chainNotTrusted(result.result), validation: result)
         }
         guard let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
             return .reject(.unsupportedKey, reason: .unsupportedKey(key: "\(leaf.publicKey.kind)"),

@@ -17,18 +17,17 @@ public enum ClientTrustPolicy: Sendable {
     /// Proceed/Unspecified → UseCredential, anything else → Cancel.
     case bundledAnchor([X509Certificate], anchorsOnly: Bool)
 
-    /// A short name for traces.
-    public var name: String {
+    /// Who answers the challenge, as a fact for the trace (renderers name it).
+    public var handler: ChallengeHandler {
         switch self {
-        case .systemDefault: return "system default handling"
+        case .systemDefault: return .systemDefault
         case .afNetworking(let p):
-            return "AFSecurityPolicy(mode \(p.mode.rawValue), \(p.pinnedCertificates.count) pin(s), allowInvalid \(p.allowInvalidCertificates ? "YES" : "NO"), "
-                + "validatesDomainName \(p.validatesDomainName ? "YES" : "NO"))"
-        case .challengeMode(let mode): return "challenge mode \(mode.rawValue)"
-        case .webContainer: return "web container"
-        case .imageDownloader(let allow): return "image downloader (allowInvalidSSLCertificates \(allow ? "YES" : "NO"))"
-        case .bundledAnchor(let certificates, let only):
-            return "a delegate anchoring the trust to \(certificates.count) bundled certificate(s)\(only ? "" : " plus the system anchors")"
+            return .afNetworking(mode: p.mode, pins: p.pinnedCertificates.count, allowInvalidCertificates: p.allowInvalidCertificates,
+                                 validatesDomainName: p.validatesDomainName)
+        case .challengeMode(let mode): return .challengeMode(mode)
+        case .webContainer: return .webContainer
+        case .imageDownloader(let allow): return .imageDownloader(allowInvalidSSLCertificates: allow)
+        case .bundledAnchor(let certificates, let only): return .bundledAnchor(certificates: certificates.count, anchorsOnly: only)
         }
     }
 }

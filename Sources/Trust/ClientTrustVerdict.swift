@@ -9,7 +9,7 @@ public struct ClientTrustVerdict: Sendable, Equatable {
     public let outcome: ChallengeOutcome?
     public let accepted: Bool
     /// Every reason in the order it was reached (ATS first, then the app's policy, then the URL loading system).
-    public let reasons: [String]
+    public let reasons: [TrustReason]
     /// The chain evaluation the decision relied on (the system default one when the policy ran none).
     public let evaluation: ChainValidationResult?
     /// The first failing check of `evaluation`, if any.

@@ -39,19 +39,18 @@ public struct MutualTLSEvaluator: PeerCertificateEvaluator, Sendable {
             do {
                 certificates.append(try X509Certificate(der: der))
             } catch {
-                return .reject(.unparsable, reason: .stated("client certificate \(certificates.count) does not parse: \(error)"))
+                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: error))
             }
         }
         let (outcome, reasons, _) = policy.evaluate(clientChain: certificates, time: time)
-        let text = reasons.joined(separator: "; ")
         switch outcome {
         case .reject(let refusal):
-            return .reject(refusal, reason: .stated(text))
+            return .reject(refusal, reason: .decidedBy(reasons, firstFailure: nil))
         case .accept:
             guard let leaf = certificates.first, let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-                return .reject(.unsupportedKey, reason: .stated(text + "; but the client key is neither RSA nor EC P-256/P-384, which CertificateVerify here needs"))
+                return .reject(.unsupportedKey, reason: .decidedBy(reasons + [.keyUnusable(client: true)], firstFailure: nil))
             }
-            return .accept(leafPublicKey: key, summary: .stated(text))
+            return .accept(leafPublicKey: key, summary: .decidedBy(reasons, firstFailure: nil))
         }
     }
 }

@@ -37,19 +37,19 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
                 certificates.append(try X509Certificate(der: der))
             } catch {
                 return ClientTrustVerdict(outcome: nil, accepted: false,
-                                          reasons: ["certificate \(certificates.count) does not parse: \(error)"], evaluation: nil, refusal: .unparsable)
+                                          reasons: [.unparsable(index: certificates.count, error: error)], evaluation: nil, refusal: .unparsable)
             }
         }
         guard !certificates.isEmpty else {
-            return ClientTrustVerdict(outcome: nil, accepted: false, reasons: ["the server sent no certificate"], evaluation: nil,
+            return ClientTrustVerdict(outcome: nil, accepted: false, reasons: [.noServerCertificate], evaluation: nil,
                                       refusal: .noCertificate)
         }
         let trust = ServerTrust(presented: certificates, anchors: anchors, time: time, rejectWeakAlgorithms: rejectWeakAlgorithms)
-        var reasons: [String] = []
+        var reasons: [TrustReason] = []
 
         if let ats {
             let decision = ats.evaluate(ATSPolicy.Connection(host: host, usesHTTPS: true, tlsVersion: .tls12, forwardSecret: true, trust: trust))
-            reasons += decision.reasons.map { "ATS: " + $0 }
+            reasons += decision.reasons
             guard decision.accepted else {
                 let evaluation = decision.evaluation ?? trust.defaultEvaluation(host: host)
                 // An ATS-only refusal (SHA-1, small key, pins) on a chain the system accepts is still a certificate refusal.
@@ -64,18 +64,18 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         // Set when the policy's own evaluation is the one the decision rests on, pass or fail
         // (the bundled-anchor delegate evaluates the trust itself, with its anchors).
         var deciding: ChainValidationResult?
-        reasons.append("ServerTrust challenge answered by \(policy.name)")
+        reasons.append(.challengeAnsweredBy(policy.handler))
         switch policy {
         case .systemDefault:
             outcome = ChallengeResolver.resolve(method: .serverTrust, disposition: .performDefaultHandling, trust: trust, host: host,
-                                                reasons: ["no delegate method: default handling"])
+                                                reasons: [.noDelegate])
         case .afNetworking(let security):
             let decision = security.evaluate(trust, forDomain: host)
             evaluation = decision.evaluation
             outcome = ChallengeResolver.resolve(method: .serverTrust,
                                                 disposition: decision.accepted ? .useCredential : .cancelAuthenticationChallenge,
                                                 trust: trust, host: host,
-                                                reasons: decision.reasons + ["evaluateServerTrust:forDomain: → \(decision.accepted ? "YES" : "NO")"])
+                                                reasons: decision.reasons + [.afAnswer(accepted: decision.accepted)])
         case .challengeMode(let mode):
             outcome = ChallengeHandlingPolicies.challengeMode(mode, trust: trust, host: host)
         case .webContainer:
@@ -89,7 +89,7 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
             outcome = decision.outcome
         }
         reasons += outcome.reasons
-        reasons.append("disposition \(outcome.disposition.rawValue) → the handshake \(outcome.handshakeContinues ? "continues" : "is aborted")")
+        reasons.append(.disposition(outcome.disposition, continues: outcome.handshakeContinues))
         // For the renderer and the alert: the policy's own evaluation when it failed, else the system's.
         let systemEvaluation = trust.defaultEvaluation(host: host)
         let shown = deciding ?? (evaluation?.firstFailure != nil ? evaluation : nil) ?? systemEvaluation
@@ -101,21 +101,20 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
     private func weakCertificateCheck(_ certificates: [X509Certificate]) -> ChainCheck? {
         guard let leaf = certificates.first else { return nil }
         return ChainCheck(kind: .algorithmStrength, depth: 0, subject: leaf.subject.description, passed: false,
-                          detail: "refused by ATS's certificate rules")
+                          finding: .refusedByATSCertificateRules)
     }
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
         let verdict = decide(chain: chain, host: serverName ?? "")
-        let text = verdict.reasons.joined(separator: "; ")
         guard verdict.accepted else {
-            let first = verdict.firstFailure.map { " [first failing check: \($0.kind.rawValue) at depth \($0.depth): \($0.detail)]" } ?? ""
-            return .reject(verdict.refusal ?? .refusedByPolicy, reason: .stated(text + first), validation: verdict.evaluation)
+            return .reject(verdict.refusal ?? .refusedByPolicy, reason: .decidedBy(verdict.reasons, firstFailure: verdict.firstFailure),
+                           validation: verdict.evaluation)
         }
         guard let der = chain.first, let leaf = try? X509Certificate(der: der),
               let key = VerificationKey(subjectPublicKeyInfoDER: leaf.publicKey.der) else {
-            return .reject(.unsupportedKey, reason: .stated(text + "; but the leaf key is neither RSA nor EC P-256/P-384, which TLSLab's suites need"),
+            return .reject(.unsupportedKey, reason: .decidedBy(verdict.reasons + [.keyUnusable(client: false)], firstFailure: nil),
                            validation: verdict.evaluation)
         }
-        return .accept(leafPublicKey: key, summary: .stated(text), validation: verdict.evaluation)
+        return .accept(leafPublicKey: key, summary: .decidedBy(verdict.reasons, firstFailure: nil), validation: verdict.evaluation)
     }
 }

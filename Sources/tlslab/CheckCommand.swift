@@ -31,11 +31,13 @@ struct CheckCommand: ParsableCommand {
         for path in missing {
             invalid += 1
             print(language.explanations("cli.check.missing", ["path": path]) ?? "INVALID \(path)")
-            FileHandle.standardError.write(Data("tlslab: no such file or directory: \(path)\n".utf8))
+            let note = language.explanations("cli.check.missingPath", ["path": path]) ?? path
+            FileHandle.standardError.write(Data("tlslab: \(note)\n".utf8))
         }
         if files.isEmpty && missing.isEmpty {
             print("0 passed, 0 failed")
-            throw CLIError.badInput("no scenario files (*.yaml) under \(paths.joined(separator: ", "))")
+            let list = paths.joined(separator: language.explanations("list.separator") ?? ", ")
+            throw CLIError.badInput(language.explanations("cli.check.noFiles", ["paths": list]) ?? list)
         }
         for file in files {
             let result = ScenarioCheck.check(file: file, keepFacts: showFacts)

@@ -113,6 +113,23 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "Connect N more times after the first, each offering the session the previous connection established (RFC 5246 §7.3: the server may resume it).")
     var reconnect: Int = 0
 
+    @Flag(help: "Do not ask for session tickets (RFC 5077): no SessionTicket extension, so --reconnect offers the session ID alone.")
+    var noTickets = false
+
+    /// RFC 7919 §3: a DHE group the server sends that the client did not name is the client's local policy.
+    enum UnofferedGroup: String, ExpressibleByArgument, CaseIterable {
+        /// ``UnofferedDHGroupPolicy/acceptIfLargeEnough``.
+        case accept
+        /// ``UnofferedDHGroupPolicy/refuse``.
+        case refuse
+
+        var policy: UnofferedDHGroupPolicy { self == .accept ? .acceptIfLargeEnough : .refuse }
+    }
+
+    @Option(help: ArgumentHelp("A DHE group in the ServerKeyExchange that the client did not name in supported_groups: accept or refuse.",
+                               discussion: "The client names ffdhe2048 and ffdhe3072 (RFC 7919 §3); a server may still send another group, such as OpenSSL's RFC 3526 MODP 2048. accept (the default, as the OpenSSL and GnuTLS clients do): use it when dh_p has at least 1024 bits. refuse: end the handshake with insufficient_security."))
+    var unofferedDhGroup: UnofferedGroup = .accept
+
     @Option(help: "Seconds the whole handshake may take, however the server paces its bytes.")
     var handshakeTimeout: Int = 30
 
@@ -176,7 +193,7 @@ struct ConnectCommand: ParsableCommand {
             : nil
         // Without --servername, an address is the name the certificate must carry (an IP SAN).
         let evaluator = RealTrust.evaluator(policy: try clientTrustPolicy(), ats: atsPolicy, anchors: anchors,
-                                            storeName: ca ?? "no anchors (use --ca)", host: name ?? host)
+                                            storeName: ca.map(TrustStoreName.file) ?? .noAnchors, host: name ?? host)
         var identity: TLSIdentity?
         if let cert, let key {
             do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.badInput("\(error)") }
@@ -191,8 +208,9 @@ struct ConnectCommand: ParsableCommand {
         // RFC 7919 §3: with DHE suites offered, name the FFDHE groups too (as GnuTLS's client does), so
         // a compliant server uses one of them; a server's own group is still accepted when large enough.
         configuration.finiteFieldGroups = [.ffdhe2048, .ffdhe3072]
-        // RFC 5077: ask for a session ticket; --reconnect offers it back.
-        configuration.offerSessionTicket = true
+        configuration.unofferedDHGroups = unofferedDhGroup.policy
+        // RFC 5077: ask for a session ticket (unless --no-tickets); --reconnect offers it back.
+        configuration.offerSessionTicket = !noTickets
         if let atsPolicy {
             switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
             case .success(let restricted): configuration = restricted
@@ -219,7 +237,14 @@ struct ConnectCommand: ParsableCommand {
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
             }
-            if let failure = result.failure { throw CLIError.failed("connect \(host):\(port): \(failure)") }
+            if var failure = result.failure {
+                // A certificate refusal by our own policy: its steps in the catalogue's words (the engine's line only counts them).
+                if let refusal = result.trace.summary.failure, refusal.sentBy == .client,
+                   case .failure(.certificateRejected(_, .decidedBy)) = refusal.cause {
+                    failure = "refused: \(refusal.alert.name ?? "\(refusal.alert)") — \(Explanations.english.alertCause(refusal.cause))"
+                }
+                throw CLIError.failed("connect \(host):\(port): \(failure)")
+            }
             if reconnect > 0 {
                 let how = attempt == 0 ? "full handshake" : result.resumed ? "resumed the offered session" : "full handshake (the session was not resumed)"
                 FileHandle.standardError.write(Data("tlslab connect: connection \(attempt + 1) of \(reconnect + 1): \(how)\n".utf8))

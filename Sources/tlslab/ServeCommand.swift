@@ -72,7 +72,8 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Issue no session tickets (RFC 5077); resumption by session ID stays.")
     var noTickets = false
 
-    @Option(help: "ticket_lifetime_hint in seconds sent with each session ticket (RFC 5077 §3.3).")
+    @Option(help: ArgumentHelp("Seconds a session can be resumed after its full handshake, by ticket or by session ID (as OpenSSL's session timeout); older ones get a full handshake.",
+                               discussion: "Each ticket's ticket_lifetime_hint (RFC 5077 §3.3) is the time its session has left. RFC 5246 Appendix F.1.4 suggests at most 24 hours for session IDs."))
     var ticketLifetime: Int = 7_200
 
     @Option(help: "Append each session's secrets to FILE in NSS key log format.")
@@ -112,7 +113,7 @@ struct ServeCommand: ParsableCommand {
         if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
         if !(1...10_000).contains(maxOpen) { throw ValidationError("--max-open takes 1…10000") }
         if !(1...1_000_000).contains(sessionCacheSize) { throw ValidationError("--session-cache-size takes 1…1000000") }
-        if !(0...604_800).contains(ticketLifetime) { throw ValidationError("--ticket-lifetime takes 0…604800 seconds (up to a week)") }
+        if !(1...604_800).contains(ticketLifetime) { throw ValidationError("--ticket-lifetime takes 1…604800 seconds (up to a week)") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
         _ = try PeerOptions.alpn(alpn)
     }
@@ -131,7 +132,7 @@ struct ServeCommand: ParsableCommand {
         let accepted = try PeerOptions.suites(suites, defaults: CipherSuite.allImplementedWithECDSA)
         let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
         let group = dhGroup
-        let caName = clientCa ?? ""
+        let caName = clientCa.map(TrustStoreName.file) ?? .noAnchors
         let resumes = !noResumption
         let protocols = try PeerOptions.alpn(alpn)
         let listener: TCPListener
@@ -157,6 +158,9 @@ struct ServeCommand: ParsableCommand {
             configuration.applicationProtocols = protocols
             configuration.sessionTicketKeys = ticketKeys
             configuration.ticketLifetimeHint = lifetimeHint
+            // Tickets and cached sessions alike expire: the server checks each one's age against the
+            // clock reading RealServer passes with the client's bytes.
+            configuration.sessionLifetime = SessionLifetime(seconds: lifetimeHint)
             return configuration
         }
         // --log-only keeps no trace events at all: memory per connection stays small however long it runs.

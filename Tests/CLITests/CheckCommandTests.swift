@@ -62,6 +62,23 @@ struct CheckCommandTests {
         #expect(r.stdout == "INVALID /nonexistent-tlslab-scenarios: no such file or directory\n0 passed, 1 failed\n")
     }
 
+    /// In Chinese both the report line and the note on standard error are the catalogue's; so is the
+    /// error for paths without scenario files.
+    @Test func missingPathIsReportedInChinese() throws {
+        let r = try CLI.run(["check", "--lang", "zh", "/nonexistent-tlslab-scenarios"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("没有这个文件或目录：/nonexistent-tlslab-scenarios"), "\(r.stderr)")
+        #expect(!r.stderr.contains("no such file"), "\(r.stderr)")
+        #expect(r.stdout == "INVALID /nonexistent-tlslab-scenarios：没有这个文件或目录\n0 passed, 1 failed\n")
+        let dir = try Self.write([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (lang, words) in [("zh", "下没有场景文件（*.yaml）"), ("en", "no scenario files (*.yaml) under")] {
+            let empty = try CLI.run(["check", "--lang", lang, dir.path])
+            #expect(empty.status != 0)
+            #expect(empty.stderr.contains(words) && empty.stderr.contains(dir.path), "\(lang): \(empty.stderr)")
+        }
+    }
+
     /// A missing path among good ones loses nothing: the others are checked, the summary counts it.
     @Test func missingPathAmongFilesKeepsTheReport() throws {
         let dir = try Self.write(["a.yaml": Self.pass])

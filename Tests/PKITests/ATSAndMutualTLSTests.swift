@@ -11,7 +11,8 @@ import TLSEngine
         let config: ATS
         let connection: ATS.Connection
         let expected: Bool
-        /// Text one of the reasons must contain (why the decision was reached), and text none may contain.
+        /// The reason (as Swift prints the typed step: case name and values) one of the steps must show
+        /// (why the decision was reached), and one none may show.
         var says: String? = nil
         var neverSays: String? = nil
         var description: String { name }
@@ -69,17 +70,17 @@ import TLSEngine
         // the reasons show which rule refused it.
         Row(name: "exception FS NO drops key size rule", config: ATS(exceptionDomains: ["www.example.com": .init(requiresForwardSecrecy: false)]),
             connection: conn(chain: ["leaf-rsa1024", "int"]), expected: false,
-            says: "default trust evaluation fails: too weak: RSA-1024 key", neverSays: "below RSA 2048"),
+            says: "defaultTrustFails", neverSays: "keyTooSmall"),
         // Where the system evaluation does not refuse the weak key, dropping the rule changes the outcome.
         Row(name: "key size rule alone refuses RSA-1024", config: ATS(),
-            connection: conn(chain: ["leaf-rsa1024", "int"], systemRejectsWeak: false), expected: false, says: "is below RSA 2048 / EC 256"),
+            connection: conn(chain: ["leaf-rsa1024", "int"], systemRejectsWeak: false), expected: false, says: "keyTooSmall(key: \"RSA\", bits: 1024)"),
         Row(name: "exception FS NO: RSA-1024 then passes", config: ATS(exceptionDomains: ["www.example.com": .init(requiresForwardSecrecy: false)]),
             connection: conn(chain: ["leaf-rsa1024", "int"], systemRejectsWeak: false), expected: true,
-            says: "NSExceptionRequiresForwardSecrecy NO", neverSays: "below RSA 2048"),
+            says: "forwardSecrecyNotRequired", neverSays: "keyTooSmall"),
         // NSAllowsLocalNetworking: IP literals, unqualified (dotless) names and .local names are exempt; it also
         // disables NSAllowsArbitraryLoads for everything else (iOS 10+).
         Row(name: "LocalNetworking, IP literal http", config: ATS(allowsLocalNetworking: true), connection: conn("192.0.2.10", https: false),
-            expected: true, says: "local name/IP"),
+            expected: true, says: "localNetworkingExempt"),
         Row(name: "LocalNetworking, IPv6 literal http", config: ATS(allowsLocalNetworking: true), connection: conn("2001:db8::1", https: false),
             expected: true),
         Row(name: "LocalNetworking, dotless name http", config: ATS(allowsLocalNetworking: true), connection: conn("printer", https: false),
@@ -87,19 +88,19 @@ import TLSEngine
         Row(name: "LocalNetworking, .local self-signed", config: ATS(allowsLocalNetworking: true),
             connection: conn("printer.local", chain: ["selfsigned"]), expected: true),
         Row(name: "LocalNetworking disables ArbitraryLoads for public hosts", config: ATS(allowsArbitraryLoads: true, allowsLocalNetworking: true),
-            connection: conn(https: false), expected: false, says: "NSAllowsArbitraryLoads ignored"),
+            connection: conn(https: false), expected: false, says: "arbitraryLoadsIgnored"),
         Row(name: "LocalNetworking with ArbitraryLoads, local http", config: ATS(allowsArbitraryLoads: true, allowsLocalNetworking: true),
             connection: conn("printer.local", https: false), expected: true),
         // NSExceptionMinimumTLSVersion can raise the floor as well as lower it.
         Row(name: "exception minimum TLS 1.3 rejects 1.2", config: ATS(exceptionDomains: ["www.example.com": .init(minimumTLSVersion: .tls13)]),
-            connection: conn(tls: .tls12), expected: false, says: "TLSv1.2 is below the minimum TLSv1.3"),
+            connection: conn(tls: .tls12), expected: false, says: "versionBelowMinimum(version: PKI.ATSPolicy.TLSVersion.tls12, minimum: PKI.ATSPolicy.TLSVersion.tls13)"),
         Row(name: "exception minimum TLS 1.3 accepts 1.3", config: ATS(exceptionDomains: ["www.example.com": .init(minimumTLSVersion: .tls13)]),
             connection: conn(tls: .tls13), expected: true),
         // The most specific NSExceptionDomains entry wins and nothing is inherited from the parent entry.
         Row(name: "specific exception beats parent (no http)",
             config: ATS(exceptionDomains: ["example.com": .init(includesSubdomains: true, allowsInsecureHTTPLoads: true),
                                            "www.example.com": .init(minimumTLSVersion: .tls10)]),
-            connection: conn(https: false), expected: false, says: "NSExceptionDomains[www.example.com] applies"),
+            connection: conn(https: false), expected: false, says: "exceptionDomain(domain: \"www.example.com\", viaSubdomains: false)"),
         Row(name: "specific exception beats parent (TLS 1.0)",
             config: ATS(exceptionDomains: ["example.com": .init(includesSubdomains: true, allowsInsecureHTTPLoads: true),
                                            "www.example.com": .init(minimumTLSVersion: .tls10)]),
@@ -107,37 +108,37 @@ import TLSEngine
         Row(name: "sibling falls back to the parent exception",
             config: ATS(exceptionDomains: ["example.com": .init(includesSubdomains: true, allowsInsecureHTTPLoads: true),
                                            "www.example.com": .init(minimumTLSVersion: .tls10)]),
-            connection: conn("api.example.com", https: false), expected: true, says: "NSExceptionDomains[example.com] applies (NSIncludesSubdomains)"),
+            connection: conn("api.example.com", https: false), expected: true, says: "exceptionDomain(domain: \"example.com\", viaSubdomains: true)"),
         Row(name: "specific exception without subdomains does not cover a child",
             config: ATS(exceptionDomains: ["example.com": .init(includesSubdomains: true, minimumTLSVersion: .tls10),
                                            "www.example.com": .init(allowsInsecureHTTPLoads: true)]),
-            connection: conn("a.www.example.com", https: false), expected: false, says: "NSExceptionDomains[example.com]"),
+            connection: conn("a.www.example.com", https: false), expected: false, says: "exceptionDomain(domain: \"example.com\""),
         // Leaf and CA identities together: both must match.
         Row(name: "pinned leaf and CA both match",
             config: ATS(pinnedDomains: ["www.example.com": .init(leafIdentities: [leafPin], caIdentities: [intPin])]),
-            connection: conn(), expected: true, says: "NSPinnedCAIdentities matches"),
+            connection: conn(), expected: true, says: "pinnedCAMatches"),
         Row(name: "pinned leaf matches, CA does not",
             config: ATS(pinnedDomains: ["www.example.com": .init(leafIdentities: [leafPin], caIdentities: [otherPin])]),
-            connection: conn(), expected: false, says: "no CA key of the chain is in NSPinnedCAIdentities"),
+            connection: conn(), expected: false, says: "pinnedCAMismatch"),
         Row(name: "pinned CA matches, leaf does not",
             config: ATS(pinnedDomains: ["www.example.com": .init(leafIdentities: [otherPin], caIdentities: [intPin])]),
-            connection: conn(), expected: false, says: "not in NSPinnedLeafIdentities"),
+            connection: conn(), expected: false, says: "pinnedLeafMismatch"),
         // NSAllowsArbitraryLoads turns off ATS's transport rules, not the app's pins ("pinning a certificate for a
         // given domain has no impact on other security requirements or configuration", Apple's NSPinnedDomains
         // reference): a pinned identity is still required, and a matching self-signed leaf then passes.
         Row(name: "pins still enforced under ArbitraryLoads",
             config: ATS(allowsArbitraryLoads: true, pinnedDomains: ["www.example.com": .init(leafIdentities: [otherPin])]),
-            connection: conn(), expected: false, says: "not in NSPinnedLeafIdentities"),
+            connection: conn(), expected: false, says: "pinnedLeafMismatch"),
         Row(name: "pinned self-signed under ArbitraryLoads",
             config: ATS(allowsArbitraryLoads: true, pinnedDomains: ["www.example.com": .init(leafIdentities: [selfPin])]),
-            connection: conn(chain: ["selfsigned"]), expected: true, neverSays: "default trust"),
+            connection: conn(chain: ["selfsigned"]), expected: true, neverSays: "defaultTrust"),
         // ForMedia and InWebContent exempt only their own kind of load, together or alone.
         Row(name: "ForMedia + InWebContent, media http",
             config: ATS(allowsArbitraryLoadsInWebContent: true, allowsArbitraryLoadsForMedia: true),
-            connection: conn(https: false, kind: .media), expected: true, says: "NSAllowsArbitraryLoadsForMedia YES"),
+            connection: conn(https: false, kind: .media), expected: true, says: "mediaExempt"),
         Row(name: "ForMedia + InWebContent, web http",
             config: ATS(allowsArbitraryLoadsInWebContent: true, allowsArbitraryLoadsForMedia: true),
-            connection: conn(https: false, kind: .webContent), expected: true, says: "NSAllowsArbitraryLoadsInWebContent YES"),
+            connection: conn(https: false, kind: .webContent), expected: true, says: "webContentExempt"),
         Row(name: "ForMedia + InWebContent, app http",
             config: ATS(allowsArbitraryLoadsInWebContent: true, allowsArbitraryLoadsForMedia: true),
             connection: conn(https: false), expected: false),
@@ -146,7 +147,7 @@ import TLSEngine
         Row(name: "InWebContent does not cover media", config: ATS(allowsArbitraryLoadsInWebContent: true),
             connection: conn(https: false, kind: .media), expected: false),
         Row(name: "ArbitraryLoads + ForMedia NO: web load still blocked", config: ATS(allowsArbitraryLoads: true, allowsArbitraryLoadsForMedia: false),
-            connection: conn(https: false, kind: .webContent), expected: false, says: "NSAllowsArbitraryLoads ignored"),
+            connection: conn(https: false, kind: .webContent), expected: false, says: "arbitraryLoadsIgnored"),
         Row(name: "exception insecure HTTP loosens trust", config: ATS(exceptionDomains: ["www.example.com": .init(allowsInsecureHTTPLoads: true)]),
             connection: conn(chain: ["selfsigned"]), expected: true),
         Row(name: "pinned leaf identity matches", config: ATS(pinnedDomains: ["www.example.com": .init(leafIdentities: [leafPin])]),
@@ -166,8 +167,9 @@ import TLSEngine
         let decision = row.config.evaluate(row.connection)
         #expect(decision.accepted == row.expected, "\(row.name): \(decision.reasons)")
         #expect(!decision.reasons.isEmpty)
-        if let says = row.says { #expect(decision.reasons.contains { $0.contains(says) }, "\(row.name): \(decision.reasons)") }
-        if let never = row.neverSays { #expect(!decision.reasons.contains { $0.contains(never) }, "\(row.name): \(decision.reasons)") }
+        let steps = decision.reasons.map { String(describing: $0) }
+        if let says = row.says { #expect(steps.contains { $0.contains(says) }, "\(row.name): \(steps)") }
+        if let never = row.neverSays { #expect(!steps.contains { $0.contains(never) }, "\(row.name): \(steps)") }
     }
 }
 
@@ -303,7 +305,12 @@ import TLSEngine
         ]
         #expect(Set(table.map(\.0)) == Set(ChainCheck.Kind.allCases))
         for (kind, validity, alert) in table {
-            let check = ChainCheck(kind: kind, depth: 0, subject: "x", passed: false, detail: "any text", validityFailure: validity)
+            let finding: ChainCheck.Finding = switch validity {
+                case .expired?: .expired(anchor: false, notAfter: 1, now: 2)
+                case .notYetValid?: .notYetValid(anchor: false, notBefore: 2, now: 1)
+                case nil: .noCertificatePresented
+            }
+            let check = ChainCheck(kind: kind, depth: 0, subject: "x", passed: false, finding: finding)
             #expect(TLSAlertTable.alert(for: CertificateRefusal(failing: check)) == alert, "\(kind) \(String(describing: validity))")
         }
         #expect(CertificateRefusal(failing: nil) == .refusedByPolicy)
@@ -314,11 +321,11 @@ import TLSEngine
     /// failed validity check's side of the period decides which.
     @Test func everyCheckKindHasItsOwnRefusal() {
         let refusals = ChainCheck.Kind.allCases.filter { $0 != .validity }.map {
-            CertificateRefusal(failing: ChainCheck(kind: $0, depth: 0, subject: "x", passed: false, detail: ""))
+            CertificateRefusal(failing: ChainCheck(kind: $0, depth: 0, subject: "x", passed: false, finding: .noCertificatePresented))
         }
         #expect(Set(refusals).count == refusals.count)
-        let expired = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, detail: "", validityFailure: .expired)
-        let early = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, detail: "", validityFailure: .notYetValid)
+        let expired = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, finding: .expired(anchor: false, notAfter: 1, now: 2))
+        let early = ChainCheck(kind: .validity, depth: 0, subject: "x", passed: false, finding: .notYetValid(anchor: false, notBefore: 2, now: 1))
         #expect(CertificateRefusal(failing: expired) == .expired && CertificateRefusal(failing: early) == .notYetValid)
     }
 }

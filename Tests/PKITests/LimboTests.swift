@@ -88,7 +88,7 @@ import Testing
         }
         let ekus = json["extended_key_usage"] as? [String] ?? []
         if !ekus.isEmpty && ekus != ["serverAuth"] && ekus != ["clientAuth"] { return skip("EKU set \(ekus)") }
-        let validator = ChainValidator(anchors: AnchorSelection(system: TrustStore(name: "limbo", anchors: trusted)),
+        let validator = ChainValidator(anchors: AnchorSelection(system: TrustStore(name: .systemRoots, anchors: trusted)),
                                        purpose: purpose, time: time, maxIntermediates: maxChainDepth)
         return Case(id: id, expectedSuccess: expected, skipReason: nil, run: {
             let result = validator.validate([peer] + intermediates)

@@ -27,7 +27,7 @@ import TLSCrypto
         let assumed = SignatureCheck.verify(tbs: leaf.tbsDER, signature: leaf.signatureValue,
                                             algorithm: .rsaPSS(RSAPSSParameters(hash: .sha256, saltLength: 32)), issuerKey: issuer)
         #expect(!assumed.passed)
-        #expect(assumed.note.contains("DB is not PS"))
+        #expect(assumed.outcome == .pss(failure: .dataBlockMalformed))
     }
 
     @Test func absentParametersTakeTheRFC4055Defaults() throws {
@@ -52,12 +52,21 @@ import TLSCrypto
         let check = SignatureCheck.verify(tbs: leaf.tbsDER, signature: leaf.signatureValue, algorithm: leaf.signatureAlgorithm,
                                           issuerKey: restricted)
         #expect(!check.passed)
-        #expect(check.note.contains("hash SHA-384, the key allows only SHA-256"))
+        guard case .pssKeyRestrictionViolated(_, _, let violations) = check.outcome else {
+            Issue.record("\(check.outcome)")
+            return
+        }
+        #expect(violations.contains(.hash(used: .sha384, allowed: .sha256)))
         // A salt shorter than the key's minimum is refused before any arithmetic; a longer one would be allowed.
         let good = PKIFixtures.cert("leaf-under-pss-restricted")
         let shortSalt = SignatureCheck.verify(tbs: good.tbsDER, signature: good.signatureValue,
                                               algorithm: .rsaPSS(RSAPSSParameters(hash: .sha256, saltLength: 20)), issuerKey: restricted)
-        #expect(!shortSalt.passed && shortSalt.note.contains("salt 20 < the key's minimum 32"))
+        #expect(!shortSalt.passed)
+        guard case .pssKeyRestrictionViolated(_, _, let saltViolations) = shortSalt.outcome else {
+            Issue.record("\(shortSalt.outcome)")
+            return
+        }
+        #expect(saltViolations == [.saltTooShort(used: 20, minimum: 32)])
         #expect(RSAPSSParameters(hash: .sha256, saltLength: 64).violation(ofKeyRestriction: RSAPSSParameters(hash: .sha256, saltLength: 32)) == nil)
         // A PSS key never verifies a PKCS#1 v1.5 signature (RFC 4055 §1.2).
         let v15 = PKIFixtures.cert("leaf")

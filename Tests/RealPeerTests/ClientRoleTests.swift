@@ -53,7 +53,7 @@ struct ClientRoleTests {
     static func client(port: UInt16, pki: TestPKI, suites: [CipherSuite] = CipherSuite.implemented,
                        identity: TLSIdentity? = nil, anchors: String = "root.pem", serverName: String = "localhost") throws -> RealClient {
         let roots = try PeerFiles.certificates(at: pki.path(anchors))
-        let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"),
+        let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root")),
                                                    random: SystemRandom(), cipherSuites: suites, serverName: serverName,
                                                    signatureAlgorithms: RealClient.openSSLSignatureOrder, identity: identity)
         return RealClient(host: "127.0.0.1", port: port, configuration: configuration,
@@ -163,7 +163,7 @@ struct ClientRoleTests {
         var ats = false
         /// The alert our client must send (nil: the handshake completes).
         var alert: String?
-        var description: String { "\(certificate) under \(policy.name)\(ats ? " + ATS" : "")" }
+        var description: String { "\(certificate) under \(policy.handler)\(ats ? " + ATS" : "")" }
     }
 
     static func pins(_ names: String...) -> [[UInt8]] {
@@ -206,7 +206,7 @@ struct ClientRoleTests {
         defer { server.stop() }
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
         let now = Int64(Date().timeIntervalSince1970)
-        let evaluator = RealTrust.evaluator(policy: c.policy, ats: c.ats ? ATSPolicy() : nil, anchors: roots, storeName: "test root", time: now)
+        let evaluator = RealTrust.evaluator(policy: c.policy, ats: c.ats ? ATSPolicy() : nil, anchors: roots, storeName: .file("test root"), time: now)
         var client = try Self.client(port: port, pki: pki)
         client.configuration.certificateEvaluator = evaluator
         if c.ats { client.configuration = try RealTrust.restrict(client.configuration, ats: ATSPolicy(), host: "localhost").get() }
@@ -218,7 +218,7 @@ struct ClientRoleTests {
             #expect(!simulated.completed)
             let cause = try #require(simulated.cause)
             #expect(failure.hasSuffix(cause), "real: \(failure)\nsimulated: \(cause)")
-            #expect(failure.contains("ServerTrust challenge answered by") || failure.contains("ATS:"), "the policy's own reasons: \(failure)")
+            #expect(failure.contains("decided by the policy in"), "the policy's decision: \(failure)")
             // OpenSSL saw our alert.
             #expect(server.wait(for: "alert", seconds: 2), "\(server.output)")
         } else {
@@ -267,7 +267,7 @@ struct ClientRoleTests {
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
         let random = HMACDRBG(seed: 3)
         let setup = SimulationSetup(
-            client: TLSClientConfiguration(certificateEvaluator: RealTrust.evaluator(policy: .systemDefault, anchors: roots, storeName: "test root"),
+            client: TLSClientConfiguration(certificateEvaluator: RealTrust.evaluator(policy: .systemDefault, anchors: roots, storeName: .file("test root")),
                                            random: random, cipherSuites: [suite], serverName: "localhost"),
             server: TLSServerConfiguration(identity: identity, random: random), random: random)
         let simulated = TextRenderer(verbosity: .normal, width: 120, color: false).render(Simulation(setup).run())

@@ -24,7 +24,7 @@ struct ECDSAInteropTests {
     static func client(port: UInt16, pki: TestPKI, suites: [CipherSuite] = CipherSuite.offerWithECDSA,
                        groups: [NamedGroup] = [.x25519, .secp256r1, .secp384r1]) throws -> RealClient {
         let roots = try PeerFiles.certificates(at: pki.path("ecroot.pem"))
-        let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: "EC test root"),
+        let configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: .file("EC test root")),
                                                    random: SystemRandom(), cipherSuites: suites, serverName: "localhost",
                                                    signatureAlgorithms: RealClient.openSSLSignatureOrder, supportedGroups: groups)
         return RealClient(host: "127.0.0.1", port: port, configuration: configuration,
@@ -90,7 +90,7 @@ struct ECDSAInteropTests {
         var client = try Self.client(port: port, pki: pki)
         if curve == "rsa" {
             let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
-            client.configuration.certificateEvaluator = PeerFiles.chainEvaluator(anchors: roots, storeName: "test root")
+            client.configuration.certificateEvaluator = PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root"))
         }
         let result = client.run()
         #expect(result.failure == nil, "\(cipher) \(groups): \(result.failure ?? "")")

@@ -27,7 +27,7 @@ struct HTTP2OneEngineTests {
 
     static func client(port: UInt16, pki: TestPKI) throws -> RealClient {
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
-        var configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: "test root"),
+        var configuration = TLSClientConfiguration(certificateEvaluator: PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root")),
                                                    random: SystemRandom(), serverName: "localhost")
         configuration.applicationProtocols = [.h2]
         return RealClient(host: "127.0.0.1", port: port, configuration: configuration,

@@ -253,10 +253,11 @@ final class TestPKI: Sendable {
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 }
 
-/// `tlslab serve --log-only` as a child process on a port the kernel picks (read from its first line).
-func startServe(_ arguments: [String], pki: TestPKI) throws -> (Child, UInt16) {
+/// `tlslab serve --log-only` as a child process on a port the kernel picks (read from its first line);
+/// with `logOnly: false` it prints each connection's trace too (add `--format json` to read it).
+func startServe(_ arguments: [String], pki: TestPKI, logOnly: Bool = true) throws -> (Child, UInt16) {
     let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
-    let child = try Child(tlslab, ["serve", "--port", "0", "--cert", "chain.pem", "--key", "leaf.key", "--log-only"] + arguments,
+    let child = try Child(tlslab, ["serve", "--port", "0", "--cert", "chain.pem", "--key", "leaf.key"] + (logOnly ? ["--log-only"] : []) + arguments,
                           in: pki.dir, environment: ["NO_COLOR": "1"])
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline && child.process.isRunning {

@@ -207,7 +207,7 @@ struct ServeHardeningTests {
     @Test("the recorder keeps at most its limits and says how many events it left out")
     func traceIsBounded() throws {
         var recorder = TraceRecorder(limits: TraceLimits(events: 100, bytes: 1 << 20))
-        for i in 0 ..< 10_000 { recorder.phase(.socket("event \(i)")) }
+        for i in 0 ..< 10_000 { recorder.phase(.socket(.closed(written: i, read: 0, reads: 0))) }
         #expect(recorder.events.count == 100)
         let trace = recorder.trace
         #expect(trace.events.count == 101)

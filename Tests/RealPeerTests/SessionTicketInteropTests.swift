@@ -28,6 +28,46 @@ struct SessionTicketInteropTests {
         #expect(idOnly.contains("New, TLSv1.2"), "\(idOnly.suffix(1500))")
     }
 
+    @Test("serve --ticket-lifetime 1: s_client's ticket and session ID both expire; serve's trace names the expiry, s_client gets a full handshake")
+    func ticketLifetimeEnforced() throws {
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe(["--ticket-lifetime", "1", "--format", "json"], pki: pki, logOnly: false)
+        defer { serve.stop() }
+        let ticketFile = "ticket-\(UUID().uuidString).pem", idFile = "id-\(UUID().uuidString).pem"
+        let started = Date()
+        let first = try ResumptionInteropTests.sClient(port, pki: pki, ["-sess_out", ticketFile])
+        #expect(first.contains("New, TLSv1.2"), "\(first.suffix(2000))")
+        #expect(first.contains("TLS session ticket lifetime hint: 1 (seconds)"), "\(first.suffix(2500))")
+        // Without tickets the session file keeps serve's own session ID (with a ticket, OpenSSL's client
+        // replaces the ID by the ticket's SHA-256, which no cache knows).
+        let second = try ResumptionInteropTests.sClient(port, pki: pki, ["-sess_out", idFile, "-no_ticket"])
+        #expect(second.contains("New, TLSv1.2"), "\(second.suffix(2000))")
+        // The session's age counts in whole seconds of serve's clock: over two seconds on, each is at least
+        // 1 s old. (The wait is the thing tested: a session older than its lifetime.)
+        let wait = 2.2 - Date().timeIntervalSince(started)
+        if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+        let byTicket = try ResumptionInteropTests.sClient(port, pki: pki, ["-sess_in", ticketFile])
+        #expect(byTicket.contains("New, TLSv1.2"), "an expired ticket: \(byTicket.suffix(2500))")
+        let byID = try ResumptionInteropTests.sClient(port, pki: pki, ["-sess_in", idFile, "-no_ticket"])
+        #expect(byID.contains("New, TLSv1.2"), "an expired session ID: \(byID.suffix(2500))")
+        // The server saw each offer and refused it for its age (not a client that stopped offering it).
+        let trace = try #require(waitForOutput(serve, count: 2, of: "\"event\":\"tls_session_expired\""), "\(serve.output.suffix(3000))")
+        #expect(trace.contains("\"event\":\"tls_session_expired\",\"offer\":\"ticket\""), "\(trace.suffix(3000))")
+        #expect(trace.contains("\"event\":\"tls_session_expired\",\"offer\":\"sessionID\""), "\(trace.suffix(3000))")
+        #expect(trace.contains("\"lifetime\":1}"), "\(trace.suffix(3000))")
+    }
+
+    /// The child's output once `needle` occurs `count` times in it (within 10 s), nil otherwise.
+    func waitForOutput(_ child: Child, count: Int, of needle: String) -> String? {
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            let text = child.output
+            if text.components(separatedBy: needle).count - 1 >= count { return text }
+            usleep(50_000)
+        } while Date() < deadline
+        return nil
+    }
+
     @Test("a serve restarted with new ticket keys does not resume the old ticket: a full handshake; --no-tickets sends none")
     func ticketFromAnotherServe() throws {
         let pki = try TestPKI.require()

@@ -20,11 +20,19 @@ struct ChineseASCIIWordTests {
         "cookie", "last-stream-id", "prior", "knowledge",
         // The runs' cookie value (Cookie: session=42), learned by the eavesdropper.
         "session",
+        // The padding extension's name (RFC 7685), ECDSA's verify(Hash1, r, s), RFC 5280 §6.1.4's steps (l)–(m).
+        "padding", "verify", "l", "m",
     ]
     /// Capitalised words that are message, record or protocol names (not sentence starts).
     static let allowedCapitalised: Set<String> = [
         "Hash", "Hash1", "Hash2", "Huffman", "Certificate", "Finished", "Alert", "Hello", "Wireshark", "Demo", "Root", "Example", "Real", "Not", "The",
         "HPACK", "GET", "POST", "Host", "Cookie", "Content", "Length", "Type", "Connection", "Date", "Server", "User", "Agent",
+        // The hand-written challenge handler's mode names (ChallengeHandlingPolicies.ChallengeMode).
+        "None", "Simple", "Full",
+        // Apple's feature name, as the ATS lessons' heading writes it.
+        "App", "Transport", "Security",
+        // The company whose trust evaluation the policy lessons model.
+        "Apple",
     ]
 
     static func disallowedWords(in line: String) -> [String] {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Rendering
+import PKI
 import Simulation
 import Testing
 import Trace
@@ -165,7 +166,7 @@ struct ChineseLayoutTests {
 
     /// Text the engines and drivers still write in English (not the renderer's): the free-text parts
     /// of an alert's cause (a certificate refusal's account, a decoder's reason), each chain check's
-    /// detail and the certificate decision's summary, the simulation's strip detail. They come from
+    /// detail and the certificate decision's summary. They come from
     /// the trace itself, so the test names exactly what is exempt.
     static func engineText(_ trace: Trace) -> [String] {
         var out: [String] = []
@@ -173,11 +174,6 @@ struct ChineseLayoutTests {
             switch e.kind {
             case .tls(.alertSent(_, let cause)): out += freeText(cause)
             case .tls(.certificateDecision(_, _, _, let account, _)): out += freeText(account)
-            case .tls(.countermeasureApplied(let reason)): out.append(reason)
-            case .chainValidation(let v):
-                out += v.result.checks.filter { $0.finding == nil }.map(\.detail) + v.result.checks.compactMap { $0.signature?.note }
-                if let store = v.result.anchorStore { out.append(store) }
-            case .attack(.strippedSuites(_, _, let detail)): out.append(detail)
             default: break
             }
         }
@@ -189,12 +185,7 @@ struct ChineseLayoutTests {
     static func freeText(_ cause: AlertCause) -> [String] {
         guard case .failure(let error) = cause else { return [] }
         switch error {
-        case let .inappropriateMessage(expected, got): return [expected, got]
-        case .invalidMessage(.malformed(_, let reason)), .invalidMessage(.illegalParameter(_, let reason)),
-             .invalidMessage(.needsKeyExchange(_, let reason)): return [reason]
-        case .recordProtection(.invalidKeys(let why)), .internalError(let why): return [why]
         case .certificateRejected(_, let account): return freeText(account)
-        case .peerMisbehaved(.invalidDHPublicValue(_, let reason)), .peerMisbehaved(.invalidECDHPublicKey(_, let reason)): return [reason]
         default: return []
         }
     }
@@ -202,10 +193,9 @@ struct ChineseLayoutTests {
     /// The parts of a certificate account still in the evaluator's or the validator's own words.
     static func freeText(_ account: CertificateAccount) -> [String] {
         switch account {
-        case .checkFailed(let check): return check.finding == nil ? [check.detail] : []
-        case .chainNotTrusted(let result): return [result]
-        case .unparsable(_, let error): return [error]
-        case .stated(let text): return [text]
+        // Chain checks (alone or quoted by a policy step) carry typed findings and a chain that is not trusted
+        // its TrustResult: all in the catalogue's words. Only the DER parser's own message is left.
+        case .unparsable(_, .malformedCertificate(let detail)): return [detail]   // the DER parser's own words (PKIError)
         default: return []
         }
     }

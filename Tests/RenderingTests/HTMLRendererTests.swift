@@ -195,6 +195,27 @@ struct HTMLRendererTests {
         #expect(!(Self.between(html, "<svg xmlns", "</svg>") ?? "").contains("──▶"))
     }
 
+    /// A step's words join the ladder's wrapped lines; in Chinese the wrapper breaks between two
+    /// characters, so the join adds no space there (a space would split a word: "服务 器"). At 44
+    /// columns many Chinese labels wrap between two wide characters, which the test first shows.
+    @Test func chineseStepWordsAreNotSplitBySpaces() throws {
+        var wideBreaks = 0
+        for run in [BuiltInRun.rsa, .dhe, .mitm, .resumption] {
+            let walk = Walkthrough(title: run.rawValue, trace: try Self.trace(run), width: 44, explanations: .chinese)
+            for step in walk.steps {
+                let lines = step.ladder.map { walk.words($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                for (a, b) in zip(lines, lines.dropFirst())
+                    where a.last.map(DisplayWidth.columns) == 2 && b.first.map(DisplayWidth.columns) == 2 { wideBreaks += 1 }
+                let words = Array(walk.words(step.ladder))
+                for i in words.indices.dropFirst().dropLast() where words[i] == " " {
+                    let pair = (DisplayWidth.columns(words[i - 1]), DisplayWidth.columns(words[i + 1]))
+                    #expect(pair != (2, 2), "\(run): a space between two wide characters in \(String(words))")
+                }
+            }
+        }
+        #expect(wideBreaks > 0, "no label wrapped between two wide characters: the test shows nothing")
+    }
+
     /// Data is not repeated per step: a message sent again byte for byte (each HTTP/1.0 connection's
     /// certificate chain) points at the first step's table, which the script copies in when opened.
     @Test func aRepeatedMessageSharesItsBytesTable() throws {

@@ -1,4 +1,5 @@
 import HTTP2
+import TCPSim
 import Rendering
 import Testing
 import Trace
@@ -15,8 +16,8 @@ struct PhaseNameTests {
         .unspokenApplicationProtocol("spdy/3", by: .client), .unspokenApplicationProtocol("spdy/3", by: .server),
         .closing(.closeNotifyAndTCPClose), .closing(.tcpClose), .closing(.closeNotifyAndSocketClose),
         .closing(.goAwayThenCloseNotify), .closing(.idleGoAway("idle for 10 s")),
-        .failed(.serverCouldNotListen, detail: "port in use"), .failed(.connectionNotOpened, detail: "x"),
-        .failed(.attackerCouldNotReachServer, detail: "x"), .socket("close(): 10 bytes read"),
+        .failed(.serverCouldNotListen, error: .portInUse(443)), .failed(.connectionNotOpened, error: .connectionDoesNotExist),
+        .failed(.attackerCouldNotReachServer, error: .unknownHost(IPv4Address(10, 0, 0, 3))), .socket(.closed(written: 10, read: 20, reads: 2)),
         .traceLimit(dropped: 3, events: 4096, mebibytes: 4),
     ]
 

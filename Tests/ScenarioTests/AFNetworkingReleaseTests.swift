@@ -35,7 +35,7 @@ import Trace
         #expect(implicit.verdict?.accepted == true)
         #expect(explicit.verdict?.accepted == false)
         #expect(explicit.verdict?.firstFailingCheck == .name)
-        let reasons = explicit.verdict?.reasons.joined(separator: "; ") ?? ""
+        let reasons = explicit.verdict.map { Explanations.english.trustReasons($0.reasons) } ?? ""
         #expect(reasons.contains("SSL(host: mail.example.com)") && !reasons.contains("host not checked"), "\(reasons)")
     }
 

@@ -84,7 +84,7 @@ struct TrueSentencesTests {
     /// #24.9: after the tamper the server still knows the server_random it made.
     @Test func serverKnowsItsOwnRandomAfterATamper() throws {
         let table = Simulation(try BuiltInRun.tamperServerHello.setup(seed: 1)).run().knowledge
-        let own = try #require(table.rows.first { $0.secret == "server_random" })
+        let own = try #require(table.rows.first { $0.secret == .serverRandom })
         #expect(own.server && !own.client)
         let copy = try #require(table.rows.first { $0.changedInFlight })
         #expect(copy.client && !copy.server)

@@ -23,7 +23,7 @@ struct AttackTests {
         }
     }
 
-    static func learned(_ trace: Trace, _ secret: String, by actor: Actor) -> [UInt8]? {
+    static func learned(_ trace: Trace, _ secret: Secret, by actor: Actor) -> [UInt8]? {
         for a in attackEvents(trace, by: actor) {
             if case .learned(let name, let value, _) = a, name == secret { return value }
         }
@@ -44,27 +44,27 @@ struct AttackTests {
         let s = trace.summary
         #expect(s.outcome == "success")
         let master = try #require(s.masterSecret)
-        #expect(Self.learned(trace, "premaster secret", by: .eavesdropper) == s.preMasterSecret)
-        #expect(Self.learned(trace, "master secret", by: .eavesdropper) == master)
-        #expect(Self.learned(trace, "HTTP cookie", by: .eavesdropper) == Array("Cookie: session=42".utf8))
-        let request = try #require(Self.learned(trace, "HTTP request", by: .eavesdropper))
+        #expect(Self.learned(trace, .preMasterSecret, by: .eavesdropper) == s.preMasterSecret)
+        #expect(Self.learned(trace, .masterSecret, by: .eavesdropper) == master)
+        #expect(Self.learned(trace, .httpCookie, by: .eavesdropper) == Array("Cookie: session=42".utf8))
+        let request = try #require(Self.learned(trace, .httpRequest, by: .eavesdropper))
         #expect(String(decoding: request, as: UTF8.self).hasPrefix("GET /profile HTTP/1.1"))
         let rows = Dictionary(uniqueKeysWithValues: trace.knowledge.rows.map { ($0.secret, $0) })
-        #expect(rows["master secret"]?.eavesdropper == false, "during the session the master secret never crossed the wire")
-        #expect(rows["master secret"]?.eavesdropperAfterwards == true)
-        #expect(rows["HTTP cookie"]?.eavesdropper == false && rows["HTTP cookie"]?.eavesdropperAfterwards == true)
+        #expect(rows[.masterSecret]?.eavesdropper == false, "during the session the master secret never crossed the wire")
+        #expect(rows[.masterSecret]?.eavesdropperAfterwards == true)
+        #expect(rows[.httpCookie]?.eavesdropper == false && rows[.httpCookie]?.eavesdropperAfterwards == true)
     }
 
     @Test(arguments: [BuiltInRun.keyTheftECDHE, .keyTheftDHE])
     func stolenKeyDoesNotOpenAnEphemeralSession(run: BuiltInRun) throws {
         let trace = try Self.run(run)
         #expect(trace.summary.outcome == "success")
-        #expect(Self.learned(trace, "master secret", by: .eavesdropper) == nil)
-        #expect(Self.learned(trace, "premaster secret", by: .eavesdropper) == nil)
+        #expect(Self.learned(trace, .masterSecret, by: .eavesdropper) == nil)
+        #expect(Self.learned(trace, .preMasterSecret, by: .eavesdropper) == nil)
         #expect(Self.attackEvents(trace, by: .eavesdropper).contains { if case .failed(let why) = $0 { return why.key == "failed.forwardSecrecy" } else { return false } })
         let rows = Dictionary(uniqueKeysWithValues: trace.knowledge.rows.map { ($0.secret, $0) })
-        #expect(rows["master secret"]?.eavesdropperAfterwards == false)
-        #expect(rows["HTTP cookie"]?.eavesdropperAfterwards == false)
+        #expect(rows[.masterSecret]?.eavesdropperAfterwards == false)
+        #expect(rows[.httpCookie]?.eavesdropperAfterwards == false)
     }
 
     @Test func aStolenKeyAlsoOpensTheResumedSessionOfAnRSAConnection() throws {
@@ -76,13 +76,13 @@ struct AttackTests {
             let trace = Simulation(setup).run()
             #expect(trace.statistics.abbreviatedHandshakes == 1)
             let learned = trace.events.compactMap { e -> (Int, [UInt8])? in
-                if e.actor == .eavesdropper, case .attack(.learned("master secret", let m, _)) = e.kind { return (e.connection, m) } else { return nil }
+                if e.actor == .eavesdropper, case .attack(.learned(.masterSecret, let m, _)) = e.kind { return (e.connection, m) } else { return nil }
             }
             if opens {
                 #expect(learned.map(\.0) == [0, 1], "both connections open")
                 #expect(learned.allSatisfy { $0.1 == trace.summary.masterSecret })
                 let cookies = trace.events.filter { e in
-                    if e.actor == .eavesdropper, case .attack(.learned("HTTP cookie", _, _)) = e.kind { return true } else { return false }
+                    if e.actor == .eavesdropper, case .attack(.learned(.httpCookie, _, _)) = e.kind { return true } else { return false }
                 }
                 #expect(cookies.count == 2)
             } else {
@@ -112,8 +112,8 @@ struct AttackTests {
         }
         let (candidates, seed) = try #require(search.first)
         #expect(seed != nil && candidates > 1)
-        #expect(Self.learned(trace, "master secret", by: .eavesdropper) == s.masterSecret)
-        #expect(Self.learned(trace, "HTTP cookie", by: .eavesdropper) == Array("Cookie: session=42".utf8))
+        #expect(Self.learned(trace, .masterSecret, by: .eavesdropper) == s.masterSecret)
+        #expect(Self.learned(trace, .httpCookie, by: .eavesdropper) == Array("Cookie: session=42".utf8))
         // A client with a proper generator is not found in the same seed space.
         let normal = try Self.run(.rsa)
         let flow = try #require(normal.recordedFlows.first)
@@ -132,7 +132,7 @@ struct AttackTests {
         #expect(failure.sentBy == .client)
         #expect(failure.alert == .unknownCA, "got \(failure.alert): \(failure.cause)")
         #expect(Self.http(trace, actor: .client).isEmpty, "no request leaves the client")
-        #expect(Self.learned(trace, "HTTP cookie", by: .attacker) == nil)
+        #expect(Self.learned(trace, .httpCookie, by: .attacker) == nil)
         // The client's alert went to the attacker, whose address it had connected to.
         #expect(trace.events.contains { e in
             if case .tls(.alertSent) = e.kind { return e.actor == .client && e.peer == .attacker } else { return false }
@@ -145,16 +145,16 @@ struct AttackTests {
         #expect(s.clientCompleted && s.serverCompleted)
         #expect(s.clientMaster != nil && s.serverMaster != nil && s.clientMaster != s.serverMaster,
                 "two sessions: client↔attacker and attacker↔server")
-        #expect(Self.learned(trace, "HTTP cookie", by: .attacker) == Array("Cookie: session=42".utf8))
+        #expect(Self.learned(trace, .httpCookie, by: .attacker) == Array("Cookie: session=42".utf8))
         #expect(Self.http(trace, actor: .client).contains { if case .responseReceived(let r) = $0 { return r.hasSuffix("hello\n") } else { return false } })
         #expect(Self.http(trace, actor: .server).contains { if case .requestReceived(let r) = $0 { return r.contains("session=42") } else { return false } })
         // Two TLS sessions for the key log: the client's with the attacker, the attacker's with the server.
         #expect(trace.sessionSecrets.map(\.masterSecret) == [s.clientMaster, s.serverMaster].compactMap { $0 })
         let rows = Dictionary(uniqueKeysWithValues: trace.knowledge.rows.map { ($0.secret, $0) })
-        #expect(rows["master secret"]?.attacker == true && rows["master secret"]?.eavesdropper == false)
-        #expect(rows["master secret"]?.server == false, "the real server holds another session's secret")
-        #expect(rows["client_random"]?.server == false, "the server saw the attacker's ClientHello, not the client's")
-        #expect(rows["HTTP cookie"]?.attacker == true)
+        #expect(rows[.masterSecret]?.attacker == true && rows[.masterSecret]?.eavesdropper == false)
+        #expect(rows[.masterSecret]?.server == false, "the real server holds another session's secret")
+        #expect(rows[.clientRandom]?.server == false, "the server saw the attacker's ClientHello, not the client's")
+        #expect(rows[.httpCookie]?.attacker == true)
     }
 
     @Test func mitmOnPlainHTTPNeedsNoCertificateAtAll() throws {
@@ -163,7 +163,7 @@ struct AttackTests {
         setup.serverPort = 80
         let trace = Simulation(setup).run()
         #expect(trace.summary.outcome == "success")
-        #expect(Self.learned(trace, "HTTP cookie", by: .attacker) == Array("Cookie: session=42".utf8))
+        #expect(Self.learned(trace, .httpCookie, by: .attacker) == Array("Cookie: session=42".utf8))
         #expect(Self.http(trace, actor: .client).contains { if case .responseReceived = $0 { return true } else { return false } })
     }
 
@@ -248,11 +248,11 @@ struct AttackTests {
     @Test func plainHTTPShowsTheCookieAndHTTPSDoesNot() throws {
         let plain = try Self.run(.httpPlain)
         #expect(plain.summary.outcome == "success" && !plain.summary.usedTLS)
-        let cookie = plain.knowledge.rows.first { $0.secret == "HTTP cookie" }
+        let cookie = plain.knowledge.rows.first { $0.secret == .httpCookie }
         #expect(cookie?.eavesdropper == true)
         let tls = try Self.run(.rsa)
-        #expect(tls.knowledge.rows.first { $0.secret == "HTTP cookie" }?.eavesdropper == false)
-        #expect(tls.knowledge.rows.allSatisfy { !$0.eavesdropper || $0.secret.hasSuffix("_random") })
+        #expect(tls.knowledge.rows.first { $0.secret == .httpCookie }?.eavesdropper == false)
+        #expect(tls.knowledge.rows.allSatisfy { !$0.eavesdropper || ($0.secret == .clientRandom || $0.secret == .serverRandom) })
     }
 }
 

@@ -90,7 +90,7 @@ struct HTTP2SimulationTests {
         #expect(client.map(\.typeName) == ["SETTINGS", "GOAWAY"])
         if case .goaway(_, let code, _) = client.last?.frame.payload { #expect(code == HTTP2ErrorCode.inadequateSecurity.rawValue) }
         else { Issue.record("no GOAWAY: \(client)") }
-        #expect(trace.events.contains { if case .http2(.connectionError(.inadequateSecurity, let why)) = $0.kind { why.contains("§9.2.2") } else { false } })
+        #expect(trace.events.contains { if case .http2(.connectionError(.inadequateSecurity, .inadequateSecurity(.prohibitedSuite(suite, _)))) = $0.kind { true } else { false } })
         #expect(trace.statistics.requests == 0)
         // The server read the preface, then the SETTINGS and the GOAWAY.
         #expect(Self.received(trace, by: .server).map(\.typeName) == ["SETTINGS", "GOAWAY"])
@@ -110,10 +110,11 @@ struct HTTP2SimulationTests {
         }
         #expect(trace.summary.version == .tls11 && trace.summary.applicationProtocol == .h2)
         #expect(Self.frames(trace, sentBy: .client).map(\.typeName) == ["SETTINGS", "GOAWAY"])
-        let why = trace.events.compactMap { e -> String? in
+        let why = trace.events.compactMap { e -> HTTP2Problem? in
             if case .http2(.connectionError(.inadequateSecurity, let why)) = e.kind { return why } else { return nil }
         }
-        #expect(why.count == 1 && why.allSatisfy { $0.contains("TLS 1.1") && $0.contains("§9.2)") })
+        #expect(why == [.inadequateSecurity(.versionBelowTLS12(.tls11))], "the version is the reason, before the suite")
+        #expect(why.first?.wireText.contains("§9.2)") == true)
         #expect(trace.statistics.requests == 0)
     }
 
@@ -138,12 +139,12 @@ struct HTTP2SimulationTests {
         // …yet the eavesdropper knows it, by decoding the frames with its own HPACK decoder.
         let k = plain.knowledge
         #expect(k.decodedHTTP2)
-        for secret in ["HTTP cookie", "HTTP request", "HTTP response"] {
+        for secret: Secret in [.httpCookie, .httpRequest, .httpResponse] {
             #expect(k.rows.first { $0.secret == secret }?.eavesdropper == true, "\(secret)")
         }
         let tls = try Self.run(.h2).knowledge
         #expect(!tls.decodedHTTP2)
-        for secret in ["HTTP cookie", "HTTP request", "HTTP response"] {
+        for secret: Secret in [.httpCookie, .httpRequest, .httpResponse] {
             #expect(tls.rows.first { $0.secret == secret }?.eavesdropper == false, "\(secret)")
         }
         // h2c starts with the preface on the wire, right after TCP's handshake.

@@ -97,9 +97,9 @@ struct KeyTheftCrossCheckTests {
         let parts = output.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
         #expect(parts.count == 3)
         let learned = Dictionary(trace.learned(by: .eavesdropper).map { ($0.secret, Hex.string($0.value)) }, uniquingKeysWith: { a, _ in a })
-        #expect(parts.first == learned["premaster secret"])
-        #expect(parts.dropFirst().first == learned["master secret"])
-        #expect(parts.last == learned["HTTP request"])
+        #expect(parts.first == learned[.preMasterSecret])
+        #expect(parts.dropFirst().first == learned[.masterSecret])
+        #expect(parts.last == learned[.httpRequest])
         #expect(parts.dropFirst().first == trace.summary.masterSecret.map(Hex.string), "and it is the session's real master secret")
     }
 }

@@ -145,7 +145,7 @@ struct CodePointTests {
         #expect(DecodeError.truncated(field: "x", needed: 2, available: 1).alert == .decodeError)
         #expect(DecodeError.trailingBytes(field: "x", count: 1).alert == .decodeError)
         #expect(DecodeError.lengthOutOfRange(field: "x", length: 0, min: 1, max: 2).alert == .decodeError)
-        #expect(DecodeError.illegalParameter(field: "x", reason: "").alert == .illegalParameter)
+        #expect(DecodeError.illegalParameter(field: "x", reason: .noTLSCipherSuiteInSSLv2Hello).alert == .illegalParameter)
         #expect(DecodeError.duplicateExtension(.serverName).alert == .illegalParameter)
         #expect(DecodeError.recordOverflow(length: 1, limit: 0).alert == .recordOverflow)
         #expect(DecodeError.unexpectedContentType(0).alert == .unexpectedMessage)

@@ -124,6 +124,37 @@ struct ConformanceHardeningTests {
         #expect(run.server.failureAlert == .fatal(.unexpectedMessage))
     }
 
+    /// Warnings alternating with empty records: each count alone stays under its limit, but an empty
+    /// record does not end a run of warnings (OpenSSL resets its count only on a non-empty record that is
+    /// not an alert), so the fifth warning is fatal however many empty records come between.
+    @Test func warningsBetweenEmptyRecordsAreStillCounted() throws {
+        var run = Harness.run(client: try Harness.clientConfiguration(seed: 4), server: try Harness.serverConfiguration(seed: 4),
+                              exchangeData: false)
+        #expect(run.outcome == .connected)
+        func warning() -> [UInt8] {
+            run.client.context.sendAlert(Alert(level: .warning, description: .userCanceled), cause: .close)
+            return run.client.context.takeStep().output
+        }
+        for _ in 0 ..< IncomingLimits.maximumConsecutiveWarningAlerts {
+            _ = run.server.receive(warning())
+            _ = run.server.receive(try run.client.sendApplicationData([]).output)
+        }
+        #expect(run.server.failureAlert == nil)
+        _ = run.server.receive(warning())
+        #expect(run.server.failureAlert == .fatal(.unexpectedMessage))
+        // Data (a non-empty record) does end the run: four warnings, one byte, four warnings.
+        var reset = Harness.run(client: try Harness.clientConfiguration(seed: 5), server: try Harness.serverConfiguration(seed: 5),
+                                exchangeData: false)
+        func warning2() -> [UInt8] {
+            reset.client.context.sendAlert(Alert(level: .warning, description: .userCanceled), cause: .close)
+            return reset.client.context.takeStep().output
+        }
+        for _ in 0 ..< 4 { _ = reset.server.receive(warning2()) }
+        _ = reset.server.receive(try reset.client.sendApplicationData([1]).output)
+        for _ in 0 ..< 4 { _ = reset.server.receive(warning2()) }
+        #expect(reset.server.failureAlert == nil, "\(String(describing: reset.server.failureAlert))")
+    }
+
     // MARK: RFC 5246 §6.2.1 / Appendix E.1: the record version after the hellos
 
     @Test(arguments: [0x0302, 0x0301, 0x0300, 0x0343] as [UInt16])

@@ -69,7 +69,7 @@ struct EngineKeyExchangeTests {
             return .dhe(dh)
         }
         #expect(Self.alert(negated) == .illegalParameter)
-        #expect(Self.cause(negated)?.contains("prime-order subgroup") == true, "\(Self.cause(negated) ?? "")")
+        #expect(Self.cause(negated)?.contains("notInPrimeOrderSubgroup") == true, "\(Self.cause(negated) ?? "")")
         // g must be a generator candidate: 0, 1, p-1 and p are refused before the public value.
         for g in [BigInt.zero, .one, p - .one, p] {
             let step = try Self.clientReceivingResigned(suite: suite) { params in
@@ -123,7 +123,7 @@ struct EngineKeyExchangeTests {
         // p − 2 is in range but not a square mod p (p ≡ 7 mod 8): outside the subgroup of order q.
         let outside = try Self.serverReceiving(.dhe(yc: (p - BigInt(2)).bigEndianBytes), suite: .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256)
         #expect(Self.alert(outside) == .illegalParameter)
-        #expect(Self.cause(outside)?.contains("prime-order subgroup") == true, "\(Self.cause(outside) ?? "")")
+        #expect(Self.cause(outside)?.contains("notInPrimeOrderSubgroup") == true, "\(Self.cause(outside) ?? "")")
     }
 
     @Test("server: a client ECDHE point off the curve, of the wrong size or of low order → illegal_parameter")
@@ -291,10 +291,10 @@ struct EngineRSAVersionAndPSSTests {
         let afterKeyExchange = server.receive(rogueStep.records[0].encoded)
         #expect(afterKeyExchange.records.isEmpty)
         #expect(server.stateName == .expectChangeCipherSpec)
-        let reasons = afterKeyExchange.events.compactMap { e -> String? in
+        let reasons = afterKeyExchange.events.compactMap { e -> PremasterDecryptionFault? in
             if case .countermeasureApplied(let reason) = e { return reason } else { return nil }
         }
-        #expect(reasons == ["the premaster's version is 03 01 (TLS 1.0), the ClientHello offered 03 03 (TLS 1.2)"], "\(reasons)")
+        #expect(reasons == [.versionMismatch(found: .tls10, offered: .tls12)], "\(reasons)")
         for case .derived(.rsaPreMasterDecryption(_, let decrypted, let used)) in afterKeyExchange.events {
             #expect(decrypted == preMaster, "the block decrypted fine")
             #expect(used != preMaster && used.prefix(2) == [3, 3], "a random premaster with the offered version")

@@ -297,12 +297,12 @@ struct EngineStateMachineTests {
 
     @Test("every TLSError maps to one alert")
     func alertMapping() {
-        #expect(TLSError.inappropriateMessage(expected: "a", got: "b").alert == .unexpectedMessage)
+        #expect(TLSError.inappropriateMessage(expected: .inState(.expectServerHello), got: .handshake(.finished)).alert == .unexpectedMessage)
         #expect(TLSError.invalidMessage(.truncated(field: "x", needed: 1, available: 0)).alert == .decodeError)
         #expect(TLSError.recordProtection(.badRecordMAC(.gcmTagMismatch)).alert == .badRecordMAC)
         #expect(TLSError.recordProtection(.recordOverflow(length: 1)).alert == .recordOverflow)
         #expect(TLSError.peerMisbehaved(.finishedMismatch).alert == .decryptError)
         #expect(TLSError.alertReceived(.fatal(.badCertificate)).alert == nil)
-        #expect(TLSError.internalError("x").alert == .internalError)
+        #expect(TLSError.internalError(.noPendingKeys).alert == .internalError)
     }
 }

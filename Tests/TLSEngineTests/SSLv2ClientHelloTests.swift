@@ -118,6 +118,26 @@ struct SSLv2ClientHelloTests {
         #expect(server.failureAlert == .fatal(.protocolVersion))
     }
 
+    /// Garbage whose first byte has the high bit set and whose third byte is 1 has the SSL 2.0 shape;
+    /// from a first byte of 0xc1 on (0xc0 with a non-zero second byte) its length exceeds 2^14 and it is refused at once (record_overflow,
+    /// as OpenSSL does) instead of leaving the server waiting for bytes that never come.
+    @Test("an SSL 2.0-shaped header claiming more than 2^14 bytes: record_overflow at once; at the limit the server waits")
+    func oversizedSSLv2HeaderIsRefusedAtOnce() throws {
+        for first: UInt8 in [0xc1, 0xde, 0xff] {
+            var server = TLSServer(configuration: try Harness.serverConfiguration(seed: 44))
+            let step = server.receive([first, 0x00, 0x01] + [UInt8](repeating: 0x55, count: 297))
+            #expect(server.failureAlert == .fatal(.recordOverflow), "first byte \(first)")
+            #expect(step.records.first?.contentType == .alert, "first byte \(first): the alert goes out in this step")
+        }
+        // 0xc0 0x00 claims exactly 2^14: a legitimate length, so the server waits for the rest.
+        var atLimit = TLSServer(configuration: try Harness.serverConfiguration(seed: 45))
+        let waiting = atLimit.receive([0xc0, 0x00, 0x01] + [UInt8](repeating: 0x55, count: 40))
+        #expect(waiting.records.isEmpty && atLimit.failureAlert == nil)
+        var justOver = TLSServer(configuration: try Harness.serverConfiguration(seed: 46))
+        _ = justOver.receive([0xc0, 0x01, 0x01])
+        #expect(justOver.failureAlert == .fatal(.recordOverflow))
+    }
+
     @Test func onlyAsTheClientsFirstBytes() throws {
         let (wire, _) = Self.v2Hello(specs: [Self.rsaGCM], challenge: [UInt8](repeating: 3, count: 32))
         // A client never accepts one.

@@ -36,7 +36,8 @@ struct SessionTicketTests {
     @Test("a full handshake ends with NewSessionTicket before the server's ChangeCipherSpec; the ticket opens with swift-crypto")
     func issued() throws {
         let keys = SessionTicketKeys(random: HMACDRBG(seed: 90))
-        let run = Harness.run(client: try Self.client(seed: 91), server: try Self.server(seed: 91, keys: keys))
+        let run = Harness.run(client: try Self.client(seed: 91), server: try Self.server(seed: 91, keys: keys),
+                              serverClock: SessionTime(secondsSinceEpoch: 0x6b49_d200))
         #expect(run.outcome == .connected, "\(run.outcome)")
         #expect(Self.serverMessages(run) == [.serverHello, .certificate, .serverKeyExchange, .serverHelloDone, .newSessionTicket, .finished])
         let states = run.clientEvents.compactMap { if case .stateChanged(_, _, let to) = $0 { return to } else { return nil } }
@@ -53,8 +54,8 @@ struct SessionTicketTests {
         #expect(Array(mac) == Array(ticket.suffix(32)))
         let state = Array(try AES._CBC.decrypt(Array(ticket[34 ..< 34 + length]), using: SymmetricKey(data: keys.encryptionKey),
                                                iv: AES._CBC.IV(ivBytes: Array(ticket[16 ..< 32]))))
-        // StatePlaintext: version, suite, master secret, EMS, ETM.
-        #expect(state == [3, 3, 0xc0, 0x2f] + (run.client.masterSecret ?? []) + [1, 0])
+        // StatePlaintext: version, suite, master secret, timestamp (the server's clock reading), EMS, ETM.
+        #expect(state == [3, 3, 0xc0, 0x2f] + (run.client.masterSecret ?? []) + [0x6b, 0x49, 0xd2, 0x00] + [1, 0])
     }
 
     @Test("the ticket resumes: abbreviated handshake with a renewed ticket, the client's fresh session ID echoed, the same master secret")

@@ -12,6 +12,7 @@ extension HTMLRenderer {
         var out = "<figure class=\"chain\">\n<figcaption>\(say("html.chain.heading", ["who": party(checker), "peer": peer]))</figcaption>\n"
         out += "<p class=\"why\">\(HTMLText.escaped(explanations("trust.\(result.result.rawValue)") ?? result.result.rawValue))</p>\n<ol class=\"links\">\n"
         let depths = result.checks.map(\.depth).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+        var explainedKinds: Set<ChainCheck.Kind> = []
         for depth in depths {
             let checks = result.checks.filter { $0.depth == depth }
             let subject = depth < result.path.count ? result.path[depth].subject.description : (checks.first?.subject ?? "?")
@@ -27,8 +28,12 @@ extension HTMLRenderer {
             out += "<ul class=\"checks\">\n"
             for check in checks {
                 out += "<li class=\"\(check.passed ? "pass" : "fail")\">\(check.passed ? "✓" : say("chain.fail")) "
-                out += "<b>\(HTMLText.escaped(explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue))</b>: \(HTMLText.escaped(check.detail))"
+                out += "<b>\(HTMLText.escaped(explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue))</b>: \(HTMLText.escaped(explanations.chainCheckDetail(check)))"
                 if let sig = check.signature { out += signature(sig) }
+                // A failed check says what it checks, why (the RFC section) and what it protects against, once per kind.
+                if !check.passed, explainedKinds.insert(check.kind).inserted {
+                    out += "<p class=\"why\">\(HTMLText.escaped(explanations.chainCheckWhy(check.kind)))</p>"
+                }
                 out += "</li>\n"
             }
             out += "</ul>\n</li>\n"
@@ -53,8 +58,8 @@ extension HTMLRenderer {
         }
         if let hash2 = sig.hash2 {
             out += "<p class=\"\(hash2 == sig.hash1 ? "pass" : "fail")\">\(say(hash2 == sig.hash1 ? "html.chain.equal" : "html.chain.differ"))</p>\n"
-        } else if !sig.note.isEmpty {
-            out += "<p>\(HTMLText.escaped(sig.note))</p>\n"
+        } else {
+            out += "<p>\(HTMLText.escaped(explanations.signatureOutcome(sig.outcome)))</p>\n"
         }
         return out
     }

@@ -135,7 +135,7 @@ struct ClientHandshake: HandshakeMachine {
             transition(to: .expectChangeCipherSpec(resuming: resuming))
         case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
-                throw .inappropriateMessage(expected: "change_cipher_spec at a message boundary", got: "change_cipher_spec")
+                throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
             }
             try context.activateReadKeys()
             transition(to: .expectFinished(resuming: resuming))
@@ -153,7 +153,7 @@ struct ClientHandshake: HandshakeMachine {
             // currently negotiating a session"; HelloRequest never enters the handshake hash.
             _ = try context.decode(raw)
         default:
-            throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
+            throw .inappropriateMessage(expected: .inState(state.name), got: incoming.arrived)
         }
     }
 
@@ -162,7 +162,7 @@ struct ClientHandshake: HandshakeMachine {
     private mutating func sendClientHello() throws(TLSError) {
         let config = configuration
         guard config.maximumVersion >= .tls10, config.minimumVersion <= config.maximumVersion else {
-            throw .internalError("the client's version range \(config.minimumVersion)…\(config.maximumVersion) is empty or below TLS 1.0")
+            throw .internalError(.versionRangeUnusable(minimum: config.minimumVersion, maximum: config.maximumVersion))
         }
         context.clientHelloVersion = config.maximumVersion
         context.clientRandom = context.random.bytes(count: 32)
@@ -190,7 +190,7 @@ struct ClientHandshake: HandshakeMachine {
             // RFC 7301 §3.1: ProtocolName<1..2^8-1> in a protocol_name_list<2..2^16-1>.
             let length = config.applicationProtocols.reduce(0) { $0 + 1 + $1.bytes.count }
             guard config.applicationProtocols.allSatisfy(\.isValid), length <= 0xffff else {
-                throw .internalError("the ALPN offer needs 1…255 bytes per protocol name and at most 65535 in all")
+                throw .internalError(.applicationProtocolOfferUnencodable)
             }
             extensions.append(.applicationLayerProtocolNegotiation(config.applicationProtocols))
         }
@@ -333,7 +333,8 @@ struct ClientHandshake: HandshakeMachine {
     /// RFC 5246 §7.4.3: check the signature over client_random ‖ server_random ‖ params, with a
     /// scheme the client offered, then take the parameters.
     private mutating func processServerKeyExchange(_ ske: ServerKeyExchange) throws(TLSError) {
-        guard let key = context.peerPublicKey, var kx = keyExchange else { throw .internalError("no server key") }
+        guard let key = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .server)) }
+        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
         guard let scheme = ske.signedParams.algorithm, configuration.signatureAlgorithms.contains(scheme) else {
             throw .peerMisbehaved(.serverKeyExchangeSchemeNotOffered(ske.signedParams.algorithm))
         }
@@ -349,7 +350,8 @@ struct ClientHandshake: HandshakeMachine {
     }
 
     private mutating func processServerHelloDone(certificateRequest: CertificateRequest?) throws(TLSError) {
-        guard let serverKey = context.peerPublicKey, var kx = keyExchange else { throw .internalError("no server key") }
+        guard let serverKey = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .server)) }
+        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
         // RFC 5246 §7.4.6: answer a CertificateRequest, with an empty list when there is nothing to send.
         var signingScheme: SignatureScheme?
         var signingKey: SigningKey?
@@ -389,7 +391,7 @@ struct ClientHandshake: HandshakeMachine {
             if let scheme {
                 signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
             } else {
-                guard let rsa = key.rsa else { throw .internalError("a TLS 1.0/1.1 CertificateVerify needs an RSA key") }
+                guard let rsa = key.rsa else { throw .internalError(.legacyCertificateVerifyNeedsRSAKey) }
                 signature = try SignatureSchemes.signLegacy(signed, key: rsa)
             }
             context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,

@@ -119,7 +119,7 @@ extension HandshakeMachine {
 
     /// Application data, once connected (RFC 5246 §10).
     mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
-        guard state.isConnected else { throw .internalError("application data before the handshake completed") }
+        guard state.isConnected else { throw .internalError(.applicationDataBeforeHandshake) }
         try context.sendApplicationData(data)
         return context.takeStep()
     }

@@ -62,6 +62,8 @@ struct ServerHandshake: HandshakeMachine {
     private var requestedSchemes: [SignatureScheme] = []
     /// The client's chain, when it sent one (mutual TLS).
     private(set) var clientCertificateChain: [[UInt8]] = []
+    /// The driver's latest clock reading (``TLSServer/receive(_:at:)``); nil when it gave none.
+    var clock: SessionTime?
 
     init(configuration: TLSServerConfiguration) {
         self.configuration = configuration
@@ -90,7 +92,7 @@ struct ServerHandshake: HandshakeMachine {
             try processCertificateVerify(verify, raw: raw)
         case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
-                throw .inappropriateMessage(expected: "change_cipher_spec at a message boundary", got: "change_cipher_spec")
+                throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
             }
             try context.activateReadKeys()
             transition(to: .expectFinished(resuming: resuming))
@@ -104,7 +106,7 @@ struct ServerHandshake: HandshakeMachine {
             _ = try context.decode(raw)
             context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: .renegotiationRefused)
         default:
-            throw .inappropriateMessage(expected: "\(state.name)", got: incoming.name)
+            throw .inappropriateMessage(expected: .inState(state.name), got: incoming.arrived)
         }
     }
 
@@ -177,21 +179,36 @@ struct ServerHandshake: HandshakeMachine {
                 && session.extendedMasterSecret == context.extendedMasterSecret
                 && (!session.encryptThenMAC || clientOffersETM) && session.cipherSuite.parameters != nil
         }
+        // RFC 5246 Appendix F.1.4, RFC 5077 §5.6: a session older than the server's lifetime is not
+        // resumed, however it is offered.
+        func expiry(_ session: TLSSession, offer: ResumptionOffer) -> SessionExpiry? {
+            config.sessionLifetime?.expiry(of: offer, establishedAt: session.establishedAt, now: clock)
+        }
         // RFC 5077 §3.4: a ticket that opens resumes its session; the server answers with the
         // session ID the client sent beside it. Any other ticket means a full handshake.
         if let keys = config.sessionTicketKeys, let ticket = offeredTicket, !ticket.isEmpty {
             switch keys.open(ticket) {
             case .success(let state) where resumable(state.session(id: hello.sessionID, ticket: ticket)):
-                try resume(state.session(id: hello.sessionID, ticket: ticket), hello: hello, version: version, extensions: extensions)
-                return
+                let session = state.session(id: hello.sessionID, ticket: ticket)
+                if let expired = expiry(session, offer: .ticket) {
+                    context.events.append(.sessionExpired(expired))
+                } else {
+                    try resume(session, hello: hello, version: version, extensions: extensions)
+                    return
+                }
             case .success:
                 context.events.append(.sessionTicketRefused(.sessionMismatch))
             case .failure(let refusal):
                 context.events.append(.sessionTicketRefused(refusal))
             }
         } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID), resumable(cached) {
-            try resume(cached, hello: hello, version: version, extensions: extensions)
-            return
+            if let expired = expiry(cached, offer: .sessionID) {
+                context.events.append(.sessionExpired(expired))
+                cache.forget(id: cached.sessionID)
+            } else {
+                try resume(cached, hello: hello, version: version, extensions: extensions)
+                return
+            }
         }
 
         // The server's preference among what the client offers (RFC 5246 §7.4.1.3).
@@ -247,7 +264,7 @@ struct ServerHandshake: HandshakeMachine {
         context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
         if var kx = keyExchange, let params = try kx.makeServerParams(context.keyExchangeInputs) {
             keyExchange = kx
-            guard let scheme else { throw .internalError("no signature scheme") }
+            guard let scheme else { throw .internalError(.noSignatureSchemeChosen) }
             let signed = context.clientRandom + context.serverRandom + Self.encode(params)
             let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.key,
                                                       random: context.random)
@@ -273,7 +290,7 @@ struct ServerHandshake: HandshakeMachine {
     /// The abbreviated handshake (RFC 5246 §7.3): ServerHello, ChangeCipherSpec and Finished first.
     private mutating func resume(_ session: TLSSession, hello: ClientHello, version: ProtocolVersion,
                                  extensions: [TLSExtension]) throws(TLSError) {
-        guard let params = session.cipherSuite.parameters else { throw .internalError("a resumable session without a suite") }
+        guard let params = session.cipherSuite.parameters else { throw .internalError(.resumedSessionWithoutSuite(session.cipherSuite)) }
         context.sessionID = session.sessionID
         context.resumed = true
         // RFC 7366 §3.1: a resumed session keeps the record format it had.
@@ -289,8 +306,9 @@ struct ServerHandshake: HandshakeMachine {
         try context.deriveKeys()
         // RFC 5077 §3.1, Figure 2: a renewed ticket before our ChangeCipherSpec (as OpenSSL does).
         if context.issuesTicket, let keys = configuration.sessionTicketKeys {
+            // The renewed ticket keeps the session's time: a resumption does not extend its life.
             let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
-            context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: configuration.ticketLifetimeHint, ticket: ticket)))
+            context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: ticketLifetimeHint(for: session), ticket: ticket)))
         }
         try context.sendChangeCipherSpec()
         try context.sendFinished()
@@ -357,7 +375,7 @@ struct ServerHandshake: HandshakeMachine {
     }
 
     private mutating func processClientKeyExchange(_ message: ClientKeyExchange) throws(TLSError) {
-        guard var kx = keyExchange else { throw .internalError("no key exchange") }
+        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
         let preMaster = try kx.preMasterSecret(from: message, context.keyExchangeInputs,
                                                serverKey: configuration.identity.privateKey, events: &context.events)
         keyExchange = kx
@@ -368,7 +386,7 @@ struct ServerHandshake: HandshakeMachine {
 
     /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
     private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage) throws(TLSError) {
-        guard let key = context.peerPublicKey else { throw .internalError("no client key") }
+        guard let key = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .client)) }
         let signed = context.transcript.bytes
         let scheme = verify.signature.algorithm
         let valid: Bool
@@ -395,13 +413,14 @@ struct ServerHandshake: HandshakeMachine {
             var session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
                                      masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
                                      encryptThenMAC: context.encryptThenMAC)
+            session.establishedAt = clock
             // RFC 5077 §3.3: NewSessionTicket after the client's Finished, before our ChangeCipherSpec
             // (it enters the transcript our Finished covers).
             if context.issuesTicket, let keys = configuration.sessionTicketKeys {
                 let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
-                context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: configuration.ticketLifetimeHint, ticket: ticket)))
+                session.ticketLifetimeHint = ticketLifetimeHint(for: session)
+                context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: session.ticketLifetimeHint, ticket: ticket)))
                 session.ticket = ticket
-                session.ticketLifetimeHint = configuration.ticketLifetimeHint
             }
             try context.sendChangeCipherSpec()
             try context.sendFinished()
@@ -414,6 +433,12 @@ struct ServerHandshake: HandshakeMachine {
 }
 
 extension ServerHandshake {
+    /// RFC 5077 §3.3: the hint counts from when the client receives the ticket, so with a lifetime it
+    /// is what is left of the session's life; without one, the configured hint.
+    private func ticketLifetimeHint(for session: TLSSession) -> UInt32 {
+        configuration.sessionLifetime?.remaining(establishedAt: session.establishedAt, now: clock) ?? configuration.ticketLifetimeHint
+    }
+
     /// The configuration's ALPN strategy has the final say once the version and suite are fixed
     /// (an application protocol may demand more of the connection than RFC 7301 knows about).
     fileprivate mutating func settleApplicationProtocol(suite: CipherSuite, version: ProtocolVersion, offered: [ProtocolName]?) {

@@ -10,30 +10,22 @@
 ///
 /// No I/O: each input returns the records to write and the events. Any error sends a fatal
 /// alert (``TLSError/alert``) and ends in `failed`. What both roles offer (``receive(_:)``,
-/// ``close()``, the negotiated parameters…) is ``TLSEndpoint``'s; the client adds ``start()`` and
-/// the ``session`` it may resume later. Its handshake is ``ClientHandshake``.
-public struct TLSClient: TLSEndpoint {
-    public var core: TLSEndpointCore<TLSClient>
+/// ``close()``, the negotiated parameters…) is ``TLSEndpoint``'s, written once in
+/// ``TLSEndpointCore``; the client adds ``start()`` and the ``session`` it may resume later. Its
+/// handshake is ``ClientHandshake``.
+public struct TLSClient: TLSEndpointCore {
+    var handshake: ClientHandshake
 
     public init(configuration: TLSClientConfiguration) {
-        core = TLSEndpointCore(ClientHandshake(configuration: configuration))
+        handshake = ClientHandshake(configuration: configuration)
     }
 
     /// Sends the ClientHello (RFC 5246 §7.4.1.2); once only.
     public mutating func start() -> TLSStep {
-        core.handshake.start()
+        handshake.start()
     }
 
     /// The session to keep for resumption, once the handshake completed (RFC 5246 §7.3; with the
     /// server's ticket when it issued one, RFC 5077 §3.3).
-    public var session: TLSSession? { core.handshake.session }
-}
-
-extension TLSEndpointCore where Endpoint == TLSClient {
-    /// The client's handshake: ``TLSClient/init(configuration:)`` put it there, and a client's core
-    /// holds nothing else.
-    var handshake: ClientHandshake {
-        get { machine as! ClientHandshake }
-        set { machine = newValue }
-    }
+    public var session: TLSSession? { handshake.session }
 }

@@ -3,26 +3,25 @@
 /// ServerHelloDone — or, resuming a cached session or a ticket's (RFC 5077), with ServerHello,
 /// ChangeCipherSpec and Finished first. No I/O; any error sends a fatal alert and ends in `failed`.
 /// What both roles offer (``receive(_:)``, ``close()``, the negotiated parameters…) is
-/// ``TLSEndpoint``'s; the server adds what it learnt of the client. Its handshake is
-/// ``ServerHandshake``.
-public struct TLSServer: TLSEndpoint {
-    public var core: TLSEndpointCore<TLSServer>
+/// ``TLSEndpoint``'s, written once in ``TLSEndpointCore``; the server adds the driver's clock
+/// reading and what it learnt of the client. Its handshake is ``ServerHandshake``.
+public struct TLSServer: TLSEndpointCore {
+    var handshake: ServerHandshake
 
     public init(configuration: TLSServerConfiguration) {
-        core = TLSEndpointCore(ServerHandshake(configuration: configuration))
+        handshake = ServerHandshake(configuration: configuration)
+    }
+
+    /// ``receive(_:)`` with the driver's clock reading taken when the bytes arrived (the engine
+    /// reads no clock): a session made now is stamped with it, and one offered for resumption is
+    /// measured against it and the configuration's ``TLSServerConfiguration/sessionLifetime``.
+    public mutating func receive(_ bytes: [UInt8], at now: SessionTime) -> TLSStep {
+        handshake.clock = now
+        return handshake.receive(bytes)
     }
 
     /// The client's chain, when it sent one (mutual TLS, RFC 5246 §7.4.6).
-    public var peerCertificateChain: [[UInt8]] { core.handshake.clientCertificateChain }
+    public var peerCertificateChain: [[UInt8]] { handshake.clientCertificateChain }
     /// The server_name the client asked for (RFC 6066 §3).
-    public var requestedServerName: String? { core.context.serverName }
-}
-
-extension TLSEndpointCore where Endpoint == TLSServer {
-    /// The server's handshake: ``TLSServer/init(configuration:)`` put it there, and a server's core
-    /// holds nothing else.
-    var handshake: ServerHandshake {
-        get { machine as! ServerHandshake }
-        set { machine = newValue }
-    }
+    public var requestedServerName: String? { context.serverName }
 }

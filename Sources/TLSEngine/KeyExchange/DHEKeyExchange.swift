@@ -28,7 +28,7 @@ struct DHEKeyExchange: KeyExchange {
     }
 
     mutating func makeServerParams(_ inputs: KeyExchangeInputs) throws(TLSError) -> ServerKeyExchange.Params? {
-        guard let group else { throw .internalError("no DH group configured") }
+        guard let group else { throw .internalError(.noDHGroupConfigured) }
         let pair = try Self.keyPair(group: group, size: exponentSize, random: inputs.random)
         keyPair = pair
         return .dhe(ServerDHParams(p: group.p.bigEndianBytes, g: group.g.bigEndianBytes, ys: pair.publicValueBytes))
@@ -44,7 +44,7 @@ struct DHEKeyExchange: KeyExchange {
     /// - RFC 7919 §3: when the client named finite-field groups, a group that is none of them (compared
     ///   by dh_p and dh_g) is accepted or refused by the client's policy (insufficient_security).
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
-        guard case .dhe(let dh) = params else { throw wrongMessage("ECDHE parameters") }
+        guard case .dhe(let dh) = params else { throw wrongMessage(.keyExchangeParameters(.ellipticCurveDH, in: .serverKeyExchange)) }
         let p = BigInt(bigEndian: dh.p), g = BigInt(bigEndian: dh.g)
         guard p.isOdd, p.bitWidth > 256 else { throw .peerMisbehaved(.unusableDHPrime) }
         guard g > .one, g < p - .one else {
@@ -64,7 +64,7 @@ struct DHEKeyExchange: KeyExchange {
         do {
             try DHKeyPair.validatePeer(BigInt(bigEndian: dh.ys), in: group, validation: .subgroup)
         } catch {
-            throw .peerMisbehaved(.invalidDHPublicValue(inServerKeyExchange: true, reason: "\(error)"))
+            throw Self.refusal(error, peerValue: dh.ys, inServerKeyExchange: true)
         }
         self.group = group
         serverPublic = dh.ys
@@ -72,7 +72,7 @@ struct DHEKeyExchange: KeyExchange {
 
     mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey?,
                                         events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
-        guard let group else { throw .inappropriateMessage(expected: "ServerKeyExchange", got: "ServerHelloDone") }
+        guard let group else { throw .inappropriateMessage(expected: .serverKeyExchange(algorithm), got: .handshake(.serverHelloDone)) }
         let pair = try Self.keyPair(group: group, size: exponentSize, random: inputs.random)
         keyPair = pair
         let preMaster = try agree(pair, peer: serverPublic, validation: .range, events: &events)
@@ -81,7 +81,7 @@ struct DHEKeyExchange: KeyExchange {
 
     mutating func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
                                   serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
-        guard case .dhe(let yc) = message, let keyPair else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
+        guard case .dhe(let yc) = message, let keyPair else { throw wrongMessage(.keyExchangeParameters(message.parameters, in: .clientKeyExchange)) }
         return try agree(keyPair, peer: yc, validation: .subgroup, events: &events)
     }
 
@@ -93,7 +93,7 @@ struct DHEKeyExchange: KeyExchange {
             // checks the client's here, range and subgroup both (as OpenSSL's server does when it derives).
             z = try pair.preMasterSecret(peerPublicValue: peer, validation: validation)
         } catch {
-            throw .peerMisbehaved(.invalidDHPublicValue(inServerKeyExchange: false, reason: "\(error)"))
+            throw Self.refusal(error, peerValue: peer, inServerKeyExchange: false)
         }
         events.append(.derived(.dhAgreement(p: pair.group.p.bigEndianBytes, g: pair.group.g.bigEndianBytes,
                                             group: pair.group.name,
@@ -107,7 +107,15 @@ struct DHEKeyExchange: KeyExchange {
         do {
             return try DHKeyPair(group: group, exponentSize: size, using: random)
         } catch {
-            throw .internalError("DH key generation: \(error)")
+            throw .internalError(.ephemeralKeyGenerationFailed(.dheRSA))
         }
+    }
+
+    /// The peer's value refused (illegal_parameter), or this side's own failure (internal_error).
+    private static func refusal(_ error: DHError, peerValue: [UInt8], inServerKeyExchange: Bool) -> TLSError {
+        guard let fault = DHPublicValueFault.from(error, peerValue: peerValue) else {
+            return .internalError(.keyAgreementFailed(.dheRSA))
+        }
+        return .peerMisbehaved(.invalidDHPublicValue(inServerKeyExchange: inServerKeyExchange, reason: fault))
     }
 }

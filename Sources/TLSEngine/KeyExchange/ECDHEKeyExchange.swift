@@ -20,7 +20,7 @@ struct ECDHEKeyExchange: KeyExchange {
     }
 
     mutating func makeServerParams(_ inputs: KeyExchangeInputs) throws(TLSError) -> ServerKeyExchange.Params? {
-        guard let curve else { throw .internalError("no ECDHE curve chosen") }
+        guard let curve else { throw .internalError(.noECDHECurveChosen) }
         let pair = try Self.keyPair(curve: curve, random: inputs.random)
         keyPair = pair
         return .ecdhe(ServerECDHParams(namedGroup: NamedGroup(rawValue: curve.namedGroup), point: pair.publicKeyBytes))
@@ -28,14 +28,14 @@ struct ECDHEKeyExchange: KeyExchange {
 
     /// The curve must be one the client offered (RFC 8422 §5.4) and the point valid on it.
     mutating func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
-        guard case .ecdhe(let ec) = params else { throw wrongMessage("DHE parameters") }
+        guard case .ecdhe(let ec) = params else { throw wrongMessage(.keyExchangeParameters(.finiteFieldDH, in: .serverKeyExchange)) }
         guard acceptable.contains(ec.namedGroup), let curve = Self.curve(for: ec.namedGroup) else {
             throw .peerMisbehaved(.groupNotOffered(ec.namedGroup))
         }
         do {
             try ECDHKeyPair.validatePeerPublicKey(ec.point, curve: curve)
         } catch {
-            throw .peerMisbehaved(.invalidECDHPublicKey(inServerKeyExchange: true, reason: "\(error)"))
+            throw Self.refusal(error, inServerKeyExchange: true)
         }
         self.curve = curve
         serverPublic = ec.point
@@ -43,7 +43,7 @@ struct ECDHEKeyExchange: KeyExchange {
 
     mutating func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey?,
                                         events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
-        guard let curve else { throw .inappropriateMessage(expected: "ServerKeyExchange", got: "ServerHelloDone") }
+        guard let curve else { throw .inappropriateMessage(expected: .serverKeyExchange(algorithm), got: .handshake(.serverHelloDone)) }
         let pair = try Self.keyPair(curve: curve, random: inputs.random)
         keyPair = pair
         let preMaster = try agree(pair, peer: serverPublic, events: &events)
@@ -52,7 +52,7 @@ struct ECDHEKeyExchange: KeyExchange {
 
     mutating func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
                                   serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
-        guard case .ecdhe(let point) = message, let keyPair else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
+        guard case .ecdhe(let point) = message, let keyPair else { throw wrongMessage(.keyExchangeParameters(message.parameters, in: .clientKeyExchange)) }
         return try agree(keyPair, peer: point, events: &events)
     }
 
@@ -61,7 +61,7 @@ struct ECDHEKeyExchange: KeyExchange {
         do {
             secret = try pair.sharedSecret(peerPublicKey: peer)
         } catch {
-            throw .peerMisbehaved(.invalidECDHPublicKey(inServerKeyExchange: false, reason: "\(error)"))
+            throw Self.refusal(error, inServerKeyExchange: false)
         }
         events.append(.derived(.ecdhAgreement(curve: NamedGroup(rawValue: pair.curve.namedGroup),
                                               privateKey: pair.privateKeyBytes, publicKey: pair.publicKeyBytes,
@@ -73,7 +73,13 @@ struct ECDHEKeyExchange: KeyExchange {
         do {
             return try ECDHKeyPair(curve: curve, using: random)
         } catch {
-            throw .internalError("ECDH key generation: \(error)")
+            throw .internalError(.ephemeralKeyGenerationFailed(.ecdheRSA))
         }
+    }
+
+    /// The peer's key refused (illegal_parameter), or this side's own failure (internal_error).
+    private static func refusal(_ error: ECDHError, inServerKeyExchange: Bool) -> TLSError {
+        guard let fault = ECDHPublicKeyFault(error) else { return .internalError(.keyAgreementFailed(.ecdheRSA)) }
+        return .peerMisbehaved(.invalidECDHPublicKey(inServerKeyExchange: inServerKeyExchange, reason: fault))
     }
 }

@@ -23,7 +23,8 @@ protocol KeyExchange {
 }
 
 extension KeyExchange {
-    func wrongMessage(_ what: String) -> TLSError {
-        .inappropriateMessage(expected: "\(algorithm) key exchange", got: what)
+    /// A message of another key exchange's form than this one's.
+    func wrongMessage(_ what: ArrivedMessage) -> TLSError {
+        .inappropriateMessage(expected: .keyExchangeMessage(algorithm), got: what)
     }
 }

@@ -9,14 +9,14 @@ struct RSAKeyExchange: KeyExchange {
     func makeServerParams(_ inputs: KeyExchangeInputs) throws(TLSError) -> ServerKeyExchange.Params? { nil }
 
     func acceptServerParams(_ params: ServerKeyExchange.Params, _ inputs: KeyExchangeInputs) throws(TLSError) {
-        throw wrongMessage("ServerKeyExchange")
+        throw wrongMessage(.handshake(.serverKeyExchange))
     }
 
     /// RSAES-PKCS1-v1_5 encryption done step by step (RFC 8017 §7.2.1) so the trace can show the
     /// padded block EM = 00 02 PS 00 M before it is raised to e mod n.
     func makeClientKeyExchange(_ inputs: KeyExchangeInputs, serverKey: RSAPublicKey?,
                                events: inout [TLSEvent]) throws(TLSError) -> (ClientKeyExchange, [UInt8]) {
-        guard let serverKey else { throw .internalError("RSA key transport without an RSA server key") }
+        guard let serverKey else { throw .internalError(.rsaKeyTransportWithoutRSAKey) }
         let v = inputs.clientHelloVersion
         let preMaster = [v.major, v.minor] + inputs.random.bytes(count: Self.preMasterSecretLength - 2)
         let k = serverKey.modulus.byteWidth
@@ -31,7 +31,7 @@ struct RSAKeyExchange: KeyExchange {
             ciphertext = try BigInt(bigEndian: em).power(serverKey.publicExponent, modulus: serverKey.modulus)
                 .bigEndianBytes(width: k)
         } catch {
-            throw .internalError("RSA encryption: \(error)")
+            throw .internalError(.rsaEncryptionFailed)
         }
         events.append(.derived(.rsaPreMasterEncryption(preMasterSecret: preMaster, paddedBlock: em,
                                                        ciphertext: ciphertext, modulusBits: serverKey.bitLength)))
@@ -43,21 +43,20 @@ struct RSAKeyExchange: KeyExchange {
     /// instead and go on, so an attacker learns nothing before Finished fails.
     func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
                          serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
-        guard let serverKey else { throw .internalError("RSA key transport without an RSA server key") }
-        guard case .rsa(let ciphertext) = message else { throw wrongMessage("\(message.keyExchange) ClientKeyExchange") }
+        guard let serverKey else { throw .internalError(.rsaKeyTransportWithoutRSAKey) }
+        guard case .rsa(let ciphertext) = message else { throw wrongMessage(.keyExchangeParameters(message.parameters, in: .clientKeyExchange)) }
         let v = inputs.clientHelloVersion
         let fallback = [v.major, v.minor] + inputs.random.bytes(count: Self.preMasterSecretLength - 2)
         let decrypted = try? serverKey.decryptPKCS1v15(ciphertext)
-        var reason: String?
+        var reason: PremasterDecryptionFault?
         if let decrypted {
             if decrypted.count != Self.preMasterSecretLength {
-                reason = "the decrypted premaster is \(decrypted.count) bytes, not 48"
+                reason = .wrongLength(decrypted.count)
             } else if decrypted[0] != v.major || decrypted[1] != v.minor {
-                let found = ProtocolVersion(major: decrypted[0], minor: decrypted[1])
-                reason = "the premaster's version is \(Hex.string([found.major])) \(Hex.string([found.minor])) (\(found)), the ClientHello offered \(Hex.string([v.major])) \(Hex.string([v.minor])) (\(v))"
+                reason = .versionMismatch(found: ProtocolVersion(major: decrypted[0], minor: decrypted[1]), offered: v)
             }
         } else {
-            reason = "the ciphertext does not decrypt to a PKCS #1 v1.5 block"
+            reason = .notPKCS1Block
         }
         let preMaster = reason == nil ? (decrypted ?? fallback) : fallback
         if let reason { events.append(.countermeasureApplied(reason: reason)) }

@@ -74,9 +74,9 @@ public enum SignatureSchemes {
         switch key {
         case .rsa(let rsa): return try sign(data, scheme: scheme, key: rsa, random: random)
         case .ecdsa(let ec):
-            guard let hash = ecdsaHash(scheme) else { throw .internalError("cannot sign with \(scheme) and an ECDSA key") }
+            guard let hash = ecdsaHash(scheme) else { throw .internalError(.schemeDoesNotFitKey(scheme, keyIsECDSA: true)) }
             do { return try ec.sign(message: data, hash: hash, using: random) } catch {
-                throw .internalError("ECDSA signing failed: \(error)")
+                throw .internalError(.signingFailed(scheme))
             }
         }
     }
@@ -103,12 +103,12 @@ public enum SignatureSchemes {
             case .rsaPSSRSAESHA256: return try key.signPSS(message: data, hash: .sha256, saltLength: 32, using: random)
             case .rsaPSSRSAESHA384: return try key.signPSS(message: data, hash: .sha384, saltLength: 48, using: random)
             case .rsaPSSRSAESHA512: return try key.signPSS(message: data, hash: .sha512, saltLength: 64, using: random)
-            default: throw TLSError.internalError("cannot sign with \(scheme)")
+            default: throw TLSError.internalError(.schemeDoesNotFitKey(scheme, keyIsECDSA: false))
             }
         } catch let error as TLSError {
             throw error
         } catch {
-            throw .internalError("RSA signing failed: \(error)")
+            throw .internalError(.signingFailed(scheme))
         }
     }
 
@@ -132,7 +132,7 @@ public enum SignatureSchemes {
     /// (00 01 FF…FF 00 ‖ hashes, without a DigestInfo) and raised to the private exponent.
     static func legacyBlock(_ data: [UInt8], modulusLength k: Int) throws(TLSError) -> [UInt8] {
         let hashes = HashAlgorithm.md5.digest(data) + HashAlgorithm.sha1.digest(data)
-        guard k >= hashes.count + 11 else { throw .internalError("RSA modulus too small for an MD5‖SHA-1 signature") }
+        guard k >= hashes.count + 11 else { throw .internalError(.rsaModulusTooSmallForMD5SHA1(modulusBytes: k, neededBytes: hashes.count + 11)) }
         return [0x00, 0x01] + [UInt8](repeating: 0xff, count: k - 3 - hashes.count) + [0x00] + hashes
     }
 
@@ -143,7 +143,7 @@ public enum SignatureSchemes {
         do {
             return try key.privateOperation(BigInt(bigEndian: block)).bigEndianBytes(width: k)
         } catch {
-            throw .internalError("RSA signing failed: \(error)")
+            throw .internalError(.signingFailed(nil))
         }
     }
 

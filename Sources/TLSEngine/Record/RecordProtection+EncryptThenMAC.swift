@@ -18,7 +18,7 @@ extension RecordProtector {
             encrypted = Array(try AES._CBC.encrypt(plaintext + padding, using: SymmetricKey(data: keys.writeKey),
                                                    iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
         } catch {
-            throw .invalidKeys("AES-CBC refused the key or IV: \(error)")
+            throw .invalidKeys(.cipherRefusedKey(aead: false))
         }
         chain(encrypted)
         let sent = (explicitIV ? iv : []) + encrypted

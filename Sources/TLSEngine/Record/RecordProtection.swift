@@ -105,7 +105,7 @@ public enum RecordProtectionError: Error, Hashable, Sendable, CustomStringConver
     case badRecordMAC(BadRecordMACReason)
     case recordOverflow(length: Int)
     case sequenceNumberExhausted
-    case invalidKeys(String)
+    case invalidKeys(RecordKeysFault)
 
     public var description: String {
         switch self {
@@ -157,10 +157,10 @@ public struct RecordProtector: Sendable {
     public init(cipher: RecordCipher, keys: RecordKeys, explicitIV: Bool = true,
                 encryptThenMAC: Bool = false) throws(RecordProtectionError) {
         guard keys.writeKey.count == cipher.keyLength else {
-            throw .invalidKeys("write key is \(keys.writeKey.count) bytes, the suite needs \(cipher.keyLength)")
+            throw .invalidKeys(.writeKeyLength(have: keys.writeKey.count, need: cipher.keyLength))
         }
         guard keys.macKey.count == cipher.macKeyLength else {
-            throw .invalidKeys("MAC key is \(keys.macKey.count) bytes, the suite needs \(cipher.macKeyLength)")
+            throw .invalidKeys(.macKeyLength(have: keys.macKey.count, need: cipher.macKeyLength))
         }
         // GCM: a 4-byte salt. CBC in TLS 1.1+: no IV from the key block (each record carries one).
         // CBC in TLS 1.0: the key block's 16-byte IV starts the chain.
@@ -170,7 +170,7 @@ public struct RecordProtector: Sendable {
         case (false, true): ivOK = keys.fixedIV.isEmpty || keys.fixedIV.count == 16
         case (false, false): ivOK = keys.fixedIV.count == 16
         }
-        guard ivOK else { throw .invalidKeys("a fixed IV of \(keys.fixedIV.count) bytes does not fit this cipher") }
+        guard ivOK else { throw .invalidKeys(.fixedIVLength(have: keys.fixedIV.count, aead: cipher.isAEAD)) }
         self.cipher = cipher
         self.keys = keys
         self.explicitIV = explicitIV
@@ -207,7 +207,7 @@ public struct RecordProtector: Sendable {
         switch cipher {
         case .aesGCM:
             if let explicitNonce, explicitNonce.count != Self.gcmExplicitNonceLength {
-                throw .invalidKeys("a GCM nonce_explicit is \(Self.gcmExplicitNonceLength) bytes, not \(explicitNonce.count)")
+                throw .invalidKeys(.gcmExplicitNonceLength(have: explicitNonce.count, need: Self.gcmExplicitNonceLength))
             }
             let explicit = explicitNonce ?? Array(Self.header(seq: seq, contentType: 0, version: 0, length: 0).prefix(8))
             let nonceBytes = keys.fixedIV + explicit
@@ -223,7 +223,7 @@ public struct RecordProtector: Sendable {
             } catch let error as RecordProtectionError {
                 throw error
             } catch {
-                throw .invalidKeys("AES-GCM refused the key or nonce: \(error)")
+                throw .invalidKeys(.cipherRefusedKey(aead: true))
             }
         case .aesCBC(_, let mac) where encryptThenMAC:
             return try sealEncryptThenMAC(mac: mac, seq: seq, contentType: contentType, version: version,
@@ -235,8 +235,7 @@ public struct RecordProtector: Sendable {
             let padLength = (Self.blockSize - unpadded % Self.blockSize) % Self.blockSize
             let padding = [UInt8](repeating: UInt8(padLength), count: padLength + 1)
             if let explicitNonce, !explicitIV || explicitNonce.count != Self.blockSize {
-                throw .invalidKeys(explicitIV ? "a CBC explicit IV is \(Self.blockSize) bytes, not \(explicitNonce.count)"
-                                              : "TLS 1.0 chains CBC IVs: there is no explicit IV to give")
+                throw .invalidKeys(explicitIV ? .cbcExplicitIVLength(have: explicitNonce.count, need: Self.blockSize) : .explicitIVInTLS10)
             }
             let iv = explicitIV ? explicitNonce ?? random.bytes(count: Self.blockSize) : chainedIV
             let body = plaintext + tag + padding
@@ -245,7 +244,7 @@ public struct RecordProtector: Sendable {
                 encrypted = Array(try AES._CBC.encrypt(body, using: SymmetricKey(data: keys.writeKey),
                                                        iv: AES._CBC.IV(ivBytes: iv), noPadding: true))
             } catch {
-                throw .invalidKeys("AES-CBC refused the key or IV: \(error)")
+                throw .invalidKeys(.cipherRefusedKey(aead: false))
             }
             if !explicitIV { chainedIV = Array(encrypted.suffix(Self.blockSize)) }
             try advance()
@@ -258,8 +257,7 @@ public struct RecordProtector: Sendable {
     /// The CBC IV for the next record: a random explicit one (TLS 1.1+) or the chained one (TLS 1.0).
     func nextIV(random: RandomSource, explicitNonce: [UInt8]?) throws(RecordProtectionError) -> [UInt8] {
         if let explicitNonce, !explicitIV || explicitNonce.count != Self.blockSize {
-            throw .invalidKeys(explicitIV ? "a CBC explicit IV is \(Self.blockSize) bytes, not \(explicitNonce.count)"
-                                          : "TLS 1.0 chains CBC IVs: there is no explicit IV to give")
+            throw .invalidKeys(explicitIV ? .cbcExplicitIVLength(have: explicitNonce.count, need: Self.blockSize) : .explicitIVInTLS10)
         }
         return explicitIV ? explicitNonce ?? random.bytes(count: Self.blockSize) : chainedIV
     }

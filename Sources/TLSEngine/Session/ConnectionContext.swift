@@ -84,7 +84,7 @@ struct ConnectionContext {
         do {
             try transcript.select(prf)
         } catch {
-            throw .internalError("\(error)")
+            throw .internalError(.keySchedule(error))
         }
     }
 
@@ -155,7 +155,7 @@ struct ConnectionContext {
         try flush()
         try emit(.changeCipherSpec, ChangeCipherSpec().encoded, whole: .changeCipherSpec)
         events.append(.changeCipherSpecSent)
-        guard let pendingWrite, let suite else { throw .internalError("no keys to switch to") }
+        guard let pendingWrite, let suite else { throw .internalError(.noPendingKeys) }
         writeProtector = pendingWrite
         self.pendingWrite = nil
         events.append(.keysActivated(direction: .write, suite: suite.suite))
@@ -247,14 +247,16 @@ struct ConnectionContext {
             events.append(.recordReceived(RecordTrace(contentType: record.contentType, version: record.version,
                                                       plaintext: plaintext, wire: record.encoded, crypto: detail)))
             if reassembler.hasPartialMessage && record.contentType != .handshake {
-                throw .inappropriateMessage(expected: "the rest of a handshake message", got: "\(record.contentType)")
+                throw .inappropriateMessage(expected: .restOfHandshakeMessage, got: .content(record.contentType))
             }
             try IncomingLimits.count(emptyRecord: plaintext.isEmpty, &consecutiveEmptyRecords)
-            if record.contentType != .alert { consecutiveWarningAlerts = 0 }
+            // As OpenSSL: only a non-empty record that is not an alert ends a run of warnings, so empty
+            // records between them (each within its own limit) cannot keep a warning flood going.
+            if record.contentType != .alert && !plaintext.isEmpty { consecutiveWarningAlerts = 0 }
             switch record.contentType {
             case .handshake:
                 guard !plaintext.isEmpty else {
-                    throw .invalidMessage(.malformed(field: "record.length", reason: "empty handshake fragment"))
+                    throw .invalidMessage(.malformed(field: "record.length", reason: .zeroLengthFragment(.handshake)))
                 }
                 reassembler.append(plaintext)
                 do {
@@ -314,7 +316,7 @@ struct ConnectionContext {
     /// The peer's ChangeCipherSpec: its records now use the new keys from sequence number 0.
     mutating func activateReadKeys() throws(TLSError) {
         guard let pendingRead, let suite else {
-            throw .inappropriateMessage(expected: "keys before ChangeCipherSpec", got: "change_cipher_spec")
+            throw .inappropriateMessage(expected: .keysBeforeChangeCipherSpec, got: .content(.changeCipherSpec))
         }
         readProtector = pendingRead
         self.pendingRead = nil
@@ -331,7 +333,7 @@ struct ConnectionContext {
             events.append(.derived(.transcriptHash(purpose: purpose, transcriptLength: transcript.bytes.count, hash: hash)))
             return hash
         } catch {
-            throw .internalError("\(error)")
+            throw .internalError(.keySchedule(error))
         }
     }
 
@@ -351,7 +353,7 @@ struct ConnectionContext {
                 master = try schedule.masterSecret(preMasterSecret: preMasterSecret, clientRandom: clientRandom,
                                                    serverRandom: serverRandom)
             } catch {
-                throw .internalError("\(error)")
+                throw .internalError(.keySchedule(error))
             }
         }
         events.append(.derived(.masterSecret(preMasterSecret: preMasterSecret, label: label, seed: seed,
@@ -361,7 +363,7 @@ struct ConnectionContext {
 
     /// The key block, cut and turned into the two pending record protectors.
     mutating func deriveKeys() throws(TLSError) {
-        guard let suite, let masterSecret else { throw .internalError("keys before the master secret") }
+        guard let suite, let masterSecret else { throw .internalError(.noMasterSecret(forFinished: false)) }
         let layout = KeyBlockLayout(macKeyLength: suite.macKeyLength, encKeyLength: suite.keyLength,
                                     fixedIVLength: suite.fixedIVLength(version: version))
         let keys: KeyBlock, bytes: [UInt8]
@@ -370,7 +372,7 @@ struct ConnectionContext {
                                              serverRandom: serverRandom, count: layout.totalLength)
             keys = try KeyBlock(splitting: bytes, layout: layout)
         } catch {
-            throw .internalError("\(error)")
+            throw .internalError(.keySchedule(error))
         }
         events.append(.derived(.keyBlock(seed: serverRandom + clientRandom, prf: prf, keyBlock: bytes, keys: keys)))
         keyBlock = keys
@@ -393,7 +395,7 @@ struct ConnectionContext {
 
     /// verify_data for `sender` over the transcript so far (RFC 5246 §7.4.9).
     mutating func verifyData(sender: TLSRole) throws(TLSError) -> [UInt8] {
-        guard let masterSecret else { throw .internalError("Finished before the master secret") }
+        guard let masterSecret else { throw .internalError(.noMasterSecret(forFinished: true)) }
         let hash = try transcriptHash("\(sender) Finished")
         let s: KeySchedule.Sender = sender == .client ? .client : .server
         do {
@@ -401,7 +403,7 @@ struct ConnectionContext {
             events.append(.derived(.verifyData(sender: sender, label: s.finishedLabel, handshakeHash: hash, verifyData: data)))
             return data
         } catch {
-            throw .internalError("\(error)")
+            throw .internalError(.keySchedule(error))
         }
     }
 

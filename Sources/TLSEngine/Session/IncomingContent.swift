@@ -6,12 +6,13 @@ enum IncomingContent {
     case alert(Alert)
     case applicationData([UInt8])
 
-    var name: String {
+    /// What arrived, as an unexpected message's reason names it.
+    var arrived: ArrivedMessage {
         switch self {
-        case .handshake(let m): return "\(m.type)"
-        case .changeCipherSpec: return "change_cipher_spec"
-        case .alert(let a): return "alert \(a)"
-        case .applicationData: return "application_data"
+        case .handshake(let m): return .handshake(m.type)
+        case .changeCipherSpec: return .content(.changeCipherSpec)
+        case .alert: return .content(.alert)
+        case .applicationData: return .content(.applicationData)
         }
     }
 }

@@ -4,7 +4,9 @@
 /// so a lesson's alert matches what a real server answers:
 /// - at most 4 warning alerts in a row (OpenSSL's `MAX_WARN_ALERT_COUNT` 5: the fifth is fatal);
 /// - at most 32 empty records in a row (OpenSSL's `MAX_EMPTY_RECORDS`: the 33rd is fatal).
-/// Both are answered with unexpected_message. Any other record starts the count again.
+/// Both are answered with unexpected_message. A non-empty record starts the empty-record count again;
+/// only a non-empty record that is not an alert starts the warning count again (as OpenSSL's
+/// `ssl3_read_bytes`), so warnings alternating with empty records are cut off as well.
 /// An alert level other than warning(1) or fatal(2) is refused with illegal_parameter (RFC 5246
 /// §7.2 defines only those two; OpenSSL: "unknown alert type").
 public enum IncomingLimits {

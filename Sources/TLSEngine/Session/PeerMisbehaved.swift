@@ -35,11 +35,11 @@ public enum PeerMisbehaved: Sendable, Hashable {
     /// dh_g outside 1 < g < p-1.
     case dhGeneratorOutOfRange
     /// A DH public value that fails validation; `inServerKeyExchange` for the server's dh_Ys.
-    case invalidDHPublicValue(inServerKeyExchange: Bool, reason: String)
+    case invalidDHPublicValue(inServerKeyExchange: Bool, reason: DHPublicValueFault)
     /// The server chose a curve the client did not offer.
     case groupNotOffered(NamedGroup)
     /// An ECDH public key that fails validation; `inServerKeyExchange` for the server's point.
-    case invalidECDHPublicKey(inServerKeyExchange: Bool, reason: String)
+    case invalidECDHPublicKey(inServerKeyExchange: Bool, reason: ECDHPublicKeyFault)
     /// The ServerKeyExchange signature uses a scheme the client did not offer (nil: none given).
     case serverKeyExchangeSchemeNotOffered(SignatureScheme?)
     case serverKeyExchangeSignatureInvalid

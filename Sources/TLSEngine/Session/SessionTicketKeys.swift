@@ -41,7 +41,7 @@ public struct SessionTicketKeys: Sendable, Hashable {
             encrypted = Array(try AES._CBC.encrypt(state.encoded, using: SymmetricKey(data: encryptionKey),
                                                    iv: AES._CBC.IV(ivBytes: iv)))
         } catch {
-            throw .internalError("AES-CBC refused the ticket key or IV: \(error)")
+            throw .internalError(.sessionTicketEncryptionFailed)
         }
         var w = ByteWriter()
         w.writeBytes(keyName)
@@ -91,12 +91,13 @@ public enum SessionTicketRefusal: String, Error, Sendable, Hashable, CaseIterabl
     case sessionMismatch
 }
 
-/// What a ticket carries (RFC 5077 §4's StatePlaintext, without client identity and timestamp):
+/// What a ticket carries (RFC 5077 §4's StatePlaintext, without compression and client identity):
 /// ```
 /// struct {
 ///     ProtocolVersion protocol_version;
 ///     CipherSuite cipher_suite;
 ///     opaque master_secret[48];
+///     uint32 timestamp;               /* the full handshake's time, seconds since 1970; 0: unknown */
 ///     uint8 extended_master_secret;   /* 0 or 1, RFC 7627 §5.3 */
 ///     uint8 encrypt_then_mac;         /* 0 or 1, RFC 7366 §3.1 */
 /// } StatePlaintext;
@@ -107,6 +108,8 @@ struct SessionTicketState: TLSCodable, Hashable {
     var masterSecret: [UInt8]
     var extendedMasterSecret: Bool
     var encryptThenMAC: Bool
+    /// When the session's full handshake happened (the driver's clock reading), nil when unknown.
+    var establishedAt: SessionTime?
 
     init(session: TLSSession) {
         version = session.version
@@ -114,12 +117,14 @@ struct SessionTicketState: TLSCodable, Hashable {
         masterSecret = session.masterSecret
         extendedMasterSecret = session.extendedMasterSecret
         encryptThenMAC = session.encryptThenMAC
+        establishedAt = session.establishedAt
     }
 
     func encode(to writer: inout ByteWriter) {
         version.encode(to: &writer)
         cipherSuite.encode(to: &writer)
         writer.writeBytes(masterSecret)
+        writer.writeUInt32(establishedAt?.secondsSinceEpoch ?? 0)
         writer.writeUInt8(extendedMasterSecret ? 1 : 0)
         writer.writeUInt8(encryptThenMAC ? 1 : 0)
     }
@@ -128,9 +133,11 @@ struct SessionTicketState: TLSCodable, Hashable {
         version = try ProtocolVersion(from: &reader)
         cipherSuite = try CipherSuite(from: &reader)
         masterSecret = try reader.readBytes(KeySchedule.masterSecretLength, field: "master_secret")
+        let timestamp = try reader.readUInt32(field: "timestamp")
+        establishedAt = timestamp == 0 ? nil : SessionTime(secondsSinceEpoch: timestamp)
         let ems = try reader.readUInt8(field: "extended_master_secret")
         let etm = try reader.readUInt8(field: "encrypt_then_mac")
-        guard ems <= 1, etm <= 1 else { throw .malformed(field: "StatePlaintext", reason: "flags \(ems), \(etm) are not 0 or 1") }
+        guard ems <= 1, etm <= 1 else { throw .malformed(field: "StatePlaintext", reason: .ticketStateFlags(extendedMasterSecret: ems, encryptThenMAC: etm)) }
         extendedMasterSecret = ems == 1
         encryptThenMAC = etm == 1
     }
@@ -140,6 +147,7 @@ struct SessionTicketState: TLSCodable, Hashable {
         var session = TLSSession(sessionID: id, version: version, cipherSuite: cipherSuite, masterSecret: masterSecret,
                                  extendedMasterSecret: extendedMasterSecret, encryptThenMAC: encryptThenMAC)
         session.ticket = ticket
+        session.establishedAt = establishedAt
         return session
     }
 }

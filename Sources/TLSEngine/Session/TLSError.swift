@@ -4,7 +4,7 @@ import PKI
 /// any failure to the alert to send (RFC 5246 §7.2.2), through ``reason`` and ``TLSAlertTable``.
 public enum TLSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A message or record that is not valid in the current state (RFC 5246 §7.3, §7.4).
-    case inappropriateMessage(expected: String, got: String)
+    case inappropriateMessage(expected: ExpectedMessage, got: ArrivedMessage)
     /// Bytes that do not decode (DecodeError says which alert).
     case invalidMessage(DecodeError)
     /// A protected record that does not open (bad_record_mac, record_overflow).
@@ -18,12 +18,13 @@ public enum TLSError: Error, Hashable, Sendable, CustomStringConvertible {
     case certificateRejected(CertificateRefusal, CertificateAccount)
     /// The peer sent a fatal alert (we send none back).
     case alertReceived(Alert)
-    /// Our own configuration or a local computation failed.
-    case internalError(String)
+    /// Our own configuration, keys or a local computation failed.
+    case internalError(InternalFailure)
 
     /// The alert to send, or nil when the peer already ended the connection with one.
     public var alert: AlertDescription? { reason.map(TLSAlertTable.alert(for:)) }
 
+    /// A debugging line (JSON Lines and the renderers word the case from their catalogue).
     public var description: String {
         switch self {
         case let .inappropriateMessage(expected, got): return "unexpected \(got) (expected \(expected))"

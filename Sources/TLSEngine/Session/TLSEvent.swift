@@ -26,7 +26,7 @@ public enum TLSEvent: Sendable {
     case certificateDecision(peer: TLSRole, chainLength: Int, accepted: Bool, detail: CertificateAccount, validation: ChainValidationResult?)
     /// RFC 5246 §7.4.7.1: the RSA premaster did not decrypt to 48 bytes starting with the
     /// client's version; the server went on with a random premaster so only Finished fails.
-    case countermeasureApplied(reason: String)
+    case countermeasureApplied(reason: PremasterDecryptionFault)
     /// One direction switched to the new keys (ChangeCipherSpec; sequence number reset to 0).
     case keysActivated(direction: Direction, suite: CipherSuite)
     /// The handshake finished; `resumed` for the abbreviated handshake.
@@ -38,6 +38,9 @@ public enum TLSEvent: Sendable {
     /// The server did not resume from the ticket the client offered and does a full handshake
     /// instead (RFC 5077 §3.4).
     case sessionTicketRefused(SessionTicketRefusal)
+    /// The server did not resume the offered session (cached or in a ticket) because it is older
+    /// than the server's ``SessionLifetime`` (or of unknown age); a full handshake follows.
+    case sessionExpired(SessionExpiry)
     case applicationDataSent([UInt8])
     case applicationDataReceived([UInt8])
     /// An alert sent, with why (a failure's named reason, or a close).

@@ -40,6 +40,11 @@ public struct TLSServerConfiguration {
     public var sessionTicketKeys: SessionTicketKeys? = nil
     /// ticket_lifetime_hint in seconds (RFC 5077 §3.3), chosen by the driver: the engine reads no clock.
     public var ticketLifetimeHint: UInt32 = 0
+    /// How long a session is resumed, by session ID or ticket, after its full handshake; nil: no
+    /// limit. The engine reads no clock: the driver passes its reading with each receive
+    /// (``TLSServer/receive(_:at:)``); without readings no session's age is known and, with a
+    /// lifetime set, none is resumed. With a lifetime, a ticket's hint is the lifetime left.
+    public var sessionLifetime: SessionLifetime? = nil
     /// The application protocols this server speaks for ALPN (RFC 7301), in its order of preference.
     /// Empty (the default): the server does not support ALPN and ignores the client's extension.
     public var applicationProtocols: [ProtocolName] = []

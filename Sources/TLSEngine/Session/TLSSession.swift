@@ -15,6 +15,9 @@ public struct TLSSession: Sendable, Hashable {
     public var ticket: [UInt8]? = nil
     /// The ticket's ticket_lifetime_hint in seconds (0: none given), for the driver that keeps it.
     public var ticketLifetimeHint: UInt32 = 0
+    /// Server side: the driver's clock reading at the full handshake that made this session (nil
+    /// when the driver gave none); its age is measured from it (``SessionLifetime``).
+    public var establishedAt: SessionTime? = nil
 
     public init(sessionID: [UInt8], version: ProtocolVersion, cipherSuite: CipherSuite,
                 masterSecret: [UInt8], extendedMasterSecret: Bool, encryptThenMAC: Bool = false) {

@@ -28,5 +28,13 @@ public final class TLSSessionCache: @unchecked Sendable {
         id.isEmpty ? nil : lock.withLock { sessions[id] }
     }
 
+    /// Drops a session (one that expired): its ID no longer resumes.
+    public func forget(id: [UInt8]) {
+        lock.withLock {
+            guard sessions.removeValue(forKey: id) != nil else { return }
+            order.removeAll { $0 == id }
+        }
+    }
+
     public var count: Int { lock.withLock { sessions.count } }
 }

@@ -10,7 +10,7 @@ public struct ChangeCipherSpec: TLSCodable, Hashable {
     public init(from reader: inout ByteReader) throws(DecodeError) {
         let v = try reader.readUInt8(field: "change_cipher_spec.type")
         guard v == Self.value else {
-            throw .malformed(field: "change_cipher_spec.type", reason: "value \(v), expected 1")
+            throw .malformed(field: "change_cipher_spec.type", reason: .changeCipherSpecValue(v))
         }
     }
 }

@@ -42,7 +42,7 @@ public enum ClientKeyExchange: Hashable, Sendable {
         case .ecdheRSA, .ecdheECDSA:
             self = .ecdhe(point: try reader.readOpaque(lengthBytes: 1, min: 1, max: 0xff, field: "ecdh_Yc"))
         case nil:
-            throw .needsKeyExchange(.clientKeyExchange, reason: "the key exchange is not known yet")
+            throw .needsKeyExchange(.clientKeyExchange, reason: .notKnownYet)
         }
     }
 }

@@ -10,9 +10,9 @@ public enum DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// element size).
     case lengthOutOfRange(field: String, length: Int, min: Int, max: Int)
     /// A field holds a value the RFC does not allow here; maps to `decode_error`.
-    case malformed(field: String, reason: String)
+    case malformed(field: String, reason: MalformedReason)
     /// A field holds a value the RFC says is an `illegal_parameter`.
-    case illegalParameter(field: String, reason: String)
+    case illegalParameter(field: String, reason: IllegalParameterReason)
     /// The same extension type appears twice in one extensions block (RFC 5246 §7.4.1.4).
     case duplicateExtension(ExtensionType)
     /// A record's length exceeds the limit (RFC 5246 §6.2.1, §6.2.3).
@@ -26,11 +26,12 @@ public enum DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     case handshakeMessageTooLarge(length: Int, limit: Int)
     /// A message whose body can only be read once the key exchange is known (ServerKeyExchange,
     /// ClientKeyExchange) arrived without it, or for a key exchange that does not use it.
-    case needsKeyExchange(HandshakeType, reason: String)
+    case needsKeyExchange(HandshakeType, reason: KeyExchangeUnavailable)
 
     /// The alert to send for this error, from the engine's one table (``TLSAlertTable``).
     public var alert: AlertDescription { TLSAlertTable.alert(for: .invalidMessage(kind)) }
 
+    /// A debugging line (the renderers word the case from their catalogue).
     public var description: String {
         switch self {
         case let .truncated(field, needed, available):

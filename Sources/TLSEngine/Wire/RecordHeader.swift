@@ -24,7 +24,7 @@ public struct RecordHeader: Hashable, Sendable {
         }
         guard ContentType(rawValue: first).isTLS12Defined else { return .unexpectedContentType(first) }
         if let major = prefix.dropFirst().first, major != 3 {
-            return .malformed(field: "record.version", reason: "major version \(major) is not 3: not a TLS record")
+            return .malformed(field: "record.version", reason: .recordMajorVersion(major))
         }
         return nil
     }

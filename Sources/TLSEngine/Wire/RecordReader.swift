@@ -34,7 +34,7 @@ public struct RecordReader: Sendable {
             let header = try RecordHeader(from: &r, limit: limit)
             if !isProtected, header.length == 0, header.contentType != .applicationData {
                 // RFC 5246 §6.2.1: no zero-length handshake, alert or change_cipher_spec fragments.
-                throw DecodeError.malformed(field: "record.length", reason: "zero-length \(header.contentType) fragment")
+                throw DecodeError.malformed(field: "record.length", reason: .zeroLengthFragment(header.contentType))
             }
             guard pending.count >= TLSRecord.headerLength + header.length else { return nil }
             let fragStart = start + TLSRecord.headerLength
@@ -63,6 +63,9 @@ public struct RecordReader: Sendable {
         case clientHello(wire: [UInt8])
     }
 
+    /// The longest SSL 2.0 CLIENT-HELLO accepted (msg_length): 2^14, TLSPlaintext's limit.
+    public static let maxSSLv2ClientHelloLength = 1 << 14
+
     /// Takes an SSL 2.0 CLIENT-HELLO off the front of the stream, when that is what starts it: a
     /// first byte with the high bit set (a 2-byte length) and msg_type 1.
     public mutating func takeSSLv2ClientHello() throws(DecodeError) -> SSLv2Start {
@@ -75,7 +78,16 @@ public struct RecordReader: Sendable {
         let length = Int(first & 0x7f) << 8 | Int(pending[start + 1])
         // msg_type, version, three lengths, one cipher spec and a 16-byte challenge at least.
         guard length >= 9 + 3 + 16 else {
-            let error = DecodeError.lengthOutOfRange(field: "v2.msg_length", length: length, min: 28, max: 0x7fff)
+            let error = DecodeError.lengthOutOfRange(field: "v2.msg_length", length: length, min: 28, max: Self.maxSSLv2ClientHelloLength)
+            failure = error
+            throw error
+        }
+        // It stands for a handshake record's content, so TLSPlaintext's bound applies (RFC 5246
+        // §6.2.1); OpenSSL likewise answers record_overflow when it exceeds its record buffer. Refused
+        // at once: a header claiming more (a first byte from 0xc1 on, such as garbage that happens to
+        // have a 1 in its third byte) would otherwise keep the server waiting for bytes that never come.
+        guard length <= Self.maxSSLv2ClientHelloLength else {
+            let error = DecodeError.recordOverflow(length: length, limit: Self.maxSSLv2ClientHelloLength)
             failure = error
             throw error
         }

@@ -23,7 +23,7 @@ public enum SSLv2ClientHello {
     public static func decode(_ message: [UInt8]) throws(DecodeError) -> ClientHello {
         var r = ByteReader(message)
         let type = try r.readUInt8(field: "v2.msg_type")
-        guard type == 1 else { throw .malformed(field: "v2.msg_type", reason: "\(type) is not CLIENT-HELLO (1)") }
+        guard type == 1 else { throw .malformed(field: "v2.msg_type", reason: .sslv2MessageType(type)) }
         let version = try ProtocolVersion(from: &r)
         let specLength = Int(try r.readUInt16(field: "v2.cipher_spec_length"))
         let sessionLength = Int(try r.readUInt16(field: "v2.session_id_length"))
@@ -46,7 +46,7 @@ public enum SSLv2ClientHello {
             suites.append(CipherSuite(rawValue: UInt16(specs[i + 1]) << 8 | UInt16(specs[i + 2])))
         }
         guard !suites.isEmpty else {
-            throw .illegalParameter(field: "v2.cipher_specs", reason: "no TLS cipher suite (every spec is an SSL 2.0 cipher)")
+            throw .illegalParameter(field: "v2.cipher_specs", reason: .noTLSCipherSuiteInSSLv2Hello)
         }
         return ClientHello(clientVersion: version, random: Random([UInt8](repeating: 0, count: 32 - challengeLength) + challenge),
                            sessionID: sessionID, cipherSuites: suites, compressionMethods: [.null], extensions: nil)

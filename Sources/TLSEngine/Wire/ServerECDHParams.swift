@@ -25,7 +25,7 @@ public struct ServerECDHParams: TLSCodable, Hashable {
     public init(from reader: inout ByteReader) throws(DecodeError) {
         let curveType = try ECCurveType(from: &reader)
         guard curveType == .namedCurve else {
-            throw .illegalParameter(field: "curve_params.curve_type", reason: "\(curveType) is not named_curve")
+            throw .illegalParameter(field: "curve_params.curve_type", reason: .curveTypeNotNamed(curveType))
         }
         namedGroup = try NamedGroup(from: &reader)
         point = try reader.readOpaque(lengthBytes: 1, min: 1, max: 0xff, field: "public.point")

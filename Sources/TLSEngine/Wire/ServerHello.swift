@@ -50,8 +50,7 @@ public struct ServerHello: TLSCodable, Hashable {
         extensions = try TLSExtension.decodeBlock(from: &reader)
         // RFC 7301 §3.1: the server's ProtocolNameList "MUST contain exactly one ProtocolName".
         if let names = extensions?.applicationProtocols, names.count != 1 {
-            throw .malformed(field: "protocol_name_list",
-                             reason: "a ServerHello names exactly one protocol (RFC 7301 §3.1), this one \(names.count)")
+            throw .malformed(field: "protocol_name_list", reason: .serverProtocolNameCount(names.count))
         }
     }
 }

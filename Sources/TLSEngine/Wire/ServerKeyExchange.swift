@@ -56,9 +56,9 @@ public struct ServerKeyExchange: Hashable, Sendable {
         case .ecdheRSA, .ecdheECDSA:
             params = .ecdhe(try ServerECDHParams(from: &reader))
         case .rsa:
-            throw .needsKeyExchange(.serverKeyExchange, reason: "RSA key exchange has no ServerKeyExchange")
+            throw .needsKeyExchange(.serverKeyExchange, reason: .rsaHasNoServerKeyExchange)
         case nil:
-            throw .needsKeyExchange(.serverKeyExchange, reason: "the key exchange is not known yet")
+            throw .needsKeyExchange(.serverKeyExchange, reason: .notKnownYet)
         }
         signedParams = try DigitallySigned(from: &reader, context: context)
     }

@@ -33,7 +33,7 @@ public struct ServerName: TLSCodable, Hashable {
         nameType = try reader.readUInt8(field: "server_name.name_type")
         guard nameType == ServerName.hostNameType else {
             // RFC 6066 §3 defines no other name type, so its length cannot be known.
-            throw .malformed(field: "server_name.name_type", reason: "unknown name type \(nameType)")
+            throw .malformed(field: "server_name.name_type", reason: .unknownServerNameType(nameType))
         }
         name = try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "server_name.host_name")
     }

@@ -1,0 +1,23 @@
+/// A value the knowledge table follows and an attacker or the eavesdropper can learn: the
+/// handshake's randoms and secrets (RFC 5246 §8.1, §6.3), the session's write keys, and the HTTP
+/// exchange they protect. The renderers name each one in the reader's language.
+public enum Secret: String, Sendable, Hashable, CaseIterable {
+    // The raw values are the stable identifiers JSON Lines has always written in `secret`.
+    case clientRandom = "client_random"
+    case serverRandom = "server_random"
+    case preMasterSecret = "premaster secret"
+    case masterSecret = "master secret"
+    case clientWriteKey = "client_write_key"
+    case serverWriteKey = "server_write_key"
+    case httpCookie = "HTTP cookie"
+    case httpRequest = "HTTP request"
+    case httpResponse = "HTTP response"
+
+    /// HTTP text (a request, a response, a cookie line) rather than key material.
+    public var isHTTPText: Bool {
+        switch self {
+        case .httpCookie, .httpRequest, .httpResponse: return true
+        default: return false
+        }
+    }
+}
