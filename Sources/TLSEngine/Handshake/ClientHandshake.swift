@@ -1,8 +1,8 @@
 import TLSCrypto
 
 /// The client's handshake (RFC 5246 §7.3, the flow drawn on ``TLSClient``): its states, its
-/// messages, and what it keeps between them. It runs inside a ``TLSClient``'s core, in the shell
-/// both roles share (``HandshakeMachine``).
+/// messages, and what it keeps between them. A ``TLSClient`` holds it (``TLSEndpointCore``) and runs it in
+/// the shell both roles share (``HandshakeMachine``).
 struct ClientHandshake: HandshakeMachine {
     static let role = TLSRole.client
 

@@ -51,8 +51,8 @@ extension HandshakeState {
 /// The shell both roles run their handshake in (RFC 5246 §7.3): bytes in, records and events out;
 /// the one function that changes state and records it; any error becomes one fatal alert and the
 /// `failed` state; alerts and close_notify handled alike. ``ClientHandshake`` and
-/// ``ServerHandshake`` keep only their own messages (`handle`); a ``TLSEndpoint``'s core holds one
-/// and offers this shell to callers.
+/// ``ServerHandshake`` keep only their own messages (`handle`); ``TLSClient`` and ``TLSServer``
+/// each hold one and offer this shell to callers through ``TLSEndpointCore``.
 protocol HandshakeMachine {
     associatedtype State: HandshakeState
     static var role: TLSRole { get }

@@ -1,8 +1,8 @@
 import TLSCrypto
 
 /// The server's handshake (RFC 5246 §7.3, the flow drawn on ``TLSServer``): its states, its
-/// messages, and what it keeps between them. It runs inside a ``TLSServer``'s core, in the shell
-/// both roles share (``HandshakeMachine``).
+/// messages, and what it keeps between them. A ``TLSServer`` holds it (``TLSEndpointCore``) and runs it in
+/// the shell both roles share (``HandshakeMachine``).
 struct ServerHandshake: HandshakeMachine {
     static let role = TLSRole.server
 
