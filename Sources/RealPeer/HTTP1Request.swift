@@ -1,4 +1,4 @@
-import Simulation
+import Trace
 
 /// The server's reading of an HTTP/1.x request head (RFC 9112).
 enum HTTP1Request {
@@ -40,9 +40,9 @@ enum HTTP1Request {
     enum Verdict: Equatable {
         case ok
         /// 400: not `method SP request-target SP HTTP-version` (RFC 9112 §3).
-        case badRequest(String)
+        case badRequest(HTTPRequestLineFault)
         /// 505: a well-formed line naming an HTTP major version other than 1 (RFC 9110 §15.6.6).
-        case versionNotSupported(String)
+        case versionNotSupported(HTTPRequestLineFault)
     }
 
     /// RFC 9112 §3: `request-line = method SP request-target SP HTTP-version`, method a token
@@ -50,21 +50,21 @@ enum HTTP1Request {
     static func check(requestLine line: ArraySlice<UInt8>) -> Verdict {
         let parts = line.split(separator: 32, omittingEmptySubsequences: false)
         guard parts.count == 3 else {
-            return .badRequest("the request line is not METHOD SP TARGET SP HTTP-VERSION (RFC 9112 §3)")
+            return .badRequest(.notThreeParts)
         }
         let method = parts[0], target = parts[1], version = Array(parts[2])
         guard !method.isEmpty, method.allSatisfy(isTokenCharacter) else {
-            return .badRequest("the method is not a token (RFC 9110 §9.1)")
+            return .badRequest(.methodNotToken)
         }
         guard !target.isEmpty, target.allSatisfy({ $0 > 32 && $0 < 127 }) else {
-            return .badRequest("the request target is empty or holds spaces, controls or non-ASCII bytes (RFC 9112 §3.2)")
+            return .badRequest(.badTarget)
         }
         guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), isDigit(version[5]), version[6] == UInt8(ascii: "."),
               isDigit(version[7]) else {
-            return .badRequest("the version is not HTTP/DIGIT.DIGIT (RFC 9112 §2.3)")
+            return .badRequest(.badVersion)
         }
         guard version[5] == UInt8(ascii: "1") else {
-            return .versionNotSupported("HTTP/\(Character(Unicode.Scalar(version[5]))).\(Character(Unicode.Scalar(version[7]))) over this connection: this server speaks HTTP/1.x here")
+            return .versionNotSupported(.unsupportedVersion("HTTP/\(Character(Unicode.Scalar(version[5]))).\(Character(Unicode.Scalar(version[7])))"))
         }
         return .ok
     }

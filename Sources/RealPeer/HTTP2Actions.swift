@@ -8,7 +8,7 @@ extension TraceRecorder {
     /// connection, so a note says what was not sent), its records traced and written to `socket`,
     /// with the frames it carries traced just before. Returns why sending failed, nil when all went.
     mutating func perform(_ out: HTTP2Connection.Output, by actor: Actor, socket: TCPSocket,
-                          encrypt: ([UInt8]) throws -> TLSStep?) -> String? {
+                          encrypt: ([UInt8]) throws(TLSError) -> TLSStep?) -> ExchangeFailure? {
         var frames: [HTTP2FrameTrace] = []
         for action in out.actions {
             switch action {
@@ -21,7 +21,7 @@ extension TraceRecorder {
             case .write(let bytes):
                 defer { frames = [] }
                 let step: TLSStep?
-                do { step = try encrypt(bytes) } catch { return "could not send HTTP/2 frames: \(error)" }
+                do throws(TLSError) { step = try encrypt(bytes) } catch { return .http2SendFailed(error) }
                 guard let step else {
                     self.socket(.notSentAfterPeerClosed(frames: frames.map(\.typeName), bytes: bytes.count))
                     continue
@@ -30,7 +30,7 @@ extension TraceRecorder {
                 record(step, by: actor)
                 do throws(SocketError) { try socket.write(step.output); wrote(step.output.count) } catch {
                     self.socket(.writeFailed(bytes: step.output.count, error))
-                    return "the connection broke while sending HTTP/2 frames"
+                    return .http2SendFailed(nil)
                 }
             }
         }

@@ -44,8 +44,8 @@ public struct RealClient {
     /// How a connection went.
     public struct Result: Sendable {
         public var trace: Trace
-        /// nil when the handshake completed (and the request, if any, was answered); else one line saying why not.
-        public var failure: String?
+        /// nil when the handshake completed (and the request, if any, was answered); else why not.
+        public var failure: ExchangeFailure?
         /// The HTTP response bytes received, as text.
         public var response: String?
         public var version: ProtocolVersion?
@@ -67,7 +67,7 @@ public struct RealClient {
         var recorder = TraceRecorder()
         var client = TLSClient(configuration: configuration)
 
-        func finish(_ failure: String?, _ recorder: TraceRecorder, _ client: TLSClient, response: [UInt8]? = nil) -> Result {
+        func finish(_ failure: ExchangeFailure?, _ recorder: TraceRecorder, _ client: TLSClient, response: [UInt8]? = nil) -> Result {
             var recorder = recorder
             if let failure { recorder.http(.failed(failure), by: .client) }
             var r = Result(trace: recorder.trace)
@@ -89,7 +89,7 @@ public struct RealClient {
             socket = try TCPSocket.connect(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             recorder.socket(.connectFailed(host: host, port: port, error))
-            return finish("cannot connect to \(host):\(port): \(error)", recorder, client)
+            return finish(.cannotConnect(host: host, port: port, error), recorder, client)
         }
         defer { socket.close() }
         recorder.socket(.connected(local: socket.localAddress, remote: socket.remoteAddress))
@@ -116,7 +116,7 @@ public struct RealClient {
 
         // The handshake.
         recorder.phase(.tlsHandshake)
-        guard send(client.start()) else { return finish("the connection broke while sending the ClientHello", recorder, client) }
+        guard send(client.start()) else { return finish(.brokeSendingClientHello, recorder, client) }
         let deadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
         // The server's Finished and its close_notify can arrive in one read (a server that closes
         // right after the handshake): the handshake did complete, and that is not a failure of it.
@@ -132,16 +132,16 @@ public struct RealClient {
                 if deadline.hasPassed {
                     recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(deadline.milliseconds)))
                     closeSocket()
-                    return finish("the handshake did not complete within \(deadline.milliseconds) ms (state \(client.stateName.rawValue))", recorder, client)
+                    return finish(.handshakeTimedOut(milliseconds: Int(deadline.milliseconds), state: client.stateName), recorder, client)
                 }
                 recorder.socket(.readFailed(error))
                 closeSocket()
-                return finish("the server did not answer in state \(client.stateName.rawValue): \(error)", recorder, client)
+                return finish(.handshakeReadFailed(state: client.stateName, error), recorder, client)
             }
             if bytes.isEmpty {
                 recorder.socket(.peerClosed(.server))
                 closeSocket()
-                return finish("the server closed the connection during the handshake (state \(client.stateName.rawValue))", recorder, client)
+                return finish(.peerClosedDuringHandshake(.server, state: client.stateName), recorder, client)
             }
             recorder.read(bytes.count)
             let step = client.receive(bytes)
@@ -149,11 +149,11 @@ public struct RealClient {
             _ = send(step)
             if let alert = step.fatalAlertReceived {
                 closeSocket()
-                return finish("the server sent a fatal alert: \(alert.alertDescription.displayName)", recorder, client)
+                return finish(.fatalAlertReceived(from: .server, alert.alertDescription), recorder, client)
             }
-            if case let (alert, cause)? = step.fatalAlertSentStated {
+            if let (alert, cause) = step.fatalAlertSent {
                 closeSocket()
-                return finish("refused: \(alert.alertDescription.displayName) — \(cause)", recorder, client)
+                return finish(.fatalAlertSent(by: .client, alert.alertDescription, cause), recorder, client)
             }
             if client.stateName == .closed || client.stateName == .failed {
                 if step.handshakeCompleted && step.closeNotifyReceived {
@@ -161,13 +161,13 @@ public struct RealClient {
                     break
                 }
                 closeSocket()
-                return finish("the server ended the connection during the handshake", recorder, client)
+                return finish(.peerEndedHandshake(.server), recorder, client)
             }
         }
 
         // One HTTP request and its response.
         var response: [UInt8] = []
-        var failure: String?
+        var failure: ExchangeFailure?
         var request = request
         if let text = request, client.negotiatedApplicationProtocol == ProtocolName.h2, !closedRightAfterHandshake {
             // RFC 7301 §3.2 and RFC 9113 §3.2: the connection now speaks HTTP/2.
@@ -181,7 +181,7 @@ public struct RealClient {
             }
             var connection = HTTP2Connection(client: configuration, requests: requests)
             func deliver(_ out: HTTP2Connection.Output) {
-                let why = recorder.perform(out, by: .client, socket: socket) { bytes in
+                let why = recorder.perform(out, by: .client, socket: socket) { (bytes) throws(TLSError) -> TLSStep? in
                     // The server's close_notify may come with its last frames: ours (an ACK, GOAWAY) have no one to go to.
                     failure == nil && client.isConnected ? try client.sendApplicationData(bytes) : nil
                 }
@@ -193,7 +193,7 @@ public struct RealClient {
                 let bytes: [UInt8]
                 do throws(SocketError) { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
                     recorder.socket(.readFailed(error))
-                    failure = "no complete HTTP/2 response: \(error)"
+                    failure = .nothingReceived(.response, http2: true, error)
                     break
                 }
                 if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
@@ -210,25 +210,24 @@ public struct RealClient {
                         recorder.socket(.writeFailed(bytes: step.output.count, error))
                     }
                 }
-                if let alert = step.fatalAlertReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
-                if case let (alert, cause)? = step.fatalAlertSentStated { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if let alert = step.fatalAlertReceived { failure = .fatalAlertReceived(from: .server, alert.alertDescription) }
+                if let (alert, cause) = step.fatalAlertSent { failure = .fatalAlertSent(by: .client, alert.alertDescription, cause) }
             }
             // Done: GOAWAY NO_ERROR naming the last pushed stream processed (RFC 9113 §6.8).
             if connection.isExchangeComplete { deliver(connection.goAway()) }
             let ownResponse = connection.responses.first { $0.stream % 2 == 1 }
             if let code = connection.error {
-                failure = failure ?? "HTTP/2: this client ended the connection with GOAWAY \(code.name): \(connection.errorReason?.wireText ?? code.name)"
+                failure = failure ?? .http2OwnGoAway(by: .client, code, reason: connection.errorReason?.wireText ?? code.name)
             } else if let (last, code, debug) = connection.peerGoaway, code != HTTP2ErrorCode.noError.rawValue || ownResponse == nil {
-                let name = HTTP2ErrorCode(rawValue: code)?.name ?? "error \(code)"
-                failure = failure ?? "HTTP/2: the server ended the connection with GOAWAY \(name) (last stream \(last))\(debug.isEmpty ? "" : ": \(debug)")"
+                failure = failure ?? .http2PeerGoAway(.server, code: code, lastStream: last, debug: debug)
             } else if let (_, code) = connection.streamsReset.min(by: { $0.key < $1.key }) {
-                failure = failure ?? "HTTP/2: the server reset the request's stream with RST_STREAM \(code.name)"
+                failure = failure ?? .http2StreamReset(code)
             } else if let ownResponse {
                 response = Array(HTTP2Message.text(ownResponse.fields, body: ownResponse.body).utf8)
                 let answered = connection.responses.filter { $0.stream % 2 == 1 }.count
-                if answered < requests.count { failure = failure ?? "the server answered \(answered) of \(requests.count) HTTP/2 requests" }
+                if answered < requests.count { failure = failure ?? .http2PartlyAnswered(answered: answered, requests: requests.count) }
             } else {
-                failure = failure ?? "the server closed before the HTTP/2 response ended"
+                failure = failure ?? .http2ResponseIncomplete
             }
             recorder.phase(.closing(.closeNotifyAndSocketClose))
             _ = send(client.close())
@@ -242,23 +241,23 @@ public struct RealClient {
             request = nil
         }
         if closedRightAfterHandshake, request != nil {
-            failure = "the server sent close_notify right after the handshake, before the request"
+            failure = .closeNotifyBeforeRequest(from: .server)
             request = nil
         }
         response = early
         if let request {
             recorder.phase(.http(overTLS: true))
             recorder.http(.requestSent(request), by: .client)
-            do {
+            do throws(TLSError) {
                 _ = send(try client.sendApplicationData(Array(request.utf8)))
             } catch {
-                failure = "could not send the request: \(error)"
+                failure = .couldNotSend(.request, error)
             }
             while failure == nil, client.isConnected, !HTTPResponse.isComplete(response) {
                 let bytes: [UInt8]
                 do throws(SocketError) { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
                     recorder.socket(.readFailed(error))
-                    if response.isEmpty { failure = "no HTTP response: \(error)" }
+                    if response.isEmpty { failure = .nothingReceived(.response, http2: false, error) }
                     break
                 }
                 if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
@@ -266,10 +265,10 @@ public struct RealClient {
                 let step = client.receive(bytes)
                 response += step.applicationData
                 _ = send(step)
-                if let alert = step.fatalAlertReceived { failure = "the server sent a fatal alert: \(alert.alertDescription.displayName)" }
-                if case let (alert, cause)? = step.fatalAlertSentStated { failure = "\(alert.alertDescription.displayName): \(cause)" }
+                if let alert = step.fatalAlertReceived { failure = .fatalAlertReceived(from: .server, alert.alertDescription) }
+                if let (alert, cause) = step.fatalAlertSent { failure = .fatalAlertSent(by: .client, alert.alertDescription, cause) }
             }
-            if failure == nil, response.isEmpty { failure = "the server closed without an HTTP response" }
+            if failure == nil, response.isEmpty { failure = .peerClosedBeforeMessage(.server, .response, started: false) }
             recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)
         }
         recorder.phase(.closing(.closeNotifyAndSocketClose))

@@ -26,7 +26,7 @@ public struct ServedConnection: Sendable {
     public var trace: Trace
     public var facts: ConnectionFacts
     /// nil when the handshake completed and the request was answered; else why not.
-    public var failure: String?
+    public var failure: ExchangeFailure?
     /// The HTTP request received (first line and headers), if any.
     public var request: String?
     public var keyLog: KeyLogEntry?
@@ -34,8 +34,9 @@ public struct ServedConnection: Sendable {
     /// One line for the server's log. Everything the client controls (request line, certificate
     /// subject, ALPN names, text quoted in a failure) is escaped (``TerminalText``): the line cannot
     /// drive a terminal or forge another log line.
-    public var logLine: String {
-        if let failure { return TerminalText.escaped("\(facts.peer): \(failure)") }
+    /// `words` gives a failure its sentence (the catalogue's, from the renderers).
+    public func logLine(_ words: (ExchangeFailure) -> String) -> String {
+        if let failure { return TerminalText.escaped("\(facts.peer): \(words(failure))") }
         let suite = facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?"
         let who = facts.clientCertificateSubject.map { ", client \($0)" } ?? ""
         let first = request.map { HTTP1Request.requestLine(Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) }
@@ -198,7 +199,7 @@ public final class RealServer: @unchecked Sendable {
                 recorder.socket(.writeFailed(bytes: bytes.count, error))
             }
         }
-        func finish(_ failure: String?, request: String? = nil) -> ServedConnection {
+        func finish(_ failure: ExchangeFailure?, request: String? = nil) -> ServedConnection {
             if let failure { recorder.http(.failed(failure), by: .server) }
             socket.shutdownWrite()
             release()  // the drain below only waits
@@ -209,9 +210,7 @@ public final class RealServer: @unchecked Sendable {
             var failure = failure
             if drained.cutShort {
                 recorder.socket(.stoppedDraining(peer: .client, bytes: drained.bytes))
-                // The exchange's failure line is still English words (HTTPEvent.failed is not yet typed).
-                let note = "the client kept sending after we were done: stopped draining after \(drained.bytes) bytes"
-                failure = failure.map { "\($0); \(note)" }
+                failure = failure.map { .drainStopped($0, bytes: drained.bytes) }
             }
             socket.close()
             recorder.socket(recorder.closed)
@@ -234,14 +233,14 @@ public final class RealServer: @unchecked Sendable {
             } catch {
                 if handshakeDeadline.hasPassed {
                     recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(handshakeDeadline.milliseconds)))
-                    return finish("handshake timed out: not complete within the \(handshakeDeadline.milliseconds) ms deadline (state \(server.stateName.rawValue)); closed")
+                    return finish(.handshakeTimedOut(milliseconds: Int(handshakeDeadline.milliseconds), state: server.stateName))
                 }
                 recorder.socket(.readFailed(error))
-                return finish("handshake abandoned in state \(server.stateName.rawValue): \(error); closed")
+                return finish(.handshakeReadFailed(state: server.stateName, error))
             }
             if bytes.isEmpty {
                 recorder.socket(.peerClosed(.client))
-                return finish("the client disconnected mid-handshake (state \(server.stateName.rawValue))")
+                return finish(.peerClosedDuringHandshake(.client, state: server.stateName))
             }
             recorder.read(bytes.count)
             // The engine reads no clock: the session lifetime is measured against this reading.
@@ -249,13 +248,13 @@ public final class RealServer: @unchecked Sendable {
             early += step.applicationData
             send(step)
             if let alert = step.fatalAlertReceived {
-                return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)")
+                return finish(.fatalAlertReceived(from: .client, alert.alertDescription))
             }
-            if case let (alert, cause)? = step.fatalAlertSentStated {
-                return finish("sent alert \(alert.alertDescription.displayName): \(cause)")
+            if let (alert, cause) = step.fatalAlertSent {
+                return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause))
             }
             if server.stateName == .closed || server.stateName == .failed {
-                return finish("the client ended the connection during the handshake")
+                return finish(.peerEndedHandshake(.client))
             }
         }
         facts.version = server.negotiatedVersion
@@ -287,18 +286,18 @@ public final class RealServer: @unchecked Sendable {
             var request: String?
             let deadline = Deadline(milliseconds: requestTimeoutMilliseconds)
             /// The client's HTTP/2 bytes into the connection; its answer out. A failure to send ends the connection.
-            func process(_ data: [UInt8]) -> String? {
+            func process(_ data: [UInt8]) -> ExchangeFailure? {
                 guard !data.isEmpty else { return nil }
                 let out = connection.receive(data)
                 for case .requestReceived(let text) in out.messages { request = request ?? Self.requestLine(text) + text }
-                return recorder.perform(out, by: .server, socket: socket) { bytes in
+                return recorder.perform(out, by: .server, socket: socket) { (bytes) throws(TLSError) -> TLSStep? in
                     server.isConnected ? try server.sendApplicationData(bytes) : nil
                 }
             }
             /// An idle or slow client: GOAWAY (RFC 9113 §6.8), then close_notify (RFC 5246 §7.2.1).
-            func closeIdle(_ why: String) -> ServedConnection {
-                recorder.phase(.closing(.idleGoAway(why)))
-                _ = recorder.perform(connection.goAway(), by: .server, socket: socket) { bytes in
+            func closeIdle(_ why: ExchangeFailure) -> ServedConnection {
+                recorder.phase(.closing(.idleGoAway))
+                _ = recorder.perform(connection.goAway(), by: .server, socket: socket) { (bytes) throws(TLSError) -> TLSStep? in
                     server.isConnected ? try server.sendApplicationData(bytes) : nil
                 }
                 send(server.close())
@@ -312,14 +311,14 @@ public final class RealServer: @unchecked Sendable {
                 } catch {
                     if deadline.hasPassed {
                         recorder.socket(.requestDeadlinePassed(milliseconds: Int(deadline.milliseconds)))
-                        return closeIdle("request timed out: no complete HTTP/2 request within the \(deadline.milliseconds) ms deadline; closed")
+                        return closeIdle(.requestTimedOut(milliseconds: Int(deadline.milliseconds), http2: true))
                     }
                     recorder.socket(.readFailed(error))
-                    return closeIdle("no HTTP/2 request: \(error); closed")
+                    return closeIdle(.nothingReceived(.request, http2: true, error))
                 }
                 if bytes.isEmpty {
                     recorder.socket(.peerClosed(.client))
-                    return finish(request == nil ? "the client closed before sending an HTTP/2 request" : "the client closed mid-connection", request: request)
+                    return finish(request == nil ? .peerClosedBeforeMessage(.client, .request, started: false) : .peerClosedMidConnection(.client), request: request)
                 }
                 recorder.read(bytes.count)
                 let step = server.receive(bytes)
@@ -335,17 +334,17 @@ public final class RealServer: @unchecked Sendable {
                     }
                 }
                 if let why = sendFailure { return finish(why, request: request) }
-                if let alert = step.fatalAlertReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)", request: request) }
-                if case let (alert, cause)? = step.fatalAlertSentStated { return finish("sent alert \(alert.alertDescription.displayName): \(cause)", request: request) }
+                if let alert = step.fatalAlertReceived { return finish(.fatalAlertReceived(from: .client, alert.alertDescription), request: request) }
+                if let (alert, cause) = step.fatalAlertSent { return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause), request: request) }
                 if connection.isClosed { break }
                 if step.closeNotifyReceived || !server.isConnected {
-                    return finish(request == nil ? "the client sent close_notify before an HTTP/2 request" : "the client sent close_notify", request: request)
+                    return finish(request == nil ? .closeNotifyBeforeRequest(from: .client) : .closeNotifyMidConnection(from: .client), request: request)
                 }
             }
             recorder.phase(.closing(.goAwayThenCloseNotify))
             send(server.close())
             if let code = connection.error {
-                return finish("HTTP/2 connection error \(code.name): \(connection.errorReason?.wireText ?? code.name)", request: request)
+                return finish(.http2OwnGoAway(by: .server, code, reason: connection.errorReason?.wireText ?? code.name), request: request)
             }
             return finish(nil, request: request)
         }
@@ -356,7 +355,7 @@ public final class RealServer: @unchecked Sendable {
         if let chosen = facts.applicationProtocol, !chosen.isHTTP1 {
             recorder.phase(.unspokenApplicationProtocol(chosen.description, by: .server))
             send(server.close())
-            return finish("ALPN chose \(chosen), which tlslab serve does not speak (HTTP/1.x and h2 only): closed after the handshake")
+            return finish(.unspokenProtocol(chosen.description))
         }
 
         // Wait for one HTTP request, answer it with the page.
@@ -377,7 +376,7 @@ public final class RealServer: @unchecked Sendable {
                 recorder.http(.responseSent(Self.requestTooLarge), by: .server)
                 if let step = try? server.sendApplicationData(Array(Self.requestTooLarge.utf8)) { send(step) }
                 send(server.close())
-                return finish("request head longer than \(maxRequestBytes) bytes: answered 431 and closed")
+                return finish(.requestHeadTooLong(limit: maxRequestBytes))
             }
             let bytes: [UInt8]
             do throws(SocketError) {
@@ -388,36 +387,36 @@ public final class RealServer: @unchecked Sendable {
                     recorder.socket(.requestDeadlinePassed(milliseconds: Int(requestDeadline.milliseconds)))
                     recorder.phase(.closing(.closeNotifyAndSocketClose))
                     send(server.close())
-                    return finish("request timed out: no complete HTTP request within the \(requestDeadline.milliseconds) ms deadline; closed")
+                    return finish(.requestTimedOut(milliseconds: Int(requestDeadline.milliseconds), http2: false))
                 }
                 recorder.socket(.readFailed(error))
                 recorder.phase(.closing(.closeNotifyAndSocketClose))
                 send(server.close())
-                return finish("no HTTP request: \(error); closed")
+                return finish(.nothingReceived(.request, http2: false, error))
             }
             if bytes.isEmpty {
                 recorder.socket(.peerClosed(.client))
-                return finish(request.isEmpty ? "the client closed before sending a request" : "the client closed mid-request")
+                return finish(.peerClosedBeforeMessage(.client, .request, started: !request.isEmpty))
             }
             recorder.read(bytes.count)
             let step = server.receive(bytes)
             request += step.applicationData
             send(step)
-            if let alert = step.fatalAlertReceived { return finish("the client sent a fatal alert: \(alert.alertDescription.displayName)") }
-            if case let (alert, cause)? = step.fatalAlertSentStated { return finish("sent alert \(alert.alertDescription.displayName): \(cause)") }
+            if let alert = step.fatalAlertReceived { return finish(.fatalAlertReceived(from: .client, alert.alertDescription)) }
+            if let (alert, cause) = step.fatalAlertSent { return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause)) }
             if step.closeNotifyReceived || !server.isConnected {
-                return finish("the client sent close_notify before a request")
+                return finish(.closeNotifyBeforeRequest(from: .client))
             }
         }
         let requestText = String(decoding: request, as: UTF8.self)
         recorder.http(.requestReceived(requestText), by: .server)
         let verdict = HTTP1Request.check(requestLine: HTTP1Request.requestLine(Array(request.prefix(headEnd))))
         if verdict != .ok {
-            let (status, why): (String, String)
+            let (status, code, why): (String, Int, HTTPRequestLineFault)
             switch verdict {
-            case .badRequest(let w): (status, why) = ("400 Bad Request", w)
-            case .versionNotSupported(let w): (status, why) = ("505 HTTP Version Not Supported", w)
-            case .ok: (status, why) = ("", "")
+            case .badRequest(let w): (status, code, why) = ("400 Bad Request", 400, w)
+            case .versionNotSupported(let w): (status, code, why) = ("505 HTTP Version Not Supported", 505, w)
+            case .ok: return finish(nil, request: requestText)  // not reached: checked above
             }
             let answer = HTTP1Request.response(status: status)
             recorder.http(.responseSent(answer), by: .server)
@@ -425,12 +424,12 @@ public final class RealServer: @unchecked Sendable {
             recorder.phase(.closing(.closeNotifyAndSocketClose))
             send(server.close())
             let line = TerminalText.escaped(bytes: HTTP1Request.requestLine(request).prefix(200))
-            return finish("answered \(status): \"\(line)\": \(why)", request: requestText)
+            return finish(.requestLineRefused(status: code, line: line, why), request: requestText)
         }
         let response = ServerPage.response(facts)
         recorder.http(.responseSent(response), by: .server)
-        do { send(try server.sendApplicationData(Array(response.utf8))) } catch {
-            return finish("could not send the response: \(error)", request: requestText)
+        do throws(TLSError) { send(try server.sendApplicationData(Array(response.utf8))) } catch {
+            return finish(.couldNotSend(.response, error), request: requestText)
         }
         recorder.phase(.closing(.closeNotifyAndSocketClose))
         send(server.close())

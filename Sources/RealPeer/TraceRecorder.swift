@@ -56,8 +56,9 @@ struct TraceRecorder {
             }
         case .http(let h):
             switch h {
-            case .requestSent(let t), .requestReceived(let t), .responseSent(let t), .responseReceived(let t), .failed(let t):
+            case .requestSent(let t), .requestReceived(let t), .responseSent(let t), .responseReceived(let t):
                 return 64 + t.utf8.count
+            case .failed: return 256
             case .requestRetried(let t, _): return 64 + t.utf8.count
             }
         default:
@@ -138,15 +139,6 @@ public struct TraceLimits: Sendable {
     public init(events: Int = 4_096, bytes: Int = 4 << 20) {
         self.events = events
         self.bytes = bytes
-    }
-}
-
-extension TLSStep {
-    /// The fatal alert sent, with its cause as the drivers print it ("alert: cause"): without the
-    /// alert's name where the cause's own account would repeat it.
-    var fatalAlertSentStated: (Alert, String)? {
-        guard let (alert, cause) = fatalAlertSent else { return nil }
-        return (alert, cause.detailWithoutAlert)
     }
 }
 

@@ -23,7 +23,7 @@ extension Explanations {
         "phaseName.tcpClose": "closing: the TCP four-way close",
         "phaseName.closeNotifyAndSocketClose": "closing: close_notify and close()",
         "phaseName.goAwayThenCloseNotify": "closing: GOAWAY sent, then close_notify and close()",
-        "phaseName.idleGoAway": "closing: GOAWAY, then close_notify and close() ({reason})",
+        "phaseName.idleGoAway": "closing: GOAWAY, then close_notify and close() (an idle or slow client)",
         "phaseName.serverCouldNotListen": "the server could not listen: {detail}",
         "phaseName.connectionNotOpened": "the TCP connection could not be opened: {detail}",
         "phaseName.attackerCouldNotReachServer": "the attacker could not reach the server: {detail}",
@@ -59,7 +59,7 @@ extension Explanations {
             case .tcpClose: return say("phaseName.tcpClose")
             case .closeNotifyAndSocketClose: return say("phaseName.closeNotifyAndSocketClose")
             case .goAwayThenCloseNotify: return say("phaseName.goAwayThenCloseNotify")
-            case .idleGoAway(let why): return say("phaseName.idleGoAway", ["reason": why])
+            case .idleGoAway: return say("phaseName.idleGoAway")
             }
         case .failed(let failure, let error):
             let key: String

@@ -22,7 +22,7 @@ extension Explanations {
         "phaseName.tcpClose": "关闭：TCP 四次挥手",
         "phaseName.closeNotifyAndSocketClose": "关闭：close_notify 和 close()",
         "phaseName.goAwayThenCloseNotify": "关闭：先发送 GOAWAY，然后 close_notify 和 close()",
-        "phaseName.idleGoAway": "关闭：GOAWAY，然后 close_notify 和 close()（{reason}）",
+        "phaseName.idleGoAway": "关闭：GOAWAY，然后 close_notify 和 close()（客户端空闲或太慢）",
         "phaseName.serverCouldNotListen": "服务器无法监听：{detail}",
         "phaseName.connectionNotOpened": "无法打开 TCP 连接：{detail}",
         "phaseName.attackerCouldNotReachServer": "攻击者无法连到服务器：{detail}",

@@ -98,7 +98,7 @@ public struct JSONLinesRenderer: Sendable {
             case .requestReceived(let r): return [("event", .string("http")), ("action", .string("request_received")), ("text", .string(r))]
             case .responseSent(let r): return [("event", .string("http")), ("action", .string("response_sent")), ("text", .string(r))]
             case .responseReceived(let r): return [("event", .string("http")), ("action", .string("response_received")), ("text", .string(r))]
-            case .failed(let why): return [("event", .string("http")), ("action", .string("failed")), ("reason", .string(why))]
+            case .failed(let why): return [("event", .string("http")), ("action", .string("failed")), ("reason", .string(Explanations.english.exchangeFailure(why)))]
             }
         case .http2(let h):
             return http2(h)
@@ -282,7 +282,7 @@ public struct JSONLinesRenderer: Sendable {
         if let alpn = s.applicationProtocol { fields.append(("alpn", .string(alpn.description))) }
         fields.append(("outcome", .string(s.outcome)))
         // Only for a real peer's failed exchange (`tlslab connect`/`serve`).
-        if let why = s.exchangeFailure { fields.append(("failure", .string(why))) }
+        if let why = s.exchangeFailure { fields.append(("failure", .string(Explanations.english.exchangeFailure(why)))) }
         return JSONObject(fields + statistics(trace))
     }
 

@@ -30,12 +30,12 @@ extension TextRenderer {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
             let values = ["side": name(s.clientCompleted ? .client : .server), "version": version, "suite": suite, "ems": ems, "alpn": alpn]
             if let why = s.exchangeFailure {
-                out.append(style(say("outcome.oneSidedFailed", values.merging(["why": why]) { a, _ in a }), .alert))
+                out.append(style(say("outcome.oneSidedFailed", values.merging(["why": explanations.exchangeFailure(why)]) { a, _ in a }), .alert))
             } else {
                 out.append(say("outcome.oneSided", values))
             }
         } else if let why = s.exchangeFailure {
-            out.append(style(say("outcome.exchangeFailed", ["why": why]), .alert))
+            out.append(style(say("outcome.exchangeFailed", ["why": explanations.exchangeFailure(why)]), .alert))
         } else {
             out.append(say("outcome.incomplete"))
         }

@@ -256,7 +256,7 @@ public struct TextRenderer: Sendable {
                 return [row(t, at: event.actor, say("ladder.http.response", ["actor": name(event.actor), "http": state.http2 ? "HTTP/2" : "HTTP",
                                                                           "line": firstLine(r, http2: state.http2)]))]
             case .failed(let why):
-                return [row(t, at: event.actor, say("ladder.actorSays", ["actor": name(event.actor), "text": why]), .alert)]
+                return [row(t, at: event.actor, say("ladder.actorSays", ["actor": name(event.actor), "text": explanations.exchangeFailure(why)]), .alert)]
             case .requestReceived(let r) where state.oneSided && event.actor == .server:
                 return [row(t, at: event.actor, say("ladder.http.requestReceived", ["actor": name(.server), "http": state.http2 ? "HTTP/2" : "HTTP",
                                                                                  "line": firstLine(r, http2: state.http2)]))]

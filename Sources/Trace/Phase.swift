@@ -40,8 +40,9 @@ public enum Phase: Sendable, Hashable {
         case closeNotifyAndSocketClose
         /// A real HTTP/2 server: GOAWAY sent (after the last response), then close_notify and close().
         case goAwayThenCloseNotify
-        /// A real HTTP/2 server ending an idle or slow connection: GOAWAY, close_notify, close(); why.
-        case idleGoAway(String)
+        /// A real HTTP/2 server ending an idle or slow connection: GOAWAY, close_notify, close() (the
+        /// exchange's failure says why).
+        case idleGoAway
     }
 
     public enum Failure: Sendable, Hashable {

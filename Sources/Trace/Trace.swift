@@ -277,7 +277,7 @@ public struct RunSummary: Sendable, Hashable {
     var receivedClientRandom: [UInt8]?
     var receivedServerRandom: [UInt8]?
     /// A real peer's exchange failed after what the TLS events show (``HTTPEvent/failed(_:)``).
-    public var exchangeFailure: String?
+    public var exchangeFailure: ExchangeFailure?
     public var responsesReceived = 0
 
     public init() {}

@@ -74,5 +74,5 @@ public enum HTTPEvent: Sendable, Hashable {
     case responseReceived(String)
     /// A real peer's exchange ended in failure after the point the TLS events show (no response, a
     /// timeout, the peer's HTTP/2 error, an early close): why, in one line (`tlslab connect`/`serve`).
-    case failed(String)
+    case failed(ExchangeFailure)
 }

@@ -237,13 +237,8 @@ struct ConnectCommand: ParsableCommand {
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
             }
-            if var failure = result.failure {
-                // A certificate refusal by our own policy: its steps in the catalogue's words (the engine's line only counts them).
-                if let refusal = result.trace.summary.failure, refusal.sentBy == .client,
-                   case .failure(.certificateRejected(_, .decidedBy)) = refusal.cause {
-                    failure = "refused: \(refusal.alert.name ?? "\(refusal.alert)") — \(Explanations.english.alertCause(refusal.cause))"
-                }
-                throw CLIError.failed("connect \(host):\(port): \(failure)")
+            if let failure = result.failure {
+                throw CLIError.failed("connect \(host):\(port): \(Explanations.english.exchangeFailure(failure))")
             }
             if reconnect > 0 {
                 let how = attempt == 0 ? "full handshake" : result.resumed ? "resumed the offered session" : "full handshake (the session was not resumed)"

@@ -186,7 +186,7 @@ struct ServeCommand: ParsableCommand {
                 case .text: PeerOptions.print(connection.trace, format: .text, verbosity: detail,
                                               title: "\nTLSLab — serve: connection from \(connection.facts.peer)")
                 }
-                FileHandle.standardError.write(Data("tlslab serve: \(connection.logLine)\n".utf8))
+                FileHandle.standardError.write(Data("tlslab serve: \(connection.logLine(Explanations.english.exchangeFailure))\n".utf8))
                 if let keylogPath, let entry = connection.keyLog {
                     do { try PeerOptions.appendKeyLog(entry, to: keylogPath) } catch { keylogError = error }
                 }

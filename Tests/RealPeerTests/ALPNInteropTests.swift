@@ -44,10 +44,10 @@ struct ALPNInteropTests {
             // With h2 chosen the client speaks HTTP/2 (RFC 7301 §3.2): its preface goes out, and
             // s_server, which only negotiated h2, never sends the SETTINGS that must come back.
             #expect(result.trace.events.contains { if case .http2(.prefaceSent) = $0.kind { true } else { false } })
-            #expect(result.failure?.contains("no complete HTTP/2 response") == true, "\(offer): \(result.failure ?? "")")
+            #expect(result.failureText?.contains("no complete HTTP/2 response") == true, "\(offer): \(result.failureText ?? "")")
         }
         let http = try Self.client(port: port, pki: pki, offer: [.http11]).run()
-        #expect(http.failure == nil, "\(http.failure ?? "")")
+        #expect(http.failureText == nil, "\(http.failureText ?? "")")
         #expect(http.applicationProtocol == .http11)
         #expect(http.response?.hasPrefix("HTTP/1.0 200 ok") == true, "\(http.response ?? "no response")")
     }
@@ -61,7 +61,7 @@ struct ALPNInteropTests {
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-alpn", "h2,http/1.1", "-www"], pki: pki)
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki, offer: ["h3", "spdy/3"]).run()
-        #expect(result.failure == "the server sent a fatal alert: no_application_protocol", "\(result.failure ?? "succeeded")")
+        #expect(result.failureText == "the server sent a fatal alert: no_application_protocol", "\(result.failureText ?? "succeeded")")
         #expect(Self.alerts(result.trace).received == [.fatal(.noApplicationProtocol)])
         #expect(Self.alerts(result.trace).sent.isEmpty, "a received fatal alert is not answered")
         #expect(result.applicationProtocol == nil)
@@ -74,7 +74,7 @@ struct ALPNInteropTests {
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-www"], pki: pki)
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki, offer: [.h2, .http11]).run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         #expect(result.applicationProtocol == nil)
         #expect(result.response?.hasPrefix("HTTP/1.0 200 ok") == true)
     }

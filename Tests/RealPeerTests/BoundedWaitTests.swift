@@ -69,9 +69,9 @@ struct BoundedWaitTests {
         #expect(elapsed < 4, "the next client waited \(elapsed) s")
         #expect(thread.waitFor(2))
         // Connections are served side by side: the one that failed may be reported after the next.
-        let first = try #require(thread.connections.first { $0.failure != nil }, "\(thread.connections.map(\.logLine))")
-        #expect(first.failure?.contains("sent alert unexpected_message") == true, "\(first.logLine)")
-        #expect(first.failure?.contains("kept sending") == true, "\(first.logLine)")
+        let first = try #require(thread.connections.first { $0.failureText != nil }, "\(thread.connections.map(\.englishLogLine))")
+        #expect(first.failureText?.contains("sent alert unexpected_message") == true, "\(first.englishLogLine)")
+        #expect(first.failureText?.contains("kept sending") == true, "\(first.englishLogLine)")
     }
 
     @Test("a ClientHello dripped one byte every 300 ms hits the handshake deadline; the next client is served")
@@ -99,9 +99,9 @@ struct BoundedWaitTests {
         let ok = try ServerRoleTests.sClient(thread.port, pki: pki, [])
         #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
         #expect(thread.waitFor(2))
-        let first = try #require(thread.connections.first { $0.failure != nil }, "\(thread.connections.map(\.logLine))")
-        #expect(first.failure?.contains("handshake timed out") == true, "\(first.logLine)")
-        #expect(first.logLine.contains("1500 ms deadline"), "\(first.logLine)")
+        let first = try #require(thread.connections.first { $0.failureText != nil }, "\(thread.connections.map(\.englishLogLine))")
+        #expect(first.failureText?.contains("handshake timed out") == true, "\(first.englishLogLine)")
+        #expect(first.englishLogLine.contains("1500 ms deadline"), "\(first.englishLogLine)")
     }
 
     @Test("an HTTP request dripped one byte every 300 ms hits the request deadline; the next client is served")
@@ -125,7 +125,7 @@ struct BoundedWaitTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed < 4, "the request phase lasted \(elapsed) s")
         let first = try #require(thread.connections.first)
-        #expect(first.failure?.contains("request timed out") == true, "\(first.logLine)")
+        #expect(first.failureText?.contains("request timed out") == true, "\(first.englishLogLine)")
         #expect(!client.output.contains("TLSLab serve: this connection"))
         let ok = try ServerRoleTests.sClient(thread.port, pki: pki, [])
         #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
@@ -145,7 +145,7 @@ struct BoundedWaitTests {
                                                stdin: "GET / HTTP/1.0\r\nX-Fine: \(String(repeating: "b", count: 12_000))\r\n\r\n")
         #expect(fine.output.contains("TLSLab serve: this connection"), "\(fine.output.suffix(1500))")
         #expect(thread.waitFor(2))
-        let log = thread.connections.map(\.logLine)
+        let log = thread.connections.map(\.englishLogLine)
         #expect(log.first?.contains("longer than 16384 bytes: answered 431") == true, "\(log)")
         #expect(log.last?.contains("→ 200") == true, "\(log)")
     }
@@ -168,7 +168,7 @@ struct BoundedWaitTests {
         let started = Date()
         let result = client.run()
         let elapsed = Date().timeIntervalSince(started)
-        #expect(result.failure?.contains("refused") == true, "\(result.failure ?? "no failure")")
+        #expect(result.failureText?.contains("refused") == true, "\(result.failureText ?? "no failure")")
         #expect(elapsed < 4, "run() took \(elapsed) s against a server streaming for 12 s")
         let phases = result.trace.events.compactMap { if case .phase(let p) = $0.kind { Explanations.english.phaseName(p) } else { nil } }
         #expect(phases.contains { $0.contains("the server kept sending: stopped draining") }, "\(phases)")

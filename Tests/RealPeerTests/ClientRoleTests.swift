@@ -70,7 +70,7 @@ struct ClientRoleTests {
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-cipher", c.openSSLName, "-www"] + c.serverArgs, pki: pki)
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki, suites: [c.suite]).run()
-        #expect(result.failure == nil, "\(c): \(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(c): \(result.failureText ?? "")")
         #expect(result.suite == c.suite)
         #expect(result.extendedMasterSecret, "OpenSSL 3 agrees to extended_master_secret by default")
         #expect(result.response?.hasPrefix("HTTP/1.0 200 ok") == true, "\(result.response ?? "no response")")
@@ -113,7 +113,7 @@ struct ClientRoleTests {
                                               environment: ["OPENSSL_CONF": pki.path("noems.cnf")])
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki).run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         #expect(!result.extendedMasterSecret)
         let events = Self.tlsEvents(result.trace)
         let label = events.compactMap { e -> String? in
@@ -131,7 +131,7 @@ struct ClientRoleTests {
                                                    "-CAfile", "root.pem", "-verify_return_error"], pki: pki)
             defer { server.stop() }
             let result = try Self.client(port: port, pki: pki, identity: identity).run()
-            #expect(result.failure == nil, "\(result.failure ?? "")")
+            #expect(result.failureText == nil, "\(result.failureText ?? "")")
             #expect(result.response?.contains("TLSLab Test Client") == true, "s_server -www shows the client's certificate")
         }
         do {
@@ -139,7 +139,7 @@ struct ClientRoleTests {
                                                    "-CAfile", "root.pem", "-verify_return_error"], pki: pki)
             defer { server.stop() }
             let result = try Self.client(port: port, pki: pki).run()
-            #expect(result.failure?.contains("handshake_failure") == true, "\(result.failure ?? "succeeded")")
+            #expect(result.failureText?.contains("handshake_failure") == true, "\(result.failureText ?? "succeeded")")
         }
     }
 
@@ -213,7 +213,7 @@ struct ClientRoleTests {
         let result = client.run()
         let simulated = try Self.simulated(certificate: c.certificate, pki: pki, evaluator: evaluator)
         if let alert = c.alert {
-            let failure = try #require(result.failure, "\(c) was accepted")
+            let failure = try #require(result.failureText, "\(c) was accepted")
             #expect(failure.hasPrefix("refused: \(alert) — "), "\(failure)")
             #expect(!simulated.completed)
             let cause = try #require(simulated.cause)
@@ -222,7 +222,7 @@ struct ClientRoleTests {
             // OpenSSL saw our alert.
             #expect(server.wait(for: "alert", seconds: 2), "\(server.output)")
         } else {
-            #expect(result.failure == nil, "\(c): \(result.failure ?? "")")
+            #expect(result.failureText == nil, "\(c): \(result.failureText ?? "")")
             #expect(simulated.completed, "\(c): simulated \(simulated.cause ?? "")")
         }
     }
@@ -260,7 +260,7 @@ struct ClientRoleTests {
         defer { server.stop() }
         let suite = CipherSuite.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256
         let result = try Self.client(port: port, pki: pki, suites: [suite]).run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         let real = TextRenderer(verbosity: .normal, width: 120, color: false).render(result.trace)
 
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
@@ -289,7 +289,7 @@ struct ClientRoleTests {
         thread.start()
         let pki = try TestPKI.require()
         let closed = try Self.client(port: silent.port, pki: pki).run()
-        #expect(closed.failure?.contains("closed the connection during the handshake") == true, "\(closed.failure ?? "")")
+        #expect(closed.failureText?.contains("closed the connection during the handshake") == true, "\(closed.failureText ?? "")")
 
         let garbage = try TCPListener(port: 0)
         let thread2 = Thread {
@@ -302,7 +302,7 @@ struct ClientRoleTests {
         }
         thread2.start()
         let answer = try Self.client(port: garbage.port, pki: pki).run()
-        #expect(answer.failure?.hasPrefix("refused: ") == true, "\(answer.failure ?? "")")
+        #expect(answer.failureText?.hasPrefix("refused: ") == true, "\(answer.failureText ?? "")")
     }
 
     /// Both refuse; they differ in the alert. OpenSSL looks for a trust anchor first (none: error 18,
@@ -322,7 +322,7 @@ struct ClientRoleTests {
         #expect(server.wait(for: "alert unknown ca", seconds: 3), "s_server: \(server.output)")
         // Ours: refused with bad_certificate, naming the CA:TRUE leaf (the simulation says the same: trustPolicy).
         let ours = try Self.client(port: port, pki: pki).run()
-        let failure = try #require(ours.failure, "our client accepted a self-signed certificate")
+        let failure = try #require(ours.failureText, "our client accepted a self-signed certificate")
         #expect(failure.hasPrefix("refused: bad_certificate — "), "\(failure)")
         #expect(failure.contains("not a valid end entity: basicConstraints CA:TRUE"), "\(failure)")
         #expect(server.wait(for: "alert bad certificate", seconds: 3), "s_server saw our alert: \(server.output)")

@@ -93,7 +93,7 @@ struct ECDSAInteropTests {
             client.configuration.certificateEvaluator = PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root"))
         }
         let result = client.run()
-        #expect(result.failure == nil, "\(cipher) \(groups): \(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(cipher) \(groups): \(result.failureText ?? "")")
         #expect(result.suite == suite)
         #expect(result.response?.hasPrefix("HTTP/1.0 200 ok") == true, "\(result.response ?? "no response")")
         let tls = result.trace.events.compactMap { if case .tls(let e) = $0.kind { return e } else { return nil } }
@@ -151,7 +151,7 @@ struct ECDSAInteropTests {
         let running = try #require(server, "gnutls-serv did not start")
         defer { running.stop() }
         let result = try Self.client(port: port, pki: pki).run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         #expect(result.suite?.parameters?.keyExchange == .ecdheECDSA, "\(String(describing: result.suite))")
         #expect(result.response?.hasPrefix("HTTP/1.0 200") == true, "\(result.response ?? "no response")")
     }

@@ -33,7 +33,7 @@ struct EncryptThenMACInteropTests {
         var client = try ClientRoleTests.client(port: port, pki: pki, suites: [suite])
         client.configuration.offerEncryptThenMAC = true
         let result = client.run()
-        #expect(result.failure == nil, "\(name): \(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(name): \(result.failureText ?? "")")
         #expect(result.suite == suite)
         #expect(result.response?.hasPrefix("HTTP/1.0 200 ok") == true, "\(result.response ?? "no response")")
         #expect(Self.negotiatedETM(result.trace) == !noETM, "\(name) -no_etm \(noETM)")
@@ -50,7 +50,7 @@ struct EncryptThenMACInteropTests {
         #expect(r.output.contains("TLSLab serve: this connection"), "\(r.output.suffix(1500))")
         #expect(thread.waitFor(1))
         let served = try #require(thread.connections.first)
-        #expect(served.failure == nil, "\(served.failure ?? "")")
+        #expect(served.failureText == nil, "\(served.failureText ?? "")")
         #expect(served.facts.suite == suite)
         #expect(Self.negotiatedETM(served.trace) == !noETM, "\(name) -no_etm \(noETM)")
     }

@@ -43,7 +43,7 @@ struct FFDHEClientInteropTests {
         let (server, port) = try GnuTLS.server(pki: pki, priority: "NORMAL:-VERS-ALL:+VERS-TLS1.2:-KX-ALL:+DHE-RSA:-GROUP-ALL:+GROUP-\(group)")
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki, policy: .refuse).run()
-        #expect(result.failure == nil, "\(result.failure ?? "")\n\(server.output.suffix(800))")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")\n\(server.output.suffix(800))")
         #expect(Self.offeredGroups(result.trace) == [.ffdhe2048, .ffdhe3072])
         #expect(Self.agreedGroup(result.trace) == name)
         #expect(result.response?.hasPrefix("HTTP/1.0 200") == true, "\(result.response ?? "no response")")
@@ -55,8 +55,8 @@ struct FFDHEClientInteropTests {
         let (server, port) = try GnuTLS.server(pki: pki, priority: "NORMAL:-VERS-ALL:+VERS-TLS1.2:-KX-ALL:+DHE-RSA:-GROUP-ALL:+GROUP-FFDHE4096")
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki, policy: .acceptIfLargeEnough).run()
-        #expect(result.failure != nil)
-        #expect(Self.agreedGroup(result.trace) == nil, "\(result.failure ?? "")")
+        #expect(result.failureText != nil)
+        #expect(Self.agreedGroup(result.trace) == nil, "\(result.failureText ?? "")")
     }
 
     @Test("openssl s_server -dhparam ffdhe2048: the client recognises the named group it offered")
@@ -66,7 +66,7 @@ struct FFDHEClientInteropTests {
                                                "-www", "-dhparam", "ffdhe2048.pem"], pki: pki)
         defer { server.stop() }
         let result = try Self.client(port: port, pki: pki, policy: .refuse).run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         #expect(Self.agreedGroup(result.trace) == "ffdhe2048")
     }
 
@@ -76,11 +76,11 @@ struct FFDHEClientInteropTests {
         let (server, port) = try startSServer(["-cert", "chain.pem", "-key", "leaf.key", "-cipher", "DHE-RSA-AES128-GCM-SHA256", "-www"], pki: pki)
         defer { server.stop() }
         let accepted = try Self.client(port: port, pki: pki, policy: .acceptIfLargeEnough).run()
-        #expect(accepted.failure == nil, "\(accepted.failure ?? "")")
+        #expect(accepted.failureText == nil, "\(accepted.failureText ?? "")")
         #expect(Self.agreedGroup(accepted.trace) == "modp2048")
         let refused = try Self.client(port: port, pki: pki, policy: .refuse).run()
-        #expect(refused.failure?.contains("insufficient_security") == true, "\(refused.failure ?? "no failure")")
-        #expect(refused.failure?.contains("RFC 7919 §3") == true, "\(refused.failure ?? "")")
+        #expect(refused.failureText?.contains("insufficient_security") == true, "\(refused.failureText ?? "no failure")")
+        #expect(refused.failureText?.contains("RFC 7919 §3") == true, "\(refused.failureText ?? "")")
         #expect(Self.agreedGroup(refused.trace) == nil)
     }
 }

@@ -25,7 +25,7 @@ struct FFDHEInteropTests {
         #expect(output.contains("TLSLab serve: this connection"), "\(output.suffix(1500))")
         #expect(output.contains("FFDHE\(bits)") || output.contains("\(bits) bits"), "\(output.prefix(2000))")
         #expect(thread.waitFor(1, seconds: GnuTLS.patience))
-        #expect(thread.connections.first?.failure == nil, "\(thread.connections.first?.logLine ?? "")")
+        #expect(thread.connections.first?.failureText == nil, "\(thread.connections.first?.englishLogLine ?? "")")
         let groups = thread.connections.first?.trace.events.compactMap { e -> String? in
             if case .tls(.negotiated(let n)) = e.kind { return n.group } else { return nil }
         } ?? []
@@ -41,6 +41,6 @@ struct FFDHEInteropTests {
                                        until: "client certificate:")
         #expect(!output.contains("TLSLab serve: this connection"))
         #expect(thread.waitFor(1, seconds: GnuTLS.patience))
-        #expect(thread.connections.first?.failure?.contains("insufficient_security") == true, "\(thread.connections.first?.logLine ?? "")")
+        #expect(thread.connections.first?.failureText?.contains("insufficient_security") == true, "\(thread.connections.first?.englishLogLine ?? "")")
     }
 }

@@ -57,7 +57,7 @@ struct HTTP2OneEngineTests {
         var client = try Self.client(port: thread.port, pki: pki)
         client.acceptsPush = true
         let result = client.run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         #expect(result.response?.contains("TLSLab serve") == true)
         let promises = Self.frames(result.trace, .client, sent: false).compactMap { f -> UInt32? in
             if case .pushPromise(let promised, _) = f.frame.payload { promised } else { nil }
@@ -77,7 +77,7 @@ struct HTTP2OneEngineTests {
         let second = try Self.server(pki: pki) { $0.http2Push = ["/style.css"] }
         defer { second.stop() }
         let plain = try Self.client(port: second.port, pki: pki).run()
-        #expect(plain.failure == nil, "\(plain.failure ?? "")")
+        #expect(plain.failureText == nil, "\(plain.failureText ?? "")")
         #expect(!Self.frames(plain.trace, .client, sent: false).contains { $0.frame.type == .pushPromise })
     }
 
@@ -89,13 +89,13 @@ struct HTTP2OneEngineTests {
         var client = try Self.client(port: thread.port, pki: pki)
         client.additionalRequests = ["GET /2 HTTP/1.1\r\nHost: localhost\r\n\r\n", "GET /3 HTTP/1.1\r\nHost: localhost\r\n\r\n"]
         let result = client.run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
+        #expect(result.failureText == nil, "\(result.failureText ?? "")")
         let retried = Self.http(result.trace, .client).compactMap { if case .requestRetried(_, let refused) = $0 { refused } else { nil } }
         #expect(retried == [3, 5], "\(retried)")
         #expect(Self.http(result.trace, .client).filter { if case .responseReceived = $0 { true } else { false } }.count == 3)
         #expect(thread.waitFor(1))
         let served = try #require(thread.connections.first)
-        #expect(served.failure == nil, "\(served.failure ?? "")")
+        #expect(served.failureText == nil, "\(served.failureText ?? "")")
         let sent = Self.frames(served.trace, .server, sent: true)
         if case .settings(let list)? = sent.first?.frame.payload {
             #expect(list.contains { $0.0 == HTTP2Setting.maxConcurrentStreams.rawValue && $0.1 == 1 })

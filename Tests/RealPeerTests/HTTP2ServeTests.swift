@@ -74,7 +74,7 @@ struct HTTP2ServeTests {
         #expect(r.status == 0, "\(r.output)")
         #expect(thread.waitFor(1))
         let served = try #require(thread.connections.first)
-        #expect(served.failure == nil, "\(served.failure ?? "")")
+        #expect(served.failureText == nil, "\(served.failureText ?? "")")
         let received = served.trace.events.compactMap { e -> String? in
             if case .http2(.frameReceived(let f)) = e.kind { return f.typeName } else { return nil }
         }

@@ -83,7 +83,7 @@ struct KeyLogCaptureTests {
         var entry: KeyLogEntry?
         let capture = try Self.capture(port: port, pki: pki) {
             let result = try ClientRoleTests.client(port: port, pki: pki, suites: [suite]).run()
-            #expect(result.failure == nil, "\(result.failure ?? "")")
+            #expect(result.failureText == nil, "\(result.failureText ?? "")")
             entry = result.keyLog
         }
         let keylog = pki.dir.appendingPathComponent("keylog-\(port).txt")

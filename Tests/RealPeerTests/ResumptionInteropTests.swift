@@ -56,12 +56,12 @@ struct ResumptionInteropTests {
         for port in [sPort, servePort] {
             var client = try ClientRoleTests.client(port: port, pki: pki)
             let first = client.run()
-            #expect(first.failure == nil && !first.resumed, "\(first.failure ?? "")")
+            #expect(first.failureText == nil && !first.resumed, "\(first.failureText ?? "")")
             let session = try #require(first.session, "the server gave a session ID")
             #expect(session.extendedMasterSecret)
             client.configuration.session = session
             let second = client.run()
-            #expect(second.failure == nil, "\(second.failure ?? "")")
+            #expect(second.failureText == nil, "\(second.failureText ?? "")")
             #expect(second.resumed, "port \(port): the offered session was resumed")
             #expect(second.suite == first.suite && second.extendedMasterSecret)
         }

@@ -79,8 +79,8 @@ struct ServeHardeningTests {
             #expect(tls.alerts.contains(.closeNotify), "\(line): \(tls.alerts)")
         }
         #expect(thread.waitFor(4))
-        #expect(thread.connections.first?.failure?.contains("answered 400 Bad Request: \"HELLO THERE\"") == true,
-                "\(thread.connections.first?.logLine ?? "")")
+        #expect(thread.connections.first?.failureText?.contains("answered 400 Bad Request: \"HELLO THERE\"") == true,
+                "\(thread.connections.first?.englishLogLine ?? "")")
     }
 
     @Test("a request whose lines end in a bare LF is answered at once (RFC 9112 §2.2)")
@@ -116,12 +116,12 @@ struct ServeHardeningTests {
         #expect(closedEvil && evil.text.hasPrefix("HTTP/1.1 400 Bad Request"), "\(evil.text)")
         #expect(thread.waitFor(2))
         for connection in thread.connections {
-            let log = connection.logLine
+            let log = connection.englishLogLine
             #expect(!log.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f }, "\(log.debugDescription)")
             let rendered = TextRenderer(verbosity: .normal, width: 100, color: false).render(connection.trace).joined(separator: "\n")
             #expect(!rendered.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7f }, "\(rendered.debugDescription)")
         }
-        let evilLog = try #require(thread.connections.last).logLine
+        let evilLog = try #require(thread.connections.last).englishLogLine
         #expect(evilLog.contains("GET /\\x1B]0;owned\\x07\\x0D\\xFF HTTP/1.0"), "\(evilLog)")
     }
 
@@ -136,7 +136,7 @@ struct ServeHardeningTests {
         #expect(closedTls)
         #expect(tls.alerts == [.closeNotify], "\(tls.alerts)")
         #expect(thread.waitFor(1))
-        #expect(thread.connections.first?.failure?.contains("timed out") == true)
+        #expect(thread.connections.first?.failureText?.contains("timed out") == true)
     }
 
     @Test("an idle h2 client gets SETTINGS and GOAWAY NO_ERROR, then close_notify (RFC 9113 §6.8)")
@@ -180,7 +180,7 @@ struct ServeHardeningTests {
         while let bytes = try? socket.read(timeoutMilliseconds: 2_000), !bytes.isEmpty { answer += bytes }
         #expect(answer.prefix(7) == [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 10], "\(answer.prefix(16))")
         #expect(thread.waitFor(1))
-        #expect(thread.connections.first?.failure?.contains("sent alert unexpected_message") == true)
+        #expect(thread.connections.first?.failureText?.contains("sent alert unexpected_message") == true)
     }
 
     @Test("with keepsTrace off no event is kept; the key log entry still is")
@@ -201,7 +201,7 @@ struct ServeHardeningTests {
         let served = try #require(thread.connections.first)
         #expect(served.trace.events.isEmpty)
         #expect(served.keyLog?.masterSecret == tls.client.masterSecret)
-        #expect(served.logLine.hasSuffix("→ 200"))
+        #expect(served.englishLogLine.hasSuffix("→ 200"))
     }
 
     @Test("the recorder keeps at most its limits and says how many events it left out")

@@ -91,7 +91,7 @@ struct ServerRoleTests {
         #expect(r.output.contains("Extended master secret: yes"), "OpenSSL's own view of EMS")
         #expect(thread.waitFor(1))
         let served = try #require(thread.connections.first)
-        #expect(served.failure == nil, "\(served.failure ?? "")")
+        #expect(served.failureText == nil, "\(served.failureText ?? "")")
         #expect(served.facts.suite == suite)
         if group == "ffdhe2048" {
             #expect(r.output.contains("Server Temp Key: DH, 2048 bits"), "\(r.output)")
@@ -171,7 +171,7 @@ struct ServerRoleTests {
         #expect(refused.output.contains("handshake failure"), "OpenSSL names the alert: \(refused.output)")
         #expect(!refused.output.contains("TLSLab serve: this connection"))
         #expect(thread.waitFor(2))
-        #expect(thread.connections.last?.failure?.contains("handshake_failure") == true, "\(thread.connections.last?.failure ?? "")")
+        #expect(thread.connections.last?.failureText?.contains("handshake_failure") == true, "\(thread.connections.last?.failureText ?? "")")
     }
 
     /// Sends `bytes` on a raw socket (then closes its sending side when `finish`), and returns what came back.
@@ -235,7 +235,7 @@ struct ServerRoleTests {
         #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
 
         #expect(thread.waitFor(9))
-        let log = thread.connections.map(\.logLine)
+        let log = thread.connections.map(\.englishLogLine)
         #expect(thread.connections.count == 9, "\(log)")
         guard thread.connections.count == 9 else { return }
         // Each connection's log line says what happened to it. Connections are served side by side, so
@@ -269,7 +269,7 @@ struct ServerRoleTests {
         #expect(ok.output.contains("TLSLab serve: this connection"), "\(ok.output)")
         #expect(elapsed < 2.5, "served in \(elapsed) s while the silent client held its connection (one at a time would wait 3 s)")
         #expect(thread.waitFor(2, seconds: 6))
-        let failures = thread.connections.map { $0.failure ?? "ok" }
+        let failures = thread.connections.map { $0.failureText ?? "ok" }
         #expect(failures.first == "ok" && failures.last?.contains("timed out") == true, "\(failures)")
     }
 
@@ -294,8 +294,8 @@ struct ServerRoleTests {
         let r = try runTool("/bin/sh", ["-c", Self.handshakeLoop, "sh", "50", "\(thread.port)"], in: pki.dir, timeout: 120)
         #expect(r.output.contains("DONE"), "\(r.output.suffix(2000))")
         #expect(thread.waitFor(50))
-        let failed = thread.connections.filter { $0.failure != nil }
-        #expect(failed.isEmpty, "\(failed.prefix(3).map(\.logLine))")
+        let failed = thread.connections.filter { $0.failureText != nil }
+        #expect(failed.isEmpty, "\(failed.prefix(3).map(\.englishLogLine))")
     }
 
     /// The issue's 1,000 sequential handshakes against a `tlslab serve --log-only` process, whose own

@@ -111,13 +111,13 @@ struct SessionTicketInteropTests {
         var client = try ClientRoleTests.client(port: port, pki: pki)
         client.configuration.offerSessionTicket = true
         let first = client.run()
-        #expect(first.failure == nil && !first.resumed, "\(first.failure ?? "")")
+        #expect(first.failureText == nil && !first.resumed, "\(first.failureText ?? "")")
         let session = try #require(first.session)
         #expect(session.ticket?.isEmpty == false)
         #expect(session.ticketLifetimeHint == 7_200, "OpenSSL's default hint")
         client.configuration.session = session
         let second = client.run()
-        #expect(second.failure == nil, "\(second.failure ?? "")")
+        #expect(second.failureText == nil, "\(second.failureText ?? "")")
         #expect(second.resumed)
         // Without the ticket the session cannot be resumed: s_server keeps no IDs.
         var idOnly = session
@@ -125,7 +125,7 @@ struct SessionTicketInteropTests {
         client.configuration.session = idOnly
         client.configuration.offerSessionTicket = false
         let third = client.run()
-        #expect(third.failure == nil && !third.resumed, "\(third.failure ?? "")")
+        #expect(third.failureText == nil && !third.resumed, "\(third.failureText ?? "")")
     }
 
     /// `openssl s_server -tls1_2 -no_cache -www` on a free port (nil when it did not start): with no

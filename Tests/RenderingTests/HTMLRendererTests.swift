@@ -126,7 +126,7 @@ struct HTMLRendererTests {
         let evil = "</script><img src=x onerror=alert(1)><script>alert('x')</script>\"'&"
         var trace = try Self.trace(.httpPlain)
         trace.events.append(TraceEvent(time: trace.events.last?.time ?? 0, actor: .client, kind: .http(.requestSent("GET /\(evil) HTTP/1.1\r\nHost: a\r\n\r\n"))))
-        trace.events.append(TraceEvent(time: trace.events.last?.time ?? 0, actor: .client, kind: .http(.failed(evil))))
+        trace.events.append(TraceEvent(time: trace.events.last?.time ?? 0, actor: .client, kind: .http(.failed(.http2PeerGoAway(.server, code: 0, lastStream: 1, debug: evil)))))
         let page = LessonPage(name: "x/\(evil)", kind: "tls", title: "T \(evil)", description: "D \(evil)",
                               checks: [LessonPage.Check(key: "k\(evil)", expected: "e\(evil)", actual: "a\(evil)")],
                               problems: [(key: "p\(evil)", actual: "q\(evil)")], tryNext: ["try \(evil)"], isDemo: false)

@@ -15,7 +15,7 @@ struct PhaseNameTests {
         .http2(.h2c, allRequestsAtOnce: false), .http2NotSelected(selected: "http/1.1"), .http2NotSelected(selected: nil),
         .unspokenApplicationProtocol("spdy/3", by: .client), .unspokenApplicationProtocol("spdy/3", by: .server),
         .closing(.closeNotifyAndTCPClose), .closing(.tcpClose), .closing(.closeNotifyAndSocketClose),
-        .closing(.goAwayThenCloseNotify), .closing(.idleGoAway("idle for 10 s")),
+        .closing(.goAwayThenCloseNotify), .closing(.idleGoAway),
         .failed(.serverCouldNotListen, error: .portInUse(443)), .failed(.connectionNotOpened, error: .connectionDoesNotExist),
         .failed(.attackerCouldNotReachServer, error: .unknownHost(IPv4Address(10, 0, 0, 3))), .socket(.closed(written: 10, read: 20, reads: 2)),
         .traceLimit(dropped: 3, events: 4096, mebibytes: 4),

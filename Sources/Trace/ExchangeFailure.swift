@@ -1,0 +1,83 @@
+import HTTP2
+import TLSEngine
+
+/// Why a real peer's exchange (`tlslab connect`, `tlslab serve`) ended in failure, after the point the
+/// TLS events show: facts only; the renderers word them from the catalogue (`exchange.*`).
+public enum ExchangeFailure: Sendable, Hashable {
+    // The connection and the handshake (both roles; `peer` is the other side).
+    /// connect(2) to `host`:`port` failed.
+    case cannotConnect(host: String, port: UInt16, SocketError)
+    /// The socket broke while the ClientHello was written.
+    case brokeSendingClientHello
+    /// The handshake was not complete by its deadline; `state` is where this side waited.
+    case handshakeTimedOut(milliseconds: Int, state: TLSStateName)
+    /// A read failed while the handshake waited in `state`.
+    case handshakeReadFailed(state: TLSStateName, SocketError)
+    /// `peer` closed the TCP connection (read returned 0) while the handshake waited in `state`.
+    case peerClosedDuringHandshake(Actor, state: TLSStateName)
+    /// `peer` sent a fatal alert.
+    case fatalAlertReceived(from: Actor, AlertDescription)
+    /// `by` (this side) sent a fatal alert, for `cause`.
+    case fatalAlertSent(by: Actor, AlertDescription, AlertCause)
+    /// `peer` ended the TLS connection (close_notify) before the handshake finished.
+    case peerEndedHandshake(Actor)
+
+    // HTTP/1.x.
+    /// `from` sent close_notify before the client's request (the server: right after the handshake).
+    case closeNotifyBeforeRequest(from: Actor)
+    /// This side could not encrypt or send its request or response.
+    case couldNotSend(HTTPMessageKind, TLSError)
+    /// No request arrived (server) or no complete response (client), over HTTP/1.x or HTTP/2: a read failed.
+    case nothingReceived(HTTPMessageKind, http2: Bool, SocketError)
+    /// The request did not arrive complete within the deadline.
+    case requestTimedOut(milliseconds: Int, http2: Bool)
+    /// `peer` closed the TCP connection before its message was complete (`started`: part of it had come).
+    case peerClosedBeforeMessage(Actor, HTTPMessageKind, started: Bool)
+    /// The request head was longer than the server reads: answered 431 and closed.
+    case requestHeadTooLong(limit: Int)
+    /// The request line was refused with `status` (400 or 505): `line` is its escaped first bytes.
+    case requestLineRefused(status: Int, line: String, HTTPRequestLineFault)
+    /// `peer` sent close_notify after the request, before the exchange was done.
+    case closeNotifyMidConnection(from: Actor)
+    /// `peer` closed the TCP connection after its request, before the exchange was done.
+    case peerClosedMidConnection(Actor)
+    /// ALPN chose a protocol this side does not speak (it speaks HTTP/1.x and h2 only).
+    case unspokenProtocol(String)
+
+    // HTTP/2.
+    /// The HTTP/2 frames could not be encrypted, or the socket broke while they were written.
+    case http2SendFailed(TLSError?)
+    /// `by` (this side) ended the connection with GOAWAY `code` (`reason`: the debug data it sent).
+    case http2OwnGoAway(by: Actor, HTTP2ErrorCode, reason: String)
+    /// `peer` ended the connection with GOAWAY `code` naming `lastStream`; `debug`: its debug data.
+    case http2PeerGoAway(Actor, code: UInt32, lastStream: UInt32, debug: String)
+    /// The server reset the request's stream with RST_STREAM `code`.
+    case http2StreamReset(HTTP2ErrorCode)
+    /// The server answered `answered` of the client's `requests` requests.
+    case http2PartlyAnswered(answered: Int, requests: Int)
+    /// The server closed before the HTTP/2 response was complete.
+    case http2ResponseIncomplete
+
+    /// The client kept sending after the server was done: the bounded drain stopped after `bytes` bytes
+    /// (said after the failure it follows).
+    indirect case drainStopped(ExchangeFailure, bytes: Int)
+}
+
+/// Which HTTP message an exchange failure concerns.
+public enum HTTPMessageKind: String, Sendable, Hashable {
+    case request, response
+}
+
+/// Why a request line is refused (RFC 9112 §3, RFC 9110 §9.1, §15.6.6).
+public enum HTTPRequestLineFault: Sendable, Hashable {
+    /// Not METHOD SP TARGET SP HTTP-VERSION (RFC 9112 §3).
+    case notThreeParts
+    /// The method is not a token (RFC 9110 §9.1).
+    case methodNotToken
+    /// The target is empty or holds spaces, controls or non-ASCII bytes (RFC 9112 §3.2).
+    case badTarget
+    /// The version is not HTTP/DIGIT.DIGIT (RFC 9112 §2.3).
+    case badVersion
+    /// A well-formed line naming an HTTP major version other than 1 (RFC 9110 §15.6.6): `version` as sent.
+    case unsupportedVersion(String)
+}
