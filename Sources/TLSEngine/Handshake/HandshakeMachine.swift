@@ -30,8 +30,15 @@ struct StateEdge: Hashable, Sendable, CustomStringConvertible {
 extension HandshakeState {
     var isFailed: Bool { failureAlert != nil }
 
-    /// Whether `from → to` is a transition this machine may take.
+    /// The names of this machine's states: those its handshake edges name, and the two ends.
+    static var stateNames: Set<TLSStateName> {
+        Set(handshakeEdges.flatMap { [$0.from, $0.to] }).union([.closed, .failed])
+    }
+
+    /// Whether `from → to` is a transition this machine may take (never one naming a state of the
+    /// other role's machine).
     static func isLegal(_ edge: StateEdge) -> Bool {
+        guard stateNames.contains(edge.from), stateNames.contains(edge.to) else { return false }
         switch (edge.from, edge.to) {
         case (.failed, _), (.closed, .connected): return false
         case (_, .failed): return true
@@ -43,8 +50,9 @@ extension HandshakeState {
 
 /// The shell both roles run their handshake in (RFC 5246 §7.3): bytes in, records and events out;
 /// the one function that changes state and records it; any error becomes one fatal alert and the
-/// `failed` state; alerts and close_notify handled alike. `TLSClient` and `TLSServer` keep only
-/// their own messages (`handle`).
+/// `failed` state; alerts and close_notify handled alike. ``ClientHandshake`` and
+/// ``ServerHandshake`` keep only their own messages (`handle`); ``TLSClient`` and ``TLSServer``
+/// each hold one and offer this shell to callers through ``TLSEndpointCore``.
 protocol HandshakeMachine {
     associatedtype State: HandshakeState
     static var role: TLSRole { get }
@@ -86,7 +94,7 @@ extension HandshakeMachine {
     }
 
     /// Bytes from TCP, in any chunking: every complete record and message is handled in order.
-    mutating func receiveBytes(_ bytes: [UInt8]) -> TLSStep {
+    mutating func receive(_ bytes: [UInt8]) -> TLSStep {
         if state.isFailed { return context.takeStep() }
         context.append(bytes)
         run { (machine: inout Self) throws(TLSError) in
@@ -100,7 +108,7 @@ extension HandshakeMachine {
     /// The peer sent nothing more. Waiting for a handshake message this is fatal — decode_error
     /// when part of a record or message is buffered, handshake_failure otherwise — so a stalled
     /// handshake never ends silently; elsewhere it only records the event.
-    mutating func receiveEndOfStreamShell() -> TLSStep {
+    mutating func receiveEndOfStream() -> TLSStep {
         if state.notesEndOfStreamOnly {
             context.events.append(.endOfStream(state: state.name, bufferedBytes: context.bufferedIncomingByteCount))
         } else {
@@ -110,14 +118,14 @@ extension HandshakeMachine {
     }
 
     /// Application data, once connected (RFC 5246 §10).
-    mutating func sendApplicationDataShell(_ data: [UInt8]) throws(TLSError) -> TLSStep {
+    mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
         guard state.isConnected else { throw .internalError(.applicationDataBeforeHandshake) }
         try context.sendApplicationData(data)
         return context.takeStep()
     }
 
     /// close_notify (RFC 5246 §7.2.1), unless already closed or failed.
-    mutating func closeShell() -> TLSStep {
+    mutating func close() -> TLSStep {
         if !state.isFailed && !state.isClosed {
             context.sendAlert(.closeNotify, cause: .close)
             transition(to: .closed)
@@ -132,11 +140,11 @@ extension HandshakeMachine {
     /// after the handshake is complete, just closing the connection by sending a close_notify is more
     /// appropriate"). Both go under the current write state: in the clear before this side's
     /// ChangeCipherSpec, protected after it. Nothing once closed or failed.
-    mutating func cancelShell() -> TLSStep {
+    mutating func cancel() -> TLSStep {
         if !state.isFailed && !state.isClosed && !state.isConnected {
             context.sendAlert(Alert(level: .warning, description: .userCanceled), cause: .handshakeCanceled)
         }
-        return closeShell()
+        return close()
     }
 
     /// Decodes and adds to the transcript (every message but Finished enters it on arrival).

@@ -1,0 +1,450 @@
+import TLSCrypto
+
+/// The server's handshake (RFC 5246 §7.3, the flow drawn on ``TLSServer``): its states, its
+/// messages, and what it keeps between them. A ``TLSServer`` holds it (``TLSEndpointCore``) and runs it in
+/// the shell both roles share (``HandshakeMachine``).
+struct ServerHandshake: HandshakeMachine {
+    static let role = TLSRole.server
+
+    enum State: HandshakeState {
+        case expectClientHello
+        case expectClientCertificate
+        case expectClientKeyExchange
+        case expectCertificateVerify
+        case expectChangeCipherSpec(resuming: Bool)
+        case expectFinished(resuming: Bool)
+        case connected
+        case closed
+        case failed(Alert)
+
+        var name: TLSStateName {
+            switch self {
+            case .expectClientHello: return .expectClientHello
+            case .expectClientCertificate: return .expectClientCertificate
+            case .expectClientKeyExchange: return .expectClientKeyExchange
+            case .expectCertificateVerify: return .expectCertificateVerify
+            case .expectChangeCipherSpec: return .expectChangeCipherSpec
+            case .expectFinished: return .expectFinished
+            case .connected: return .connected
+            case .closed: return .closed
+            case .failed: return .failed
+            }
+        }
+
+        var failureAlert: Alert? { if case .failed(let alert) = self { return alert } else { return nil } }
+        var isConnected: Bool { if case .connected = self { return true } else { return false } }
+        var isClosed: Bool { if case .closed = self { return true } else { return false } }
+        static let handshakeEdges: Set<StateEdge> = [
+            StateEdge(.expectClientHello, .expectClientCertificate),
+            StateEdge(.expectClientHello, .expectClientKeyExchange),
+            StateEdge(.expectClientHello, .expectChangeCipherSpec),  // resuming: our Finished went first
+            StateEdge(.expectClientCertificate, .expectClientKeyExchange),
+            StateEdge(.expectClientKeyExchange, .expectCertificateVerify),
+            StateEdge(.expectClientKeyExchange, .expectChangeCipherSpec),
+            StateEdge(.expectCertificateVerify, .expectChangeCipherSpec),
+            StateEdge(.expectChangeCipherSpec, .expectFinished),
+            StateEdge(.expectFinished, .connected),
+        ]
+
+        var notesEndOfStreamOnly: Bool {
+            switch self {
+            case .connected, .closed, .failed: return true
+            default: return false
+            }
+        }
+    }
+
+    var state: State = .expectClientHello
+    var context: ConnectionContext
+    private let configuration: TLSServerConfiguration
+    private var keyExchange: (any KeyExchange)?
+    /// The schemes offered in our CertificateRequest (TLS 1.2).
+    private var requestedSchemes: [SignatureScheme] = []
+    /// The client's chain, when it sent one (mutual TLS).
+    private(set) var clientCertificateChain: [[UInt8]] = []
+    /// The driver's latest clock reading (``TLSServer/receive(_:at:)``); nil when it gave none.
+    var clock: SessionTime?
+
+    init(configuration: TLSServerConfiguration) {
+        self.configuration = configuration
+        context = ConnectionContext(role: .server, random: configuration.random)
+        context.acceptsSSLv2ClientHello = true
+    }
+
+    // MARK: - Dispatch (RFC 5246 §7.3)
+
+    mutating func handle(_ incoming: IncomingContent) throws(TLSError) {
+        if case .alert(let alert) = incoming { return try handleAlert(alert) }
+        switch (state, incoming) {
+        case (.closed, _):
+            return
+        case (.expectClientHello, .handshake(let raw)) where raw.type == .clientHello:
+            guard case .clientHello(let hello) = try received(raw) else { break }
+            try processClientHello(hello)
+        case (.expectClientCertificate, .handshake(let raw)) where raw.type == .certificate:
+            guard case .certificate(let certificate) = try received(raw) else { break }
+            try processClientCertificate(certificate)
+        case (.expectClientKeyExchange, .handshake(let raw)) where raw.type == .clientKeyExchange:
+            guard case .clientKeyExchange(let message) = try received(raw) else { break }
+            try processClientKeyExchange(message)
+        case (.expectCertificateVerify, .handshake(let raw)) where raw.type == .certificateVerify:
+            guard case .certificateVerify(let verify) = try context.decode(raw) else { break }
+            try processCertificateVerify(verify, raw: raw)
+        case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
+            guard !context.hasQueuedHandshake else {
+                throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
+            }
+            try context.activateReadKeys()
+            transition(to: .expectFinished(resuming: resuming))
+        case (.expectFinished(let resuming), .handshake(let raw)) where raw.type == .finished:
+            guard case .finished(let finished) = try context.decode(raw) else { break }
+            try processFinished(finished, raw: raw, resuming: resuming)
+        case (.connected, .applicationData(let data)):
+            context.events.append(.applicationDataReceived(data))
+        case (.connected, .handshake(let raw)) where raw.type == .clientHello:
+            // RFC 5746 / RFC 5246 §7.4.1.2: renegotiation is declined with a warning.
+            _ = try context.decode(raw)
+            context.sendAlert(Alert(level: .warning, description: .noRenegotiation), cause: .renegotiationRefused)
+        default:
+            throw .inappropriateMessage(expected: .inState(state.name), got: incoming.arrived)
+        }
+    }
+
+    // MARK: - The handshake, top to bottom
+
+    private mutating func processClientHello(_ hello: ClientHello) throws(TLSError) {
+        let config = configuration
+        let version = try VersionNegotiation.select(clientVersion: hello.clientVersion, extensions: hello.extensions ?? [],
+                                                    minimum: config.minimumVersion, maximum: config.maximumVersion)
+        guard hello.compressionMethods.contains(.null) else {
+            throw .peerMisbehaved(.nullCompressionNotOffered)
+        }
+        let extensions = hello.extensions ?? []
+        for ext in extensions {
+            if case .renegotiationInfo(let data) = ext, !data.isEmpty {
+                throw .peerMisbehaved(.renegotiationInfoNotEmpty(checkedBy: .server))
+            }
+        }
+        var signatureOffer: [SignatureScheme]?
+        var groups: [NamedGroup]?
+        var pointFormats: [ECPointFormat]?
+        for ext in extensions {
+            switch ext {
+            case .serverName(let names):
+                // RFC 6066 §3: `ServerName server_name_list<1..2^16-1>` — a ClientHello's list has an entry.
+                guard !names.isEmpty else {
+                    throw .peerMisbehaved(.emptyServerNameList)
+                }
+                context.serverName = names.first?.hostName
+            case .signatureAlgorithms(let schemes): signatureOffer = schemes
+            case .supportedGroups(let list): groups = list
+            case .ecPointFormats(let list): pointFormats = list
+            default: break
+            }
+        }
+        // RFC 8422 §5.1.2: a point format list without `uncompressed`, from a client that offers
+        // one of that RFC's curves, aborts the handshake with illegal_parameter.
+        let rfc8422Curves: [NamedGroup] = [.secp256r1, .secp384r1, .secp521r1, .x25519, .x448]
+        if let pointFormats, !pointFormats.contains(.uncompressed),
+           (groups ?? []).contains(where: rfc8422Curves.contains) {
+            throw .peerMisbehaved(.pointFormatsLackUncompressed(pointFormats))
+        }
+        // ALPN (RFC 7301 §3.2): a server without protocols ignores the extension; one with protocols
+        // picks by its rule, and with nothing in common "SHALL respond with a fatal
+        // no_application_protocol alert". It applies to resumed handshakes too (§3.1: only the
+        // new handshake's values count), so it is decided before resumption.
+        if !config.applicationProtocols.isEmpty, let offered = extensions.applicationProtocols {
+            guard let chosen = config.applicationProtocolSelection.select(offered: offered, supported: config.applicationProtocols) else {
+                throw .peerIncompatible(.noCommonApplicationProtocol(offered: offered, supported: config.applicationProtocols))
+            }
+            context.applicationProtocol = chosen
+        }
+        let clientOffersEMS = extensions.contains(type: .extendedMasterSecret)
+        let clientOffersETM = extensions.contains(type: .encryptThenMAC)
+        context.extendedMasterSecret = config.extendedMasterSecret && clientOffersEMS
+        context.clientHelloVersion = hello.clientVersion
+        context.clientRandom = hello.random.bytes
+        context.serverRandom = context.random.bytes(count: 32)
+
+        // RFC 5077 §3.2: a client that sends SessionTicket (empty or not) takes tickets.
+        let offeredTicket: [UInt8]? = extensions.lazy.compactMap { ext -> [UInt8]? in
+            if case .sessionTicket(let ticket) = ext { return ticket } else { return nil }
+        }.first
+        context.issuesTicket = config.sessionTicketKeys != nil && offeredTicket != nil
+
+        // Resumption (RFC 5246 §7.3): same version, a suite the client still offers, and the same
+        // kind of master secret (RFC 7627 §5.3: otherwise a full handshake).
+        func resumable(_ session: TLSSession) -> Bool {
+            session.version == version && hello.cipherSuites.contains(session.cipherSuite)
+                && session.extendedMasterSecret == context.extendedMasterSecret
+                && (!session.encryptThenMAC || clientOffersETM) && session.cipherSuite.parameters != nil
+        }
+        // RFC 5246 Appendix F.1.4, RFC 5077 §5.6: a session older than the server's lifetime is not
+        // resumed, however it is offered.
+        func expiry(_ session: TLSSession, offer: ResumptionOffer) -> SessionExpiry? {
+            config.sessionLifetime?.expiry(of: offer, establishedAt: session.establishedAt, now: clock)
+        }
+        // RFC 5077 §3.4: a ticket that opens resumes its session; the server answers with the
+        // session ID the client sent beside it. Any other ticket means a full handshake.
+        if let keys = config.sessionTicketKeys, let ticket = offeredTicket, !ticket.isEmpty {
+            switch keys.open(ticket) {
+            case .success(let state) where resumable(state.session(id: hello.sessionID, ticket: ticket)):
+                let session = state.session(id: hello.sessionID, ticket: ticket)
+                if let expired = expiry(session, offer: .ticket) {
+                    context.events.append(.sessionExpired(expired))
+                } else {
+                    try resume(session, hello: hello, version: version, extensions: extensions)
+                    return
+                }
+            case .success:
+                context.events.append(.sessionTicketRefused(.sessionMismatch))
+            case .failure(let refusal):
+                context.events.append(.sessionTicketRefused(refusal))
+            }
+        } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID), resumable(cached) {
+            if let expired = expiry(cached, offer: .sessionID) {
+                context.events.append(.sessionExpired(expired))
+                cache.forget(id: cached.sessionID)
+            } else {
+                try resume(cached, hello: hello, version: version, extensions: extensions)
+                return
+            }
+        }
+
+        // The server's preference among what the client offers (RFC 5246 §7.4.1.3).
+        let scheme = version >= .tls12
+            ? SignatureSchemes.choose(peerOffer: signatureOffer, key: config.identity.key, configured: config.signatureAlgorithms) : nil
+        let curve = groups.map { offered in config.curves.first { offered.contains(NamedGroup(rawValue: $0.namedGroup)) } }
+            ?? (config.curves.contains(.secp256r1) ? .secp256r1 : config.curves.first)
+        let dhGroup = FFDHENegotiation.group(offered: groups, configured: config.dhGroup, acceptable: config.finiteFieldGroups)
+        // The certificate decides the authentication: RSA suites need an RSA key, ECDHE_ECDSA an EC key on
+        // a curve the client supports (RFC 8422 §5.3; no supported_groups means any, §4).
+        let rsaKey = config.identity.key.rsa != nil
+        let ecdsaKeyUsable: Bool = {
+            guard case .ecdsa(let key) = config.identity.key else { return false }
+            let group: NamedGroup = key.curve.name == .p384 ? .secp384r1 : .secp256r1
+            return groups.map { $0.contains(group) } ?? true
+        }()
+        let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
+            guard hello.cipherSuites.contains(suite), let params = suite.parameters,
+                  SuiteSelection.isAllowed(params, version: version) else { return nil }
+            switch params.keyExchange {
+            case .rsa: return rsaKey ? params : nil
+            case .dheRSA: return scheme == nil || dhGroup == nil || !rsaKey ? nil : params
+            case .ecdheRSA: return scheme == nil || curve == nil || !rsaKey ? nil : params
+            case .ecdheECDSA: return scheme == nil || curve == nil || !ecdsaKeyUsable ? nil : params
+            }
+        }.first
+        guard let params = choice else {
+            if dhGroup == nil, hello.cipherSuites.contains(where: { $0.parameters?.keyExchange == .dheRSA }) {
+                throw .peerIncompatible(.noAcceptableFiniteFieldGroup(offered: (groups ?? []).filter(FFDHENegotiation.isFiniteField)))
+            }
+            throw .peerIncompatible(.noCommonSuite(version))
+        }
+        settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
+        // RFC 7366 §3: encrypt-then-MAC when the client asks and the suite is a block cipher (never with AEAD).
+        context.encryptThenMAC = config.encryptThenMAC && clientOffersETM && !params.isAEAD
+        context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
+        try context.fix(suite: params, version: version)
+        var groupName: String?
+        switch params.keyExchange {
+        case .rsa: keyExchange = RSAKeyExchange()
+        case .dheRSA:
+            keyExchange = DHEKeyExchange(group: dhGroup, exponentSize: config.dhExponentSize)
+            groupName = dhGroup?.name
+        case .ecdheRSA, .ecdheECDSA:
+            keyExchange = ECDHEKeyExchange(curve: curve)
+            groupName = curve?.rawValue
+        }
+        context.sendHandshake(.serverHello(serverHello(suite: params.suite, version: version,
+                                                       clientExtensions: extensions,
+                                                       ecdhe: params.keyExchange.isECDHE,
+                                                       scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
+        context.events.append(.negotiated(negotiation(group: groupName)))
+        context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
+        if var kx = keyExchange, let params = try kx.makeServerParams(context.keyExchangeInputs) {
+            keyExchange = kx
+            guard let scheme else { throw .internalError(.noSignatureSchemeChosen) }
+            let signed = context.clientRandom + context.serverRandom + Self.encode(params)
+            let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.key,
+                                                      random: context.random)
+            context.events.append(.signature(SignatureTrace(purpose: .serverKeyExchange, signer: .server, scheme: scheme,
+                                                            signedData: signed, signature: signature, valid: true, created: true)))
+            context.sendHandshake(.serverKeyExchange(ServerKeyExchange(
+                params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))))
+        }
+        if config.clientAuthentication != .none {
+            requestedSchemes = config.certificateRequestSignatureAlgorithms.filter(SignatureSchemes.implemented.contains)
+            // RFC 5246 §7.4.4 and RFC 8422 §5.5: rsa_sign, and ecdsa_sign (64) when TLS 1.2 lets the
+            // client sign with an ECDSA scheme we listed (a TLS 1.0/1.1 CertificateVerify here is RSA only).
+            let ecdsaListed = requestedSchemes.contains(where: { SignatureSchemes.ecdsa.contains($0) })
+            context.sendHandshake(.certificateRequest(CertificateRequest(
+                certificateTypes: version >= .tls12 && ecdsaListed ? [.rsaSign, .ecdsaSign] : [.rsaSign],
+                supportedSignatureAlgorithms: version >= .tls12 ? requestedSchemes : nil)))
+        }
+        context.sendHandshake(.serverHelloDone)
+        try context.flush()
+        transition(to: config.clientAuthentication == .none ? .expectClientKeyExchange : .expectClientCertificate)
+    }
+
+    /// The abbreviated handshake (RFC 5246 §7.3): ServerHello, ChangeCipherSpec and Finished first.
+    private mutating func resume(_ session: TLSSession, hello: ClientHello, version: ProtocolVersion,
+                                 extensions: [TLSExtension]) throws(TLSError) {
+        guard let params = session.cipherSuite.parameters else { throw .internalError(.resumedSessionWithoutSuite(session.cipherSuite)) }
+        context.sessionID = session.sessionID
+        context.resumed = true
+        // RFC 7366 §3.1: a resumed session keeps the record format it had.
+        context.encryptThenMAC = session.encryptThenMAC
+        settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
+        try context.fix(suite: params, version: version)
+        context.sendHandshake(.serverHello(serverHello(suite: session.cipherSuite, version: version,
+                                                       clientExtensions: extensions, ecdhe: false,
+                                                       scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
+        context.events.append(.negotiated(negotiation(group: nil)))
+        context.events.append(.sessionResumed(sessionID: session.sessionID))
+        context.masterSecret = session.masterSecret
+        try context.deriveKeys()
+        // RFC 5077 §3.1, Figure 2: a renewed ticket before our ChangeCipherSpec (as OpenSSL does).
+        if context.issuesTicket, let keys = configuration.sessionTicketKeys {
+            // The renewed ticket keeps the session's time: a resumption does not extend its life.
+            let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
+            context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: ticketLifetimeHint(for: session), ticket: ticket)))
+        }
+        try context.sendChangeCipherSpec()
+        try context.sendFinished()
+        transition(to: .expectChangeCipherSpec(resuming: true))
+    }
+
+    private static func encode(_ params: ServerKeyExchange.Params) -> [UInt8] {
+        var w = ByteWriter()
+        params.encode(to: &w)
+        return w.bytes
+    }
+
+    private func serverHello(suite: CipherSuite, version: ProtocolVersion, clientExtensions: [TLSExtension],
+                             ecdhe: Bool, scsv: Bool) -> ServerHello {
+        var extensions: [TLSExtension] = []
+        // RFC 5746 §3.6: an empty renegotiation_info answers the client's extension or its
+        // TLS_EMPTY_RENEGOTIATION_INFO_SCSV (OpenSSL clients send the SCSV and refuse a server without it).
+        if clientExtensions.contains(type: .renegotiationInfo) || scsv { extensions.append(.renegotiationInfo([])) }
+        if context.extendedMasterSecret { extensions.append(.extendedMasterSecret) }
+        if context.encryptThenMAC { extensions.append(.encryptThenMAC) }
+        // RFC 5077 §3.2: an empty SessionTicket announces a NewSessionTicket.
+        if context.issuesTicket { extensions.append(.sessionTicket([])) }
+        if ecdhe && clientExtensions.contains(type: .ecPointFormats) { extensions.append(.ecPointFormats([.uncompressed])) }
+        // RFC 7301 §3.1: the server's answer names exactly one protocol.
+        if let chosen = context.applicationProtocol { extensions.append(.applicationLayerProtocolNegotiation([chosen])) }
+        return ServerHello(serverVersion: version, random: Random(context.serverRandom), sessionID: context.sessionID,
+                           cipherSuite: suite, extensions: extensions.isEmpty ? nil : extensions)
+    }
+
+    private func negotiation(group: String?) -> NegotiationTrace {
+        NegotiationTrace(version: context.version, cipherSuite: context.suite?.suite ?? .TLS_NULL_WITH_NULL_NULL,
+                         extendedMasterSecret: context.extendedMasterSecret, resumed: context.resumed,
+                         serverName: context.serverName, group: group,
+                         applicationProtocol: context.applicationProtocol, encryptThenMAC: context.encryptThenMAC)
+    }
+
+    /// RFC 5246 §7.4.6: an empty list means "no certificate"; fatal when one is required.
+    private mutating func processClientCertificate(_ message: CertificateMessage) throws(TLSError) {
+        let chain = message.certificateList
+        if chain.isEmpty {
+            context.events.append(.certificateDecision(peer: .client, chainLength: 0, accepted: configuration.clientAuthentication != .require,
+                                                       detail: .noCertificate(sentBy: .client), validation: nil))
+            guard configuration.clientAuthentication != .require else {
+                throw .certificateRejected(.noCertificate, .clientCertificateRequired)
+            }
+            transition(to: .expectClientKeyExchange)
+            return
+        }
+        guard let evaluator = configuration.clientCertificateEvaluator else {
+            throw .certificateRejected(.notEvaluated, .noEvaluator)
+        }
+        switch evaluator.evaluate(chain: chain, role: .client, serverName: nil) {
+        case let .accept(key, summary, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary,
+                                                       validation: validation))
+            context.peerPublicKey = key
+            clientCertificateChain = chain
+        case let .reject(refusal, reason, validation):
+            context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason,
+                                                       validation: validation))
+            throw .certificateRejected(refusal, reason)
+        }
+        transition(to: .expectClientKeyExchange)
+    }
+
+    private mutating func processClientKeyExchange(_ message: ClientKeyExchange) throws(TLSError) {
+        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
+        let preMaster = try kx.preMasterSecret(from: message, context.keyExchangeInputs,
+                                               serverKey: configuration.identity.privateKey, events: &context.events)
+        keyExchange = kx
+        try context.deriveMasterSecret(preMasterSecret: preMaster)
+        try context.deriveKeys()
+        transition(to: context.peerPublicKey == nil ? .expectChangeCipherSpec(resuming: false) : .expectCertificateVerify)
+    }
+
+    /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
+    private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage) throws(TLSError) {
+        guard let key = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .client)) }
+        let signed = context.transcript.bytes
+        let scheme = verify.signature.algorithm
+        let valid: Bool
+        if context.version >= .tls12 {
+            guard let scheme, requestedSchemes.contains(scheme) else {
+                throw .peerMisbehaved(.certificateVerifySchemeNotRequested)
+            }
+            valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
+        } else {
+            // TLS 1.0/1.1 (RFC 4346 §7.4.8): MD5 ‖ SHA-1 of the handshake messages, no algorithm field.
+            valid = key.rsa.map { SignatureSchemes.verifyLegacy(verify.signature.signature, data: signed, key: $0) } ?? false
+        }
+        context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
+                                                        signedData: signed, signature: verify.signature.signature,
+                                                        valid: valid)))
+        guard valid else { throw .peerMisbehaved(.certificateVerifySignatureInvalid) }
+        context.transcript.append(raw.bytes)
+        transition(to: .expectChangeCipherSpec(resuming: false))
+    }
+
+    private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, resuming: Bool) throws(TLSError) {
+        try context.checkFinished(finished, raw: raw)
+        if !resuming, let master = context.masterSecret, let suite = context.suite {
+            var session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
+                                     masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+                                     encryptThenMAC: context.encryptThenMAC)
+            session.establishedAt = clock
+            // RFC 5077 §3.3: NewSessionTicket after the client's Finished, before our ChangeCipherSpec
+            // (it enters the transcript our Finished covers).
+            if context.issuesTicket, let keys = configuration.sessionTicketKeys {
+                let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
+                session.ticketLifetimeHint = ticketLifetimeHint(for: session)
+                context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: session.ticketLifetimeHint, ticket: ticket)))
+                session.ticket = ticket
+            }
+            try context.sendChangeCipherSpec()
+            try context.sendFinished()
+            if let cache = configuration.sessionCache, !context.sessionID.isEmpty { cache.store(session) }
+            if !context.sessionID.isEmpty || session.ticket != nil { context.events.append(.sessionEstablished(session)) }
+        }
+        context.events.append(.handshakeCompleted(resumed: resuming))
+        transition(to: .connected)
+    }
+}
+
+extension ServerHandshake {
+    /// RFC 5077 §3.3: the hint counts from when the client receives the ticket, so with a lifetime it
+    /// is what is left of the session's life; without one, the configured hint.
+    private func ticketLifetimeHint(for session: TLSSession) -> UInt32 {
+        configuration.sessionLifetime?.remaining(establishedAt: session.establishedAt, now: clock) ?? configuration.ticketLifetimeHint
+    }
+
+    /// The configuration's ALPN strategy has the final say once the version and suite are fixed
+    /// (an application protocol may demand more of the connection than RFC 7301 knows about).
+    fileprivate mutating func settleApplicationProtocol(suite: CipherSuite, version: ProtocolVersion, offered: [ProtocolName]?) {
+        guard let chosen = context.applicationProtocol, let offered else { return }
+        let situation = ApplicationProtocolSituation(offered: offered, supported: configuration.applicationProtocols,
+                                                     selection: configuration.applicationProtocolSelection, version: version, suite: suite)
+        context.applicationProtocol = configuration.applicationProtocolStrategy(situation) ?? chosen
+    }
+}
