@@ -37,7 +37,8 @@ extension Explanations {
         "exchange.unspokenProtocol": "ALPN chose {protocol}, which tlslab serve does not speak (HTTP/1.x and h2 only): closed after the handshake",
         "exchange.http2SendFailed": "could not send HTTP/2 frames: {error}",
         "exchange.http2SendBroke": "the connection broke while sending HTTP/2 frames",
-        "exchange.http2OwnGoAway": "HTTP/2: this {side} ended the connection with GOAWAY {code}: {reason}",
+        "exchange.http2OwnGoAway.client": "HTTP/2: this client ended the connection with GOAWAY {code}: {reason}",
+        "exchange.http2OwnGoAway.server": "HTTP/2 connection error {code}: {reason}",
         "exchange.http2PeerGoAway": "HTTP/2: the {peer} ended the connection with GOAWAY {code} (last stream {last})",
         "exchange.http2PeerGoAway.debug": "HTTP/2: the {peer} ended the connection with GOAWAY {code} (last stream {last}): {debug}",
         "exchange.http2StreamReset": "HTTP/2: the server reset the request's stream with RST_STREAM {code}",
@@ -100,7 +101,7 @@ extension Explanations {
         case .http2SendFailed(nil):
             return say("exchange.http2SendBroke")
         case let .http2OwnGoAway(by, code, reason):
-            return say("exchange.http2OwnGoAway", ["side": actor(by), "code": code.name, "reason": TerminalText.escaped(reason)])
+            return say("exchange.http2OwnGoAway.\(by.rawValue)", ["code": code.name, "reason": TerminalText.escaped(reason)])
         case let .http2PeerGoAway(peer, code, last, debug):
             let values = ["peer": actor(peer), "code": HTTP2ErrorCode(rawValue: code)?.name ?? "\(code)",
                           "last": "\(last)", "debug": TerminalText.escaped(debug)]

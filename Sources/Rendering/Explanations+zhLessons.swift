@@ -13,6 +13,7 @@ extension Explanations {
         "lesson.demo": "演示：这个文件没有写任何预期（加上 expect 块，就能用 tlslab check 检查它）。",
         "lesson.pass": "通过",
         "lesson.fail": "失败",
+        "lesson.expectationMeans": "即：{meaning}",
         "lesson.expectation": "{result}  {key}：{expected}",
         "lesson.expectationGot": "{result}  {key}：预期 {expected}，实际 {actual}",
         "lesson.problem": "失败  {key}：{actual}",

@@ -9,11 +9,16 @@ public struct LessonPage: Sendable {
         public var key: String
         public var expected: String
         public var actual: String?
+        /// What the expected value stands for in the page's language, when the value itself is in
+        /// another (a `reason_includes` quotes the English words of a policy step: this is the step
+        /// in Chinese).
+        public var meaning: String?
         public var holds: Bool { actual == nil }
-        public init(key: String, expected: String, actual: String?) {
+        public init(key: String, expected: String, actual: String?, meaning: String? = nil) {
             self.key = key
             self.expected = expected
             self.actual = actual
+            self.meaning = meaning
         }
     }
 
@@ -71,6 +76,10 @@ extension TextRenderer {
                         .map { style($0, .alert) }
                 } else {
                     out += wrapped(say("lesson.expectation", ["result": result, "key": c.key, "expected": c.expected.visibleControls]), indent: 6)
+                }
+                if let meaning = c.meaning {
+                    out += HexdumpRenderer(width: max(20, width - 6)).wrap(say("lesson.expectationMeans", ["meaning": meaning]), continuationIndent: 0)
+                        .map { "      " + $0 }
                 }
             }
             out.append(say("lesson.tally", ["passed": "\(page.checks.filter(\.holds).count)", "total": "\(page.checks.count)"]))

@@ -24,7 +24,7 @@ extension ScenarioRunner {
         events.append(TraceEvent(time: 0, actor: .client, kind: .lesson(.atsVerdict(allowed: decision.accepted))))
         return ScenarioRun(facts: ["ats": .string(decision.accepted ? "allowed" : "blocked"),
                                    "reason_includes": .string(reasons)],
-                           trace: Trace(events: events), verdict: nil)
+                           trace: Trace(events: events), verdict: nil, reasons: decision.reasons)
     }
 
     /// The NSAppTransportSecurity dictionary as key paths and values, in a stable order.

@@ -13,6 +13,8 @@ public struct ScenarioRun {
     public var facts: [String: FactValue]
     public var trace: Trace?
     public var verdict: TrustVerdict?
+    /// The policy's steps, typed (the `reason_includes` fact is their English words).
+    public var reasons: [TrustReason] = []
 }
 
 extension Scenario {
@@ -302,7 +304,7 @@ enum ScenarioRunner {
             f["summary.pushed_responses"] = .int(stats.pushedResponses)
             f["summary.http2_error"] = stats.http2Error.map { .string($0) } ?? .null
         }
-        return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict)
+        return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict, reasons: recorder.verdict?.reasons ?? [])
     }
 
     // MARK: - Steps that never applied

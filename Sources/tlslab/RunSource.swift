@@ -124,10 +124,19 @@ struct ResolvedRun {
         let page = LessonPage(
             name: name, kind: scenario.kind, title: scenario.title(for: language), description: scenario.description(for: language),
             checks: checked.map { e, unmet in
-                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing" })
+                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing" },
+                                 meaning: e.key == "reason_includes" ? Self.meaning(of: e.value.description, in: run.reasons, explanations) : nil)
             },
             problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
             tryNext: scenario.tryNext(for: language), isDemo: scenario.expectations.isEmpty)
         return (trace, page)
+    }
+
+    /// A `reason_includes` value quotes the English words of the policy's steps; in another language,
+    /// the steps it quotes (or, when it spans several, all of them) in that language's words.
+    static func meaning(of expected: String, in reasons: [TrustReason], _ explanations: Explanations) -> String? {
+        guard explanations.language != .en, !reasons.isEmpty else { return nil }
+        let quoted = reasons.filter { Explanations.english.trustReason($0).contains(expected) }
+        return explanations.trustReasons(quoted.isEmpty ? reasons : quoted)
     }
 }

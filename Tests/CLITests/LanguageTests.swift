@@ -72,6 +72,21 @@ struct LanguageTests {
         #expect(catalogue.stdout.contains("四次挥手与 TIME-WAIT"), "\(catalogue.stdout.prefix(600))")
     }
 
+    /// A `reason_includes` expectation quotes the policy's English words; in Chinese the footer says
+    /// which of the policy's steps it quotes, in Chinese (an ATS lesson and a challenge lesson).
+    @Test func aQuotedReasonIsShownInChineseToo() throws {
+        for (lesson, step) in [("ats/non-forward-secret-blocked", "套件不具备前向安全"), ("afnetworking/renewal-public-key-pinning", "锁定的公钥")] {
+            let zh = try CLI.run(["run", lesson, "--lang", "zh"])
+            #expect(zh.status == 0, "\(zh.stderr)")
+            let footer = zh.stdout.components(separatedBy: "这一课展示了什么").last ?? ""
+            let means = footer.components(separatedBy: "\n").filter { $0.contains("即：") }
+            #expect(means.count == 1, "\(footer.prefix(800))")
+            #expect(means.first?.contains(step) == true, "\(means)")
+            let en = try CLI.run(["run", lesson, "--lang", "en"])
+            #expect(!en.stdout.contains("in this language:"), "English needs no second wording")
+        }
+    }
+
     @Test func badLanguageIsBadInput() throws {
         let result = try CLI.run(["run", "rsa", "--lang", "fr"])
         #expect(result.status == 2)

@@ -153,7 +153,7 @@ struct ClientRoleTests {
             server: TLSServerConfiguration(identity: identity, random: random), random: random)
         setup.httpRequest = nil
         let summary = Simulation(setup).run().summary
-        return (summary.clientCompleted && summary.failure == nil, summary.failure?.cause.description)
+        return (summary.clientCompleted && summary.failure == nil, summary.failure.map { Explanations.english.alertCause($0.cause) })
     }
 
     /// One trust policy against one server certificate.
@@ -218,7 +218,8 @@ struct ClientRoleTests {
             #expect(!simulated.completed)
             let cause = try #require(simulated.cause)
             #expect(failure.hasSuffix(cause), "real: \(failure)\nsimulated: \(cause)")
-            #expect(failure.contains("decided by the policy in"), "the policy's decision: \(failure)")
+            // The policy's own steps, in the catalogue's words, up to its first failing check.
+            #expect(failure.contains("first failing check: "), "the policy's decision: \(failure)")
             // OpenSSL saw our alert.
             #expect(server.wait(for: "alert", seconds: 2), "\(server.output)")
         } else {
