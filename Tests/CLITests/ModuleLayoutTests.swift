@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// The layout the README's architecture section promises, read from the sources: every module a
+/// file imports from this package is declared among its target's dependencies in `Package.swift`
+/// (SwiftPM on Linux lets an undeclared, transitively built module be imported), and no file under
+/// `Sources/` is over 600 lines.
+@Suite("Module layout: imports declared, files small")
+struct ModuleLayoutTests {
+    static var root: URL {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0 ..< 3 { url.deleteLastPathComponent() }
+        return url
+    }
+
+    /// Each target of `Package.swift` with the names its declaration mentions (its dependencies).
+    static func targets() throws -> [String: Set<String>] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let starts = manifest.matches(of: /\.(target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([^"]+)"/)
+        var out: [String: Set<String>] = [:]
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < starts.count ? starts[i + 1].range.lowerBound : manifest.endIndex
+            let body = manifest[start.range.upperBound ..< end]
+            out[String(start.output.2)] = Set(body.matches(of: /"([^"]+)"/).map { String($0.output.1) })
+        }
+        return out
+    }
+
+    static func swiftFiles(under folder: String) -> [URL] {
+        let base = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    @Test func everyImportOfThisPackageIsDeclared() throws {
+        let targets = try Self.targets()
+        #expect(targets.count > 20, "\(targets.keys.sorted())")
+        var checked = 0
+        for folder in ["Sources", "Tests"] {
+            for file in Self.swiftFiles(under: folder) {
+                let parts = file.path.components(separatedBy: "/\(folder)/")
+                guard let target = parts.last?.split(separator: "/").first.map(String.init), let declared = targets[target] else { continue }
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for match in text.matches(of: /(?m)^(?:@testable )?import (\w+)/) {
+                    let module = String(match.output.1)
+                    guard targets[module] != nil, module != target else { continue }
+                    checked += 1
+                    #expect(declared.contains(module), "\(folder)/\(parts.last ?? ""): imports \(module), which \(target) does not declare")
+                }
+            }
+        }
+        #expect(checked > 300, "\(checked) imports checked")
+    }
+
+    @Test func noSourceFileIsOver600Lines() throws {
+        let files = Self.swiftFiles(under: "Sources")
+        #expect(files.count > 100)
+        for file in files {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
+            #expect(lines <= 601, "\(file.lastPathComponent): \(lines) lines")
+        }
+    }
+}
