@@ -98,21 +98,9 @@ public enum SessionFile {
     }
 
     static func hex<T: FixedWidthInteger>(_ value: T) -> String { hex(withUnsafeBytes(of: value.bigEndian) { Array($0) }) }
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
+    /// Hex digits only: the file's values hold no whitespace (``Hex/bytes(_:)`` would skip it).
     static func unhex(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count / 2)
-        var high: UInt8?
-        for c in text.utf8 {
-            let v: UInt8
-            switch c {
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a") ... UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A") ... UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
-        }
-        return high == nil ? out : nil
+        text.utf8.contains { $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 } ? nil : Hex.bytes(text)
     }
 }
