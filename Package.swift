@@ -6,6 +6,7 @@ import PackageDescription
 //   TCPSim (stands alone)
 //   Trace (the facts of TLS, TCP, HTTP/2 and PKI, for renderers)
 //   Languages (stands alone: the language of the teaching text, for Scenarios, Rendering and tlslab)
+//   UserFiles (stands alone: the files a user names — outputs written safely, inputs read within a limit)
 //   Simulation (TLSEngine + TCPSim + HTTP2 + Trust → Trace) → Scenarios
 //   RealPeer (TLSEngine + HTTP2 + Trust → Trace);  Rendering (Trace only, and the types it shows)
 //   tlslab (the command line) on top
@@ -53,6 +54,8 @@ let package = Package(
         .target(name: "Trace", dependencies: ["TLSEngine", "TCPSim", "TLSCrypto", "HTTP2", "PKI"]),
         // The language of the teaching text (en, zh-Hans) and the rules that choose it.
         .target(name: "Languages"),
+        // Files the user names: outputs never through a link, never over a directory, atomically replaced, secrets 0600.
+        .target(name: "UserFiles"),
         .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
         .target(name: "Scenarios", dependencies: [
             "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum", "Rendering", "Languages",
@@ -60,10 +63,10 @@ let package = Package(
         ]),
         .target(name: "Rendering", dependencies: ["Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "Languages"]),
         // Real peers: the same state machines over POSIX sockets (no Rendering: drivers emit trace events).
-        .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
+        .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace", "UserFiles"]),
         .executableTarget(name: "tlslab", dependencies: [
             "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim", "RealPeer", "BigNum",
-            "HTTP2", "Trust", "Trace", "Languages",
+            "HTTP2", "Trust", "Trace", "Languages", "UserFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -82,6 +85,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
+        .testTarget(name: "UserFilesTests", dependencies: ["UserFiles"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TestSupport"]),
         .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "PKI", "HTTP2", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Trace", "HTTP2", "Trust", "Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import UserFiles
 import TLSEngine
 
 /// A session kept between runs of `tlslab connect` (`--session-out FILE`, `--session-in FILE`), as
@@ -81,19 +82,22 @@ public enum SessionFile {
         return session
     }
 
-    /// Writes the session to `path`, readable and writable by its owner only (0600).
-    public static func write(_ session: TLSSession, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(at: url) }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text(session).utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw FormatError(description: "cannot write \(path)")
-        }
+    /// Writes the session to `path`, readable and writable by its owner only (0600), through
+    /// ``OutputFile``: a directory or a link at `path` is refused and nothing else is touched; an
+    /// earlier file is replaced atomically.
+    @discardableResult
+    public static func write(_ session: TLSSession, to path: String) throws(OutputFileError) -> OutputFile.Outcome {
+        try OutputFile.write(Array(text(session).utf8), to: path, access: .ownerOnly)
     }
 
+    /// The largest session file read: a real one is under 200 bytes plus its ticket (at most 2^16 − 1).
+    public static let maximumFileSize = 256 * 1024
+
+    /// Reads a session file: an unreadable path throws ``InputFileError`` (a directory, a device, a
+    /// file over ``maximumFileSize``), a file that is not a session ``FormatError``.
     public static func read(_ path: String) throws -> TLSSession {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard let text = String(data: data, encoding: .utf8) else { throw FormatError(description: "\(path) is not UTF-8 text") }
+        let bytes = try InputFile.read(path, limit: maximumFileSize)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw FormatError(description: "not UTF-8 text") }
         return try session(from: text)
     }
 

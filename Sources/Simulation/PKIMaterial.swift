@@ -23,14 +23,14 @@ public struct PKIMaterial: Sendable {
         self.clientKey = clientKey
     }
 
-    /// File name → PEM text, as `export --pki DIR` writes them.
-    public var pemFiles: [(name: String, text: String)] {
-        var files: [(String, String)] = []
-        if !serverChain.isEmpty { files.append(("server-chain.pem", serverChain.map(\.pem).joined(separator: "\n") + "\n")) }
-        if let serverKey { files.append(("server-key.pem", serverKey.pem + "\n")) }
-        if !roots.isEmpty { files.append(("roots.pem", roots.map(\.pem).joined(separator: "\n") + "\n")) }
-        if !clientChain.isEmpty { files.append(("client-chain.pem", clientChain.map(\.pem).joined(separator: "\n") + "\n")) }
-        if let clientKey { files.append(("client-key.pem", clientKey.pem + "\n")) }
+    /// File name → PEM text, as `export --pki DIR` writes them; `secret` marks a private key (written 0600).
+    public var pemFiles: [(name: String, text: String, secret: Bool)] {
+        var files: [(String, String, Bool)] = []
+        if !serverChain.isEmpty { files.append(("server-chain.pem", serverChain.map(\.pem).joined(separator: "\n") + "\n", false)) }
+        if let serverKey { files.append(("server-key.pem", serverKey.pem + "\n", true)) }
+        if !roots.isEmpty { files.append(("roots.pem", roots.map(\.pem).joined(separator: "\n") + "\n", false)) }
+        if !clientChain.isEmpty { files.append(("client-chain.pem", clientChain.map(\.pem).joined(separator: "\n") + "\n", false)) }
+        if let clientKey { files.append(("client-key.pem", clientKey.pem + "\n", true)) }
         return files
     }
 }

@@ -9,6 +9,7 @@ import TLSCrypto
 import TLSEngine
 import Trace
 import Trust
+import UserFiles
 
 /// `tlslab connect HOST:PORT`: the simulation's client state machine against a real server over a
 /// real socket, traced like a simulation (the TCP layer only as far as the socket shows it).
@@ -189,6 +190,12 @@ struct ConnectCommand: ParsableCommand {
 
     func run() throws {
         let (host, port) = try Self.split(target)
+        // Every file to be written is checked before connecting: a directory, a link or a missing
+        // folder is refused with nothing touched.
+        let words = Explanations.ofEnvironment
+        for path in [keylog, sessionOut].compactMap({ $0 }) {
+            do { try OutputFile.check(path) } catch { throw CLIError.file(error, words) }
+        }
         let isAddress = host.contains(":") || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
         let name = servername ?? (isAddress ? nil : host)
 
@@ -235,16 +242,16 @@ struct ConnectCommand: ParsableCommand {
         client.acceptsPush = h2Push
         client.additionalRequests = h2Request.map(unescaped)
         if let sessionIn {
-            do { client.configuration.session = try SessionFile.read(sessionIn) } catch {
-                throw CLIError.badInput("--session-in \(sessionIn): \(error)")
-            }
+            do { client.configuration.session = try SessionFile.read(sessionIn) }
+            catch let error as InputFileError { throw CLIError.file(error, words) }
+            catch { throw CLIError.badInput("--session-in \(TerminalText.escaped(sessionIn)): \(error)") }
         }
         for attempt in 0 ... reconnect {
             let result = client.run()
             let title = attempt == 0 ? "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation"
                 : "TLSLab — connect \(host):\(port), reconnection \(attempt) of \(reconnect), offering the previous session"
             PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity, title: title)
-            if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog) }
+            if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog, words) }
             if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
                 print("\n── HTTP response " + String(repeating: "─", count: 44))
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
@@ -261,9 +268,7 @@ struct ConnectCommand: ParsableCommand {
             client.configuration.session = result.session ?? client.configuration.session
             if let sessionOut, attempt == reconnect {
                 if let session = result.session {
-                    do { try SessionFile.write(session, to: sessionOut) } catch {
-                        throw CLIError.failed("--session-out \(sessionOut): \(error)")
-                    }
+                    do { try SessionFile.write(session, to: sessionOut) } catch { throw CLIError.file(error, words) }
                 } else {
                     FileHandle.standardError.write(Data("tlslab connect: --session-out \(sessionOut): the server gave no session ID and no ticket; nothing written\n".utf8))
                 }
@@ -376,15 +381,11 @@ enum PeerOptions {
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
     }
 
-    static func appendKeyLog(_ entry: KeyLogEntry, to path: String) throws {
+    /// Appends one connection's secrets to a key log, created readable by its owner only (it
+    /// decrypts the connection); never through a link, never over a directory.
+    static func appendKeyLog(_ entry: KeyLogEntry, to path: String, _ words: Explanations) throws {
         let text = KeyLogWriter.text([KeyLogWriter.Session(clientRandom: entry.clientRandom, masterSecret: entry.masterSecret)])
         let line = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") + "\n"
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CLIError.badInput("cannot create \(path)") }
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError.badInput("cannot write \(path)") }
-        defer { try? handle.close() }
-        handle.seekToEndOfFile()
-        handle.write(Data(line.utf8))
+        do { try OutputFile.append(Array(line.utf8), to: path, access: .ownerOnly) } catch { throw CLIError.file(error, words) }
     }
 }

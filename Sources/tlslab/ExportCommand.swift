@@ -5,6 +5,7 @@ import Rendering
 import Scenarios
 import Simulation
 import Trace
+import UserFiles
 import Trust
 
 /// `tlslab export SCENARIO --pcap FILE --keylog FILE [--pki DIR] [--html FILE]`: the run as Wireshark
@@ -86,45 +87,61 @@ struct ExportCommand: ParsableCommand {
                 throw CLIError.badInput("'\(scenario)' uses no certificates to export with --pki \(pki)")
             }
             material = m
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: pki, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw CLIError.badInput("--pki \(pki) is a file, not a directory")
+            switch OutputFile.existing(pki) {
+            case .nothing, .directory, .symbolicLink: break
+            default: throw CLIError.badInput("--pki \(TerminalText.escaped(pki)) is a file, not a directory")
             }
         }
+        // Each output path is checked before any work: a directory or a link given as a file is
+        // refused and nothing is touched.
+        do {
+            for path in [pcap, keylog, html].compactMap({ $0 }) { try OutputFile.check(path) }
+        } catch { throw CLIError.file(error, explanations) }
         let (trace, page) = resolved.play(explanations: explanations)
+        // All or nothing: every file is written beside its target first, then all are renamed into place.
+        let batch = OutputBatch()
         var report: [String] = []
-        if let pcap {
-            let packets = PcapWriter.packets(from: trace)
-            guard !packets.isEmpty else {
-                throw CLIError.badInput(say("cli.export.nothingOnTheWire", ["name": scenario, "kind": resolved.scenario?.kind ?? "this"]))
+        var written: [String] = []
+        do {
+            if let pcap {
+                let packets = PcapWriter.packets(from: trace)
+                guard !packets.isEmpty else {
+                    throw CLIError.badInput(say("cli.export.nothingOnTheWire", ["name": scenario, "kind": resolved.scenario?.kind ?? "this"]))
+                }
+                try batch.stage(PcapWriter(linkType: link == .ethernet ? .ethernet : .rawIPv4).file(packets), to: pcap, access: .ordinary)
+                written.append(pcap)
+                report.append(say("cli.export.wrotePcap", ["file": TerminalText.escaped(pcap), "count": "\(packets.count)"]))
             }
-            try write(Data(PcapWriter(linkType: link == .ethernet ? .ethernet : .rawIPv4).file(packets)), to: pcap)
-            report.append(say("cli.export.wrotePcap", ["file": pcap, "count": "\(packets.count)"]))
-        }
-        if let keylog {
-            let sessions = KeyLogWriter.sessions(from: trace)
-            try write(Data(KeyLogWriter.text(sessions).utf8), to: keylog)
-            report.append(say("cli.export.wroteKeylog", ["file": keylog, "count": "\(sessions.count)"]))
-        }
-        if let pki, let material {
-            let dir = URL(fileURLWithPath: pki, isDirectory: true)
-            do {
-                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError.badInput("cannot create the directory \(pki): \(error.localizedDescription)")
+            if let keylog {
+                // The key log decrypts every connection of the capture: its owner's only.
+                let sessions = KeyLogWriter.sessions(from: trace)
+                try batch.stage(Array(KeyLogWriter.text(sessions).utf8), to: keylog, access: .ownerOnly)
+                written.append(keylog)
+                report.append(say("cli.export.wroteKeylog", ["file": TerminalText.escaped(keylog), "count": "\(sessions.count)"]))
             }
-            for file in material.pemFiles {
-                try write(Data(file.text.utf8), to: dir.appendingPathComponent(file.name).path)
+            if let pki, let material {
+                try OutputFile.makeDirectory(pki, followingLink: true)
+                for file in material.pemFiles {
+                    let path = pki + "/" + file.name
+                    try batch.stage(Array(file.text.utf8), to: path, access: file.secret ? .ownerOnly : .ordinary)
+                    written.append(path)
+                }
+                report.append(say("cli.export.wrotePKI", ["files": material.pemFiles.map(\.name).joined(separator: ", "),
+                                                          "directory": TerminalText.escaped(pki)]))
             }
-            report.append(say("cli.export.wrotePKI", ["files": material.pemFiles.map(\.name).joined(separator: ", "), "directory": pki]))
+            if let html {
+                let document = HTMLRenderer(explanations: explanations, slides: slides)
+                    .page(name: resolved.name, trace: trace, summary: page == nil ? resolved.summary(in: explanations) : nil, lesson: page)
+                try batch.stage(Array(document.utf8), to: html, access: .ordinary)
+                written.append(html)
+                report.append(say("cli.export.wroteHTML", ["file": TerminalText.escaped(html), "kib": "\(document.utf8.count / 1024)"]))
+            }
+            let outcomes = try batch.commit()
+            let replaced = zip(written, outcomes).map { explanations.replacedNote($1, $0) }.joined()
+            print(report.joined(separator: "\n") + replaced)
+        } catch let error as OutputFileError {
+            throw CLIError.file(error, explanations)
         }
-        if let html {
-            let document = HTMLRenderer(explanations: explanations, slides: slides)
-                .page(name: resolved.name, trace: trace, summary: page == nil ? resolved.summary(in: explanations) : nil, lesson: page)
-            try write(Data(document.utf8), to: html)
-            report.append(say("cli.export.wroteHTML", ["file": html, "kib": "\(document.utf8.count / 1024)"]))
-        }
-        print(report.joined(separator: "\n"))
     }
 
     /// Every built-in run and every lesson as a page, in `directory` (lessons under their topic's
@@ -134,14 +151,16 @@ struct ExportCommand: ParsableCommand {
             throw CLIError.badInput("--all needs the lesson library: \(LessonLibrary.searchDescription)")
         }
         let root = URL(fileURLWithPath: directory, isDirectory: true)
-        func create(_ dir: URL) throws {
-            do {
-                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError.badInput("cannot create the directory \(dir.path): \(error.localizedDescription)")
-            }
+        // The directory itself may be reached through a link (the user named it); the folders and
+        // pages inside it never are: a link there would send a page outside it.
+        func create(_ dir: URL, root: Bool = false) throws {
+            do { try OutputFile.makeDirectory(dir.path, followingLink: root) } catch { throw CLIError.file(error, explanations) }
         }
-        try create(root)
+        try create(root, root: true)
+        let batch = OutputBatch()
+        func write(_ text: String, to path: String) throws {
+            do { try batch.stage(Array(text.utf8), to: path, access: .ordinary) } catch { throw CLIError.file(error, explanations) }
+        }
         let renderer = HTMLRenderer(explanations: explanations, slides: slides)
         let lessonLanguage = explanations.language
         var runs: [HTMLIndexPage.Link] = [], lessons: [HTMLIndexPage.Link] = []
@@ -150,7 +169,7 @@ struct ExportCommand: ParsableCommand {
             let file = "\(run.rawValue).html"
             let summary = resolved.summary(in: explanations)
             let document = renderer.page(name: resolved.name, trace: resolved.play(explanations: explanations).trace, summary: summary)
-            try write(Data(document.utf8), to: root.appendingPathComponent(file).path)
+            try write(document, to: root.appendingPathComponent(file).path)
             runs.append(HTMLIndexPage.Link(name: run.rawValue, title: summary, file: file))
         }
         for entry in library.catalogue.path {
@@ -165,19 +184,12 @@ struct ExportCommand: ParsableCommand {
                 return named
             }
             let document = renderer.page(name: entry.name, trace: trace, lesson: lessonPage)
-            try write(Data(document.utf8), to: url.path)
+            try write(document, to: url.path)
             lessons.append(HTMLIndexPage.Link(name: entry.name, title: entry.title(for: lessonLanguage), file: file, topic: entry.topic, kind: entry.kind))
         }
         let index = HTMLIndexPage(explanations: explanations).render(runs: runs, lessons: lessons)
-        try write(Data(index.utf8), to: root.appendingPathComponent("index.html").path)
+        try write(index, to: root.appendingPathComponent("index.html").path)
+        do { _ = try batch.commit() } catch { throw CLIError.file(error, explanations) }
         print(explanations("cli.export.wroteAll", ["count": "\(runs.count + lessons.count)", "directory": directory]) ?? directory)
-    }
-
-    func write(_ data: Data, to path: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIError.badInput("cannot write \(path): \(error.localizedDescription)")
-        }
     }
 }

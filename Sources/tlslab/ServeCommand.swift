@@ -9,6 +9,7 @@ import TLSCrypto
 import TLSEngine
 import Trace
 import Trust
+import UserFiles
 
 /// `tlslab serve`: the simulation's server state machine on a real listening socket. Each connection
 /// waits for its client on its own thread; up to --concurrent of them work at once. Each is traced
@@ -119,6 +120,10 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The key log is checked before listening: a directory or a link is refused, nothing touched.
+        if let keylog {
+            do { try OutputFile.check(keylog) } catch { throw CLIError.file(error, Explanations.ofEnvironment) }
+        }
         let identity: TLSIdentity
         let clientAnchors: [X509Certificate]
         do {
@@ -174,6 +179,7 @@ struct ServeCommand: ParsableCommand {
         print("listening on \(address):\(listener.port)")
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
+        let words = Explanations.ofEnvironment
         let output = render.effectiveFormat
         let quiet = logOnly
         let detail = render.effectiveVerbosity
@@ -188,7 +194,7 @@ struct ServeCommand: ParsableCommand {
                 }
                 FileHandle.standardError.write(Data("tlslab serve: \(connection.logLine(Explanations.english.exchangeFailure))\n".utf8))
                 if let keylogPath, let entry = connection.keyLog {
-                    do { try PeerOptions.appendKeyLog(entry, to: keylogPath) } catch { keylogError = error }
+                    do { try PeerOptions.appendKeyLog(entry, to: keylogPath, words) } catch { keylogError = error }
                 }
             }
         } catch {

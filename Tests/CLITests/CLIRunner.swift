@@ -18,10 +18,12 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    currentDirectory: String? = nil) throws -> Result {
         guard let binary else { throw CLIRunnerError.binaryNotFound }
         let process = Process()
         process.executableURL = binary
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"

@@ -56,6 +56,28 @@ struct ConnectOptionsTests {
         #expect(bad.status == 2, "\(bad.output.suffix(500))")
     }
 
+    @Test("issue #38 defect 6: --session-out DIR or . against a live server deletes nothing: exit 2, the folder and its files as they were")
+    func sessionOutDirectorySurvives() throws {
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe(["--concurrent", "2"], pki: pki)
+        defer { serve.stop() }
+        let dir = pki.dir.appendingPathComponent("keep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: dir.appendingPathComponent("precious.txt"))
+        for target in [dir.path, dir.path + "/."] {
+            let result = try Self.connect(port, pki: pki, ["--session-out", target])
+            #expect(result.status == 2, "\(result.output.suffix(800))")
+            #expect(result.output.contains("is a directory"), "\(result.output.suffix(800))")
+            #expect(FileManager.default.contents(atPath: dir.appendingPathComponent("precious.txt").path) == Data("precious".utf8))
+            #expect((try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["precious.txt"])
+        }
+        // The server's own folder (the test's current directory for connect) as `.`.
+        let before = try FileManager.default.contentsOfDirectory(atPath: pki.dir.path).sorted()
+        let dot = try Self.connect(port, pki: pki, ["--session-out", "."])
+        #expect(dot.status == 2, "\(dot.output.suffix(800))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pki.dir.path).sorted() == before)
+    }
+
     @Test("--session-out writes the session (0600), --session-in resumes it; past the ticket's lifetime hint it is not offered")
     func sessionFiles() throws {
         let pki = try TestPKI.require()
