@@ -51,7 +51,11 @@ enum FuzzSeeds {
                       HPACKHeaderField(":path", "/"), HPACKHeaderField(":authority", "localhost"),
                       HPACKHeaderField("user-agent", "tlslab-fuzz"), HPACKHeaderField("cookie", "session=42")]
         let block = encoder.encode(fields).block
-        seeds["hpack"] = [block, encoder.encode(fields).block]
+        // A small header bomb (issue #38 defect 7): a 400-octet literal added to the table, then
+        // named again 600 times with one-octet indexed representations (index 62).
+        let bomb: [UInt8] = [0x40, 0x06] + Array("x-bomb".utf8) + HPACKInteger.encode(400, prefixBits: 7)
+            + [UInt8](repeating: 0x61, count: 400) + [UInt8](repeating: 0xBE, count: 600)
+        seeds["hpack"] = [block, encoder.encode(fields).block, bomb]
         let settings = HTTP2Frame(streamID: 0, payload: .settings([])).encoded
         let headers = HTTP2Frame(streamID: 1, flags: [.endHeaders, .endStream], payload: .headers(block: block, priority: nil)).encoded
         seeds["http2"] = [settings, settings + headers]

@@ -81,6 +81,18 @@ enum FuzzTargets {
             var decoder = HPACKDecoder()
             _ = try? decoder.decode(bytes)
             _ = try? decoder.decode(bytes)  // again, with the dynamic table the first block left
+            // Bounded (issue #38 defect 7): what is kept never exceeds the limit, however the block
+            // expands, and the table ends as the unbounded decoder's does.
+            var bounded = HPACKDecoder(), unbounded = HPACKDecoder()
+            let limit = 1_024
+            if let kept = try? bounded.decode(bytes, maxListSize: limit) {
+                let size = kept.fields.reduce(0) { $0 + $1.size }
+                if size > limit { fatalError("kept \(size) octets of header list past the \(limit) limit") }
+                if kept.summary.listSize > limit, kept.summary.discardedBeyond == nil { fatalError("a list past the limit not marked discarded") }
+                if let all = try? unbounded.decode(bytes), all.summary.listSize != kept.summary.listSize || bounded.table != unbounded.table {
+                    fatalError("the bounded decoder's count or table differs from the unbounded one's")
+                }
+            }
         case "http2":
             // Both roles of the one HTTP/2 engine: a server reading a client, a client reading a server.
             var configuration = HTTP2Connection.Configuration()

@@ -74,8 +74,26 @@ extension HTTP2Connection {
                 continue
             }
             do {
-                let (fields, summary) = try decoder.decode(block)
+                let (fields, summary) = try decoder.decode(block, maxListSize: headerListLimit)
                 out.event(.frameReceived(HTTP2FrameTrace(frame: frame, hpack: summary)))
+                if let limit = summary.discardedBeyond {
+                    // RFC 9113 §10.5.1: the block was processed (the table is in step) but its list not kept.
+                    switch role {
+                    case .client:
+                        // "A client can discard responses that it cannot process": this one ends here.
+                        fail(.enhanceYourCalm, .responseHeaderListTooLarge(limit: limit), lastStream: 0, &out)
+                        return nil
+                    case .server:
+                        // Answered 431 (RFC 6585 §5); a client that keeps sending such blocks is
+                        // making this side decode for nothing (§10.5: ENHANCE_YOUR_CALM).
+                        oversizeHeaderLists += 1
+                        guard oversizeHeaderLists <= Self.oversizeHeaderListsAllowed else {
+                            fail(.enhanceYourCalm, .repeatedOversizeHeaderLists(count: oversizeHeaderLists, limit: limit), &out)
+                            return nil
+                        }
+                        oversizeStreams.insert(blockFrame.streamID)
+                    }
+                }
                 frames.append((blockFrame, fields))
             } catch {
                 out.event(.frameReceived(HTTP2FrameTrace(frame: frame)))
@@ -101,6 +119,19 @@ extension HTTP2Connection {
         }
         return left
     }
+
+    /// The largest header list this side keeps from one block (RFC 9113 §6.5.2's size): the
+    /// server's SETTINGS_MAX_HEADER_LIST_SIZE, the client's limit on a response's.
+    var headerListLimit: Int? {
+        switch role {
+        case .client: configuration.maxResponseHeaderListSize
+        case .server: configuration.maxHeaderListSize
+        }
+    }
+
+    /// Header lists over the limit a server answers 431 before it ends the connection with
+    /// ENHANCE_YOUR_CALM: each costs a whole block's decoding for a request it cannot serve.
+    static let oversizeHeaderListsAllowed = 4
 
     /// The largest header block this side holds while CONTINUATION frames add to it.
     var headerBlockLimit: Int? {

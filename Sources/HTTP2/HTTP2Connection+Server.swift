@@ -75,12 +75,13 @@ extension HTTP2Connection {
                     headers[id] = fields
                     // SETTINGS_MAX_HEADER_LIST_SIZE counts each field as name + value + 32 octets (§6.5.2).
                     let listSize = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
-                    if let limit = configuration.maxHeaderListSize, listSize > limit {
+                    if let limit = configuration.maxHeaderListSize, oversizeStreams.remove(id) != nil || listSize > limit {
                         refuse(id, status: "431", why: .headerFieldsTooLarge(limit: limit), &pending, &out)
                         continue
                     }
                 }
                 // (A later header block on an open stream is its trailers: the request stays as it was.)
+                oversizeStreams.remove(id)
                 if frame.flags.contains(.endStream) { requestEnded(id, &completed, &pending, &out) }
             default:
                 break  // PRIORITY, unknown types (§5.5: ignored)

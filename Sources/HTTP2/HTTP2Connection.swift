@@ -39,6 +39,9 @@ public struct HTTP2Connection: Sendable {
         public var enablePush = false
         /// Client: the largest response header block and body accepted.
         public var maxResponseBytes = 16 << 20
+        /// Client: the largest response header list kept (RFC 9113 §6.5.2's size); a larger one
+        /// ends the connection (ENHANCE_YOUR_CALM) without being held in memory.
+        public var maxResponseHeaderListSize = 256 << 10
         /// Server: SETTINGS_MAX_CONCURRENT_STREAMS, announced and enforced (REFUSED_STREAM beyond it).
         public var maxConcurrentStreams = HTTP2Defaults.maxConcurrentStreams
         /// Server: the paths it pushes with the response on stream 1 (when the client allows push).
@@ -162,6 +165,10 @@ public struct HTTP2Connection: Sendable {
     var lastProcessed: UInt32 = 0
     /// Streams refused (REFUSED_STREAM) whose requests have not yet come again on a new stream.
     var refusalsOutstanding = 0
+    /// Header lists over SETTINGS_MAX_HEADER_LIST_SIZE so far (decoded, not kept), and the streams
+    /// they opened, answered 431.
+    var oversizeHeaderLists = 0
+    var oversizeStreams: Set<UInt32> = []
     /// The next stream ID for a push (even, from 2).
     var nextPushStream: UInt32 = 2
 

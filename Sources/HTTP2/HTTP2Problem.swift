@@ -53,6 +53,11 @@ public enum HTTP2Problem: Error, Sendable, Hashable {
     case bodyTooLarge(limit: Int)
     /// Request header fields over this server's SETTINGS_MAX_HEADER_LIST_SIZE: answered 431.
     case headerFieldsTooLarge(limit: Int)
+    /// A response header list larger than this client keeps (RFC 9113 §10.5.1): ENHANCE_YOUR_CALM.
+    case responseHeaderListTooLarge(limit: Int)
+    /// The client sent more header lists over SETTINGS_MAX_HEADER_LIST_SIZE than this server
+    /// answers with 431 (§10.5): ENHANCE_YOUR_CALM.
+    case repeatedOversizeHeaderLists(count: Int, limit: Int)
 
     /// The English text this side sends about it (GOAWAY debug data, a 413/431 body).
     public var wireText: String {
@@ -85,6 +90,9 @@ public enum HTTP2Problem: Error, Sendable, Hashable {
         case .malformedRequest(let why): return why.wireText
         case .bodyTooLarge(let limit): return "request body larger than \(limit) bytes"
         case .headerFieldsTooLarge(let limit): return "request header fields larger than \(limit) bytes"
+        case .responseHeaderListTooLarge(let limit): return "a response header list larger than \(limit) octets (RFC 9113 §10.5.1)"
+        case let .repeatedOversizeHeaderLists(count, limit):
+            return "\(count) header lists larger than SETTINGS_MAX_HEADER_LIST_SIZE \(limit) (RFC 9113 §10.5)"
         }
     }
 }

@@ -29,6 +29,8 @@ extension Explanations {
         "h2problem.compression": "HPACK: {reason}",
         "h2problem.bodyTooLarge": "request body larger than {limit} bytes",
         "h2problem.headerFieldsTooLarge": "request header fields larger than {limit} bytes",
+        "h2problem.responseHeaderListTooLarge": "a response header list larger than {limit} octets (RFC 9113 §10.5.1)",
+        "h2problem.repeatedOversizeHeaderLists": "{count} header lists larger than SETTINGS_MAX_HEADER_LIST_SIZE {limit} (RFC 9113 §10.5)",
         "h2tls.versionBelowTLS12": "{version} is below TLS 1.2, the least HTTP/2 over TLS may use (RFC 9113 §9.2)",
         "h2tls.noAEAD": "{suite} is on HTTP/2's prohibited list (RFC 9113 §9.2.2): no AEAD cipher",
         "h2tls.noEphemeral": "{suite} is on HTTP/2's prohibited list (RFC 9113 §9.2.2): no ephemeral key exchange",
@@ -96,6 +98,9 @@ extension Explanations {
         case .malformedRequest(let why): return malformedRequest(why)
         case .bodyTooLarge(let limit): return say("h2problem.bodyTooLarge", ["limit": "\(limit)"])
         case .headerFieldsTooLarge(let limit): return say("h2problem.headerFieldsTooLarge", ["limit": "\(limit)"])
+        case .responseHeaderListTooLarge(let limit): return say("h2problem.responseHeaderListTooLarge", ["limit": "\(limit)"])
+        case let .repeatedOversizeHeaderLists(count, limit):
+            return say("h2problem.repeatedOversizeHeaderLists", ["count": "\(count)", "limit": "\(limit)"])
         }
     }
 

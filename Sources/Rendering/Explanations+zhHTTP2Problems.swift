@@ -27,6 +27,8 @@ extension Explanations {
         "h2problem.compression": "HPACK：{reason}",
         "h2problem.bodyTooLarge": "请求的消息体超过 {limit} 字节",
         "h2problem.headerFieldsTooLarge": "请求的头部字段超过 {limit} 字节",
+        "h2problem.responseHeaderListTooLarge": "响应的头部列表超过 {limit} 个八位组（RFC 9113 §10.5.1）",
+        "h2problem.repeatedOversizeHeaderLists": "已有 {count} 个头部列表超过 SETTINGS_MAX_HEADER_LIST_SIZE {limit}（RFC 9113 §10.5）",
         "h2tls.versionBelowTLS12": "{version} 低于 TLS 1.2，而基于 TLS 的 HTTP/2 至少要用 TLS 1.2（RFC 9113 §9.2）",
         "h2tls.noAEAD": "{suite} 在 HTTP/2 的禁用列表上（RFC 9113 §9.2.2）：没有 AEAD 加密",
         "h2tls.noEphemeral": "{suite} 在 HTTP/2 的禁用列表上（RFC 9113 §9.2.2）：没有临时密钥交换",

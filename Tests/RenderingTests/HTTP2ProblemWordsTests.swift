@@ -34,7 +34,8 @@ struct HTTP2ProblemWordsTests {
          .headerBlockTooLarge(limit: 65_536), .windowAboveMaximum, .dataBeyondWindow, .pushPromiseFromClient, .dataWithoutRequest(stream: 7),
          .answeredInHTTP1(line: "HTTP/1.1 400 Bad Request"), .pushWhileDisabled,
          .responseOnUnopenedStream(frameType: "HEADERS", stream: 5, closed: false), .responseOnUnopenedStream(frameType: "DATA", stream: 1, closed: true), .responseWithoutStatus, .dataBeforeResponseHeaders,
-         .responseBodyTooLarge(limit: 1024), .bodyTooLarge(limit: 1024), .headerFieldsTooLarge(limit: 8192)]
+         .responseBodyTooLarge(limit: 1024), .bodyTooLarge(limit: 1024), .headerFieldsTooLarge(limit: 8192),
+         .responseHeaderListTooLarge(limit: 262_144), .repeatedOversizeHeaderLists(count: 5, limit: 16_384)]
             + frameErrors.map { .malformedFrame($0) } + hpackErrors.map { .compression($0) } + malformed.map { .malformedRequest($0) }
     }
 

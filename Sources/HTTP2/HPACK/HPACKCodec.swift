@@ -25,6 +25,13 @@ public struct HPACKBlockSummary: Sendable, Hashable {
     /// The dynamic table's size after the block.
     public var tableSize: Int
     public var tableEntries: Int
+    /// The header list's size as SETTINGS_MAX_HEADER_LIST_SIZE counts it (RFC 9113 §6.5.2: each
+    /// field's name and value octets plus 32), over the whole block, kept fields or not.
+    public var listSize = 0
+    /// Set when the list grew past the decoder's limit: from that field on nothing was kept
+    /// (`fields` and `representations` hold only those before it); the rest of the block was still
+    /// decoded, so the dynamic table stays as the encoder's (RFC 9113 §4.3, §10.5.1).
+    public var discardedBeyond: Int?
 
     /// Fields sent as an index into the static or dynamic table (no literal octets at all).
     public var indexedCount: Int {
@@ -109,9 +116,10 @@ public struct HPACKEncoder: Sendable {
                                             huffmanName: huffmanName, huffmanValue: value.huffman))
             if indexing == .incremental { table.add(field) }
         }
-        let summary = HPACKBlockSummary(fields: fields, representations: representations,
+        var summary = HPACKBlockSummary(fields: fields, representations: representations,
                                         rawSize: fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count },
                                         encodedSize: out.count, tableSize: table.size, tableEntries: table.entries.count)
+        summary.listSize = fields.reduce(0) { $0 + $1.size }
         return (out, summary)
     }
 }
@@ -129,19 +137,36 @@ public struct HPACKDecoder: Sendable {
 
     /// Decodes one complete header block. A malformed block throws and leaves the table as far as
     /// it got (the connection is over anyway: COMPRESSION_ERROR).
-    public mutating func decode(_ block: [UInt8]) throws(HPACKError) -> (fields: [HPACKHeaderField], summary: HPACKBlockSummary) {
+    ///
+    /// `maxListSize` bounds what is kept, not what is decoded: one octet can name a 4,000-octet
+    /// table entry, so a 300 KB block could expand to a gigabyte (RFC 7541 §7.3, RFC 9113 §10.5.1).
+    /// Past the limit no field is stored — the sizes are only counted — but every representation
+    /// is still processed, since the dynamic table must change as the encoder's did (§4.3). Work is
+    /// linear in the block's length and memory bounded by the limit plus the table.
+    public mutating func decode(_ block: [UInt8], maxListSize: Int? = nil) throws(HPACKError) -> (fields: [HPACKHeaderField], summary: HPACKBlockSummary) {
         var fields: [HPACKHeaderField] = []
         var representations: [HPACKRepresentation] = []
         var position = 0
+        var listSize = 0, rawSize = 0
+        var discardedBeyond: Int?
+        var sawField = false
+        /// Counts a field and keeps it (with how it was sent) while within the limit.
+        func take(_ field: HPACKHeaderField, _ representation: HPACKRepresentation) {
+            sawField = true
+            listSize += field.size
+            if discardedBeyond == nil, let limit = maxListSize, listSize > limit { discardedBeyond = limit }
+            guard discardedBeyond == nil else { return }
+            rawSize += field.name.utf8.count + field.value.utf8.count
+            fields.append(field)
+            representations.append(representation)
+        }
         while position < block.count {
             let b = block[position]
             if b & 0x80 != 0 {
                 let index = try HPACKInteger.decode(block, at: &position, prefixBits: 7)
-                let field = try HPACKIndex.field(index, dynamic: table)
-                fields.append(field)
-                representations.append(.indexed(index))
+                take(try HPACKIndex.field(index, dynamic: table), .indexed(index))
             } else if b & 0xE0 == 0x20 {
-                guard fields.isEmpty else { throw .tableSizeUpdateNotAtStart }
+                guard !sawField else { throw .tableSizeUpdateNotAtStart }
                 let size = try HPACKInteger.decode(block, at: &position, prefixBits: 5)
                 guard size <= maxTableSizeLimit else { throw .tableSizeTooLarge(size, limit: maxTableSizeLimit) }
                 table.resize(size)
@@ -162,15 +187,15 @@ public struct HPACKDecoder: Sendable {
                 }
                 let (value, huffmanValue) = try HPACKString.decode(block, at: &position)
                 let field = HPACKHeaderField(name, value)
-                fields.append(field)
-                representations.append(.literal(field, nameIndex: nameIndex == 0 ? nil : nameIndex, indexing: indexing,
-                                                huffmanName: huffmanName, huffmanValue: huffmanValue))
+                take(field, .literal(field, nameIndex: nameIndex == 0 ? nil : nameIndex, indexing: indexing,
+                                     huffmanName: huffmanName, huffmanValue: huffmanValue))
                 if indexing == .incremental { table.add(field) }
             }
         }
-        let summary = HPACKBlockSummary(fields: fields, representations: representations,
-                                        rawSize: fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count },
+        var summary = HPACKBlockSummary(fields: fields, representations: representations, rawSize: rawSize,
                                         encodedSize: block.count, tableSize: table.size, tableEntries: table.entries.count)
+        summary.listSize = listSize
+        summary.discardedBeyond = discardedBeyond
         return (fields, summary)
     }
 }
