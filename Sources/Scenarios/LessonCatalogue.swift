@@ -130,7 +130,7 @@ extension ScenarioParser {
         let root = try YAMLDocument.root(text: text, file: path)
         let top = try root.mapping(ScenarioReader.topKeys)
         let title = try top.required("title", "a one-line string: the lesson's name").name(limit: 200)
-        let description = try top.required("description", "a string of at least 20 characters that teaches the point").string()
+        let description = try top.required("description", "a string of at least 20 characters that teaches the point").prose()
         let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats", "dh"]) ?? "tls"
         var tryNext: [String] = []
         if let next = top["try_next"] { tryNext = try ScenarioReader.tryNext(next) }

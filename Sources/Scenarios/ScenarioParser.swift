@@ -81,7 +81,7 @@ struct ScenarioReader {
     func scenario(_ root: YAMLValue) throws(ScenarioError) -> Scenario {
         let top = try root.mapping(Self.topKeys)
         let title = try top.required("title", "a one-line string: the lesson's name").name(limit: 200)
-        let description = try top.required("description", "a string of at least 20 characters that teaches the point").string()
+        let description = try top.required("description", "a string of at least 20 characters that teaches the point").prose()
         guard description.count >= 20 else {
             throw top.keyError("description", "expected a description that teaches the point (at least 20 characters), got \(description.count)")
         }
@@ -124,7 +124,7 @@ struct ScenarioReader {
         }
         var out: [String] = []
         for item in items {
-            var text = try item.string()
+            var text = try item.prose()
             while text.last?.isWhitespace == true { text.removeLast() }
             guard text.count >= 10, text.count <= 300, !text.contains("\n") else {
                 throw item.error("expected one line of 10 to 300 characters saying what to change and what will happen, got '\(YAMLValue.clip(text))'")

@@ -26,7 +26,7 @@ extension ScenarioReader {
         let title = try titleValue.name(limit: 200)
         guard containsHan(title) else { throw titleValue.error("expected the title in Chinese, got '\(YAMLValue.clip(title))'") }
 
-        let description = joiningChineseLines(try descriptionValue.string())
+        let description = joiningChineseLines(try descriptionValue.prose())
         guard description.count >= 20 else {
             throw top.keyError("description_zh", "expected a Chinese description that teaches the point (at least 20 characters), got \(description.count)")
         }
@@ -48,7 +48,7 @@ extension ScenarioReader {
                 throw top.keyError("try_next_zh", "expected \(tryNext.count) line\(tryNext.count == 1 ? "" : "s"), one for each try_next line, got \(items.count)")
             }
             for item in items {
-                let text = joiningChineseLines(try item.string())
+                let text = joiningChineseLines(try item.prose())
                 guard text.count >= 10, text.count <= 300, !text.contains("\n") else {
                     throw item.error("expected one line of 10 to 300 characters saying what to change and what will happen, got '\(YAMLValue.clip(text))'")
                 }

@@ -48,8 +48,26 @@ struct YAMLValue {
     }
 
     static func clip(_ s: String) -> String {
-        let oneLine = s.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        let oneLine = TerminalText.escaped(s)
         return oneLine.count > 40 ? String(oneLine.prefix(37)) + "..." : oneLine
+    }
+
+    /// The first character a lesson's text may not hold, with its position (1-based, in
+    /// characters): a C0 control other than tab, line feed and carriage return, DEL, a C1 control,
+    /// or a bidirectional embedding, override or isolate. Printed, the controls drive a terminal
+    /// (ESC clears the screen, OSC 52 writes the clipboard, OSC 0 retitles the window) and the bidi
+    /// ones reorder what a page shows ("gnp.exe" shown as "exe.png"): a lesson says what it means
+    /// in words, so every surface can show its text as written (issue #38 defect 9).
+    static func forbiddenCharacter(in s: String) -> (scalar: Unicode.Scalar, position: Int)? {
+        for (index, scalar) in s.unicodeScalars.enumerated() {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: continue
+            case 0x00 ... 0x1F, 0x7F ... 0x9F, 0x200E, 0x200F, 0x061C, 0x202A ... 0x202E, 0x2066 ... 0x2069:
+                return (scalar, index + 1)
+            default: continue
+            }
+        }
+        return nil
     }
 
     var isNull: Bool {
@@ -59,12 +77,29 @@ struct YAMLValue {
 
     private func scalar(_ expected: String) throws(ScenarioError) -> Node.Scalar {
         guard case .scalar(let s) = node, !isNull else { throw error("expected \(expected), got \(kindName)") }
+        if let (bad, position) = Self.forbiddenCharacter(in: s.string) {
+            let code = "U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            throw error("the text holds the control character \(code) (\(TerminalText.escaped(String(Character(bad))))) at character \(position): a lesson's text may not hold terminal controls or bidirectional overrides (tab, line feed and carriage return are fine); write what you mean in words")
+        }
         return s
     }
 
     func string() throws(ScenarioError) -> String {
         let s = try scalar("a string")
         return s.string
+    }
+
+    /// Teaching text (a description, a suggestion): a string without tab or carriage return either,
+    /// which a terminal would obey (a CR returns to the line's start and overwrites it). HTTP
+    /// messages and bytes sent keep their CR LF; the words around them have none.
+    func prose() throws(ScenarioError) -> String {
+        let s = try string()
+        if let bad = s.unicodeScalars.firstIndex(where: { $0 == "\r" || $0 == "\t" }) {
+            let position = s.unicodeScalars.distance(from: s.unicodeScalars.startIndex, to: bad) + 1
+            let code = s.unicodeScalars[bad] == "\r" ? "U+000D (\\r)" : "U+0009 (\\t)"
+            throw error("the text holds the control character \(code) at character \(position): a lesson's words hold no tab or carriage return (only an HTTP message or bytes sent may)")
+        }
+        return s
     }
 
     /// A string that was written as one: a plain scalar that YAML would read as a number, a bool or
@@ -79,7 +114,7 @@ struct YAMLValue {
 
     /// A non-empty single-line string of at most `limit` characters.
     func name(limit: Int = 253) throws(ScenarioError) -> String {
-        let s = try string()
+        let s = try prose()
         guard !s.isEmpty, s.count <= limit, !s.contains("\n") else {
             throw error("expected a non-empty single-line string of at most \(limit) characters, got '\(Self.clip(s))'")
         }
@@ -215,7 +250,8 @@ struct YAMLValue {
             guard case .scalar(let ks) = k, !keyValue.isNull else {
                 throw keyValue.error("expected a key name, got \(keyValue.kindName)")
             }
-            let here = path.isEmpty ? ks.string : "\(path).\(ks.string)"
+            let shownKey = TerminalText.escaped(ks.string)
+            let here = path.isEmpty ? shownKey : "\(path).\(shownKey)"
             let at = place(of: k)
             guard allowed.contains(ks.string) else {
                 throw ScenarioError(file: file, line: at.line, column: at.column, path: here,
@@ -230,6 +266,10 @@ struct YAMLValue {
         }
         return YAMLMapping(owner: self, entries: entries)
     }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
 
 /// The checked keys of one mapping.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Rendering
 import Scenarios
+import Trace
 
 /// `tlslab check PATH...`: every scenario under the paths, one line each, then `N passed, N failed`.
 struct CheckCommand: ParsableCommand {
@@ -30,8 +31,10 @@ struct CheckCommand: ParsableCommand {
         // report still ends with its summary line.
         for path in missing {
             invalid += 1
-            print(language.explanations("cli.check.missing", ["path": path]) ?? "INVALID \(path)")
-            let note = language.explanations("cli.check.missingPath", ["path": path]) ?? path
+            // A path is the user's or a directory listing's: any terminal control in it is shown escaped.
+            let shown = TerminalText.escaped(path)
+            print(language.explanations("cli.check.missing", ["path": shown]) ?? "INVALID \(shown)")
+            let note = language.explanations("cli.check.missingPath", ["path": shown]) ?? shown
             FileHandle.standardError.write(Data("tlslab: \(note)\n".utf8))
         }
         if files.isEmpty && missing.isEmpty {
@@ -46,9 +49,10 @@ struct CheckCommand: ParsableCommand {
             case .fail: failed += 1
             case .invalid: invalid += 1
             }
-            print(Self.line(result, explanations: language.explanations))
+            // File names and the values in a line come from the file system and the lesson: escaped.
+            print(TerminalText.escaped(Self.line(result, explanations: language.explanations)))
             if showFacts, case .fail(_, _, let facts) = result {
-                for key in facts.keys.sorted() { print("    \(key): \(facts[key].map(\.description) ?? "")") }
+                for key in facts.keys.sorted() { print(TerminalText.escaped("    \(key): \(facts[key].map(\.description) ?? "")")) }
             }
         }
         // The last line is always exactly (in every language: scripts read it) `N passed, N failed`; an invalid file did not pass, so it

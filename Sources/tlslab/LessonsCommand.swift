@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Rendering
 import Scenarios
+import Trace
 import Simulation
 
 /// `tlslab lessons [WORD…] [--path]`: the lesson library as a catalogue or as a course.
@@ -36,7 +37,7 @@ struct LessonsCommand: ParsableCommand {
         let explanations = language.explanations
         func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
         for problem in catalogue.problems {
-            FileHandle.standardError.write(Data("tlslab: skipped \(problem)\n".utf8))
+            FileHandle.standardError.write(Data("tlslab: skipped \(TerminalText.escaped("\(problem)"))\n".utf8))
         }
         var rows: [[String]] = []
         let ordered = path ? catalogue.path : catalogue.entries
@@ -55,10 +56,12 @@ struct LessonsCommand: ParsableCommand {
         if rows.isEmpty {
             throw CLIError.badInput("no lesson matches \(words.joined(separator: " ")) (`tlslab lessons` lists them all)")
         }
+        // A title or a name comes from a lesson file: a terminal control in it is shown escaped.
+        rows = rows.map { $0.map { TerminalText.escaped($0) } }
         // On a terminal the titles are cut to its width; piped, nothing is cut (grep sees whole titles).
         for line in Self.table(rows, width: Terminal.stdoutIsTerminal ? (Terminal.columns ?? 120) : Int.max / 2) { print(line) }
         if !path, words.isEmpty {
-            print(say("cli.lessons.tally", ["lessons": "\(catalogue.entries.count)", "directory": library.directory,
+            print(say("cli.lessons.tally", ["lessons": "\(catalogue.entries.count)", "directory": TerminalText.escaped(library.directory),
                                             "runs": "\(BuiltInRun.allCases.count)"]))
         }
     }

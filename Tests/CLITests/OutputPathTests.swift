@@ -119,3 +119,33 @@ import Testing
         }
     }
 }
+
+/// Issue #38 defect 9 through the command line: a lesson file's name and text reach `check` and
+/// `lessons` escaped; the HTML page shows a bidi override as its code point.
+@Suite(.serialized) struct TerminalEscapeTests {
+    func library() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-esc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/Scenarios/tls", withIntermediateDirectories: true)
+        try Data("# lessons\n".utf8).write(to: URL(fileURLWithPath: dir + "/Scenarios/README.md"))
+        let good = "title: a good lesson\ndescription: a description long enough to teach something\nexpect:\n  handshake: success\n"
+        try Data(good.utf8).write(to: URL(fileURLWithPath: dir + "/Scenarios/tls/name\u{1B}]0;owned\u{07}.yaml"))
+        let bad = "title: \"evil \\e]52;c;aGVsbG8=\\a\"\ndescription: a description long enough to teach something\nexpect:\n  handshake: success\n"
+        try Data(bad.utf8).write(to: URL(fileURLWithPath: dir + "/Scenarios/tls/bad.yaml"))
+        return dir
+    }
+
+    static func raw(_ text: String) -> Bool { text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || (0x80 ... 0x9F).contains($0.value) } }
+
+    @Test("check and lessons print no control byte from a file name or a lesson's text")
+    func checkAndLessons() throws {
+        let dir = try library()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let check = try CLI.run(["check", "Scenarios"], currentDirectory: dir)
+        #expect(!Self.raw(check.stdout) && !Self.raw(check.stderr), "\(check.stdout.debugDescription)")
+        #expect(check.stdout.contains("name\\x1B]0;owned\\x07"), "\(check.stdout)")
+        #expect(check.stdout.contains("INVALID") && check.stdout.contains("control character U+001B"), "\(check.stdout)")
+        let lessons = try CLI.run(["lessons"], currentDirectory: dir)
+        #expect(!Self.raw(lessons.stdout) && !Self.raw(lessons.stderr), "\(lessons.stdout.debugDescription) \(lessons.stderr.debugDescription)")
+        #expect(lessons.stdout.contains("name\\x1B]0;owned\\x07"), "\(lessons.stdout)")
+    }
+}

@@ -19,6 +19,10 @@ enum HTMLText {
                 let v = scalar.value
                 if v < 0x20 || (0x7F...0x9F).contains(v) || (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE {
                     out += "\u{FFFD}"
+                } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C {
+                    // A bidirectional control would reorder what the page shows ("gnp.exe" as "exe.png"):
+                    // shown as its code point instead.
+                    out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
