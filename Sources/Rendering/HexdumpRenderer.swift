@@ -74,14 +74,28 @@ public struct HexdumpRenderer: Sendable {
     /// kept), or between two Chinese characters where no space is (``DisplayWidth/canBreak(between:and:)``),
     /// indenting continuation lines.
     func wrap(_ line: String, continuationIndent: Int) -> [String] {
-        let prefix = String(repeating: " ", count: min(continuationIndent, width / 2))
+        let prefix = Array(String(repeating: " ", count: min(continuationIndent, width / 2)))
         var out: [String] = []
-        var rest = Array(line)
+        let characters = Array(line)
+        // The line being cut is `lead` + characters[start...]; each round looks only at a window
+        // of it long enough to decide where it breaks, so the work is linear in the text's length
+        // (a 200 KB lesson description took 41 s when every round measured and copied the rest).
+        var start = 0
+        var lead: [Character] = []
         // Never break inside the leading indentation and first word.
-        var protected = rest.prefix { $0 == " " }.count
-        while DisplayWidth.columns(rest) > width {
-            let fit = DisplayWidth.fittingCount(rest, width)
-            guard protected < fit else { break }
+        var protected = characters.prefix { $0 == " " }.count
+        while start < characters.count || !lead.isEmpty {
+            let restCount = lead.count + characters.count - start
+            var windowEnd = min(characters.count, start + 2 * width + 16)
+            var rest = lead + characters[start..<windowEnd]
+            var fit = DisplayWidth.fittingCount(rest, width)
+            // Zero-width characters can make more than the window fit: widen it until it decides.
+            while fit == rest.count, windowEnd < characters.count {
+                windowEnd = min(characters.count, windowEnd + 2 * width + 16)
+                rest = lead + characters[start..<windowEnd]
+                fit = DisplayWidth.fittingCount(rest, width)
+            }
+            guard fit < restCount, protected < fit else { break }
             // Not at a space that holds a reference together ("RFC 5246 §7.4.1").
             var breakAt = rest[protected..<fit].indices.last { rest[$0] == " " && !DisplayWidth.joinsReference(rest, at: $0) }
             // A break between CJK characters, when it comes after the last space.
@@ -92,12 +106,14 @@ public struct HexdumpRenderer: Sendable {
             }
             let at = breakAt ?? fit
             out.append(String(rest[..<at]).replacingTrailingSpaces())
-            let tail = rest[at...].drop { $0 == " " }
-            rest = Array(prefix) + tail
+            var next = start + (at - lead.count)
+            while next < characters.count, characters[next] == " " { next += 1 }
+            start = next
+            lead = prefix
             protected = prefix.count + 1
             if protected >= width { break }
         }
-        out.append(String(rest))
+        out.append(String(lead + characters[start...]))
         return out
     }
 }

@@ -85,6 +85,9 @@ struct ScenarioReader {
         guard description.count >= 20 else {
             throw top.keyError("description", "expected a description that teaches the point (at least 20 characters), got \(description.count)")
         }
+        guard description.count <= LessonWorkLimits.maximumDescriptionCharacters else {
+            throw top.keyError("description", "expected a description of at most \(LessonWorkLimits.maximumDescriptionCharacters) characters, got \(description.count)")
+        }
         let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats", "dh"]) ?? "tls"
         let seed = try top["seed"]?.uint64() ?? 1
         var allowed: [String]

@@ -30,6 +30,9 @@ extension ScenarioReader {
         guard description.count >= 20 else {
             throw top.keyError("description_zh", "expected a Chinese description that teaches the point (at least 20 characters), got \(description.count)")
         }
+        guard description.count <= LessonWorkLimits.maximumDescriptionCharacters else {
+            throw top.keyError("description_zh", "expected a Chinese description of at most \(LessonWorkLimits.maximumDescriptionCharacters) characters, got \(description.count)")
+        }
         guard containsHan(description) else {
             throw descriptionValue.error("expected the description in Chinese, got '\(YAMLValue.clip(description))'")
         }

@@ -81,6 +81,9 @@ extension ScenarioReader {
         let runMs = try top["run_ms"]?.int(1 ... 3_600_000) ?? 10_000
         var actions: [TCPAction] = []
         let list = try top.required("actions", "a list of actions (each a mapping with do)").list()
+        if list.count > LessonWorkLimits.maximumActions {
+            throw top.keyError("actions", "\(list.count) actions, above the \(LessonWorkLimits.maximumActions) a lesson may list")
+        }
         var connected = false
         var sentBytes = 0, floodSYNs = 0
         for item in list {

@@ -15,6 +15,20 @@ public enum LessonWorkLimits {
     public static let maximumSentBytes = 4 << 20
     /// Spoofed SYNs all `syn_flood` actions of a TCP lesson may send.
     public static let maximumFloodSYNs = 100_000
+    /// Characters of a description (English or Chinese): four times the longest lesson's. Every
+    /// surface wraps and lays out the text; a 200 KB one took seconds.
+    public static let maximumDescriptionCharacters = 4_000
+    /// HTTP requests a lesson may make (`http.requests`): each one is a request, a response and,
+    /// for HTTP/1.0 and 0.9, a connection with its own handshake.
+    public static let maximumRequests = 100
+    /// Bytes of one HTTP request, and of the response (YAML aliases make one string count many times).
+    public static let maximumRequestBytes = 16 << 10
+    public static let maximumResponseBytes = 256 << 10
+    /// Bytes a TLS world's HTTP exchange may carry in all (requests, responses, push, handshakes,
+    /// over both legs of a man in the middle): the trace keeps every byte, and every surface shows it.
+    public static let maximumCarriedBytes = 2 << 20
+    /// Actions a TCP lesson may list.
+    public static let maximumActions = 1_000
     /// What a TLS connection's handshake is taken to carry for the estimate: hellos, a certificate
     /// chain, key exchange, Finished, close_notify (a demo chain's handshake is 3–5 KB).
     public static let handshakeAllowanceBytes = 8_192
@@ -38,6 +52,7 @@ extension ScenarioReader {
         var legs = 1
         if case .mitm? = world.attack { legs = 2 }
         try checkSegments(bytes: bytes * legs, tcp: world.tcp, top: top, shorten: world.requests == nil ? "http.response" : "http.response or http.requests")
+        try checkHTTPSize(world, requests: requests, carried: bytes * legs, top: top)
 
         if case .weakClientRandom(let weak)? = world.attack {
             let candidates = (2 * weak.clockWindowMilliseconds + 1) * weak.processIDSpace
@@ -50,6 +65,30 @@ extension ScenarioReader {
                     + (fitting >= 1 ? "with process_id_space \(weak.processIDSpace) use clock_window_ms ≤ \((fitting - 1) / 2), or a smaller process_id_space"
                                     : "use a smaller process_id_space"))
             }
+        }
+    }
+
+    /// The HTTP exchange's size after YAML aliases are expanded: the number of requests, each
+    /// request's and the response's bytes, and all that the run carries; each error sits on the key.
+    private func checkHTTPSize(_ world: TLSWorld, requests: [String], carried: Int, top: YAMLMapping) throws(ScenarioError) {
+        let http = top["http"].flatMap { try? $0.mapping(Self.httpKeys) }
+        func fail(_ key: String, _ message: String) -> ScenarioError {
+            if let http, http.has(key) { return http.keyError(key, message) }
+            return ScenarioError(file: file, line: 1, column: 1, path: "http.\(key)", message: message)
+        }
+        let requestsKey = http?.has("requests") == true ? "requests" : "request"
+        if requests.count > LessonWorkLimits.maximumRequests {
+            throw fail(requestsKey, "\(requests.count) requests, above the \(LessonWorkLimits.maximumRequests) a lesson may make")
+        }
+        if let (index, request) = requests.enumerated().first(where: { $0.element.utf8.count > LessonWorkLimits.maximumRequestBytes }) {
+            throw fail(requestsKey, "request \(index + 1) has \(request.utf8.count) bytes, above the \(LessonWorkLimits.maximumRequestBytes) one request may have")
+        }
+        if world.httpResponse.utf8.count > LessonWorkLimits.maximumResponseBytes {
+            throw fail("response", "the response has \(world.httpResponse.utf8.count) bytes, above the \(LessonWorkLimits.maximumResponseBytes) a lesson's response may have")
+        }
+        if carried > LessonWorkLimits.maximumCarriedBytes {
+            throw fail(world.httpResponse.utf8.count * requests.count >= carried / 2 ? "response" : requestsKey,
+                       "the run would carry about \(carried) bytes (requests, responses and handshakes\(world.attack.map { if case .mitm = $0 { ", on both legs" } else { "" } } ?? "")), above the \(LessonWorkLimits.maximumCarriedBytes) a lesson may ask for; shorten the response or make fewer requests")
         }
     }
 

@@ -146,7 +146,7 @@ extension Run {
     }
 
     func flushDueWrites() {
-        for leg in legs {
+        for leg in activeLegs {
             for e in [leg.initiator, leg.responder] {
                 while let first = e.pendingWrites.first, first.due <= net.now, let id = e.tcp {
                     e.pendingWrites.removeFirst()

@@ -12,6 +12,10 @@ final class Run {
     let net: TCPNetwork
     var events: [TraceEvent] = []
     var legs: [Leg] = []
+    /// The legs still to be driven each round: a leg whose both ends have closed TCP and can
+    /// receive nothing more leaves this list (its events stay in `legs`), so a run of N
+    /// sequential connections (HTTP/1.0) costs N rounds of work, not N² (issue #38 defect 8).
+    var activeLegs: [Leg] = []
     var clientLegs: [Leg] = []
     var plannedConnections: [[String]] = []
     var session: TLSSession?
@@ -125,7 +129,7 @@ final class Run {
         openClientConnection()
         collectNetworkEvents()
         while net.now <= setup.timeLimit {
-            let nextWrite = legs.flatMap { [$0.initiator, $0.responder] }.compactMap { $0.pendingWrites.first?.due }.min()
+            let nextWrite = activeLegs.flatMap { [$0.initiator, $0.responder] }.compactMap { $0.pendingWrites.first?.due }.min()
             if let nextWrite, nextWrite < (net.nextEventTime ?? .max) {
                 net.run(until: nextWrite)
             } else if !net.step() {
@@ -163,6 +167,7 @@ final class Run {
         let leg = Leg(index: index, initiator: client, responder: responder, responderAddress: target)
         leg.requests = plannedConnections[index]
         legs.append(leg)
+        activeLegs.append(leg)
         clientLegs.append(leg)
         note(.tcpOpen, connection: index)
         if index == 0 { for address in listening { passiveOpen(address, port: setup.serverPort) } }
@@ -201,6 +206,7 @@ final class Run {
         leg.downstream = downstream
         downstream.upstream = leg
         legs.append(leg)
+        activeLegs.append(leg)
         do throws(TCPUserError) {
             let id = try net.connect(from: setup.attackerAddress, to: TCPEndpoint(setup.serverAddress, setup.serverPort))
             attackerClient.tcp = id
@@ -213,19 +219,20 @@ final class Run {
     /// After every network step: accept, start TLS once TCP is up, feed what arrived to each
     /// engine, move the HTTP exchanges along, close when done, open the next connection.
     func pump() {
-        for leg in legs where leg.responder.tcp == nil {
+        for leg in activeLegs where leg.responder.tcp == nil {
             if let id = net.accept(on: leg.responderAddress, port: setup.serverPort) {
                 leg.responder.tcp = id
                 if isMITM, leg.downstream == nil, leg.upstream == nil { openUpstream(for: leg) }
             }
         }
-        for leg in legs {
+        for leg in activeLegs {
             drive(leg.initiator, leg: leg)
             drive(leg.responder, leg: leg)
         }
-        for leg in legs { application(leg) }
-        for leg in legs { closeWhenDone(leg) }
+        for leg in activeLegs { application(leg) }
+        for leg in activeLegs { closeWhenDone(leg) }
         flushDueWrites()
+        activeLegs.removeAll(where: isOver)
         if let onPath, !onPath.injections.isEmpty {
             for (p, content) in onPath.injections {
                 spans.append(StreamSpan(source: p.sourceEndpoint, destination: p.destinationEndpoint, firstSequence: p.segment.seq.rawValue,
@@ -239,6 +246,19 @@ final class Run {
            let state = net.state(of: id), state == .timeWait || state == .closed {
             openClientConnection()
         }
+    }
+
+    /// True once a leg can do nothing more, after two rounds in that state (the first still reads
+    /// what arrived before the peer's FIN): both ends closed TCP with nothing left to write, read
+    /// or relay, and each connection in TIME-WAIT or CLOSED — the peer's FIN came, so no data can.
+    func isOver(_ leg: Leg) -> Bool {
+        let ends = [leg.initiator, leg.responder]
+        let quiet = leg.relayQueue.isEmpty && ends.allSatisfy { e in
+            e.closedTCP && e.pendingWrites.isEmpty && e.inbox.isEmpty
+                && (e.tcp.flatMap { net.state(of: $0) }.map { $0 == .timeWait || $0 == .closed } ?? true)
+        }
+        leg.quietRounds = quiet ? leg.quietRounds + 1 : 0
+        return leg.quietRounds >= 2
     }
 
     func drive(_ e: Endpoint, leg: Leg) {

@@ -72,6 +72,8 @@ final class Leg {
     weak var upstream: Leg?
     weak var downstream: Leg?
     var relayQueue: [String] = []
+    /// Rounds in a row in which the leg could do nothing more (``Run/isOver(_:)``).
+    var quietRounds = 0
 
     init(index: Int, initiator: Endpoint, responder: Endpoint, responderAddress: IPv4Address) {
         self.index = index

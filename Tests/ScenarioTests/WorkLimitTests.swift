@@ -93,3 +93,56 @@ struct WorkLimitTests {
         }
     }
 }
+
+/// Issue #38 defect 8: the total work a valid lesson may ask for is bounded after YAML aliases are
+/// expanded — requests, each request's and the response's bytes, all the run carries, the
+/// description's length, a TCP lesson's actions — each error on the key that asks for it.
+@Suite("Bounded lesson work: totals after aliases")
+struct WorkTotalTests {
+    static func requests(_ n: Int) -> String {
+        (0 ..< n).map { "\"GET /\($0) HTTP/1.1\\r\\nHost: example.com\\r\\n\\r\\n\"" }.joined(separator: ", ")
+    }
+
+    @Test func tooManyRequests() {
+        let limit = LessonWorkLimits.maximumRequests
+        let e = validationError(minimal("http: { mode: keep-alive, requests: [\(Self.requests(limit + 1))] }\n"))
+        #expect(e?.path == "http.requests" && e?.message.contains("\(limit + 1) requests, above the \(limit)") == true, "\(e.map { "\($0)" } ?? "valid")")
+        #expect(validationError(minimal("http: { mode: keep-alive, requests: [\(Self.requests(limit))] }\n")) == nil)
+    }
+
+    @Test func aliasesCountEveryTimeTheyAreUsed() {
+        // One 200 KB response named by an anchor and reused by 12 requests: 2.4 MB carried.
+        let body = String(repeating: "x", count: 200_000)
+        let yaml = minimal("http:\n  mode: keep-alive\n  response: &big \"HTTP/1.1 200 OK\\r\\nContent-Length: 200000\\r\\n\\r\\n\(body)\"\n  requests: [\(Self.requests(12))]\n")
+        let e = validationError(yaml)
+        #expect(e?.path == "http.response", "\(e.map { "\($0)" } ?? "valid")")
+        #expect(e?.message.contains("above the \(LessonWorkLimits.maximumCarriedBytes) a lesson may ask for") == true, "\(e.map { "\($0)" } ?? "valid")")
+    }
+
+    @Test func oneResponseOrRequestTooLarge() {
+        let big = String(repeating: "x", count: LessonWorkLimits.maximumResponseBytes)
+        let r = validationError(minimal("http: { response: \"HTTP/1.1 200 OK\\r\\nContent-Length: \(big.count)\\r\\n\\r\\n\(big)\" }\n"))
+        #expect(r?.path == "http.response" && r?.message.contains("above the \(LessonWorkLimits.maximumResponseBytes)") == true, "\(r.map { "\($0)" } ?? "valid")")
+        let long = String(repeating: "a", count: LessonWorkLimits.maximumRequestBytes)
+        let q = validationError(minimal("http: { request: \"GET /\(long) HTTP/1.1\\r\\nHost: example.com\\r\\n\\r\\n\" }\n"))
+        #expect(q?.path == "http.request" && q?.message.contains("request 1 has") == true, "\(q.map { "\($0)" } ?? "valid")")
+    }
+
+    @Test func descriptionsAreBounded() {
+        let limit = LessonWorkLimits.maximumDescriptionCharacters
+        let long = String(repeating: "word ", count: limit / 5 + 1)
+        let e = validationError("title: t\ndescription: \"\(long)\"\nexpect:\n  handshake: success\n")
+        #expect(e?.path == "description" && e?.message.contains("at most \(limit) characters") == true, "\(e.map { "\($0)" } ?? "valid")")
+        let zh = String(repeating: "讲解", count: limit / 2 + 1)
+        let z = validationError(minimal("title_zh: 标题\ndescription_zh: \(zh)\n"))
+        #expect(z?.path == "description_zh", "\(z.map { "\($0)" } ?? "valid")")
+        #expect(validationError("title: t\ndescription: \"\(String(repeating: "word ", count: limit / 5 - 1))\"\nexpect:\n  handshake: success\n") == nil)
+    }
+
+    @Test func tcpActionsAreBounded() {
+        var actions = "actions:\n  - { do: connect }\n"
+        for _ in 0 ..< LessonWorkLimits.maximumActions { actions += "  - { do: send, by: client, bytes: 1 }\n" }
+        let e = validationError("title: t\ndescription: a description long enough to teach\nkind: tcp\n" + actions + "expect:\n  client_state: ESTABLISHED\n")
+        #expect(e?.path == "actions" && e?.message.contains("above the \(LessonWorkLimits.maximumActions)") == true, "\(e.map { "\($0)" } ?? "valid")")
+    }
+}
