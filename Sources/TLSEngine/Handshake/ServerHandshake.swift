@@ -301,7 +301,7 @@ struct ServerHandshake: HandshakeMachine {
                                                        clientExtensions: extensions, ecdhe: false,
                                                        scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
         context.events.append(.negotiated(negotiation(group: nil)))
-        context.events.append(.sessionResumed(sessionID: session.sessionID))
+        context.events.append(.sessionResumed(sessionID: session.sessionID, masterSecret: session.masterSecret))
         context.masterSecret = session.masterSecret
         try context.deriveKeys()
         // RFC 5077 §3.1, Figure 2: a renewed ticket before our ChangeCipherSpec (as OpenSSL does).
