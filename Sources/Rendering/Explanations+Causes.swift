@@ -125,6 +125,7 @@ extension Explanations {
         case .undefinedAlertLevel(let level): return say(key, ["level": "\(level)"])
         case .tooManyEmptyRecords(let limit), .tooManyWarningAlerts(let limit): return say(key, ["limit": "\(limit)"])
         case let .truncated(state, buffered): return say(key, ["state": "\(state)", "bytes": "\(buffered)"])
+        case .extendedMasterSecretDroppedOnResumption: return say("misbehaved.extendedMasterSecretDroppedOnResumption")
         case .nullCompressionNotOffered, .emptyServerNameList, .extendedMasterSecretChangedOnResumption,
              .encryptThenMACChangedOnResumption, .unusableDHPrime, .dhGeneratorOutOfRange, .serverKeyExchangeSignatureInvalid,
              .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid, .finishedMismatch:
@@ -216,6 +217,7 @@ extension Explanations {
         "misbehaved.applicationProtocolNotOffered": "the server chose the application protocol {protocols}, which the client did not offer (RFC 7301 §3.2)",
         "misbehaved.resumedSessionDiffers": "the resumed session had {suite} and {version}",
         "misbehaved.extendedMasterSecretChangedOnResumption": "extended_master_secret differs from the resumed session (RFC 7627 §5.3)",
+        "misbehaved.extendedMasterSecretDroppedOnResumption": "the offered session used the extended master secret and this ClientHello does not offer it: the server MUST abort the abbreviated handshake (RFC 7627 §5.3)",
         "misbehaved.malformedChangeCipherSpec.length": "a change_cipher_spec record of {length} bytes; RFC 5246 §7.1 allows the one byte 1",
         "misbehaved.malformedChangeCipherSpec.value": "change_cipher_spec value {value}; RFC 5246 §7.1 allows only 1",
         "misbehaved.encryptThenMACWithAEAD": "encrypt_then_mac answered with {suite}, an AEAD suite (RFC 7366 §3)",

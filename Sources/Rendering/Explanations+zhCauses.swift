@@ -63,6 +63,7 @@ extension Explanations {
         "misbehaved.applicationProtocolNotOffered": "服务器选择了应用协议 {protocols}，而客户端并没有提供它（RFC 7301 §3.2）",
         "misbehaved.resumedSessionDiffers": "要恢复的会话用的是 {suite} 和 {version}",
         "misbehaved.extendedMasterSecretChangedOnResumption": "extended_master_secret 与要恢复的会话不一致（RFC 7627 §5.3）",
+        "misbehaved.extendedMasterSecretDroppedOnResumption": "客户端提供的会话使用了扩展主密钥，而这次的 ClientHello 没有提供它：服务器必须中止简化握手（RFC 7627 §5.3）",
         "misbehaved.malformedChangeCipherSpec.length": "change_cipher_spec 记录长 {length} 字节；RFC 5246 §7.1 只允许一个字节 1",
         "misbehaved.malformedChangeCipherSpec.value": "change_cipher_spec 的值为 {value}；RFC 5246 §7.1 只允许 1",
         "misbehaved.encryptThenMACWithAEAD": "服务器选择了 AEAD 密码套件 {suite}，却仍回应了 encrypt_then_mac（RFC 7366 §3）",

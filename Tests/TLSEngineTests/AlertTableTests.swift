@@ -19,6 +19,7 @@ struct AlertTableTests {
         (.applicationProtocolNotOffered([.h2]), .illegalParameter),                  // RFC 7301 §3.2
         (.resumedSessionDiffers(suite: .TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .illegalParameter),
         (.extendedMasterSecretChangedOnResumption, .handshakeFailure),               // RFC 7627 §5.3
+        (.extendedMasterSecretDroppedOnResumption, .handshakeFailure),               // RFC 7627 §5.3 (OpenSSL 3.0: alert 40)
         (.malformedChangeCipherSpec(.length(2)), .unexpectedMessage),               // OpenSSL's SSL_R_BAD_CHANGE_CIPHER_SPEC
         (.malformedChangeCipherSpec(.value(2)), .unexpectedMessage),
         (.encryptThenMACWithAEAD(.TLS_RSA_WITH_AES_128_GCM_SHA256), .illegalParameter), // RFC 7366 §3
@@ -81,6 +82,7 @@ struct AlertTableTests {
         (.handshakeFailure, "Reception of a handshake_failure alert message indicates that the sender was unable to negotiate an acceptable set of security parameters given the options available. (RFC 5246 §7.2.2; RFC 5746 §3.4/§3.6, RFC 7627 §5.3, RFC 7366 §3.1 name it for their rules; §7.4.6 for a required certificate not sent)",
          [.peerIncompatible(.dhPrimeTooSmall), .peerIncompatible(.noCommonSuite), .peerIncompatible(.handshakeIncomplete),
           .peerMisbehaved(.renegotiationInfoNotEmpty), .peerMisbehaved(.extendedMasterSecretChangedOnResumption),
+          .peerMisbehaved(.extendedMasterSecretDroppedOnResumption),
           .peerMisbehaved(.encryptThenMACChangedOnResumption), .certificateRefused(.noCertificate)]),
         (.unsupportedExtension, "including any extensions in a ServerHello or Certificate not first offered in the corresponding ClientHello (RFC 8446 §6.2; RFC 5246 §7.4.1.4)",
          [.peerMisbehaved(.extensionNotOffered)]),

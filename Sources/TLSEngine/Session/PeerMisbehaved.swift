@@ -22,6 +22,9 @@ public enum PeerMisbehaved: Sendable, Hashable {
     case resumedSessionDiffers(suite: CipherSuite, version: ProtocolVersion)
     /// Extended master secret on one of the resumed session and the new hellos only (RFC 7627 §5.3).
     case extendedMasterSecretChangedOnResumption
+    /// A session made with the extended master secret offered in a ClientHello without it: RFC 7627
+    /// §5.3, "the server MUST abort the abbreviated handshake".
+    case extendedMasterSecretDroppedOnResumption
     /// A ChangeCipherSpec record that is not the one byte 1 (RFC 5246 §7.1).
     case malformedChangeCipherSpec(ChangeCipherSpecFault)
     /// encrypt_then_mac in a ServerHello that chose an AEAD suite (RFC 7366 §3: never with AEAD).
@@ -79,6 +82,8 @@ public enum PeerMisbehaved: Sendable, Hashable {
             return "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)"
         case let .resumedSessionDiffers(suite, version): return "the resumed session had \(suite) and \(version)"
         case .extendedMasterSecretChangedOnResumption: return "extended_master_secret differs from the resumed session (RFC 7627 §5.3)"
+        case .extendedMasterSecretDroppedOnResumption:
+            return "the offered session used the extended master secret and this ClientHello does not offer it: the server MUST abort the abbreviated handshake (RFC 7627 §5.3)"
         case .malformedChangeCipherSpec(.length(let n)): return "a change_cipher_spec record of \(n) bytes; RFC 5246 §7.1 allows the one byte 1"
         case .malformedChangeCipherSpec(.value(let v)): return "change_cipher_spec value \(v); RFC 5246 §7.1 allows only 1"
         case .encryptThenMACWithAEAD(let suite): return "encrypt_then_mac answered with \(suite), an AEAD suite (RFC 7366 §3)"

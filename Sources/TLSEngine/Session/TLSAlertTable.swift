@@ -57,6 +57,7 @@ public enum TLSAlertTable {
         case .peerIncompatible(.dhPrimeTooSmall), .peerIncompatible(.noCommonSuite), .peerIncompatible(.handshakeIncomplete),
              .peerMisbehaved(.renegotiationInfoNotEmpty),              // RFC 5746 §3.4, §3.6
              .peerMisbehaved(.extendedMasterSecretChangedOnResumption), // RFC 7627 §5.3
+             .peerMisbehaved(.extendedMasterSecretDroppedOnResumption), // RFC 7627 §5.3 (OpenSSL 3.0: inconsistent extms)
              .peerMisbehaved(.encryptThenMACChangedOnResumption),       // RFC 7366 §3.1
              .certificateRefused(.noCertificate):                       // RFC 5246 §7.4.6
             return .handshakeFailure

@@ -39,6 +39,8 @@ public enum TLSEvent: Sendable {
     /// The server did not resume from the ticket the client offered and does a full handshake
     /// instead (RFC 5077 §3.4).
     case sessionTicketRefused(SessionTicketRefusal)
+    /// The server found the offered session and does a full handshake by `rule` (RFC 7627 §5.3).
+    case resumptionDeclined(ResumptionDeclined)
     /// The server did not resume the offered session (cached or in a ticket) because it is older
     /// than the server's ``SessionLifetime`` (or of unknown age); a full handshake follows.
     case sessionExpired(SessionExpiry)

@@ -55,6 +55,7 @@ extension PeerMisbehaved {
         case applicationProtocolNotOffered
         case resumedSessionDiffers
         case extendedMasterSecretChangedOnResumption
+        case extendedMasterSecretDroppedOnResumption
         case malformedChangeCipherSpec
         case encryptThenMACWithAEAD
         case encryptThenMACChangedOnResumption
@@ -87,6 +88,7 @@ extension PeerMisbehaved {
         case .applicationProtocolNotOffered: return .applicationProtocolNotOffered
         case .resumedSessionDiffers: return .resumedSessionDiffers
         case .extendedMasterSecretChangedOnResumption: return .extendedMasterSecretChangedOnResumption
+        case .extendedMasterSecretDroppedOnResumption: return .extendedMasterSecretDroppedOnResumption
         case .malformedChangeCipherSpec: return .malformedChangeCipherSpec
         case .encryptThenMACWithAEAD: return .encryptThenMACWithAEAD
         case .encryptThenMACChangedOnResumption: return .encryptThenMACChangedOnResumption
