@@ -126,6 +126,8 @@ extension Explanations {
         case .tooManyEmptyRecords(let limit), .tooManyWarningAlerts(let limit): return say(key, ["limit": "\(limit)"])
         case let .truncated(state, buffered): return say(key, ["state": "\(state)", "bytes": "\(buffered)"])
         case .extendedMasterSecretDroppedOnResumption: return say("misbehaved.extendedMasterSecretDroppedOnResumption")
+        case let .serverNameNotHostName(offset, byte):
+            return say("misbehaved.serverNameNotHostName", ["byte": PeerMisbehaved.hex(byte), "offset": "\(offset)"])
         case .nullCompressionNotOffered, .emptyServerNameList, .extendedMasterSecretChangedOnResumption,
              .encryptThenMACChangedOnResumption, .unusableDHPrime, .dhGeneratorOutOfRange, .serverKeyExchangeSignatureInvalid,
              .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid, .finishedMismatch:
@@ -210,6 +212,7 @@ extension Explanations {
         "misbehaved.renegotiationInfoNotEmpty.client": "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.4)",
         "misbehaved.renegotiationInfoNotEmpty.server": "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.6)",
         "misbehaved.emptyServerNameList": "the ClientHello's server_name extension is empty (RFC 6066 §3: at least one name)",
+        "misbehaved.serverNameNotHostName": "the server_name host_name has byte {byte} at offset {offset}, which no DNS host name holds (RFC 6066 §3: ASCII letters, digits, hyphens and dots)",
         "misbehaved.pointFormatsLackUncompressed": "ec_point_formats {formats} lacks uncompressed (RFC 8422 §5.1.2)",
         "misbehaved.suiteNotOffered": "the server chose {suite}, which the client did not offer for {version}",
         "misbehaved.compressionNotNull": "compression method {method}",

@@ -56,6 +56,7 @@ extension Explanations {
         "misbehaved.renegotiationInfoNotEmpty.client": "初次握手中 renegotiation_info 必须为空（RFC 5746 §3.4）",
         "misbehaved.renegotiationInfoNotEmpty.server": "初次握手中 renegotiation_info 必须为空（RFC 5746 §3.6）",
         "misbehaved.emptyServerNameList": "ClientHello 的 server_name 扩展是空的（RFC 6066 §3：至少要有一个名字）",
+        "misbehaved.serverNameNotHostName": "server_name 的 host_name 在偏移 {offset} 处有字节 {byte}，任何 DNS 主机名都不含这样的字节（RFC 6066 §3：只能是 ASCII 字母、数字、连字符和点）",
         "misbehaved.pointFormatsLackUncompressed": "ec_point_formats {formats} 中没有 uncompressed（RFC 8422 §5.1.2）",
         "misbehaved.suiteNotOffered": "服务器选择了 {suite}，而客户端在 {version} 下并没有提供它",
         "misbehaved.compressionNotNull": "压缩方法 {method}",

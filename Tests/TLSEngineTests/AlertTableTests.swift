@@ -12,6 +12,7 @@ struct AlertTableTests {
         (.renegotiationInfoNotEmpty(checkedBy: .client), .handshakeFailure),        // RFC 5746 §3.4
         (.renegotiationInfoNotEmpty(checkedBy: .server), .handshakeFailure),        // RFC 5746 §3.6
         (.emptyServerNameList, .decodeError),                                        // RFC 6066 §3 (vector too short)
+        (.serverNameNotHostName(offset: 4, byte: 0), .illegalParameter),             // RFC 6066 §3 (GnuTLS: 47)
         (.pointFormatsLackUncompressed([]), .illegalParameter),                      // RFC 8422 §5.1.2
         (.suiteNotOffered(.TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .illegalParameter),
         (.compressionNotNull(CompressionMethod(rawValue: 1)), .illegalParameter),
@@ -70,6 +71,7 @@ struct AlertTableTests {
         (.illegalParameter, "A field in the handshake was out of range or inconsistent with other fields. (RFC 5246 §7.2.2)",
          [.invalidMessage(.illegalParameter), .invalidMessage(.duplicateExtension),
           .peerMisbehaved(.nullCompressionNotOffered), .peerMisbehaved(.pointFormatsLackUncompressed),
+          .peerMisbehaved(.serverNameNotHostName),
           .peerMisbehaved(.suiteNotOffered), .peerMisbehaved(.compressionNotNull), .peerMisbehaved(.applicationProtocolNotOffered),
           .peerMisbehaved(.resumedSessionDiffers), .peerMisbehaved(.unusableDHPrime), .peerMisbehaved(.dhGeneratorOutOfRange),
           .peerMisbehaved(.invalidDHPublicValue), .peerMisbehaved(.groupNotOffered), .peerMisbehaved(.invalidECDHPublicKey),

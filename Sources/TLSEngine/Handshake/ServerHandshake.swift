@@ -135,6 +135,16 @@ struct ServerHandshake: HandshakeMachine {
                 guard !names.isEmpty else {
                     throw .peerMisbehaved(.emptyServerNameList)
                 }
+                // RFC 6066 §3: a host_name is an ASCII DNS host name; one with a NUL (which would cut
+                // it short for C code, "good.example\0.evil") or any other byte no host name holds is
+                // refused. Alert: illegal_parameter (RFC 5246 §7.2.2, "a field in the handshake was out
+                // of range"), as GnuTLS sends — not unrecognized_name(112), which RFC 6066 §3 keeps for
+                // a well-formed name the server does not recognize (OpenSSL sends 112 here).
+                for entry in names where entry.nameType == ServerName.hostNameType {
+                    if let (offset, byte) = entry.firstNonHostNameByte {
+                        throw .peerMisbehaved(.serverNameNotHostName(offset: offset, byte: byte))
+                    }
+                }
                 context.serverName = names.first?.hostName
             case .signatureAlgorithms(let schemes): signatureOffer = schemes
             case .supportedGroups(let list): groups = list

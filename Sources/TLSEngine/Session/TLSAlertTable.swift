@@ -34,6 +34,7 @@ public enum TLSAlertTable {
         // illegal_parameter: "A field in the handshake was out of range or inconsistent with other fields."
         case .invalidMessage(.illegalParameter), .invalidMessage(.duplicateExtension),
              .peerMisbehaved(.nullCompressionNotOffered), .peerMisbehaved(.pointFormatsLackUncompressed),
+             .peerMisbehaved(.serverNameNotHostName),           // RFC 6066 §3 (GnuTLS; OpenSSL: unrecognized_name)
              .peerMisbehaved(.suiteNotOffered), .peerMisbehaved(.compressionNotNull),
              .peerMisbehaved(.applicationProtocolNotOffered),   // RFC 7301 §3.2
              .peerMisbehaved(.resumedSessionDiffers), .peerMisbehaved(.unusableDHPrime),

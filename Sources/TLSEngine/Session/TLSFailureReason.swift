@@ -48,6 +48,7 @@ extension PeerMisbehaved {
         case nullCompressionNotOffered
         case renegotiationInfoNotEmpty
         case emptyServerNameList
+        case serverNameNotHostName
         case pointFormatsLackUncompressed
         case suiteNotOffered
         case compressionNotNull
@@ -81,6 +82,7 @@ extension PeerMisbehaved {
         case .nullCompressionNotOffered: return .nullCompressionNotOffered
         case .renegotiationInfoNotEmpty: return .renegotiationInfoNotEmpty
         case .emptyServerNameList: return .emptyServerNameList
+        case .serverNameNotHostName: return .serverNameNotHostName
         case .pointFormatsLackUncompressed: return .pointFormatsLackUncompressed
         case .suiteNotOffered: return .suiteNotOffered
         case .compressionNotNull: return .compressionNotNull
