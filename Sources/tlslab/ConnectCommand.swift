@@ -47,7 +47,7 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "server_name to send and the name the certificate must match (default: HOST when it is a name).")
     var servername: String?
 
-    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all TLSLab implements.")
+    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all 23 suites TLSLab implements, in OpenSSL's order of preference.")
     var suites: [String] = []
 
     @Option(help: "PEM file of trust anchors for the default policy.")
@@ -193,7 +193,7 @@ struct ConnectCommand: ParsableCommand {
         let name = servername ?? (isAddress ? nil : host)
 
         let offered: [CipherSuite]
-        do { offered = try PeerOptions.suites(suites, defaults: CipherSuite.offerWithECDSA) } catch { throw CLIError.badInput("\(error)") }
+        do { offered = try PeerOptions.suites(suites, defaults: CipherSuite.openSSLOrder) } catch { throw CLIError.badInput("\(error)") }
         let anchors: [X509Certificate]
         do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
         let atsPolicy: ATSPolicy? = ats
