@@ -63,4 +63,16 @@ struct ServeLogLineTests {
         #expect(serve.wait(for: "the client sent close_notify before a request", seconds: 5), "\(serve.output.suffix(1500))")
         #expect(!serve.output.contains("during the handshake"), "\(serve.output.suffix(1500))")
     }
+
+    @Test("a ClientHello whose server_name holds a NUL: serve answers illegal_parameter and logs the byte and the rule (RFC 6066 §3)")
+    func serverNameWithNUL() throws {
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe([], pki: pki)
+        defer { serve.stop() }
+        var client = try ClientRoleTests.client(port: port, pki: pki, serverName: "localhost\u{0}.evil")
+        client.request = nil
+        let r = client.run()
+        #expect(r.failure == .fatalAlertReceived(from: .server, .illegalParameter), "\(r.failureText ?? "success")")
+        #expect(serve.wait(for: "the server_name host_name has byte 0x00 at offset 9", seconds: 5), "\(serve.output.suffix(1500))")
+    }
 }
