@@ -16,7 +16,7 @@ final class HostileServer: @unchecked Sendable {
     var port: UInt16 { listener.port }
     private let done = DispatchSemaphore(value: 0)
 
-    init(pki: TestPKI, chunks: @escaping @Sendable () -> [[UInt8]], pause: Double = 0, ending: Ending) throws {
+    init(pki: TestPKI, h2: Bool = false, chunks: @escaping @Sendable () -> [[UInt8]], pause: Double = 0, ending: Ending) throws {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
         listener = try TCPListener(port: 0)
         let listener = listener, done = done
@@ -24,7 +24,9 @@ final class HostileServer: @unchecked Sendable {
             defer { done.signal() }
             guard let socket = try? listener.accept(timeoutMilliseconds: 10_000) else { return }
             defer { socket.close() }
-            var server = TLSServer(configuration: TLSServerConfiguration(identity: identity, random: SystemRandom()))
+            var configuration = TLSServerConfiguration(identity: identity, random: SystemRandom())
+            if h2 { configuration.applicationProtocols = [.h2] }
+            var server = TLSServer(configuration: configuration)
             var request: [UInt8] = []
             while !request.contains(10) || !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
                 guard let bytes = try? socket.read(timeoutMilliseconds: 5_000), !bytes.isEmpty else { return }
@@ -55,14 +57,16 @@ final class HostileServer: @unchecked Sendable {
 @Suite("RealPeer: connect bounds and checks the HTTP response", .serialized,
        CrossCheckRequirement.trait(Tools.openssl != nil, missing: "openssl is not on the PATH"))
 struct ResponseBoundsTests {
-    static func run(_ server: HostileServer, pki: TestPKI, maxBytes: Int = 1 << 20, responseTimeout: Int32 = 10_000) throws -> RealClient.Result {
-        try timed(server, pki: pki, maxBytes: maxBytes, responseTimeout: responseTimeout).result
+    static func run(_ server: HostileServer, pki: TestPKI, maxBytes: Int = 1 << 20, responseTimeout: Int32 = 10_000,
+                    h2: Bool = false) throws -> RealClient.Result {
+        try timed(server, pki: pki, maxBytes: maxBytes, responseTimeout: responseTimeout, h2: h2).result
     }
 
     /// The client's result and how long its run took (the server's own wait not counted).
     static func timed(_ server: HostileServer, pki: TestPKI, maxBytes: Int = 1 << 20,
-                      responseTimeout: Int32 = 10_000) throws -> (result: RealClient.Result, seconds: Double) {
+                      responseTimeout: Int32 = 10_000, h2: Bool = false) throws -> (result: RealClient.Result, seconds: Double) {
         var client = try ClientRoleTests.client(port: server.port, pki: pki)
+        if h2 { client.configuration.applicationProtocols = [.h2] }
         client.maxResponseBytes = maxBytes
         client.responseTimeoutMilliseconds = responseTimeout
         defer { server.wait() }
@@ -162,5 +166,27 @@ struct ResponseBoundsTests {
         #expect(c.status == 0, "\(c.output.suffix(800))")
         let bad = try runTool(tlslab, ["connect", "127.0.0.1:9", "--max-response-bytes", "0"], in: pki.dir)
         #expect(bad.status != 0 && bad.output.contains("--max-response-bytes"), "\(bad.output)")
+    }
+
+    /// HTTP/2 frames that never end the exchange: an empty SETTINGS, then PINGs (each answered, none a response).
+    static let settings: [UInt8] = [0, 0, 0, 4, 0, 0, 0, 0, 0]
+    static let ping: [UInt8] = [0, 0, 8, 6, 0, 0, 0, 0, 0] + [UInt8](repeating: 7, count: 8)
+
+    @Test("HTTP/2: endless frames stop at the size limit; frames that drip stop at the overall deadline")
+    func http2Bounds() throws {
+        let pki = try TestPKI.require()
+        let flood = try HostileServer(pki: pki, h2: true, chunks: {
+            [Self.settings] + Array(repeating: Array([[UInt8]](repeating: Self.ping, count: 600).joined()), count: 40)
+        }, ending: .hold(seconds: 2))  // open while the client reads: its PING ACKs still have somewhere to go
+        let f = try Self.run(flood, pki: pki, maxBytes: 100_000, h2: true)
+        #expect(f.applicationProtocol == .h2)
+        #expect(f.failure == .responseTooLarge(limit: 100_000), "\(f.failureText ?? "success")")
+        let drip = try HostileServer(pki: pki, h2: true, chunks: { [Self.settings] + Array(repeating: Self.ping, count: 12) },
+                                     pause: 0.4, ending: .closeNotify)
+        let (d, elapsed) = try Self.timed(drip, pki: pki, responseTimeout: 2_000, h2: true)
+        guard case .responseTimedOut(2_000, _)? = d.failure else {
+            Issue.record("expected the deadline: \(d.failureText ?? "success")"); return
+        }
+        #expect(elapsed < 6, "\(elapsed)")
     }
 }
