@@ -204,6 +204,9 @@ struct ServerHandshake: HandshakeMachine {
             guard session.extendedMasterSecret == context.extendedMasterSecret else {
                 if !session.extendedMasterSecret {
                     context.events.append(.resumptionDeclined(ResumptionDeclined(offer: offer, rule: .extendedMasterSecretOnlyInHello)))
+                } else if offer == .ticket {
+                    // An EMS session, the client offers EMS, this server no longer uses it: its own setting.
+                    context.events.append(.sessionTicketRefused(.sessionMismatch))
                 }
                 return false
             }
