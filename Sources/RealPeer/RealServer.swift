@@ -45,10 +45,11 @@ public struct ServedConnection: Sendable {
         let first = request.map { HTTP1Request.requestLine(Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) }
         let line = first.map { " \"\($0)\"" } ?? ""
         let alpn = facts.applicationProtocol.map { " ALPN \($0)" } ?? ""
-        // The statuses actually sent, each once, in order: 200, or 413/431 for a refused HTTP/2 stream.
+        // The statuses actually sent, each once, in order: 200, or 413/431 for a refused HTTP/2 stream;
+        // "-" when no response was sent (an HTTP/2 client that asked nothing).
         var seen = Set<String>()
         let statuses = responseStatuses.filter { seen.insert($0).inserted }
-        let answer = statuses.isEmpty ? "no response" : statuses.joined(separator: ", ")
+        let answer = statuses.isEmpty ? "-" : statuses.joined(separator: ", ")
         return TerminalText.escaped("\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(alpn)\(who)\(line) → \(answer)")
     }
 }

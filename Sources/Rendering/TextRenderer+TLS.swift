@@ -77,7 +77,11 @@ extension TextRenderer {
             values["age"] = expiry.ageSeconds.map { "\($0)" }
             return [row(t, at: actor, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
         case .resumptionDeclined(let declined):
-            let values = ["actor": name(actor), "offer": say("session.offer.\(declined.offer.rawValue)")]
+            let offer = switch declined.offer {
+            case .sessionID: say("session.offer.sessionID")
+            case .ticket: say("session.offer.ticket")
+            }
+            let values = ["actor": name(actor), "offer": offer]
             switch declined.rule {
             case .extendedMasterSecretOnlyInHello:
                 return [row(t, at: actor, say("ladder.resumptionDeclined.extendedMasterSecretOnlyInHello", values), .alert)]
