@@ -21,6 +21,12 @@ public struct RealClient {
     public var timeoutMilliseconds: Int32
     /// The whole handshake must finish within this, however the server paces its bytes.
     public var handshakeTimeoutMilliseconds: Int32
+    /// The whole response must arrive within this after the request is sent, however the server
+    /// paces its bytes (one byte every few seconds holds no client forever).
+    public var responseTimeoutMilliseconds: Int32 = 60_000
+    /// The most response bytes read (HTTP/1.x: the response; HTTP/2: the decrypted frames); past it,
+    /// reading stops and the exchange fails.
+    public var maxResponseBytes = 16 << 20
     /// The clock the engine is handed (it reads none): when the handshake starts, a session whose
     /// ticket's ticket_lifetime_hint has passed is not offered; a ticket received is stamped with it
     /// (RFC 5077 §3.3). The system clock; tests inject their own.
@@ -193,11 +199,24 @@ public struct RealClient {
             }
             deliver(connection.start())
             if !early.isEmpty { deliver(connection.receive(early)) }
+            // The responses are bounded in time and size, as over HTTP/1.x: the decrypted bytes count.
+            let responseDeadline = Deadline(milliseconds: responseTimeoutMilliseconds)
+            var received = early.count
             while failure == nil, !connection.isExchangeComplete, client.isConnected {
+                if received > maxResponseBytes {
+                    recorder.socket(.responseLimitReached(bytes: maxResponseBytes))
+                    failure = .responseTooLarge(limit: maxResponseBytes)
+                    break
+                }
                 let bytes: [UInt8]
-                do throws(SocketError) { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
-                    recorder.socket(.readFailed(error))
-                    failure = .nothingReceived(.response, http2: true, error)
+                do throws(SocketError) { bytes = try socket.read(before: responseDeadline, perRead: timeoutMilliseconds) } catch {
+                    if responseDeadline.hasPassed {
+                        recorder.socket(.responseDeadlinePassed(milliseconds: Int(responseDeadline.milliseconds)))
+                        failure = .responseTimedOut(milliseconds: Int(responseDeadline.milliseconds), bytes: received)
+                    } else {
+                        recorder.socket(.readFailed(error))
+                        failure = .nothingReceived(.response, http2: true, error)
+                    }
                     break
                 }
                 if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
@@ -207,6 +226,7 @@ public struct RealClient {
                 // close_notify that came in the same read.
                 let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
                 recorder.record(step.events[..<split], by: .client)
+                received += step.applicationData.count
                 if !step.applicationData.isEmpty { deliver(connection.receive(step.applicationData)) }
                 recorder.record(step.events[split...], by: .client)
                 if !step.output.isEmpty {
@@ -248,7 +268,6 @@ public struct RealClient {
             failure = .closeNotifyBeforeRequest(from: .server)
             request = nil
         }
-        response = early
         if let request {
             recorder.phase(.http(overTLS: true))
             recorder.http(.requestSent(request), by: .client)
@@ -257,22 +276,43 @@ public struct RealClient {
             } catch {
                 failure = .couldNotSend(.request, error)
             }
-            while failure == nil, client.isConnected, !HTTPResponse.isComplete(response) {
+            var reader = HTTP1ResponseReader(headRequest: request.hasPrefix("HEAD "))
+            reader.append(early)
+            let deadline = Deadline(milliseconds: responseTimeoutMilliseconds)
+            var closeNotify = false
+            while failure == nil, client.isConnected, !reader.isComplete, reader.count <= maxResponseBytes {
                 let bytes: [UInt8]
-                do throws(SocketError) { bytes = try socket.read(timeoutMilliseconds: timeoutMilliseconds) } catch {
-                    recorder.socket(.readFailed(error))
-                    if response.isEmpty { failure = .nothingReceived(.response, http2: false, error) }
+                do throws(SocketError) { bytes = try socket.read(before: deadline, perRead: timeoutMilliseconds) } catch {
+                    if deadline.hasPassed {
+                        recorder.socket(.responseDeadlinePassed(milliseconds: Int(deadline.milliseconds)))
+                        failure = .responseTimedOut(milliseconds: Int(deadline.milliseconds), bytes: reader.count)
+                    } else {
+                        recorder.socket(.readFailed(error))
+                        if reader.count == 0 { failure = .nothingReceived(.response, http2: false, error) }
+                    }
                     break
                 }
                 if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
                 recorder.read(bytes.count)
                 let step = client.receive(bytes)
-                response += step.applicationData
+                reader.append(step.applicationData)
+                closeNotify = closeNotify || step.closeNotifyReceived
                 _ = send(step)
                 if let alert = step.fatalAlertReceived { failure = .fatalAlertReceived(from: .server, alert.alertDescription) }
                 if let (alert, cause) = step.fatalAlertSent { failure = .fatalAlertSent(by: .client, alert.alertDescription, cause) }
             }
-            if failure == nil, response.isEmpty { failure = .peerClosedBeforeMessage(.server, .response, started: false) }
+            if failure == nil, reader.count > maxResponseBytes, !reader.isComplete {
+                recorder.socket(.responseLimitReached(bytes: maxResponseBytes))
+                failure = .responseTooLarge(limit: maxResponseBytes)
+            }
+            if failure == nil, reader.count == 0 { failure = .peerClosedBeforeMessage(.server, .response, started: false) }
+            // RFC 9112 §8: a response cut short of its framing is incomplete; one that runs to the end of
+            // the connection is whole only when that end is close_notify (RFC 5246 §7.2.1).
+            if failure == nil, !reader.isComplete, let cut = reader.truncation(closeNotify: closeNotify) {
+                failure = .responseTruncated(cut)
+            }
+            // At most the limit is kept (one read may have brought up to 64 KiB more).
+            response = reader.count > maxResponseBytes ? Array(reader.bytes.prefix(maxResponseBytes)) : reader.bytes
             recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)
         }
         recorder.phase(.closing(.closeNotifyAndSocketClose))
@@ -285,18 +325,4 @@ public struct RealClient {
 extension ProtocolName {
     /// HTTP/1.1 or HTTP/1.0 (the ALPN IDs `http/1.1`, `http/1.0`): what the real peers speak.
     public var isHTTP1: Bool { self == .http11 || self == "http/1.0" }
-}
-
-/// Just enough HTTP/1.x to know when a response is whole.
-enum HTTPResponse {
-    /// Headers ended and Content-Length bytes of body arrived (without Content-Length: never, the
-    /// close ends it).
-    static func isComplete(_ bytes: [UInt8]) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let end = text.range(of: "\r\n\r\n") else { return false }
-        let headers = text[..<end.lowerBound].lowercased()
-        guard let line = headers.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return false }
-        return text.utf8.count - text[..<end.upperBound].utf8.count >= length
-    }
 }

@@ -29,6 +29,9 @@ public struct ServedConnection: Sendable {
     public var failure: ExchangeFailure?
     /// The HTTP request received (first line and headers), if any.
     public var request: String?
+    /// The status of each response sent, in order (HTTP/2: each stream's :status, 413 and 431
+    /// included, RFC 9113 §8.3.2; HTTP/1.x: the page's 200).
+    public var responseStatuses: [String] = []
     public var keyLog: KeyLogEntry?
 
     /// One line for the server's log. Everything the client controls (request line, certificate
@@ -42,7 +45,12 @@ public struct ServedConnection: Sendable {
         let first = request.map { HTTP1Request.requestLine(Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) }
         let line = first.map { " \"\($0)\"" } ?? ""
         let alpn = facts.applicationProtocol.map { " ALPN \($0)" } ?? ""
-        return TerminalText.escaped("\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(alpn)\(who)\(line) → 200")
+        // The statuses actually sent, each once, in order: 200, or 413/431 for a refused HTTP/2 stream;
+        // "-" when no response was sent (an HTTP/2 client that asked nothing).
+        var seen = Set<String>()
+        let statuses = responseStatuses.filter { seen.insert($0).inserted }
+        let answer = statuses.isEmpty ? "-" : statuses.joined(separator: ", ")
+        return TerminalText.escaped("\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(alpn)\(who)\(line) → \(answer)")
     }
 }
 
@@ -199,6 +207,7 @@ public final class RealServer: @unchecked Sendable {
                 recorder.socket(.writeFailed(bytes: bytes.count, error))
             }
         }
+        var statuses: [String] = []
         func finish(_ failure: ExchangeFailure?, request: String? = nil) -> ServedConnection {
             if let failure { recorder.http(.failed(failure), by: .server) }
             socket.shutdownWrite()
@@ -219,7 +228,7 @@ public final class RealServer: @unchecked Sendable {
             facts.extendedMasterSecret = server.usesExtendedMasterSecret
             facts.applicationProtocol = server.negotiatedApplicationProtocol
             return ServedConnection(trace: recorder.trace, facts: facts, failure: failure, request: request,
-                                    keyLog: recorder.keyLog)
+                                    responseStatuses: statuses, keyLog: recorder.keyLog)
         }
 
         recorder.phase(.tlsHandshake)
@@ -261,6 +270,11 @@ public final class RealServer: @unchecked Sendable {
                 return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause))
             }
             if server.stateName == .closed || server.stateName == .failed {
+                // The client's Finished and its close_notify in one read (a resumed handshake's last
+                // flight, then a client that closes at once): the handshake did complete.
+                if step.handshakeCompleted && step.closeNotifyReceived {
+                    return finish(early.isEmpty ? .closeNotifyBeforeRequest(from: .client) : .closeNotifyMidConnection(from: .client))
+                }
                 return finish(.peerEndedHandshake(.client))
             }
         }
@@ -297,6 +311,7 @@ public final class RealServer: @unchecked Sendable {
                 guard !data.isEmpty else { return nil }
                 let out = connection.receive(data)
                 for case .requestReceived(let text) in out.messages { request = request ?? Self.requestLine(text) + text }
+                for case .responseSent(let text) in out.messages { statuses.append(Self.status(text)) }
                 return recorder.perform(out, by: .server, socket: socket) { (bytes) throws(TLSError) -> TLSStep? in
                     server.isConnected ? try server.sendApplicationData(bytes) : nil
                 }
@@ -438,6 +453,7 @@ public final class RealServer: @unchecked Sendable {
         do throws(TLSError) { send(try server.sendApplicationData(Array(response.utf8))) } catch {
             return finish(.couldNotSend(.response, error), request: requestText)
         }
+        statuses.append("200")
         recorder.phase(.closing(.closeNotifyAndSocketClose))
         send(server.close())
         return finish(nil, request: requestText)
@@ -453,6 +469,12 @@ extension RealServer {
             if line.hasPrefix(":path: ") { path = String(line.dropFirst(7)) }
         }
         return "\(method) \(path) HTTP/2\r\n"
+    }
+
+    /// The :status of an HTTP/2 response as the connection reports it (``HTTP2Message/text(_:body:)``).
+    static func status(_ text: String) -> String {
+        for line in text.split(separator: "\r\n") where line.hasPrefix(":status: ") { return String(line.dropFirst(9)) }
+        return "?"
     }
 }
 

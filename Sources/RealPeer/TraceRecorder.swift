@@ -113,7 +113,8 @@ struct TraceRecorder {
             switch event {
             case .handshakeSent(.clientHello(let hello), _), .handshakeReceived(.clientHello(let hello), _):
                 clientRandom = clientRandom ?? hello.random.bytes
-            case .derived(.masterSecret(_, _, _, _, let secret)):
+            case .derived(.masterSecret(_, _, _, _, let secret)), .sessionResumed(_, let secret):
+                // A resumed connection has its own client_random and the session's master secret.
                 masterSecret = secret
             default:
                 break
@@ -161,7 +162,7 @@ public struct KeyLogEntry: Sendable, Hashable {
             switch tls {
             case .handshakeSent(.clientHello(let hello), _), .handshakeReceived(.clientHello(let hello), _):
                 random = random ?? hello.random.bytes
-            case .derived(.masterSecret(_, _, _, _, let secret)):
+            case .derived(.masterSecret(_, _, _, _, let secret)), .sessionResumed(_, let secret):
                 master = secret
             default:
                 break

@@ -125,6 +125,9 @@ extension Explanations {
         case .undefinedAlertLevel(let level): return say(key, ["level": "\(level)"])
         case .tooManyEmptyRecords(let limit), .tooManyWarningAlerts(let limit): return say(key, ["limit": "\(limit)"])
         case let .truncated(state, buffered): return say(key, ["state": "\(state)", "bytes": "\(buffered)"])
+        case .extendedMasterSecretDroppedOnResumption: return say("misbehaved.extendedMasterSecretDroppedOnResumption")
+        case let .serverNameNotHostName(offset, byte):
+            return say("misbehaved.serverNameNotHostName", ["byte": PeerMisbehaved.hex(byte), "offset": "\(offset)"])
         case .nullCompressionNotOffered, .emptyServerNameList, .extendedMasterSecretChangedOnResumption,
              .encryptThenMACChangedOnResumption, .unusableDHPrime, .dhGeneratorOutOfRange, .serverKeyExchangeSignatureInvalid,
              .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid, .finishedMismatch:
@@ -209,6 +212,7 @@ extension Explanations {
         "misbehaved.renegotiationInfoNotEmpty.client": "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.4)",
         "misbehaved.renegotiationInfoNotEmpty.server": "renegotiation_info must be empty in an initial handshake (RFC 5746 §3.6)",
         "misbehaved.emptyServerNameList": "the ClientHello's server_name extension is empty (RFC 6066 §3: at least one name)",
+        "misbehaved.serverNameNotHostName": "the server_name host_name has byte {byte} at offset {offset}, which no DNS host name holds (RFC 6066 §3: ASCII letters, digits, hyphens and dots)",
         "misbehaved.pointFormatsLackUncompressed": "ec_point_formats {formats} lacks uncompressed (RFC 8422 §5.1.2)",
         "misbehaved.suiteNotOffered": "the server chose {suite}, which the client did not offer for {version}",
         "misbehaved.compressionNotNull": "compression method {method}",
@@ -216,6 +220,7 @@ extension Explanations {
         "misbehaved.applicationProtocolNotOffered": "the server chose the application protocol {protocols}, which the client did not offer (RFC 7301 §3.2)",
         "misbehaved.resumedSessionDiffers": "the resumed session had {suite} and {version}",
         "misbehaved.extendedMasterSecretChangedOnResumption": "extended_master_secret differs from the resumed session (RFC 7627 §5.3)",
+        "misbehaved.extendedMasterSecretDroppedOnResumption": "the offered session used the extended master secret and this ClientHello does not offer it: the server MUST abort the abbreviated handshake (RFC 7627 §5.3)",
         "misbehaved.malformedChangeCipherSpec.length": "a change_cipher_spec record of {length} bytes; RFC 5246 §7.1 allows the one byte 1",
         "misbehaved.malformedChangeCipherSpec.value": "change_cipher_spec value {value}; RFC 5246 §7.1 allows only 1",
         "misbehaved.encryptThenMACWithAEAD": "encrypt_then_mac answered with {suite}, an AEAD suite (RFC 7366 §3)",

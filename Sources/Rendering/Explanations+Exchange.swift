@@ -44,6 +44,12 @@ extension Explanations {
         "exchange.http2StreamReset": "HTTP/2: the server reset the request's stream with RST_STREAM {code}",
         "exchange.http2PartlyAnswered": "the server answered {answered} of {requests} HTTP/2 requests",
         "exchange.http2ResponseIncomplete": "the server closed before the HTTP/2 response ended",
+        "exchange.responseTooLarge": "the response is longer than the limit of {limit} bytes: stopped reading and closed",
+        "exchange.responseTimedOut": "the response was not complete within the {ms} ms deadline ({bytes} bytes received): closed",
+        "exchange.responseTruncated.headIncomplete": "the connection ended after {bytes} bytes, before the end of the response head: the response is incomplete (RFC 9112 §8)",
+        "exchange.responseTruncated.shorterThanContentLength": "the response body has {received} of the {expected} bytes its Content-Length announced: the response is incomplete (RFC 9112 §8)",
+        "exchange.responseTruncated.chunkedUnterminated": "the chunked response body ended without its last chunk after {bytes} bytes: the response is incomplete (RFC 9112 §7.1, §8)",
+        "exchange.responseTruncated.notClosedProperly": "the response body runs to the end of the connection, which ended without close_notify after {bytes} bytes: it may have been cut short (RFC 5246 §7.2.1, RFC 9112 §8)",
         "exchange.drainStopped": "{failure}; the client kept sending after we were done: stopped draining after {bytes} bytes",
         "requestLine.notThreeParts": "the request line is not METHOD SP TARGET SP HTTP-VERSION (RFC 9112 §3)",
         "requestLine.methodNotToken": "the method is not a token (RFC 9110 §9.1)",
@@ -112,6 +118,18 @@ extension Explanations {
             return say("exchange.http2PartlyAnswered", ["answered": "\(answered)", "requests": "\(requests)"])
         case .http2ResponseIncomplete:
             return say("exchange.http2ResponseIncomplete")
+        case .responseTooLarge(let limit):
+            return say("exchange.responseTooLarge", ["limit": "\(limit)"])
+        case let .responseTimedOut(ms, bytes):
+            return say("exchange.responseTimedOut", ["ms": "\(ms)", "bytes": "\(bytes)"])
+        case .responseTruncated(.headIncomplete(let bytes)):
+            return say("exchange.responseTruncated.headIncomplete", ["bytes": "\(bytes)"])
+        case let .responseTruncated(.shorterThanContentLength(received, expected)):
+            return say("exchange.responseTruncated.shorterThanContentLength", ["received": "\(received)", "expected": "\(expected)"])
+        case .responseTruncated(.chunkedUnterminated(let bytes)):
+            return say("exchange.responseTruncated.chunkedUnterminated", ["bytes": "\(bytes)"])
+        case .responseTruncated(.notClosedProperly(let bytes)):
+            return say("exchange.responseTruncated.notClosedProperly", ["bytes": "\(bytes)"])
         case let .drainStopped(inner, bytes):
             return say("exchange.drainStopped", ["failure": exchangeFailure(inner), "bytes": "\(bytes)"])
         }

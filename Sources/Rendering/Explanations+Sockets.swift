@@ -22,6 +22,8 @@ extension Explanations {
         "socket.closed": "close(): {written} bytes written, {read} bytes read in {reads} read(s)",
         "socket.handshakeDeadline": "handshake deadline of {ms} ms passed",
         "socket.requestDeadline": "request deadline of {ms} ms passed",
+        "socket.responseDeadline": "response deadline of {ms} ms passed",
+        "socket.responseLimit": "the response reached the limit of {bytes} bytes: stopped reading",
         "socket.serverClosed": "read() returned 0: the server closed the connection",
         "socket.clientClosed": "read() returned 0: the client closed the connection",
         "socketError.lookup": "cannot resolve {host}: {reason}",
@@ -51,6 +53,8 @@ extension Explanations {
             return say("socket.closed", ["written": "\(written)", "read": "\(read)", "reads": "\(reads)"])
         case let .handshakeDeadlinePassed(ms): return say("socket.handshakeDeadline", ["ms": "\(ms)"])
         case let .requestDeadlinePassed(ms): return say("socket.requestDeadline", ["ms": "\(ms)"])
+        case let .responseDeadlinePassed(ms): return say("socket.responseDeadline", ["ms": "\(ms)"])
+        case let .responseLimitReached(bytes): return say("socket.responseLimit", ["bytes": "\(bytes)"])
         case let .readFailed(error): return socketError(error)
         case let .peerClosed(peer): return say(peer == .server ? "socket.serverClosed" : "socket.clientClosed")
         }

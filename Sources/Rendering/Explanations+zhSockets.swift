@@ -14,6 +14,8 @@ extension Explanations {
         "socket.closed": "close()：写出 {written} 字节，读入 {read} 字节，共 {reads} 次读取",
         "socket.handshakeDeadline": "握手期限 {ms} ms 已过",
         "socket.requestDeadline": "请求期限 {ms} ms 已过",
+        "socket.responseDeadline": "响应期限 {ms} ms 已过",
+        "socket.responseLimit": "响应达到了 {bytes} 字节的上限：停止读取",
         "socket.serverClosed": "read() 返回 0：服务器关闭了连接",
         "socket.clientClosed": "read() 返回 0：客户端关闭了连接",
         "socketError.lookup": "无法解析 {host}：{reason}",

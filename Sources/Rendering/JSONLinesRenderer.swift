@@ -218,6 +218,9 @@ public struct JSONLinesRenderer: Sendable {
             return [("event", .string("tls_session_expired")), ("offer", .string(expiry.offer.rawValue)),
                     ("age", expiry.ageSeconds.map { .number(String($0)) } ?? .null),
                     ("lifetime", .number(String(expiry.lifetimeSeconds)))]
+        case .resumptionDeclined(let declined):
+            return [("event", .string("tls_resumption_declined")), ("offer", .string(declined.offer.rawValue)),
+                    ("rule", .string(declined.rule.rawValue))]
         case .sessionTicketExpired(let expiry):
             return [("event", .string("tls_session_ticket_expired")), ("age", .number(String(expiry.ageSeconds))),
                     ("lifetime_hint", .number(String(expiry.lifetimeHintSeconds)))]

@@ -76,6 +76,16 @@ extension TextRenderer {
             var values = ["actor": name(actor), "offer": say("session.offer.\(expiry.offer.rawValue)"), "lifetime": "\(expiry.lifetimeSeconds)"]
             values["age"] = expiry.ageSeconds.map { "\($0)" }
             return [row(t, at: actor, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
+        case .resumptionDeclined(let declined):
+            let offer = switch declined.offer {
+            case .sessionID: say("session.offer.sessionID")
+            case .ticket: say("session.offer.ticket")
+            }
+            let values = ["actor": name(actor), "offer": offer]
+            switch declined.rule {
+            case .extendedMasterSecretOnlyInHello:
+                return [row(t, at: actor, say("ladder.resumptionDeclined.extendedMasterSecretOnlyInHello", values), .alert)]
+            }
         case .sessionTicketExpired(let expiry):
             let values = ["actor": name(actor), "age": "\(expiry.ageSeconds)", "hint": "\(expiry.lifetimeHintSeconds)"]
             return [row(t, at: actor, say("ladder.ticketExpired", values), .alert)]

@@ -43,6 +43,14 @@ public enum ExchangeFailure: Sendable, Hashable {
     case peerClosedMidConnection(Actor)
     /// ALPN chose a protocol this side does not speak (it speaks HTTP/1.x and h2 only).
     case unspokenProtocol(String)
+    /// The response grew past the client's limit (`connect --max-response-bytes`): reading stopped.
+    case responseTooLarge(limit: Int)
+    /// The response was not whole within the client's overall deadline (`connect --response-timeout`),
+    /// `bytes` of it received, however the server paced them.
+    case responseTimedOut(milliseconds: Int, bytes: Int)
+    /// The connection ended (close_notify, a TCP close, or a read that failed) before the HTTP/1.x
+    /// response was whole (RFC 9112 §8, RFC 5246 §7.2.1).
+    case responseTruncated(ResponseTruncation)
 
     // HTTP/2.
     /// The HTTP/2 frames could not be encrypted, or the socket broke while they were written.
@@ -61,6 +69,23 @@ public enum ExchangeFailure: Sendable, Hashable {
     /// The client kept sending after the server was done: the bounded drain stopped after `bytes` bytes
     /// (said after the failure it follows).
     indirect case drainStopped(ExchangeFailure, bytes: Int)
+}
+
+/// How an HTTP/1.x response the client holds falls short of whole: RFC 9112 §8, "A message that uses
+/// a valid Content-Length is incomplete if the size of the message body received ... is less than
+/// the value given by Content-Length. A response that has neither chunked transfer coding nor
+/// Content-Length is terminated by closure of the connection" — and RFC 5246 §7.2.1: without
+/// close_notify that closure may be a truncation attack.
+public enum ResponseTruncation: Sendable, Hashable {
+    /// The connection ended after `bytes` bytes, before the blank line that ends the head.
+    case headIncomplete(bytes: Int)
+    /// The body has `received` of the `expected` bytes its Content-Length announced.
+    case shorterThanContentLength(received: Int, expected: Int)
+    /// A chunked body without its last, zero-size chunk (RFC 9112 §7.1), after `bytes` bytes of response.
+    case chunkedUnterminated(bytes: Int)
+    /// A body delimited by the end of the connection, and the connection did not end with
+    /// close_notify, after `bytes` bytes of response.
+    case notClosedProperly(bytes: Int)
 }
 
 /// Which HTTP message an exchange failure concerns.

@@ -21,6 +21,10 @@ public enum SocketNote: Sendable, Hashable {
     case handshakeDeadlinePassed(milliseconds: Int)
     /// The request did not arrive within its deadline.
     case requestDeadlinePassed(milliseconds: Int)
+    /// The response did not arrive whole within its deadline.
+    case responseDeadlinePassed(milliseconds: Int)
+    /// The response reached the client's size limit: reading stopped.
+    case responseLimitReached(bytes: Int)
     /// A read failed.
     case readFailed(SocketError)
     /// read(2) returned 0: `peer` closed the connection.

@@ -63,9 +63,8 @@ public struct Trace: Sendable {
                     s.resumed = n.resumed
                     s.applicationProtocol = n.applicationProtocol
                 }
-            case .sessionResumed(let id) where side == .client || side == .server:
+            case .sessionResumed(_, let master) where side == .client || side == .server:
                 // The abbreviated handshake derives no new master secret: it reuses the session's.
-                let master = sessionMaster(id: id, side: side)
                 if side == .client { s.clientMaster = master } else { s.serverMaster = master }
             case .derived(.masterSecret(let pre, _, _, _, let master)):
                 if side == .client { s.clientPreMaster = pre; s.clientMaster = master }
@@ -104,8 +103,10 @@ public struct Trace: Sendable {
                 order.append(side)
             case .derived(.masterSecret(_, _, _, _, let master)) where randoms[side] != nil:
                 masters[side] = master
-            case .sessionResumed(let id) where randoms[side] != nil:
-                masters[side] = sessionMaster(id: id, side: e.actor)
+            case .sessionResumed(_, let master) where randoms[side] != nil:
+                // The session's master secret, as the engine reports it: found however the session was
+                // offered (by ID, or in a ticket whose session ID the client made up, RFC 5077 §3.4).
+                masters[side] = master
             default:
                 break
             }
@@ -116,13 +117,6 @@ public struct Trace: Sendable {
         }
     }
 
-    /// The master secret of the session `id` as `side` stored it when it was established.
-    func sessionMaster(id: [UInt8], side: Actor) -> [UInt8]? {
-        for e in events where e.actor == side {
-            if case .tls(.sessionEstablished(let session)) = e.kind, session.sessionID == id { return session.masterSecret }
-        }
-        return nil
-    }
 
     /// Counts over the whole run: connections, handshakes, requests, round trips and time.
     public var statistics: RunStatistics {

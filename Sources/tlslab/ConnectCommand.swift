@@ -20,7 +20,8 @@ struct ConnectCommand: ParsableCommand {
         discussion: """
         The TLS layer is traced exactly as in a simulation. The TCP layer is what a socket lets us see
         (connect, bytes read and written, close) — no sequence numbers: the kernel keeps those.
-        Exit codes: 0 success, 1 the handshake or the request failed (one line on standard error), 2 bad input.
+        Exit codes: 0 success, 1 the handshake or the request failed, or the response was cut short, too long or too slow
+        (one line on standard error), 2 bad input.
         """
     )
 
@@ -48,7 +49,7 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "server_name to send and the name the certificate must match (default: HOST when it is a name).")
     var servername: String?
 
-    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all TLSLab implements.")
+    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all 23 suites TLSLab implements, in OpenSSL's order of preference.")
     var suites: [String] = []
 
     @Option(help: "PEM file of trust anchors for the default policy.")
@@ -142,9 +143,19 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "Seconds the whole handshake may take, however the server paces its bytes.")
     var handshakeTimeout: Int = 30
 
+    @Option(help: ArgumentHelp("Seconds the whole HTTP response may take after the request, however the server paces its bytes.",
+                               discussion: "A response not whole by then is a failure (exit 1)."))
+    var responseTimeout: Int = 60
+
+    @Option(help: ArgumentHelp("The most bytes of HTTP response read (default 16 MiB).",
+                               discussion: "A longer response is a failure (exit 1): reading stops. A response cut short — fewer body bytes than its Content-Length, a chunked body without its last chunk, or a body that runs to the end of the connection without close_notify (RFC 9112 §8, RFC 5246 §7.2.1) — is a failure too."))
+    var maxResponseBytes: Int = 16 << 20
+
     func validate() throws {
         try render.validateNoSeed()
         if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
+        if !(1...86_400).contains(responseTimeout) { throw ValidationError("--response-timeout takes 1…86400 seconds") }
+        if !(1...(1 << 30)).contains(maxResponseBytes) { throw ValidationError("--max-response-bytes takes 1…1073741824") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
         if !(0...100).contains(reconnect) { throw ValidationError("--reconnect takes 0…100") }
@@ -200,7 +211,7 @@ struct ConnectCommand: ParsableCommand {
         let name = servername ?? (isAddress ? nil : host)
 
         let offered: [CipherSuite]
-        do { offered = try PeerOptions.suites(suites, defaults: CipherSuite.offerWithECDSA) } catch { throw CLIError.badInput("\(error)") }
+        do { offered = try PeerOptions.suites(suites, defaults: CipherSuite.openSSLOrder) } catch { throw CLIError.badInput("\(error)") }
         let anchors: [X509Certificate]
         do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
         let atsPolicy: ATSPolicy? = ats
@@ -240,6 +251,8 @@ struct ConnectCommand: ParsableCommand {
                                 timeoutMilliseconds: Int32(timeout * 1_000),
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000))
         client.acceptsPush = h2Push
+        client.responseTimeoutMilliseconds = Int32(responseTimeout * 1_000)
+        client.maxResponseBytes = maxResponseBytes
         client.additionalRequests = h2Request.map(unescaped)
         if let sessionIn {
             do { client.configuration.session = try SessionFile.read(sessionIn) }

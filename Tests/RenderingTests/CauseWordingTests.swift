@@ -13,10 +13,11 @@ import TLSEngine
 struct CauseWordingTests {
     static let misbehaved: [PeerMisbehaved] = [
         .nullCompressionNotOffered, .renegotiationInfoNotEmpty(checkedBy: .client), .renegotiationInfoNotEmpty(checkedBy: .server),
-        .emptyServerNameList, .pointFormatsLackUncompressed([ECPointFormat(rawValue: 1)]),
+        .emptyServerNameList, .serverNameNotHostName(offset: 4, byte: 0), .pointFormatsLackUncompressed([ECPointFormat(rawValue: 1)]),
         .suiteNotOffered(.TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .compressionNotNull(CompressionMethod(rawValue: 1)),
         .extensionNotOffered(.serverName), .applicationProtocolNotOffered([.h2, .http11]),
         .resumedSessionDiffers(suite: .TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .extendedMasterSecretChangedOnResumption,
+        .extendedMasterSecretDroppedOnResumption,
         .malformedChangeCipherSpec(.length(2)), .malformedChangeCipherSpec(.value(7)),
         .encryptThenMACWithAEAD(.TLS_RSA_WITH_AES_128_GCM_SHA256), .encryptThenMACChangedOnResumption,
         .unusableDHPrime, .dhGeneratorOutOfRange, .invalidDHPublicValue(inServerKeyExchange: true, reason: .atMostOne),

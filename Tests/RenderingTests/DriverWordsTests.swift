@@ -174,6 +174,8 @@ struct DriverWordsTests {
             (.closed(written: 10, read: 20, reads: 2), "close(): 10 bytes written, 20 bytes read in 2 read(s)"),
             (.handshakeDeadlinePassed(milliseconds: 300), "handshake deadline of 300 ms passed"),
             (.requestDeadlinePassed(milliseconds: 300), "request deadline of 300 ms passed"),
+            (.responseDeadlinePassed(milliseconds: 300), "response deadline of 300 ms passed"),
+            (.responseLimitReached(bytes: 1024), "the response reached the limit of 1024 bytes: stopped reading"),
             (.readFailed(.timeout(.data(from: "127.0.0.1:443"), milliseconds: 50)), "timed out after 50 ms waiting for data from 127.0.0.1:443"),
             (.readFailed(.timeout(.deadline, milliseconds: 0)), "the deadline had passed"),
             (.readFailed(.resolve(host: "x", .noAddress)), "cannot resolve x: no address"),

@@ -38,6 +38,9 @@ struct ExchangeFailureWordingTests {
         .http2PeerGoAway(.server, code: 1, lastStream: 3, debug: ""), .http2PeerGoAway(.server, code: 0xff, lastStream: 0, debug: "bye"),
         .http2StreamReset(.refusedStream), .http2PartlyAnswered(answered: 1, requests: 3), .http2ResponseIncomplete,
         .drainStopped(.requestTimedOut(milliseconds: 10000, http2: false), bytes: 65536),
+        .responseTooLarge(limit: 16_777_216), .responseTimedOut(milliseconds: 60_000, bytes: 12),
+        .responseTruncated(.headIncomplete(bytes: 9)), .responseTruncated(.shorterThanContentLength(received: 5, expected: 100)),
+        .responseTruncated(.chunkedUnterminated(bytes: 80)), .responseTruncated(.notClosedProperly(bytes: 70)),
     ]
 
     static func caseName(_ value: ExchangeFailure) -> String {

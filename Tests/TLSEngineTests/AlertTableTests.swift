@@ -12,6 +12,7 @@ struct AlertTableTests {
         (.renegotiationInfoNotEmpty(checkedBy: .client), .handshakeFailure),        // RFC 5746 §3.4
         (.renegotiationInfoNotEmpty(checkedBy: .server), .handshakeFailure),        // RFC 5746 §3.6
         (.emptyServerNameList, .decodeError),                                        // RFC 6066 §3 (vector too short)
+        (.serverNameNotHostName(offset: 4, byte: 0), .illegalParameter),             // RFC 6066 §3 (GnuTLS: 47)
         (.pointFormatsLackUncompressed([]), .illegalParameter),                      // RFC 8422 §5.1.2
         (.suiteNotOffered(.TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .illegalParameter),
         (.compressionNotNull(CompressionMethod(rawValue: 1)), .illegalParameter),
@@ -19,6 +20,7 @@ struct AlertTableTests {
         (.applicationProtocolNotOffered([.h2]), .illegalParameter),                  // RFC 7301 §3.2
         (.resumedSessionDiffers(suite: .TLS_RSA_WITH_AES_128_GCM_SHA256, version: .tls12), .illegalParameter),
         (.extendedMasterSecretChangedOnResumption, .handshakeFailure),               // RFC 7627 §5.3
+        (.extendedMasterSecretDroppedOnResumption, .handshakeFailure),               // RFC 7627 §5.3 (OpenSSL 3.0: alert 40)
         (.malformedChangeCipherSpec(.length(2)), .unexpectedMessage),               // OpenSSL's SSL_R_BAD_CHANGE_CIPHER_SPEC
         (.malformedChangeCipherSpec(.value(2)), .unexpectedMessage),
         (.encryptThenMACWithAEAD(.TLS_RSA_WITH_AES_128_GCM_SHA256), .illegalParameter), // RFC 7366 §3
@@ -69,6 +71,7 @@ struct AlertTableTests {
         (.illegalParameter, "A field in the handshake was out of range or inconsistent with other fields. (RFC 5246 §7.2.2)",
          [.invalidMessage(.illegalParameter), .invalidMessage(.duplicateExtension),
           .peerMisbehaved(.nullCompressionNotOffered), .peerMisbehaved(.pointFormatsLackUncompressed),
+          .peerMisbehaved(.serverNameNotHostName),
           .peerMisbehaved(.suiteNotOffered), .peerMisbehaved(.compressionNotNull), .peerMisbehaved(.applicationProtocolNotOffered),
           .peerMisbehaved(.resumedSessionDiffers), .peerMisbehaved(.unusableDHPrime), .peerMisbehaved(.dhGeneratorOutOfRange),
           .peerMisbehaved(.invalidDHPublicValue), .peerMisbehaved(.groupNotOffered), .peerMisbehaved(.invalidECDHPublicKey),
@@ -81,6 +84,7 @@ struct AlertTableTests {
         (.handshakeFailure, "Reception of a handshake_failure alert message indicates that the sender was unable to negotiate an acceptable set of security parameters given the options available. (RFC 5246 §7.2.2; RFC 5746 §3.4/§3.6, RFC 7627 §5.3, RFC 7366 §3.1 name it for their rules; §7.4.6 for a required certificate not sent)",
          [.peerIncompatible(.dhPrimeTooSmall), .peerIncompatible(.noCommonSuite), .peerIncompatible(.handshakeIncomplete),
           .peerMisbehaved(.renegotiationInfoNotEmpty), .peerMisbehaved(.extendedMasterSecretChangedOnResumption),
+          .peerMisbehaved(.extendedMasterSecretDroppedOnResumption),
           .peerMisbehaved(.encryptThenMACChangedOnResumption), .certificateRefused(.noCertificate)]),
         (.unsupportedExtension, "including any extensions in a ServerHello or Certificate not first offered in the corresponding ClientHello (RFC 8446 §6.2; RFC 5246 §7.4.1.4)",
          [.peerMisbehaved(.extensionNotOffered)]),

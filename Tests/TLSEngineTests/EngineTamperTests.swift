@@ -128,6 +128,10 @@ struct EngineTamperTests {
                 return Expectation(outcomes: from(.server, .illegalParameter), reason: "no uncompressed point format (RFC 8422 §5.1.2)")
             case hit.named("name_type"):
                 return Expectation(outcomes: from(.server, .decodeError), reason: "only host_name (0) is defined (RFC 6066 §3)")
+            case hit.name.contains("host_name"):
+                // "localhost" with one bit flipped: another letter (the server goes on, only Finished can
+                // notice), or a byte no DNS host name holds, refused at once (RFC 6066 §3, issue #38).
+                return adding(transcript, from(.server, .illegalParameter), "a byte no DNS host name holds (RFC 6066 §3)")
             case hit.named("extension_type"):
                 if hit.value.contains("extended_master_secret") {
                     let emsGone = Expectation(outcomes: from(.server, .decryptError).union(transcript.outcomes),

@@ -284,7 +284,7 @@ struct ClientHandshake: HandshakeMachine {
             context.resumed = true
             context.masterSecret = session.masterSecret
             context.events.append(.negotiated(negotiation(group: nil)))
-            context.events.append(.sessionResumed(sessionID: hello.sessionID))
+            context.events.append(.sessionResumed(sessionID: hello.sessionID, masterSecret: session.masterSecret))
             try context.deriveKeys()
             transition(to: context.issuesTicket ? .expectNewSessionTicket(resuming: true) : .expectChangeCipherSpec(resuming: true))
             return

@@ -135,6 +135,16 @@ struct ServerHandshake: HandshakeMachine {
                 guard !names.isEmpty else {
                     throw .peerMisbehaved(.emptyServerNameList)
                 }
+                // RFC 6066 §3: a host_name is an ASCII DNS host name; one with a NUL (which would cut
+                // it short for C code, "good.example\0.evil") or any other byte no host name holds is
+                // refused. Alert: illegal_parameter (RFC 5246 §7.2.2, "a field in the handshake was out
+                // of range"), as GnuTLS sends — not unrecognized_name(112), which RFC 6066 §3 keeps for
+                // a well-formed name the server does not recognize (OpenSSL sends 112 here).
+                for entry in names where entry.nameType == ServerName.hostNameType {
+                    if let (offset, byte) = entry.firstNonHostNameByte {
+                        throw .peerMisbehaved(.serverNameNotHostName(offset: offset, byte: byte))
+                    }
+                }
                 context.serverName = names.first?.hostName
             case .signatureAlgorithms(let schemes): signatureOffer = schemes
             case .supportedGroups(let list): groups = list
@@ -172,12 +182,35 @@ struct ServerHandshake: HandshakeMachine {
         }.first
         context.issuesTicket = config.sessionTicketKeys != nil && offeredTicket != nil
 
-        // Resumption (RFC 5246 §7.3): same version, a suite the client still offers, and the same
-        // kind of master secret (RFC 7627 §5.3: otherwise a full handshake).
-        func resumable(_ session: TLSSession) -> Bool {
+        // Resumption (RFC 5246 §7.3): same version, a suite the client still offers, the same record
+        // format (RFC 7366 §3.1); the kind of master secret is RFC 7627 §5.3's, below.
+        func fits(_ session: TLSSession) -> Bool {
             session.version == version && hello.cipherSuites.contains(session.cipherSuite)
-                && session.extendedMasterSecret == context.extendedMasterSecret
                 && (!session.encryptThenMAC || clientOffersETM) && session.cipherSuite.parameters != nil
+        }
+        // RFC 7627 §5.3 for a session found that otherwise fits; true when it may be resumed.
+        // "If the original session used the "extended_master_secret" extension but the new ClientHello
+        // does not contain it, the server MUST abort the abbreviated handshake" — unlike the next rule,
+        // which says to continue with a full handshake: so the handshake ends (handshake_failure, as
+        // OpenSSL 3.0's ssl_get_prev_session does, "inconsistent extms").
+        // "If the original session did not use the "extended_master_secret" extension but the new
+        // ClientHello contains the extension, then the server MUST NOT perform the abbreviated
+        // handshake. Instead, it SHOULD continue with a full handshake": a full handshake, and the
+        // trace says which rule applied.
+        func keepsMasterSecretKind(_ session: TLSSession, offer: ResumptionOffer) throws(TLSError) -> Bool {
+            if session.extendedMasterSecret && !clientOffersEMS {
+                throw .peerMisbehaved(.extendedMasterSecretDroppedOnResumption)
+            }
+            guard session.extendedMasterSecret == context.extendedMasterSecret else {
+                if !session.extendedMasterSecret {
+                    context.events.append(.resumptionDeclined(ResumptionDeclined(offer: offer, rule: .extendedMasterSecretOnlyInHello)))
+                } else if offer == .ticket {
+                    // An EMS session, the client offers EMS, this server no longer uses it: its own setting.
+                    context.events.append(.sessionTicketRefused(.sessionMismatch))
+                }
+                return false
+            }
+            return true
         }
         // RFC 5246 Appendix F.1.4, RFC 5077 §5.6: a session older than the server's lifetime is not
         // resumed, however it is offered.
@@ -188,11 +221,11 @@ struct ServerHandshake: HandshakeMachine {
         // session ID the client sent beside it. Any other ticket means a full handshake.
         if let keys = config.sessionTicketKeys, let ticket = offeredTicket, !ticket.isEmpty {
             switch keys.open(ticket) {
-            case .success(let state) where resumable(state.session(id: hello.sessionID, ticket: ticket)):
+            case .success(let state) where fits(state.session(id: hello.sessionID, ticket: ticket)):
                 let session = state.session(id: hello.sessionID, ticket: ticket)
                 if let expired = expiry(session, offer: .ticket) {
                     context.events.append(.sessionExpired(expired))
-                } else {
+                } else if try keepsMasterSecretKind(session, offer: .ticket) {
                     try resume(session, hello: hello, version: version, extensions: extensions)
                     return
                 }
@@ -201,11 +234,11 @@ struct ServerHandshake: HandshakeMachine {
             case .failure(let refusal):
                 context.events.append(.sessionTicketRefused(refusal))
             }
-        } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID), resumable(cached) {
+        } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID), fits(cached) {
             if let expired = expiry(cached, offer: .sessionID) {
                 context.events.append(.sessionExpired(expired))
                 cache.forget(id: cached.sessionID)
-            } else {
+            } else if try keepsMasterSecretKind(cached, offer: .sessionID) {
                 try resume(cached, hello: hello, version: version, extensions: extensions)
                 return
             }
@@ -301,7 +334,7 @@ struct ServerHandshake: HandshakeMachine {
                                                        clientExtensions: extensions, ecdhe: false,
                                                        scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
         context.events.append(.negotiated(negotiation(group: nil)))
-        context.events.append(.sessionResumed(sessionID: session.sessionID))
+        context.events.append(.sessionResumed(sessionID: session.sessionID, masterSecret: session.masterSecret))
         context.masterSecret = session.masterSecret
         try context.deriveKeys()
         // RFC 5077 §3.1, Figure 2: a renewed ticket before our ChangeCipherSpec (as OpenSSL does).

@@ -8,6 +8,9 @@ public enum PeerMisbehaved: Sendable, Hashable {
     case renegotiationInfoNotEmpty(checkedBy: TLSRole)
     /// A server_name extension whose list is empty (RFC 6066 §3: at least one entry).
     case emptyServerNameList
+    /// A host_name in server_name with a byte no DNS host name holds (a NUL, a control, a space, a raw
+    /// UTF-8 byte), at `offset` (RFC 6066 §3: an ASCII DNS host name).
+    case serverNameNotHostName(offset: Int, byte: UInt8)
     /// ec_point_formats without `uncompressed` from a client offering RFC 8422 curves (§5.1.2).
     case pointFormatsLackUncompressed([ECPointFormat])
     /// The server chose a suite the client did not offer for that version.
@@ -22,6 +25,9 @@ public enum PeerMisbehaved: Sendable, Hashable {
     case resumedSessionDiffers(suite: CipherSuite, version: ProtocolVersion)
     /// Extended master secret on one of the resumed session and the new hellos only (RFC 7627 §5.3).
     case extendedMasterSecretChangedOnResumption
+    /// A session made with the extended master secret offered in a ClientHello without it: RFC 7627
+    /// §5.3, "the server MUST abort the abbreviated handshake".
+    case extendedMasterSecretDroppedOnResumption
     /// A ChangeCipherSpec record that is not the one byte 1 (RFC 5246 §7.1).
     case malformedChangeCipherSpec(ChangeCipherSpecFault)
     /// encrypt_then_mac in a ServerHello that chose an AEAD suite (RFC 7366 §3: never with AEAD).
@@ -64,6 +70,9 @@ public enum PeerMisbehaved: Sendable, Hashable {
     /// The alert this reason is answered with, from the engine's one table (``TLSAlertTable``).
     public var alert: AlertDescription { TLSAlertTable.alert(for: .peerMisbehaved(kind)) }
 
+    /// A byte as 0x followed by two hex digits.
+    public static func hex(_ byte: UInt8) -> String { "0x" + Hex.string([byte]) }
+
     /// The reason in one line (the JSON contract's alert `cause`).
     public var description: String {
         switch self {
@@ -71,6 +80,8 @@ public enum PeerMisbehaved: Sendable, Hashable {
         case .renegotiationInfoNotEmpty(let role):
             return "renegotiation_info must be empty in an initial handshake (RFC 5746 \(role == .client ? "§3.4" : "§3.6"))"
         case .emptyServerNameList: return "the ClientHello's server_name extension is empty (RFC 6066 §3: at least one name)"
+        case let .serverNameNotHostName(offset, byte):
+            return "the server_name host_name has byte \(Self.hex(byte)) at offset \(offset), which no DNS host name holds (RFC 6066 §3: ASCII letters, digits, hyphens and dots)"
         case .pointFormatsLackUncompressed(let formats): return "ec_point_formats \(formats) lacks uncompressed (RFC 8422 §5.1.2)"
         case let .suiteNotOffered(suite, version): return "the server chose \(suite), which the client did not offer for \(version)"
         case .compressionNotNull(let method): return "compression method \(method)"
@@ -79,6 +90,8 @@ public enum PeerMisbehaved: Sendable, Hashable {
             return "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)"
         case let .resumedSessionDiffers(suite, version): return "the resumed session had \(suite) and \(version)"
         case .extendedMasterSecretChangedOnResumption: return "extended_master_secret differs from the resumed session (RFC 7627 §5.3)"
+        case .extendedMasterSecretDroppedOnResumption:
+            return "the offered session used the extended master secret and this ClientHello does not offer it: the server MUST abort the abbreviated handshake (RFC 7627 §5.3)"
         case .malformedChangeCipherSpec(.length(let n)): return "a change_cipher_spec record of \(n) bytes; RFC 5246 §7.1 allows the one byte 1"
         case .malformedChangeCipherSpec(.value(let v)): return "change_cipher_spec value \(v); RFC 5246 §7.1 allows only 1"
         case .encryptThenMACWithAEAD(let suite): return "encrypt_then_mac answered with \(suite), an AEAD suite (RFC 7366 §3)"

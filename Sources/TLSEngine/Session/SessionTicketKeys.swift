@@ -87,7 +87,8 @@ public enum SessionTicketRefusal: String, Error, Sendable, Hashable, CaseIterabl
     /// The MAC does not verify: the ticket was altered.
     case macMismatch
     /// The state is intact but cannot be resumed here: another version, a suite the client no
-    /// longer offers, or a different extended-master-secret or encrypt-then-MAC setting.
+    /// longer offers, or encrypt-then-MAC it no longer offers. (The extended master secret has its own
+    /// rules, RFC 7627 §5.3: ``TLSEvent/resumptionDeclined(_:)`` or a handshake_failure.)
     case sessionMismatch
 }
 

@@ -48,6 +48,23 @@ public enum ResumptionOffer: String, Sendable, Hashable, CaseIterable {
     case ticket
 }
 
+/// A session the server found (in its cache or in a ticket) and does not resume, by a rule that asks
+/// for a full handshake instead.
+public struct ResumptionDeclined: Sendable, Hashable {
+    public enum Rule: String, Sendable, Hashable, CaseIterable {
+        /// RFC 7627 §5.3: the session was made without the extended master secret and the ClientHello
+        /// offers it — "MUST NOT perform the abbreviated handshake", "SHOULD continue with a full handshake".
+        case extendedMasterSecretOnlyInHello
+    }
+    public var offer: ResumptionOffer
+    public var rule: Rule
+
+    public init(offer: ResumptionOffer, rule: Rule) {
+        self.offer = offer
+        self.rule = rule
+    }
+}
+
 /// A session the server would have resumed but for its age: how it was offered, how old it is
 /// (nil when unknown) and the lifetime it exceeded. The server does a full handshake instead.
 public struct SessionExpiry: Sendable, Hashable {

@@ -34,6 +34,7 @@ public enum TLSAlertTable {
         // illegal_parameter: "A field in the handshake was out of range or inconsistent with other fields."
         case .invalidMessage(.illegalParameter), .invalidMessage(.duplicateExtension),
              .peerMisbehaved(.nullCompressionNotOffered), .peerMisbehaved(.pointFormatsLackUncompressed),
+             .peerMisbehaved(.serverNameNotHostName),           // RFC 6066 §3 (GnuTLS; OpenSSL: unrecognized_name)
              .peerMisbehaved(.suiteNotOffered), .peerMisbehaved(.compressionNotNull),
              .peerMisbehaved(.applicationProtocolNotOffered),   // RFC 7301 §3.2
              .peerMisbehaved(.resumedSessionDiffers), .peerMisbehaved(.unusableDHPrime),
@@ -57,6 +58,7 @@ public enum TLSAlertTable {
         case .peerIncompatible(.dhPrimeTooSmall), .peerIncompatible(.noCommonSuite), .peerIncompatible(.handshakeIncomplete),
              .peerMisbehaved(.renegotiationInfoNotEmpty),              // RFC 5746 §3.4, §3.6
              .peerMisbehaved(.extendedMasterSecretChangedOnResumption), // RFC 7627 §5.3
+             .peerMisbehaved(.extendedMasterSecretDroppedOnResumption), // RFC 7627 §5.3 (OpenSSL 3.0: inconsistent extms)
              .peerMisbehaved(.encryptThenMACChangedOnResumption),       // RFC 7366 §3.1
              .certificateRefused(.noCertificate):                       // RFC 5246 §7.4.6
             return .handshakeFailure

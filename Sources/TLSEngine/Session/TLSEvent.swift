@@ -33,11 +33,14 @@ public enum TLSEvent: Sendable {
     case handshakeCompleted(resumed: Bool)
     /// A session that can be resumed by its ID (client: keep it; server: cached).
     case sessionEstablished(TLSSession)
-    /// The abbreviated handshake resumed this session.
-    case sessionResumed(sessionID: [UInt8])
+    /// The abbreviated handshake resumed this session: its ID and the master secret it reuses (an
+    /// abbreviated handshake derives none, so this is the connection's key log secret, RFC 5246 §7.3).
+    case sessionResumed(sessionID: [UInt8], masterSecret: [UInt8])
     /// The server did not resume from the ticket the client offered and does a full handshake
     /// instead (RFC 5077 §3.4).
     case sessionTicketRefused(SessionTicketRefusal)
+    /// The server found the offered session and does a full handshake by `rule` (RFC 7627 §5.3).
+    case resumptionDeclined(ResumptionDeclined)
     /// The server did not resume the offered session (cached or in a ticket) because it is older
     /// than the server's ``SessionLifetime`` (or of unknown age); a full handshake follows.
     case sessionExpired(SessionExpiry)

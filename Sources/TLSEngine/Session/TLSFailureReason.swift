@@ -48,6 +48,7 @@ extension PeerMisbehaved {
         case nullCompressionNotOffered
         case renegotiationInfoNotEmpty
         case emptyServerNameList
+        case serverNameNotHostName
         case pointFormatsLackUncompressed
         case suiteNotOffered
         case compressionNotNull
@@ -55,6 +56,7 @@ extension PeerMisbehaved {
         case applicationProtocolNotOffered
         case resumedSessionDiffers
         case extendedMasterSecretChangedOnResumption
+        case extendedMasterSecretDroppedOnResumption
         case malformedChangeCipherSpec
         case encryptThenMACWithAEAD
         case encryptThenMACChangedOnResumption
@@ -80,6 +82,7 @@ extension PeerMisbehaved {
         case .nullCompressionNotOffered: return .nullCompressionNotOffered
         case .renegotiationInfoNotEmpty: return .renegotiationInfoNotEmpty
         case .emptyServerNameList: return .emptyServerNameList
+        case .serverNameNotHostName: return .serverNameNotHostName
         case .pointFormatsLackUncompressed: return .pointFormatsLackUncompressed
         case .suiteNotOffered: return .suiteNotOffered
         case .compressionNotNull: return .compressionNotNull
@@ -87,6 +90,7 @@ extension PeerMisbehaved {
         case .applicationProtocolNotOffered: return .applicationProtocolNotOffered
         case .resumedSessionDiffers: return .resumedSessionDiffers
         case .extendedMasterSecretChangedOnResumption: return .extendedMasterSecretChangedOnResumption
+        case .extendedMasterSecretDroppedOnResumption: return .extendedMasterSecretDroppedOnResumption
         case .malformedChangeCipherSpec: return .malformedChangeCipherSpec
         case .encryptThenMACWithAEAD: return .encryptThenMACWithAEAD
         case .encryptThenMACChangedOnResumption: return .encryptThenMACChangedOnResumption

@@ -77,6 +77,23 @@ public struct CipherSuite: CodePoint {
         .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
     ] + implemented
 
+    /// Every suite TLSLab can negotiate (``allImplementedWithECDSA``), in the order OpenSSL 3.0's
+    /// DEFAULT list prefers them (`openssl ciphers -s -tls1_2 DEFAULT`: AES-256-GCM before AES-128-GCM,
+    /// then the CBC suites with SHA-384/SHA-256, then SHA-1; ECDHE_ECDSA, ECDHE_RSA, DHE_RSA within
+    /// each; static RSA last). What `tlslab connect` offers by default, so that a server accepting any
+    /// one suite TLSLab implements finds it in the ClientHello.
+    public static let openSSLOrder: [CipherSuite] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384, .TLS_DHE_RSA_WITH_AES_256_CBC_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256, .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA, .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA, .TLS_DHE_RSA_WITH_AES_256_CBC_SHA,
+        .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, .TLS_DHE_RSA_WITH_AES_128_CBC_SHA,
+        .TLS_RSA_WITH_AES_256_GCM_SHA384, .TLS_RSA_WITH_AES_128_GCM_SHA256,
+        .TLS_RSA_WITH_AES_256_CBC_SHA256, .TLS_RSA_WITH_AES_128_CBC_SHA256,
+        .TLS_RSA_WITH_AES_256_CBC_SHA, .TLS_RSA_WITH_AES_128_CBC_SHA,
+    ]
+
     /// Every suite TLSLab can negotiate, with either kind of certificate: what a server accepts by
     /// default (it skips those its certificate key cannot authenticate).
     public static let allImplementedWithECDSA: [CipherSuite] = implementedECDSA + allImplemented

@@ -24,6 +24,24 @@ public struct ServerName: TLSCodable, Hashable {
         return String(decoding: name, as: UTF8.self)
     }
 
+    /// RFC 6066 §3: "HostName" contains the fully qualified DNS hostname of the server, "represented
+    /// as a byte string using ASCII encoding" (internationalized names as A-labels, RFC 5890). The
+    /// first byte a DNS host name cannot hold, with its offset: anything but letters, digits, hyphen
+    /// and dot (RFC 1123 §2.1), and underscore, which DNS names carry in practice — so a NUL, a
+    /// control, a space, a slash or a raw UTF-8 byte. nil when every byte is one of those.
+    public var firstNonHostNameByte: (offset: Int, byte: UInt8)? {
+        for (offset, byte) in name.enumerated() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                continue
+            default:
+                return (offset, byte)
+            }
+        }
+        return nil
+    }
+
     public func encode(to writer: inout ByteWriter) {
         writer.writeUInt8(nameType)
         writer.writeOpaque(name, lengthBytes: 2)
