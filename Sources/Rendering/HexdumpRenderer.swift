@@ -74,6 +74,9 @@ public struct HexdumpRenderer: Sendable {
     /// kept), or between two Chinese characters where no space is (``DisplayWidth/canBreak(between:and:)``),
     /// indenting continuation lines.
     func wrap(_ line: String, continuationIndent: Int) -> [String] {
+        // A character takes at most two columns and at least one UTF-8 byte per column: a line of
+        // no more bytes than columns fits as it is.
+        if line.utf8.count <= width { return [line] }
         let prefix = Array(String(repeating: " ", count: min(continuationIndent, width / 2)))
         var out: [String] = []
         let characters = Array(line)

@@ -22,7 +22,7 @@ public enum LessonWorkLimits {
     /// for HTTP/1.0 and 0.9, a connection with its own handshake.
     public static let maximumRequests = 100
     /// Bytes of one HTTP request, and of the response (YAML aliases make one string count many times).
-    public static let maximumRequestBytes = 16 << 10
+    public static let maximumRequestBytes = 64 << 10
     public static let maximumResponseBytes = 256 << 10
     /// Bytes a TLS world's HTTP exchange may carry in all (requests, responses, push, handshakes,
     /// over both legs of a man in the middle): the trace keeps every byte, and every surface shows it.

@@ -75,7 +75,31 @@ struct YAMLValue {
         return ["", "~", "null", "Null", "NULL"].contains(s.string)
     }
 
+    /// An explicit tag (`!!str 7`, `!!bool`, `!custom`) is refused: a lesson's values are typed as
+    /// they are written — `7` a number, `"7"` text, `true` a boolean — and a tag that said
+    /// otherwise would be silently ignored (issue #38 defect 15).
+    func refuseExplicitTag() throws(ScenarioError) {
+        let name: String
+        switch node {
+        case .scalar(let s):
+            // Yams names every quoted or block scalar !!str itself (libyaml's quoted_implicit), so
+            // only a tag other than that is explicit there; a plain scalar has none unless written.
+            // A plain one's tag may be its own resolution (Yams resolves a tag it hashes): only a
+            // tag that differs from what the text says (`!!str 7`, `!!str true`, `!custom`) is refused.
+            name = "\(s.tag)"
+            if s.style != .plain, name == Tag.Name.str.rawValue { return }
+            if s.style == .plain, name == Resolver.default.resolveTag(of: .scalar(.init(s.string))).rawValue { return }
+        case .mapping(let m): name = "\(m.tag)"; if name == Tag.Name.map.rawValue { return }
+        case .sequence(let q): name = "\(q.tag)"; if name == Tag.Name.seq.rawValue { return }
+        case .alias: return
+        }
+        guard !name.isEmpty else { return }
+        let shown = name.hasPrefix("tag:yaml.org,2002:") ? "!!" + name.dropFirst("tag:yaml.org,2002:".count) : name
+        throw error("the explicit YAML tag \(TerminalText.escaped(String(shown))) is not read: a lesson's values are typed as written (7 is a number, \"7\" is text, true is a boolean); remove the tag")
+    }
+
     private func scalar(_ expected: String) throws(ScenarioError) -> Node.Scalar {
+        try refuseExplicitTag()
         guard case .scalar(let s) = node, !isNull else { throw error("expected \(expected), got \(kindName)") }
         if let (bad, position) = Self.forbiddenCharacter(in: s.string) {
             let code = "U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)
@@ -231,6 +255,7 @@ struct YAMLValue {
     }
 
     func list() throws(ScenarioError) -> [YAMLValue] {
+        try refuseExplicitTag()
         guard case .sequence(let seq) = node else { throw error("expected a list, got \(kindName)") }
         return seq.enumerated().map { child($0.element, path: "\(path)[\($0.offset)]") }
     }
@@ -243,6 +268,7 @@ struct YAMLValue {
 
     /// A mapping whose keys must all be in `allowed` (unknown keys fail, with a suggestion).
     func mapping(_ allowed: [String]) throws(ScenarioError) -> YAMLMapping {
+        try refuseExplicitTag()
         guard case .mapping(let map) = node else { throw error("expected a mapping with keys \(allowed.joined(separator: ", ")), got \(kindName)") }
         var entries: [(key: String, keyNode: Node, value: Node)] = []
         for (k, v) in map {

@@ -5,6 +5,7 @@ import Rendering
 import TLSEngine
 import Trace
 import Trust
+import UserFiles
 
 /// `tlslab dissect`: annotate raw TLS bytes field by field.
 struct DissectCommand: ParsableCommand {
@@ -13,8 +14,9 @@ struct DissectCommand: ParsableCommand {
         abstract: "Annotate raw TLS bytes field by field (records or bare handshake messages).",
         discussion: """
         INPUT is hex (spaces, colons and 0x prefixes allowed), a file holding hex or binary TLS \
-        bytes, or - for standard input. Truncated input is dissected as far as it goes, with a note \
-        where the bytes stop.
+        bytes, or - for standard input, at most 1 MiB of TLS bytes (a handshake is a few KB; a \
+        larger capture: dissect its records in parts, or open it in Wireshark). Truncated input is \
+        dissected as far as it goes, with a note where the bytes stop.
 
         Examples:
           tlslab dissect 16030300050e000000
@@ -78,17 +80,33 @@ struct DissectCommand: ParsableCommand {
         return (20...24).contains(first) && bytes.count > 1 && bytes[1] == 3
     }
 
+    /// The most TLS bytes dissected: every byte becomes fields and lines (about 400 bytes of memory
+    /// and a line of output per input byte for tiny records), so 1 MiB stays within a few hundred MB
+    /// and seconds (issue #38 defect 10). Hex text may be up to four times as long.
+    static let maximumInputBytes = 1 << 20
+    static let maximumTextBytes = 4 * maximumInputBytes
+
     func readInput() throws -> [UInt8] {
         let raw: [UInt8]
         let source: String
         if input == "-" {
-            raw = Array(FileHandle.standardInput.readDataToEndOfFile())
+            // Read no more than the limit allows (a pipe may never end).
+            var collected: [UInt8] = []
+            while collected.count <= Self.maximumTextBytes {
+                let chunk = FileHandle.standardInput.readData(ofLength: 64 * 1024)
+                if chunk.isEmpty { break }
+                collected += chunk
+            }
+            guard collected.count <= Self.maximumTextBytes else { throw Self.tooLarge("standard input") }
+            raw = collected
             source = "standard input"
         } else if FileManager.default.fileExists(atPath: input) {
-            guard let data = FileManager.default.contents(atPath: input) else {
-                throw CLIError.badInput("cannot read \(input)")
+            let read: Result<[UInt8], InputFileError> = Result { () throws(InputFileError) in try InputFile.read(input, limit: Self.maximumTextBytes) }
+            switch read {
+            case .success(let bytes): raw = bytes
+            case .failure(let error) where error.cause == .tooLarge(limit: Self.maximumTextBytes): throw Self.tooLarge(input)
+            case .failure(let error): throw CLIError.file(error, Explanations.ofEnvironment)
             }
-            raw = Array(data)
             source = input
         } else {
             raw = Array(input.utf8)
@@ -97,10 +115,15 @@ struct DissectCommand: ParsableCommand {
         // A file or stdin may hold binary TLS bytes; an argument is always hex.
         if source != "the argument", !HexInput.looksLikeText(raw) {
             guard !raw.isEmpty else { throw CLIError.badInput("\(source) is empty") }
+            guard raw.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
             return raw
         }
         do {
-            return try HexInput.parse(String(decoding: raw, as: UTF8.self))
+            let bytes = try HexInput.parse(String(decoding: raw, as: UTF8.self))
+            guard bytes.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
+            return bytes
+        } catch let error as CLIError {
+            throw error
         } catch {
             if source == "the argument", input.contains("/") || input.contains(".") {
                 throw CLIError.badInput("no such file, and not hex either: \(input)")
@@ -109,9 +132,14 @@ struct DissectCommand: ParsableCommand {
             // binary input that happens to be printable: dissect its bytes as they are.
             if source != "the argument" {
                 FileHandle.standardError.write(Data("tlslab dissect: \(TerminalText.escaped(source)) is not hex (\(error)); reading its \(raw.count) bytes as binary\n".utf8))
+                guard raw.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
                 return raw
             }
             throw CLIError.badInput("\(source): \(error)")
         }
+    }
+
+    static func tooLarge(_ source: String) -> CLIError {
+        .badInput("\(TerminalText.escaped(source)) holds more than \(maximumInputBytes) bytes of TLS (or \(maximumTextBytes) of hex): dissect reads at most that; cut the capture into parts")
     }
 }

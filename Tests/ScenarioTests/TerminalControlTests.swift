@@ -49,3 +49,24 @@ struct TerminalControlTests {
         #expect(!(error.map { "\($0)" } ?? "").contains("\u{1B}"))
     }
 }
+
+/// Issue #38 defect 15: `seed: !!str 7` and `ems: !!str true` were accepted, the tag ignored.
+@Suite("Explicit YAML tags are refused where they are written")
+struct ExplicitTagTests {
+    @Test(arguments: [("seed: !!str 7\n", "seed", "!!str"), ("client: { ems: !!str true }\n", "client.ems", "!!str"),
+                      ("seed: !!float 7\n", "seed", "!!float"), ("client: !!set { ems: true }\n", "client", "!!set"),
+                      ("server: { suites: !!omap [TLS_RSA_WITH_AES_128_GCM_SHA256] }\n", "server.suites", "!!omap"),
+                      ("seed: !custom 7\n", "seed", "!custom"), ("client: { ems: !!bool \"true\" }\n", "client.ems", "!!bool")])
+    func refused(_ yaml: String, _ path: String, _ tag: String) {
+        let e = validationError(minimal(yaml))
+        #expect(e?.path == path, "\(e.map { "\($0)" } ?? "accepted")")
+        #expect(e?.message.contains("explicit YAML tag \(tag) is not read") == true, "\(e.map { "\($0)" } ?? "accepted")")
+    }
+
+    @Test func untaggedValuesStillRead() {
+        #expect(validationError(minimal("seed: 7\nclient: { ems: true }\n")) == nil)
+        // A tag that says what the text already says changes nothing, and is read as written.
+        #expect(validationError(minimal("seed: !!int 7\nclient: !!map { ems: !!bool true }\n")) == nil)
+        #expect(validationError(minimal("seed: \"7\"\n"))?.message.contains("got the string '7'") == true)
+    }
+}

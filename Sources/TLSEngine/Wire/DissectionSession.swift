@@ -177,9 +177,13 @@ final class DissectionSession {
         let inner = DissectionSession(bytes: pendingHandshake, context: context, cipherSuite: cipherSuite,
                                       encryptThenMAC: encryptThenMAC)
         inner.cursor.guarded { () throws(Stop) in try inner.handshakeMessage() }
+        // Worded once for the message (a message cut into thousands of records made this
+        // fields × records); a long run of records is named by its first and last.
+        let records = pendingRecords.count <= 4 ? pendingRecords.map { "record[\($0)]" }.joined(separator: ", ")
+            : "record[\(pendingRecords[0])] … record[\(pendingRecords[pendingRecords.count - 1])] (\(pendingRecords.count) records)"
+        let note = "reassembled from \(records); offsets are relative to this message"
         for var field in inner.cursor.fields {
-            let records = pendingRecords.map { "record[\($0)]" }.joined(separator: ", ")
-            field.note = "reassembled from \(records); offsets are relative to this message"
+            field.note = note
             reassembled.append(field)
         }
         context = inner.context
