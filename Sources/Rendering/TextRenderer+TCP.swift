@@ -7,7 +7,7 @@ import Trace
 
 /// The ladder's TCP lines: segments with flags, seq, ack and len, state changes, timers, drops, and what each segment carries.
 extension TextRenderer {
-    func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [String] {
+    func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         switch kind {
         case .injected(let p) where actor == .network:
             // The network's stale copy of an earlier connection's segment (an old duplicate).
@@ -24,7 +24,7 @@ extension TextRenderer {
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
             var numbers = "seq=\(s.seq.rawValue)"
             if let ack = s.ack { numbers += " ack=\(ack.rawValue)" }
-            var out: [String]
+            var out: [LadderEntry]
             if ladderStyle == .walkthrough {
                 // The row keeps the flags, the length and the message names; the numbers go below it.
                 out = [row(t, from: actor, to: receiver, "TCP [\(s.flags.compact)] len=\(s.payload.count)" + carried(p), .tcp), detail(numbers)]

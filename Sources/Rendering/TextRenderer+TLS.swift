@@ -7,7 +7,7 @@ import Trace
 
 /// The ladder's TLS lines: handshake messages, records, derived values, signatures, certificate decisions and alerts.
 extension TextRenderer {
-    func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [String] {
+    func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [LadderEntry] {
         switch event {
         case .handshakeSent(let message, let bytes):
             return messageLines(message, bytes: bytes, from: actor, to: peer, time: t, state: &state)
@@ -88,12 +88,12 @@ extension TextRenderer {
     }
 
     /// A plain-language line for alerts that have one in the catalogue ("alert.<name>").
-    func alertExplanation(_ alert: Alert) -> [String] {
+    func alertExplanation(_ alert: Alert) -> [LadderEntry] {
         guard verbosity != .summary, let name = alert.alertDescription.name, let text = explanations("alert.\(name)") else { return [] }
         return explain(text)
     }
 
-    func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
+    func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, say("ladder.message", ["arrow": arrow(from, to), "message": messageName(message), "bytes": "\(bytes.count)"]), .tls)]
         out += messageSummary(message).map { detail($0) }
         if verbosity != .summary {
@@ -118,7 +118,7 @@ extension TextRenderer {
         if verbosity == .bytes {
             let dissection = dissection(of: bytes, state: state)
             out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"))
-                .render(dissection, input: bytes).map { "          " + $0 }
+                .render(dissection, input: bytes).map { LadderEntry.line("          " + $0).onlyWithBytes }
         }
         return out
     }
@@ -128,7 +128,7 @@ extension TextRenderer {
         Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
     }
 
-    func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
+    func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
         if verbosity != .summary, !state.explained.contains("ccs\(from)"), let text = explanations("tls.ChangeCipherSpec") {
             state.explained.insert("ccs\(from)")
@@ -137,9 +137,9 @@ extension TextRenderer {
         return out
     }
 
-    func derivedLines(_ value: DerivedValue, actor: Actor) -> [String] {
+    func derivedLines(_ value: DerivedValue, actor: Actor) -> [LadderEntry] {
         let who = ["actor": name(actor)]
-        func line(_ key: String, _ values: [String: String]) -> String {
+        func line(_ key: String, _ values: [String: String]) -> LadderEntry {
             detail(say(key, who.merging(values) { a, _ in a }))
         }
         switch value {
@@ -171,7 +171,7 @@ extension TextRenderer {
             if actor == .client, let text = explanations(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc") { out += explain(text) }
             return out
         case .transcriptHash(let purpose, let length, let hash):
-            return verbosity == .bytes ? [line("derived.transcript", ["bytes": "\(length)", "purpose": purpose, "hash": short(hash)])] : []
+            return verbosity == .bytes ? [line("derived.transcript", ["bytes": "\(length)", "purpose": purpose, "hash": short(hash)]).onlyWithBytes] : []
         case .verifyData(let sender, let label, _, let data):
             return [line("derived.verifyData", ["label": label, "data": Hex.string(data),
                                                 "expected": sender.rawValue == actor.rawValue ? "" : say("derived.expectedFrom", ["sender": explanations.actorName(sender.rawValue)])])]
@@ -180,7 +180,7 @@ extension TextRenderer {
 
     /// The chain validation, link by link: each certificate of the path with its checks in order,
     /// pass or fail; at the bytes level, Hash1, Hash2 and the recovered PKCS#1 block.
-    func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [String] {
+    func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         let r = v.result
         let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
         var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
@@ -208,6 +208,8 @@ extension TextRenderer {
                     out.append(detail(explanations.chainCheckWhy(check.kind), .explanation, indent: 6))
                 }
                 guard verbosity == .bytes, let sig = check.signature else { continue }
+                let before = out.count
+                defer { for i in before..<out.count { out[i].bytesOnly = true } }
                 out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
                 if let r = sig.ecdsaR, let s = sig.ecdsaS {
@@ -225,7 +227,7 @@ extension TextRenderer {
         return out
     }
 
-    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [String] {
+    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [LadderEntry] {
         [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
                                ["actor": name(actor), "length": "\(length)", "detail": explanations.certificateAccount(detail)]),
              accepted ? .tls : .alert)]

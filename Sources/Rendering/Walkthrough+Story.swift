@@ -9,7 +9,8 @@ extension Walkthrough {
         func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
         func party(_ actor: Actor) -> String { say("party.\(actor.rawValue)") }
         // A lesson opens with its own title; its file name follows in the lesson line.
-        let heading = "── " + say("walk.opening.title", ["title": page?.title ?? title]) + " ──"
+        let headingTitle = say("walk.opening.title", ["title": page?.title ?? title])
+        let heading = "── " + headingTitle + " ──"
         var detail: [String] = []
         if let about { detail.append(about) }
         if let page {
@@ -51,7 +52,7 @@ extension Walkthrough {
         }
         let ladder = DisplayWidth.columns(heading) > renderer.width
             ? HexdumpRenderer(width: renderer.width).wrap(heading, continuationIndent: 3) : [heading]
-        return Step(kind: .opening, eventIndex: 0, ladder: ladder, detail: detail, detailWithBytes: detail)
+        return Step(kind: .opening, eventIndex: 0, ladder: ladder, detail: detail, detailWithBytes: detail, label: headingTitle)
     }
 
     /// What the phase that began at `events.lowerBound` achieved by the event before `events.upperBound`:
@@ -143,9 +144,10 @@ extension Walkthrough {
         }
         let name = renderer.explanations.phaseName(phase, connection: connection)
         let last = range.upperBound - 1
-        let row = renderer.row(renderer.time(trace.events[last].time), "✓ " + say("walk.summary.heading", ["phase": name]))
-        return Step(kind: .phaseSummary, eventIndex: last, ladder: Self.lines(row), detail: lines, detailWithBytes: lines)
+        let label = "✓ " + say("walk.summary.heading", ["phase": name])
+        let row = renderer.row(renderer.time(trace.events[last].time), label)
+        return Step(kind: .phaseSummary, eventIndex: last, ladder: Self.lines(renderer.print(row)), detail: lines, detailWithBytes: lines,
+                    label: label, lines: lines.map { LadderEntry(.sentence($0, indent: 0), .explanation) })
     }
 
-    static func lines(_ entry: String) -> [String] { lines([entry]) }
 }
