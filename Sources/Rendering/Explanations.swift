@@ -49,9 +49,9 @@ public struct Explanations: Sendable {
     /// The sentences of a TLS run over TCP: messages, key schedule, alerts, attacks, knowledge, outcome, HTTP/2, closing.
     static let englishCore: [String: String] = [
         "phase.tcp": "TCP first opens a connection with three messages: each side proposes its starting sequence number and the other acknowledges it, so each learns that the other can both send and receive — and a stale SYN from an earlier connection cannot open a new one, because the client refuses an acknowledgment of a SYN it never sent (RFC 9293 §3.5).",
-        "tcp.syn": "SYN: the client proposes its initial sequence number (ISN). SYN takes one unit of sequence space.",
-        "tcp.synack": "SYN-ACK: the server acknowledges the client's ISN + 1 and proposes its own ISN.",
-        "tcp.ack3": "ACK: the client acknowledges the server's SYN (ack = server ISN + 1). The client has been ESTABLISHED since the SYN-ACK arrived; the server becomes ESTABLISHED when this ACK reaches it.",
+        "tcp.syn": "SYN: the {sender} proposes its initial sequence number (ISN). SYN takes one unit of sequence space.",
+        "tcp.synack": "SYN-ACK: the {sender} acknowledges the {receiver}'s ISN + 1 and proposes its own ISN.",
+        "tcp.ack3": "ACK: the {sender} acknowledges the {receiver}'s SYN (ack = {receiver} ISN + 1). The {sender} has been ESTABLISHED since the SYN-ACK arrived; the {receiver} becomes ESTABLISHED when this ACK reaches it.",
         "tcp.fin": "FIN: this side has nothing more to send; the FIN takes one sequence number, so the answer acknowledges it + 1. Each direction closes on its own: the other side may keep sending (a half-close) until it sends its own FIN. If it has nothing left to send, its FIN can ride on the same segment as its ACK and the close takes three segments; if its ACK goes first, the close takes four.",
         "tcp.retransmit": "Retransmission: no ACK came back before the retransmission timer fired, so the segment is sent again with the same sequence number.",
         "tcp.drop": "The network lost this segment.",

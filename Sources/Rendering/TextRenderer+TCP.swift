@@ -37,7 +37,8 @@ extension TextRenderer {
                     : s.flags.contains(.fin) ? "tcp.fin"
                     : (state.tcpAcks == 0 && s.payload.isEmpty ? "tcp.ack3" : nil)
                 if s.flags.compact == "A", s.payload.isEmpty { state.tcpAcks += 1 }
-                if let key, !state.explained.contains(key), let text = explanations(key) {
+                // Generic sentences name the segment's real sender and receiver (a MITM answers SYNs too).
+                if let key, !state.explained.contains(key), let text = explanations(key, ["sender": name(actor), "receiver": name(receiver)]) {
                     state.explained.insert(key)
                     out += explain(text)
                 }
