@@ -6,6 +6,7 @@ extension Explanations {
         "phase.tcp": "TCP 先用三个报文段建立连接（三次握手）：双方各自提出自己的初始序列号，并由对方确认，这样每一方都知道对方既能发送也能接收；而且一个早先连接遗留的 SYN 无法打开新连接，因为客户端会拒绝对一个它从未发送过的 SYN 的确认（RFC 9293 §3.5）。",
         "tcp.syn": "SYN：{sender}提出它的初始序列号（ISN）。SYN 本身占用一个序列号。",
         "tcp.synack": "SYN-ACK：{sender}确认{receiver}的 ISN（确认号 = {receiver} ISN + 1），并提出自己的 ISN。",
+        "tcp.synack.stale": "SYN-ACK：{sender}确认的是那个旧的重复 SYN（确认号 = 它的序列号 {seq} + 1），而不是{receiver}在这个连接上发出的 SYN，并提出自己的 ISN。",
         "tcp.ack3": "ACK：{sender}确认{receiver}的 SYN（确认号 = {receiver} ISN + 1）。{sender}在收到 SYN-ACK 时就已进入 ESTABLISHED；{receiver}要等这个 ACK 到达才进入 ESTABLISHED。",
         "tcp.fin": "FIN：这一方没有数据要发了；FIN 占用一个序列号，所以对方的确认号是 FIN 的序列号 + 1。每个方向各自关闭：另一方仍可以继续发送（半关闭），直到它发出自己的 FIN。如果它也没有数据要发，它的 FIN 可以和 ACK 放在同一个报文段里，关闭只需三个报文段；如果 ACK 先单独发出，就是四个（四次挥手）。",
         "tcp.retransmit": "重传：重传定时器到期前没有收到 ACK，于是用同一个序列号再次发送这个报文段。",

@@ -186,6 +186,9 @@ public struct TextRenderer: Sendable {
         var lessonOnly = false
         var atsRules = 0
         var dhGroup: (p: Int, g: Int)?
+        /// The SYNs seen on each direction (sender's endpoint first): their sequence number and
+        /// whether it was the network's late copy of an old one, so a SYN-ACK says whose SYN it answers.
+        var syns: [Layout.Pair: [(seq: UInt32, stale: Bool)]] = [:]
     }
 
     // MARK: Events
