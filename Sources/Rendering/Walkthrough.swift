@@ -1,4 +1,5 @@
 import HTTP2
+import TCPSim
 import TLSEngine
 import Trace
 
@@ -167,9 +168,24 @@ public struct Walkthrough: Sendable {
             ladder = lines(renderer.print(row))
             mark = row.mark
         }
+        var withBytes = lines(renderer.print(rest))
+        if let segment = entry.segment {
+            // `x` on a segment shows its TCP header field by field (its payload's messages have their own bytes).
+            withBytes.append(renderer.say("walk.bytes.tcpHeader", ["header": "\(segment.bytes.count)", "payload": "\(payloadCount(event))"]))
+            withBytes += HexdumpRenderer(width: renderer.width - 2, reassembledHeading: renderer.say("hexdump.reassembled"),
+                                         lengthTemplate: renderer.say("hexdump.length")).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
+        }
         return Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(renderer.print(normal)),
-                    detailWithBytes: lines(renderer.print(rest)), mark: mark, time: event.time, message: entry.message,
+                    detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
                     label: String(head.text.drop { $0 == " " }), lines: normal)
+    }
+
+    /// The payload length of the segment an event sends, loses or injects.
+    static func payloadCount(_ event: TraceEvent) -> Int {
+        switch event.kind {
+        case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)): return p.segment.payload.count
+        default: return 0
+        }
     }
 
     /// The renderer's entries may hold several lines; the screen works with single lines.

@@ -33,6 +33,8 @@ public struct RunDocument: Sendable {
         public var entries: [LadderEntry]
         /// The handshake message(s) the event sends, with their field-by-field dissection.
         public var message: MessageBytes?
+        /// The TCP segment's header (the event sends, loses or injects one), field by field.
+        public var segment: MessageBytes?
     }
 
     /// A message's bytes and their dissection, as `tlslab dissect` reads them.
@@ -76,7 +78,12 @@ extension TextRenderer {
             if case .tls(.handshakeSent(_, let wire)) = event.kind {
                 message = RunDocument.MessageBytes(bytes: wire, dissection: dissection(of: wire, state: state))
             }
-            steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message))
+            var segment: RunDocument.MessageBytes?
+            switch event.kind {
+            case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)): segment = TCPHeaderDissection.dissect(p)
+            default: break
+            }
+            steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
         }
         return RunDocument(steps: steps, oneSided: state.oneSided)
     }
