@@ -129,9 +129,24 @@ extension HTMLRenderer {
         "<text class=\"label\(anchor == "start" ? "" : anchor == "middle" ? " m" : " e")\" x=\"\(HTMLText.number(x))\" y=\"\(HTMLText.number(y))\">\(HTMLText.escaped(text))</text>\n"
     }
 
-    /// `text` cut to `columns` display columns, with … when cut.
+    /// `text` cut to `columns` display columns, with … when cut: at the last place a line could
+    /// break (a space, or between Chinese characters), so no value or word is cut in the middle
+    /// (unless the text is one long value), without the separator left before the cut.
     func fit(_ text: String, _ columns: Int) -> String {
-        DisplayWidth.truncated(text, to: max(4, columns))
+        let room = max(4, columns)
+        guard DisplayWidth.columns(text) > room else { return text }
+        let kept = Array(DisplayWidth.prefix(text, columns: room - 1))
+        let all = Array(text)
+        var cut = kept.count
+        while cut > 0 {
+            let after = all[cut]
+            if after == " " || kept[cut - 1] == " " || DisplayWidth.canBreak(between: kept[cut - 1], and: after) { break }
+            cut -= 1
+        }
+        if cut == 0 { cut = kept.count }  // one long value: cut it where the room ends
+        var head = String(kept[..<cut])
+        while let last = head.last, [" ", ",", "·", ":", "，", "、", "：", "—"].contains(last) { head.removeLast() }
+        return head + "…"
     }
 
     /// What the marks mean.
