@@ -99,7 +99,8 @@ extension TextRenderer {
         if verbosity != .summary {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
             let key = explanationKey(message, state: state, fromClientRole: to == .server)
-            if let text = explanations(key) { out += explain(text) }
+            // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
+            if let text = explanations(key, ["sender": name(from), "receiver": name(to)]) { out += explain(text) }
         }
         switch message {
         case .clientHello(let hello):

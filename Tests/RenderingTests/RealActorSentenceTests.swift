@@ -57,6 +57,41 @@ struct RealActorSentenceTests {
         }
     }
 
+    /// The handshake messages' sentences name their sender and receiver too: behind the man in the
+    /// middle the client's ServerHello, Certificate and ServerHelloDone come from the attacker.
+    @Test(arguments: ["en", "zh"])
+    func handshakeSentencesNameTheirSenders(language: String) throws {
+        let explanations = language == "en" ? Explanations.english : .chinese
+        let trace = try Self.mitm()
+        let walk = Walkthrough(title: "mitm", trace: trace, width: 100_000, explanations: explanations)
+        let english = explanations.language == Explanations.english.language
+        var checked = 0, byAttacker = 0
+        for step in walk.steps where step.kind == .event {
+            guard case .tls(.handshakeSent(let message, _)) = trace.events[step.eventIndex].kind,
+                  let from = step.mark?.from, let to = step.mark?.to else { continue }
+            let text = step.detail.joined(separator: " ")
+            let sender = explanations.actorName(from.rawValue), receiver = explanations.actorName(to.rawValue)
+            switch message.type.messageName {
+            case "ServerHello":
+                #expect(text.contains(english ? "ServerHello: the \(sender) picks the version" : "ServerHello：\(sender)选定版本"), "\(text)")
+                checked += 1
+            case "Certificate" where to != .server:
+                #expect(text.contains(english ? "Certificate: the \(sender)'s certificate chain" : "Certificate：\(sender)的证书链"), "\(text)")
+                #expect(text.contains(english ? "The \(receiver) checks each signature" : "\(receiver)逐级验证签名"), "\(text)")
+                checked += 1
+            case "ServerHelloDone":
+                #expect(text.contains(english ? "the \(sender) has said everything for now and waits for the \(receiver)"
+                                              : "\(sender)这一轮要说的都说完了，等待\(receiver)"), "\(text)")
+                checked += 1
+            default:
+                continue
+            }
+            if from == .attacker { byAttacker += 1 }
+        }
+        // The client refuses the attacker's certificate before the attacker reaches the server.
+        #expect(byAttacker == 3 && checked == 3, "the attacker's ServerHello, Certificate and ServerHelloDone (\(byAttacker), \(checked))")
+    }
+
     /// Without a man in the middle the sentences read as before.
     @Test func aDirectRunReadsAsBefore() throws {
         let text = TextRenderer(width: 1000).render(Simulation(try BuiltInRun.rsa.setup(seed: 1)).run()).joined(separator: "\n")
