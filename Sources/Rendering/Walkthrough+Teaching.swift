@@ -54,8 +54,16 @@ struct StepTeacher {
         case .tcp(.injected(let p)) where event.actor == .attacker:
             return [say("walk.tcp.injected", ["actor": party(event.actor), "peer": party(owner[p.source] ?? .client)])]
         case .dropped(let undelivered):
-            let reason = undelivered.reason.key.split(separator: ".").last.map(String.init) ?? ""
-            return [renderer.explanations("walk.dropped.\(reason)", who) ?? say("walk.dropped", who)]
+            // The simulation's reason keys, each with its walkthrough sentence (literal keys: one grep finds both).
+            let key = switch undelivered.reason.key {
+            case "dropped.afterAlertSent": "walk.dropped.afterAlertSent"
+            case "dropped.afterAlertReceived": "walk.dropped.afterAlertReceived"
+            case "dropped.recordFailed": "walk.dropped.recordFailed"
+            case "dropped.stoppedReading": "walk.dropped.stoppedReading"
+            case "dropped.connectionEnded": "walk.dropped.connectionEnded"
+            default: "walk.dropped"
+            }
+            return [say(key, who)]
         case .attack(.failed):
             return [say("walk.attack.failed", who)]
         case .http2(.connectionError(let code, _)):
