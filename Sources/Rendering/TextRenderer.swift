@@ -53,9 +53,7 @@ public struct TextRenderer: Sendable {
             lines += r.print(document.steps[index].entries)
             // The knowledge panel at the key points of the first connection.
             if panels, let moment = keyPoints.passed(event) {
-                let prefix = Trace(events: Array(trace.events.prefix(index + 1)), participants: trace.participants,
-                                   streamSpans: trace.streamSpans)
-                lines += r.knowledgePanel(prefix.knowledge, moment: moment, remarks: false)
+                lines += r.knowledgePanel(document.knowledge(after: index), moment: moment, remarks: false)
             }
         }
         if !trace.isLessonOnly {

@@ -102,9 +102,7 @@ extension Walkthrough {
                 lines.append(say("walk.summary.tlsUnfinished"))
             }
             if connection == 0 {
-                let prefix = Trace(events: Array(trace.events.prefix(range.upperBound)), participants: trace.participants,
-                                   streamSpans: trace.streamSpans)
-                let rows = prefix.knowledge.rows.filter { !$0.changedInFlight }
+                let rows = trace.knowledge(through: range.upperBound - 1).rows.filter { !$0.changedInFlight }
                 let both = rows.filter { $0.client && $0.server }.map { renderer.secretName($0.secret) }
                 let eavesdropper = rows.filter(\.eavesdropper).map { renderer.secretName($0.secret) }
                 let none = say("walk.summary.nothing")

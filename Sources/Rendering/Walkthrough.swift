@@ -61,6 +61,8 @@ public struct Walkthrough: Sendable {
     public var steps: [Step]
     let trace: Trace
     let renderer: TextRenderer
+    /// The run's document the steps are cut from.
+    public let document: RunDocument
     /// False for a lesson without a ladder (an ATS decision): no column header.
     let hasLadder: Bool
 
@@ -87,6 +89,7 @@ public struct Walkthrough: Sendable {
         // The run's document, once: every step stands on its own, so an explanation is repeated
         // wherever its kind comes again.
         let document = bytes.document(for: trace, explainingEveryStep: true)
+        self.document = document
         var steps = [Self.opening(title: title, about: about, page: page, trace: trace, renderer: normal)]
         var teacher = StepTeacher(trace: trace, renderer: normal)
         var openPhase: (phase: Phase, connection: Int, start: Int)?

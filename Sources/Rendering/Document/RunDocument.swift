@@ -47,6 +47,21 @@ public struct RunDocument: Sendable {
     public var steps: [Step]
     /// Only one side is traced (a real peer's run: `tlslab connect`, `serve`).
     public var oneSided: Bool
+    /// The trace the document was built from (for the knowledge snapshots).
+    let trace: Trace
+
+    /// The knowledge snapshot after the event at `eventIndex`: who knows which secret once it has
+    /// happened (computed when asked: a run has hundreds of steps and a surface shows a few).
+    public func knowledge(after eventIndex: Int) -> KnowledgeTable {
+        trace.knowledge(through: eventIndex)
+    }
+}
+
+extension Trace {
+    /// Who knows what once the event at `index` has happened: the knowledge of the trace up to it.
+    func knowledge(through index: Int) -> KnowledgeTable {
+        Trace(events: Array(events.prefix(index + 1)), participants: participants, streamSpans: streamSpans).knowledge
+    }
 }
 
 extension TextRenderer {
@@ -85,7 +100,7 @@ extension TextRenderer {
             }
             steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
         }
-        return RunDocument(steps: steps, oneSided: state.oneSided)
+        return RunDocument(steps: steps, oneSided: state.oneSided, trace: trace)
     }
 }
 

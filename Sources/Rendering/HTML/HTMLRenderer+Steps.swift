@@ -20,9 +20,7 @@ extension HTMLRenderer {
                 if let id = tableAt[step.eventIndex] {
                     knowledgeID = id
                 } else {
-                    let prefix = Trace(events: Array(trace.events.prefix(step.eventIndex + 1)), participants: trace.participants,
-                                       streamSpans: trace.streamSpans)
-                    let table = knowledgeTable(prefix.knowledge)
+                    let table = knowledgeTable(walk.document.knowledge(after: step.eventIndex))
                     if let id = tables[table] {
                         knowledgeID = id
                     } else {
