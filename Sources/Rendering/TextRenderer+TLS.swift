@@ -33,10 +33,8 @@ extension TextRenderer {
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
         case .certificateDecision(_, let length, let accepted, let detail, _):
-            if !accepted { state.certificateRejected = true }
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
-            if !sig.created, !sig.valid { state.signatureFailed = true }
             guard verbosity != .summary else { return [] }
             return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
                 "actor": name(actor), "purpose": explanations("signature.purpose.\(sig.purpose.rawValue)") ?? sig.purpose.rawValue,
@@ -55,13 +53,15 @@ extension TextRenderer {
                     state.explained.insert(key)
                     out += explain(text)
                 }
-                // After a handshake tamper: the sentence for the check that actually fired.
+                // After a handshake tamper: the sentence for the check that fired, read off the
+                // alert's typed cause (the engine's own reason for it).
                 if alert.isFatal, state.tamperPending {
                     state.tamperPending = false
-                    let check: String? = switch alert.alertDescription {
-                    case _ where state.certificateRejected: "attack.tamper.certificate"
-                    case .badRecordMAC: "attack.tamper.keys"
-                    case .decryptError: state.signatureFailed ? "attack.tamper.signature" : "attack.tamper.finished"
+                    let check: String? = switch cause {
+                    case .failure(.certificateRejected): "attack.tamper.certificate"
+                    case .failure(.recordProtection(.badRecordMAC)): "attack.tamper.keys"
+                    case .failure(.peerMisbehaved(.serverKeyExchangeSignatureInvalid)): "attack.tamper.signature"
+                    case .failure(.peerMisbehaved(.finishedMismatch)): "attack.tamper.finished"
                     default: nil
                     }
                     if verbosity != .summary, let check, let text = explanations(check) { out += explain(text) }

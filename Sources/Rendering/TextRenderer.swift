@@ -175,10 +175,6 @@ public struct TextRenderer: Sendable {
         var alpnOffered: [ProtocolName] = []
         /// An attacker changed a handshake byte; the sentence saying which check caught it waits for the alert.
         var tamperPending = false
-        /// A peer's signature was found invalid since the tamper (the ServerKeyExchange check fired).
-        var signatureFailed = false
-        /// A certificate chain was rejected since the tamper (the chain check fired).
-        var certificateRejected = false
         /// A lesson without TLS or HTTP (TCP alone, ATS, DH): TCP is drawn at every level, with
         /// state-change causes and timers; ATS rules are numbered; the DH group is remembered.
         var lessonOnly = false
