@@ -384,7 +384,8 @@ public struct JSONLinesRenderer: Sendable {
         return f
     }
 
-    func name(_ m: HandshakeMessage) -> String { TextRenderer().messageName(m) }
+    /// The message's RFC name (`ClientHello`), as its type names it.
+    func name(_ m: HandshakeMessage) -> String { m.type.messageName }
 }
 
 /// A minimal JSON writer: ordered keys, strings escaped per RFC 8259.

@@ -247,7 +247,18 @@ extension TextRenderer {
             default: return "tls.ClientKeyExchange.dh"
             }
         }
-        return "tls." + messageName(m)
+        switch m.type {
+        case .clientHello: return "tls.ClientHello"
+        case .serverHello: return "tls.ServerHello"
+        case .certificate: return "tls.Certificate"
+        case .serverKeyExchange: return "tls.ServerKeyExchange"
+        case .certificateRequest: return "tls.CertificateRequest"
+        case .serverHelloDone: return "tls.ServerHelloDone"
+        case .certificateVerify: return "tls.CertificateVerify"
+        case .finished: return "tls.Finished"
+        case .newSessionTicket: return "tls.NewSessionTicket"
+        default: return ""  // no sentence in the catalogue (HelloRequest, an unknown type)
+        }
     }
 
     /// The values a message introduces, shown under its arrow.
