@@ -96,7 +96,7 @@ public struct Walkthrough: Sendable {
         for entry in document.steps {
             let index = entry.eventIndex
             let event = trace.events[index]
-            let taught = teacher.sentences(for: index)
+            let taught = teacher.sentences(for: index, kind: entry.kind)
             if case .phaseHeading(let phase) = entry.kind {
                 if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
                                                                          events: open.start..<index, trace: trace, renderer: normal) {
