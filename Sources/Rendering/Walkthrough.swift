@@ -88,21 +88,21 @@ public struct Walkthrough: Sendable {
         ladderPrefixWidth = normal.layout.timeWidth + 2 + normal.layout.ladderWidth + 2
         // The run's document, once: every step stands on its own, so an explanation is repeated
         // wherever its kind comes again.
-        let document = bytes.document(for: trace, explainingEveryStep: true)
+        let document = bytes.document(for: trace, explainingEveryStep: true, summarizingPhases: true)
         self.document = document
         var steps = [Self.opening(title: title, about: about, page: page, trace: trace, renderer: normal)]
         var teacher = StepTeacher(trace: trace, renderer: normal)
-        var openPhase: (phase: Phase, connection: Int, start: Int)?
+        // A phase's summary closes it, just before the next phase's heading (or the outcome).
+        var summaries = document.summaries[...]
         for entry in document.steps {
             let index = entry.eventIndex
             let event = trace.events[index]
             let taught = teacher.sentences(for: index, kind: entry.kind)
-            if case .phaseHeading(let phase) = entry.kind {
-                if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
-                                                                         events: open.start..<index, trace: trace, renderer: normal) {
-                    steps.append(summary)
+            if case .phaseHeading = entry.kind {
+                while let summary = summaries.first, summary.events.upperBound <= index {
+                    steps.append(Self.phaseSummary(summary, trace: trace, renderer: normal))
+                    summaries.removeFirst()
                 }
-                openPhase = (phase, event.connection, index)
             }
             guard var step = Self.step(entry, event, trace: trace, renderer: normal) else { continue }
             if !taught.isEmpty {
@@ -118,10 +118,7 @@ public struct Walkthrough: Sendable {
             }
             steps.append(step)
         }
-        if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
-                                                                 events: open.start..<trace.events.count, trace: trace, renderer: normal) {
-            steps.append(summary)
-        }
+        steps += summaries.map { Self.phaseSummary($0, trace: trace, renderer: normal) }
         let last = max(0, trace.events.count - 1)
         if !trace.isLessonOnly {
             let outcome = normal.outcome(trace).filter { !$0.isBlank }

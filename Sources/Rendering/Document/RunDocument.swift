@@ -6,8 +6,8 @@ import Trace
 /// One run as every teaching surface reads it, built once from the trace: a step per trace event
 /// with its kind (a message or segment from one party to another on a connection, a party's own
 /// action, a phase heading, a note beside every column), its time, what the ladder shows for it as
-/// typed entries (row, values, sentences, bytes) and the handshake bytes it sends with their
-/// dissection. The terminal ladder prints it (`TextRenderer.render`), the walkthrough cuts it into
+/// typed entries (row, values, sentences, bytes) and the handshake bytes or TCP header it sends
+/// with their dissection; what each phase achieved (`summaries`); the knowledge after any step. The terminal ladder prints it (`TextRenderer.render`), the walkthrough cuts it into
 /// stops and the HTML page draws it: none of them reads another's printed lines.
 public struct RunDocument: Sendable {
     public struct Step: Sendable {
@@ -47,6 +47,8 @@ public struct RunDocument: Sendable {
     public var steps: [Step]
     /// Only one side is traced (a real peer's run: `tlslab connect`, `serve`).
     public var oneSided: Bool
+    /// What each phase achieved, in order (when the document was asked for them: the walkthrough).
+    public var summaries: [PhaseSummary] = []
     /// The trace the document was built from (for the knowledge snapshots).
     let trace: Trace
 
@@ -68,7 +70,8 @@ extension TextRenderer {
     /// The run's document as this renderer words and lays it out (its verbosity, style and language).
     /// `explainingEveryStep`: each event's explanation is given wherever its kind comes again (the
     /// walkthrough's steps stand on their own), not once per run (the printed ladder).
-    func document(for trace: Trace, explainingEveryStep: Bool = false) -> RunDocument {
+    /// `summarizingPhases`: with what each phase achieved (`summaries`).
+    func document(for trace: Trace, explainingEveryStep: Bool = false, summarizingPhases: Bool = false) -> RunDocument {
         var state = LadderState()
         state.participants = trace.participants
         state.plainHTTP = !trace.summary.usedTLS
@@ -100,7 +103,7 @@ extension TextRenderer {
             }
             steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
         }
-        return RunDocument(steps: steps, oneSided: state.oneSided, trace: trace)
+        return RunDocument(steps: steps, oneSided: state.oneSided, summaries: summarizingPhases ? phaseSummaries(trace) : [], trace: trace)
     }
 }
 
