@@ -14,6 +14,7 @@ extension Explanations {
         "walk.header": "TLSLab · {title} · step {step}/{count}",
         "walk.headerPhase": " · {phase}",
         "walk.timeUnit": "ms",
+        "walk.bytes.tcpHeader": "The segment's TCP header (RFC 9293 §3.1): {header} bytes, then {payload} bytes of payload.",
         "walk.noSteps": "{title}: the run produced no steps",
         "walk.keys": "n/b step · g jump · k knowledge {knowledge} · x bytes {bytes} · d/u scroll · ? help · q quit",
         "walk.keysShort": "n/b step · k {knowledge} · x {bytes} · ? help · q quit",

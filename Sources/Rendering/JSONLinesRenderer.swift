@@ -24,7 +24,8 @@ import Trace
 /// Extensions for runs with an attacker or several connections: `"direction"` names the two ends
 /// of the object's connection, sender first — behind a MITM `"client->attacker"`,
 /// `"attacker->client"`, `"attacker->server"`, `"server->attacker"`; a segment an on-path
-/// attacker injects has `"injected_by":"attacker"`; `"attack"` objects (`"kind"`: `tamper`,
+/// attacker injects has `"injected_by":"attacker"`, the network's late copy of an old segment
+/// `"injected_by":"network"`; `"attack"` objects (`"kind"`: `tamper`,
 /// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
 /// `"compute"` objects (virtual CPU: `operations` in English words, `operation_ids` as identifiers); a `"connection"` number on events of connections after the
 /// first; and in the summary `connections`, `full_handshakes`, `abbreviated_handshakes`,
@@ -110,7 +111,8 @@ public struct JSONLinesRenderer: Sendable {
                 return segment(p, action: "received", sender: participants[p.source] ?? peer(of: event.actor), receiver: event.actor.rawValue)
             case .injected(let p):
                 var f = segment(p, action: "sent", sender: participants[p.source] ?? .client, receiver: named(p.destination, or: .server))
-                f.append(("injected_by", .string("attacker")))
+                // The attacker's segment, or the network's late copy of an earlier connection's (an old duplicate).
+                f.append(("injected_by", .string(event.actor == .network ? "network" : "attacker")))
                 return f
             case .dropped(let p, let reason):
                 var f = segment(p, action: "dropped", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
@@ -385,7 +387,8 @@ public struct JSONLinesRenderer: Sendable {
         return f
     }
 
-    func name(_ m: HandshakeMessage) -> String { TextRenderer().messageName(m) }
+    /// The message's RFC name (`ClientHello`), as its type names it.
+    func name(_ m: HandshakeMessage) -> String { m.type.messageName }
 }
 
 /// A minimal JSON writer: ordered keys, strings escaped per RFC 8259.

@@ -7,8 +7,8 @@ import Trace
 
 /// The ladder's lines for what attackers and the eavesdropper did and worked out.
 extension TextRenderer {
-    func attackLines(_ a: AttackEvent, time t: String, actor: Actor, state: inout LadderState) -> [String] {
-        var out: [String]
+    func attackLines(_ a: AttackEvent, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
+        var out: [LadderEntry]
         var key: String?
         switch a {
         case .position(let sentence):
@@ -28,10 +28,12 @@ extension TextRenderer {
             out = [row(t, at: .attacker, say("attack.line.replayed", ["actor": name(.attacker), "bytes": "\(bytes)", "seq": "\(seq)"]), .alert)]
             key = "attack.replay"
         case .keyStolen(let bits):
-            out = ["", style("── " + say("attack.line.keyStolen", ["bits": "\(bits)"]) + " " + String(repeating: "─", count: 10), .heading)]
+            let title = say("attack.line.keyStolen", ["bits": "\(bits)"])
+            out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 10))]
             key = "attack.keyTheft"
         case .seedSearch(let candidates, let found):
-            out = ["", style("── " + say("attack.line.seedSearch") + " " + String(repeating: "─", count: 6), .heading),
+            let title = say("attack.line.seedSearch")
+            out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 6)),
                    row(t, at: .eavesdropper, say("attack.line.seedTried", [
                        "actor": name(.eavesdropper), "count": "\(candidates)",
                        "result": found.map { say("attack.line.seedFound", ["seed": "\($0)"]) } ?? say("attack.line.seedNone")]), .alert)]

@@ -79,27 +79,27 @@ extension TextRenderer {
         return String(chars)
     }
 
-    /// One ladder entry: time, the graphic, the text (wrapped in its own column, rails continuing).
+    /// One ladder entry: time, the graphic, the text (wrapped in its own column, rails continuing
+    /// when printed): an arrow from `from` to `to` (broken off when `lost`), or a mark on `at`'s column.
     func row(_ t: String, from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false,
-             _ text: String, _ s: Style = .plain) -> String {
-        let first = t + "  " + rails(from: from, to: to, at: at, lost: lost) + "  "
-        let line = lay(first: first, text, indent: 0, s)
-        if let markRecorder {
-            let tone: LadderMark.Tone = switch s {
-            case .tcp: .tcp
-            case .tls: .tls
-            case .alert: .alert
-            default: .plain
-            }
-            let head = line.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? line
-            markRecorder.record(head, from != nil && to != nil ? LadderMark(from: from, to: to, lost: lost, tone: tone)
-                                                              : LadderMark(from: at, to: nil, tone: tone))
+             _ text: String, _ s: Style = .plain) -> LadderEntry {
+        let tone: LadderMark.Tone = switch s {
+        case .tcp: .tcp
+        case .tls: .tls
+        case .alert: .alert
+        default: .plain
         }
-        return line
+        let mark = from != nil && to != nil ? LadderMark(from: from, to: to, lost: lost, tone: tone) : LadderMark(from: at, to: nil, tone: tone)
+        return LadderEntry(.row(time: t, mark: mark, text: text), s)
+    }
+
+    /// A value under an entry (printed: blank time, plain rails, then the text).
+    func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> LadderEntry {
+        LadderEntry(s == .explanation ? .sentence(text, indent: indent) : .fact(text, indent: indent), s)
     }
 
     /// A line under an entry: blank time, plain rails, then the text.
-    func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
+    func detailLine(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
         // The walkthrough shows detail below the ladder and wraps it to the screen itself.
         if ladderStyle == .walkthrough { return style(String(repeating: " ", count: indent) + text, s) }
         let first = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
@@ -204,13 +204,19 @@ extension TextRenderer {
     }
 
     /// An explanation under a ladder entry (rails continue beside it).
-    func explain(_ text: String) -> [String] {
+    func explain(_ text: String) -> [LadderEntry] {
         guard !text.isEmpty else { return [] }
         return [detail(text, .explanation, indent: 2)]
     }
 
     /// An explanation in a full-width section (outcome, knowledge panel).
-    func paragraph(_ text: String) -> [String] {
+    func paragraph(_ text: String) -> [LadderEntry] {
+        guard !text.isEmpty else { return [] }
+        return [LadderEntry(.paragraph(text), .explanation)]
+    }
+
+    /// A full-width paragraph's lines.
+    func paragraphLines(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
         let indent = "            "
         return HexdumpRenderer(width: width).wrap(indent + text, continuationIndent: indent.count).map { style($0, .explanation) }

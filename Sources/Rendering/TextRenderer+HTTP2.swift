@@ -9,8 +9,8 @@ import Trace
 extension TextRenderer {
     /// HTTP/2: how it was chosen, the preface, and each frame as its sender writes it (the
     /// receiver's copy is the same frame, so it is not repeated), with HPACK's sizes.
-    func http2Lines(_ h: HTTP2Event, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [String] {
-        var out: [String] = []
+    func http2Lines(_ h: HTTP2Event, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [LadderEntry] {
+        var out: [LadderEntry] = []
         var key: String?
         switch h {
         case .chosen(let how):
@@ -78,7 +78,7 @@ extension TextRenderer {
                 if fromDynamic, actor == .client, f.frame.type == .headers, !state.explained.contains("h2.hpack") { key = "h2.hpack" }
             }
             out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
-            if verbosity == .bytes { out += http2FrameBytes(f) }
+            if verbosity == .bytes { out += http2FrameBytes(f).map(\.onlyWithBytes) }
         }
         if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
             state.explained.insert(key)
@@ -89,7 +89,7 @@ extension TextRenderer {
 
     /// At `bytes` verbosity: the frame header's fields, the first payload octets, and how HPACK
     /// represented each header field (RFC 7541 §6).
-    func http2FrameBytes(_ f: HTTP2FrameTrace) -> [String] {
+    func http2FrameBytes(_ f: HTTP2FrameTrace) -> [LadderEntry] {
         let wire = f.frame.encoded
         var out = [detail(say("h2.bytes.header", ["hex": Hex.string(Array(wire.prefix(9))), "length": "\(f.length)", "type": String(wire[3], radix: 16),
                                                   "name": f.typeName, "flags": String(format: "%02x", wire[4]), "stream": "\(f.streamID)"]), indent: 10)]

@@ -7,22 +7,24 @@ import Trace
 extension TextRenderer {
     func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
 
-    func lessonLines(_ lesson: LessonEvent, time t: String, actor: Actor, state: inout LadderState) -> [String] {
+    func lessonLines(_ lesson: LessonEvent, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         switch lesson {
         case .atsPlan(let plan):
-            var out = ["", style(rule(say("ats.heading", ["url": plan.url])), .heading)]
+            let title = say("ats.heading", ["url": plan.url])
+            var out: [LadderEntry] = [.blank, .heading(title, line: rule(title))]
             let negotiated = plan.usesHTTPS
                 ? say("ats.plan.https", ["version": plan.tlsVersion, "fs": say(plan.forwardSecret ? "ats.fs.yes" : "ats.fs.no"),
                                          "chain": plan.chain.joined(separator: " → ")])
                 : say("ats.plan.http")
-            out += wrapped(say("ats.plan", ["url": plan.url, "load": explanations("ats.load.\(plan.load)") ?? plan.load, "negotiated": negotiated]), indent: 0)
+            let sentence = say("ats.plan", ["url": plan.url, "load": explanations("ats.load.\(plan.load)") ?? plan.load, "negotiated": negotiated])
+            out.append(.prose(wrapped(sentence, indent: 0).joined(separator: "\n"), words: sentence))
             if plan.settings.isEmpty {
-                out.append(say("ats.plist.none"))
+                out.append(.line(say("ats.plist.none")))
             } else {
-                out.append(say("ats.plist"))
-                out += plan.settings.map { say("ats.setting", ["path": $0.path.joined(separator: " › "), "value": $0.value]) }
+                out.append(.line(say("ats.plist")))
+                out += plan.settings.map { .line(say("ats.setting", ["path": $0.path.joined(separator: " › "), "value": $0.value])) }
             }
-            out += ["", say("ats.rules")]
+            out += [.blank, .line(say("ats.rules"))]
             return out
         case .atsRule(let check):
             state.atsRules += 1
@@ -37,20 +39,21 @@ extension TextRenderer {
             let head = "\(number). \(result)  "
             // Wrapped lines start under the rule's text, in the column after the head.
             let pieces = HexdumpRenderer(width: width).wrap(head + text, continuationIndent: DisplayWidth.columns(head))
-            return [style(pieces.joined(separator: "\n"), check.result == .failed ? .alert : .plain)]
+            return [.prose(pieces.joined(separator: "\n"), words: head + text, check.result == .failed ? .alert : .plain)]
         case .atsVerdict(let allowed):
-            return ["", style(say(allowed ? "ats.verdict.allowed" : "ats.verdict.blocked"), allowed ? .plain : .alert)]
+            return [.blank, .prose(say(allowed ? "ats.verdict.allowed" : "ats.verdict.blocked"), allowed ? .plain : .alert)]
         case .dh(let step):
             if case .group(let p, let g, _) = step { state.dhGroup = (p, g) }
             return dhLines(step, time: t, group: state.dhGroup)
         case .tcpScript(let step):
             return [row(t, at: actor == .network ? nil : actor, tcpScriptText(step), actor == .attacker ? .alert : .plain)]
         case .tcpEnd(let end):
-            var out = ["", style(rule(say("tcp.end.heading")), .heading),
-                       say("tcp.end.states", ["client": end.clientState, "server": end.serverState, "retransmissions": "\(end.retransmissions)"])]
-            if end.clientError != "none" { out.append(say("tcp.end.error", ["error": say("tcp.errorName.\(end.clientError)")])) }
-            if !end.clientReceived.isEmpty { out.append(say("tcp.end.clientRead", ["text": end.clientReceived.visibleControls])) }
-            if !end.serverReceived.isEmpty { out.append(say("tcp.end.serverRead", ["text": end.serverReceived.visibleControls])) }
+            let title = say("tcp.end.heading")
+            var out: [LadderEntry] = [.blank, .heading(title, line: rule(title)),
+                                      .prose(say("tcp.end.states", ["client": end.clientState, "server": end.serverState, "retransmissions": "\(end.retransmissions)"]))]
+            if end.clientError != "none" { out.append(.line(say("tcp.end.error", ["error": say("tcp.errorName.\(end.clientError)")]))) }
+            if !end.clientReceived.isEmpty { out.append(.line(say("tcp.end.clientRead", ["text": end.clientReceived.visibleControls]))) }
+            if !end.serverReceived.isEmpty { out.append(.line(say("tcp.end.serverRead", ["text": end.serverReceived.visibleControls]))) }
             return out
         }
     }
@@ -69,10 +72,11 @@ extension TextRenderer {
         }
     }
 
-    func dhLines(_ step: DHStep, time t: String, group: (p: Int, g: Int)?) -> [String] {
+    func dhLines(_ step: DHStep, time t: String, group: (p: Int, g: Int)?) -> [LadderEntry] {
         switch step {
         case .group(let p, let g, let bits):
-            return ["", style(rule(say("dh.heading")), .heading)] + paragraph(say("dh.group", ["p": "\(p)", "g": "\(g)", "bits": "\(bits)"]))
+            let title = say("dh.heading")
+            return [.blank, .heading(title, line: rule(title))] + paragraph(say("dh.group", ["p": "\(p)", "g": "\(g)", "bits": "\(bits)"]))
         case .privateExponent(let side, let value):
             return [row(t, at: side, say("dh.private.\(side.rawValue)", ["value": "\(value)"]))]
         case .publicValue(let side, let g, let exponent, let p, let value):
@@ -115,7 +119,7 @@ extension TextRenderer {
 
     /// A TCP lesson's connection events beyond segments: state changes with their RFC 9293 cause,
     /// the timers (RTO, TIME-WAIT's 2·MSL), out-of-window and out-of-order segments, errors.
-    func tcpLessonLines(_ event: TCPEvent, time t: String, actor: Actor, at now: Int64) -> [String] {
+    func tcpLessonLines(_ event: TCPEvent, time t: String, actor: Actor, at now: Int64) -> [LadderEntry] {
         let side = ["side": name(actor)]
         switch event {
         case .stateChanged(let from, let to, let cause):

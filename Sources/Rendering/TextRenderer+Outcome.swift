@@ -9,51 +9,52 @@ import Trace
 extension TextRenderer {
     // MARK: Outcome and knowledge
 
-    func outcome(_ trace: Trace) -> [String] {
+    func outcome(_ trace: Trace) -> [LadderEntry] {
         let s = trace.summary
         func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
         let version = s.version.map(String.init(describing:)) ?? "TLS"
         let suite = s.cipherSuite.map(String.init(describing:)) ?? "?"
         let ems = s.extendedMasterSecret ? say("outcome.ems") : ""
         let alpn = s.applicationProtocol.map { say("outcome.alpn", ["protocol": $0.description]) } ?? ""
-        var out = ["", style(rule(say("heading.outcome")), .heading)]
+        let title = say("heading.outcome")
+        var out: [LadderEntry] = [.blank, .heading(title, line: rule(title))]
         if let failure = s.failure {
             let values = ["side": name(failure.sentBy), "alert": "\(failure.alert)"]
-            out.append(style(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
+            out.append(.line(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
             out += paragraph(say("outcome.why", ["cause": explanations.alertCause(failure.cause)]))
         } else if !s.usedTLS {
-            out.append(say(s.responsesReceived > 0 ? "outcome.plainHTTP" : "outcome.noResponse"))
+            out.append(.line(say(s.responsesReceived > 0 ? "outcome.plainHTTP" : "outcome.noResponse")))
         } else if s.clientCompleted && s.serverCompleted {
-            out.append(say("outcome.success", ["version": version, "suite": suite, "ems": ems, "alpn": alpn]))
-            if s.sidesAgree, let m = s.masterSecret { out.append(say("outcome.sameMaster", ["master": short(m)])) }
+            out.append(.line(say("outcome.success", ["version": version, "suite": suite, "ems": ems, "alpn": alpn])))
+            if s.sidesAgree, let m = s.masterSecret { out.append(.line(say("outcome.sameMaster", ["master": short(m)]))) }
         } else if s.clientCompleted != s.serverCompleted, Self.isOneSided(trace) {
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
             let values = ["side": name(s.clientCompleted ? .client : .server), "version": version, "suite": suite, "ems": ems, "alpn": alpn]
             if let why = s.exchangeFailure {
-                out.append(style(say("outcome.oneSidedFailed", values.merging(["why": explanations.exchangeFailure(why)]) { a, _ in a }), .alert))
+                out.append(.line(say("outcome.oneSidedFailed", values.merging(["why": explanations.exchangeFailure(why)]) { a, _ in a }), .alert))
             } else {
-                out.append(say("outcome.oneSided", values))
+                out.append(.line(say("outcome.oneSided", values)))
             }
         } else if let why = s.exchangeFailure {
-            out.append(style(say("outcome.exchangeFailed", ["why": explanations.exchangeFailure(why)]), .alert))
+            out.append(.line(say("outcome.exchangeFailed", ["why": explanations.exchangeFailure(why)]), .alert))
         } else {
-            out.append(say("outcome.incomplete"))
+            out.append(.line(say("outcome.incomplete")))
         }
         // An HTTP/2 connection error ends that connection however TLS fared (RFC 9113 §5.4.1).
         for event in trace.events {
             if case .http2(.connectionError(let code, let why)) = event.kind {
-                out.append(style(say("outcome.http2Error", ["side": name(event.actor), "code": code.name, "why": explanations.http2Problem(why)]), .alert))
+                out.append(.line(say("outcome.http2Error", ["side": name(event.actor), "code": code.name, "why": explanations.http2Problem(why)]), .alert))
             }
             if case .http2(.peerConnectionError(let code, let why)) = event.kind {
-                out.append(style(say("outcome.http2Error", ["side": name(event.counterpart), "code": code.name, "why": why]), .alert))
+                out.append(.line(say("outcome.http2Error", ["side": name(event.counterpart), "code": code.name, "why": why]), .alert))
             }
         }
         let all = trace.summaries
         if all.count > 1 {
             for (i, c) in all.enumerated() {
-                out.append(say("outcome.connection", ["number": "\(i + 1)", "outcome": explanations("outcome.word.\(c.outcome)") ?? c.outcome,
+                out.append(.line(say("outcome.connection", ["number": "\(i + 1)", "outcome": explanations("outcome.word.\(c.outcome)") ?? c.outcome,
                                                       "resumed": c.resumed ? say("outcome.resumed") : "",
-                                                      "master": c.masterSecret.map { say("outcome.connectionMaster", ["master": short($0)]) } ?? ""]))
+                                                      "master": c.masterSecret.map { say("outcome.connectionMaster", ["master": short($0)]) } ?? ""])))
             }
         }
         return out
@@ -87,12 +88,12 @@ extension TextRenderer {
             out.append(line(name, cells))
         }
         guard remarks else { return out }
-        out += paragraph(explanations("knowledge.measured") ?? "")
+        out += paragraphLines(explanations("knowledge.measured") ?? "")
         if let metadata { out += metadataLines(metadata) }
-        if table.hasChangedCopy, let text = explanations("knowledge.changedCopy") { out += paragraph(text) }
-        if table.decodedHTTP2, let text = explanations("knowledge.http2") { out += paragraph(text) }
-        if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += paragraph(text) }
-        if table.hasAttacker, let text = explanations("knowledge.attacker") { out += paragraph(text) }
+        if table.hasChangedCopy, let text = explanations("knowledge.changedCopy") { out += paragraphLines(text) }
+        if table.decodedHTTP2, let text = explanations("knowledge.http2") { out += paragraphLines(text) }
+        if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += paragraphLines(text) }
+        if table.hasAttacker, let text = explanations("knowledge.attacker") { out += paragraphLines(text) }
         return out
     }
 
@@ -114,13 +115,13 @@ extension TextRenderer {
         rows.append((say("metadata.clientRecords"), sizes(m.clientRecordLengths)))
         rows.append((say("metadata.serverRecords"), sizes(m.serverRecordLengths)))
         let labelWidth = rows.map { DisplayWidth.columns($0.0) }.max() ?? 0
-        var out = paragraph(say("knowledge.metadata"))
+        var out = paragraphLines(say("knowledge.metadata"))
         for (label, value) in rows {
             out += Self.wrapWords(value, width: max(20, width - labelWidth - 4), indent: 0).enumerated().map { i, line in
                 "  " + (i == 0 ? DisplayWidth.padded(label, to: labelWidth) : String(repeating: " ", count: labelWidth)) + "  " + line
             }
         }
-        out += paragraph(say("knowledge.metadataTLS"))
+        out += paragraphLines(say("knowledge.metadataTLS"))
         return out
     }
 
@@ -145,14 +146,14 @@ extension TextRenderer {
         if st.roundTripsToFirstByteByConnection.count > 1 {
             out.append(explanations("stats.firstBytePerConnection", ["list": st.roundTripsToFirstByteByConnection.map(String.init).joined(separator: ", ")]) ?? "")
         }
-        if let text = explanations("stats.roundTrips") { out += paragraph(text) }
+        if let text = explanations("stats.roundTrips") { out += paragraphLines(text) }
         if st.usedHTTP2 {
             out.append(say(st.connections == 1 ? "stats.http2Line.oneConnection" : "stats.http2Line", [
                 "streams": "\(st.http2Streams)", "connections": "\(st.connections)",
                 "pushed": st.pushedResponses > 0 ? say("stats.http2Line.pushed", ["count": "\(st.pushedResponses)"]) : "",
                 "raw": "\(st.hpackRawBytes)", "encoded": "\(st.hpackEncodedBytes)",
                 "blocks": st.requestHeaderBlocks.map(String.init).joined(separator: ", ")]))
-            if let text = explanations("stats.http2") { out += paragraph(text) }
+            if let text = explanations("stats.http2") { out += paragraphLines(text) }
         }
         return out
     }

@@ -7,11 +7,14 @@ import Trace
 
 /// The ladder's TCP lines: segments with flags, seq, ack and len, state changes, timers, drops, and what each segment carries.
 extension TextRenderer {
-    func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [String] {
+    func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         switch kind {
         case .injected(let p) where actor == .network:
             // The network's stale copy of an earlier connection's segment (an old duplicate).
             let s = p.segment
+            if s.flags.contains(.syn), s.ack == nil {
+                state.syns[Layout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, true))
+            }
             return [row(t, from: state.participants[p.source] ?? .client, to: state.participants[p.destination] ?? .server,
                         "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue) len=\(s.payload.count) — " + (explanations("tcp.injected.stale") ?? ""), .alert)]
         case .injected(let p):
@@ -22,9 +25,16 @@ extension TextRenderer {
         case .sent(let p):
             let s = p.segment
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
+            if s.flags.contains(.syn), s.ack == nil {
+                state.syns[Layout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, false))
+            }
+            // The SYN this SYN-ACK acknowledges: a stale copy is not the receiver's SYN at all.
+            let answered = s.flags.contains(.syn) ? s.ack.flatMap { ack in
+                state.syns[Layout.Pair(source: p.destinationEndpoint, destination: p.sourceEndpoint)]?.last { $0.seq &+ 1 == ack.rawValue }
+            } : nil
             var numbers = "seq=\(s.seq.rawValue)"
             if let ack = s.ack { numbers += " ack=\(ack.rawValue)" }
-            var out: [String]
+            var out: [LadderEntry]
             if ladderStyle == .walkthrough {
                 // The row keeps the flags, the length and the message names; the numbers go below it.
                 out = [row(t, from: actor, to: receiver, "TCP [\(s.flags.compact)] len=\(s.payload.count)" + carried(p), .tcp), detail(numbers)]
@@ -33,11 +43,13 @@ extension TextRenderer {
             }
             if verbosity != .summary {
                 let key: String? = s.flags.contains(.rst) ? (state.lessonOnly ? "tcp.rst" : nil)
-                    : s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : "tcp.synack")
+                    : s.flags.contains(.syn) ? (s.ack == nil ? "tcp.syn" : answered?.stale == true ? "tcp.synack.stale" : "tcp.synack")
                     : s.flags.contains(.fin) ? "tcp.fin"
                     : (state.tcpAcks == 0 && s.payload.isEmpty ? "tcp.ack3" : nil)
                 if s.flags.compact == "A", s.payload.isEmpty { state.tcpAcks += 1 }
-                if let key, !state.explained.contains(key), let text = explanations(key) {
+                // Generic sentences name the segment's real sender and receiver (a MITM answers SYNs too).
+                if let key, !state.explained.contains(key), let text = explanations(key, ["sender": name(actor), "receiver": name(receiver),
+                                                                                                        "seq": answered.map { "\($0.seq)" } ?? ""]) {
                     state.explained.insert(key)
                     out += explain(text)
                 }

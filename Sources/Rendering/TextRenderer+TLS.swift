@@ -7,7 +7,7 @@ import Trace
 
 /// The ladder's TLS lines: handshake messages, records, derived values, signatures, certificate decisions and alerts.
 extension TextRenderer {
-    func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [String] {
+    func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [LadderEntry] {
         switch event {
         case .handshakeSent(let message, let bytes):
             return messageLines(message, bytes: bytes, from: actor, to: peer, time: t, state: &state)
@@ -33,10 +33,8 @@ extension TextRenderer {
         case .derived(let value):
             return verbosity == .summary ? [] : derivedLines(value, actor: actor)
         case .certificateDecision(_, let length, let accepted, let detail, _):
-            if !accepted { state.certificateRejected = true }
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
-            if !sig.created, !sig.valid { state.signatureFailed = true }
             guard verbosity != .summary else { return [] }
             return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
                 "actor": name(actor), "purpose": explanations("signature.purpose.\(sig.purpose.rawValue)") ?? sig.purpose.rawValue,
@@ -55,13 +53,15 @@ extension TextRenderer {
                     state.explained.insert(key)
                     out += explain(text)
                 }
-                // After a handshake tamper: the sentence for the check that actually fired.
+                // After a handshake tamper: the sentence for the check that fired, read off the
+                // alert's typed cause (the engine's own reason for it).
                 if alert.isFatal, state.tamperPending {
                     state.tamperPending = false
-                    let check: String? = switch alert.alertDescription {
-                    case _ where state.certificateRejected: "attack.tamper.certificate"
-                    case .badRecordMAC: "attack.tamper.keys"
-                    case .decryptError: state.signatureFailed ? "attack.tamper.signature" : "attack.tamper.finished"
+                    let check: String? = switch cause {
+                    case .failure(.certificateRejected): "attack.tamper.certificate"
+                    case .failure(.recordProtection(.badRecordMAC)): "attack.tamper.keys"
+                    case .failure(.peerMisbehaved(.serverKeyExchangeSignatureInvalid)): "attack.tamper.signature"
+                    case .failure(.peerMisbehaved(.finishedMismatch)): "attack.tamper.finished"
                     default: nil
                     }
                     if verbosity != .summary, let check, let text = explanations(check) { out += explain(text) }
@@ -98,18 +98,19 @@ extension TextRenderer {
     }
 
     /// A plain-language line for alerts that have one in the catalogue ("alert.<name>").
-    func alertExplanation(_ alert: Alert) -> [String] {
+    func alertExplanation(_ alert: Alert) -> [LadderEntry] {
         guard verbosity != .summary, let name = alert.alertDescription.name, let text = explanations("alert.\(name)") else { return [] }
         return explain(text)
     }
 
-    func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
+    func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, say("ladder.message", ["arrow": arrow(from, to), "message": messageName(message), "bytes": "\(bytes.count)"]), .tls)]
         out += messageSummary(message).map { detail($0) }
         if verbosity != .summary {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
             let key = explanationKey(message, state: state, fromClientRole: to == .server)
-            if let text = explanations(key) { out += explain(text) }
+            // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
+            if let text = explanations(key, ["sender": name(from), "receiver": name(to)]) { out += explain(text) }
         }
         switch message {
         case .clientHello(let hello):
@@ -128,7 +129,7 @@ extension TextRenderer {
         if verbosity == .bytes {
             let dissection = dissection(of: bytes, state: state)
             out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"))
-                .render(dissection, input: bytes).map { "          " + $0 }
+                .render(dissection, input: bytes).map { LadderEntry.line("          " + $0).onlyWithBytes }
         }
         return out
     }
@@ -138,7 +139,7 @@ extension TextRenderer {
         Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
     }
 
-    func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [String] {
+    func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
         if verbosity != .summary, !state.explained.contains("ccs\(from)"), let text = explanations("tls.ChangeCipherSpec") {
             state.explained.insert("ccs\(from)")
@@ -147,9 +148,9 @@ extension TextRenderer {
         return out
     }
 
-    func derivedLines(_ value: DerivedValue, actor: Actor) -> [String] {
+    func derivedLines(_ value: DerivedValue, actor: Actor) -> [LadderEntry] {
         let who = ["actor": name(actor)]
-        func line(_ key: String, _ values: [String: String]) -> String {
+        func line(_ key: String, _ values: [String: String]) -> LadderEntry {
             detail(say(key, who.merging(values) { a, _ in a }))
         }
         switch value {
@@ -181,7 +182,7 @@ extension TextRenderer {
             if actor == .client, let text = explanations(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc") { out += explain(text) }
             return out
         case .transcriptHash(let purpose, let length, let hash):
-            return verbosity == .bytes ? [line("derived.transcript", ["bytes": "\(length)", "purpose": purpose, "hash": short(hash)])] : []
+            return verbosity == .bytes ? [line("derived.transcript", ["bytes": "\(length)", "purpose": purpose, "hash": short(hash)]).onlyWithBytes] : []
         case .verifyData(let sender, let label, _, let data):
             return [line("derived.verifyData", ["label": label, "data": Hex.string(data),
                                                 "expected": sender.rawValue == actor.rawValue ? "" : say("derived.expectedFrom", ["sender": explanations.actorName(sender.rawValue)])])]
@@ -190,7 +191,7 @@ extension TextRenderer {
 
     /// The chain validation, link by link: each certificate of the path with its checks in order,
     /// pass or fail; at the bytes level, Hash1, Hash2 and the recovered PKCS#1 block.
-    func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [String] {
+    func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         let r = v.result
         let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
         var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
@@ -218,6 +219,8 @@ extension TextRenderer {
                     out.append(detail(explanations.chainCheckWhy(check.kind), .explanation, indent: 6))
                 }
                 guard verbosity == .bytes, let sig = check.signature else { continue }
+                let before = out.count
+                defer { for i in before..<out.count { out[i].bytesOnly = true } }
                 out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
                 if let r = sig.ecdsaR, let s = sig.ecdsaS {
@@ -235,7 +238,7 @@ extension TextRenderer {
         return out
     }
 
-    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [String] {
+    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [LadderEntry] {
         [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
                                ["actor": name(actor), "length": "\(length)", "detail": explanations.certificateAccount(detail)]),
              accepted ? .tls : .alert)]
@@ -254,7 +257,18 @@ extension TextRenderer {
             default: return "tls.ClientKeyExchange.dh"
             }
         }
-        return "tls." + messageName(m)
+        switch m.type {
+        case .clientHello: return "tls.ClientHello"
+        case .serverHello: return "tls.ServerHello"
+        case .certificate: return "tls.Certificate"
+        case .serverKeyExchange: return "tls.ServerKeyExchange"
+        case .certificateRequest: return "tls.CertificateRequest"
+        case .serverHelloDone: return "tls.ServerHelloDone"
+        case .certificateVerify: return "tls.CertificateVerify"
+        case .finished: return "tls.Finished"
+        case .newSessionTicket: return "tls.NewSessionTicket"
+        default: return ""  // no sentence in the catalogue (HelloRequest, an unknown type)
+        }
     }
 
     /// The values a message introduces, shown under its arrow.

@@ -26,8 +26,6 @@ public struct TextRenderer: Sendable {
     public var fullValues = false
     /// Columns and stream map for the trace being drawn (`prepared(for:)`).
     var layout = Layout()
-    /// Set by the walkthrough: every ladder row drawn is recorded with its geometry.
-    var markRecorder: LadderMarkRecorder?
     /// How ladder rows are drawn: for print (the default), or for the interactive walkthrough, whose
     /// sticky column header carries the time unit, whose rails narrow with the screen, whose rows
     /// name no parties in words (the arrow and the header do) and whose detail lines carry no rails
@@ -48,24 +46,18 @@ public struct TextRenderer: Sendable {
         let r = prepared(for: trace)
         // An ATS decision has no ladder: no column header.
         var lines: [String] = trace.isATSDecision ? [] : r.columnHeader()
-        var state = LadderState()
-        state.participants = trace.participants
-        state.plainHTTP = !trace.summary.usedTLS
-        state.oneSided = Self.isOneSided(trace)
-        state.lessonOnly = trace.isLessonOnly
-        let panels = verbosity != .summary && !state.oneSided && !state.lessonOnly
+        let document = r.document(for: trace)
+        let panels = verbosity != .summary && !document.oneSided && !trace.isLessonOnly
         var keyPoints = KeyPoints()
         for (index, event) in trace.events.enumerated() {
-            lines += r.render(event, state: &state)
+            lines += r.print(document.steps[index].entries)
             // The knowledge panel at the key points of the first connection.
             if panels, let moment = keyPoints.passed(event) {
-                let prefix = Trace(events: Array(trace.events.prefix(index + 1)), participants: trace.participants,
-                                   streamSpans: trace.streamSpans)
-                lines += r.knowledgePanel(prefix.knowledge, moment: moment, remarks: false)
+                lines += r.knowledgePanel(document.knowledge(after: index), moment: moment, remarks: false)
             }
         }
-        if !state.lessonOnly {
-            lines += r.outcome(trace)
+        if !trace.isLessonOnly {
+            lines += r.print(r.outcome(trace))
             lines += r.statistics(trace)
         }
         // A real peer's trace has no wire and no second party to measure knowledge from.
@@ -183,20 +175,19 @@ public struct TextRenderer: Sendable {
         var alpnOffered: [ProtocolName] = []
         /// An attacker changed a handshake byte; the sentence saying which check caught it waits for the alert.
         var tamperPending = false
-        /// A peer's signature was found invalid since the tamper (the ServerKeyExchange check fired).
-        var signatureFailed = false
-        /// A certificate chain was rejected since the tamper (the chain check fired).
-        var certificateRejected = false
         /// A lesson without TLS or HTTP (TCP alone, ATS, DH): TCP is drawn at every level, with
         /// state-change causes and timers; ATS rules are numbered; the DH group is remembered.
         var lessonOnly = false
         var atsRules = 0
         var dhGroup: (p: Int, g: Int)?
+        /// The SYNs seen on each direction (sender's endpoint first): their sequence number and
+        /// whether it was the network's late copy of an old one, so a SYN-ACK says whose SYN it answers.
+        var syns: [Layout.Pair: [(seq: UInt32, stale: Bool)]] = [:]
     }
 
     // MARK: Events
 
-    func render(_ event: TraceEvent, state: inout LadderState) -> [String] {
+    func render(_ event: TraceEvent, state: inout LadderState) -> [LadderEntry] {
         let t = time(event.time)
         switch event.kind {
         case .phase(let phase):
@@ -206,7 +197,7 @@ public struct TextRenderer: Sendable {
             default: break
             }
             let name = explanations.phaseName(phase, connection: event.connection)
-            var out = ["", style("── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))), .heading)]
+            var out: [LadderEntry] = [.blank, .heading(name, line: "── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))))]
             let key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
             if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
                 state.explained.insert(key)

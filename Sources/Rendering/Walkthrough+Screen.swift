@@ -101,10 +101,9 @@ extension Walkthrough {
     /// that TLS has not read yet), or the step's explanation with or without its bytes.
     func paneLines(_ cursor: Cursor, step: Step, width: Int) -> [String] {
         if cursor.showKnowledge {
-            let prefix = Trace(events: Array(trace.events.prefix(step.eventIndex + 1)), participants: trace.participants,
-                               streamSpans: trace.streamSpans)
             // The table without its remarks (whole sentences or none): the table is what must fit.
-            let table = renderer.knowledgePanel(prefix.knowledge, moment: "knowledge.soFar", remarks: false).filter { !$0.isEmpty }
+            let table = renderer.knowledgePanel(document.knowledge(after: step.eventIndex), moment: "knowledge.soFar", remarks: false)
+                .filter { !$0.isEmpty }
             let notes = StepTeacher.unreadByTLS(trace, upTo: step.eventIndex, renderer: renderer)
             return table.map { fit($0, width) } + notes.flatMap { wrap($0, width) }
         }

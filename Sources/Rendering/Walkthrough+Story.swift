@@ -2,14 +2,15 @@ import TCPSim
 import TLSEngine
 import Trace
 
-/// The walk's opening screen (the story of the run, the parties, the keys) and the summary that
-/// closes each phase, both read off the trace's facts and worded by the catalogue.
+/// The walk's opening screen (the story of the run, the parties, the keys), read off the trace's
+/// facts and worded by the catalogue, and the stop that closes each phase with the document's summary.
 extension Walkthrough {
     static func opening(title: String, about: String?, page: LessonPage?, trace: Trace, renderer: TextRenderer) -> Step {
         func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
         func party(_ actor: Actor) -> String { say("party.\(actor.rawValue)") }
         // A lesson opens with its own title; its file name follows in the lesson line.
-        let heading = "── " + say("walk.opening.title", ["title": page?.title ?? title]) + " ──"
+        let headingTitle = say("walk.opening.title", ["title": page?.title ?? title])
+        let heading = "── " + headingTitle + " ──"
         var detail: [String] = []
         if let about { detail.append(about) }
         if let page {
@@ -51,101 +52,17 @@ extension Walkthrough {
         }
         let ladder = DisplayWidth.columns(heading) > renderer.width
             ? HexdumpRenderer(width: renderer.width).wrap(heading, continuationIndent: 3) : [heading]
-        return Step(kind: .opening, eventIndex: 0, ladder: ladder, detail: detail, detailWithBytes: detail)
+        return Step(kind: .opening, eventIndex: 0, ladder: ladder, detail: detail, detailWithBytes: detail, label: headingTitle)
     }
 
-    /// What the phase that began at `events.lowerBound` achieved by the event before `events.upperBound`:
-    /// TCP's open (segments, both ISNs confirmed), the handshake (suite, EMS, who knows what now),
-    /// the close (TIME-WAIT until when), an HTTP exchange (requests and responses); nil for the rest.
-    static func phaseSummary(_ phase: Phase, connection: Int, events range: Range<Int>, trace: Trace,
-                             renderer: TextRenderer) -> Step? {
-        guard range.count > 1 else { return nil }
-        func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
-        func party(_ actor: Actor) -> String { say("party.\(actor.rawValue)") }
-        let events = trace.events[range]
-        let ms = { (t: Int64) in TextRenderer.timeText(t) }
-        var lines: [String] = []
-        switch phase {
-        case .tcpOpen:
-            var segments = 0
-            var clientISN: UInt32?, serverISN: UInt32?, clientAck: UInt32?, serverAck: UInt32?
-            for e in events where e.connection == connection {
-                guard case .tcp(.sent(let p)) = e.kind else { continue }
-                segments += 1
-                let s = p.segment
-                if s.flags.contains(.syn), s.ack == nil { clientISN = s.seq.rawValue }
-                if s.flags.contains(.syn), let ack = s.ack { serverISN = s.seq.rawValue; serverAck = ack.rawValue }
-                if !s.flags.contains(.syn), let ack = s.ack, let isn = serverISN, ack.rawValue == isn &+ 1 { clientAck = ack.rawValue }
-            }
-            if let c = clientISN, let s = serverISN, serverAck == c &+ 1, clientAck == s &+ 1 {
-                lines.append(say("walk.summary.tcpOpen", ["segments": "\(segments)", "clientISN": "\(c)", "serverISN": "\(s)",
-                                                          "clientAck": "\(c &+ 1)", "serverAck": "\(s &+ 1)"]))
-            } else {
-                lines.append(say("walk.summary.tcpNotOpen", ["segments": "\(segments)"]))
-            }
-            // When each side became ESTABLISHED (the server only once the third segment arrives).
-            for (i, e) in trace.events.enumerated() where e.connection == connection {
-                guard case .tcp(.connection(_, .stateChanged(_, .established, _))) = e.kind else { continue }
-                let key = i < range.upperBound ? "walk.summary.established" : "walk.summary.establishedLater"
-                lines.append(say(key, ["actor": party(e.actor), "time": ms(e.time)]))
-            }
-        case .tlsHandshake:
-            let s = trace.summary(connection: connection)
-            if let failure = s.failure {
-                lines.append(say("walk.summary.tlsFailed", ["side": party(failure.sentBy), "alert": "\(failure.alert)"]))
-            } else if let suite = s.cipherSuite, let version = s.version {
-                lines.append(say(s.extendedMasterSecret ? "walk.summary.tlsEMS" : "walk.summary.tlsNoEMS",
-                                 ["version": "\(version)", "suite": "\(suite)"]))
-                if s.resumed { lines.append(say("walk.summary.resumed")) }
-            } else {
-                lines.append(say("walk.summary.tlsUnfinished"))
-            }
-            if connection == 0 {
-                let prefix = Trace(events: Array(trace.events.prefix(range.upperBound)), participants: trace.participants,
-                                   streamSpans: trace.streamSpans)
-                let rows = prefix.knowledge.rows.filter { !$0.changedInFlight }
-                let both = rows.filter { $0.client && $0.server }.map { renderer.secretName($0.secret) }
-                let eavesdropper = rows.filter(\.eavesdropper).map { renderer.secretName($0.secret) }
-                let none = say("walk.summary.nothing")
-                lines.append(say("walk.summary.knows", ["both": both.isEmpty ? none : both.joined(separator: say("list.separator")),
-                                                        "eavesdropper": eavesdropper.isEmpty ? none : eavesdropper.joined(separator: say("list.separator"))]))
-            }
-        case .closing:
-            var waited = false
-            for e in trace.events where e.connection == connection {
-                guard case .tcp(.connection(_, .stateChanged(_, .timeWait, _))) = e.kind else { continue }
-                // TIME-WAIT ends when its 2·MSL timer expires: the CLOSED transition, if the run reached it.
-                let closedAt = trace.events.first { other in
-                    guard other.connection == connection, other.actor == e.actor, other.time >= e.time,
-                          case .tcp(.connection(_, .stateChanged(.timeWait, .closed, _))) = other.kind else { return false }
-                    return true
-                }?.time
-                var deadline = closedAt
-                for other in trace.events where other.connection == connection && other.actor == e.actor {
-                    if case .tcp(.connection(_, .timerSet(.timeWait, let d))) = other.kind, other.time >= e.time { deadline = d }
-                }
-                if let deadline {
-                    lines.append(say("walk.summary.timeWait", ["actor": party(e.actor), "since": ms(e.time), "until": ms(deadline),
-                                                               "duration": ms(deadline - e.time)]))
-                    waited = true
-                }
-            }
-            if !waited { lines.append(say("walk.summary.closed")) }
-        case .http(let overTLS):
-            var requests = 0, responses = 0
-            for e in events where e.connection == connection {
-                if case .http(.requestSent) = e.kind, e.actor == .client { requests += 1 }
-                if case .http(.responseReceived) = e.kind, e.actor == .client { responses += 1 }
-            }
-            lines.append(say(overTLS ? "walk.summary.http" : "walk.summary.httpPlain", ["requests": "\(requests)", "responses": "\(responses)"]))
-        default:
-            return nil
-        }
-        let name = renderer.explanations.phaseName(phase, connection: connection)
-        let last = range.upperBound - 1
-        let row = renderer.row(renderer.time(trace.events[last].time), "✓ " + say("walk.summary.heading", ["phase": name]))
-        return Step(kind: .phaseSummary, eventIndex: last, ladder: Self.lines(row), detail: lines, detailWithBytes: lines)
+    /// The stop that closes a phase: a row "✓ phase" and what the phase achieved (the document's summary).
+    static func phaseSummary(_ summary: RunDocument.PhaseSummary, trace: Trace, renderer: TextRenderer) -> Step {
+        let name = renderer.explanations.phaseName(summary.phase, connection: summary.connection)
+        let last = summary.events.upperBound - 1
+        let label = "✓ " + renderer.say("walk.summary.heading", ["phase": name])
+        let row = renderer.row(renderer.time(trace.events[last].time), label)
+        return Step(kind: .phaseSummary, eventIndex: last, ladder: lines(renderer.print(row)), detail: summary.sentences,
+                    detailWithBytes: summary.sentences, label: label,
+                    lines: summary.sentences.map { LadderEntry(.sentence($0, indent: 0), .explanation) })
     }
-
-    static func lines(_ entry: String) -> [String] { lines([entry]) }
 }

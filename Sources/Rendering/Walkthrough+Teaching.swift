@@ -43,19 +43,29 @@ struct StepTeacher {
     /// A party's name in the catalogue's words.
     func party(_ actor: Actor) -> String { renderer.explanations("party.\(actor.rawValue)") ?? actor.rawValue }
 
-    /// The sentences for event `index` (empty when the ladder already explains it). Call in order.
-    mutating func sentences(for index: Int) -> [String] {
+    /// The sentences for event `index` (empty when the ladder already explains it), whose ladder
+    /// kind is `kind` (a segment's sender and receiver come from it). Call in order.
+    mutating func sentences(for index: Int, kind: RunDocument.Step.Kind) -> [String] {
         let event = trace.events[index]
         let who = ["actor": party(event.actor), "peer": party(event.counterpart)]
         func with(_ extra: [String: String]) -> [String: String] { who.merging(extra) { _, new in new } }
         switch event.kind {
         case .tcp(.sent(let p)):
-            return segmentSentences(p, actor: event.actor, index: index)
+            guard case .message(_, let receiver, _, _) = kind else { return [] }
+            return segmentSentences(p, actor: event.actor, receiver: receiver, index: index)
         case .tcp(.injected(let p)) where event.actor == .attacker:
             return [say("walk.tcp.injected", ["actor": party(event.actor), "peer": party(owner[p.source] ?? .client)])]
         case .dropped(let undelivered):
-            let reason = undelivered.reason.key.split(separator: ".").last.map(String.init) ?? ""
-            return [renderer.explanations("walk.dropped.\(reason)", who) ?? say("walk.dropped", who)]
+            // The simulation's reason keys, each with its walkthrough sentence (literal keys: one grep finds both).
+            let key = switch undelivered.reason.key {
+            case "dropped.afterAlertSent": "walk.dropped.afterAlertSent"
+            case "dropped.afterAlertReceived": "walk.dropped.afterAlertReceived"
+            case "dropped.recordFailed": "walk.dropped.recordFailed"
+            case "dropped.stoppedReading": "walk.dropped.stoppedReading"
+            case "dropped.connectionEnded": "walk.dropped.connectionEnded"
+            default: "walk.dropped"
+            }
+            return [say(key, who)]
         case .attack(.failed):
             return [say("walk.attack.failed", who)]
         case .http2(.connectionError(let code, _)):
@@ -109,11 +119,11 @@ struct StepTeacher {
 
     // MARK: Segments
 
-    mutating func segmentSentences(_ p: TCPPacket, actor: Actor, index: Int) -> [String] {
+    mutating func segmentSentences(_ p: TCPPacket, actor: Actor, receiver: Actor, index: Int) -> [String] {
         let s = p.segment
         let outgoing = Direction(from: p.sourceEndpoint, to: p.destinationEndpoint)
         let incoming = Direction(from: p.destinationEndpoint, to: p.sourceEndpoint)
-        let values = ["actor": party(actor), "peer": party(owner[p.destination] ?? (actor == .client ? .server : .client))]
+        let values = ["actor": party(actor), "peer": party(receiver)]
         func with(_ extra: [String: String]) -> [String: String] { values.merging(extra) { _, new in new } }
         let syn = s.flags.contains(.syn), finFlag = s.flags.contains(.fin), rst = s.flags.contains(.rst)
         if syn { isn[outgoing] = s.seq.rawValue }

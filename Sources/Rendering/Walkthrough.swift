@@ -1,4 +1,5 @@
 import HTTP2
+import TCPSim
 import TLSEngine
 import Trace
 
@@ -26,30 +27,32 @@ public struct Walkthrough: Sendable {
         public var kind: Kind
         /// Index of the trace event this step shows (the knowledge panel is computed up to it).
         public var eventIndex: Int
-        /// The ladder entry: its row (time, rails, what crossed the wire) and the lines the row's
-        /// text wraps onto (the rails continue beside them), so no message name is ever cut.
+        /// The ladder entry as the terminal draws it: its row (time, rails, what crossed the wire)
+        /// and the lines the row's text wraps onto (the rails continue beside them).
         public var ladder: [String]
         /// What the step means and the values it derives (normal detail), unwrapped: the screen wraps.
         public var detail: [String]
         /// The same with the annotated bytes (what `x` shows).
         public var detailWithBytes: [String]
-        /// Where the entry's row sits on the ladder, as the text renderer drew it (nil: a heading,
-        /// a summary, or a line beside no column).
+        /// Where the entry's row sits: an arrow from one party to another (from the event's own
+        /// facts, `RunDocument.Step.Kind`), or a mark on one party's column (nil: a heading, a
+        /// summary, or a line beside no column).
         public var mark: LadderMark? = nil
         /// Virtual time of the step's event (µs); nil for the opening, summaries and closing.
         public var time: Int64? = nil
         /// The handshake message(s) the step sends, with their field-by-field dissection.
         public var message: MessageBytes? = nil
+        /// The step's words: the row's text, a heading's title, unwrapped (no time, no rails).
+        public var label: String = ""
+        /// The step's detail as typed entries (normal detail): values, sentences, headings.
+        public var lines: [LadderEntry] = []
 
         /// The ladder entry as one string (its lines joined with newlines).
         public var headline: String { ladder.joined(separator: "\n") }
     }
 
     /// A message's bytes and their dissection, as `tlslab dissect` reads them.
-    public struct MessageBytes: Sendable, Hashable {
-        public var bytes: [UInt8]
-        public var dissection: Dissection
-    }
+    public typealias MessageBytes = RunDocument.MessageBytes
 
     /// How many columns the time and the ladder graphic take before a row's words.
     public let ladderPrefixWidth: Int
@@ -58,6 +61,8 @@ public struct Walkthrough: Sendable {
     public var steps: [Step]
     let trace: Trace
     let renderer: TextRenderer
+    /// The run's document the steps are cut from.
+    public let document: RunDocument
     /// False for a lesson without a ladder (an ATS decision): no column header.
     let hasLadder: Bool
 
@@ -71,147 +76,116 @@ public struct Walkthrough: Sendable {
         self.title = title
         self.trace = trace
         hasLadder = !trace.isATSDecision
-        func make(_ verbosity: TextRenderer.Verbosity) -> TextRenderer {
-            var r = TextRenderer(verbosity: verbosity, width: width, color: false, explanations: explanations)
-            r.ladderStyle = .walkthrough
-            r.fullValues = fullValues
-            // One column is the current step's marker (▶).
-            r.width = max(20, width - 1)
-            return r.prepared(for: trace)
-        }
-        var normal = make(.normal)
-        let bytes = make(.bytes)
-        // Every row the normal renderer draws is recorded with its geometry (for the HTML ladder).
-        let recorder = LadderMarkRecorder()
-        normal.markRecorder = recorder
+        var bytes = TextRenderer(verbosity: .bytes, width: width, color: false, explanations: explanations)
+        bytes.ladderStyle = .walkthrough
+        bytes.fullValues = fullValues
+        // One column is the current step's marker (▶).
+        bytes.width = max(20, width - 1)
+        bytes = bytes.prepared(for: trace)
+        var normal = bytes
+        normal.verbosity = .normal
         renderer = normal
         ladderPrefixWidth = normal.layout.timeWidth + 2 + normal.layout.ladderWidth + 2
-        var normalState = TextRenderer.LadderState(), bytesState = TextRenderer.LadderState()
-        normalState.plainHTTP = !trace.summary.usedTLS
-        bytesState.plainHTTP = normalState.plainHTTP
-        normalState.lessonOnly = trace.isLessonOnly
-        bytesState.lessonOnly = normalState.lessonOnly
-        if normalState.lessonOnly {
-            // A TCP lesson's attacker and spoofed hosts sit in their own column.
-            normalState.participants = trace.participants
-            bytesState.participants = trace.participants
-        }
+        // The run's document, once: every step stands on its own, so an explanation is repeated
+        // wherever its kind comes again.
+        let document = bytes.document(for: trace, explainingEveryStep: true, summarizingPhases: true)
+        self.document = document
         var steps = [Self.opening(title: title, about: about, page: page, trace: trace, renderer: normal)]
         var teacher = StepTeacher(trace: trace, renderer: normal)
-        var openPhase: (phase: Phase, connection: Int, start: Int)?
-        for (index, event) in trace.events.enumerated() {
-            // Every step stands on its own: an explanation is repeated wherever its kind comes again.
-            normalState.explained = []
-            bytesState.explained = []
-            let plain = normal.render(event, state: &normalState)
-            let full = bytes.render(event, state: &bytesState)
-            let taught = teacher.sentences(for: index)
-            if case .phase(let phase) = event.kind {
-                if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
-                                                                         events: open.start..<index, trace: trace, renderer: normal) {
-                    steps.append(summary)
+        // A phase's summary closes it, just before the next phase's heading (or the outcome).
+        var summaries = document.summaries[...]
+        for entry in document.steps {
+            let index = entry.eventIndex
+            let event = trace.events[index]
+            let taught = teacher.sentences(for: index, kind: entry.kind)
+            if case .phaseHeading = entry.kind {
+                while let summary = summaries.first, summary.events.upperBound <= index {
+                    steps.append(Self.phaseSummary(summary, trace: trace, renderer: normal))
+                    summaries.removeFirst()
                 }
-                openPhase = (phase, event.connection, index)
             }
-            let drawn = Self.step(index, event, plain: plain, full: full, trace: trace, renderer: normal)
-            let rows = recorder.take()
-            guard var step = drawn else { continue }
-            step.mark = rows.first { $0.line == step.ladder.first }?.mark
-            step.time = event.time
-            if case .tls(.handshakeSent(_, let wire)) = event.kind {
-                step.message = MessageBytes(bytes: wire, dissection: normal.dissection(of: wire, state: normalState))
-            }
+            guard var step = Self.step(entry, event, trace: trace, renderer: normal) else { continue }
             if !taught.isEmpty {
                 step.detail += taught
                 step.detailWithBytes += taught
+                step.lines += taught.map { LadderEntry(.sentence($0, indent: 0), .explanation) }
             }
-            if trace.isLessonOnly, !step.detail.contains(where: { $0.split(separator: " ").count >= 4 }) {
+            if trace.isLessonOnly, !step.lines.contains(where: \.isSentence) {
                 // A TCP, ATS or DH lesson's ladder rows are sentences: the pane shows the row's whole.
-                let sentence = Self.rowText(step.ladder, renderer: normal, rails: !trace.isATSDecision)
-                step.detail.insert(sentence, at: 0)
-                step.detailWithBytes.insert(sentence, at: 0)
+                step.detail.insert(step.label, at: 0)
+                step.detailWithBytes.insert(step.label, at: 0)
+                step.lines.insert(LadderEntry(.sentence(step.label, indent: 0), .explanation), at: 0)
             }
             steps.append(step)
         }
-        if let open = openPhase, let summary = Self.phaseSummary(open.phase, connection: open.connection,
-                                                                 events: open.start..<trace.events.count, trace: trace, renderer: normal) {
-            steps.append(summary)
-        }
+        steps += summaries.map { Self.phaseSummary($0, trace: trace, renderer: normal) }
         let last = max(0, trace.events.count - 1)
-        let outcome = normalState.lessonOnly ? [] : normal.outcome(trace).filter { !$0.isEmpty }
-        if let head = outcome.first {
-            let rest = Array(outcome.dropFirst())
-            steps.append(Step(kind: .closing, eventIndex: last, ladder: [head], detail: rest, detailWithBytes: rest))
+        if !trace.isLessonOnly {
+            let outcome = normal.outcome(trace).filter { !$0.isBlank }
+            if let head = outcome.first {
+                let rest = Array(outcome.dropFirst())
+                let detail = Self.lines(normal.print(rest)).filter { !$0.isEmpty }
+                steps.append(Step(kind: .closing, eventIndex: last, ladder: Self.lines(normal.print(head)), detail: detail,
+                                  detailWithBytes: detail, label: head.text, lines: rest))
+            }
         }
         if let page {
             let close = normal.lessonFooter(page).filter { !$0.isEmpty }
             if let head = close.first {
                 let rest = Array(close.dropFirst())
-                steps.append(Step(kind: .closing, eventIndex: last, ladder: [head], detail: rest, detailWithBytes: rest))
+                steps.append(Step(kind: .closing, eventIndex: last, ladder: [head], detail: rest, detailWithBytes: rest,
+                                  label: normal.say("lesson.showed"), lines: rest.map { LadderEntry.line($0) }))
             }
         }
         self.steps = steps
     }
 
-    /// One event's step: its ladder entry and its detail. An event the renderer draws only as
-    /// detail (a signature checked, a value derived) gets a row of its own at its actor's rail.
-    static func step(_ index: Int, _ event: TraceEvent, plain: [String], full: [String], trace: Trace,
-                     renderer: TextRenderer) -> Step? {
-        let time = renderer.time(event.time)
-        func split(_ entries: [String]) -> (ladder: [String], detail: [String])? {
-            let entries = Array(entries.drop { $0.allSatisfy { $0 == " " } })
-            guard let first = entries.first else { return nil }
-            let rest = lines(Array(entries.dropFirst()))
-            if first.hasPrefix("──"), DisplayWidth.columns(first) > renderer.width {
-                // A long heading wraps like a row: every word of a phase's name stays whole.
-                return (HexdumpRenderer(width: renderer.width).wrap(first, continuationIndent: 3), rest)
-            }
-            if first.hasPrefix(time) || first.hasPrefix("──") || trace.isATSDecision {
-                return (lines([first]), rest)
-            }
-            let text = first.drop { $0 == " " }
+    /// One event's step from its document entry: the ladder row (or heading) and the detail. An
+    /// event the renderer shows only as detail (a signature checked, a value derived) gets a row of
+    /// its own at its actor's rail.
+    static func step(_ entry: RunDocument.Step, _ event: TraceEvent, trace: Trace, renderer: TextRenderer) -> Step? {
+        let all = Array(entry.entries.drop(while: \.isBlank))
+        guard let headIndex = all.firstIndex(where: { !$0.bytesOnly }) else { return nil }
+        let head = all[headIndex]
+        var rest = all
+        rest.remove(at: headIndex)
+        let normal = rest.filter { !$0.bytesOnly }
+        let ladder: [String]
+        var mark: LadderMark?
+        switch head.form {
+        case .heading(_, let line):
+            // A long heading wraps like a row: every word of a phase's name stays whole.
+            ladder = DisplayWidth.columns(line) > renderer.width
+                ? HexdumpRenderer(width: renderer.width).wrap(line, continuationIndent: 3) : [line]
+        case .row:
+            ladder = lines(renderer.print(head))
+            mark = head.mark
+        case _ where trace.isATSDecision:
+            ladder = lines(renderer.print(head))
+        default:
             let actor: Actor? = [.client, .server, .attacker].contains(event.actor) ? event.actor : nil
-            return (lines([renderer.row(time, at: actor, String(text))]), rest)
+            let row = renderer.row(renderer.time(event.time), at: actor, String(head.text.drop { $0 == " " }))
+            ladder = lines(renderer.print(row))
+            mark = row.mark
         }
-        guard let normal = split(plain) else { return nil }
-        let withBytes = split(full)?.detail ?? normal.detail
-        return Step(kind: .event, eventIndex: index, ladder: normal.ladder, detail: normal.detail, detailWithBytes: withBytes)
-    }
-
-    /// The text of a ladder entry without its time and rails, its wrapped lines joined again.
-    static func rowText(_ ladder: [String], renderer: TextRenderer, rails: Bool) -> String {
-        let prefix = rails ? renderer.layout.timeWidth + 2 + renderer.layout.ladderWidth + 2 : 0
-        return ladder.map { line in
-            String(line.dropFirst(min(prefix, line.count)).drop { $0 == " " }).trimmingTrailingSpaces()
-        }.filter { !$0.isEmpty }.joined(separator: " ")
-    }
-
-    /// A ladder entry's words without the time column and the ladder graphic in front of them, its
-    /// wrapped lines joined again; a heading or a line beside no rails is returned as it is.
-    /// Wrapped lines join with a space, except between two wide (CJK) characters: the wrapper breaks
-    /// Chinese text between characters, where a space would split a word (as CSS Text 3 §4.1.3 drops
-    /// a segment break between two wide characters).
-    public func words(_ ladder: [String]) -> String {
-        let pieces = ladder.map(words).map { $0.trimmingTrailingSpaces() }.filter { !$0.isEmpty }
-        var joined = ""
-        for piece in pieces {
-            if let last = joined.last, let first = piece.first,
-               !(DisplayWidth.columns(last) == 2 && DisplayWidth.columns(first) == 2) {
-                joined += " "
-            }
-            joined += piece
+        var withBytes = lines(renderer.print(rest))
+        if let segment = entry.segment {
+            // `x` on a segment shows its TCP header field by field (its payload's messages have their own bytes).
+            withBytes.append(renderer.say("walk.bytes.tcpHeader", ["header": "\(segment.bytes.count)", "payload": "\(payloadCount(event))"]))
+            withBytes += HexdumpRenderer(width: renderer.width - 2, reassembledHeading: renderer.say("hexdump.reassembled"),
+                                         lengthTemplate: renderer.say("hexdump.length")).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
         }
-        return joined
+        return Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(renderer.print(normal)),
+                    detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
+                    label: String(head.text.drop { $0 == " " }), lines: normal)
     }
 
-    /// One line's words without the time column and the ladder graphic (a row, or a line the
-    /// row's text wraps onto), or the line itself (a heading, a detail line, a full-width paragraph).
-    public func words(_ line: String) -> String {
-        let graphic: Set<Character> = [" ", "│", "├", "┤", "─", "┼", "▶", "◀", "✗", "●", ".", "m", "s",
-                                       "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
-        guard hasLadder, line.count > ladderPrefixWidth, line.prefix(ladderPrefixWidth).allSatisfy(graphic.contains),
-              line.dropFirst(ladderPrefixWidth - 2).hasPrefix("  ") else { return line }
-        return String(line.dropFirst(ladderPrefixWidth).drop { $0 == " " })
+    /// The payload length of the segment an event sends, loses or injects.
+    static func payloadCount(_ event: TraceEvent) -> Int {
+        switch event.kind {
+        case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)): return p.segment.payload.count
+        default: return 0
+        }
     }
 
     /// The renderer's entries may hold several lines; the screen works with single lines.

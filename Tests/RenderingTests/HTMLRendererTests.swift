@@ -195,25 +195,55 @@ struct HTMLRendererTests {
         #expect(!(Self.between(html, "<svg xmlns", "</svg>") ?? "").contains("──▶"))
     }
 
-    /// A step's words join the ladder's wrapped lines; in Chinese the wrapper breaks between two
-    /// characters, so the join adds no space there (a space would split a word: "服务 器"). At 44
-    /// columns many Chinese labels wrap between two wide characters, which the test first shows.
+    /// A step's words are the document's, never the wrapped ladder joined again: at 44 columns many
+    /// Chinese labels wrap onto several ladder lines (the test first shows that), and each step's
+    /// label is the same as at a width no line reaches, with no space put between two wide characters.
     @Test func chineseStepWordsAreNotSplitBySpaces() throws {
         var wideBreaks = 0
         for run in [BuiltInRun.rsa, .dhe, .mitm, .resumption] {
-            let walk = Walkthrough(title: run.rawValue, trace: try Self.trace(run), width: 44, explanations: .chinese)
-            for step in walk.steps {
-                let lines = step.ladder.map { walk.words($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                for (a, b) in zip(lines, lines.dropFirst())
-                    where a.last.map(DisplayWidth.columns) == 2 && b.first.map(DisplayWidth.columns) == 2 { wideBreaks += 1 }
-                let words = Array(walk.words(step.ladder))
+            let trace = try Self.trace(run)
+            let narrow = Walkthrough(title: run.rawValue, trace: trace, width: 44, explanations: .chinese)
+            let wide = Walkthrough(title: run.rawValue, trace: trace, width: 100_000, explanations: .chinese)
+            #expect(narrow.steps.count == wide.steps.count)
+            for (step, unwrapped) in zip(narrow.steps, wide.steps) {
+                if step.ladder.count > 1, step.label.contains(where: { DisplayWidth.columns($0) == 2 }) { wideBreaks += 1 }
+                #expect(step.label == unwrapped.label, "\(run): \(step.label) | \(unwrapped.label)")
+                let words = Array(step.label)
                 for i in words.indices.dropFirst().dropLast() where words[i] == " " {
                     let pair = (DisplayWidth.columns(words[i - 1]), DisplayWidth.columns(words[i + 1]))
-                    #expect(pair != (2, 2), "\(run): a space between two wide characters in \(String(words))")
+                    #expect(pair != (2, 2), "\(run): a space between two wide characters in \(step.label)")
                 }
             }
         }
-        #expect(wideBreaks > 0, "no label wrapped between two wide characters: the test shows nothing")
+        #expect(wideBreaks > 0, "no Chinese label wrapped: the test shows nothing")
+    }
+
+    /// A label too long for its room on the ladder is cut where a line could break (a space, a
+    /// separator, between Chinese characters), never inside a message name or a value, and fits.
+    @Test func labelsAreCutBetweenWordsNotInsideThem() throws {
+        var cut = 0
+        for (run, explanations) in [(BuiltInRun.mitm, Explanations.english), (.strip, .english), (.rsa, .english), (.mitm, .chinese)] {
+            let walk = Walkthrough(title: run.rawValue, trace: try Self.trace(run), width: 100_000, explanations: explanations)
+            let renderer = HTMLRenderer(explanations: explanations)
+            for step in walk.steps {
+                for room in [24, 30, 42, 60] {
+                    let fitted = renderer.fit(step.label, room)
+                    #expect(DisplayWidth.columns(fitted) <= room, "\(fitted)")
+                    guard fitted != step.label else { continue }
+                    cut += 1
+                    let head = Array(fitted.dropLast())
+                    let label = Array(step.label)
+                    #expect(fitted.hasSuffix("…") && label.starts(with: head), "\(step.label) → \(fitted)")
+                    guard label.starts(with: head), head.count < label.count, let last = head.last else { continue }
+                    let next = label[head.count]
+                    let separators: Set<Character> = [" ", ",", "·", ":", "，", "、", "：", "—"]
+                    let oneValue = !head.contains(" ") && !zip(head, head.dropFirst()).contains { DisplayWidth.canBreak(between: $0, and: $1) }
+                    #expect(separators.contains(next) || DisplayWidth.canBreak(between: last, and: next) || oneValue,
+                            "cut inside a word: \(step.label) → \(fitted)")
+                }
+            }
+        }
+        #expect(cut > 50, "few labels were cut (\(cut)): the test shows little")
     }
 
     /// Data is not repeated per step: a message sent again byte for byte (each HTTP/1.0 connection's

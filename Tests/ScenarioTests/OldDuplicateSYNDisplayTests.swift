@@ -66,4 +66,25 @@ import Trace
         let first = try #require(w.steps.first { $0.headline.contains("CLOSED → LISTEN") })
         #expect(first.detail.joined().contains("opened its port passively"))
     }
+
+    /// The SYN-ACK that answers the stale SYN acknowledges the old duplicate's seq, not a SYN the
+    /// client sent on this connection: the sentence says so (English and Chinese), and the later
+    /// SYN-ACK that answers the client's real SYN says it acknowledges the client's ISN.
+    @Test(arguments: [Explanations.english, .chinese])
+    func theSYNACKSaysWhoseSYNItAnswers(explanations: Explanations) throws {
+        let trace = try #require(try Self.lesson("tcp/old-duplicate-syn").run().trace)
+        let w = Walkthrough(title: "tcp/old-duplicate-syn", trace: trace, width: 100_000, explanations: explanations)
+        let synAcks = w.steps.filter { $0.kind == .event && $0.label.contains("TCP [SA]") }
+        #expect(synAcks.count == 2, "\(synAcks.map(\.label))")
+        let stale = explanations("tcp.synack.stale", ["sender": explanations.actorName("server"), "receiver": explanations.actorName("client"), "seq": "90"])
+        let real = explanations("tcp.synack", ["sender": explanations.actorName("server"), "receiver": explanations.actorName("client")])
+        #expect(synAcks.first?.detail.contains { $0.contains(stale ?? "-") } == true, "\(synAcks.first?.detail ?? [])")
+        #expect(synAcks.last?.detail.contains { $0.contains(real ?? "-") } == true, "\(synAcks.last?.detail ?? [])")
+        if explanations.language == Explanations.english.language {
+            #expect(stale?.contains("the server acknowledges the old duplicate SYN (ack = its seq 90 + 1), not a SYN the client sent") == true)
+        }
+        // The printed ladder explains the stale one with the same sentence.
+        let text = TextRenderer(width: 1000, explanations: explanations).render(trace).joined(separator: "\n")
+        #expect(text.contains(stale ?? "-"))
+    }
 }

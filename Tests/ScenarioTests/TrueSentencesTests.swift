@@ -21,6 +21,7 @@ struct TrueSentencesTests {
     }
 
     static func say(_ key: String) throws -> String { try #require(Explanations.english(key)) }
+    static func say(_ key: String, _ values: [String: String]) throws -> String { try #require(Explanations.english(key, values)) }
 
     /// #24.1: the injected segment is labelled with the record it carries, not with the client's
     /// later bytes at the same sequence numbers (its close_notify).
@@ -134,7 +135,7 @@ struct TrueSentencesTests {
     @Test func clientCertificateHasItsOwnSentence() throws {
         let text = try Self.lesson("mtls/success.yaml").text
         #expect(text.contains(try Self.say("tls.Certificate.client")))
-        #expect(text.contains(try Self.say("tls.Certificate")), "the server's Certificate keeps its sentence")
+        #expect(text.contains(try Self.say("tls.Certificate", ["sender": "server", "receiver": "client"])), "the server's Certificate keeps its sentence")
     }
 
     /// #19 / A12: a close is not always four segments.

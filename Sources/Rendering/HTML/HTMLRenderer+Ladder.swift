@@ -83,7 +83,7 @@ extension HTMLRenderer {
         typealias G = LadderGeometry
         let top = G.header + Double(number - 1) * G.row
         let lineY = top + G.row * 0.7, textY = top + G.row * 0.45
-        let words = walk.words(step.ladder).trimming([" ", "─"])
+        let words = step.label
         let time = step.time.map(timeText)
         let mark = step.mark
         let from = mark?.from.flatMap { column($0, columns) }
@@ -92,14 +92,13 @@ extension HTMLRenderer {
         var alt: String
         var body = ""
         if let mark, let from, let to, let sender = mark.from, let receiver = mark.to, from != to {
-            let arrowText = arrowLabel(words, sender, receiver)
             let end = mark.lost ? (from + to) / 2 : to - (to > from ? 3 : -3)
             body += "<line class=\"arrow\(mark.lost ? " lost" : "")\" x1=\"\(HTMLText.number(from))\" y1=\"\(HTMLText.number(lineY))\" x2=\"\(HTMLText.number(end))\" y2=\"\(HTMLText.number(lineY))\"\(mark.lost ? "" : " marker-end=\"url(#head-\(mark.tone.rawValue))\"")/>\n"
             if mark.lost {
                 body += "<text class=\"cross\" x=\"\(HTMLText.number(end))\" y=\"\(HTMLText.number(lineY + 4))\" text-anchor=\"middle\">✗</text>\n"
             }
             let room = Int((abs(to - from) - 12) / G.character)
-            body += label(fit(arrowText, room), x: (from + to) / 2, y: textY, anchor: "middle")
+            body += label(fit(words, room), x: (from + to) / 2, y: textY, anchor: "middle")
             let values = ["step": "\(number)", "time": time ?? "", "from": party(sender), "to": party(receiver), "text": words]
             alt = explanations(mark.lost ? "html.ladder.alt.lost" : "html.ladder.alt.arrow", values) ?? words
         } else if let mark, let actor = mark.from, let x = from {
@@ -125,23 +124,29 @@ extension HTMLRenderer {
         return g + body + "</g>\n"
     }
 
-    /// An arrow's label without the "client ──▶ server" the text ladder writes for its own columns.
-    func arrowLabel(_ words: String, _ from: Actor, _ to: Actor) -> String {
-        let sender = explanations.actorName(from.rawValue), receiver = explanations.actorName(to.rawValue)
-        for prefix in ["\(sender) ──▶ \(receiver)", "\(receiver) ◀── \(sender)"] where words.hasPrefix(prefix) {
-            return String(words.dropFirst(prefix.count)).trimming([" "])
-        }
-        return words
-    }
-
     func label(_ text: String, x: Double, y: Double, anchor: String) -> String {
         // The anchor is a class (the stylesheet sets text-anchor): a long run has hundreds of labels.
         "<text class=\"label\(anchor == "start" ? "" : anchor == "middle" ? " m" : " e")\" x=\"\(HTMLText.number(x))\" y=\"\(HTMLText.number(y))\">\(HTMLText.escaped(text))</text>\n"
     }
 
-    /// `text` cut to `columns` display columns, with … when cut.
+    /// `text` cut to `columns` display columns, with … when cut: at the last place a line could
+    /// break (a space, or between Chinese characters), so no value or word is cut in the middle
+    /// (unless the text is one long value), without the separator left before the cut.
     func fit(_ text: String, _ columns: Int) -> String {
-        DisplayWidth.truncated(text, to: max(4, columns))
+        let room = max(4, columns)
+        guard DisplayWidth.columns(text) > room else { return text }
+        let kept = Array(DisplayWidth.prefix(text, columns: room - 1))
+        let all = Array(text)
+        var cut = kept.count
+        while cut > 0 {
+            let after = all[cut]
+            if after == " " || kept[cut - 1] == " " || DisplayWidth.canBreak(between: kept[cut - 1], and: after) { break }
+            cut -= 1
+        }
+        if cut == 0 { cut = kept.count }  // one long value: cut it where the room ends
+        var head = String(kept[..<cut])
+        while let last = head.last, [" ", ",", "·", ":", "，", "、", "：", "—"].contains(last) { head.removeLast() }
+        return head + "…"
     }
 
     /// What the marks mean.
@@ -160,14 +165,5 @@ extension HTMLRenderer {
         out += item(nil, "<rect class=\"current-swatch\" x=\"0\" y=\"0\" width=\"34\" height=\"14\"/>", "html.legend.current")
         out += "<li>\(say("html.legend.flags"))</li>\n<li>\(say("html.legend.time"))</li>\n"
         return out + "</ul>\n</figcaption>\n"
-    }
-}
-
-extension String {
-    /// Without the given characters at either end.
-    func trimming(_ characters: Set<Character>) -> String {
-        guard let first = firstIndex(where: { !characters.contains($0) }),
-              let last = lastIndex(where: { !characters.contains($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

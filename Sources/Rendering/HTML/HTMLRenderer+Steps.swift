@@ -20,9 +20,7 @@ extension HTMLRenderer {
                 if let id = tableAt[step.eventIndex] {
                     knowledgeID = id
                 } else {
-                    let prefix = Trace(events: Array(trace.events.prefix(step.eventIndex + 1)), participants: trace.participants,
-                                       streamSpans: trace.streamSpans)
-                    let table = knowledgeTable(prefix.knowledge)
+                    let table = knowledgeTable(walk.document.knowledge(after: step.eventIndex))
                     if let id = tables[table] {
                         knowledgeID = id
                     } else {
@@ -40,7 +38,7 @@ extension HTMLRenderer {
             out += " aria-labelledby=\"step-\(number)-h\">\n"
             out += "<h2 id=\"step-\(number)-h\"><span class=\"n\">\(say("html.nav.position", ["step": "\(number)", "total": "\(walk.steps.count)"]))</span>"
             if let time = step.time { out += " <span class=\"t\">\(HTMLText.escaped(timeText(time)))</span>" }
-            out += " <span class=\"w\">\(HTMLText.escaped(walk.words(step.ladder).trimming([" ", "─"])))</span></h2>\n"
+            out += " <span class=\"w\">\(HTMLText.escaped(step.label))</span></h2>\n"
             if isLessonClose, let page {
                 out += lessonClose(page)
             } else if step.kind == .opening {
@@ -49,7 +47,7 @@ extension HTMLRenderer {
                 let begin = explanations("walk.opening.begin")
                 out += step.detail.prefix { $0 != begin }.map { "<p class=\"why\">\(HTMLText.escaped($0))</p>\n" }.joined()
             } else {
-                out += detailLines(step.detail.map(walk.words), paragraphs: &paragraphs)
+                out += detailLines(step.lines, paragraphs: &paragraphs)
             }
             if step.kind == .event, trace.events.indices.contains(step.eventIndex),
                case .chainValidation(let validation) = trace.events[step.eventIndex].kind {
@@ -97,26 +95,26 @@ extension HTMLRenderer {
         }
     }
 
-    /// A step's lines: headings, values (a list, monospace) and explanations (prose); the text
-    /// renderer indents an explanation under its entry, and a full-width paragraph further.
-    func detailLines(_ lines: [String], paragraphs: inout Paragraphs) -> String {
+    /// A step's lines: headings, values (a list, monospace, nested values indented) and sentences (prose).
+    func detailLines(_ lines: [LadderEntry], paragraphs: inout Paragraphs) -> String {
         var out = "", facts: [String] = []
         func flush() {
             guard !facts.isEmpty else { return }
             out += "<ul class=\"facts\">\n" + facts.map { "<li>\(HTMLText.escaped($0))</li>\n" }.joined() + "</ul>\n"
             facts.removeAll()
         }
-        for line in lines {
-            let text = line.trimming([" "])
-            guard !text.isEmpty else { continue }
-            if text.hasPrefix("── ") {
+        for line in lines where !line.isBlank {
+            switch line.form {
+            case .heading(let title, _):
                 flush()
-                out += "<h3>\(HTMLText.escaped(text.trimming([" ", "─"])))</h3>\n"
-            } else if line.hasPrefix("  "), !line.hasPrefix("    ") || line.hasPrefix("            ") {
+                out += "<h3>\(HTMLText.escaped(title))</h3>\n"
+            case _ where line.isSentence:
                 flush()
-                out += paragraphs.paragraph(text)
-            } else {
-                facts.append(line.hasPrefix("  ") ? line : text)
+                out += paragraphs.paragraph(line.text)
+            case .fact(let text, let indent):
+                facts.append(String(repeating: " ", count: indent) + text)
+            default:
+                facts.append(line.text)
             }
         }
         flush()

@@ -1,0 +1,116 @@
+import Trace
+
+/// One thing the ladder shows for an event, as data: a row (an arrow from one party to another,
+/// or a mark on one party's column), a heading, a value line, a sentence that explains, a
+/// paragraph, or a line laid out already (a hexdump line, a lesson's table). The terminal printer
+/// lays entries out into lines (`TextRenderer.print(_:)`); the walkthrough and the HTML page read
+/// their fields and never the printed text.
+public struct LadderEntry: Sendable, Hashable {
+    public enum Form: Sendable, Hashable {
+        /// A ladder row: its time column's text, where it sits (an arrow from `mark.from` to
+        /// `mark.to`, or a mark on `mark.from`'s column, or neither) and its words.
+        case row(time: String, mark: LadderMark, text: String)
+        /// A section heading (`title`), drawn as `line` ("── title ────").
+        case heading(title: String, line: String)
+        /// A value or fact under a row, indented by `indent` columns.
+        case fact(String, indent: Int)
+        /// A sentence that explains the step (under its row, indented by `indent`).
+        case sentence(String, indent: Int)
+        /// A full-width paragraph that explains (an outcome's cause, a lesson's result).
+        case paragraph(String)
+        /// A line as it is: a hexdump line, a lesson's table row, an empty line.
+        case line(String)
+    }
+
+    public var form: Form
+    /// How the terminal colours it.
+    var style: TextRenderer.Style
+    /// Shown only with the annotated bytes (`--verbosity bytes`, the walkthrough's `x`).
+    public var bytesOnly = false
+    /// A line laid out already that is a sentence (a lesson's plan or verdict), not a value.
+    var prose = false
+    /// The words of a line laid out already (wrapped), before they were laid out.
+    var words: String?
+
+    init(_ form: Form, _ style: TextRenderer.Style = .plain, bytesOnly: Bool = false) {
+        self.form = form
+        self.style = style
+        self.bytesOnly = bytesOnly
+    }
+
+    /// An empty line.
+    static let blank = LadderEntry(.line(""))
+
+    /// A line as it is.
+    static func line(_ text: String, _ style: TextRenderer.Style = .plain) -> LadderEntry { LadderEntry(.line(text), style) }
+
+    /// A line laid out already that says a sentence; `words` is its text before it was wrapped.
+    static func prose(_ text: String, words: String? = nil, _ style: TextRenderer.Style = .plain) -> LadderEntry {
+        var e = LadderEntry(.line(text), style)
+        e.prose = true
+        e.words = words
+        return e
+    }
+
+    /// A heading drawn as the ladder's section rule.
+    static func heading(_ title: String, line: String) -> LadderEntry { LadderEntry(.heading(title: title, line: line), .heading) }
+
+    /// The row's geometry, when the entry is a row.
+    public var mark: LadderMark? {
+        if case .row(_, let mark, _) = form { return mark }
+        return nil
+    }
+
+    /// The entry's words without layout: a row's text, a heading's title, a sentence, a value.
+    public var text: String {
+        if let words { return words }
+        switch form {
+        case .row(_, _, let text), .heading(let text, _), .fact(let text, _), .sentence(let text, _), .paragraph(let text), .line(let text):
+            return text
+        }
+    }
+
+    /// True for an entry that teaches in words (a sentence or a paragraph), not a value.
+    public var isSentence: Bool {
+        switch form {
+        case .sentence, .paragraph: return true
+        default: return prose
+        }
+    }
+
+    /// True for an entry that shows nothing (an empty line).
+    var isBlank: Bool {
+        if case .line(let text) = form { return text.allSatisfy { $0 == " " } }
+        return false
+    }
+
+    /// The same entry, shown only with the bytes.
+    var onlyWithBytes: LadderEntry {
+        var e = self
+        e.bytesOnly = true
+        return e
+    }
+}
+
+extension TextRenderer {
+    /// The lines the terminal prints for `entry` (a row or value may hold several, joined by
+    /// newlines; the caller splits and fits them to the width).
+    func print(_ entry: LadderEntry) -> [String] {
+        switch entry.form {
+        case .row(let time, let mark, let text):
+            let rails = mark.to != nil ? rails(from: mark.from, to: mark.to, lost: mark.lost) : rails(at: mark.from)
+            return [lay(first: time + "  " + rails + "  ", text, indent: 0, entry.style)]
+        case .heading(_, let line):
+            return [style(line, entry.style)]
+        case .fact(let text, let indent), .sentence(let text, let indent):
+            return [detailLine(text, entry.style, indent: indent)]
+        case .paragraph(let text):
+            return paragraphLines(text)
+        case .line(let text):
+            return [style(text, entry.style)]
+        }
+    }
+
+    /// The lines the terminal prints for `entries`.
+    func print(_ entries: [LadderEntry]) -> [String] { entries.flatMap(print) }
+}
