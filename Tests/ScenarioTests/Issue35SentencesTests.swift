@@ -1,0 +1,78 @@
+import Foundation
+import PKI
+import Testing
+import Trace
+@testable import Rendering
+@testable import Scenarios
+import Simulation
+import TLSEngine
+
+/// Issue #35: sentences a new learner found false or misleading. Each test renders the run or lesson
+/// where the sentence was printed — text and HTML, English and Chinese — and checks that the old
+/// sentence is gone and the new one is there.
+@Suite("Issue #35: only true sentences")
+struct Issue35SentencesTests {
+    /// The outputs a learner reads: text (normal and bytes verbosity) and the HTML page, in both languages.
+    static func outputs(_ trace: Trace, name: String = "run") -> (en: String, zh: String) {
+        func all(_ e: Explanations) -> String {
+            [TextRenderer(verbosity: .normal, width: 1000, explanations: e).render(trace).joined(separator: "\n"),
+             TextRenderer(verbosity: .bytes, width: 1000, explanations: e).render(trace).joined(separator: "\n"),
+             HTMLRenderer(explanations: e).page(name: name, trace: trace)].joined(separator: "\n")
+        }
+        return (all(.english), all(.chinese))
+    }
+
+    static func lesson(_ path: String) throws -> (en: String, zh: String) {
+        let trace = try #require(try ScenarioParser.parse(contentsOf: Library.root + "/" + path + ".yaml").run().trace)
+        return outputs(trace, name: path)
+    }
+
+    static func run(_ run: BuiltInRun, seed: UInt64 = 1) throws -> (en: String, zh: String) {
+        outputs(Simulation(try run.setup(seed: seed)).run(), name: run.rawValue)
+    }
+
+    static func ats(_ path: String) throws -> [ATSRuleCheck] {
+        let trace = try #require(try ScenarioParser.parse(contentsOf: Library.root + "/" + path + ".yaml").run().trace)
+        return trace.events.compactMap { e -> ATSRuleCheck? in if case .lesson(.atsRule(let c)) = e.kind { c } else { nil } }
+    }
+
+    // MARK: 1. ATS attribution
+
+    /// #35.1: under NSAllowsArbitraryLoads the http:// rule is lifted by that key, not by an
+    /// NSExceptionDomains key the Info.plist does not hold (Apple, NSAppTransportSecurity › NSAllowsArbitraryLoads).
+    @Test func arbitraryLoadsNamesTheKeyThatRelaxedTheLoad() throws {
+        let out = try Self.lesson("ats/arbitrary-loads")
+        for text in [out.en, out.zh] { #expect(!text.contains("NSExceptionAllowsInsecureHTTPLoads")) }
+        #expect(out.en.contains("(relaxed by NSAllowsArbitraryLoads)"))
+        #expect(out.zh.contains("（由 NSAllowsArbitraryLoads 放宽）"))
+        #expect(!out.en.contains("none of its rules is checked"))
+        #expect(!out.zh.contains("所以不检查任何规则"))
+        // The same for an https load over TLS 1.0: the lowered minimum is the exemption's doing.
+        let d = ATSPolicy(allowsArbitraryLoads: true).evaluate(.init(host: "api.example.com", tlsVersion: .tls10, forwardSecret: false, trust: nil))
+        let minimum = try #require(d.atsChecks.first { $0.rule == .minimumVersion })
+        #expect(minimum.result == .relaxed && minimum.relaxedBy == ["NSAllowsArbitraryLoads"])
+    }
+
+    /// #35.1, every ATS lesson: a rule that was relaxed names a key that the lesson's Info.plist holds.
+    @Test(arguments: Library.files.filter { (try? ScenarioParser.parse(contentsOf: $0).kind) == "ats" })
+    func aRelaxedRuleNamesAKeyTheInfoPlistHolds(file: String) throws {
+        let yaml = try String(contentsOfFile: file, encoding: .utf8)
+        let trace = try #require(try ScenarioParser.parse(contentsOf: file).run().trace)
+        let rules = trace.events.compactMap { e -> ATSRuleCheck? in if case .lesson(.atsRule(let c)) = e.kind { c } else { nil } }
+        for r in rules where r.result == .relaxed {
+            let key = try #require(r.relaxedBy.last)
+            #expect(yaml.contains(key), "\(file): \(r.rule) relaxed by \(r.relaxedBy), not in the Info.plist")
+        }
+    }
+
+    // MARK: 9. ATS forward secrecy is ECDHE
+
+    /// #35.9: ATS counts only ECDHE suites as forward secret (Apple, NSExceptionRequiresForwardSecrecy).
+    @Test(arguments: ["ats/tls10-blocked", "ats/pinned-leaf", "ats/tls10-exception"])
+    func atsForwardSecrecyIsECDHE(path: String) throws {
+        let out = try Self.lesson(path)
+        #expect(!out.en.contains("((EC)DHE)") && !out.zh.contains("（(EC)DHE）"))
+        #expect(out.en.contains("(ECDHE"))
+        #expect(out.zh.contains("（ECDHE"))
+    }
+}
