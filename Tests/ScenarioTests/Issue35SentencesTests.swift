@@ -75,4 +75,32 @@ struct Issue35SentencesTests {
         #expect(out.en.contains("(ECDHE"))
         #expect(out.zh.contains("（ECDHE"))
     }
+
+    // MARK: 2, 6, 7. TCP attributions and sections
+
+    /// #35.2: 64,000 per connection is 4.3BSD's counter (TCP_ISSINCR = 125·1024, half per connection);
+    /// 4.2BSD added 128 a second and 64 per connection (its TCP_ISSINCR was 128; Morris 1985).
+    @Test func predictableISNAttributesEachFigureToItsStack() throws {
+        let out = try Self.lesson("tcp/predictable-isn-injection")
+        #expect(!out.en.contains("(4.2BSD's counter)") && !out.zh.contains("（4.2BSD 的计数器）"))
+        #expect(out.en.contains("+ 64000 = ") && out.en.contains("the counter of 4.3BSD") && out.en.contains("added 128 and 64"))
+        #expect(out.zh.contains("+ 64000 = ") && out.zh.contains("4.3BSD 及其衍生协议栈的计数器") && out.zh.contains("加的是 128 和 64"))
+    }
+
+    /// #35.6: the return to LISTEN is Reset Processing, RFC 9293 §3.5.3 (not §3.5.2, Reset Generation).
+    @Test func resetToListenCitesResetProcessing() throws {
+        let out = try Self.lesson("tcp/old-duplicate-syn")
+        #expect(!out.en.contains("returns to LISTEN (RFC 9293 §3.5.2") && !out.zh.contains("回到 LISTEN（RFC 9293 §3.5.2"))
+        #expect(out.en.contains("returns to LISTEN (RFC 9293 §3.5.3, Figure 8)"))
+        #expect(out.zh.contains("回到 LISTEN（RFC 9293 §3.5.3，图 8）"))
+    }
+
+    /// #35.7: TIME-WAIT and its 2·MSL are RFC 9293 §3.6 (Closing a Connection), not §3.4.2 (quiet time).
+    @Test(arguments: ["tcp/time-wait-expires", "tcp/half-close", "tcp/four-way-close", "tcp/simultaneous-close"])
+    func timeWaitCitesClosingAConnection(path: String) throws {
+        let out = try Self.lesson(path)
+        #expect(!out.en.contains("§3.4.2") && !out.zh.contains("§3.4.2"))
+        #expect(out.en.contains("can be used again (RFC 9293 §3.6)"))
+        #expect(out.zh.contains("旧重复报文段在网络中消失（RFC 9293 §3.6）"))
+    }
 }
