@@ -98,6 +98,7 @@ extension Explanations {
         "chain.link": "link {depth} ({role}): {subject}",
         "chain.role.leaf": "leaf",
         "chain.role.anchor": "anchor",
+        "chain.role.top": "last certificate reached, not a trusted anchor",
         "chain.role.ca": "CA",
         "chain.check": "{mark} {kind}: {detail}",
         "chain.fail": "✗ FAIL",

@@ -119,6 +119,7 @@ extension Explanations {
         "chain.link": "第 {depth} 级（{role}）：{subject}",
         "chain.role.leaf": "叶子证书",
         "chain.role.anchor": "信任锚",
+        "chain.role.top": "路径上最后一张证书，不是受信任的信任锚",
         "chain.role.ca": "CA",
         "chain.check": "{mark} {kind}：{detail}",
         "chain.fail": "✗ 不通过",

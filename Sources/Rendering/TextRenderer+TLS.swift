@@ -197,7 +197,7 @@ extension TextRenderer {
         for depth in depths {
             let checks = r.checks.filter { $0.depth == depth }
             let subject = depth < r.path.count ? "\(r.path[depth].subject)" : (checks.first?.subject ?? "?")
-            let role = say(depth == 0 ? "chain.role.leaf" : depth == r.path.count - 1 ? "chain.role.anchor" : "chain.role.ca")
+            let role = say("chain.role.\(Self.chainRole(depth: depth, of: r))")
             out.append(detail(say("chain.link", ["depth": "\(depth)", "role": role, "subject": subject]), indent: 2))
             for check in checks {
                 out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
@@ -227,6 +227,14 @@ extension TextRenderer {
 
     func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [String] {
         [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
+    /// A link's role: the leaf, an intermediate, the anchor that ended the path — or, when no anchor
+    /// ended it (`anchorStore` nil), the last certificate reached, which is not an anchor.
+    static func chainRole(depth: Int, of r: ChainValidationResult) -> String {
+        if depth == 0 { return "leaf" }
+        guard depth == r.path.count - 1 else { return "ca" }
+        return r.anchorStore == nil ? "top" : "anchor"
+    }
+
                                ["actor": name(actor), "length": "\(length)", "detail": explanations.certificateAccount(detail)]),
              accepted ? .tls : .alert)]
     }
