@@ -31,7 +31,7 @@ extension TextRenderer {
                 "etm": n.encryptThenMAC ? say("ladder.agreed.etm") : "",
                 "alpn": n.applicationProtocol.map { say("ladder.agreed.alpn", ["protocol": "\($0)"]) } ?? ""]))]
         case .derived(let value):
-            return verbosity == .summary ? [] : derivedLines(value, actor: actor)
+            return verbosity == .summary ? [] : derivedLines(value, actor: actor, keyExchange: state.keyExchange)
         case .certificateDecision(_, let length, let accepted, let detail, _):
             if !accepted { state.certificateRejected = true }
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
@@ -137,7 +137,7 @@ extension TextRenderer {
         return out
     }
 
-    func derivedLines(_ value: DerivedValue, actor: Actor) -> [String] {
+    func derivedLines(_ value: DerivedValue, actor: Actor, keyExchange: KeyExchangeAlgorithm? = nil) -> [String] {
         let who = ["actor": name(actor)]
         func line(_ key: String, _ values: [String: String]) -> String {
             detail(say(key, who.merging(values) { a, _ in a }))
@@ -160,7 +160,9 @@ extension TextRenderer {
             let extended = label.contains("extended")
             var out = [line("derived.master", ["label": label, "seed": extended ? "session_hash" : "client_random ‖ server_random",
                                                "prf": "\(prf)", "master": short(master)])]
-            if actor == .client, let text = explanations(extended ? "tls.masterSecret.ems" : "tls.masterSecret") { out += explain(text) }
+            // How else the premaster could leak depends on the key exchange: only RSA sends it, encrypted to the server's key.
+            let unless = say(keyExchange == .rsa ? "tls.masterSecret.unless.rsa" : "tls.masterSecret.unless.ephemeral")
+            if actor == .client, let text = explanations(extended ? "tls.masterSecret.ems" : "tls.masterSecret", ["unless": unless]) { out += explain(text) }
             return out
         case .keyBlock(_, _, let block, let keys):
             var out = [line("derived.keyBlock", ["bytes": "\(block.count)"]),
@@ -225,8 +227,6 @@ extension TextRenderer {
         return out
     }
 
-    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [String] {
-        [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
     /// A link's role: the leaf, an intermediate, the anchor that ended the path — or, when no anchor
     /// ended it (`anchorStore` nil), the last certificate reached, which is not an anchor.
     static func chainRole(depth: Int, of r: ChainValidationResult) -> String {
@@ -235,6 +235,8 @@ extension TextRenderer {
         return r.anchorStore == nil ? "top" : "anchor"
     }
 
+    func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [String] {
+        [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
                                ["actor": name(actor), "length": "\(length)", "detail": explanations.certificateAccount(detail)]),
              accepted ? .tls : .alert)]
     }

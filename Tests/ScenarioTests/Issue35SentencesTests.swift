@@ -116,4 +116,25 @@ struct Issue35SentencesTests {
         let valid = try Self.lesson("certs/valid-chain")
         #expect(valid.en.contains("(anchor)") && valid.zh.contains("（信任锚）"))
     }
+
+    // MARK: 11. Who could still get the premaster depends on the key exchange
+
+    @Test(arguments: [BuiltInRun.dhe, .ecdhe, .h2, .keyTheftECDHE])
+    func ephemeralRunsDoNotBlameAStolenRSAKey(run: BuiltInRun) throws {
+        let out = try Self.run(run)
+        // The old sentences (with and without extended master secret), and the RSA one.
+        #expect(!out.en.contains("(a stolen RSA key, a guessable generator)") && !out.en.contains("by stealing the server's key later"))
+        #expect(!out.zh.contains("（偷到的 RSA 私钥、可猜测的随机数生成器）") && !out.zh.contains("日后偷到服务器的私钥"))
+        #expect(!out.en.contains("by stealing the server's private key") && !out.zh.contains("偷到服务器的私钥（哪怕是日后）"))
+        #expect(out.en.contains("A stolen server key would not give it: with (EC)DHE that key only signed the parameters"))
+        #expect(out.zh.contains("偷到服务器的私钥也给不出预主密钥：在 (EC)DHE 中，这把私钥只用来签名参数"))
+    }
+
+    @Test func rsaRunStillNamesTheStolenKey() throws {
+        let out = try Self.run(.rsa)
+        #expect(out.en.contains("by stealing the server's private key, even later"))
+        #expect(out.zh.contains("偷到服务器的私钥（哪怕是日后）"))
+        #expect(!out.en.contains("A stolen server key would not give it"))
+        #expect(!out.en.contains("{unless}") && !out.zh.contains("{unless}"))
+    }
 }
