@@ -113,6 +113,7 @@ extension Explanations {
         "outcome.connectionMaster": "，主密钥 {master}",
         "knowledge.measured": "这张表统计的密钥和消息是实测的，不是假设的：只有当一个值的确切字节在网络上出现过，才算作窃听者知道它。",
         "knowledge.changedCopy": "被改动的副本是攻击者在途中改动之后对方收到的值；生成这个随机数的一方仍然知道自己的原值，于是双方现在持有不同的值。",
+        "knowledge.serverOwn": "服务器自己的值：双方都推导出了这个秘密，但在途中的改动之后双方的输入不同，所以服务器知道的是它自己的值，而不是客户端的值（上一行）。这一差别会在第一条用这些密钥保护的记录 Finished 上暴露出来。",
         "knowledge.metadata": "以下内容也以明文在网络上传输，窃听者都看到了：",
         "metadata.endpoints": "地址和端口",
         "metadata.serverName": "服务器名称（SNI）",

@@ -159,6 +159,7 @@ public struct Explanations: Sendable {
         "outcome.connectionMaster": ", master secret {master}",
         "knowledge.measured": "The table counts secrets and messages, measured, not assumed: a value counts as known to the eavesdropper when its exact bytes crossed the wire.",
         "knowledge.changedCopy": "A changed copy is the value the peer received after the attacker altered it in flight; the side that made the random still knows its own, and the two sides now hold different values.",
+        "knowledge.serverOwn": "A server's own value: both sides derived this secret, but from inputs that differ after the change in flight, so the server knows a value of its own and not the client's (the row above). The difference shows at the first record protected with these keys: Finished.",
         "knowledge.metadata": "What else crossed the wire in the clear, and the eavesdropper saw:",
         "metadata.endpoints": "addresses and ports",
         "metadata.serverName": "server name (SNI)",

@@ -117,7 +117,8 @@ extension TextRenderer {
         if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
         if verbosity == .bytes {
             let dissection = dissection(of: bytes, state: state)
-            out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"))
+            out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"),
+                                   fullValues: fullValues)
                 .render(dissection, input: bytes).map { "          " + $0 }
         }
         return out
@@ -148,7 +149,9 @@ extension TextRenderer {
                     line("derived.rsaPadded", ["block": short(padded)]),
                     line("derived.rsaEncrypted", ["bits": "\(bits)", "ciphertext": short(ciphertext)])]
         case .rsaPreMasterDecryption(_, let decrypted, let pre):
-            return [line("derived.rsaDecrypted", ["result": decrypted.map { short($0) } ?? say("derived.paddingError"), "premaster": short(pre)])]
+            // What the RFC 5246 §7.4.7.1 countermeasure decided: the decrypted value, or a substitute.
+            return [line(decrypted == pre ? "derived.rsaDecrypted" : "derived.rsaDecrypted.substituted",
+                         ["result": decrypted.map { short($0) } ?? say("derived.paddingError"), "premaster": short(pre)])]
         case .dhAgreement(let p, let g, let group, let x, let y, let peer, let pre):
             return [line("derived.dhGroup", ["group": "\(group)", "p": short(p), "g": short(g)]),
                     line("derived.dhExponent", ["x": short(x), "y": short(y)]),
@@ -210,7 +213,7 @@ extension TextRenderer {
                     out.append(detail(explanations.chainCheckWhy(check.kind), .explanation, indent: 6))
                 }
                 guard verbosity == .bytes, let sig = check.signature else { continue }
-                out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
+                out.append(detail(say("chain.hash1", ["digest": sig.algorithm.hash.map { "\($0)" } ?? "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
                 if let r = sig.ecdsaR, let s = sig.ecdsaS {
                     out.append(detail(say("chain.ecdsaR", ["value": Hex.string(r)]), indent: 6))

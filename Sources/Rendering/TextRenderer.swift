@@ -230,7 +230,7 @@ public struct TextRenderer: Sendable {
             return chainValidationLines(validation, actor: event.actor, state: &state)
         case .compute(let operations, let duration):
             guard verbosity != .summary else { return [] }
-            return [row(t, at: event.actor, say("ladder.compute", ["actor": name(event.actor), "ms": "\(duration / 1000)",
+            return [row(t, at: event.actor, say("ladder.compute", ["actor": name(event.actor), "ms": Self.timeText(duration, unit: false),
                                                                     "operations": operations.map(operationName).joined(separator: say("list.separator"))]))]
         case .tcp(let kind):
             if state.lessonOnly, case .connection(_, let e) = kind, !e.isRetransmission {

@@ -103,7 +103,7 @@ extension Walkthrough {
             if connection == 0 {
                 let prefix = Trace(events: Array(trace.events.prefix(range.upperBound)), participants: trace.participants,
                                    streamSpans: trace.streamSpans)
-                let rows = prefix.knowledge.rows.filter { !$0.changedInFlight }
+                let rows = prefix.knowledge.rows.filter { !$0.changedInFlight && !$0.derivedDifferently }
                 let both = rows.filter { $0.client && $0.server }.map { renderer.secretName($0.secret) }
                 let eavesdropper = rows.filter(\.eavesdropper).map { renderer.secretName($0.secret) }
                 let none = say("walk.summary.nothing")

@@ -138,3 +138,105 @@ struct Issue35SentencesTests {
         #expect(!out.en.contains("{unless}") && !out.zh.contains("{unless}"))
     }
 }
+
+/// Issue #35, "Also wrong or confusing": offsets, the digest's name, retransmission counts, rounded
+/// times, what the §7.4.7.1 countermeasure decided, the server's own secrets after a tamper, the strip
+/// summary, and `--full` in the bytes view.
+@Suite("Issue #35: also wrong or confusing")
+struct Issue35AlsoWrongTests {
+    /// A 0-based offset is "the byte at offset N" / "偏移 N 处的字节"; 第 N 个字节 names the byte before it.
+    @Test func tamperLinesNameAnOffset() throws {
+        let out = try Issue35SentencesTests.run(.tamperServerHello)
+        #expect(!out.en.contains("changes byte ") && out.en.contains("changes the byte at offset 16 of the server's ServerHello"))
+        #expect(!out.zh.contains(/第 \d+ 个字节/) && out.zh.contains("中偏移 16 处的字节："))
+        for path in ["attacks/http-plain-tamper", "attacks/https-tamper-detected"] {
+            let yaml = try String(contentsOfFile: Library.root + "/" + path + ".yaml", encoding: .utf8)
+            #expect(!yaml.contains("byte 79") && !yaml.contains("第 79 个字节"), "\(path)")
+            #expect(yaml.contains("the byte at offset 79") && yaml.contains("偏移 79 处的字节"), "\(path)")
+        }
+    }
+
+    /// Hash1 is the digest (SHA-256); the signature algorithm is spelled as its OID's name,
+    /// sha256WithRSAEncryption (RFC 4055 §5), ecdsa-with-SHA384 (RFC 5758 §3.2).
+    @Test func hash1IsTheDigestAndTheAlgorithmIsSpelledAsItsOID() throws {
+        let out = try Issue35SentencesTests.run(.rsa)
+        for text in [out.en, out.zh] {
+            #expect(!text.contains("SHA-256WithRSAEncryption"))
+            #expect(text.contains("sha256WithRSAEncryption") && text.contains("Hash1 = SHA-256(TBSCertificate) = "))
+        }
+        #expect(out.en.contains("Hash1 = SHA-256 digest of the TBSCertificate (the signature algorithm is sha256WithRSAEncryption)"))
+        #expect(out.zh.contains("Hash1 = TBSCertificate 的 SHA-256 摘要（签名算法是 sha256WithRSAEncryption）"))
+        #expect("\(SignatureAlgorithm.ecdsa(.sha384))" == "ecdsa-with-SHA384")
+        #expect("\(SignatureAlgorithm.rsaPKCS1v15(.sha1))" == "sha1WithRSAEncryption")
+        #expect("\(SignatureAlgorithm.rsaPKCS1v15(.md5))" == "md5WithRSAEncryption")
+    }
+
+    /// The first retransmission is retransmission 1 (第 1 次重传), not "attempt 1" (which reads as the original send).
+    @Test func retransmissionsAreCountedAsRetransmissions() throws {
+        let out = try Issue35SentencesTests.run(.lossy)
+        #expect(!out.en.contains("(attempt 1)") && out.en.contains("(retransmission 1)"))
+        #expect(!out.zh.contains("次尝试") && out.zh.contains("（第 1 次重传）"))
+    }
+
+    /// Times are rounded to the nearest tenth of a millisecond, not truncated.
+    @Test func timesAreRounded() {
+        #expect(TextRenderer.timeText(882) == "0.9ms")
+        #expect(TextRenderer.timeText(160_882) == "160.9ms")
+        #expect(TextRenderer.timeText(160_849) == "160.8ms")
+        #expect(TextRenderer.timeText(949) == "0.9ms" && TextRenderer.timeText(950) == "1.0ms")
+        #expect(TextRenderer.timeText(60_000) == "60.0ms" && TextRenderer.timeText(99_960, unit: false) == "100.0")
+    }
+
+    /// The decryption line says what the RFC 5246 §7.4.7.1 countermeasure decided.
+    @Test func decryptionSaysWhatTheCountermeasureDecided() throws {
+        let out = try Issue35SentencesTests.run(.rsa)
+        #expect(!out.en.contains("(uses ") && !out.zh.contains("（使用 "))
+        #expect(out.en.contains("the PKCS#1 padding is valid, the value is 48 bytes and starts with the version the client offered, so it is used as the premaster"))
+        #expect(out.zh.contains("PKCS#1 填充有效，长度是 48 字节，开头是客户端提供的版本，所以这个值被用作预主密钥"))
+        var setup = try BuiltInRun.tamperServerHello.setup(seed: 1)
+        setup.attack = .tamper(TamperTarget(message: "ClientKeyExchange", sender: .client, offset: 10))
+        let tampered = Issue35SentencesTests.outputs(Simulation(setup).run())
+        #expect(tampered.en.contains("a check failed, so the countermeasure uses a substitute premaster instead, the offered version ‖ 46 random bytes = "))
+        #expect(tampered.zh.contains("检查没有通过，所以对策改用替代的预主密钥——客户端提供的版本 ‖ 46 个随机字节 = "))
+        #expect(!tampered.en.contains("so it is used as the premaster"))
+    }
+
+    /// After a changed server_random the server derived a master secret and keys of its own: the
+    /// table says so instead of showing it knowing none.
+    @Test func knowledgeTableShowsTheServersOwnSecrets() throws {
+        let trace = Simulation(try BuiltInRun.tamperServerHello.setup(seed: 1)).run()
+        let rows = trace.knowledge.rows
+        let master = try #require(rows.firstIndex { $0.secret == .masterSecret && !$0.derivedDifferently })
+        #expect(rows[master].client && !rows[master].server)
+        #expect(rows[master + 1].secret == .masterSecret && rows[master + 1].derivedDifferently && rows[master + 1].server && !rows[master + 1].client)
+        let out = Issue35SentencesTests.outputs(trace)
+        #expect(out.en.contains("  server's own value") && out.en.contains("A server's own value: both sides derived this secret"))
+        #expect(out.zh.contains("  服务器自己的值") && out.zh.contains("服务器自己的值：双方都推导出了这个秘密"))
+        // Without a tamper nothing splits.
+        #expect(!Simulation(try BuiltInRun.rsa.setup(seed: 1)).run().knowledge.hasDifferentValues)
+    }
+
+    /// `tlslab list`: strip ends in decrypt_error because extended master secret is off in that run;
+    /// the lesson attacks/strip-suites has it on and ends in bad_record_mac (RFC 7627 §4).
+    @Test func stripSummarySaysExtendedMasterSecretIsOff() throws {
+        #expect(BuiltInRun.strip.summary.contains("extended master secret is off here"))
+        #expect(Explanations.english("run.summary.strip")?.contains("extended master secret is off here; with it on, as in attacks/strip-suites, bad_record_mac") == true)
+        #expect(Explanations.chinese("run.summary.strip")?.contains("这里关闭了扩展主密钥") == true)
+    }
+
+    /// `--full`: the bytes view shows every byte of a 256-byte field.
+    @Test func fullShowsEveryByteOfALongField() throws {
+        let trace = Simulation(try BuiltInRun.rsa.setup(seed: 1)).run()
+        var renderer = TextRenderer(verbosity: .bytes, width: 100_000)
+        renderer.fullValues = true
+        let text = renderer.render(trace).joined(separator: "\n")
+        let ciphertext = try #require(trace.events.lazy.compactMap { e -> [UInt8]? in
+            if case .tls(.derived(.rsaPreMasterEncryption(_, _, let c, _))) = e.kind { c } else { nil } }.first)
+        #expect(ciphertext.count == 256)
+        #expect(text.contains(ciphertext.map { String(format: "%02x", $0) }.joined(separator: " ")))
+        #expect(!text.contains("… (256 bytes)"))
+        // Without --full the field is still shortened.
+        let short = TextRenderer(verbosity: .bytes, width: 100_000).render(trace).joined(separator: "\n")
+        #expect(short.contains("… (256 bytes)") || short.contains(" … "))
+    }
+}
