@@ -23,7 +23,7 @@ extension Explanations {
         "tls.ClientKeyExchange.ecdh": "ClientKeyExchange（ECDH）：客户端发送自己的临时公开值。双方各自用自己的私钥和对方的公开值计算；预主密钥从不在网络上传输。双方都会检查收到的值：P-256 的点必须在曲线上；使用 X25519 时，如果共享密钥全为零（小阶公开值会造成这种结果），就中止握手（RFC 8422 §5.11、RFC 7748 §6.1），因此对方无法迫使预主密钥成为一个已知值。",
         "tls.ClientKeyExchange.dh": "ClientKeyExchange（DH）：客户端发送自己的临时公开值。双方各自用自己的私有值和对方的公开值计算；预主密钥从不在网络上传输。双方都先检查收到的值：1 < y < p-1；对于命名的安全素数群，还要求 y^q mod p = 1（q = (p-1)/2），这样在 g 的子群之外伪造的值就无法泄露私有指数的任何一位。",
         "tls.CertificateVerify": "CertificateVerify：客户端用自己的私钥对迄今为止的握手消息签名，证明它拥有所发送证书对应的私钥。",
-        "tls.ChangeCipherSpec": "ChangeCipherSpec：从下一条记录开始，这一方使用新密钥加密并认证。",
+        "tls.ChangeCipherSpec": "ChangeCipherSpec：从下一条记录开始，这一方使用新密钥加密并认证。它是一种独立的记录类型（内容类型 20），而不是握手消息（RFC 5246 §7.1）：它只是让记录层换用新密钥，所以不在 Finished 的哈希里；握手本身必须检查它只在密钥已经存在时到达——在 ClientKeyExchange 之后、Finished 之前。OpenSSL 当年没有这样检查：它接受了被提前注入、早于主密钥计算的 ChangeCipherSpec，于是换用了路径上的攻击者也算得出的密钥（CVE-2014-0224，2014 年）。",
         "tls.Finished": "Finished：用 PRF 从主密钥和迄今为止所有握手消息的哈希算出的 12 个字节（第二个 Finished 的哈希也包括第一个 Finished），用新密钥保护后发送。ChangeCipherSpec 不是握手消息，不在覆盖范围内。如果有人改动了任何一条握手消息，双方算出的值就会不同，握手失败。",
         "tls.masterSecret": "双方现在用预主密钥和两个随机数计算主密钥。窃听者看到了两个随机数，却没有看到预主密钥，所以算不出主密钥{unless}",
         "tls.masterSecret.ems": "双方现在用预主密钥和会话哈希计算主密钥——会话哈希是迄今为止所有握手消息（包括随机数和证书）的哈希（扩展主密钥，RFC 7627）。窃听者看到了这些消息，却没有看到预主密钥，所以算不出主密钥{unless}",

@@ -41,6 +41,8 @@ extension TextRenderer {
                     state.explained.insert(key)
                     out += explain(text)
                 }
+                // What a record this side sealed carries (its header, its AES-GCM nonce), under the segment.
+                if !s.payload.isEmpty, let notes = state.recordNotes.removeValue(forKey: actor) { out += notes }
             }
             return out
         case .dropped(let p, let reason):

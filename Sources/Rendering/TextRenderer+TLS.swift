@@ -79,6 +79,8 @@ extension TextRenderer {
         case .sessionTicketExpired(let expiry):
             let values = ["actor": name(actor), "age": "\(expiry.ageSeconds)", "hint": "\(expiry.lifetimeHintSeconds)"]
             return [row(t, at: actor, say("ladder.ticketExpired", values), .alert)]
+        case .recordSent(let record):
+            return recordLines(record, actor: actor, state: &state)
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
@@ -104,6 +106,7 @@ extension TextRenderer {
         switch message {
         case .clientHello(let hello):
             state.alpnOffered = hello.extensions?.applicationProtocols ?? []
+            state.clientHelloVersion = hello.clientVersion
         case .serverHello(let hello):
             // ALPN (RFC 7301): said once, where the server's choice arrives.
             if verbosity != .summary, let chosen = hello.extensions?.applicationProtocols?.first,
@@ -120,6 +123,7 @@ extension TextRenderer {
             out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"),
                                    fullValues: fullValues)
                 .render(dissection, input: bytes).map { "          " + $0 }
+            if case .clientHello(let hello) = message { out += extensionLines(hello.extensions ?? [], state: &state) }
         }
         return out
     }
@@ -211,6 +215,13 @@ extension TextRenderer {
                 // A failed check says what it checks, why (the RFC section) and what it protects against, once per kind.
                 if !check.passed, explainedKinds.insert(check.kind).inserted {
                     out.append(detail(explanations.chainCheckWhy(check.kind), .explanation, indent: 6))
+                }
+                // What the leaf's keyUsage means in this handshake (who uses the key, for what), once a run.
+                if check.passed, check.kind == .keyUsage, depth == 0, verbosity != .summary, !state.explained.contains("chain.keyUsage"),
+                   v.peer == .client || state.keyExchange != nil {
+                    state.explained.insert("chain.keyUsage")
+                    let key = v.peer == .client ? "chain.keyUsage.client" : state.keyExchange == .rsa ? "chain.keyUsage.rsa" : "chain.keyUsage.ephemeral"
+                    out.append(detail(say(key), .explanation, indent: 6))
                 }
                 guard verbosity == .bytes, let sig = check.signature else { continue }
                 out.append(detail(say("chain.hash1", ["digest": sig.algorithm.hash.map { "\($0)" } ?? "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))

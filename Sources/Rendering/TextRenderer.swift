@@ -181,6 +181,12 @@ public struct TextRenderer: Sendable {
         var oneSided = false
         /// The protocols the last ClientHello offered with ALPN (RFC 7301), for the ServerHello's sentence.
         var alpnOffered: [ProtocolName] = []
+        /// ClientHello.client_version of the last ClientHello, beside the version its record header carries.
+        var clientHelloVersion: ProtocolVersion?
+        /// What the ladder says about a record a side just sealed, shown under the next TCP segment
+        /// that side sends (the segment that carries it); each said once a run.
+        var recordNotes: [Actor: [String]] = [:]
+        var recordVersionShown = false, gcmValuesShown = false
         /// An attacker changed a handshake byte; the sentence saying which check caught it waits for the alert.
         var tamperPending = false
         /// A peer's signature was found invalid since the tamper (the ServerKeyExchange check fired).
