@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import Trace
+@testable import Rendering
+@testable import Scenarios
+
+/// Issue #35, "lessons to add": each passes its expectations (`tlslab check`), is translated, sits in
+/// the course order right after the lesson it builds on, and shows what it teaches in both languages.
+@Suite("Issue #35: the lessons added")
+struct Issue35LessonTests {
+    static let added = ["tls/bleichenbacher-countermeasure", "tcp/lost-segment-mid-record", "ats/arbitrary-loads-with-exception"]
+
+    @Test(arguments: added)
+    func passesAndIsTranslated(name: String) throws {
+        let file = Library.root + "/" + name + ".yaml"
+        guard case .pass = ScenarioCheck.check(file: file) else { Issue.record("\(ScenarioCheck.check(file: file).line)"); return }
+        let s = try ScenarioParser.parse(contentsOf: file)
+        #expect(s.expectations.count >= 2)
+        #expect(s.chinese != nil && s.tryNext.count == (s.chinese?.tryNext.count ?? -1))
+    }
+
+    @Test func theCourseTakesThemInOrder() {
+        let path = LessonCatalogue(directory: Library.root).path.map(\.name)
+        func follows(_ name: String, _ before: String) {
+            guard let i = path.firstIndex(of: name), let j = path.firstIndex(of: before) else { Issue.record("\(name) or \(before) not in the course"); return }
+            #expect(i == j + 1, "\(name) right after \(before)")
+        }
+        follows("tcp/lost-segment-mid-record", "tcp/lost-data")
+        follows("tls/bleichenbacher-countermeasure", "tls/lost-segments")
+        follows("ats/arbitrary-loads-with-exception", "ats/arbitrary-loads")
+    }
+
+    /// The countermeasure: a substitute premaster, said nothing, Finished fails with bad_record_mac (RFC 5246 §7.4.7.1).
+    @Test func bleichenbacherShowsTheCountermeasure() throws {
+        let out = try Issue35SentencesTests.lesson("tls/bleichenbacher-countermeasure")
+        #expect(out.en.contains(try #require(Explanations.english("tls.countermeasure")).prefix(60)))
+        #expect(out.en.contains("a check failed, so the countermeasure uses a substitute premaster instead"))
+        #expect(out.zh.contains("检查没有通过，所以对策改用替代的预主密钥"))
+        #expect(out.en.contains("TLS Alert fatal bad_record_mac"))
+    }
+
+    /// The gap: the later segment is held out of order, ACKs ask for the missing byte, the retransmission fills it.
+    @Test func lostSegmentIsHeldUntilTheGapFills() throws {
+        let out = try Issue35SentencesTests.lesson("tcp/lost-segment-mid-record")
+        #expect(out.en.contains("arrived ahead of a gap: held until the gap fills"))
+        #expect(out.en.contains("(retransmission 1)") && out.zh.contains("（第 1 次重传）"))
+    }
+
+    /// The exception domain wins over NSAllowsArbitraryLoads for its host.
+    @Test func exceptionDomainWinsOverArbitraryLoads() throws {
+        let checks = try Issue35SentencesTests.ats("ats/arbitrary-loads-with-exception")
+        #expect(checks.map(\.rule) == [.exceptionDomain, .https])
+        #expect(checks.last?.result == .failed)
+    }
+}
