@@ -4,6 +4,7 @@ extension Explanations {
         "tls.recordVersion.lower": "承载 ClientHello 的记录以 5 字节的记录头 {header} 开头：内容类型 16（握手）、记录版本 {record}、长度 {length}——所以 TCP 为它传输 {total} 个字节。记录版本不是客户端的报价：报价是 ClientHello.client_version，{hello}。在服务器选定版本之前，客户端可以在记录头里写一个更低的值，例如 03 01，因为有些旧服务器会拒绝版本号它不认识的记录；服务器必须接受那里任何以 03 开头的值（RFC 5246 附录 E.1）。ServerHello 选定之后，记录里带的就是选定的版本。",
         "tls.recordVersion.same": "承载 ClientHello 的记录以 5 字节的记录头 {header} 开头：内容类型 16（握手）、记录版本 {record}、长度 {length}——所以 TCP 为它传输 {total} 个字节。这里记录版本等于 ClientHello.client_version（{hello}），但它们是两个不同的字段：报价是 client_version。在服务器选定之前，客户端可以在记录头里写一个更低的值，例如 03 01，因为有些旧服务器会拒绝版本号它不认识的记录；服务器必须接受那里任何以 03 开头的值（RFC 5246 附录 E.1）。",
         "record.gcm.values": "{actor}的第一条受保护记录（序列号 {seq}）的具体值。AES-GCM nonce = 盐值 ‖ 显式部分 = {salt} ‖ {explicit} = {nonce}：4 字节的盐值来自密钥块，8 个显式字节放在记录开头一起传输（RFC 5288 §3）。附加数据 = seq_num ‖ 类型 ‖ 版本 ‖ 长度 = {seqHex} ‖ {type} ‖ {version} ‖ {length}：长度是明文的长度，{plaintext} 字节（RFC 5246 §6.2.3.3）。认证标签 {tag} 认证密文和这段附加数据；其中的序列号从不传输，接收方用自己的计数，所以被重放、丢弃或调换顺序的记录都会验证失败。",
+        "walk.tls.rsaDecryptionSubstituted": "解密没有得到有效的预主密钥，{actor}却不声张：它用替代的预主密钥继续，于是双方现在持有不同的预主密钥，握手会像任何密钥错误时一样在 Finished 失败（RFC 5246 §7.4.7.1）。",
         "ext.heading": "这个 ClientHello 中每个扩展的作用：",
         "ext.server_name": "server_name（RFC 6066 §3）：客户端要访问的主机名，以明文发送，这样托管多个网站的服务器能在任何加密开始之前选对证书；这也是窃听者能看到网站名称的原因。",
         "ext.signature_algorithms": "signature_algorithms（RFC 5246 §7.4.1.4.1）：客户端接受的签名与哈希组合，最想要的在前，用于 ServerKeyExchange 的签名和证书；服务器必须用其中之一签名。",

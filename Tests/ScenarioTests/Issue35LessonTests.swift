@@ -37,6 +37,10 @@ struct Issue35LessonTests {
         #expect(out.en.contains("a check failed, so the countermeasure uses a substitute premaster instead"))
         #expect(out.zh.contains("检查没有通过，所以对策改用替代的预主密钥"))
         #expect(out.en.contains("TLS Alert fatal bad_record_mac"))
+        // The walkthrough's step (and so the HTML page) says what the substitute means, not that the server now has the client's premaster.
+        #expect(out.en.contains("The decryption gave no valid premaster, and the server does not say so"))
+        #expect(out.zh.contains("解密没有得到有效的预主密钥，服务器却不声张"))
+        #expect(!out.en.contains("the server now has the premaster the client chose"))
     }
 
     /// The gap: the later segment is held out of order, ACKs ask for the missing byte, the retransmission fills it.
