@@ -82,7 +82,8 @@ extension TextRenderer {
             var notes: [String] = []
             if item.span.encrypted, case .handshake = item.span.content { notes.append(say("carried.encrypted")) }
             if item.partial { notes.append(say("carried.part")) }
-            if item.span.injected { notes.append(say("carried.copy")) }
+            // A replayed record is a copy; an injected ChangeCipherSpec is one the attacker made itself.
+            if item.span.injected { notes.append(say(item.span.content == .changeCipherSpec ? "carried.forged" : "carried.copy")) }
             if !notes.isEmpty { name += say("carried.notes", ["notes": notes.joined(separator: say("list.separator"))]) }
             return name
         }

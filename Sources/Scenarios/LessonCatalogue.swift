@@ -34,7 +34,7 @@ public struct LessonCatalogue: Sendable {
                 "lost-segment-mid-record", "reordered-and-duplicated", "four-way-close", "half-close", "simultaneous-close", "time-wait-expires",
                 "syn-flood", "syn-cookies", "predictable-isn-injection", "random-isn-injection"],
         "tls": ["rsa-one-way", "dhe", "ecdhe", "toy-dh-group", "toy-dh-search", "small-dh-group-refused", "ems-off", "ems-on",
-                "https-hides-cookie", "lost-segments", "bleichenbacher-countermeasure"],
+                "https-hides-cookie", "lost-segments", "bleichenbacher-countermeasure", "early-ccs-refused"],
         "certs": ["valid-chain", "hierarchy-valid", "untrusted-root", "expired", "wrong-host", "missing-intermediate"],
         "afnetworking": ["mode-none-default", "v2.5.1-accepts-anything", "v2.5.2-no-host-check", "v2.5.2-validates-domain-yes", "certificate-pinning", "public-key-pinning"],
         "ats": ["default-blocks-http", "http-exception", "arbitrary-loads", "arbitrary-loads-with-exception", "tls10-blocked", "tls10-exception",

@@ -8,7 +8,7 @@ import Trace
 /// the course order right after the lesson it builds on, and shows what it teaches in both languages.
 @Suite("Issue #35: the lessons added")
 struct Issue35LessonTests {
-    static let added = ["tls/bleichenbacher-countermeasure", "tcp/lost-segment-mid-record", "ats/arbitrary-loads-with-exception"]
+    static let added = ["tls/bleichenbacher-countermeasure", "tcp/lost-segment-mid-record", "ats/arbitrary-loads-with-exception", "tls/early-ccs-refused"]
 
     @Test(arguments: added)
     func passesAndIsTranslated(name: String) throws {
@@ -28,6 +28,23 @@ struct Issue35LessonTests {
         follows("tcp/lost-segment-mid-record", "tcp/lost-data")
         follows("tls/bleichenbacher-countermeasure", "tls/lost-segments")
         follows("ats/arbitrary-loads-with-exception", "ats/arbitrary-loads")
+        follows("tls/early-ccs-refused", "tls/bleichenbacher-countermeasure")
+    }
+
+    /// An early ChangeCipherSpec, injected before any key exists, is refused with unexpected_message
+    /// (RFC 5246 §7.1, §7.2.2; CVE-2014-0224); the injected segment is not called a copy.
+    @Test func earlyChangeCipherSpecIsRefused() throws {
+        let out = try Issue35SentencesTests.lesson("tls/early-ccs-refused")
+        #expect(out.en.contains("attacker injects a ChangeCipherSpec record (14 03 03 00 01 01) toward the server right after the ClientHello"))
+        #expect(out.zh.contains("紧跟在 ClientHello 之后向服务器注入一条 ChangeCipherSpec 记录（14 03 03 00 01 01）"))
+        #expect(out.en.contains("A ChangeCipherSpec before the keys exist (CVE-2014-0224)") && out.zh.contains("在密钥存在之前到达的 ChangeCipherSpec（CVE-2014-0224）"))
+        #expect(out.en.contains("TLS Alert fatal unexpected_message"))
+        #expect(out.en.contains("ChangeCipherSpec (made by the attacker)") && !out.en.contains("ChangeCipherSpec (a copy of an earlier record)"))
+        // Without the attacker the same world succeeds (the try_next).
+        var text = try String(contentsOfFile: Library.root + "/tls/early-ccs-refused.yaml", encoding: .utf8)
+        text = text.replacing("attacker: { kind: early_ccs }\n", with: "")
+        let s = try ScenarioParser.parse(text: text, file: "t.yaml")
+        #expect(s.run().facts["handshake"] == .string("success"))
     }
 
     /// The countermeasure: a substitute premaster, said nothing, Finished fails with bad_record_mac (RFC 5246 §7.4.7.1).
