@@ -46,7 +46,7 @@ public struct ATSPolicy: Sendable {
         public var host: String
         public var usesHTTPS: Bool
         public var tlsVersion: TLSVersion
-        /// The negotiated suite uses (EC)DHE.
+        /// The negotiated suite is forward secret (for ATS: ECDHE).
         public var forwardSecret: Bool
         public var loadKind: LoadKind
         public var trust: ServerTrust?
@@ -103,7 +103,7 @@ public struct ATSPolicy: Sendable {
         public var allowsHTTP: Bool
         /// The lowest TLS version ATS accepts.
         public var minimumTLSVersion: TLSVersion
-        /// Only forward-secret ((EC)DHE) suites; when false the RSA ≥ 2048 / EC ≥ 256 key rule is dropped too.
+        /// Only forward-secret (ECDHE) suites; when false the RSA ≥ 2048 / EC ≥ 256 key rule is dropped too.
         public var requiresForwardSecrecy: Bool
         /// Trust failures are left to the app (NSExceptionAllowsInsecureHTTPLoads, or ATS off).
         public var loosenedTrust: Bool
@@ -186,7 +186,10 @@ public struct ATSPolicy: Sendable {
         let everythingAllowed = requirements.everythingAllowed
         // The exception entry a relaxing key would go into: the one that applies, else one for the host.
         let domain = Self.lookup(host, in: exceptionDomains, includes: { $0.includesSubdomains })?.0 ?? host.lowercased()
-        func key(_ name: String) -> [String] { ["NSExceptionDomains", domain, name] }
+        // When a global exemption switched ATS off for this load (NSAllowsArbitraryLoads…), that key is
+        // what lifts every rule that follows, not an exception-domain key the Info.plist does not hold.
+        let exemption = initialChecks.first { $0.rule == .exemption }?.values["key"]
+        func key(_ name: String) -> [String] { exemption.map { [$0] } ?? ["NSExceptionDomains", domain, name] }
 
         guard connection.usesHTTPS else {
             reasons.append(.ats(allowsHTTP ? .httpAllowed : .httpBlocked))

@@ -15,7 +15,7 @@ public struct ATSRuleCheck: Sendable, Hashable {
         case https
         /// The negotiated TLS version against the minimum (`version`, `minimum`).
         case minimumVersion
-        /// A forward-secret ((EC)DHE) suite.
+        /// A forward-secret suite: ATS counts only ECDHE as one.
         case forwardSecrecy
         /// The leaf key's size (`algorithm`, `bits`): RSA ≥ 2048 or EC ≥ 256.
         case keySize

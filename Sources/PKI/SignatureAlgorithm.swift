@@ -21,12 +21,19 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .rsaPKCS1v15(let h): return "\(h)WithRSAEncryption"
+        // The ASN.1 names of the OIDs: sha256WithRSAEncryption (RFC 4055 §5, RFC 8017 Appendix C),
+        // ecdsa-with-SHA256 (RFC 5758 §3.2); md5WithRSAEncryption and sha1WithRSAEncryption (RFC 3279 §2.2.1).
+        case .rsaPKCS1v15(let h): return "\(Self.asn1Name(h))WithRSAEncryption"
         case .rsaPSS(let p): return "RSASSA-PSS(\(p))"
-        case .ecdsa(let h): return "ecdsa-with-\(h)"
+        case .ecdsa(let h): return "ecdsa-with-\(Self.asn1Name(h).uppercased())"
         case .ed25519: return "Ed25519"
         case .unknown(let oid): return "unknown(\(oid))"
         }
+    }
+
+    /// A hash as the OID names spell it: md5, sha1, sha256, sha384, sha512.
+    static func asn1Name(_ h: HashAlgorithm) -> String {
+        "\(h)".lowercased().replacing("-", with: "")
     }
 
     init(node: ASN1Node) throws(PKIError) {

@@ -14,12 +14,17 @@ public struct HexdumpRenderer: Sendable {
     public var reassembledHeading: String
     /// A length in bytes, `{count}` the number (`hexdump.length`: "({count} bytes)").
     public var lengthTemplate: String
+    /// Every byte of every field (`--full`): no field's bytes are elided, and a value the dissector
+    /// shortened ("57eff3…… (256 bytes)") keeps only its words, since the bytes follow in full.
+    public var fullValues: Bool
 
     public init(width: Int = 100, maxBytesPerField: Int = 32,
                 reassembledHeading: String = Explanations.english("hexdump.reassembled") ?? "",
-                lengthTemplate: String = Explanations.english("hexdump.length") ?? "({count} bytes)") {
+                lengthTemplate: String = Explanations.english("hexdump.length") ?? "({count} bytes)",
+                fullValues: Bool = false) {
         self.width = max(width, 40)
         self.maxBytesPerField = max(maxBytesPerField, 4)
+        self.fullValues = fullValues
         self.reassembledHeading = reassembledHeading
         self.lengthTemplate = lengthTemplate
     }
@@ -42,7 +47,12 @@ public struct HexdumpRenderer: Sendable {
         let indent = String(repeating: "  ", count: depth)
         let offset = pad(String(field.offset, radix: 10), to: 6)
         var text = "\(offset)  \(indent)\(field.name)"
-        if !field.value.isEmpty { text += " = \(field.value)" }
+        var value = field.value
+        // The dissector's shortening of a long opaque field ("… (N bytes)"): in full, its words only.
+        if fullValues, field.isLeaf, value.hasSuffix("… (\(field.length) bytes)") {
+            value = value.range(of: ": ", options: .backwards).map { String(value[..<$0.lowerBound]) } ?? ""
+        }
+        if !value.isEmpty { text += " = \(value)" }
         if field.isLeaf, let input, field.length > 0, field.end <= input.count {
             let bytes = Array(input[field.offset..<field.end])
             text += "  [\(hexPreview(bytes))]"
@@ -57,7 +67,7 @@ public struct HexdumpRenderer: Sendable {
     }
 
     func hexPreview(_ bytes: [UInt8]) -> String {
-        if bytes.count <= maxBytesPerField { return spaced(bytes) }
+        if fullValues || bytes.count <= maxBytesPerField { return spaced(bytes) }
         let half = maxBytesPerField / 2
         return spaced(Array(bytes.prefix(half))) + " … " + spaced(Array(bytes.suffix(half))) + " " + length(bytes.count)
     }

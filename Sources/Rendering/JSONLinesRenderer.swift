@@ -373,6 +373,8 @@ public struct JSONLinesRenderer: Sendable {
                   ("how", .string(how.identifier))]
         case .replayed(let bytes, let seq):
             f += [("kind", .string("replay")), ("record_bytes", .number(String(bytes))), ("seq", .number(String(seq)))]
+        case .injectedChangeCipherSpec(let seq):
+            f += [("kind", .string("early_ccs")), ("seq", .number(String(seq)))]
         case .keyStolen(let bits):
             f += [("kind", .string("key_stolen")), ("modulus_bits", .number(String(bits)))]
         case .seedSearch(let candidates, let found):

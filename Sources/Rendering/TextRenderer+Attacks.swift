@@ -27,6 +27,9 @@ extension TextRenderer {
         case .replayed(let bytes, let seq):
             out = [row(t, at: .attacker, say("attack.line.replayed", ["actor": name(.attacker), "bytes": "\(bytes)", "seq": "\(seq)"]), .alert)]
             key = "attack.replay"
+        case .injectedChangeCipherSpec(let seq):
+            out = [row(t, at: .attacker, say("attack.line.earlyCCS", ["actor": name(.attacker), "seq": "\(seq)"]), .alert)]
+            key = "attack.earlyCCS"
         case .keyStolen(let bits):
             let title = say("attack.line.keyStolen", ["bits": "\(bits)"])
             out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 10))]

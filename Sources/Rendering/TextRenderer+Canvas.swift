@@ -28,9 +28,11 @@ extension TextRenderer {
         DisplayWidth.leftPadded(Self.timeText(micros, unit: ladderStyle == .printed), to: layout.timeWidth)
     }
 
-    /// Milliseconds with one decimal ("60.0ms"); without the unit where a header names it.
+    /// Milliseconds with one decimal, rounded to the nearest tenth ("0.9ms" for 882 µs, "160.9ms" for
+    /// 160.882 ms; a half rounds up); without the unit where a header names it.
     static func timeText(_ micros: Int64, unit: Bool = true) -> String {
-        "\(micros / 1000).\((micros % 1000) / 100)" + (unit ? "ms" : "")
+        let tenths = (micros.magnitude + 50) / 100
+        return (micros < 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)" + (unit ? "ms" : "")
     }
 
     /// The heading of the time column: "time", or in the walkthrough the unit its times are in.

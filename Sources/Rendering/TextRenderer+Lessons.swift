@@ -113,7 +113,7 @@ extension TextRenderer {
             return say("tcp.script.floodTotals", ["spoofed": "\(spoofed)", "synAcks": "\(synAcks)", "drops": "\(drops)", "clientDrops": "\(clientDrops)"])
         case .probe(let isn): return say("tcp.script.probe", ["isn": "\(isn)"])
         case .predictISN(let observed, let predicted, let spoofed):
-            return say("tcp.script.predict", ["observed": "\(observed)", "predicted": "\(predicted)", "spoofed": spoofed])
+            return say("tcp.script.predict", ["observed": "\(observed)", "step": "\(predicted &- observed)", "predicted": "\(predicted)", "spoofed": spoofed])
         }
     }
 

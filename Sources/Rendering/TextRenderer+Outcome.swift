@@ -74,7 +74,7 @@ extension TextRenderer {
         if table.hasAttacker { columns.append("attacker") }
         let headings = columns.map { say("knowledge.column.\($0)") }
         let widths = headings.map { max(markWidth + 4, DisplayWidth.columns($0) + 3) }
-        let names = table.rows.map { row in row.changedInFlight ? say("knowledge.changedCopyRow") : secretName(row.secret) }
+        let names = table.rows.map { row in row.changedInFlight ? say("knowledge.changedCopyRow") : row.derivedDifferently ? say("knowledge.serverOwnRow") : secretName(row.secret) }
         let nameWidth = max(18, names.map { DisplayWidth.columns($0) }.max() ?? 0)
         func line(_ first: String, _ cells: [String]) -> String {
             DisplayWidth.padded(first, to: nameWidth + 2)
@@ -91,6 +91,7 @@ extension TextRenderer {
         out += paragraphLines(explanations("knowledge.measured") ?? "")
         if let metadata { out += metadataLines(metadata) }
         if table.hasChangedCopy, let text = explanations("knowledge.changedCopy") { out += paragraphLines(text) }
+        if table.hasDifferentValues, let text = explanations("knowledge.serverOwn") { out += paragraphLines(text) }
         if table.decodedHTTP2, let text = explanations("knowledge.http2") { out += paragraphLines(text) }
         if table.hasAfterwards, let text = explanations("knowledge.afterwards") { out += paragraphLines(text) }
         if table.hasAttacker, let text = explanations("knowledge.attacker") { out += paragraphLines(text) }

@@ -53,6 +53,8 @@ extension TextRenderer {
                     state.explained.insert(key)
                     out += explain(text)
                 }
+                // What a record this side sealed carries (its header, its AES-GCM nonce), under the segment.
+                if !s.payload.isEmpty, let notes = state.recordNotes.removeValue(forKey: actor) { out += notes }
             }
             return out
         case .dropped(let p, let reason):
@@ -92,7 +94,8 @@ extension TextRenderer {
             var notes: [String] = []
             if item.span.encrypted, case .handshake = item.span.content { notes.append(say("carried.encrypted")) }
             if item.partial { notes.append(say("carried.part")) }
-            if item.span.injected { notes.append(say("carried.copy")) }
+            // A replayed record is a copy; an injected ChangeCipherSpec is one the attacker made itself.
+            if item.span.injected { notes.append(say(item.span.content == .changeCipherSpec ? "carried.forged" : "carried.copy")) }
             if !notes.isEmpty { name += say("carried.notes", ["notes": notes.joined(separator: say("list.separator"))]) }
             return name
         }

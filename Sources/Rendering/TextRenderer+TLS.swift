@@ -31,7 +31,7 @@ extension TextRenderer {
                 "etm": n.encryptThenMAC ? say("ladder.agreed.etm") : "",
                 "alpn": n.applicationProtocol.map { say("ladder.agreed.alpn", ["protocol": "\($0)"]) } ?? ""]))]
         case .derived(let value):
-            return verbosity == .summary ? [] : derivedLines(value, actor: actor)
+            return verbosity == .summary ? [] : derivedLines(value, actor: actor, keyExchange: state.keyExchange)
         case .certificateDecision(_, let length, let accepted, let detail, _):
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
@@ -89,6 +89,8 @@ extension TextRenderer {
         case .sessionTicketExpired(let expiry):
             let values = ["actor": name(actor), "age": "\(expiry.ageSeconds)", "hint": "\(expiry.lifetimeHintSeconds)"]
             return [row(t, at: actor, say("ladder.ticketExpired", values), .alert)]
+        case .recordSent(let record):
+            return recordLines(record, actor: actor, state: &state)
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
@@ -115,6 +117,7 @@ extension TextRenderer {
         switch message {
         case .clientHello(let hello):
             state.alpnOffered = hello.extensions?.applicationProtocols ?? []
+            state.clientHelloVersion = hello.clientVersion
         case .serverHello(let hello):
             // ALPN (RFC 7301): said once, where the server's choice arrives.
             if verbosity != .summary, let chosen = hello.extensions?.applicationProtocols?.first,
@@ -128,8 +131,10 @@ extension TextRenderer {
         if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
         if verbosity == .bytes {
             let dissection = dissection(of: bytes, state: state)
-            out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"))
+            out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"),
+                                   fullValues: fullValues)
                 .render(dissection, input: bytes).map { LadderEntry.line("          " + $0).onlyWithBytes }
+            if case .clientHello(let hello) = message { out += extensionLines(hello.extensions ?? [], state: &state) }
         }
         return out
     }
@@ -148,7 +153,7 @@ extension TextRenderer {
         return out
     }
 
-    func derivedLines(_ value: DerivedValue, actor: Actor) -> [LadderEntry] {
+    func derivedLines(_ value: DerivedValue, actor: Actor, keyExchange: KeyExchangeAlgorithm? = nil) -> [LadderEntry] {
         let who = ["actor": name(actor)]
         func line(_ key: String, _ values: [String: String]) -> LadderEntry {
             detail(say(key, who.merging(values) { a, _ in a }))
@@ -159,7 +164,9 @@ extension TextRenderer {
                     line("derived.rsaPadded", ["block": short(padded)]),
                     line("derived.rsaEncrypted", ["bits": "\(bits)", "ciphertext": short(ciphertext)])]
         case .rsaPreMasterDecryption(_, let decrypted, let pre):
-            return [line("derived.rsaDecrypted", ["result": decrypted.map { short($0) } ?? say("derived.paddingError"), "premaster": short(pre)])]
+            // What the RFC 5246 §7.4.7.1 countermeasure decided: the decrypted value, or a substitute.
+            return [line(decrypted == pre ? "derived.rsaDecrypted" : "derived.rsaDecrypted.substituted",
+                         ["result": decrypted.map { short($0) } ?? say("derived.paddingError"), "premaster": short(pre)])]
         case .dhAgreement(let p, let g, let group, let x, let y, let peer, let pre):
             return [line("derived.dhGroup", ["group": "\(group)", "p": short(p), "g": short(g)]),
                     line("derived.dhExponent", ["x": short(x), "y": short(y)]),
@@ -171,7 +178,9 @@ extension TextRenderer {
             let extended = label.contains("extended")
             var out = [line("derived.master", ["label": label, "seed": extended ? "session_hash" : "client_random ‖ server_random",
                                                "prf": "\(prf)", "master": short(master)])]
-            if actor == .client, let text = explanations(extended ? "tls.masterSecret.ems" : "tls.masterSecret") { out += explain(text) }
+            // How else the premaster could leak depends on the key exchange: only RSA sends it, encrypted to the server's key.
+            let unless = say(keyExchange == .rsa ? "tls.masterSecret.unless.rsa" : "tls.masterSecret.unless.ephemeral")
+            if actor == .client, let text = explanations(extended ? "tls.masterSecret.ems" : "tls.masterSecret", ["unless": unless]) { out += explain(text) }
             return out
         case .keyBlock(_, _, let block, let keys):
             var out = [line("derived.keyBlock", ["bytes": "\(block.count)"]),
@@ -208,7 +217,7 @@ extension TextRenderer {
         for depth in depths {
             let checks = r.checks.filter { $0.depth == depth }
             let subject = depth < r.path.count ? "\(r.path[depth].subject)" : (checks.first?.subject ?? "?")
-            let role = say(depth == 0 ? "chain.role.leaf" : depth == r.path.count - 1 ? "chain.role.anchor" : "chain.role.ca")
+            let role = say("chain.role.\(Self.chainRole(depth: depth, of: r))")
             out.append(detail(say("chain.link", ["depth": "\(depth)", "role": role, "subject": subject]), indent: 2))
             for check in checks {
                 out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
@@ -218,10 +227,17 @@ extension TextRenderer {
                 if !check.passed, explainedKinds.insert(check.kind).inserted {
                     out.append(detail(explanations.chainCheckWhy(check.kind), .explanation, indent: 6))
                 }
+                // What the leaf's keyUsage means in this handshake (who uses the key, for what), once a run.
+                if check.passed, check.kind == .keyUsage, depth == 0, verbosity != .summary, !state.explained.contains("chain.keyUsage"),
+                   v.peer == .client || state.keyExchange != nil {
+                    state.explained.insert("chain.keyUsage")
+                    let key = v.peer == .client ? "chain.keyUsage.client" : state.keyExchange == .rsa ? "chain.keyUsage.rsa" : "chain.keyUsage.ephemeral"
+                    out.append(detail(say(key), .explanation, indent: 6))
+                }
                 guard verbosity == .bytes, let sig = check.signature else { continue }
                 let before = out.count
                 defer { for i in before..<out.count { out[i].bytesOnly = true } }
-                out.append(detail(say("chain.hash1", ["algorithm": "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
+                out.append(detail(say("chain.hash1", ["digest": sig.algorithm.hash.map { "\($0)" } ?? "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
                 if let r = sig.ecdsaR, let s = sig.ecdsaS {
                     out.append(detail(say("chain.ecdsaR", ["value": Hex.string(r)]), indent: 6))
@@ -236,6 +252,14 @@ extension TextRenderer {
             }
         }
         return out
+    }
+
+    /// A link's role: the leaf, an intermediate, the anchor that ended the path — or, when no anchor
+    /// ended it (`anchorStore` nil), the last certificate reached, which is not an anchor.
+    static func chainRole(depth: Int, of r: ChainValidationResult) -> String {
+        if depth == 0 { return "leaf" }
+        guard depth == r.path.count - 1 else { return "ca" }
+        return r.anchorStore == nil ? "top" : "anchor"
     }
 
     func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [LadderEntry] {

@@ -173,6 +173,12 @@ public struct TextRenderer: Sendable {
         var oneSided = false
         /// The protocols the last ClientHello offered with ALPN (RFC 7301), for the ServerHello's sentence.
         var alpnOffered: [ProtocolName] = []
+        /// ClientHello.client_version of the last ClientHello, beside the version its record header carries.
+        var clientHelloVersion: ProtocolVersion?
+        /// What the ladder says about a record a side just sealed, shown under the next TCP segment
+        /// that side sends (the segment that carries it); each said once a run.
+        var recordNotes: [Actor: [LadderEntry]] = [:]
+        var recordVersionShown = false, gcmValuesShown = false
         /// An attacker changed a handshake byte; the sentence saying which check caught it waits for the alert.
         var tamperPending = false
         /// A lesson without TLS or HTTP (TCP alone, ATS, DH): TCP is drawn at every level, with
@@ -221,7 +227,7 @@ public struct TextRenderer: Sendable {
             return chainValidationLines(validation, actor: event.actor, state: &state)
         case .compute(let operations, let duration):
             guard verbosity != .summary else { return [] }
-            return [row(t, at: event.actor, say("ladder.compute", ["actor": name(event.actor), "ms": "\(duration / 1000)",
+            return [row(t, at: event.actor, say("ladder.compute", ["actor": name(event.actor), "ms": Self.timeText(duration, unit: false),
                                                                     "operations": operations.map(operationName).joined(separator: say("list.separator"))]))]
         case .tcp(let kind):
             if state.lessonOnly, case .connection(_, let e) = kind, !e.isRetransmission {

@@ -94,9 +94,9 @@ struct StepTeacher {
             case .masterSecret, .keyBlock:
                 // The client's line carries the explanation; the server runs the same computation.
                 return event.actor == .client ? [] : [say("walk.tls.sameComputation", who)]
-            case .rsaPreMasterDecryption(_, let decrypted, _):
-                // A padding error is explained by the countermeasure that follows.
-                return decrypted == nil ? [] : [say("walk.tls.rsaDecryption", who)]
+            case .rsaPreMasterDecryption(_, let decrypted, let premaster):
+                // The countermeasure (RFC 5246 §7.4.7.1) replaced what did not decrypt to a valid premaster.
+                return [say(decrypted == premaster ? "walk.tls.rsaDecryption" : "walk.tls.rsaDecryptionSubstituted", who)]
             case .dhAgreement, .ecdhAgreement:
                 return [say("walk.tls.agreement", who)]
             case .verifyData:

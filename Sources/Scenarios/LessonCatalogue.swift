@@ -31,13 +31,14 @@ public struct LessonCatalogue: Sendable {
     /// Within a topic, the lessons to take first, in order; the rest follow alphabetically.
     static let firstInTopic: [String: [String]] = [
         "tcp": ["three-way-handshake", "old-duplicate-syn", "two-way-handshake-dead-connection", "lost-syn", "lost-data",
-                "reordered-and-duplicated", "four-way-close", "half-close", "simultaneous-close", "time-wait-expires",
+                "lost-segment-mid-record", "reordered-and-duplicated", "four-way-close", "half-close", "simultaneous-close", "time-wait-expires",
                 "syn-flood", "syn-cookies", "predictable-isn-injection", "random-isn-injection"],
         "tls": ["rsa-one-way", "dhe", "ecdhe", "toy-dh-group", "toy-dh-search", "small-dh-group-refused", "ems-off", "ems-on",
-                "https-hides-cookie", "lost-segments"],
+                "https-hides-cookie", "lost-segments", "bleichenbacher-countermeasure", "early-ccs-refused"],
         "certs": ["valid-chain", "hierarchy-valid", "untrusted-root", "expired", "wrong-host", "missing-intermediate"],
         "afnetworking": ["mode-none-default", "v2.5.1-accepts-anything", "v2.5.2-no-host-check", "v2.5.2-validates-domain-yes", "certificate-pinning", "public-key-pinning"],
-        "ats": ["default-blocks-http", "http-exception", "tls10-blocked", "tls10-exception", "non-forward-secret-blocked"],
+        "ats": ["default-blocks-http", "http-exception", "arbitrary-loads", "arbitrary-loads-with-exception", "tls10-blocked", "tls10-exception",
+                "non-forward-secret-blocked"],
         "mtls": ["success", "missing-client-certificate"],
         "attacks": ["http-plain-cookie", "forward-secrecy-rsa", "forward-secrecy-dhe", "forward-secrecy-ecdhe", "mitm-default-client"],
         "http": ["http10-one-request-per-connection", "keep-alive", "https-cost", "resumption", "resumption-ticket", "pipelining", "http2-multiplexing"],

@@ -25,11 +25,11 @@ extension ScenarioReader {
         guard let value else { return nil }
         let m = try value.mapping(["kind", "certificate", "message", "sender", "offset", "value", "suites", "record",
                                    "process_id", "process_id_space", "clock_window_ms"])
-        let kind = try m.required("kind", "one of: eavesdropper, steal_server_key, mitm, tamper, strip_suites, replay, weak_client_random").oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
-                                                 "weak_client_random"])
+        let kind = try m.required("kind", "one of: eavesdropper, steal_server_key, mitm, tamper, strip_suites, replay, early_ccs, weak_client_random").oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
+                                                 "early_ccs", "weak_client_random"])
         let keysFor: [String: [String]] = ["eavesdropper": [], "steal_server_key": [], "mitm": ["certificate"],
                                            "tamper": ["message", "sender", "offset", "value"], "strip_suites": ["suites"],
-                                           "replay": ["record"], "weak_client_random": ["process_id", "process_id_space", "clock_window_ms"]]
+                                           "replay": ["record"], "early_ccs": [], "weak_client_random": ["process_id", "process_id_space", "clock_window_ms"]]
         let allowed = ["kind"] + (keysFor[kind] ?? [])
         for key in m.keys where !allowed.contains(key) {
             throw m.keyError(key, "key '\(key)' does not apply to attacker kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
@@ -79,6 +79,8 @@ extension ScenarioReader {
             return .stripSuites(strip)
         case "replay":
             return .replayApplicationData(index: try m["record"]?.int(0 ... 1000) ?? 0)
+        case "early_ccs":
+            return .injectEarlyChangeCipherSpec
         case "weak_client_random":
             var weak = WeakRandom()
             if let v = m["process_id"] { weak.processID = UInt16(try v.int(0 ... 65_535)) }

@@ -358,6 +358,9 @@ enum ScenarioRunner {
         case .replayApplicationData(let index)?:
             guard !attackEvents.contains(where: { if case .replayed = $0 { true } else { false } }) else { return [] }
             return ["attacker: replay never applied: the client never sent application-data record \(index) (counting from 0)"]
+        case .injectEarlyChangeCipherSpec?:
+            guard !attackEvents.contains(where: { if case .injectedChangeCipherSpec = $0 { true } else { false } }) else { return [] }
+            return ["attacker: early_ccs never applied: the client never sent a ClientHello"]
         default:
             return []
         }

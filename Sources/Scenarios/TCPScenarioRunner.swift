@@ -97,7 +97,7 @@ extension ScenarioRunner {
                     script[probeStep].step = .probe(observedISN: observed.rawValue)
                     try net.abort(probe)
                     advance(to: net.now + TCPDuration.milliseconds(100))
-                    // … predict the next one (4.2BSD adds 64,000 per connection) and complete a handshake
+                    // … predict the next one (4.3BSD adds TCP_ISSINCR/2 = 64,000 per connection) and complete a handshake
                     // in the name of the silent trusted host, blind, carrying the command.
                     let predicted = observed + 64_000
                     say(.predictISN(observed: observed.rawValue, predicted: predicted.rawValue, spoofed: "\(silentHost)"))

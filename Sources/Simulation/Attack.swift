@@ -24,6 +24,9 @@ public enum Attack: Sendable {
     /// On the path: sends the client's `index`-th application-data record (0 = the first) to the
     /// server a second time, as new TCP bytes right after the original.
     case replayApplicationData(index: Int)
+    /// On the path: right after the client's ClientHello, sends the server a ChangeCipherSpec record
+    /// as new TCP bytes, before any key exists (the CCS injection of CVE-2014-0224).
+    case injectEarlyChangeCipherSpec
     /// The client's random values come from a generator seeded with its clock and process id, as
     /// Netscape Navigator 1.1 did (Goldberg and Wagner, 1996); the eavesdropper searches that seed space.
     case weakClientRandom(WeakRandom)
@@ -33,7 +36,7 @@ extension Attack {
     /// True for the attacks that sit on the client–server path and act on segments.
     public var actsOnPath: Bool {
         switch self {
-        case .tamper, .stripSuites, .replayApplicationData: return true
+        case .tamper, .stripSuites, .replayApplicationData, .injectEarlyChangeCipherSpec: return true
         case .stealServerKeyAfterwards, .mitm, .weakClientRandom: return false
         }
     }

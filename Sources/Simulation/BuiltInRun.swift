@@ -34,7 +34,7 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .mitm: return "a man in the middle with its own certificate: the client rejects it"
         case .mitmTrusting: return "a man in the middle against a client that trusts every certificate: it reads the cookie"
         case .tamperServerHello: return "an attacker flips a byte of server_random in flight: the two sides derive different keys, and the Finished record fails to authenticate (bad_record_mac)"
-        case .strip: return "an attacker strips the (EC)DHE suites from the ClientHello: Finished catches the downgrade (decrypt_error)"
+        case .strip: return "an attacker strips the (EC)DHE suites from the ClientHello: Finished catches the downgrade (decrypt_error: extended master secret is off here; with it on, as in attacks/strip-suites, bad_record_mac)"
         case .replay: return "an attacker replays the client's application-data record: bad_record_mac"
         case .http10: return "HTTP/1.0 over TLS: three requests, three connections, three handshakes"
         case .keepAlive: return "HTTP/1.1 keep-alive over TLS: three requests in sequence on one connection"

@@ -53,6 +53,9 @@ final class OnPathAttacker {
         if case .replayApplicationData(let index) = attack, sender == .client, !replayScheduled {
             planReplay(index: index, buffer: buffer, packet: packet)
         }
+        if case .injectEarlyChangeCipherSpec = attack, sender == .client, !replayScheduled {
+            planEarlyChangeCipherSpec(buffer: buffer, packet: packet)
+        }
         var out = packet
         if rewriteDirection == key, !rewrites.isEmpty {
             var payload = out.segment.payload
@@ -153,6 +156,21 @@ final class OnPathAttacker {
         shift = (DirectionKey(source: packet.sourceEndpoint, destination: packet.destinationEndpoint), seq, seg.payload.count)
         replayScheduled = true
         events.append(.replayed(recordBytes: record.end - record.start, seq: seq.rawValue))
+    }
+
+    /// Once the whole ClientHello has gone by: a ChangeCipherSpec record (type 20, version 03 03,
+    /// length 1, value 1) as new client bytes right after it, long before the keys exist.
+    private func planEarlyChangeCipherSpec(buffer: StreamBuffer, packet: TCPPacket) {
+        let layout = TLSStreamLayout(buffer.bytes)
+        guard let hello = layout.records.first, hello.type == 22, hello.end <= buffer.bytes.count,
+              let seq = buffer.seq(ofOffset: buffer.bytes.count) else { return }
+        let seg = TCPSegment(sourcePort: packet.segment.sourcePort, destinationPort: packet.segment.destinationPort,
+                             seq: seq, ack: packet.segment.ack, flags: [.psh], window: packet.segment.window,
+                             payload: [20, 3, 3, 0, 1, 1])
+        injections.append((TCPPacket(source: packet.source, destination: packet.destination, segment: seg), .changeCipherSpec))
+        shift = (DirectionKey(source: packet.sourceEndpoint, destination: packet.destinationEndpoint), seq, seg.payload.count)
+        replayScheduled = true
+        events.append(.injectedChangeCipherSpec(seq: seq.rawValue))
     }
 
     // MARK: - Helpers

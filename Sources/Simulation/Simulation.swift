@@ -22,7 +22,7 @@ public struct SimulationSetup {
     public var serverPort: UInt16 = 443
     public var link = TCPLink(latency: TCPDuration.milliseconds(20))
     public var tcpConfig = TCPConfig()
-    /// How each host picks TCP initial sequence numbers (RFC 6528: random; a 4.2BSD counter is predictable).
+    /// How each host picks TCP initial sequence numbers (RFC 6528: random; a BSD counter is predictable).
     public var clientISN = ISNMode.random
     public var serverISN = ISNMode.random
     public var faults: [TCPFaultRule] = []

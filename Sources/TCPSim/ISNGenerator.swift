@@ -3,7 +3,7 @@
 public enum ISNMode: Hashable, Sendable {
     /// 32 bits from the injected random source for every connection.
     case random
-    /// The 4.2BSD-style counter: `start`, then `+ increment` per connection (64,000 in 4.2BSD), which
+    /// The BSD-style counter: `start`, then `+ increment` per connection (64,000 in 4.3BSD, 64 in 4.2BSD), which
     /// an off-path attacker can predict after one connection of its own.
     case counter(start: UInt32, increment: UInt32)
 }

@@ -4,7 +4,7 @@ public struct TCPConfig: Hashable, Sendable {
     public var mss: Int = 1460
     /// Receive buffer in octets; the advertised window is what is free in it (max 65,535: no scaling).
     public var receiveBufferSize: Int = 65_535
-    /// Maximum Segment Lifetime; TIME-WAIT lasts 2·MSL (RFC 9293 §3.4.2; 2 minutes in the RFC).
+    /// Maximum Segment Lifetime; TIME-WAIT lasts 2·MSL (RFC 9293 §3.6; MSL is 2 minutes in §3.4.2).
     public var msl: TCPTime = TCPDuration.seconds(30)
     /// RFC 6298 §2.1: the RTO before any measurement (1 s).
     public var initialRTO: TCPTime = TCPDuration.seconds(1)

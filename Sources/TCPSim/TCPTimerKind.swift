@@ -6,7 +6,7 @@ public enum TCPTimerKind: String, Hashable, Sendable, CustomStringConvertible {
     case persist
     /// RFC 9293 §3.8.6.3 delayed acknowledgment.
     case delayedACK
-    /// RFC 9293 §3.4.2 TIME-WAIT, 2·MSL.
+    /// RFC 9293 §3.6 TIME-WAIT, 2·MSL.
     case timeWait
     public var description: String { rawValue }
 }

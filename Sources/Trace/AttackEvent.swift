@@ -10,6 +10,8 @@ public enum AttackEvent: Sendable, Hashable {
     case strippedSuites(removed: [CipherSuite], kept: [CipherSuite], how: SuiteStripping)
     /// A copy of an application-data record sent again as new TCP bytes.
     case replayed(recordBytes: Int, seq: UInt32)
+    /// A ChangeCipherSpec record injected toward the server before any key exists, as new TCP bytes at `seq`.
+    case injectedChangeCipherSpec(seq: UInt32)
     /// The server's private key reached the eavesdropper.
     case keyStolen(modulusBits: Int)
     /// The seed search of a predictable generator: how many guesses, and the seed if found.

@@ -23,9 +23,14 @@ public struct KnowledgeTable: Sendable {
         /// The copy of a random that an attacker changed in flight (the peer of its maker holds
         /// it); the row before it is the maker's own value.
         public var changedInFlight = false
+        /// The server's own value of a secret both sides derived from different inputs (a value was
+        /// changed in flight): the row before it is the client's value, which the server does not know.
+        public var derivedDifferently = false
     }
     /// Some value was changed in flight (a tamper): the table has a changed-copy row.
     public var hasChangedCopy: Bool { rows.contains { $0.changedInFlight } }
+    /// Some secret was derived differently by the two sides: the table has a row for the server's own value.
+    public var hasDifferentValues: Bool { rows.contains { $0.derivedDifferently } }
 
     public var rows: [Row]
     /// The eavesdropper decoded HTTP/2 frames and HPACK header blocks from the wire (h2c).
@@ -160,12 +165,20 @@ extension Trace {
         }
         var rows = randomRows(.clientRandom, maker: s.clientRandom, makerIsClient: true, peerCopy: serverSawClientRandom)
             + randomRows(.serverRandom, maker: s.serverRandom, makerIsClient: false, peerCopy: clientSawServerRandom)
-        rows += [
-            row(.preMasterSecret, client: s.clientPreMaster, server: s.serverPreMaster),
-            row(.masterSecret, client: s.clientMaster, server: s.serverMaster),
-            row(.clientWriteKey, client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey),
-            row(.serverWriteKey, client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey),
-        ]
+        // A secret both sides derived, from inputs an on-path attacker changed: each knows its own value.
+        // Behind a MITM each side shares its value with the attacker instead: one row, as before.
+        func derivedRows(_ name: Secret, client clientValue: [UInt8]?, server serverValue: [UInt8]?) -> [KnowledgeTable.Row] {
+            guard !hasAttackerEngine, let clientValue, let serverValue, clientValue != serverValue else {
+                return [row(name, client: clientValue, server: serverValue)]
+            }
+            var other = row(name, client: nil, server: serverValue)
+            other.derivedDifferently = true
+            return [row(name, client: clientValue, server: nil), other]
+        }
+        rows += derivedRows(.preMasterSecret, client: s.clientPreMaster, server: s.serverPreMaster)
+            + derivedRows(.masterSecret, client: s.clientMaster, server: s.serverMaster)
+            + derivedRows(.clientWriteKey, client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey)
+            + derivedRows(.serverWriteKey, client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey)
         if let cookie {
             rows.append(row(.httpCookie, client: cookie, server: serverCookie))
         }

@@ -91,7 +91,7 @@ public enum TCPScriptStep: Sendable, Hashable {
     case floodTotals(spoofedSYNs: Int, synAcks: Int, backlogDrops: Int, clientDrops: Int)
     /// The off-path attacker opens a connection of its own to read the server's current ISN.
     case probe(observedISN: UInt32)
-    /// … and predicts the next ISN (4.2BSD adds 64,000 per connection).
+    /// … and predicts the next ISN (4.3BSD adds TCP_ISSINCR/2 = 64,000 per connection).
     case predictISN(observed: UInt32, predicted: UInt32, spoofed: String)
 }
 

@@ -67,7 +67,7 @@ struct AttackRenderingTests {
         let fs = renderer.render(try Self.trace(.keyTheftECDHE)).joined(separator: "\n")
         #expect(fs.contains("master secret       knows    knows      —              —"))
         let tamper = renderer.render(try Self.trace(.tamperServerHello)).joined(separator: "\n")
-        #expect(tamper.contains("attacker changes byte 16 of the server's ServerHello in flight"))
+        #expect(tamper.contains("attacker changes the byte at offset 16 of the server's ServerHello in flight"))
         let http10 = renderer.render(try Self.trace(.http10)).joined(separator: "\n")
         #expect(http10.contains("connections: 3; TLS handshakes: 3 full, 0 abbreviated"))
         let plain = renderer.render(try Self.trace(.httpPlain)).joined(separator: "\n")

@@ -64,6 +64,7 @@ struct CatalogueTests {
             "ladder.agreed.alpn", "derived.master", "chain.check", "ladder.tcp.state", "tcp.script.connect",
             "afNetworking.release.v2_5_1", "afNetworking.release.v2_5_2",  // product names with a version number
             "signature.hashesEqual", "pssFailure.hashMismatch",               // formulas (RFC 8017 §8.1.2, §9.1.2)
+            "chain.hash1",                                                   // a formula: Hash1 = SHA-256(TBSCertificate)
         ]
         for (key, english) in Explanations.english.text where !identifiers.contains(key) {
             guard let chinese = Explanations.chineseText[key], chinese == english else { continue }

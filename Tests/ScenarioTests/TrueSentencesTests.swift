@@ -89,7 +89,7 @@ struct TrueSentencesTests {
         #expect(own.server && !own.client)
         let copy = try #require(table.rows.first { $0.changedInFlight })
         #expect(copy.client && !copy.server)
-        #expect(try Self.text(.tamperServerHello).contains("server_random         —      knows"))
+        #expect(try Self.text(.tamperServerHello).contains("server_random           —      knows"))
     }
 
     /// #24.10: the passive OPEN is drawn at the start of the run, before any SYN (RFC 9293 §3.3.2).

@@ -78,7 +78,7 @@ extension TextRenderer {
                 lines.append(say("walk.summary.tlsUnfinished"))
             }
             if connection == 0 {
-                let rows = trace.knowledge(through: range.upperBound - 1).rows.filter { !$0.changedInFlight }
+                let rows = trace.knowledge(through: range.upperBound - 1).rows.filter { !$0.changedInFlight && !$0.derivedDifferently }
                 let both = rows.filter { $0.client && $0.server }.map { secretName($0.secret) }
                 let eavesdropper = rows.filter(\.eavesdropper).map { secretName($0.secret) }
                 let none = say("walk.summary.nothing")

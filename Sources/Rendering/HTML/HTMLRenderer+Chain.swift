@@ -16,8 +16,8 @@ extension HTMLRenderer {
         for depth in depths {
             let checks = result.checks.filter { $0.depth == depth }
             let subject = depth < result.path.count ? result.path[depth].subject.description : (checks.first?.subject ?? "?")
-            let isAnchor = result.path.count > 1 && depth == result.path.count - 1
-            let role = depth == 0 ? "leaf" : isAnchor ? "anchor" : "ca"
+            let role = TextRenderer.chainRole(depth: depth, of: result)
+            let isAnchor = role == "anchor"
             let ok = checks.allSatisfy(\.passed)
             out += "<li class=\"link \(ok ? "ok" : "bad")\">\n<h4>\(say("html.chain.link", ["depth": "\(depth)", "role": explanations("chain.role.\(role)") ?? role, "subject": subject]))</h4>\n"
             if checks.contains(where: { $0.kind == .signature }), depth + 1 < result.path.count {
@@ -43,7 +43,7 @@ extension HTMLRenderer {
 
     func signature(_ sig: SignatureCheck) -> String {
         var out = "<dl class=\"hashes\">\n"
-        out += "<dt>\(say("html.chain.hash1", ["algorithm": "\(sig.algorithm)"]))</dt><dd><code>\(Hex.string(sig.hash1))</code></dd>\n"
+        out += "<dt>\(say("html.chain.hash1", ["algorithm": "\(sig.algorithm)", "digest": sig.algorithm.hash.map { "\($0)" } ?? "\(sig.algorithm)"]))</dt><dd><code>\(Hex.string(sig.hash1))</code></dd>\n"
         if let hash2 = sig.hash2 {
             out += "<dt>\(say("html.chain.hash2"))</dt><dd><code>\(Hex.string(hash2))</code></dd>\n"
         }

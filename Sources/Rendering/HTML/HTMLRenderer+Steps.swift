@@ -133,7 +133,7 @@ extension HTMLRenderer {
         }
         out += "</tr></thead>\n<tbody>\n"
         for row in table.rows {
-            let name = row.changedInFlight ? say("html.knowledge.changedCopy") : say("secret.\(row.secret.rawValue.replacing(" ", with: "_"))")
+            let name = row.changedInFlight ? say("html.knowledge.changedCopy") : row.derivedDifferently ? say("html.knowledge.serverOwn") : say("secret.\(row.secret.rawValue.replacing(" ", with: "_"))")
             out += "<tr><th scope=\"row\">\(name)</th>"
             let marks = [row.client, row.server, row.eavesdropper] + (table.hasAfterwards ? [row.eavesdropperAfterwards ?? false] : [])
                 + (table.hasAttacker ? [row.attacker ?? false] : [])
