@@ -27,10 +27,13 @@ struct StepTeacher {
     var bareACKs = 0
     /// Who sends from each address (read off the segments each actor sent).
     let owner: [IPv4Address: Actor]
+    /// The run used TLS (read once: every HTTP step asks, and the summary reads the whole trace).
+    let usedTLS: Bool
 
     init(trace: Trace, renderer: TextRenderer) {
         self.trace = trace
         self.renderer = renderer
+        usedTLS = trace.summary.usedTLS
         var owner = trace.participants
         for e in trace.events {
             if case .tcp(.sent(let p)) = e.kind, owner[p.source] == nil { owner[p.source] = e.actor }
@@ -107,11 +110,11 @@ struct StepTeacher {
         case .compute(_, let duration):
             return [say("walk.compute", with(["duration": TextRenderer.timeText(duration)]))]
         case .http(.requestSent):
-            return [say(trace.summary.usedTLS ? "walk.http.request" : "walk.http.requestPlain", who)]
+            return [say(usedTLS ? "walk.http.request" : "walk.http.requestPlain", who)]
         case .http(.requestRetried):
             return [say("walk.http.retried", who)]
         case .http(.responseReceived):
-            return [say(trace.summary.usedTLS ? "walk.http.response" : "walk.http.responsePlain", who)]
+            return [say(usedTLS ? "walk.http.response" : "walk.http.responsePlain", who)]
         default:
             return []
         }

@@ -10,7 +10,7 @@ public enum LessonWorkLimits {
     public static let maximumSeedCandidates = 1 << 17
     /// TCP segments a run's transfers may take: every segment becomes trace events (a window of
     /// 1 byte turns each byte into a segment, its ACK and a window update).
-    public static let maximumSegments = 20_000
+    public static let maximumSegments = 10_000
     /// Bytes a TCP lesson's `send` actions may carry in all.
     public static let maximumSentBytes = 4 << 20
     /// Spoofed SYNs all `syn_flood` actions of a TCP lesson may send.

@@ -38,30 +38,30 @@ struct WorkLimitTests {
         #expect(e?.path == "tcp.window")
         #expect(e?.line == 3 && e?.column == 8)
         #expect(e?.message.contains("in segments of at most 1 bytes") == true)
-        #expect(e?.message.contains("above the 20000 a lesson may ask for; set tcp.window to at least 11") == true)
+        #expect(e?.message.contains("above the 10000 a lesson may ask for; set tcp.window to at least 21") == true)
         // The suggested window is enough.
-        #expect(validationError(minimal("tcp: { window: 11 }\nhttp: { response: \"\(Self.bigResponse)\" }\n")) == nil)
+        #expect(validationError(minimal("tcp: { window: 21 }\nhttp: { response: \"\(Self.bigResponse)\" }\n")) == nil)
         // Three requests each get the response: three times the bytes.
-        let three = validationError(minimal("tcp: { window: 11 }\nhttp: { requests: [\"GET / HTTP/1.1\\r\\n\\r\\n\", \"GET / HTTP/1.1\\r\\n\\r\\n\", \"GET / HTTP/1.1\\r\\n\\r\\n\"], response: \"\(Self.bigResponse)\" }\n"))
+        let three = validationError(minimal("tcp: { window: 21 }\nhttp: { requests: [\"GET / HTTP/1.1\\r\\n\\r\\n\", \"GET / HTTP/1.1\\r\\n\\r\\n\", \"GET / HTTP/1.1\\r\\n\\r\\n\"], response: \"\(Self.bigResponse)\" }\n"))
         #expect(three?.path == "tcp.window")
-        #expect(three?.message.contains("set tcp.window to at least 31") == true)
+        #expect(three?.message.contains("set tcp.window to at least 61") == true, "\(three.map { "\($0)" } ?? "valid")")
     }
 
     @Test func aSmallMSSIsNamedWhenItIsTheSmallerOfTheTwo() {
-        // HTTP/1.0: a connection (and a handshake) per request; 7 × (200 KB + 8 KB) in 64-byte segments.
+        // HTTP/1.0: a connection (and a handshake) per request; 7 × (200 KB + 8 KB) in 128-byte segments.
         let requests = (0 ..< 7).map { "\"GET /\($0) HTTP/1.0\\r\\n\\r\\n\"" }.joined(separator: ", ")
-        let e = validationError(minimal("tcp: { mss: 64 }\nhttp: { mode: http/1.0, requests: [\(requests)], response: \"\(Self.bigResponse)\" }\n"))
+        let e = validationError(minimal("tcp: { mss: 128 }\nhttp: { mode: http/1.0, requests: [\(requests)], response: \"\(Self.bigResponse)\" }\n"))
         #expect(e?.path == "tcp.mss")
-        #expect(e?.message.contains("segments of at most 64 bytes") == true)
-        #expect(e?.message.contains("set tcp.mss to at least 73") == true)
+        #expect(e?.message.contains("segments of at most 128 bytes") == true)
+        #expect(e?.message.contains("set tcp.mss to at least 146") == true, "\(e.map { "\($0)" } ?? "valid")")
         // Six fit.
         let six = (0 ..< 6).map { "\"GET /\($0) HTTP/1.0\\r\\n\\r\\n\"" }.joined(separator: ", ")
-        #expect(validationError(minimal("tcp: { mss: 64 }\nhttp: { mode: http/1.0, requests: [\(six)], response: \"\(Self.bigResponse)\" }\n")) == nil)
+        #expect(validationError(minimal("tcp: { mss: 128 }\nhttp: { mode: http/1.0, requests: [\(six)], response: \"\(Self.bigResponse)\" }\n")) == nil)
     }
 
     @Test func aLessonAtTheSegmentLimitRunsAndStaysUnderIt() throws {
-        // window 11, 200 KB: just under the limit; the run completes and its segment count is below it.
-        let scenario = try ScenarioParser.parse(text: minimal("tcp: { window: 11 }\nhttp: { response: \"\(Self.bigResponse)\" }\n"), file: "t.yaml")
+        // window 21, 200 KB: just under the limit; the run completes and its segment count is below it.
+        let scenario = try ScenarioParser.parse(text: minimal("tcp: { window: 21 }\nhttp: { response: \"\(Self.bigResponse)\" }\n"), file: "t.yaml")
         let run = scenario.run()
         #expect(run.facts["handshake"] == .string("success"))
         let events = run.trace?.events ?? []

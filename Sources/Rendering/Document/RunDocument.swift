@@ -51,11 +51,20 @@ public struct RunDocument: Sendable {
     public var summaries: [PhaseSummary] = []
     /// The trace the document was built from (for the knowledge snapshots).
     let trace: Trace
+    let snapshots: KnowledgeSnapshots
+
+    init(steps: [Step], oneSided: Bool, summaries: [PhaseSummary], trace: Trace) {
+        self.steps = steps
+        self.oneSided = oneSided
+        self.summaries = summaries
+        self.trace = trace
+        snapshots = KnowledgeSnapshots(trace: trace)
+    }
 
     /// The knowledge snapshot after the event at `eventIndex`: who knows which secret once it has
-    /// happened (computed when asked: a run has hundreds of steps and a surface shows a few).
+    /// happened (computed when asked, once per event that can change it).
     public func knowledge(after eventIndex: Int) -> KnowledgeTable {
-        trace.knowledge(through: eventIndex)
+        snapshots.table(through: eventIndex)
     }
 }
 
