@@ -47,3 +47,26 @@ struct HeaderBombServeTests {
         #expect(peak < 64 * 1024, "serve's peak resident memory: \(peak) kB")
     }
 }
+
+/// Issue #38 defect 12: `serve --verbosity bytes` rendered a ClientHello with a 60 KB server_name
+/// for ~6 s on the loop that accepts connections (the bytes view wrapped its long value line by line,
+/// measuring the whole rest each time), so every other client waited. Wrapping is linear now
+/// (HexdumpRenderer.wrap); scripts/serve-big-hello.py measures the next client's wait.
+@Suite("serve --verbosity bytes: a huge hello does not hold up the next client", .serialized)
+struct BigHelloServeTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/serve-big-hello.py").path
+
+    @Test func nextClientIsServedWithinASecond() throws {
+        let python = try Tools.need(Tools.find("python3"), "python3 is not on the PATH")
+        let pki = try TestPKI.require()
+        let (serve, port) = try startServe(["--verbosity", "bytes"], pki: pki, logOnly: false)
+        defer { serve.stop() }
+        let run = try runTool(python, [Self.script, "\(port)"], in: pki.dir, timeout: 60)
+        #expect(run.status == 0, "\(run.output)")
+        let json = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("{") }, "\(run.output)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((result["status"] as? String)?.hasPrefix("HTTP/1.1 200") == true, "\(json)")
+        #expect((result["seconds"] as? Double ?? 99) < 1.0, "the next client waited: \(json)")
+    }
+}
