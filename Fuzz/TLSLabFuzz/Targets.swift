@@ -65,8 +65,13 @@ enum FuzzTargets {
             _ = client.receiveEndOfStream()
         case "dissect":
             let dissector = Dissector()
-            _ = dissector.dissectRecords(bytes)
-            _ = dissector.dissectHandshakeMessages(bytes)
+            // Work and memory linear in the input (issue #38 defect 10: a message in tiny records once
+            // made fields × records): at most 64 fields per input byte, in every reading.
+            func fieldCount(_ fields: [DissectedField]) -> Int { fields.reduce(fields.count) { $0 + fieldCount($1.children) } }
+            let records = dissector.dissectRecords(bytes)
+            let messages = dissector.dissectHandshakeMessages(bytes)
+            let count = fieldCount(records.fields) + fieldCount(records.reassembled) + fieldCount(messages.fields)
+            if count > 64 * (bytes.count + 8) { fatalError("\(count) fields for \(bytes.count) bytes: not linear") }
             // Protected CBC records in both MAC orders (RFC 5246 §6.2.3.2, RFC 7366 §3), after a ChangeCipherSpec.
             let changeCipherSpec: [UInt8] = [20, 3, 3, 0, 1, 1]
             for etm in [false, true] {
