@@ -110,6 +110,7 @@ extension Explanations {
         switch reason {
         case .noTLSCipherSuiteInSSLv2Hello: return word("illegal.noTLSCipherSuiteInSSLv2Hello")
         case .curveTypeNotNamed(let type): return word("illegal.curveTypeNotNamed", ["type": "\(type)"])
+        case .duplicateKeyShareGroup: return word("illegal.duplicateKeyShareGroup")
         }
     }
 
@@ -235,6 +236,7 @@ extension Explanations {
         "malformed.sslv2MessageType": "msg_type {type} is not CLIENT-HELLO (1), the only SSL 2.0 message a TLS server accepts (RFC 5246 Appendix E.2)",
         "malformed.ticketStateFlags": "the ticket's flags are {ems} and {etm}, not 0 or 1 (TLSLab's ticket state, after RFC 5077 §4's recommended layout)",
         "illegal.noTLSCipherSuiteInSSLv2Hello": "every cipher spec is an SSL 2.0 one and none a TLS suite (RFC 5246 Appendix E.2: TLS suites follow a zero byte); SSL 2.0 itself is never negotiated (RFC 6176)",
+        "illegal.duplicateKeyShareGroup": "two key_share entries for the same group: RFC 8446 §4.2.8 allows one share per group, so the server cannot be left to guess which one the client means",
         "illegal.curveTypeNotNamed": "curve_type {type}, not named_curve: RFC 8422 §5.4 deprecates explicit curves, so a server cannot make the client compute on a curve of its own choosing",
         "needsKeyExchange.notKnownYet": "its body depends on the key exchange, which no cipher suite has fixed yet (RFC 5246 §7.4.3, §7.4.7)",
         "needsKeyExchange.rsaHasNoServerKeyExchange": "RSA key transport has no ServerKeyExchange: RFC 5246 §7.4.3 says “It is not legal to send the ServerKeyExchange message for the following key exchange methods: RSA, DH_DSS, DH_RSA”; a client that took one could be led to encrypt to a weak temporary key (FREAK, 2015)",
