@@ -57,7 +57,16 @@ struct StepTeacher {
             guard case .message(_, let receiver, _, _) = kind else { return [] }
             return segmentSentences(p, actor: event.actor, receiver: receiver, index: index)
         case .tcp(.injected(let p)) where event.actor == .attacker:
-            return [say("walk.tcp.injected", ["actor": party(event.actor), "peer": party(owner[p.source] ?? .client)])]
+            // The forged source address: a party's of this run, or a host that is not in it.
+            var values = ["actor": party(event.actor), "source": "\(p.source)"]
+            let spoofed: String
+            if let victim = owner[p.source], victim != event.actor {
+                values["peer"] = party(victim)
+                spoofed = say("walk.tcp.injected", values)
+            } else {
+                spoofed = say("walk.tcp.injectedForeign", values)
+            }
+            return [spoofed, say(usedTLS ? "walk.tcp.injected.tls" : "walk.tcp.injected.plain", values)]
         case .dropped(let undelivered):
             // The simulation's reason keys, each with its walkthrough sentence (literal keys: one grep finds both).
             let key = switch undelivered.reason.key {
@@ -160,7 +169,8 @@ struct StepTeacher {
             if let acknowledged {
                 let key = acknowledged.names.isEmpty ? "walk.ack.bytes" : "walk.ack.data"
                 out.append(say(key, with(["count": "\(acknowledged.count)", "messages": acknowledged.names, "ack": "\(ack)"])))
-                out.append(say(cause(before: index, actor: actor) == .delayedACK ? "walk.ack.delayed" : "walk.ack.atOnce", values))
+                let atOnce = usedTLS ? "walk.ack.atOnce" : "walk.ack.atOncePlain"
+                out.append(say(cause(before: index, actor: actor) == .delayedACK ? "walk.ack.delayed" : atOnce, values))
                 return out
             }
             let reason: String
