@@ -165,7 +165,10 @@ extension TextRenderer {
                     line("derived.rsaEncrypted", ["bits": "\(bits)", "ciphertext": short(ciphertext)])]
         case .rsaPreMasterDecryption(_, let decrypted, let pre):
             // What the RFC 5246 §7.4.7.1 countermeasure decided: the decrypted value, or a substitute.
-            return [line(decrypted == pre ? "derived.rsaDecrypted" : "derived.rsaDecrypted.substituted",
+            let key = if decrypted == pre { "derived.rsaDecrypted" }
+                else if let decrypted, decrypted.count == 48, decrypted.dropFirst(2) == pre.dropFirst(2) { "derived.rsaDecrypted.versionReplaced" }
+                else { "derived.rsaDecrypted.substituted" }
+            return [line(key,
                          ["result": decrypted.map { short($0) } ?? say("derived.paddingError"), "premaster": short(pre)])]
         case .dhAgreement(let p, let g, let group, let x, let y, let peer, let pre):
             return [line("derived.dhGroup", ["group": "\(group)", "p": short(p), "g": short(g)]),

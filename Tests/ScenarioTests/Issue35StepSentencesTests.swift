@@ -3,6 +3,7 @@ import Testing
 @testable import Rendering
 @testable import Scenarios
 import Simulation
+import Trace
 
 /// Issue #35 items 3, 4 and 10: the step explanations of the HTML page (and the walkthrough, which
 /// shares them) take the facts of the step — the forged source address, whether the run has TLS,
@@ -68,5 +69,29 @@ struct Issue35StepSentencesTests {
             plain += 1
         }
         #expect(plain > 10)
+    }
+}
+
+/// #35 (the decryption line): what the RFC 5246 §7.4.7.1 countermeasure decided, per case — the
+/// decrypted value, the offered version in front of decrypted bytes 2–47 (only the version was
+/// wrong), or 46 random bytes (padding or length wrong).
+@Suite("Issue #35: the countermeasure's three outcomes")
+struct CountermeasureOutcomeTests {
+    static func line(decrypted: [UInt8]?, used: [UInt8], _ e: Explanations) -> String {
+        let event = TraceEvent(time: 0, actor: .server, kind: .tls(.derived(.rsaPreMasterDecryption(ciphertext: [1, 2], decrypted: decrypted, preMasterSecret: used))), peer: .client)
+        return TextRenderer(verbosity: .normal, width: 1000, explanations: e).render(Trace(events: [event])).joined(separator: "\n")
+    }
+
+    @Test func eachOutcomeIsSaidAsItWas() {
+        let offered: [UInt8] = [3, 3] + Array(repeating: 7, count: 46)
+        let lowered: [UInt8] = [3, 1] + Array(repeating: 7, count: 46)
+        let used = Self.line(decrypted: offered, used: offered, .english)
+        #expect(used.contains("so it is used as the premaster"))
+        let replaced = Self.line(decrypted: lowered, used: offered, .english)
+        #expect(replaced.contains("puts the offered version in front of the decrypted bytes 2–47"))
+        #expect(!replaced.contains("46 random bytes"))
+        #expect(Self.line(decrypted: lowered, used: offered, .chinese).contains("放在解密出的第 2–47 字节前面"))
+        let random = Self.line(decrypted: nil, used: [3, 3] + Array(repeating: 9, count: 46), .english)
+        #expect(random.contains("the offered version ‖ 46 random bytes"))
     }
 }
