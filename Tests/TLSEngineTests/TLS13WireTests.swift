@@ -212,3 +212,17 @@ struct TLS13WireTests {
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == Hex.string(sealed.record))
     }
 }
+
+extension TLS13WireTests {
+    @Test("The header is the additional data as received: a changed legacy_record_version fails the tag")
+    func changedRecordVersion() throws {
+        let keys = TLS13TrafficKeys(key: Array(repeating: 5, count: 16), iv: Array(repeating: 6, count: 12))
+        var sender = try TLS13RecordProtector(aead: .aes128GCM, keys: keys)
+        let sealed = try sender.seal(contentType: .handshake, content: [20, 0, 0, 0])
+        var receiver = try TLS13RecordProtector(aead: .aes128GCM, keys: keys)
+        #expect(throws: TLS13RecordError.authenticationFailed) {
+            try receiver.open(encryptedRecord: Array(sealed.record.dropFirst(5)), version: ProtocolVersion(rawValue: 0x0301))
+        }
+        #expect(try receiver.open(encryptedRecord: Array(sealed.record.dropFirst(5)), version: .tls12).content == [20, 0, 0, 0])
+    }
+}

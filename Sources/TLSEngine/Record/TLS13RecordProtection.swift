@@ -120,9 +120,10 @@ public struct TLS13RecordProtector: Sendable, Hashable {
         return zip(keys.iv, padded).map { $0 ^ $1 }
     }
 
-    /// The record header that is the AEAD's additional data.
-    static func header(length: Int) -> [UInt8] {
-        [ContentType.applicationData.rawValue, 0x03, 0x03, UInt8((length >> 8) & 0xff), UInt8(length & 0xff)]
+    /// The record header that is the AEAD's additional data: opaque_type, legacy_record_version
+    /// and length as they travel (§5.2), so a changed header byte fails the tag like any other.
+    static func header(length: Int, version: ProtocolVersion = .tls12) -> [UInt8] {
+        [ContentType.applicationData.rawValue, version.major, version.minor, UInt8((length >> 8) & 0xff), UInt8(length & 0xff)]
     }
 
     /// Seals `content` of `contentType` with `padding` zero bytes into one record.
@@ -144,13 +145,14 @@ public struct TLS13RecordProtector: Sendable, Hashable {
         return detail
     }
 
-    /// Opens one record's `encryptedRecord` (what follows the 5-byte header): authenticates it,
-    /// then finds the content type as the last non-zero byte of the plaintext (§5.4).
-    public mutating func open(encryptedRecord: [UInt8]) throws(TLS13RecordError) -> TLS13RecordDetail {
+    /// Opens one record's `encryptedRecord` (what follows the 5-byte header, whose
+    /// legacy_record_version was `version`): authenticates it with that header, then finds the
+    /// content type as the last non-zero byte of the plaintext (§5.4).
+    public mutating func open(encryptedRecord: [UInt8], version: ProtocolVersion = .tls12) throws(TLS13RecordError) -> TLS13RecordDetail {
         guard encryptedRecord.count <= Self.maxCiphertextLength else { throw .recordOverflow(length: encryptedRecord.count) }
         guard encryptedRecord.count >= aead.tagLength else { throw .tooShort(length: encryptedRecord.count) }
         guard sequenceNumber < UInt64.max else { throw .sequenceNumberExhausted }
-        let aad = Self.header(length: encryptedRecord.count)
+        let aad = Self.header(length: encryptedRecord.count, version: version)
         let nonce = nonce(sequenceNumber: sequenceNumber)
         let inner = try Self.open(aead, key: keys.key, nonce: nonce, sealed: encryptedRecord, aad: aad)
         // §5.4: the whole TLSInnerPlaintext, padding included, is at most 2^14 + 1 bytes.
