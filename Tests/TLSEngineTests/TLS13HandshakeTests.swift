@@ -167,4 +167,18 @@ struct TLS13HandshakeTests {
         #expect(step.alertSent?.alertDescription == .illegalParameter)
         #expect(step.events.contains { if case .downgradeDetected = $0 { true } else { false } })
     }
+
+    @Test("KeyUpdate: the client moves its keys on and asks the server to; data flows under generation 1 both ways")
+    func keyUpdate() throws {
+        var p = try Self.parties(seed: 21)
+        _ = Self.run(&p)
+        let update = p.client.updateKeys(requestUpdate: true)
+        let answer = p.server.receive(update.output)
+        #expect(answer.events.contains { if case .keyUpdateReceived(true) = $0 { true } else { false } })
+        #expect(answer.events.contains { if case .keyUpdateSent(false) = $0 { true } else { false } })
+        let back = p.client.receive(answer.output)
+        #expect(back.events.contains { if case .trafficKeysInstalled(.read, _, 1, _) = $0 { true } else { false } })
+        #expect(p.server.receive(p.client.send([1, 2, 3]).output).applicationData == [1, 2, 3])
+        #expect(p.client.receive(p.server.send([4, 5]).output).applicationData == [4, 5])
+    }
 }

@@ -80,6 +80,12 @@ public struct TLS13Client {
     }
 
     /// Application data, once connected.
+    /// Moves this side's keys on and asks the peer to do the same when `requestUpdate` (§4.6.3).
+    public mutating func updateKeys(requestUpdate: Bool) -> TLS13Step {
+        do { try connection.sendKeyUpdate(requestUpdate: requestUpdate) } catch { connection.sendAlert(error) }
+        return connection.takeStep()
+    }
+
     public mutating func send(_ data: [UInt8]) -> TLS13Step {
         if connection.state == .connected {
             do { try connection.send(.applicationData, data) } catch { connection.sendAlert(error) }
@@ -138,6 +144,8 @@ public struct TLS13Client {
             connection.enter(.waitFinished)
         case (.waitFinished, .finished):
             try serverFinished(message)
+        case (.connected, _):
+            try connection.postHandshake(message)
         default:
             throw .unexpectedMessage(message.type, in: connection.state)
         }

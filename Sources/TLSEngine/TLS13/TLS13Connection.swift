@@ -23,6 +23,9 @@ struct TLS13Connection {
     var reassembler = HandshakeReassembler()
     var readProtection: TLS13RecordProtector?
     var writeProtection: TLS13RecordProtector?
+    /// The secrets behind the current keys and how many KeyUpdates moved them.
+    var readSecret: (name: TLS13Secret, value: [UInt8], generation: Int)?
+    var writeSecret: (name: TLS13Secret, value: [UInt8], generation: Int)?
     /// The peer's first bytes may be a dummy ChangeCipherSpec; once is allowed (RFC 8446 §5).
     var changeCipherSpecSeen = false
 
@@ -97,16 +100,55 @@ struct TLS13Connection {
 
     // MARK: Keys
 
-    mutating func install(_ direction: TLS13KeyDirection, secret name: TLS13Secret, _ secret: [UInt8]) throws(TLS13Failure) {
+    mutating func install(_ direction: TLS13KeyDirection, secret name: TLS13Secret, _ secret: [UInt8], generation: Int = 0) throws(TLS13Failure) {
         guard let suite else { throw .internalError }
         let keys = TLS13TrafficKeys(secret: secret, hash: suite.hash, keyLength: suite.aead.keyLength)
         let protector: TLS13RecordProtector
         do { protector = try TLS13RecordProtector(aead: suite.aead, keys: keys) } catch { throw .record(error) }
         switch direction {
-        case .read: readProtection = protector
-        case .write: writeProtection = protector
+        case .read: readProtection = protector; readSecret = (name, secret, generation)
+        case .write: writeProtection = protector; writeSecret = (name, secret, generation)
         }
-        events.append(.trafficKeysInstalled(direction, secret: name, keys: keys))
+        events.append(.trafficKeysInstalled(direction, secret: name, generation: generation, keys: keys))
+    }
+
+    /// Messages after the handshake (§4.6), outside the transcript: a NewSessionTicket is noted;
+    /// a KeyUpdate moves the read keys to application_traffic_secret_N+1 and, when asked, this
+    /// side's write keys too, after telling the peer (§4.6.3).
+    mutating func postHandshake(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        events.append(.handshakeReceived(message.type, bytes: message.bytes))
+        switch message.type {
+        case .newSessionTicket:
+            var r = ByteReader(message.body)
+            do {
+                let lifetime = try r.readUInt32(field: "ticket_lifetime")
+                _ = try r.readUInt32(field: "ticket_age_add")
+                _ = try r.readOpaque(lengthBytes: 1, min: 0, max: 255, field: "ticket_nonce")
+                let ticket = try r.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "ticket")
+                _ = try r.readVector(lengthBytes: 2, min: 0, max: 0xfffe, field: "extensions")
+                try r.expectEnd(field: "NewSessionTicket")
+                events.append(.newSessionTicketReceived(lifetime: lifetime, ticket: ticket))
+            } catch { throw .decode(error) }
+        case .keyUpdate:
+            guard message.body.count == 1, message.body[0] <= 1 else { throw .illegalParameter("KeyUpdate.request_update is not 0 or 1") }
+            guard let read = readSecret else { throw .internalError }
+            let requested = message.body[0] == 1
+            events.append(.keyUpdateReceived(updateRequested: requested))
+            try install(.read, secret: read.name, hash.nextApplicationTrafficSecret(read.value), generation: read.generation + 1)
+            if requested { try sendKeyUpdate(requestUpdate: false) }
+        default:
+            throw .unexpectedMessage(message.type, in: state)
+        }
+    }
+
+    /// Sends KeyUpdate under the current write key, then moves that key on (§4.6.3, §7.2).
+    mutating func sendKeyUpdate(requestUpdate: Bool) throws(TLS13Failure) {
+        guard state == .connected, let write = writeSecret else { throw .internalError }
+        let bytes = Self.handshakeBytes(.keyUpdate, [requestUpdate ? 1 : 0])
+        events.append(.handshakeSent(.keyUpdate, bytes: bytes))
+        try send(.handshake, bytes)
+        events.append(.keyUpdateSent(updateRequested: requestUpdate))
+        try install(.write, secret: write.name, hash.nextApplicationTrafficSecret(write.value), generation: write.generation + 1)
     }
 
     /// Records the key-schedule steps taken since `count`.

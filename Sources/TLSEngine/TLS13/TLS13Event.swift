@@ -51,8 +51,9 @@ public enum TLS13Event: Sendable {
     case transcriptRestarted(messageHash: [UInt8])
     /// One step of the key schedule (RFC 8446 §7.1).
     case keySchedule(TLS13KeyScheduleStep)
-    /// A traffic key and IV now protect one direction (RFC 8446 §7.3).
-    case trafficKeysInstalled(TLS13KeyDirection, secret: TLS13Secret, keys: TLS13TrafficKeys)
+    /// A traffic key and IV now protect one direction (RFC 8446 §7.3); `generation` counts
+    /// KeyUpdates (application_traffic_secret_N, §7.2).
+    case trafficKeysInstalled(TLS13KeyDirection, secret: TLS13Secret, generation: Int, keys: TLS13TrafficKeys)
     case recordSealed(TLS13RecordDetail)
     case recordOpened(TLS13RecordDetail)
     /// What the trust layer decided about the peer's chain.
@@ -69,6 +70,11 @@ public enum TLS13Event: Sendable {
     case alertReceived(Alert)
     case handshakeCompleted
     case applicationDataReceived([UInt8])
+    /// A NewSessionTicket after the handshake (§4.6.1): noted; this engine does not resume yet.
+    case newSessionTicketReceived(lifetime: UInt32, ticket: [UInt8])
+    /// The peer moved its keys on (KeyUpdate, §4.6.3); `answered`: this side moved its own too.
+    case keyUpdateReceived(updateRequested: Bool)
+    case keyUpdateSent(updateRequested: Bool)
 }
 
 /// Why a TLS 1.3 side ended the handshake, each answered with the alert RFC 8446 §6.2 names.

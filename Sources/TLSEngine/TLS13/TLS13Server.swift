@@ -55,6 +55,12 @@ public struct TLS13Server {
         return connection.takeStep()
     }
 
+    /// Moves this side's keys on and asks the peer to do the same when `requestUpdate` (§4.6.3).
+    public mutating func updateKeys(requestUpdate: Bool) -> TLS13Step {
+        do { try connection.sendKeyUpdate(requestUpdate: requestUpdate) } catch { connection.sendAlert(error) }
+        return connection.takeStep()
+    }
+
     public mutating func send(_ data: [UInt8]) -> TLS13Step {
         if connection.state == .connected {
             do { try connection.send(.applicationData, data) } catch { connection.sendAlert(error) }
@@ -66,6 +72,7 @@ public struct TLS13Server {
         switch (connection.state, message.type) {
         case (.start, .clientHello): try clientHello(message)
         case (.waitClientFinished, .finished): try clientFinished(message)
+        case (.connected, _): try connection.postHandshake(message)
         default: throw .unexpectedMessage(message.type, in: connection.state)
         }
     }
