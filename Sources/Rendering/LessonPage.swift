@@ -53,7 +53,7 @@ public struct LessonPage: Sendable {
 extension TextRenderer {
     /// The lesson's opening: its title as the heading, the kind and name, the description.
     public func lessonHeader(_ page: LessonPage) -> [String] {
-        let kind = explanations("lesson.kind.\(page.kind)") ?? page.kind
+        let kind = CatalogueKey.lessonKind(page.kind).flatMap { explanations($0) } ?? page.kind
         var out = title(page.title)
         out.append(say("lesson.header", ["name": page.name, "kind": kind]))
         out += wrapped(page.description.trimmingTrailingWhitespace(), indent: 0)

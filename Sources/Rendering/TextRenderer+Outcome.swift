@@ -52,7 +52,7 @@ extension TextRenderer {
         let all = trace.summaries
         if all.count > 1 {
             for (i, c) in all.enumerated() {
-                out.append(.line(say("outcome.connection", ["number": "\(i + 1)", "outcome": explanations("outcome.word.\(c.outcome)") ?? c.outcome,
+                out.append(.line(say("outcome.connection", ["number": "\(i + 1)", "outcome": CatalogueKey.outcomeWord(c.outcome).flatMap { explanations($0) } ?? c.outcome,
                                                       "resumed": c.resumed ? say("outcome.resumed") : "",
                                                       "master": c.masterSecret.map { say("outcome.connectionMaster", ["master": short($0)]) } ?? ""])))
             }
@@ -69,10 +69,10 @@ extension TextRenderer {
         func mark(_ b: Bool) -> String { DisplayWidth.padded(b ? marks.yes : marks.no, to: markWidth) }
         // The columns: who, each as wide as its heading plus three, at least a mark plus four; a
         // row's marks start where the headings do (display columns, so Chinese headings align too).
-        var columns = ["client", "server", "eavesdropper"]
-        if table.hasAfterwards { columns.append("afterwards") }
-        if table.hasAttacker { columns.append("attacker") }
-        let headings = columns.map { say("knowledge.column.\($0)") }
+        var columns = ["knowledge.column.client", "knowledge.column.server", "knowledge.column.eavesdropper"]
+        if table.hasAfterwards { columns.append("knowledge.column.afterwards") }
+        if table.hasAttacker { columns.append("knowledge.column.attacker") }
+        let headings = columns.map { say($0) }
         let widths = headings.map { max(markWidth + 4, DisplayWidth.columns($0) + 3) }
         let names = table.rows.map { row in row.changedInFlight ? say("knowledge.changedCopyRow") : row.derivedDifferently ? say("knowledge.serverOwnRow") : secretName(row.secret) }
         let nameWidth = max(18, names.map { DisplayWidth.columns($0) }.max() ?? 0)
@@ -127,12 +127,13 @@ extension TextRenderer {
     }
 
     /// A secret's name in the knowledge table and the attack lines ("premaster secret", "预主密钥").
+    /// A name that is no secret's (a message's, "ClientHello") stays as it is.
     func secretName(_ secret: String) -> String {
-        explanations("secret.\(secret.replacing(" ", with: "_"))") ?? secret
+        Secret(rawValue: secret).map(secretName) ?? secret
     }
 
     /// A secret's name in the reader's language (the catalogue's `secret.*` keys).
-    func secretName(_ secret: Secret) -> String { secretName(secret.rawValue) }
+    func secretName(_ secret: Secret) -> String { explanations(CatalogueKey.secret(secret)) ?? secret.rawValue }
 
     /// Counts for runs with several connections or requests.
     func statistics(_ trace: Trace) -> [String] {

@@ -61,7 +61,7 @@ extension TextRenderer {
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
             var out = [row(t, from: actor, to: receiver, lost: true,
                            say("ladder.tcp.lost", ["segment": "TCP [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count)\(carried(p))",
-                                                   "reason": say("tcp.dropReason.\(String(describing: reason))")]), .alert)]
+                                                   "reason": say(CatalogueKey.dropReason(reason))]), .alert)]
             if !state.explained.contains("tcp.drop"), let text = explanations("tcp.drop") {
                 state.explained.insert("tcp.drop")
                 out += explain(text)

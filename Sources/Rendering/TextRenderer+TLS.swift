@@ -37,7 +37,7 @@ extension TextRenderer {
         case .signature(let sig):
             guard verbosity != .summary else { return [] }
             return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
-                "actor": name(actor), "purpose": explanations("signature.purpose.\(sig.purpose.rawValue)") ?? sig.purpose.rawValue,
+                "actor": name(actor), "purpose": say(CatalogueKey.signaturePurpose(sig.purpose)),
                 "scheme": sig.scheme.map { say("ladder.signature.scheme", ["scheme": "\($0)"]) } ?? "",
                 "bytes": "\(sig.signedData.count)"]))]
         case .countermeasureApplied(let reason):
@@ -71,9 +71,9 @@ extension TextRenderer {
         case .handshakeCompleted(let resumed):
             return [row(t, at: actor, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
         case .sessionTicketRefused(let reason):
-            return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say("ticket.refusal.\(reason.rawValue)")]), .alert)]
+            return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say(CatalogueKey.ticketRefusal(reason))]), .alert)]
         case .sessionExpired(let expiry):
-            var values = ["actor": name(actor), "offer": say("session.offer.\(expiry.offer.rawValue)"), "lifetime": "\(expiry.lifetimeSeconds)"]
+            var values = ["actor": name(actor), "offer": say(CatalogueKey.sessionOffer(expiry.offer)), "lifetime": "\(expiry.lifetimeSeconds)"]
             values["age"] = expiry.ageSeconds.map { "\($0)" }
             return [row(t, at: actor, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
         case .resumptionDeclined(let declined):
@@ -101,7 +101,7 @@ extension TextRenderer {
 
     /// A plain-language line for alerts that have one in the catalogue ("alert.<name>").
     func alertExplanation(_ alert: Alert) -> [LadderEntry] {
-        guard verbosity != .summary, let name = alert.alertDescription.name, let text = explanations("alert.\(name)") else { return [] }
+        guard verbosity != .summary, let name = alert.alertDescription.name, let key = CatalogueKey.alert(name), let text = explanations(key) else { return [] }
         return explain(text)
     }
 
@@ -202,11 +202,11 @@ extension TextRenderer {
     /// pass or fail; at the bytes level, Hash1, Hash2 and the recovered PKCS#1 block.
     func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         let r = v.result
-        let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
+        let trust = say(CatalogueKey.trust(r.result))
         var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
                                                   "store": r.anchorStore.map { say("chain.anchorFrom", ["store": explanations.trustStoreName($0)]) } ?? "", "trust": trust]))]
         if let release = v.afNetworkingRelease {
-            out.append(detail(say("chain.afNetworkingPolicy", ["release": say("afNetworking.release.\(release.rawValue)")])))
+            out.append(detail(say("chain.afNetworkingPolicy", ["release": say(CatalogueKey.afNetworkingRelease(release))])))
         }
         if !state.explained.contains("pki.chain"), let text = explanations("pki.chain") {
             state.explained.insert("pki.chain")
@@ -217,11 +217,11 @@ extension TextRenderer {
         for depth in depths {
             let checks = r.checks.filter { $0.depth == depth }
             let subject = depth < r.path.count ? "\(r.path[depth].subject)" : (checks.first?.subject ?? "?")
-            let role = say("chain.role.\(Self.chainRole(depth: depth, of: r))")
+            let role = say(CatalogueKey.chainRole(ChainRole(depth: depth, of: r)))
             out.append(detail(say("chain.link", ["depth": "\(depth)", "role": role, "subject": subject]), indent: 2))
             for check in checks {
                 out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
-                                                      "kind": explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
+                                                      "kind": say(CatalogueKey.chainKind(check.kind)),
                                                       "detail": explanations.chainCheckDetail(check)]), check.passed ? .plain : .alert, indent: 4))
                 // A failed check says what it checks, why (the RFC section) and what it protects against, once per kind.
                 if !check.passed, explainedKinds.insert(check.kind).inserted {
@@ -252,14 +252,6 @@ extension TextRenderer {
             }
         }
         return out
-    }
-
-    /// A link's role: the leaf, an intermediate, the anchor that ended the path — or, when no anchor
-    /// ended it (`anchorStore` nil), the last certificate reached, which is not an anchor.
-    static func chainRole(depth: Int, of r: ChainValidationResult) -> String {
-        if depth == 0 { return "leaf" }
-        guard depth == r.path.count - 1 else { return "ca" }
-        return r.anchorStore == nil ? "top" : "anchor"
     }
 
     func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [LadderEntry] {

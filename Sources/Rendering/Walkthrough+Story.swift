@@ -7,14 +7,14 @@ import Trace
 extension Walkthrough {
     static func opening(title: String, about: String?, page: LessonPage?, trace: Trace, renderer: TextRenderer) -> Step {
         func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
-        func party(_ actor: Actor) -> String { say("party.\(actor.rawValue)") }
+        func party(_ actor: Actor) -> String { say(CatalogueKey.party(actor)) }
         // A lesson opens with its own title; its file name follows in the lesson line.
         let headingTitle = say("walk.opening.title", ["title": page?.title ?? title])
         let heading = "── " + headingTitle + " ──"
         var detail: [String] = []
         if let about { detail.append(about) }
         if let page {
-            let kind = renderer.explanations("lesson.kind.\(page.kind)") ?? page.kind
+            let kind = CatalogueKey.lessonKind(page.kind).flatMap { renderer.explanations($0) } ?? page.kind
             detail.append(say("lesson.header", ["name": page.name, "kind": kind]))
             detail += page.description.trimmingTrailingWhitespace().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             detail.append("")

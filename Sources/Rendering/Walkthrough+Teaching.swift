@@ -44,7 +44,7 @@ struct StepTeacher {
     func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
 
     /// A party's name in the catalogue's words.
-    func party(_ actor: Actor) -> String { renderer.explanations("party.\(actor.rawValue)") ?? actor.rawValue }
+    func party(_ actor: Actor) -> String { renderer.explanations(CatalogueKey.party(actor)) ?? actor.rawValue }
 
     /// The sentences for event `index` (empty when the ladder already explains it), whose ladder
     /// kind is `kind` (a segment's sender and receiver come from it). Call in order.
@@ -287,7 +287,7 @@ struct StepTeacher {
                 guard e.actor == receiver, e.connection == 0, case .tls(.handshakeReceived) = e.kind else { return false }
                 return true
             }
-            let name = renderer.explanations("party.\(receiver.rawValue)") ?? receiver.rawValue
+            let name = renderer.explanations(CatalogueKey.party(receiver)) ?? receiver.rawValue
             var values = ["actor": name, "messages": names]
             values["time"] = readAt.map { TextRenderer.timeText($0.time) }
             out.append(renderer.explanations(readAt == nil ? "walk.knowledge.unreadNever" : "walk.knowledge.unread", values) ?? "")

@@ -38,7 +38,7 @@ extension TextRenderer {
     /// the close (TIME-WAIT until when), an HTTP exchange (requests and responses); nil for the rest.
     func phaseSummarySentences(_ phase: Phase, connection: Int, events range: Range<Int>, trace: Trace) -> [String]? {
         guard range.count > 1 else { return nil }
-        func party(_ actor: Actor) -> String { say("party.\(actor.rawValue)") }
+        func party(_ actor: Actor) -> String { say(CatalogueKey.party(actor)) }
         let events = trace.events[range]
         let ms = { (t: Int64) in TextRenderer.timeText(t) }
         var lines: [String] = []
