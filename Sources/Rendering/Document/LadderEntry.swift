@@ -3,7 +3,7 @@ import Trace
 /// One thing the ladder shows for an event, as data: a row (an arrow from one party to another,
 /// or a mark on one party's column), a heading, a value line, a sentence that explains, a
 /// paragraph, or a line laid out already (a hexdump line, a lesson's table). The terminal printer
-/// lays entries out into lines (`TextRenderer.print(_:)`); the walkthrough and the HTML page read
+/// lays entries out into lines (`LadderPrinter.print(_:)`); the walkthrough and the HTML page read
 /// their fields and never the printed text.
 public struct LadderEntry: Sendable, Hashable {
     public enum Form: Sendable, Hashable {
@@ -22,9 +22,12 @@ public struct LadderEntry: Sendable, Hashable {
         case line(String)
     }
 
+    /// How the terminal shows an entry: a heading, a TCP or TLS row, an alert, an explanation.
+    enum Style: Sendable, Hashable { case heading, tcp, tls, alert, explanation, plain }
+
     public var form: Form
     /// How the terminal colours it.
-    var style: TextRenderer.Style
+    var style: Style
     /// Shown only with the annotated bytes (`--verbosity bytes`, the walkthrough's `x`).
     public var bytesOnly = false
     /// A line laid out already that is a sentence (a lesson's plan or verdict), not a value.
@@ -32,7 +35,7 @@ public struct LadderEntry: Sendable, Hashable {
     /// The words of a line laid out already (wrapped), before they were laid out.
     var words: String?
 
-    init(_ form: Form, _ style: TextRenderer.Style = .plain, bytesOnly: Bool = false) {
+    init(_ form: Form, _ style: Style = .plain, bytesOnly: Bool = false) {
         self.form = form
         self.style = style
         self.bytesOnly = bytesOnly
@@ -42,14 +45,20 @@ public struct LadderEntry: Sendable, Hashable {
     static let blank = LadderEntry(.line(""))
 
     /// A line as it is.
-    static func line(_ text: String, _ style: TextRenderer.Style = .plain) -> LadderEntry { LadderEntry(.line(text), style) }
+    static func line(_ text: String, _ style: Style = .plain) -> LadderEntry { LadderEntry(.line(text), style) }
 
     /// A line laid out already that says a sentence; `words` is its text before it was wrapped.
-    static func prose(_ text: String, words: String? = nil, _ style: TextRenderer.Style = .plain) -> LadderEntry {
+    static func prose(_ text: String, words: String? = nil, _ style: Style = .plain) -> LadderEntry {
         var e = LadderEntry(.line(text), style)
         e.prose = true
         e.words = words
         return e
+    }
+
+    /// A section heading's rule: "── Title ────", as wide as 65 columns or `width` if narrower.
+    static func rule(_ title: String, width: Int) -> String {
+        let head = "── \(title) "
+        return head + String(repeating: "─", count: max(3, min(65, width) - DisplayWidth.columns(head)))
     }
 
     /// A heading drawn as the ladder's section rule.
@@ -90,27 +99,4 @@ public struct LadderEntry: Sendable, Hashable {
         e.bytesOnly = true
         return e
     }
-}
-
-extension TextRenderer {
-    /// The lines the terminal prints for `entry` (a row or value may hold several, joined by
-    /// newlines; the caller splits and fits them to the width).
-    func print(_ entry: LadderEntry) -> [String] {
-        switch entry.form {
-        case .row(let time, let mark, let text):
-            let rails = mark.to != nil ? rails(from: mark.from, to: mark.to, lost: mark.lost) : rails(at: mark.from)
-            return [lay(first: time + "  " + rails + "  ", text, indent: 0, entry.style)]
-        case .heading(_, let line):
-            return [style(line, entry.style)]
-        case .fact(let text, let indent), .sentence(let text, let indent):
-            return [detailLine(text, entry.style, indent: indent)]
-        case .paragraph(let text):
-            return paragraphLines(text)
-        case .line(let text):
-            return [style(text, entry.style)]
-        }
-    }
-
-    /// The lines the terminal prints for `entries`.
-    func print(_ entries: [LadderEntry]) -> [String] { entries.flatMap(print) }
 }

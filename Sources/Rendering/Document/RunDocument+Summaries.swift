@@ -14,7 +14,7 @@ extension RunDocument {
     }
 }
 
-extension TextRenderer {
+extension RunDocumentBuilder {
     /// The summary of each phase of `trace` that says something: a phase ends where the next begins.
     func phaseSummaries(_ trace: Trace) -> [RunDocument.PhaseSummary] {
         var out: [RunDocument.PhaseSummary] = []
@@ -40,7 +40,7 @@ extension TextRenderer {
         guard range.count > 1 else { return nil }
         func party(_ actor: Actor) -> String { say(CatalogueKey.party(actor)) }
         let events = trace.events[range]
-        let ms = { (t: Int64) in TextRenderer.timeText(t) }
+        let ms = { (t: Int64) in RunDocument.timeText(t) }
         var lines: [String] = []
         switch phase {
         case .tcpOpen:

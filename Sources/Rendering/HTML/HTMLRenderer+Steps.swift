@@ -6,7 +6,7 @@ import Trace
 /// script shows one at a time.
 extension HTMLRenderer {
     func stepSections(_ walk: Walkthrough, trace: Trace, lesson page: LessonPage?) -> String {
-        let panels = !trace.isLessonOnly && !TextRenderer.isOneSided(trace) && !trace.events.isEmpty
+        let panels = !trace.isLessonOnly && !trace.isOneSided && !trace.events.isEmpty
         var tables: [String: String] = [:]          // table HTML → id
         var tableAt: [Int: String] = [:]           // event index → id, so each prefix is measured once
         var bytesAt: [[UInt8]: Int] = [:]           // message bytes → the step that first shows them

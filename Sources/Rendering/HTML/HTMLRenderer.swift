@@ -96,5 +96,5 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// The time of a step as the text ladder writes it, with its unit.
-    func timeText(_ micros: Int64) -> String { TextRenderer.timeText(micros) }
+    func timeText(_ micros: Int64) -> String { RunDocument.timeText(micros) }
 }

@@ -4,9 +4,7 @@ import Trace
 
 /// The ladder's lines for lessons without a TLS connection: an ATS decision's plan and rule table,
 /// Diffie-Hellman step by step, a TCP script's steps, timers and state changes with their causes.
-extension TextRenderer {
-    func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
-
+extension RunDocumentBuilder {
     func lessonLines(_ lesson: LessonEvent, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         switch lesson {
         case .atsPlan(let plan):
@@ -155,14 +153,14 @@ extension TextRenderer {
             let key = cause == .resetReceived && to == .listen ? "tcp.cause.resetToListen" : Self.causeKey(cause)
             return [row(t, at: actor, say("tcp.state", ["side": name(actor), "from": "\(from)", "to": "\(to)", "cause": say(key)]))]
         case .timerSet(.timeWait, let deadline):
-            return [row(t, at: actor, say("tcp.timeWait", side.merging(["duration": Self.timeText(deadline - now), "deadline": Self.timeText(deadline)]) { a, _ in a }))]
+            return [row(t, at: actor, say("tcp.timeWait", side.merging(["duration": RunDocument.timeText(deadline - now), "deadline": RunDocument.timeText(deadline)]) { a, _ in a }))]
         case .timerFired(let kind):
             guard let key = CatalogueKey.timerFired(kind) else { return [] }
             return [row(t, at: actor, say(key, side), .alert)]
         case .rtoBackedOff(let rto):
-            return [row(t, at: actor, say("tcp.rtoBackedOff", side.merging(["rto": Self.timeText(rto)]) { a, _ in a }))]
+            return [row(t, at: actor, say("tcp.rtoBackedOff", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
         case .rtoReinitialized(let rto):
-            return [row(t, at: actor, say("tcp.rtoReinitialized", side.merging(["rto": Self.timeText(rto)]) { a, _ in a }))]
+            return [row(t, at: actor, say("tcp.rtoReinitialized", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
         case .unacceptableSegment(let seq, let length):
             return [row(t, at: actor, say("tcp.unacceptable", side.merging(["seq": "\(seq.rawValue)", "length": "\(length)"]) { a, _ in a }), .alert)]
         case .outOfOrderBuffered(let seq, let count):

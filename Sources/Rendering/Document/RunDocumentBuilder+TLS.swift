@@ -6,7 +6,7 @@ import TLSEngine
 import Trace
 
 /// The ladder's TLS lines: handshake messages, records, derived values, signatures, certificate decisions and alerts.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [LadderEntry] {
         switch event {
         case .handshakeSent(let message, let bytes):

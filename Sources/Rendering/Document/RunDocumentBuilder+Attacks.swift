@@ -6,7 +6,7 @@ import TLSEngine
 import Trace
 
 /// The ladder's lines for what attackers and the eavesdropper did and worked out.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func attackLines(_ a: AttackEvent, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         var out: [LadderEntry]
         var key: String?

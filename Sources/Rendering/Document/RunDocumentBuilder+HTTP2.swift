@@ -6,7 +6,7 @@ import TLSEngine
 import Trace
 
 /// The ladder's HTTP/2 lines: frames as sent and received, HPACK at work, connection errors.
-extension TextRenderer {
+extension RunDocumentBuilder {
     /// HTTP/2: how it was chosen, the preface, and each frame as its sender writes it (the
     /// receiver's copy is the same frame, so it is not repeated), with HPACK's sizes.
     func http2Lines(_ h: HTTP2Event, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [LadderEntry] {

@@ -6,14 +6,14 @@ import TLSEngine
 import Trace
 
 /// The ladder's TCP lines: segments with flags, seq, ack and len, state changes, timers, drops, and what each segment carries.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         switch kind {
         case .injected(let p) where actor == .network:
             // The network's stale copy of an earlier connection's segment (an old duplicate).
             let s = p.segment
             if s.flags.contains(.syn), s.ack == nil {
-                state.syns[Layout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, true))
+                state.syns[LadderLayout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, true))
             }
             return [row(t, from: state.participants[p.source] ?? .client, to: state.participants[p.destination] ?? .server,
                         "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue) len=\(s.payload.count) — " + (explanations("tcp.injected.stale") ?? ""), .alert)]
@@ -26,11 +26,11 @@ extension TextRenderer {
             let s = p.segment
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
             if s.flags.contains(.syn), s.ack == nil {
-                state.syns[Layout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, false))
+                state.syns[LadderLayout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, false))
             }
             // The SYN this SYN-ACK acknowledges: a stale copy is not the receiver's SYN at all.
             let answered = s.flags.contains(.syn) ? s.ack.flatMap { ack in
-                state.syns[Layout.Pair(source: p.destinationEndpoint, destination: p.sourceEndpoint)]?.last { $0.seq &+ 1 == ack.rawValue }
+                state.syns[LadderLayout.Pair(source: p.destinationEndpoint, destination: p.sourceEndpoint)]?.last { $0.seq &+ 1 == ack.rawValue }
             } : nil
             var numbers = "seq=\(s.seq.rawValue)"
             if let ack = s.ack { numbers += " ack=\(ack.rawValue)" }

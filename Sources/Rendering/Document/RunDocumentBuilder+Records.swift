@@ -4,7 +4,7 @@ import Trace
 /// What the ladder says about records themselves, once a run each, under the TCP segment that carries
 /// the record: the record header of the first ClientHello beside its client_version, and the first
 /// protected record's AES-GCM nonce and additional data as values.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func recordLines(_ record: RecordTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         guard verbosity != .summary else { return [] }
         func spaced(_ bytes: [UInt8]) -> String { bytes.map { Hex.string([$0]) }.joined(separator: " ") }
@@ -35,7 +35,7 @@ extension TextRenderer {
     }
 }
 
-extension TextRenderer {
+extension RunDocumentBuilder {
     /// Under a ClientHello's bytes: one sentence for each extension it carries, each said once a run.
     func extensionLines(_ extensions: [TLSExtension], state: inout LadderState) -> [LadderEntry] {
         var out: [LadderEntry] = []
