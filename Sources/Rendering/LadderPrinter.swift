@@ -32,8 +32,11 @@ struct LadderPrinter: CatalogueWording, Sendable {
             return [lay(first: time + "  " + rails + "  ", text, indent: 0, entry.style)]
         case .heading(_, let line):
             return [style(line, entry.style)]
-        case .fact(let text, let indent), .sentence(let text, let indent):
+        case .fact(let text, let indent):
             return [detailLine(text, entry.style, indent: indent)]
+        case .sentence(_, let indent):
+            // Worded now, in the printer's language.
+            return [detailLine(entry.worded(in: explanations), entry.style, indent: indent)]
         case .paragraph(let text):
             return paragraphLines(text)
         case .line(let text):

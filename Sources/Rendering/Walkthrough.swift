@@ -167,7 +167,7 @@ public struct Walkthrough: Sendable {
             ladder = lines(printer.print(head))
         default:
             let actor: Actor? = [.client, .server, .attacker].contains(event.actor) ? event.actor : nil
-            let row = words.row(words.time(event.time), at: actor, String(head.text.drop { $0 == " " }))
+            let row = words.row(words.time(event.time), at: actor, String(head.worded(in: words.explanations).drop { $0 == " " }))
             ladder = lines(printer.print(row))
             mark = row.mark
         }
@@ -180,7 +180,7 @@ public struct Walkthrough: Sendable {
         }
         return Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(printer.print(normal)),
                     detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
-                    label: String(head.text.drop { $0 == " " }), lines: normal)
+                    label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
     }
 
     /// The payload length of the segment an event sends, loses or injects.

@@ -34,6 +34,10 @@ public struct LadderEntry: Sendable, Hashable {
     var prose = false
     /// The words of a line laid out already (wrapped), before they were laid out.
     var words: String?
+    /// A sentence's catalogue key and values (parties as `Actor` raw values, numbers, hex), when
+    /// it was worded from language-neutral values: each surface words it for its reader
+    /// (`worded(in:)`), and the document sets `sender` and `receiver` from the step's kind.
+    public internal(set) var sentence: Sentence?
 
     init(_ form: Form, _ style: Style = .plain, bytesOnly: Bool = false) {
         self.form = form
@@ -77,6 +81,12 @@ public struct LadderEntry: Sendable, Hashable {
         case .row(_, _, let text), .heading(let text, _), .fact(let text, _), .sentence(let text, _), .paragraph(let text), .line(let text):
             return text
         }
+    }
+
+    /// The entry's words in `explanations`' language: a sentence kept as key and values is worded
+    /// now, at the last moment; any other entry is its text.
+    public func worded(in explanations: Explanations) -> String {
+        sentence.map(explanations.sentence) ?? text
     }
 
     /// True for an entry that teaches in words (a sentence or a paragraph), not a value.

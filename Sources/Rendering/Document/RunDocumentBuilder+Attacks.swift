@@ -50,9 +50,9 @@ extension RunDocumentBuilder {
             out = [row(t, at: actor, say("attack.line.failed", ["actor": name(actor), "why": explanations.sentence(why)]))]
             key = nil
         }
-        if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
+        if verbosity != .summary, let key, !state.explained.contains(key), explanations(key) != nil {
             state.explained.insert(key)
-            out += explain(text)
+            out += explain(Sentence(key))
         }
         return out
     }

@@ -46,6 +46,16 @@ extension RunDocumentBuilder {
         LadderEntry(s == .explanation ? .sentence(text, indent: indent) : .fact(text, indent: indent), s)
     }
 
+    /// A catalogue sentence under a ladder entry, worded in the builder's language and kept as
+    /// its key and values (parties as `Actor` raw values, numbers, hex), so a surface can word it
+    /// again in its reader's language (`LadderEntry.worded(in:)`); nothing when the catalogue lacks it.
+    func explain(_ sentence: Sentence) -> [LadderEntry] {
+        guard explanations(sentence.key) != nil else { return [] }
+        var entries = explain(explanations.sentence(sentence))
+        for i in entries.indices { entries[i].sentence = sentence }
+        return entries
+    }
+
     /// An explanation under a ladder entry (rails continue beside it).
     func explain(_ text: String) -> [LadderEntry] {
         guard !text.isEmpty else { return [] }

@@ -80,9 +80,9 @@ extension RunDocumentBuilder {
             out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
             if verbosity == .bytes { out += http2FrameBytes(f).map(\.onlyWithBytes) }
         }
-        if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
+        if verbosity != .summary, let key, !state.explained.contains(key), explanations(key) != nil {
             state.explained.insert(key)
-            out += explain(text)
+            out += explain(Sentence(key))
         }
         return out
     }

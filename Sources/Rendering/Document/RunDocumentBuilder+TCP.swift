@@ -48,10 +48,9 @@ extension RunDocumentBuilder {
                     : (state.tcpAcks == 0 && s.payload.isEmpty ? "tcp.ack3" : nil)
                 if s.flags.compact == "A", s.payload.isEmpty { state.tcpAcks += 1 }
                 // Generic sentences name the segment's real sender and receiver (a MITM answers SYNs too).
-                if let key, !state.explained.contains(key), let text = explanations(key, ["sender": name(actor), "receiver": name(receiver),
-                                                                                                        "seq": answered.map { "\($0.seq)" } ?? ""]) {
+                if let key, !state.explained.contains(key), explanations(key) != nil {
                     state.explained.insert(key)
-                    out += explain(text)
+                    out += explain(Sentence(key, ["sender": actor.rawValue, "receiver": receiver.rawValue, "seq": answered.map { "\($0.seq)" } ?? ""]))
                 }
                 // What a record this side sealed carries (its header, its AES-GCM nonce), under the segment.
                 if !s.payload.isEmpty, let notes = state.recordNotes.removeValue(forKey: actor) { out += notes }
@@ -62,17 +61,17 @@ extension RunDocumentBuilder {
             var out = [row(t, from: actor, to: receiver, lost: true,
                            say("ladder.tcp.lost", ["segment": "TCP [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count)\(carried(p))",
                                                    "reason": say(CatalogueKey.dropReason(reason))]), .alert)]
-            if !state.explained.contains("tcp.drop"), let text = explanations("tcp.drop") {
+            if !state.explained.contains("tcp.drop"), explanations("tcp.drop") != nil {
                 state.explained.insert("tcp.drop")
-                out += explain(text)
+                out += explain(Sentence("tcp.drop"))
             }
             return out
         case .connection(_, .retransmitted(let seg, let attempt)):
             var out = [row(t, at: actor, say("ladder.tcp.retransmits", ["actor": name(actor), "seq": "\(seg.seq.rawValue)", "len": "\(seg.payload.count)",
                                                                        "attempt": "\(attempt)"]), .alert)]
-            if !state.explained.contains("tcp.retransmit"), let text = explanations("tcp.retransmit") {
+            if !state.explained.contains("tcp.retransmit"), explanations("tcp.retransmit") != nil {
                 state.explained.insert("tcp.retransmit")
-                out += explain(text)
+                out += explain(Sentence("tcp.retransmit"))
             }
             return out
         case .connection(_, .stateChanged(let from, let to, _)):

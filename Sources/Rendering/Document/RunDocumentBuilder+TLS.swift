@@ -49,9 +49,9 @@ extension RunDocumentBuilder {
                 out.append(detail(say("ladder.why", ["cause": explanations.alertCause(cause)])))
                 out += alertExplanation(alert)
                 let key = alert.isFatal ? "tls.alert" : "tls.alert.warning"
-                if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
+                if verbosity != .summary, !state.explained.contains(key), explanations(key) != nil {
                     state.explained.insert(key)
-                    out += explain(text)
+                    out += explain(Sentence(key))
                 }
                 // After a handshake tamper: the sentence for the check that fired, read off the
                 // alert's typed cause (the engine's own reason for it).
@@ -64,7 +64,7 @@ extension RunDocumentBuilder {
                     case .failure(.peerMisbehaved(.finishedMismatch)): "attack.tamper.finished"
                     default: nil
                     }
-                    if verbosity != .summary, let check, let text = explanations(check) { out += explain(text) }
+                    if verbosity != .summary, let check { out += explain(Sentence(check)) }
                 }
             }
             return out
@@ -101,8 +101,8 @@ extension RunDocumentBuilder {
 
     /// A plain-language line for alerts that have one in the catalogue ("alert.<name>").
     func alertExplanation(_ alert: Alert) -> [LadderEntry] {
-        guard verbosity != .summary, let name = alert.alertDescription.name, let key = CatalogueKey.alert(name), let text = explanations(key) else { return [] }
-        return explain(text)
+        guard verbosity != .summary, let name = alert.alertDescription.name, let key = CatalogueKey.alert(name) else { return [] }
+        return explain(Sentence(key))
     }
 
     func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
@@ -112,7 +112,7 @@ extension RunDocumentBuilder {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
             let key = explanationKey(message, state: state, fromClientRole: to == .server)
             // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
-            if let text = explanations(key, ["sender": name(from), "receiver": name(to)]) { out += explain(text) }
+            out += explain(Sentence(key, ["sender": from.rawValue, "receiver": to.rawValue]))
         }
         switch message {
         case .clientHello(let hello):
@@ -146,9 +146,9 @@ extension RunDocumentBuilder {
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
-        if verbosity != .summary, !state.explained.contains("ccs\(from)"), let text = explanations("tls.ChangeCipherSpec") {
+        if verbosity != .summary, !state.explained.contains("ccs\(from)"), explanations("tls.ChangeCipherSpec") != nil {
             state.explained.insert("ccs\(from)")
-            out += explain(text)
+            out += explain(Sentence("tls.ChangeCipherSpec"))
         }
         return out
     }
@@ -188,7 +188,7 @@ extension RunDocumentBuilder {
                                              "mac": keys.clientWriteMACKey.isEmpty ? "" : say("derived.macKeys", ["bytes": "\(keys.clientWriteMACKey.count)"]),
                                              "ivs": keys.clientWriteIV.isEmpty ? "" : say("derived.ivs", ["client": short(keys.clientWriteIV),
                                                                                                           "server": short(keys.serverWriteIV)])])]
-            if actor == .client, let text = explanations(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc") { out += explain(text) }
+            if actor == .client { out += explain(Sentence(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc")) }
             return out
         case .transcriptHash(let purpose, let length, let hash):
             return verbosity == .bytes ? [line("derived.transcript", ["bytes": "\(length)", "purpose": purpose, "hash": short(hash)]).onlyWithBytes] : []
@@ -208,9 +208,9 @@ extension RunDocumentBuilder {
         if let release = v.afNetworkingRelease {
             out.append(detail(say("chain.afNetworkingPolicy", ["release": say(CatalogueKey.afNetworkingRelease(release))])))
         }
-        if !state.explained.contains("pki.chain"), let text = explanations("pki.chain") {
+        if !state.explained.contains("pki.chain"), explanations("pki.chain") != nil {
             state.explained.insert("pki.chain")
-            out += explain(text)
+            out += explain(Sentence("pki.chain"))
         }
         let depths = r.checks.map(\.depth).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
         var explainedKinds: Set<ChainCheck.Kind> = []

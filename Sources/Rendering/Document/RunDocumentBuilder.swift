@@ -64,6 +64,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
                 mark.lost = lost
                 entries[first].form = .row(time: time, mark: mark, text: text)
             }
+            // A generic sentence names the step's real sender and receiver (behind a MITM, the attacker).
+            if case .message(let from, let to, _, _) = kind { name(from: from, to: to, in: &entries) }
             var message: RunDocument.MessageBytes?
             if case .tls(.handshakeSent(_, let wire)) = event.kind {
                 message = RunDocument.MessageBytes(bytes: wire, dissection: dissection(of: wire, state: state))
@@ -111,6 +113,19 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         var syns: [LadderLayout.Pair: [(seq: UInt32, stale: Bool)]] = [:]
     }
 
+    /// Sets the `sender` and `receiver` of the sentences of a message's step to the step's parties
+    /// and words them again.
+    func name(from: Actor, to: Actor, in entries: inout [LadderEntry]) {
+        for i in entries.indices {
+            guard var sentence = entries[i].sentence, case .sentence(_, let indent) = entries[i].form else { continue }
+            if sentence.values["sender"] != nil { sentence.values["sender"] = from.rawValue }
+            if sentence.values["receiver"] != nil { sentence.values["receiver"] = to.rawValue }
+            guard sentence != entries[i].sentence else { continue }
+            entries[i].sentence = sentence
+            entries[i].form = .sentence(explanations.sentence(sentence), indent: indent)
+        }
+    }
+
     /// The entries of one event, in the catalogue's words; `state` carries what earlier events
     /// told (the suite, what was explained already, the SYNs seen).
     func entries(for event: TraceEvent, state: inout LadderState) -> [LadderEntry] {
@@ -125,9 +140,9 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             let name = explanations.phaseName(phase, connection: event.connection)
             var out: [LadderEntry] = [.blank, .heading(name, line: "── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))))]
             let key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
-            if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
+            if verbosity != .summary, !state.explained.contains(key), explanations(key) != nil {
                 state.explained.insert(key)
-                out += explain(text)
+                out += explain(Sentence(key))
             }
             return out
         case .attack(let a):

@@ -110,7 +110,7 @@ extension HTMLRenderer {
                 out += "<h3>\(HTMLText.escaped(title))</h3>\n"
             case _ where line.isSentence:
                 flush()
-                out += paragraphs.paragraph(line.text)
+                out += paragraphs.paragraph(line.worded(in: explanations))
             case .fact(let text, let indent):
                 facts.append(String(repeating: " ", count: indent) + text)
             default:
