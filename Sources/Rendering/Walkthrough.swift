@@ -44,6 +44,8 @@ public struct Walkthrough: Sendable {
         public var message: MessageBytes? = nil
         /// The step's words: the row's text, a heading's title, unwrapped (no time, no rails).
         public var label: String = ""
+        /// A message or segment step's label as typed parts (flags, seq, ack, len, message name, size).
+        public var labelParts: [LadderEntry.LabelPart] = []
         /// The step's detail as typed entries (normal detail): values, sentences, headings.
         public var lines: [LadderEntry] = []
 
@@ -178,9 +180,11 @@ public struct Walkthrough: Sendable {
             withBytes += HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
                                          lengthTemplate: words.say("hexdump.length")).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
         }
-        return Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(printer.print(normal)),
-                    detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
-                    label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
+        var step = Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(printer.print(normal)),
+                        detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
+                        label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
+        step.labelParts = head.label
+        return step
     }
 
     /// The payload length of the segment an event sends, loses or injects.

@@ -22,6 +22,22 @@ public struct LadderEntry: Sendable, Hashable {
         case line(String)
     }
 
+    /// One typed part of a row's label: what a segment or a message is, in protocol notation.
+    public enum LabelPart: Sendable, Hashable {
+        /// The protocol of the row: "TCP", "TLS".
+        case protocolName(String)
+        /// A segment's control bits, compact (`S`, `SA`, `PA`, `FA`, `R`).
+        case flags(String)
+        /// A segment's sequence number, acknowledgment number and payload length.
+        case seq(UInt32), ack(UInt32), length(Int)
+        /// A TLS message's name (`ClientHello`, `ChangeCipherSpec`, `Alert fatal handshake_failure`).
+        case message(String)
+        /// A TLS message's size in bytes.
+        case bytes(Int)
+        /// What a segment's payload carries, each already worded (`ClientHello`, `Finished (encrypted)`).
+        case carried([String])
+    }
+
     /// How the terminal shows an entry: a heading, a TCP or TLS row, an alert, an explanation.
     enum Style: Sendable, Hashable { case heading, tcp, tls, alert, explanation, plain }
 
@@ -38,6 +54,9 @@ public struct LadderEntry: Sendable, Hashable {
     /// it was worded from language-neutral values: each surface words it for its reader
     /// (`worded(in:)`), and the document sets `sender` and `receiver` from the step's kind.
     public internal(set) var sentence: Sentence?
+    /// A row's label as typed parts (a segment's flags, seq, ack and length, what it carries; a
+    /// message's name and size), for surfaces that lay the label out themselves (the HTML arrows).
+    public internal(set) var label: [LabelPart] = []
 
     init(_ form: Form, _ style: Style = .plain, bytesOnly: Bool = false) {
         self.form = form

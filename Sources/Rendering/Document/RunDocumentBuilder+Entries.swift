@@ -1,4 +1,5 @@
 import HTTP2
+import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
@@ -39,6 +40,17 @@ extension RunDocumentBuilder {
         }
         let mark = from != nil && to != nil ? LadderMark(from: from, to: to, lost: lost, tone: tone) : LadderMark(from: at, to: nil, tone: tone)
         return LadderEntry(.row(time: t, mark: mark, text: text), s)
+    }
+
+    /// A TCP segment's label parts: flags, seq, ack (when set), length, and what it carries.
+    func segmentLabel(_ p: TCPPacket, injected: Bool = false) -> [LadderEntry.LabelPart] {
+        let s = p.segment
+        var parts: [LadderEntry.LabelPart] = [.protocolName("TCP"), .flags(s.flags.compact), .seq(s.seq.rawValue)]
+        if let ack = s.ack { parts.append(.ack(ack.rawValue)) }
+        parts.append(.length(s.payload.count))
+        let names = carriedNames(p, injected: injected)
+        if !names.isEmpty { parts.append(.carried(names)) }
+        return parts
     }
 
     /// A value under an entry (printed: blank time, plain rails, then the text).

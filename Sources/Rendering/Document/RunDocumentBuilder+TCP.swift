@@ -88,7 +88,13 @@ extension RunDocumentBuilder {
     /// The TLS messages (or records) whose bytes the segment carries, from the stream offsets the
     /// simulation recorded: " · ClientHello", " · Finished (encrypted, part)".
     func carried(_ p: TCPPacket, injected: Bool = false) -> String {
-        let names = layout.carried(p, injected: injected).map { item -> String in
+        let names = carriedNames(p, injected: injected)
+        return names.isEmpty ? "" : " · " + names.joined(separator: ", ")
+    }
+
+    /// What a segment's payload carries, each worded with its notes (encrypted, part, copy).
+    func carriedNames(_ p: TCPPacket, injected: Bool = false) -> [String] {
+        layout.carried(p, injected: injected).map { item -> String in
             var name = spanName(item.span.content)
             var notes: [String] = []
             if item.span.encrypted, case .handshake = item.span.content { notes.append(say("carried.encrypted")) }
@@ -98,7 +104,6 @@ extension RunDocumentBuilder {
             if !notes.isEmpty { name += say("carried.notes", ["notes": notes.joined(separator: say("list.separator"))]) }
             return name
         }
-        return names.isEmpty ? "" : " · " + names.joined(separator: ", ")
     }
 
     func spanName(_ content: StreamSpan.Content) -> String {

@@ -63,6 +63,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
                 mark.to = to
                 mark.lost = lost
                 entries[first].form = .row(time: time, mark: mark, text: text)
+                entries[first].label = labelParts(for: event)
             }
             // A generic sentence names the step's real sender and receiver (behind a MITM, the attacker).
             if case .message(let from, let to, _, _) = kind { name(from: from, to: to, in: &entries) }
@@ -111,6 +112,22 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         /// The SYNs seen on each direction (sender's endpoint first): their sequence number and
         /// whether it was the network's late copy of an old one, so a SYN-ACK says whose SYN it answers.
         var syns: [LadderLayout.Pair: [(seq: UInt32, stale: Bool)]] = [:]
+    }
+
+    /// A message row's label as typed parts: a segment's flags, numbers and what it carries; a TLS
+    /// message's name and size.
+    func labelParts(for event: TraceEvent) -> [LadderEntry.LabelPart] {
+        switch event.kind {
+        case .tcp(.sent(let p)), .tcp(.dropped(let p, _)): return segmentLabel(p)
+        case .tcp(.injected(let p)) where event.actor == .network:
+            // The network's stale copy carries nothing of this connection's stream.
+            return segmentLabel(p).filter { if case .carried = $0 { false } else { true } }
+        case .tcp(.injected(let p)): return segmentLabel(p, injected: true)
+        case .tls(.handshakeSent(let message, let wire)): return [.protocolName("TLS"), .message(messageName(message)), .bytes(wire.count)]
+        case .tls(.changeCipherSpecSent): return [.protocolName("TLS"), .message("ChangeCipherSpec")]
+        case .tls(.alertSent(let alert, _)): return [.protocolName("TLS"), .message("Alert \(alert)")]
+        default: return []
+        }
     }
 
     /// Sets the `sender` and `receiver` of the sentences of a message's step to the step's parties
