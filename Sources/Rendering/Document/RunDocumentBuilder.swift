@@ -66,7 +66,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
                 entries[first].label = labelParts(for: event)
             }
             // A generic sentence names the step's real sender and receiver (behind a MITM, the attacker).
-            if case .message(let from, let to, _, _) = kind { name(from: from, to: to, in: &entries) }
+            if case .message(let from, let to, _, _) = kind { nameParties(from: from, to: to, in: &entries) }
             var message: RunDocument.MessageBytes?
             if case .tls(.handshakeSent(_, let wire)) = event.kind {
                 message = RunDocument.MessageBytes(bytes: wire, dissection: dissection(of: wire, state: state))
@@ -132,7 +132,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
 
     /// Sets the `sender` and `receiver` of the sentences of a message's step to the step's parties
     /// and words them again.
-    func name(from: Actor, to: Actor, in entries: inout [LadderEntry]) {
+    func nameParties(from: Actor, to: Actor, in entries: inout [LadderEntry]) {
         for i in entries.indices {
             guard var sentence = entries[i].sentence, case .sentence(_, let indent) = entries[i].form else { continue }
             if sentence.values["sender"] != nil { sentence.values["sender"] = from.rawValue }
