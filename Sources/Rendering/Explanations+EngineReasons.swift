@@ -14,7 +14,7 @@ extension Explanations {
         switch expected {
         case .inState(let state):
             key = "inappropriate.inState"
-            values["accepts"] = self("accepts.\(state.rawValue)") ?? Self.awaitedMessage[state] ?? state.rawValue
+            values["accepts"] = Self.acceptsKey(state).flatMap { self($0) } ?? Self.awaitedMessage[state] ?? state.rawValue
         case .restOfHandshakeMessage: key = "inappropriate.restOfHandshakeMessage"
         case .changeCipherSpecAtMessageBoundary: key = "inappropriate.changeCipherSpecAtMessageBoundary"
         case .keysBeforeChangeCipherSpec: key = "inappropriate.keysBeforeChangeCipherSpec"
@@ -34,7 +34,12 @@ extension Explanations {
         case .handshake(let type): return type.messageName
         case .content(let type): return word("arrived.content", ["type": "\(type)"])
         case let .keyExchangeParameters(kind, message):
-            return word("arrived.parameters.\(kind.rawValue)", ["message": message.messageName])
+            let key = switch kind {
+            case .finiteFieldDH: "arrived.parameters.finiteFieldDH"
+            case .ellipticCurveDH: "arrived.parameters.ellipticCurveDH"
+            case .rsaEncryptedPreMasterSecret: "arrived.parameters.rsaEncryptedPreMasterSecret"
+            }
+            return word(key, ["message": message.messageName])
         }
     }
 
@@ -63,7 +68,7 @@ extension Explanations {
         case .noPendingKeys: return word("internal.noPendingKeys")
         case .noMasterSecret(let forFinished): return word(forFinished ? "internal.noMasterSecret.finished" : "internal.noMasterSecret.keys")
         case .noKeyExchange: return word("internal.noKeyExchange")
-        case .noPeerKey(let peer): return word("internal.noPeerKey.\(peer.rawValue)")
+        case .noPeerKey(let peer): return word(peer == .client ? "internal.noPeerKey.client" : "internal.noPeerKey.server")
         case .resumedSessionWithoutSuite(let suite): return word("internal.resumedSessionWithoutSuite", ["suite": "\(suite)"])
         case .applicationDataBeforeHandshake: return word("internal.applicationDataBeforeHandshake")
         }
@@ -151,6 +156,20 @@ extension Explanations {
             return word("countermeasure.versionMismatch", [
                 "found": "\(Self.hexByte(found.major)) \(Self.hexByte(found.minor))", "foundName": "\(found)",
                 "offered": "\(Self.hexByte(offered.major)) \(Self.hexByte(offered.minor))", "offeredName": "\(offered)"])
+        }
+    }
+
+    /// The catalogue's words for what a state accepts, when one message's name does not say it.
+    static func acceptsKey(_ state: TLSStateName) -> String? {
+        switch state {
+        case .start: "accepts.start"
+        case .expectCertificate: "accepts.expectCertificate"
+        case .expectCertificateRequestOrServerHelloDone: "accepts.expectCertificateRequestOrServerHelloDone"
+        case .expectClientCertificate: "accepts.expectClientCertificate"
+        case .connected: "accepts.connected"
+        case .closed: "accepts.closed"
+        case .failed: "accepts.failed"
+        default: nil
         }
     }
 
