@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "UserFiles"),
         .target(name: "Simulation", dependencies: ["TLSEngine", "TCPSim", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace"]),
         .target(name: "Scenarios", dependencies: [
-            "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum", "Rendering", "Languages",
+            "Simulation", "Trust", "Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "BigNum", "Languages",
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "Rendering", dependencies: ["Trace", "HTTP2", "TLSEngine", "TCPSim", "PKI", "TLSCrypto", "Languages"]),

@@ -1,6 +1,5 @@
 import HTTP2
 import PKI
-import Rendering
 import Simulation
 import TCPSim
 import TLSCrypto
@@ -13,7 +12,7 @@ public struct ScenarioRun {
     public var facts: [String: FactValue]
     public var trace: Trace?
     public var verdict: TrustVerdict?
-    /// The policy's steps, typed (the `reason_includes` fact is their English words).
+    /// The policy's steps, typed (the `reason_includes` fact is their identifiers).
     public var reasons: [TrustReason] = []
 }
 
@@ -191,7 +190,7 @@ enum ScenarioRunner {
         }
         f["master_secret_label"] = .string(label)
         f["master_from_randoms"] = .bool(fromRandoms)
-        f["reason_includes"] = .string(recorder.verdict.map { Explanations.english.trustReasons($0.reasons) } ?? "")
+        f["reason_includes"] = .list(recorder.verdict?.reasons.map(\.identifier) ?? [])
         f["client_authenticated"] = .bool(recorder.clientAuthenticated)
         // The server's leaf as configured (its key and DER size), and the signatures as the verifying
         // peer saw them on the wire: ServerKeyExchange (RFC 5246 §7.4.3) and CertificateVerify (§7.4.8).

@@ -52,6 +52,19 @@ struct ModuleLayoutTests {
         #expect(checked > 300, "\(checked) imports checked")
     }
 
+    /// Lessons name trust reasons by identifier, so the scenario layer needs no catalogue: Scenarios
+    /// neither declares Rendering nor imports it (the words stay above the facts).
+    @Test func scenariosDoesNotDependOnRendering() throws {
+        let declared = try #require(try Self.targets()["Scenarios"])
+        #expect(!declared.contains("Rendering"), "Package.swift: Scenarios declares Rendering")
+        let files = Self.swiftFiles(under: "Sources/Scenarios")
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(!text.contains(/(?m)^(?:@testable )?import Rendering\b/), "\(file.lastPathComponent) imports Rendering")
+        }
+    }
+
     @Test func noSourceFileIsOver600Lines() throws {
         let files = Self.swiftFiles(under: "Sources")
         #expect(files.count > 100)
