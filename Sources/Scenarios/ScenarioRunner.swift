@@ -30,7 +30,7 @@ extension Scenario {
     /// The setup of a TLS world, for `tlslab run FILE.yaml` (nil for TCP-only and ATS scenarios).
     public func simulationSetup() -> SimulationSetup? {
         guard case .tls(let w) = world else { return nil }
-        return ScenarioRunner.setup(w, seed: seed, recorder: VerdictRecorder())
+        return ScenarioRunner.setup(w, seed: seed)
     }
 }
 
@@ -53,9 +53,10 @@ enum ScenarioRunner {
 
     // MARK: - TLS
 
-    static func setup(_ w: TLSWorld, seed: UInt64, recorder: VerdictRecorder) -> SimulationSetup? {
+    static func setup(_ w: TLSWorld, seed: UInt64) -> SimulationSetup? {
         let random = HMACDRBG(seed: seed)
-        let evaluator = PolicyEvaluator(world: w, recorder: recorder)
+        // The engine asks the evaluator once per handshake; its decision is in the trace.
+        let evaluator = w.certificateEvaluator
         var identity: TLSIdentity?
         if let names = w.identity, let first = names.first, let key = w.certificates[first]?.key {
             identity = TLSIdentity(certificateChain: names.compactMap { w.certificates[$0]?.certificate.der }, key: key)
@@ -75,7 +76,7 @@ enum ScenarioRunner {
             let policy = MutualTLSPolicy(mode: MutualTLSPolicy.ClientAuthentication(rawValue: w.clientAuth.rawValue) ?? .require,
                                          clientCAs: w.clientCAs.compactMap { w.certificates[$0]?.certificate },
                                          subjectWhitelist: w.subjectWhitelist)
-            clientEvaluator = ClientCertificateEvaluator(policy: policy, time: w.now, recorder: recorder)
+            clientEvaluator = MutualTLSEvaluator(policy: policy, time: w.now)
         }
         let server = TLSServerConfiguration(identity: TLSIdentity(certificateChain: chainDER, key: serverKey),
                                             random: random, cipherSuites: w.serverSuites,
@@ -149,12 +150,12 @@ enum ScenarioRunner {
     }
 
     static func runTLS(_ w: TLSWorld, seed: UInt64) -> ScenarioRun {
-        let recorder = VerdictRecorder()
-        guard let setup = setup(w, seed: seed, recorder: recorder) else {
+        guard let setup = setup(w, seed: seed) else {
             return ScenarioRun(facts: ["handshake": .string("failure")], trace: nil, verdict: nil)
         }
         let trace = Simulation(setup).run()
         let s = trace.summary
+        let verdict = TrustVerdict(clientDecisionIn: trace)
         var f: [String: FactValue] = [:]
         // The handshake itself: both Finished verified (a later fatal alert, e.g. for a replayed
         // record, is reported by `alert` but does not undo the handshake).
@@ -167,7 +168,7 @@ enum ScenarioRunner {
         f["ems"] = .bool(s.extendedMasterSecret)
         f["resumed"] = .bool(s.resumed)
         f["alpn"] = .string(s.applicationProtocol?.description ?? "none")
-        if let v = recorder.verdict {
+        if let v = verdict {
             f["trust"] = .string(v.accepted ? "accepted" : "rejected")
             f["disposition"] = .string(v.disposition?.rawValue ?? "none")
             f["first_failing_check"] = .string(v.firstFailingCheck?.rawValue ?? "none")
@@ -190,8 +191,8 @@ enum ScenarioRunner {
         }
         f["master_secret_label"] = .string(label)
         f["master_from_randoms"] = .bool(fromRandoms)
-        f["reason_includes"] = .list(recorder.verdict?.reasons.map(\.identifier) ?? [])
-        f["client_authenticated"] = .bool(recorder.clientAuthenticated)
+        f["reason_includes"] = .list(verdict?.reasons.map(\.identifier) ?? [])
+        f["client_authenticated"] = .bool(TrustVerdict.clientAuthenticated(in: trace))
         // The server's leaf as configured (its key and DER size), and the signatures as the verifying
         // peer saw them on the wire: ServerKeyExchange (RFC 5246 §7.4.3) and CertificateVerify (§7.4.8).
         let leaf = w.serverChain.first.flatMap { w.certificates[$0] }
@@ -303,7 +304,7 @@ enum ScenarioRunner {
             f["summary.pushed_responses"] = .int(stats.pushedResponses)
             f["summary.http2_error"] = stats.http2Error.map { .string($0) } ?? .null
         }
-        return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict, reasons: recorder.verdict?.reasons ?? [])
+        return ScenarioRun(facts: f, trace: trace, verdict: verdict, reasons: verdict?.reasons ?? [])
     }
 
     // MARK: - Steps that never applied
