@@ -160,7 +160,7 @@ enum ScenarioRunner {
         // The handshake itself: both Finished verified (a later fatal alert, e.g. for a replayed
         // record, is reported by `alert` but does not undo the handshake).
         // Plain HTTP has no handshake to succeed or fail.
-        f["handshake"] = .string(!w.usesTLS ? "none" : s.clientCompleted && s.serverCompleted ? "success" : "failure")
+        f["handshake"] = .string(!w.usesTLS ? "none" : s.runOutcome.handshakeCompleted ? "success" : "failure")
         f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
         f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
         f["suite"] = .string(s.cipherSuite?.name ?? "none")
@@ -284,7 +284,7 @@ enum ScenarioRunner {
         f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
         if let alpn = s.applicationProtocol { f["summary.alpn"] = .string(alpn.description) }
         f["summary.resumed"] = .bool(s.resumed)
-        f["summary.outcome"] = .string(s.outcome)
+        f["summary.outcome"] = .string(s.runOutcome.word)
         f["summary.t"] = .string(ExpectationReader.seconds(micros: trace.events.last?.time ?? 0))
         f["summary.actor"] = .string("network")
         f["summary.event"] = .string("summary")
