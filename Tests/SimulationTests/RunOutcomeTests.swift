@@ -1,4 +1,5 @@
 import Simulation
+import TCPSim
 import TLSEngine
 import Testing
 import Trace
@@ -52,5 +53,34 @@ struct RunOutcomeTests {
         if case .alert(let failure, let after) = summary.runOutcome {
             #expect(failure == summary.failure && after == handshake)
         }
+    }
+}
+
+/// What an on-path attacker passes on is its own send: every segment the server receives in the
+/// `replay` run was sent as such by someone on that leg — the client, or the attacker (re-sequenced
+/// or injected) — never a number nobody sent.
+@Suite("An on-path attacker's rewritten segments are the attacker's")
+struct ForwardedSegmentTests {
+    @Test(arguments: [BuiltInRun.replay, .strip, .tamperServerHello])
+    func everySegmentTheServerReceivesWasSentOnItsLeg(run: BuiltInRun) throws {
+        let trace = Simulation(try run.setup(seed: 1)).run()
+        let server = try #require(trace.participants.first { $0.value == .server }?.key)
+        var onLeg: [TCPPacket] = []
+        var rewritten = 0
+        for e in trace.events {
+            switch e.kind {
+            case .tcp(.forwarded(let p)):
+                #expect(e.actor == .attacker, "\(p)")
+                rewritten += 1
+                onLeg.append(p)
+            case .tcp(.sent(let p)), .tcp(.injected(let p)):
+                onLeg.append(p)
+            case .tcp(.delivered(let p)) where p.destination == server:
+                #expect(onLeg.contains(p), "the server received \(p), which nobody sent on its leg")
+            default:
+                break
+            }
+        }
+        if run == .replay { #expect(rewritten > 0, "the replay re-sequences the client's later segments") }
     }
 }
