@@ -87,7 +87,11 @@ let package = Package(
         .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
         .testTarget(name: "UserFilesTests", dependencies: ["UserFiles"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TLSCrypto", "TestSupport"]),
-        .testTarget(name: "TLSEngineTests", dependencies: ["TLSEngine", "TLSCrypto", "PKI", "HTTP2", "TestSupport"]),
+        .testTarget(name: "TLSEngineTests", dependencies: [
+            "TLSEngine", "TLSCrypto", "PKI", "HTTP2", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .testTarget(name: "SimulationTests", dependencies: ["Trace", "HTTP2", "Trust", "Simulation", "TLSEngine", "TLSCrypto", "TCPSim", "PKI", "TestSupport"]),
         .testTarget(name: "RenderingTests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "Rendering", "Simulation", "Scenarios", "TCPSim", "TLSEngine", "PKI", "TLSCrypto", "TestSupport"],
                     exclude: ["Goldens", "ProtocolFacts"]),

@@ -4,7 +4,6 @@ import Simulation
 import TCPSim
 import TLSEngine
 import Trace
-import Trust
 
 /// A value a run ends with, or one an expectation names.
 public enum FactValue: Equatable, Sendable, CustomStringConvertible {

@@ -1,6 +1,5 @@
 import PKI
 import Trace
-import Trust
 
 extension ScenarioRunner {
     /// Runs a `kind: ats` world: ATS judges the described connection. The trace holds the plan

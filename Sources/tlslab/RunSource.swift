@@ -5,7 +5,6 @@ import PKI
 import Scenarios
 import Simulation
 import Trace
-import Trust
 import Rendering
 
 /// How `--seed` was given: not at all (a built-in run uses 1, a scenario file its own `seed:`),
