@@ -84,7 +84,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
-        .testTarget(name: "TCPSimTests", dependencies: ["TCPSim"]),
+        .testTarget(name: "TCPSimTests", dependencies: ["TCPSim", "TestSupport"]),
         .testTarget(name: "UserFilesTests", dependencies: ["UserFiles"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "TLSCrypto", "TestSupport"]),
         .testTarget(name: "TLSEngineTests", dependencies: [
