@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh TARGET SECONDS      e.g. scripts/fuzz.sh record 60
 #   scripts/fuzz.sh all SECONDS         every target in turn, SECONDS each
 #
-# Targets: record handshake server client dissect x509 scenario hpack http2 tcp (Fuzz/TLSLabFuzz).
+# Targets: record handshake server client dissect x509 scenario hpack http2 tcp tls13server tls13client
+# (Fuzz/TLSLabFuzz).
 # Builds TLSLabFuzz in release mode with -sanitize=fuzzer,address and -DFUZZING (lld links it;
 # the default gold linker does not), then runs it on a working corpus under .build/fuzz-corpus/TARGET
 # seeded from the committed Fuzz/Corpus/TARGET. A crash is written to .build/fuzz-artifacts/ and the
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}
 seconds=${2:-60}
 swift=${SWIFT:-swift}
-targets=(record handshake server client dissect x509 scenario hpack http2 tcp)
+targets=(record handshake server client dissect x509 scenario hpack http2 tcp tls13server tls13client)
 if [ "$target" = all ]; then
   run=("${targets[@]}")
 else

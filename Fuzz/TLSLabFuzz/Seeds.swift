@@ -39,6 +39,23 @@ enum FuzzSeeds {
             seeds["dissect", default: []] += [serverFlights.first ?? [], clientFlights.first ?? []]
             seeds["handshake", default: []] += [handshakeBytes]
         }
+        // TLS 1.3: a full handshake and one with a HelloRetryRequest (the client shares P-256, the server wants X25519).
+        for (i, shares) in [[NamedGroup.x25519], [.secp256r1]].enumerated() {
+            var client = TLS13Client(configuration: TLS13ClientConfiguration(serverName: "localhost", evaluator: AcceptAnyCertificate(),
+                                                                             groups: [.secp256r1, .x25519], keyShareGroups: shares),
+                                     random: HMACDRBG(seed: UInt64(40 + i)))
+            var server = TLS13Server(configuration: TLS13ServerConfiguration(identity: identity, groups: [.x25519]), random: HMACDRBG(seed: UInt64(50 + i)))
+            var toServer = client.start().output
+            var clientFlights: [[UInt8]] = [], serverFlights: [[UInt8]] = []
+            for _ in 0..<4 where !toServer.isEmpty {
+                clientFlights.append(toServer)
+                let s = server.receive(toServer)
+                serverFlights.append(s.output)
+                toServer = client.receive(s.output).output
+            }
+            seeds["tls13server", default: []] += [clientFlights.first ?? [], Array(clientFlights.joined())]
+            seeds["tls13client", default: []] += [serverFlights.first ?? []]
+        }
         seeds["x509"] = identity.certificateChain
         for name in ["ca.cert.der", "client.cert.der"] {
             if let d = FileManager.default.contents(atPath: "Tests/Fixtures/engine/" + name) { seeds["x509", default: []].append([UInt8](d)) }

@@ -13,7 +13,8 @@ import TLSEngine
 /// The fuzz targets: each takes arbitrary bytes and must return without trapping, hanging or
 /// growing memory without bound. Errors thrown by the code under test are expected.
 enum FuzzTargets {
-    static let names = ["record", "handshake", "server", "client", "dissect", "x509", "scenario", "hpack", "http2", "tcp"]
+    static let names = ["record", "handshake", "server", "client", "dissect", "x509", "scenario", "hpack", "http2", "tcp",
+                        "tls13server", "tls13client"]
 
     /// The server's identity, read once from the repository's engine fixtures (run from the package root).
     nonisolated(unsafe) static var identity: TLSIdentity?
@@ -111,6 +112,28 @@ enum FuzzTargets {
             _ = client.receive(bytes)
             var rest = bytes[...]
             while let (_, consumed) = try? HTTP2Frame.decode(rest), consumed > 0 { rest = rest.dropFirst(consumed) }
+        case "tls13server":
+            // The TLS 1.3 server from its first state (a ClientHello, a second one after a
+            // HelloRetryRequest, the client's Finished), and the 1.3 extension and message readers.
+            guard let identity else { return }
+            var server = TLS13Server(configuration: TLS13ServerConfiguration(identity: identity, groups: [.x25519]), random: HMACDRBG(seed: 1))
+            _ = server.receive(bytes)
+            _ = try? KeyShare(extensionData: bytes, in: .clientHello)
+            _ = try? SupportedVersions(extensionData: bytes, inClientHello: true)
+            _ = try? PSKKeyExchangeModes(extensionData: bytes)
+            var r = ByteReader(bytes)
+            _ = try? TLS13CertificateMessage(from: &r)
+        case "tls13client":
+            // The TLS 1.3 client after its ClientHello: bytes as a server would answer (ServerHello
+            // or HelloRetryRequest, then protected records it cannot open without the keys).
+            var client = TLS13Client(configuration: TLS13ClientConfiguration(serverName: "localhost", evaluator: AcceptAnyCertificate()),
+                                     random: HMACDRBG(seed: 2))
+            _ = client.start()
+            _ = client.receive(bytes)
+            _ = try? KeyShare(extensionData: bytes, in: .serverHello)
+            _ = try? KeyShare(extensionData: bytes, in: .helloRetryRequest)
+            var r = ByteReader(bytes)
+            _ = try? EncryptedExtensions(from: &r)
         case "tcp":
             let a = IPv4Address(10, 0, 0, 1), b = IPv4Address(10, 0, 0, 2)
             _ = try? TCPSegment.decode(bytes, source: a, destination: b, verifyChecksum: false)

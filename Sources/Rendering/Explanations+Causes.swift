@@ -51,12 +51,12 @@ extension Explanations {
         case let .chainValidated(checks, pathLength, anchor):
             return say("account.chainValidated", ["checks": "\(checks)", "length": "\(pathLength)", "anchor": anchor])
         case .checkFailed(let check):
-            return say("account.checkFailed", ["kind": self("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
+            return say("account.checkFailed", ["kind": self(CatalogueKey.chainKind(check.kind)) ?? check.kind.rawValue,
                                                "depth": "\(check.depth)", "subject": check.subject, "detail": chainCheckDetail(check)])
         case .chainNotTrusted(let result): return say("account.chainNotTrusted", ["result": result.rawValue])
         case .acceptedWithoutChecks: return say("account.acceptedWithoutChecks")
         case .notChecked(let subject): return say("account.notChecked", ["subject": subject])
-        case .noCertificate(let role): return say("account.noCertificate.\(role.rawValue)")
+        case .noCertificate(let role): return say(role == .client ? "account.noCertificate.client" : "account.noCertificate.server")
         case .clientCertificateRequired: return say("account.clientCertificateRequired")
         case let .unparsable(index, error): return say("account.unparsable", ["index": "\(index)", "error": pkiError(error)])
         case .unsupportedKey(let key): return say("account.unsupportedKey", ["key": key])
@@ -103,54 +103,66 @@ extension Explanations {
     }
 
     func misbehaved(_ reason: PeerMisbehaved) -> String {
-        let key = "misbehaved.\(reason.kind.rawValue)"
         switch reason {
-        case .renegotiationInfoNotEmpty(let role): return say(key + (role == .client ? ".client" : ".server"))
-        case .pointFormatsLackUncompressed(let formats): return say(key, ["formats": "\(formats)"])
-        case let .suiteNotOffered(suite, version): return say(key, ["suite": "\(suite)", "version": "\(version)"])
-        case .compressionNotNull(let method): return say(key, ["method": "\(method)"])
-        case .extensionNotOffered(let type): return say(key, ["extension": "\(type)"])
-        case .applicationProtocolNotOffered(let chosen): return say(key, ["protocols": chosen.map(\.description).joined(separator: ", ")])
-        case let .resumedSessionDiffers(suite, version): return say(key, ["suite": "\(suite)", "version": "\(version)"])
-        case .malformedChangeCipherSpec(.length(let n)): return say(key + ".length", ["length": "\(n)"])
-        case .malformedChangeCipherSpec(.value(let v)): return say(key + ".value", ["value": "\(v)"])
-        case .encryptThenMACWithAEAD(let suite): return say(key, ["suite": "\(suite)"])
-        case let .invalidDHPublicValue(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": dhPublicValueFault(why)])
-        case .groupNotOffered(let group): return say(key, ["group": "\(group)"])
-        case let .invalidECDHPublicKey(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": ecdhPublicKeyFault(why)])
+        case .renegotiationInfoNotEmpty(let role):
+            return say(role == .client ? "misbehaved.renegotiationInfoNotEmpty.client" : "misbehaved.renegotiationInfoNotEmpty.server")
+        case .pointFormatsLackUncompressed(let formats): return say("misbehaved.pointFormatsLackUncompressed", ["formats": "\(formats)"])
+        case let .suiteNotOffered(suite, version): return say("misbehaved.suiteNotOffered", ["suite": "\(suite)", "version": "\(version)"])
+        case .compressionNotNull(let method): return say("misbehaved.compressionNotNull", ["method": "\(method)"])
+        case .extensionNotOffered(let type): return say("misbehaved.extensionNotOffered", ["extension": "\(type)"])
+        case .applicationProtocolNotOffered(let chosen):
+            return say("misbehaved.applicationProtocolNotOffered", ["protocols": chosen.map(\.description).joined(separator: ", ")])
+        case let .resumedSessionDiffers(suite, version): return say("misbehaved.resumedSessionDiffers", ["suite": "\(suite)", "version": "\(version)"])
+        case .malformedChangeCipherSpec(.length(let n)): return say("misbehaved.malformedChangeCipherSpec.length", ["length": "\(n)"])
+        case .malformedChangeCipherSpec(.value(let v)): return say("misbehaved.malformedChangeCipherSpec.value", ["value": "\(v)"])
+        case .encryptThenMACWithAEAD(let suite): return say("misbehaved.encryptThenMACWithAEAD", ["suite": "\(suite)"])
+        case let .invalidDHPublicValue(inSKE, why):
+            return say(inSKE ? "misbehaved.invalidDHPublicValue.serverKeyExchange" : "misbehaved.invalidDHPublicValue.peer", ["reason": dhPublicValueFault(why)])
+        case .groupNotOffered(let group): return say("misbehaved.groupNotOffered", ["group": "\(group)"])
+        case let .invalidECDHPublicKey(inSKE, why):
+            return say(inSKE ? "misbehaved.invalidECDHPublicKey.serverKeyExchange" : "misbehaved.invalidECDHPublicKey.peer", ["reason": ecdhPublicKeyFault(why)])
         case .serverKeyExchangeSchemeNotOffered(let scheme):
-            return scheme.map { say(key, ["scheme": "\($0)"]) } ?? say(key + ".none")
+            return scheme.map { say("misbehaved.serverKeyExchangeSchemeNotOffered", ["scheme": "\($0)"]) } ?? say("misbehaved.serverKeyExchangeSchemeNotOffered.none")
         case let .recordVersionMismatch(type, got, negotiated):
-            return say(key, ["type": "\(type)", "got": "\(got)", "negotiated": "\(negotiated)"])
-        case .undefinedAlertLevel(let level): return say(key, ["level": "\(level)"])
-        case .tooManyEmptyRecords(let limit), .tooManyWarningAlerts(let limit): return say(key, ["limit": "\(limit)"])
-        case let .truncated(state, buffered): return say(key, ["state": "\(state)", "bytes": "\(buffered)"])
+            return say("misbehaved.recordVersionMismatch", ["type": "\(type)", "got": "\(got)", "negotiated": "\(negotiated)"])
+        case .undefinedAlertLevel(let level): return say("misbehaved.undefinedAlertLevel", ["level": "\(level)"])
+        case .tooManyEmptyRecords(let limit): return say("misbehaved.tooManyEmptyRecords", ["limit": "\(limit)"])
+        case .tooManyWarningAlerts(let limit): return say("misbehaved.tooManyWarningAlerts", ["limit": "\(limit)"])
+        case let .truncated(state, buffered): return say("misbehaved.truncated", ["state": "\(state)", "bytes": "\(buffered)"])
         case .extendedMasterSecretDroppedOnResumption: return say("misbehaved.extendedMasterSecretDroppedOnResumption")
         case let .serverNameNotHostName(offset, byte):
             return say("misbehaved.serverNameNotHostName", ["byte": PeerMisbehaved.hex(byte), "offset": "\(offset)"])
-        case .nullCompressionNotOffered, .emptyServerNameList, .extendedMasterSecretChangedOnResumption,
-             .encryptThenMACChangedOnResumption, .unusableDHPrime, .dhGeneratorOutOfRange, .serverKeyExchangeSignatureInvalid,
-             .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid, .finishedMismatch:
-            return say(key)
+        case .nullCompressionNotOffered: return say("misbehaved.nullCompressionNotOffered")
+        case .emptyServerNameList: return say("misbehaved.emptyServerNameList")
+        case .extendedMasterSecretChangedOnResumption: return say("misbehaved.extendedMasterSecretChangedOnResumption")
+        case .encryptThenMACChangedOnResumption: return say("misbehaved.encryptThenMACChangedOnResumption")
+        case .unusableDHPrime: return say("misbehaved.unusableDHPrime")
+        case .dhGeneratorOutOfRange: return say("misbehaved.dhGeneratorOutOfRange")
+        case .serverKeyExchangeSignatureInvalid: return say("misbehaved.serverKeyExchangeSignatureInvalid")
+        case .certificateVerifySchemeNotRequested: return say("misbehaved.certificateVerifySchemeNotRequested")
+        case .certificateVerifySignatureInvalid: return say("misbehaved.certificateVerifySignatureInvalid")
+        case .finishedMismatch: return say("misbehaved.finishedMismatch")
         }
     }
 
     func incompatible(_ reason: PeerIncompatible) -> String {
-        let key = "incompatible.\(reason.kind.rawValue)"
         func list<T: CustomStringConvertible>(_ items: [T]) -> String { items.map(\.description).joined(separator: ", ") }
         switch reason {
-        case let .dhPrimeTooSmall(bits, minimum): return say(key, ["bits": "\(bits)", "minimum": "\(minimum)"])
-        case .noCommonSuite(let version): return say(key, ["version": "\(version)"])
-        case .noAcceptableFiniteFieldGroup(let offered): return say(key, ["groups": list(offered)])
-        case let .dhGroupNotOffered(group, bits, offered): return say(key, ["group": group, "bits": "\(bits)", "groups": list(offered)])
-        case let .noCommonApplicationProtocol(offered, supported): return say(key, ["offered": list(offered), "supported": list(supported)])
+        case let .dhPrimeTooSmall(bits, minimum): return say("incompatible.dhPrimeTooSmall", ["bits": "\(bits)", "minimum": "\(minimum)"])
+        case .noCommonSuite(let version): return say("incompatible.noCommonSuite", ["version": "\(version)"])
+        case .noAcceptableFiniteFieldGroup(let offered): return say("incompatible.noAcceptableFiniteFieldGroup", ["groups": list(offered)])
+        case let .dhGroupNotOffered(group, bits, offered):
+            return say("incompatible.dhGroupNotOffered", ["group": group, "bits": "\(bits)", "groups": list(offered)])
+        case let .noCommonApplicationProtocol(offered, supported):
+            return say("incompatible.noCommonApplicationProtocol", ["offered": list(offered), "supported": list(supported)])
         case let .noSupportedVersionInCommon(offered, lowest, highest):
-            return say(key, ["offered": list(offered), "lowest": "\(lowest)", "highest": "\(highest)"])
-        case let .clientVersionTooLow(version, lowest): return say(key, ["version": "\(version)", "lowest": "\(lowest)"])
+            return say("incompatible.noSupportedVersionInCommon", ["offered": list(offered), "lowest": "\(lowest)", "highest": "\(highest)"])
+        case let .clientVersionTooLow(version, lowest): return say("incompatible.clientVersionTooLow", ["version": "\(version)", "lowest": "\(lowest)"])
         case let .serverVersionUnacceptable(version, minimum, maximum):
-            return say(key, ["version": "\(version)", "minimum": "\(minimum)", "maximum": "\(maximum)"])
-        case .handshakeIncomplete(let state): return say(key, ["state": "\(state)"])
-        case .rsaModulusTooSmall, .clientCertificateChallengeCancelled: return say(key)
+            return say("incompatible.serverVersionUnacceptable", ["version": "\(version)", "minimum": "\(minimum)", "maximum": "\(maximum)"])
+        case .handshakeIncomplete(let state): return say("incompatible.handshakeIncomplete", ["state": "\(state)"])
+        case .rsaModulusTooSmall: return say("incompatible.rsaModulusTooSmall")
+        case .clientCertificateChallengeCancelled: return say("incompatible.clientCertificateChallengeCancelled")
         }
     }
 

@@ -71,7 +71,7 @@ extension Explanations {
     }
 
     /// What a kind of check checks, why (the RFC section) and what it protects against.
-    public func chainCheckWhy(_ kind: ChainCheck.Kind) -> String { word("chain.why.\(kind.rawValue)") }
+    public func chainCheckWhy(_ kind: ChainCheck.Kind) -> String { word(CatalogueKey.chainWhy(kind)) }
 
     /// A trust store's name.
     public func trustStoreName(_ store: TrustStoreName) -> String {
@@ -94,7 +94,7 @@ extension Explanations {
         case let .digestInfoNamesOtherHash(named, says):
             return word("signature.digestInfoNamesOtherHash", ["named": named.map { "\($0)" } ?? word("signature.unknownHash"), "expected": "\(says)"])
         case .noValidPKCS1Block(let error): return word("signature.noValidPKCS1Block", ["error": "\(error)"])
-        case let .issuerKeyIsNot(family, key): return word("signature.issuerKeyIsNot.\(family.rawValue)", ["key": "\(key)"])
+        case let .issuerKeyIsNot(family, key): return word(Self.issuerKeyIsNotKey(family), ["key": "\(key)"])
         case .issuerRSAKeyUnusable(let error): return word("signature.issuerRSAKeyUnusable", ["error": "\(error)"])
         case .issuerKeyUnusable(let why): return word("signature.issuerKeyUnusable", ["why": why])
         case let .pssKeyRestrictionViolated(restriction, _, violations):
@@ -180,4 +180,13 @@ extension Explanations {
     }
 
     private func word(_ key: String, _ values: [String: String] = [:]) -> String { self(key, values) ?? key }
+
+    /// The sentence for an issuer key of the wrong family.
+    static func issuerKeyIsNotKey(_ family: SignatureCheck.KeyFamily) -> String {
+        switch family {
+        case .rsa: "signature.issuerKeyIsNot.rsa"
+        case .ec: "signature.issuerKeyIsNot.ec"
+        case .ed25519: "signature.issuerKeyIsNot.ed25519"
+        }
+    }
 }

@@ -33,7 +33,7 @@ extension Explanations {
         // `tlslab check` on standard error: a path that is not there, and paths without scenario files.
         "cli.check.missingPath": "no such file or directory: {path}",
         "cli.check.noFiles": "no scenario files (*.yaml) under {paths}",
-        // The separators of an HTTP/2 frame's line (TextRenderer+HTTP2): flags, settings, RST_STREAM's
+        // The separators of an HTTP/2 frame's line (RunDocumentBuilder+HTTP2): flags, settings, RST_STREAM's
         // code, and a header block's first field (:path or :status) with HPACK's sizes.
         "h2.line.flags": " [{flags}]",
         "h2.line.settings": ": {settings}",

@@ -14,7 +14,7 @@ extension Explanations {
         switch expected {
         case .inState(let state):
             key = "inappropriate.inState"
-            values["accepts"] = self("accepts.\(state.rawValue)") ?? Self.awaitedMessage[state] ?? state.rawValue
+            values["accepts"] = Self.acceptsKey(state).flatMap { self($0) } ?? Self.awaitedMessage[state] ?? state.rawValue
         case .restOfHandshakeMessage: key = "inappropriate.restOfHandshakeMessage"
         case .changeCipherSpecAtMessageBoundary: key = "inappropriate.changeCipherSpecAtMessageBoundary"
         case .keysBeforeChangeCipherSpec: key = "inappropriate.keysBeforeChangeCipherSpec"
@@ -34,7 +34,12 @@ extension Explanations {
         case .handshake(let type): return type.messageName
         case .content(let type): return word("arrived.content", ["type": "\(type)"])
         case let .keyExchangeParameters(kind, message):
-            return word("arrived.parameters.\(kind.rawValue)", ["message": message.messageName])
+            let key = switch kind {
+            case .finiteFieldDH: "arrived.parameters.finiteFieldDH"
+            case .ellipticCurveDH: "arrived.parameters.ellipticCurveDH"
+            case .rsaEncryptedPreMasterSecret: "arrived.parameters.rsaEncryptedPreMasterSecret"
+            }
+            return word(key, ["message": message.messageName])
         }
     }
 
@@ -63,7 +68,7 @@ extension Explanations {
         case .noPendingKeys: return word("internal.noPendingKeys")
         case .noMasterSecret(let forFinished): return word(forFinished ? "internal.noMasterSecret.finished" : "internal.noMasterSecret.keys")
         case .noKeyExchange: return word("internal.noKeyExchange")
-        case .noPeerKey(let peer): return word("internal.noPeerKey.\(peer.rawValue)")
+        case .noPeerKey(let peer): return word(peer == .client ? "internal.noPeerKey.client" : "internal.noPeerKey.server")
         case .resumedSessionWithoutSuite(let suite): return word("internal.resumedSessionWithoutSuite", ["suite": "\(suite)"])
         case .applicationDataBeforeHandshake: return word("internal.applicationDataBeforeHandshake")
         }
@@ -110,6 +115,7 @@ extension Explanations {
         switch reason {
         case .noTLSCipherSuiteInSSLv2Hello: return word("illegal.noTLSCipherSuiteInSSLv2Hello")
         case .curveTypeNotNamed(let type): return word("illegal.curveTypeNotNamed", ["type": "\(type)"])
+        case .duplicateKeyShareGroup: return word("illegal.duplicateKeyShareGroup")
         }
     }
 
@@ -150,6 +156,20 @@ extension Explanations {
             return word("countermeasure.versionMismatch", [
                 "found": "\(Self.hexByte(found.major)) \(Self.hexByte(found.minor))", "foundName": "\(found)",
                 "offered": "\(Self.hexByte(offered.major)) \(Self.hexByte(offered.minor))", "offeredName": "\(offered)"])
+        }
+    }
+
+    /// The catalogue's words for what a state accepts, when one message's name does not say it.
+    static func acceptsKey(_ state: TLSStateName) -> String? {
+        switch state {
+        case .start: "accepts.start"
+        case .expectCertificate: "accepts.expectCertificate"
+        case .expectCertificateRequestOrServerHelloDone: "accepts.expectCertificateRequestOrServerHelloDone"
+        case .expectClientCertificate: "accepts.expectClientCertificate"
+        case .connected: "accepts.connected"
+        case .closed: "accepts.closed"
+        case .failed: "accepts.failed"
+        default: nil
         }
     }
 
@@ -235,6 +255,7 @@ extension Explanations {
         "malformed.sslv2MessageType": "msg_type {type} is not CLIENT-HELLO (1), the only SSL 2.0 message a TLS server accepts (RFC 5246 Appendix E.2)",
         "malformed.ticketStateFlags": "the ticket's flags are {ems} and {etm}, not 0 or 1 (TLSLab's ticket state, after RFC 5077 §4's recommended layout)",
         "illegal.noTLSCipherSuiteInSSLv2Hello": "every cipher spec is an SSL 2.0 one and none a TLS suite (RFC 5246 Appendix E.2: TLS suites follow a zero byte); SSL 2.0 itself is never negotiated (RFC 6176)",
+        "illegal.duplicateKeyShareGroup": "two key_share entries for the same group: RFC 8446 §4.2.8 allows one share per group, so the server cannot be left to guess which one the client means",
         "illegal.curveTypeNotNamed": "curve_type {type}, not named_curve: RFC 8422 §5.4 deprecates explicit curves, so a server cannot make the client compute on a curve of its own choosing",
         "needsKeyExchange.notKnownYet": "its body depends on the key exchange, which no cipher suite has fixed yet (RFC 5246 §7.4.3, §7.4.7)",
         "needsKeyExchange.rsaHasNoServerKeyExchange": "RSA key transport has no ServerKeyExchange: RFC 5246 §7.4.3 says “It is not legal to send the ServerKeyExchange message for the following key exchange methods: RSA, DH_DSS, DH_RSA”; a client that took one could be led to encrypt to a weak temporary key (FREAK, 2015)",

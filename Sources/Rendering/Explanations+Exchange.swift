@@ -61,7 +61,7 @@ extension Explanations {
     /// Why a real peer's exchange failed, in one line of this catalogue.
     public func exchangeFailure(_ failure: ExchangeFailure) -> String {
         func say(_ key: String, _ values: [String: String] = [:]) -> String { self(key, values) ?? key }
-        func actor(_ a: Actor) -> String { say("actor.\(a.rawValue)") }
+        func actor(_ a: Actor) -> String { say(CatalogueKey.actor(a)) }
         func state(_ s: TLSStateName) -> String { s.rawValue }
         switch failure {
         case let .cannotConnect(host, port, error):
@@ -77,21 +77,33 @@ extension Explanations {
         case let .fatalAlertReceived(peer, alert):
             return say("exchange.fatalAlertReceived", ["peer": actor(peer), "alert": alert.name ?? "\(alert.rawValue)"])
         case let .fatalAlertSent(by, alert, cause):
-            return say("exchange.fatalAlertSent.\(by.rawValue)", ["alert": alert.name ?? "\(alert.rawValue)", "cause": alertCause(cause)])
+            return say(by == .client ? "exchange.fatalAlertSent.client" : "exchange.fatalAlertSent.server", ["alert": alert.name ?? "\(alert.rawValue)", "cause": alertCause(cause)])
         case .peerEndedHandshake(let peer):
             return say("exchange.peerEndedHandshake", ["peer": actor(peer)])
         case .closeNotifyBeforeRequest(let from):
-            return say("exchange.closeNotifyBeforeRequest.\(from.rawValue)")
+            return say(from == .client ? "exchange.closeNotifyBeforeRequest.client" : "exchange.closeNotifyBeforeRequest.server")
         case .closeNotifyMidConnection(let from):
             return say("exchange.closeNotifyMidConnection", ["peer": actor(from)])
         case let .couldNotSend(kind, error):
-            return say("exchange.couldNotSend.\(kind.rawValue)", ["error": self.failure(error)])
+            return say(kind == .request ? "exchange.couldNotSend.request" : "exchange.couldNotSend.response", ["error": self.failure(error)])
         case let .nothingReceived(kind, http2, error):
-            return say("exchange.nothingReceived.\(kind.rawValue)\(http2 ? ".http2" : "")", ["error": socketError(error)])
+            let key = switch (kind, http2) {
+            case (.request, false): "exchange.nothingReceived.request"
+            case (.request, true): "exchange.nothingReceived.request.http2"
+            case (.response, false): "exchange.nothingReceived.response"
+            case (.response, true): "exchange.nothingReceived.response.http2"
+            }
+            return say(key, ["error": socketError(error)])
         case let .requestTimedOut(ms, http2):
-            return say("exchange.requestTimedOut\(http2 ? ".http2" : "")", ["ms": "\(ms)"])
+            return say(http2 ? "exchange.requestTimedOut.http2" : "exchange.requestTimedOut", ["ms": "\(ms)"])
         case let .peerClosedBeforeMessage(peer, kind, started):
-            return say("exchange.peerClosedBeforeMessage.\(kind.rawValue)\(started ? ".started" : "")", ["peer": actor(peer)])
+            let key = switch (kind, started) {
+            case (.request, false): "exchange.peerClosedBeforeMessage.request"
+            case (.request, true): "exchange.peerClosedBeforeMessage.request.started"
+            case (.response, false): "exchange.peerClosedBeforeMessage.response"
+            case (.response, true): "exchange.peerClosedBeforeMessage.response.started"
+            }
+            return say(key, ["peer": actor(peer)])
         case .peerClosedMidConnection(let peer):
             return say("exchange.peerClosedMidConnection", ["peer": actor(peer)])
         case .requestHeadTooLong(let limit):
@@ -107,7 +119,7 @@ extension Explanations {
         case .http2SendFailed(nil):
             return say("exchange.http2SendBroke")
         case let .http2OwnGoAway(by, code, reason):
-            return say("exchange.http2OwnGoAway.\(by.rawValue)", ["code": code.name, "reason": TerminalText.escaped(reason)])
+            return say(by == .client ? "exchange.http2OwnGoAway.client" : "exchange.http2OwnGoAway.server", ["code": code.name, "reason": TerminalText.escaped(reason)])
         case let .http2PeerGoAway(peer, code, last, debug):
             let values = ["peer": actor(peer), "code": HTTP2ErrorCode(rawValue: code)?.name ?? "\(code)",
                           "last": "\(last)", "debug": TerminalText.escaped(debug)]

@@ -168,7 +168,7 @@ extension Explanations {
     func policyDecision(_ reasons: [TrustReason], firstFailure: ChainCheck?) -> String {
         let steps = reasons.isEmpty ? say("trust.noSteps") : trustReasons(reasons)
         guard let check = firstFailure else { return steps }
-        return steps + say("trust.firstFailure", ["kind": self("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
+        return steps + say("trust.firstFailure", ["kind": self(CatalogueKey.chainKind(check.kind)) ?? check.kind.rawValue,
                                                   "depth": "\(check.depth)", "detail": chainCheckDetail(check)])
     }
 

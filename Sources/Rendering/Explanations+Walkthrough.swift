@@ -55,6 +55,7 @@ extension Explanations {
         "walk.ack.data": "ACK from the {actor}: it acknowledges {count} more bytes of the {peer}'s stream, the bytes of {messages}. ack = {ack} is the sequence number of the next byte it expects; the segment carries no data.",
         "walk.ack.bytes": "ACK from the {actor}: it acknowledges {count} more bytes of the {peer}'s stream. ack = {ack} is the sequence number of the next byte it expects; the segment carries no data.",
         "walk.ack.atOnce": "The ACK leaves the moment the data arrives: TCP acknowledges below TLS, before the {actor}'s TLS layer has acted on the bytes — so the ACK travels on its own instead of riding on the {actor}'s next data.",
+        "walk.ack.atOncePlain": "The ACK leaves the moment the data arrives: TCP acknowledges on its own, before the {actor}'s application has read the bytes — so the ACK travels on its own instead of riding on the {actor}'s next data.",
         "walk.ack.delayed": "A delayed ACK: the {actor}'s TCP waited, hoping to ride on data of its own, and its delayed-ACK timer ran out first (RFC 9293 §3.8.6.3).",
         "walk.ack.fin": "ACK from the {actor}: it acknowledges the {peer}'s FIN (ack = the FIN's sequence number + 1 = {ack}). The {peer} → {actor} direction is now closed.",
         "walk.ack.syn": "ACK from the {actor}: it acknowledges the {peer}'s SYN (ack = its ISN + 1 = {ack}), the last of the three segments that open this connection.",
@@ -93,7 +94,10 @@ extension Explanations {
 
         // Segments the ladder draws without a sentence.
         "walk.tcp.rst": "RST: the {actor} aborts the connection at once — no FIN exchange, no TIME-WAIT; whatever was not yet delivered is lost (RFC 9293 §3.5.2, §3.5.3).",
-        "walk.tcp.injected": "The {actor} sends these bytes from the {peer}'s address and port, with the sequence numbers the receiver expects next: TCP cannot tell them from the {peer}'s own. Only TLS can notice, because each record's authentication covers its own sequence number (RFC 5246 §6.2.3).",
+        "walk.tcp.injected": "The {actor} sends these bytes from the {peer}'s address and port ({source}), with the sequence numbers the receiver expects next: TCP checks only those numbers, so it cannot tell them from the {peer}'s own.",
+        "walk.tcp.injectedForeign": "The {actor} sends these bytes from {source}, an address that is not its own, with the sequence numbers the receiver expects next: TCP checks only those numbers, so it cannot tell them from bytes that host really sent.",
+        "walk.tcp.injected.tls": "TLS can notice: every record carries a MAC or AEAD tag made with keys the {actor} does not have (RFC 5246 §6.2.3), so the receiver's TLS refuses forged records with bad_record_mac.",
+        "walk.tcp.injected.plain": "Nothing above TCP checks who sent them either: this connection carries no TLS, so the application takes them as they come. TLS would refuse them, because every record's MAC or AEAD tag needs keys the {actor} does not have (RFC 5246 §6.2.3).",
         "walk.dropped.afterAlertSent": "After a fatal alert nothing more is processed on this connection (RFC 5246 §7.2.2): the {actor}'s TCP still receives what was already in flight, and TLS ignores it.",
         "walk.dropped.afterAlertReceived": "After a fatal alert nothing more is processed on this connection (RFC 5246 §7.2.2): the {actor}'s TCP still receives what was already in flight, and TLS ignores it.",
         "walk.dropped.recordFailed": "A record whose authentication does not verify is never opened: the {actor} cannot tell what was inside, only that the bytes or the keys differ from what it expects, so it ends the connection (RFC 5246 §6.2.3.3).",
@@ -118,7 +122,7 @@ extension Explanations {
         "walk.tls.signatureValid": "The signature checks out with the public key from the {peer}'s certificate: whoever made it holds the matching private key, and the signed bytes arrived unchanged.",
         "walk.tls.signatureInvalid": "The signature does not match the signed bytes under the certificate's public key: the bytes were changed on the way, or the signer does not hold the certificate's private key. The handshake must stop.",
         "walk.tls.sameComputation": "The {actor} runs the same computation with its own copy of the inputs; if every input matches the {peer}'s, it now holds the same values — Finished will prove it.",
-        "walk.tls.rsaDecryption": "Only the holder of the server's private key can do this: the {actor} now has the premaster the {peer} chose, which never crossed the wire in the clear.",
+        "walk.tls.rsaDecryption": "Only the holder of the private key that belongs to the certificate the {peer} accepted can do this — here the {actor}, with its own key: it now has the premaster the {peer} chose, which never crossed the wire in the clear.",
         "walk.tls.agreement": "The {actor} combines its own private value with the {peer}'s public value; the {peer} does the same the other way round, and both arrive at the same premaster without it ever crossing the wire.",
         "walk.tls.verifyData": "verify_data: 12 bytes that only someone holding the master secret and the same handshake messages can compute; the receiver recomputes them to check.",
         "walk.pki.accepted": "The {actor} accepts the {peer}'s certificate chain under its trust policy (the ladder line says why); from here on it takes the public key in the leaf to be the {peer}'s.",

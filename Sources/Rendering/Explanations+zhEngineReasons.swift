@@ -66,6 +66,7 @@ extension Explanations {
         "malformed.sslv2MessageType": "msg_type 为 {type}，不是 CLIENT-HELLO (1)，而这是 TLS 服务器唯一接受的 SSL 2.0 消息（RFC 5246 附录 E.2）",
         "malformed.ticketStateFlags": "票据中的标志是 {ems} 和 {etm}，不是 0 或 1（TLSLab 的票据状态，按 RFC 5077 §4 推荐的布局）",
         "illegal.noTLSCipherSuiteInSSLv2Hello": "cipher_specs 中的每一项都是 SSL 2.0 的，没有一个是 TLS 密码套件（RFC 5246 附录 E.2：TLS 套件前面是一个零字节）；SSL 2.0 本身绝不协商（RFC 6176）",
+        "illegal.duplicateKeyShareGroup": "同一个组出现了两个 key_share 条目：RFC 8446 §4.2.8 规定每个组只能给一个共享值，免得服务器去猜客户端指的是哪一个",
         "illegal.curveTypeNotNamed": "curve_type 为 {type}，不是 named_curve：RFC 8422 §5.4 废弃了显式曲线，这样服务器就不能让客户端在它自选的曲线上计算",
         "needsKeyExchange.notKnownYet": "它的内容取决于密钥交换，而还没有密码套件确定密钥交换（RFC 5246 §7.4.3、§7.4.7）",
         "needsKeyExchange.rsaHasNoServerKeyExchange": "RSA 密钥传输没有 ServerKeyExchange：RFC 5246 §7.4.3 规定，对 RSA、DH_DSS、DH_RSA 这几种密钥交换方法发送 ServerKeyExchange 是不合法的；接受它的客户端可能被诱导用一把弱的临时密钥加密（FREAK，2015）",

@@ -36,7 +36,7 @@ public struct Explanations: Sendable {
     static let partyPlaceholders = ["receiver", "side", "actor", "sender"]
 
     /// A party's name ("client", "server", "eavesdropper"…: `actor.<name>`), itself when unknown.
-    public func actorName(_ rawValue: String) -> String { text["actor.\(rawValue)"] ?? rawValue }
+    public func actorName(_ rawValue: String) -> String { Actor(rawValue: rawValue).flatMap { text[CatalogueKey.actor($0)] } ?? rawValue }
 
     /// The catalogue in `language`.
     public static func catalogue(for language: Language) -> Explanations { language.explanations }

@@ -49,10 +49,10 @@ public struct LessonPage: Sendable {
     public var passed: Bool { problems.isEmpty && checks.allSatisfy(\.holds) }
 }
 
-extension TextRenderer {
+extension LadderPrinter {
     /// The lesson's opening: its title as the heading, the kind and name, the description.
-    public func lessonHeader(_ page: LessonPage) -> [String] {
-        let kind = explanations("lesson.kind.\(page.kind)") ?? page.kind
+    func lessonHeader(_ page: LessonPage) -> [String] {
+        let kind = CatalogueKey.lessonKind(page.kind).flatMap { explanations($0) } ?? page.kind
         var out = title(page.title)
         out.append(say("lesson.header", ["name": page.name, "kind": kind]))
         out += wrapped(page.description.trimmingTrailingWhitespace(), indent: 0)
@@ -60,7 +60,7 @@ extension TextRenderer {
     }
 
     /// The lesson's close: each expectation checked (PASS/FAIL), then the "try next" lines.
-    public func lessonFooter(_ page: LessonPage) -> [String] {
+    func lessonFooter(_ page: LessonPage) -> [String] {
         var out = ["", style(rule(say("lesson.showed")), .heading)]
         if page.isDemo {
             out += wrapped(say("lesson.demo"), indent: 0)

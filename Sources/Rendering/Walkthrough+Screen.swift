@@ -17,7 +17,7 @@ extension Walkthrough {
         layout(cursor, width: width, height: height).lines
     }
 
-    func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
+    func say(_ key: String, _ values: [String: String] = [:]) -> String { words.explanations(key, values) ?? key }
 
     func layout(_ cursor: Cursor, width: Int, height: Int) -> Painted {
         let width = max(width, 40), height = max(height, 12)
@@ -28,7 +28,7 @@ extension Walkthrough {
         let step = steps[index]
         let header = headerText(index: index, width: width)
         let footer = fit(footerText(cursor, width: width), width)
-        let columns = hasLadder ? renderer.columnHeader().map { fit(" " + $0, width) } : []
+        let columns = hasLadder ? printer.columnHeader().map { fit(" " + $0, width) } : []
         var top = [fit(header, width)] + columns
         if cursor.showHelp {
             let help = helpLines(width: width)
@@ -102,9 +102,9 @@ extension Walkthrough {
     func paneLines(_ cursor: Cursor, step: Step, width: Int) -> [String] {
         if cursor.showKnowledge {
             // The table without its remarks (whole sentences or none): the table is what must fit.
-            let table = renderer.knowledgePanel(document.knowledge(after: step.eventIndex), moment: "knowledge.soFar", remarks: false)
+            let table = printer.knowledgePanel(document.knowledge(after: step.eventIndex), moment: "knowledge.soFar", remarks: false)
                 .filter { !$0.isEmpty }
-            let notes = StepTeacher.unreadByTLS(trace, upTo: step.eventIndex, renderer: renderer)
+            let notes = StepTeacher.unreadByTLS(trace, upTo: step.eventIndex, words: words)
             return table.map { fit($0, width) } + notes.flatMap { wrap($0, width) }
         }
         return (cursor.showBytes ? step.detailWithBytes : step.detail).flatMap { wrap($0, width) }
@@ -115,7 +115,7 @@ extension Walkthrough {
         guard steps[index].kind == .event || steps[index].kind == .phaseSummary else { return nil }
         let eventIndex = steps[index].eventIndex
         for e in trace.events.prefix(eventIndex + 1).reversed() {
-            if case .phase(let phase) = e.kind { return renderer.explanations.phaseName(phase, connection: e.connection) }
+            if case .phase(let phase) = e.kind { return words.explanations.phaseName(phase, connection: e.connection) }
         }
         return nil
     }

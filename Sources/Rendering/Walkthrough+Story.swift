@@ -5,16 +5,16 @@ import Trace
 /// The walk's opening screen (the story of the run, the parties, the keys), read off the trace's
 /// facts and worded by the catalogue, and the stop that closes each phase with the document's summary.
 extension Walkthrough {
-    static func opening(title: String, about: String?, page: LessonPage?, trace: Trace, renderer: TextRenderer) -> Step {
-        func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
-        func party(_ actor: Actor) -> String { say("party.\(actor.rawValue)") }
+    static func opening(title: String, about: String?, page: LessonPage?, trace: Trace, words: RunDocumentBuilder) -> Step {
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { words.explanations(key, values) ?? key }
+        func party(_ actor: Actor) -> String { say(CatalogueKey.party(actor)) }
         // A lesson opens with its own title; its file name follows in the lesson line.
         let headingTitle = say("walk.opening.title", ["title": page?.title ?? title])
         let heading = "── " + headingTitle + " ──"
         var detail: [String] = []
         if let about { detail.append(about) }
         if let page {
-            let kind = renderer.explanations("lesson.kind.\(page.kind)") ?? page.kind
+            let kind = CatalogueKey.lessonKind(page.kind).flatMap { words.explanations($0) } ?? page.kind
             detail.append(say("lesson.header", ["name": page.name, "kind": kind]))
             detail += page.description.trimmingTrailingWhitespace().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             detail.append("")
@@ -38,7 +38,7 @@ extension Walkthrough {
         var phases: [String] = []
         for e in trace.events {
             guard case .phase(let phase) = e.kind else { continue }
-            let name = renderer.explanations.phaseName(phase, connection: e.connection)
+            let name = words.explanations.phaseName(phase, connection: e.connection)
             if phases.last != name { phases.append(name) }
         }
         if !phases.isEmpty { detail.append(say("walk.story.phases", ["phases": phases.joined(separator: " → ")])) }
@@ -50,18 +50,18 @@ extension Walkthrough {
         for binding in keyBindings {
             detail.append("  " + DisplayWidth.padded(binding.keys, to: keyWidth) + "   " + say(binding.meaning))
         }
-        let ladder = DisplayWidth.columns(heading) > renderer.width
-            ? HexdumpRenderer(width: renderer.width).wrap(heading, continuationIndent: 3) : [heading]
+        let ladder = DisplayWidth.columns(heading) > words.width
+            ? HexdumpRenderer(width: words.width).wrap(heading, continuationIndent: 3) : [heading]
         return Step(kind: .opening, eventIndex: 0, ladder: ladder, detail: detail, detailWithBytes: detail, label: headingTitle)
     }
 
     /// The stop that closes a phase: a row "✓ phase" and what the phase achieved (the document's summary).
-    static func phaseSummary(_ summary: RunDocument.PhaseSummary, trace: Trace, renderer: TextRenderer) -> Step {
-        let name = renderer.explanations.phaseName(summary.phase, connection: summary.connection)
+    static func phaseSummary(_ summary: RunDocument.PhaseSummary, trace: Trace, words: RunDocumentBuilder, printer: LadderPrinter) -> Step {
+        let name = words.explanations.phaseName(summary.phase, connection: summary.connection)
         let last = summary.events.upperBound - 1
-        let label = "✓ " + renderer.say("walk.summary.heading", ["phase": name])
-        let row = renderer.row(renderer.time(trace.events[last].time), label)
-        return Step(kind: .phaseSummary, eventIndex: last, ladder: lines(renderer.print(row)), detail: summary.sentences,
+        let label = "✓ " + words.say("walk.summary.heading", ["phase": name])
+        let row = words.row(words.time(trace.events[last].time), label)
+        return Step(kind: .phaseSummary, eventIndex: last, ladder: lines(printer.print(row)), detail: summary.sentences,
                     detailWithBytes: summary.sentences, label: label,
                     lines: summary.sentences.map { LadderEntry(.sentence($0, indent: 0), .explanation) })
     }

@@ -10,7 +10,7 @@ import Trace
 /// from the catalogue (`walk.…`).
 struct StepTeacher {
     let trace: Trace
-    let renderer: TextRenderer
+    let words: RunDocumentBuilder
 
     /// One direction of one connection's byte stream.
     struct Direction: Hashable {
@@ -30,9 +30,9 @@ struct StepTeacher {
     /// The run used TLS (read once: every HTTP step asks, and the summary reads the whole trace).
     let usedTLS: Bool
 
-    init(trace: Trace, renderer: TextRenderer) {
+    init(trace: Trace, words: RunDocumentBuilder) {
         self.trace = trace
-        self.renderer = renderer
+        self.words = words
         usedTLS = trace.summary.usedTLS
         var owner = trace.participants
         for e in trace.events {
@@ -41,10 +41,10 @@ struct StepTeacher {
         self.owner = owner
     }
 
-    func say(_ key: String, _ values: [String: String] = [:]) -> String { renderer.explanations(key, values) ?? key }
+    func say(_ key: String, _ values: [String: String] = [:]) -> String { words.explanations(key, values) ?? key }
 
     /// A party's name in the catalogue's words.
-    func party(_ actor: Actor) -> String { renderer.explanations("party.\(actor.rawValue)") ?? actor.rawValue }
+    func party(_ actor: Actor) -> String { words.explanations(CatalogueKey.party(actor)) ?? actor.rawValue }
 
     /// The sentences for event `index` (empty when the ladder already explains it), whose ladder
     /// kind is `kind` (a segment's sender and receiver come from it). Call in order.
@@ -57,7 +57,16 @@ struct StepTeacher {
             guard case .message(_, let receiver, _, _) = kind else { return [] }
             return segmentSentences(p, actor: event.actor, receiver: receiver, index: index)
         case .tcp(.injected(let p)) where event.actor == .attacker:
-            return [say("walk.tcp.injected", ["actor": party(event.actor), "peer": party(owner[p.source] ?? .client)])]
+            // The forged source address: a party's of this run, or a host that is not in it.
+            var values = ["actor": party(event.actor), "source": "\(p.source)"]
+            let spoofed: String
+            if let victim = owner[p.source], victim != event.actor {
+                values["peer"] = party(victim)
+                spoofed = say("walk.tcp.injected", values)
+            } else {
+                spoofed = say("walk.tcp.injectedForeign", values)
+            }
+            return [spoofed, say(usedTLS ? "walk.tcp.injected.tls" : "walk.tcp.injected.plain", values)]
         case .dropped(let undelivered):
             // The simulation's reason keys, each with its walkthrough sentence (literal keys: one grep finds both).
             let key = switch undelivered.reason.key {
@@ -108,7 +117,7 @@ struct StepTeacher {
                 return []
             }
         case .compute(_, let duration):
-            return [say("walk.compute", with(["duration": TextRenderer.timeText(duration)]))]
+            return [say("walk.compute", with(["duration": RunDocument.timeText(duration)]))]
         case .http(.requestSent):
             return [say(usedTLS ? "walk.http.request" : "walk.http.requestPlain", who)]
         case .http(.requestRetried):
@@ -160,7 +169,8 @@ struct StepTeacher {
             if let acknowledged {
                 let key = acknowledged.names.isEmpty ? "walk.ack.bytes" : "walk.ack.data"
                 out.append(say(key, with(["count": "\(acknowledged.count)", "messages": acknowledged.names, "ack": "\(ack)"])))
-                out.append(say(cause(before: index, actor: actor) == .delayedACK ? "walk.ack.delayed" : "walk.ack.atOnce", values))
+                let atOnce = usedTLS ? "walk.ack.atOnce" : "walk.ack.atOncePlain"
+                out.append(say(cause(before: index, actor: actor) == .delayedACK ? "walk.ack.delayed" : atOnce, values))
                 return out
             }
             let reason: String
@@ -174,8 +184,8 @@ struct StepTeacher {
             return [say("walk.ack.nothingNew", with(["ack": "\(ack)"])), reason]
         }
         // A segment with data: which stream bytes and which messages.
-        let carried = renderer.layout.carried(p)
-        let names = carried.map { renderer.spanName($0.span.content) }.joined(separator: say("list.separator"))
+        let carried = words.layout.carried(p)
+        let names = carried.map { words.spanName($0.span.content) }.joined(separator: say("list.separator"))
         if let first = isn[outgoing].map({ $0 &+ 1 }) {
             let offset = Int(s.seq.rawValue &- first)
             out.append(say(names.isEmpty ? "walk.segment.bytes" : "walk.segment.data",
@@ -199,7 +209,7 @@ struct StepTeacher {
         for span in spans {
             let start = Int(from &- span.firstSequence), end = start + Int(to &- from)
             guard span.offset < end, span.offset + span.length > start else { continue }
-            let name = renderer.spanName(span.content)
+            let name = words.spanName(span.content)
             if names.last != name { names.append(name) }
         }
         return names.joined(separator: say("list.separator"))
@@ -255,7 +265,7 @@ struct StepTeacher {
 
     /// For the knowledge panel at event `last`: handshake messages whose bytes a side's TCP has
     /// already acknowledged but its TLS layer has not read yet — the table counts only what TLS read.
-    static func unreadByTLS(_ trace: Trace, upTo last: Int, renderer: TextRenderer) -> [String] {
+    static func unreadByTLS(_ trace: Trace, upTo last: Int, words: RunDocumentBuilder) -> [String] {
         guard !trace.hasAttacker, last < trace.events.count else { return [] }
         var out: [String] = []
         for receiver in [Actor.client, .server] {
@@ -282,15 +292,15 @@ struct StepTeacher {
             }.sorted { $0.offset < $1.offset }
             let acknowledged = spans.filter { Int(acked &- $0.firstSequence) >= $0.offset + $0.length }
             guard acknowledged.count > read else { continue }
-            let names = acknowledged[read...].map { renderer.spanName($0.content) }.joined(separator: renderer.explanations("list.separator") ?? ", ")
+            let names = acknowledged[read...].map { words.spanName($0.content) }.joined(separator: words.explanations("list.separator") ?? ", ")
             let readAt = trace.events[(last + 1)...].first { e in
                 guard e.actor == receiver, e.connection == 0, case .tls(.handshakeReceived) = e.kind else { return false }
                 return true
             }
-            let name = renderer.explanations("party.\(receiver.rawValue)") ?? receiver.rawValue
+            let name = words.explanations(CatalogueKey.party(receiver)) ?? receiver.rawValue
             var values = ["actor": name, "messages": names]
-            values["time"] = readAt.map { TextRenderer.timeText($0.time) }
-            out.append(renderer.explanations(readAt == nil ? "walk.knowledge.unreadNever" : "walk.knowledge.unread", values) ?? "")
+            values["time"] = readAt.map { RunDocument.timeText($0.time) }
+            out.append(words.explanations(readAt == nil ? "walk.knowledge.unreadNever" : "walk.knowledge.unread", values) ?? "")
         }
         return out
     }

@@ -44,6 +44,8 @@ public struct Walkthrough: Sendable {
         public var message: MessageBytes? = nil
         /// The step's words: the row's text, a heading's title, unwrapped (no time, no rails).
         public var label: String = ""
+        /// A message or segment step's label as typed parts (flags, seq, ack, len, message name, size).
+        public var labelParts: [LadderEntry.LabelPart] = []
         /// The step's detail as typed entries (normal detail): values, sentences, headings.
         public var lines: [LadderEntry] = []
 
@@ -60,7 +62,9 @@ public struct Walkthrough: Sendable {
     public var title: String
     public var steps: [Step]
     let trace: Trace
-    let renderer: TextRenderer
+    /// The document's words for this screen (normal detail) and the ladder printer it draws with.
+    let words: RunDocumentBuilder
+    let printer: LadderPrinter
     /// The run's document the steps are cut from.
     public let document: RunDocument
     /// False for a lesson without a ladder (an ATS decision): no column header.
@@ -76,22 +80,23 @@ public struct Walkthrough: Sendable {
         self.title = title
         self.trace = trace
         hasLadder = !trace.isATSDecision
-        var bytes = TextRenderer(verbosity: .bytes, width: width, color: false, explanations: explanations)
-        bytes.ladderStyle = .walkthrough
-        bytes.fullValues = fullValues
         // One column is the current step's marker (▶).
-        bytes.width = max(20, width - 1)
-        bytes = bytes.prepared(for: trace)
+        let screenWidth = max(20, width - 1)
+        let layout = LadderLayout(trace: trace, width: screenWidth, walkthrough: true)
+        let bytes = RunDocumentBuilder(verbosity: .bytes, width: screenWidth, explanations: explanations, fullValues: fullValues,
+                                       layout: layout, ladderStyle: .walkthrough)
         var normal = bytes
         normal.verbosity = .normal
-        renderer = normal
-        ladderPrefixWidth = normal.layout.timeWidth + 2 + normal.layout.ladderWidth + 2
+        words = normal
+        let printer = LadderPrinter(width: screenWidth, color: false, explanations: explanations, layout: layout, ladderStyle: .walkthrough)
+        self.printer = printer
+        ladderPrefixWidth = layout.timeWidth + 2 + layout.ladderWidth + 2
         // The run's document, once: every step stands on its own, so an explanation is repeated
         // wherever its kind comes again.
         let document = bytes.document(for: trace, explainingEveryStep: true, summarizingPhases: true)
         self.document = document
-        var steps = [Self.opening(title: title, about: about, page: page, trace: trace, renderer: normal)]
-        var teacher = StepTeacher(trace: trace, renderer: normal)
+        var steps = [Self.opening(title: title, about: about, page: page, trace: trace, words: normal)]
+        var teacher = StepTeacher(trace: trace, words: normal)
         // A phase's summary closes it, just before the next phase's heading (or the outcome).
         var summaries = document.summaries[...]
         for entry in document.steps {
@@ -100,11 +105,11 @@ public struct Walkthrough: Sendable {
             let taught = teacher.sentences(for: index, kind: entry.kind)
             if case .phaseHeading = entry.kind {
                 while let summary = summaries.first, summary.events.upperBound <= index {
-                    steps.append(Self.phaseSummary(summary, trace: trace, renderer: normal))
+                    steps.append(Self.phaseSummary(summary, trace: trace, words: normal, printer: printer))
                     summaries.removeFirst()
                 }
             }
-            guard var step = Self.step(entry, event, trace: trace, renderer: normal) else { continue }
+            guard var step = Self.step(entry, event, trace: trace, words: normal, printer: printer) else { continue }
             if !taught.isEmpty {
                 step.detail += taught
                 step.detailWithBytes += taught
@@ -118,19 +123,19 @@ public struct Walkthrough: Sendable {
             }
             steps.append(step)
         }
-        steps += summaries.map { Self.phaseSummary($0, trace: trace, renderer: normal) }
+        steps += summaries.map { Self.phaseSummary($0, trace: trace, words: normal, printer: printer) }
         let last = max(0, trace.events.count - 1)
         if !trace.isLessonOnly {
             let outcome = normal.outcome(trace).filter { !$0.isBlank }
             if let head = outcome.first {
                 let rest = Array(outcome.dropFirst())
-                let detail = Self.lines(normal.print(rest)).filter { !$0.isEmpty }
-                steps.append(Step(kind: .closing, eventIndex: last, ladder: Self.lines(normal.print(head)), detail: detail,
+                let detail = Self.lines(printer.print(rest)).filter { !$0.isEmpty }
+                steps.append(Step(kind: .closing, eventIndex: last, ladder: Self.lines(printer.print(head)), detail: detail,
                                   detailWithBytes: detail, label: head.text, lines: rest))
             }
         }
         if let page {
-            let close = normal.lessonFooter(page).filter { !$0.isEmpty }
+            let close = printer.lessonFooter(page).filter { !$0.isEmpty }
             if let head = close.first {
                 let rest = Array(close.dropFirst())
                 steps.append(Step(kind: .closing, eventIndex: last, ladder: [head], detail: rest, detailWithBytes: rest,
@@ -143,7 +148,7 @@ public struct Walkthrough: Sendable {
     /// One event's step from its document entry: the ladder row (or heading) and the detail. An
     /// event the renderer shows only as detail (a signature checked, a value derived) gets a row of
     /// its own at its actor's rail.
-    static func step(_ entry: RunDocument.Step, _ event: TraceEvent, trace: Trace, renderer: TextRenderer) -> Step? {
+    static func step(_ entry: RunDocument.Step, _ event: TraceEvent, trace: Trace, words: RunDocumentBuilder, printer: LadderPrinter) -> Step? {
         let all = Array(entry.entries.drop(while: \.isBlank))
         guard let headIndex = all.firstIndex(where: { !$0.bytesOnly }) else { return nil }
         let head = all[headIndex]
@@ -155,29 +160,31 @@ public struct Walkthrough: Sendable {
         switch head.form {
         case .heading(_, let line):
             // A long heading wraps like a row: every word of a phase's name stays whole.
-            ladder = DisplayWidth.columns(line) > renderer.width
-                ? HexdumpRenderer(width: renderer.width).wrap(line, continuationIndent: 3) : [line]
+            ladder = DisplayWidth.columns(line) > printer.width
+                ? HexdumpRenderer(width: printer.width).wrap(line, continuationIndent: 3) : [line]
         case .row:
-            ladder = lines(renderer.print(head))
+            ladder = lines(printer.print(head))
             mark = head.mark
         case _ where trace.isATSDecision:
-            ladder = lines(renderer.print(head))
+            ladder = lines(printer.print(head))
         default:
             let actor: Actor? = [.client, .server, .attacker].contains(event.actor) ? event.actor : nil
-            let row = renderer.row(renderer.time(event.time), at: actor, String(head.text.drop { $0 == " " }))
-            ladder = lines(renderer.print(row))
+            let row = words.row(words.time(event.time), at: actor, String(head.worded(in: words.explanations).drop { $0 == " " }))
+            ladder = lines(printer.print(row))
             mark = row.mark
         }
-        var withBytes = lines(renderer.print(rest))
+        var withBytes = lines(printer.print(rest))
         if let segment = entry.segment {
             // `x` on a segment shows its TCP header field by field (its payload's messages have their own bytes).
-            withBytes.append(renderer.say("walk.bytes.tcpHeader", ["header": "\(segment.bytes.count)", "payload": "\(payloadCount(event))"]))
-            withBytes += HexdumpRenderer(width: renderer.width - 2, reassembledHeading: renderer.say("hexdump.reassembled"),
-                                         lengthTemplate: renderer.say("hexdump.length")).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
+            withBytes.append(words.say("walk.bytes.tcpHeader", ["header": "\(segment.bytes.count)", "payload": "\(payloadCount(event))"]))
+            withBytes += HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
+                                         lengthTemplate: words.say("hexdump.length")).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
         }
-        return Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(renderer.print(normal)),
-                    detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
-                    label: String(head.text.drop { $0 == " " }), lines: normal)
+        var step = Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(printer.print(normal)),
+                        detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
+                        label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
+        step.labelParts = head.label
+        return step
     }
 
     /// The payload length of the segment an event sends, loses or injects.

@@ -220,7 +220,7 @@ enum ExpectationReader {
                         case .text: fact = .string(try sv.string())
                         }
                     }
-                    out.append(Expectation(key: "summary.\(k)", value: fact, line: sv.line, column: sv.column))
+                    out.append(Expectation(key: ScenarioError.keyPath("summary", k), value: fact, line: sv.line, column: sv.column))
                 }
                 continue
             }

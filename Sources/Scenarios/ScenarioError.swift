@@ -21,6 +21,9 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         "\(file):\(line):\(column): \(path.isEmpty ? "" : path + ": ")\(message)"
     }
+    /// The dotted path of `key` inside the section `parent` (`http` and `response`: `http.response`).
+    /// A lesson file's key path, not a catalogue key.
+    static func keyPath(_ parent: String, _ key: String) -> String { [parent, key].joined(separator: ".") }
 }
 
 /// Near-miss spelling suggestions.

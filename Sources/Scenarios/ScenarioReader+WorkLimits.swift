@@ -74,7 +74,7 @@ extension ScenarioReader {
         let http = top["http"].flatMap { try? $0.mapping(Self.httpKeys) }
         func fail(_ key: String, _ message: String) -> ScenarioError {
             if let http, http.has(key) { return http.keyError(key, message) }
-            return ScenarioError(file: file, line: 1, column: 1, path: "http.\(key)", message: message)
+            return ScenarioError(file: file, line: 1, column: 1, path: ScenarioError.keyPath("http", key), message: message)
         }
         let requestsKey = http?.has("requests") == true ? "requests" : "request"
         if requests.count > LessonWorkLimits.maximumRequests {
@@ -118,7 +118,7 @@ extension ScenarioReader {
 
     private func attackerError(_ top: YAMLMapping, key: String, _ message: String) -> ScenarioError {
         if let a = top["attacker"], let m = try? a.mapping(Self.attackerKeys) { return m.keyError(key, message) }
-        return ScenarioError(file: file, line: 1, column: 1, path: "attacker.\(key)", message: message)
+        return ScenarioError(file: file, line: 1, column: 1, path: ScenarioError.keyPath("attacker", key), message: message)
     }
 
     static let attackerKeys = ["kind", "certificate", "message", "sender", "offset", "value", "suites", "record",

@@ -31,7 +31,7 @@ enum PassiveAnalysis {
         }
         return [.learned(secret: .preMasterSecret, value: decrypted,
                          how: Sentence("how.premaster.decrypted"))]
-            + open(tls, preMaster: decrypted, from: "decrypted")
+            + open(tls, preMaster: decrypted, from: .decrypted)
     }
 
     /// Tries every seed of the weak generator until one reproduces the client_random seen on the
@@ -53,7 +53,7 @@ enum PassiveAnalysis {
                 }
                 let v = hello.clientVersion
                 let preMaster = [v.major, v.minor] + generator.bytes(count: 46)
-                let opened = open(tls, preMaster: preMaster, from: "regenerated")
+                let opened = open(tls, preMaster: preMaster, from: .regenerated)
                 if opened.isEmpty { return events + [.failed(Sentence("failed.regeneratedDidNotOpen"))] }
                 events.append(.learned(secret: .preMasterSecret, value: preMaster,
                                        how: Sentence("how.premaster.regenerated", ["seed": "\(seed)"])))
@@ -64,14 +64,23 @@ enum PassiveAnalysis {
     }
 
     /// Opens the recorded records with a premaster; empty when the Finished does not verify.
-    /// `from`: how the premaster was obtained ("decrypted", "regenerated").
-    static func open(_ tls: RecordedTLS, preMaster: [UInt8], from: String) -> [AttackEvent] {
+    /// `from`: how the premaster was obtained.
+    static func open(_ tls: RecordedTLS, preMaster: [UInt8], from: PreMasterSource) -> [AttackEvent] {
         guard let master = tls.masterSecret(preMaster: preMaster) else { return [] }
         // RFC 7627: with extended master secret the PRF seed is the session hash of the recorded
         // handshake messages, not the two randoms.
-        let seed = tls.extendedMasterSecret ? "sessionHash" : "randoms"
-        return open(tls, master: master, how: Sentence("how.master.\(seed).\(from)"))
+        let key = switch (tls.extendedMasterSecret, from) {
+        case (false, .decrypted): "how.master.randoms.decrypted"
+        case (false, .regenerated): "how.master.randoms.regenerated"
+        case (true, .decrypted): "how.master.sessionHash.decrypted"
+        case (true, .regenerated): "how.master.sessionHash.regenerated"
+        }
+        return open(tls, master: master, how: Sentence(key))
     }
+
+    /// How the eavesdropper obtained a premaster: decrypted with a stolen key, or regenerated
+    /// from a predictable generator's seed.
+    enum PreMasterSource { case decrypted, regenerated }
 
     static func open(_ tls: RecordedTLS, master: [UInt8], how: Sentence) -> [AttackEvent] {
         guard let opened = tls.open(master: master), opened.finishedVerified else { return [] }

@@ -32,5 +32,18 @@ public enum ComputeOperation: Sendable, Hashable {
         }
     }
 
-    public var key: String { "compute." + identifier }
+    /// The catalogue key that names it, one literal per operation.
+    public var key: String {
+        switch self {
+        case .rsaPublicKeyEncryption: return "compute.rsaPublicKeyEncryption"
+        case .rsaPrivateKeyDecryption: return "compute.rsaPrivateKeyDecryption"
+        case .dhAgreement: return "compute.dhAgreement"
+        case .ecdhAgreement: return "compute.ecdhAgreement"
+        case .rsaSignature: return "compute.rsaSignature"
+        case .rsaSignatureCheck: return "compute.rsaSignatureCheck"
+        case .ecdsaSignature: return "compute.ecdsaSignature"
+        case .ecdsaSignatureCheck: return "compute.ecdsaSignatureCheck"
+        case .certificateSignatureChecks: return "compute.certificateSignatureChecks"
+        }
+    }
 }

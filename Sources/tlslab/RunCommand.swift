@@ -105,6 +105,30 @@ struct ListCommand: ParsableCommand {
 extension BuiltInRun {
     /// The run's one-line summary in the catalogue's language (`run.summary.NAME`).
     func summary(in explanations: Explanations) -> String {
-        explanations("run.summary.\(rawValue)") ?? summary
+        let key = switch self {
+        case .rsa: "run.summary.rsa"
+        case .dhe: "run.summary.dhe"
+        case .ecdhe: "run.summary.ecdhe"
+        case .wrongHost: "run.summary.wrong-host"
+        case .untrusted: "run.summary.untrusted"
+        case .lossy: "run.summary.lossy"
+        case .httpPlain: "run.summary.http-plain"
+        case .keyTheftRSA: "run.summary.key-theft-rsa"
+        case .keyTheftDHE: "run.summary.key-theft-dhe"
+        case .keyTheftECDHE: "run.summary.key-theft-ecdhe"
+        case .weakRandom: "run.summary.weak-random"
+        case .mitm: "run.summary.mitm"
+        case .mitmTrusting: "run.summary.mitm-trusting"
+        case .tamperServerHello: "run.summary.tamper-serverhello"
+        case .strip: "run.summary.strip"
+        case .replay: "run.summary.replay"
+        case .http10: "run.summary.http10"
+        case .keepAlive: "run.summary.keep-alive"
+        case .pipelining: "run.summary.pipelining"
+        case .resumption: "run.summary.resumption"
+        case .h2: "run.summary.h2"
+        case .h2c: "run.summary.h2c"
+        }
+        return explanations(key) ?? summary
     }
 }

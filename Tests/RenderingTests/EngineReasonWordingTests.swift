@@ -39,7 +39,7 @@ struct EngineReasonWordingTests {
         .zeroLengthFragment(.alert), .recordMajorVersion(2), .changeCipherSpecValue(7), .unknownServerNameType(1),
         .serverProtocolNameCount(2), .sslv2MessageType(4), .ticketStateFlags(extendedMasterSecret: 2, encryptThenMAC: 0),
     ]
-    static let illegal: [IllegalParameterReason] = [.noTLSCipherSuiteInSSLv2Hello, .curveTypeNotNamed(.explicitChar2)]
+    static let illegal: [IllegalParameterReason] = [.noTLSCipherSuiteInSSLv2Hello, .curveTypeNotNamed(.explicitChar2), .duplicateKeyShareGroup]
     static let needsKeyExchange: [KeyExchangeUnavailable] = [.notKnownYet, .rsaHasNoServerKeyExchange]
     static let dh: [DHPublicValueFault] = [.atMostOne, .atLeastPMinusOne, .longerThanPrime(bytes: 257, limit: 256), .notInPrimeOrderSubgroup]
     static let ecdh: [ECDHPublicKeyFault] = [.wrongLength(have: 64, need: 65), .notUncompressed(formatByte: 2), .notOnCurve, .lowOrder]

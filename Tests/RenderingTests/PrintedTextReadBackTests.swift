@@ -35,6 +35,7 @@ struct PrintedTextReadBackTests {
         (try! Regex("──▶|◀──"), "matches the text ladder's arrow words"),
         (try! Regex(#"hasPrefix\("\s+"\)|hasPrefix\(time\)|dropFirst\(ladderPrefixWidth"#), "classifies a printed line by its indentation or its time column"),
         (try! Regex(#"split\(separator: " "\)\.count"#), "decides by counting words what is a sentence"),
+        (try! Regex(#"(?:^|[^A-Za-z0-9_])TextRenderer(?:[^A-Za-z0-9_]|$)"#), "depends on the text renderer (build with RunDocumentBuilder, print ladder lines with LadderPrinter)"),
     ] }
 
     static func offences(in text: String) -> [String] {
@@ -76,8 +77,31 @@ struct PrintedTextReadBackTests {
         #"if first.hasPrefix(time) || first.hasPrefix("──") || trace.isATSDecision {"#,
         #"let lines = TextRenderer(width: width).render(trace)"#,
         #"let ladder = renderer.render(trace)"#,
+        #"let panels = !trace.isLessonOnly && !TextRenderer.isOneSided(trace) && !trace.events.isEmpty"#,
+        #"static func step(_ entry: RunDocument.Step, _ event: TraceEvent, trace: Trace, renderer: TextRenderer) -> Step? {"#,
     ])
     func theRulesCatchTheOldReadBack(line: String) {
         #expect(!Self.offences(in: line).isEmpty, "not caught: \(line)")
+    }
+
+    /// The document is built outside the terminal printer: `Sources/Rendering/Document` (the
+    /// document, its builder and the wording of every step) names neither the text renderer nor
+    /// the ladder printer, and draws no rails (the section rule's `─` is a heading's words).
+    @Test func theDocumentIsBuiltWithoutThePrinter() throws {
+        let folder = Self.sources.appendingPathComponent("Document")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(names.contains("RunDocumentBuilder.swift"), "\(names)")
+        let printer = try Regex(#"(?:^|[^A-Za-z0-9_])(?:TextRenderer|LadderPrinter)(?:[^A-Za-z0-9_]|$)|(?:^|[^A-Za-z0-9_])rails\(|columnHeader\(|fitToWidth|\.print\("#)
+        // The rule catches what the builder did while it was the text renderer's extension.
+        #expect("let r = TextRenderer(width: 100).prepared(for: trace)".contains(printer))
+        #expect("lines += LadderPrinter.wrapWords(text, width: 80, indent: 2)".contains(printer))
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let code = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+            for (i, line) in code.enumerated() {
+                #expect(!line.contains(printer), "Document/\(name):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ struct WalkthroughSegmentBytesTests {
     func xOnASegmentShowsItsHeader(explanations: Explanations) throws {
         let trace = Simulation(try BuiltInRun.rsa.setup(seed: 1)).run()
         let walk = Walkthrough(title: "rsa", trace: trace, width: 120, explanations: explanations)
-        let document = walk.renderer.document(for: trace)
+        let document = walk.words.document(for: trace)
         var segments = 0
         for step in walk.steps where step.kind == .event {
             guard case .tcp(.sent(let p)) = trace.events[step.eventIndex].kind else { continue }

@@ -297,7 +297,8 @@ struct EngineRSAVersionAndPSSTests {
         #expect(reasons == [.versionMismatch(found: .tls10, offered: .tls12)], "\(reasons)")
         for case .derived(.rsaPreMasterDecryption(_, let decrypted, let used)) in afterKeyExchange.events {
             #expect(decrypted == preMaster, "the block decrypted fine")
-            #expect(used != preMaster && used.prefix(2) == [3, 3], "a random premaster with the offered version")
+            // RFC 5246 §7.4.7.1: client_version ‖ M[2..47] — the decrypted bytes under the offered version.
+            #expect(used == [3, 3] + preMaster.dropFirst(2), "the offered version in front of the decrypted bytes 2–47")
         }
         #expect(server.masterSecret != rogue.masterSecret)
 

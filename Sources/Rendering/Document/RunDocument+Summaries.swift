@@ -14,7 +14,7 @@ extension RunDocument {
     }
 }
 
-extension TextRenderer {
+extension RunDocumentBuilder {
     /// The summary of each phase of `trace` that says something: a phase ends where the next begins.
     func phaseSummaries(_ trace: Trace) -> [RunDocument.PhaseSummary] {
         var out: [RunDocument.PhaseSummary] = []
@@ -38,9 +38,9 @@ extension TextRenderer {
     /// the close (TIME-WAIT until when), an HTTP exchange (requests and responses); nil for the rest.
     func phaseSummarySentences(_ phase: Phase, connection: Int, events range: Range<Int>, trace: Trace) -> [String]? {
         guard range.count > 1 else { return nil }
-        func party(_ actor: Actor) -> String { say("party.\(actor.rawValue)") }
+        func party(_ actor: Actor) -> String { say(CatalogueKey.party(actor)) }
         let events = trace.events[range]
-        let ms = { (t: Int64) in TextRenderer.timeText(t) }
+        let ms = { (t: Int64) in RunDocument.timeText(t) }
         var lines: [String] = []
         switch phase {
         case .tcpOpen:

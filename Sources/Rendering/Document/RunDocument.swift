@@ -7,8 +7,10 @@ import Trace
 /// with its kind (a message or segment from one party to another on a connection, a party's own
 /// action, a phase heading, a note beside every column), its time, what the ladder shows for it as
 /// typed entries (row, values, sentences, bytes) and the handshake bytes or TCP header it sends
-/// with their dissection; what each phase achieved (`summaries`); the knowledge after any step. The terminal ladder prints it (`TextRenderer.render`), the walkthrough cuts it into
-/// stops and the HTML page draws it: none of them reads another's printed lines.
+/// with their dissection; what each phase achieved (`summaries`); the knowledge after any step.
+/// `RunDocumentBuilder` builds it in the catalogue's words; the terminal ladder prints it
+/// (`LadderPrinter`, through `TextRenderer.render`), the walkthrough cuts it into stops and the
+/// HTML page draws it: none of them reads another's printed lines.
 public struct RunDocument: Sendable {
     public struct Step: Sendable {
         public enum Kind: Sendable, Hashable {
@@ -68,51 +70,35 @@ public struct RunDocument: Sendable {
     }
 }
 
-extension Trace {
-    /// Who knows what once the event at `index` has happened: the knowledge of the trace up to it.
-    func knowledge(through index: Int) -> KnowledgeTable {
-        Trace(events: Array(events.prefix(index + 1)), participants: participants, streamSpans: streamSpans).knowledge
+extension RunDocument {
+    /// A time as the document writes it: milliseconds with one decimal, rounded to the nearest
+    /// tenth ("0.9ms" for 882 µs, "160.9ms" for 160.882 ms; a half rounds up); without the unit
+    /// where a header names it.
+    public static func timeText(_ micros: Int64, unit: Bool = true) -> String {
+        let tenths = (micros.magnitude + 50) / 100
+        return (micros < 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)" + (unit ? "ms" : "")
     }
 }
 
-extension TextRenderer {
-    /// The run's document as this renderer words and lays it out (its verbosity, style and language).
-    /// `explainingEveryStep`: each event's explanation is given wherever its kind comes again (the
-    /// walkthrough's steps stand on their own), not once per run (the printed ladder).
-    /// `summarizingPhases`: with what each phase achieved (`summaries`).
-    func document(for trace: Trace, explainingEveryStep: Bool = false, summarizingPhases: Bool = false) -> RunDocument {
-        var state = LadderState()
-        state.participants = trace.participants
-        state.plainHTTP = !trace.summary.usedTLS
-        state.oneSided = Self.isOneSided(trace)
-        state.lessonOnly = trace.isLessonOnly
-        var steps: [RunDocument.Step] = []
-        steps.reserveCapacity(trace.events.count)
-        for (index, event) in trace.events.enumerated() {
-            if explainingEveryStep { state.explained = [] }
-            let kind = RunDocument.kind(of: event, participants: trace.participants, oneSided: state.oneSided)
-            var entries = render(event, state: &state)
-            // The arrow joins the parties the event names: the row is drawn from the step's kind.
-            if case .message(let from, let to, _, let lost) = kind,
-               let first = entries.firstIndex(where: { $0.mark != nil }),
-               case .row(let time, var mark, let text) = entries[first].form, mark.to != nil {
-                mark.from = from
-                mark.to = to
-                mark.lost = lost
-                entries[first].form = .row(time: time, mark: mark, text: text)
+extension Trace {
+    /// A trace of one side only (`tlslab connect` / `serve`: the peer is a real program): TLS
+    /// events by the client or by the server, not both, and no attacker.
+    var isOneSided: Bool {
+        var client = false, server = false
+        for event in events {
+            guard case .tls = event.kind else { continue }
+            switch event.actor {
+            case .client: client = true
+            case .server: server = true
+            default: return false
             }
-            var message: RunDocument.MessageBytes?
-            if case .tls(.handshakeSent(_, let wire)) = event.kind {
-                message = RunDocument.MessageBytes(bytes: wire, dissection: dissection(of: wire, state: state))
-            }
-            var segment: RunDocument.MessageBytes?
-            switch event.kind {
-            case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)): segment = TCPHeaderDissection.dissect(p)
-            default: break
-            }
-            steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
         }
-        return RunDocument(steps: steps, oneSided: state.oneSided, summaries: summarizingPhases ? phaseSummaries(trace) : [], trace: trace)
+        return client != server
+    }
+
+    /// Who knows what once the event at `index` has happened: the knowledge of the trace up to it.
+    func knowledge(through index: Int) -> KnowledgeTable {
+        Trace(events: Array(events.prefix(index + 1)), participants: participants, streamSpans: streamSpans).knowledge
     }
 }
 

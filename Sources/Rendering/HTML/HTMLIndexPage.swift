@@ -44,7 +44,7 @@ public struct HTMLIndexPage: Sendable {
         var topics: [String] = []
         for lesson in lessons where !topics.contains(lesson.topic) { topics.append(lesson.topic) }
         for topic in topics {
-            html += "<section>\n<h3>\(HTMLText.escaped(explanations("html.index.topic.\(topic)") ?? topic))</h3>\n<ul>\n"
+            html += "<section>\n<h3>\(HTMLText.escaped(CatalogueKey.indexTopic(topic).flatMap { explanations($0) } ?? topic))</h3>\n<ul>\n"
             for lesson in lessons where lesson.topic == topic { html += item(lesson) }
             html += "</ul>\n</section>\n"
         }
@@ -54,7 +54,7 @@ public struct HTMLIndexPage: Sendable {
 
     func item(_ link: Link) -> String {
         var out = "<li><a href=\"\(HTMLText.escaped(Self.relativeURL(link.file)))\">\(HTMLText.escaped(link.title))</a> <code>\(HTMLText.escaped(link.name))</code>"
-        if !link.kind.isEmpty { out += " — \(HTMLText.escaped(explanations("lesson.kind.\(link.kind)") ?? link.kind))" }
+        if !link.kind.isEmpty { out += " — \(HTMLText.escaped(CatalogueKey.lessonKind(link.kind).flatMap { explanations($0) } ?? link.kind))" }
         return out + "</li>\n"
     }
 

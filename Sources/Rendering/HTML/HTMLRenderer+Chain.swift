@@ -10,16 +10,16 @@ extension HTMLRenderer {
         let result = validation.result
         let peer = Actor(rawValue: validation.peer.rawValue).map(party) ?? validation.peer.rawValue
         var out = "<figure class=\"chain\">\n<figcaption>\(say("html.chain.heading", ["who": party(checker), "peer": peer]))</figcaption>\n"
-        out += "<p class=\"why\">\(HTMLText.escaped(explanations("trust.\(result.result.rawValue)") ?? result.result.rawValue))</p>\n<ol class=\"links\">\n"
+        out += "<p class=\"why\">\(HTMLText.escaped(explanations(CatalogueKey.trust(result.result)) ?? result.result.rawValue))</p>\n<ol class=\"links\">\n"
         let depths = result.checks.map(\.depth).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
         var explainedKinds: Set<ChainCheck.Kind> = []
         for depth in depths {
             let checks = result.checks.filter { $0.depth == depth }
             let subject = depth < result.path.count ? result.path[depth].subject.description : (checks.first?.subject ?? "?")
-            let role = TextRenderer.chainRole(depth: depth, of: result)
-            let isAnchor = role == "anchor"
+            let role = ChainRole(depth: depth, of: result)
+            let isAnchor = role == .anchor
             let ok = checks.allSatisfy(\.passed)
-            out += "<li class=\"link \(ok ? "ok" : "bad")\">\n<h4>\(say("html.chain.link", ["depth": "\(depth)", "role": explanations("chain.role.\(role)") ?? role, "subject": subject]))</h4>\n"
+            out += "<li class=\"link \(ok ? "ok" : "bad")\">\n<h4>\(say("html.chain.link", ["depth": "\(depth)", "role": explanations(CatalogueKey.chainRole(role)) ?? role.rawValue, "subject": subject]))</h4>\n"
             if checks.contains(where: { $0.kind == .signature }), depth + 1 < result.path.count {
                 out += "<p class=\"key\">\(say("html.chain.verifiedBy", ["issuerDepth": "\(depth + 1)", "issuer": result.path[depth + 1].subject.description]))</p>\n"
             } else if isAnchor {
@@ -28,7 +28,7 @@ extension HTMLRenderer {
             out += "<ul class=\"checks\">\n"
             for check in checks {
                 out += "<li class=\"\(check.passed ? "pass" : "fail")\">\(check.passed ? "✓" : say("chain.fail")) "
-                out += "<b>\(HTMLText.escaped(explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue))</b>: \(HTMLText.escaped(explanations.chainCheckDetail(check)))"
+                out += "<b>\(HTMLText.escaped(explanations(CatalogueKey.chainKind(check.kind)) ?? check.kind.rawValue))</b>: \(HTMLText.escaped(explanations.chainCheckDetail(check)))"
                 if let sig = check.signature { out += signature(sig) }
                 // A failed check says what it checks, why (the RFC section) and what it protects against, once per kind.
                 if !check.passed, explainedKinds.insert(check.kind).inserted {

@@ -98,8 +98,11 @@ extension HTMLRenderer {
                 body += "<text class=\"cross\" x=\"\(HTMLText.number(end))\" y=\"\(HTMLText.number(lineY + 4))\" text-anchor=\"middle\">✗</text>\n"
             }
             let room = Int((abs(to - from) - 12) / G.character)
-            body += label(fit(words, room), x: (from + to) / 2, y: textY, anchor: "middle")
-            let values = ["step": "\(number)", "time": time ?? "", "from": party(sender), "to": party(receiver), "text": words]
+            // A message's label from its typed parts: whole parts are left out to fit, never cut.
+            let shown = step.labelParts.isEmpty ? fit(words, room) : arrowLabel(step.labelParts, room)
+            body += label(shown, x: (from + to) / 2, y: textY, anchor: "middle")
+            let full = step.labelParts.isEmpty ? words : labelText(step.labelParts)
+            let values = ["step": "\(number)", "time": time ?? "", "from": party(sender), "to": party(receiver), "text": full]
             alt = explanations(mark.lost ? "html.ladder.alt.lost" : "html.ladder.alt.arrow", values) ?? words
         } else if let mark, let actor = mark.from, let x = from {
             body += "<circle class=\"dot\" cx=\"\(HTMLText.number(x))\" cy=\"\(HTMLText.number(lineY - 3))\" r=\"4\"/>\n"
@@ -122,6 +125,37 @@ extension HTMLRenderer {
         g += "<title>\(HTMLText.escaped(alt))</title>\n"
         g += "<rect class=\"hit\" y=\"\(HTMLText.number(top))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(G.row))\"/>\n"
         return g + body + "</g>\n"
+    }
+
+    /// A label's parts in protocol notation: `TCP [SA] seq=1 ack=2 len=0 · ClientHello`,
+    /// `TLS ClientHello (517 bytes)`; the size in the page's words.
+    func labelText(_ parts: [LadderEntry.LabelPart]) -> String {
+        parts.map { part -> String in
+            switch part {
+            case .protocolName(let name), .message(let name): return name
+            case .flags(let flags): return "[\(flags)]"
+            case .seq(let n): return "seq=\(n)"
+            case .ack(let n): return "ack=\(n)"
+            case .length(let n): return "len=\(n)"
+            case .bytes(let n): return (explanations("value.bytes", ["count": "\(n)"]) ?? "(\(n))").trimmingCharacters(in: .whitespaces)
+            case .carried(let names): return "· " + names.joined(separator: ", ")
+            }
+        }.joined(separator: " ")
+    }
+
+    /// The label of an arrow `columns` wide: all its parts when they fit; else without the
+    /// numbers (ack, then seq), then without the size and length; what it carries is cut last
+    /// (between names); the protocol, flags and message name stay.
+    func arrowLabel(_ parts: [LadderEntry.LabelPart], _ columns: Int) -> String {
+        var kept = parts
+        for dropped in [{ (p: LadderEntry.LabelPart) in if case .ack = p { true } else { false } },
+                        { if case .seq = $0 { true } else { false } },
+                        { if case .bytes = $0 { true } else { false } },
+                        { if case .length = $0 { true } else { false } }] {
+            if DisplayWidth.columns(labelText(kept)) <= columns { break }
+            kept.removeAll(where: dropped)
+        }
+        return fit(labelText(kept), columns)
     }
 
     func label(_ text: String, x: Double, y: Double, anchor: String) -> String {

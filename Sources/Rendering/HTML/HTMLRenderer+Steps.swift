@@ -6,7 +6,7 @@ import Trace
 /// script shows one at a time.
 extension HTMLRenderer {
     func stepSections(_ walk: Walkthrough, trace: Trace, lesson page: LessonPage?) -> String {
-        let panels = !trace.isLessonOnly && !TextRenderer.isOneSided(trace) && !trace.events.isEmpty
+        let panels = !trace.isLessonOnly && !trace.isOneSided && !trace.events.isEmpty
         var tables: [String: String] = [:]          // table HTML → id
         var tableAt: [Int: String] = [:]           // event index → id, so each prefix is measured once
         var bytesAt: [[UInt8]: Int] = [:]           // message bytes → the step that first shows them
@@ -110,7 +110,7 @@ extension HTMLRenderer {
                 out += "<h3>\(HTMLText.escaped(title))</h3>\n"
             case _ where line.isSentence:
                 flush()
-                out += paragraphs.paragraph(line.text)
+                out += paragraphs.paragraph(line.worded(in: explanations))
             case .fact(let text, let indent):
                 facts.append(String(repeating: " ", count: indent) + text)
             default:
@@ -123,17 +123,17 @@ extension HTMLRenderer {
 
     /// The knowledge panel as a table: a row per secret, a column per party.
     func knowledgeTable(_ table: KnowledgeTable) -> String {
-        var columns = ["client", "server", "eavesdropper"]
-        if table.hasAfterwards { columns.append("afterwards") }
-        if table.hasAttacker { columns.append("attacker") }
+        var columns = ["party.client", "party.server", "party.eavesdropper"]
+        if table.hasAfterwards { columns.append("html.knowledge.afterwards") }
+        if table.hasAttacker { columns.append("party.attacker") }
         var out = "<table class=\"knowledge\">\n<caption>\(say("html.knowledge.heading"))</caption>\n<thead><tr>"
         out += "<th scope=\"col\">\(say("html.knowledge.secret"))</th>"
         for c in columns {
-            out += "<th scope=\"col\">\(say(c == "afterwards" ? "html.knowledge.afterwards" : "party.\(c)"))</th>"
+            out += "<th scope=\"col\">\(say(c))</th>"
         }
         out += "</tr></thead>\n<tbody>\n"
         for row in table.rows {
-            let name = row.changedInFlight ? say("html.knowledge.changedCopy") : row.derivedDifferently ? say("html.knowledge.serverOwn") : say("secret.\(row.secret.rawValue.replacing(" ", with: "_"))")
+            let name = row.changedInFlight ? say("html.knowledge.changedCopy") : row.derivedDifferently ? say("html.knowledge.serverOwn") : say(CatalogueKey.secret(row.secret))
             out += "<tr><th scope=\"row\">\(name)</th>"
             let marks = [row.client, row.server, row.eavesdropper] + (table.hasAfterwards ? [row.eavesdropperAfterwards ?? false] : [])
                 + (table.hasAttacker ? [row.attacker ?? false] : [])

@@ -66,7 +66,7 @@ public struct HTMLRenderer: Sendable {
         var out = "<header class=\"top\">\n"
         if let page {
             out += "<h1>\(HTMLText.escaped(page.title))</h1>\n"
-            let kind = explanations("lesson.kind.\(page.kind)") ?? page.kind
+            let kind = CatalogueKey.lessonKind(page.kind).flatMap { explanations($0) } ?? page.kind
             out += "<p class=\"subtitle\">\(say("lesson.header", ["name": page.name, "kind": kind]))</p>\n"
         } else {
             out += "<h1>\(say("html.title", ["name": name]))</h1>\n"
@@ -92,9 +92,9 @@ public struct HTMLRenderer: Sendable {
 
     /// The name of a party in the reader's language.
     func party(_ actor: Actor) -> String {
-        explanations("party.\(actor.rawValue)") ?? actor.rawValue
+        explanations(CatalogueKey.party(actor)) ?? actor.rawValue
     }
 
     /// The time of a step as the text ladder writes it, with its unit.
-    func timeText(_ micros: Int64) -> String { TextRenderer.timeText(micros) }
+    func timeText(_ micros: Int64) -> String { RunDocument.timeText(micros) }
 }

@@ -38,9 +38,10 @@ struct RSAKeyExchange: KeyExchange {
         return (.rsa(encryptedPreMasterSecret: ciphertext), preMaster)
     }
 
-    /// RFC 5246 §7.4.7.1: draw 46 random bytes first; if decryption fails, or the result is not
-    /// 48 bytes, or its version is not ClientHello.client_version, use client_version ‖ random
-    /// instead and go on, so an attacker learns nothing before Finished fails.
+    /// RFC 5246 §7.4.7.1: draw 46 random bytes R first; if decryption fails or the result is not
+    /// 48 bytes, use client_version ‖ R; if only its version is not ClientHello.client_version,
+    /// use client_version ‖ M[2..47] (the decrypted bytes with the offered version); go on either
+    /// way, so an attacker learns nothing before Finished fails.
     func preMasterSecret(from message: ClientKeyExchange, _ inputs: KeyExchangeInputs,
                          serverKey: RSAPrivateKey?, events: inout [TLSEvent]) throws(TLSError) -> [UInt8] {
         guard let serverKey else { throw .internalError(.rsaKeyTransportWithoutRSAKey) }
@@ -58,7 +59,12 @@ struct RSAKeyExchange: KeyExchange {
         } else {
             reason = .notPKCS1Block
         }
-        let preMaster = reason == nil ? (decrypted ?? fallback) : fallback
+        let preMaster: [UInt8]
+        switch (reason, decrypted) {
+        case (nil, let decrypted?): preMaster = decrypted
+        case (.versionMismatch?, let decrypted?): preMaster = [v.major, v.minor] + decrypted.dropFirst(2)
+        default: preMaster = fallback
+        }
         if let reason { events.append(.countermeasureApplied(reason: reason)) }
         events.append(.derived(.rsaPreMasterDecryption(ciphertext: ciphertext, decrypted: decrypted,
                                                        preMasterSecret: preMaster)))

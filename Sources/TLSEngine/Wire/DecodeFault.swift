@@ -28,6 +28,8 @@ public enum IllegalParameterReason: Sendable, Hashable {
     /// ServerECDHParams with a curve_type other than named_curve (RFC 8422 §5.4: explicit curves
     /// are deprecated).
     case curveTypeNotNamed(ECCurveType)
+    /// Two key_share entries for one group in a ClientHello (RFC 8446 §4.2.8).
+    case duplicateKeyShareGroup
 }
 
 /// Why a key-exchange message could not be read (its body depends on the key exchange).

@@ -21,6 +21,7 @@ public struct ExtensionType: CodePoint {
     public static let sessionTicket = ExtensionType(rawValue: 0x0023)
     public static let preSharedKey = ExtensionType(rawValue: 0x0029)
     public static let supportedVersions = ExtensionType(rawValue: 0x002b)
+    public static let cookie = ExtensionType(rawValue: 0x002c)
     public static let pskKeyExchangeModes = ExtensionType(rawValue: 0x002d)
     public static let signatureAlgorithmsCert = ExtensionType(rawValue: 0x0032)
     public static let keyShare = ExtensionType(rawValue: 0x0033)
@@ -44,6 +45,7 @@ public struct ExtensionType: CodePoint {
         0x0023: "session_ticket",
         0x0029: "pre_shared_key",
         0x002b: "supported_versions",
+        0x002c: "cookie",
         0x002d: "psk_key_exchange_modes",
         0x0032: "signature_algorithms_cert",
         0x0033: "key_share",

@@ -16,6 +16,12 @@ public struct HandshakeType: CodePoint {
     public static let clientKeyExchange = HandshakeType(rawValue: 16)
     public static let finished = HandshakeType(rawValue: 20)
     public static let certificateStatus = HandshakeType(rawValue: 22)
+    /// TLS 1.3 (RFC 8446 §4): end_of_early_data(5), encrypted_extensions(8), key_update(24) and
+    /// message_hash(254), the stand-in for a ClientHello in the transcript after a HelloRetryRequest.
+    public static let endOfEarlyData = HandshakeType(rawValue: 5)
+    public static let encryptedExtensions = HandshakeType(rawValue: 8)
+    public static let keyUpdate = HandshakeType(rawValue: 24)
+    public static let messageHash = HandshakeType(rawValue: 254)
 
     public static let names: [UInt8: String] = [
         0: "hello_request",

@@ -4,9 +4,7 @@ import Trace
 
 /// The ladder's lines for lessons without a TLS connection: an ATS decision's plan and rule table,
 /// Diffie-Hellman step by step, a TCP script's steps, timers and state changes with their causes.
-extension TextRenderer {
-    func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
-
+extension RunDocumentBuilder {
     func lessonLines(_ lesson: LessonEvent, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         switch lesson {
         case .atsPlan(let plan):
@@ -16,7 +14,7 @@ extension TextRenderer {
                 ? say("ats.plan.https", ["version": plan.tlsVersion, "fs": say(plan.forwardSecret ? "ats.fs.yes" : "ats.fs.no"),
                                          "chain": plan.chain.joined(separator: " → ")])
                 : say("ats.plan.http")
-            let sentence = say("ats.plan", ["url": plan.url, "load": explanations("ats.load.\(plan.load)") ?? plan.load, "negotiated": negotiated])
+            let sentence = say("ats.plan", ["url": plan.url, "load": CatalogueKey.atsLoad(plan.load).flatMap { explanations($0) } ?? plan.load, "negotiated": negotiated])
             out.append(.prose(wrapped(sentence, indent: 0).joined(separator: "\n"), words: sentence))
             if plan.settings.isEmpty {
                 out.append(.line(say("ats.plist.none")))
@@ -29,7 +27,7 @@ extension TextRenderer {
         case .atsRule(let check):
             state.atsRules += 1
             let number = "\(state.atsRules)".leftPadded(to: 3)
-            let result = say("ats.result.\(check.result.rawValue)")
+            let result = say(CatalogueKey.atsResult(check.result))
             var text = atsRuleText(check)
             let key = check.relaxedBy.joined(separator: " › ")
             if !key.isEmpty, check.result == .relaxed { text += say("ats.relaxedBy", ["key": key]) }
@@ -51,7 +49,7 @@ extension TextRenderer {
             let title = say("tcp.end.heading")
             var out: [LadderEntry] = [.blank, .heading(title, line: rule(title)),
                                       .prose(say("tcp.end.states", ["client": end.clientState, "server": end.serverState, "retransmissions": "\(end.retransmissions)"]))]
-            if end.clientError != "none" { out.append(.line(say("tcp.end.error", ["error": say("tcp.errorName.\(end.clientError)")]))) }
+            if end.clientError != "none" { out.append(.line(say("tcp.end.error", ["error": CatalogueKey.tcpErrorName(end.clientError).map { say($0) } ?? end.clientError]))) }
             if !end.clientReceived.isEmpty { out.append(.line(say("tcp.end.clientRead", ["text": end.clientReceived.visibleControls]))) }
             if !end.serverReceived.isEmpty { out.append(.line(say("tcp.end.serverRead", ["text": end.serverReceived.visibleControls]))) }
             return out
@@ -68,7 +66,36 @@ extension TextRenderer {
         case .exemption: return say(v["host"] == nil ? "ats.rule.exemption" : "ats.rule.exemption.local", v)
         case .defaults: return say("ats.rule.defaults", v)
         case .defaultTrust where v["result"] == "noCertificate": return say("ats.rule.defaultTrust.noCertificate")
-        default: return say("ats.rule.\(c.rule.rawValue).\(c.result.rawValue)", v)
+        case .https, .minimumVersion, .forwardSecrecy, .keySize, .signatureHash, .defaultTrust, .pinnedLeaf, .pinnedCA:
+            return Self.atsRuleKey(c.rule, c.result).map { say($0, v) } ?? "\(c.rule.rawValue).\(c.result.rawValue)"
+        }
+    }
+
+    /// The sentence of a checking rule by its result (one per rule and result that occurs).
+    static func atsRuleKey(_ rule: ATSRuleCheck.Rule, _ result: ATSRuleCheck.Result) -> String? {
+        switch (rule, result) {
+        case (.https, .passed): "ats.rule.https.passed"
+        case (.https, .failed): "ats.rule.https.failed"
+        case (.https, .relaxed): "ats.rule.https.relaxed"
+        case (.minimumVersion, .passed): "ats.rule.minimumVersion.passed"
+        case (.minimumVersion, .failed): "ats.rule.minimumVersion.failed"
+        case (.minimumVersion, .relaxed): "ats.rule.minimumVersion.relaxed"
+        case (.forwardSecrecy, .passed): "ats.rule.forwardSecrecy.passed"
+        case (.forwardSecrecy, .failed): "ats.rule.forwardSecrecy.failed"
+        case (.forwardSecrecy, .relaxed): "ats.rule.forwardSecrecy.relaxed"
+        case (.keySize, .passed): "ats.rule.keySize.passed"
+        case (.keySize, .failed): "ats.rule.keySize.failed"
+        case (.keySize, .relaxed): "ats.rule.keySize.relaxed"
+        case (.signatureHash, .passed): "ats.rule.signatureHash.passed"
+        case (.signatureHash, .failed): "ats.rule.signatureHash.failed"
+        case (.defaultTrust, .passed): "ats.rule.defaultTrust.passed"
+        case (.defaultTrust, .failed): "ats.rule.defaultTrust.failed"
+        case (.defaultTrust, .relaxed): "ats.rule.defaultTrust.relaxed"
+        case (.pinnedLeaf, .passed): "ats.rule.pinnedLeaf.passed"
+        case (.pinnedLeaf, .failed): "ats.rule.pinnedLeaf.failed"
+        case (.pinnedCA, .passed): "ats.rule.pinnedCA.passed"
+        case (.pinnedCA, .failed): "ats.rule.pinnedCA.failed"
+        default: nil
         }
     }
 
@@ -78,17 +105,17 @@ extension TextRenderer {
             let title = say("dh.heading")
             return [.blank, .heading(title, line: rule(title))] + paragraph(say("dh.group", ["p": "\(p)", "g": "\(g)", "bits": "\(bits)"]))
         case .privateExponent(let side, let value):
-            return [row(t, at: side, say("dh.private.\(side.rawValue)", ["value": "\(value)"]))]
+            return [row(t, at: side, say(side == .client ? "dh.private.client" : "dh.private.server", ["value": "\(value)"]))]
         case .publicValue(let side, let g, let exponent, let p, let value):
-            return [row(t, at: side, say("dh.public.\(side.rawValue)", ["g": "\(g)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
+            return [row(t, at: side, say(side == .client ? "dh.public.client" : "dh.public.server", ["g": "\(g)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
         case .sent(let side, let value):
-            return [row(t, from: side, to: side == .client ? .server : .client, say("dh.sent.\(side.rawValue)", ["value": "\(value)"]), .tls)]
+            return [row(t, from: side, to: side == .client ? .server : .client, say(side == .client ? "dh.sent.client" : "dh.sent.server", ["value": "\(value)"]), .tls)]
         case .rangeCheck(let side, let value, let p, let passed):
-            return [row(t, at: side, say("dh.check.\(side.rawValue)", ["value": "\(value)", "limit": "\(p - 1)",
+            return [row(t, at: side, say(side == .client ? "dh.check.client" : "dh.check.server", ["value": "\(value)", "limit": "\(p - 1)",
                                                                         "result": say(passed ? "dh.check.passed" : "dh.check.failed")]),
                         passed ? .plain : .alert)]
         case .shared(let side, let peer, let exponent, let p, let value):
-            return [row(t, at: side, say("dh.shared.\(side.rawValue)", ["peer": "\(peer)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
+            return [row(t, at: side, say(side == .client ? "dh.shared.client" : "dh.shared.server", ["peer": "\(peer)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
         case .agreement(let client, let server):
             return paragraph(client == server ? say("dh.agree", ["value": "\(client)"]) : say("dh.disagree", ["client": "\(client)", "server": "\(server)"]))
         case .search(let target, let tries, let exponent, let recovered):
@@ -123,16 +150,17 @@ extension TextRenderer {
         let side = ["side": name(actor)]
         switch event {
         case .stateChanged(let from, let to, let cause):
-            let key = cause == .resetReceived && to == .listen ? "resetToListen" : Self.causeKey(cause)
-            return [row(t, at: actor, say("tcp.state", ["side": name(actor), "from": "\(from)", "to": "\(to)", "cause": say("tcp.cause.\(key)")]))]
+            let key = cause == .resetReceived && to == .listen ? "tcp.cause.resetToListen" : Self.causeKey(cause)
+            return [row(t, at: actor, say("tcp.state", ["side": name(actor), "from": "\(from)", "to": "\(to)", "cause": say(key)]))]
         case .timerSet(.timeWait, let deadline):
-            return [row(t, at: actor, say("tcp.timeWait", side.merging(["duration": Self.timeText(deadline - now), "deadline": Self.timeText(deadline)]) { a, _ in a }))]
-        case .timerFired(let kind) where kind != .delayedACK:
-            return [row(t, at: actor, say("tcp.timerFired.\(kind.rawValue)", side), .alert)]
+            return [row(t, at: actor, say("tcp.timeWait", side.merging(["duration": RunDocument.timeText(deadline - now), "deadline": RunDocument.timeText(deadline)]) { a, _ in a }))]
+        case .timerFired(let kind):
+            guard let key = CatalogueKey.timerFired(kind) else { return [] }
+            return [row(t, at: actor, say(key, side), .alert)]
         case .rtoBackedOff(let rto):
-            return [row(t, at: actor, say("tcp.rtoBackedOff", side.merging(["rto": Self.timeText(rto)]) { a, _ in a }))]
+            return [row(t, at: actor, say("tcp.rtoBackedOff", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
         case .rtoReinitialized(let rto):
-            return [row(t, at: actor, say("tcp.rtoReinitialized", side.merging(["rto": Self.timeText(rto)]) { a, _ in a }))]
+            return [row(t, at: actor, say("tcp.rtoReinitialized", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
         case .unacceptableSegment(let seq, let length):
             return [row(t, at: actor, say("tcp.unacceptable", side.merging(["seq": "\(seq.rawValue)", "length": "\(length)"]) { a, _ in a }), .alert)]
         case .outOfOrderBuffered(let seq, let count):
@@ -140,39 +168,30 @@ extension TextRenderer {
         case .challengeACK:
             return [row(t, at: actor, say("tcp.challengeACK", side))]
         case .error(let error):
-            return [row(t, at: actor, say("tcp.error", side.merging(["error": say("tcp.errorName.\(Self.errorKey(error))")]) { a, _ in a }), .alert)]
+            return [row(t, at: actor, say("tcp.error", side.merging(["error": say(CatalogueKey.tcpError(error))]) { a, _ in a }), .alert)]
         default:
             return []
         }
     }
 
-    static func errorKey(_ error: TCPConnectionError) -> String {
-        switch error {
-        case .refused: "refused"
-        case .reset: "reset"
-        case .timedOut: "timedOut"
-        case .aborted: "aborted"
-        }
-    }
-
     static func causeKey(_ cause: TCPTransitionCause) -> String {
         switch cause {
-        case .activeOpen: "activeOpen"
-        case .passiveOpen: "passiveOpen"
-        case .synReceived: "synReceived"
-        case .synReceivedTwoWay: "synReceivedTwoWay"
-        case .synAckReceived: "synAckReceived"
-        case .simultaneousOpen: "simultaneousOpen"
-        case .ackOfSYN: "ackOfSYN"
-        case .synCookieValidated: "synCookieValidated"
-        case .close: "close"
-        case .finReceived: "finReceived"
-        case .ackOfFIN: "ackOfFIN"
-        case .resetReceived: "resetReceived"
-        case .synInWindow: "synInWindow"
-        case .abort: "abort"
-        case .timeWaitExpired: "timeWaitExpired"
-        case .retransmissionLimit: "retransmissionLimit"
+        case .activeOpen: "tcp.cause.activeOpen"
+        case .passiveOpen: "tcp.cause.passiveOpen"
+        case .synReceived: "tcp.cause.synReceived"
+        case .synReceivedTwoWay: "tcp.cause.synReceivedTwoWay"
+        case .synAckReceived: "tcp.cause.synAckReceived"
+        case .simultaneousOpen: "tcp.cause.simultaneousOpen"
+        case .ackOfSYN: "tcp.cause.ackOfSYN"
+        case .synCookieValidated: "tcp.cause.synCookieValidated"
+        case .close: "tcp.cause.close"
+        case .finReceived: "tcp.cause.finReceived"
+        case .ackOfFIN: "tcp.cause.ackOfFIN"
+        case .resetReceived: "tcp.cause.resetReceived"
+        case .synInWindow: "tcp.cause.synInWindow"
+        case .abort: "tcp.cause.abort"
+        case .timeWaitExpired: "tcp.cause.timeWaitExpired"
+        case .retransmissionLimit: "tcp.cause.retransmissionLimit"
         }
     }
 }

@@ -6,7 +6,7 @@ import TLSEngine
 import Trace
 
 /// The ladder's HTTP/2 lines: frames as sent and received, HPACK at work, connection errors.
-extension TextRenderer {
+extension RunDocumentBuilder {
     /// HTTP/2: how it was chosen, the preface, and each frame as its sender writes it (the
     /// receiver's copy is the same frame, so it is not repeated), with HPACK's sizes.
     func http2Lines(_ h: HTTP2Event, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [LadderEntry] {
@@ -80,9 +80,9 @@ extension TextRenderer {
             out.append(row(t, from: actor, to: peer, text, state.plainHTTP ? .plain : .tls))
             if verbosity == .bytes { out += http2FrameBytes(f).map(\.onlyWithBytes) }
         }
-        if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
+        if verbosity != .summary, let key, !state.explained.contains(key), explanations(key) != nil {
             state.explained.insert(key)
-            out += explain(text)
+            out += explain(Sentence(key))
         }
         return out
     }

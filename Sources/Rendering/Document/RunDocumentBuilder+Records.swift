@@ -4,7 +4,7 @@ import Trace
 /// What the ladder says about records themselves, once a run each, under the TCP segment that carries
 /// the record: the record header of the first ClientHello beside its client_version, and the first
 /// protected record's AES-GCM nonce and additional data as values.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func recordLines(_ record: RecordTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         guard verbosity != .summary else { return [] }
         func spaced(_ bytes: [UInt8]) -> String { bytes.map { Hex.string([$0]) }.joined(separator: " ") }
@@ -15,15 +15,15 @@ extension TextRenderer {
             state.recordVersionShown = true
             let length = Int(record.wire[3]) << 8 | Int(record.wire[4])
             let key = record.version == offered ? "tls.recordVersion.same" : "tls.recordVersion.lower"
-            notes += explain(say(key, ["header": spaced(Array(record.wire.prefix(5))), "record": spaced([record.version.major, record.version.minor]),
+            notes += explain(Sentence(key, ["header": spaced(Array(record.wire.prefix(5))), "record": spaced([record.version.major, record.version.minor]),
                                        "length": "\(length)", "total": "\(length + 5)", "hello": spaced([offered.major, offered.minor])]))
         }
         // The first AES-GCM record: its nonce and additional data as values (RFC 5288 §3, RFC 5246 §6.2.3.3).
         if let c = record.crypto, c.nonceOrIV.count == 12, c.additionalData.count == 13, !state.gcmValuesShown {
             state.gcmValuesShown = true
             let aad = c.additionalData
-            notes += explain(say("record.gcm.values", [
-                "actor": name(actor), "seq": "\(c.sequenceNumber)",
+            notes += explain(Sentence("record.gcm.values", [
+                "actor": actor.rawValue, "seq": "\(c.sequenceNumber)",
                 "salt": Hex.string(Array(c.nonceOrIV.prefix(4))), "explicit": Hex.string(Array(c.nonceOrIV.suffix(8))),
                 "nonce": Hex.string(c.nonceOrIV),
                 "seqHex": Hex.string(Array(aad[0..<8])), "type": Hex.string([aad[8]]), "version": Hex.string(Array(aad[9..<11])),
@@ -35,7 +35,7 @@ extension TextRenderer {
     }
 }
 
-extension TextRenderer {
+extension RunDocumentBuilder {
     /// Under a ClientHello's bytes: one sentence for each extension it carries, each said once a run.
     func extensionLines(_ extensions: [TLSExtension], state: inout LadderState) -> [LadderEntry] {
         var out: [LadderEntry] = []
@@ -54,8 +54,8 @@ extension TextRenderer {
             default: continue
             }
             guard state.explained.insert(key).inserted else { continue }
-            if out.isEmpty { out += explain(say("ext.heading")) }
-            out += explain(say(key))
+            if out.isEmpty { out += explain(Sentence("ext.heading")) }
+            out += explain(Sentence(key))
         }
         // Shown with the bytes they describe.
         return out.map(\.onlyWithBytes)

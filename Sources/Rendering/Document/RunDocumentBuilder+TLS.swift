@@ -6,7 +6,7 @@ import TLSEngine
 import Trace
 
 /// The ladder's TLS lines: handshake messages, records, derived values, signatures, certificate decisions and alerts.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func tlsLines(_ event: TLSEvent, time t: String, actor: Actor, peer: Actor, state: inout LadderState) -> [LadderEntry] {
         switch event {
         case .handshakeSent(let message, let bytes):
@@ -37,7 +37,7 @@ extension TextRenderer {
         case .signature(let sig):
             guard verbosity != .summary else { return [] }
             return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
-                "actor": name(actor), "purpose": explanations("signature.purpose.\(sig.purpose.rawValue)") ?? sig.purpose.rawValue,
+                "actor": name(actor), "purpose": say(CatalogueKey.signaturePurpose(sig.purpose)),
                 "scheme": sig.scheme.map { say("ladder.signature.scheme", ["scheme": "\($0)"]) } ?? "",
                 "bytes": "\(sig.signedData.count)"]))]
         case .countermeasureApplied(let reason):
@@ -49,9 +49,9 @@ extension TextRenderer {
                 out.append(detail(say("ladder.why", ["cause": explanations.alertCause(cause)])))
                 out += alertExplanation(alert)
                 let key = alert.isFatal ? "tls.alert" : "tls.alert.warning"
-                if verbosity != .summary, !state.explained.contains(key), let text = explanations(key) {
+                if verbosity != .summary, !state.explained.contains(key), explanations(key) != nil {
                     state.explained.insert(key)
-                    out += explain(text)
+                    out += explain(Sentence(key))
                 }
                 // After a handshake tamper: the sentence for the check that fired, read off the
                 // alert's typed cause (the engine's own reason for it).
@@ -64,16 +64,16 @@ extension TextRenderer {
                     case .failure(.peerMisbehaved(.finishedMismatch)): "attack.tamper.finished"
                     default: nil
                     }
-                    if verbosity != .summary, let check, let text = explanations(check) { out += explain(text) }
+                    if verbosity != .summary, let check { out += explain(Sentence(check)) }
                 }
             }
             return out
         case .handshakeCompleted(let resumed):
             return [row(t, at: actor, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
         case .sessionTicketRefused(let reason):
-            return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say("ticket.refusal.\(reason.rawValue)")]), .alert)]
+            return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say(CatalogueKey.ticketRefusal(reason))]), .alert)]
         case .sessionExpired(let expiry):
-            var values = ["actor": name(actor), "offer": say("session.offer.\(expiry.offer.rawValue)"), "lifetime": "\(expiry.lifetimeSeconds)"]
+            var values = ["actor": name(actor), "offer": say(CatalogueKey.sessionOffer(expiry.offer)), "lifetime": "\(expiry.lifetimeSeconds)"]
             values["age"] = expiry.ageSeconds.map { "\($0)" }
             return [row(t, at: actor, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
         case .resumptionDeclined(let declined):
@@ -101,8 +101,8 @@ extension TextRenderer {
 
     /// A plain-language line for alerts that have one in the catalogue ("alert.<name>").
     func alertExplanation(_ alert: Alert) -> [LadderEntry] {
-        guard verbosity != .summary, let name = alert.alertDescription.name, let text = explanations("alert.\(name)") else { return [] }
-        return explain(text)
+        guard verbosity != .summary, let name = alert.alertDescription.name, let key = CatalogueKey.alert(name) else { return [] }
+        return explain(Sentence(key))
     }
 
     func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
@@ -112,7 +112,7 @@ extension TextRenderer {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
             let key = explanationKey(message, state: state, fromClientRole: to == .server)
             // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
-            if let text = explanations(key, ["sender": name(from), "receiver": name(to)]) { out += explain(text) }
+            out += explain(Sentence(key, ["sender": from.rawValue, "receiver": to.rawValue]))
         }
         switch message {
         case .clientHello(let hello):
@@ -146,9 +146,9 @@ extension TextRenderer {
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
-        if verbosity != .summary, !state.explained.contains("ccs\(from)"), let text = explanations("tls.ChangeCipherSpec") {
+        if verbosity != .summary, !state.explained.contains("ccs\(from)"), explanations("tls.ChangeCipherSpec") != nil {
             state.explained.insert("ccs\(from)")
-            out += explain(text)
+            out += explain(Sentence("tls.ChangeCipherSpec"))
         }
         return out
     }
@@ -165,7 +165,10 @@ extension TextRenderer {
                     line("derived.rsaEncrypted", ["bits": "\(bits)", "ciphertext": short(ciphertext)])]
         case .rsaPreMasterDecryption(_, let decrypted, let pre):
             // What the RFC 5246 §7.4.7.1 countermeasure decided: the decrypted value, or a substitute.
-            return [line(decrypted == pre ? "derived.rsaDecrypted" : "derived.rsaDecrypted.substituted",
+            let key = if decrypted == pre { "derived.rsaDecrypted" }
+                else if let decrypted, decrypted.count == 48, decrypted.dropFirst(2) == pre.dropFirst(2) { "derived.rsaDecrypted.versionReplaced" }
+                else { "derived.rsaDecrypted.substituted" }
+            return [line(key,
                          ["result": decrypted.map { short($0) } ?? say("derived.paddingError"), "premaster": short(pre)])]
         case .dhAgreement(let p, let g, let group, let x, let y, let peer, let pre):
             return [line("derived.dhGroup", ["group": "\(group)", "p": short(p), "g": short(g)]),
@@ -188,7 +191,7 @@ extension TextRenderer {
                                              "mac": keys.clientWriteMACKey.isEmpty ? "" : say("derived.macKeys", ["bytes": "\(keys.clientWriteMACKey.count)"]),
                                              "ivs": keys.clientWriteIV.isEmpty ? "" : say("derived.ivs", ["client": short(keys.clientWriteIV),
                                                                                                           "server": short(keys.serverWriteIV)])])]
-            if actor == .client, let text = explanations(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc") { out += explain(text) }
+            if actor == .client { out += explain(Sentence(keys.clientWriteMACKey.isEmpty ? "tls.keyBlock" : "tls.keyBlock.cbc")) }
             return out
         case .transcriptHash(let purpose, let length, let hash):
             return verbosity == .bytes ? [line("derived.transcript", ["bytes": "\(length)", "purpose": purpose, "hash": short(hash)]).onlyWithBytes] : []
@@ -202,26 +205,26 @@ extension TextRenderer {
     /// pass or fail; at the bytes level, Hash1, Hash2 and the recovered PKCS#1 block.
     func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         let r = v.result
-        let trust = explanations("trust.\(r.result.rawValue)") ?? r.result.rawValue
+        let trust = say(CatalogueKey.trust(r.result))
         var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
                                                   "store": r.anchorStore.map { say("chain.anchorFrom", ["store": explanations.trustStoreName($0)]) } ?? "", "trust": trust]))]
         if let release = v.afNetworkingRelease {
-            out.append(detail(say("chain.afNetworkingPolicy", ["release": say("afNetworking.release.\(release.rawValue)")])))
+            out.append(detail(say("chain.afNetworkingPolicy", ["release": say(CatalogueKey.afNetworkingRelease(release))])))
         }
-        if !state.explained.contains("pki.chain"), let text = explanations("pki.chain") {
+        if !state.explained.contains("pki.chain"), explanations("pki.chain") != nil {
             state.explained.insert("pki.chain")
-            out += explain(text)
+            out += explain(Sentence("pki.chain"))
         }
         let depths = r.checks.map(\.depth).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
         var explainedKinds: Set<ChainCheck.Kind> = []
         for depth in depths {
             let checks = r.checks.filter { $0.depth == depth }
             let subject = depth < r.path.count ? "\(r.path[depth].subject)" : (checks.first?.subject ?? "?")
-            let role = say("chain.role.\(Self.chainRole(depth: depth, of: r))")
+            let role = say(CatalogueKey.chainRole(ChainRole(depth: depth, of: r)))
             out.append(detail(say("chain.link", ["depth": "\(depth)", "role": role, "subject": subject]), indent: 2))
             for check in checks {
                 out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
-                                                      "kind": explanations("chain.kind.\(check.kind.rawValue)") ?? check.kind.rawValue,
+                                                      "kind": say(CatalogueKey.chainKind(check.kind)),
                                                       "detail": explanations.chainCheckDetail(check)]), check.passed ? .plain : .alert, indent: 4))
                 // A failed check says what it checks, why (the RFC section) and what it protects against, once per kind.
                 if !check.passed, explainedKinds.insert(check.kind).inserted {
@@ -252,14 +255,6 @@ extension TextRenderer {
             }
         }
         return out
-    }
-
-    /// A link's role: the leaf, an intermediate, the anchor that ended the path — or, when no anchor
-    /// ended it (`anchorStore` nil), the last certificate reached, which is not an anchor.
-    static func chainRole(depth: Int, of r: ChainValidationResult) -> String {
-        if depth == 0 { return "leaf" }
-        guard depth == r.path.count - 1 else { return "ca" }
-        return r.anchorStore == nil ? "top" : "anchor"
     }
 
     func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [LadderEntry] {

@@ -6,14 +6,14 @@ import TLSEngine
 import Trace
 
 /// The ladder's TCP lines: segments with flags, seq, ack and len, state changes, timers, drops, and what each segment carries.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         switch kind {
         case .injected(let p) where actor == .network:
             // The network's stale copy of an earlier connection's segment (an old duplicate).
             let s = p.segment
             if s.flags.contains(.syn), s.ack == nil {
-                state.syns[Layout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, true))
+                state.syns[LadderLayout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, true))
             }
             return [row(t, from: state.participants[p.source] ?? .client, to: state.participants[p.destination] ?? .server,
                         "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue) len=\(s.payload.count) — " + (explanations("tcp.injected.stale") ?? ""), .alert)]
@@ -26,11 +26,11 @@ extension TextRenderer {
             let s = p.segment
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
             if s.flags.contains(.syn), s.ack == nil {
-                state.syns[Layout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, false))
+                state.syns[LadderLayout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, false))
             }
             // The SYN this SYN-ACK acknowledges: a stale copy is not the receiver's SYN at all.
             let answered = s.flags.contains(.syn) ? s.ack.flatMap { ack in
-                state.syns[Layout.Pair(source: p.destinationEndpoint, destination: p.sourceEndpoint)]?.last { $0.seq &+ 1 == ack.rawValue }
+                state.syns[LadderLayout.Pair(source: p.destinationEndpoint, destination: p.sourceEndpoint)]?.last { $0.seq &+ 1 == ack.rawValue }
             } : nil
             var numbers = "seq=\(s.seq.rawValue)"
             if let ack = s.ack { numbers += " ack=\(ack.rawValue)" }
@@ -48,10 +48,9 @@ extension TextRenderer {
                     : (state.tcpAcks == 0 && s.payload.isEmpty ? "tcp.ack3" : nil)
                 if s.flags.compact == "A", s.payload.isEmpty { state.tcpAcks += 1 }
                 // Generic sentences name the segment's real sender and receiver (a MITM answers SYNs too).
-                if let key, !state.explained.contains(key), let text = explanations(key, ["sender": name(actor), "receiver": name(receiver),
-                                                                                                        "seq": answered.map { "\($0.seq)" } ?? ""]) {
+                if let key, !state.explained.contains(key), explanations(key) != nil {
                     state.explained.insert(key)
-                    out += explain(text)
+                    out += explain(Sentence(key, ["sender": actor.rawValue, "receiver": receiver.rawValue, "seq": answered.map { "\($0.seq)" } ?? ""]))
                 }
                 // What a record this side sealed carries (its header, its AES-GCM nonce), under the segment.
                 if !s.payload.isEmpty, let notes = state.recordNotes.removeValue(forKey: actor) { out += notes }
@@ -61,18 +60,18 @@ extension TextRenderer {
             let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
             var out = [row(t, from: actor, to: receiver, lost: true,
                            say("ladder.tcp.lost", ["segment": "TCP [\(p.segment.flags.compact)] seq=\(p.segment.seq.rawValue) len=\(p.segment.payload.count)\(carried(p))",
-                                                   "reason": say("tcp.dropReason.\(String(describing: reason))")]), .alert)]
-            if !state.explained.contains("tcp.drop"), let text = explanations("tcp.drop") {
+                                                   "reason": say(CatalogueKey.dropReason(reason))]), .alert)]
+            if !state.explained.contains("tcp.drop"), explanations("tcp.drop") != nil {
                 state.explained.insert("tcp.drop")
-                out += explain(text)
+                out += explain(Sentence("tcp.drop"))
             }
             return out
         case .connection(_, .retransmitted(let seg, let attempt)):
             var out = [row(t, at: actor, say("ladder.tcp.retransmits", ["actor": name(actor), "seq": "\(seg.seq.rawValue)", "len": "\(seg.payload.count)",
                                                                        "attempt": "\(attempt)"]), .alert)]
-            if !state.explained.contains("tcp.retransmit"), let text = explanations("tcp.retransmit") {
+            if !state.explained.contains("tcp.retransmit"), explanations("tcp.retransmit") != nil {
                 state.explained.insert("tcp.retransmit")
-                out += explain(text)
+                out += explain(Sentence("tcp.retransmit"))
             }
             return out
         case .connection(_, .stateChanged(let from, let to, _)):
@@ -89,7 +88,13 @@ extension TextRenderer {
     /// The TLS messages (or records) whose bytes the segment carries, from the stream offsets the
     /// simulation recorded: " · ClientHello", " · Finished (encrypted, part)".
     func carried(_ p: TCPPacket, injected: Bool = false) -> String {
-        let names = layout.carried(p, injected: injected).map { item -> String in
+        let names = carriedNames(p, injected: injected)
+        return names.isEmpty ? "" : " · " + names.joined(separator: ", ")
+    }
+
+    /// What a segment's payload carries, each worded with its notes (encrypted, part, copy).
+    func carriedNames(_ p: TCPPacket, injected: Bool = false) -> [String] {
+        layout.carried(p, injected: injected).map { item -> String in
             var name = spanName(item.span.content)
             var notes: [String] = []
             if item.span.encrypted, case .handshake = item.span.content { notes.append(say("carried.encrypted")) }
@@ -99,7 +104,6 @@ extension TextRenderer {
             if !notes.isEmpty { name += say("carried.notes", ["notes": notes.joined(separator: say("list.separator"))]) }
             return name
         }
-        return names.isEmpty ? "" : " · " + names.joined(separator: ", ")
     }
 
     func spanName(_ content: StreamSpan.Content) -> String {

@@ -5,36 +5,9 @@ import TLSCrypto
 import TLSEngine
 import Trace
 
-/// The ladder canvas: column headers, rails, arrows, rows, indented detail, wrapping and styles (the walkthrough draws on it too).
-extension TextRenderer {
-    /// Who sends to whom, in words beside the graphic ("client ──▶ server", "client ◀── server"),
-    /// the left name being the left column: with three columns the graphic alone is easy to misread.
-    func arrow(_ from: Actor, _ to: Actor) -> String {
-        func column(_ a: Actor) -> Int {
-            switch a {
-            case .client: return 0
-            case .attacker, .eavesdropper, .network: return 1
-            case .server: return 2
-            }
-        }
-        guard from != to else { return name(from) }
-        // The walkthrough's sticky header names the columns above the arrow.
-        if ladderStyle == .walkthrough { return "" }
-        return column(from) <= column(to) ? "\(name(from)) ──▶ \(name(to))" : "\(name(to)) ◀── \(name(from))"
-    }
-
-    /// The time column, right-aligned to the widest time of the trace.
-    func time(_ micros: Int64) -> String {
-        DisplayWidth.leftPadded(Self.timeText(micros, unit: ladderStyle == .printed), to: layout.timeWidth)
-    }
-
-    /// Milliseconds with one decimal, rounded to the nearest tenth ("0.9ms" for 882 µs, "160.9ms" for
-    /// 160.882 ms; a half rounds up); without the unit where a header names it.
-    static func timeText(_ micros: Int64, unit: Bool = true) -> String {
-        let tenths = (micros.magnitude + 50) / 100
-        return (micros < 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)" + (unit ? "ms" : "")
-    }
-
+/// The ladder canvas: column headers, rails, arrows, indented detail, wrapping and styles (the
+/// walkthrough prints its ladder with it too).
+extension LadderPrinter {
     /// The heading of the time column: "time", or in the walkthrough the unit its times are in.
     var timeHeading: String { ladderStyle == .walkthrough ? (explanations("walk.timeUnit") ?? "ms") : say("ladder.time") }
 
@@ -81,68 +54,21 @@ extension TextRenderer {
         return String(chars)
     }
 
-    /// One ladder entry: time, the graphic, the text (wrapped in its own column, rails continuing
-    /// when printed): an arrow from `from` to `to` (broken off when `lost`), or a mark on `at`'s column.
-    func row(_ t: String, from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false,
-             _ text: String, _ s: Style = .plain) -> LadderEntry {
-        let tone: LadderMark.Tone = switch s {
-        case .tcp: .tcp
-        case .tls: .tls
-        case .alert: .alert
-        default: .plain
-        }
-        let mark = from != nil && to != nil ? LadderMark(from: from, to: to, lost: lost, tone: tone) : LadderMark(from: at, to: nil, tone: tone)
-        return LadderEntry(.row(time: t, mark: mark, text: text), s)
-    }
-
-    /// A value under an entry (printed: blank time, plain rails, then the text).
-    func detail(_ text: String, _ s: Style = .plain, indent: Int = 0) -> LadderEntry {
-        LadderEntry(s == .explanation ? .sentence(text, indent: indent) : .fact(text, indent: indent), s)
-    }
-
     /// A line under an entry: blank time, plain rails, then the text.
-    func detailLine(_ text: String, _ s: Style = .plain, indent: Int = 0) -> String {
+    func detailLine(_ text: String, _ s: LadderEntry.Style = .plain, indent: Int = 0) -> String {
         // The walkthrough shows detail below the ladder and wraps it to the screen itself.
         if ladderStyle == .walkthrough { return style(String(repeating: " ", count: indent) + text, s) }
         let first = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
         return lay(first: first, text, indent: indent, s)
     }
 
-    func lay(first: String, _ text: String, indent: Int, _ s: Style) -> String {
+    func lay(first: String, _ text: String, indent: Int, _ s: LadderEntry.Style) -> String {
         let continuation = String(repeating: " ", count: layout.timeWidth) + "  " + rails() + "  "
         let textWidth = max(20, width - DisplayWidth.columns(first))
         let pieces = Self.wrapWords(text, width: textWidth, indent: indent)
         return pieces.enumerated().map { i, piece in
             style(((i == 0 ? first : continuation) + piece).trimmingTrailingSpaces(), s)
         }.joined(separator: "\n")
-    }
-
-    func short(_ bytes: [UInt8], sized: Bool = true) -> String {
-        bytes.count <= 16 || fullValues ? Hex.string(bytes)
-            : Hex.string(bytes.prefix(8)) + "…" + Hex.string(bytes.suffix(4)) + (sized ? say("value.bytes", ["count": "\(bytes.count)"]) : "")
-    }
-
-    /// The first line of an HTTP/1.x message; for an HTTP/2 one (`http2`, from the trace's phase:
-    /// its fields as `name: value` lines, pseudo-headers first) the request as method and URI
-    /// (`GET https://example.com/a`), the response as its status.
-    func firstLine(_ s: String, http2: Bool) -> String {
-        let lines = s.split(separator: "\r\n")
-        guard http2 else { return String(lines.first ?? "") }
-        var pseudo: [String: String] = [:]
-        for line in lines.prefix(while: { $0.hasPrefix(":") }) {
-            guard let colon = line.dropFirst().firstIndex(of: ":") else { continue }
-            pseudo[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        if let method = pseudo[":method"] {
-            return "\(method) \(pseudo[":scheme"] ?? "https")://\(pseudo[":authority"] ?? "")\(pseudo[":path"] ?? "")"
-        }
-        return pseudo[":status"].map { say("ladder.http.status", ["status": $0]) } ?? lines.prefix(while: { $0.hasPrefix(":") }).joined(separator: " ")
-    }
-
-    /// A section heading: "── Title ────", as wide as 65 columns or the screen if narrower.
-    func rule(_ title: String) -> String {
-        let head = "── \(title) "
-        return head + String(repeating: "─", count: max(3, min(65, width) - DisplayWidth.columns(head)))
     }
 
     /// Words of `text` in lines of at most `width` display columns, each starting with `indent` spaces;
@@ -205,18 +131,6 @@ extension TextRenderer {
         return lines.map { pad + $0 }
     }
 
-    /// An explanation under a ladder entry (rails continue beside it).
-    func explain(_ text: String) -> [LadderEntry] {
-        guard !text.isEmpty else { return [] }
-        return [detail(text, .explanation, indent: 2)]
-    }
-
-    /// An explanation in a full-width section (outcome, knowledge panel).
-    func paragraph(_ text: String) -> [LadderEntry] {
-        guard !text.isEmpty else { return [] }
-        return [LadderEntry(.paragraph(text), .explanation)]
-    }
-
     /// A full-width paragraph's lines.
     func paragraphLines(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
@@ -224,9 +138,7 @@ extension TextRenderer {
         return HexdumpRenderer(width: width).wrap(indent + text, continuationIndent: indent.count).map { style($0, .explanation) }
     }
 
-    enum Style { case heading, tcp, tls, alert, explanation, plain }
-
-    func style(_ text: String, _ s: Style) -> String {
+    func style(_ text: String, _ s: LadderEntry.Style) -> String {
         guard color else { return text }
         let code: String
         switch s {

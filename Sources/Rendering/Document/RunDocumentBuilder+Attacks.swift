@@ -6,7 +6,7 @@ import TLSEngine
 import Trace
 
 /// The ladder's lines for what attackers and the eavesdropper did and worked out.
-extension TextRenderer {
+extension RunDocumentBuilder {
     func attackLines(_ a: AttackEvent, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         var out: [LadderEntry]
         var key: String?
@@ -50,9 +50,9 @@ extension TextRenderer {
             out = [row(t, at: actor, say("attack.line.failed", ["actor": name(actor), "why": explanations.sentence(why)]))]
             key = nil
         }
-        if verbosity != .summary, let key, !state.explained.contains(key), let text = explanations(key) {
+        if verbosity != .summary, let key, !state.explained.contains(key), explanations(key) != nil {
             state.explained.insert(key)
-            out += explain(text)
+            out += explain(Sentence(key))
         }
         return out
     }

@@ -1,0 +1,256 @@
+import TLSCrypto
+
+/// What a TLS 1.3 client offers and how it judges the server.
+public struct TLS13ClientConfiguration {
+    public var serverName: String?
+    /// Offered in this order.
+    public var suites: [TLS13CipherSuite]
+    /// supported_groups, in order of preference.
+    public var groups: [NamedGroup]
+    /// The groups the first ClientHello sends a key share for (a guess; a HelloRetryRequest corrects it).
+    public var keyShareGroups: [NamedGroup]
+    public var signatureSchemes: [SignatureScheme]
+    /// Middlebox compatibility mode (RFC 8446 §D.4): a 32-byte legacy_session_id and a dummy
+    /// ChangeCipherSpec, so the exchange looks like a TLS 1.2 resumption to boxes that only know 1.2.
+    public var middleboxCompatibility: Bool
+    public var evaluator: any PeerCertificateEvaluator
+
+    public init(serverName: String?, evaluator: any PeerCertificateEvaluator,
+                suites: [TLS13CipherSuite] = [.aes128GCMSHA256, .aes256GCMSHA384, .chacha20Poly1305SHA256],
+                groups: [NamedGroup] = [.x25519, .secp256r1], keyShareGroups: [NamedGroup] = [.x25519],
+                signatureSchemes: [SignatureScheme] = TLS13SignatureSchemes.offered, middleboxCompatibility: Bool = true) {
+        self.serverName = serverName
+        self.evaluator = evaluator
+        self.suites = suites
+        self.groups = groups
+        self.keyShareGroups = keyShareGroups
+        self.signatureSchemes = signatureSchemes
+        self.middleboxCompatibility = middleboxCompatibility
+    }
+}
+
+/// A TLS 1.3 client (RFC 8446 §2, Appendix A.1): ClientHello with key shares, then the server's
+/// flight under handshake keys, then its own Finished; application data under the traffic keys.
+public struct TLS13Client {
+    public let configuration: TLS13ClientConfiguration
+    var connection: TLS13Connection
+    var keyShares: [NamedGroup: ECDHKeyPair] = [:]
+    var sessionID: [UInt8] = []
+    var retried = false
+    var serverKey: VerificationKey?
+    public private(set) var clientRandom: [UInt8] = []
+
+    public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
+        self.configuration = configuration
+        connection = TLS13Connection(role: .client, random: random, state: .start)
+    }
+
+    public var state: TLS13State { connection.state }
+    public var negotiatedSuite: TLS13CipherSuite? { connection.suite }
+    /// The key-schedule steps so far.
+    public var keyScheduleSteps: [TLS13KeyScheduleStep] {
+        connection.master?.steps ?? connection.handshake?.steps ?? connection.early?.steps ?? []
+    }
+
+    /// The first ClientHello.
+    public mutating func start() -> TLS13Step {
+        do {
+            clientRandom = connection.random.bytes(count: 32)
+            sessionID = configuration.middleboxCompatibility ? connection.random.bytes(count: 32) : []
+            try sendClientHello(shareGroups: configuration.keyShareGroups, cookie: nil)
+            connection.enter(.waitServerHello)
+        } catch {
+            connection.sendAlert(error)
+        }
+        return connection.takeStep()
+    }
+
+    /// Bytes from the server.
+    public mutating func receive(_ bytes: [UInt8]) -> TLS13Step {
+        guard connection.state != .closed else { return connection.takeStep() }
+        connection.reader.append(bytes)
+        do {
+            while connection.state != .closed, let message = try connection.nextMessage() {
+                try handle(message)
+            }
+        } catch {
+            connection.sendAlert(error)
+        }
+        return connection.takeStep()
+    }
+
+    /// Application data, once connected.
+    /// Moves this side's keys on and asks the peer to do the same when `requestUpdate` (§4.6.3).
+    public mutating func updateKeys(requestUpdate: Bool) -> TLS13Step {
+        do { try connection.sendKeyUpdate(requestUpdate: requestUpdate) } catch { connection.sendAlert(error) }
+        return connection.takeStep()
+    }
+
+    public mutating func send(_ data: [UInt8]) -> TLS13Step {
+        if connection.state == .connected {
+            do { try connection.send(.applicationData, data) } catch { connection.sendAlert(error) }
+        }
+        return connection.takeStep()
+    }
+
+    mutating func sendClientHello(shareGroups: [NamedGroup], cookie: [UInt8]?) throws(TLS13Failure) {
+        var shares: [KeyShareEntry] = []
+        for group in shareGroups {
+            guard let curve = TLS13Connection.curve(for: group) else { throw .internalError }
+            let pair: ECDHKeyPair
+            do { pair = try ECDHKeyPair(curve: curve, using: connection.random) } catch { throw .internalError }
+            keyShares[group] = pair
+            shares.append(KeyShareEntry(group: group, keyExchange: pair.publicKeyBytes))
+            connection.events.append(.keyShareGenerated(group: group, publicKey: pair.publicKeyBytes))
+        }
+        var extensions: [TLSExtension] = []
+        if let name = configuration.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
+        extensions.append(.supportedGroups(configuration.groups))
+        extensions.append(.signatureAlgorithms(configuration.signatureSchemes))
+        extensions.append(KeyShare.clientShares(shares).tlsExtension)
+        extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
+        extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
+        if let cookie { extensions.append(.unknown(.cookie, cookie)) }
+        let hello = ClientHello(clientVersion: .tls12, random: Random(clientRandom), sessionID: sessionID,
+                                cipherSuites: configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }, extensions: extensions)
+        var w = ByteWriter()
+        hello.encode(to: &w)
+        let bytes = TLS13Connection.handshakeBytes(.clientHello, w.bytes)
+        connection.transcript += bytes
+        connection.events.append(.handshakeSent(.clientHello, bytes: bytes))
+        try connection.send(.handshake, bytes, recordVersion: retried ? .tls12 : .tls10)
+    }
+
+    mutating func handle(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        switch (connection.state, message.type) {
+        case (.waitServerHello, .serverHello):
+            try serverHello(message)
+        case (.waitEncryptedExtensions, .encryptedExtensions):
+            connection.received(message)
+            var r = ByteReader(message.body)
+            do { _ = try EncryptedExtensions(from: &r); try r.expectEnd(field: "EncryptedExtensions") } catch { throw .decode(error) }
+            connection.enter(.waitCertificateOrCertificateRequest)
+        case (.waitCertificateOrCertificateRequest, .certificate):
+            try certificate(message)
+        case (.waitCertificateVerify, .certificateVerify):
+            let content = TLS13CertificateVerifyContent.signedContent(signer: .server, transcriptHash: connection.transcriptHash)
+            connection.received(message)
+            let (scheme, signature) = try TLS13Connection.certificateVerify(message.body)
+            guard configuration.signatureSchemes.contains(scheme) else { throw .illegalParameter("CertificateVerify scheme not offered") }
+            guard let serverKey else { throw .internalError }
+            let valid = TLS13Connection.verify(signature, over: content, scheme: scheme, key: serverKey)
+            connection.events.append(.certificateVerifyChecked(scheme, content: content, valid: valid))
+            guard valid else { throw .verificationFailed }
+            connection.enter(.waitFinished)
+        case (.waitFinished, .finished):
+            try serverFinished(message)
+        case (.connected, _):
+            try connection.postHandshake(message)
+        default:
+            throw .unexpectedMessage(message.type, in: connection.state)
+        }
+    }
+
+    mutating func serverHello(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        let hello: ServerHello
+        var r = ByteReader(message.body)
+        do { hello = try ServerHello(from: &r); try r.expectEnd(field: "ServerHello") } catch { throw .decode(error) }
+        let extensions = hello.extensions ?? []
+        guard case .unknown(_, let versionData)? = extensions.first(ofType: .supportedVersions) else {
+            // §4.1.3: a 1.3 client that gets an older version checks the downgrade sentinel.
+            let tail = Array(hello.random.bytes.suffix(8))
+            if tail == TLS13HelloValues.downgradeToTLS12 || tail == TLS13HelloValues.downgradeToTLS11OrBelow {
+                connection.events.append(.downgradeDetected(random: hello.random.bytes))
+                throw .downgrade
+            }
+            throw .illegalParameter("a ServerHello without supported_versions answers a TLS 1.3-only client")
+        }
+        let selected: SupportedVersions
+        do { selected = try SupportedVersions(extensionData: versionData, inClientHello: false) } catch { throw .decode(error) }
+        guard selected == .selected(.tls13) else { throw .illegalParameter("supported_versions selects a version not offered") }
+        guard hello.sessionID == sessionID else { throw .illegalParameter("legacy_session_id_echo differs") }
+        guard let suite = TLS13CipherSuite(rawValue: hello.cipherSuite.rawValue), configuration.suites.contains(suite) else {
+            throw .illegalParameter("cipher suite not offered")
+        }
+        if let previous = connection.suite, previous != suite { throw .illegalParameter("the suite changed after HelloRetryRequest") }
+        connection.suite = suite
+        guard case .unknown(_, let shareData)? = extensions.first(ofType: .keyShare) else { throw .missingExtension(.keyShare) }
+
+        if hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom {
+            // §4.1.4: at most one HelloRetryRequest; it names a group offered but not shared.
+            guard !retried else { throw .unexpectedMessage(.serverHello, in: connection.state) }
+            let share: KeyShare
+            do { share = try KeyShare(extensionData: shareData, in: .helloRetryRequest) } catch { throw .decode(error) }
+            guard case .selectedGroup(let group) = share, configuration.groups.contains(group), keyShares[group] == nil else {
+                throw .illegalParameter("HelloRetryRequest asks for a group not offered or already shared")
+            }
+            retried = true
+            connection.events.append(.helloRetryRequested(group: group))
+            // §4.4.1: ClientHello1 becomes message_hash ‖ Hash(ClientHello1), then the HRR follows.
+            let hash = suite.hash.digest(connection.transcript)
+            connection.transcript = TLS13Connection.handshakeBytes(.messageHash, hash)
+            connection.events.append(.transcriptRestarted(messageHash: hash))
+            connection.received(message)
+            var cookie: [UInt8]?
+            if case .unknown(_, let data)? = extensions.first(ofType: .cookie) { cookie = data }
+            keyShares = [:]
+            if configuration.middleboxCompatibility { connection.sendCompatibilityChangeCipherSpec() }
+            try sendClientHello(shareGroups: [group], cookie: cookie)
+            return
+        }
+
+        let share: KeyShare
+        do { share = try KeyShare(extensionData: shareData, in: .serverHello) } catch { throw .decode(error) }
+        guard case .serverShare(let entry) = share, let pair = keyShares[entry.group] else {
+            throw .illegalParameter("key_share for a group the client did not share")
+        }
+        connection.received(message)
+        let shared = try connection.sharedSecret(pair, group: entry.group, peer: entry.keyExchange)
+        let early = TLS13KeySchedule.Early(hash: suite.hash)
+        connection.note(early.steps, after: 0)
+        var handshake = early.handshake(sharedSecret: shared)
+        let secrets = handshake.trafficSecrets(helloHash: connection.transcriptHash)
+        connection.note(handshake.steps, after: early.steps.count)
+        connection.early = early
+        connection.handshake = handshake
+        connection.clientHandshakeSecret = secrets.client
+        connection.serverHandshakeSecret = secrets.server
+        try connection.install(.read, secret: .serverHandshakeTrafficSecret, secrets.server)
+        connection.enter(.waitEncryptedExtensions)
+    }
+
+    mutating func certificate(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        connection.received(message)
+        var r = ByteReader(message.body)
+        let certificate: TLS13CertificateMessage
+        do { certificate = try TLS13CertificateMessage(from: &r); try r.expectEnd(field: "Certificate") } catch { throw .decode(error) }
+        guard certificate.requestContext.isEmpty else { throw .illegalParameter("certificate_request_context in the server's Certificate") }
+        let decision = configuration.evaluator.evaluate(chain: certificate.certificateList, role: .server, serverName: configuration.serverName)
+        connection.events.append(.certificateDecision(decision))
+        switch decision {
+        case .accept(let key, _, _): serverKey = key
+        case .reject(let refusal, _, _): throw .certificateRefused(TLSAlertTable.alert(for: refusal))
+        }
+        connection.enter(.waitCertificateVerify)
+    }
+
+    mutating func serverFinished(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        try connection.checkFinished(message, baseKey: connection.serverHandshakeSecret)
+        connection.received(message)
+        guard let handshake = connection.handshake else { throw .internalError }
+        var master = handshake.master()
+        let application = master.applicationTrafficSecrets(serverFinishedHash: connection.transcriptHash)
+        _ = master.exporterMasterSecret(serverFinishedHash: connection.transcriptHash)
+        try connection.install(.read, secret: .serverApplicationTrafficSecret0, application.server)
+        // The client's own flight: [ChangeCipherSpec], Finished under the client handshake key.
+        if configuration.middleboxCompatibility && !retried { connection.sendCompatibilityChangeCipherSpec() }
+        try connection.install(.write, secret: .clientHandshakeTrafficSecret, connection.clientHandshakeSecret)
+        try connection.sendHandshake(.finished, body: connection.finishedBody(baseKey: connection.clientHandshakeSecret))
+        _ = master.resumptionMasterSecret(clientFinishedHash: connection.transcriptHash)
+        connection.note(master.steps, after: handshake.steps.count)
+        connection.master = master
+        try connection.install(.write, secret: .clientApplicationTrafficSecret0, application.client)
+        connection.enter(.connected)
+        connection.events.append(.handshakeCompleted)
+    }
+}

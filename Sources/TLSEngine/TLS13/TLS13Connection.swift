@@ -1,0 +1,308 @@
+import TLSCrypto
+
+/// What a TLS 1.3 client and server share: the record layer (plaintext until keys exist, then
+/// protected), the handshake reassembly, the transcript, the key schedule as it advances, and
+/// the one function that changes state and says so.
+struct TLS13Connection {
+    let role: TLSRole
+    let random: RandomSource
+    private(set) var state: TLS13State
+    var events: [TLS13Event] = []
+    var output: [UInt8] = []
+
+    var suite: TLS13CipherSuite?
+    /// Every handshake message so far, headers included (RFC 8446 §4.4.1), in order.
+    var transcript: [UInt8] = []
+    var early: TLS13KeySchedule.Early?
+    var handshake: TLS13KeySchedule.Handshake?
+    var master: TLS13KeySchedule.Master?
+    var clientHandshakeSecret: [UInt8] = []
+    var serverHandshakeSecret: [UInt8] = []
+
+    var reader = RecordReader()
+    var reassembler = HandshakeReassembler()
+    var readProtection: TLS13RecordProtector?
+    var writeProtection: TLS13RecordProtector?
+    /// The secrets behind the current keys and how many KeyUpdates moved them.
+    var readSecret: (name: TLS13Secret, value: [UInt8], generation: Int)?
+    var writeSecret: (name: TLS13Secret, value: [UInt8], generation: Int)?
+    /// The peer's first bytes may be a dummy ChangeCipherSpec; once is allowed (RFC 8446 §5).
+    var changeCipherSpecSeen = false
+
+    init(role: TLSRole, random: RandomSource, state: TLS13State) {
+        self.role = role
+        self.random = random
+        self.state = state
+    }
+
+    var hash: TLS13Hash { suite?.hash ?? .sha256 }
+    var transcriptHash: [UInt8] { hash.digest(transcript) }
+
+    /// The one place the state changes.
+    mutating func enter(_ next: TLS13State) {
+        events.append(.stateChanged(from: state, to: next))
+        state = next
+    }
+
+    mutating func takeStep() -> TLS13Step {
+        defer { events = []; output = [] }
+        return TLS13Step(output: output, events: events)
+    }
+
+    // MARK: Sending
+
+    /// Encodes a handshake message (type, uint24 length, body), adds it to the transcript and sends it.
+    mutating func sendHandshake(_ type: HandshakeType, body: [UInt8]) throws(TLS13Failure) {
+        let bytes = Self.handshakeBytes(type, body)
+        transcript += bytes
+        events.append(.handshakeSent(type, bytes: bytes))
+        try send(.handshake, bytes)
+    }
+
+    static func handshakeBytes(_ type: HandshakeType, _ body: [UInt8]) -> [UInt8] {
+        var w = ByteWriter()
+        type.encode(to: &w)
+        w.writeOpaque(body, lengthBytes: 3)
+        return w.bytes
+    }
+
+    /// One record of `type`, protected when write keys exist. The first ClientHello's record says
+    /// 03 01 for servers that reject a higher record version (RFC 8446 §5.1); the rest 03 03.
+    mutating func send(_ type: ContentType, _ content: [UInt8], recordVersion: ProtocolVersion = .tls12) throws(TLS13Failure) {
+        if var protection = writeProtection {
+            do {
+                let detail = try protection.seal(contentType: type, content: content)
+                writeProtection = protection
+                events.append(.recordSealed(detail))
+                output += detail.record
+            } catch {
+                throw .record(error)
+            }
+        } else {
+            output += TLSRecord(contentType: type, version: recordVersion, fragment: content).encoded
+        }
+    }
+
+    /// The middlebox-compatibility ChangeCipherSpec: one plaintext record 14 03 03 00 01 01.
+    mutating func sendCompatibilityChangeCipherSpec() {
+        output += TLSRecord(contentType: .changeCipherSpec, version: .tls12, fragment: [1]).encoded
+        events.append(.changeCipherSpecSent)
+    }
+
+    mutating func sendAlert(_ failure: TLS13Failure) {
+        let alert = Alert.fatal(failure.alert)
+        var w = ByteWriter()
+        alert.encode(to: &w)
+        try? send(.alert, w.bytes)
+        events.append(.alertSent(alert))
+        enter(.closed)
+    }
+
+    // MARK: Keys
+
+    mutating func install(_ direction: TLS13KeyDirection, secret name: TLS13Secret, _ secret: [UInt8], generation: Int = 0) throws(TLS13Failure) {
+        guard let suite else { throw .internalError }
+        let keys = TLS13TrafficKeys(secret: secret, hash: suite.hash, keyLength: suite.aead.keyLength)
+        let protector: TLS13RecordProtector
+        do { protector = try TLS13RecordProtector(aead: suite.aead, keys: keys) } catch { throw .record(error) }
+        switch direction {
+        case .read: readProtection = protector; readSecret = (name, secret, generation)
+        case .write: writeProtection = protector; writeSecret = (name, secret, generation)
+        }
+        events.append(.trafficKeysInstalled(direction, secret: name, generation: generation, keys: keys))
+    }
+
+    /// Messages after the handshake (§4.6), outside the transcript: a NewSessionTicket is noted;
+    /// a KeyUpdate moves the read keys to application_traffic_secret_N+1 and, when asked, this
+    /// side's write keys too, after telling the peer (§4.6.3).
+    mutating func postHandshake(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        events.append(.handshakeReceived(message.type, bytes: message.bytes))
+        switch message.type {
+        case .newSessionTicket:
+            var r = ByteReader(message.body)
+            do {
+                let lifetime = try r.readUInt32(field: "ticket_lifetime")
+                _ = try r.readUInt32(field: "ticket_age_add")
+                _ = try r.readOpaque(lengthBytes: 1, min: 0, max: 255, field: "ticket_nonce")
+                let ticket = try r.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "ticket")
+                _ = try r.readVector(lengthBytes: 2, min: 0, max: 0xfffe, field: "extensions")
+                try r.expectEnd(field: "NewSessionTicket")
+                events.append(.newSessionTicketReceived(lifetime: lifetime, ticket: ticket))
+            } catch { throw .decode(error) }
+        case .keyUpdate:
+            guard message.body.count == 1, message.body[0] <= 1 else { throw .illegalParameter("KeyUpdate.request_update is not 0 or 1") }
+            guard let read = readSecret else { throw .internalError }
+            let requested = message.body[0] == 1
+            events.append(.keyUpdateReceived(updateRequested: requested))
+            try install(.read, secret: read.name, hash.nextApplicationTrafficSecret(read.value), generation: read.generation + 1)
+            if requested { try sendKeyUpdate(requestUpdate: false) }
+        default:
+            throw .unexpectedMessage(message.type, in: state)
+        }
+    }
+
+    /// Sends KeyUpdate under the current write key, then moves that key on (§4.6.3, §7.2).
+    mutating func sendKeyUpdate(requestUpdate: Bool) throws(TLS13Failure) {
+        guard state == .connected, let write = writeSecret else { throw .internalError }
+        let bytes = Self.handshakeBytes(.keyUpdate, [requestUpdate ? 1 : 0])
+        events.append(.handshakeSent(.keyUpdate, bytes: bytes))
+        try send(.handshake, bytes)
+        events.append(.keyUpdateSent(updateRequested: requestUpdate))
+        try install(.write, secret: write.name, hash.nextApplicationTrafficSecret(write.value), generation: write.generation + 1)
+    }
+
+    /// Records the key-schedule steps taken since `count`.
+    mutating func note(_ steps: [TLS13KeyScheduleStep], after count: Int) {
+        for step in steps.dropFirst(count) { events.append(.keySchedule(step)) }
+    }
+
+    // MARK: Receiving
+
+    /// The next whole handshake message, reading and opening records as needed; nil when more
+    /// bytes are needed. Application data and alerts are handled here.
+    mutating func nextMessage() throws(TLS13Failure) -> RawHandshakeMessage? {
+        do {
+            if let message = try reassembler.next() { return message }
+        } catch { throw .decode(error) }
+        while true {
+            let record: TLSRecord?
+            do { record = try reader.next() } catch { throw .decode(error) }
+            guard let record else { return nil }
+            if record.contentType == .changeCipherSpec {
+                // §5: a single 01 ChangeCipherSpec before the peer's Finished is ignored, anything else is fatal.
+                guard record.fragment == [1], state != .connected, !changeCipherSpecSeen else {
+                    throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state)
+                }
+                changeCipherSpecSeen = true
+                events.append(.changeCipherSpecReceived)
+                continue
+            }
+            var type = record.contentType
+            var content = record.fragment
+            if var protection = readProtection {
+                guard record.contentType == .applicationData else { throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state) }
+                let detail: TLS13RecordDetail
+                do { detail = try protection.open(encryptedRecord: record.fragment, version: record.version) } catch { throw .record(error) }
+                readProtection = protection
+                events.append(.recordOpened(detail))
+                type = detail.contentType
+                content = detail.content
+            }
+            switch type {
+            case .handshake:
+                guard !content.isEmpty else { throw .decode(.malformed(field: "handshake", reason: .zeroLengthFragment(type))) }
+                reassembler.append(content)
+                do {
+                    if let message = try reassembler.next() { return message }
+                } catch { throw .decode(error) }
+            case .alert:
+                var r = ByteReader(content)
+                let alert: Alert
+                do { alert = try Alert(from: &r); try r.expectEnd(field: "alert") } catch { throw .decode(error) }
+                events.append(.alertReceived(alert))
+                enter(.closed)
+                return nil
+            case .applicationData where state == .connected:
+                events.append(.applicationDataReceived(content))
+            default:
+                throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state)
+            }
+        }
+    }
+
+    /// Adds a received message to the transcript and the trace.
+    mutating func received(_ message: RawHandshakeMessage) {
+        transcript += message.bytes
+        events.append(.handshakeReceived(message.type, bytes: message.bytes))
+    }
+
+    // MARK: Pieces both sides compute
+
+    /// A key share for `group`: X25519 or P-256 (the groups this engine offers in TLS 1.3).
+    static func curve(for group: NamedGroup) -> ECDHCurve? {
+        switch group {
+        case .x25519: return .x25519
+        case .secp256r1: return .secp256r1
+        case .secp384r1: return .secp384r1
+        default: return nil
+        }
+    }
+
+    mutating func sharedSecret(_ pair: ECDHKeyPair, group: NamedGroup, peer: [UInt8]) throws(TLS13Failure) -> [UInt8] {
+        guard let curve = Self.curve(for: group) else { throw .badKeyShare }
+        do {
+            try ECDHKeyPair.validatePeerPublicKey(peer, curve: curve)
+            let secret = try pair.sharedSecret(peerPublicKey: peer)
+            events.append(.sharedSecret(group: group, value: secret))
+            return secret
+        } catch {
+            throw .badKeyShare
+        }
+    }
+
+    /// The schemes TLS 1.3 allows in CertificateVerify (§4.2.3, §4.4.3): RSA only as PSS, ECDSA
+    /// only with its own curve's hash — the PKCS#1 v1.5 and mixed pairs TLS 1.2 allowed are gone.
+    static var schemes: [SignatureScheme] { TLS13SignatureSchemes.offered }
+
+    /// The scheme a key signs with: its curve's for ECDSA, RSA-PSS with SHA-256 for RSA.
+    static func scheme(for key: SigningKey) -> SignatureScheme {
+        switch key {
+        case .rsa: return .rsaPSSRSAESHA256
+        case .ecdsa(let k): return k.curve.name == .p384 ? .ecdsaSECP384r1SHA384 : .ecdsaSECP256r1SHA256
+        }
+    }
+
+    func sign(_ content: [UInt8], with key: SigningKey, scheme: SignatureScheme) throws(TLS13Failure) -> [UInt8] {
+        do { return try SignatureSchemes.sign(content, scheme: scheme, key: key, random: random) } catch { throw .internalError }
+    }
+
+    /// Verifies a CertificateVerify signature with the leaf's key, refusing what TLS 1.3 forbids.
+    static func verify(_ signature: [UInt8], over content: [UInt8], scheme: SignatureScheme, key: VerificationKey) -> Bool {
+        guard schemes.contains(scheme) else { return false }
+        if case .ecdsa(let k) = key, scheme != (k.curve == .p384 ? .ecdsaSECP384r1SHA384 : .ecdsaSECP256r1SHA256) { return false }
+        return SignatureSchemes.verify(signature, data: content, scheme: scheme, key: key)
+    }
+
+    /// The Finished message for this side's base key over the transcript so far.
+    func finishedBody(baseKey: [UInt8]) -> [UInt8] {
+        hash.finishedVerifyData(baseKey: baseKey, transcriptHash: transcriptHash)
+    }
+
+    /// Checks the peer's Finished against the value over the transcript before it.
+    mutating func checkFinished(_ message: RawHandshakeMessage, baseKey: [UInt8]) throws(TLS13Failure) {
+        let expected = finishedBody(baseKey: baseKey)
+        events.append(.finishedChecked(expected: expected, received: message.body))
+        guard message.body.count == expected.count, constantTimeEqual(message.body, expected) else { throw .verificationFailed }
+    }
+
+    /// Reads the body of a CertificateVerify: SignatureScheme, then opaque signature<0..2^16-1>.
+    static func certificateVerify(_ body: [UInt8]) throws(TLS13Failure) -> (SignatureScheme, [UInt8]) {
+        var r = ByteReader(body)
+        do {
+            let scheme = try SignatureScheme(from: &r)
+            let signature = try r.readOpaque(lengthBytes: 2, min: 0, max: 0xffff, field: "CertificateVerify.signature")
+            try r.expectEnd(field: "CertificateVerify")
+            return (scheme, signature)
+        } catch { throw .decode(error) }
+    }
+
+    static func certificateVerifyBody(scheme: SignatureScheme, signature: [UInt8]) -> [UInt8] {
+        var w = ByteWriter()
+        scheme.encode(to: &w)
+        w.writeOpaque(signature, lengthBytes: 2)
+        return w.bytes
+    }
+}
+
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for i in a.indices { difference |= a[i] ^ b[i] }
+    return difference == 0
+}
+
+/// The signature schemes TLS 1.3 allows in CertificateVerify and TLSLab implements (RFC 8446
+/// §4.2.3, §4.4.3): ECDSA with its curve's hash, RSA-PSS with an rsaEncryption key.
+public enum TLS13SignatureSchemes {
+    public static let offered: [SignatureScheme] = [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, .rsaPSSRSAESHA256, .rsaPSSRSAESHA384]
+}

@@ -1,0 +1,139 @@
+import TLSCrypto
+
+/// The handshake states of RFC 8446 Appendix A, by the names the RFC's diagrams give them.
+public enum TLS13State: String, Sendable, Hashable {
+    // Client (Appendix A.1)
+    case start = "START"
+    case waitServerHello = "WAIT_SH"
+    case waitEncryptedExtensions = "WAIT_EE"
+    case waitCertificateOrCertificateRequest = "WAIT_CERT_CR"
+    case waitCertificate = "WAIT_CERT"
+    case waitCertificateVerify = "WAIT_CV"
+    case waitFinished = "WAIT_FINISHED"
+    // Server (Appendix A.2)
+    case receivedClientHello = "RECVD_CH"
+    case negotiated = "NEGOTIATED"
+    case waitEndOfEarlyData = "WAIT_EOED"
+    case waitFlight2 = "WAIT_FLIGHT2"
+    case waitClientCertificate = "WAIT_CERT_CLIENT"
+    case waitClientCertificateVerify = "WAIT_CV_CLIENT"
+    case waitClientFinished = "WAIT_FINISHED_CLIENT"
+    // Both
+    case connected = "CONNECTED"
+    case closed = "CLOSED"
+}
+
+/// Which way a key protects records.
+public enum TLS13KeyDirection: String, Sendable, Hashable {
+    case read, write
+}
+
+/// What one side of a TLS 1.3 handshake did, in order: the facts a trace shows (every message
+/// with its bytes, every key-schedule step, every key installed, every record protected), so that
+/// no driver re-derives them.
+public enum TLS13Event: Sendable {
+    case stateChanged(from: TLS13State, to: TLS13State)
+    /// A handshake message sent or received, header included (what the transcript hashes).
+    case handshakeSent(HandshakeType, bytes: [UInt8])
+    case handshakeReceived(HandshakeType, bytes: [UInt8])
+    /// The dummy ChangeCipherSpec of middlebox compatibility mode (RFC 8446 §D.4): it carries no
+    /// meaning in TLS 1.3 and is not in the transcript.
+    case changeCipherSpecSent
+    case changeCipherSpecReceived
+    /// An ephemeral key share made for `group` (its public value goes in key_share).
+    case keyShareGenerated(group: NamedGroup, publicKey: [UInt8])
+    /// The (EC)DHE shared secret both sides compute and never send.
+    case sharedSecret(group: NamedGroup, value: [UInt8])
+    /// The server asked for a share of another group (HelloRetryRequest, RFC 8446 §4.1.4).
+    case helloRetryRequested(group: NamedGroup)
+    /// The transcript restarted after a HelloRetryRequest: ClientHello1 replaced by
+    /// message_hash ‖ Hash(ClientHello1) (RFC 8446 §4.4.1).
+    case transcriptRestarted(messageHash: [UInt8])
+    /// One step of the key schedule (RFC 8446 §7.1).
+    case keySchedule(TLS13KeyScheduleStep)
+    /// A traffic key and IV now protect one direction (RFC 8446 §7.3); `generation` counts
+    /// KeyUpdates (application_traffic_secret_N, §7.2).
+    case trafficKeysInstalled(TLS13KeyDirection, secret: TLS13Secret, generation: Int, keys: TLS13TrafficKeys)
+    case recordSealed(TLS13RecordDetail)
+    case recordOpened(TLS13RecordDetail)
+    /// What the trust layer decided about the peer's chain.
+    case certificateDecision(CertificateDecision)
+    /// The peer's CertificateVerify checked over `content` (64 spaces, context, 0, transcript hash).
+    case certificateVerifyChecked(SignatureScheme, content: [UInt8], valid: Bool)
+    /// This side's own CertificateVerify made over `content`.
+    case certificateVerifySigned(SignatureScheme, content: [UInt8])
+    /// The peer's Finished compared with the value this side computed.
+    case finishedChecked(expected: [UInt8], received: [UInt8])
+    /// A TLS 1.3 client saw the DOWNGRD sentinel in a ServerHello that chose an older version.
+    case downgradeDetected(random: [UInt8])
+    case alertSent(Alert)
+    case alertReceived(Alert)
+    case handshakeCompleted
+    case applicationDataReceived([UInt8])
+    /// A NewSessionTicket after the handshake (§4.6.1): noted; this engine does not resume yet.
+    case newSessionTicketReceived(lifetime: UInt32, ticket: [UInt8])
+    /// The peer moved its keys on (KeyUpdate, §4.6.3); `answered`: this side moved its own too.
+    case keyUpdateReceived(updateRequested: Bool)
+    case keyUpdateSent(updateRequested: Bool)
+}
+
+/// Why a TLS 1.3 side ended the handshake, each answered with the alert RFC 8446 §6.2 names.
+public enum TLS13Failure: Error, Sendable, Hashable {
+    case decode(DecodeError)
+    case record(TLS13RecordError)
+    /// A message the state does not accept (RFC 8446 §6.2: unexpected_message).
+    case unexpectedMessage(HandshakeType, in: TLS13State)
+    /// No suite, group or signature scheme in common (handshake_failure).
+    case noCommonParameters
+    /// The peer broke a rule of the negotiation (illegal_parameter): a second HelloRetryRequest,
+    /// a share for a group not offered, a suite not offered, a version not offered…
+    case illegalParameter(String)
+    /// A ClientHello without supported_versions 1.3 or key_share where one is needed (missing_extension).
+    case missingExtension(ExtensionType)
+    /// The chain was refused by the trust layer (its alert).
+    case certificateRefused(AlertDescription)
+    /// A CertificateVerify or Finished did not verify (decrypt_error).
+    case verificationFailed
+    /// The ServerHello's random ends with the downgrade sentinel (illegal_parameter, §4.1.3).
+    case downgrade
+    /// The peer's key share is not a valid point (illegal_parameter).
+    case badKeyShare
+    /// This side's own key or arithmetic failed (internal_error).
+    case internalError
+
+    public var alert: AlertDescription {
+        switch self {
+        case .decode(let e): return e.alert
+        case .record(let e): return e.alert
+        case .unexpectedMessage: return .unexpectedMessage
+        case .noCommonParameters: return .handshakeFailure
+        case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter
+        case .missingExtension: return AlertDescription(rawValue: 109)
+        case .certificateRefused(let alert): return alert
+        case .verificationFailed: return .decryptError
+        case .internalError: return .internalError
+        }
+    }
+}
+
+/// What one input produced: the bytes to write and the events, with completion and failure said once.
+public struct TLS13Step: Sendable {
+    public var output: [UInt8] = []
+    public var events: [TLS13Event] = []
+
+    public var handshakeCompleted: Bool {
+        events.contains { if case .handshakeCompleted = $0 { true } else { false } }
+    }
+
+    /// The fatal alert this side sent, if it ended the connection.
+    public var alertSent: Alert? {
+        for case .alertSent(let alert) in events where alert.isFatal { return alert }
+        return nil
+    }
+
+    public var applicationData: [UInt8] {
+        var out: [UInt8] = []
+        for case .applicationDataReceived(let data) in events { out += data }
+        return out
+    }
+}

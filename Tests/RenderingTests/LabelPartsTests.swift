@@ -1,0 +1,76 @@
+@testable import Rendering
+import Simulation
+import TCPSim
+import Testing
+import Trace
+
+/// Issue #32 item 1: a row's label as typed parts (flags, seq, ack, len, message name, size), read
+/// off the event; the HTML page lays its arrow labels out from them, leaving whole parts out.
+@Suite("Row labels as typed parts")
+struct LabelPartsTests {
+    static func trace(_ run: BuiltInRun) throws -> Trace { Simulation(try run.setup(seed: 1)).run() }
+
+    @Test(arguments: [BuiltInRun.rsa, .mitm, .lossy, .strip])
+    func partsAreTheEventsFacts(run: BuiltInRun) throws {
+        let trace = try Self.trace(run)
+        let document = RunDocumentBuilder(verbosity: .normal, width: 200).prepared(for: trace).document(for: trace)
+        var segments = 0, messages = 0
+        for step in document.steps {
+            guard case .message = step.kind, let row = step.entries.first(where: { $0.mark != nil }) else { continue }
+            switch trace.events[step.eventIndex].kind {
+            case .tcp(.sent(let p)), .tcp(.dropped(let p, _)):
+                segments += 1
+                #expect(row.label.contains(.flags(p.segment.flags.compact)))
+                #expect(row.label.contains(.seq(p.segment.seq.rawValue)))
+                #expect(row.label.contains(.length(p.segment.payload.count)))
+                if let ack = p.segment.ack { #expect(row.label.contains(.ack(ack.rawValue))) }
+            case .tls(.handshakeSent(let message, let wire)):
+                messages += 1
+                #expect(row.label == [.protocolName("TLS"), .message(message.type.messageName), .bytes(wire.count)])
+            default:
+                break
+            }
+        }
+        #expect(segments > 5 && messages > 3, "\(run.rawValue): \(segments) segments, \(messages) messages")
+    }
+
+    /// However narrow the arrow, its label keeps the protocol, flags and message name, fits, and
+    /// never shows a cut number.
+    @Test func arrowLabelsLeaveWholePartsOut() throws {
+        let renderer = HTMLRenderer()
+        var shortened = 0
+        for run in [BuiltInRun.rsa, .mitm] {
+            let walk = Walkthrough(title: run.rawValue, trace: try Self.trace(run), width: 100_000)
+            for step in walk.steps where !step.labelParts.isEmpty {
+                let full = renderer.labelText(step.labelParts)
+                for room in [16, 24, 30, 42, 60, 90] {
+                    let shown = renderer.arrowLabel(step.labelParts, room)
+                    #expect(DisplayWidth.columns(shown) <= max(4, room), "\(shown)")
+                    if shown != full { shortened += 1 }
+                    for part in step.labelParts {
+                        switch part {
+                        case .flags(let f) where room >= 24: #expect(shown.contains("[\(f)]"), "\(shown)")
+                        case .message(let m) where room >= 30: #expect(shown.contains(m), "\(shown)")
+                        case .seq(let n): if shown.contains("seq=") { #expect(shown.contains("seq=\(n)"), "\(shown)") }
+                        case .ack(let n): if shown.contains("ack=") { #expect(shown.contains("ack=\(n)"), "\(shown)") }
+                        default: break
+                        }
+                    }
+                }
+            }
+        }
+        #expect(shortened > 20)
+    }
+
+    /// The page's arrows show the segment's numbers when there is room (the walkthrough's row
+    /// keeps them below it).
+    @Test func thePageShowsSequenceNumbers() throws {
+        let trace = try Self.trace(.rsa)
+        let html = HTMLRenderer().page(name: "rsa", trace: trace)
+        guard case .tcp(.sent(let syn)) = try #require(trace.events.first { if case .tcp(.sent) = $0.kind { true } else { false } })?.kind else {
+            Issue.record("no segment")
+            return
+        }
+        #expect(html.contains(">TCP [S] seq=\(syn.segment.seq.rawValue) len=0</text>"))
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import Rendering
+@testable import Scenarios
+import Simulation
+import Trace
+
+/// Issue #35 items 3, 4 and 10: the step explanations of the HTML page (and the walkthrough, which
+/// shares them) take the facts of the step — the forged source address, whether the run has TLS,
+/// whose key decrypted — instead of assuming a TLS connection between a client and its server.
+@Suite("Issue #35: step sentences follow the step")
+struct Issue35StepSentencesTests {
+    /// #35.3: the off-path attacker forges 10.9.9.9, a host that is not in the run, and the lesson
+    /// has no TLS: neither "the attacker's address" nor "only TLS can notice" is true there.
+    @Test func offPathInjectionNamesTheForgedAddressAndNoTLS() throws {
+        let out = try Issue35SentencesTests.lesson("tcp/predictable-isn-injection")
+        for text in [out.en, out.zh] { #expect(!text.contains("Only TLS can notice") && !text.contains("只有 TLS 能发现")) }
+        #expect(!out.en.contains("from the attacker&#39;s address") && !out.en.contains("from the attacker's address"))
+        #expect(out.en.contains("from 10.9.9.9, an address that is not its own"))
+        #expect(out.en.contains("this connection carries no TLS"))
+        #expect(out.zh.contains("用不属于自己的地址 10.9.9.9 发送这些字节"))
+        #expect(out.zh.contains("这条连接没有 TLS"))
+    }
+
+    /// #35.3, the TLS case: an on-path injection into a TLS connection names the client whose
+    /// address was forged and says the record's MAC or tag is what TLS checks.
+    @Test func injectionIntoTLSNamesTheVictimAndTheMAC() throws {
+        let files = Library.files.filter { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("inject") == true }
+        var checked = 0
+        for file in files {
+            guard let trace = try? ScenarioParser.parse(contentsOf: file).run().trace, trace.summary.usedTLS else { continue }
+            let out = Issue35SentencesTests.outputs(trace)
+            guard out.en.contains("sends these bytes from") else { continue }
+            #expect(out.en.contains("every record carries a MAC or AEAD tag"), "\(file)")
+            #expect(!out.en.contains("covers its own sequence number"), "\(file)")
+            checked += 1
+        }
+        #expect(checked > 0, "no TLS lesson injects segments")
+    }
+
+    /// #35.4: in mitm-trusting the attacker decrypts the premaster with its own key (the client
+    /// accepted the attacker's certificate), not with "the server's private key".
+    @Test func decryptionNamesTheKeyOfTheAcceptedCertificate() throws {
+        let out = try Issue35SentencesTests.run(.mitmTrusting)
+        #expect(!out.en.contains("holder of the server&#39;s private key") && !out.en.contains("holder of the server's private key"))
+        #expect(!out.zh.contains("只有服务器私钥的持有者"))
+        #expect(out.en.contains("here the attacker, with its own key"))
+        #expect(out.en.contains("here the server, with its own key"))
+        #expect(out.zh.contains("这里就是攻击者，用它自己的私钥"))
+    }
+
+    /// #35.10: a TCP lesson without TLS says the application, not "the server's TLS layer".
+    @Test(arguments: ["tcp/four-way-close", "tcp/half-close", "http/http09"])
+    func plainConnectionsDoNotMentionATLSLayer(path: String) throws {
+        guard FileManager.default.fileExists(atPath: Library.root + "/" + path + ".yaml") else { return }
+        let out = try Issue35SentencesTests.lesson(path)
+        #expect(!out.en.contains("TLS layer has acted"), "\(path)")
+        #expect(!out.zh.contains("TLS 层还没来得及处理"), "\(path)")
+    }
+
+    /// #35.10, every lesson without TLS: no step sentence talks about a TLS layer.
+    @Test func noPlainLessonMentionsATLSLayer() throws {
+        var plain = 0
+        for file in Library.files {
+            guard let trace = try? ScenarioParser.parse(contentsOf: file).run().trace, !trace.summary.usedTLS else { continue }
+            let page = HTMLRenderer(explanations: .english).page(name: "lesson", trace: trace)
+            #expect(!page.contains("TLS layer has acted"), "\(file)")
+            #expect(!page.contains("Only TLS can notice"), "\(file)")
+            plain += 1
+        }
+        #expect(plain > 10)
+    }
+}
+
+/// #35 (the decryption line): what the RFC 5246 §7.4.7.1 countermeasure decided, per case — the
+/// decrypted value, the offered version in front of decrypted bytes 2–47 (only the version was
+/// wrong), or 46 random bytes (padding or length wrong).
+@Suite("Issue #35: the countermeasure's three outcomes")
+struct CountermeasureOutcomeTests {
+    static func line(decrypted: [UInt8]?, used: [UInt8], _ e: Explanations) -> String {
+        let event = TraceEvent(time: 0, actor: .server, kind: .tls(.derived(.rsaPreMasterDecryption(ciphertext: [1, 2], decrypted: decrypted, preMasterSecret: used))), peer: .client)
+        return TextRenderer(verbosity: .normal, width: 1000, explanations: e).render(Trace(events: [event])).joined(separator: "\n")
+    }
+
+    @Test func eachOutcomeIsSaidAsItWas() {
+        let offered: [UInt8] = [3, 3] + Array(repeating: 7, count: 46)
+        let lowered: [UInt8] = [3, 1] + Array(repeating: 7, count: 46)
+        let used = Self.line(decrypted: offered, used: offered, .english)
+        #expect(used.contains("so it is used as the premaster"))
+        let replaced = Self.line(decrypted: lowered, used: offered, .english)
+        #expect(replaced.contains("puts the offered version in front of the decrypted bytes 2–47"))
+        #expect(!replaced.contains("46 random bytes"))
+        #expect(Self.line(decrypted: lowered, used: offered, .chinese).contains("放在解密出的第 2–47 字节前面"))
+        let random = Self.line(decrypted: nil, used: [3, 3] + Array(repeating: 9, count: 46), .english)
+        #expect(random.contains("the offered version ‖ 46 random bytes"))
+    }
+}
