@@ -1,7 +1,6 @@
 import Foundation
 import HTTP2
 import Trace
-import Trust
 import TLSEngine
 
 /// Runs ``TLSClient`` — the simulation's client state machine — over a real TCP socket: connect,

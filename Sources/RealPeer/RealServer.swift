@@ -2,7 +2,6 @@ import Foundation
 import PKI
 import HTTP2
 import Trace
-import Trust
 import TLSEngine
 #if canImport(Glibc)
 import Glibc

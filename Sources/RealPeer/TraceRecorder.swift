@@ -5,7 +5,6 @@ import Darwin
 #endif
 import HTTP2
 import Trace
-import Trust
 import TLSEngine
 
 /// Builds a real connection's trace with the simulation's event types. The TLS layer is exactly the

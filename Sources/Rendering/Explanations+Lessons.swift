@@ -13,7 +13,7 @@ extension Explanations {
         "lesson.demo": "A demo: the file states no expectations (add an expect block to check it with tlslab check).",
         "lesson.pass": "PASS",
         "lesson.fail": "FAIL",
-        "lesson.expectationMeans": "in this language: {meaning}",
+        "lesson.expectationMeans": "that is: {meaning}",
         "lesson.expectation": "{result}  {key}: {expected}",
         "lesson.expectationGot": "{result}  {key}: expected {expected}, got {actual}",
         "lesson.problem": "FAIL  {key}: {actual}",

@@ -288,7 +288,7 @@ public struct JSONLinesRenderer: Sendable {
         ]
         // Only when ALPN agreed on a protocol (RFC 7301), so runs without it print what they always did.
         if let alpn = s.applicationProtocol { fields.append(("alpn", .string(alpn.description))) }
-        fields.append(("outcome", .string(s.outcome)))
+        fields.append(("outcome", .string(s.runOutcome.word)))
         // Only for a real peer's failed exchange (`tlslab connect`/`serve`).
         if let why = s.exchangeFailure { fields.append(("failure", .string(Explanations.english.exchangeFailure(why)))) }
         return JSONObject(fields + statistics(trace))

@@ -9,9 +9,8 @@ public struct LessonPage: Sendable {
         public var key: String
         public var expected: String
         public var actual: String?
-        /// What the expected value stands for in the page's language, when the value itself is in
-        /// another (a `reason_includes` quotes the English words of a policy step: this is the step
-        /// in Chinese).
+        /// What the expected value stands for in the page's language (a `reason_includes` names a
+        /// policy step by its identifier: this is the step worded).
         public var meaning: String?
         public var holds: Bool { actual == nil }
         public init(key: String, expected: String, actual: String?, meaning: String? = nil) {

@@ -4,7 +4,6 @@ import Simulation
 import TCPSim
 import TLSEngine
 import Trace
-import Trust
 
 /// A value a run ends with, or one an expectation names.
 public enum FactValue: Equatable, Sendable, CustomStringConvertible {
@@ -30,7 +29,8 @@ public struct Expectation: Sendable {
     /// The fact's name (`alert`, `summary.cipher_suite`, …).
     public var key: String
     public var value: FactValue
-    /// True when the fact need only contain the expected text (`reason_includes`).
+    /// True when the fact need only contain the expected value (`reason_includes`: one of the run's
+    /// trust reason identifiers; `client_response_includes`: part of the response text).
     public var containment = false
     public var line: Int
     public var column: Int
@@ -81,6 +81,7 @@ extension Scenario {
     static func unmet(_ e: Expectation, in facts: [String: FactValue]) -> UnmetExpectation? {
         let actual = facts[e.key]
         if e.containment, case .string(let want) = e.value, case .string(let got)? = actual, got.contains(want) { return nil }
+        if e.containment, case .string(let want) = e.value, case .list(let got)? = actual, got.contains(want) { return nil }
         if e.containment || actual != e.value { return UnmetExpectation(key: e.key, expected: e.value, actual: actual) }
         return nil
     }
@@ -95,6 +96,8 @@ enum ExpectationReader {
         /// A whole number that may be −1 ("none").
         case intOrMinusOne
         case string
+        /// A trust reason identifier (``TrustReason/identifier``): one step of the client's decision.
+        case trustReason
         /// A set of words (compared sorted).
         case set([String])
         /// A list of words in order.
@@ -153,7 +156,7 @@ enum ExpectationReader {
                 ("segments", .lines),
             ]
         case "ats":
-            return [("ats", .enumeration(["allowed", "blocked"])), ("reason_includes", .string)]
+            return [("ats", .enumeration(["allowed", "blocked"])), ("reason_includes", .trustReason)]
         case "dh":
             return [("group_bits", .int), ("client_public", .int), ("server_public", .int), ("client_shared", .int),
                     ("server_shared", .int), ("range_check_rejects", .set(["client_public", "server_public"])),
@@ -171,7 +174,7 @@ enum ExpectationReader {
                 ("master_from_randoms", .bool),
                 ("trust", .enumeration(["accepted", "rejected", "not_evaluated"])),
                 ("disposition", .enumeration(ChallengeDisposition.allCases.map(\.rawValue) + ["none"])),
-                ("reason_includes", .string),
+                ("reason_includes", .trustReason),
                 ("first_failing_check", .enumeration(ChainCheck.Kind.allCases.map(\.rawValue) + ["none"])),
                 ("client_authenticated", .bool),
                 ("server_key", .enumeration(ScenarioRunner.keyDescriptions + ["none"])), ("server_certificate_bytes", .int),
@@ -234,6 +237,7 @@ enum ExpectationReader {
         case .int: return .int(try v.int(0 ... 1_000_000_000))
         case .intOrMinusOne: return .int(try v.int(-1 ... 1_000_000_000))
         case .string: return .string(try v.string())
+        case .trustReason: return .string(try trustReason(v))
         case .set(let words):
             var items: [String] = []
             for item in try v.list() { items.append(try item.oneOf(words)) }
@@ -252,6 +256,22 @@ enum ExpectationReader {
             return .list(items)
         case .summary: return .null
         }
+    }
+}
+
+extension ExpectationReader {
+    /// A `reason_includes` value: a step's identifier. Lesson files once quoted the catalogue's
+    /// English words of a step; those are refused with the way to say it now.
+    static func trustReason(_ v: YAMLValue) throws(ScenarioError) -> String {
+        let text = try v.string()
+        guard !TrustReason.identifiers.contains(text) else { return text }
+        if text.contains(" ") {
+            throw v.error("reason_includes names a trust reason identifier, not its English words (those are the catalogue's "
+                          + "and may be reworded): write e.g. ats.notForwardSecret or af.publicKeyPinFound; "
+                          + "Scenarios/README.md lists every identifier")
+        }
+        throw v.error("expected a trust reason identifier (e.g. ats.notForwardSecret, af.publicKeyPinFound, defaultHandling; "
+                      + "Scenarios/README.md lists them), got \"\(text)\"" + Spelling.hint(for: text, among: TrustReason.identifiers))
     }
 }
 

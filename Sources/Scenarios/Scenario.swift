@@ -5,7 +5,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// One validated scenario file: a world to simulate and what must happen in it.
 public struct Scenario {

@@ -6,7 +6,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import Yams
 
 /// Reads scenario files: YAML text → a validated ``Scenario``, or a located ``ScenarioError``.

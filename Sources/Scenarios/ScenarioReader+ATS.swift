@@ -6,7 +6,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import Yams
 
 /// The `ats` section: an Info.plist NSAppTransportSecurity dictionary and the connection it governs.

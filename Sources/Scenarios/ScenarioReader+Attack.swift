@@ -6,7 +6,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import Yams
 
 /// The `attacker` section: who besides the passive eavesdropper acts, and how.

@@ -6,7 +6,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import Yams
 
 /// The `dh` section: Diffie-Hellman by hand with small numbers.

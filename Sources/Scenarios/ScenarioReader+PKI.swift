@@ -6,7 +6,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import Yams
 
 /// The `pki` section and the names of certificates other sections refer to.

@@ -6,7 +6,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import Yams
 
 /// The `network` and `tcp` sections, and the TCP world of a `kind: tcp` scenario.

@@ -6,7 +6,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import Yams
 
 /// The TLS world: `server`, `client`, `http` and the connection options of a `kind: tls` scenario.

@@ -1,7 +1,5 @@
 import PKI
-import Rendering
 import Trace
-import Trust
 
 extension ScenarioRunner {
     /// Runs a `kind: ats` world: ATS judges the described connection. The trace holds the plan
@@ -15,7 +13,6 @@ extension ScenarioRunner {
         }
         let decision = w.policy.evaluate(ATSPolicy.Connection(host: w.host, usesHTTPS: w.usesHTTPS, tlsVersion: w.tlsVersion,
                                                               forwardSecret: w.forwardSecret, loadKind: w.loadKind, trust: trust))
-        let reasons = Explanations.english.trustReasons(decision.reasons)
         let plan = ATSPlan(url: "\(w.usesHTTPS ? "https" : "http")://\(w.host)/", host: w.host, usesHTTPS: w.usesHTTPS,
                            load: w.loadKind.rawValue, tlsVersion: w.tlsVersion.name, forwardSecret: w.forwardSecret,
                            chain: w.usesHTTPS ? w.chain : [], settings: settings(w.policy))
@@ -23,7 +20,7 @@ extension ScenarioRunner {
         events += decision.atsChecks.map { TraceEvent(time: 0, actor: .client, kind: .lesson(.atsRule($0))) }
         events.append(TraceEvent(time: 0, actor: .client, kind: .lesson(.atsVerdict(allowed: decision.accepted))))
         return ScenarioRun(facts: ["ats": .string(decision.accepted ? "allowed" : "blocked"),
-                                   "reason_includes": .string(reasons)],
+                                   "reason_includes": .list(decision.reasons.map(\.identifier))],
                            trace: Trace(events: events), verdict: nil, reasons: decision.reasons)
     }
 

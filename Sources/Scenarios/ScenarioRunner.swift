@@ -1,6 +1,5 @@
 import HTTP2
 import PKI
-import Rendering
 import Simulation
 import TCPSim
 import TLSCrypto
@@ -13,7 +12,7 @@ public struct ScenarioRun {
     public var facts: [String: FactValue]
     public var trace: Trace?
     public var verdict: TrustVerdict?
-    /// The policy's steps, typed (the `reason_includes` fact is their English words).
+    /// The policy's steps, typed (the `reason_includes` fact is their identifiers).
     public var reasons: [TrustReason] = []
 }
 
@@ -31,7 +30,7 @@ extension Scenario {
     /// The setup of a TLS world, for `tlslab run FILE.yaml` (nil for TCP-only and ATS scenarios).
     public func simulationSetup() -> SimulationSetup? {
         guard case .tls(let w) = world else { return nil }
-        return ScenarioRunner.setup(w, seed: seed, recorder: VerdictRecorder())
+        return ScenarioRunner.setup(w, seed: seed)
     }
 }
 
@@ -54,9 +53,10 @@ enum ScenarioRunner {
 
     // MARK: - TLS
 
-    static func setup(_ w: TLSWorld, seed: UInt64, recorder: VerdictRecorder) -> SimulationSetup? {
+    static func setup(_ w: TLSWorld, seed: UInt64) -> SimulationSetup? {
         let random = HMACDRBG(seed: seed)
-        let evaluator = PolicyEvaluator(world: w, recorder: recorder)
+        // The engine asks the evaluator once per handshake; its decision is in the trace.
+        let evaluator = w.certificateEvaluator
         var identity: TLSIdentity?
         if let names = w.identity, let first = names.first, let key = w.certificates[first]?.key {
             identity = TLSIdentity(certificateChain: names.compactMap { w.certificates[$0]?.certificate.der }, key: key)
@@ -76,7 +76,7 @@ enum ScenarioRunner {
             let policy = MutualTLSPolicy(mode: MutualTLSPolicy.ClientAuthentication(rawValue: w.clientAuth.rawValue) ?? .require,
                                          clientCAs: w.clientCAs.compactMap { w.certificates[$0]?.certificate },
                                          subjectWhitelist: w.subjectWhitelist)
-            clientEvaluator = ClientCertificateEvaluator(policy: policy, time: w.now, recorder: recorder)
+            clientEvaluator = MutualTLSEvaluator(policy: policy, time: w.now)
         }
         let server = TLSServerConfiguration(identity: TLSIdentity(certificateChain: chainDER, key: serverKey),
                                             random: random, cipherSuites: w.serverSuites,
@@ -150,17 +150,17 @@ enum ScenarioRunner {
     }
 
     static func runTLS(_ w: TLSWorld, seed: UInt64) -> ScenarioRun {
-        let recorder = VerdictRecorder()
-        guard let setup = setup(w, seed: seed, recorder: recorder) else {
+        guard let setup = setup(w, seed: seed) else {
             return ScenarioRun(facts: ["handshake": .string("failure")], trace: nil, verdict: nil)
         }
         let trace = Simulation(setup).run()
         let s = trace.summary
+        let verdict = TrustVerdict(clientDecisionIn: trace)
         var f: [String: FactValue] = [:]
         // The handshake itself: both Finished verified (a later fatal alert, e.g. for a replayed
         // record, is reported by `alert` but does not undo the handshake).
         // Plain HTTP has no handshake to succeed or fail.
-        f["handshake"] = .string(!w.usesTLS ? "none" : s.clientCompleted && s.serverCompleted ? "success" : "failure")
+        f["handshake"] = .string(!w.usesTLS ? "none" : s.runOutcome.handshakeCompleted ? "success" : "failure")
         f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
         f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
         f["suite"] = .string(s.cipherSuite?.name ?? "none")
@@ -168,7 +168,7 @@ enum ScenarioRunner {
         f["ems"] = .bool(s.extendedMasterSecret)
         f["resumed"] = .bool(s.resumed)
         f["alpn"] = .string(s.applicationProtocol?.description ?? "none")
-        if let v = recorder.verdict {
+        if let v = verdict {
             f["trust"] = .string(v.accepted ? "accepted" : "rejected")
             f["disposition"] = .string(v.disposition?.rawValue ?? "none")
             f["first_failing_check"] = .string(v.firstFailingCheck?.rawValue ?? "none")
@@ -191,8 +191,8 @@ enum ScenarioRunner {
         }
         f["master_secret_label"] = .string(label)
         f["master_from_randoms"] = .bool(fromRandoms)
-        f["reason_includes"] = .string(recorder.verdict.map { Explanations.english.trustReasons($0.reasons) } ?? "")
-        f["client_authenticated"] = .bool(recorder.clientAuthenticated)
+        f["reason_includes"] = .list(verdict?.reasons.map(\.identifier) ?? [])
+        f["client_authenticated"] = .bool(TrustVerdict.clientAuthenticated(in: trace))
         // The server's leaf as configured (its key and DER size), and the signatures as the verifying
         // peer saw them on the wire: ServerKeyExchange (RFC 5246 §7.4.3) and CertificateVerify (§7.4.8).
         let leaf = w.serverChain.first.flatMap { w.certificates[$0] }
@@ -284,7 +284,7 @@ enum ScenarioRunner {
         f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
         if let alpn = s.applicationProtocol { f["summary.alpn"] = .string(alpn.description) }
         f["summary.resumed"] = .bool(s.resumed)
-        f["summary.outcome"] = .string(s.outcome)
+        f["summary.outcome"] = .string(s.runOutcome.word)
         f["summary.t"] = .string(ExpectationReader.seconds(micros: trace.events.last?.time ?? 0))
         f["summary.actor"] = .string("network")
         f["summary.event"] = .string("summary")
@@ -304,7 +304,7 @@ enum ScenarioRunner {
             f["summary.pushed_responses"] = .int(stats.pushedResponses)
             f["summary.http2_error"] = stats.http2Error.map { .string($0) } ?? .null
         }
-        return ScenarioRun(facts: f, trace: trace, verdict: recorder.verdict, reasons: recorder.verdict?.reasons ?? [])
+        return ScenarioRun(facts: f, trace: trace, verdict: verdict, reasons: verdict?.reasons ?? [])
     }
 
     // MARK: - Steps that never applied

@@ -2,7 +2,6 @@ import HTTP2
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// An attacker in a run. The eavesdropper is always there (it records every segment); an
 /// `Attack` adds what it does besides listening. The scenario layer scripts these; each one is a

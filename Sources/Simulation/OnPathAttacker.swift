@@ -2,7 +2,6 @@ import HTTP2
 import TCPSim
 import TLSEngine
 import Trace
-import Trust
 
 /// An attacker on the path between client and server (the network hook `TCPNetwork.onPath`): it
 /// rebuilds each direction's byte stream from the segments it forwards, finds TLS records and

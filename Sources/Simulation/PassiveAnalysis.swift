@@ -2,7 +2,6 @@ import HTTP2
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// What the eavesdropper works out after the run, from the recording alone plus what it gets
 /// later (a stolen key) or can guess (a predictable seed). Every "learned" value was computed by

@@ -2,7 +2,6 @@ import HTTP2
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// A TLS 1.2 connection read from the two recorded byte streams, as a passive observer can read
 /// it: the handshake in the clear up to each ChangeCipherSpec, then protected records it can only
@@ -13,6 +12,8 @@ struct RecordedTLS {
     var suite: CipherSuiteParameters?
     var version: ProtocolVersion = .tls12
     var extendedMasterSecret = false
+    /// The ServerHello answered encrypt_then_mac (RFC 7366): CBC records are MACed after encryption.
+    var encryptThenMAC = false
     var clientKeyExchange: ClientKeyExchange?
     var clientKeyExchangeBody: [UInt8] = []
     /// ClientHello … ClientKeyExchange in protocol order (the RFC 7627 session hash input).
@@ -35,6 +36,7 @@ struct RecordedTLS {
                 suite = sh.cipherSuite.parameters
                 version = sh.serverVersion
                 extendedMasterSecret = (sh.extensions ?? []).contains { $0.type == .extendedMasterSecret }
+                encryptThenMAC = (sh.extensions ?? []).contains { $0.type == .encryptThenMAC }
             }
             serverMessages.append(raw.bytes)
         }
@@ -89,10 +91,7 @@ struct RecordedTLS {
         var finishedVerified: Bool
     }
 
-    var prf: TLSPRF {
-        if version < .tls12 { return .tls10 }
-        return suite?.prfHash == .sha384 ? .sha384 : .sha256
-    }
+    var prf: TLSPRF { suite?.prf(version: version) ?? (version < .tls12 ? .tls10 : .sha256) }
 
     func masterSecret(preMaster: [UInt8]) -> [UInt8]? {
         let schedule = KeySchedule(prf: prf)
@@ -112,16 +111,14 @@ struct RecordedTLS {
     /// The session ID the server confirmed (for an abbreviated handshake, the resumed session's).
     var sessionID: [UInt8] { serverHello?.sessionID ?? [] }
 
-    /// Opens the protected records with a known master secret (a resumed session reuses one).
+    /// Opens the protected records with a known master secret (a resumed session reuses one), with
+    /// the protection the engine itself builds from what the hellos agreed.
     func open(master: [UInt8]) -> Opened? {
-        guard let suite else { return nil }
-        let layout = KeyBlockLayout(macKeyLength: suite.macKeyLength, encKeyLength: suite.keyLength,
-                                    fixedIVLength: suite.fixedIVLength(version: version))
-        guard let keys = try? KeySchedule(prf: prf).keys(masterSecret: master, clientRandom: clientRandom,
-                                                          serverRandom: serverRandom, layout: layout) else { return nil }
-        let cipher = suite.recordCipher
-        func decrypt(_ records: [TLSRecord], _ k: RecordKeys) -> [(ContentType, [UInt8])] {
-            guard var protector = try? RecordProtector(cipher: cipher, keys: k, explicitIV: version >= .tls11) else { return [] }
+        guard let suite, let protection = try? ConnectionProtection(version: version, suite: suite, masterSecret: master,
+                                                                    clientRandom: clientRandom, serverRandom: serverRandom,
+                                                                    encryptThenMAC: encryptThenMAC) else { return nil }
+        func decrypt(_ records: [TLSRecord], _ protector: RecordProtector) -> [(ContentType, [UInt8])] {
+            var protector = protector
             var out: [(ContentType, [UInt8])] = []
             for r in records {
                 guard let d = try? protector.open(contentType: r.contentType.rawValue, version: r.version.rawValue,
@@ -130,11 +127,9 @@ struct RecordedTLS {
             }
             return out
         }
-        let client = decrypt(clientProtected, RecordKeys(macKey: keys.clientWriteMACKey, writeKey: keys.clientWriteKey,
-                                                         fixedIV: keys.clientWriteIV))
-        let server = decrypt(serverProtected, RecordKeys(macKey: keys.serverWriteMACKey, writeKey: keys.serverWriteKey,
-                                                         fixedIV: keys.serverWriteIV))
+        let client = decrypt(clientProtected, protection.client)
+        let server = decrypt(serverProtected, protection.server)
         let finished = client.first.map { $0.0 == .handshake && $0.1.first == HandshakeType.finished.rawValue } ?? false
-        return Opened(masterSecret: master, keys: keys, clientRecords: client, serverRecords: server, finishedVerified: finished)
+        return Opened(masterSecret: master, keys: protection.keys, clientRecords: client, serverRecords: server, finishedVerified: finished)
     }
 }

@@ -4,7 +4,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// The end of a leg: close_notify and TCP's close once the HTTP work is done or the handshake failed.
 extension Run {

@@ -4,7 +4,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// After the run: what the eavesdropper works out from what it recorded.
 extension Run {

@@ -4,7 +4,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// HTTP/0.9, 1.0 and 1.1 over the run's legs: requests in order, keep-alive and pipelining, the responses, and the close that HTTP/1.0 asks for.
 extension Run {

@@ -4,7 +4,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// Step recording: an engine step's events into the trace, its records onto TCP, and which bytes of the stream carry which message.
 extension Run {

@@ -65,8 +65,12 @@ final class Run {
             let who: Actor
             var connection = 0
             switch e.kind {
-            case .sent(let p), .duplicated(let p), .synCookieSent(let p), .forwarded(let p):
+            case .sent(let p), .duplicated(let p), .synCookieSent(let p):
                 who = actor(of: p.source); connection = self.connection(of: p)
+            case .forwarded(let p):
+                // The segment as the on-path attacker passed it on (changed, re-sequenced): its send
+                // on the attacker's leg towards the receiver, at the instant the sender sent it.
+                who = .attacker; connection = self.connection(of: p)
             case .delivered(let p):
                 who = actor(of: p.destination); connection = self.connection(of: p)
             case .dropped(let p, _):

@@ -4,7 +4,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// One end of one TCP connection: a TLS engine (or none, for plain HTTP) and its bookkeeping.
 final class Endpoint {

@@ -4,7 +4,6 @@ import TCPSim
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// Everything one run needs: the two TLS endpoints, the network between them, and the HTTP
 /// exchange to carry once the handshake is done.

@@ -1,6 +1,5 @@
 import HTTP2
 import Trace
-import Trust
 /// Virtual CPU time charged for public-key work before a side can send what it computed (default
 /// zero, so traces do not change unless a run asks for it). The time is added on the virtual
 /// clock: the side's answer leaves that much later.

@@ -14,7 +14,7 @@ extension TCPConnection {
         case .closed:
             // §3.10.7.1: everything is discarded; anything but an RST is answered with an RST.
             if let rst = Self.resetReply(to: segment) {
-                out.send(rst)
+                out.send(rst, .reset)
                 out.emit(.resetSent(rst))
             }
         case .listen:
@@ -35,7 +35,7 @@ extension TCPConnection {
         }
         if seg.ack != nil {  // second: any ACK is bad here
             if let rst = Self.resetReply(to: seg) {
-                out.send(rst)
+                out.send(rst, .reset)
                 out.emit(.resetSent(rst))
             }
             return
@@ -55,7 +55,7 @@ extension TCPConnection {
         sndUna = iss
         sndNxt = iss + 1
         sendQueueSeq = iss + 1
-        out.send(makeSYN(ack: rcvNxt))
+        out.send(makeSYN(ack: rcvNxt), .synAcknowledgment)
         noteACKSent(&out)
         timeSegment(iss)
         startRetransmissionTimer(&out)
@@ -102,11 +102,11 @@ extension TCPConnection {
         }
         if sndUna.isAfter(iss) {
             setState(.established, cause: .synAckReceived, &out)
-            if config.handshake == .threeWay { sendACK(&out) }
+            if config.handshake == .threeWay { sendACK(.handshakeACK, &out) }
         } else {
             // Simultaneous open: <SEQ=ISS><ACK=RCV.NXT><CTL=SYN,ACK>, enter SYN-RECEIVED.
             setState(.synReceived, cause: .simultaneousOpen, &out)
-            out.send(makeSYN(ack: rcvNxt))
+            out.send(makeSYN(ack: rcvNxt), .synAcknowledgment)
             timedSeq = nil  // Karn: our SYN goes out again, so an ACK of it no longer times one send
             noteACKSent(&out)
         }
@@ -119,7 +119,7 @@ extension TCPConnection {
 
         // A retransmitted SYN in SYN-RECEIVED means our SYN-ACK was lost: send it again at once.
         if state == .synReceived, seg.flags.contains(.syn), seg.ack == nil, !hasRST, seg.seq == irs {
-            out.send(makeSYN(ack: rcvNxt))
+            out.send(makeSYN(ack: rcvNxt), .synAcknowledgment)
             timedSeq = nil  // Karn: the SYN-ACK is now sent twice; its ACK is ambiguous, take no sample
             noteACKSent(&out)
             return
@@ -150,10 +150,11 @@ extension TCPConnection {
                     // §3.10.7.4 eighth, TIME-WAIT: acknowledge the retransmitted FIN, restart 2·MSL.
                     out.emit(.finReacknowledgedInTimeWait)
                     setTimer(.timeWait, at: now + 2 * config.msl, &out)
+                    sendACK(.finReacknowledged, &out)
                 } else {
                     out.emit(.unacceptableSegment(seq: seg.seq, length: length))
+                    sendACK(.unacceptableSegment, &out)
                 }
-                sendACK(&out)
             } else {
                 out.emit(.segmentDiscarded(.resetOutOfWindow))  // RFC 9293 §3.10.7.4 first: drop it
             }
@@ -184,7 +185,7 @@ extension TCPConnection {
         // real peer that lost its state answers that ACK with an RST at the right number).
         if hasRST && original.seq != rcvNxt {
             out.emit(.challengeACK)
-            sendACK(&out)
+            sendACK(.challengeACK, &out)
             return
         }
         if hasRST {
@@ -208,7 +209,7 @@ extension TCPConnection {
                 resetToListen(cause: .synInWindow, &out)
             } else {
                 out.emit(.challengeACK)  // RFC 5961 §4 (RFC 9293 recommends it)
-                sendACK(&out)
+                sendACK(.challengeACK, &out)
             }
             return
         }
@@ -233,7 +234,7 @@ extension TCPConnection {
         if state != .timeWait {
             if ack.isAfter(sndNxt) {
                 out.emit(.ackOfUnsentData(ack: ack))
-                sendACK(&out)
+                sendACK(.ackOfUnsentData, &out)
                 return
             }
             if ack.isAfter(sndUna) { acknowledge(upTo: ack, &out) }
@@ -263,6 +264,7 @@ extension TCPConnection {
         // Seventh: segment text (ESTABLISHED, FIN-WAIT-1, FIN-WAIT-2 only).
         let fin = seg.flags.contains(.fin)
         var mustACK = textDropped
+        var gapAhead = false  // the segment was ahead of RCV.NXT: the ACK is a duplicate for the gap
         if [.established, .finWait1, .finWait2].contains(state) && (!seg.payload.isEmpty || fin) {
             if seg.seq == rcvNxt {
                 if !seg.payload.isEmpty {
@@ -282,6 +284,7 @@ extension TCPConnection {
             } else {
                 reassembly.insert(seq: seg.seq, bytes: seg.payload, fin: fin)
                 out.emit(.outOfOrderBuffered(seq: seg.seq, count: seg.payload.count))
+                gapAhead = true
                 mustACK = true  // duplicate ACK for the gap
             }
         } else if !seg.payload.isEmpty {
@@ -295,7 +298,7 @@ extension TCPConnection {
             rcvNxt += 1
             peerFinished = true
             out.emit(.peerClosed)
-            sendACK(&out)
+            sendACK(.acknowledgment, &out)
             switch state {
             case .synReceived, .established:
                 setState(.closeWait, cause: .finReceived, &out)
@@ -314,12 +317,12 @@ extension TCPConnection {
         // Acknowledge received text: at once, or delayed (RFC 9293 §3.8.6.3: at least every second
         // full-sized segment, and never later than the delay).
         if mustACK {
-            sendACK(&out)
+            sendACK(gapAhead ? .duplicateACK : .acknowledgment, &out)
         } else if unackedSegments > 0 {
             if let delay = config.delayedACK, unackedSegments < 2 {
                 if timers.delayedACK == nil { setTimer(.delayedACK, at: now + delay, &out) }
             } else {
-                sendACK(&out)
+                sendACK(.acknowledgment, &out)
             }
         }
     }

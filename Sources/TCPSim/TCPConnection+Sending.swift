@@ -9,10 +9,11 @@ extension TCPConnection {
                    window: advertisedWindow, mss: UInt16(clamping: config.mss))
     }
 
-    /// `<SEQ=SND.NXT><ACK=RCV.NXT><CTL=ACK>` with the current window (any pending delayed ACK is met).
-    mutating func sendACK(_ out: inout TCPOutput) {
+    /// `<SEQ=SND.NXT><ACK=RCV.NXT><CTL=ACK>` with the current window (any pending delayed ACK is met),
+    /// sent for `cause`.
+    mutating func sendACK(_ cause: TCPSendCause, _ out: inout TCPOutput) {
         out.send(TCPSegment(sourcePort: localPort, destinationPort: remotePort, seq: sndNxt, ack: rcvNxt,
-                            window: advertisedWindow))
+                            window: advertisedWindow), cause)
         noteACKSent(&out)
     }
 
@@ -38,7 +39,7 @@ extension TCPConnection {
 
     mutating func sendReset(seq: SeqNumber, _ out: inout TCPOutput) {
         let rst = TCPSegment(sourcePort: localPort, destinationPort: remotePort, seq: seq, flags: .rst)
-        out.send(rst)
+        out.send(rst, .reset)
         out.emit(.resetSent(rst))
     }
 
@@ -83,7 +84,7 @@ extension TCPConnection {
                 seg.setFlag(.fin, true)
                 finSeq = sndNxt + count
             }
-            out.send(seg)
+            out.send(seg, .data)
             noteACKSent(&out)
             timeSegment(sndNxt)
             sndNxt += seg.segmentLength
@@ -94,7 +95,7 @@ extension TCPConnection {
             let fin = TCPSegment(sourcePort: localPort, destinationPort: remotePort, seq: sndNxt, ack: rcvNxt,
                                  flags: .fin, window: advertisedWindow)
             finSeq = sndNxt
-            out.send(fin)
+            out.send(fin, .fin)
             noteACKSent(&out)
             timeSegment(sndNxt)
             sndNxt += 1
@@ -110,12 +111,16 @@ extension TCPConnection {
         min(rto.rto << min(persistBackoff, 16), config.maximumRTO)
     }
 
-    /// Processes an acceptable new ACK (SND.UNA < ack ≤ SND.NXT): drops acknowledged octets, takes an
-    /// RTT sample under Karn's rule, restarts or stops the retransmission timer (RFC 6298 §5.2, §5.3).
+    /// Processes an acceptable new ACK (SND.UNA < ack ≤ SND.NXT): reports what it acknowledged,
+    /// drops acknowledged octets, takes an RTT sample under Karn's rule, restarts or stops the
+    /// retransmission timer (RFC 6298 §5.2, §5.3).
     mutating func acknowledge(upTo ack: SeqNumber, _ out: inout TCPOutput) {
         var advanced = Int(ack - sndUna)
-        if sndUna == iss { advanced -= 1 }  // our SYN
+        let synAcked = sndUna == iss
+        if synAcked { advanced -= 1 }  // our SYN
         let dataAcked = min(max(0, advanced), sendQueue.count)
+        let finAcked = finSeq.map { ack.isAfter($0) && !sndUna.isAfter($0) } ?? false
+        out.emit(.acknowledged(from: sndUna, upTo: ack, dataOctets: dataAcked, syn: synAcked, fin: finAcked))
         sendQueue.removeFirst(dataAcked)
         sendQueueSeq += dataAcked
         sndUna = ack

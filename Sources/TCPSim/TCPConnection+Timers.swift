@@ -32,14 +32,14 @@ extension TCPConnection {
         case .timeWait:
             setState(.closed, cause: .timeWaitExpired, &out)
         case .delayedACK:
-            if state.isSynchronized { sendACK(&out) }
+            if state.isSynchronized { sendACK(.delayedACK, &out) }
         case .persist:
             // Probe with a zero-length segment just below SND.UNA: it is outside the peer's window, so
             // the peer must answer with an ACK carrying its current window (RFC 9293 §3.10.7.4 first
             // check). This stands in for the one-octet probe and works even when a window update was lost.
             guard sndWnd == 0, sendQueue.count > sentDataCount else { persistBackoff = 0; return }
             out.send(TCPSegment(sourcePort: localPort, destinationPort: remotePort, seq: sndUna - 1, ack: rcvNxt,
-                                window: advertisedWindow))
+                                window: advertisedWindow), .windowProbe)
             out.emit(.windowProbeSent)
             persistBackoff += 1
             setTimer(.persist, at: now + persistInterval, &out)
@@ -56,7 +56,7 @@ extension TCPConnection {
             if seg.flags.contains(.syn) { synTimedOut = true }
             rto.backOff()
             out.emit(.rtoBackedOff(rto: rto.rto))
-            out.send(seg)
+            out.send(seg, .retransmission)
             if seg.ack != nil { noteACKSent(&out) }
             out.emit(.retransmitted(seg, attempt: retransmissions))
             setTimer(.retransmission, at: now + rto.rto, &out)

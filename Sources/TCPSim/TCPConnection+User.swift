@@ -11,7 +11,7 @@ extension TCPConnection {
         sndNxt = iss + 1
         sendQueueSeq = iss + 1
         setState(.synSent, cause: .activeOpen, &out)
-        out.send(makeSYN(ack: nil))
+        out.send(makeSYN(ack: nil), .activeOpen)
         startRetransmissionTimer(&out)
         timeSegment(iss)
         return out
@@ -67,7 +67,7 @@ extension TCPConnection {
         receiveQueue.removeFirst(n)
         if [.established, .finWait1, .finWait2].contains(state), needsWindowUpdate {
             out.emit(.windowUpdateSent(window: receiveWindow))
-            sendACK(&out)
+            sendACK(.windowUpdate, &out)
         }
         return bytes
     }
@@ -118,7 +118,7 @@ extension TCPConnection {
         case .closed: throw .connectionDoesNotExist
         case .synReceived, .established, .finWait1, .finWait2, .closeWait:
             let rst = TCPSegment(sourcePort: localPort, destinationPort: remotePort, seq: sndNxt, flags: .rst)
-            out.send(rst)
+            out.send(rst, .reset)
             out.emit(.resetSent(rst))
         default:
             break

@@ -6,6 +6,8 @@ extension TCPEvent: CustomStringConvertible {
         case .timerSet(let kind, let deadline): "\(kind) timer set for \(deadline) µs"
         case .timerCancelled(let kind): "\(kind) timer cancelled"
         case .timerFired(let kind): "\(kind) timer fired"
+        case let .acknowledged(from, upTo, octets, syn, fin):
+            "acknowledged \(from) ..< \(upTo): \(octets) data octets" + (syn ? ", our SYN" : "") + (fin ? ", our FIN" : "")
         case .retransmitted(let s, let attempt): "retransmission #\(attempt): \(s)"
         case .rttSample(let rtt, let srtt, let rttvar, let rto): "RTT \(rtt) µs: SRTT \(srtt), RTTVAR \(rttvar), RTO \(rto)"
         case .rtoBackedOff(let rto): "RTO backed off to \(rto) µs"

@@ -5,6 +5,9 @@ public enum TCPEvent: Hashable, Sendable {
     case timerSet(TCPTimerKind, deadline: TCPTime)
     case timerCancelled(TCPTimerKind)
     case timerFired(TCPTimerKind)
+    /// SND.UNA advanced: the peer acknowledged sequence numbers `from` ..< `upTo` — `dataOctets`
+    /// octets of data, and our SYN and/or FIN when `syn` / `fin` (each takes one sequence number).
+    case acknowledged(from: SeqNumber, upTo: SeqNumber, dataOctets: Int, syn: Bool, fin: Bool)
     /// A segment sent again after a timeout (`attempt` counts from 1).
     case retransmitted(TCPSegment, attempt: Int)
     /// RFC 6298 §2: a round-trip sample and the new estimator values.

@@ -243,8 +243,8 @@ public final class TCPNetwork {
         if recordsEvents {
             for e in out.events { record(.connection(id, e)) }
         }
-        for seg in out.segments {
-            transmit(TCPPacket(source: id.local.address, destination: id.remote.address, segment: seg))
+        for (seg, cause) in zip(out.segments, out.causes) {
+            transmit(TCPPacket(source: id.local.address, destination: id.remote.address, segment: seg, cause: cause))
         }
         // Only what the tables need: keeping a copy of the connection would retain and release every
         // buffer it holds.
@@ -351,7 +351,7 @@ public final class TCPNetwork {
         else {
             // RFC 9293 §3.10.7.1: no connection: answer with RST ("connection refused").
             if let rst = TCPConnection.resetReply(to: seg) {
-                transmit(TCPPacket(source: packet.destination, destination: packet.source, segment: rst))
+                transmit(TCPPacket(source: packet.destination, destination: packet.source, segment: rst, cause: .reset))
             }
             return
         }
@@ -372,7 +372,7 @@ public final class TCPNetwork {
                     sourcePort: seg.destinationPort, destinationPort: seg.sourcePort,
                     seq: cookie.isn(for: id, clientISN: seg.seq, at: now), ack: seg.seq + 1, flags: .syn,
                     window: UInt16(clamping: config.receiveBufferSize), mss: UInt16(clamping: config.mss))
-                let reply = TCPPacket(source: address, destination: packet.source, segment: synAck)
+                let reply = TCPPacket(source: address, destination: packet.source, segment: synAck, cause: .synAcknowledgment)
                 record(.synCookieSent(reply))
                 transmit(reply)
             } else {
@@ -392,7 +392,7 @@ public final class TCPNetwork {
         }
         // LISTEN (RFC 9293 §3.10.7.2): ignore RST, answer an ACK with RST, drop the rest.
         if seg.ack != nil, let rst = TCPConnection.resetReply(to: seg) {
-            transmit(TCPPacket(source: address, destination: packet.source, segment: rst))
+            transmit(TCPPacket(source: address, destination: packet.source, segment: rst, cause: .reset))
         } else {
             record(.connection(id, .segmentDiscarded(flags.contains(.rst) ? .resetInListen : .noSYNInListen)))
         }

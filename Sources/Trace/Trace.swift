@@ -35,7 +35,6 @@ public struct Trace: Sendable {
 
     public func summary(connection: Int) -> RunSummary {
         var s = RunSummary()
-        var othersTraced = false
         for event in events where event.connection == connection {
             if case .http(.responseReceived) = event.kind, event.actor == .client { s.responsesReceived += 1 }
             if case .http(.failed(let why)) = event.kind, s.exchangeFailure == nil { s.exchangeFailure = why }
@@ -44,7 +43,7 @@ public struct Trace: Sendable {
             if side == .client || side == .server { s.usedTLS = true }
             if side == .client { s.clientTraced = true }
             if side == .server { s.serverTraced = true }
-            if side != .client && side != .server { othersTraced = true }
+            if side != .client && side != .server { s.othersTraced = true }
             switch tls {
             // A one-sided trace (a real peer): the other side's random as this side received it.
             case .handshakeReceived(.clientHello(let ch), _) where side == .server:
@@ -81,8 +80,8 @@ public struct Trace: Sendable {
             }
         }
         // Only a real peer's trace (one side, nobody in between) takes the other side's random as received.
-        if !othersTraced, !s.clientTraced { s.clientRandom = s.clientRandom ?? s.receivedClientRandom }
-        if !othersTraced, !s.serverTraced { s.serverRandom = s.serverRandom ?? s.receivedServerRandom }
+        if !s.othersTraced, !s.clientTraced { s.clientRandom = s.clientRandom ?? s.receivedClientRandom }
+        if !s.othersTraced, !s.serverTraced { s.serverRandom = s.serverRandom ?? s.receivedServerRandom }
         return s
     }
 
@@ -267,6 +266,8 @@ public struct RunSummary: Sendable, Hashable {
     /// the server's (false only for `tlslab connect`).
     public var clientTraced = false
     public var serverTraced = false
+    /// Someone besides client and server (an attacker's own TLS sessions) is in the trace.
+    public var othersTraced = false
     /// The randoms as the traced side received them (used when the sender is not traced).
     var receivedClientRandom: [UInt8]?
     var receivedServerRandom: [UInt8]?
@@ -275,17 +276,6 @@ public struct RunSummary: Sendable, Hashable {
     public var responsesReceived = 0
 
     public init() {}
-
-    /// `"success"` when both sides finished the handshake (plain HTTP: when a response arrived; a
-    /// real peer's trace: when the traced side did), else the first fatal alert's name, `"failed"`
-    /// when a real peer's exchange failed after the handshake (``exchangeFailure``), or `"incomplete"`.
-    public var outcome: String {
-        if let failure { return failure.alert.name ?? failure.alert.description }
-        if exchangeFailure != nil { return "failed" }
-        if !usedTLS { return responsesReceived > 0 ? "success" : "incomplete" }
-        if clientTraced != serverTraced { return (clientTraced ? clientCompleted : serverCompleted) ? "success" : "incomplete" }
-        return clientCompleted && serverCompleted ? "success" : "incomplete"
-    }
 
     // The summary's values are per side, never merged. A value one side produces (a random, a
     // verify_data) is that side's, as it sent it. The shared secrets (premaster, master) are the

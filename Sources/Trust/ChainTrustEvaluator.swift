@@ -18,13 +18,9 @@ public struct ChainTrustEvaluator: PeerCertificateEvaluator {
     }
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
-        var certificates: [X509Certificate] = []
-        for der in chain {
-            do {
-                certificates.append(try X509Certificate(der: der))
-            } catch {
-                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: error))
-            }
+        let certificates: [X509Certificate]
+        do { certificates = try X509Certificate.parseChain(chain) } catch {
+            return .reject(.unparsable, reason: .unparsable(index: error.index, error: error.error))
         }
         guard let leaf = certificates.first else {
             return .reject(.noCertificate, reason: .noCertificate(sentBy: role))

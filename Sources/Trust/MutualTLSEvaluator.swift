@@ -34,13 +34,9 @@ public struct MutualTLSEvaluator: PeerCertificateEvaluator, Sendable {
     }
 
     public func evaluate(chain: [[UInt8]], role: TLSRole, serverName: String?) -> CertificateDecision {
-        var certificates: [X509Certificate] = []
-        for der in chain {
-            do {
-                certificates.append(try X509Certificate(der: der))
-            } catch {
-                return .reject(.unparsable, reason: .unparsable(index: certificates.count, error: error))
-            }
+        let certificates: [X509Certificate]
+        do { certificates = try X509Certificate.parseChain(chain) } catch {
+            return .reject(.unparsable, reason: .unparsable(index: error.index, error: error.error))
         }
         let (outcome, reasons, _) = policy.evaluate(clientChain: certificates, time: time)
         switch outcome {

@@ -31,14 +31,10 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
 
     /// The full decision about `chain` (leaf first, DER) for `host`.
     public func decide(chain: [[UInt8]], host: String) -> ClientTrustVerdict {
-        var certificates: [X509Certificate] = []
-        for der in chain {
-            do {
-                certificates.append(try X509Certificate(der: der))
-            } catch {
-                return ClientTrustVerdict(outcome: nil, accepted: false,
-                                          reasons: [.unparsable(index: certificates.count, error: error)], evaluation: nil, refusal: .unparsable)
-            }
+        let certificates: [X509Certificate]
+        do { certificates = try X509Certificate.parseChain(chain) } catch {
+            return ClientTrustVerdict(outcome: nil, accepted: false,
+                                      reasons: [.unparsable(index: error.index, error: error.error)], evaluation: nil, refusal: .unparsable)
         }
         guard !certificates.isEmpty else {
             return ClientTrustVerdict(outcome: nil, accepted: false, reasons: [.noServerCertificate], evaluation: nil,

@@ -4,7 +4,6 @@ import HTTP2
 import Rendering
 import TLSEngine
 import Trace
-import Trust
 import UserFiles
 
 /// `tlslab dissect`: annotate raw TLS bytes field by field.

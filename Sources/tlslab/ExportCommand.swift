@@ -6,7 +6,6 @@ import Scenarios
 import Simulation
 import Trace
 import UserFiles
-import Trust
 
 /// `tlslab export SCENARIO --pcap FILE --keylog FILE [--pki DIR] [--html FILE]`: the run as Wireshark
 /// sees it, and as a self-contained page; `--all --html DIR`: every built-in run and lesson as pages.

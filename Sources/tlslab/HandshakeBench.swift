@@ -5,7 +5,6 @@ import Simulation
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 
 /// The key exchanges `tlslab bench handshake` measures, with the same suite on both sides.
 enum HandshakeKind: String, ExpressibleByArgument, CaseIterable {

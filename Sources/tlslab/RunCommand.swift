@@ -5,7 +5,6 @@ import Rendering
 import Scenarios
 import Simulation
 import Trace
-import Trust
 
 /// Options shared by `tlslab` (default walkthrough) and `tlslab run`.
 struct RenderOptions: ParsableArguments {
@@ -47,7 +46,8 @@ struct RenderOptions: ParsableArguments {
             if let page {
                 let (head, checks) = JSONLinesRenderer().lesson(page)
                 lines.insert(head, at: 0)
-                lines.insert(contentsOf: checks, at: max(0, lines.count - 2))   // before latency and summary
+                // After every event of the run, before the summary (the renderer's last line).
+                lines.insert(contentsOf: checks, at: max(0, lines.count - 1))
             }
         case .text:
             let explanations = language.explanations

@@ -5,7 +5,6 @@ import PKI
 import Scenarios
 import Simulation
 import Trace
-import Trust
 import Rendering
 
 /// How `--seed` was given: not at all (a built-in run uses 1, a scenario file its own `seed:`),
@@ -132,11 +131,10 @@ struct ResolvedRun {
         return (trace, page)
     }
 
-    /// A `reason_includes` value quotes the English words of the policy's steps; in another language,
-    /// the steps it quotes (or, when it spans several, all of them) in that language's words.
+    /// A `reason_includes` value names a step by its identifier (`ats.notForwardSecret`): the steps of
+    /// the run with that identifier, in the page's language (nil when the run has none).
     static func meaning(of expected: String, in reasons: [TrustReason], _ explanations: Explanations) -> String? {
-        guard explanations.language != .en, !reasons.isEmpty else { return nil }
-        let quoted = reasons.filter { Explanations.english.trustReason($0).contains(expected) }
-        return explanations.trustReasons(quoted.isEmpty ? reasons : quoted)
+        let named = reasons.filter { $0.identifier == expected }
+        return named.isEmpty ? nil : explanations.trustReasons(named)
     }
 }

@@ -8,7 +8,6 @@ import Simulation
 import TLSCrypto
 import TLSEngine
 import Trace
-import Trust
 import UserFiles
 
 /// `tlslab serve`: the simulation's server state machine on a real listening socket. Each connection

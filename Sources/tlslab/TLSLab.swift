@@ -3,7 +3,6 @@ import Foundation
 import HTTP2
 import Simulation
 import Trace
-import Trust
 
 @main
 struct TLSLab: ParsableCommand {

@@ -5,7 +5,6 @@ import Languages
 import Rendering
 import Simulation
 import Trace
-import Trust
 
 /// `tlslab walkthrough [SCENARIO]`: step through a run in the terminal.
 struct WalkthroughCommand: ParsableCommand {

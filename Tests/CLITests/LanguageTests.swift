@@ -72,18 +72,23 @@ struct LanguageTests {
         #expect(catalogue.stdout.contains("四次挥手与 TIME-WAIT"), "\(catalogue.stdout.prefix(600))")
     }
 
-    /// A `reason_includes` expectation quotes the policy's English words; in Chinese the footer says
-    /// which of the policy's steps it quotes, in Chinese (an ATS lesson and a challenge lesson).
-    @Test func aQuotedReasonIsShownInChineseToo() throws {
-        for (lesson, step) in [("ats/non-forward-secret-blocked", "套件不具备前向安全"), ("afnetworking/renewal-public-key-pinning", "锁定的公钥")] {
+    /// A `reason_includes` expectation names a policy step by its identifier; the footer words that
+    /// step in the page's language, Chinese or English (an ATS lesson and a challenge lesson).
+    @Test func aNamedReasonIsWordedInEachLanguage() throws {
+        for (lesson, id, step, english) in [("ats/non-forward-secret-blocked", "ats.notForwardSecret", "套件不具备前向安全", "not forward secret"),
+                                            ("afnetworking/renewal-public-key-pinning", "af.publicKeyPinFound", "锁定的公钥", "equals a pinned key")] {
             let zh = try CLI.run(["run", lesson, "--lang", "zh"])
             #expect(zh.status == 0, "\(zh.stderr)")
             let footer = zh.stdout.components(separatedBy: "这一课展示了什么").last ?? ""
+            #expect(footer.contains(id), "\(footer.prefix(800))")
             let means = footer.components(separatedBy: "\n").filter { $0.contains("即：") }
             #expect(means.count == 1, "\(footer.prefix(800))")
             #expect(means.first?.contains(step) == true, "\(means)")
             let en = try CLI.run(["run", lesson, "--lang", "en"])
-            #expect(!en.stdout.contains("in this language:"), "English needs no second wording")
+            let enFooter = en.stdout.components(separatedBy: "What this lesson showed").last ?? ""
+            let enMeans = enFooter.components(separatedBy: "\n").filter { $0.contains("that is:") }
+            let enWords = enFooter.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(enMeans.count == 1 && enWords.contains(english), "\(enFooter.prefix(800))")
         }
     }
 

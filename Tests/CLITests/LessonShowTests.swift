@@ -69,6 +69,11 @@ struct LessonShowTests {
         #expect(objects.last?["event"] as? String == "summary")
         let checks = objects.filter { $0["event"] as? String == "expectation" }
         #expect(!checks.isEmpty && checks.allSatisfy { $0["passed"] as? Bool == true }, "\(file)")
+        // The expectations are one block right before the summary: no event of the run after them.
+        let events = objects.map { $0["event"] as? String ?? "" }
+        let block = Array(events.dropLast().suffix(checks.count))
+        #expect(block.allSatisfy { $0 == "expectation" } && events.filter { $0 == "expectation" }.count == checks.count,
+                "\(file): the expectations are not right before the summary: \(events.suffix(checks.count + 3))")
         let kinds = Set(objects.compactMap { $0["event"] as? String })
         let scenario = try ScenarioParser.parse(contentsOf: file)
         switch scenario.kind {

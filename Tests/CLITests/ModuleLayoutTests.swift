@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The layout the README's architecture section promises, read from the sources: every module a
-/// file imports from this package is declared among its target's dependencies in `Package.swift`
+/// file imports from this package or from a package product (swift-crypto's `Crypto`, Yams, …) is
+/// declared among its target's dependencies in `Package.swift`
 /// (SwiftPM on Linux lets an undeclared, transitively built module be imported), and no file under
 /// `Sources/` is over 600 lines.
 @Suite("Module layout: imports declared, files small")
@@ -32,9 +33,17 @@ struct ModuleLayoutTests {
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
     }
 
+    /// The package products the manifest names (`.product(name: "Crypto", …)`).
+    static func products() throws -> Set<String> {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        return Set(manifest.matches(of: /\.product\(name:\s*"([^"]+)"/).map { String($0.output.1) })
+    }
+
     @Test func everyImportOfThisPackageIsDeclared() throws {
         let targets = try Self.targets()
+        let products = try Self.products()
         #expect(targets.count > 20, "\(targets.keys.sorted())")
+        #expect(products.isSuperset(of: ["Crypto", "_CryptoExtras", "SwiftASN1", "Yams", "ArgumentParser"]), "\(products)")
         var checked = 0
         for folder in ["Sources", "Tests"] {
             for file in Self.swiftFiles(under: folder) {
@@ -43,13 +52,42 @@ struct ModuleLayoutTests {
                 let text = try String(contentsOf: file, encoding: .utf8)
                 for match in text.matches(of: /(?m)^(?:@testable )?import (\w+)/) {
                     let module = String(match.output.1)
-                    guard targets[module] != nil, module != target else { continue }
+                    guard targets[module] != nil || products.contains(module), module != target else { continue }
                     checked += 1
                     #expect(declared.contains(module), "\(folder)/\(parts.last ?? ""): imports \(module), which \(target) does not declare")
                 }
             }
         }
         #expect(checked > 300, "\(checked) imports checked")
+    }
+
+    /// Lessons name trust reasons by identifier, so the scenario layer needs no catalogue: Scenarios
+    /// neither declares Rendering nor imports it (the words stay above the facts).
+    @Test func scenariosDoesNotDependOnRendering() throws {
+        let declared = try #require(try Self.targets()["Scenarios"])
+        #expect(!declared.contains("Rendering"), "Package.swift: Scenarios declares Rendering")
+        let files = Self.swiftFiles(under: "Sources/Scenarios")
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(!text.contains(/(?m)^(?:@testable )?import Rendering\b/), "\(file.lastPathComponent) imports Rendering")
+        }
+    }
+
+    /// An import says the file uses the module: every Sources file that imports Trust names one of
+    /// its public types (the import blocks were once copied whole, seven files importing it for nothing).
+    @Test func filesImportingTrustUseIt() throws {
+        var types: Set<String> = []
+        for file in Self.swiftFiles(under: "Sources/Trust") {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for m in text.matches(of: /(?m)^public (?:struct|enum|final class|class|protocol) (\w+)/) { types.insert(String(m.output.1)) }
+        }
+        #expect(types.count >= 5, "\(types)")
+        for file in Self.swiftFiles(under: "Sources") where !file.path.contains("/Sources/Trust/") {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            guard text.contains(/(?m)^import Trust$/) else { continue }
+            #expect(types.contains { text.contains($0) }, "\(file.lastPathComponent) imports Trust and names none of \(types.sorted())")
+        }
     }
 
     @Test func noSourceFileIsOver600Lines() throws {

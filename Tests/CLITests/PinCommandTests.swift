@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("tlslab pin")
@@ -7,18 +8,8 @@ struct PinCommandTests {
 
     /// The usual recipes, run through OpenSSL itself.
     static func openssl(_ script: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try ExternalTool.run("/bin/sh", ["-c", script]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
-
     /// Every fixture file, and every certificate of each bundle: `tlslab pin` prints, per certificate in
     /// file order, the same two pins the usual OpenSSL recipes print for that certificate. Files that
     /// hold no certificate (the public-key PEM) must be refused with one clean line.

@@ -48,6 +48,21 @@ import TLSCrypto
         #expect(try X509Certificate.parsePEM(chain[0].pem) == [chain[0]])
     }
 
+    /// One helper parses a peer's chain for every evaluator: all of it, or the first certificate
+    /// that does not parse, by position.
+    @Test func aChainParsesWholeOrNamesItsBadCertificate() throws {
+        let leaf = PKIFixtures.cert("leaf"), int = PKIFixtures.cert("int")
+        #expect(try X509Certificate.parseChain([leaf.der, int.der]) == [leaf, int])
+        #expect(try X509Certificate.parseChain([]) == [])
+        #expect(throws: ChainParseFailure.self) { try X509Certificate.parseChain([leaf.der, [0x30, 0x00], int.der]) }
+        do {
+            _ = try X509Certificate.parseChain([leaf.der, int.der, Array(leaf.der.prefix(50))])
+            Issue.record("a truncated third certificate parsed")
+        } catch {
+            #expect(error.index == 2)
+        }
+    }
+
     @Test func malformedInputIsATypedError() {
         let leaf = PKIFixtures.cert("leaf").der
         #expect(throws: PKIError.self) { try X509Certificate(der: Array(leaf.prefix(100))) }

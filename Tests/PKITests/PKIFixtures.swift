@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import PKI
 
 /// Loads the OpenSSL-made fixtures of Tests/Fixtures/pki (scripts/make-pki-fixtures.sh).
@@ -45,22 +46,9 @@ enum ExternalTool {
 
     /// (exit status, stdout, stderr); `input` goes to stdin.
     static func run(_ tool: String, _ arguments: [String], input: Data? = nil) -> (status: Int32, out: Data, err: String)? {
-        guard let executable = find(tool) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
-        do { try process.run() } catch { return nil }
-        if let input { inp.fileHandleForWriting.write(input) }
-        try? inp.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+        guard let executable = find(tool),
+              let result = try? TestSupport.ExternalTool.run(executable, arguments, stdin: input ?? Data()) else { return nil }
+        return (result.status, result.stdout, result.stderrText)
     }
-
     static var hasOpenSSL: Bool { find("openssl") != nil }
 }

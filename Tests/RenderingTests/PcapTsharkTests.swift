@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HTTP2
 @testable import Rendering
 import TCPSim
@@ -84,22 +85,9 @@ struct PcapTsharkTests {
     }
 
     static func tshark(_ args: [String]) throws -> String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        guard let tool = paths.map({ "\($0)/tshark" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return nil
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        guard let tool = ExternalTool.find("tshark") else { return nil }
+        return try ExternalTool.run(tool, args).stdoutText
     }
-
     @Test(arguments: [PcapWriter.LinkType.ethernet, .rawIPv4], [false, true])
     func tsharkDecodesAndDecrypts(link: PcapWriter.LinkType, loss: Bool) throws {
         let v = try Self.vector()

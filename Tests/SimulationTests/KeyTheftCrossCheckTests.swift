@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HTTP2
 @testable import Simulation
 import TLSEngine
@@ -22,20 +23,10 @@ struct KeyTheftCrossCheckTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw CrossCheckFailed(output: text) }
-        return text
+        let result = try ExternalTool.run(tool, arguments)
+        guard result.succeeded else { throw CrossCheckFailed(output: result.stdoutText + result.stderrText) }
+        return result.stdoutText
     }
-
     struct CrossCheckFailed: Error { let output: String }
 
     static let script = #"""

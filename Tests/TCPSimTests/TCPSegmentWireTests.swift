@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TCPSim
 
@@ -186,16 +187,5 @@ func findTool(_ name: String) -> String? {
 }
 
 func run(_ tool: String, _ args: [String], input: String) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: tool)
-    p.arguments = args
-    let inPipe = Pipe(), outPipe = Pipe()
-    p.standardInput = inPipe
-    p.standardOutput = outPipe
-    try p.run()
-    inPipe.fileHandleForWriting.write(Data(input.utf8))
-    try inPipe.fileHandleForWriting.close()
-    let data = outPipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try ExternalTool.run(tool, args, stdin: Data(input.utf8)).stdoutText
 }

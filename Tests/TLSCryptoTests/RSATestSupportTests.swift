@@ -91,20 +91,9 @@ enum RSAExternalTool {
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: output,
-                      error: String(decoding: error, as: UTF8.self))
+        let result = try TestSupport.ExternalTool.run(executable, arguments)
+        return Result(status: result.status, output: result.stdout, error: result.stderrText)
     }
-
     /// A fresh temporary directory, removed by the caller with `cleanUp`.
     static func scratchDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory

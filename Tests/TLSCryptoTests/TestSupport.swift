@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Hex helpers, the fixture file and external tools for the TLSCrypto tests.
@@ -113,24 +114,9 @@ enum ExternalTool {
     }
 
     static func run(_ executable: String, _ arguments: [String], stdin: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
-    }
-}
+        let result = try TestSupport.ExternalTool.run(executable, arguments, stdin: Data(stdin.utf8))
+        return Result(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
+    }}
 
 /// Heavy sweeps run only with TLSLAB_HEAVY=1 (CI runs them in release mode).
 let heavyTestsEnabled = ProcessInfo.processInfo.environment["TLSLAB_HEAVY"] == "1"

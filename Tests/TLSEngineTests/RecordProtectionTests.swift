@@ -205,16 +205,7 @@ struct ProcessFailed: Error { let status: Int32; let output: String }
 
 @discardableResult
 func run(_ tool: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0 else { throw ProcessFailed(status: process.terminationStatus, output: text) }
-    return text
+    let result = try ExternalTool.run(tool, arguments)
+    guard result.succeeded else { throw ProcessFailed(status: result.status, output: result.stdoutText + result.stderrText) }
+    return result.stdoutText
 }

@@ -13,26 +13,27 @@ extension RunDocumentBuilder {
         let alpn = s.applicationProtocol.map { say("outcome.alpn", ["protocol": $0.description]) } ?? ""
         let title = say("heading.outcome")
         var out: [LadderEntry] = [.blank, .heading(title, line: rule(title))]
-        if let failure = s.failure {
+        switch s.runOutcome {
+        case let .alert(failure, afterHandshake):
             let values = ["side": name(failure.sentBy), "alert": "\(failure.alert)"]
-            out.append(.line(say(s.clientCompleted && s.serverCompleted ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
+            out.append(.line(say(afterHandshake ? "outcome.failedAfterHandshake" : "outcome.failed", values), .alert))
             out += paragraph(say("outcome.why", ["cause": explanations.alertCause(failure.cause)]))
-        } else if !s.usedTLS {
-            out.append(.line(say(s.responsesReceived > 0 ? "outcome.plainHTTP" : "outcome.noResponse")))
-        } else if s.clientCompleted && s.serverCompleted {
+        case .plainHTTP(let responded, _):
+            out.append(.line(say(responded ? "outcome.plainHTTP" : "outcome.noResponse")))
+        case .handshakeCompleted:
             out.append(.line(say("outcome.success", ["version": version, "suite": suite, "ems": ems, "alpn": alpn])))
             if s.sidesAgree, let m = s.masterSecret { out.append(.line(say("outcome.sameMaster", ["master": short(m)]))) }
-        } else if s.clientCompleted != s.serverCompleted, trace.isOneSided {
+        case let .oneSided(side, exchangeFailure):
             // A real peer (`tlslab connect` / `serve`): only our side's events exist.
-            let values = ["side": name(s.clientCompleted ? .client : .server), "version": version, "suite": suite, "ems": ems, "alpn": alpn]
-            if let why = s.exchangeFailure {
+            let values = ["side": name(side), "version": version, "suite": suite, "ems": ems, "alpn": alpn]
+            if let why = exchangeFailure {
                 out.append(.line(say("outcome.oneSidedFailed", values.merging(["why": explanations.exchangeFailure(why)]) { a, _ in a }), .alert))
             } else {
                 out.append(.line(say("outcome.oneSided", values)))
             }
-        } else if let why = s.exchangeFailure {
+        case .exchangeFailed(let why):
             out.append(.line(say("outcome.exchangeFailed", ["why": explanations.exchangeFailure(why)]), .alert))
-        } else {
+        case .incomplete:
             out.append(.line(say("outcome.incomplete")))
         }
         // An HTTP/2 connection error ends that connection however TLS fared (RFC 9113 §5.4.1).

@@ -64,10 +64,7 @@ struct ConnectionContext {
     // MARK: - Negotiated parameters
 
     /// The PRF: TLS 1.0/1.1's MD5 ⊕ SHA-1, or the suite's hash in TLS 1.2 (RFC 5246 §5).
-    var prf: TLSPRF {
-        if version < .tls12 { return .tls10 }
-        return suite?.prfHash == .sha384 ? .sha384 : .sha256
-    }
+    var prf: TLSPRF { suite?.prf(version: version) ?? (version < .tls12 ? .tls10 : .sha256) }
 
     var keySchedule: KeySchedule { KeySchedule(prf: prf) }
 
@@ -364,33 +361,21 @@ struct ConnectionContext {
     /// The key block, cut and turned into the two pending record protectors.
     mutating func deriveKeys() throws(TLSError) {
         guard let suite, let masterSecret else { throw .internalError(.noMasterSecret(forFinished: false)) }
-        let layout = KeyBlockLayout(macKeyLength: suite.macKeyLength, encKeyLength: suite.keyLength,
-                                    fixedIVLength: suite.fixedIVLength(version: version))
-        let keys: KeyBlock, bytes: [UInt8]
+        let protection: ConnectionProtection
         do {
-            bytes = try keySchedule.keyBlock(masterSecret: masterSecret, clientRandom: clientRandom,
-                                             serverRandom: serverRandom, count: layout.totalLength)
-            keys = try KeyBlock(splitting: bytes, layout: layout)
+            protection = try ConnectionProtection(version: version, suite: suite, masterSecret: masterSecret, clientRandom: clientRandom,
+                                                  serverRandom: serverRandom, encryptThenMAC: encryptThenMAC)
         } catch {
-            throw .internalError(.keySchedule(error))
+            switch error {
+            case .keySchedule(let e): throw .internalError(.keySchedule(e))
+            case .recordProtection(let e): throw .recordProtection(e)
+            }
         }
-        events.append(.derived(.keyBlock(seed: serverRandom + clientRandom, prf: prf, keyBlock: bytes, keys: keys)))
-        keyBlock = keys
-        let cipher = suite.recordCipher
-        let explicitIV = version >= .tls11
-        let etm = encryptThenMAC && !suite.isAEAD
-        do {
-            let client = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.clientWriteMACKey,
-                                             writeKey: keys.clientWriteKey, fixedIV: keys.clientWriteIV), explicitIV: explicitIV,
-                                             encryptThenMAC: etm)
-            let server = try RecordProtector(cipher: cipher, keys: RecordKeys(macKey: keys.serverWriteMACKey,
-                                             writeKey: keys.serverWriteKey, fixedIV: keys.serverWriteIV), explicitIV: explicitIV,
-                                             encryptThenMAC: etm)
-            pendingWrite = role == .client ? client : server
-            pendingRead = role == .client ? server : client
-        } catch {
-            throw .recordProtection(error)
-        }
+        events.append(.derived(.keyBlock(seed: serverRandom + clientRandom, prf: protection.prf, keyBlock: protection.keyBlockBytes,
+                                         keys: protection.keys)))
+        keyBlock = protection.keys
+        pendingWrite = protection.writing(role)
+        pendingRead = protection.writing(role.peer)
     }
 
     /// verify_data for `sender` over the transcript so far (RFC 5246 §7.4.9).
