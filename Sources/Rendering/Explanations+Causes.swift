@@ -78,6 +78,8 @@ extension Explanations {
             return say("badRecordMAC.encryptThenMACRecordTooShort", ["length": "\(length)", "mac": mac])
         case .encryptThenMACMismatch(let mac): return say("badRecordMAC.encryptThenMACMismatch", ["mac": mac])
         case .encryptThenMACPaddingMalformed: return say("badRecordMAC.encryptThenMACPaddingMalformed")
+        case let .chaChaRecordTooShort(needed, got): return say("badRecordMAC.chaChaRecordTooShort", ["needed": "\(needed)", "got": "\(got)"])
+        case .poly1305TagMismatch: return say("badRecordMAC.poly1305TagMismatch")
         }
     }
 

@@ -39,6 +39,7 @@ struct CauseWordingTests {
         .gcmRecordTooShort(needed: 24, got: 3), .gcmTagMismatch, .cbcRecordTooShort(length: 5), .cbcDecryptionFailed,
         .cbcPaddingOrMACMismatch(mac: "HMAC-SHA256"), .encryptThenMACRecordTooShort(length: 5, mac: "HMAC-SHA1"),
         .encryptThenMACMismatch(mac: "HMAC-SHA1"), .encryptThenMACPaddingMalformed,
+        .chaChaRecordTooShort(needed: 16, got: 3), .poly1305TagMismatch,
     ]
     static let decode: [DecodeError] = [
         .truncated(field: "ClientHello.random", needed: 32, available: 3), .trailingBytes(field: "Finished", count: 2),
