@@ -1,11 +1,13 @@
 import TLSEngine
 import Trace
 
-/// The first ChaCha20-Poly1305 record of a run, as values (RFC 7905 §2): the nonce is the key
-/// block's 12-byte IV XOR the sequence number, and nothing of it travels in the record.
+/// The first ChaCha20-Poly1305 record of a run after a Finished (sequence number 1, so that the XOR
+/// changes something), as values (RFC 7905 §2): the nonce is the key block's 12-byte IV XOR the
+/// sequence number, and nothing of it travels in the record.
 extension TextRenderer {
     func chaChaRecordLines(_ record: RecordTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
-        guard let c = record.crypto, c.nonceOrIV.count == 12, c.additionalData.count == 13, !state.gcmValuesShown else { return [] }
+        guard let c = record.crypto, c.nonceOrIV.count == 12, c.additionalData.count == 13, c.sequenceNumber > 0,
+              !state.gcmValuesShown else { return [] }
         state.gcmValuesShown = true
         let aad = c.additionalData
         let paddedSeq = [UInt8](repeating: 0, count: 4) + Array(aad[0..<8])
