@@ -227,7 +227,7 @@ struct ConnectCommand: ParsableCommand {
         var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
                                                    signatureAlgorithms: RealClient.openSSLSignatureOrder,
-                                                   supportedGroups: [.x25519, .secp256r1, .secp384r1], identity: identity)
+                                                   supportedGroups: [.x25519, .secp256r1, .secp384r1, .secp521r1], identity: identity)
         configuration.applicationProtocols = try PeerOptions.alpn(alpn)
         // As OpenSSL's client: ask for encrypt-then-MAC (RFC 7366), used when the server picks a CBC suite.
         configuration.offerEncryptThenMAC = !noEtm

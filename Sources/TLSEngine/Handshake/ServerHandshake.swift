@@ -255,7 +255,12 @@ struct ServerHandshake: HandshakeMachine {
         let rsaKey = config.identity.key.rsa != nil
         let ecdsaKeyUsable: Bool = {
             guard case .ecdsa(let key) = config.identity.key else { return false }
-            let group: NamedGroup = key.curve.name == .p384 ? .secp384r1 : .secp256r1
+            let group: NamedGroup
+            switch key.curve.name {
+            case .p256: group = .secp256r1
+            case .p384: group = .secp384r1
+            case .p521: group = .secp521r1
+            }
             return groups.map { $0.contains(group) } ?? true
         }()
         let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
