@@ -122,6 +122,9 @@ extension Explanations {
         case let .invalidECDHPublicKey(inSKE, why): return say(key + (inSKE ? ".serverKeyExchange" : ".peer"), ["reason": ecdhPublicKeyFault(why)])
         case .serverKeyExchangeSchemeNotOffered(let scheme):
             return scheme.map { say(key, ["scheme": "\($0)"]) } ?? say(key + ".none")
+        case let .certificateVerifySchemeNotRequested(scheme, requested):
+            let listed = requested.map { "\($0)" }.joined(separator: ", ")
+            return scheme.map { say(key + ".scheme", ["scheme": "\($0)", "requested": listed]) } ?? say(key + ".none", ["requested": listed])
         case let .recordVersionMismatch(type, got, negotiated):
             return say(key, ["type": "\(type)", "got": "\(got)", "negotiated": "\(negotiated)"])
         case .undefinedAlertLevel(let level): return say(key, ["level": "\(level)"])
@@ -132,7 +135,7 @@ extension Explanations {
             return say("misbehaved.serverNameNotHostName", ["byte": PeerMisbehaved.hex(byte), "offset": "\(offset)"])
         case .nullCompressionNotOffered, .emptyServerNameList, .extendedMasterSecretChangedOnResumption,
              .encryptThenMACChangedOnResumption, .unusableDHPrime, .dhGeneratorOutOfRange, .serverKeyExchangeSignatureInvalid,
-             .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid, .finishedMismatch:
+             .certificateVerifySignatureInvalid, .finishedMismatch:
             return say(key)
         }
     }

@@ -7,6 +7,9 @@ extension Explanations {
         "recordKeys.chaChaIVLength": "a fixed IV of {have} bytes, where ChaCha20-Poly1305 takes a 12-byte IV from the key block (RFC 7905 §2)",
         "recordKeys.explicitNonceWithChaCha": "an explicit nonce of {have} bytes, where a ChaCha20-Poly1305 record carries none (RFC 7905 §2: record_iv_length 0)",
         "recordKeys.chaChaRefusedKey": "ChaCha20-Poly1305 refused the key or nonce",
+        // RFC 5246 §7.4.8: the CertificateVerify scheme must be one the CertificateRequest listed.
+        "misbehaved.certificateVerifySchemeNotRequested.scheme": "CertificateVerify signed with {scheme}, which the server's CertificateRequest did not list (it listed {requested})",
+        "misbehaved.certificateVerifySchemeNotRequested.none": "CertificateVerify names no signature algorithm; the server's CertificateRequest listed {requested}",
     ]
 }
 

@@ -6,6 +6,8 @@ extension Explanations {
         "recordKeys.chaChaIVLength": "固定 IV 有 {have} 字节，而 ChaCha20-Poly1305 需要从密钥块取 12 字节的 IV（RFC 7905 §2）",
         "recordKeys.explicitNonceWithChaCha": "给了 {have} 字节的显式 nonce，而 ChaCha20-Poly1305 记录不带显式 nonce（RFC 7905 §2：record_iv_length 为 0）",
         "recordKeys.chaChaRefusedKey": "ChaCha20-Poly1305 拒绝了密钥或 nonce",
+        "misbehaved.certificateVerifySchemeNotRequested.scheme": "CertificateVerify 用 {scheme} 签名，而服务器的 CertificateRequest 没有列出它（列出的是 {requested}）",
+        "misbehaved.certificateVerifySchemeNotRequested.none": "CertificateVerify 没有注明签名算法；服务器的 CertificateRequest 列出的是 {requested}",
     ]
 }
 

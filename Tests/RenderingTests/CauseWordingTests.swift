@@ -24,7 +24,8 @@ struct CauseWordingTests {
         .invalidDHPublicValue(inServerKeyExchange: false, reason: .notInPrimeOrderSubgroup), .groupNotOffered(.secp256r1),
         .invalidECDHPublicKey(inServerKeyExchange: true, reason: .notOnCurve), .invalidECDHPublicKey(inServerKeyExchange: false, reason: .lowOrder),
         .serverKeyExchangeSchemeNotOffered(nil), .serverKeyExchangeSchemeNotOffered(.rsaPKCS1SHA256),
-        .serverKeyExchangeSignatureInvalid, .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid,
+        .serverKeyExchangeSignatureInvalid, .certificateVerifySchemeNotRequested(.ecdsaSHA1, requested: [.ecdsaSECP256r1SHA256, .rsaPKCS1SHA256]),
+        .certificateVerifySchemeNotRequested(nil, requested: [.rsaPKCS1SHA256]), .certificateVerifySignatureInvalid,
         .finishedMismatch, .recordVersionMismatch(.handshake, got: .tls10, negotiated: .tls12), .undefinedAlertLevel(7),
         .tooManyEmptyRecords(limit: 32), .tooManyWarningAlerts(limit: 4), .truncated(state: .expectFinished, bufferedBytes: 3),
     ]

@@ -430,7 +430,7 @@ struct ServerHandshake: HandshakeMachine {
         let valid: Bool
         if context.version >= .tls12 {
             guard let scheme, requestedSchemes.contains(scheme) else {
-                throw .peerMisbehaved(.certificateVerifySchemeNotRequested)
+                throw .peerMisbehaved(.certificateVerifySchemeNotRequested(scheme, requested: requestedSchemes))
             }
             valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
         } else {
