@@ -35,7 +35,7 @@ public enum PeerFiles {
         let chain = try certificates(at: certificate)
         let privateKey = try privateKey(at: key)
         guard let leafKey = VerificationKey(subjectPublicKeyInfoDER: chain[0].publicKey.der) else {
-            throw PeerFileError("\(certificate): the leaf key is neither RSA nor EC P-256/P-384")
+            throw PeerFileError("\(certificate): the leaf key is not RSA, EC P-256/P-384/P-521 or Ed25519")
         }
         guard leafKey == privateKey.publicKey else {
             throw PeerFileError("\(key) is not the key of the first certificate in \(certificate)")

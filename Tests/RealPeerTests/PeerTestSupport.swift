@@ -244,6 +244,15 @@ final class TestPKI: Sendable {
             ["req", "-new", "-key", "ecclient521.key", "-out", "ecclient521.csr", "-subj", "/CN=TLSLab Test P-521 Client"],
             ["x509", "-req", "-in", "ecclient521.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "9", "-days", "3",
              "-extfile", "client.ext", "-out", "ecclient521.pem"],
+            // Ed25519 (RFC 8410, RFC 8422 §5.1.3): a leaf under the EC root and a client certificate under the RSA root.
+            ["genpkey", "-algorithm", "ed25519", "-out", "ed25519.key"],
+            ["req", "-new", "-key", "ed25519.key", "-out", "ed25519.csr", "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", "ed25519.csr", "-CA", "ecroot.pem", "-CAkey", "ecroot.key", "-set_serial", "10", "-days", "3",
+             "-sha384", "-extfile", "ecleaf.ext", "-out", "ed25519.pem"],
+            ["genpkey", "-algorithm", "ed25519", "-out", "edclient.key"],
+            ["req", "-new", "-key", "edclient.key", "-out", "edclient.csr", "-subj", "/CN=TLSLab Test Ed25519 Client"],
+            ["x509", "-req", "-in", "edclient.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "11", "-days", "3",
+             "-extfile", "client.ext", "-out", "edclient.pem"],
         ]
         for step in steps {
             let r = try runTool(openssl, step, in: dir, timeout: 60)
@@ -257,6 +266,10 @@ final class TestPKI: Sendable {
         for curve in ["256", "384", "521"] {
             let leaf = try String(contentsOf: dir.appendingPathComponent("ec\(curve).pem"), encoding: .utf8)
             try (leaf + ecRoot).write(to: dir.appendingPathComponent("ec\(curve)-chain.pem"), atomically: true, encoding: .utf8)
+        }
+        do {
+            let leaf = try String(contentsOf: dir.appendingPathComponent("ed25519.pem"), encoding: .utf8)
+            try (leaf + ecRoot).write(to: dir.appendingPathComponent("ed25519-chain.pem"), atomically: true, encoding: .utf8)
         }
     }
 

@@ -43,7 +43,7 @@ import TLSCrypto
                       (.p521, .ecdsaSECP384r1SHA384), (.p521, .ecdsaSECP521r1SHA512)])
     func anECClientCertificateAuthenticates(curve: ECDSACurve.Name, scheme: SignatureScheme) throws {
         for seed in UInt64(1)...(curve == .p521 ? 2 : 4) {
-            let requested = scheme == .ecdsaSECP521r1SHA512 ? SignatureSchemes.certificateRequestWithP521 : nil
+            let requested = scheme == .ecdsaSECP521r1SHA512 ? SignatureSchemes.certificateRequestOpenSSL : nil
             let (run, key) = try Self.run(seed: seed, curve: curve, requested: requested)
             #expect(run.outcome == .connected, "seed \(seed): \(run.outcome)")
             let verify = try #require(Self.certificateVerify(run))

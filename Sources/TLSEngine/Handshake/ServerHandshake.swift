@@ -254,6 +254,8 @@ struct ServerHandshake: HandshakeMachine {
         // a curve the client supports (RFC 8422 §5.3; no supported_groups means any, §4).
         let rsaKey = config.identity.key.rsa != nil
         let ecdsaKeyUsable: Bool = {
+            // Ed25519 (RFC 8422 §5.1.3) needs only the ed25519 scheme, which `scheme` checks.
+            if case .ed25519 = config.identity.key { return true }
             guard case .ecdsa(let key) = config.identity.key else { return false }
             let group: NamedGroup
             switch key.curve.name {

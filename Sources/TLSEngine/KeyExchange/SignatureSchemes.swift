@@ -24,9 +24,9 @@ public enum SignatureSchemes {
     public static let ecdsaP521: SignatureScheme = .ecdsaSECP521r1SHA512
 
     /// What `tlslab serve` lists in a CertificateRequest: ``certificateRequestDefault`` with
-    /// ecdsa_secp521r1_sha512 after the other ECDSA schemes, as OpenSSL 3.0 orders them.
-    public static let certificateRequestWithP521: [SignatureScheme] =
-        [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, ecdsaP521] + certificateRequestDefault.filter { ecdsaHash($0) == nil }
+    /// ecdsa_secp521r1_sha512 and ed25519 after the other ECDSA schemes, as OpenSSL 3.0 orders them.
+    public static let certificateRequestOpenSSL: [SignatureScheme] =
+        [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, ecdsaP521, .ed25519] + certificateRequestDefault.filter { ecdsaHash($0) == nil }
 
     /// What a server lists in its CertificateRequest by default: OpenSSL 3.0's order (ECDSA P-256 and
     /// P-384, RSA-PSS, then PKCS#1 v1.5, each SHA-256, SHA-384, SHA-512) restricted to what TLSLab
@@ -37,7 +37,7 @@ public enum SignatureSchemes {
     ]
 
     /// Every scheme TLSLab implements.
-    public static let implemented: Set<SignatureScheme> = Set(defaultOffer + ecdsa + [ecdsaP521])
+    public static let implemented: Set<SignatureScheme> = Set(defaultOffer + ecdsa + [ecdsaP521, .ed25519])
 
     /// The schemes `key` can sign with, from `configured` (RSA keys) or, for an ECDSA key, the ECDSA
     /// schemes with the curve's own hash first (RFC 8446 §4.2.3 pairs P-256 with SHA-256 and P-384
@@ -51,6 +51,7 @@ public enum SignatureSchemes {
             case .p384: return [.ecdsaSECP384r1SHA384, .ecdsaSECP256r1SHA256]
             case .p521: return [ecdsaP521, .ecdsaSECP384r1SHA384, .ecdsaSECP256r1SHA256]
             }
+        case .ed25519: return [.ed25519]
         }
     }
 
@@ -95,6 +96,12 @@ public enum SignatureSchemes {
             do { return try ec.sign(message: data, hash: hash, using: random) } catch {
                 throw .internalError(.signingFailed(scheme))
             }
+        case .ed25519(let ed):
+            // RFC 8422 §5.1.3: the message itself is signed (PureEdDSA), deterministically.
+            guard scheme == .ed25519 else { throw .internalError(.schemeDoesNotFitKey(scheme, keyIsECDSA: true)) }
+            do { return try ed.sign(message: data) } catch {
+                throw .internalError(.signingFailed(scheme))
+            }
         }
     }
 
@@ -105,6 +112,8 @@ public enum SignatureSchemes {
         case .ecdsa(let ec):
             guard let hash = ecdsaHash(scheme) else { return false }
             return ec.verify(signature: signature, message: data, hash: hash)
+        case .ed25519(let ed):
+            return scheme == .ed25519 && ed.verify(signature: signature, message: data)
         }
     }
 
