@@ -34,6 +34,7 @@ public enum CertificateBuilder {
         let spki: [UInt8] = switch subjectKey {
             case .rsa(let key): key.subjectPublicKeyInfoDER
             case .ecdsa(let key): key.subjectPublicKeyInfoDER
+            case .ed25519(let key): key.subjectPublicKeyInfoDER
         }
         let subjectName = encodeName(template.subject)
         let issuerName = issuer?.subject.der ?? subjectName
@@ -75,6 +76,8 @@ public enum CertificateBuilder {
                 let d = (try? key.scalar.bigEndianBytes(width: key.curve.byteLength)) ?? []
                 let nonces = HMACDRBG(seed: Array("TLSLab certificate ECDSA nonce|".utf8) + d + HashAlgorithm.sha256.digest(tbs))
                 signature = try key.sign(message: tbs, hash: algorithm.hash, using: nonces)
+            case .ed25519:
+                throw PKIError.unsupportedKey("TLSLab does not sign certificates with Ed25519")
             }
         } catch {
             throw .unsupportedKey("signing failed: \(error)")
@@ -108,6 +111,7 @@ public enum CertificateBuilder {
         switch key {
         case .rsa(let rsa): return keyIdentifier(rsa)
         case .ecdsa(let ec): return HashAlgorithm.sha1.digest(ec.x963)
+        case .ed25519(let ed): return HashAlgorithm.sha1.digest(ed.rawRepresentation)
         }
     }
 
@@ -122,6 +126,8 @@ public enum CertificateBuilder {
         case .ecdsa(let key):
             guard hash != .sha1, hash != .md5 else { throw .unsupportedKey("TLSLab signs certificates with ECDSA over SHA-256 or SHA-384 only") }
             return key.curve.name == .p384 ? ("1.2.840.10045.4.3.3", false, .sha384) : ("1.2.840.10045.4.3.2", false, .sha256)
+        case .ed25519:
+            throw .unsupportedKey("TLSLab does not sign certificates with Ed25519")
         }
     }
 

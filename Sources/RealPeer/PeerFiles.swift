@@ -35,7 +35,7 @@ public enum PeerFiles {
         let chain = try certificates(at: certificate)
         let privateKey = try privateKey(at: key)
         guard let leafKey = VerificationKey(subjectPublicKeyInfoDER: chain[0].publicKey.der) else {
-            throw PeerFileError("\(certificate): the leaf key is neither RSA nor EC P-256/P-384")
+            throw PeerFileError("\(certificate): the leaf key is not RSA, EC P-256/P-384/P-521 or Ed25519")
         }
         guard leafKey == privateKey.publicKey else {
             throw PeerFileError("\(key) is not the key of the first certificate in \(certificate)")
@@ -95,6 +95,10 @@ public enum SuiteNames {
         "ECDHE-ECDSA-AES256-SHA384": .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
         "ECDHE-ECDSA-AES128-SHA": .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
         "ECDHE-ECDSA-AES256-SHA": .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
+        "DHE-RSA-AES256-GCM-SHA384": .TLS_DHE_RSA_WITH_AES_256_GCM_SHA384,
+        "ECDHE-RSA-CHACHA20-POLY1305": .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        "ECDHE-ECDSA-CHACHA20-POLY1305": .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+        "DHE-RSA-CHACHA20-POLY1305": .TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
     ]
 
     /// The implemented suite called `name` (IANA `TLS_…` or OpenSSL), or nil.

@@ -41,11 +41,11 @@ public struct RealClient {
         self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
     }
 
-    /// signature_algorithms in OpenSSL 3's order: ECDSA (P-256/SHA-256, P-384/SHA-384) first, then RSA
+    /// signature_algorithms in OpenSSL 3's order: ECDSA (P-256/SHA-256, P-384/SHA-384, P-521/SHA-512) and Ed25519 first, then RSA
     /// (RSA-PSS before PKCS#1 v1.5), so that a server signs as it does for OpenSSL clients. The engine's
     /// default offer is RSA only, PKCS#1 first.
     public static let openSSLSignatureOrder: [SignatureScheme] = [
-        .ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384,
+        .ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, .ecdsaSECP521r1SHA512, .ed25519,
         .rsaPSSRSAESHA256, .rsaPSSRSAESHA384, .rsaPSSRSAESHA512,
         .rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512, .rsaPKCS1SHA1,
     ]

@@ -78,6 +78,8 @@ extension Explanations {
             return say("badRecordMAC.encryptThenMACRecordTooShort", ["length": "\(length)", "mac": mac])
         case .encryptThenMACMismatch(let mac): return say("badRecordMAC.encryptThenMACMismatch", ["mac": mac])
         case .encryptThenMACPaddingMalformed: return say("badRecordMAC.encryptThenMACPaddingMalformed")
+        case let .chaChaRecordTooShort(needed, got): return say("badRecordMAC.chaChaRecordTooShort", ["needed": "\(needed)", "got": "\(got)"])
+        case .poly1305TagMismatch: return say("badRecordMAC.poly1305TagMismatch")
         }
     }
 
@@ -123,6 +125,10 @@ extension Explanations {
             return say(inSKE ? "misbehaved.invalidECDHPublicKey.serverKeyExchange" : "misbehaved.invalidECDHPublicKey.peer", ["reason": ecdhPublicKeyFault(why)])
         case .serverKeyExchangeSchemeNotOffered(let scheme):
             return scheme.map { say("misbehaved.serverKeyExchangeSchemeNotOffered", ["scheme": "\($0)"]) } ?? say("misbehaved.serverKeyExchangeSchemeNotOffered.none")
+        case let .certificateVerifySchemeNotRequested(scheme, requested):
+            let listed = requested.map { "\($0)" }.joined(separator: ", ")
+            return scheme.map { say("misbehaved.certificateVerifySchemeNotRequested.scheme", ["scheme": "\($0)", "requested": listed]) }
+                ?? say("misbehaved.certificateVerifySchemeNotRequested.none", ["requested": listed])
         case let .recordVersionMismatch(type, got, negotiated):
             return say("misbehaved.recordVersionMismatch", ["type": "\(type)", "got": "\(got)", "negotiated": "\(negotiated)"])
         case .undefinedAlertLevel(let level): return say("misbehaved.undefinedAlertLevel", ["level": "\(level)"])
@@ -139,7 +145,6 @@ extension Explanations {
         case .unusableDHPrime: return say("misbehaved.unusableDHPrime")
         case .dhGeneratorOutOfRange: return say("misbehaved.dhGeneratorOutOfRange")
         case .serverKeyExchangeSignatureInvalid: return say("misbehaved.serverKeyExchangeSignatureInvalid")
-        case .certificateVerifySchemeNotRequested: return say("misbehaved.certificateVerifySchemeNotRequested")
         case .certificateVerifySignatureInvalid: return say("misbehaved.certificateVerifySignatureInvalid")
         case .finishedMismatch: return say("misbehaved.finishedMismatch")
         }

@@ -94,6 +94,9 @@ extension Explanations {
         case let .cbcExplicitIVLength(have, need): return word("recordKeys.cbcExplicitIVLength", ["have": "\(have)", "need": "\(need)"])
         case .explicitIVInTLS10: return word("recordKeys.explicitIVInTLS10")
         case .cipherRefusedKey(let aead): return word(aead ? "recordKeys.cipherRefusedKey.aead" : "recordKeys.cipherRefusedKey.cbc")
+        case .chaChaIVLength(let have): return word("recordKeys.chaChaIVLength", ["have": "\(have)"])
+        case .explicitNonceWithChaCha(let have): return word("recordKeys.explicitNonceWithChaCha", ["have": "\(have)"])
+        case .chaChaRefusedKey: return word("recordKeys.chaChaRefusedKey")
         }
     }
 

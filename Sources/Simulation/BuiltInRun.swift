@@ -17,6 +17,7 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case strip, replay
     case http10, keepAlive = "keep-alive", pipelining, resumption
     case h2, h2c
+    case chacha20
 
     public var summary: String {
         switch self {
@@ -42,6 +43,7 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .resumption: return "two connections; the second resumes the TLS session (abbreviated handshake)"
         case .h2: return "HTTP/2 over TLS: three requests at once on three streams of one connection, headers HPACK-compressed"
         case .h2c: return "HTTP/2 in the clear (h2c, prior knowledge): the eavesdropper decodes HPACK and reads the cookie"
+        case .chacha20: return "ECDHE with ChaCha20-Poly1305 (RFC 7905): the record nonce is the sequence number XORed into the IV, none sent"
         }
     }
 
@@ -96,6 +98,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .dhe, .keyTheftDHE: suites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]
         // HTTP/2 over TLS 1.2 needs an ephemeral key exchange and an AEAD cipher (RFC 9113 §9.2.2).
         case .ecdhe, .keyTheftECDHE, .h2: suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
+        // The second AEAD (RFC 7905), fast without AES instructions.
+        case .chacha20: suites = [.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256]
         case .strip:
             suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256, rsa]
             serverSuites = suites

@@ -1,7 +1,7 @@
 import BigNum
 import Crypto
 
-/// One side's ephemeral ECDH key for ECDHE (RFC 8422 §2.1), over swift-crypto's X25519, P-256 and P-384,
+/// One side's ephemeral ECDH key for ECDHE (RFC 8422 §2.1), over swift-crypto's X25519, P-256, P-384 and P-521,
 /// with the private key drawn from an injected ``RandomSource`` so a seed reproduces it.
 ///
 /// Stored as bytes, so the value is `Sendable` and can be shown in a trace; the swift-crypto key
@@ -20,7 +20,10 @@ public struct ECDHKeyPair: Sendable, Hashable {
     /// A fresh key pair drawn from `random`.
     public init(curve: ECDHCurve, using random: RandomSource) throws(ECDHError) {
         for _ in 0..<Self.maxScalarAttempts {
-            let candidate = random.bytes(count: curve.privateKeyLength)
+            var candidate = random.bytes(count: curve.privateKeyLength)
+            // P-521: 66 bytes hold 528 bits; n has 521, so the top 7 bits are cleared (else almost
+            // every draw would be ≥ n).
+            if curve == .secp521r1 { candidate[0] &= 0x01 }
             do {
                 try self.init(curve: curve, privateKey: candidate)
                 return
@@ -50,6 +53,11 @@ public struct ECDHKeyPair: Sendable, Hashable {
             publicKeyBytes = Array(key.publicKey.x963Representation)
         case .secp384r1:
             guard let key = try? P384.KeyAgreement.PrivateKey(rawRepresentation: privateKey) else {
+                throw .invalidPrivateKey
+            }
+            publicKeyBytes = Array(key.publicKey.x963Representation)
+        case .secp521r1:
+            guard let key = try? P521.KeyAgreement.PrivateKey(rawRepresentation: privateKey) else {
                 throw .invalidPrivateKey
             }
             publicKeyBytes = Array(key.publicKey.x963Representation)
@@ -93,6 +101,14 @@ public struct ECDHKeyPair: Sendable, Hashable {
                 throw .peerKeyNotOnCurve
             }
             secret = shared.withUnsafeBytes { Array($0) }
+        case (.secp521r1, .p521(let publicKey)):
+            guard let key = try? P521.KeyAgreement.PrivateKey(rawRepresentation: privateKeyBytes) else {
+                throw .invalidPrivateKey
+            }
+            guard let shared = try? key.sharedSecretFromKeyAgreement(with: publicKey) else {
+                throw .peerKeyNotOnCurve
+            }
+            secret = shared.withUnsafeBytes { Array($0) }
         default:
             throw .peerKeyNotOnCurve  // unreachable: parsePeer follows `curve`
         }
@@ -105,6 +121,7 @@ public struct ECDHKeyPair: Sendable, Hashable {
         case x25519(Curve25519.KeyAgreement.PublicKey)
         case p256(P256.KeyAgreement.PublicKey)
         case p384(P384.KeyAgreement.PublicKey)
+        case p521(P521.KeyAgreement.PublicKey)
     }
 
     private static func parsePeer(_ bytes: [UInt8], curve: ECDHCurve) throws(ECDHError) -> PeerKey {
@@ -133,6 +150,14 @@ public struct ECDHKeyPair: Sendable, Hashable {
                 throw .peerKeyNotOnCurve
             }
             return .p384(key)
+        case .secp521r1:
+            guard let format = bytes.first, format == 0x04 else {
+                throw .unsupportedPointFormat(bytes.first ?? 0)
+            }
+            guard let key = try? P521.KeyAgreement.PublicKey(x963Representation: bytes) else {
+                throw .peerKeyNotOnCurve
+            }
+            return .p521(key)
         }
     }
 }

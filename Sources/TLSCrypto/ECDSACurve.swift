@@ -1,7 +1,7 @@
 import BigNum
 
 /// A NIST prime curve y² = x³ − 3x + b over GF(p) with base point G of prime order n, as ECDSA
-/// signing uses it (FIPS 186-5 §6.4.1; parameters from SP 800-186 §3.2.1.3 and §3.2.1.4).
+/// signing uses it (FIPS 186-5 §6.4.1; parameters from SP 800-186 §3.2.1.3, §3.2.1.4 and §3.2.1.5).
 /// The arithmetic is affine over GMP: readable, not constant-time — signatures made here are for
 /// the simulation (a seeded generator reproduces them) and the teaching server.
 public struct ECDSACurve: Sendable, Hashable {
@@ -10,6 +10,8 @@ public struct ECDSACurve: Sendable, Hashable {
         case p256 = "P-256"
         /// secp384r1 (P-384), OID 1.3.132.0.34.
         case p384 = "P-384"
+        /// secp521r1 (P-521), OID 1.3.132.0.35.
+        case p521 = "P-521"
     }
 
     public let name: Name
@@ -18,7 +20,7 @@ public struct ECDSACurve: Sendable, Hashable {
     public let n: BigInt
     public let gx: BigInt
     public let gy: BigInt
-    /// Bytes of a field element or scalar (32 for P-256, 48 for P-384).
+    /// Bytes of a field element or scalar (32 for P-256, 48 for P-384, 66 for P-521's 521 bits).
     public let byteLength: Int
 
     public static let p256 = ECDSACurve(
@@ -37,7 +39,22 @@ public struct ECDSACurve: Sendable, Hashable {
         gx: "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7",
         gy: "3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f")
 
-    public static func named(_ name: Name) -> ECDSACurve { name == .p256 ? .p256 : .p384 }
+    /// P-521: p = 2^521 − 1 (SP 800-186 §3.2.1.5).
+    public static let p521 = ECDSACurve(
+        name: .p521, byteLength: 66,
+        p: "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+        b: "0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00",
+        n: "01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409",
+        gx: "00c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66",
+        gy: "011839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650")
+
+    public static func named(_ name: Name) -> ECDSACurve {
+        switch name {
+        case .p256: return .p256
+        case .p384: return .p384
+        case .p521: return .p521
+        }
+    }
 
     private init(name: Name, byteLength: Int, p: String, b: String, n: String, gx: String, gy: String) {
         func big(_ hex: String) -> BigInt { (try? BigInt(hex, radix: 16)) ?? .zero }

@@ -10,13 +10,13 @@ public enum ECDSAError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidKey(let why): return "not a usable ECDSA key: \(why)"
-        case .unsupportedCurve(let curve): return "unsupported ECDSA curve \(curve) (P-256 and P-384 are)"
+        case .unsupportedCurve(let curve): return "unsupported ECDSA curve \(curve) (P-256, P-384 and P-521 are)"
         case .signingFailed(let why): return "ECDSA signing failed: \(why)"
         }
     }
 }
 
-/// An ECDSA public key on P-256 or P-384: the uncompressed point 0x04 ‖ x ‖ y (SEC 1 §2.3.3).
+/// An ECDSA public key on P-256, P-384 or P-521: the uncompressed point 0x04 ‖ x ‖ y (SEC 1 §2.3.3).
 /// Verification is swift-crypto's (BoringSSL), independent of the signing code below.
 public struct ECDSAPublicKey: Sendable, Hashable {
     public let curve: ECDSACurve.Name
@@ -27,18 +27,22 @@ public struct ECDSAPublicKey: Sendable, Hashable {
         switch curve {
         case .p256: guard (try? P256.Signing.PublicKey(x963Representation: bytes)) != nil else { throw .invalidKey("not a P-256 point") }
         case .p384: guard (try? P384.Signing.PublicKey(x963Representation: bytes)) != nil else { throw .invalidKey("not a P-384 point") }
+        case .p521: guard (try? P521.Signing.PublicKey(x963Representation: bytes)) != nil else { throw .invalidKey("not a P-521 point") }
         }
         self.curve = curve
         x963 = bytes
     }
 
-    /// From a SubjectPublicKeyInfo (RFC 5480 §2): id-ecPublicKey with namedCurve P-256 or P-384.
+    /// From a SubjectPublicKeyInfo (RFC 5480 §2): id-ecPublicKey with namedCurve P-256, P-384 or P-521.
     public init(subjectPublicKeyInfoDER der: [UInt8]) throws(ECDSAError) {
         if let key = try? P256.Signing.PublicKey(derRepresentation: der) {
             self.curve = .p256
             x963 = Array(key.x963Representation)
         } else if let key = try? P384.Signing.PublicKey(derRepresentation: der) {
             self.curve = .p384
+            x963 = Array(key.x963Representation)
+        } else if let key = try? P521.Signing.PublicKey(derRepresentation: der) {
+            self.curve = .p521
             x963 = Array(key.x963Representation)
         } else {
             throw .unsupportedCurve("in this SubjectPublicKeyInfo")
@@ -50,6 +54,7 @@ public struct ECDSAPublicKey: Sendable, Hashable {
         switch curve {
         case .p256: return (try? P256.Signing.PublicKey(x963Representation: x963)).map { Array($0.derRepresentation) } ?? []
         case .p384: return (try? P384.Signing.PublicKey(x963Representation: x963)).map { Array($0.derRepresentation) } ?? []
+        case .p521: return (try? P521.Signing.PublicKey(x963Representation: x963)).map { Array($0.derRepresentation) } ?? []
         }
     }
 
@@ -63,6 +68,10 @@ public struct ECDSAPublicKey: Sendable, Hashable {
         case .p384:
             guard let key = try? P384.Signing.PublicKey(x963Representation: x963),
                   let sig = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            return Self.withDigest(hash, message) { key.isValidSignature(sig, for: $0) }
+        case .p521:
+            guard let key = try? P521.Signing.PublicKey(x963Representation: x963),
+                  let sig = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
             return Self.withDigest(hash, message) { key.isValidSignature(sig, for: $0) }
         }
     }
@@ -78,7 +87,7 @@ public struct ECDSAPublicKey: Sendable, Hashable {
     }
 }
 
-/// An ECDSA private key d on P-256 or P-384 (FIPS 186-5 §6.2). Signing follows FIPS 186-5 §6.4.1
+/// An ECDSA private key d on P-256, P-384 or P-521 (FIPS 186-5 §6.2). Signing follows FIPS 186-5 §6.4.1
 /// with the per-message secret k drawn from the caller's ``RandomSource``, so a seeded generator
 /// reproduces every signature of a simulated run.
 public struct ECDSAPrivateKey: Sendable {
@@ -101,14 +110,16 @@ public struct ECDSAPrivateKey: Sendable {
         publicKey = try ECDSAPublicKey(curve: name, x963: [0x04] + x + y)
     }
 
-    /// A SEC 1 `EC PRIVATE KEY` (RFC 5915) or PKCS #8 `PRIVATE KEY` (RFC 5208) PEM on P-256 or P-384.
+    /// A SEC 1 `EC PRIVATE KEY` (RFC 5915) or PKCS #8 `PRIVATE KEY` (RFC 5208) PEM on P-256, P-384 or P-521.
     public init(pem text: String) throws(ECDSAError) {
         if let key = try? P256.Signing.PrivateKey(pemRepresentation: text) {
             try self.init(curve: .p256, scalar: Array(key.rawRepresentation))
         } else if let key = try? P384.Signing.PrivateKey(pemRepresentation: text) {
             try self.init(curve: .p384, scalar: Array(key.rawRepresentation))
+        } else if let key = try? P521.Signing.PrivateKey(pemRepresentation: text) {
+            try self.init(curve: .p521, scalar: Array(key.rawRepresentation))
         } else {
-            throw .invalidKey("neither a P-256 nor a P-384 key in SEC 1 or PKCS #8 PEM")
+            throw .invalidKey("no P-256, P-384 or P-521 key in SEC 1 or PKCS #8 PEM")
         }
     }
 
@@ -126,6 +137,7 @@ public struct ECDSAPrivateKey: Sendable {
         switch curve.name {
         case .p256: return (try? P256.Signing.PrivateKey(rawRepresentation: bytes))?.pemRepresentation ?? ""
         case .p384: return (try? P384.Signing.PrivateKey(rawRepresentation: bytes))?.pemRepresentation ?? ""
+        case .p521: return (try? P521.Signing.PrivateKey(rawRepresentation: bytes))?.pemRepresentation ?? ""
         }
     }
 
@@ -164,7 +176,8 @@ public struct ECDSAPrivateKey: Sendable {
         count < 0x80 ? [UInt8(count)] : [0x81, UInt8(count)]
     }
 
-    /// DER of (r, s); both fit in one-byte lengths for P-256 and P-384 (at most 49 bytes each).
+    /// DER of (r, s): P-256 and P-384 integers fit a short length (at most 49 bytes each); P-521's (up to
+    /// 67 bytes each) make a SEQUENCE longer than 127 bytes, which takes the long form 0x81 n.
     public static func derSignature(r: BigInt, s: BigInt) -> [UInt8] {
         let body = derInteger(r) + derInteger(s)
         return [0x30] + derLength(body.count) + body

@@ -4,6 +4,8 @@
 public enum SigningKey: Sendable {
     case rsa(RSAPrivateKey)
     case ecdsa(ECDSAPrivateKey)
+    /// Ed25519 (RFC 8422 §5.1.3).
+    case ed25519(Ed25519PrivateKey)
 
     /// The RSA key, for RSA key transport (a ClientKeyExchange the server decrypts); nil for ECDSA.
     public var rsa: RSAPrivateKey? {
@@ -15,6 +17,7 @@ public enum SigningKey: Sendable {
         switch self {
         case .rsa(let key): return .rsa(key.publicKey)
         case .ecdsa(let key): return .ecdsa(key.publicKey)
+        case .ed25519(let key): return .ed25519(key.publicKey)
         }
     }
 
@@ -23,6 +26,7 @@ public enum SigningKey: Sendable {
         switch self {
         case .rsa(let key): return key.pem
         case .ecdsa(let key): return key.pem
+        case .ed25519(let key): return key.pem
         }
     }
 
@@ -35,9 +39,14 @@ public enum SigningKey: Sendable {
         do {
             self = .rsa(try RSAPrivateKey(pem: text))
         } catch {
-            // A PKCS #8 PRIVATE KEY that is not RSA may be EC.
-            guard let key = try? ECDSAPrivateKey(pem: text) else { throw error }
-            self = .ecdsa(key)
+            // A PKCS #8 PRIVATE KEY that is not RSA may be EC or Ed25519.
+            if let key = try? ECDSAPrivateKey(pem: text) {
+                self = .ecdsa(key)
+            } else if let key = try? Ed25519PrivateKey(pem: text) {
+                self = .ed25519(key)
+            } else {
+                throw error
+            }
         }
     }
 }
@@ -46,6 +55,7 @@ public enum SigningKey: Sendable {
 public enum VerificationKey: Sendable, Hashable {
     case rsa(RSAPublicKey)
     case ecdsa(ECDSAPublicKey)
+    case ed25519(Ed25519PublicKey)
 
     /// From a SubjectPublicKeyInfo: rsaEncryption (RFC 3279 §2.3.1) or id-ecPublicKey on P-256 /
     /// P-384 (RFC 5480 §2); nil for any other key.
@@ -54,6 +64,8 @@ public enum VerificationKey: Sendable, Hashable {
             self = .rsa(key)
         } else if let key = try? ECDSAPublicKey(subjectPublicKeyInfoDER: der) {
             self = .ecdsa(key)
+        } else if let key = try? Ed25519PublicKey(subjectPublicKeyInfoDER: der) {
+            self = .ed25519(key)
         } else {
             return nil
         }
@@ -69,6 +81,7 @@ public enum VerificationKey: Sendable, Hashable {
         switch self {
         case .rsa(let key): return "RSA-\(key.modulus.bitWidth)"
         case .ecdsa(let key): return "EC \(key.curve.rawValue)"
+        case .ed25519: return "Ed25519"
         }
     }
 }

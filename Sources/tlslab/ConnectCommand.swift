@@ -49,7 +49,7 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "server_name to send and the name the certificate must match (default: HOST when it is a name).")
     var servername: String?
 
-    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all 23 suites TLSLab implements, in OpenSSL's order of preference.")
+    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all 27 suites TLSLab implements, in OpenSSL's order of preference.")
     var suites: [String] = []
 
     @Option(help: "PEM file of trust anchors for the default policy.")
@@ -227,7 +227,7 @@ struct ConnectCommand: ParsableCommand {
         var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
                                                    signatureAlgorithms: RealClient.openSSLSignatureOrder,
-                                                   supportedGroups: [.x25519, .secp256r1, .secp384r1], identity: identity)
+                                                   supportedGroups: [.x25519, .secp256r1, .secp384r1, .secp521r1], identity: identity)
         configuration.applicationProtocols = try PeerOptions.alpn(alpn)
         // As OpenSSL's client: ask for encrypt-then-MAC (RFC 7366), used when the server picks a CBC suite.
         configuration.offerEncryptThenMAC = !noEtm

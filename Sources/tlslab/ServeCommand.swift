@@ -160,6 +160,8 @@ struct ServeCommand: ParsableCommand {
                                                            : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName),
                                                        sessionCache: resumes ? sessions : nil)
             configuration.applicationProtocols = protocols
+            // A client certificate on P-521 or Ed25519 signs with ecdsa_secp521r1_sha512 or ed25519: list them, as OpenSSL does.
+            configuration.certificateRequestSignatureAlgorithms = SignatureSchemes.certificateRequestOpenSSL
             configuration.sessionTicketKeys = ticketKeys
             configuration.ticketLifetimeHint = lifetimeHint
             // Tickets and cached sessions alike expire: the server checks each one's age against the

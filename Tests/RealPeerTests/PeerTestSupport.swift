@@ -234,6 +234,25 @@ final class TestPKI: Sendable {
             ["req", "-new", "-key", "ecclient.key", "-out", "ecclient.csr", "-subj", "/CN=TLSLab Test EC Client"],
             ["x509", "-req", "-in", "ecclient.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "7", "-days", "3",
              "-extfile", "client.ext", "-out", "ecclient.pem"],
+            // P-521 (issue #39): a leaf (PKCS#8 key) under the EC root, and a client certificate (SEC 1 key)
+            // under the RSA root.
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521", "-out", "ec521.key"],
+            ["req", "-new", "-key", "ec521.key", "-out", "ec521.csr", "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", "ec521.csr", "-CA", "ecroot.pem", "-CAkey", "ecroot.key", "-set_serial", "8", "-days", "3",
+             "-sha384", "-extfile", "ecleaf.ext", "-out", "ec521.pem"],
+            ["ecparam", "-name", "secp521r1", "-genkey", "-noout", "-out", "ecclient521.key"],
+            ["req", "-new", "-key", "ecclient521.key", "-out", "ecclient521.csr", "-subj", "/CN=TLSLab Test P-521 Client"],
+            ["x509", "-req", "-in", "ecclient521.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "9", "-days", "3",
+             "-extfile", "client.ext", "-out", "ecclient521.pem"],
+            // Ed25519 (RFC 8410, RFC 8422 §5.1.3): a leaf under the EC root and a client certificate under the RSA root.
+            ["genpkey", "-algorithm", "ed25519", "-out", "ed25519.key"],
+            ["req", "-new", "-key", "ed25519.key", "-out", "ed25519.csr", "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", "ed25519.csr", "-CA", "ecroot.pem", "-CAkey", "ecroot.key", "-set_serial", "10", "-days", "3",
+             "-sha384", "-extfile", "ecleaf.ext", "-out", "ed25519.pem"],
+            ["genpkey", "-algorithm", "ed25519", "-out", "edclient.key"],
+            ["req", "-new", "-key", "edclient.key", "-out", "edclient.csr", "-subj", "/CN=TLSLab Test Ed25519 Client"],
+            ["x509", "-req", "-in", "edclient.csr", "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", "11", "-days", "3",
+             "-extfile", "client.ext", "-out", "edclient.pem"],
         ]
         for step in steps {
             let r = try runTool(openssl, step, in: dir, timeout: 60)
@@ -244,9 +263,13 @@ final class TestPKI: Sendable {
             + String(contentsOf: dir.appendingPathComponent("root.pem"), encoding: .utf8)
         try chain.write(to: dir.appendingPathComponent("chain.pem"), atomically: true, encoding: .utf8)
         let ecRoot = try String(contentsOf: dir.appendingPathComponent("ecroot.pem"), encoding: .utf8)
-        for curve in ["256", "384"] {
+        for curve in ["256", "384", "521"] {
             let leaf = try String(contentsOf: dir.appendingPathComponent("ec\(curve).pem"), encoding: .utf8)
             try (leaf + ecRoot).write(to: dir.appendingPathComponent("ec\(curve)-chain.pem"), atomically: true, encoding: .utf8)
+        }
+        do {
+            let leaf = try String(contentsOf: dir.appendingPathComponent("ed25519.pem"), encoding: .utf8)
+            try (leaf + ecRoot).write(to: dir.appendingPathComponent("ed25519-chain.pem"), atomically: true, encoding: .utf8)
         }
     }
 

@@ -24,7 +24,8 @@ struct CauseWordingTests {
         .invalidDHPublicValue(inServerKeyExchange: false, reason: .notInPrimeOrderSubgroup), .groupNotOffered(.secp256r1),
         .invalidECDHPublicKey(inServerKeyExchange: true, reason: .notOnCurve), .invalidECDHPublicKey(inServerKeyExchange: false, reason: .lowOrder),
         .serverKeyExchangeSchemeNotOffered(nil), .serverKeyExchangeSchemeNotOffered(.rsaPKCS1SHA256),
-        .serverKeyExchangeSignatureInvalid, .certificateVerifySchemeNotRequested, .certificateVerifySignatureInvalid,
+        .serverKeyExchangeSignatureInvalid, .certificateVerifySchemeNotRequested(.ecdsaSHA1, requested: [.ecdsaSECP256r1SHA256, .rsaPKCS1SHA256]),
+        .certificateVerifySchemeNotRequested(nil, requested: [.rsaPKCS1SHA256]), .certificateVerifySignatureInvalid,
         .finishedMismatch, .recordVersionMismatch(.handshake, got: .tls10, negotiated: .tls12), .undefinedAlertLevel(7),
         .tooManyEmptyRecords(limit: 32), .tooManyWarningAlerts(limit: 4), .truncated(state: .expectFinished, bufferedBytes: 3),
     ]
@@ -39,6 +40,7 @@ struct CauseWordingTests {
         .gcmRecordTooShort(needed: 24, got: 3), .gcmTagMismatch, .cbcRecordTooShort(length: 5), .cbcDecryptionFailed,
         .cbcPaddingOrMACMismatch(mac: "HMAC-SHA256"), .encryptThenMACRecordTooShort(length: 5, mac: "HMAC-SHA1"),
         .encryptThenMACMismatch(mac: "HMAC-SHA1"), .encryptThenMACPaddingMalformed,
+        .chaChaRecordTooShort(needed: 16, got: 3), .poly1305TagMismatch,
     ]
     static let decode: [DecodeError] = [
         .truncated(field: "ClientHello.random", needed: 32, available: 3), .trailingBytes(field: "Finished", count: 2),

@@ -33,6 +33,8 @@ struct ChineseASCIIWordTests {
         "App", "Transport", "Security",
         // The company whose trust evaluation the policy lessons model.
         "Apple",
+        // The MAC of ChaCha20-Poly1305 (RFC 8439), an algorithm's name.
+        "Poly1305",
     ]
 
     static func disallowedWords(in line: String) -> [String] {

@@ -34,6 +34,7 @@ struct EngineReasonWordingTests {
         .writeKeyLength(have: 15, need: 16), .macKeyLength(have: 0, need: 32), .fixedIVLength(have: 16, aead: true),
         .fixedIVLength(have: 4, aead: false), .gcmExplicitNonceLength(have: 12, need: 8), .cbcExplicitIVLength(have: 8, need: 16),
         .explicitIVInTLS10, .cipherRefusedKey(aead: true), .cipherRefusedKey(aead: false),
+        .chaChaIVLength(have: 4), .explicitNonceWithChaCha(have: 8), .chaChaRefusedKey,
     ]
     static let malformed: [MalformedReason] = [
         .zeroLengthFragment(.alert), .recordMajorVersion(2), .changeCipherSpecValue(7), .unknownServerNameType(1),

@@ -49,6 +49,21 @@ struct ECDHTests {
         #expect(throws: ECDHError.peerKeyNotOnCurve) { try i.sharedSecret(peerPublicKey: off) }
     }
 
+    /// secp521r1 (RFC 8422 §5.1.1 code point 25): two keys and their shared secret computed by Python's
+    /// `cryptography` (OpenSSL), from the scalars SHA-512("tlslab p521 a") and SHA-512("tlslab p521 b"),
+    /// left-padded to 66 bytes. The premaster keeps its leading zero bits: 66 bytes (RFC 8422 §5.10).
+    @Test func p521AgreesWithPythonCryptography() throws {
+        let a = try ECDHKeyPair(curve: .secp521r1, privateKey: Hex.bytes(
+            "0000feb52c2e1b2daf3b366e66194161a61b9c26e8111025ecfcb60a1cd5e956fe24b791a47d297e82e857152e915798dba0f11fa059821abfe12953c5d0f229f05b"))
+        #expect(Hex.string(a.publicKeyBytes) == "0401a04262dd13a0f762b3abad06a16ec5c6a718e0e7d58110d09a293938cb09795e8433eeecb74be421f35ae28f569568f415d698f4930759f52a34712b7381be00a100a6e8036ff899f19ec987c98d97d1f8386b866885815f15ef280fa05bd698d1e85867d3e7051eed829518e8337746c770faac3e9fb6f33fa42074951a83bfde2027")
+        let peer = Hex.bytes("04015e0c6c813783c5bbed4c20fe4bc84c9c209b8d51af7b0ac069a6d139ea43ae0ccedaff9f769fe6dc7bccf8916029ea6846bc54aca6e4f85093279893c30bca6a7d003c940e40a4ff26b4aea9ae2f9b9c641d5a83c526a2c9176a30e9db14e26ef50b6ad5354fabcc4c2154a14dac763bc1e54ef7b8b7cc40bdcdc12ab0cdfaef422819")
+        #expect(Hex.string(try a.sharedSecret(peerPublicKey: peer)) == "0145aa6ba2c7ce6e23517b53ff3a30a3a14879b58a0f984b0d5d4447d2f570b587bf1c6c48cd890ad6fedac1c70b0d230e60bd7d0e9e76f7a05df29c2a0ce4aea9f2")
+        var off = peer
+        off[132] ^= 1
+        #expect(throws: ECDHError.peerKeyNotOnCurve) { try a.sharedSecret(peerPublicKey: off) }
+        #expect(ECDHCurve.secp521r1.namedGroup == 25 && ECDHCurve.secp521r1.publicKeyLength == 133)
+    }
+
     @Test(arguments: ECDHCurve.allCases)
     func wireFormsAndDeterminism(curve: ECDHCurve) throws {
         let a = try ECDHKeyPair(curve: curve, using: HMACDRBG(seed: 11))

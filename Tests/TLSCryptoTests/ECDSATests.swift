@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import TLSCrypto
 
-@Suite("ECDSA over P-256 and P-384 (FIPS 186-5 §6.4)")
+@Suite("ECDSA over P-256, P-384 and P-521 (FIPS 186-5 §6.4)")
 struct ECDSATests {
     /// RFC 6979 Appendix A.2.5 (P-256, SHA-256, message "sample"): with that k the signature is
     /// exactly (r, s). The vector's (r, s) also verifies under Python's `cryptography`.
@@ -24,7 +24,8 @@ struct ECDSATests {
 
     /// Cross-check with swift-crypto (BoringSSL): the same scalar gives the same public point, and
     /// our signatures verify there, for both curves and their hashes; a changed message does not.
-    @Test(arguments: [(ECDSACurve.Name.p256, HashAlgorithm.sha256), (.p384, .sha384), (.p384, .sha256), (.p256, .sha384)])
+    @Test(arguments: [(ECDSACurve.Name.p256, HashAlgorithm.sha256), (.p384, .sha384), (.p384, .sha256), (.p256, .sha384),
+                      (.p521, .sha512), (.p521, .sha256), (.p256, .sha512)])
     func signaturesVerifyUnderSwiftCrypto(curve: ECDSACurve.Name, hash: HashAlgorithm) throws {
         let random = HMACDRBG(seed: 41)
         let key = try ECDSAPrivateKey.generate(curve: curve, using: random)
@@ -38,6 +39,11 @@ struct ECDSATests {
         case .p384:
             let theirs = try P384.Signing.PrivateKey(rawRepresentation: scalar)
             #expect(Array(theirs.publicKey.x963Representation) == key.publicKey.x963)
+        case .p521:
+            let theirs = try P521.Signing.PrivateKey(rawRepresentation: scalar)
+            #expect(Array(theirs.publicKey.x963Representation) == key.publicKey.x963)
+            // r and s of up to 66 bytes: the SEQUENCE takes a long-form length (0x81 n).
+            #expect(signature.count > 127 ? signature[1] == 0x81 : true)
         }
         #expect(key.publicKey.verify(signature: signature, message: message, hash: hash))
         #expect(!key.publicKey.verify(signature: signature, message: message + [0], hash: hash))
@@ -58,7 +64,7 @@ struct ECDSATests {
     /// EC keys as `openssl` writes them: SEC 1 (`EC PRIVATE KEY`) and PKCS #8 (`PRIVATE KEY`), both curves;
     /// our public point equals the one openssl prints.
     @Test(CrossCheckRequirement.trait(ExternalTool.openssl != nil, missing: "openssl is not installed"),
-          arguments: [("prime256v1", ECDSACurve.Name.p256), ("secp384r1", .p384)])
+          arguments: [("prime256v1", ECDSACurve.Name.p256), ("secp384r1", .p384), ("secp521r1", .p521)])
     func readsOpenSSLKeysInBothForms(opensslCurve: String, curve: ECDSACurve.Name) throws {
         let openssl = try #require(ExternalTool.openssl)
         func run(_ arguments: [String], input: String = "") throws -> String {

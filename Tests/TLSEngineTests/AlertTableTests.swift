@@ -32,7 +32,7 @@ struct AlertTableTests {
         (.invalidECDHPublicKey(inServerKeyExchange: false, reason: .notOnCurve), .illegalParameter),
         (.serverKeyExchangeSchemeNotOffered(nil), .illegalParameter),
         (.serverKeyExchangeSignatureInvalid, .decryptError),                         // RFC 5246 §7.2.2
-        (.certificateVerifySchemeNotRequested, .illegalParameter),
+        (.certificateVerifySchemeNotRequested(.ecdsaSHA1, requested: [.ecdsaSECP256r1SHA256]), .illegalParameter),
         (.certificateVerifySignatureInvalid, .decryptError),
         (.finishedMismatch, .decryptError),                                          // RFC 5246 §7.4.9
         (.recordVersionMismatch(.handshake, got: .tls10, negotiated: .tls12), .protocolVersion),

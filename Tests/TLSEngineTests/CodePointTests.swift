@@ -72,17 +72,26 @@ struct CodePointTests {
         let ecdsa: [(CipherSuite, UInt16, String, KeyExchangeAlgorithm, BulkCipher, MACAlgorithm, PRFHash, Int)] = [
             (.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, 0xc02b, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", .ecdheECDSA, .aes128GCM, .none, .sha256, 40),
             (.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, 0xc02c, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", .ecdheECDSA, .aes256GCM, .none, .sha384, 72),
+            (.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, 0xcca9, "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", .ecdheECDSA, .chaCha20Poly1305, .none, .sha256, 88),
             (.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256, 0xc023, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", .ecdheECDSA, .aes128CBC, .hmacSHA256, .sha256, 96),
             (.TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384, 0xc024, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384", .ecdheECDSA, .aes256CBC, .hmacSHA384, .sha384, 160),
             (.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, 0xc009, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", .ecdheECDSA, .aes128CBC, .hmacSHA1, .sha256, 72),
             (.TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA, 0xc00a, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", .ecdheECDSA, .aes256CBC, .hmacSHA1, .sha256, 104),
         ]
+        // RFC 7905 ChaCha20-Poly1305 (88-byte key block: two 32-byte keys, two 12-byte IVs) and RFC 5288
+        // AES-256-GCM with DHE (the SHA-384 PRF), beyond the default offer.
+        let aead: [(CipherSuite, UInt16, String, KeyExchangeAlgorithm, BulkCipher, MACAlgorithm, PRFHash, Int)] = [
+            (.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, 0xcca8, "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", .ecdheRSA, .chaCha20Poly1305, .none, .sha256, 88),
+            (.TLS_DHE_RSA_WITH_AES_256_GCM_SHA384, 0x009f, "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384", .dheRSA, .aes256GCM, .none, .sha384, 72),
+            (.TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256, 0xccaa, "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256", .dheRSA, .chaCha20Poly1305, .none, .sha256, 88),
+        ]
+        #expect(CipherSuite.additionalAEAD.map(\.rawValue) == aead.map(\.1))
         #expect(Set(CipherSuite.additionalCBC) == Set(cbc.map(\.0)))
-        #expect(CipherSuite.allImplemented == CipherSuite.implemented + CipherSuite.additionalCBC)
+        #expect(CipherSuite.allImplemented == CipherSuite.implemented + CipherSuite.additionalAEAD + CipherSuite.additionalCBC)
         #expect(CipherSuite.implementedECDSA.map(\.rawValue) == ecdsa.map(\.1))
         #expect(CipherSuite.allImplementedWithECDSA == CipherSuite.implementedECDSA + CipherSuite.allImplemented)
         #expect(CipherSuite.offerWithECDSA == Array(CipherSuite.implementedECDSA.prefix(2)) + CipherSuite.implemented)
-        for (suite, raw, name, kx, cipher, mac, prf, keyBlock) in cbc + ecdsa {
+        for (suite, raw, name, kx, cipher, mac, prf, keyBlock) in cbc + ecdsa + aead {
             #expect(suite.rawValue == raw && suite.description == name)
             let p = try #require(suite.parameters)
             #expect(p.keyExchange == kx && p.cipher == cipher && p.mac == mac && p.prfHash == prf, "\(name)")
@@ -100,8 +109,8 @@ struct CodePointTests {
             #expect(p.verifyDataLength == 12)
         }
         #expect(Set(CipherSuite.implemented) == Set(expected.map(\.0)))
-        #expect(CipherSuite(rawValue: 0xcca9).description == "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256")
-        #expect(CipherSuite(rawValue: 0xcca9).parameters == nil)
+        #expect(CipherSuite(rawValue: 0x1303).description == "TLS_CHACHA20_POLY1305_SHA256")
+        #expect(CipherSuite(rawValue: 0x1303).parameters == nil, "a TLS 1.3 suite is named, not implemented")
         #expect(CipherSuite.TLS_EMPTY_RENEGOTIATION_INFO_SCSV.isSignalingValue)
         // TLS 1.0 CBC takes its first IV from the key block (RFC 2246 §6.3).
         #expect(CipherSuite.TLS_RSA_WITH_AES_128_CBC_SHA.parameters?.keyBlockLength(version: .tls10) == 104)

@@ -37,10 +37,14 @@ import TLSCrypto
         }.first
     }
 
-    @Test(arguments: [(ECDSACurve.Name.p256, SignatureScheme.ecdsaSECP256r1SHA256), (.p384, .ecdsaSECP384r1SHA384)])
+    /// P-521 twice: with the default CertificateRequest (no P-521 scheme) the client signs with SHA-384,
+    /// which TLS 1.2 allows with any curve (RFC 8422 §5.4); with serve's list, ecdsa_secp521r1_sha512.
+    @Test(arguments: [(ECDSACurve.Name.p256, SignatureScheme.ecdsaSECP256r1SHA256), (.p384, .ecdsaSECP384r1SHA384),
+                      (.p521, .ecdsaSECP384r1SHA384), (.p521, .ecdsaSECP521r1SHA512)])
     func anECClientCertificateAuthenticates(curve: ECDSACurve.Name, scheme: SignatureScheme) throws {
-        for seed in UInt64(1)...4 {
-            let (run, key) = try Self.run(seed: seed, curve: curve)
+        for seed in UInt64(1)...(curve == .p521 ? 2 : 4) {
+            let requested = scheme == .ecdsaSECP521r1SHA512 ? SignatureSchemes.certificateRequestOpenSSL : nil
+            let (run, key) = try Self.run(seed: seed, curve: curve, requested: requested)
             #expect(run.outcome == .connected, "seed \(seed): \(run.outcome)")
             let verify = try #require(Self.certificateVerify(run))
             #expect(verify.scheme == scheme && verify.valid && verify.signer == .client)
@@ -54,6 +58,10 @@ import TLSCrypto
                 let pub = try P384.Signing.PublicKey(x963Representation: key.publicKey.x963)
                 #expect(pub.isValidSignature(try P384.Signing.ECDSASignature(derRepresentation: verify.signature),
                                              for: SHA384.hash(data: verify.signedData)))
+            case .p521:
+                let pub = try P521.Signing.PublicKey(x963Representation: key.publicKey.x963)
+                let digest: any Digest = scheme == .ecdsaSECP521r1SHA512 ? SHA512.hash(data: verify.signedData) : SHA384.hash(data: verify.signedData)
+                #expect(pub.isValidSignature(try P521.Signing.ECDSASignature(derRepresentation: verify.signature), for: digest))
             }
         }
     }

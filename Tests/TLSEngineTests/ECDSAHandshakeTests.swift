@@ -32,10 +32,15 @@ import TLSCrypto
 
     static func events(_ run: EngineRun) -> [TLSEvent] { run.clientEvents + run.serverEvents }
 
-    @Test(arguments: [(ECDSACurve.Name.p256, SignatureScheme.ecdsaSECP256r1SHA256), (.p384, .ecdsaSECP384r1SHA384)])
+    @Test(arguments: [(ECDSACurve.Name.p256, SignatureScheme.ecdsaSECP256r1SHA256), (.p384, .ecdsaSECP384r1SHA384),
+                      (.p521, .ecdsaSECP521r1SHA512)])
     func completesWithTheCurvesOwnScheme(curve: ECDSACurve.Name, scheme: SignatureScheme) throws {
-        for seed in UInt64(1)...8 {
-            let (client, server, key) = try Self.configurations(seed: seed, curve: curve)
+        for seed in UInt64(1)...(curve == .p521 ? 3 : 8) {
+            // P-521: the client offers ecdsa_secp521r1_sha512 and secp521r1 (the certificate's curve, RFC 8422 §5.1).
+            let (client, server, key) = curve == .p521
+                ? try Self.configurations(seed: seed, curve: curve, schemes: SignatureSchemes.offerWithECDSA + [.ecdsaSECP521r1SHA512],
+                                          groups: [.x25519, .secp256r1, .secp384r1, .secp521r1])
+                : try Self.configurations(seed: seed, curve: curve)
             let run = Harness.run(client: client, server: server)
             #expect(run.outcome == .connected, "seed \(seed): \(run.outcome)")
             let negotiated = run.clientEvents.compactMap { if case .negotiated(let n) = $0 { return n } else { return nil } }.first
@@ -54,8 +59,30 @@ import TLSCrypto
                 let pub = try P384.Signing.PublicKey(x963Representation: key.publicKey.x963)
                 let sig = try P384.Signing.ECDSASignature(derRepresentation: ske.signature)
                 #expect(pub.isValidSignature(sig, for: SHA384.hash(data: ske.signedData)))
+            case .p521:
+                let pub = try P521.Signing.PublicKey(x963Representation: key.publicKey.x963)
+                let sig = try P521.Signing.ECDSASignature(derRepresentation: ske.signature)
+                #expect(pub.isValidSignature(sig, for: SHA512.hash(data: ske.signedData)))
             }
         }
+    }
+
+    /// A P-521 certificate is usable only when the client lists secp521r1 (RFC 8422 §5.1): without it the
+    /// server has no ECDSA suite to pick; with it, ECDHE over secp521r1 has a 66-byte key and premaster.
+    @Test func p521CertificateNeedsTheCurveOfferedAndP521ECDHEWorks() throws {
+        let (client, server, _) = try Self.configurations(seed: 4, curve: .p521)
+        #expect(Harness.run(client: client, server: server).outcome == .failed(sender: .server, alert: .handshakeFailure))
+        let (c2, s2, _) = try Self.configurations(seed: 4, curve: .p521, schemes: [.ecdsaSECP521r1SHA512], groups: [.secp521r1])
+        let run = Harness.run(client: c2, server: s2)
+        #expect(run.outcome == .connected, "\(run.outcome)")
+        let curves = run.clientEvents.compactMap { e -> NamedGroup? in
+            if case .derived(.ecdhAgreement(let curve, let privateKey, _, _, let secret)) = e {
+                #expect(privateKey.count == 66 && secret.count == 66)
+                return curve
+            }
+            return nil
+        }
+        #expect(curves == [.secp521r1])
     }
 
     @Test func aSeedReproducesTheHandshake() throws {

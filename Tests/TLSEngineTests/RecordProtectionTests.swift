@@ -85,11 +85,11 @@ struct RecordProtectionTests {
         .aesCBC(keyLength: 16, mac: .sha1), .aesCBC(keyLength: 16, mac: .sha256), .aesCBC(keyLength: 32, mac: .sha384),
     ]
 
-    @Test(arguments: [RecordCipher.aesGCM(keyLength: 16), .aesGCM(keyLength: 32)] + cbcSuites)
+    @Test(arguments: [RecordCipher.aesGCM(keyLength: 16), .aesGCM(keyLength: 32), .chaCha20Poly1305] + cbcSuites)
     func roundTripAndEveryBitFlipIsRejected(cipher: RecordCipher) throws {
         let rng = XorShiftBytes(seed: 7)
         let keys = RecordKeys(macKey: rng.bytes(count: cipher.macKeyLength), writeKey: rng.bytes(count: cipher.keyLength),
-                              fixedIV: cipher.isAEAD ? rng.bytes(count: 4) : [])
+                              fixedIV: cipher.isAEAD ? rng.bytes(count: cipher.fixedIVLength) : [])
         for length in [0, 1, 15, 16, 17, 100] {
             var sender = try RecordProtector(cipher: cipher, keys: keys)
             var receiver = try RecordProtector(cipher: cipher, keys: keys)
@@ -117,10 +117,11 @@ struct RecordProtectionTests {
     }
 
     @Test func truncatedAndOversizedFragmentsAreRejected() throws {
-        for cipher in [RecordCipher.aesGCM(keyLength: 16)] + Self.cbcSuites {
+        for cipher in [RecordCipher.aesGCM(keyLength: 16), .chaCha20Poly1305] + Self.cbcSuites {
             var receiver = try RecordProtector(cipher: cipher, keys: RecordKeys(
                 macKey: [UInt8](repeating: 1, count: cipher.macKeyLength),
-                writeKey: [UInt8](repeating: 2, count: cipher.keyLength), fixedIV: cipher.isAEAD ? [0, 0, 0, 0] : []))
+                writeKey: [UInt8](repeating: 2, count: cipher.keyLength),
+                fixedIV: cipher.isAEAD ? [UInt8](repeating: 0, count: cipher.fixedIVLength) : []))
             for n in [0, 1, 8, 16, 23, 31, 32, 47] {
                 #expect(throws: RecordProtectionError.self) {
                     try receiver.open(contentType: 23, version: Self.tls12, fragment: [UInt8](repeating: 0, count: n))

@@ -18,8 +18,11 @@ extension RunDocumentBuilder {
             notes += explain(Sentence(key, ["header": spaced(Array(record.wire.prefix(5))), "record": spaced([record.version.major, record.version.minor]),
                                        "length": "\(length)", "total": "\(length + 5)", "hello": spaced([offered.major, offered.minor])]))
         }
+        // The first ChaCha20-Poly1305 record: its nonce built from the IV and the sequence number (RFC 7905 §2).
+        if state.cipherSuite?.parameters?.cipher == .chaCha20Poly1305 {
+            notes += chaChaRecordLines(record, actor: actor, state: &state)
         // The first AES-GCM record: its nonce and additional data as values (RFC 5288 §3, RFC 5246 §6.2.3.3).
-        if let c = record.crypto, c.nonceOrIV.count == 12, c.additionalData.count == 13, !state.gcmValuesShown {
+        } else if let c = record.crypto, c.nonceOrIV.count == 12, c.additionalData.count == 13, !state.gcmValuesShown {
             state.gcmValuesShown = true
             let aad = c.additionalData
             notes += explain(Sentence("record.gcm.values", [

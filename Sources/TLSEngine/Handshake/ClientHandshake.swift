@@ -335,7 +335,7 @@ struct ClientHandshake: HandshakeMachine {
         }
         // RFC 8422 §5.3 / RFC 5246 §7.4.2: the certificate's key must fit the suite (EC for ECDHE_ECDSA, RSA otherwise).
         if let suite = context.suite, let key = context.peerPublicKey {
-            let isEC: Bool = if case .ecdsa = key { true } else { false }
+            let isEC: Bool = if case .rsa = key { false } else { true }   // ECDSA or Ed25519 (RFC 8422 §5.1.3)
             if suite.keyExchange.authenticatesWithECDSA != isEC {
                 throw .certificateRejected(.unsupportedKey, .keyDoesNotFitSuite(suite.suite, needsEC: !isEC, key: key.description))
             }
@@ -380,7 +380,7 @@ struct ClientHandshake: HandshakeMachine {
                 SignatureSchemes.choose(peerOffer: request.supportedSignatureAlgorithms, key: $0.key, configured: configuration.signatureAlgorithms)
             }
             // RFC 8422 §5.5: an EC client certificate answers ecdsa_sign; TLS 1.0/1.1 signatures here are RSA only.
-            let isEC: Bool = if case .ecdsa? = identity?.key { true } else { false }
+            let isEC: Bool = if case .rsa? = identity?.key { false } else { identity != nil }   // ECDSA or Ed25519 answer ecdsa_sign
             let type: ClientCertificateType = isEC ? .ecdsaSign : .rsaSign
             if let identity, request.certificateTypes.contains(type), (legacy && !isEC) || scheme != nil {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: identity.certificateChain)))

@@ -254,8 +254,15 @@ struct ServerHandshake: HandshakeMachine {
         // a curve the client supports (RFC 8422 §5.3; no supported_groups means any, §4).
         let rsaKey = config.identity.key.rsa != nil
         let ecdsaKeyUsable: Bool = {
+            // Ed25519 (RFC 8422 §5.1.3) needs only the ed25519 scheme, which `scheme` checks.
+            if case .ed25519 = config.identity.key { return true }
             guard case .ecdsa(let key) = config.identity.key else { return false }
-            let group: NamedGroup = key.curve.name == .p384 ? .secp384r1 : .secp256r1
+            let group: NamedGroup
+            switch key.curve.name {
+            case .p256: group = .secp256r1
+            case .p384: group = .secp384r1
+            case .p521: group = .secp521r1
+            }
             return groups.map { $0.contains(group) } ?? true
         }()
         let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
@@ -425,7 +432,7 @@ struct ServerHandshake: HandshakeMachine {
         let valid: Bool
         if context.version >= .tls12 {
             guard let scheme, requestedSchemes.contains(scheme) else {
-                throw .peerMisbehaved(.certificateVerifySchemeNotRequested)
+                throw .peerMisbehaved(.certificateVerifySchemeNotRequested(scheme, requested: requestedSchemes))
             }
             valid = SignatureSchemes.verify(verify.signature.signature, data: signed, scheme: scheme, key: key)
         } else {

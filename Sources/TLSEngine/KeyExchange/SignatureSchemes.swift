@@ -17,6 +17,17 @@ public enum SignatureSchemes {
     /// ECDSA first, then the RSA schemes: what `tlslab connect` offers.
     public static let offerWithECDSA: [SignatureScheme] = ecdsa + defaultOffer
 
+    /// ECDSA on P-521 with SHA-512 (RFC 8422 §5.1.3, RFC 8446 §4.2.3's pairing): signed with a P-521 key,
+    /// verified with any ECDSA key. Offered by `tlslab connect` and listed by `tlslab serve`'s
+    /// CertificateRequest, not by the simulation's defaults (their ClientHello and CertificateRequest
+    /// stay as recorded).
+    public static let ecdsaP521: SignatureScheme = .ecdsaSECP521r1SHA512
+
+    /// What `tlslab serve` lists in a CertificateRequest: ``certificateRequestDefault`` with
+    /// ecdsa_secp521r1_sha512 and ed25519 after the other ECDSA schemes, as OpenSSL 3.0 orders them.
+    public static let certificateRequestOpenSSL: [SignatureScheme] =
+        [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, ecdsaP521, .ed25519] + certificateRequestDefault.filter { ecdsaHash($0) == nil }
+
     /// What a server lists in its CertificateRequest by default: OpenSSL 3.0's order (ECDSA P-256 and
     /// P-384, RSA-PSS, then PKCS#1 v1.5, each SHA-256, SHA-384, SHA-512) restricted to what TLSLab
     /// implements, without SHA-1, which RFC 9155 §2 removes from TLS 1.2 signatures ("MUST NOT be
@@ -26,7 +37,7 @@ public enum SignatureSchemes {
     ]
 
     /// Every scheme TLSLab implements.
-    public static let implemented: Set<SignatureScheme> = Set(defaultOffer + ecdsa)
+    public static let implemented: Set<SignatureScheme> = Set(defaultOffer + ecdsa + [ecdsaP521, .ed25519])
 
     /// The schemes `key` can sign with, from `configured` (RSA keys) or, for an ECDSA key, the ECDSA
     /// schemes with the curve's own hash first (RFC 8446 §4.2.3 pairs P-256 with SHA-256 and P-384
@@ -34,7 +45,13 @@ public enum SignatureSchemes {
     public static func usable(by key: SigningKey, configured: [SignatureScheme]) -> [SignatureScheme] {
         switch key {
         case .rsa: return configured.filter { $0.isRSAPKCS1 || $0.isRSAPSS }
-        case .ecdsa(let k): return k.curve.name == .p384 ? [.ecdsaSECP384r1SHA384, .ecdsaSECP256r1SHA256] : ecdsa
+        case .ecdsa(let k):
+            switch k.curve.name {
+            case .p256: return ecdsa
+            case .p384: return [.ecdsaSECP384r1SHA384, .ecdsaSECP256r1SHA256]
+            case .p521: return [ecdsaP521, .ecdsaSECP384r1SHA384, .ecdsaSECP256r1SHA256]
+            }
+        case .ed25519: return [.ed25519]
         }
     }
 
@@ -54,6 +71,7 @@ public enum SignatureSchemes {
         switch scheme {
         case .ecdsaSECP256r1SHA256: return .sha256
         case .ecdsaSECP384r1SHA384: return .sha384
+        case .ecdsaSECP521r1SHA512: return .sha512
         default: return nil
         }
     }
@@ -78,6 +96,12 @@ public enum SignatureSchemes {
             do { return try ec.sign(message: data, hash: hash, using: random) } catch {
                 throw .internalError(.signingFailed(scheme))
             }
+        case .ed25519(let ed):
+            // RFC 8422 §5.1.3: the message itself is signed (PureEdDSA), deterministically.
+            guard scheme == .ed25519 else { throw .internalError(.schemeDoesNotFitKey(scheme, keyIsECDSA: true)) }
+            do { return try ed.sign(message: data) } catch {
+                throw .internalError(.signingFailed(scheme))
+            }
         }
     }
 
@@ -88,6 +112,8 @@ public enum SignatureSchemes {
         case .ecdsa(let ec):
             guard let hash = ecdsaHash(scheme) else { return false }
             return ec.verify(signature: signature, message: data, hash: hash)
+        case .ed25519(let ed):
+            return scheme == .ed25519 && ed.verify(signature: signature, message: data)
         }
     }
 

@@ -17,6 +17,10 @@ public enum BadRecordMACReason: Sendable, Hashable, CustomStringConvertible {
     case encryptThenMACMismatch(mac: String)
     /// The MAC verified but the padding the sender built is malformed (RFC 7366 §3).
     case encryptThenMACPaddingMalformed
+    /// A ChaCha20-Poly1305 record shorter than its 16-byte Poly1305 tag (RFC 7905 §2).
+    case chaChaRecordTooShort(needed: Int, got: Int)
+    /// The Poly1305 tag does not verify: a wrong key or sequence number, or tampered bytes.
+    case poly1305TagMismatch
 
     /// The English line the JSON Lines contract's alert `cause` carries (renderers word the case).
     public var description: String {
@@ -30,6 +34,8 @@ public enum BadRecordMACReason: Sendable, Hashable, CustomStringConvertible {
             return "an encrypt-then-MAC record of \(length) bytes cannot hold IV, a block and the \(mac)"
         case .encryptThenMACMismatch(let mac): return "the \(mac) over IV and ciphertext does not verify (checked before decrypting)"
         case .encryptThenMACPaddingMalformed: return "the padding of an encrypt-then-MAC record is malformed"
+        case let .chaChaRecordTooShort(needed, got): return "a ChaCha20-Poly1305 record needs at least \(needed) bytes, got \(got)"
+        case .poly1305TagMismatch: return "the Poly1305 tag does not verify (wrong key, sequence number or tampered bytes)"
         }
     }
 }

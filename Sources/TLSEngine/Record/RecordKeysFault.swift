@@ -17,4 +17,11 @@ public enum RecordKeysFault: Sendable, Hashable {
     case explicitIVInTLS10
     /// AES-GCM or AES-CBC refused the key or the nonce.
     case cipherRefusedKey(aead: Bool)
+    /// A ChaCha20-Poly1305 fixed IV that is not 12 bytes (RFC 7905 §2: fixed_iv_length 12).
+    case chaChaIVLength(have: Int)
+    /// An explicit nonce given for ChaCha20-Poly1305, whose records carry none (RFC 7905 §2,
+    /// record_iv_length 0).
+    case explicitNonceWithChaCha(have: Int)
+    /// ChaCha20-Poly1305 refused the key or the nonce.
+    case chaChaRefusedKey
 }

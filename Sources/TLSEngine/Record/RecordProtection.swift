@@ -7,37 +7,44 @@ import TLSCrypto
 ///
 /// RFC 5246 §6.2.3: GenericBlockCipher (MAC-then-encrypt with an explicit IV in TLS 1.1+) and
 /// GenericAEADCipher; RFC 5288 §3 for AES-GCM's nonce (4-byte implicit salt from the key block
-/// followed by an 8-byte explicit part carried in the record).
+/// followed by an 8-byte explicit part carried in the record); RFC 7905 §2 for ChaCha20-Poly1305's
+/// (a 12-byte IV from the key block XORed with the sequence number, nothing carried in the record).
 public enum RecordCipher: Sendable, Hashable {
     /// AES-GCM with a 16- or 32-byte key; 4-byte salt, 8-byte explicit nonce, 16-byte tag.
     case aesGCM(keyLength: Int)
+    /// ChaCha20-Poly1305 (RFC 8439) as RFC 7905 uses it: 32-byte key, 12-byte fixed IV, no explicit
+    /// nonce, 16-byte tag.
+    case chaCha20Poly1305
     /// AES-CBC with HMAC (MAC-then-encrypt, TLS padding).
     case aesCBC(keyLength: Int, mac: RecordMAC)
 
     public var keyLength: Int {
         switch self {
         case .aesGCM(let k), .aesCBC(let k, _): return k
+        case .chaCha20Poly1305: return 32
         }
     }
 
     public var macKeyLength: Int {
         switch self {
-        case .aesGCM: return 0
+        case .aesGCM, .chaCha20Poly1305: return 0
         case .aesCBC(_, let mac): return mac.length
         }
     }
 
-    /// The part of the IV that comes from the key block (GCM salt; CBC's TLS 1.0 initial IV).
+    /// The part of the IV that comes from the key block (GCM salt; ChaCha20-Poly1305's whole IV;
+    /// CBC's TLS 1.0 initial IV).
     public var fixedIVLength: Int {
         switch self {
         case .aesGCM: return 4
+        case .chaCha20Poly1305: return 12
         case .aesCBC: return 16
         }
     }
 
     public var isAEAD: Bool {
-        if case .aesGCM = self { return true }
-        return false
+        if case .aesCBC = self { return false }
+        return true
     }
 }
 
@@ -105,7 +112,7 @@ public enum RecordProtectionError: Error, Hashable, Sendable, CustomStringConver
 /// What happened to one record, for the teaching trace: every input of the protection.
 public struct RecordCryptoDetail: Sendable, Hashable {
     public var sequenceNumber: UInt64
-    /// GCM: salt‖explicit nonce. CBC: the IV.
+    /// GCM: salt‖explicit nonce. ChaCha20-Poly1305: the fixed IV XOR the padded sequence number. CBC: the IV.
     public var nonceOrIV: [UInt8]
     /// GCM: the additional data. CBC: the MAC input header (seq‖type‖version‖length).
     public var additionalData: [UInt8]
@@ -151,6 +158,9 @@ public struct RecordProtector: Sendable {
         // CBC in TLS 1.0: the key block's 16-byte IV starts the chain.
         let ivOK: Bool
         switch (cipher.isAEAD, explicitIV) {
+        case (true, _) where cipher == .chaCha20Poly1305:
+            guard keys.fixedIV.count == 12 else { throw .invalidKeys(.chaChaIVLength(have: keys.fixedIV.count)) }
+            ivOK = true
         case (true, _): ivOK = keys.fixedIV.count == 4
         case (false, true): ivOK = keys.fixedIV.isEmpty || keys.fixedIV.count == 16
         case (false, false): ivOK = keys.fixedIV.count == 16
@@ -210,6 +220,9 @@ public struct RecordProtector: Sendable {
             } catch {
                 throw .invalidKeys(.cipherRefusedKey(aead: true))
             }
+        case .chaCha20Poly1305:
+            return try sealChaCha20Poly1305(seq: seq, contentType: contentType, version: version, plaintext: plaintext,
+                                             explicitNonce: explicitNonce)
         case .aesCBC(_, let mac) where encryptThenMAC:
             return try sealEncryptThenMAC(mac: mac, seq: seq, contentType: contentType, version: version,
                                           plaintext: plaintext, random: random, explicitNonce: explicitNonce)
@@ -287,6 +300,8 @@ public struct RecordProtector: Sendable {
             try advance()
             return RecordCryptoDetail(sequenceNumber: seq, nonceOrIV: nonceBytes, additionalData: aad,
                                       authenticator: tag, padding: [], plaintext: plaintext, fragment: fragment)
+        case .chaCha20Poly1305:
+            return try openChaCha20Poly1305(seq: seq, contentType: contentType, version: version, fragment: fragment)
         case .aesCBC(_, let mac) where encryptThenMAC:
             return try openEncryptThenMAC(mac: mac, seq: seq, contentType: contentType, version: version, fragment: fragment)
         case .aesCBC(_, let mac):

@@ -49,8 +49,9 @@ public enum PeerMisbehaved: Sendable, Hashable {
     /// The ServerKeyExchange signature uses a scheme the client did not offer (nil: none given).
     case serverKeyExchangeSchemeNotOffered(SignatureScheme?)
     case serverKeyExchangeSignatureInvalid
-    /// CertificateVerify uses a scheme the server's CertificateRequest did not list.
-    case certificateVerifySchemeNotRequested
+    /// CertificateVerify uses a scheme the server's CertificateRequest did not list (RFC 5246 §7.4.8):
+    /// the scheme that arrived (nil: none given) and the schemes the request listed.
+    case certificateVerifySchemeNotRequested(SignatureScheme?, requested: [SignatureScheme])
     case certificateVerifySignatureInvalid
     /// Finished.verify_data differs from what this side computed (§7.4.9).
     case finishedMismatch
@@ -104,7 +105,10 @@ public enum PeerMisbehaved: Sendable, Hashable {
         case .serverKeyExchangeSchemeNotOffered(let scheme):
             return "ServerKeyExchange signed with \(scheme.map { "\($0)" } ?? "no algorithm"), which the client did not offer"
         case .serverKeyExchangeSignatureInvalid: return "the ServerKeyExchange signature does not verify"
-        case .certificateVerifySchemeNotRequested: return "CertificateVerify uses a scheme the server did not request"
+        case let .certificateVerifySchemeNotRequested(scheme, requested):
+            let listed = requested.map { "\($0)" }.joined(separator: ", ")
+            return scheme.map { "CertificateVerify signed with \($0), which the server's CertificateRequest did not list (it listed \(listed))" }
+                ?? "CertificateVerify names no signature algorithm; the server's CertificateRequest listed \(listed)"
         case .certificateVerifySignatureInvalid: return "the CertificateVerify signature does not verify"
         case .finishedMismatch: return "the peer's Finished.verify_data does not match"
         case let .recordVersionMismatch(type, got, negotiated):

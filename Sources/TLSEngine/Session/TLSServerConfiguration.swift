@@ -57,7 +57,7 @@ public struct TLSServerConfiguration {
     public init(identity: TLSIdentity, random: RandomSource,
                 cipherSuites: [CipherSuite] = CipherSuite.allImplementedWithECDSA,
                 minimumVersion: ProtocolVersion = .tls12, maximumVersion: ProtocolVersion = .tls12,
-                dhGroup: DHGroup = .modp2048, curves: [ECDHCurve] = [.x25519, .secp256r1, .secp384r1],
+                dhGroup: DHGroup = .modp2048, curves: [ECDHCurve] = [.x25519, .secp256r1, .secp384r1, .secp521r1],
                 extendedMasterSecret: Bool = true, clientAuthentication: ClientAuthentication = .none,
                 clientCertificateEvaluator: (any PeerCertificateEvaluator)? = nil,
                 signatureAlgorithms: [SignatureScheme] = SignatureSchemes.defaultOffer,

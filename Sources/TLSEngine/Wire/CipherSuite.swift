@@ -1,7 +1,7 @@
 /// RFC 5246 §7.4.1.2: `uint8 CipherSuite[2];` — named as in the IANA "TLS Cipher Suites" registry.
 ///
 /// `parameters` gives the negotiated algorithms for the suites TLSLab implements (RFC 5246
-/// Appendix A.5 and C, RFC 5288, RFC 5289); the other names are for display only.
+/// Appendix A.5 and C, RFC 5288, RFC 5289, RFC 7905); the other names are for display only.
 public struct CipherSuite: CodePoint {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
@@ -32,6 +32,12 @@ public struct CipherSuite: CodePoint {
     public static let TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA = CipherSuite(rawValue: 0xc014)
     public static let TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256 = CipherSuite(rawValue: 0xc027)
     public static let TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384 = CipherSuite(rawValue: 0xc028)
+    // RFC 7905 (ChaCha20-Poly1305) and RFC 5288 (AES-256-GCM with DHE): accepted by a server by
+    // default and offered by `tlslab connect`, never in the simulation's default offer.
+    public static let TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256 = CipherSuite(rawValue: 0xcca8)
+    public static let TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256 = CipherSuite(rawValue: 0xcca9)
+    public static let TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256 = CipherSuite(rawValue: 0xccaa)
+    public static let TLS_DHE_RSA_WITH_AES_256_GCM_SHA384 = CipherSuite(rawValue: 0x009f)
 
     // Signalling values.
     /// RFC 5746 §3.3: the client supports secure renegotiation (instead of an empty renegotiation_info).
@@ -60,14 +66,24 @@ public struct CipherSuite: CodePoint {
         .TLS_RSA_WITH_AES_128_CBC_SHA256, .TLS_RSA_WITH_AES_256_CBC_SHA256, .TLS_RSA_WITH_AES_256_CBC_SHA,
     ]
 
-    /// Every suite TLSLab can negotiate: the default list, then ``additionalCBC``.
-    public static let allImplemented: [CipherSuite] = implemented + additionalCBC
+    /// The AEAD suites beyond the default offer (RFC 7905 ChaCha20-Poly1305, RFC 5288 AES-256-GCM with
+    /// DHE), RSA-authenticated. Kept out of ``implemented`` so that the default ClientHello (and every
+    /// recorded run) stays as it is; a server accepts them after the default list.
+    public static let additionalAEAD: [CipherSuite] = [
+        .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_DHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    ]
+
+    /// Every suite TLSLab can negotiate with an RSA certificate: the default list, then
+    /// ``additionalAEAD``, then ``additionalCBC``.
+    public static let allImplemented: [CipherSuite] = implemented + additionalAEAD + additionalCBC
 
     /// The ECDSA-authenticated suites (RFC 8422 §6, RFC 5289 §3.2), for a server whose certificate
     /// has an EC key: AEAD first, then CBC as ``additionalCBC`` orders it. Not in ``implemented`` or
     /// ``allImplemented`` (the RSA-authenticated ones), so the default ClientHello stays as it is.
     public static let implementedECDSA: [CipherSuite] = [
         .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
         .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256, .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
         .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
     ]
@@ -83,7 +99,9 @@ public struct CipherSuite: CodePoint {
     /// each; static RSA last). What `tlslab connect` offers by default, so that a server accepting any
     /// one suite TLSLab implements finds it in the ClientHello.
     public static let openSSLOrder: [CipherSuite] = [
-        .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, .TLS_DHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        .TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
         .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, .TLS_DHE_RSA_WITH_AES_128_GCM_SHA256,
         .TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384, .TLS_DHE_RSA_WITH_AES_256_CBC_SHA256,
         .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256, .TLS_DHE_RSA_WITH_AES_128_CBC_SHA256,

@@ -12,14 +12,18 @@ public struct CipherSuiteParameters: Sendable, Hashable {
     public var macKeyLength: Int { mac.length }
     /// mac_length (0 for AEAD).
     public var macLength: Int { mac.length }
-    /// fixed_iv_length in TLS 1.1 and 1.2: the 4-byte GCM salt (RFC 5288 §3), none for CBC
-    /// (the IV is explicit in each record). TLS 1.0 CBC takes a 16-byte IV from the key block.
+    /// fixed_iv_length in TLS 1.1 and 1.2: the 4-byte GCM salt (RFC 5288 §3), ChaCha20-Poly1305's
+    /// 12-byte IV (RFC 7905 §2), none for CBC (the IV is explicit in each record). TLS 1.0 CBC takes
+    /// a 16-byte IV from the key block.
     public func fixedIVLength(version: ProtocolVersion = .tls12) -> Int {
+        if cipher == .chaCha20Poly1305 { return 12 }
         if cipher.isAEAD { return 4 }
         return version <= .tls10 ? cipher.blockLength : 0
     }
-    /// record_iv_length: the explicit per-record nonce (8 bytes for GCM) or IV (16 for CBC, TLS 1.1+).
+    /// record_iv_length: the explicit per-record nonce (8 bytes for GCM, none for ChaCha20-Poly1305)
+    /// or IV (16 for CBC, TLS 1.1+).
     public func recordIVLength(version: ProtocolVersion = .tls12) -> Int {
+        if cipher == .chaCha20Poly1305 { return 0 }
         if cipher.isAEAD { return 8 }
         return version <= .tls10 ? 0 : cipher.blockLength
     }
@@ -33,9 +37,11 @@ public struct CipherSuiteParameters: Sendable, Hashable {
     public var isForwardSecret: Bool { keyExchange != .rsa }
     public var isAEAD: Bool { cipher.isAEAD }
 
-    /// How records are protected under this suite: AES-GCM, or AES-CBC with the suite's HMAC.
+    /// How records are protected under this suite: AES-GCM, ChaCha20-Poly1305, or AES-CBC with the
+    /// suite's HMAC.
     public var recordCipher: RecordCipher {
         switch mac {
+        case .none where cipher == .chaCha20Poly1305: return .chaCha20Poly1305
         case .none: return .aesGCM(keyLength: keyLength)
         case .hmacSHA1: return .aesCBC(keyLength: keyLength, mac: .sha1)
         case .hmacSHA256: return .aesCBC(keyLength: keyLength, mac: .sha256)

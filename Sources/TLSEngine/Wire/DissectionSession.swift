@@ -96,7 +96,10 @@ final class DissectionSession {
         }
         let cipher = parameters.cipher
         let ivLength = parameters.recordIVLength(version: context.version)
-        if cipher.isAEAD {
+        if cipher == .chaCha20Poly1305 {
+            // RFC 7905 §2: no explicit nonce (the sequence number XORed into the key block's IV).
+            try cursor.rest("aead_ciphertext", note: "\(note) (ciphertext ‖ 16-byte Poly1305 tag; the nonce is the sequence number XOR the key block's IV, RFC 7905 §2)")
+        } else if cipher.isAEAD {
             // RFC 5246 §6.2.3.3 GenericAEADCipher; RFC 5288 §3: 8-byte explicit nonce.
             try cursor.leaf("nonce_explicit", count: ivLength, value: FieldCursor.opaque)
             try cursor.rest("aead_ciphertext", note: "\(note) (ciphertext ‖ 16-byte GCM tag)")
