@@ -128,6 +128,7 @@ extension BuiltInRun {
         case .resumption: "run.summary.resumption"
         case .h2: "run.summary.h2"
         case .h2c: "run.summary.h2c"
+        case .chacha20: "run.summary.chacha20"
         }
         return explanations(key) ?? summary
     }

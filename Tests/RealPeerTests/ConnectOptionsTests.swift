@@ -71,11 +71,19 @@ struct ConnectOptionsTests {
             #expect(FileManager.default.contents(atPath: dir.appendingPathComponent("precious.txt").path) == Data("precious".utf8))
             #expect((try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["precious.txt"])
         }
-        // The server's own folder (the test's current directory for connect) as `.`.
-        let before = try FileManager.default.contentsOfDirectory(atPath: pki.dir.path).sorted()
+        // The server's own folder (the test's current directory for connect) as `.`: its PKI files and a
+        // file of this test's own are all still there, unchanged. (Other tests running at the same time
+        // add and remove files of their own in this folder, so the listing as a whole is not compared.)
+        let sentinel = pki.dir.appendingPathComponent("precious-\(UUID().uuidString).txt")
+        try Data("precious".utf8).write(to: sentinel)
+        defer { try? FileManager.default.removeItem(at: sentinel) }
+        let pem = try FileManager.default.contentsOfDirectory(atPath: pki.dir.path).filter { $0.hasSuffix(".pem") }
+        let contents = Dictionary(uniqueKeysWithValues: pem.map { ($0, FileManager.default.contents(atPath: pki.dir.appendingPathComponent($0).path)) })
+        #expect(!pem.isEmpty)
         let dot = try Self.connect(port, pki: pki, ["--session-out", "."])
         #expect(dot.status == 2, "\(dot.output.suffix(800))")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: pki.dir.path).sorted() == before)
+        #expect(FileManager.default.contents(atPath: sentinel.path) == Data("precious".utf8))
+        for name in pem { #expect(FileManager.default.contents(atPath: pki.dir.appendingPathComponent(name).path) == contents[name], "\(name)") }
     }
 
     @Test("--session-out writes the session (0600), --session-in resumes it; past the ticket's lifetime hint it is not offered")

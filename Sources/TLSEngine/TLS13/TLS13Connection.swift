@@ -224,6 +224,7 @@ struct TLS13Connection {
         case .x25519: return .x25519
         case .secp256r1: return .secp256r1
         case .secp384r1: return .secp384r1
+        case .secp521r1: return .secp521r1
         default: return nil
         }
     }
@@ -248,7 +249,17 @@ struct TLS13Connection {
     static func scheme(for key: SigningKey) -> SignatureScheme {
         switch key {
         case .rsa: return .rsaPSSRSAESHA256
-        case .ecdsa(let k): return k.curve.name == .p384 ? .ecdsaSECP384r1SHA384 : .ecdsaSECP256r1SHA256
+        case .ecdsa(let k): return ecdsaScheme(k.curve.name)
+        case .ed25519: return .ed25519
+        }
+    }
+
+    /// RFC 8446 §4.2.3 pairs each ECDSA curve with one hash.
+    static func ecdsaScheme(_ curve: ECDSACurve.Name) -> SignatureScheme {
+        switch curve {
+        case .p256: return .ecdsaSECP256r1SHA256
+        case .p384: return .ecdsaSECP384r1SHA384
+        case .p521: return .ecdsaSECP521r1SHA512
         }
     }
 
@@ -259,7 +270,7 @@ struct TLS13Connection {
     /// Verifies a CertificateVerify signature with the leaf's key, refusing what TLS 1.3 forbids.
     static func verify(_ signature: [UInt8], over content: [UInt8], scheme: SignatureScheme, key: VerificationKey) -> Bool {
         guard schemes.contains(scheme) else { return false }
-        if case .ecdsa(let k) = key, scheme != (k.curve == .p384 ? .ecdsaSECP384r1SHA384 : .ecdsaSECP256r1SHA256) { return false }
+        if case .ecdsa(let k) = key, scheme != ecdsaScheme(k.curve) { return false }
         return SignatureSchemes.verify(signature, data: content, scheme: scheme, key: key)
     }
 
@@ -304,5 +315,6 @@ func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
 /// The signature schemes TLS 1.3 allows in CertificateVerify and TLSLab implements (RFC 8446
 /// §4.2.3, §4.4.3): ECDSA with its curve's hash, RSA-PSS with an rsaEncryption key.
 public enum TLS13SignatureSchemes {
-    public static let offered: [SignatureScheme] = [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, .rsaPSSRSAESHA256, .rsaPSSRSAESHA384]
+    public static let offered: [SignatureScheme] = [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, .ecdsaSECP521r1SHA512, .ed25519,
+                                                    .rsaPSSRSAESHA256, .rsaPSSRSAESHA384]
 }
