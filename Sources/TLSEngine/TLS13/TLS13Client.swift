@@ -79,19 +79,11 @@ public struct TLS13Client {
         return connection.takeStep()
     }
 
-    /// Application data, once connected.
     /// Moves this side's keys on and asks the peer to do the same when `requestUpdate` (§4.6.3).
-    public mutating func updateKeys(requestUpdate: Bool) -> TLS13Step {
-        do { try connection.sendKeyUpdate(requestUpdate: requestUpdate) } catch { connection.sendAlert(error) }
-        return connection.takeStep()
-    }
+    public mutating func updateKeys(requestUpdate: Bool) -> TLS13Step { connection.updateKeys(requestUpdate: requestUpdate) }
 
-    public mutating func send(_ data: [UInt8]) -> TLS13Step {
-        if connection.state == .connected {
-            do { try connection.send(.applicationData, data) } catch { connection.sendAlert(error) }
-        }
-        return connection.takeStep()
-    }
+    /// Application data, once connected.
+    public mutating func send(_ data: [UInt8]) -> TLS13Step { connection.sendApplicationData(data) }
 
     mutating func sendClientHello(shareGroups: [NamedGroup], cookie: [UInt8]?) throws(TLS13Failure) {
         var shares: [KeyShareEntry] = []

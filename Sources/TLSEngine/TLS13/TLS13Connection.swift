@@ -141,6 +141,19 @@ struct TLS13Connection {
         }
     }
 
+    /// Application data under the traffic keys, once connected; the step that says what was sent.
+    mutating func sendApplicationData(_ data: [UInt8]) -> TLS13Step {
+        if state == .connected {
+            do { try send(.applicationData, data) } catch { sendAlert(error) }
+        }
+        return takeStep()
+    }
+
+    mutating func updateKeys(requestUpdate: Bool) -> TLS13Step {
+        do { try sendKeyUpdate(requestUpdate: requestUpdate) } catch { sendAlert(error) }
+        return takeStep()
+    }
+
     /// Sends KeyUpdate under the current write key, then moves that key on (§4.6.3, §7.2).
     mutating func sendKeyUpdate(requestUpdate: Bool) throws(TLS13Failure) {
         guard state == .connected, let write = writeSecret else { throw .internalError }
