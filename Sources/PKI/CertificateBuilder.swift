@@ -125,7 +125,12 @@ public enum CertificateBuilder {
             return (oid, true, hash)
         case .ecdsa(let key):
             guard hash != .sha1, hash != .md5 else { throw .unsupportedKey("TLSLab signs certificates with ECDSA over SHA-256 or SHA-384 only") }
-            return key.curve.name == .p384 ? ("1.2.840.10045.4.3.3", false, .sha384) : ("1.2.840.10045.4.3.2", false, .sha256)
+            // RFC 5758 §3.2 / RFC 5480 §4: each curve with the hash of its strength.
+            switch key.curve.name {
+            case .p256: return ("1.2.840.10045.4.3.2", false, .sha256)
+            case .p384: return ("1.2.840.10045.4.3.3", false, .sha384)
+            case .p521: return ("1.2.840.10045.4.3.4", false, .sha512)
+            }
         case .ed25519:
             throw .unsupportedKey("TLSLab does not sign certificates with Ed25519")
         }

@@ -64,7 +64,7 @@ public enum PKIKeyCache {
     /// drawn from a DRBG seeded with those three values.
     public static func ecKey(seed: UInt64, label: String, curve: ECDSACurve.Name) throws(PKIError) -> ECDSAPrivateKey {
         do {
-            return try shared.ecKey(Key(seed: seed, label: label, bits: curve == .p256 ? 256 : 384)) { () throws(ECDSAError) -> ECDSAPrivateKey in
+            return try shared.ecKey(Key(seed: seed, label: label, bits: curve == .p256 ? 256 : curve == .p384 ? 384 : 521)) { () throws(ECDSAError) -> ECDSAPrivateKey in
                 let drbg = HMACDRBG(seed: Array("TLSLab PKI EC key|\(seed)|\(label)|\(curve.rawValue)".utf8))
                 return try ECDSAPrivateKey.generate(curve: curve, using: drbg)
             }
@@ -75,6 +75,13 @@ public enum PKIKeyCache {
 
     /// The key of `kind` for (`seed`, `label`): RSA of `bits`, or EC on the kind's curve.
     public static func signingKey(seed: UInt64, label: String, kind: PKIKeyKind, bits: Int) throws(PKIError) -> SigningKey {
+        if kind == .ed25519 {
+            // RFC 8032 §5.1.5: the private key is 32 bytes from a DRBG seeded with (seed, label).
+            let drbg = HMACDRBG(seed: Array("TLSLab PKI Ed25519 key|\(seed)|\(label)".utf8))
+            do { return .ed25519(try Ed25519PrivateKey(seed: drbg.bytes(count: 32))) } catch {
+                throw .unsupportedKey("Ed25519 key for \(label): \(error)")
+            }
+        }
         guard let curve = kind.curve else { return .rsa(try key(seed: seed, label: label, bits: bits)) }
         return .ecdsa(try ecKey(seed: seed, label: label, curve: curve))
     }

@@ -1,19 +1,24 @@
 import TLSCrypto
 
 /// The kind of key a certificate of a `PKIHierarchy` carries: RSA (its size from the spec's
-/// `keyBits`), or an EC key on P-256 or P-384 (RFC 5480 §2.1.1.1's secp256r1 and secp384r1, the
-/// curves of FIPS 186-5 §6.1.1 / SP 800-186 §3.2.1). An EC key signs with ECDSA.
+/// `keyBits`), an EC key on P-256, P-384 or P-521 (RFC 5480 §2.1.1.1's secp256r1, secp384r1 and
+/// secp521r1, the curves of FIPS 186-5 §6.1.1 / SP 800-186 §3.2.1), which signs with ECDSA, or an
+/// Ed25519 key (RFC 8410), which signs TLS handshakes (RFC 8422 §5.1.3) but, in TLSLab's PKI, no
+/// certificates: it is a leaf's or a client's key only.
 public enum PKIKeyKind: String, Sendable, Hashable, CaseIterable, Codable {
     case rsa
     case p256 = "p-256"
     case p384 = "p-384"
+    case p521 = "p-521"
+    case ed25519
 
-    /// The curve of an EC kind; nil for RSA.
+    /// The curve of an EC kind; nil for RSA and Ed25519.
     public var curve: ECDSACurve.Name? {
         switch self {
-        case .rsa: return nil
+        case .rsa, .ed25519: return nil
         case .p256: return .p256
         case .p384: return .p384
+        case .p521: return .p521
         }
     }
 }

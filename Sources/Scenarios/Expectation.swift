@@ -164,7 +164,7 @@ enum ExpectationReader {
         default:
             let alerts = Array(AlertDescription.names.values).sorted() + ["none"]
             let suites = CipherSuite.allImplementedWithECDSA.compactMap(\.name) + ["none"]
-            let schemes = SignatureSchemes.offerWithECDSA.compactMap(\.name) + ["none"]
+            let schemes = (SignatureSchemes.offerWithECDSA + [SignatureSchemes.ecdsaP521, .ed25519]).compactMap(\.name) + ["none"]
             return [
                 ("handshake", .enumeration(["success", "failure", "none"])),
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),

@@ -123,6 +123,8 @@ public struct TLSWorld {
     /// both sides' default suites start with the ECDHE_ECDSA AEAD suites. An RSA-only PKI keeps
     /// the original offer, so its runs' bytes do not change.
     public var offersECDSA = false
+    /// A P-521 or Ed25519 key in the PKI: the client offers ecdsa_secp521r1_sha512, ed25519 and secp521r1 too.
+    public var offersNewerSchemes = false
 }
 
 /// Latency and loss between the two hosts.

@@ -102,7 +102,8 @@ extension ScenarioReader {
     }
 
     /// `pki.keys`: one kind for every certificate (`keys: p-256`) or a mapping from certificate to
-    /// kind (`keys: {leaf: p-384, client: p-256}`; the others stay RSA). Kinds: rsa, p-256, p-384.
+    /// kind (`keys: {leaf: p-384, client: p-256}`; the others stay RSA). Kinds: rsa, p-256, p-384, p-521,
+    /// and ed25519 for a leaf or a client certificate.
     func keyKinds(_ value: YAMLValue, spec: PKIHierarchySpec, pki m: YAMLMapping) throws(ScenarioError) -> PKIKeyKinds {
         let names = PKIKeyKind.allCases.map(\.rawValue)
         func kind(_ v: YAMLValue) throws(ScenarioError) -> PKIKeyKind { PKIKeyKind(rawValue: try v.oneOf(names)) ?? .rsa }
@@ -125,6 +126,10 @@ extension ScenarioReader {
         } else {
             let k = try kind(value)
             kinds = PKIKeyKinds(root: k, intermediate: k, leaf: k, clientRoot: k, client: k)
+        }
+        // Ed25519 signs handshakes, not certificates (TLSLab's CAs sign with RSA or ECDSA).
+        for (holder, k) in [("root", kinds.root), ("intermediate", kinds.intermediate), ("client_ca", kinds.clientRoot)] where k == .ed25519 {
+            throw (place[holder] ?? value).error("\(holder) cannot be ed25519: a CA signs certificates, and TLSLab signs certificates with RSA or ECDSA only; give ed25519 to leaf or client ({leaf: ed25519})")
         }
         // The RSA-only defects and key_bits must have an RSA key to act on.
         if spec.defect == .rsa1024Leaf, kinds.leaf != .rsa {

@@ -43,7 +43,11 @@ extension ScenarioReader {
             guard certs[first]?.key != nil else { throw c.error("the PKI has no private key for '\(first)'") }
         }
         // With an EC key in the PKI both sides also speak the ECDHE_ECDSA suites (see TLSWorld.offersECDSA).
-        let offersECDSA = certs.values.contains { if case .ecdsa? = $0.key { true } else { false } }
+        let offersECDSA = certs.values.contains { switch $0.key { case .ecdsa?, .ed25519?: true; default: false } }
+        // A P-521 or Ed25519 key: the client also offers ecdsa_secp521r1_sha512 and ed25519 (RFC 8422 §5.1.3).
+        let offersNewerSchemes = certs.values.contains { key in
+            switch key.key { case .ecdsa(let k)?: k.curve.name == .p521; case .ed25519?: true; default: false }
+        }
         let defaultSuites = offersECDSA ? CipherSuite.offerWithECDSA : CipherSuite.implemented
         let serverSuites = try server?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
         if let first = chain.first, case .ecdsa? = certs[first]?.key, let server, server.has("suites"),
@@ -197,6 +201,7 @@ extension ScenarioReader {
                         http2MaxConcurrentStreams: maxStreams)
         world.resumesByTicket = byTicket
         world.offersECDSA = offersECDSA
+        world.offersNewerSchemes = offersNewerSchemes
         for (side, m) in [("server", server), ("client", client)] {
             if !usesTLS, let m, m.has("alpn") {
                 throw m.keyError("alpn", "contradiction: ALPN is a TLS extension and this run has tls: false (\(side).alpn would never be sent)")

@@ -87,6 +87,10 @@ enum ScenarioRunner {
         if w.offersECDSA {
             setup.client.signatureAlgorithms = SignatureSchemes.offerWithECDSA
             setup.client.supportedGroups = [.x25519, .secp256r1, .secp384r1]
+            if w.offersNewerSchemes {
+                setup.client.signatureAlgorithms = SignatureSchemes.ecdsa + [SignatureSchemes.ecdsaP521, .ed25519] + SignatureSchemes.defaultOffer
+                setup.client.supportedGroups.append(.secp521r1)
+            }
         }
         setup.client.cancelsCertificateRequest = !answer.handshakeContinues
         setup.client.applicationProtocols = w.clientALPN.map { ProtocolName($0) }
@@ -142,7 +146,7 @@ enum ScenarioRunner {
 
     /// How `server_key` names a key (`VerificationKey.description`): the RSA sizes a scenario can
     /// make and the two curves.
-    static let keyDescriptions = ["RSA-1024", "RSA-2048", "RSA-3072", "RSA-4096", "EC P-256", "EC P-384"]
+    static let keyDescriptions = ["RSA-1024", "RSA-2048", "RSA-3072", "RSA-4096", "EC P-256", "EC P-384", "EC P-521", "Ed25519"]
 
     static func versionName(_ v: ProtocolVersion?) -> String {
         guard let v else { return "none" }

@@ -106,7 +106,43 @@ import TestSupport
         // RFC 5758 §3.2: the parameters field is absent — the AlgorithmIdentifier is just the OID (30 0A 06 08 …).
         #expect(h.leaf.der.contains(subsequence: [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x03]))
     }
+
+    /// P-521 keys throughout (signed with ecdsa-with-SHA512, RFC 5758 §3.2) and an Ed25519 leaf and
+    /// client under RSA CAs (RFC 8410): our validator and OpenSSL both accept the chains.
+    @Test(CrossCheckRequirement.trait(ExternalTool.hasOpenSSL, missing: "openssl is not installed"),
+          arguments: [PKIKeyKinds(root: .p521, intermediate: .p521, leaf: .p521, clientRoot: .p521, client: .p521),
+                      PKIKeyKinds(root: .rsa, intermediate: .rsa, leaf: .ed25519, clientRoot: .rsa, client: .ed25519)])
+    func p521AndEd25519ChainsValidate(kinds: PKIKeyKinds) throws {
+        let h = try Self.hierarchy(kinds)
+        let result = h.validateServerChain()
+        #expect(result.isValid, "\(kinds): \(String(describing: result.firstFailure))")
+        let shown = VerificationKey(subjectPublicKeyInfoDER: h.leaf.publicKey.der)?.description
+        #expect(shown == (kinds.leaf == .ed25519 ? "Ed25519" : "EC P-521"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-newkeys-\(getpid())-\(kinds.leaf.rawValue)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, cert) in [("root", h.root), ("intermediate", h.intermediate), ("leaf", h.leaf), ("client-root", h.clientRoot), ("client", h.client.leaf)] {
+            try cert.pem.write(to: dir.appendingPathComponent("\(name).pem"), atomically: true, encoding: .utf8)
+        }
+        let server = try #require(ExternalTool.run("openssl", ["verify", "-attime", "\(h.now)", "-purpose", "sslserver",
+                                                               "-CAfile", dir.appendingPathComponent("root.pem").path,
+                                                               "-untrusted", dir.appendingPathComponent("intermediate.pem").path,
+                                                               dir.appendingPathComponent("leaf.pem").path]))
+        #expect(server.status == 0, "\(String(decoding: server.out, as: UTF8.self)) \(server.err)")
+        let client = try #require(ExternalTool.run("openssl", ["verify", "-attime", "\(h.now)", "-purpose", "sslclient",
+                                                               "-CAfile", dir.appendingPathComponent("client-root.pem").path,
+                                                               dir.appendingPathComponent("client.pem").path]))
+        #expect(client.status == 0, "\(String(decoding: client.out, as: UTF8.self)) \(client.err)")
+        let text = try #require(ExternalTool.run("openssl", ["x509", "-noout", "-text", "-in", dir.appendingPathComponent("leaf.pem").path]))
+        let leafText = String(decoding: text.out, as: UTF8.self)
+        if kinds.leaf == .p521 {
+            #expect(leafText.contains("Signature Algorithm: ecdsa-with-SHA512") && leafText.contains("NIST CURVE: P-521"), "\(leafText)")
+        } else {
+            #expect(leafText.contains("Public Key Algorithm: ED25519"), "\(leafText)")
+        }
+    }
 }
+
 
 extension Array where Element == UInt8 {
     func contains(subsequence needle: [UInt8]) -> Bool {

@@ -181,4 +181,26 @@ struct TLS13HandshakeTests {
         #expect(p.server.receive(p.client.send([1, 2, 3]).output).applicationData == [1, 2, 3])
         #expect(p.client.receive(p.server.send([4, 5]).output).applicationData == [4, 5])
     }
+
+    @Test("CertificateVerify with ECDSA P-384 and P-521 (each with its curve's hash) and with Ed25519 (RFC 8446 §4.2.3)")
+    func otherSignatureKeys() throws {
+        let p384 = try ECDSAPrivateKey.generate(curve: .p384, using: HMACDRBG(seed: 31))
+        let p521 = try ECDSAPrivateKey.generate(curve: .p521, using: HMACDRBG(seed: 32))
+        let ed25519 = try Ed25519PrivateKey(seed: HMACDRBG(seed: 33).bytes(count: 32))
+        let keys: [(SigningKey, SignatureScheme)] = [(.ecdsa(p384), .ecdsaSECP384r1SHA384), (.ecdsa(p521), .ecdsaSECP521r1SHA512),
+                                                     (.ed25519(ed25519), .ed25519)]
+        for (index, (key, scheme)) in keys.enumerated() {
+            let evaluator = ECDSAHandshakeTests.ECFixture(key: key.publicKey)
+            var client = TLS13Client(configuration: TLS13ClientConfiguration(serverName: "example.com", evaluator: evaluator),
+                                     random: HMACDRBG(seed: UInt64(40 + index)))
+            var server = TLS13Server(configuration: TLS13ServerConfiguration(identity: TLSIdentity(certificateChain: [ECDSAHandshakeTests.certificate], key: key)),
+                                     random: HMACDRBG(seed: UInt64(50 + index)))
+            var p = Parties(client: client, server: server)
+            let events = Self.run(&p)
+            client = p.client
+            server = p.server
+            #expect(client.state == .connected && server.state == .connected, "\(scheme)")
+            #expect(events.client.contains { if case .certificateVerifyChecked(scheme, _, true) = $0 { true } else { false } }, "\(scheme)")
+        }
+    }
 }
