@@ -203,4 +203,15 @@ struct TLS13HandshakeTests {
             #expect(events.client.contains { if case .certificateVerifyChecked(scheme, _, true) = $0 { true } else { false } }, "\(scheme)")
         }
     }
+
+    @Test("Key shares on each group: X25519, P-256, P-384 and P-521 (RFC 8446 §4.2.8.2: the uncompressed point)",
+          arguments: [NamedGroup.x25519, .secp256r1, .secp384r1, .secp521r1])
+    func eachGroup(group: NamedGroup) throws {
+        var p = try Self.parties(seed: 61, clientGroups: [group], shares: [group], serverGroups: [group])
+        let events = Self.run(&p)
+        #expect(p.client.state == .connected && p.server.state == .connected, "\(group)")
+        let shared = events.client.compactMap { if case .sharedSecret(let g, let v) = $0 { (g, v) } else { nil } }
+        #expect(shared.count == 1 && shared.first?.0 == group)
+        #expect(shared.first?.1 == events.server.compactMap { if case .sharedSecret(_, let v) = $0 { v } else { nil } }.first)
+    }
 }
