@@ -93,16 +93,6 @@ struct Ed25519InteropTests {
 
     @Test("tlslab connect with the Ed25519 client certificate against s_server -Verify 1")
     func connectWithEd25519ClientCertificate() throws {
-        let pki = try TestPKI.require()
-        let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
-        let (server, port) = try startSServer(["-cert", "leaf.pem", "-cert_chain", "root.pem", "-key", "leaf.key",
-                                               "-Verify", "1", "-CAfile", "root.pem", "-verify_return_error", "-www"], pki: pki)
-        defer { server.stop() }
-        let ok = try runTool(tlslab, ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--timeout", "5",
-                                      "--cert", "edclient.pem", "--key", "edclient.key"], in: pki.dir, environment: ["NO_COLOR": "1"])
-        #expect(ok.status == 0, "\(ok.output.suffix(1500))")
-        #expect(ok.output.contains("HTTP/1.0 200 ok"), "s_server's page: \(ok.output.suffix(1500))")
-        #expect(ok.output.contains("ed25519"), "the CertificateVerify scheme: \(ok.output.suffix(3000))")
-        #expect(server.wait(for: "CN = TLSLab Test Ed25519 Client", seconds: 3), "s_server verified our client certificate: \(server.output)")
+        try connectWithClientCertificateAgainstSServer(certificate: "edclient.pem", key: "edclient.key", scheme: "ed25519", subject: "TLSLab Test Ed25519 Client")
     }
 }

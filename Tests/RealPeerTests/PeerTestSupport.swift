@@ -359,3 +359,20 @@ final class ServerThread: @unchecked Sendable {
         while !lock.withLock({ finished }) && Date() < deadline { usleep(10_000) }
     }
 }
+
+/// `tlslab connect --cert FILE --key FILE` against `openssl s_server -Verify 1 -verify_return_error -www`:
+/// the connection succeeds only if s_server verifies our client certificate and its CertificateVerify.
+/// Checks the page arrived, the CertificateVerify used `scheme`, and s_server named `subject`.
+func connectWithClientCertificateAgainstSServer(certificate: String, key: String, scheme: String, subject: String) throws {
+    let pki = try TestPKI.require()
+    let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
+    let (server, port) = try startSServer(["-cert", "leaf.pem", "-cert_chain", "root.pem", "-key", "leaf.key",
+                                           "-Verify", "1", "-CAfile", "root.pem", "-verify_return_error", "-www"], pki: pki)
+    defer { server.stop() }
+    let ok = try runTool(tlslab, ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem", "--timeout", "5",
+                                  "--cert", certificate, "--key", key], in: pki.dir, environment: ["NO_COLOR": "1"])
+    #expect(ok.status == 0, "\(ok.output.suffix(1500))")
+    #expect(ok.output.contains("HTTP/1.0 200 ok"), "s_server's page: \(ok.output.suffix(1500))")
+    #expect(ok.output.contains(scheme), "the CertificateVerify scheme: \(ok.output.suffix(3000))")
+    #expect(server.wait(for: "CN = \(subject)", seconds: 3), "s_server verified our client certificate: \(server.output)")
+}
