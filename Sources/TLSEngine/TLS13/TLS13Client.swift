@@ -31,7 +31,7 @@ public struct TLS13ClientConfiguration {
 
 /// A TLS 1.3 client (RFC 8446 §2, Appendix A.1): ClientHello with key shares, then the server's
 /// flight under handshake keys, then its own Finished; application data under the traffic keys.
-public struct TLS13Client {
+public struct TLS13Client: TLS13Side {
     public let configuration: TLS13ClientConfiguration
     var connection: TLS13Connection
     var keyShares: [NamedGroup: ECDHKeyPair] = [:]
@@ -66,18 +66,7 @@ public struct TLS13Client {
     }
 
     /// Bytes from the server.
-    public mutating func receive(_ bytes: [UInt8]) -> TLS13Step {
-        guard connection.state != .closed else { return connection.takeStep() }
-        connection.reader.append(bytes)
-        do {
-            while connection.state != .closed, let message = try connection.nextMessage() {
-                try handle(message)
-            }
-        } catch {
-            connection.sendAlert(error)
-        }
-        return connection.takeStep()
-    }
+    public mutating func receive(_ bytes: [UInt8]) -> TLS13Step { receiveMessages(bytes) }
 
     /// Moves this side's keys on and asks the peer to do the same when `requestUpdate` (§4.6.3).
     public mutating func updateKeys(requestUpdate: Bool) -> TLS13Step { connection.updateKeys(requestUpdate: requestUpdate) }

@@ -231,16 +231,8 @@ struct TLS13Connection {
 
     // MARK: Pieces both sides compute
 
-    /// A key share for `group`: X25519 or P-256 (the groups this engine offers in TLS 1.3).
-    static func curve(for group: NamedGroup) -> ECDHCurve? {
-        switch group {
-        case .x25519: return .x25519
-        case .secp256r1: return .secp256r1
-        case .secp384r1: return .secp384r1
-        case .secp521r1: return .secp521r1
-        default: return nil
-        }
-    }
+    /// The curve of a key share's group (the same table as TLS 1.2's ECDHE).
+    static func curve(for group: NamedGroup) -> ECDHCurve? { ECDHEKeyExchange.curve(for: group) }
 
     mutating func sharedSecret(_ pair: ECDHKeyPair, group: NamedGroup, peer: [UInt8]) throws(TLS13Failure) -> [UInt8] {
         guard let curve = Self.curve(for: group) else { throw .badKeyShare }
@@ -330,4 +322,27 @@ func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
 public enum TLS13SignatureSchemes {
     public static let offered: [SignatureScheme] = [.ecdsaSECP256r1SHA256, .ecdsaSECP384r1SHA384, .ecdsaSECP521r1SHA512, .ed25519,
                                                     .rsaPSSRSAESHA256, .rsaPSSRSAESHA384]
+}
+
+/// A client or a server: its connection and how its state takes one handshake message. The loop
+/// that reads records, opens them and hands each whole message over is the same for both.
+protocol TLS13Side {
+    var connection: TLS13Connection { get set }
+    mutating func handle(_ message: RawHandshakeMessage) throws(TLS13Failure)
+}
+
+extension TLS13Side {
+    /// Reads `bytes`, handles every whole message until the state closes; a failure sends its alert.
+    mutating func receiveMessages(_ bytes: [UInt8]) -> TLS13Step {
+        guard connection.state != .closed else { return connection.takeStep() }
+        connection.reader.append(bytes)
+        do {
+            while connection.state != .closed, let message = try connection.nextMessage() {
+                try handle(message)
+            }
+        } catch {
+            connection.sendAlert(error)
+        }
+        return connection.takeStep()
+    }
 }

@@ -24,11 +24,12 @@ public struct TLS13ServerConfiguration {
 /// share of its own group when none fits (HelloRetryRequest), else answers with ServerHello and
 /// the flight EncryptedExtensions, Certificate, CertificateVerify, Finished under the handshake
 /// keys, then checks the client's Finished.
-public struct TLS13Server {
+public struct TLS13Server: TLS13Side {
     public let configuration: TLS13ServerConfiguration
     var connection: TLS13Connection
     var retried = false
-    var offeredGroups: [NamedGroup] = []
+    /// client_application_traffic_secret_0, made with the server's Finished, used once the client's Finished checks.
+    var pendingClientApplicationSecret: [UInt8] = []
     public private(set) var clientRandom: [UInt8] = []
 
     public init(configuration: TLS13ServerConfiguration, random: RandomSource) {
@@ -42,18 +43,8 @@ public struct TLS13Server {
         connection.master?.steps ?? connection.handshake?.steps ?? connection.early?.steps ?? []
     }
 
-    public mutating func receive(_ bytes: [UInt8]) -> TLS13Step {
-        guard connection.state != .closed else { return connection.takeStep() }
-        connection.reader.append(bytes)
-        do {
-            while connection.state != .closed, let message = try connection.nextMessage() {
-                try handle(message)
-            }
-        } catch {
-            connection.sendAlert(error)
-        }
-        return connection.takeStep()
-    }
+    /// Bytes from the client.
+    public mutating func receive(_ bytes: [UInt8]) -> TLS13Step { receiveMessages(bytes) }
 
     /// Moves this side's keys on and asks the peer to do the same when `requestUpdate` (§4.6.3).
     public mutating func updateKeys(requestUpdate: Bool) -> TLS13Step { connection.updateKeys(requestUpdate: requestUpdate) }
@@ -186,8 +177,6 @@ public struct TLS13Server {
         pendingClientApplicationSecret = application.client
         connection.enter(.waitClientFinished)
     }
-
-    var pendingClientApplicationSecret: [UInt8] = []
 
     mutating func clientFinished(_ message: RawHandshakeMessage) throws(TLS13Failure) {
         try connection.checkFinished(message, baseKey: connection.clientHandshakeSecret)
