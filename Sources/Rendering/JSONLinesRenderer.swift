@@ -14,6 +14,8 @@ import Trace
 ///   `"sent"` once and then `"received"` once or `"dropped"` once, with a `"reason"`;
 /// - `"tcp_segment"`: `"direction"` (`"client->server"`), `"seq"`, `"ack"`, `"flags"` (`"SA"`),
 ///   `"len"`, `"action"` (`"sent"`, `"received"` or `"dropped"`);
+/// - `"http"` and `"http2"` objects that send or receive (`"action"` ending in `_sent` or
+///   `_received`, and `"request_retried"`) have a `"direction"` too;
 /// - `"chain_validation"`: the ordered checks per link behind a `"certificate_decision"`;
 /// - last: `{"event":"summary", …}` with hex `client_random`, `server_random`, `premaster_secret`,
 ///   `master_secret`, `client_verify_data`, `server_verify_data`, the IANA `cipher_suite`,
@@ -62,7 +64,6 @@ public struct JSONLinesRenderer: Sendable {
     func peer(of actor: Actor) -> Actor { actor == .client ? .server : .client }
 
     func fields(_ event: TraceEvent, participants: [IPv4Address: Actor] = [:]) -> [(String, JSONValue)]? {
-        func named(_ address: IPv4Address, or fallback: Actor) -> String { (participants[address] ?? fallback).rawValue }
         switch event.kind {
         case .attack(let a):
             return attack(a)
@@ -91,42 +92,64 @@ public struct JSONLinesRenderer: Sendable {
             f.append(("reason", .string(Explanations.english.sentence(undelivered.reason))))
             return f
         case .http(let h):
-            switch h {
-            case .requestSent(let r): return [("event", .string("http")), ("action", .string("request_sent")), ("text", .string(r))]
-            case .requestRetried(let r, let refused):
-                return [("event", .string("http")), ("action", .string("request_retried")), ("text", .string(r)),
-                        ("refused_stream", .number(String(refused)))]
-            case .requestReceived(let r): return [("event", .string("http")), ("action", .string("request_received")), ("text", .string(r))]
-            case .responseSent(let r): return [("event", .string("http")), ("action", .string("response_sent")), ("text", .string(r))]
-            case .responseReceived(let r): return [("event", .string("http")), ("action", .string("response_received")), ("text", .string(r))]
-            case .failed(let why): return [("event", .string("http")), ("action", .string("failed")), ("reason", .string(Explanations.english.exchangeFailure(why)))]
-            }
+            return withDirection(httpFields(h), event)
         case .http2(let h):
-            return http2(h)
+            return withDirection(http2(h), event)
         case .tcp(let kind):
-            switch kind {
-            case .sent(let p):
-                return segment(p, action: "sent", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
-            case .delivered(let p):
-                return segment(p, action: "received", sender: participants[p.source] ?? peer(of: event.actor), receiver: event.actor.rawValue)
-            case .injected(let p):
-                var f = segment(p, action: "sent", sender: participants[p.source] ?? .client, receiver: named(p.destination, or: .server))
-                // The attacker's segment, or the network's late copy of an earlier connection's (an old duplicate).
-                f.append(("injected_by", .string(event.actor == .network ? "network" : "attacker")))
-                return f
-            case .dropped(let p, let reason):
-                var f = segment(p, action: "dropped", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
-                f.append(("reason", .string(reason.rawValue)))
-                return f
-            case .connection(_, .stateChanged(let from, let to, _)):
-                return [("event", .string("tcp_state")), ("from", .string("\(from)")), ("to", .string("\(to)"))]
-            case .connection(_, .retransmitted(let seg, let attempt)):
-                return [("event", .string("tcp_retransmit")), ("seq", .number(String(seg.seq.rawValue))), ("attempt", .number(String(attempt)))]
-            default:
-                return nil
-            }
+            return tcpFields(kind, event: event, participants: participants)
         case .tls(let tls):
             return tlsFields(tls, actor: event.actor, peer: event.counterpart)
+        }
+    }
+
+    /// An HTTP or HTTP/2 line with its `direction`: sender->receiver on the event's connection
+    /// (behind a MITM the attacker is the client's peer), as for TLS messages; none where nothing is sent or received.
+    func withDirection(_ fields: [(String, JSONValue)], _ event: TraceEvent) -> [(String, JSONValue)] {
+        guard let action = fields.first(where: { $0.0 == "action" })?.1, case .string(let a) = action else { return fields }
+        if a.hasSuffix("_sent") || a == "request_retried" {
+            return fields + [("direction", .string("\(event.actor.rawValue)->\(event.counterpart.rawValue)"))]
+        }
+        if a.hasSuffix("_received") {
+            return fields + [("direction", .string("\(event.counterpart.rawValue)->\(event.actor.rawValue)"))]
+        }
+        return fields
+    }
+
+    func httpFields(_ h: HTTPEvent) -> [(String, JSONValue)] {
+        switch h {
+        case .requestSent(let r): return [("event", .string("http")), ("action", .string("request_sent")), ("text", .string(r))]
+        case .requestRetried(let r, let refused):
+            return [("event", .string("http")), ("action", .string("request_retried")), ("text", .string(r)),
+                    ("refused_stream", .number(String(refused)))]
+        case .requestReceived(let r): return [("event", .string("http")), ("action", .string("request_received")), ("text", .string(r))]
+        case .responseSent(let r): return [("event", .string("http")), ("action", .string("response_sent")), ("text", .string(r))]
+        case .responseReceived(let r): return [("event", .string("http")), ("action", .string("response_received")), ("text", .string(r))]
+        case .failed(let why): return [("event", .string("http")), ("action", .string("failed")), ("reason", .string(Explanations.english.exchangeFailure(why)))]
+        }
+    }
+
+    func tcpFields(_ kind: TCPNetworkEvent.Kind, event: TraceEvent, participants: [IPv4Address: Actor]) -> [(String, JSONValue)]? {
+        func named(_ address: IPv4Address, or fallback: Actor) -> String { (participants[address] ?? fallback).rawValue }
+        switch kind {
+        case .sent(let p):
+            return segment(p, action: "sent", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
+        case .delivered(let p):
+            return segment(p, action: "received", sender: participants[p.source] ?? peer(of: event.actor), receiver: event.actor.rawValue)
+        case .injected(let p):
+            var f = segment(p, action: "sent", sender: participants[p.source] ?? .client, receiver: named(p.destination, or: .server))
+            // The attacker's segment, or the network's late copy of an earlier connection's (an old duplicate).
+            f.append(("injected_by", .string(event.actor == .network ? "network" : "attacker")))
+            return f
+        case .dropped(let p, let reason):
+            var f = segment(p, action: "dropped", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
+            f.append(("reason", .string(reason.rawValue)))
+            return f
+        case .connection(_, .stateChanged(let from, let to, _)):
+            return [("event", .string("tcp_state")), ("from", .string("\(from)")), ("to", .string("\(to)"))]
+        case .connection(_, .retransmitted(let seg, let attempt)):
+            return [("event", .string("tcp_retransmit")), ("seq", .number(String(seg.seq.rawValue))), ("attempt", .number(String(attempt)))]
+        default:
+            return nil
         }
     }
 
