@@ -45,6 +45,24 @@ public struct LessonPage: Sendable {
         self.isDemo = isDemo
     }
 
+    /// A lesson beside this one in the course (its page's address relative to this page).
+    public struct Neighbour: Sendable, Hashable {
+        public var name: String
+        public var title: String
+        public var href: String
+        public init(name: String, title: String, href: String) {
+            self.name = name
+            self.title = title
+            self.href = href
+        }
+    }
+
+    /// The lessons before and after this one in the course, when its page is one of a course folder.
+    public var previous: Neighbour? = nil
+    public var next: Neighbour? = nil
+    /// Every lesson's page by name (`tls/ecdhe` → `../tls/ecdhe.html`), so a name in `try_next` links to it.
+    public var pages: [String: String] = [:]
+
     /// True when every expectation holds and the run had no problem.
     public var passed: Bool { problems.isEmpty && checks.allSatisfy(\.holds) }
 }

@@ -171,7 +171,12 @@ struct ExportCommand: ParsableCommand {
             try write(document, to: root.appendingPathComponent(file).path)
             runs.append(HTMLIndexPage.Link(name: run.rawValue, title: summary, file: file))
         }
-        for entry in library.catalogue.path {
+        let path = library.catalogue.path
+        // A page's address relative to a lesson's page (lessons sit one folder deep per `/` in their name).
+        func href(_ target: String, from name: String) -> String {
+            String(repeating: "../", count: name.filter { $0 == "/" }.count) + target + ".html"
+        }
+        for (position, entry) in path.enumerated() {
             let resolved = try ResolvedRun.resolve(entry.file, seed: seed == .random ? .unspecified : seed)
             let (trace, page) = resolved.play(explanations: explanations)
             let file = entry.name + ".html"
@@ -180,11 +185,21 @@ struct ExportCommand: ParsableCommand {
             let lessonPage = page.map { p -> LessonPage in
                 var named = p
                 named.name = entry.name
+                if position > 0 {
+                    let before = path[position - 1]
+                    named.previous = .init(name: before.name, title: before.title(for: lessonLanguage), href: href(before.name, from: entry.name))
+                }
+                if position + 1 < path.count {
+                    let after = path[position + 1]
+                    named.next = .init(name: after.name, title: after.title(for: lessonLanguage), href: href(after.name, from: entry.name))
+                }
+                named.pages = Dictionary(path.map { ($0.name, href($0.name, from: entry.name)) }, uniquingKeysWith: { a, _ in a })
                 return named
             }
             let document = renderer.page(name: entry.name, trace: trace, lesson: lessonPage)
             try write(document, to: url.path)
-            lessons.append(HTMLIndexPage.Link(name: entry.name, title: entry.title(for: lessonLanguage), file: file, topic: entry.topic, kind: entry.kind))
+            lessons.append(HTMLIndexPage.Link(name: entry.name, title: entry.title(for: lessonLanguage), file: file, topic: entry.topic, kind: entry.kind,
+                                              summary: HTMLIndexPage.firstSentence(entry.description(for: lessonLanguage))))
         }
         let index = HTMLIndexPage(explanations: explanations).render(runs: runs, lessons: lessons)
         try write(index, to: root.appendingPathComponent("index.html").path)

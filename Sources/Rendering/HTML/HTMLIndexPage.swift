@@ -11,13 +11,16 @@ public struct HTMLIndexPage: Sendable {
         public var topic: String
         /// A lesson's kind (`tls`, `tcp`, `ats`, `dh`); empty for a built-in run.
         public var kind: String
+        /// What the lesson shows, in one sentence (the first of its description); empty for a run.
+        public var summary: String
 
-        public init(name: String, title: String, file: String, topic: String = "", kind: String = "") {
+        public init(name: String, title: String, file: String, topic: String = "", kind: String = "", summary: String = "") {
             self.name = name
             self.title = title
             self.file = file
             self.topic = topic
             self.kind = kind
+            self.summary = summary
         }
     }
 
@@ -41,21 +44,35 @@ public struct HTMLIndexPage: Sendable {
         html += "<h2>\(say("html.index.runs"))</h2>\n<ul class=\"runs\">\n"
         for run in runs { html += item(run) }
         html += "</ul>\n<h2>\(say("html.index.lessons"))</h2>\n"
+        // Numbered through the whole course, in the order given (the course order); the first is where to start.
         var topics: [String] = []
         for lesson in lessons where !topics.contains(lesson.topic) { topics.append(lesson.topic) }
         for topic in topics {
-            html += "<section>\n<h3>\(HTMLText.escaped(CatalogueKey.indexTopic(topic).flatMap { explanations($0) } ?? topic))</h3>\n<ul>\n"
-            for lesson in lessons where lesson.topic == topic { html += item(lesson) }
-            html += "</ul>\n</section>\n"
+            html += "<section>\n<h3>\(HTMLText.escaped(CatalogueKey.indexTopic(topic).flatMap { explanations($0) } ?? topic))</h3>\n"
+            let first = lessons.firstIndex { $0.topic == topic } ?? 0
+            html += "<ol class=\"course\" start=\"\(first + 1)\">\n"
+            for (n, lesson) in lessons.enumerated() where lesson.topic == topic { html += item(lesson, startHere: n == 0) }
+            html += "</ol>\n</section>\n"
         }
         html += "</main>\n<footer><p>\(say("html.footer"))</p></footer>\n</body>\n</html>\n"
         return html
     }
 
-    func item(_ link: Link) -> String {
+    func item(_ link: Link, startHere: Bool = false) -> String {
         var out = "<li><a href=\"\(HTMLText.escaped(Self.relativeURL(link.file)))\">\(HTMLText.escaped(link.title))</a> <code>\(HTMLText.escaped(link.name))</code>"
         if !link.kind.isEmpty { out += " — \(HTMLText.escaped(CatalogueKey.lessonKind(link.kind).flatMap { explanations($0) } ?? link.kind))" }
+        if startHere { out += " <strong class=\"start\">\(say("html.index.startHere"))</strong>" }
+        if !link.summary.isEmpty { out += "<br><span class=\"summary\">\(HTMLText.escaped(link.summary))</span>" }
         return out + "</li>\n"
+    }
+
+    /// The first sentence of a lesson's description (up to its first full stop), for the index.
+    public static func firstSentence(_ description: String) -> String {
+        let text = description.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        for (i, c) in zip(text.indices, text) where c == "。" || (c == "." && text.index(after: i) < text.endIndex && text[text.index(after: i)] == " ") {
+            return String(text[...i])
+        }
+        return text
     }
 
     /// A relative path as a URL path: each segment percent-encoded except unreserved characters.
