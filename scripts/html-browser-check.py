@@ -209,6 +209,101 @@ def png_is_blank(data):
     return True
 
 
+def layout_check(browser, url, steps, check):
+    """What a reader sees at this window size (--width, --height)."""
+    wide = browser.evaluate("""(() => {
+        const vw = document.documentElement.clientWidth, out = [];
+        const clipped = e => { for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+            if (getComputedStyle(a).overflowX !== 'visible') { return true; } } return false; };
+        document.querySelectorAll('body *').forEach(e => {
+            const r = e.getBoundingClientRect();
+            if (r.width > 0 && (r.right > vw + 1 || r.left < -1) && !clipped(e)) { out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : '')); }
+        });
+        return [document.documentElement.scrollWidth, vw, out.slice(0, 8)];
+    })()""")
+    check(wide[0] <= wide[1] + 1 and not wide[2],
+          f"nothing is wider than the {wide[1]} px viewport (page {wide[0]} px wide; outside: {wide[2]})")
+
+    def smallest_text():
+        return browser.evaluate("""(() => {
+            let min = 1e9, where = '';
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+                if (!n.textContent.trim()) { continue; }
+                const e = n.parentElement;
+                if (!e || e.getClientRects().length === 0 || !e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) { continue; }
+                if (e.closest('[aria-hidden="true"] title, title, script, style')) { continue; }
+                let size = parseFloat(getComputedStyle(e).fontSize);
+                const svg = e.closest('svg');
+                if (svg && svg.getScreenCTM()) { size *= svg.getScreenCTM().a; }
+                if (size < min) { min = size; where = e.tagName.toLowerCase() + '.' + (e.getAttribute('class') || '') + ' "' + n.textContent.trim().slice(0, 30) + '"'; }
+            }
+            return [min, where];
+        })()""")
+    small = smallest_text()
+    check(small[0] >= 11.95, f"no text below 12 px (smallest {small[0]:.1f} px: {small[1]})")
+
+    # The ClientHello's bytes: every leaf's value and hex on screen, with no sideways scrolling.
+    fields = browser.evaluate("""(() => {
+        const row = Array.from(document.querySelectorAll('#ladder g.row.has-bytes')).find(r => r.querySelector('title').textContent.includes('ClientHello'));
+        if (!row) { return null; }
+        row.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+        const d = document.querySelector('section.step:not([hidden]) details.bytes');
+        if (!d) { return ['no bytes']; }
+        d.open = true;
+        const vw = document.documentElement.clientWidth, out = [];
+        const scroll = d.querySelector('.fields-scroll');
+        if (scroll && scroll.scrollWidth > scroll.clientWidth + 1) { out.push('the table scrolls sideways (' + scroll.scrollWidth + ' > ' + scroll.clientWidth + ')'); }
+        const rows = Array.from(d.querySelectorAll('table.fields tr.leaf')).slice(0, 12);
+        rows.forEach(tr => ['f', 'v', 'x'].forEach(c => {
+            const td = tr.querySelector('td.' + c); const r = td && td.getBoundingClientRect();
+            if (!r || r.width === 0 || r.left < 0 || r.right > vw + 1) { out.push(tr.querySelector('td.f').textContent + ' ' + c + ' at ' + (r ? Math.round(r.left) + '..' + Math.round(r.right) : 'none')); }
+        }));
+        return out;
+    })()""")
+    if fields is None:
+        print("note  no ClientHello on this page: the field-table check is skipped")
+    else:
+        check(not fields, "the ClientHello's field names, values and hex are on screen without sideways scrolling" + ("" if not fields else f": {fields[:6]}"))
+        small = smallest_text()
+        check(small[0] >= 11.95, f"no text below 12 px with the bytes open (smallest {small[0]:.1f} px: {small[1]})")
+
+    # The knowledge table beside or under the step fits its panel.
+    table = browser.evaluate("""(() => {
+        const aside = document.getElementById('knowledge-now'), t = aside && aside.querySelector('table');
+        return t ? [Math.round(t.getBoundingClientRect().width), aside.clientWidth] : null;
+    })()""")
+    if table:
+        check(table[0] <= table[1] + 1, f"the knowledge table fits its panel ({table[0]} px in {table[1]} px)")
+
+    # A deep link: the step's heading and the ladder's column heads in view, not under the controls.
+    n = min(14, steps)
+    browser.send("Page.navigate", {"url": "about:blank"})
+    browser.pump(0.3)
+    browser.send("Page.navigate", {"url": url + f"#step-{n}"})
+    browser.wait_for("Page.loadEventFired")
+    browser.pump(0.6)
+    seen = browser.evaluate(f"""(() => {{
+        const vh = innerHeight, controls = document.querySelector('nav.controls').getBoundingClientRect().bottom;
+        const on = r => r.height > 0 && r.top >= controls - 1 && r.bottom <= vh + 1;
+        const h = document.querySelector('#step-{n} h2');
+        const heads = document.querySelector('.ladder-heads');
+        const row = document.querySelector('#row-{n}');
+        const out = [];
+        if (!h || document.getElementById('step-{n}').hidden || !on(h.getBoundingClientRect())) {{ out.push('step heading at ' + (h ? Math.round(h.getBoundingClientRect().top) : 'none')); }}
+        if (heads) {{
+            const r = heads.getBoundingClientRect();
+            if (!on(r)) {{ out.push('column heads at ' + Math.round(r.top) + '..' + Math.round(r.bottom) + ' (controls end at ' + Math.round(controls) + ')'); }}
+        }}
+        if (row) {{
+            const r = row.getBoundingClientRect(), box = document.getElementById('ladder-scroll').getBoundingClientRect();
+            if (!(r.top >= Math.max(box.top, controls) - 1 && r.bottom <= Math.min(box.bottom, vh) + 1)) {{ out.push('row {n} at ' + Math.round(r.top)); }}
+        }}
+        return out;
+    }})()""")
+    check(not seen, f"#step-{n} shows the step's heading, the ladder's column heads and its row" + ("" if not seen else f": {seen}"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("page")
@@ -228,6 +323,10 @@ def main():
                         help="check the printed page: printToPDF, and every step drawn under print media without the controls")
     parser.add_argument("--min-pdf-pages", type=int, default=2,
                         help="with --print-check: the PDF must have at least this many pages")
+    parser.add_argument("--layout-sizes", metavar="WxH,WxH",
+                        help="only the layout, at each size (e.g. 1366x900,390x844): nothing wider than the viewport, no text below "
+                             "12 px, the ClientHello's field values and hex visible without sideways scrolling, #step-14 showing "
+                             "its heading, the column heads and its row")
     parser.add_argument("--timeout", type=float, default=90,
                         help="seconds the whole check may take before it gives up (the browser is killed)")
     args = parser.parse_args()
@@ -286,187 +385,200 @@ def main():
         check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == "1",
               "step 1 is highlighted on load")
 
-        if args.slides_check:
-            # What is drawn, not what is merely un-hidden: a section with no layout box is not on screen.
-            drawn = "Array.from(document.querySelectorAll('section.step')).filter(s => s.getClientRects().length > 0).map(s => s.id)"
-            check(browser.evaluate("document.body.classList.contains('slides')"), "the page is in slides mode (body.slides)")
-            check(browser.evaluate(drawn) == ["step-1"], f"slides: only step 1 is drawn on load (got {browser.evaluate(drawn)})")
-            slide_presses = min(3, steps - 1)
-            for n in range(2, slide_presses + 2):
-                browser.key("ArrowRight", "ArrowRight", 39)
-                shown = browser.evaluate(drawn)
-                check(shown == [f"step-{n}"], f"slides: after the right arrow exactly one step is drawn, step {n} (got {shown})")
-            sizes = browser.evaluate("""(() => {
-                const s = Array.from(document.querySelectorAll('section.step')).find(s => s.getClientRects().length > 0);
-                const p = document.querySelector('section.step p.why') || s;
-                const r = s ? s.getBoundingClientRect() : null;
-                return [parseFloat(getComputedStyle(p).fontSize), parseFloat(getComputedStyle(document.documentElement).fontSize),
-                        r ? r.top : -1, innerHeight];
-            })()""")
-            check(sizes[0] >= args.slides_scale * sizes[1],
-                  f"slides: the explanation is in large type ({sizes[0]:g}px, at least {args.slides_scale:g} x the root {sizes[1]:g}px)")
-            check(0 <= sizes[2] < sizes[3], f"slides: the step starts on the screen (top {sizes[2]:g}px of {sizes[3]:g}px)")
-            for _ in range(slide_presses):
-                browser.key("ArrowLeft", "ArrowLeft", 37)
-            check(browser.evaluate(drawn) == ["step-1"], "slides: the left arrow comes back to step 1")
-        presses = min(args.presses, steps - 1)
-        for _ in range(presses):
-            browser.key("ArrowRight", "ArrowRight", 39)
-        expected = str(presses + 1)
-        current = browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')")
-        check(current == expected, f"after {presses} right-arrow presses step {expected} is highlighted (got {current})")
-        shown = browser.evaluate("Array.from(document.querySelectorAll('section.step')).filter(s => !s.hidden).map(s => s.id)")
-        check(shown == [f"step-{expected}"], f"only step {expected}'s explanation is shown (got {shown})")
-        check(browser.evaluate("location.hash") == f"#step-{expected}", "the fragment follows the step")
-        browser.key("ArrowLeft", "ArrowLeft", 37)
-        check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == str(presses),
-              "the left arrow goes back one step")
-
-        # A fragment opens its step.
-        target_step = min(steps, 3)
-        browser.evaluate(f"location.hash = '#step-{target_step}'")
-        browser.pump(0.2)
-        check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == str(target_step),
-              f"#step-{target_step} opens step {target_step}")
-
-        # An explanation the page holds once is filled in when a later step repeats it.
-        repeat = browser.evaluate("(() => { const p = document.querySelector('p[data-same]'); return p ? p.closest('section.step').getAttribute('data-step') : null; })()")
-        if repeat:
-            browser.evaluate(f"location.hash = '#step-{repeat}'")
-            browser.pump(0.2)
-            filled = browser.evaluate("Array.from(document.querySelectorAll('section.step:not([hidden]) p[data-same]')).every(p => p.textContent.length > 0 && p.textContent === document.getElementById(p.getAttribute('data-same')).textContent)")
-            check(filled, f"step {repeat}'s repeated explanations are filled in")
-
-        has_message = browser.evaluate(
-            f"Array.from(document.querySelectorAll('#ladder g.row.has-bytes')).some(r => r.querySelector('title').textContent.includes({json.dumps(args.message)}))")
-        if has_message:
-            box = browser.evaluate(f"""(() => {{
-                const row = Array.from(document.querySelectorAll('#ladder g.row.has-bytes'))
-                    .find(r => r.querySelector('title').textContent.includes({json.dumps(args.message)}));
-                row.scrollIntoView({{block: 'center'}});
-                const r = row.querySelector('line.arrow').getBoundingClientRect();
-                return [r.left + r.width / 2, r.top + r.height / 2, row.getAttribute('data-step')];
-            }})()""")
-            browser.click(box[0], box[1])
-            browser.pump(0.2)
-            opened = browser.evaluate("""(() => {
-                const s = document.querySelector('section.step:not([hidden])');
-                const d = s && s.querySelector('details.bytes');
-                return d ? [s.id, d.open, d.querySelectorAll('pre.hexdump b').length, d.querySelectorAll('table.fields tbody tr').length] : [s && s.id, false, 0, 0];
-            })()""")
-            check(opened[0] == f"step-{box[2]}" and opened[1] and opened[2] > 0 and opened[3] > 0,
-                  f"clicking the {args.message} arrow opens its bytes (step {box[2]}: {opened})")
-            field = browser.evaluate("""(() => {
-                const d = document.querySelector('section.step:not([hidden]) details.bytes');
-                const tr = Array.from(d.querySelectorAll('table.fields tr.leaf')).find(t => +t.getAttribute('data-l') > 1);
-                tr.scrollIntoView({block: 'center'});
-                const r = tr.getBoundingClientRect();
-                return [r.left + 20, r.top + r.height / 2, +tr.getAttribute('data-o'), +tr.getAttribute('data-l')];
-            })()""")
-            browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": field[0], "y": field[1]})
-            browser.pump(0.1)
-            lit = browser.evaluate("""(() => {
-                const d = document.querySelector('section.step:not([hidden]) details.bytes');
-                const all = Array.from(d.querySelectorAll('pre.hexdump b'));
-                return all.map((b, i) => b.classList.contains('hl') ? i : -1).filter(i => i >= 0);
-            })()""")
-            check(lit == list(range(field[2], field[2] + field[3])),
-                  f"pointing at a field lights up its bytes {field[2]}..{field[2] + field[3] - 1} in the hex dump")
-            browser.evaluate("window.scrollTo(0, 0)")
-
-            # Keyboard only: Tab from the top of the page reaches the message's arrow, Enter opens its bytes.
-            browser.evaluate("location.hash = '#step-1'; document.querySelectorAll('details.bytes').forEach(d => d.open = false); "
-                             "document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
-            browser.pump(0.2)
-            target = box[2]
-            reached = False
-            for _ in range(80):
-                browser.key("Tab", "Tab", 9)
-                if browser.evaluate("document.activeElement && document.activeElement.getAttribute('data-step')") == target:
-                    reached = True
-                    break
-            check(reached, f"Tab reaches the {args.message} arrow (step {target})")
-            if reached:
-                browser.key("Enter", "Enter", 13)
+        if args.layout_sizes:
+            # Only what a reader sees, at each size in turn (one browser for all).
+            for size in args.layout_sizes.split(","):
+                width, height = (int(v) for v in size.lower().split("x"))
+                browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                    "deviceScaleFactor": 1, "mobile": width < 700})
+                browser.send("Page.navigate", {"url": "about:blank"})
                 browser.pump(0.2)
-                opened = browser.evaluate(f"(() => {{ const s = document.querySelector('section.step:not([hidden])'); const d = s && s.querySelector('details.bytes'); return !!(s && s.id === 'step-{target}' && d && d.open); }})()")
-                check(opened, f"Enter on the {args.message} arrow opens its bytes")
+                browser.send("Page.navigate", {"url": url})
+                browser.wait_for("Page.loadEventFired")
+                browser.pump(0.3)
+                layout_check(browser, url, steps, lambda ok, what, size=size: check(ok, f"{size}: {what}"))
         else:
-            print(f"note  no {args.message} arrow on this page: the bytes check is skipped")
+            if args.slides_check:
+                # What is drawn, not what is merely un-hidden: a section with no layout box is not on screen.
+                drawn = "Array.from(document.querySelectorAll('section.step')).filter(s => s.getClientRects().length > 0).map(s => s.id)"
+                check(browser.evaluate("document.body.classList.contains('slides')"), "the page is in slides mode (body.slides)")
+                check(browser.evaluate(drawn) == ["step-1"], f"slides: only step 1 is drawn on load (got {browser.evaluate(drawn)})")
+                slide_presses = min(3, steps - 1)
+                for n in range(2, slide_presses + 2):
+                    browser.key("ArrowRight", "ArrowRight", 39)
+                    shown = browser.evaluate(drawn)
+                    check(shown == [f"step-{n}"], f"slides: after the right arrow exactly one step is drawn, step {n} (got {shown})")
+                sizes = browser.evaluate("""(() => {
+                    const s = Array.from(document.querySelectorAll('section.step')).find(s => s.getClientRects().length > 0);
+                    const p = document.querySelector('section.step p.why') || s;
+                    const r = s ? s.getBoundingClientRect() : null;
+                    return [parseFloat(getComputedStyle(p).fontSize), parseFloat(getComputedStyle(document.documentElement).fontSize),
+                            r ? r.top : -1, innerHeight];
+                })()""")
+                check(sizes[0] >= args.slides_scale * sizes[1],
+                      f"slides: the explanation is in large type ({sizes[0]:g}px, at least {args.slides_scale:g} x the root {sizes[1]:g}px)")
+                check(0 <= sizes[2] < sizes[3], f"slides: the step starts on the screen (top {sizes[2]:g}px of {sizes[3]:g}px)")
+                for _ in range(slide_presses):
+                    browser.key("ArrowLeft", "ArrowLeft", 37)
+                check(browser.evaluate(drawn) == ["step-1"], "slides: the left arrow comes back to step 1")
+            presses = min(args.presses, steps - 1)
+            for _ in range(presses):
+                browser.key("ArrowRight", "ArrowRight", 39)
+            expected = str(presses + 1)
+            current = browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')")
+            check(current == expected, f"after {presses} right-arrow presses step {expected} is highlighted (got {current})")
+            shown = browser.evaluate("Array.from(document.querySelectorAll('section.step')).filter(s => !s.hidden).map(s => s.id)")
+            check(shown == [f"step-{expected}"], f"only step {expected}'s explanation is shown (got {shown})")
+            check(browser.evaluate("location.hash") == f"#step-{expected}", "the fragment follows the step")
+            browser.key("ArrowLeft", "ArrowLeft", 37)
+            check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == str(presses),
+                  "the left arrow goes back one step")
 
-        if args.screenshot:
-            browser.evaluate(f"location.hash = '#step-{min(steps, 14)}'")
-            browser.pump(0.3)
-            shot = base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
-            with open(args.screenshot, "wb") as f:
-                f.write(shot)
-            check(not png_is_blank(shot), f"the screenshot {args.screenshot} is not blank ({len(shot)} bytes)")
-
-        if args.print_check:
-            # Printing fires beforeprint, which fills in the explanations the page stores once and opens
-            # every bytes table; the PDF must hold the whole run on several pages.
-            pdf = base64.b64decode(browser.send("Page.printToPDF", {"printBackground": False}, timeout=60)["data"])
-            pages = len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
-            check(pdf.startswith(b"%PDF-") and pages >= args.min_pdf_pages,
-                  f"printToPDF gives a PDF of {pages} page(s), at least {args.min_pdf_pages} ({len(pdf)} bytes)")
-            browser.send("Emulation.setEmulatedMedia", {"media": "print"})
+            # A fragment opens its step.
+            target_step = min(steps, 3)
+            browser.evaluate(f"location.hash = '#step-{target_step}'")
             browser.pump(0.2)
-            check(browser.evaluate("matchMedia('print').matches"), "print media is emulated")
-            hidden = browser.evaluate("""Array.from(document.querySelectorAll('button, .controls, .skip, .keys, nav'))
-                .filter(e => e.getClientRects().length > 0).map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''))""")
-            check(not hidden, f"print: no button or navigation is drawn (drawn: {hidden})")
-            missing = browser.evaluate("""(() => {
-                // checkVisibility is false inside a closed <details> (content-visibility: hidden) too.
-                const drawn = e => e.getClientRects().length > 0 && e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true});
-                const out = [];
-                document.querySelectorAll('section.step').forEach(s => {
-                    if (!drawn(s)) { out.push(s.id + ' section'); return; }
-                    const h = s.querySelector('h2');
-                    if (!h || !drawn(h) || !h.textContent.trim()) { out.push(s.id + ' heading'); }
-                    // An empty paragraph stored as such is a blank line between paragraphs; one the page
-                    // fills in by script (data-same) must hold the text of the paragraph it repeats.
-                    s.querySelectorAll('p.why').forEach((p, i) => {
-                        if (!drawn(p)) { out.push(s.id + ' explanation ' + (i + 1)); }
-                        const same = p.getAttribute('data-same');
-                        if (same && !(p.textContent.trim() && p.textContent === (document.getElementById(same) || {}).textContent)) {
-                            out.push(s.id + ' repeat of ' + same);
-                        }
+            check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == str(target_step),
+                  f"#step-{target_step} opens step {target_step}")
+
+            # An explanation the page holds once is filled in when a later step repeats it.
+            repeat = browser.evaluate("(() => { const p = document.querySelector('p[data-same]'); return p ? p.closest('section.step').getAttribute('data-step') : null; })()")
+            if repeat:
+                browser.evaluate(f"location.hash = '#step-{repeat}'")
+                browser.pump(0.2)
+                filled = browser.evaluate("Array.from(document.querySelectorAll('section.step:not([hidden]) p[data-same]')).every(p => p.textContent.length > 0 && p.textContent === document.getElementById(p.getAttribute('data-same')).textContent)")
+                check(filled, f"step {repeat}'s repeated explanations are filled in")
+
+            has_message = browser.evaluate(
+                f"Array.from(document.querySelectorAll('#ladder g.row.has-bytes')).some(r => r.querySelector('title').textContent.includes({json.dumps(args.message)}))")
+            if has_message:
+                box = browser.evaluate(f"""(() => {{
+                    const row = Array.from(document.querySelectorAll('#ladder g.row.has-bytes'))
+                        .find(r => r.querySelector('title').textContent.includes({json.dumps(args.message)}));
+                    row.scrollIntoView({{block: 'center'}});
+                    const r = row.querySelector('line.arrow').getBoundingClientRect();
+                    return [r.left + r.width / 2, r.top + r.height / 2, row.getAttribute('data-step')];
+                }})()""")
+                browser.click(box[0], box[1])
+                browser.pump(0.2)
+                opened = browser.evaluate("""(() => {
+                    const s = document.querySelector('section.step:not([hidden])');
+                    const d = s && s.querySelector('details.bytes');
+                    return d ? [s.id, d.open, d.querySelectorAll('pre.hexdump b').length, d.querySelectorAll('table.fields tbody tr').length] : [s && s.id, false, 0, 0];
+                })()""")
+                check(opened[0] == f"step-{box[2]}" and opened[1] and opened[2] > 0 and opened[3] > 0,
+                      f"clicking the {args.message} arrow opens its bytes (step {box[2]}: {opened})")
+                field = browser.evaluate("""(() => {
+                    const d = document.querySelector('section.step:not([hidden]) details.bytes');
+                    const tr = Array.from(d.querySelectorAll('table.fields tr.leaf')).find(t => +t.getAttribute('data-l') > 1);
+                    tr.scrollIntoView({block: 'center'});
+                    const r = tr.getBoundingClientRect();
+                    return [r.left + 20, r.top + r.height / 2, +tr.getAttribute('data-o'), +tr.getAttribute('data-l')];
+                })()""")
+                browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": field[0], "y": field[1]})
+                browser.pump(0.1)
+                lit = browser.evaluate("""(() => {
+                    const d = document.querySelector('section.step:not([hidden]) details.bytes');
+                    const all = Array.from(d.querySelectorAll('pre.hexdump b'));
+                    return all.map((b, i) => b.classList.contains('hl') ? i : -1).filter(i => i >= 0);
+                })()""")
+                check(lit == list(range(field[2], field[2] + field[3])),
+                      f"pointing at a field lights up its bytes {field[2]}..{field[2] + field[3] - 1} in the hex dump")
+                browser.evaluate("window.scrollTo(0, 0)")
+
+                # Keyboard only: Tab from the top of the page reaches the message's arrow, Enter opens its bytes.
+                browser.evaluate("location.hash = '#step-1'; document.querySelectorAll('details.bytes').forEach(d => d.open = false); "
+                                 "document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+                browser.pump(0.2)
+                target = box[2]
+                reached = False
+                for _ in range(80):
+                    browser.key("Tab", "Tab", 9)
+                    if browser.evaluate("document.activeElement && document.activeElement.getAttribute('data-step')") == target:
+                        reached = True
+                        break
+                check(reached, f"Tab reaches the {args.message} arrow (step {target})")
+                if reached:
+                    browser.key("Enter", "Enter", 13)
+                    browser.pump(0.2)
+                    opened = browser.evaluate(f"(() => {{ const s = document.querySelector('section.step:not([hidden])'); const d = s && s.querySelector('details.bytes'); return !!(s && s.id === 'step-{target}' && d && d.open); }})()")
+                    check(opened, f"Enter on the {args.message} arrow opens its bytes")
+            else:
+                print(f"note  no {args.message} arrow on this page: the bytes check is skipped")
+
+            if args.screenshot:
+                browser.evaluate(f"location.hash = '#step-{min(steps, 14)}'")
+                browser.pump(0.3)
+                shot = base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
+                with open(args.screenshot, "wb") as f:
+                    f.write(shot)
+                check(not png_is_blank(shot), f"the screenshot {args.screenshot} is not blank ({len(shot)} bytes)")
+
+            if args.print_check:
+                # Printing fires beforeprint, which fills in the explanations the page stores once and opens
+                # every bytes table; the PDF must hold the whole run on several pages.
+                pdf = base64.b64decode(browser.send("Page.printToPDF", {"printBackground": False}, timeout=60)["data"])
+                pages = len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+                check(pdf.startswith(b"%PDF-") and pages >= args.min_pdf_pages,
+                      f"printToPDF gives a PDF of {pages} page(s), at least {args.min_pdf_pages} ({len(pdf)} bytes)")
+                browser.send("Emulation.setEmulatedMedia", {"media": "print"})
+                browser.pump(0.2)
+                check(browser.evaluate("matchMedia('print').matches"), "print media is emulated")
+                hidden = browser.evaluate("""Array.from(document.querySelectorAll('button, .controls, .skip, .keys, nav'))
+                    .filter(e => e.getClientRects().length > 0).map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''))""")
+                check(not hidden, f"print: no button or navigation is drawn (drawn: {hidden})")
+                missing = browser.evaluate("""(() => {
+                    // checkVisibility is false inside a closed <details> (content-visibility: hidden) too.
+                    const drawn = e => e.getClientRects().length > 0 && e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true});
+                    const out = [];
+                    document.querySelectorAll('section.step').forEach(s => {
+                        if (!drawn(s)) { out.push(s.id + ' section'); return; }
+                        const h = s.querySelector('h2');
+                        if (!h || !drawn(h) || !h.textContent.trim()) { out.push(s.id + ' heading'); }
+                        // An empty paragraph stored as such is a blank line between paragraphs; one the page
+                        // fills in by script (data-same) must hold the text of the paragraph it repeats.
+                        s.querySelectorAll('p.why').forEach((p, i) => {
+                            if (!drawn(p)) { out.push(s.id + ' explanation ' + (i + 1)); }
+                            const same = p.getAttribute('data-same');
+                            if (same && !(p.textContent.trim() && p.textContent === (document.getElementById(same) || {}).textContent)) {
+                                out.push(s.id + ' repeat of ' + same);
+                            }
+                        });
+                        s.querySelectorAll('.facts').forEach((f, i) => { if (!drawn(f)) { out.push(s.id + ' facts ' + (i + 1)); } });
+                        s.querySelectorAll('details.bytes').forEach(d => {
+                            const t = d.querySelector('table.fields');
+                            if (!t || !drawn(t)) { out.push(s.id + ' bytes table'); }
+                        });
                     });
-                    s.querySelectorAll('.facts').forEach((f, i) => { if (!drawn(f)) { out.push(s.id + ' facts ' + (i + 1)); } });
-                    s.querySelectorAll('details.bytes').forEach(d => {
-                        const t = d.querySelector('table.fields');
-                        if (!t || !drawn(t)) { out.push(s.id + ' bytes table'); }
-                    });
-                });
-                return out;
-            })()""")
-            counts = browser.evaluate("[document.querySelectorAll('section.step').length, document.querySelectorAll('section.step p.why').length, "
-                                      "document.querySelectorAll('section.step p.why[data-same]').length, document.querySelectorAll('section.step details.bytes').length]")
-            check(not missing, f"print: every step is drawn with its heading, explanations and bytes ({counts[0]} steps, {counts[1]} explanations "
-                               f"of which {counts[2]} filled in by script, {counts[3]} bytes tables)" + ("" if not missing else f"; missing: {missing[:12]}"))
-            ladder = browser.evaluate("""(() => {
-                const svg = document.getElementById('ladder');
-                if (!svg || svg.getClientRects().length === 0) { return ['no ladder drawn']; }
-                const out = [];
-                let box = svg.getBoundingClientRect();
-                for (let e = svg.parentElement; e && e !== document.body; e = e.parentElement) {
-                    const st = getComputedStyle(e);
-                    if (st.display === 'none' || st.visibility === 'hidden') { out.push(e.className + ' hides it'); }
-                    if (st.overflowX !== 'visible' || st.overflowY !== 'visible') {
-                        const r = e.getBoundingClientRect();
-                        if (box.top < r.top - 1 || box.bottom > r.bottom + 1 || box.left < r.left - 1 || box.right > r.right + 1) {
-                            out.push((e.className || e.tagName) + ' clips it');
+                    return out;
+                })()""")
+                counts = browser.evaluate("[document.querySelectorAll('section.step').length, document.querySelectorAll('section.step p.why').length, "
+                                          "document.querySelectorAll('section.step p.why[data-same]').length, document.querySelectorAll('section.step details.bytes').length]")
+                check(not missing, f"print: every step is drawn with its heading, explanations and bytes ({counts[0]} steps, {counts[1]} explanations "
+                                   f"of which {counts[2]} filled in by script, {counts[3]} bytes tables)" + ("" if not missing else f"; missing: {missing[:12]}"))
+                ladder = browser.evaluate("""(() => {
+                    const svg = document.getElementById('ladder');
+                    if (!svg || svg.getClientRects().length === 0) { return ['no ladder drawn']; }
+                    const out = [];
+                    let box = svg.getBoundingClientRect();
+                    for (let e = svg.parentElement; e && e !== document.body; e = e.parentElement) {
+                        const st = getComputedStyle(e);
+                        if (st.display === 'none' || st.visibility === 'hidden') { out.push(e.className + ' hides it'); }
+                        if (st.overflowX !== 'visible' || st.overflowY !== 'visible') {
+                            const r = e.getBoundingClientRect();
+                            if (box.top < r.top - 1 || box.bottom > r.bottom + 1 || box.left < r.left - 1 || box.right > r.right + 1) {
+                                out.push((e.className || e.tagName) + ' clips it');
+                            }
                         }
                     }
-                }
-                const rows = svg.querySelectorAll('g.row');
-                const cut = Array.from(rows).filter(g => { const r = g.getBoundingClientRect(); return r.height === 0 || r.bottom > box.bottom + 1 || r.right > box.right + 1; });
-                if (cut.length) { out.push(cut.length + ' of ' + rows.length + ' rows outside the drawing'); }
-                if (box.right > document.documentElement.clientWidth + 1) { out.push('wider than the page'); }
-                return out;
-            })()""")
-            check(not ladder, "print: the whole ladder drawing is visible" + ("" if not ladder else f" ({'; '.join(ladder)})"))
-            browser.send("Emulation.setEmulatedMedia", {"media": ""})
+                    const rows = svg.querySelectorAll('g.row');
+                    const cut = Array.from(rows).filter(g => { const r = g.getBoundingClientRect(); return r.height === 0 || r.bottom > box.bottom + 1 || r.right > box.right + 1; });
+                    if (cut.length) { out.push(cut.length + ' of ' + rows.length + ' rows outside the drawing'); }
+                    if (box.right > document.documentElement.clientWidth + 1) { out.push('wider than the page'); }
+                    return out;
+                })()""")
+                check(not ladder, "print: the whole ladder drawing is visible" + ("" if not ladder else f" ({'; '.join(ladder)})"))
+                browser.send("Emulation.setEmulatedMedia", {"media": ""})
 
         browser.pump(0.3)
         problems = []

@@ -15,6 +15,8 @@ extension Explanations {
         "walk.headerPhase": " · {phase}",
         "walk.timeUnit": "ms",
         "walk.bytes.tcpHeader": "The segment's TCP header (RFC 9293 §3.1): {header} bytes, then {payload} bytes of payload.",
+        "walk.bytes.record": "The TLS record that carries it (RFC 5246 §6.2.1): {type}, a 5-byte header, then a {fragment}-byte fragment.",
+        "walk.bytes.recordProtected": "Protected (sequence number {seq}); it decrypts to this TLSPlaintext:",
         "walk.noSteps": "{title}: the run produced no steps",
         "walk.keys": "n/b step · g jump · k knowledge {knowledge} · x bytes {bytes} · d/u scroll · ? help · q quit",
         "walk.keysShort": "n/b step · k {knowledge} · x {bytes} · ? help · q quit",

@@ -13,6 +13,8 @@ extension Explanations {
         "walk.headerPhase": " · {phase}",
         "walk.timeUnit": "毫秒",
         "walk.bytes.tcpHeader": "这个报文段的 TCP 首部（RFC 9293 §3.1）：{header} 字节，其后是 {payload} 字节的载荷。",
+        "walk.bytes.record": "承载它的 TLS 记录（RFC 5246 §6.2.1）：{type}，5 字节记录头，其后是 {fragment} 字节的片段。",
+        "walk.bytes.recordProtected": "受保护（序列号 {seq}）；解密后是这个 TLSPlaintext：",
         "walk.noSteps": "{title}：这次运行没有产生任何步骤",
         "walk.keys": "n/b 前后 · g 跳转 · k 知情表 {knowledge} · x 字节 {bytes} · d/u 滚动 · ? 帮助 · q 退出",
         "walk.keysShort": "n/b 前后 · k {knowledge} · x {bytes} · ? 帮助 · q 退出",

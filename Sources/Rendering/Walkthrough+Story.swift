@@ -5,7 +5,9 @@ import Trace
 /// The walk's opening screen (the story of the run, the parties, the keys), read off the trace's
 /// facts and worded by the catalogue, and the stop that closes each phase with the document's summary.
 extension Walkthrough {
-    static func opening(title: String, about: String?, page: LessonPage?, trace: Trace, words: RunDocumentBuilder) -> Step {
+    static func opening(title: String, about: String?, page: LessonPage?, trace: Trace, words: RunDocumentBuilder,
+                        surface: Surface = .terminal) -> Step {
+        let onPage = surface == .page
         func say(_ key: String, _ values: [String: String] = [:]) -> String { words.explanations(key, values) ?? key }
         func party(_ actor: Actor) -> String { say(CatalogueKey.party(actor)) }
         // A lesson opens with its own title; its file name follows in the lesson line.
@@ -32,7 +34,8 @@ extension Walkthrough {
             detail.append(say("walk.story.oneSided", ["side": party(trace.summary.clientTraced ? .client : .server)]))
         }
         if !trace.isLessonOnly {
-            detail.append(say(trace.hasAttacker ? "walk.story.attacker" : "walk.story.eavesdropper"))
+            detail.append(say(trace.hasAttacker ? (onPage ? "html.story.attacker" : "walk.story.attacker")
+                                                : (onPage ? "html.story.eavesdropper" : "walk.story.eavesdropper")))
         }
         // What will be shown: the phases, in order.
         var phases: [String] = []
@@ -42,7 +45,7 @@ extension Walkthrough {
             if phases.last != name { phases.append(name) }
         }
         if !phases.isEmpty { detail.append(say("walk.story.phases", ["phases": phases.joined(separator: " → ")])) }
-        if !trace.isATSDecision { detail.append(say("walk.story.ladder")) }
+        if !trace.isATSDecision { detail.append(say(onPage ? "html.story.ladder" : "walk.story.ladder")) }
         detail.append(say("walk.opening.begin"))
         detail.append("")
         detail.append(say("walk.help.heading"))

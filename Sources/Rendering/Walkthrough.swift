@@ -42,6 +42,8 @@ public struct Walkthrough: Sendable {
         public var time: Int64? = nil
         /// The handshake message(s) the step sends, with their field-by-field dissection.
         public var message: MessageBytes? = nil
+        /// The TLS records that carry what the step sends, header and fragment (and, protected, what they decrypt to).
+        public var records: [RunDocument.RecordBytes] = []
         /// The step's words: the row's text, a heading's title, unwrapped (no time, no rails).
         public var label: String = ""
         /// A message or segment step's label as typed parts (flags, seq, ack, len, message name, size).
@@ -75,8 +77,12 @@ public struct Walkthrough: Sendable {
     /// A lesson file's `page` adds its title and description to the opening and closes the walk with
     /// its expectations checked and what to try next; `about` is a built-in run's one-line summary;
     /// `fullValues` shows long values unshortened; `explanations` is the catalogue of every word.
+    /// Where the walk is read: the terminal's screen (keys, the ladder above the explanation) or the
+    /// HTML page (its own controls, the ladder beside the explanation); the opening speaks of it.
+    public enum Surface: Sendable { case terminal, page }
+
     public init(title: String, trace: Trace, width: Int, page: LessonPage? = nil, fullValues: Bool = false,
-                about: String? = nil, explanations: Explanations = .english) {
+                about: String? = nil, explanations: Explanations = .english, surface: Surface = .terminal) {
         self.title = title
         self.trace = trace
         hasLadder = !trace.isATSDecision
@@ -95,7 +101,7 @@ public struct Walkthrough: Sendable {
         // wherever its kind comes again.
         let document = bytes.document(for: trace, explainingEveryStep: true, summarizingPhases: true)
         self.document = document
-        var steps = [Self.opening(title: title, about: about, page: page, trace: trace, words: normal)]
+        var steps = [Self.opening(title: title, about: about, page: page, trace: trace, words: normal, surface: surface)]
         var teacher = StepTeacher(trace: trace, words: normal)
         // A phase's summary closes it, just before the next phase's heading (or the outcome).
         var summaries = document.summaries[...]
@@ -180,10 +186,24 @@ public struct Walkthrough: Sendable {
             withBytes += HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
                                          lengthTemplate: words.say("hexdump.length")).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
         }
+        // `x` also shows the records that carry the step's content: header and fragment, and what a protected one decrypts to.
+        let dump = HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
+                                   lengthTemplate: words.say("hexdump.length"))
+        for record in entry.records where record.wire.bytes.count >= 5 {
+            let fragment = Int(record.wire.bytes[3]) << 8 | Int(record.wire.bytes[4])
+            withBytes.append(words.say("walk.bytes.record", ["type": ContentType(rawValue: record.wire.bytes[0]).description,
+                                                            "fragment": "\(fragment)"]))
+            withBytes += dump.render(record.wire.dissection, input: record.wire.bytes).map { "  " + $0 }
+            if let p = record.protection {
+                withBytes.append(words.say("walk.bytes.recordProtected", ["seq": "\(p.sequenceNumber)"]))
+                withBytes += dump.render(p.plaintext.dissection, input: p.plaintext.bytes).map { "  " + $0 }
+            }
+        }
         var step = Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(printer.print(normal)),
                         detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
                         label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
         step.labelParts = head.label
+        step.records = entry.records
         return step
     }
 

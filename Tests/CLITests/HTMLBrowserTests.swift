@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Testing
 import TestSupport
 
@@ -81,6 +82,26 @@ struct HTMLBrowserTests {
         let result = try Self.check(page, extra: ["--expect-lang", "zh-Hans", "--expect-font", "Noto Sans CJK"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("ok    the title is drawn with Noto Sans CJK"), "\(result.output)")
+    }
+
+    /// What a reader sees on a laptop (1366×900) and a phone (390×844), for every built-in run and
+    /// a lesson of each kind: nothing wider than the screen, no text below 12 px, the ClientHello's
+    /// field values and hex on screen without sideways scrolling, and `#step-14` landing with the
+    /// step's heading, the ladder's column heads and the step's row in view (not under the controls).
+    @Test(arguments: BuiltInRun.allCases.map(\.rawValue) + ["tcp/lost-syn", "tls/ecdhe", "ats/default-blocks-http", "tls/toy-dh-search"])
+    func aReaderSeesEveryPartOnALaptopAndAPhone(name: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("page.html")
+        let export = try CLI.run(["export", name, "--html", page.path])
+        #expect(export.status == 0, "\(name): \(export.stderr)")
+        let result = try Self.check(page, extra: ["--layout-sizes", "1366x900,390x844"])
+        #expect(result.status == 0, "\(name): \(result.output)")
+        for size in ["1366x900", "390x844"] {
+            for check in ["nothing is wider than the", "no text below 12 px", "#step-"] {
+                #expect(result.output.split(separator: "\n").contains { $0.hasPrefix("ok    \(size): \(check)") }, "\(name) \(size): \(check)")
+            }
+        }
     }
 
     /// A lesson of every kind, an attack with three columns and a lossy run load and step too.

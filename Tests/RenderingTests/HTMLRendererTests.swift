@@ -81,7 +81,7 @@ struct HTMLRendererTests {
         // Every TLS handshake message the run sent has an arrow that opens its bytes.
         let messages = trace.events.filter { if case .tls(.handshakeSent) = $0.kind { true } else { false } }.count
         #expect(Self.count("has-bytes", in: html) == messages)
-        #expect(Self.count("<details class=\"bytes\"", in: html) == messages)
+        #expect(Self.count("<details class=\"bytes\" id=\"bytes-", in: html) == messages)
         // Every TCP segment sent (or lost) has an arrow: the renderer drew an arrow for each step the walkthrough marked as one.
         let segments = trace.events.filter {
             switch $0.kind {
@@ -89,7 +89,7 @@ struct HTMLRendererTests {
             default: false
             }
         }.count
-        let arrows = Self.count("<line class=\"arrow", in: Self.between(html, "<svg xmlns", "</svg>") ?? "")
+        let arrows = Self.count("<line class=\"arrow", in: Self.between(html, "id=\"ladder\"", "</svg>") ?? "")
         #expect(arrows == walk.steps.filter { $0.mark?.isArrow == true }.count)
         #expect(arrows >= segments + messages, "\(arrows) arrows for \(segments) segments and \(messages) messages")
         if run == .lossy {
@@ -172,8 +172,14 @@ struct HTMLRendererTests {
             let text = try #require(explanations(key))
             #expect(!opening.contains(HTMLText.escaped(text)), "\(key) on the page's opening step")
         }
-        let story = try #require(explanations("walk.story.ladder"))
+        // The story stays, told of the page: its ladder is beside the step (not "above"), its table is
+        // under the step (no `k` key), and it is stepped with buttons and arrow keys.
+        let story = try #require(explanations("html.story.ladder"))
         #expect(opening.contains(HTMLText.escaped(story)), "the story stays")
+        #expect(opening.contains(HTMLText.escaped(try #require(explanations("html.story.eavesdropper")))))
+        for key in ["walk.story.ladder", "walk.story.eavesdropper"] {
+            #expect(!opening.contains(HTMLText.escaped(try #require(explanations(key)))), "\(key): the terminal's words on the page")
+        }
         #expect(html.contains(HTMLText.escaped(try #require(explanations("html.nav.keys")))), "the page's own keys are shown")
     }
 
@@ -256,7 +262,7 @@ struct HTMLRendererTests {
             if case .tls(.handshakeSent(_, let wire)) = event.kind { distinct.insert(wire); sent += 1 }
         }
         #expect(sent > distinct.count, "the run sends some message twice")
-        #expect(Self.count("<table class=\"fields\">", in: html) == distinct.count, "one table per distinct message")
+        #expect(html.matches(of: /<details class="bytes" id="bytes-\d+" data-hex=/).count == distinct.count, "one table per distinct message")
         let shared = html.matches(of: /<details class="bytes" id="bytes-(\d+)" data-same="bytes-(\d+)">/)
         #expect(shared.count == sent - distinct.count)
         // A long explanation is in the page once; its repeats point at it.

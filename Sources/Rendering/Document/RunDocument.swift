@@ -37,6 +37,8 @@ public struct RunDocument: Sendable {
         public var message: MessageBytes?
         /// The TCP segment's header (the event sends, loses or injects one), field by field.
         public var segment: MessageBytes?
+        /// The TLS records that carry what the step sends (`RecordPlacement` says which step shows which record).
+        public var records: [RecordBytes] = []
     }
 
     /// A message's bytes and their dissection, as `tlslab dissect` reads them.

@@ -51,6 +51,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         state.lessonOnly = trace.isLessonOnly
         var steps: [RunDocument.Step] = []
         steps.reserveCapacity(trace.events.count)
+        var records = RecordPlacement()
         for (index, event) in trace.events.enumerated() {
             if explainingEveryStep { state.explained = [] }
             let kind = RunDocument.kind(of: event, participants: trace.participants, oneSided: state.oneSided)
@@ -77,6 +78,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             default: break
             }
             steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
+            for (step, record) in records.place(event, step: steps.count - 1) { steps[step].records.append(record) }
         }
         return RunDocument(steps: steps, oneSided: state.oneSided, summaries: summarizingPhases ? phaseSummaries(trace) : [], trace: trace)
     }

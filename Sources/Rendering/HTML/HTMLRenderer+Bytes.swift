@@ -8,9 +8,16 @@ extension HTMLRenderer {
     static let bytesPerCell = 32
 
     func bytes(_ message: Walkthrough.MessageBytes, step: Int) -> String {
+        bytes(message, id: "bytes-\(step)", summary: say("html.bytes.summary", ["count": "\(message.bytes.count)"]))
+    }
+
+    /// A bytes panel: `summary` names what the bytes are; `about` (HTML) says why they are there.
+    func bytes(_ message: Walkthrough.MessageBytes, id: String, summary: String, about: String = "",
+               dump: String? = nil) -> String {
         let hex = Hex.string(message.bytes)
-        var out = "<details class=\"bytes\" id=\"bytes-\(step)\" data-hex=\"\(hex)\">\n"
-        out += "<summary>\(say("html.bytes.summary", ["count": "\(message.bytes.count)"]))</summary>\n"
+        var out = "<details class=\"bytes\" id=\"\(id)\" data-hex=\"\(hex)\">\n"
+        out += "<summary>\(summary)</summary>\n"
+        out += about
         out += "<p class=\"hint\">\(say("html.bytes.hint"))</p>\n"
         out += "<div class=\"fields-scroll\"><table class=\"fields\">\n<thead><tr>"
         out += "<th scope=\"col\">\(say("html.bytes.offset"))</th><th scope=\"col\">\(say("html.bytes.field"))</th>"
@@ -19,7 +26,7 @@ extension HTMLRenderer {
         out += "</tbody>\n</table></div>\n"
         // The script fills the dump from data-hex when the bytes are first opened (16 a line, one
         // element per byte): the page stays small, and the table above already holds every byte.
-        out += "<div class=\"dump\"><h4>\(say("html.bytes.dump"))</h4>\n<pre class=\"hexdump\" aria-hidden=\"true\"></pre></div>\n"
+        out += "<div class=\"dump\"><h4>\(dump ?? say("html.bytes.dump"))</h4>\n<pre class=\"hexdump\" aria-hidden=\"true\"></pre></div>\n"
         return out + "</details>\n"
     }
 

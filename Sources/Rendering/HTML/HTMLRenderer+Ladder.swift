@@ -14,8 +14,8 @@ extension HTMLRenderer {
         static let client = 150.0
         static let server = 740.0
         static let attacker = 445.0
-        /// Width of one character of the label font (11 px monospace), for fitting labels.
-        static let character = 6.7
+        /// Width of one character of the label font (12 px monospace: 0.6 em), for fitting labels.
+        static let character = 7.3
     }
 
     func ladder(_ walk: Walkthrough, trace: Trace) -> String {
@@ -23,6 +23,12 @@ extension HTMLRenderer {
         let columns: [Actor] = trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
         let height = G.header + Double(walk.steps.count) * G.row + 8
         var svg = "<figure class=\"ladder-pane\">\n<div class=\"ladder-scroll\" id=\"ladder-scroll\">\n"
+        // The column heads again, held at the top of the scrolling ladder (a deep link or a late step
+        // still shows whose rail is whose); drawn over the drawing's own heads, hidden from screen readers.
+        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"ladder-heads\" aria-hidden=\"true\" "
+        svg += "viewBox=\"0 0 \(HTMLText.number(G.width)) \(HTMLText.number(G.header))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(G.header))\">"
+        svg += "<rect width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(G.header - 6))\"/>"
+        svg += heads(columns) + "</svg>\n"
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"ladder\" role=\"group\" aria-labelledby=\"ladder-title\" "
         svg += "viewBox=\"0 0 \(HTMLText.number(G.width)) \(HTMLText.number(height))\" width=\"\(HTMLText.number(G.width))\" height=\"\(HTMLText.number(height))\">\n"
         svg += "<title id=\"ladder-title\">\(say("html.ladder.title"))</title>\n"
@@ -34,18 +40,27 @@ extension HTMLRenderer {
         svg += "</defs>\n"
         svg += bands(walk, trace: trace, height: height)
         // Column heads and rails.
-        svg += "<text class=\"head\" x=\"\(HTMLText.number(G.timeRight))\" y=\"20\" text-anchor=\"end\">\(say("html.ladder.time"))</text>\n"
+        svg += heads(columns)
         for actor in columns {
             let x = HTMLText.number(column(actor, columns) ?? G.client)
-            svg += "<text class=\"head\" x=\"\(x)\" y=\"20\" text-anchor=\"middle\">\(HTMLText.escaped(party(actor)))</text>\n"
-            svg += "<line class=\"rail\" x1=\"\(x)\" y1=\"\(HTMLText.number(G.header - 6))\" x2=\"\(x)\" y2=\"\(HTMLText.number(height))\"/>\n"
+            svg += "<line class=\"rail\" data-actor=\"\(actor.rawValue)\" x1=\"\(x)\" y1=\"\(HTMLText.number(G.header - 6))\" x2=\"\(x)\" y2=\"\(HTMLText.number(height))\"/>\n"
         }
         for (index, step) in walk.steps.enumerated() {
             svg += ladderRow(step, number: index + 1, walk: walk, trace: trace, columns: columns)
         }
         svg += "</svg>\n</div>\n"
-        svg += legend()
+        svg += legend(walk)
         return svg + "</figure>\n"
+    }
+
+    /// The time column's and every party's head.
+    func heads(_ columns: [Actor]) -> String {
+        var out = "<text class=\"head\" x=\"\(HTMLText.number(LadderGeometry.timeRight))\" y=\"20\" text-anchor=\"end\">\(say("html.ladder.time"))</text>\n"
+        for actor in columns {
+            let x = HTMLText.number(column(actor, columns) ?? LadderGeometry.client)
+            out += "<text class=\"head\" x=\"\(x)\" y=\"20\" text-anchor=\"middle\">\(HTMLText.escaped(party(actor)))</text>\n"
+        }
+        return out
     }
 
     /// The x of a party's column; nil for a party without one (the network, an eavesdropper).
@@ -107,7 +122,11 @@ extension HTMLRenderer {
         } else if let mark, let actor = mark.from, let x = from {
             body += "<circle class=\"dot\" cx=\"\(HTMLText.number(x))\" cy=\"\(HTMLText.number(lineY - 3))\" r=\"4\"/>\n"
             let leftward = actor == .server
-            let room = Int((leftward ? x - G.timeRight - 16 : G.width - x - 12) / G.character)
+            // The label stays in its lane: it stops before the next rail on its side, never crosses it.
+            let rails = columns.compactMap { column($0, columns) }
+            let span = leftward ? x - (rails.filter { $0 < x }.max().map { $0 + 6 } ?? G.timeRight + 16)
+                                : (rails.filter { $0 > x }.min().map { $0 - 6 } ?? G.width - 4) - x
+            let room = Int((span - 9) / G.character)
             body += label(fit(words, room), x: leftward ? x - 9 : x + 9, y: lineY, anchor: leftward ? "end" : "start")
             alt = explanations("html.ladder.alt.mark", ["step": "\(number)", "time": time ?? "", "actor": party(actor), "text": words]) ?? words
         } else {
@@ -120,6 +139,7 @@ extension HTMLRenderer {
         }
         let opens = step.message != nil
         var g = "<g class=\"row tone-\(tone)\(opens ? " has-bytes" : "")\" id=\"row-\(number)\" data-step=\"\(number)\""
+        if step.kind == .event { g += " data-event=\"\(step.eventIndex)\"" }
         // The text alternative is the row's <title> (its accessible name, and a tooltip).
         g += opens ? " role=\"button\" tabindex=\"0\">\n" : " role=\"img\">\n"
         g += "<title>\(HTMLText.escaped(alt))</title>\n"
@@ -183,21 +203,29 @@ extension HTMLRenderer {
         return head + "…"
     }
 
-    /// What the marks mean.
-    func legend() -> String {
+    /// What the marks mean: only those the drawing holds (no TCP items on a page without segments).
+    func legend(_ walk: Walkthrough) -> String {
+        let tones = Set(walk.steps.compactMap { $0.mark?.tone })
+        let arrows = walk.steps.contains { $0.mark?.to != nil }
+        let lost = walk.steps.contains { $0.mark?.lost == true }
+        let dots = walk.steps.contains { $0.mark != nil && $0.mark?.to == nil }
+        let tcp = arrows && tones.contains(.tcp)
         func item(_ tone: String?, _ swatch: String, _ key: String) -> String {
             "<li\(tone.map { " class=\"tone-\($0)\"" } ?? "")><svg class=\"swatch\" width=\"34\" height=\"14\" aria-hidden=\"true\">\(swatch)</svg> \(say(key))</li>\n"
         }
         let arrow = "<line class=\"arrow\" x1=\"2\" y1=\"7\" x2=\"27\" y2=\"7\"/><path class=\"tip\" d=\"M25,3 L32,7 L25,11 z\"/>"
         var out = "<figcaption class=\"legend\">\n<h2>\(say("html.legend.heading"))</h2>\n<ul>\n"
-        out += item("tcp", arrow, "html.legend.tcp")
-        out += item("tls", arrow, "html.legend.tls")
-        out += item("alert", arrow, "html.legend.alert")
-        out += item("alert", "<line class=\"arrow lost\" x1=\"2\" y1=\"7\" x2=\"20\" y2=\"7\"/><text class=\"cross\" x=\"17\" y=\"11\">✗</text>", "html.legend.lost")
-        out += item(nil, "<circle class=\"dot\" cx=\"17\" cy=\"7\" r=\"4\"/>", "html.legend.mark")
-        out += item(nil, "<rect class=\"band band-0\" x=\"0\" y=\"0\" width=\"34\" height=\"14\"/>", "html.legend.phase")
+        if tcp { out += item("tcp", arrow, "html.legend.tcp") }
+        if arrows, tones.contains(.tls) { out += item("tls", arrow, "html.legend.tls") }
+        if tones.contains(.alert) { out += item("alert", arrow, "html.legend.alert") }
+        if lost { out += item("alert", "<line class=\"arrow lost\" x1=\"2\" y1=\"7\" x2=\"20\" y2=\"7\"/><text class=\"cross\" x=\"17\" y=\"11\">✗</text>", "html.legend.lost") }
+        if dots { out += item(nil, "<circle class=\"dot\" cx=\"17\" cy=\"7\" r=\"4\"/>", "html.legend.mark") }
+        if walk.steps.contains(where: { isPhase($0, walk.trace) }) {
+            out += item(nil, "<rect class=\"band band-0\" x=\"0\" y=\"0\" width=\"34\" height=\"14\"/>", "html.legend.phase")
+        }
         out += item(nil, "<rect class=\"current-swatch\" x=\"0\" y=\"0\" width=\"34\" height=\"14\"/>", "html.legend.current")
-        out += "<li>\(say("html.legend.flags"))</li>\n<li>\(say("html.legend.time"))</li>\n"
+        if tcp { out += "<li>\(say("html.legend.flags"))</li>\n" }
+        out += "<li>\(say("html.legend.time"))</li>\n"
         return out + "</ul>\n</figcaption>\n"
     }
 }

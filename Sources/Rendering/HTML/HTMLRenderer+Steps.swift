@@ -62,6 +62,7 @@ extension HTMLRenderer {
                     out += bytes(message, step: number)
                 }
             }
+            out += records(step.records, step: number)
             if let ownTable { out += ownTable }
             out += "</section>\n"
         }
@@ -169,8 +170,31 @@ extension HTMLRenderer {
         }
         if !page.tryNext.isEmpty {
             out += "<h3>\(say("lesson.tryNext"))</h3>\n<ul class=\"try\">\n"
-            out += page.tryNext.map { "<li>\(HTMLText.escaped($0))</li>\n" }.joined() + "</ul>\n"
+            out += page.tryNext.map { "<li>\(linkingLessons(HTMLText.escaped($0), page.pages))</li>\n" }.joined() + "</ul>\n"
         }
-        return out
+        return out + courseLinks(page)
+    }
+
+    /// `text` (escaped HTML) with every lesson name that has a page (`ats/http-exception`) made a link to it.
+    func linkingLessons(_ text: String, _ pages: [String: String]) -> String {
+        guard !pages.isEmpty else { return text }
+        return text.replacing(/(^|[^A-Za-z0-9\/-])([a-z0-9-]+\/[a-z0-9-]+)(?![A-Za-z0-9\/-])/) { match in
+            let before = String(match.output.1), name = String(match.output.2)
+            guard let href = pages[name] else { return before + name }
+            return before + "<a href=\"\(HTMLText.escaped(HTMLIndexPage.relativeURL(href)))\">\(name)</a>"
+        }
+    }
+
+    /// Links to the lessons before and after this one in the course, and to the course's index.
+    func courseLinks(_ page: LessonPage) -> String {
+        guard page.previous != nil || page.next != nil else { return "" }
+        var out = "<nav class=\"course\" aria-label=\"\(say("html.course.label"))\"><ul>\n"
+        if let p = page.previous {
+            out += "<li><a rel=\"prev\" href=\"\(HTMLText.escaped(HTMLIndexPage.relativeURL(p.href)))\">\(say("html.course.previous", ["title": p.title]))</a></li>\n"
+        }
+        if let n = page.next {
+            out += "<li><a rel=\"next\" href=\"\(HTMLText.escaped(HTMLIndexPage.relativeURL(n.href)))\">\(say("html.course.next", ["title": n.title]))</a></li>\n"
+        }
+        return out + "</ul></nav>\n"
     }
 }

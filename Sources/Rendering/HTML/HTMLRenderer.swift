@@ -28,7 +28,8 @@ public struct HTMLRenderer: Sendable {
     /// built-in run's one-line description, `page` a lesson's title, description and checks.
     public func page(name: String, trace: Trace, summary: String? = nil, lesson page: LessonPage? = nil) -> String {
         // The walkthrough at a width no line reaches: the browser wraps, not the renderer.
-        let walk = Walkthrough(title: name, trace: trace, width: 100_000, page: page, about: summary, explanations: explanations)
+        let walk = Walkthrough(title: name, trace: trace, width: 100_000, page: page, about: summary, explanations: explanations,
+                               surface: .page)
         var html = "<!DOCTYPE html>\n<html lang=\"\(explanations.language.tag)\" class=\"nojs\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         // Nothing may be fetched: no script, style, font, image or frame from anywhere.
@@ -68,6 +69,7 @@ public struct HTMLRenderer: Sendable {
             out += "<h1>\(HTMLText.escaped(page.title))</h1>\n"
             let kind = CatalogueKey.lessonKind(page.kind).flatMap { explanations($0) } ?? page.kind
             out += "<p class=\"subtitle\">\(say("lesson.header", ["name": page.name, "kind": kind]))</p>\n"
+            out += courseLinks(page)
         } else {
             out += "<h1>\(say("html.title", ["name": name]))</h1>\n"
             if let summary { out += "<p class=\"subtitle\">\(HTMLText.escaped(summary))</p>\n" }

@@ -175,7 +175,7 @@ enum HTMLScript {
       });
       window.addEventListener('hashchange', function () {
         var n = stepFromHash();
-        if (n !== null) { show(n, false); }
+        if (n !== null) { show(n, false); settle(); }
       });
       // Print: every bytes table open; back as it was afterwards.
       var opened = [];
@@ -189,8 +189,24 @@ enum HTMLScript {
       window.addEventListener('afterprint', function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
       var start = stepFromHash();
       show(start === null ? 0 : start, start !== null);
-      // A #step-N link opens that step in place; the page itself stays at its top.
-      if (start !== null) { window.scrollTo(0, 0); }
+      // A #step-N link opens that step in place, with the column heads and the step's heading in
+      // view: a wide page stays at its top (the ladder beside the step); on a narrow one (the step
+      // above the ladder) the step's panel starts just below the controls. Done again once the page
+      // has loaded, since the browser scrolls to the fragment's element by itself.
+      function settle() {
+        var controls = document.querySelector('nav.controls');
+        var panel = document.getElementById('panel');
+        if (window.matchMedia('(max-width: 1000px)').matches && panel && controls) {
+          window.scrollTo(0, Math.max(0, panel.getBoundingClientRect().top + window.pageYOffset - controls.offsetHeight));
+        } else {
+          window.scrollTo(0, 0);
+        }
+      }
+      if (start !== null) {
+        if ('scrollRestoration' in history) { history.scrollRestoration = 'manual'; }
+        settle();
+        window.addEventListener('load', function () { setTimeout(settle, 0); });
+      }
     })();
 
     """#

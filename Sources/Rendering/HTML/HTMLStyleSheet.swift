@@ -14,8 +14,8 @@ enum HTMLStyleSheet {
     html:lang(zh-Hans){font-family:"Noto Sans CJK SC","Source Han Sans SC","PingFang SC","Hiragino Sans GB","Microsoft YaHei",system-ui,sans-serif;line-height:1.6}
     :lang(zh-Hans) code,:lang(zh-Hans) pre,:lang(zh-Hans) .facts,:lang(zh-Hans) .fields,:lang(zh-Hans) .label,:lang(zh-Hans) .time,:lang(zh-Hans) .head{
     font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Liberation Mono","Noto Sans Mono CJK SC","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",monospace}
-    .skip{position:absolute;left:-999px;top:0;background:var(--accent);color:#fff;padding:.4rem .8rem}
-    .skip:focus{left:.5rem;z-index:10}
+    .skip{position:absolute;left:.5rem;top:0;transform:translateY(-120%);background:var(--accent);color:#fff;padding:.4rem .8rem}
+    .skip:focus{transform:none;z-index:10}
     header.top h1{font-size:1.5rem;margin:1rem 0 .2rem}
     .subtitle{margin:.1rem 0;color:var(--muted)}
     .about{margin:.1rem 0 .6rem;color:var(--muted);font-size:.9rem}
@@ -27,9 +27,11 @@ enum HTMLStyleSheet {
     #position{font-weight:600;min-width:9em}
     :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
     .layout{display:grid;grid-template-columns:minmax(0,800px) minmax(320px,1fr);gap:1.2rem;align-items:start;margin-top:.8rem}
-    .ladder-pane{margin:0}
+    .ladder-pane{margin:0;min-width:0}.panel{min-width:0}
     .ladder-scroll{max-height:calc(100vh - 9rem);overflow:auto;border:1px solid var(--line);border-radius:.3rem}
     #ladder{display:block;max-width:none}
+    .ladder-heads{display:block;position:sticky;top:0;z-index:2;margin-bottom:-34px}
+    .ladder-heads rect{fill:var(--paper)}
     .panel{position:sticky;top:3.4rem;max-height:calc(100vh - 4rem);overflow:auto;padding-right:.3rem}
     .band-0{fill:var(--band0)}.band-1{fill:var(--band1)}
     .rail{stroke:#8a8a8a;stroke-width:1.2}
@@ -39,8 +41,8 @@ enum HTMLStyleSheet {
     .row:hover .hit{fill:#0b4fa814}
     .row.current .hit,.current-swatch{fill:var(--current)}
     .row:focus{outline:none}.row:focus .hit{stroke:var(--accent);stroke-width:2}
-    .label{font-size:11px;fill:var(--plain)}.label.m{text-anchor:middle}.label.e{text-anchor:end}
-    .time{font-size:10px;fill:var(--muted);text-anchor:end}
+    .label{font-size:12px;fill:var(--plain)}.label.m{text-anchor:middle}.label.e{text-anchor:end}
+    .time{font-size:12px;fill:var(--muted);text-anchor:end}
     .arrow{stroke:var(--plain);stroke-width:1.6}
     .arrow.lost{stroke-dasharray:5 3}
     .cross{font-size:13px;font-weight:700;fill:var(--alert)}
@@ -78,11 +80,21 @@ enum HTMLStyleSheet {
     details.bytes summary{cursor:pointer;font-weight:600;color:var(--accent)}
     .hint{font-size:.85rem;color:var(--muted)}
     .fields-scroll{overflow-x:auto}
-    .fields{font-size:.78rem}
-    .fields td.x{overflow-wrap:anywhere;min-width:12em}
-    .fields td.o{text-align:right;color:var(--muted)}
-    .d0 .f{padding-left:.4em}.d1 .f{padding-left:1.5em}.d2 .f{padding-left:2.6em}.d3 .f{padding-left:3.7em}.d4 .f{padding-left:4.8em}
-    .d5 .f{padding-left:5.9em}.d6 .f{padding-left:7em}.d7 .f{padding-left:8.1em}.d8 .f{padding-left:9.2em}.d9 .f{padding-left:10.3em}
+    .fields{font-size:.78rem;display:block;width:100%}
+    .fields thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+    .fields tbody{display:block}
+    .fields tr{display:grid;grid-template-columns:3.4em minmax(0,1fr);border-bottom:1px solid var(--line)}
+    .fields td{border:0;padding:.05rem .35rem}
+    .fields td.o{grid-row:1/span 3;text-align:right;color:var(--muted)}
+    .fields td.f{font-weight:600;overflow-wrap:anywhere}
+    .fields td.v,.fields td.x{grid-column:2;overflow-wrap:anywhere}
+    .fields td.x{color:var(--muted)}
+    .d0 :is(.f,.v,.x){padding-left:.4em}.d1 :is(.f,.v,.x){padding-left:1.2em}.d2 :is(.f,.v,.x){padding-left:2em}.d3 :is(.f,.v,.x){padding-left:2.8em}
+    .d4 :is(.f,.v,.x){padding-left:3.6em}.d5 :is(.f,.v,.x){padding-left:4.4em}.d6 :is(.f,.v,.x){padding-left:5.2em}.d7 :is(.f,.v,.x){padding-left:6em}
+    .d8 :is(.f,.v,.x){padding-left:6.8em}.d9 :is(.f,.v,.x){padding-left:7.6em}
+    ul.calc{padding-left:1.1rem;font-size:.85rem;overflow-wrap:anywhere}
+    ul.calc li{margin:.2rem 0}
+    .knowledge-now{overflow-x:auto}
     .fields tr.group td{background:#f4f6f8}
     .fields tr.hl td{background:var(--current)}
     .note{display:block;color:var(--alert)}
@@ -97,10 +109,14 @@ enum HTMLStyleSheet {
     .link.bad h4{color:var(--alert)}
     .key{margin:.1rem 0;font-style:italic}
     .hashes{font-size:.8rem;margin:.2rem 0}.hashes dd{margin:0 0 .2rem 1rem;overflow-wrap:anywhere}
+    nav.course ul{list-style:none;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;padding:0;margin:.3rem 0}
+    ol.course li{margin:.35rem 0}.start{background:var(--current);padding:0 .3em;border-radius:.2rem}
+    .summary{color:var(--muted);font-size:.9rem}
     footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
     .noscript{background:#fff4d6;padding:.4rem .6rem}
-    @media (max-width:1000px){.layout{grid-template-columns:1fr}.panel{position:static;max-height:none}
-    .ladder-scroll{max-height:50vh}#ladder{width:100%;height:auto}.keys{display:none}}
+    @media (max-width:1000px){.layout{grid-template-columns:minmax(0,1fr)}.panel{order:-1;position:static;max-height:45vh;border-bottom:1px solid var(--line)}
+    .ladder-scroll{max-height:45vh}.keys{display:none}.legend ul{columns:1}
+    .knowledge{font-size:.8rem}.knowledge th,.knowledge td{padding:.15rem .3rem;overflow-wrap:anywhere}}
     body.slides{max-width:none;font-size:1.55rem}
     .slides .layout{grid-template-columns:minmax(0,1fr)}
     .slides .panel{order:-1;position:static;max-height:none}

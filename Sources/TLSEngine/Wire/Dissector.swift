@@ -25,9 +25,11 @@ public struct Dissector: Sendable {
         self.encryptThenMAC = encryptThenMAC
     }
 
-    /// Dissects a stream of records.
-    public func dissectRecords(_ bytes: [UInt8]) -> Dissection {
+    /// Dissects a stream of records. `protected`: the stream starts after its sender's
+    /// ChangeCipherSpec, so every record's fragment is protected (RFC 5246 §6.2.3).
+    public func dissectRecords(_ bytes: [UInt8], protected: Bool = false) -> Dissection {
         let session = DissectionSession(bytes: bytes, context: context, cipherSuite: cipherSuite, encryptThenMAC: encryptThenMAC)
+        session.encrypted = protected
         session.records()
         return Dissection(fields: session.cursor.fields, reassembled: session.reassembled)
     }
