@@ -37,7 +37,11 @@ struct RenderOptions: ParsableArguments {
 
     /// What `runAndPrint` prints, as lines.
     func lines(for name: String, width: Int = 100, color: Bool = false) throws -> [String] {
-        let resolved = try ResolvedRun.resolve(name, seed: try seedChoice())
+        // A lesson comparing handlers prints every handler's run in file order (`NAME#HANDLER`: one).
+        try ResolvedRun.resolve(name, seed: try seedChoice()).variants.flatMap { try lines(for: $0, width: width, color: color) }
+    }
+
+    func lines(for resolved: ResolvedRun, width: Int, color: Bool) throws -> [String] {
         let (trace, page) = resolved.play(explanations: language.explanations)
         var lines: [String]
         switch format {

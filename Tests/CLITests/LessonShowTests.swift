@@ -34,7 +34,10 @@ struct LessonShowTests {
         #expect(text.contains("What this lesson showed"), "\(file): ends with what it showed")
         let showed = text.components(separatedBy: "What this lesson showed").last ?? ""
         #expect(!showed.split(separator: "\n").contains { $0.hasPrefix("FAIL") }, "\(file): every expectation holds")
-        #expect(text.contains("\(scenario.expectations.count) of \(scenario.expectations.count) expectations hold"))
+        // A file comparing handlers shows each handler's run with its own expectations, in file order.
+        for count in scenario.handlers.isEmpty ? [scenario.expectations.count] : scenario.handlers.map(\.expectations.count) {
+            #expect(text.contains("\(count) of \(count) expectations hold"), "\(file)")
+        }
         for line in lines { #expect(DisplayWidth.columns(line) <= 100, "\(file): too wide: \(line)") }
         switch scenario.kind {
         case "tcp":
@@ -65,6 +68,16 @@ struct LessonShowTests {
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(file): \(line.prefix(80))")
         }
         for o in objects { #expect(o["t"] != nil && o["actor"] != nil && o["event"] != nil) }
+        // A file comparing handlers prints one whole stream per handler, each opening with its lesson object.
+        let starts = objects.indices.filter { objects[$0]["event"] as? String == "lesson" }
+        for (i, start) in starts.enumerated() where starts.count > 1 {
+            try Self.checkJSONStream(Array(objects[start ..< (i + 1 < starts.count ? starts[i + 1] : objects.count)]), file: file)
+        }
+        if starts.count == 1 { try Self.checkJSONStream(objects, file: file) }
+        #expect(starts.count == max(1, try ScenarioParser.parse(contentsOf: file).handlers.count), "\(file): one lesson object per run")
+    }
+
+    static func checkJSONStream(_ objects: [[String: Any]], file: String) throws {
         #expect(objects.first?["event"] as? String == "lesson")
         #expect(objects.last?["event"] as? String == "summary")
         let checks = objects.filter { $0["event"] as? String == "expectation" }
