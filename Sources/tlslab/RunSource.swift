@@ -1,4 +1,5 @@
 import TLSCrypto
+import Languages
 import Foundation
 import HTTP2
 import PKI
@@ -180,6 +181,15 @@ struct ResolvedRun {
             problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
             tryNext: tryNext, isDemo: !scenario.isChecked)
         return (trace, page)
+    }
+
+    /// The lesson after this one in the course (`tlslab lessons --path`), or for a built-in run the
+    /// course's first lesson: name and title in `language` (nil without a library, or after the last).
+    func nextInCourse(language: Language) -> (name: String, title: String)? {
+        guard let path = LessonLibrary.locate()?.catalogue.path, !path.isEmpty else { return nil }
+        guard scenario != nil else { return (path[0].name, path[0].title(for: language)) }
+        guard let i = path.firstIndex(where: { $0.name == name }), i + 1 < path.count else { return nil }
+        return (path[i + 1].name, path[i + 1].title(for: language))
     }
 
     /// A `reason_includes` value names a step by its identifier (`ats.notForwardSecret`): the steps of

@@ -204,7 +204,7 @@ struct LessonShowTests {
             let name = ScenarioCheck.name(of: String(file.dropFirst(Self.library.count + 1)))
             #expect(all.stdout.contains(name), "\(name) listed")
         }
-        #expect(all.stdout.contains("tcp/old-duplicate-syn") && all.stdout.contains("built-in"))
+        #expect(all.stdout.contains("tcp/old-duplicate-syn") && all.stdout.contains("Built-in runs"))
         let tcp = try CLI.run(["lessons", "tcp"], environment: env)
         let tcpLessons = Self.lessonFiles.filter { $0.contains("/Scenarios/tcp/") }
         #expect(tcpLessons.count >= 14)
@@ -218,14 +218,16 @@ struct LessonShowTests {
         let none = try CLI.run(["lessons", "zzzz-no-such-word"], environment: env)
         #expect(none.status == 2)
         let path = try CLI.run(["lessons", "--path"], environment: env)
-        let topics = path.stdout.split(separator: "\n").compactMap { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+        // One numbered line per lesson, name first (a long title continues on indented lines).
+        let numbered = path.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        let topics = numbered.compactMap { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { String($0.prefix { $0 != "/" }) }
         }
         var order: [String] = []
         for t in topics where order.last != t { order.append(t) }
         #expect(order == LessonCatalogue.topicOrder, "\(order)")
         #expect(path.stdout.split(separator: "\n").first?.contains("tcp/three-way-handshake") == true)
-        #expect(path.stdout.split(separator: "\n").count == Self.lessonFiles.count)
+        #expect(numbered.count == Self.lessonFiles.count)
     }
 
     @Test func fullPrintsSecretsUnshortened() throws {
