@@ -24,6 +24,16 @@ struct TerminalPolishTests {
         #expect(throws: (any Error).self) { _ = try RenderOptions.parse(["--color", "sometimes"]) }
     }
 
+    /// `run --color always` colours even when piped (the attacker magenta, alerts red); `never` and a
+    /// pipe with `auto` print none.
+    @Test func runHonoursTheColourOption() throws {
+        let always = try CLI.run(["run", "mitm", "--color", "always"])
+        #expect(always.stdout.contains("\u{1B}[35m") && always.stdout.contains("\u{1B}[36m"))
+        for arguments in [["run", "mitm", "--color", "never"], ["run", "mitm"]] {
+            #expect(!(try CLI.run(arguments, environment: ["TERM": "xterm-256color"]).stdout.contains("\u{1B}[")), "\(arguments)")
+        }
+    }
+
     static func walk(_ run: String, color: Bool) throws -> Walkthrough {
         let resolved = try ResolvedRun.resolve(run, seed: .unspecified)
         let (trace, page) = resolved.play()
