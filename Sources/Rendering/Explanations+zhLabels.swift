@@ -221,7 +221,7 @@ extension Explanations {
         "cli.help.examples": "在终端里直接运行 `tlslab` 会开始默认运行（RSA 密钥交换，单向认证）的逐步演示；输出被管道或重定向时，则打印整个运行。\n\n示例：\n  tlslab                       逐步演示：n 或 Enter 下一步，? 查看按键\n  tlslab lessons               按课程顺序列出所有课\n  tlslab walkthrough tcp/three-way-handshake\n  tlslab run ecdhe --lang zh   用中文打印一个内置运行\n  tlslab check Scenarios/      检查每一课的预期\n  tlslab export rsa --pcap rsa.pcap --keylog rsa.keys",
         "cli.lessons.builtIn": "内置运行（tlslab list；用 tlslab run NAME 或 tlslab walkthrough NAME 查看）：",
         "cli.lessons.demo": "（演示）",
-        "cli.lessons.tally": "{directory} 中共 {lessons} 节课，另有 {runs} 个内置运行；`tlslab lessons --path` 按课程顺序列出",
+        "cli.lessons.tally": "{directory} 中共 {lessons} 节课（按课程顺序），另有 {runs} 个内置运行；`tlslab lessons --path` 为各课编号",
         "cli.check.fail": "FAIL {name}：{key}：预期 {expected}，实际 {actual}",
         "cli.check.missing": "INVALID {path}：没有这个文件或目录",
         "run.title": "TLSLab — {name}：{summary}",
