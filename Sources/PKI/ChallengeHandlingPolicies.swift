@@ -60,4 +60,13 @@ public enum ChallengeHandlingPolicies {
                                              reasons: [.imageDownloaderNoCredential])
         }
     }
+
+    /// A handler that answers every ServerTrust challenge with `disposition` and evaluates nothing
+    /// itself: `useCredential` with a credential made from the challenge's trust (URLCredential(trust:)),
+    /// `performDefaultHandling` (the system evaluates the trust for the host), or
+    /// `cancelAuthenticationChallenge` (the request is cancelled whatever the chain).
+    public static func fixedAnswer(_ disposition: ChallengeDisposition, trust: ServerTrust, host: String) -> ChallengeOutcome {
+        ChallengeResolver.resolve(method: .serverTrust, disposition: disposition, trust: trust, host: host,
+                                  reasons: [.fixedAnswer(disposition)])
+    }
 }

@@ -28,6 +28,7 @@ extension TrustReason {
         case .bundledEvaluation: return "bundledEvaluation"
         case .bundledProceeds: return "bundledProceeds"
         case .bundledCancels: return "bundledCancels"
+        case .fixedAnswer(let d): return "fixedAnswer." + d.rawValue
         case .serverTrustCredentialUsed: return "serverTrustCredentialUsed"
         case .defaultHandling: return "defaultHandling"
         case .defaultHandlingWithoutTrust: return "defaultHandlingWithoutTrust"
@@ -56,6 +57,7 @@ extension TrustReason {
         "webContainerTrustsAny", "webContainerOtherChallenge", "imageDownloaderAllowsInvalid", "imageDownloaderDefault",
         "imageDownloaderOwnCredential", "imageDownloaderNoCredential", "appIdentity.yes", "appIdentity.no",
         "bundledAnchors.only", "bundledAnchors.plusSystem", "bundledEvaluation", "bundledProceeds", "bundledCancels",
+        "fixedAnswer.useCredential", "fixedAnswer.performDefaultHandling", "fixedAnswer.cancelAuthenticationChallenge",
         "serverTrustCredentialUsed", "defaultHandling", "defaultHandlingWithoutTrust", "clientCredentialUsed",
         "clientCredentialUsed.empty", "clientCertificateDefaultHandling", "cancelled", "protectionSpaceRejected",
         "disposition.continues", "disposition.aborted", "keyUnusable.server", "keyUnusable.client",

@@ -30,6 +30,9 @@ public enum ChallengeHandler: Sendable, Equatable {
     case imageDownloader(allowInvalidSSLCertificates: Bool)
     /// A delegate anchoring the trust to `certificates` bundled certificates (plus the system's unless `anchorsOnly`).
     case bundledAnchor(certificates: Int, anchorsOnly: Bool)
+    /// A handler that answers every ServerTrust challenge with one disposition, without evaluating
+    /// anything itself (a lesson's `handlers`: the three answers side by side).
+    case fixedAnswer(ChallengeDisposition)
 }
 
 /// One step of a certificate decision made by an app policy, the URL loading system or a server's
@@ -75,6 +78,8 @@ public enum TrustReason: Sendable, Equatable {
     case bundledEvaluation(host: String, EvaluationSummary)
     /// Proceed or Unspecified → useCredential; anything else → cancelAuthenticationChallenge.
     case bundledProceeds, bundledCancels
+    /// A handler that always answers with this disposition (``ChallengeHandler/fixedAnswer(_:)``).
+    case fixedAnswer(ChallengeDisposition)
 
     // MARK: The URL loading system (ChallengeResolver)
     /// UseCredential for the server trust: the server is accepted.

@@ -201,8 +201,11 @@ extension Explanations {
         "cli.export.wroteKeylog": "wrote {file}: {count} session(s)",
         "cli.export.wrotePKI": "wrote {files} into {directory}",
         "cli.export.nothingOnTheWire": "'{name}' sends nothing on the wire ({kind} lessons decide or compute without segments): nothing to export; use `tlslab run {name}`",
+        "cli.help.color": "Colour the ladder by kind (TCP, TLS, alert, attacker) and make the walkthrough's current row bold: auto (only on a terminal that supports it, and not when NO_COLOR is set), always or never.",
+        "cli.help.examples": "Bare `tlslab` starts the walkthrough of the default run (RSA key exchange, one-way authentication) on a terminal; piped, it prints the run.\n\nExamples:\n  tlslab                       the walkthrough (n: next step, ?: keys)\n  tlslab lessons               every lesson, in course order\n  tlslab walkthrough tcp/three-way-handshake\n  tlslab run ecdhe --lang zh   a built-in run, printed in Chinese\n  tlslab check Scenarios/      check every lesson\n  tlslab export rsa --pcap rsa.pcap --keylog rsa.keys",
+        "cli.lessons.builtIn": "Built-in runs (tlslab list; show one with tlslab run NAME or tlslab walkthrough NAME):",
         "cli.lessons.demo": " (demo)",
-        "cli.lessons.tally": "{lessons} lessons in {directory}, {runs} built-in runs; `tlslab lessons --path` for the course order",
+        "cli.lessons.tally": "{lessons} lessons in {directory}, in course order, {runs} built-in runs; `tlslab lessons --path` numbers the lessons",
         "cli.check.fail": "FAIL {name}: {key}: expected {expected}, got {actual}",
         "cli.check.missing": "INVALID {path}: no such file or directory",
         // The title of a built-in run (`tlslab run NAME`) and its one-line summary.

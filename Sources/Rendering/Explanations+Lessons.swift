@@ -19,6 +19,8 @@ extension Explanations {
         "lesson.problem": "FAIL  {key}: {actual}",
         "lesson.tally": "{passed} of {total} expectations hold.",
         "lesson.tryNext": "Try next",
+        "lesson.handler.title": "{title} — handler {index} of {count}: {name}",
+        "lesson.handler.next": "The next handler of this lesson: tlslab walkthrough {lesson}#{name}",
         "lesson.nothing": "nothing",
         // Statistics.
         "stats.firstByte": "round trips before the first response byte: {firstByte} (of {total} in the whole exchange, the close included)",

@@ -43,6 +43,13 @@ extension Explanations {
         case let .bundledEvaluation(host, chain): return ("trust.bundledEvaluation", ["host": host, "result": outcome(chain)])
         case .bundledProceeds: return ("trust.bundledProceeds", [:])
         case .bundledCancels: return ("trust.bundledCancels", [:])
+        case .fixedAnswer(let disposition):
+            switch disposition {
+            case .useCredential: return ("trust.fixedAnswer.useCredential", [:])
+            case .performDefaultHandling: return ("trust.fixedAnswer.performDefaultHandling", [:])
+            case .cancelAuthenticationChallenge: return ("trust.fixedAnswer.cancelAuthenticationChallenge", [:])
+            case .rejectProtectionSpace: return ("trust.protectionSpaceRejected", [:])
+            }
         case .serverTrustCredentialUsed: return ("trust.serverTrustCredentialUsed", [:])
         case let .defaultHandling(host, chain): return ("trust.defaultHandling", ["host": host, "result": outcome(chain)])
         case .defaultHandlingWithoutTrust: return ("trust.defaultHandlingWithoutTrust", [:])
@@ -75,6 +82,7 @@ extension Explanations {
         case .imageDownloader(let allow): return say("handler.imageDownloader", ["allow": yesNo(allow)])
         case let .bundledAnchor(count, only):
             return say(only ? "handler.bundledAnchor" : "handler.bundledAnchor.plusSystem", ["count": "\(count)"])
+        case .fixedAnswer(let disposition): return say("handler.fixedAnswer", ["disposition": disposition.rawValue])
         }
     }
 
@@ -229,6 +237,9 @@ extension Explanations {
         "trust.bundledEvaluation": "SecTrustEvaluate (SSL policy, host {host}) → {result}",
         "trust.bundledProceeds": "Proceed or Unspecified: useCredential with a credential for the trust",
         "trust.bundledCancels": "neither Proceed nor Unspecified: cancelAuthenticationChallenge",
+"trust.fixedAnswer.useCredential": "the handler answers UseCredential with a credential made from the challenge's own trust (URLCredential(trust:)) and evaluates nothing itself: Apple's documentation leaves the evaluation of that trust to the handler, so whatever chain the server sends is accepted — a man in the middle's included",
+        "trust.fixedAnswer.performDefaultHandling": "the handler answers PerformDefaultHandling: the challenge is handled as though the delegate method were not implemented, so the system evaluates the server's trust (a chain to an anchor in the trust store, the host name)",
+        "trust.fixedAnswer.cancelAuthenticationChallenge": "the handler answers CancelAuthenticationChallenge: the entire request is cancelled, whatever the chain, and URLSession completes the task with NSURLErrorCancelled (−999)",
         "trust.serverTrustCredentialUsed": "UseCredential with the server trust: the server is accepted",
         "trust.defaultHandling": "PerformDefaultHandling: system evaluation for {host} → {result}",
         "trust.defaultHandlingWithoutTrust": "PerformDefaultHandling without a server trust: fails",
@@ -254,6 +265,7 @@ extension Explanations {
         "handler.webContainer": "the hybrid web container",
         "handler.imageDownloader": "image downloader (allowInvalidSSLCertificates {allow})",
         "handler.bundledAnchor": "a delegate anchoring the trust to {count} bundled certificate(s)",
+"handler.fixedAnswer": "a handler that answers every ServerTrust challenge with {disposition}",
         "handler.bundledAnchor.plusSystem": "a delegate anchoring the trust to {count} bundled certificate(s) plus the system anchors",
         "af.v251ModeNone": "AFNetworking 2.5.1: pinning mode none returns YES without evaluating the chain (AFNetworking issue #2590), so a man in the middle's self-signed certificate is accepted too",
         "af.mustUsePinning.modeNone": "step 1: domain given, allowInvalidCertificates and validatesDomainName are YES, and mode is none: \"In order to validate a domain name for self signed certificates, you MUST use pinning.\" → NO. Why: with allowInvalidCertificates YES the chain need not lead to a trusted anchor, so the certificate may be self-signed or from a CA nobody trusts — and anyone can make such a certificate for any name. A host-name check on it would prove only that the certificate spells the name, not that the server holds a key anyone vouched for. A pin, a certificate or key the app already holds, is what ties an unvouched certificate to the real server; without one the name check would be false reassurance, so AFNetworking refuses the combination.",

@@ -82,6 +82,8 @@ extension Explanations {
         "walk.state.listenAgain": "LISTEN again: this half-open connection came from a passive OPEN, so on the RST (or a SYN in its window) the {actor} forgets the peer and returns to LISTEN instead of closing; the port stays open for the next SYN (RFC 9293 §3.10.7.4).",
         "walk.state.synSent": "SYN-SENT: the {actor} asks to open the connection (an active OPEN): it sends its SYN and waits for the SYN-ACK.",
         "walk.state.synReceived": "SYN-RECEIVED: the {actor} has received a SYN; it answers with SYN-ACK and waits for the ACK of its own SYN.",
+        "walk.next.lesson": "Next in the course: tlslab walkthrough {name} — {title}",
+        "walk.next.course": "Next: the lessons, in course order (tlslab lessons); the first is tlslab walkthrough {name} — {title}",
         "walk.state.established": "ESTABLISHED: the {actor} has seen its own SYN acknowledged and knows the {peer}'s initial sequence number, so it can now send and receive data.",
         "walk.state.finWait1": "FIN-WAIT-1: the {actor} has nothing more to send: it sends its FIN and waits for it to be acknowledged.",
         "walk.state.finWait2": "FIN-WAIT-2: the {actor}'s FIN is acknowledged; it waits for the {peer}'s FIN — until then the {peer} may still send data (a half-close).",

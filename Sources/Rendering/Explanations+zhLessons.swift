@@ -19,6 +19,8 @@ extension Explanations {
         "lesson.problem": "失败  {key}：{actual}",
         "lesson.tally": "{total} 项预期中有 {passed} 项成立。",
         "lesson.tryNext": "接下来试试",
+        "lesson.handler.title": "{title}——第 {index} 个处理器（共 {count} 个）：{name}",
+        "lesson.handler.next": "本课的下一个处理器：tlslab walkthrough {lesson}#{name}",
         "lesson.nothing": "无",
         // Statistics.
         "stats.firstByte": "收到第一个响应字节之前的往返次数：{firstByte}（整个交换共 {total} 次，包括关闭连接）",

@@ -75,6 +75,8 @@ extension Explanations {
         "walk.state.listenAgain": "再次进入 LISTEN：这条半开连接是被动打开的，所以收到 RST（或窗口内的 SYN）时，{actor}忘掉对方、回到 LISTEN，而不是关闭连接；端口仍然开着，等待下一个 SYN（RFC 9293 §3.10.7.4）。",
         "walk.state.synSent": "SYN-SENT：{actor}请求建立连接（主动 OPEN）：它发出自己的 SYN，等待 SYN-ACK。",
         "walk.state.synReceived": "SYN-RECEIVED：{actor}收到了一个 SYN；它用 SYN-ACK 回应，等待对自己 SYN 的 ACK。",
+        "walk.next.lesson": "课程中的下一课：tlslab walkthrough {name}——{title}",
+        "walk.next.course": "接下来：按课程顺序学习各课（tlslab lessons）；第一课是 tlslab walkthrough {name}——{title}",
         "walk.state.established": "ESTABLISHED：{actor}看到自己的 SYN 已被确认，也知道了{peer}的初始序列号，现在可以收发数据了。",
         "walk.state.finWait1": "FIN-WAIT-1：{actor}没有更多数据要发：它发出 FIN，等待对它的确认。",
         "walk.state.finWait2": "FIN-WAIT-2：{actor}的 FIN 已被确认；它等待{peer}的 FIN——在那之前{peer}仍然可以发送数据（半关闭）。",

@@ -147,6 +147,7 @@ extension LadderPrinter {
         case .tcp: code = "36"
         case .tls: code = "32"
         case .alert: code = "31"
+        case .attacker: code = "35"
         case .explanation: code = "2"
         }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"

@@ -29,7 +29,9 @@ struct LadderPrinter: CatalogueWording, Sendable {
         switch entry.form {
         case .row(let time, let mark, let text):
             let rails = mark.to != nil ? rails(from: mark.from, to: mark.to, lost: mark.lost) : rails(at: mark.from)
-            return [lay(first: time + "  " + rails + "  ", text, indent: 0, entry.style)]
+            // Whatever the attacker does is coloured as the attacker's, whatever its kind.
+            let style: LadderEntry.Style = mark.from == .attacker && entry.style != .heading ? .attacker : entry.style
+            return [lay(first: time + "  " + rails + "  ", text, indent: 0, style)]
         case .heading(_, let line):
             return [style(line, entry.style)]
         case .fact(let text, let indent):

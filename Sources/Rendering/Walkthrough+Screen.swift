@@ -39,13 +39,17 @@ extension Walkthrough {
         let available = height - top.count - 2               // the separator and the footer
         let pane = paneLines(cursor, step: step, width: width)
         var ladder: [String] = []
+        // Each ladder line's SGR parameters (nil: plain), applied once the screen is laid out.
+        var tones: [String?] = []
         var currentStart = 0
         var entryStarts: Set<Int> = []
         for i in 0...index {
             if i == index { currentStart = ladder.count }
             entryStarts.insert(ladder.count)
+            let tone = Self.sgr(for: steps[i], current: i == index)
             for (n, line) in steps[i].ladder.enumerated() {
                 ladder.append(fit((i == index && n == 0 ? "▶" : " ") + line, width))
+                tones.append(tone)
             }
         }
         let reserved = min(ladder.count, Self.minimumLadder(available: available))
@@ -66,13 +70,42 @@ extension Walkthrough {
         var start = min(max(0, ladder.count - ladderRows), currentStart)
         while start < currentStart && !entryStarts.contains(start) { start += 1 }
         var visibleLadder = Array(ladder[start..<min(ladder.count, start + ladderRows)])
+        var visibleTones = Array(tones[start..<min(tones.count, start + ladderRows)])
         if start > 0 {
             // Scrolled: the blank rows go above, so the current step stays next to its explanation.
-            visibleLadder = Array(repeating: "", count: max(0, ladderRows - visibleLadder.count)) + visibleLadder
+            let blank = max(0, ladderRows - visibleLadder.count)
+            visibleLadder = Array(repeating: "", count: blank) + visibleLadder
+            visibleTones = Array(repeating: nil, count: blank) + visibleTones
         }
         visibleLadder += Array(repeating: "", count: max(0, ladderRows - visibleLadder.count))
         let lines = top + visibleLadder + [String(repeating: "─", count: width)] + shown
-        return Painted(lines: pad(lines, width: width, height: height - 1) + [footer], maximumScroll: maximumScroll)
+        var painted = pad(lines, width: width, height: height - 1) + [footer]
+        if color {
+            for (offset, tone) in visibleTones.enumerated() {
+                guard let tone, top.count + offset < painted.count, !painted[top.count + offset].isEmpty else { continue }
+                painted[top.count + offset] = "\u{1B}[\(tone)m" + painted[top.count + offset] + "\u{1B}[0m"
+            }
+        }
+        return Painted(lines: painted, maximumScroll: maximumScroll)
+    }
+
+    /// A ladder row's SGR parameters: its kind's colour — a TCP segment cyan, a TLS message green,
+    /// an alert red, whatever the attacker does magenta — and bold for the current step.
+    static func sgr(for step: Step, current: Bool) -> String? {
+        var codes: [String] = current ? ["1"] : []
+        if let mark = step.mark {
+            if mark.from == .attacker {
+                codes.append("35")
+            } else {
+                switch mark.tone {
+                case .tcp: codes.append("36")
+                case .tls: codes.append("32")
+                case .alert: codes.append("31")
+                case .plain: break
+                }
+            }
+        }
+        return codes.isEmpty ? nil : codes.joined(separator: ";")
     }
 
     /// The title line: the step counter always shows; the phase goes first, then the title shortens

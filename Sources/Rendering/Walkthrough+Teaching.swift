@@ -87,8 +87,12 @@ struct StepTeacher {
         case .http2(.frameSent(let f)), .http2(.frameReceived(let f)):
             guard case .rstStream(let code) = f.frame.payload else { return [] }
             return [say(code == HTTP2ErrorCode.refusedStream.rawValue ? "walk.h2.rstStreamRefused" : "walk.h2.rstStream", who)]
-        case .tcp(.connection(_, .stateChanged(_, let to, let cause))):
-            return [stateSentence(to, cause: cause, values: who)]
+        case .tcp(.connection(let id, .stateChanged(_, let to, let cause))):
+            // The other end of this connection is whoever sends from its remote address (an attacker
+            // in the middle has one connection with each side), not "the network".
+            var values = who
+            if event.peer == nil, let remote = owner[id.remote.address], remote != event.actor { values["peer"] = party(remote) }
+            return [stateSentence(to, cause: cause, values: values)]
         case .tls(.alertSent(let alert, _)) where alert.alertDescription == .closeNotify:
             return [say("walk.tls.closeNotify", who)]
         case .tls(.handshakeCompleted):

@@ -71,6 +71,9 @@ public struct Walkthrough: Sendable {
     public let document: RunDocument
     /// False for a lesson without a ladder (an ATS decision): no column header.
     let hasLadder: Bool
+    /// Colour the ladder by kind (TCP, TLS, alert, the attacker's rows) and make the current row
+    /// bold (SGR codes added after every width is measured). Off unless the terminal supports it.
+    public var color = false
 
     /// Cuts `trace` into steps: the opening, every event that the text renderer draws at the
     /// normal level, a summary where each phase ends, and the outcome. `width` is the screen width.
@@ -81,8 +84,11 @@ public struct Walkthrough: Sendable {
     /// HTML page (its own controls, the ladder beside the explanation); the opening speaks of it.
     public enum Surface: Sendable { case terminal, page }
 
+    /// `next` is the lesson after this one in the course (name and title): the last step points to
+    /// it when the lesson has no `try_next` of its own (a built-in run: where the course starts).
     public init(title: String, trace: Trace, width: Int, page: LessonPage? = nil, fullValues: Bool = false,
-                about: String? = nil, explanations: Explanations = .english, surface: Surface = .terminal) {
+                about: String? = nil, explanations: Explanations = .english, surface: Surface = .terminal,
+                next: (name: String, title: String)? = nil) {
         self.title = title
         self.trace = trace
         hasLadder = !trace.isATSDecision
@@ -147,6 +153,13 @@ public struct Walkthrough: Sendable {
                 steps.append(Step(kind: .closing, eventIndex: last, ladder: [head], detail: rest, detailWithBytes: rest,
                                   label: normal.say("lesson.showed"), lines: rest.map { LadderEntry.line($0) }))
             }
+        }
+        // What to try next: the lesson's own try_next is in its footer; otherwise the next lesson.
+        if let next, page?.tryNext.isEmpty ?? true, let closing = steps.indices.last, steps[closing].kind == .closing {
+            let line = normal.say(page == nil ? "walk.next.course" : "walk.next.lesson", ["name": next.name, "title": next.title])
+            steps[closing].detail += ["", line]
+            steps[closing].detailWithBytes += ["", line]
+            steps[closing].lines.append(LadderEntry(.sentence(line, indent: 0), .explanation))
         }
         self.steps = steps
     }

@@ -39,6 +39,7 @@ public struct LessonCatalogue: Sendable {
         "afnetworking": ["mode-none-default", "v2.5.1-accepts-anything", "v2.5.2-no-host-check", "v2.5.2-validates-domain-yes", "certificate-pinning", "public-key-pinning"],
         "ats": ["default-blocks-http", "http-exception", "arbitrary-loads", "arbitrary-loads-with-exception", "tls10-blocked", "tls10-exception",
                 "non-forward-secret-blocked"],
+        "challenge": ["three-dispositions"],
         "mtls": ["success", "missing-client-certificate"],
         "attacks": ["http-plain-cookie", "forward-secrecy-rsa", "forward-secrecy-dhe", "forward-secrecy-ecdhe", "mitm-default-client"],
         "http": ["http10-one-request-per-connection", "keep-alive", "https-cost", "resumption", "resumption-ticket", "pipelining", "http2-multiplexing"],
@@ -136,6 +137,6 @@ extension ScenarioParser {
         var tryNext: [String] = []
         if let next = top["try_next"] { tryNext = try ScenarioReader.tryNext(next) }
         let chinese = try ScenarioReader.chinese(top, tryNext: tryNext)
-        return Header(title: title, description: description, kind: kind, hasExpectations: top.has("expect"), chinese: chinese)
+        return Header(title: title, description: description, kind: kind, hasExpectations: top.has("expect") || top.has("handlers"), chinese: chinese)
     }
 }

@@ -60,6 +60,7 @@ extension TLSWorld {
         case .afnetworking(let p, _): trustPolicy = .afNetworking(p)
         case .challengeMode(let mode): trustPolicy = .challengeMode(mode)
         case .webContainer: trustPolicy = .webContainer
+        case .fixedAnswer(let disposition): trustPolicy = .fixedAnswer(disposition)
         case .imageDownloader(let allow): trustPolicy = .imageDownloader(allowInvalidSSLCertificates: allow)
         case .bundledAnchor(let names, let only):
             trustPolicy = .bundledAnchor(names.compactMap { certificates[$0]?.certificate }, anchorsOnly: only)

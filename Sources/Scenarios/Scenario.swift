@@ -20,6 +20,11 @@ public struct Scenario {
     /// The lesson's Chinese title, description and try_next lines (`title_zh`, `description_zh`,
     /// `try_next_zh`); nil for a file without them. ``title(for:)`` and its siblings pick a language.
     public var chinese: ChineseLessonText? = nil
+    /// `handlers`: the same TLS world run once per ServerTrust challenge handler, each with its own
+    /// expectations (empty for an ordinary file, whose expectations are ``expectations``).
+    public var handlers: [HandlerVariant] = []
+    /// Set on one run of a `handlers` file (``variants()``): which handler, counted from 0, of how many.
+    public var handlerChoice: (index: Int, count: Int, name: String)? = nil
 
     /// What kind of world the file sets up.
     public enum World {
@@ -65,6 +70,40 @@ public enum ClientPolicy {
     case imageDownloader(allowInvalid: Bool)
     /// The bundled-anchor delegate: the named certificates (the app bundles them) as the trust's anchors.
     case bundledAnchor(names: [String], anchorsOnly: Bool)
+    /// A handler that answers every ServerTrust challenge with one disposition (`handlers: - answer: …`).
+    case fixedAnswer(ChallengeDisposition)
+}
+
+/// One entry of `handlers`: a name, the client policy that answers the ServerTrust challenge, and
+/// what must happen with it.
+public struct HandlerVariant {
+    /// Unique in the file: the `answer` (`useCredential`) or the policy's kind unless `name` is given.
+    public var name: String
+    public var policy: ClientPolicy
+    public var expectations: [Expectation]
+    public var line: Int
+    public var column: Int
+}
+
+extension Scenario {
+    /// The runs a file stands for: itself, or for a `handlers` file one scenario per handler (the
+    /// handler's policy as the client's, its expectations as the file's), in file order.
+    public func variants() -> [Scenario] {
+        guard !handlers.isEmpty, case .tls(let world) = self.world else { return [self] }
+        return handlers.enumerated().map { i, h in
+            var w = world
+            w.policy = h.policy
+            var s = self
+            s.world = .tls(w)
+            s.expectations = h.expectations
+            s.handlers = []
+            s.handlerChoice = (i, handlers.count, h.name)
+            return s
+        }
+    }
+
+    /// False for a demo: a file with no `expect` and no `handlers`.
+    public var isChecked: Bool { !expectations.isEmpty || !handlers.isEmpty }
 }
 
 public struct TLSWorld {

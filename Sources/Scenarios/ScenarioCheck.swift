@@ -52,13 +52,18 @@ public enum ScenarioCheck {
 
     public static func check(_ scenario: Scenario, keepFacts: Bool = false) -> Result {
         // A demo (no `expect`) can be shown but asserts nothing: `check` refuses it.
-        guard !scenario.expectations.isEmpty else {
+        guard scenario.isChecked else {
             return .invalid(ScenarioError(file: scenario.file, line: 1, column: 1, path: "expect",
                                           message: "expected a mapping of expectations: a file without one is a demo that `tlslab run` and `walkthrough` show, but `check` has nothing to check"))
         }
-        let run = scenario.run()
-        if let unmet = scenario.firstUnmet(in: run.facts) {
-            return .fail(name: name(of: scenario.file), unmet, facts: keepFacts ? run.facts : [:])
+        // A `handlers` file runs once per handler; the first handler whose expectation fails is
+        // reported, its key prefixed with the handler (`handlers[1] useCredential: handshake: …`).
+        for variant in scenario.variants() {
+            let run = variant.run()
+            if var unmet = variant.firstUnmet(in: run.facts) {
+                if let choice = variant.handlerChoice { unmet.key = "handlers[\(choice.index)] \(choice.name): \(unmet.key)" }
+                return .fail(name: name(of: scenario.file), unmet, facts: keepFacts ? run.facts : [:])
+            }
         }
         return .pass(name: name(of: scenario.file))
     }

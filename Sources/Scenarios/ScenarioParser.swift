@@ -72,7 +72,7 @@ struct ScenarioReader {
     let file: String
 
     static let topKeys = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp",
-                          "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect", "try_next",
+                          "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect", "handlers", "try_next",
                           "title_zh", "description_zh", "try_next_zh"]
     static let versions: [String: ProtocolVersion] = ["TLS1.0": .tls10, "TLS1.1": .tls11, "TLS1.2": .tls12]
     static let versionNames = ["TLS1.0", "TLS1.1", "TLS1.2"]
@@ -94,18 +94,22 @@ struct ScenarioReader {
         case "tcp": allowed = ["title", "description", "kind", "seed", "network", "tcp", "actions", "run_ms", "expect"]
         case "ats": allowed = ["title", "description", "kind", "seed", "now", "pki", "client", "ats", "connection", "expect"]
         case "dh": allowed = ["title", "description", "kind", "seed", "dh", "expect"]
-        default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect"]
+        default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect", "handlers"]
         }
         allowed += ["try_next"] + Self.chineseKeys
         for key in top.keys where !allowed.contains(key) {
             throw top.keyError(key, "key '\(key)' does not apply to a scenario of kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
         }
         let world: Scenario.World
+        var handlers: [HandlerVariant] = []
         switch kind {
         case "tcp": world = .tcp(try tcpWorld(top))
         case "ats": world = .ats(try atsWorld(top))
         case "dh": world = .dh(try dhWorld(top))
-        default: world = .tls(try tlsWorld(top))
+        default:
+            let w = try tlsWorld(top)
+            world = .tls(w)
+            handlers = try self.handlers(top, w.certificates)
         }
         // Without `expect` the file is a demo: run and walkthrough show it, check refuses it.
         var expectations: [Expectation] = []
@@ -114,7 +118,7 @@ struct ScenarioReader {
         if let next = top["try_next"] { tryNext = try Self.tryNext(next) }
         let chinese = try Self.chinese(top, tryNext: tryNext)
         return Scenario(file: file, title: title, description: description, seed: seed, world: world, expectations: expectations,
-                        tryNext: tryNext, chinese: chinese)
+                        tryNext: tryNext, chinese: chinese, handlers: handlers)
     }
 
     /// `try_next`: one or two suggestions, each one line of 10 to 300 characters (a folded string's

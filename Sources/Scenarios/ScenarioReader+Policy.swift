@@ -10,8 +10,11 @@ import Yams
 
 /// The client's trust policy (`client.policy`).
 extension ScenarioReader {
+    static let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity", "alpn"]
+    static let policyKinds = ["system", "afnetworking", "challenge_mode", "web_container", "image_downloader", "bundled_anchor"]
+
     func policy(_ value: YAMLValue, _ certs: [String: NamedCertificate]) throws(ScenarioError) -> ClientPolicy {
-        let kinds = ["system", "afnetworking", "challenge_mode", "web_container", "image_downloader", "bundled_anchor"]
+        let kinds = Self.policyKinds
         let m = try value.mapping(kinds)
         guard m.keys.count == 1, let kind = m.keys.first, let body = m[kind] else {
             throw value.error("expected exactly one policy, one of: \(kinds.joined(separator: ", ")); got \(m.keys.count)")

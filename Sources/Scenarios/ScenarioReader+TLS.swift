@@ -86,8 +86,7 @@ extension ScenarioReader {
         }
 
         // client
-        let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity", "alpn"]
-        let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(clientKeys) }
+        let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(Self.clientKeys) }
         let host = try client?["host"]?.hostName() ?? pki.host
         let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
         let clientMin = try version(client?["min_version"], default: .tls12)

@@ -19,6 +19,8 @@ public struct ScenarioRun {
 extension Scenario {
     /// Runs the world (deterministic for the scenario's seed) and reads its facts.
     public func run() -> ScenarioRun {
+        // A file comparing handlers, run as a whole, runs its first handler (``variants()``).
+        if handlerChoice == nil, !handlers.isEmpty, let first = variants().first { return first.run() }
         switch world {
         case .tls(let w): return ScenarioRunner.runTLS(w, seed: seed)
         case .tcp(let w): return ScenarioRunner.runTCP(w, seed: seed)
@@ -29,6 +31,7 @@ extension Scenario {
 
     /// The setup of a TLS world, for `tlslab run FILE.yaml` (nil for TCP-only and ATS scenarios).
     public func simulationSetup() -> SimulationSetup? {
+        if handlerChoice == nil, !handlers.isEmpty, let first = variants().first { return first.simulationSetup() }
         guard case .tls(let w) = world else { return nil }
         return ScenarioRunner.setup(w, seed: seed)
     }
@@ -132,7 +135,7 @@ enum ScenarioRunner {
         case .imageDownloader(let allow):
             return ChallengeHandlingPolicies.imageDownloader(method: .clientCertificate, allowInvalidSSLCertificates: allow,
                                                    ownCredential: hasIdentity, trust: trust, host: w.host)
-        case .system, .afnetworking, .challengeMode, .bundledAnchor:
+        case .system, .afnetworking, .challengeMode, .bundledAnchor, .fixedAnswer:
             return ChallengeResolver.resolve(method: .clientCertificate, disposition: hasIdentity ? .useCredential : .performDefaultHandling,
                                              trust: nil, host: w.host, hasCredential: hasIdentity,
                                              reasons: [.appIdentity(present: hasIdentity)])
@@ -217,7 +220,8 @@ enum ScenarioRunner {
         let asked = trace.events.contains {
             if $0.actor == .client, case .tls(.handshakeReceived(.certificateRequest, _)) = $0.kind { true } else { false }
         }
-        f["client_certificate_disposition"] = .string(asked ? clientCertificateChallenge(w).disposition.rawValue : "none")
+        let clientCertificateAnswer = asked ? clientCertificateChallenge(w).disposition : nil
+        f["client_certificate_disposition"] = .string(clientCertificateAnswer?.rawValue ?? "none")
         let rows = trace.knowledge.rows
         func learned(_ who: (KnowledgeTable.Row) -> Bool) -> FactValue {
             .list(rows.filter { !$0.changedInFlight && who($0) }.compactMap { secretNames[$0.secret] }.sorted())
@@ -264,7 +268,15 @@ enum ScenarioRunner {
         if let e = readResponse, case .http(.responseReceived(let t)) = e.kind { readText = t }
         f["client_response_includes"] = .string(readText ?? "")
         f["response_altered"] = .bool(readText != nil && sentText != nil && readText != sentText)
-        f["http_response"] = .bool(trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } })
+        let responded = trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } }
+        f["http_response"] = .bool(responded)
+        // How the URL loading task ends: a challenge answered with CancelAuthenticationChallenge
+        // cancels the entire request, and URLSession completes a cancelled task with
+        // NSURLErrorCancelled (−999) (Apple: URLSession.AuthChallengeDisposition, NSURLErrorCancelled).
+        // Any other failure is `other`: TLSLab models the TLS failure, not the NSURLError code the
+        // system would choose for it.
+        let cancelled = verdict?.disposition == .cancelAuthenticationChallenge || clientCertificateAnswer == .cancelAuthenticationChallenge
+        f["url_error"] = .string(cancelled ? "NSURLErrorCancelled" : responded ? "none" : "other")
         let tcpEvents = trace.events.compactMap { e -> TCPNetworkEvent.Kind? in if case .tcp(let k) = e.kind { k } else { nil } }
         let states = TCPFacts(events: tcpEvents, client: setup.clientAddress, server: setup.serverAddress)
         f["client_tcp_state"] = .string(states.clientStates.last ?? "CLOSED")

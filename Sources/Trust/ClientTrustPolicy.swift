@@ -16,6 +16,8 @@ public enum ClientTrustPolicy: Sendable {
     /// The bundled-anchor delegate: the app's bundled certificates as the trust's anchors, `SecTrustEvaluate`,
     /// Proceed/Unspecified → UseCredential, anything else → Cancel.
     case bundledAnchor([X509Certificate], anchorsOnly: Bool)
+    /// A handler that answers every ServerTrust challenge with one disposition, evaluating nothing itself.
+    case fixedAnswer(ChallengeDisposition)
 
     /// Who answers the challenge, as a fact for the trace (renderers name it).
     public var handler: ChallengeHandler {
@@ -28,6 +30,7 @@ public enum ClientTrustPolicy: Sendable {
         case .webContainer: return .webContainer
         case .imageDownloader(let allow): return .imageDownloader(allowInvalidSSLCertificates: allow)
         case .bundledAnchor(let certificates, let only): return .bundledAnchor(certificates: certificates.count, anchorsOnly: only)
+        case .fixedAnswer(let disposition): return .fixedAnswer(disposition)
         }
     }
 }

@@ -79,6 +79,8 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         case .imageDownloader(let allow):
             outcome = ChallengeHandlingPolicies.imageDownloader(method: .serverTrust, allowInvalidSSLCertificates: allow, ownCredential: false,
                                                       trust: trust, host: host)
+        case .fixedAnswer(let disposition):
+            outcome = ChallengeHandlingPolicies.fixedAnswer(disposition, trust: trust, host: host)
         case .bundledAnchor(let bundled, let only):
             let decision = BundledAnchorDelegate.bundledAnchor(bundled, anchorsOnly: only, trust: trust, host: host)
             deciding = decision.evaluation

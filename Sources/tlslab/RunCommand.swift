@@ -24,6 +24,8 @@ struct RenderOptions: ParsableArguments {
 
     @OptionGroup var language: LanguageOption
 
+    @OptionGroup var colorOption: ColorOption
+
     func seedChoice() throws -> SeedChoice { try SeedChoice(seed) }
 
     /// Runs a scenario and prints its trace (a failed handshake is a lesson here, not an error: exit 0;
@@ -32,12 +34,16 @@ struct RenderOptions: ParsableArguments {
     /// expectation checked) and what to try next; JSON carries the same as a `lesson` object first
     /// and an `expectation` object per expectation before the summary.
     func runAndPrint(_ name: String) throws {
-        Swift.print(try lines(for: name, width: Terminal.columns ?? 100, color: Terminal.useColor).joined(separator: "\n"))
+        Swift.print(try lines(for: name, width: Terminal.columns ?? 100, color: colorOption.enabled).joined(separator: "\n"))
     }
 
     /// What `runAndPrint` prints, as lines.
     func lines(for name: String, width: Int = 100, color: Bool = false) throws -> [String] {
-        let resolved = try ResolvedRun.resolve(name, seed: try seedChoice())
+        // A lesson comparing handlers prints every handler's run in file order (`NAME#HANDLER`: one).
+        try ResolvedRun.resolve(name, seed: try seedChoice()).variants.flatMap { try lines(for: $0, width: width, color: color) }
+    }
+
+    func lines(for resolved: ResolvedRun, width: Int, color: Bool) throws -> [String] {
         let (trace, page) = resolved.play(explanations: language.explanations)
         var lines: [String]
         switch format {

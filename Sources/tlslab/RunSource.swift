@@ -1,4 +1,5 @@
 import TLSCrypto
+import Languages
 import Foundation
 import HTTP2
 import PKI
@@ -31,6 +32,10 @@ struct ResolvedRun {
     var pki: PKIMaterial?
     /// The lesson file, when the run comes from one (title, description, expectations, try next).
     var scenario: Scenario?
+    /// For a lesson with `handlers`: the handler this run plays (``Scenario/variants()``).
+    var chosen: Scenario? = nil
+    /// True when the name picked the handler (`LESSON#HANDLER`).
+    var handlerNamed = false
 
     static func isScenarioFile(_ name: String) -> Bool {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.contains("/")
@@ -40,6 +45,21 @@ struct ResolvedRun {
     /// (``LessonLibrary``). Unknown names (with the closest ones), unreadable or malformed files are
     /// bad input (exit 2) with a message naming the file, line and field.
     static func resolve(_ name: String, seed: SeedChoice) throws -> ResolvedRun {
+        // `LESSON#HANDLER`: one handler of a lesson that compares several (`handlers`).
+        if let hash = name.lastIndex(of: "#"), !FileManager.default.fileExists(atPath: name) {
+            var whole = try resolve(String(name[..<hash]), seed: seed)
+            let wanted = String(name[name.index(after: hash)...])
+            guard let scenario = whole.scenario, !scenario.handlers.isEmpty else {
+                throw CLIError.badInput("\(name): '#' names one handler of a lesson with handlers, and \(whole.name) has none")
+            }
+            guard let variant = scenario.variants().first(where: { $0.handlerChoice?.name == wanted }) else {
+                let names = scenario.handlers.map(\.name)
+                throw CLIError.badInput("\(name): no handler '\(wanted)' in \(whole.name); its handlers: \(names.joined(separator: ", "))")
+            }
+            whole.select(variant)
+            whole.handlerNamed = true
+            return whole
+        }
         if let run = BuiltInRun(rawValue: name) { return try builtIn(run, seed: seed) }
         if FileManager.default.fileExists(atPath: name) { return try scenarioFile(name, seed: seed) }
         let library = LessonLibrary.locate()
@@ -88,8 +108,28 @@ struct ResolvedRun {
         guard case .tls(let world) = scenario.world else {
             return ResolvedRun(name: display, summary: scenario.title, setup: nil, pki: nil, scenario: scenario)
         }
-        return ResolvedRun(name: display, summary: scenario.title, setup: scenario.simulationSetup(), pki: pkiMaterial(world),
-                           scenario: scenario)
+        var resolved = ResolvedRun(name: display, summary: scenario.title, setup: scenario.simulationSetup(), pki: pkiMaterial(world),
+                                   scenario: scenario)
+        // A lesson comparing handlers plays its first handler unless `#NAME` picks another (`run`
+        // prints them all: ``variants``).
+        if let first = scenario.variants().first, first.handlerChoice != nil { resolved.select(first) }
+        return resolved
+    }
+
+    /// Plays one handler of a `handlers` lesson: its setup and expectations.
+    mutating func select(_ variant: Scenario) {
+        chosen = variant
+        setup = variant.simulationSetup()
+    }
+
+    /// The runs `run` prints: each handler of a `handlers` lesson in file order, else this one.
+    var variants: [ResolvedRun] {
+        guard let scenario, !scenario.handlers.isEmpty, !handlerNamed else { return [self] }
+        return scenario.variants().map { v in
+            var r = self
+            r.select(v)
+            return r
+        }
     }
 
     /// The certificates and keys a scenario file declares, as `export --pki` writes them: the chain
@@ -115,20 +155,41 @@ struct ResolvedRun {
 
     /// Runs it: the trace, and for a lesson file its checked expectations (worded by `explanations`).
     func play(explanations: Explanations = .english) -> (trace: Trace, page: LessonPage?) {
-        guard let scenario else { return (setup.map { Simulation($0).run() } ?? Trace(events: []), nil) }
+        guard let whole = scenario else { return (setup.map { Simulation($0).run() } ?? Trace(events: []), nil) }
+        let scenario = chosen ?? whole
         let run = scenario.run()
         let trace = run.trace ?? Trace(events: [])
         let (problems, checked) = scenario.results(in: run.facts)
         let language = explanations.language
+        var title = scenario.title(for: language)
+        var tryNext = scenario.tryNext(for: language)
+        if let choice = scenario.handlerChoice {
+            title = explanations("lesson.handler.title", ["title": title, "index": "\(choice.index + 1)", "count": "\(choice.count)",
+                                                          "name": choice.name]) ?? title
+            // Every handler but the last points to the next one; the last keeps the file's try_next.
+            let all = whole.handlers
+            if choice.index + 1 < all.count {
+                tryNext = [explanations("lesson.handler.next", ["lesson": name, "name": all[choice.index + 1].name]) ?? all[choice.index + 1].name]
+            }
+        }
         let page = LessonPage(
-            name: name, kind: scenario.kind, title: scenario.title(for: language), description: scenario.description(for: language),
+            name: name, kind: scenario.kind, title: title, description: scenario.description(for: language),
             checks: checked.map { e, unmet in
                 LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing" },
                                  meaning: e.key == "reason_includes" ? Self.meaning(of: e.value.description, in: run.reasons, explanations) : nil)
             },
             problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
-            tryNext: scenario.tryNext(for: language), isDemo: scenario.expectations.isEmpty)
+            tryNext: tryNext, isDemo: !scenario.isChecked)
         return (trace, page)
+    }
+
+    /// The lesson after this one in the course (`tlslab lessons --path`), or for a built-in run the
+    /// course's first lesson: name and title in `language` (nil without a library, or after the last).
+    func nextInCourse(language: Language) -> (name: String, title: String)? {
+        guard let path = LessonLibrary.locate()?.catalogue.path, !path.isEmpty else { return nil }
+        guard scenario != nil else { return (path[0].name, path[0].title(for: language)) }
+        guard let i = path.firstIndex(where: { $0.name == name }), i + 1 < path.count else { return nil }
+        return (path[i + 1].name, path[i + 1].title(for: language))
     }
 
     /// A `reason_includes` value names a step by its identifier (`ats.notForwardSecret`): the steps of

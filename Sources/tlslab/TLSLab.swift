@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTP2
+import Rendering
 import Simulation
 import Trace
 
@@ -9,6 +10,7 @@ struct TLSLab: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tlslab",
         abstract: "A TLS 1.2 handshake simulator and teaching engine.",
+        discussion: Explanations.english("cli.help.examples") ?? "",
         version: "0.1.0",
         subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, LessonsCommand.self, CheckCommand.self,
                       ConnectCommand.self, ServeCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
@@ -50,7 +52,8 @@ struct TLSLab: ParsableCommand {
     /// over simulated TCP. Interactive on a terminal; printed whole when stdin or stdout is not one.
     func run() throws {
         if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal && options.format == .text {
-            try WalkthroughCommand.walk(BuiltInRun.rsa.rawValue, seed: try options.seedChoice(), language: options.language.language)
+            try WalkthroughCommand.walk(BuiltInRun.rsa.rawValue, seed: try options.seedChoice(), language: options.language.language,
+                                        color: options.colorOption.enabled)
         } else {
             try options.runAndPrint(BuiltInRun.rsa.rawValue)
         }

@@ -22,10 +22,8 @@ enum Terminal {
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) != 0 }
 
-    /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
-    static var useColor: Bool {
-        stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-    }
+    /// Colour only on a terminal that supports it, and never when NO_COLOR is set (``useColor(_:environment:isTerminal:)``).
+    static var useColor: Bool { useColor(.auto) }
 }
 
 /// The terminal in "full-screen, one key at a time" mode, restored on every way out: normal

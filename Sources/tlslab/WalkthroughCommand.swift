@@ -27,6 +27,8 @@ struct WalkthroughCommand: ParsableCommand {
 
     @OptionGroup var language: LanguageOption
 
+    @OptionGroup var colorOption: ColorOption
+
     @Option(help: ArgumentHelp("Advance one step every SECONDS seconds by itself (for projecting in a class); any key pauses, a resumes.",
                                valueName: "seconds"))
     var autoplay: Double?
@@ -44,23 +46,28 @@ struct WalkthroughCommand: ParsableCommand {
             options.seed = seed
             options.full = full
             options.language = language
+            options.colorOption = colorOption
             try options.runAndPrint(scenario)
             return
         }
-        try Self.walk(scenario, seed: seedValue, full: full, autoplay: autoplay, language: language.language)
+        try Self.walk(scenario, seed: seedValue, full: full, autoplay: autoplay, language: language.language, color: colorOption.enabled)
     }
 
     /// The interactive loop: paint, read a key (or, while autoplay runs, wait at most its interval),
     /// apply it; the terminal is restored on every exit. Every word in `language`.
-    static func walk(_ name: String, seed: SeedChoice, full: Bool = false, autoplay: Double? = nil, language: Language = .en) throws {
+    static func walk(_ name: String, seed: SeedChoice, full: Bool = false, autoplay: Double? = nil, language: Language = .en,
+                     color: Bool = false) throws {
         let resolved = try ResolvedRun.resolve(name, seed: seed)
         let explanations = language.explanations
         let (trace, page) = resolved.play(explanations: explanations)
         let about = page == nil ? resolved.summary(in: explanations) : nil
+        let next = resolved.nextInCourse(language: language)
         var width = Terminal.size?.columns ?? 80
         func make(_ width: Int) -> Walkthrough {
-            Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full, about: about,
-                        explanations: explanations)
+            var walk = Walkthrough(title: resolved.name, trace: trace, width: width, page: page, fullValues: full, about: about,
+                                   explanations: explanations, next: next)
+            walk.color = color
+            return walk
         }
         var walkthrough = make(width)
         var cursor = Walkthrough.Cursor()

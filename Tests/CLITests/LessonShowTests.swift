@@ -34,7 +34,10 @@ struct LessonShowTests {
         #expect(text.contains("What this lesson showed"), "\(file): ends with what it showed")
         let showed = text.components(separatedBy: "What this lesson showed").last ?? ""
         #expect(!showed.split(separator: "\n").contains { $0.hasPrefix("FAIL") }, "\(file): every expectation holds")
-        #expect(text.contains("\(scenario.expectations.count) of \(scenario.expectations.count) expectations hold"))
+        // A file comparing handlers shows each handler's run with its own expectations, in file order.
+        for count in scenario.handlers.isEmpty ? [scenario.expectations.count] : scenario.handlers.map(\.expectations.count) {
+            #expect(text.contains("\(count) of \(count) expectations hold"), "\(file)")
+        }
         for line in lines { #expect(DisplayWidth.columns(line) <= 100, "\(file): too wide: \(line)") }
         switch scenario.kind {
         case "tcp":
@@ -65,6 +68,16 @@ struct LessonShowTests {
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(file): \(line.prefix(80))")
         }
         for o in objects { #expect(o["t"] != nil && o["actor"] != nil && o["event"] != nil) }
+        // A file comparing handlers prints one whole stream per handler, each opening with its lesson object.
+        let starts = objects.indices.filter { objects[$0]["event"] as? String == "lesson" }
+        for (i, start) in starts.enumerated() where starts.count > 1 {
+            try Self.checkJSONStream(Array(objects[start ..< (i + 1 < starts.count ? starts[i + 1] : objects.count)]), file: file)
+        }
+        if starts.count == 1 { try Self.checkJSONStream(objects, file: file) }
+        #expect(starts.count == max(1, try ScenarioParser.parse(contentsOf: file).handlers.count), "\(file): one lesson object per run")
+    }
+
+    static func checkJSONStream(_ objects: [[String: Any]], file: String) throws {
         #expect(objects.first?["event"] as? String == "lesson")
         #expect(objects.last?["event"] as? String == "summary")
         let checks = objects.filter { $0["event"] as? String == "expectation" }
@@ -191,7 +204,7 @@ struct LessonShowTests {
             let name = ScenarioCheck.name(of: String(file.dropFirst(Self.library.count + 1)))
             #expect(all.stdout.contains(name), "\(name) listed")
         }
-        #expect(all.stdout.contains("tcp/old-duplicate-syn") && all.stdout.contains("built-in"))
+        #expect(all.stdout.contains("tcp/old-duplicate-syn") && all.stdout.contains("Built-in runs"))
         let tcp = try CLI.run(["lessons", "tcp"], environment: env)
         let tcpLessons = Self.lessonFiles.filter { $0.contains("/Scenarios/tcp/") }
         #expect(tcpLessons.count >= 14)
@@ -205,14 +218,16 @@ struct LessonShowTests {
         let none = try CLI.run(["lessons", "zzzz-no-such-word"], environment: env)
         #expect(none.status == 2)
         let path = try CLI.run(["lessons", "--path"], environment: env)
-        let topics = path.stdout.split(separator: "\n").compactMap { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+        // One numbered line per lesson, name first (a long title continues on indented lines).
+        let numbered = path.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        let topics = numbered.compactMap { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { String($0.prefix { $0 != "/" }) }
         }
         var order: [String] = []
         for t in topics where order.last != t { order.append(t) }
         #expect(order == LessonCatalogue.topicOrder, "\(order)")
         #expect(path.stdout.split(separator: "\n").first?.contains("tcp/three-way-handshake") == true)
-        #expect(path.stdout.split(separator: "\n").count == Self.lessonFiles.count)
+        #expect(numbered.count == Self.lessonFiles.count)
     }
 
     @Test func fullPrintsSecretsUnshortened() throws {

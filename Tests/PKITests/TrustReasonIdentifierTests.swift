@@ -36,6 +36,7 @@ struct TrustReasonIdentifierTests {
             .imageDownloaderAllowsInvalid, .imageDownloaderDefault, .imageDownloaderOwnCredential, .imageDownloaderNoCredential,
             .appIdentity(present: true), .appIdentity(present: false), .bundledAnchors(count: 1, anchorsOnly: true),
             .bundledAnchors(count: 1, anchorsOnly: false), .bundledEvaluation(host: "h", chain), .bundledProceeds, .bundledCancels,
+            .fixedAnswer(.performDefaultHandling), .fixedAnswer(.useCredential), .fixedAnswer(.cancelAuthenticationChallenge),
             .serverTrustCredentialUsed, .defaultHandling(host: "h", chain), .defaultHandlingWithoutTrust,
             .clientCredentialUsed(hasCredential: true), .clientCredentialUsed(hasCredential: false), .clientCertificateDefaultHandling,
             .cancelled, .protectionSpaceRejected, .disposition(.useCredential, continues: true),

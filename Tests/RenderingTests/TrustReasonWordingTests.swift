@@ -43,6 +43,7 @@ struct TrustReasonWordingTests {
         .systemDefault, .afNetworking(mode: .publicKey, pins: 1, allowInvalidCertificates: false, validatesDomainName: true),
         .challengeMode(.simple), .webContainer, .imageDownloader(allowInvalidSSLCertificates: true),
         .bundledAnchor(certificates: 1, anchorsOnly: true), .bundledAnchor(certificates: 2, anchorsOnly: false),
+        .fixedAnswer(.useCredential),
     ]
 
     static let reasons: [TrustReason] = [
@@ -52,7 +53,8 @@ struct TrustReasonWordingTests {
         .modeSimple(valid), .modeSimple(invalid), .webContainerTrustsAny, .webContainerOtherChallenge, .imageDownloaderAllowsInvalid,
         .imageDownloaderDefault, .imageDownloaderOwnCredential, .imageDownloaderNoCredential, .appIdentity(present: true),
         .appIdentity(present: false), .bundledAnchors(count: 1, anchorsOnly: true), .bundledAnchors(count: 1, anchorsOnly: false),
-        .bundledEvaluation(host: "api.example.com", invalid), .bundledProceeds, .bundledCancels, .serverTrustCredentialUsed,
+        .bundledEvaluation(host: "api.example.com", invalid), .bundledProceeds, .bundledCancels,
+        .fixedAnswer(.performDefaultHandling), .fixedAnswer(.useCredential), .fixedAnswer(.cancelAuthenticationChallenge), .serverTrustCredentialUsed,
         .defaultHandling(host: "api.example.com", valid), .defaultHandling(host: "mail.example.com", invalid), .defaultHandlingWithoutTrust,
         .clientCredentialUsed(hasCredential: true), .clientCredentialUsed(hasCredential: false), .clientCertificateDefaultHandling,
         .cancelled, .protectionSpaceRejected, .disposition(.useCredential, continues: true),

@@ -49,6 +49,24 @@ struct Issue35StepSentencesTests {
         #expect(out.zh.contains("这里就是攻击者，用它自己的私钥"))
     }
 
+    /// #35.5: in a run with a man in the middle, each TCP state sentence names the other end of that
+    /// connection (the attacker holds one with each side), never "the network"; the attacker's
+    /// SYN-ACK is the attacker's, not the server's.
+    @Test(arguments: ["attacks/http-mitm-impersonation", "attacks/mitm-default-client"])
+    func mitmStateSentencesNameTheRealPeer(name: String) throws {
+        let out = try Issue35SentencesTests.lesson(name)
+        for text in [out.en, out.en.replacingOccurrences(of: "&#39;", with: "'")] {
+            #expect(!text.contains("network's initial sequence number") && !text.contains("network's FIN"), "\(name)")
+            #expect(!text.contains("the network will send nothing more"), "\(name)")
+        }
+        #expect(!out.zh.contains("网络的初始序列号") && !out.zh.contains("收到了网络的 FIN"), "\(name)")
+        let en = out.en.replacingOccurrences(of: "&#39;", with: "'")
+        #expect(en.contains("knows the attacker's initial sequence number") || en.contains("knows the client's initial sequence number"))
+        if name == "attacks/http-mitm-impersonation" {
+            #expect(en.contains("SYN-ACK: the attacker acknowledges the client's ISN + 1") && !en.contains("SYN-ACK: the server acknowledges the client's ISN + 1"))
+        }
+    }
+
     /// #35.10: a TCP lesson without TLS says the application, not "the server's TLS layer".
     @Test(arguments: ["tcp/four-way-close", "tcp/half-close", "http/http09"])
     func plainConnectionsDoNotMentionATLSLayer(path: String) throws {

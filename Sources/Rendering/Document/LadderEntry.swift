@@ -39,7 +39,7 @@ public struct LadderEntry: Sendable, Hashable {
     }
 
     /// How the terminal shows an entry: a heading, a TCP or TLS row, an alert, an explanation.
-    enum Style: Sendable, Hashable { case heading, tcp, tls, alert, explanation, plain }
+    enum Style: Sendable, Hashable { case heading, tcp, tls, alert, attacker, explanation, plain }
 
     public var form: Form
     /// How the terminal colours it.
