@@ -30,6 +30,10 @@ public struct HTMLRenderer: Sendable {
         // The walkthrough at a width no line reaches: the browser wraps, not the renderer.
         let walk = Walkthrough(title: name, trace: trace, width: 100_000, page: page, about: summary, explanations: explanations,
                                surface: .page)
+        // The steps' values whole (a reader copies them to redo a calculation); the ladder's labels keep them short.
+        let whole = Walkthrough(title: name, trace: trace, width: 100_000, page: page, fullValues: true, about: summary,
+                                explanations: explanations, surface: .page)
+        let sections = whole.steps.count == walk.steps.count ? whole : walk
         var html = "<!DOCTYPE html>\n<html lang=\"\(explanations.language.tag)\" class=\"nojs\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         // Nothing may be fetched: no script, style, font, image or frame from anywhere.
@@ -45,7 +49,7 @@ public struct HTMLRenderer: Sendable {
         html += "<main class=\"layout\">\n"
         html += ladder(walk, trace: trace)
         html += "<div class=\"panel\" id=\"panel\" tabindex=\"-1\">\n"
-        html += stepSections(walk, trace: trace, lesson: page)
+        html += stepSections(sections, trace: trace, lesson: page)
         html += "<aside class=\"knowledge-now\" id=\"knowledge-now\" aria-live=\"polite\"></aside>\n"
         html += "</div>\n</main>\n"
         html += "<footer><p>\(say("html.footer"))</p></footer>\n"
