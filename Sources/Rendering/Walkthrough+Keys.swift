@@ -16,11 +16,19 @@ extension Walkthrough {
         public var showHelp = false
         /// Steps advance by themselves on every `tick` (`--autoplay`); any key pauses.
         public var autoplay = false
+        /// The part of the pane just switched on (bytes or knowledge), scrolled to the top of the
+        /// window once the screen's size is known (`clamped`).
+        public var reveal: PanePart?
+        /// Rows of the pane's window on the last screen drawn: `d`/`u` move by half of it.
+        public var paneRows = 10
         /// Something the last key could not do, said in the footer until the next key.
         public var notice: Notice?
 
         public init() {}
     }
+
+    /// The parts the pane stacks: the step's explanation, its bytes (`x`), who knows what (`k`).
+    public enum PanePart: Sendable, Hashable { case bytes, knowledge }
 
     /// What a key could not do.
     public enum Notice: Sendable, Hashable {
@@ -124,19 +132,22 @@ extension Walkthrough {
         switch key {
         case .scrollDown:
             // The screen clamps to what its width wraps the pane into (`clamped`).
-            c.scroll = min(c.scroll + 5, paneLineBound(c))
-        case .scrollUp: c.scroll = max(0, c.scroll - 5)
+            c.scroll = min(c.scroll + max(1, c.paneRows / 2), paneLineBound(c))
+        case .scrollUp: c.scroll = max(0, c.scroll - max(1, c.paneRows / 2))
         case .next, .enter: c.step = min(c.step + 1, last)
         case .back: c.step = max(c.step - 1, 0)
         case .first: c.step = 0
         case .last: c.step = last
         case .jump: c.jumpDigits = ""
         case .knowledge:
+            // Stacked under the explanation (and the bytes): switched on, the window moves to it.
             c.showKnowledge.toggle()
             c.scroll = 0
+            c.reveal = c.showKnowledge ? .knowledge : nil
         case .bytes:
             c.showBytes.toggle()
             c.scroll = 0
+            c.reveal = c.showBytes ? .bytes : nil
         case .help: c.showHelp = true
         case .autoplay: c.autoplay = c.step < last
         case .quit: c.finished = true
@@ -151,14 +162,26 @@ extension Walkthrough {
     func paneLineBound(_ c: Cursor) -> Int {
         guard !steps.isEmpty else { return 0 }
         let step = steps[min(max(c.step, 0), steps.count - 1)]
-        let lines = c.showKnowledge ? 40 : (c.showBytes ? step.detailWithBytes : step.detail).reduce(0) { $0 + 1 + $1.count / 20 }
+        let lines = (c.showKnowledge ? 40 : 0) + (c.showBytes ? step.detailWithBytes : step.detail).reduce(1) { $0 + 1 + $1.count / 20 }
         return max(0, lines)
     }
 
     /// `cursor` with its scroll position as the screen of this size shows it (no scrolling past the end).
     public func clamped(_ cursor: Cursor, width: Int, height: Int) -> Cursor {
         var c = cursor
-        c.scroll = min(c.scroll, layout(c, width: width, height: height).maximumScroll)
+        if let part = c.reveal, let step = steps.indices.contains(c.step) ? steps[c.step] : nil {
+            // The part just switched on comes into view with as much of it as the window holds; what
+            // is above it (the explanation, the bytes) stays in view in the rows it leaves free.
+            let sections = paneSections(c, step: step, width: max(width, 40))
+            let visible = layout(c, width: width, height: height).paneRows
+            let start = (part == .knowledge ? sections.knowledgeStart : sections.bytesStart) ?? 0
+            let end = part == .bytes ? (sections.knowledgeStart ?? sections.lines.count) : sections.lines.count
+            c.scroll = max(0, min(start, start + min(end - start, visible) - visible))
+            c.reveal = nil
+        }
+        let painted = layout(c, width: width, height: height)
+        c.scroll = min(c.scroll, painted.maximumScroll)
+        c.paneRows = painted.paneRows
         return c
     }
 }

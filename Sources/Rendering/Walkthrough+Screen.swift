@@ -10,6 +10,8 @@ extension Walkthrough {
     struct Painted {
         var lines: [String]
         var maximumScroll: Int
+        /// Rows of the pane's window (`d`/`u` move by half of it).
+        var paneRows = 10
     }
 
     /// The whole screen for `cursor`: exactly `height` lines, none wider than `width` columns.
@@ -86,7 +88,7 @@ extension Walkthrough {
                 painted[top.count + offset] = "\u{1B}[\(tone)m" + painted[top.count + offset] + "\u{1B}[0m"
             }
         }
-        return Painted(lines: painted, maximumScroll: maximumScroll)
+        return Painted(lines: painted, maximumScroll: maximumScroll, paneRows: max(1, paneRows - 1))
     }
 
     /// A ladder row's SGR parameters: its kind's colour — a TCP segment cyan, a TLS message green,
@@ -130,17 +132,36 @@ extension Walkthrough {
         return text
     }
 
-    /// The pane's lines, wrapped to the screen: the knowledge panel (with what TCP already holds
-    /// that TLS has not read yet), or the step's explanation with or without its bytes.
+    /// The pane's lines, wrapped to the screen: the step's explanation, then its bytes (`x`), then
+    /// the knowledge panel (`k`, with what TCP already holds that TLS has not read yet), stacked in
+    /// one scrolling pane so that no part hides another.
     func paneLines(_ cursor: Cursor, step: Step, width: Int) -> [String] {
+        paneSections(cursor, step: step, width: width).lines
+    }
+
+    /// The pane's lines and where its bytes and its knowledge panel start.
+    func paneSections(_ cursor: Cursor, step: Step, width: Int) -> (lines: [String], bytesStart: Int?, knowledgeStart: Int?) {
+        var lines = step.detail.flatMap { wrap($0, width) }
+        var bytesStart: Int?, knowledgeStart: Int?
+        if cursor.showBytes {
+            bytesStart = lines.count
+            // The bytes are what `detailWithBytes` adds; a step that sends none says so.
+            let withBytes = step.detailWithBytes.flatMap { wrap($0, width) }
+            if withBytes.count > lines.count {
+                lines = withBytes
+            } else {
+                lines += wrap(say("walk.bytes.none"), width)
+            }
+        }
         if cursor.showKnowledge {
+            knowledgeStart = lines.count
             // The table without its remarks (whole sentences or none): the table is what must fit.
             let table = printer.knowledgePanel(document.knowledge(after: step.eventIndex), moment: "knowledge.soFar", remarks: false)
                 .filter { !$0.isEmpty }
             let notes = StepTeacher.unreadByTLS(trace, upTo: step.eventIndex, words: words)
-            return table.map { fit($0, width) } + notes.flatMap { wrap($0, width) }
+            lines += table.map { fit($0, width) } + notes.flatMap { wrap($0, width) }
         }
-        return (cursor.showBytes ? step.detailWithBytes : step.detail).flatMap { wrap($0, width) }
+        return (lines, bytesStart, knowledgeStart)
     }
 
     /// The name of the phase the step at `index` belongs to (the last phase heading before it).

@@ -265,14 +265,26 @@ struct WalkthroughTerminalTests {
             try session.keys("n")
             Thread.sleep(forTimeInterval: 0.05)
         }
+        // x stacks the bytes under the explanation and moves the window to them.
         try session.keys("x")
-        let top = try session.wait(for: "a scrollable detail") { $0.contains("── lines 1–") }
-        #expect(top.contains("d/u scroll"))
+        let bytes = try session.wait(for: "the bytes, in a scrollable pane") { $0.contains("── lines ") }
+        #expect(bytes.contains("d/u scroll"))
+        #expect(bytes.contains("client_version"), "the ClientHello's fields are in view: \(bytes)")
+        let first = try #require(bytes.firstMatch(of: /── lines (\d+)–(\d+)/))
+        #expect(Int(first.output.1)! > 1, "the window moved past the explanation to the bytes")
+        // u goes back up, half a window at a time, to the explanation's first line.
+        var top = bytes
+        for _ in 0..<20 where !top.contains("── lines 1–") {
+            try session.keys("u")
+            Thread.sleep(forTimeInterval: 0.1)
+            top = try session.screen()
+        }
+        let window = try #require(top.firstMatch(of: /── lines 1–(\d+)/))
+        let visible = Int(window.output.1)!
+        // d moves half a window down.
         try session.keys("d")
-        let down = try session.wait(for: "scrolled") { $0.contains("── lines 6–") }
+        let down = try session.wait(for: "scrolled by half a window") { $0.contains("── lines \(1 + visible / 2)–") }
         #expect(down != top)
-        try session.keys("u")
-        _ = try session.wait(for: "back at the top") { $0.contains("── lines 1–") }
         try session.keys("q")
         let text = try Self.report(report)
         #expect(text.contains("exit=0"))

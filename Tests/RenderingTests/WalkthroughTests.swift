@@ -83,6 +83,37 @@ struct WalkthroughTests {
         }
     }
 
+    /// `x` and `k` stack their panels under the explanation in one pane (neither hides the other),
+    /// each switched on moves the window to it, `d`/`u` move half a window, and a step that sends
+    /// nothing says so when its bytes are asked for.
+    @Test func bytesAndKnowledgeStackInOnePane() throws {
+        let w = try Self.walkthrough(width: 100)
+        var c = Walkthrough.Cursor()
+        c.step = try #require(w.steps.firstIndex { $0.headline.contains("TLS ClientHello") })
+        c = w.apply(Walkthrough.key([UInt8(ascii: "x")]), to: c)
+        c = w.clamped(c, width: 100, height: 40)
+        let bytes = w.screen(c, width: 100, height: 40).joined(separator: "\n")
+        #expect(bytes.contains("client_version"), "x shows the ClientHello's fields")
+        c = w.apply(Walkthrough.key([UInt8(ascii: "k")]), to: c)
+        c = w.clamped(c, width: 100, height: 40)
+        #expect(c.showBytes && c.showKnowledge)
+        let both = w.screen(c, width: 100, height: 40).joined(separator: "\n")
+        #expect(both.contains("Who knows what so far") && both.contains("client_random"), "k's table is in view")
+        // The bytes are still in the pane, above the table: scrolling up reaches them.
+        let pane = w.paneLines(c, step: w.steps[c.step], width: 100).joined(separator: "\n")
+        #expect(pane.contains("client_version") && pane.contains("Who knows what so far"))
+        #expect(pane.range(of: "client_version")!.lowerBound < pane.range(of: "Who knows what so far")!.lowerBound)
+        // d moves half the window.
+        let before = c.scroll
+        c = w.apply(Walkthrough.key([UInt8(ascii: "u")]), to: c)
+        #expect(c.scroll == max(0, before - c.paneRows / 2))
+        // A state change sends nothing: x says so instead of showing nothing.
+        var d = Walkthrough.Cursor()
+        d.step = try #require(w.steps.firstIndex { $0.headline.contains("CLOSED → SYN-SENT") })
+        d.showBytes = true
+        #expect(w.screen(d, width: 100, height: 40).joined(separator: "\n").contains("No bytes for this step"))
+    }
+
     @Test func knowledgeAndBytesToggles() throws {
         let w = try Self.walkthrough(width: 100)
         let kx = try #require(w.steps.firstIndex { $0.headline.contains("TLS ClientKeyExchange") })
