@@ -9,8 +9,7 @@ import Trace
 enum DHScenarioRunner {
     static func run(_ w: DHWorld) -> ScenarioRun {
         let group = DHGroup(name: "p\(w.p)-g\(w.g)", p: BigInt(w.p), g: BigInt(w.g),
-                            securityNote: "a teaching group small enough to search by hand", isTeachingOnly: true,
-                            shortExponentBits: 2)
+                            isTeachingOnly: true, shortExponentBits: 2)
         var f: [String: FactValue] = ["group_bits": .int(group.bitWidth)]
         var steps: [(Actor, DHStep)] = [(.network, .group(p: w.p, g: w.g, bits: group.bitWidth))]
         do {

@@ -5,8 +5,8 @@ import BigNum
 ///
 /// The real groups are the RFC 7919 "ffdhe" groups (named, safe primes, g = 2) and the RFC 3526
 /// MODP group 14 that OpenSSL 3 uses for DHE in TLS 1.2 by default. The teaching groups are tiny
-/// and exist only to show the arithmetic by hand: ``isTeachingOnly`` says so and their
-/// ``securityNote`` says why.
+/// and exist only to show the arithmetic by hand: ``isTeachingOnly`` says so. What each group is
+/// worth is said in its documentation here and in the catalogue, never by the group itself.
 public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
     /// A short name: `ffdhe2048`, `modp2048`, `toy-p23-g5`, …
     public let name: String
@@ -14,20 +14,16 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
     public let p: BigInt
     /// The generator.
     public let g: BigInt
-    /// What the group protects against, in one sentence, for the teaching trace.
-    public let securityNote: String
     /// `true` for the toy groups: never use them for anything but showing the arithmetic.
     public let isTeachingOnly: Bool
     /// The default size in bits of a short private exponent (RFC 7919 §5.2), used unless a full-size
     /// exponent is asked for.
     public let shortExponentBits: Int
 
-    public init(name: String, p: BigInt, g: BigInt, securityNote: String, isTeachingOnly: Bool,
-                shortExponentBits: Int) {
+    public init(name: String, p: BigInt, g: BigInt, isTeachingOnly: Bool, shortExponentBits: Int) {
         self.name = name
         self.p = p
         self.g = g
-        self.securityNote = securityNote
         self.isTeachingOnly = isTeachingOnly
         self.shortExponentBits = shortExponentBits
     }
@@ -67,19 +63,19 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
     /// RFC 7919 Appendix A.1: ffdhe2048, g = 2; p = 2^2048 - 2^1984 + {[2^1918 * e] + 560316} * 2^64 - 1.
     public static let ffdhe2048 = DHGroup(
         name: "ffdhe2048", p: hexConstant(FFDHE2048), g: 2,
-        securityNote: "RFC 7919 safe-prime group, about 103-bit security; fine for TLS 1.2 DHE today",
+        // RFC 7919 safe-prime group, about 103-bit security; fine for TLS 1.2 DHE today.
         isTeachingOnly: false, shortExponentBits: 256)
 
     /// RFC 7919 Appendix A.2: ffdhe3072, g = 2; p = 2^3072 - 2^3008 + {[2^2942 * e] + 2625351} * 2^64 - 1.
     public static let ffdhe3072 = DHGroup(
         name: "ffdhe3072", p: hexConstant(FFDHE3072), g: 2,
-        securityNote: "RFC 7919 safe-prime group, about 125-bit security",
+        // RFC 7919 safe-prime group, about 125-bit security.
         isTeachingOnly: false, shortExponentBits: 275)
 
     /// RFC 7919 Appendix A.3: ffdhe4096, g = 2; p = 2^4096 - 2^4032 + {[2^3966 * e] + 5736041} * 2^64 - 1.
     public static let ffdhe4096 = DHGroup(
         name: "ffdhe4096", p: hexConstant(FFDHE4096), g: 2,
-        securityNote: "RFC 7919 safe-prime group, about 150-bit security",
+        // RFC 7919 safe-prime group, about 150-bit security.
         isTeachingOnly: false, shortExponentBits: 325)
 
     // MARK: - RFC 3526 (More MODP Diffie-Hellman groups for IKE)
@@ -88,7 +84,7 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
     /// OpenSSL 3 offers this group for DHE in TLS 1.2 unless told otherwise.
     public static let modp2048 = DHGroup(
         name: "modp2048", p: hexConstant(MODP2048), g: 2,
-        securityNote: "RFC 3526 group 14 safe prime, about 112-bit security; OpenSSL's TLS 1.2 DHE default",
+        // RFC 3526 group 14 safe prime, about 112-bit security; OpenSSL's TLS 1.2 DHE default.
         isTeachingOnly: false, shortExponentBits: 256)
 
     // MARK: - Teaching groups (insecure on purpose)
@@ -96,7 +92,7 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
     /// p = 23, g = 5: the textbook example. INSECURE: anyone can try all 22 exponents by hand.
     public static let toy23 = DHGroup(
         name: "toy-p23-g5", p: 23, g: 5,
-        securityNote: "INSECURE teaching group: a 5-bit prime, every exponent can be tried by hand",
+        // INSECURE teaching group: a 5-bit prime, every exponent can be tried by hand.
         isTeachingOnly: true, shortExponentBits: 4)
 
     /// p = 5, g = 7: the classic blackboard example (x1 = 2, x2 = 5 gives P1 = 4, P2 = 2, S = 4).
@@ -104,7 +100,7 @@ public struct DHGroup: Sendable, Hashable, CustomStringConvertible {
     /// peer validation rejects, so the secret it yields is always ±1.
     public static let blackboardExample = DHGroup(
         name: "toy-p5-g7", p: 5, g: 7,
-        securityNote: "INSECURE teaching group: a 3-bit prime with g larger than p; the blackboard example hits the order-2 element p-1",
+        // INSECURE teaching group: a 3-bit prime with g larger than p; the blackboard example hits the order-2 element p-1.
         isTeachingOnly: true, shortExponentBits: 2)
 
     /// Parses one of the hex constants below. They are fixed text checked by the tests (safe prime,

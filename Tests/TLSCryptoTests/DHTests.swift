@@ -58,8 +58,9 @@ struct DHTests {
     @Test func teachingGroupsAreMarked() {
         for group in DHGroup.teachingGroups {
             #expect(group.isTeachingOnly)
-            #expect(group.securityNote.contains("INSECURE"))
+            #expect(group.bitWidth < 64, "a teaching group is small enough to search by hand")
         }
+        #expect(DHGroup.standardGroups.allSatisfy { !$0.isTeachingOnly && $0.bitWidth >= 2048 })
         #expect(DHGroup.named("ffdhe2048") == .ffdhe2048)
         #expect(DHGroup.named("nope") == nil)
     }
@@ -114,7 +115,7 @@ struct DHTests {
         #expect(throws: DHError.invalidPrivateExponent) { try DHKeyPair(group: group, privateExponent: .zero) }
         #expect(throws: DHError.invalidPrivateExponent) { try DHKeyPair(group: group, privateExponent: group.p - .one) }
         #expect(throws: DHError.invalidPrivateExponent) { try DHKeyPair(group: group, exponentSize: .bits(1), using: HMACDRBG(seed: 3)) }
-        let broken = DHGroup(name: "broken", p: 23, g: 1, securityNote: "", isTeachingOnly: true, shortExponentBits: 3)
+        let broken = DHGroup(name: "broken", p: 23, g: 1, isTeachingOnly: true, shortExponentBits: 3)
         #expect(throws: DHError.self) { try DHKeyPair(group: broken, using: HMACDRBG(seed: 4)) }
     }
 
@@ -200,7 +201,7 @@ struct DHTests {
     /// Groups without a known q (one a server chose; the teaching groups) get the range check only.
     @Test func subgroupOrderOnlyForNamedSafePrimeGroups() throws {
         for group in DHGroup.teachingGroups { #expect(group.subgroupOrder == nil) }
-        let chosen = DHGroup(name: "server-supplied-2048", p: DHGroup.ffdhe2048.p, g: 5, securityNote: "", isTeachingOnly: false,
+        let chosen = DHGroup(name: "server-supplied-2048", p: DHGroup.ffdhe2048.p, g: 5, isTeachingOnly: false,
                              shortExponentBits: 256)
         #expect(chosen.subgroupOrder == nil)
         try DHKeyPair.validatePeer(chosen.p - BigInt(2), in: chosen, validation: .subgroup)

@@ -55,8 +55,7 @@ struct DHEKeyExchange: KeyExchange {
         }
         let known = DHGroup.standardGroups.first { $0.p == p && $0.g == g }
         let group = known ?? DHGroup(name: "server-supplied-\(p.bitWidth)", p: p, g: g,
-                                     securityNote: "a group the server chose", isTeachingOnly: false,
-                                     shortExponentBits: 256)
+                                     isTeachingOnly: false, shortExponentBits: 256)
         if !offeredGroups.isEmpty, unofferedPolicy == .refuse,
            known.flatMap(FFDHENegotiation.namedGroup).map(offeredGroups.contains) != true {
             throw .peerIncompatible(.dhGroupNotOffered(group: group.name, bits: p.bitWidth, offered: offeredGroups))
