@@ -121,7 +121,7 @@ extension Explanations {
         "chain.why.validity": "为什么：当前时间必须在 notBefore 与 notAfter 之间（RFC 5280 §4.1.2.5、§6.1.3 a.2）；超出这段时间，CA 就不再为证书的状态担保，这样私钥可能已经泄露的旧证书就不能永远用下去。",
         "chain.why.algorithmStrength": "为什么：RFC 5280 把可接受的算法留给验证方决定；Apple 的信任评估和安全级别 2 的 OpenSSL 3 都拒绝 SHA-1、MD5 签名和小于 2048 位的 RSA 密钥，因为对弱哈希的签名可以借碰撞伪造（2008 年就有人用 MD5 碰撞造出了假的 CA 证书），而太短的 RSA 密钥可以被分解。",
         "chain.why.criticalExtensions": "为什么：证书中有验证方不处理的关键扩展时，验证方必须拒绝它，有些扩展还必须是（或不得是）关键扩展（RFC 5280 §4.2）；这样 CA 标为关键的限制就不会被看不懂它的软件悄悄忽略。",
-        "chain.why.profile": "为什么：序列号、密钥标识符和扩展的关键性都必须符合证书规范（RFC 5280 §4.1.2.2、§4.2.1；CA/Browser Forum Baseline Requirements §7.1.2）；违反规范的证书不是出自合规的 CA，不同的验证方对它的理解也可能不同，从而得出不同的结论。",
+        "chain.why.profile": "为什么：证书序列号、密钥标识符和扩展的关键性都必须符合证书规范（RFC 5280 §4.1.2.2、§4.2.1；CA/Browser Forum Baseline Requirements §7.1.2）；违反规范的证书不是出自合规的 CA，不同的验证方对它的理解也可能不同，从而得出不同的结论。",
         "chain.why.caFlag": "为什么：路径中的每个签发者都必须带有 cA 为 TRUE 的 basicConstraints（RFC 5280 §4.2.1.9、§6.1.4 k）；这防止普通终端实体证书（任何一个网站的证书）的持有者用自己的私钥给别的域名签发证书。",
         "chain.why.keyCertSign": "为什么：签发者带有 keyUsage 扩展时，其中必须含有 keyCertSign，也就是允许这把密钥签发证书的那一位（RFC 5280 §4.2.1.3、§6.1.4 n）；只被认证用于其他用途的 CA 密钥不能签发证书。",
         "chain.why.pathLength": "为什么：CA 的 pathLenConstraint 限制路径中它下面最多能有几个中间 CA（RFC 5280 §4.2.1.9、§6.1.4 l–m）；只允许签发终端实体证书的 CA（pathLen 0）不能再自己设立下级 CA。",
