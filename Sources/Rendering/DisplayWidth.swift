@@ -101,6 +101,13 @@ public enum DisplayWidth {
         columns(text) <= width ? text : prefix(text, columns: max(0, width - 1)) + "…"
     }
 
+    /// `text` wrapped to `width` columns, every line indented by `indent`: the wrapper every surface
+    /// uses (spaces, CJK break opportunities, references such as "RFC 5246 §7.4.1" kept whole, and
+    /// the Chinese line-breaking rules of ``canBreak(between:and:)``).
+    public static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
+        LadderPrinter.wrapWords(text, width: width, indent: indent)
+    }
+
     // MARK: Line breaks between CJK characters
 
     /// True when a line may break between `before` and `after` although no space separates them:

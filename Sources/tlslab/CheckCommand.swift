@@ -8,18 +8,14 @@ import Trace
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Run scenario files and check their expectations.",
-        discussion: """
-        Runs every *.yaml under the paths and prints PASS NAME or FAIL NAME: EXPECTATION: expected X, got Y,
-        or INVALID FILE:LINE:COLUMN: key.path: what was expected, then 'N passed, N failed' (an invalid
-        file counts as failed). Exit 0 when all pass, 1 when any expectation failed, 2 when a file is invalid.
-        """
+        abstract: CLIWords.text("cli.checkCommand.abstract"),
+        discussion: CLIWords.text("cli.checkCommand.discussion")
     )
 
-    @Argument(help: "Scenario files or directories (searched recursively for *.yaml).")
+    @Argument(help: CLIWords.help("cli.checkCommand.paths"))
     var paths: [String]
 
-    @Flag(help: "After a FAIL line, list every fact the run produced (to write or fix expectations).")
+    @Flag(help: CLIWords.help("cli.checkCommand.showFacts"))
     var showFacts = false
 
     @OptionGroup var language: LanguageOption
