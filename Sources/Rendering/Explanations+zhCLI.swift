@@ -14,7 +14,7 @@ extension Explanations {
         "cli.cBCPaddingBenchCommand.iterations": "每次测量拒绝的记录数。",
         "cli.cBCPaddingBenchCommand.rounds": "交替进行的轮数；表中给出中位数。",
         "cli.checkCommand.abstract": "运行场景文件并检查其中的预期。",
-        "cli.checkCommand.discussion": "运行各路径下的每个 *.yaml 文件，打印 PASS 名称，或 FAIL 名称：预期项：预期 X，实际 Y，\n或 INVALID 文件:行:列: key.path：应当是什么；最后打印“N passed, N failed”（无效的文件\n计为失败）。全部通过时退出码为 0，有预期不满足时为 1，有文件无效时为 2。",
+        "cli.checkCommand.discussion": "运行各路径下的每个 *.yaml 文件，打印 PASS 名称，或 FAIL 名称：预期项：预期 X，实际 Y，\n或 INVALID FILE:LINE:COLUMN: key.path：应当是什么（文件、行号、列号和键路径）；最后打印“N passed, N failed”（无效的文件\n计为失败）。全部通过时退出码为 0，有预期不满足时为 1，有文件无效时为 2。",
         "cli.checkCommand.paths": "场景文件或目录（在目录中递归查找 *.yaml）。",
         "cli.checkCommand.showFacts": "在 FAIL 行之后列出这次运行得出的全部事实（便于编写或修正预期）。",
         "cli.connectCommand.abstract": "与真实服务器完成一次 TLS 1.2 握手，发送一个 HTTP 请求并追踪全过程。",

@@ -71,7 +71,7 @@ extension Explanations {
         "ladder.encrypts": "{actor}加密 {bytes} 字节的应用数据",
         "ladder.certificate.trusted": "{actor}信任这条含 {length} 张证书的证书链：{detail}",
         "ladder.certificate.rejected": "{actor}拒绝这条含 {length} 张证书的证书链：{detail}",
-        "ladder.tcp.injected": "{segment} —— 由攻击者注入，伪造来源 {source}",
+        "ladder.tcp.injected": "{segment}（由攻击者注入，伪造来源 {source}）",
         "ladder.tcp.lost": "✗ 丢失：{segment}（{reason}）",
         "ladder.tcp.retransmits": "{actor}重传 seq={seq} len={len}（第 {attempt} 次重传）",
         "ladder.tcp.state": "{actor}：{from} → {to}",
