@@ -5,7 +5,7 @@ extension Explanations {
         "check.join.problems": "；",
         "check.join.or": "或",
         "check.noCertificatePresented": "对方没有出示任何证书",
-        "check.noPathToAnchor": "找不到通往受信任信任锚的路径：签发者 {issuer} 不在{stores}中",
+        "check.noPathToAnchor": "找不到通往信任锚的路径：签发者 {issuer} 不在{stores}中",
         "check.isItselfAnchor": "这张证书本身就是{store}中的信任锚",
         "check.anchoredBy": "由{store}中的 {anchor} 作为信任锚",
         "check.signedBy": "由 {issuer} 用 {algorithm} 签名：{outcome}",

@@ -70,7 +70,7 @@ extension Explanations {
         "how.mitm.plain": "直接读取：明文 HTTP 没有任何加密",
         "how.mitm.cookie": "从转发的请求中读取",
         "how.premaster.decrypted": "用偷到的私钥解密录下的 ClientKeyExchange",
-        "how.premaster.regenerated": "重新生成：同一个随机数生成器（种子为 {seed}）在生成 client_random 之后紧接着生成了它",
+        "how.premaster.regenerated": "重新生成——种子为 {seed} 的同一个随机数生成器，在生成 client_random 之后紧接着生成了它",
         "how.master.randoms.decrypted": "对解密出的预主密钥和录下的两个随机数计算 PRF",
         "how.master.randoms.regenerated": "对重新生成的预主密钥和录下的两个随机数计算 PRF",
         "how.master.sessionHash.decrypted": "对解密出的预主密钥和录下的握手消息的会话哈希计算 PRF（扩展主密钥）",
@@ -90,7 +90,7 @@ extension Explanations {
         "failed.noSeed": "搜索范围内没有任何种子能重现 client_random",
         // Why a receiver dropped a message unprocessed (TraceEvent.dropped).
         "dropped.afterAlertSent": "{receiver}读到它时已经发出了致命告警 {alert}，此后不再处理任何内容",
-        "dropped.recordFailed": "解密这条记录时触发了 {alert}：它的认证标签在{receiver}的密钥下验证失败，所以{receiver}从未读到其中的消息",
+        "dropped.recordFailed": "解密这条记录时触发了 {alert}：用{receiver}的密钥验证，它的认证标签不正确，所以{receiver}从未读到其中的消息",
         "dropped.afterAlertReceived": "{receiver}读到它时已经收到了致命告警 {alert}，此后不再处理任何内容",
         "dropped.stoppedReading": "{receiver}已经停止读取 TLS 记录",
         "dropped.connectionEnded": "记录到达{receiver}之前连接就结束了",
