@@ -179,5 +179,17 @@ extension Explanations {
         "cli.unknownName.hint": "; did you mean {names}?",
         "cli.unknownName.quoted": "'{name}'",
         "cli.unknownName.separator": ", ",
+        "scenario.unknownKey": "unknown key '{key}'; expected one of: {list}",
+        "scenario.unknownKey.suggested": "unknown key '{key}'; expected one of: {list}; did you mean '{suggestion}'?",
+        "scenario.expectedBool": "expected true or false, got {got}",
+        "scenario.expectedOneOf": "expected one of: {list}, got {got}",
+        "scenario.expectedOneOf.suggested": "expected one of: {list}, got {got}; did you mean '{suggestion}'?",
+        "scenario.got.mapping": "a mapping",
+        "scenario.got.list": "a list",
+        "scenario.got.alias": "an alias",
+        "scenario.got.null": "null",
+        "scenario.got.boolean": "the boolean {value}",
+        "scenario.got.number": "the number {value}",
+        "scenario.got.string": "the string '{value}'",
     ]
 }

@@ -178,5 +178,17 @@ extension Explanations {
         "cli.unknownName.hint": "；你是不是要找 {names}？",
         "cli.unknownName.quoted": "“{name}”",
         "cli.unknownName.separator": "、",
+        "scenario.unknownKey": "未知的键“{key}”；可用的键有：{list}",
+        "scenario.unknownKey.suggested": "未知的键“{key}”；可用的键有：{list}；你是不是想写“{suggestion}”？",
+        "scenario.expectedBool": "应为 true 或 false，实际是{got}（布尔值不加引号）",
+        "scenario.expectedOneOf": "应为以下之一：{list}；实际是{got}",
+        "scenario.expectedOneOf.suggested": "应为以下之一：{list}；实际是{got}；你是不是想写“{suggestion}”？",
+        "scenario.got.mapping": "一个映射",
+        "scenario.got.list": "一个列表",
+        "scenario.got.alias": "一个别名",
+        "scenario.got.null": "空值（null）",
+        "scenario.got.boolean": "布尔值 {value}",
+        "scenario.got.number": "数字 {value}",
+        "scenario.got.string": "字符串“{value}”",
     ]
 }

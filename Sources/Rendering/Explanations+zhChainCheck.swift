@@ -128,7 +128,7 @@ extension Explanations {
         "chain.why.extendedKeyUsage": "为什么：叶子证书带有 extendedKeyUsage 扩展时，它必须允许当前用途——TLS 服务器要 serverAuth，客户端要 clientAuth（RFC 5280 §4.2.1.12）；这样为代码签名或电子邮件签发的证书就不能冒充网站服务器。",
         "chain.why.keyUsage": "为什么：叶子证书带有 keyUsage 扩展时，它必须允许这把密钥用于 TLS——digitalSignature、keyEncipherment（服务器的 RSA 密钥交换）或 keyAgreement（RFC 5280 §4.2.1.3；OpenSSL 的 TLS 用途检查）；被认证用于其他用途的密钥不会被用于 TLS。",
         "chain.why.endEntity": "为什么：TLS 对方的证书必须是终端实体证书，既没有 cA 为 TRUE，也没有 keyCertSign（RFC 5280 §4.2.1.9、§4.2.1.3）；能签发证书的密钥不该放在服务器上，否则服务器一旦被攻破，攻击者就拿到了一把能给任意域名签发证书的密钥。",
-        "chain.why.name": "为什么：叶子证书的 subjectAltName 中必须有客户端要访问的主机名，不看 CN（RFC 9525 §6）；这样另一个域名的有效证书（攻击者可以为自己的网站申请到）就不能冒充这个网站的证书。",
+        "chain.why.name": "为什么：叶子证书的 subjectAltName 中必须有客户端要访问的主机名，不考虑 CN（RFC 9525 §6）；这样另一个域名的有效证书（攻击者可以为自己的网站申请到）就不能冒充这个网站的证书。",
         "chain.why.nameConstraints": "为什么：被限定在某些名字范围内（允许的和排除的子树）的 CA，不能为路径中它下面任何超出范围的名字担保（RFC 5280 §4.2.1.10、§6.1.3 b–c）；只限于自家域名的公司 CA 不能给别人的域名签发证书。",
         "chain.keyUsage.rsa": "keyUsage 列出证书的密钥可以用来做什么（RFC 5280 §4.2.1.3）。像这里这样用 RSA 密钥交换时，服务器的密钥要解密客户端用它加密的预主密钥：keyEncipherment。用 (EC)DHE 时，它只给 ServerKeyExchange 中的参数签名：digitalSignature（RFC 5246 §7.4.2、§7.4.3）。CA 的密钥用来给证书签名，需要 keyCertSign，在每个签发者那一级检查。",
         "chain.keyUsage.ephemeral": "keyUsage 列出证书的密钥可以用来做什么（RFC 5280 §4.2.1.3）。像这里这样用 (EC)DHE 时，服务器的密钥只给 ServerKeyExchange 中的 (EC)DH 参数签名：digitalSignature。用 RSA 密钥交换时，它要改为解密预主密钥：keyEncipherment（RFC 5246 §7.4.2、§7.4.3）。CA 的密钥用来给证书签名，需要 keyCertSign，在每个签发者那一级检查。",

@@ -29,7 +29,7 @@ extension Explanations {
         "internal.legacyCertificateVerifyNeedsRSAKey": "TLS 1.0/1.1 的 CertificateVerify 对 MD5 ‖ SHA-1 签名，TLSLab 只用 RSA 密钥做这件事（RFC 4346 §7.4.8）",
         "internal.schemeDoesNotFitKey.ecdsa": "{scheme} 不能用 ECDSA 密钥签名：签名算法规定了密钥类型（RFC 5246 §7.4.1.4.1）",
         "internal.schemeDoesNotFitKey.rsa": "{scheme} 不能用 RSA 密钥签名：签名算法规定了密钥类型（RFC 5246 §7.4.1.4.1）",
-        "internal.rsaModulusTooSmallForMD5SHA1": "{modulus} 字节的 RSA 模数放不下 36 字节的 MD5 ‖ SHA-1 块和它的 PKCS #1 填充（需要 {needed} 字节，RFC 4346 §4.7）",
+        "internal.rsaModulusTooSmallForMD5SHA1": "{modulus} 字节的 RSA 模数放不下 36 字节的 MD5 ‖ SHA-1 块和它的 PKCS#1 填充（需要 {needed} 字节，RFC 4346 §4.7）",
         "internal.signingFailed": "用 {scheme} 签名失败",
         "internal.signingFailed.legacy": "TLS 1.0/1.1 的 MD5 ‖ SHA-1 签名失败",
         "internal.ephemeralKeyGenerationFailed": "无法生成 {kx} 的临时密钥对（随机数源或群有问题）",
@@ -78,7 +78,7 @@ extension Explanations {
         "ecdhPublicKey.notUncompressed": "点格式为 0x{format}，不是未压缩格式（0x04）：RFC 8422 §5.1.2 只允许未压缩格式",
         "ecdhPublicKey.notOnCurve": "这个点不在曲线上：RFC 8422 §5.11 要求检查曲线方程，否则无效曲线攻击可以从回应中恢复私钥",
         "ecdhPublicKey.lowOrder": "小阶的 X25519 公钥会让共享秘密全为零，RFC 8422 §5.11（依据 RFC 7748 §6.1）要求拒绝它：这个密钥人人都知道",
-        "countermeasure.notPKCS1Block": "密文解密后不是 PKCS #1 v1.5 块",
+        "countermeasure.notPKCS1Block": "密文解密后不是 PKCS#1 v1.5 块",
         "countermeasure.wrongLength": "解密出的预主密钥有 {length} 字节，而不是 48 字节",
         "countermeasure.versionMismatch": "预主密钥中的版本是 {found}（{foundName}），而 ClientHello 提出的是 {offered}（{offeredName}）",
     ]

@@ -5,7 +5,7 @@ extension Explanations {
     static let chineseLessons: [String: String] = [
         // The lesson frame.
         "lesson.kind.tls": "基于模拟 TCP 的 TLS",
-        "lesson.kind.tcp": "单独的 TCP",
+        "lesson.kind.tcp": "只有 TCP 层",
         "lesson.kind.ats": "一次 App Transport Security 判定",
         "lesson.kind.dh": "手算 Diffie-Hellman",
         "lesson.header": "课程 {name}：{kind}",
@@ -42,7 +42,7 @@ extension Explanations {
         "ats.wouldRelax": "；{key} 可以放宽这条规则",
         "ats.wouldRelax.pin": "；只有在 {key} 中锁定这条链的公钥（公钥锁定）才能放行",
         "tcp.rst": "RST：复位——发送方拒绝或放弃这个连接。只有当它的序号落在接收窗口内时，接收方才会服从（RFC 9293 §3.10.7.4）。一方如果收到了对它从未发送过的报文段的确认（对一个旧的重复 SYN 的 SYN-ACK），就回复一个 RST，其序号就是那个确认号（RFC 9293 §3.5，图 8）。",
-        "ats.rule.exceptionDomain": "NSExceptionDomains › {domain} 覆盖了这个主机{via}：它的键取代全局键，并且不继承全局键",
+        "ats.rule.exceptionDomain": "NSExceptionDomains › {domain} 覆盖了这个主机{via}：该例外中的键取代全局键（不继承全局设置）",
         "ats.via": "（通过 NSIncludesSubdomains）",
         "ats.rule.arbitraryLoadsIgnored": "NSAllowsArbitraryLoads YES 被忽略：存在更具体的键 NSAllowsArbitraryLoadsInWebContent、NSAllowsArbitraryLoadsForMedia 或 NSAllowsLocalNetworking（iOS 10 及以后）",
         "ats.rule.exemption": "{key} YES：ATS 不适用于这次加载，所以它的任何规则都拦不住它；下面每条规则都由这个键放宽",
@@ -92,7 +92,7 @@ extension Explanations {
         "dh.search.found": "窃听者依次尝试 x = 1, 2, …，直到 {g}^x mod {p} = A = {target}：尝试 {tries} 次后得到 x = {exponent}；于是 B^x mod p = {recovered}，正是共享秘密。搜索量随可能的指数个数增长；一个几百位的随机指数会让搜索遥不可及。",
         "dh.search.notFound": "窃听者尝试了所有小于 p 的 x（{tries} 次），没有找到满足 {g}^x mod {p} = A = {target} 的值",
         // TCP lessons: the script and how it ended.
-        "tcp.script.connect": "{side}：CONNECT（主动 OPEN）到服务器的 80 端口",
+        "tcp.script.connect": "{side}：CONNECT（主动 OPEN），连接服务器的 80 端口",
         "tcp.script.send": "{side}：SEND {octets} 个字节",
         "tcp.script.close": "{side}：CLOSE（这一方没有更多数据要发送）",
         "tcp.script.abort": "{side}：ABORT（连接立即被复位）",
@@ -121,7 +121,7 @@ extension Explanations {
         "tcp.cause.synReceivedTwoWay": "收到 SYN，已发送 SYN-ACK——假想的两次握手立即就打开了连接",
         "tcp.cause.synAckReceived": "收到 SYN-ACK，已发送 ACK（RFC 9293 §3.5）",
         "tcp.cause.simultaneousOpen": "在 SYN-SENT 中收到 SYN：同时打开（RFC 9293 §3.5）",
-        "tcp.cause.ackOfSYN": "收到了对它的 SYN 的 ACK（RFC 9293 §3.5）",
+        "tcp.cause.ackOfSYN": "它的 SYN 得到了确认（收到 ACK，RFC 9293 §3.5）",
         "tcp.cause.synCookieValidated": "这个 ACK 带有有效的 SYN cookie",
         "tcp.cause.close": "CLOSE，已发送 FIN（RFC 9293 §3.6）",
         "tcp.cause.finReceived": "收到 FIN，已发送 ACK（RFC 9293 §3.6）",

@@ -62,9 +62,20 @@ struct CheckCommand: ParsableCommand {
     /// the explanation after them is in the chosen one; an invalid file keeps its
     /// `FILE:LINE:COLUMN: key.path:` prefix.
     static func line(_ result: ScenarioCheck.Result, explanations: Explanations) -> String {
+        if case .invalid(let error) = result { return "INVALID " + located(error, explanations: explanations) }
         guard case .fail(let name, let unmet, _) = result else { return result.line }
         return explanations("cli.check.fail", ["name": name, "key": unmet.key, "expected": unmet.expected.description,
                                                "actual": unmet.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing"])
             ?? result.line
+    }
+
+    /// `FILE:LINE:COLUMN: key.path: explanation`: the located prefix as it is in every language, the
+    /// explanation worded by the catalogue where the error carries its words (English otherwise).
+    static func located(_ error: ScenarioError, explanations: Explanations) -> String {
+        guard let words = error.words, explanations.language != .en else { return error.description }
+        var values = words.values
+        if let got = words.got { values["got"] = explanations(got.key, ["value": got.value]) ?? got.value }
+        guard let text = explanations(words.key, values) else { return error.description }
+        return "\(error.file):\(error.line):\(error.column): \(error.path.isEmpty ? "" : error.path + ": ")\(text)"
     }
 }

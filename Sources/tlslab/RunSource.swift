@@ -79,7 +79,7 @@ struct ResolvedRun {
         do {
             scenario = try ScenarioParser.parse(contentsOf: path)
         } catch {
-            throw CLIError.badInput("\(error)")
+            throw CLIError.badInput(CheckCommand.located(error, explanations: CLIWords.explanations))
         }
         switch seed {
         case .unspecified: break

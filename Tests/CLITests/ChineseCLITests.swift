@@ -91,3 +91,46 @@ struct ChineseCLITests {
         #expect(english.stderr.contains("unknown run or lesson 'tls/ecdh'; did you mean 'ecdhe'"), "\(english.stderr)")
     }
 }
+
+/// A broken lesson file: `check` (and `run`) keep the located prefix `FILE:LINE:COLUMN: key.path:` and
+/// word the explanation after it in Chinese.
+@Suite("check INVALID in Chinese")
+struct ChineseInvalidTests {
+    static func brokenCopy(_ replace: String, with replacement: String, in dir: URL) throws -> String {
+        let lesson = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios/tls/dhe.yaml")
+        let text = try String(contentsOf: lesson, encoding: .utf8)
+        #expect(text.contains(replace))
+        let file = dir.appendingPathComponent("broken.yaml")
+        try text.replacing(replace, with: replacement).write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    @Test func aMisspelledKeyIsExplainedInChinese() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try Self.brokenCopy("server:\n  suites:", with: "server:\n  sutes:", in: dir)
+        let zh = try CLI.run(["check", file, "--lang", "zh"])
+        let en = try CLI.run(["check", file])
+        #expect(zh.status == 2 && en.status == 2)
+        let zhLine = try #require(zh.stdout.split(separator: "\n").first { $0.hasPrefix("INVALID") })
+        let enLine = try #require(en.stdout.split(separator: "\n").first { $0.hasPrefix("INVALID") })
+        // The same located prefix in both languages.
+        let prefix = try #require(enLine.firstMatch(of: #/^INVALID .*broken\.yaml:\d+:\d+: server\.sutes: /#)).output
+        #expect(zhLine.hasPrefix(prefix), "\(zhLine)")
+        #expect(enLine.contains("unknown key 'sutes'; expected one of:") && enLine.contains("did you mean 'suites'?"), "\(enLine)")
+        #expect(zhLine.contains("未知的键“sutes”；可用的键有：") && zhLine.contains("你是不是想写“suites”？"), "\(zhLine)")
+        #expect(ChineseCLITests.englishSentences(in: String(zhLine.dropFirst(prefix.count))).isEmpty, "\(zhLine)")
+        let run = try CLI.run(["run", file, "--lang", "zh"])
+        #expect(run.status == 2 && run.stderr.contains("server.sutes: 未知的键“sutes”"), "\(run.stderr)")
+    }
+
+    @Test func aQuotedBooleanIsExplainedInChinese() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try Self.brokenCopy("server:\n", with: "server:\n  ems: \"false\"\n", in: dir)
+        let zh = try CLI.run(["check", file, "--lang", "zh"])
+        #expect(zh.status == 2)
+        #expect(zh.stdout.contains("server.ems: 应为 true 或 false，实际是字符串“false”（布尔值不加引号）"), "\(zh.stdout)")
+    }
+}
