@@ -101,6 +101,13 @@ public enum DisplayWidth {
         columns(text) <= width ? text : prefix(text, columns: max(0, width - 1)) + "…"
     }
 
+    /// `text` wrapped to `width` columns, every line indented by `indent`: the wrapper every surface
+    /// uses (spaces, CJK break opportunities, references such as "RFC 5246 §7.4.1" kept whole, and
+    /// the Chinese line-breaking rules of ``canBreak(between:and:)``).
+    public static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
+        LadderPrinter.wrapWords(text, width: width, indent: indent)
+    }
+
     // MARK: Line breaks between CJK characters
 
     /// True when a line may break between `before` and `after` although no space separates them:
@@ -115,10 +122,26 @@ public enum DisplayWidth {
     }
 
     static let noBreakBefore: Set<Character> = [
-        "，", "。", "、", "；", "：", "！", "？", "）", "」", "』", "】", "》", "〉", "”", "’", "…", "—", "·",
+        "，", "。", "、", "；", "：", "！", "？", "）", "」", "』", "】", "》", "〉", "”", "’", "…", "—", "·", "］", "｝", "〕", "〗",
         ",", ".", ";", ":", "!", "?", ")", "]", "}", "%", "\"", "'", "”", "’",
     ]
-    static let noBreakAfter: Set<Character> = ["（", "「", "『", "【", "《", "〈", "“", "‘", "(", "[", "{", "\"", "'"]
+    static let noBreakAfter: Set<Character> = ["（", "「", "『", "【", "《", "〈", "“", "‘", "［", "〔", "〖", "(", "[", "{", "\"", "'"]
+
+    /// Chinese punctuation no line may start with (W3C clreq §3.1.7, 行首禁则).
+    public static let closingPunctuation: Set<Character> = ["，", "。", "、", "；", "：", "？", "！", "）", "》", "」", "』", "］", "】", "〉", "”", "’", "…"]
+    /// Chinese punctuation no line may end with (行尾禁则).
+    public static let openingPunctuation: Set<Character> = ["（", "《", "「", "『", "［", "【", "〈", "“", "‘"]
+
+    /// Where a word too long for its line (a 64-digit hex value followed by "，选定：") is cut: at `cut`,
+    /// or a few characters earlier so that the next line does not start with closing punctuation and
+    /// this one does not end with opening punctuation. `characters[..<cut]` fits; the result is ≥ 1.
+    public static func cutAvoidingPunctuation(_ characters: some Collection<Character>, at cut: Int) -> Int {
+        let c = Array(characters)
+        guard cut > 0, cut < c.count else { return cut }
+        var at = cut
+        while at > 1, closingPunctuation.contains(c[at]) || openingPunctuation.contains(c[at - 1]) { at -= 1 }
+        return at > 1 || !(closingPunctuation.contains(c[at]) || openingPunctuation.contains(c[at - 1])) ? at : cut
+    }
 
     /// Whether the space at `index` of `text` holds a reference together, so that no line breaks
     /// there: "RFC" and its number ("RFC 5246"), and that number and the section after it

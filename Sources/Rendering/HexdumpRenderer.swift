@@ -117,7 +117,8 @@ public struct HexdumpRenderer: Sendable {
                 if DisplayWidth.canBreak(between: rest[i - 1], and: rest[i]) { breakAt = i; break }
                 i -= 1
             }
-            let at = breakAt ?? fit
+            // No break opportunity: a hard cut, kept off closing and opening punctuation (避头尾).
+            let at = breakAt ?? max(protected + 1, DisplayWidth.cutAvoidingPunctuation(rest, at: fit))
             out.append(String(rest[..<at]).replacingTrailingSpaces())
             var next = start + (at - lead.count)
             while next < characters.count, characters[next] == " " { next += 1 }

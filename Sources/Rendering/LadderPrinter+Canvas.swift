@@ -118,7 +118,7 @@ extension LadderPrinter {
                 }
                 if !line.isEmpty { lines.append(line) }
                 while pieceWidth > room {
-                    let cut = max(1, DisplayWidth.fittingCount(piece, room))
+                    let cut = DisplayWidth.cutAvoidingPunctuation(piece, at: max(1, DisplayWidth.fittingCount(piece, room)))
                     lines.append(String(piece.prefix(cut)))
                     piece = piece.dropFirst(cut)
                     pieceWidth = DisplayWidth.columns(piece)

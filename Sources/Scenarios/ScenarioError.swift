@@ -9,13 +9,30 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     /// The dotted key path (`client.policy.afnetworking.mode`, `expect.alert`, `network.faults[1].nth`).
     public var path: String
     public var message: String
+    /// The same explanation as a catalogue key with its values, for the surfaces that word it in
+    /// another language (`tlslab check` keeps the `FILE:LINE:COLUMN: key.path:` prefix and words the
+    /// rest); nil where only the English `message` exists yet.
+    public var words: Words?
 
-    public init(file: String, line: Int, column: Int, path: String, message: String) {
+    /// A catalogue key and its values. `got` (what the file holds) is itself worded: a kind key
+    /// (`scenario.got.string`) and the value.
+    public struct Words: Sendable, Equatable {
+        public var key: String
+        public var values: [String: String]
+        public var got: Got?
+        public struct Got: Sendable, Equatable {
+            public var key: String
+            public var value: String
+        }
+    }
+
+    public init(file: String, line: Int, column: Int, path: String, message: String, words: Words? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.path = path
         self.message = message
+        self.words = words
     }
 
     public var description: String {

@@ -30,6 +30,22 @@ struct YAMLValue {
         ScenarioError(file: file, line: line, column: column, path: path, message: message)
     }
 
+    /// What the node is, as a catalogue key and value (the words of ``kindName``).
+    var kindWords: ScenarioError.Words.Got {
+        switch node {
+        case .mapping: return .init(key: "scenario.got.mapping", value: "")
+        case .sequence: return .init(key: "scenario.got.list", value: "")
+        case .alias: return .init(key: "scenario.got.alias", value: "")
+        case .scalar(let s):
+            if isNull { return .init(key: "scenario.got.null", value: "") }
+            if s.style == .plain {
+                if s.string == "true" || s.string == "false" { return .init(key: "scenario.got.boolean", value: s.string) }
+                if Int(s.string) != nil || Double(s.string) != nil { return .init(key: "scenario.got.number", value: s.string) }
+            }
+            return .init(key: "scenario.got.string", value: Self.clip(s.string))
+        }
+    }
+
     /// What the node is, for "expected X, got Y".
     var kindName: String {
         switch node {
@@ -198,7 +214,9 @@ struct YAMLValue {
     func bool() throws(ScenarioError) -> Bool {
         let s = try scalar("true or false")
         guard s.style == .plain, s.string == "true" || s.string == "false" else {
-            throw error("expected true or false, got \(kindName)")
+            var e = error("expected true or false, got \(kindName)")
+            e.words = .init(key: "scenario.expectedBool", values: [:], got: kindWords)
+            throw e
         }
         return s.string == "true"
     }
@@ -249,7 +267,11 @@ struct YAMLValue {
         let list = choices.joined(separator: ", ")
         let s = try scalar("one of: \(list)")
         guard choices.contains(s.string) else {
-            throw error("expected one of: \(list), got \(kindName)" + Spelling.hint(for: s.string, among: choices))
+            var e = error("expected one of: \(list), got \(kindName)" + Spelling.hint(for: s.string, among: choices))
+            let suggestion = Spelling.suggestion(for: s.string, among: choices)
+            e.words = .init(key: suggestion == nil ? "scenario.expectedOneOf" : "scenario.expectedOneOf.suggested",
+                            values: ["list": list, "suggestion": suggestion ?? ""], got: kindWords)
+            throw e
         }
         return s.string
     }
@@ -280,9 +302,12 @@ struct YAMLValue {
             let here = path.isEmpty ? shownKey : "\(path).\(shownKey)"
             let at = place(of: k)
             guard allowed.contains(ks.string) else {
+                let suggestion = Spelling.suggestion(for: ks.string, among: allowed)
                 throw ScenarioError(file: file, line: at.line, column: at.column, path: here,
                                     message: "unknown key '\(YAMLValue.clip(ks.string))'; expected one of: \(allowed.joined(separator: ", "))"
-                                        + Spelling.hint(for: ks.string, among: allowed))
+                                        + Spelling.hint(for: ks.string, among: allowed),
+                                    words: .init(key: suggestion == nil ? "scenario.unknownKey" : "scenario.unknownKey.suggested",
+                                                 values: ["key": YAMLValue.clip(ks.string), "list": allowed.joined(separator: ", "), "suggestion": suggestion ?? ""]))
             }
             if entries.contains(where: { $0.key == ks.string }) {
                 throw ScenarioError(file: file, line: at.line, column: at.column, path: here,

@@ -9,8 +9,8 @@ import Glibc
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmarks against OpenSSL on this machine (build with -c release).",
-        discussion: "Without a subcommand, runs them all (`tlslab bench all`). Each prints a table, or JSON with `--format json`.",
+        abstract: CLIWords.text("cli.benchCommand.abstract"),
+        discussion: CLIWords.text("cli.benchCommand.discussion"),
         subcommands: [BenchAllCommand.self, CryptoBenchCommand.self, HandshakeBenchCommand.self, TCPBenchCommand.self,
                       StartupBenchCommand.self, CheckBenchCommand.self, CBCPaddingBenchCommand.self, TCPFloodCommand.self,
                       HandshakeChildCommand.self],
@@ -23,26 +23,26 @@ struct BenchCommand: ParsableCommand {
 struct CryptoBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crypto",
-        abstract: "RSA-2048 and ffdhe2048 over GMP against `openssl speed` (medians of several runs)."
+        abstract: CLIWords.text("cli.cryptoBenchCommand.abstract")
     )
 
-    @Option(help: "Seconds per measurement (whole seconds, as openssl speed wants).")
+    @Option(help: CLIWords.help("cli.cryptoBenchCommand.seconds"))
     var seconds: Int = 2
 
     /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
     @OptionGroup(visibility: .hidden) var options: RenderOptions
     var format: BenchFormat { BenchFormat(options.format) }
 
-    @Option(help: "Runs; the table shows the median and the min–max spread.")
+    @Option(help: CLIWords.help("cli.cryptoBenchCommand.runs"))
     var runs: Int = 3
 
-    @Option(help: "RSA-2048 keys generated per run (seeds 1…N) for the key-generation mean.")
+    @Option(help: CLIWords.help("cli.cryptoBenchCommand.keys"))
     var keys: Int = 8
 
-    @Flag(help: "Skip OpenSSL (only our figures).")
+    @Flag(help: CLIWords.help("cli.cryptoBenchCommand.noOpenssl"))
     var noOpenssl = false
 
-    @Flag(help: "Divide by wall-clock time on both sides (openssl speed -elapsed) instead of CPU time.")
+    @Flag(help: CLIWords.help("cli.cryptoBenchCommand.elapsed"))
     var elapsed = false
 
     func validate() throws {

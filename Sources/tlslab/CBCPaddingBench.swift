@@ -16,12 +16,12 @@ import Glibc
 struct CBCPaddingBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cbc-padding",
-        abstract: "Lucky 13: the time to refuse a CBC record by the padding it claims (build with -c release).")
+        abstract: CLIWords.text("cli.cBCPaddingBenchCommand.abstract"))
 
-    @Option(help: "Records refused per measurement.")
+    @Option(help: CLIWords.help("cli.cBCPaddingBenchCommand.iterations"))
     var iterations: Int = 20_000
 
-    @Option(help: "Interleaved rounds; the table shows medians.")
+    @Option(help: CLIWords.help("cli.cBCPaddingBenchCommand.rounds"))
     var rounds: Int = 9
 
     func validate() throws {

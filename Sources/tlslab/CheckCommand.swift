@@ -8,18 +8,14 @@ import Trace
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Run scenario files and check their expectations.",
-        discussion: """
-        Runs every *.yaml under the paths and prints PASS NAME or FAIL NAME: EXPECTATION: expected X, got Y,
-        or INVALID FILE:LINE:COLUMN: key.path: what was expected, then 'N passed, N failed' (an invalid
-        file counts as failed). Exit 0 when all pass, 1 when any expectation failed, 2 when a file is invalid.
-        """
+        abstract: CLIWords.text("cli.checkCommand.abstract"),
+        discussion: CLIWords.text("cli.checkCommand.discussion")
     )
 
-    @Argument(help: "Scenario files or directories (searched recursively for *.yaml).")
+    @Argument(help: CLIWords.help("cli.checkCommand.paths"))
     var paths: [String]
 
-    @Flag(help: "After a FAIL line, list every fact the run produced (to write or fix expectations).")
+    @Flag(help: CLIWords.help("cli.checkCommand.showFacts"))
     var showFacts = false
 
     @OptionGroup var language: LanguageOption
@@ -66,9 +62,20 @@ struct CheckCommand: ParsableCommand {
     /// the explanation after them is in the chosen one; an invalid file keeps its
     /// `FILE:LINE:COLUMN: key.path:` prefix.
     static func line(_ result: ScenarioCheck.Result, explanations: Explanations) -> String {
+        if case .invalid(let error) = result { return "INVALID " + located(error, explanations: explanations) }
         guard case .fail(let name, let unmet, _) = result else { return result.line }
         return explanations("cli.check.fail", ["name": name, "key": unmet.key, "expected": unmet.expected.description,
                                                "actual": unmet.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing"])
             ?? result.line
+    }
+
+    /// `FILE:LINE:COLUMN: key.path: explanation`: the located prefix as it is in every language, the
+    /// explanation worded by the catalogue where the error carries its words (English otherwise).
+    static func located(_ error: ScenarioError, explanations: Explanations) -> String {
+        guard let words = error.words, explanations.language != .en else { return error.description }
+        var values = words.values
+        if let got = words.got { values["got"] = explanations(got.key, ["value": got.value]) ?? got.value }
+        guard let text = explanations(words.key, values) else { return error.description }
+        return "\(error.file):\(error.line):\(error.column): \(error.path.isEmpty ? "" : error.path + ": ")\(text)"
     }
 }

@@ -9,7 +9,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
 }
 
 struct ColorOption: ParsableArguments {
-    @Option(help: ArgumentHelp(Explanations.english("cli.help.color") ?? "", valueName: "when"))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.help.color"), valueName: "when"))
     var color: ColorChoice = .auto
 
     /// Whether to write colour codes now (stdout and the environment as they are).

@@ -16,13 +16,8 @@ import UserFiles
 struct ConnectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "connect",
-        abstract: "Complete a real TLS 1.2 handshake with a server, send an HTTP request and trace it.",
-        discussion: """
-        The TLS layer is traced exactly as in a simulation. The TCP layer is what a socket lets us see
-        (connect, bytes read and written, close) — no sequence numbers: the kernel keeps those.
-        Exit codes: 0 success, 1 the handshake or the request failed, or the response was cut short, too long or too slow
-        (one line on standard error), 2 bad input.
-        """
+        abstract: CLIWords.text("cli.connectCommand.abstract"),
+        discussion: CLIWords.text("cli.connectCommand.discussion")
     )
 
     /// The client app's trust policy: the simulation's `ClientTrustPolicy` cases.
@@ -43,87 +38,87 @@ struct ConnectCommand: ParsableCommand {
         case bundledAnchor = "bundled-anchor"
     }
 
-    @Argument(help: "HOST:PORT (a name, an IPv4 address, or [IPv6]:PORT).")
+    @Argument(help: CLIWords.help("cli.connectCommand.target"))
     var target: String
 
-    @Option(help: "server_name to send and the name the certificate must match (default: HOST when it is a name).")
+    @Option(help: CLIWords.help("cli.connectCommand.servername"))
     var servername: String?
 
-    @Option(name: .customLong("suite"), help: "A cipher suite to offer (IANA or OpenSSL name); repeat for several. Default: all 27 suites TLSLab implements, in OpenSSL's order of preference.")
+    @Option(name: .customLong("suite"), help: CLIWords.help("cli.connectCommand.suites"))
     var suites: [String] = []
 
-    @Option(help: "PEM file of trust anchors for the default policy.")
+    @Option(help: CLIWords.help("cli.connectCommand.ca"))
     var ca: String?
 
-    @Option(help: ArgumentHelp("Offer these application protocols with ALPN (RFC 7301), most preferred first: h2,http/1.1.",
-                               discussion: "When the server chooses h2 the request is sent over HTTP/2; with another protocol than HTTP/1.x or h2, no request is sent."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.alpn"),
+                               discussion: CLIWords.text("cli.connectCommand.alpn.discussion")))
     var alpn: String?
 
-    @Option(help: ArgumentHelp("The client's trust policy, as in simulations: \(Policy.allCases.map(\.rawValue).joined(separator: ", ")).",
-                               discussion: "default: the system's evaluation (chain to --ca, validity, host name); none: accept anything (for watching only)."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.policy", ["list": "\(Policy.allCases.map(\.rawValue).joined(separator: ", "))"]),
+                               discussion: CLIWords.text("cli.connectCommand.policy.discussion")))
     var policy: Policy = .default
 
-    @Option(name: .customLong("pin"), help: "A pinned certificate (PEM) for --policy af-public-key / af-certificate; repeat for several.")
+    @Option(name: .customLong("pin"), help: CLIWords.help("cli.connectCommand.pins"))
     var pins: [String] = []
 
-    @Option(name: .customLong("bundle"), help: "A certificate (PEM) the app bundles, for --policy bundled-anchor: it becomes the trust's anchor; repeat for several.")
+    @Option(name: .customLong("bundle"), help: CLIWords.help("cli.connectCommand.bundled"))
     var bundled: [String] = []
 
-    @Flag(help: "With --policy bundled-anchor: SecTrustSetAnchorCertificatesOnly(NO) — the --ca anchors count beside the bundled ones.")
+    @Flag(help: CLIWords.help("cli.connectCommand.keepSystemAnchors"))
     var keepSystemAnchors = false
 
-    @Flag(help: "AFSecurityPolicy allowInvalidCertificates YES (image-downloader: allowInvalidSSLCertificates YES).")
+    @Flag(help: CLIWords.help("cli.connectCommand.allowInvalidCertificates"))
     var allowInvalidCertificates = false
 
-    @Flag(name: .customLong("no-validates-domain-name"), help: "AFSecurityPolicy validatesDomainName NO.")
+    @Flag(name: .customLong("no-validates-domain-name"), help: CLIWords.help("cli.connectCommand.noValidatesDomainName"))
     var noValidatesDomainName = false
 
-    @Flag(help: "The app has an App Transport Security dictionary with Apple's defaults (TLS ≥ 1.2, forward secrecy, strong certificates).")
+    @Flag(help: CLIWords.help("cli.connectCommand.ats"))
     var ats = false
 
-    @Flag(help: "With --ats: NSExceptionDomains[host] has NSExceptionRequiresForwardSecrecy NO.")
+    @Flag(help: CLIWords.help("cli.connectCommand.atsNoForwardSecrecy"))
     var atsNoForwardSecrecy = false
 
-    @Option(help: "Client certificate chain (PEM) for mutual TLS.")
+    @Option(help: CLIWords.help("cli.connectCommand.cert"))
     var cert: String?
 
-    @Option(help: "The key of --cert (PKCS#1 or PKCS#8 PEM).")
+    @Option(help: CLIWords.help("cli.connectCommand.key"))
     var key: String?
 
-    @Option(help: "The HTTP request to send after the handshake (\\r\\n escapes allowed; '' for none). Default: GET / for HOST.")
+    @Option(help: CLIWords.help("cli.connectCommand.request"))
     var request: String?
 
-    @Flag(help: "HTTP/2: accept server push (SETTINGS_ENABLE_PUSH 1); the pushed responses are traced.")
+    @Flag(help: CLIWords.help("cli.connectCommand.h2Push"))
     var h2Push = false
 
-    @Option(help: ArgumentHelp("HTTP/2: another request to send with --request, each on its own stream; repeat for several.",
-                               discussion: "At most the server's SETTINGS_MAX_CONCURRENT_STREAMS are open at once; a request the server refuses (REFUSED_STREAM) is sent again."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.h2Request"),
+                               discussion: CLIWords.text("cli.connectCommand.h2Request.discussion")))
     var h2Request: [String] = []
 
-    @Option(help: "Append the session's secrets to FILE in NSS key log format (for Wireshark).")
+    @Option(help: CLIWords.help("cli.connectCommand.keylog"))
     var keylog: String?
 
     /// --format and --verbosity (no --seed: real connections use the system's random generator).
     @OptionGroup var render: PeerRenderOptions
 
-    @Option(help: "Seconds to wait for the server at each step.")
+    @Option(help: CLIWords.help("cli.connectCommand.timeout"))
     var timeout: Int = 10
 
-    @Flag(help: "Do not offer encrypt_then_mac (RFC 7366): CBC records stay MAC-then-encrypt.")
+    @Flag(help: CLIWords.help("cli.connectCommand.noEtm"))
     var noEtm = false
 
-    @Option(help: "Connect N more times after the first, each offering the session the previous connection established (RFC 5246 §7.3: the server may resume it).")
+    @Option(help: CLIWords.help("cli.connectCommand.reconnect"))
     var reconnect: Int = 0
 
-    @Flag(help: "Do not ask for session tickets (RFC 5077): no SessionTicket extension, so --reconnect offers the session ID alone.")
+    @Flag(help: CLIWords.help("cli.connectCommand.noTickets"))
     var noTickets = false
 
-    @Option(help: ArgumentHelp("Write the session the last connection established or resumed to FILE, for --session-in (as s_client -sess_out).",
-                               discussion: "The file holds the master secret, so it is readable by its owner only."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.sessionOut"),
+                               discussion: CLIWords.text("cli.connectCommand.sessionOut.discussion")))
     var sessionOut: String?
 
-    @Option(help: ArgumentHelp("Offer the session in FILE (written by --session-out) on the first connection (as s_client -sess_in).",
-                               discussion: "A session whose ticket is past its ticket_lifetime_hint (RFC 5077 §3.3) is not offered: a full handshake."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.sessionIn"),
+                               discussion: CLIWords.text("cli.connectCommand.sessionIn.discussion")))
     var sessionIn: String?
 
     /// RFC 7919 §3: a DHE group the server sends that the client did not name is the client's local policy.
@@ -136,19 +131,19 @@ struct ConnectCommand: ParsableCommand {
         var policy: UnofferedDHGroupPolicy { self == .accept ? .acceptIfLargeEnough : .refuse }
     }
 
-    @Option(help: ArgumentHelp("A DHE group in the ServerKeyExchange that the client did not name in supported_groups: accept or refuse.",
-                               discussion: "The client names ffdhe2048 and ffdhe3072 (RFC 7919 §3); a server may still send another group, such as OpenSSL's RFC 3526 MODP 2048. accept (the default, as the OpenSSL and GnuTLS clients do): use it when dh_p has at least 1024 bits. refuse: end the handshake with insufficient_security."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.unofferedDhGroup"),
+                               discussion: CLIWords.text("cli.connectCommand.unofferedDhGroup.discussion")))
     var unofferedDhGroup: UnofferedGroup = .accept
 
-    @Option(help: "Seconds the whole handshake may take, however the server paces its bytes.")
+    @Option(help: CLIWords.help("cli.connectCommand.handshakeTimeout"))
     var handshakeTimeout: Int = 30
 
-    @Option(help: ArgumentHelp("Seconds the whole HTTP response may take after the request, however the server paces its bytes.",
-                               discussion: "A response not whole by then is a failure (exit 1)."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.responseTimeout"),
+                               discussion: CLIWords.text("cli.connectCommand.responseTimeout.discussion")))
     var responseTimeout: Int = 60
 
-    @Option(help: ArgumentHelp("The most bytes of HTTP response read (default 16 MiB).",
-                               discussion: "A longer response is a failure (exit 1): reading stops. A response cut short — fewer body bytes than its Content-Length, a chunked body without its last chunk, or a body that runs to the end of the connection without close_notify (RFC 9112 §8, RFC 5246 §7.2.1) — is a failure too."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.connectCommand.maxResponseBytes"),
+                               discussion: CLIWords.text("cli.connectCommand.maxResponseBytes.discussion")))
     var maxResponseBytes: Int = 16 << 20
 
     func validate() throws {
@@ -313,10 +308,10 @@ struct ConnectCommand: ParsableCommand {
 /// hidden --seed that is refused with a reason (real connections use the system's random generator),
 /// so --help does not offer it.
 struct PeerRenderOptions: ParsableArguments {
-    @Option(help: "Output format: text or json (JSON Lines, one object per event).")
+    @Option(help: CLIWords.help("cli.peerRenderOptions.format"))
     var format: RenderOptions.Format = .text
 
-    @Option(help: "Text detail: summary, normal or bytes.")
+    @Option(help: CLIWords.help("cli.peerRenderOptions.verbosity"))
     var verbosity: TextRenderer.Verbosity = .normal
 
     @Option(help: .hidden)

@@ -10,38 +10,27 @@ import UserFiles
 struct DissectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dissect",
-        abstract: "Annotate raw TLS bytes field by field (records or bare handshake messages).",
-        discussion: """
-        INPUT is hex (spaces, colons and 0x prefixes allowed), a file holding hex or binary TLS \
-        bytes, or - for standard input, at most 1 MiB of TLS bytes (a handshake is a few KB; a \
-        larger capture: dissect its records in parts, or open it in Wireshark). Truncated input is \
-        dissected as far as it goes, with a note where the bytes stop.
-
-        Examples:
-          tlslab dissect 16030300050e000000
-          tlslab dissect capture.bin --suite TLS_DHE_RSA_WITH_AES_128_GCM_SHA256
-          tlslab dissect client.bin --suite TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA --etm
-          pbpaste | tlslab dissect -
-        """
+        abstract: CLIWords.text("cli.dissectCommand.abstract"),
+        discussion: CLIWords.text("cli.dissectCommand.discussion")
     )
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case auto, records, handshake
     }
 
-    @Argument(help: "Hex bytes, a file path, or - for standard input.")
+    @Argument(help: CLIWords.help("cli.dissectCommand.input"))
     var input: String
 
-    @Option(name: .customLong("as"), help: "What the bytes are: auto, records or handshake (messages with their 4-byte headers).")
+    @Option(name: .customLong("as"), help: CLIWords.help("cli.dissectCommand.kind"))
     var kind: Kind = .auto
 
-    @Option(help: "The negotiated cipher suite (IANA name or 0xNNNN), needed to read key-exchange messages when no ServerHello is in the input.")
+    @Option(help: CLIWords.help("cli.dissectCommand.suite"))
     var suite: String?
 
-    @Flag(name: .customLong("etm"), help: "Encrypt-then-MAC (RFC 7366) was negotiated: read CBC records as IV, ciphertext, MAC when no ServerHello is in the input.")
+    @Flag(name: .customLong("etm"), help: CLIWords.help("cli.dissectCommand.encryptThenMAC"))
     var encryptThenMAC = false
 
-    @Option(help: "Line width, 40…1000 (default: the terminal's, or 100).")
+    @Option(help: CLIWords.help("cli.dissectCommand.width"))
     var width: Int?
 
     func validate() throws {

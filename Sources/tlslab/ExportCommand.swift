@@ -12,45 +12,37 @@ import UserFiles
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a run as a pcap capture and an NSS key log (and its PKI as PEM files), or as a self-contained HTML page.",
-        discussion: """
-        Open the capture in Wireshark with the key log set under Protocols › TLS › (Pre)-Master-Secret \
-        log filename, or: tshark -r FILE.pcap -o tls.keylog_file:FILE.keys -Y http
-
-        --html FILE writes one page (inline style, drawing and script; no network request) that steps \
-        through the run like `tlslab walkthrough`: open it in a browser, step with the arrow keys, click \
-        an arrow for its bytes, print it. --all --html DIR writes every built-in run and every lesson, \
-        with an index.html, into DIR.
-        """
+        abstract: CLIWords.text("cli.exportCommand.abstract"),
+        discussion: CLIWords.text("cli.exportCommand.discussion")
     )
 
     enum Link: String, ExpressibleByArgument, CaseIterable { case ethernet, raw }
 
-    @Argument(help: "A built-in run (`tlslab list`), a lesson name (`tlslab lessons`) or a scenario file (.yaml); --pcap needs wire traffic (TLS and TCP lessons).")
+    @Argument(help: CLIWords.help("cli.exportCommand.scenario"))
     var scenario: String?
 
-    @Option(help: "The libpcap capture to write.")
+    @Option(help: CLIWords.help("cli.exportCommand.pcap"))
     var pcap: String?
 
-    @Option(help: "The NSS key log to write (CLIENT_RANDOM lines).")
+    @Option(help: CLIWords.help("cli.exportCommand.keylog"))
     var keylog: String?
 
-    @Option(help: "A directory to write server-chain.pem, server-key.pem, roots.pem (and the client identity) into.")
+    @Option(help: CLIWords.help("cli.exportCommand.pki"))
     var pki: String?
 
-    @Option(help: "The self-contained HTML page to write (with --all: the directory to write every page and index.html into).")
+    @Option(help: CLIWords.help("cli.exportCommand.html"))
     var html: String?
 
-    @Flag(help: "With --html: one step per screen in large type, for projection.")
+    @Flag(help: CLIWords.help("cli.exportCommand.slides"))
     var slides = false
 
-    @Flag(help: "With --html DIR: export every built-in run and every lesson of the library, and an index page.")
+    @Flag(help: CLIWords.help("cli.exportCommand.all"))
     var all = false
 
-    @Option(help: "Link type: ethernet or raw (raw IPv4).")
+    @Option(help: CLIWords.help("cli.exportCommand.link"))
     var link: Link = .ethernet
 
-    @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
+    @Option(help: CLIWords.help("cli.exportCommand.seed"))
     var seed: String?
 
     @OptionGroup var language: LanguageOption

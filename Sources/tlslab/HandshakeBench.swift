@@ -91,26 +91,26 @@ struct HandshakeVariant: Hashable {
 struct HandshakeBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handshake",
-        abstract: "Simulated full handshakes/s per key exchange against openssl s_time/s_server on loopback."
+        abstract: CLIWords.text("cli.handshakeBenchCommand.abstract")
     )
 
-    @Option(help: "Seconds per measurement (whole seconds: openssl s_time -time).")
+    @Option(help: CLIWords.help("cli.handshakeBenchCommand.seconds"))
     var seconds: Int = 5
 
-    @Option(help: "Runs; the table shows the median and the min–max spread.")
+    @Option(help: CLIWords.help("cli.cryptoBenchCommand.runs"))
     var runs: Int = 3
 
-    @Option(name: .customLong("kx"), help: "Key exchange to measure (repeatable): rsa, dhe, ecdhe. Default: all three.")
+    @Option(name: .customLong("kx"), help: CLIWords.help("cli.handshakeBenchCommand.kinds"))
     var kinds: [HandshakeKind] = []
 
-    @Option(help: "A fixed number of our handshakes per measurement instead of --seconds (for quick checks).")
+    @Option(help: CLIWords.help("cli.handshakeBenchCommand.iterations"))
     var iterations: Int?
 
     @Option(name: .customLong("dh-exponent"),
-            help: "DHE private exponent size (repeatable): short (256 bits, the default) or full. Default: both rows.")
+            help: CLIWords.help("cli.handshakeBenchCommand.dhExponents"))
     var dhExponents: [DHExponentSetting] = []
 
-    @Flag(help: "Skip OpenSSL (only our figures).")
+    @Flag(help: CLIWords.help("cli.cryptoBenchCommand.noOpenssl"))
     var noOpenssl = false
 
     /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
@@ -198,7 +198,7 @@ struct HandshakeBenchCommand: ParsableCommand {
 /// process, printed as JSON with this process's peak memory (the child of `bench handshake`).
 struct HandshakeChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "handshake-child", abstract: "One handshake measurement (used by `bench handshake`).", shouldDisplay: false)
+        commandName: "handshake-child", abstract: CLIWords.text("cli.handshakeChildCommand.abstract"), shouldDisplay: false)
 
     @Option(name: .customLong("kx")) var kind: HandshakeKind = .ecdhe
     @Option(name: .customLong("dh-exponent")) var dhExponent: DHExponentSetting?

@@ -8,7 +8,7 @@ extension Language: ExpressibleByArgument {}
 /// `--lang`, shared by every command that prints or exports teaching text: the flag, else
 /// `TLSLAB_LANG`, else the locale (``Language/chosen(flag:environment:)`` has the rules).
 struct LanguageOption: ParsableArguments {
-    @Option(help: "Language of the explanations: zh (简体中文) or en. Default: $TLSLAB_LANG, else the locale ($LC_ALL, $LANG: zh_* → zh), else en.")
+    @Option(help: CLIWords.help("cli.languageOption.lang"))
     var lang: Language?
 
     var language: Language { Language.chosen(flag: lang, environment: ProcessInfo.processInfo.environment) }

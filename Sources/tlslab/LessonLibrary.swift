@@ -9,7 +9,7 @@ struct LessonLibrary {
     var directory: String
     var catalogue: LessonCatalogue
 
-    static let searchDescription = "set TLSLAB_SCENARIOS, or run tlslab from inside the checkout: it looks for Scenarios/ in the current directory and the directories above it, then next to the executable and above"
+    static var searchDescription: String { CLIWords.text("cli.lessonLibrary.search") }
 
     static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
                        currentDirectory: String = FileManager.default.currentDirectoryPath,

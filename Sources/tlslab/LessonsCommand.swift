@@ -9,22 +9,14 @@ import Simulation
 struct LessonsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lessons",
-        abstract: "List the lessons: name and title, in course order.",
-        discussion: """
-        WORDs filter the list: a lesson is shown when its topic, kind, name, title or description \
-        contains every word (`tlslab lessons tcp`, `tlslab lessons pinning`). --path lists every \
-        lesson in the suggested order through the course: TCP first, then the TLS handshake and its key \
-        exchanges (RSA vs DHE vs ECDHE), certificates, pinning and AFNetworking, ATS, mutual TLS, \
-        attacks, HTTP. Built-in runs are listed after the lessons (topic built-in). Show one with \
-        `tlslab run NAME` or `tlslab walkthrough NAME` (no path or .yaml needed).
-        The library is the directory Scenarios/: \(LessonLibrary.searchDescription).
-        """
+        abstract: CLIWords.text("cli.lessonsCommand.abstract"),
+        discussion: CLIWords.text("cli.lessonsCommand.discussion", ["list": "\(LessonLibrary.searchDescription)"])
     )
 
-    @Argument(help: "Words that every listed lesson must contain (topic, kind, name, title or description).")
+    @Argument(help: CLIWords.help("cli.lessonsCommand.words"))
     var words: [String] = []
 
-    @Flag(help: "List the lessons in the suggested order through the course, numbered.")
+    @Flag(help: CLIWords.help("cli.lessonsCommand.path"))
     var path = false
 
     @OptionGroup var language: LanguageOption

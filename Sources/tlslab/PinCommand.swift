@@ -8,15 +8,11 @@ import PKI
 struct PinCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pin",
-        abstract: "Print the certificate and public-key pins of certificates (PEM bundles or DER).",
-        discussion: """
-        certificate pin = base64(SHA-256(certificate DER))
-        public-key pin  = base64(SHA-256(SubjectPublicKeyInfo DER))   (ATS: SPKI-SHA256-BASE64)
-        A public-key pin survives a renewal that keeps the key pair; a certificate pin does not.
-        """
+        abstract: CLIWords.text("cli.pinCommand.abstract"),
+        discussion: CLIWords.text("cli.pinCommand.discussion")
     )
 
-    @Argument(help: "Certificate files (PEM, possibly several certificates each, or DER).")
+    @Argument(help: CLIWords.help("cli.pinCommand.files"))
     var files: [String]
 
     func validate() throws {

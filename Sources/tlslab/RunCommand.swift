@@ -10,16 +10,16 @@ import Trace
 struct RenderOptions: ParsableArguments {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-    @Option(help: "Output format: text or json (JSON Lines, one object per event).")
+    @Option(help: CLIWords.help("cli.peerRenderOptions.format"))
     var format: Format = .text
 
-    @Option(help: "Seed for every random value (the same seed reproduces the run byte for byte). Default: 1 for a built-in run, the file's own seed for a scenario; 'random' uses the system CSPRNG.")
+    @Option(help: CLIWords.help("cli.renderOptions.seed"))
     var seed: String?
 
-    @Option(help: "Text detail: summary, normal or bytes.")
+    @Option(help: CLIWords.help("cli.peerRenderOptions.verbosity"))
     var verbosity: TextRenderer.Verbosity = .normal
 
-    @Flag(help: "Print secrets, keys and other long values in full instead of shortened (03037e6c…a603235b).")
+    @Flag(help: CLIWords.help("cli.renderOptions.full"))
     var full = false
 
     @OptionGroup var language: LanguageOption
@@ -75,17 +75,11 @@ extension TextRenderer.Verbosity: ExpressibleByArgument {}
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run one simulated connection and print its trace.",
-        discussion: """
-        RUN is a built-in run (`tlslab list`), a lesson by name (`tlslab lessons`; e.g. tcp/old-duplicate-syn, \
-        without path or .yaml) or a scenario file (a path ending in .yaml). Every kind is shown: TLS runs and \
-        TCP lessons as a ladder, ATS lessons as the connection plan and the rules checked, DH lessons step \
-        by step. A lesson starts with its title and description and ends with its expectations checked. \
-        Lessons are looked up in Scenarios/: \(LessonLibrary.searchDescription).
-        """
+        abstract: CLIWords.text("cli.runCommand.abstract"),
+        discussion: CLIWords.text("cli.runCommand.discussion", ["list": "\(LessonLibrary.searchDescription)"])
     )
 
-    @Argument(help: "A built-in run (\(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", "))), a lesson name or a scenario file.")
+    @Argument(help: CLIWords.help("cli.runCommand.name", ["list": "\(BuiltInRun.allCases.map(\.rawValue).joined(separator: ", "))"]))
     var name: String
 
     @OptionGroup var options: RenderOptions
@@ -96,7 +90,7 @@ struct RunCommand: ParsableCommand {
 }
 
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in runs.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: CLIWords.text("cli.listCommand.abstract"))
 
     @OptionGroup var language: LanguageOption
 

@@ -72,8 +72,10 @@ struct ResolvedRun {
         }
         let names = BuiltInRun.allCases.map(\.rawValue) + (library?.catalogue.entries.map(\.name) ?? [])
         let close = LessonCatalogue.suggestions(for: name, among: names)
-        let hint = close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?"
-        throw CLIError.badInput("unknown run or lesson '\(name)'\(hint) (`tlslab list` shows the built-in runs, `tlslab lessons` the lessons)")
+        let say = CLIWords.self
+        let quoted = close.map { say.text("cli.unknownName.quoted", ["name": $0]) }.joined(separator: say.text("cli.unknownName.separator"))
+        let hint = close.isEmpty ? "" : say.text("cli.unknownName.hint", ["names": quoted])
+        throw CLIError.badInput(say.text("cli.unknownName", ["name": name, "hint": hint]))
     }
 
     static func builtIn(_ run: BuiltInRun, seed: SeedChoice) throws -> ResolvedRun {
@@ -97,7 +99,7 @@ struct ResolvedRun {
         do {
             scenario = try ScenarioParser.parse(contentsOf: path)
         } catch {
-            throw CLIError.badInput("\(error)")
+            throw CLIError.badInput(CheckCommand.located(error, explanations: CLIWords.explanations))
         }
         switch seed {
         case .unspecified: break

@@ -7,12 +7,12 @@ import BigNum
 struct SelfTestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selftest",
-        abstract: "Internal self-tests (used by scripts/ for leak checks).",
+        abstract: CLIWords.text("cli.selfTestCommand.abstract"),
         shouldDisplay: false
     )
 
-    @Argument(help: "What to exercise: bignum.") var subject: String = "bignum"
-    @Option(help: "Iterations.") var iterations: Int = 2000
+    @Argument(help: CLIWords.help("cli.selfTestCommand.subject")) var subject: String = "bignum"
+    @Option(help: CLIWords.help("cli.selfTestCommand.iterations")) var iterations: Int = 2000
 
     final class Counter: RandomSource {
         var state: UInt64 = 0x1234_5678

@@ -16,91 +16,85 @@ import UserFiles
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve HTTPS (TLS 1.2) on loopback with TLSLab's engine, tracing every handshake.",
-        discussion: """
-        Prints "listening on ADDRESS:PORT" first (--port 0 picks a free port), then each connection's \
-        trace and a one-line log entry on standard error. Up to --max-open connections are open at \
-        once, each waiting for its client without holding up the others; up to --concurrent N of them \
-        do work (handshake steps, answers) at once. Stops on Ctrl-C, SIGTERM or after \
-        --max-connections connections.
-        """
+        abstract: CLIWords.text("cli.serveCommand.abstract"),
+        discussion: CLIWords.text("cli.serveCommand.discussion")
     )
 
     enum Auth: String, ExpressibleByArgument, CaseIterable { case none, request, require }
     enum Group: String, ExpressibleByArgument, CaseIterable { case modp2048, ffdhe2048 }
 
-    @Option(help: "TCP port (0: any free port).")
+    @Option(help: CLIWords.help("cli.serveCommand.port"))
     var port: Int
 
-    @Option(help: "IPv4 address to listen on.")
+    @Option(help: CLIWords.help("cli.serveCommand.address"))
     var address: String = "127.0.0.1"
 
-    @Option(help: "Certificate chain (PEM, leaf first).")
+    @Option(help: CLIWords.help("cli.serveCommand.cert"))
     var cert: String
 
-    @Option(help: "The leaf's key (PKCS#1 or PKCS#8 PEM).")
+    @Option(help: CLIWords.help("cli.serveCommand.key"))
     var key: String
 
-    @Option(name: .customLong("suite"), help: "A cipher suite to accept, in preference order (IANA or OpenSSL name); repeat for several (default: every implemented suite, AEAD and forward-secret first).")
+    @Option(name: .customLong("suite"), help: CLIWords.help("cli.serveCommand.suites"))
     var suites: [String] = []
 
-    @Option(help: "Ask for a client certificate: none, request or require.")
+    @Option(help: CLIWords.help("cli.serveCommand.clientAuth"))
     var clientAuth: Auth = .none
 
-    @Option(help: "PEM file of the anchors client certificates must chain to.")
+    @Option(help: CLIWords.help("cli.serveCommand.clientCa"))
     var clientCa: String?
 
-    @Option(help: "The DHE group: modp2048 (RFC 3526, OpenSSL's default) or ffdhe2048 (RFC 7919).")
+    @Option(help: CLIWords.help("cli.serveCommand.dhGroup"))
     var dhGroup: Group = .modp2048
 
-    @Option(help: ArgumentHelp("Speak ALPN (RFC 7301) with these protocols, in the server's order of preference: h2,http/1.1.",
-                               discussion: "A client offering none of them gets the fatal alert no_application_protocol (120). With h2 chosen the page is served over HTTP/2 (then GOAWAY); a protocol other than HTTP/1.x and h2 is closed after the handshake."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.serveCommand.alpn"),
+                               discussion: CLIWords.text("cli.serveCommand.alpn.discussion")))
     var alpn: String?
 
-    @Option(help: "HTTP/2: the most streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS; beyond it REFUSED_STREAM).")
+    @Option(help: CLIWords.help("cli.serveCommand.h2MaxStreams"))
     var h2MaxStreams: UInt32 = 100
 
-    @Option(help: "HTTP/2: a path to push (PUSH_PROMISE) with the response to the first request, when the client allows push; repeat for several.")
+    @Option(help: CLIWords.help("cli.serveCommand.h2Push"))
     var h2Push: [String] = []
 
-    @Option(help: "Sessions kept for resumption by session ID (the oldest is forgotten first).")
+    @Option(help: CLIWords.help("cli.serveCommand.sessionCacheSize"))
     var sessionCacheSize: Int = 1_024
 
-    @Flag(help: "Send an empty session ID and no session tickets: no client can resume.")
+    @Flag(help: CLIWords.help("cli.serveCommand.noResumption"))
     var noResumption = false
 
-    @Flag(help: "Issue no session tickets (RFC 5077); resumption by session ID stays.")
+    @Flag(help: CLIWords.help("cli.serveCommand.noTickets"))
     var noTickets = false
 
-    @Option(help: ArgumentHelp("Seconds a session can be resumed after its full handshake, by ticket or by session ID (as OpenSSL's session timeout); older ones get a full handshake.",
-                               discussion: "Each ticket's ticket_lifetime_hint (RFC 5077 §3.3) is the time its session has left. RFC 5246 Appendix F.1.4 suggests at most 24 hours for session IDs."))
+    @Option(help: ArgumentHelp(CLIWords.text("cli.serveCommand.ticketLifetime"),
+                               discussion: CLIWords.text("cli.serveCommand.ticketLifetime.discussion")))
     var ticketLifetime: Int = 7_200
 
-    @Option(help: "Append each session's secrets to FILE in NSS key log format.")
+    @Option(help: CLIWords.help("cli.serveCommand.keylog"))
     var keylog: String?
 
-    @Flag(help: "Print no traces, only the one-line log entry per connection (on standard error).")
+    @Flag(help: CLIWords.help("cli.serveCommand.logOnly"))
     var logOnly = false
 
     /// --format and --verbosity (no --seed: real connections use the system's random generator).
     @OptionGroup var render: PeerRenderOptions
 
-    @Option(help: "Stop after this many connections.")
+    @Option(help: CLIWords.help("cli.serveCommand.maxConnections"))
     var maxConnections: Int?
 
-    @Option(help: "Connections doing work (handshake steps, answers) at once; a connection waiting for its client does not count.")
+    @Option(help: CLIWords.help("cli.serveCommand.concurrent"))
     var concurrent: Int = 1
 
-    @Option(help: "Connections open at once (each waits for its client on its own thread); more wait in the listen backlog.")
+    @Option(help: CLIWords.help("cli.serveCommand.maxOpen"))
     var maxOpen: Int = 1_024
 
-    @Option(help: "Seconds a client may stay silent before it is closed.")
+    @Option(help: CLIWords.help("cli.serveCommand.timeout"))
     var timeout: Int = 10
 
-    @Option(help: "Seconds the whole handshake may take, however slowly the client sends.")
+    @Option(help: CLIWords.help("cli.serveCommand.handshakeTimeout"))
     var handshakeTimeout: Int = 30
 
-    @Option(help: "Seconds the HTTP request may take to arrive after the handshake.")
+    @Option(help: CLIWords.help("cli.serveCommand.requestTimeout"))
     var requestTimeout: Int = 30
 
     func validate() throws {

@@ -6,17 +6,17 @@ import Foundation
 struct StartupBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "startup",
-        abstract: "First-output latency of `tlslab` (the default walkthrough) into a pipe and on a pseudo-terminal; target < 100 ms."
+        abstract: CLIWords.text("cli.startupBenchCommand.abstract")
     )
 
-    @Option(help: "Launches; the table shows the median and the min–max spread.")
+    @Option(help: CLIWords.help("cli.startupBenchCommand.runs"))
     var runs: Int = 10
 
     /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
     @OptionGroup(visibility: .hidden) var options: RenderOptions
     var format: BenchFormat { BenchFormat(options.format) }
 
-    @Flag(help: "Skip the pseudo-terminal launches (only the pipe).")
+    @Flag(help: CLIWords.help("cli.startupBenchCommand.noPty"))
     var noPty = false
 
     func validate() throws {
@@ -78,13 +78,13 @@ struct StartupBenchCommand: ParsableCommand {
 struct CheckBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Wall time of `tlslab check Scenarios/` (target < 3 s warm); 'not available' without `check`."
+        abstract: CLIWords.text("cli.checkBenchCommand.abstract")
     )
 
-    @Option(help: "The scenario directory to check.")
+    @Option(help: CLIWords.help("cli.checkBenchCommand.scenarios"))
     var scenarios: String = "Scenarios"
 
-    @Option(help: "Warm runs after one cold run; the table shows the median and the min–max spread.")
+    @Option(help: CLIWords.help("cli.checkBenchCommand.runs"))
     var runs: Int = 3
 
     /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
@@ -140,27 +140,27 @@ struct CheckBenchCommand: ParsableCommand {
 /// each has its own peak memory, merged into one table.
 struct BenchAllCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "all", abstract: "Run every benchmark (crypto, handshake, tcp, startup, check) and print one table.")
+        commandName: "all", abstract: CLIWords.text("cli.benchAllCommand.abstract"))
 
-    @Option(help: "Runs of each benchmark (startup: ten times as many launches).")
+    @Option(help: CLIWords.help("cli.benchAllCommand.runs"))
     var runs: Int = 3
 
-    @Option(help: "Seconds per crypto and handshake measurement.")
+    @Option(help: CLIWords.help("cli.benchAllCommand.seconds"))
     var seconds: Int = 5
 
-    @Option(help: "A fixed number of handshakes per measurement instead of --seconds (for quick checks).")
+    @Option(help: CLIWords.help("cli.benchAllCommand.iterations"))
     var iterations: Int?
 
-    @Option(help: "Megabytes per TCP bulk-transfer measurement.")
+    @Option(help: CLIWords.help("cli.benchAllCommand.megabytes"))
     var megabytes: Int = 64
 
-    @Option(parsing: .upToNextOption, help: "SYN flood sizes.")
+    @Option(parsing: .upToNextOption, help: CLIWords.help("cli.benchAllCommand.connections"))
     var connections: [Int] = [1_000, 10_000, 100_000]
 
-    @Option(parsing: .upToNextOption, help: "Benchmarks to run: crypto, handshake, tcp, startup, check.")
+    @Option(parsing: .upToNextOption, help: CLIWords.help("cli.benchAllCommand.only"))
     var only: [String] = ["crypto", "handshake", "tcp", "startup", "check"]
 
-    @Flag(help: "Skip OpenSSL (only our figures).")
+    @Flag(help: CLIWords.help("cli.cryptoBenchCommand.noOpenssl"))
     var noOpenssl = false
 
     /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.

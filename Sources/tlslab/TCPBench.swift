@@ -7,16 +7,16 @@ import TCPSim
 struct TCPBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tcp",
-        abstract: "TCP simulator: segments/s, and time and memory for 1,000…100,000 half-open connections."
+        abstract: CLIWords.text("cli.tCPBenchCommand.abstract")
     )
 
-    @Option(help: "Megabytes sent per bulk-transfer measurement.")
+    @Option(help: CLIWords.help("cli.tCPBenchCommand.megabytes"))
     var megabytes: Int = 64
 
-    @Option(help: "Runs; the table shows the median and the min–max spread.")
+    @Option(help: CLIWords.help("cli.cryptoBenchCommand.runs"))
     var runs: Int = 3
 
-    @Option(parsing: .upToNextOption, help: "SYN flood sizes (half-open connections), each in a child process.")
+    @Option(parsing: .upToNextOption, help: CLIWords.help("cli.tCPBenchCommand.connections"))
     var connections: [Int] = [1_000, 10_000, 100_000]
 
     /// `--format text|json`: the root command's option, which ArgumentParser hands down by type.
@@ -218,9 +218,9 @@ struct TCPFloodResult: Codable {
 /// `tlslab bench tcp-flood --connections N`: one SYN flood, its result as JSON (the child of `bench tcp`).
 struct TCPFloodCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tcp-flood", abstract: "One SYN flood (used by `bench tcp`).", shouldDisplay: false)
+        commandName: "tcp-flood", abstract: CLIWords.text("cli.tCPFloodCommand.abstract"), shouldDisplay: false)
 
-    @Option(help: "Half-open connections.")
+    @Option(help: CLIWords.help("cli.tCPFloodCommand.connections"))
     var connections: Int = 10_000
 
     func validate() throws {

@@ -9,8 +9,8 @@ import Trace
 struct TLSLab: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tlslab",
-        abstract: "A TLS 1.2 handshake simulator and teaching engine.",
-        discussion: Explanations.english("cli.help.examples") ?? "",
+        abstract: CLIWords.text("cli.tLSLab.abstract"),
+        discussion: CLIWords.text("cli.help.examples"),
         version: "0.1.0",
         subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, LessonsCommand.self, CheckCommand.self,
                       ConnectCommand.self, ServeCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
@@ -28,11 +28,24 @@ struct TLSLab: ParsableCommand {
             Foundation.exit(error.exitCode.rawValue)
         } catch {
             let code = exitCode(for: error)
+            let words = CLIWords.explanations
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((validationMessage(for: error) + "\n").utf8))
+                FileHandle.standardError.write(Data((ParserWords.worded(validationMessage(for: error), in: words) + "\n").utf8))
                 Foundation.exit(2)
             }
-            exit(withError: error)
+            guard words.language != .en else { exit(withError: error) }
+            // Help, version and the parser's other messages, in the chosen language (the parser's own
+            // `exit(withError:)` prints them in English).
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            let text = code == .success && ParserWords.asksForHelp(arguments)
+                ? ParserWords.help(for: ParserWords.command(named: arguments, in: TLSLab.self), in: words)
+                : ParserWords.worded(fullMessage(for: error), in: words)
+            if code == .success {
+                if !text.isEmpty { Swift.print(text) }
+            } else if !text.isEmpty {
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            }
+            Foundation.exit(code.rawValue)
         }
     }
 

@@ -10,26 +10,26 @@ import Trace
 struct WalkthroughCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "walkthrough",
-        abstract: "Step through a run interactively: the ladder so far, the current step's explanation and values.",
-        discussion: "Keys (? shows them inside the walkthrough too):\n"
-            + Walkthrough.keyHelp().map { "  " + $0 }.joined(separator: "\n")
-            + "\nWhen stdin or stdout is not a terminal, the whole trace is printed instead."
+        abstract: CLIWords.text("cli.walkthroughCommand.abstract"),
+        discussion: CLIWords.text("cli.walkthroughCommand.discussion") + "\n"
+            + Walkthrough.keyHelp(CLIWords.explanations).map { "  " + $0 }.joined(separator: "\n")
+            + "\n" + CLIWords.text("cli.walkthroughCommand.notATerminal")
     )
 
-    @Argument(help: "A built-in run (`tlslab list`), a lesson name (`tlslab lessons`) or a scenario file (.yaml); default: rsa.")
+    @Argument(help: CLIWords.help("cli.walkthroughCommand.scenario"))
     var scenario: String = BuiltInRun.rsa.rawValue
 
-    @Option(help: "Seed for every random value; 'random' uses the system CSPRNG.")
+    @Option(help: CLIWords.help("cli.exportCommand.seed"))
     var seed: String?
 
-    @Flag(help: "Show secrets, keys and other long values in full instead of shortened.")
+    @Flag(help: CLIWords.help("cli.walkthroughCommand.full"))
     var full = false
 
     @OptionGroup var language: LanguageOption
 
     @OptionGroup var colorOption: ColorOption
 
-    @Option(help: ArgumentHelp("Advance one step every SECONDS seconds by itself (for projecting in a class); any key pauses, a resumes.",
+    @Option(help: ArgumentHelp(CLIWords.text("cli.walkthroughCommand.autoplay"),
                                valueName: "seconds"))
     var autoplay: Double?
 

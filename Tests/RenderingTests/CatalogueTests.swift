@@ -3,6 +3,7 @@ import Languages
 @testable import Rendering
 import Simulation
 import Testing
+import TestSupport
 import Trace
 
 /// The catalogues: every key in every language, with the same placeholders; the Chinese one uses
@@ -97,40 +98,15 @@ struct CatalogueTests {
 
     // MARK: The glossary
 
-    struct GlossaryRow {
-        var english: String
-        var chinese: String
-        var avoid: [String]
-        var keys: [String]
-        /// "单向认证 / 双向认证": the terms of one row.
-        var terms: [String] { chinese.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) } }
-    }
+    typealias GlossaryRow = ChineseGlossary.Row
 
-    static let glossaryFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/glossary-zh.md")
-
-    /// The glossary's table: `| English | 中文 | not | keys |`, code spans unwrapped, lists split at commas.
-    static func glossary() throws -> [GlossaryRow] {
-        let text = try String(contentsOf: glossaryFile, encoding: .utf8)
-        func cells(_ line: Substring) -> [String] {
-            line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
-                .map { $0.trimmingCharacters(in: .whitespaces).replacing("`", with: "") }
-        }
-        func list(_ cell: String) -> [String] {
-            cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "—" }
-        }
-        return text.split(separator: "\n").filter { $0.hasPrefix("|") && !$0.hasPrefix("|---") }.dropFirst().compactMap { line in
-            let c = cells(line)
-            guard c.count >= 4 else { return nil }
-            return GlossaryRow(english: c[0], chinese: c[1], avoid: list(c[2]), keys: list(c[3]))
-        }
-    }
+    static func glossary() throws -> [GlossaryRow] { try ChineseGlossary.rows() }
 
     @Test func theGlossaryIsReadable() throws {
         let rows = try Self.glossary()
         #expect(rows.count >= 30, "the glossary lists the key terms (\(rows.count) rows)")
         for term in ["握手", "客户端随机数", "预主密钥", "主密钥", "密钥块", "证书链", "信任锚", "前向安全", "中间人", "证书锁定",
-                     "三次握手", "四次挥手", "序列号", "确认号", "重传"] {
+                     "三次握手", "四次挥手", "序号", "确认号", "证书序列号", "私有指数", "共享秘密", "密钥用法", "重传"] {
             #expect(rows.contains { $0.terms.contains(term) }, "the glossary lists \(term)")
         }
     }
@@ -146,10 +122,11 @@ struct CatalogueTests {
                 }
                 #expect(row.terms.contains { text.contains($0) }, "\(key) should say \(row.chinese) (\(row.english)): \(text)")
             }
-            for avoided in row.avoid {
-                for (key, text) in chinese where text.contains(avoided) {
-                    Issue.record("\(key) uses \(avoided); the glossary says \(row.chinese) for \(row.english)")
-                }
+        }
+        let rows = try Self.glossary()
+        for (key, text) in chinese.sorted(by: { $0.key < $1.key }) {
+            for variant in ChineseGlossary.forbiddenVariants(in: text, rows: rows) {
+                Issue.record("\(key) uses \(variant)")
             }
         }
     }

@@ -36,7 +36,7 @@ struct ChaCha20RunTests {
         let text = TextRenderer(verbosity: .normal, width: 100, color: false, explanations: .chinese)
             .render(try Self.trace()).joined(separator: "\n")
         let flat = text.split(whereSeparator: { $0 == "\n" || $0 == "│" || $0 == " " }).joined()
-        #expect(flat.contains("ChaCha20-Poly1305nonce=IVXOR补齐的序列号"), "\(flat.prefix(400))")
+        #expect(flat.contains("ChaCha20-Poly1305nonce=IVXOR补齐的序号"), "\(flat.prefix(400))")
         #expect(flat.contains("为什么要有第二种AEAD"))
     }
 }

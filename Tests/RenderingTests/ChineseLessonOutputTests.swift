@@ -70,7 +70,7 @@ struct ChineseLessonOutputTests {
         ("afnetworking/no-domain-check.yaml", "第 2 步：validatesDomainName 为 NO，使用 BasicX509 策略（不校验域名）"),
         ("afnetworking/must-use-pinning.yaml", "要为自签名证书校验域名就必须使用证书锁定"),
         ("challenge/mode-simple.yaml", "Simple 模式：用 BasicX509 检查证书链，不校验域名"),
-        ("challenge/web-container.yaml", "回答 ServerTrust 挑战的是：混合网页容器"),
+        ("challenge/web-container.yaml", "ServerTrust 挑战的处理方：混合网页容器"),
         ("certs/rsa-1024.yaml", "ATS：叶子证书密钥 RSA 1024 位，低于 RSA 2048 / EC 256"),
         ("certs/bundled-anchor-other-ca.yaml", "结果既不是 kSecTrustResultProceed 也不是 kSecTrustResultUnspecified"),
         ("mtls/subject-not-whitelisted.yaml", "不在白名单中"),

@@ -13,6 +13,8 @@ struct ChineseTypographyTests {
         #expect(ChineseTypography.problems(in: "48字节").count == 1)
         #expect(ChineseTypography.problems(in: "客户端 ，服务器（ 预主密钥）").count == 2)
         #expect(ChineseTypography.problems(in: "标签为\"密钥扩展\"").count == 3)
+        #expect(ChineseTypography.problems(in: "CLOSE —— 这一方没有数据").count == 2)
+        #expect(ChineseTypography.problems(in: "服务器的证书续期了——新的证书序列号").isEmpty)
         #expect(ChineseTypography.problems(in: "使用 RSA 密钥交换，48 字节；标签为 \"key expansion\"。").isEmpty)
         #expect(ChineseTypography.problems(in: "{actor}：Hash(握手消息, {bytes} 字节)，用于 {purpose}").isEmpty, "a formula keeps its ASCII commas")
     }

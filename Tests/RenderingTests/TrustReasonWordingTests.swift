@@ -129,9 +129,9 @@ struct TrustReasonWordingTests {
                 + "performDefaultHandling → the handshake is aborted [first failing check: name at depth 0: mail.example.com matches none "
                 + "of the dNSName SANs [api.example.com]]")
         #expect(Explanations.chinese.certificateAccount(account)
-                == "回答 ServerTrust 挑战的是：系统默认处理；PerformDefaultHandling：系统对 mail.example.com 做信任评估，结果 "
-                + "recoverableTrustFailure（mail.example.com 与 dNSName SAN [api.example.com] 都不匹配）；处置方式 performDefaultHandling：握手中止"
-                + "［第一项不通过的检查：深度 0 的域名检查：mail.example.com 与 dNSName SAN [api.example.com] 都不匹配］")
+                == "ServerTrust 挑战的处理方：系统默认处理 → PerformDefaultHandling：系统对 mail.example.com 做信任评估 → "
+                + "recoverableTrustFailure（mail.example.com 与 dNSName SAN [api.example.com] 都不匹配） → 处置方式 performDefaultHandling → 握手中止"
+                + "（第一项未通过的检查：深度 0 的域名检查，mail.example.com 与 dNSName SAN [api.example.com] 都不匹配）")
         #expect(Explanations.chinese.certificateAccount(.decidedBy([], firstFailure: nil)) == "策略没有给出理由")
     }
 }

@@ -107,7 +107,7 @@ struct ChineseLessonTests {
     /// the ones it rules out (警报 for 告警, 重发 for 重传, 服务端 for 服务器, 信任链 for 证书链, …).
     static let ruledOutTerms = ["三路握手", "四路挥手", "服务端", "预主秘钥", "预备主密钥", "主秘钥", "秘钥", "信任链", "叶证书",
                                 "散列", "加密套件", "前向加密", "监听者", "证书固定", "公钥固定", "钉扎", "双向验证", "警报",
-                                "序号", "应答号", "重发", "三路", "简短握手", "公钥值", "录音", "版本回退", "窃贼", "质询"]
+                                "应答号", "确认序号", "重发", "三路", "简短握手", "公钥值", "录音", "版本回退", "窃贼", "质询"]
 
     /// The catalogue's typography rules (TestSupport.ChineseTypography) hold in every lesson's
     /// Chinese words too.
@@ -131,6 +131,9 @@ struct ChineseLessonTests {
             for term in Self.ruledOutTerms where text.contains(term) {
                 Issue.record("\(file): '\(term)' is not the glossary's term")
             }
+            for variant in ChineseGlossary.forbiddenVariants(in: text, rows: try ChineseGlossary.rows()) {
+                Issue.record("\(file): \(variant)")
+            }
         }
     }
 
@@ -142,6 +145,18 @@ struct ChineseLessonTests {
             tokens.insert(String(m.output))
         }
         return tokens
+    }
+
+    /// 序号 is the TCP/TLS sequence number and 证书序列号 the certificate's serial number: the glossary check
+    /// tells them apart (issue #34).
+    @Test func theGlossaryCheckKeepsTheCertificateSerialNumber() throws {
+        let rows = try ChineseGlossary.rows()
+        #expect(ChineseGlossary.forbiddenVariants(in: "新的证书序列号、新的有效期", rows: rows).isEmpty)
+        #expect(ChineseGlossary.forbiddenVariants(in: "SYN 占用一个序号", rows: rows).isEmpty)
+        #expect(ChineseGlossary.forbiddenVariants(in: "SYN 占用一个序列号", rows: rows).count == 1)
+        #expect(ChineseGlossary.forbiddenVariants(in: "证书序列号和 TCP 序列号", rows: rows).count == 1)
+        #expect(ChineseGlossary.forbiddenVariants(in: "共享密钥 = 预主密钥", rows: rows).count == 1)
+        #expect(ChineseGlossary.forbiddenVariants(in: "（第 1 次尝试）", rows: rows).count == 1)
     }
 
     @Test func untranslatedTokensAreFound() {

@@ -5,6 +5,7 @@
 ///   character (formulas such as `Hash(握手消息, {bytes} 字节)` keep their ASCII argument lists);
 /// - one space between Chinese and Latin letters or digits (`使用 RSA 密钥`, `48 字节`), as the README does;
 /// - no space before a full-width mark (`，。：；、！？）`) or after `（`;
+/// - a Chinese dash —— takes no space on either side;
 /// - no straight quote `"` beside a Han character: Chinese text quotes with “ ”.
 public enum ChineseTypography {
     public struct Problem: CustomStringConvertible, Sendable, Equatable {
@@ -65,6 +66,12 @@ public enum ChineseTypography {
             }
             if a == " ", fullWidthClosers.contains(b) {
                 found.append(Problem(rule: "space before '\(b)'", excerpt: excerpt(i)))
+            }
+            if a == " ", b == "—", i + 2 < chars.count, chars[i + 2] == "—" {
+                found.append(Problem(rule: "space before a Chinese dash '——'", excerpt: excerpt(i)))
+            }
+            if a == "—", b == " ", i > 0, chars[i - 1] == "—" {
+                found.append(Problem(rule: "space after a Chinese dash '——'", excerpt: excerpt(i)))
             }
             if a == "（", b == " " {
                 found.append(Problem(rule: "space after '（'", excerpt: excerpt(i)))
