@@ -484,6 +484,25 @@ def main():
                 })()""")
                 check(lit == list(range(field[2], field[2] + field[3])),
                       f"pointing at a field lights up its bytes {field[2]}..{field[2] + field[3] - 1} in the hex dump")
+                # The reverse: pointing at the field's last byte in the dump lights up its row and names it.
+                browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
+                byte = browser.evaluate(f"""(() => {{
+                    const d = document.querySelector('section.step:not([hidden]) details.bytes');
+                    const b = d.querySelectorAll('pre.hexdump b')[{field[2] + field[3] - 1}];
+                    b.scrollIntoView({{block: 'center'}});
+                    const r = b.getBoundingClientRect();
+                    return [r.left + r.width / 2, r.top + r.height / 2];
+                }})()""")
+                browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": byte[0], "y": byte[1]})
+                browser.pump(0.1)
+                named = browser.evaluate(f"""(() => {{
+                    const d = document.querySelector('section.step:not([hidden]) details.bytes');
+                    const rows = Array.from(d.querySelectorAll('table.fields tr.hl'));
+                    const b = d.querySelectorAll('pre.hexdump b')[{field[2] + field[3] - 1}];
+                    return [rows.map(r => +r.getAttribute('data-o')), b.title];
+                }})()""")
+                check(named[0] == [field[2]] and named[1] != "",
+                      f"pointing at a byte of the dump lights up the field it belongs to and names it ({named})")
                 browser.evaluate("window.scrollTo(0, 0)")
 
                 # Keyboard only: Tab from the top of the page reaches the message's arrow, Enter opens its bytes.

@@ -44,6 +44,9 @@ public struct Walkthrough: Sendable {
         public var message: MessageBytes? = nil
         /// The TLS records that carry what the step sends, header and fragment (and, protected, what they decrypt to).
         public var records: [RunDocument.RecordBytes] = []
+        /// The TCP segment's header the step sends, loses or injects, field by field, and its payload's length.
+        public var segment: MessageBytes? = nil
+        public var segmentPayload = 0
         /// The step's words: the row's text, a heading's title, unwrapped (no time, no rails).
         public var label: String = ""
         /// A message or segment step's label as typed parts (flags, seq, ack, len, message name, size).
@@ -217,6 +220,8 @@ public struct Walkthrough: Sendable {
                         label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
         step.labelParts = head.label
         step.records = entry.records
+        step.segment = entry.segment
+        step.segmentPayload = payloadCount(event)
         return step
     }
 

@@ -290,6 +290,35 @@ struct WalkthroughTerminalTests {
         #expect(text.contains("exit=0"))
     }
 
+    /// `x` then `k` on a 120×50 terminal: the bytes and the knowledge table are on the screen together,
+    /// stacked under the explanation, and the footer says both are on.
+    @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
+    func bytesAndKnowledgeShowTogether() throws {
+        let binary = try #require(CLI.binary).path
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report").path
+        var session = Session()
+        session.columns = 120
+        session.rows = 50
+        defer { session.kill() }
+        try session.start(Self.command(binary, "walkthrough rsa", report: report))
+        _ = try session.wait(for: "step 1") { $0.contains("step 1/") }
+        for _ in 0..<40 {
+            if try session.screen().split(separator: "\n").contains(where: { $0.hasPrefix("▶") && $0.contains("TLS ClientKeyExchange") }) { break }
+            try session.keys("n")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try session.keys("x")
+        _ = try session.wait(for: "the bytes") { $0.contains("encrypted_pre_master_secret") }
+        try session.keys("k")
+        let both = try session.wait(for: "the knowledge table under the bytes") { $0.contains("Who knows what so far") }
+        #expect(both.contains("encrypted_pre_master_secret"), "the bytes stay in view above the table: \(both)")
+        #expect(both.contains("knowledge on") && both.contains("bytes on"), "\(both)")
+        try session.keys("q")
+        #expect(try Self.report(report).contains("exit=0"))
+    }
+
     @Test(.enabled(if: enabled, "tmux is not installed (CI installs it)"))
     func keysStepTheRunAndQRestoresTheTerminal() throws {
         let binary = try #require(CLI.binary).path

@@ -42,7 +42,8 @@ struct HTMLBrowserTests {
         let result = try Self.check(page, extra: ["--screenshot", shot.path, "--print-check"])
         #expect(result.status == 0, "\(result.output)")
         for check in ["after 5 right-arrow presses step 6 is highlighted", "clicking the ClientHello arrow opens its bytes",
-                      "pointing at a field lights up its bytes", "Tab reaches the ClientHello arrow",
+                      "pointing at a field lights up its bytes", "pointing at a byte of the dump lights up the field it belongs to",
+                      "Tab reaches the ClientHello arrow",
                       "Enter on the ClientHello arrow opens its bytes", "repeated explanations are filled in", "is not blank", "no console error", "no network request",
                       "printToPDF gives a PDF of", "print: no button or navigation is drawn",
                       "print: every step is drawn with its heading, explanations and bytes", "print: the whole ladder drawing is visible"] {

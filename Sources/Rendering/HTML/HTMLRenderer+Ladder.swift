@@ -137,7 +137,8 @@ extension HTMLRenderer {
         if let time {
             body += "<text class=\"time\" x=\"\(HTMLText.number(G.timeRight))\" y=\"\(HTMLText.number(lineY))\">\(HTMLText.escaped(time))</text>\n"
         }
-        let opens = step.message != nil
+        // A row opens its bytes: a message's, a segment's TCP header, a record's.
+        let opens = step.message != nil || step.segment != nil || !step.records.isEmpty
         var g = "<g class=\"row tone-\(tone)\(opens ? " has-bytes" : "")\" id=\"row-\(number)\" data-step=\"\(number)\""
         if step.kind == .event { g += " data-event=\"\(step.eventIndex)\"" }
         // The text alternative is the row's <title> (its accessible name, and a tooltip).

@@ -62,6 +62,11 @@ extension HTMLRenderer {
                     out += bytes(message, step: number)
                 }
             }
+            if let segment = step.segment {
+                out += bytes(segment, id: "segment-\(number)",
+                             summary: say("html.segment.summary", ["header": "\(segment.bytes.count)", "payload": "\(step.segmentPayload)"]),
+                             about: "<p class=\"why\">\(say("html.segment.why"))</p>\n", dump: say("html.segment.dump"))
+            }
             out += records(step.records, step: number)
             if let ownTable { out += ownTable }
             out += "</section>\n"

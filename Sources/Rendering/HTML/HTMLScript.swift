@@ -162,6 +162,22 @@ enum HTMLScript {
       }
       document.addEventListener('mouseover', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, true); } });
       document.addEventListener('mouseout', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, false); } });
+      // The reverse: a byte of the dump lights up the field it belongs to (and that field's bytes).
+      function byteField(e) {
+        var b = e.target && e.target.tagName === 'B' && e.target.parentElement && e.target.parentElement.classList.contains('hexdump') ? e.target : null;
+        if (!b) { return null; }
+        var details = b.closest('details.bytes');
+        var index = Array.prototype.indexOf.call(details.querySelectorAll('pre.hexdump b'), b);
+        var found = null;
+        Array.prototype.forEach.call(details.querySelectorAll('table.fields tr.leaf'), function (tr) {
+          var o = parseInt(tr.getAttribute('data-o'), 10), l = parseInt(tr.getAttribute('data-l'), 10);
+          if (index >= o && index < o + l) { found = tr; }
+        });
+        if (found && !b.title) { var name = found.querySelector('td.f'); if (name) { b.title = name.textContent; } }
+        return found;
+      }
+      document.addEventListener('mouseover', function (e) { var tr = byteField(e); if (tr) { highlight(tr, true); } });
+      document.addEventListener('mouseout', function (e) { var tr = byteField(e); if (tr) { highlight(tr, false); } });
       document.addEventListener('focusin', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, true); } });
       document.addEventListener('focusout', function (e) { var tr = fieldRow(e); if (tr) { highlight(tr, false); } });
       document.addEventListener('keydown', function (e) {
