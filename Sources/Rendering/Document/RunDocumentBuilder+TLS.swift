@@ -94,6 +94,8 @@ extension RunDocumentBuilder {
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
+        case .tls13(let fact):
+            return tls13Lines(fact, actor: actor, state: &state)
         default:
             return []
         }
@@ -110,7 +112,8 @@ extension RunDocumentBuilder {
         out += messageSummary(message).map { detail($0) }
         if verbosity != .summary {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
-            let key = explanationKey(message, state: state, fromClientRole: to == .server)
+            let key = state.tls13 ? tls13ExplanationKey(message, fromClientRole: to == .server)
+                : explanationKey(message, state: state, fromClientRole: to == .server)
             // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
             out += explain(Sentence(key, ["sender": from.rawValue, "receiver": to.rawValue]))
         }
@@ -146,9 +149,9 @@ extension RunDocumentBuilder {
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
-        if verbosity != .summary, !state.explained.contains("ccs\(from)"), explanations("tls.ChangeCipherSpec") != nil {
+        if verbosity != .summary, !state.explained.contains("ccs\(from)") {
             state.explained.insert("ccs\(from)")
-            out += explain(Sentence("tls.ChangeCipherSpec"))
+            out += explain(Sentence(state.tls13 ? "tls13.ChangeCipherSpec" : "tls.ChangeCipherSpec"))
         }
         return out
     }

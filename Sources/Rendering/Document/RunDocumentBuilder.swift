@@ -49,6 +49,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         state.plainHTTP = !trace.summary.usedTLS
         state.oneSided = trace.isOneSided
         state.lessonOnly = trace.isLessonOnly
+        state.tls13 = trace.usesTLS13
         var steps: [RunDocument.Step] = []
         steps.reserveCapacity(trace.events.count)
         for (index, event) in trace.events.enumerated() {
@@ -107,6 +108,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         /// A lesson without TLS or HTTP (TCP alone, ATS, DH): TCP is drawn at every level, with
         /// state-change causes and timers; ATS rules are numbered; the DH group is remembered.
         var lessonOnly = false
+        /// The run speaks TLS 1.3 (RFC 8446): its messages and phase take the 1.3 sentences.
+        var tls13 = false
         var atsRules = 0
         var dhGroup: (p: Int, g: Int)?
         /// The SYNs seen on each direction (sender's endpoint first): their sequence number and
@@ -156,7 +159,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             }
             let name = explanations.phaseName(phase, connection: event.connection)
             var out: [LadderEntry] = [.blank, .heading(name, line: "── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))))]
-            let key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
+            var key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
+            if state.tls13, case .tlsHandshake = phase { key = "phase.tls13" }
             if verbosity != .summary, !state.explained.contains(key), explanations(key) != nil {
                 state.explained.insert(key)
                 out += explain(Sentence(key))
