@@ -22,6 +22,8 @@ struct ChineseASCIIWordTests {
         "session",
         // The padding extension's name (RFC 7685), ECDSA's verify(Hash1, r, s), RFC 5280 §6.1.4's steps (l)–(m).
         "padding", "verify", "l", "m",
+        // TLS record content types as RFC 8446 §5.1 names them (a 1.3 record's inner type).
+        "handshake", "alert",
     ]
     /// Capitalised words that are message, record or protocol names (not sentence starts).
     static let allowedCapitalised: Set<String> = [

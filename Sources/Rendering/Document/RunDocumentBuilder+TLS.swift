@@ -144,7 +144,10 @@ extension RunDocumentBuilder {
 
     /// A handshake message's bytes field by field, read with the suite the ServerHello chose so far.
     func dissection(of bytes: [UInt8], state: LadderState) -> Dissection {
-        Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
+        if state.tls13, let type = bytes.first, type != HandshakeType.clientHello.rawValue, type != HandshakeType.serverHello.rawValue {
+            return tls13Dissection(of: bytes)
+        }
+        return Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
     }
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {

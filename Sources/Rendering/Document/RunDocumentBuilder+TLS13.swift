@@ -21,6 +21,19 @@ extension RunDocumentBuilder {
         }
     }
 
+    /// A TLS 1.3 message other than the hellos, field by field as far as the handshake header
+    /// goes (RFC 8446 §4): msg_type, the uint24 length, the body as it is. TLS 1.2's dissector
+    /// would read EncryptedExtensions, the 1.3 Certificate and Finished with 1.2's structures.
+    func tls13Dissection(of bytes: [UInt8]) -> Dissection {
+        guard bytes.count >= HandshakeMessage.headerLength else { return Dissection(fields: []) }
+        let type = HandshakeType(rawValue: bytes[0])
+        let body = bytes.count - HandshakeMessage.headerLength
+        let children = [DissectedField(offset: 0, length: 1, name: "msg_type", value: "\(type.rawValue) (\(type.messageName))"),
+                        DissectedField(offset: 1, length: 3, name: "length", value: "\(body)")]
+            + (body > 0 ? [DissectedField(offset: 4, length: body, name: "body", value: type.messageName)] : [])
+        return Dissection(fields: [DissectedField(offset: 0, length: bytes.count, name: "Handshake", value: type.messageName, children: children)])
+    }
+
     func tls13Lines(_ fact: TLS13Event, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         guard verbosity != .summary else { return [] }
         let who = ["actor": name(actor)]
@@ -72,8 +85,9 @@ extension RunDocumentBuilder {
             return [line(direction == .write ? "tls13.line.writeKeys" : "tls13.line.readKeys",
                          ["secret": secret.rawValue, "key": short(keys.key), "iv": short(keys.iv)])]
         case .recordSealed(let record):
-            guard !state.explained.contains("record13\(actor.rawValue)") else { return [] }
-            state.explained.insert("record13\(actor.rawValue)")
+            // Said once a run for each side, at its first protected record (also in the walkthrough).
+            guard !state.protectedRecordShown.contains(actor) else { return [] }
+            state.protectedRecordShown.insert(actor)
             let header = Hex.string(Array(record.record.prefix(TLSRecord.headerLength)))
             return explain(Sentence("tls13.record", ["actor": actor.rawValue, "header": header,
                                                      "inner": "\(record.contentType) (\(record.contentType.rawValue))",

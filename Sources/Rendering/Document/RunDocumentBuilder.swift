@@ -110,6 +110,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         var lessonOnly = false
         /// The run speaks TLS 1.3 (RFC 8446): its messages and phase take the 1.3 sentences.
         var tls13 = false
+        /// The sides whose first TLS 1.3 protected record the ladder has described.
+        var protectedRecordShown: Set<Actor> = []
         var atsRules = 0
         var dhGroup: (p: Int, g: Int)?
         /// The SYNs seen on each direction (sender's endpoint first): their sequence number and
