@@ -3,8 +3,11 @@
 extension Explanations {
     static let chineseTLS13: [String: String] = [
         "run.summary.tls13": "TLS 1.3（RFC 8446），1-RTT：ClientHello 里就带上 X25519 密钥共享，TLS_AES_128_GCM_SHA256，证书加密传输",
+        "run.summary.tls13-hrr": "TLS 1.3 HelloRetryRequest：客户端猜的是 P-256，服务器要的是 X25519——第二条 ClientHello，多一次往返",
         "cause.tls13": "{failure}（RFC 8446 §6.2：{alert}）",
         "phase.tls13": "TLS 1.3 握手（RFC 8446 §2）：只需一次往返。客户端在 ClientHello 里就发出自己的密钥共享，服务器回以自己的密钥共享，双方随即推导出握手密钥；服务器在 ServerHello 之后发送的一切——它的扩展、证书、签名和 Finished——都加密传输。客户端检查这些消息，再回以自己的 Finished。",
+        "phase.tls13.retry": "TLS 1.3 握手（RFC 8446 §2、§4.1.4），这里用了两次往返：客户端在 ClientHello 里为它猜的组发出密钥共享，但服务器接受的是另一个组，于是回以点名该组的 HelloRetryRequest，客户端再发第二条带该组密钥共享的 ClientHello。之后一切照常：服务器在 ServerHello 之后发送的一切都加密传输，客户端回以自己的 Finished。",
+        "tls13.summary.helloRetryRequest": "随机数 = {random}，即常量 SHA-256(\"HelloRetryRequest\")：不是 server_random",
         "tls13.ClientHello": "ClientHello（RFC 8446 §4.1.2）：{sender}在 supported_versions 扩展里提出 TLS 1.3，而 legacy_version 仍写 03 03，因为有些只认识 TLS 1.2 的服务器遇到更高的值会出错（§4.2.1）。除了密码套件、signature_algorithms 和 supported_groups，它已经发出 key_share：它猜服务器会选的那个组的临时公钥（§4.2.8）。随机数、服务器名称（SNI）和密钥共享都以明文在网络上传输；legacy_session_id 的 32 个随机字节是中间设备兼容模式（附录 D.4）。",
         "tls13.ServerHello": "ServerHello（RFC 8446 §4.1.3）：{sender}选定一个密码套件，并回以同一个组的 key_share；supported_versions 写 03 04（TLS 1.3），legacy_version 仍是 03 03。由这两份密钥共享，双方各自算出同一个 (EC)DHE 共享密钥，再由它推导出握手流量密钥（§7.1）：这是{sender}以明文发送的最后一条握手消息。",
         "tls13.HelloRetryRequest": "HelloRetryRequest（RFC 8446 §4.1.4）：一条随机数为固定值 SHA-256(\"HelloRetryRequest\") 的 ServerHello。{sender}没有找到它接受的组的密钥共享，于是点名它要的组；{receiver}必须再发一条带该组密钥共享的 ClientHello。",

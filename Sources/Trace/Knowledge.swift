@@ -126,7 +126,7 @@ extension Trace {
                 }
             case .tls(.handshakeReceived(.clientHello(let ch), _)) where e.actor == .server:
                 serverSawClientRandom = serverSawClientRandom ?? ch.random.bytes
-            case .tls(.handshakeReceived(.serverHello(let sh), _)) where e.actor == .client:
+            case .tls(.handshakeReceived(.serverHello(let sh), _)) where e.actor == .client && !sh.isHelloRetryRequest:
                 clientSawServerRandom = clientSawServerRandom ?? sh.random.bytes
             case .tls(let tls) where e.actor == .attacker:
                 hasAttackerEngine = true

@@ -15,7 +15,7 @@ struct ChineseASCIIWordTests {
         "seq", "ack", "len", "win", "ms", "fatal", "warning", "h2", "h2c", "premaster", "none", "unspecified",
         "proceed", "http", "https", "seed", "x", "y", "p", "g", "n", "e", "r", "s", "k", "d", "q", "z",
         // Formula terms shown as written in the RFCs: PRF(master, …), g^x mod p, peer^x, [sha256], x25519, modp2048.
-        "master", "mod", "peer", "sha256", "sha384", "x25519", "modp2048", "p-1", "nonce",
+        "master", "mod", "peer", "sha256", "sha384", "x25519", "secp256r1", "modp2048", "p-1", "nonce",
         // HTTP header names and HTTP/2 terms (RFC 9113): cookie, last-stream-id, prior knowledge.
         "cookie", "last-stream-id", "prior", "knowledge",
         // The runs' cookie value (Cookie: session=42), learned by the eavesdropper.

@@ -105,4 +105,30 @@ struct TLS13RunTests {
     func aSeedReproducesTheRunByteForByte(seed: UInt64) throws {
         #expect(try Self.trace(seed: seed).wirePayloads == Self.trace(seed: seed).wirePayloads)
     }
+
+    /// tls13-hrr (RFC 8446 §4.1.4): the client's share is for P-256, the server takes X25519 only —
+    /// a HelloRetryRequest, a second ClientHello with the same random, the transcript restarted with
+    /// message_hash on both sides, and one more round trip before the response.
+    @Test func helloRetryRequestCostsARoundTrip() throws {
+        let trace = Simulation(try BuiltInRun.tls13HRR.setup(seed: 1)).run()
+        let hellos = trace.events.compactMap { e -> ClientHello? in
+            guard e.actor == .client, case .tls(.handshakeSent(.clientHello(let h), _)) = e.kind else { return nil }
+            return h
+        }
+        #expect(hellos.count == 2 && hellos[0].random == hellos[1].random)
+        let serverHellos = trace.events.compactMap { e -> ServerHello? in
+            guard e.actor == .server, case .tls(.handshakeSent(.serverHello(let h), _)) = e.kind else { return nil }
+            return h
+        }
+        #expect(serverHellos.map(\.isHelloRetryRequest) == [true, false])
+        let restarts = trace.events.compactMap { e -> (Actor, [UInt8])? in
+            guard case .tls(.tls13(.transcriptRestarted(let hash))) = e.kind else { return nil }
+            return (e.actor, hash)
+        }
+        #expect(restarts.map(\.0) == [.server, .client] && restarts[0].1 == restarts[1].1)
+        let summary = trace.summary
+        #expect(summary.serverRandom == serverHellos.last?.random.bytes && summary.failure == nil && summary.clientCompleted)
+        #expect(trace.statistics.roundTripsToFirstByte == 4)
+        #expect(trace.tls13Steps(of: .client).map(\.value) == trace.tls13Steps(of: .server).map(\.value))
+    }
 }

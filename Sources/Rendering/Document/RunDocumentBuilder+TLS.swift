@@ -109,7 +109,12 @@ extension RunDocumentBuilder {
 
     func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, say("ladder.message", ["arrow": arrow(from, to), "message": messageName(message), "bytes": "\(bytes.count)"]), .tls)]
-        out += messageSummary(message).map { detail($0) }
+        if case .serverHello(let hello) = message, hello.isHelloRetryRequest {
+            // RFC 8446 §4.1.3: this random is a fixed constant, not server_random.
+            out.append(detail(say("tls13.summary.helloRetryRequest", ["random": Hex.string(hello.random.bytes)])))
+        } else {
+            out += messageSummary(message).map { detail($0) }
+        }
         if verbosity != .summary {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
             let key = state.tls13 ? tls13ExplanationKey(message, fromClientRole: to == .server)

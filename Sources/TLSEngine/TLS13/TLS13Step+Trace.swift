@@ -64,3 +64,9 @@ extension TLS13Step {
         return TLSStep(sent: sent, events: mapped)
     }
 }
+
+extension ServerHello {
+    /// A HelloRetryRequest: a ServerHello whose random is the constant SHA-256("HelloRetryRequest")
+    /// (RFC 8446 §4.1.3), never a server's random.
+    public var isHelloRetryRequest: Bool { random.bytes == TLS13HelloValues.helloRetryRequestRandom }
+}
