@@ -253,6 +253,8 @@ public struct JSONLinesRenderer: Sendable {
             return [("event", .string("tls_application_data")), ("action", .string("sent")), ("len", .number(String(d.count)))]
         case .applicationDataReceived(let d):
             return [("event", .string("tls_application_data")), ("action", .string("received")), ("len", .number(String(d.count)))]
+        case .tls13(let fact):
+            return tls13Fields(fact)
         default:
             return nil
         }

@@ -56,6 +56,7 @@ extension LadderPrinter {
         if let client = m.client, let server = m.server { rows.append((say("metadata.endpoints"), "\(client) → \(server)")) }
         rows.append((say("metadata.serverName"), m.serverName ?? say("metadata.none")))
         if let length = m.chainLength { rows.append((say("metadata.chain"), say("metadata.chainLength", ["count": "\(length)"]))) }
+        if m.certificateEncrypted { rows.append((say("metadata.chain"), say("metadata.chainEncrypted"))) }
         if let suite = m.cipherSuite { rows.append((say("metadata.suite"), suite.name ?? suite.hex)) }
         if let group = m.group {
             rows.append((say("metadata.group"), m.publicValuesInClear ? say("metadata.groupAndPublics", ["group": group]) : group))
@@ -69,7 +70,7 @@ extension LadderPrinter {
                 "  " + (i == 0 ? DisplayWidth.padded(label, to: labelWidth) : String(repeating: " ", count: labelWidth)) + "  " + line
             }
         }
-        out += paragraphLines(say("knowledge.metadataTLS"))
+        out += paragraphLines(say(m.certificateEncrypted ? "knowledge.metadataTLS13" : "knowledge.metadataTLS"))
         return out
     }
 

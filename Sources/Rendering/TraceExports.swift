@@ -44,4 +44,20 @@ extension KeyLogWriter {
     public static func sessions(from trace: Trace) -> [Session] {
         trace.sessionSecrets.map { Session(clientRandom: $0.clientRandom, masterSecret: $0.masterSecret) }
     }
+
+    /// The TLS 1.3 sessions of the run, each with its secrets (`Trace.tls13SessionSecrets`).
+    public static func tls13Sessions(from trace: Trace) -> [TLS13Session] {
+        trace.tls13SessionSecrets.map { TLS13Session(clientRandom: $0.clientRandom, secrets: $0.steps) }
+    }
+
+    /// The run's key log: TLS 1.2 sessions as `CLIENT_RANDOM` lines, or, when the run speaks TLS
+    /// 1.3, each 1.3 session's traffic secrets by their labels; and how many sessions it lists.
+    public static func keyLog(for trace: Trace) -> (text: String, sessions: Int) {
+        let tls13 = tls13Sessions(from: trace)
+        guard !tls13.isEmpty else {
+            let sessions = sessions(from: trace)
+            return (text(sessions), sessions.count)
+        }
+        return (text(tls13: tls13), tls13.count)
+    }
 }

@@ -120,6 +120,22 @@ struct StepTeacher {
             case .rsaPreMasterEncryption, .transcriptHash:
                 return []
             }
+        case .tls(.tls13(let fact)):
+            switch fact {
+            case .keyShareGenerated: return [say("walk.tls13.keyShare", who)]
+            case .sharedSecret: return [say("walk.tls13.sharedSecret", who)]
+            case .keySchedule(let step):
+                if case .extract = step.derivation { return [say("walk.tls13.extract", who)] }
+                return [say("walk.tls13.derive", who)]
+            case .trafficKeysInstalled: return [say("walk.tls13.keys", who)]
+            case .recordSealed: return [say("walk.tls13.record", who)]
+            case .certificateVerifySigned: return [say("walk.tls13.certificateVerifySigned", who)]
+            case .certificateVerifyChecked(_, _, let valid): return [say(valid ? "walk.tls13.certificateVerifyValid" : "walk.tls13.certificateVerifyInvalid", who)]
+            case .finishedChecked(let expected, let received): return [say(expected == received ? "walk.tls13.finishedEqual" : "walk.tls13.finishedDiffers", who)]
+            case .helloRetryRequested: return [say("walk.tls13.helloRetry", who)]
+            case .transcriptRestarted: return [say("walk.tls13.messageHash", who)]
+            default: return []
+            }
         case .compute(_, let duration):
             return [say("walk.compute", with(["duration": RunDocument.timeText(duration)]))]
         case .http(.requestSent):

@@ -18,6 +18,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case http10, keepAlive = "keep-alive", pipelining, resumption
     case h2, h2c
     case chacha20
+    case tls13
+    case tls13HRR = "tls13-hrr"
 
     public var summary: String {
         switch self {
@@ -44,6 +46,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .h2: return "HTTP/2 over TLS: three requests at once on three streams of one connection, headers HPACK-compressed"
         case .h2c: return "HTTP/2 in the clear (h2c, prior knowledge): the eavesdropper decodes HPACK and reads the cookie"
         case .chacha20: return "ECDHE with ChaCha20-Poly1305 (RFC 7905): the record nonce is the sequence number XORed into the IV, none sent"
+        case .tls13: return "TLS 1.3 (RFC 8446), 1-RTT: X25519 key share in the ClientHello, TLS_AES_128_GCM_SHA256, the certificate encrypted"
+        case .tls13HRR: return "TLS 1.3 HelloRetryRequest: the client guessed P-256, the server wants X25519 — a second ClientHello, one round trip more"
         }
     }
 
@@ -159,6 +163,14 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
                 setup.client.applicationProtocols = [.h2]
                 setup.server.applicationProtocols = [.h2, .http11]
             }
+        case .tls13:
+            // One round trip: the client guesses X25519 and sends its key share at once (RFC 8446 §2).
+            setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519])
+        case .tls13HRR:
+            // The client supports X25519 but sends a share for P-256 only; this server takes X25519 alone
+            // and asks for it (RFC 8446 §4.1.4): the guess cost a round trip.
+            setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.secp256r1, .x25519], keyShareGroups: [.secp256r1],
+                                       serverGroups: [.x25519])
         case .resumption:
             setup.connectionMode = .oneRequestPerConnection
             setup.resumesSessions = true

@@ -31,6 +31,11 @@ extension Run {
                 let step = engine.close()
                 client.engine = .client(engine)
                 record(step, by: client)
+            } else if client.done, !client.failed, case .client13(var engine) = client.engine {
+                if client.actor == .client { note(.closing(.closeNotifyAndTCPClose), connection: leg.index) }
+                let step = engine.close()
+                client.engine = .client13(engine)
+                record(step.tlsStep(role: .client), by: client)
             } else if client.done, case .plain = client.engine, client.actor == .client {
                 note(.closing(.tcpClose), connection: leg.index)
             }
@@ -47,6 +52,12 @@ extension Run {
                 let step = engine.close()
                 server.engine = .server(engine)
                 record(step, by: server)
+            } else if !server.closedTLS, !server.failed, case .server13(var engine) = server.engine {
+                // RFC 8446 §6.1: the server closes its own write side once it is done, with its own close_notify.
+                server.closedTLS = true
+                let step = engine.close()
+                server.engine = .server13(engine)
+                record(step.tlsStep(role: .server), by: server)
             }
             if server.pendingWrites.isEmpty {
                 server.closedTCP = true

@@ -34,7 +34,7 @@ extension Run {
                 operations.append(.rsaPrivateKeyDecryption); cost += setup.cpu.rsaPrivate
             case .derived(.dhAgreement):
                 operations.append(.dhAgreement); cost += setup.cpu.dh
-            case .derived(.ecdhAgreement):
+            case .derived(.ecdhAgreement), .tls13(.sharedSecret):
                 operations.append(.ecdhAgreement); cost += setup.cpu.ecdh
             case .signature(let sig):
                 // An ECDSA signature or check is scalar multiplications on the curve: charged like one ECDH agreement.

@@ -155,7 +155,7 @@ final class Run {
         if setup.resumesSessions, let session { clientConfig.session = session }
         if ticketKeys != nil { clientConfig.offerSessionTicket = true }
         let client = Endpoint(actor: .client, peer: isMITM ? .attacker : .server, connection: index, isInitiator: true,
-                              engine: setup.usesTLS ? .client(TLSClient(configuration: clientConfig)) : .plain)
+                              engine: clientEngine(clientConfig))
         let responder: Endpoint
         if case .mitm(let identity)? = setup.attack {
             var config = setup.server
@@ -184,7 +184,21 @@ final class Run {
         }
     }
 
+    /// The client's engine: TLS 1.2 or 1.3 as the setup says, or none for plain HTTP.
+    func clientEngine(_ config: TLSClientConfiguration) -> Endpoint.Engine {
+        guard setup.usesTLS else { return .plain }
+        guard let options = setup.tls13 else { return .client(TLSClient(configuration: config)) }
+        let tls13 = TLS13ClientConfiguration(serverName: config.serverName, evaluator: config.certificateEvaluator, suites: options.suites,
+                                             groups: options.groups, keyShareGroups: options.keyShareGroups)
+        return .client13(TLS13Client(configuration: tls13, random: config.random))
+    }
+
     func serverEndpoint(connection: Int, peer: Actor) -> Endpoint {
+        if setup.usesTLS, let options = setup.tls13 {
+            let config = TLS13ServerConfiguration(identity: setup.server.identity, suites: options.suites, groups: options.serverGroups)
+            return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,
+                            engine: .server13(TLS13Server(configuration: config, random: setup.server.random)))
+        }
         var config = setup.server
         config.sessionCache = sessionCache
         if let ticketKeys {
@@ -281,6 +295,11 @@ final class Run {
                 let step = client.start()
                 e.engine = .client(client)
                 record(step, by: e)
+            case .client13(var client):
+                if e.actor == .client { note(.tlsHandshake, connection: leg.index) }
+                let step = client.start()
+                e.engine = .client13(client)
+                record(step.tlsStep(role: .client), by: e)
             default:
                 e.done = true
             }
@@ -309,6 +328,16 @@ final class Run {
             let step = server.receive(bytes)
             e.engine = .server(server)
             record(step, by: e)
+        case .client13(var client):
+            guard !e.failed else { return }
+            let step = client.receive(bytes)
+            e.engine = .client13(client)
+            record(step.tlsStep(role: .client), by: e)
+        case .server13(var server):
+            guard !e.failed else { return }
+            let step = server.receive(bytes)
+            e.engine = .server13(server)
+            record(step.tlsStep(role: .server), by: e)
         }
     }
 
@@ -324,6 +353,14 @@ final class Run {
             if let step = try? client.sendApplicationData(data) { e.engine = .client(client); record(step, by: e) }
         case .server(var server):
             if let step = try? server.sendApplicationData(data) { e.engine = .server(server); record(step, by: e) }
+        case .client13(var client):
+            let step = client.send(data)
+            e.engine = .client13(client)
+            record(step.tlsStep(role: .client), by: e)
+        case .server13(var server):
+            let step = server.send(data)
+            e.engine = .server13(server)
+            record(step.tlsStep(role: .server), by: e)
         }
     }
 }

@@ -10,6 +10,8 @@ final class Endpoint {
     enum Engine {
         case client(TLSClient)
         case server(TLSServer)
+        case client13(TLS13Client)
+        case server13(TLS13Server)
         case plain
     }
 

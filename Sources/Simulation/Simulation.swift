@@ -47,6 +47,12 @@ public struct SimulationSetup {
     public var httpResponse = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nhello\n"
     /// false: plain HTTP straight over TCP, no TLS at all.
     public var usesTLS = true
+    /// TLS 1.3 (RFC 8446) instead of 1.2: what the 1.3 client offers and the 1.3 server accepts.
+    /// The client's server name and certificate evaluator, and the server's identity, are the
+    /// 1.2 configurations' own (``client``, ``server``); nil: TLS 1.2.
+    public var tls13: TLS13Options?
+    /// The TLS version the run speaks: 1.3 when ``tls13`` is set.
+    public var protocolVersion: ProtocolVersion { tls13 == nil ? .tls12 : .tls13 }
     /// Later connections offer the session of the first (RFC 5246 §7.3 abbreviated handshake). The
     /// server gets a session cache if it has none.
     public var resumesSessions = false
@@ -72,6 +78,25 @@ public struct SimulationSetup {
 
     /// The requests the client will send, in order.
     public var plannedRequests: [String] { requests ?? httpRequest.map { [$0] } ?? [] }
+}
+
+/// What a TLS 1.3 run offers and accepts (RFC 8446 §4.1.1, §4.2.7, §4.2.8).
+public struct TLS13Options: Sendable {
+    public var suites: [TLS13CipherSuite]
+    /// The client's supported_groups, in order of preference.
+    public var groups: [NamedGroup]
+    /// The groups the client's first ClientHello sends a key share for.
+    public var keyShareGroups: [NamedGroup]
+    /// The server's groups, in its order of preference.
+    public var serverGroups: [NamedGroup]
+
+    public init(suites: [TLS13CipherSuite] = [.aes128GCMSHA256], groups: [NamedGroup] = [.x25519, .secp256r1],
+                keyShareGroups: [NamedGroup] = [.x25519], serverGroups: [NamedGroup] = [.x25519, .secp256r1]) {
+        self.suites = suites
+        self.groups = groups
+        self.keyShareGroups = keyShareGroups
+        self.serverGroups = serverGroups
+    }
 }
 
 /// Runs TLS over the simulated TCP: three-way handshake, the TLS handshake carried in segments,

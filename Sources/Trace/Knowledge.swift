@@ -102,6 +102,9 @@ extension Trace {
         var cookie: [UInt8]?, serverCookie: [UInt8]?
         var request: [UInt8]?, serverRequest: [UInt8]?, response: [UInt8]?, serverResponse: [UInt8]?
         var attackerValues: [[UInt8]] = []
+        // TLS 1.3: each side's (EC)DHE shared secret and key-schedule secrets (RFC 8446 §7.1).
+        var clientTLS13: [Secret: [UInt8]] = [:], serverTLS13: [Secret: [UInt8]] = [:]
+        var usesTLS13 = false
         var hasAttackerEngine = false
         var hasAfterwards = false
         for e in events where e.connection == 0 {
@@ -110,9 +113,20 @@ extension Trace {
                 clientKeys = keys
             case .tls(.derived(.keyBlock(_, _, _, let keys))) where e.actor == .server:
                 serverKeys = keys
+            case .tls(.tls13(let fact)) where e.actor == .client || e.actor == .server:
+                usesTLS13 = true
+                var found: (Secret, [UInt8])?
+                switch fact {
+                case .sharedSecret(_, let value): found = (.sharedSecret, value)
+                case .keySchedule(let step): found = Self.knowledgeSecret(step.secret).map { ($0, step.value) }
+                default: break
+                }
+                if let (name, value) = found {
+                    if e.actor == .client { clientTLS13[name] = value } else { serverTLS13[name] = value }
+                }
             case .tls(.handshakeReceived(.clientHello(let ch), _)) where e.actor == .server:
                 serverSawClientRandom = serverSawClientRandom ?? ch.random.bytes
-            case .tls(.handshakeReceived(.serverHello(let sh), _)) where e.actor == .client:
+            case .tls(.handshakeReceived(.serverHello(let sh), _)) where e.actor == .client && !sh.isHelloRetryRequest:
                 clientSawServerRandom = clientSawServerRandom ?? sh.random.bytes
             case .tls(let tls) where e.actor == .attacker:
                 hasAttackerEngine = true
@@ -175,10 +189,14 @@ extension Trace {
             other.derivedDifferently = true
             return [row(name, client: clientValue, server: nil), other]
         }
-        rows += derivedRows(.preMasterSecret, client: s.clientPreMaster, server: s.serverPreMaster)
-            + derivedRows(.masterSecret, client: s.clientMaster, server: s.serverMaster)
-            + derivedRows(.clientWriteKey, client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey)
-            + derivedRows(.serverWriteKey, client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey)
+        if usesTLS13 {
+            for name in Self.tls13Secrets { rows += derivedRows(name, client: clientTLS13[name], server: serverTLS13[name]) }
+        } else {
+            rows += derivedRows(.preMasterSecret, client: s.clientPreMaster, server: s.serverPreMaster)
+                + derivedRows(.masterSecret, client: s.clientMaster, server: s.serverMaster)
+                + derivedRows(.clientWriteKey, client: clientKeys?.clientWriteKey, server: serverKeys?.clientWriteKey)
+                + derivedRows(.serverWriteKey, client: clientKeys?.serverWriteKey, server: serverKeys?.serverWriteKey)
+        }
         if let cookie {
             rows.append(row(.httpCookie, client: cookie, server: serverCookie))
         }
@@ -195,6 +213,31 @@ extension Trace {
 }
 
 extension Trace {
+    /// The TLS 1.3 secrets the knowledge table follows, in the key schedule's order (RFC 8446 §7.1).
+    static let tls13Secrets: [Secret] = [.sharedSecret, .handshakeSecret, .clientHandshakeTrafficSecret, .serverHandshakeTrafficSecret,
+                                         .tls13MasterSecret, .clientApplicationTrafficSecret, .serverApplicationTrafficSecret]
+
+    /// The knowledge table's name for a key-schedule secret it follows (nil: one it leaves out).
+    static func knowledgeSecret(_ secret: TLS13Secret) -> Secret? {
+        switch secret {
+        case .handshakeSecret: return .handshakeSecret
+        case .clientHandshakeTrafficSecret: return .clientHandshakeTrafficSecret
+        case .serverHandshakeTrafficSecret: return .serverHandshakeTrafficSecret
+        case .masterSecret: return .tls13MasterSecret
+        case .clientApplicationTrafficSecret0: return .clientApplicationTrafficSecret
+        case .serverApplicationTrafficSecret0: return .serverApplicationTrafficSecret
+        default: return nil
+        }
+    }
+
+    /// True when the first connection speaks TLS 1.3 (its engines recorded 1.3 facts).
+    public var usesTLS13: Bool {
+        events.contains { e in
+            guard e.connection == 0, case .tls(.tls13) = e.kind else { return false }
+            return true
+        }
+    }
+
     /// Whether `needle` occurs in `haystack`: a plain byte search (the generic `firstRange(of:)` was most
     /// of an HTML export's time, which asks this for every step's knowledge panel).
     static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {

@@ -12,6 +12,15 @@ public enum Secret: String, Sendable, Hashable, CaseIterable {
     case httpCookie = "HTTP cookie"
     case httpRequest = "HTTP request"
     case httpResponse = "HTTP response"
+    // TLS 1.3 (RFC 8446 §7.1): the (EC)DHE shared secret and the key schedule's secrets, by the
+    // key schedule's names, prefixed tls13_ (JSON `learned` identifiers).
+    case sharedSecret = "tls13_shared_secret"
+    case handshakeSecret = "tls13_handshake_secret"
+    case clientHandshakeTrafficSecret = "tls13_client_handshake_traffic_secret"
+    case serverHandshakeTrafficSecret = "tls13_server_handshake_traffic_secret"
+    case tls13MasterSecret = "tls13_master_secret"
+    case clientApplicationTrafficSecret = "tls13_client_application_traffic_secret_0"
+    case serverApplicationTrafficSecret = "tls13_server_application_traffic_secret_0"
 
     /// HTTP text (a request, a response, a cookie line) rather than key material.
     public var isHTTPText: Bool {

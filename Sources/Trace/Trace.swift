@@ -48,11 +48,12 @@ public struct Trace: Sendable {
             // A one-sided trace (a real peer): the other side's random as this side received it.
             case .handshakeReceived(.clientHello(let ch), _) where side == .server:
                 s.receivedClientRandom = s.receivedClientRandom ?? ch.random.bytes
-            case .handshakeReceived(.serverHello(let sh), _) where side == .client:
+            // A HelloRetryRequest's random is RFC 8446 §4.1.3's constant, not the server's random.
+            case .handshakeReceived(.serverHello(let sh), _) where side == .client && !sh.isHelloRetryRequest:
                 s.receivedServerRandom = s.receivedServerRandom ?? sh.random.bytes
             case .handshakeSent(.clientHello(let ch), _) where side == .client:
                 s.clientRandom = s.clientRandom ?? ch.random.bytes
-            case .handshakeSent(.serverHello(let sh), _) where side == .server:
+            case .handshakeSent(.serverHello(let sh), _) where side == .server && !sh.isHelloRetryRequest:
                 s.serverRandom = s.serverRandom ?? sh.random.bytes
             case .negotiated(let n) where side == .client || side == .server:
                 if side == .client || s.cipherSuite == nil {

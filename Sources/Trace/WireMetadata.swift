@@ -21,6 +21,9 @@ public struct WireMetadata: Sendable, Hashable {
     /// The length of every application-data record each side sent (the size of requests and responses).
     public var clientRecordLengths: [Int]
     public var serverRecordLengths: [Int]
+    /// TLS 1.3: everything after the ServerHello travels under the handshake keys (RFC 8446 §2),
+    /// the certificate chain included: the eavesdropper does not see it (`chainLength` is nil).
+    public var certificateEncrypted = false
 }
 
 extension Trace {
@@ -40,7 +43,13 @@ extension Trace {
             case .tls(.negotiated(let n)) where event.actor == .client && negotiation == nil:
                 negotiation = n
             case .tls(.certificateDecision(.server, let length, _, _, _)) where event.actor == .client:
-                chainLength = chainLength ?? length
+                // TLS 1.3 sends the chain encrypted: it is not metadata the eavesdropper reads.
+                if negotiation?.version != .tls13 { chainLength = chainLength ?? length }
+            case .tls(.tls13(.keyShareGenerated)):
+                publicValues = true
+            case .tls(.tls13(.recordSealed(let detail))) where detail.contentType == .applicationData:
+                let length = detail.record.count - 5
+                if event.actor == .client { clientLengths.append(length) } else if event.actor == .server { serverLengths.append(length) }
             case .tls(.derived(.dhAgreement(_, _, let name, _, _, _, _))):
                 publicValues = true
                 group = group ?? name
@@ -57,6 +66,7 @@ extension Trace {
         guard let negotiation else { return nil }
         return WireMetadata(client: client, server: server, serverName: negotiation.serverName, chainLength: chainLength,
                             cipherSuite: negotiation.cipherSuite, group: negotiation.group ?? group, publicValuesInClear: publicValues,
-                            clientRecordLengths: clientLengths, serverRecordLengths: serverLengths)
+                            clientRecordLengths: clientLengths, serverRecordLengths: serverLengths,
+                            certificateEncrypted: negotiation.version == .tls13)
     }
 }

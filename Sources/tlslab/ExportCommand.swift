@@ -105,10 +105,10 @@ struct ExportCommand: ParsableCommand {
             }
             if let keylog {
                 // The key log decrypts every connection of the capture: its owner's only.
-                let sessions = KeyLogWriter.sessions(from: trace)
-                try batch.stage(Array(KeyLogWriter.text(sessions).utf8), to: keylog, access: .ownerOnly)
+                let log = KeyLogWriter.keyLog(for: trace)
+                try batch.stage(Array(log.text.utf8), to: keylog, access: .ownerOnly)
                 written.append(keylog)
-                report.append(say("cli.export.wroteKeylog", ["file": TerminalText.escaped(keylog), "count": "\(sessions.count)"]))
+                report.append(say("cli.export.wroteKeylog", ["file": TerminalText.escaped(keylog), "count": "\(log.sessions)"]))
             }
             if let pki, let material {
                 try OutputFile.makeDirectory(pki, followingLink: true)

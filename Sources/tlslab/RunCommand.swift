@@ -129,6 +129,8 @@ extension BuiltInRun {
         case .h2: "run.summary.h2"
         case .h2c: "run.summary.h2c"
         case .chacha20: "run.summary.chacha20"
+        case .tls13: "run.summary.tls13"
+        case .tls13HRR: "run.summary.tls13-hrr"
         }
         return explanations(key) ?? summary
     }

@@ -207,8 +207,32 @@ struct RunSummarySemanticsTests {
         #expect((serverHello["bytes"] as? String).map { String($0.dropFirst(12).prefix(64)) } == summary["server_random"] as? String)
     }
 
+    /// TLS 1.3's JSON: the summary says so and has no TLS 1.2 premaster or master secret (the 1.3 key
+    /// schedule has neither, RFC 8446 §7.1); each side's `tls13_secret` objects name the same secrets
+    /// with the same values; every protected record's outer header is application_data 03 03.
+    @Test func tls13SummaryAndPerSideSecrets() throws {
+        let objects = try Self.objects("tls13")
+        let summary = try #require(objects.last)
+        #expect(summary["outcome"] as? String == "success" && summary["version"] as? String == "TLS 1.3")
+        #expect(summary["master_secret"] is NSNull && summary["premaster_secret"] is NSNull)
+        #expect(summary["cipher_suite"] as? String == "TLS_AES_128_GCM_SHA256" && summary["round_trips_to_first_byte"] as? Int == 3)
+        func secrets(_ actor: String) -> [String: String] {
+            var out: [String: String] = [:]
+            for o in objects where o["event"] as? String == "tls13_secret" && o["actor"] as? String == actor {
+                out[o["secret"] as? String ?? "?"] = o["value"] as? String
+            }
+            return out
+        }
+        let client = secrets("client"), server = secrets("server")
+        #expect(client.count == 11 && client == server)
+        #expect(client["client_handshake_traffic_secret"]?.count == 64)
+        let records = objects.filter { $0["event"] as? String == "tls13_record" }
+        #expect(records.count >= 16 && records.allSatisfy { ($0["outer_header"] as? String)?.hasPrefix("170303") == true })
+        #expect(Set(records.compactMap { $0["inner_content_type"] as? String }) == ["handshake", "application_data", "alert"])
+    }
+
     /// `direction` holds the two ends of the object's connection, and nothing else.
-    @Test(arguments: ["rsa", "mitm", "mitm-trusting", "replay", "lossy"])
+    @Test(arguments: ["rsa", "mitm", "mitm-trusting", "replay", "lossy", "tls13"])
     func directionsNameTheConnectionsEnds(run: String) throws {
         let allowed: Set<String> = run.hasPrefix("mitm")
             ? ["client->attacker", "attacker->client", "attacker->server", "server->attacker"]

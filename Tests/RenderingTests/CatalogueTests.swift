@@ -66,6 +66,10 @@ struct CatalogueTests {
             "afNetworking.release.v2_5_1", "afNetworking.release.v2_5_2",  // product names with a version number
             "signature.hashesEqual", "pssFailure.hashMismatch",               // formulas (RFC 8017 §8.1.2, §9.1.2)
             "chain.hash1",                                                   // a formula: Hash1 = SHA-256(TBSCertificate)
+            // TLS 1.3: message names and the key schedule's secrets as RFC 8446 §7.1 names them.
+            "tls13.messages.clientHello", "tls13.messages.serverHello", "secret.tls13_handshake_secret",
+            "secret.tls13_client_handshake_traffic_secret", "secret.tls13_server_handshake_traffic_secret",
+            "secret.tls13_client_application_traffic_secret_0", "secret.tls13_server_application_traffic_secret_0",
         ]
         for (key, english) in Explanations.english.text where !identifiers.contains(key) {
             guard let chinese = Explanations.chineseText[key], chinese == english else { continue }

@@ -15,13 +15,15 @@ struct ChineseASCIIWordTests {
         "seq", "ack", "len", "win", "ms", "fatal", "warning", "h2", "h2c", "premaster", "none", "unspecified",
         "proceed", "http", "https", "seed", "x", "y", "p", "g", "n", "e", "r", "s", "k", "d", "q", "z",
         // Formula terms shown as written in the RFCs: PRF(master, …), g^x mod p, peer^x, [sha256], x25519, modp2048.
-        "master", "mod", "peer", "sha256", "sha384", "x25519", "modp2048", "p-1", "nonce",
+        "master", "mod", "peer", "sha256", "sha384", "x25519", "secp256r1", "modp2048", "p-1", "nonce",
         // HTTP header names and HTTP/2 terms (RFC 9113): cookie, last-stream-id, prior knowledge.
         "cookie", "last-stream-id", "prior", "knowledge",
         // The runs' cookie value (Cookie: session=42), learned by the eavesdropper.
         "session",
         // The padding extension's name (RFC 7685), ECDSA's verify(Hash1, r, s), RFC 5280 §6.1.4's steps (l)–(m).
         "padding", "verify", "l", "m",
+        // TLS record content types as RFC 8446 §5.1 names them (a 1.3 record's inner type).
+        "handshake", "alert",
     ]
     /// Capitalised words that are message, record or protocol names (not sentence starts).
     static let allowedCapitalised: Set<String> = [

@@ -31,6 +31,12 @@ struct ProtocolFactsTests {
         "http": nil,
         "http2": nil,
         "summary": nil,
+        // TLS 1.3 (RFC 8446): the key schedule, the traffic keys and the records as computed.
+        "tls13_secret": nil,
+        "tls13_traffic_keys": nil,
+        "tls13_shared_secret": nil,
+        "tls13_key_share": nil,
+        "tls13_record": nil,
     ]
 
     /// The facts of a JSON Lines trace, one canonical (sorted-key) JSON object a line.
@@ -100,6 +106,8 @@ struct FirstByteSummaryTests {
         #expect(try Self.summary(.httpPlain)["round_trips_to_first_byte"] as? Int == 2)
         #expect(try Self.summary(.rsa)["round_trips_to_first_byte"] as? Int == 4)
         #expect(try Self.summary(.h2c)["round_trips_to_first_byte"] as? Int == 2)
+        // TLS 1.3 (RFC 8446 §2): the handshake takes one round trip, so the request goes one earlier than 1.2's.
+        #expect(try Self.summary(.tls13)["round_trips_to_first_byte"] as? Int == 3)
         let plain = try Self.summary(.httpPlain)
         #expect((plain["round_trips"] as? Int ?? 0) > (plain["round_trips_to_first_byte"] as? Int ?? 0))
     }

@@ -70,6 +70,8 @@ extension RunDocumentBuilder {
             let s = trace.summary(connection: connection)
             if let failure = s.failure {
                 lines.append(say("walk.summary.tlsFailed", ["side": party(failure.sentBy), "alert": "\(failure.alert)"]))
+            } else if let suite = s.cipherSuite, s.version == .tls13 {
+                lines.append(say("walk.summary.tls13", ["suite": "\(suite)"]))
             } else if let suite = s.cipherSuite, let version = s.version {
                 lines.append(say(s.extendedMasterSecret ? "walk.summary.tlsEMS" : "walk.summary.tlsNoEMS",
                                  ["version": "\(version)", "suite": "\(suite)"]))

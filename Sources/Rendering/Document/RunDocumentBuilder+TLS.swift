@@ -94,6 +94,8 @@ extension RunDocumentBuilder {
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
+        case .tls13(let fact):
+            return tls13Lines(fact, actor: actor, state: &state)
         default:
             return []
         }
@@ -107,10 +109,16 @@ extension RunDocumentBuilder {
 
     func messageLines(_ message: HandshakeMessage, bytes: [UInt8], from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, say("ladder.message", ["arrow": arrow(from, to), "message": messageName(message), "bytes": "\(bytes.count)"]), .tls)]
-        out += messageSummary(message).map { detail($0) }
+        if case .serverHello(let hello) = message, hello.isHelloRetryRequest {
+            // RFC 8446 §4.1.3: this random is a fixed constant, not server_random.
+            out.append(detail(say("tls13.summary.helloRetryRequest", ["random": Hex.string(hello.random.bytes)])))
+        } else {
+            out += messageSummary(message).map { detail($0) }
+        }
         if verbosity != .summary {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
-            let key = explanationKey(message, state: state, fromClientRole: to == .server)
+            let key = state.tls13 ? tls13ExplanationKey(message, fromClientRole: to == .server)
+                : explanationKey(message, state: state, fromClientRole: to == .server)
             // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
             out += explain(Sentence(key, ["sender": from.rawValue, "receiver": to.rawValue]))
         }
@@ -141,14 +149,17 @@ extension RunDocumentBuilder {
 
     /// A handshake message's bytes field by field, read with the suite the ServerHello chose so far.
     func dissection(of bytes: [UInt8], state: LadderState) -> Dissection {
-        Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
+        if state.tls13, let type = bytes.first, type != HandshakeType.clientHello.rawValue, type != HandshakeType.serverHello.rawValue {
+            return tls13Dissection(of: bytes)
+        }
+        return Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
     }
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {
         var out = [row(t, from: from, to: to, "\(arrow(from, to))  TLS ChangeCipherSpec", .tls)]
-        if verbosity != .summary, !state.explained.contains("ccs\(from)"), explanations("tls.ChangeCipherSpec") != nil {
+        if verbosity != .summary, !state.explained.contains("ccs\(from)") {
             state.explained.insert("ccs\(from)")
-            out += explain(Sentence("tls.ChangeCipherSpec"))
+            out += explain(Sentence(state.tls13 ? "tls13.ChangeCipherSpec" : "tls.ChangeCipherSpec"))
         }
         return out
     }

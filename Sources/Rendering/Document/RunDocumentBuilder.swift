@@ -49,6 +49,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         state.plainHTTP = !trace.summary.usedTLS
         state.oneSided = trace.isOneSided
         state.lessonOnly = trace.isLessonOnly
+        state.tls13 = trace.usesTLS13
+        state.tls13Retry = trace.events.contains { if case .tls(.tls13(.helloRetryRequested)) = $0.kind { true } else { false } }
         var steps: [RunDocument.Step] = []
         steps.reserveCapacity(trace.events.count)
         var records = RecordPlacement()
@@ -109,6 +111,12 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         /// A lesson without TLS or HTTP (TCP alone, ATS, DH): TCP is drawn at every level, with
         /// state-change causes and timers; ATS rules are numbered; the DH group is remembered.
         var lessonOnly = false
+        /// The run speaks TLS 1.3 (RFC 8446): its messages and phase take the 1.3 sentences.
+        var tls13 = false
+        /// The TLS 1.3 server asked for another key share (HelloRetryRequest): two round trips.
+        var tls13Retry = false
+        /// The sides whose first TLS 1.3 protected record the ladder has described.
+        var protectedRecordShown: Set<Actor> = []
         var atsRules = 0
         var dhGroup: (p: Int, g: Int)?
         /// The SYNs seen on each direction (sender's endpoint first): their sequence number and
@@ -158,7 +166,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             }
             let name = explanations.phaseName(phase, connection: event.connection)
             var out: [LadderEntry] = [.blank, .heading(name, line: "── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))))]
-            let key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
+            var key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
+            if state.tls13, case .tlsHandshake = phase { key = state.tls13Retry ? "phase.tls13.retry" : "phase.tls13" }
             if verbosity != .summary, !state.explained.contains(key), explanations(key) != nil {
                 state.explained.insert(key)
                 out += explain(Sentence(key))

@@ -12,6 +12,8 @@ public enum AlertCause: Sendable, Hashable, CustomStringConvertible {
     case handshakeCanceled
     /// A failure: the fatal alert is the one ``TLSAlertTable`` gives its reason.
     case failure(TLSError)
+    /// A TLS 1.3 side's failure: the alert is the one RFC 8446 §6.2 names for it (``TLS13Failure/alert``).
+    case tls13(TLS13Failure)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum AlertCause: Sendable, Hashable, CustomStringConvertible {
         case .renegotiationRefused: return "renegotiation is not supported"
         case .handshakeCanceled: return "the handshake is canceled for a reason unrelated to a protocol failure"
         case .failure(let error): return error.description
+        case .tls13(let failure): return "\(failure)"
         }
     }
 

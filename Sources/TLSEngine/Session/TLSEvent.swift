@@ -56,6 +56,11 @@ public enum TLSEvent: Sendable {
     /// `bufferedBytes` of an incomplete record or handshake message waiting. Before the handshake
     /// finished, a fatal alert follows (see ``TLSClient/receiveEndOfStream()``).
     case endOfStream(state: TLSStateName, bufferedBytes: Int)
+    /// A TLS 1.3 fact that TLS 1.2 has no counterpart for (RFC 8446): a key-schedule step, a
+    /// traffic key installed, a record sealed or opened with its inner content type, a state of
+    /// Appendix A, the (EC)DHE shared secret, CertificateVerify and Finished checks. The 1.3
+    /// messages, alerts, application data and the certificate decision come as the cases above.
+    case tls13(TLS13Event)
 
     /// Which way records flow, seen from the side that records the event.
     public enum Direction: String, Sendable { case read, write }

@@ -74,6 +74,9 @@ public struct TLS13Client: TLS13Side {
     /// Application data, once connected.
     public mutating func send(_ data: [UInt8]) -> TLS13Step { connection.sendApplicationData(data) }
 
+    /// close_notify (RFC 8446 §6.1).
+    public mutating func close() -> TLS13Step { connection.close() }
+
     mutating func sendClientHello(shareGroups: [NamedGroup], cookie: [UInt8]?) throws(TLS13Failure) {
         var shares: [KeyShareEntry] = []
         for group in shareGroups {
@@ -186,6 +189,7 @@ public struct TLS13Client: TLS13Side {
             throw .illegalParameter("key_share for a group the client did not share")
         }
         connection.received(message)
+        connection.events.append(.negotiated(suite: suite, group: entry.group, serverName: configuration.serverName))
         let shared = try connection.sharedSecret(pair, group: entry.group, peer: entry.keyExchange)
         let early = TLS13KeySchedule.Early(hash: suite.hash)
         connection.note(early.steps, after: 0)
@@ -207,7 +211,7 @@ public struct TLS13Client: TLS13Side {
         do { certificate = try TLS13CertificateMessage(from: &r); try r.expectEnd(field: "Certificate") } catch { throw .decode(error) }
         guard certificate.requestContext.isEmpty else { throw .illegalParameter("certificate_request_context in the server's Certificate") }
         let decision = configuration.evaluator.evaluate(chain: certificate.certificateList, role: .server, serverName: configuration.serverName)
-        connection.events.append(.certificateDecision(decision))
+        connection.events.append(.certificateDecision(decision, chainLength: certificate.certificateList.count))
         switch decision {
         case .accept(let key, _, _): serverKey = key
         case .reject(let refusal, _, _): throw .certificateRefused(TLSAlertTable.alert(for: refusal))

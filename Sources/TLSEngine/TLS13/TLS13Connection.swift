@@ -9,6 +9,10 @@ struct TLS13Connection {
     private(set) var state: TLS13State
     var events: [TLS13Event] = []
     var output: [UInt8] = []
+    var sent: [SentRecord] = []
+    /// The peer's close_notify arrived: nothing after it is read (RFC 8446 §6.1).
+    var peerClosed = false
+    var sentCloseNotify = false
 
     var suite: TLS13CipherSuite?
     /// Every handshake message so far, headers included (RFC 8446 §4.4.1), in order.
@@ -45,8 +49,8 @@ struct TLS13Connection {
     }
 
     mutating func takeStep() -> TLS13Step {
-        defer { events = []; output = [] }
-        return TLS13Step(output: output, events: events)
+        defer { events = []; output = []; sent = [] }
+        return TLS13Step(output: output, events: events, sent: sent)
     }
 
     // MARK: Sending
@@ -75,27 +79,64 @@ struct TLS13Connection {
                 writeProtection = protection
                 events.append(.recordSealed(detail))
                 output += detail.record
+                sent.append(SentRecord(record: TLSRecord(contentType: .applicationData, version: .tls12, fragment: Array(detail.record.dropFirst(TLSRecord.headerLength))),
+                                       isProtected: true, carries: [Self.carried(type, content)]))
             } catch {
                 throw .record(error)
             }
         } else {
-            output += TLSRecord(contentType: type, version: recordVersion, fragment: content).encoded
+            let record = TLSRecord(contentType: type, version: recordVersion, fragment: content)
+            output += record.encoded
+            sent.append(SentRecord(record: record, isProtected: false, carries: [Self.carried(type, content)]))
         }
+    }
+
+    /// What one record's content is, for the trace (one message, alert or piece of data a record).
+    static func carried(_ type: ContentType, _ content: [UInt8]) -> CarriedContent {
+        let piece: CarriedContent.Content
+        switch type {
+        case .handshake: piece = .handshake(HandshakeMessage.tls13(content), bytes: content)
+        case .alert:
+            var r = ByteReader(content)
+            piece = (try? Alert(from: &r)).map { .alert($0) } ?? .applicationData
+        case .changeCipherSpec: piece = .changeCipherSpec
+        default: piece = .applicationData
+        }
+        return CarriedContent(content: piece, range: 0..<content.count, completesMessage: true)
     }
 
     /// The middlebox-compatibility ChangeCipherSpec: one plaintext record 14 03 03 00 01 01.
     mutating func sendCompatibilityChangeCipherSpec() {
-        output += TLSRecord(contentType: .changeCipherSpec, version: .tls12, fragment: [1]).encoded
+        let record = TLSRecord(contentType: .changeCipherSpec, version: .tls12, fragment: [1])
+        output += record.encoded
+        sent.append(SentRecord(record: record, isProtected: false, carries: [Self.carried(.changeCipherSpec, [1])]))
         events.append(.changeCipherSpecSent)
     }
 
     mutating func sendAlert(_ failure: TLS13Failure) {
         let alert = Alert.fatal(failure.alert)
+        events.append(.failed(failure))
         var w = ByteWriter()
         alert.encode(to: &w)
         try? send(.alert, w.bytes)
         events.append(.alertSent(alert))
         enter(.closed)
+    }
+
+    /// close_notify (RFC 8446 §6.1): this side will write nothing more. Unlike TLS 1.2, the peer
+    /// need not answer at once; it closes its own write side when it is done.
+    mutating func close() -> TLS13Step {
+        if state != .closed, !sentCloseNotify {
+            sentCloseNotify = true
+            let alert = Alert(level: .warning, description: .closeNotify)
+            var w = ByteWriter()
+            alert.encode(to: &w)
+            try? send(.alert, w.bytes)
+            events.append(.alertSent(alert))
+            // The read side stays open for the peer's own close_notify.
+            if peerClosed { enter(.closed) }
+        }
+        return takeStep()
     }
 
     // MARK: Keys
@@ -143,7 +184,8 @@ struct TLS13Connection {
 
     /// Application data under the traffic keys, once connected; the step that says what was sent.
     mutating func sendApplicationData(_ data: [UInt8]) -> TLS13Step {
-        if state == .connected {
+        if state == .connected, !sentCloseNotify {
+            events.append(.applicationDataSent(data))
             do { try send(.applicationData, data) } catch { sendAlert(error) }
         }
         return takeStep()
@@ -177,7 +219,7 @@ struct TLS13Connection {
         do {
             if let message = try reassembler.next() { return message }
         } catch { throw .decode(error) }
-        while true {
+        while !peerClosed {
             let record: TLSRecord?
             do { record = try reader.next() } catch { throw .decode(error) }
             guard let record else { return nil }
@@ -213,6 +255,12 @@ struct TLS13Connection {
                 let alert: Alert
                 do { alert = try Alert(from: &r); try r.expectEnd(field: "alert") } catch { throw .decode(error) }
                 events.append(.alertReceived(alert))
+                if alert.alertDescription == .closeNotify, !alert.isFatal {
+                    // §6.1: no more data comes; this side may still write until it closes.
+                    peerClosed = true
+                    if sentCloseNotify { enter(.closed) }
+                    return nil
+                }
                 enter(.closed)
                 return nil
             case .applicationData where state == .connected:
@@ -221,6 +269,7 @@ struct TLS13Connection {
                 throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state)
             }
         }
+        return nil
     }
 
     /// Adds a received message to the transcript and the trace.

@@ -56,8 +56,11 @@ public enum TLS13Event: Sendable {
     case trafficKeysInstalled(TLS13KeyDirection, secret: TLS13Secret, generation: Int, keys: TLS13TrafficKeys)
     case recordSealed(TLS13RecordDetail)
     case recordOpened(TLS13RecordDetail)
-    /// What the trust layer decided about the peer's chain.
-    case certificateDecision(CertificateDecision)
+    /// What the trust layer decided about the peer's chain of `chainLength` certificates.
+    case certificateDecision(CertificateDecision, chainLength: Int)
+    /// The hellos fixed the suite and the (EC)DHE group (RFC 8446 §4.1.3); `serverName` is the
+    /// client's server_name (SNI), as this side knows it.
+    case negotiated(suite: TLS13CipherSuite, group: NamedGroup, serverName: String?)
     /// The peer's CertificateVerify checked over `content` (64 spaces, context, 0, transcript hash).
     case certificateVerifyChecked(SignatureScheme, content: [UInt8], valid: Bool)
     /// This side's own CertificateVerify made over `content`.
@@ -66,10 +69,13 @@ public enum TLS13Event: Sendable {
     case finishedChecked(expected: [UInt8], received: [UInt8])
     /// A TLS 1.3 client saw the DOWNGRD sentinel in a ServerHello that chose an older version.
     case downgradeDetected(random: [UInt8])
+    /// Why this side is about to send a fatal alert (the `alertSent` that follows).
+    case failed(TLS13Failure)
     case alertSent(Alert)
     case alertReceived(Alert)
     case handshakeCompleted
     case applicationDataReceived([UInt8])
+    case applicationDataSent([UInt8])
     /// A NewSessionTicket after the handshake (§4.6.1): noted; this engine does not resume yet.
     case newSessionTicketReceived(lifetime: UInt32, ticket: [UInt8])
     /// The peer moved its keys on (KeyUpdate, §4.6.3); `answered`: this side moved its own too.
@@ -120,6 +126,8 @@ public enum TLS13Failure: Error, Sendable, Hashable {
 public struct TLS13Step: Sendable {
     public var output: [UInt8] = []
     public var events: [TLS13Event] = []
+    /// The records in `output`, in order, each with what it carries (as TLS 1.2's ``TLSStep`` says it).
+    public var sent: [SentRecord] = []
 
     public var handshakeCompleted: Bool {
         events.contains { if case .handshakeCompleted = $0 { true } else { false } }

@@ -52,6 +52,9 @@ public struct TLS13Server: TLS13Side {
     /// Application data, once connected.
     public mutating func send(_ data: [UInt8]) -> TLS13Step { connection.sendApplicationData(data) }
 
+    /// close_notify (RFC 8446 §6.1).
+    public mutating func close() -> TLS13Step { connection.close() }
+
     mutating func handle(_ message: RawHandshakeMessage) throws(TLS13Failure) {
         switch (connection.state, message.type) {
         case (.start, .clientHello): try clientHello(message)
@@ -140,6 +143,8 @@ public struct TLS13Server: TLS13Side {
         var w = ByteWriter()
         answer.encode(to: &w)
         try connection.sendHandshake(.serverHello, body: w.bytes)
+        let serverName: String? = { if case .serverName(let names)? = (hello.extensions ?? []).first(ofType: .serverName) { return names.first?.hostName } else { return nil } }()
+        connection.events.append(.negotiated(suite: suite, group: share.group, serverName: serverName))
         if configuration.middleboxCompatibility && !hello.sessionID.isEmpty && !retried { connection.sendCompatibilityChangeCipherSpec() }
 
         let early = TLS13KeySchedule.Early(hash: suite.hash)

@@ -45,7 +45,7 @@ extension HandshakeType {
     public var messageName: String { Self.messageNames[rawValue] ?? "\(self)" }
 
     static let messageNames: [UInt8: String] = [
-        0: "HelloRequest", 1: "ClientHello", 2: "ServerHello", 4: "NewSessionTicket", 11: "Certificate", 12: "ServerKeyExchange",
+        0: "HelloRequest", 1: "ClientHello", 2: "ServerHello", 4: "NewSessionTicket", 5: "EndOfEarlyData", 8: "EncryptedExtensions", 24: "KeyUpdate", 11: "Certificate", 12: "ServerKeyExchange",
         13: "CertificateRequest", 14: "ServerHelloDone", 15: "CertificateVerify", 16: "ClientKeyExchange", 20: "Finished",
     ]
 }

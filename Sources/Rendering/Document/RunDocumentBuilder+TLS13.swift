@@ -1,0 +1,107 @@
+import TLSCrypto
+import TLSEngine
+import Trace
+
+/// The ladder's TLS 1.3 lines (RFC 8446): the sentence for each 1.3 message, the key schedule step
+/// by step with its inputs, the traffic keys, the first protected record of each side (outer
+/// header 17 03 03, the inner content type) and the CertificateVerify and Finished checks.
+extension RunDocumentBuilder {
+    /// The catalogue key of a TLS 1.3 message's sentence.
+    func tls13ExplanationKey(_ m: HandshakeMessage, fromClientRole: Bool) -> String {
+        if case .serverHello(let hello) = m, hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom { return "tls13.HelloRetryRequest" }
+        switch m.type {
+        case .clientHello: return "tls13.ClientHello"
+        case .serverHello: return "tls13.ServerHello"
+        case .encryptedExtensions: return "tls13.EncryptedExtensions"
+        case .certificate: return fromClientRole ? "tls.Certificate.client" : "tls13.Certificate"
+        case .certificateVerify: return fromClientRole ? "" : "tls13.CertificateVerify"
+        case .finished: return "tls13.Finished"
+        case .keyUpdate: return "tls13.KeyUpdate"
+        default: return ""
+        }
+    }
+
+    /// A TLS 1.3 message other than the hellos, field by field as far as the handshake header
+    /// goes (RFC 8446 §4): msg_type, the uint24 length, the body as it is. TLS 1.2's dissector
+    /// would read EncryptedExtensions, the 1.3 Certificate and Finished with 1.2's structures.
+    func tls13Dissection(of bytes: [UInt8]) -> Dissection {
+        guard bytes.count >= HandshakeMessage.headerLength else { return Dissection(fields: []) }
+        let type = HandshakeType(rawValue: bytes[0])
+        let body = bytes.count - HandshakeMessage.headerLength
+        let children = [DissectedField(offset: 0, length: 1, name: "msg_type", value: "\(type.rawValue) (\(type.messageName))"),
+                        DissectedField(offset: 1, length: 3, name: "length", value: "\(body)")]
+            + (body > 0 ? [DissectedField(offset: 4, length: body, name: "body", value: type.messageName)] : [])
+        return Dissection(fields: [DissectedField(offset: 0, length: bytes.count, name: "Handshake", value: type.messageName, children: children)])
+    }
+
+    func tls13Lines(_ fact: TLS13Event, actor: Actor, state: inout LadderState) -> [LadderEntry] {
+        guard verbosity != .summary else { return [] }
+        let who = ["actor": name(actor)]
+        func line(_ key: String, _ values: [String: String]) -> LadderEntry {
+            detail(say(key, who.merging(values) { a, _ in a }))
+        }
+        switch fact {
+        case .keyShareGenerated(let group, let publicKey):
+            return [line("tls13.line.keyShare", ["group": "\(group)", "public": short(publicKey)])]
+        case .sharedSecret(let group, let value):
+            var out = [line("tls13.line.sharedSecret", ["group": "\(group)", "value": short(value)])]
+            if !state.explained.contains("tls13.sharedSecret") {
+                state.explained.insert("tls13.sharedSecret")
+                out += explain(Sentence("tls13.sharedSecret", ["actor": actor.rawValue]))
+            }
+            return out
+        case .helloRetryRequested(let group):
+            return [line("tls13.line.helloRetry", ["group": "\(group)"])]
+        case .transcriptRestarted(let hash):
+            return [line("tls13.line.messageHash", ["hash": short(hash)])]
+        case .keySchedule(let step):
+            var out: [LadderEntry]
+            switch step.derivation {
+            case .extract(let salt, let ikm):
+                let saltText = salt.map { "\($0.rawValue)" } ?? say("tls13.input.zeros")
+                let ikmText = switch ikm {
+                case .zeros: say("tls13.input.zeros")
+                case .preSharedKey: say("tls13.input.psk")
+                case .sharedSecret: say("tls13.input.sharedSecret")
+                }
+                out = [line("tls13.line.extract", ["secret": step.secret.rawValue, "salt": saltText, "ikm": ikmText, "value": short(step.value)])]
+            case .deriveSecret(let from, let label, let through, let hash):
+                let messages = switch through {
+                case .empty: say("tls13.messages.empty")
+                case .clientHello: say("tls13.messages.clientHello")
+                case .serverHello: say("tls13.messages.serverHello")
+                case .serverFinished: say("tls13.messages.serverFinished")
+                case .clientFinished: say("tls13.messages.clientFinished")
+                }
+                out = [line("tls13.line.derive", ["secret": step.secret.rawValue, "from": from.rawValue, "label": label,
+                                                  "messages": messages, "hash": short(hash), "value": short(step.value)])]
+            }
+            if step.secret == .earlySecret, !state.explained.contains("tls13.keySchedule") {
+                state.explained.insert("tls13.keySchedule")
+                out += explain(Sentence("tls13.keySchedule"))
+            }
+            return out
+        case .trafficKeysInstalled(let direction, let secret, _, let keys):
+            return [line(direction == .write ? "tls13.line.writeKeys" : "tls13.line.readKeys",
+                         ["secret": secret.rawValue, "key": short(keys.key), "iv": short(keys.iv)])]
+        case .recordSealed(let record):
+            // Said once a run for each side, at its first protected record (also in the walkthrough).
+            guard !state.protectedRecordShown.contains(actor) else { return [] }
+            state.protectedRecordShown.insert(actor)
+            let header = Hex.string(Array(record.record.prefix(TLSRecord.headerLength)))
+            return explain(Sentence("tls13.record", ["actor": actor.rawValue, "header": header,
+                                                     "inner": "\(record.contentType) (\(record.contentType.rawValue))",
+                                                     "seq": "\(record.sequenceNumber)", "nonce": Hex.string(record.nonce),
+                                                     "padding": "\(record.paddingLength)"]))
+        case .certificateVerifySigned(let scheme, let content):
+            return [line("tls13.line.certificateVerifySigned", ["scheme": "\(scheme)", "bytes": "\(content.count)"])]
+        case .certificateVerifyChecked(let scheme, _, let valid):
+            return [line(valid ? "tls13.line.certificateVerifyValid" : "tls13.line.certificateVerifyInvalid", ["scheme": "\(scheme)"])]
+        case .finishedChecked(let expected, let received):
+            return [line(expected == received ? "tls13.line.finishedMatches" : "tls13.line.finishedDiffers",
+                         ["expected": short(expected), "received": short(received)])]
+        default:
+            return []
+        }
+    }
+}

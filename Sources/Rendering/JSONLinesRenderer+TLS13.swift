@@ -1,0 +1,56 @@
+import TLSCrypto
+import TLSEngine
+import Trace
+
+/// The JSON Lines objects of TLS 1.3 facts (RFC 8446): `tls13_secret` for each key-schedule step
+/// (which secret, HKDF-Extract or Derive-Secret, its inputs, label and transcript point, the
+/// value), `tls13_traffic_keys`, `tls13_shared_secret`, `tls13_key_share`, `tls13_record`,
+/// `tls13_state`, `tls13_certificate_verify` and `tls13_finished`.
+extension JSONLinesRenderer {
+    func tls13Fields(_ fact: TLS13Event) -> [(String, JSONValue)]? {
+        func hex(_ b: [UInt8]) -> JSONValue { .string(Hex.string(b)) }
+        switch fact {
+        case .keySchedule(let step):
+            var fields: [(String, JSONValue)] = [("event", .string("tls13_secret")), ("secret", .string(step.secret.rawValue))]
+            switch step.derivation {
+            case .extract(let salt, let ikm):
+                fields += [("derivation", .string("hkdf_extract")), ("salt", .string(salt?.rawValue ?? "zeros")), ("ikm", .string(ikm.rawValue))]
+            case .deriveSecret(let from, let label, let through, let hash):
+                fields += [("derivation", .string("derive_secret")), ("from", .string(from.rawValue)), ("label", .string(label)),
+                           ("transcript_through", .string(through.rawValue)), ("transcript_hash", hex(hash))]
+            }
+            return fields + [("value", hex(step.value))]
+        case .trafficKeysInstalled(let direction, let secret, let generation, let keys):
+            return [("event", .string("tls13_traffic_keys")), ("use", .string(direction.rawValue)), ("secret", .string(secret.rawValue)),
+                    ("generation", .number(String(generation))), ("key", hex(keys.key)), ("iv", hex(keys.iv))]
+        case .sharedSecret(let group, let value):
+            return [("event", .string("tls13_shared_secret")), ("group", .string("\(group)")), ("value", hex(value))]
+        case .keyShareGenerated(let group, let publicKey):
+            return [("event", .string("tls13_key_share")), ("group", .string("\(group)")), ("public_key", hex(publicKey))]
+        case .recordSealed(let record), .recordOpened(let record):
+            let sealed = if case .recordSealed = fact { true } else { false }
+            return [("event", .string("tls13_record")), ("action", .string(sealed ? "sealed" : "opened")),
+                    ("outer_header", hex(Array(record.record.prefix(TLSRecord.headerLength)))),
+                    ("inner_content_type", .string("\(record.contentType)")), ("sequence_number", .number(String(record.sequenceNumber))),
+                    ("nonce", hex(record.nonce)), ("padding", .number(String(record.paddingLength))),
+                    ("length", .number(String(record.content.count)))]
+        case .stateChanged(let from, let to):
+            return [("event", .string("tls13_state")), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
+        case .certificateVerifySigned(let scheme, let content):
+            return [("event", .string("tls13_certificate_verify")), ("action", .string("signed")), ("scheme", .string("\(scheme)")),
+                    ("signed_content", hex(content))]
+        case .certificateVerifyChecked(let scheme, let content, let valid):
+            return [("event", .string("tls13_certificate_verify")), ("action", .string("checked")), ("scheme", .string("\(scheme)")),
+                    ("signed_content", hex(content)), ("valid", .bool(valid))]
+        case .finishedChecked(let expected, let received):
+            return [("event", .string("tls13_finished")), ("expected", hex(expected)), ("received", hex(received)),
+                    ("equal", .bool(expected == received))]
+        case .helloRetryRequested(let group):
+            return [("event", .string("tls13_hello_retry_request")), ("group", .string("\(group)"))]
+        case .transcriptRestarted(let hash):
+            return [("event", .string("tls13_message_hash")), ("hash", hex(hash))]
+        default:
+            return nil
+        }
+    }
+}

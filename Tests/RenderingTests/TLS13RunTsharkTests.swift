@@ -1,0 +1,62 @@
+import Foundation
+@testable import Rendering
+import Simulation
+import TLSCrypto
+import TLSEngine
+import Testing
+import TestSupport
+import Trace
+
+/// The built-in run `tls13` exported as `tlslab export tls13 --pcap --keylog` writes it: tshark reads
+/// a clean capture, sees only the hellos without the key log, and with it decrypts every protected
+/// record of both directions — the server's encrypted flight, the client's Finished, the HTTP
+/// request and response, and both close_notify alerts.
+@Suite("The tls13 run's pcap and key log, checked by tshark")
+struct TLS13RunTsharkTests {
+    @Test(CrossCheckRequirement.trait(TLS13TsharkTests.tshark != nil, missing: "tshark is not installed"))
+    func tsharkDecryptsTheWholeRun() throws {
+        let trace = Simulation(try BuiltInRun.tls13.setup(seed: 1)).run()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-13-run-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pcap = dir.appendingPathComponent("run.pcap"), keylog = dir.appendingPathComponent("keys.log")
+        try Data(PcapWriter().file(PcapWriter.packets(from: trace))).write(to: pcap)
+        let log = KeyLogWriter.keyLog(for: trace)
+        #expect(log.sessions == 1)
+        try log.text.write(to: keylog, atomically: true, encoding: .utf8)
+        // The key log's secrets are the client's own, by their NSS labels.
+        let client = trace.tls13Steps(of: .client)
+        for (label, secret) in [("CLIENT_HANDSHAKE_TRAFFIC_SECRET", TLS13Secret.clientHandshakeTrafficSecret),
+                                ("SERVER_TRAFFIC_SECRET_0", .serverApplicationTrafficSecret0)] {
+            let value = try #require(client.first { $0.secret == secret }).value
+            #expect(log.text.contains("\(label) \(Hex.string(trace.summary.clientRandom ?? [])) \(Hex.string(value))"))
+        }
+
+        func run(_ args: [String]) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try #require(TLS13TsharkTests.tshark))
+            p.arguments = ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"] + args
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = Pipe()
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        func fields(_ extra: [String], _ filter: String, _ field: String) throws -> [Int] {
+            try run(extra + ["-Y", filter, "-T", "fields", "-e", field])
+                .split(separator: "\n").flatMap { $0.split(separator: ",") }.compactMap { Int($0) }
+        }
+        #expect(try run(["-Y", "_ws.malformed || _ws.expert.severity>=warning"]).isEmpty)
+        // Without keys: the hellos only; the certificate and everything after ServerHello are encrypted.
+        #expect(try fields([], "tls.handshake.type", "tls.handshake.type") == [1, 2])
+        let keyed = ["-o", "tls.keylog_file:\(keylog.path)"]
+        #expect(try fields(keyed, "tls.handshake.type", "tls.handshake.type") == [1, 2, 8, 11, 15, 20, 20])
+        let http = try run(keyed + ["-Y", "http", "-T", "fields", "-e", "http.request.uri", "-e", "http.response.code"])
+        #expect(http.contains("/profile") && http.contains("200"), "\(http)")
+        // close_notify (0) both ways, readable only with the keys: its record says application_data outside.
+        #expect(try fields(keyed, "tls.alert_message", "tls.alert_message.desc") == [0, 0])
+        #expect(try fields([], "tls.alert_message", "tls.alert_message.desc").isEmpty)
+    }
+}
