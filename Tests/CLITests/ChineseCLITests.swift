@@ -40,7 +40,7 @@ struct ChineseCLITests {
         #expect(Self.englishSentences(in: "内置运行（rsa, dhe, ecdhe, wrong-host）、课程名").isEmpty)
         #expect(Self.englishSentences(in: "用 'tlslab help bench <subcommand>' 查看详细帮助。").isEmpty)
         #expect(Self.englishSentences(in: "  tlslab run ecdhe --lang zh   用中文打印一个内置运行").isEmpty)
-        #expect(Self.englishSentences(in: "  tlslab run ecdhe   prints every step of a run") == ["prints every step of a run"])
+        #expect(Self.englishSentences(in: "  tlslab run ecdhe   prints every step of the run") == ["prints every step of the run"])
     }
 
     /// Every command and subcommand, as `tlslab --help` and `tlslab bench --help` list them.

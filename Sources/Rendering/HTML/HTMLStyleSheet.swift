@@ -73,6 +73,7 @@ enum HTMLStyleSheet {
     th,td{border:1px solid var(--line);padding:.2rem .45rem;text-align:left;vertical-align:top}
     caption{text-align:left;font-weight:700;padding:.3rem 0}
     .knowledge td.yes{color:var(--tls);font-weight:600}.knowledge td.no{color:var(--muted)}
+    .knowledge th,.knowledge td{overflow-wrap:anywhere}
     .step .knowledge{display:none}
     .knowledge-now{margin-top:1rem}
     .nojs .step .knowledge{display:table}
