@@ -21,36 +21,6 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case tls13
     case tls13HRR = "tls13-hrr"
 
-    public var summary: String {
-        switch self {
-        case .rsa: return "RSA key exchange, one-way authentication (the default walkthrough)"
-        case .dhe: return "finite-field Diffie-Hellman (DHE, RFC 3526 group 14): forward secrecy"
-        case .ecdhe: return "elliptic-curve Diffie-Hellman (ECDHE, X25519)"
-        case .wrongHost: return "the client asks for mail.example.com; the certificate names example.com"
-        case .untrusted: return "the client does not trust the server's root CA"
-        case .lossy: return "RSA over a network that loses two segments: TCP retransmits"
-        case .httpPlain: return "plain HTTP, no TLS: the eavesdropper reads the cookie"
-        case .keyTheftRSA: return "RSA session recorded, server key stolen afterwards: the eavesdropper decrypts it"
-        case .keyTheftDHE: return "DHE session recorded, server key stolen afterwards: forward secrecy holds"
-        case .keyTheftECDHE: return "ECDHE session recorded, server key stolen afterwards: forward secrecy holds"
-        case .weakRandom: return "a client seeding its generator from the clock: the eavesdropper guesses the RSA premaster"
-        case .mitm: return "a man in the middle with its own certificate: the client rejects it"
-        case .mitmTrusting: return "a man in the middle against a client that trusts every certificate: it reads the cookie"
-        case .tamperServerHello: return "an attacker flips a byte of server_random in flight: the two sides derive different keys, and the Finished record fails to authenticate (bad_record_mac)"
-        case .strip: return "an attacker strips the (EC)DHE suites from the ClientHello: Finished catches the downgrade (decrypt_error: extended master secret is off here; with it on, as in attacks/strip-suites, bad_record_mac)"
-        case .replay: return "an attacker replays the client's application-data record: bad_record_mac"
-        case .http10: return "HTTP/1.0 over TLS: three requests, three connections, three handshakes"
-        case .keepAlive: return "HTTP/1.1 keep-alive over TLS: three requests in sequence on one connection"
-        case .pipelining: return "HTTP/1.1 pipelining over TLS: three requests back to back on one connection"
-        case .resumption: return "two connections; the second resumes the TLS session (abbreviated handshake)"
-        case .h2: return "HTTP/2 over TLS: three requests at once on three streams of one connection, headers HPACK-compressed"
-        case .h2c: return "HTTP/2 in the clear (h2c, prior knowledge): the eavesdropper decodes HPACK and reads the cookie"
-        case .chacha20: return "ECDHE with ChaCha20-Poly1305 (RFC 7905): the record nonce is the sequence number XORed into the IV, none sent"
-        case .tls13: return "TLS 1.3 (RFC 8446), 1-RTT: X25519 key share in the ClientHello, TLS_AES_128_GCM_SHA256, the certificate encrypted"
-        case .tls13HRR: return "TLS 1.3 HelloRetryRequest: the client guessed P-256, the server wants X25519 — a second ClientHello, one round trip more"
-        }
-    }
-
     public enum SetupError: Error, CustomStringConvertible {
         case demoPKI(String)
         public var description: String {

@@ -42,7 +42,7 @@ struct LessonsCommand: ParsableCommand {
         if !path {
             for run in BuiltInRun.allCases {
                 let summary = run.summary(in: explanations)
-                let text = ["built-in", "tls", run.summary, summary, run.rawValue].joined(separator: " ").lowercased()
+                let text = ["built-in", "tls", run.summary(in: .english), summary, run.rawValue].joined(separator: " ").lowercased()
                 guard words.allSatisfy({ text.contains($0.lowercased()) }) else { continue }
                 if builtInStart == nil { builtInStart = rows.count }
                 rows.append((run.rawValue, summary))

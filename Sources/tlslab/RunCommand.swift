@@ -132,6 +132,7 @@ extension BuiltInRun {
         case .tls13: "run.summary.tls13"
         case .tls13HRR: "run.summary.tls13-hrr"
         }
-        return explanations(key) ?? summary
+        // The catalogue is the only place for a run's words (English when a language lacks the key).
+        return explanations(key) ?? Explanations.english(key) ?? rawValue
     }
 }

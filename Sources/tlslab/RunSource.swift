@@ -88,7 +88,7 @@ struct ResolvedRun {
         }
         do {
             let prepared = try run.prepare(random: random)
-            return ResolvedRun(name: run.rawValue, summary: run.summary, setup: prepared.setup, pki: prepared.pki)
+            return ResolvedRun(name: run.rawValue, summary: run.summary(in: .english), setup: prepared.setup, pki: prepared.pki)
         } catch {
             throw CLIError.failed("\(error)")
         }

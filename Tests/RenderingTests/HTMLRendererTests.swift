@@ -27,7 +27,7 @@ struct HTMLRendererTests {
 
     @Test func theDefaultRunIsOneSelfContainedDocument() throws {
         let trace = try Self.trace(.rsa)
-        let html = HTMLRenderer().page(name: "rsa", trace: trace, summary: BuiltInRun.rsa.summary)
+        let html = HTMLRenderer().page(name: "rsa", trace: trace, summary: Explanations.english("run.summary.rsa"))
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\""))
         #expect(html.hasSuffix("</body>\n</html>\n"))
         for tag in ["html", "head", "body", "main", "svg", "style", "nav", "footer"] {
@@ -156,7 +156,7 @@ struct HTMLRendererTests {
     }
 
     @Test func theDefaultRunsPageIsSmall() throws {
-        let html = HTMLRenderer().page(name: "rsa", trace: try Self.trace(.rsa), summary: BuiltInRun.rsa.summary)
+        let html = HTMLRenderer().page(name: "rsa", trace: try Self.trace(.rsa), summary: Explanations.english("run.summary.rsa"))
         #expect(html.utf8.count < 300 * 1024, "the default run's page is \(html.utf8.count / 1024) KiB, over 300 KiB")
         // And it is not small because it is empty: the walk, its bytes and its data are there.
         #expect(html.utf8.count > 40 * 1024)

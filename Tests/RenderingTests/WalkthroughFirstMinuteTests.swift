@@ -12,7 +12,7 @@ import Trace
 @Suite("Walkthrough: the first minute")
 struct WalkthroughFirstMinuteTests {
     static func walkthrough(_ run: BuiltInRun = .rsa, width: Int = 80) throws -> Walkthrough {
-        Walkthrough(title: run.rawValue, trace: Simulation(try run.setup(seed: 1)).run(), width: width, about: run.summary)
+        Walkthrough(title: run.rawValue, trace: Simulation(try run.setup(seed: 1)).run(), width: width, about: Explanations.english("run.summary.\(run.rawValue)"))
     }
 
     /// A line that teaches: words, not only the segment's numbers.
@@ -44,7 +44,7 @@ struct WalkthroughFirstMinuteTests {
         #expect(screen[0].contains("step 1/\(w.steps.count)"))
         #expect(screen[1].contains("ms") && screen[1].contains("client") && screen[1].contains("server"), "column header: \(screen[1])")
         #expect(text.contains("TLSLab: rsa"))
-        #expect(text.contains(BuiltInRun.rsa.summary))
+        #expect(text.contains(Explanations.english("run.summary.rsa") ?? "—"))
         #expect(text.contains("192.0.2.10:49152") && text.contains("198.51.100.20:443") && text.contains("example.com"), "who talks to whom: \(text)")
         #expect(text.contains("TCP three-way handshake → TLS handshake"), "the phases to come")
         #expect(text.contains("eavesdropper"))
@@ -196,7 +196,7 @@ struct WalkthroughFirstMinuteTests {
     @Test func windowUpdateSaysWhyItTravelsAlone() throws {
         var setup = try BuiltInRun.dhe.setup(seed: 1)
         setup.tcpConfig.receiveBufferSize = 1200
-        let w = Walkthrough(title: "dhe", trace: Simulation(setup).run(), width: 100, about: BuiltInRun.dhe.summary)
+        let w = Walkthrough(title: "dhe", trace: Simulation(setup).run(), width: 100, about: Explanations.english("run.summary.dhe"))
         let update = try #require(w.steps.first { $0.detail.joined().contains("window update") })
         #expect(update.detail.joined().contains("acknowledges no new byte"))
     }

@@ -150,7 +150,7 @@ struct TrueSentencesTests {
     /// summaries, lesson titles and descriptions.
     @Test func noKnownFalsePhraseAnywhere() throws {
         var corpus = Explanations.english.text.values.joined(separator: "\n")
-        corpus += BuiltInRun.allCases.map(\.summary).joined(separator: "\n")
+        corpus += BuiltInRun.allCases.compactMap { Explanations.english("run.summary.\($0.rawValue)") }.joined(separator: "\n")
         for file in Library.files {
             let s = try ScenarioParser.parse(contentsOf: file)
             corpus += "\n" + s.title + "\n" + s.description
