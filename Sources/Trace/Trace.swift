@@ -90,33 +90,43 @@ public struct Trace: Sendable {
     /// connection, two behind a MITM (client↔attacker and attacker↔server), resumed ones included:
     /// what an NSS key log lists (`CLIENT_RANDOM <client_random> <master_secret>`).
     public var sessionSecrets: [(clientRandom: [UInt8], masterSecret: [UInt8])] {
-        struct Side: Hashable { var actor: Actor, connection: Int, peer: Actor? }
-        var randoms: [Side: [UInt8]] = [:]
-        var order: [Side] = []
-        var masters: [Side: [UInt8]] = [:]
-        for e in events {
-            guard case .tls(let tls) = e.kind else { continue }
-            let side = Side(actor: e.actor, connection: e.connection, peer: e.peer)
+        clientSessions { tls -> [UInt8]? in
             switch tls {
-            case .handshakeSent(.clientHello(let ch), _) where randoms[side] == nil:
-                randoms[side] = ch.random.bytes
-                order.append(side)
-            case .derived(.masterSecret(_, _, _, _, let master)) where randoms[side] != nil:
-                masters[side] = master
-            case .sessionResumed(_, let master) where randoms[side] != nil:
-                // The session's master secret, as the engine reports it: found however the session was
-                // offered (by ID, or in a ticket whose session ID the client made up, RFC 5077 §3.4).
-                masters[side] = master
-            default:
-                break
+            case .derived(.masterSecret(_, _, _, _, let master)): return master
+            // The session's master secret, as the engine reports it: found however the session was
+            // offered (by ID, or in a ticket whose session ID the client made up, RFC 5077 §3.4).
+            case .sessionResumed(_, let master): return master
+            default: return nil
             }
-        }
-        return order.compactMap { side in
-            guard let r = randoms[side], let m = masters[side] else { return nil }
-            return (r, m)
-        }
+        }.compactMap { random, masters in masters.last.map { (random, $0) } }
     }
 
+    /// Each TLS session's client_random, in the order the sessions began (one per side that sent a
+    /// ClientHello on a connection: two behind a MITM), with the values `pick` takes from that
+    /// side's later TLS events, in order.
+    func clientSessions<Value>(_ pick: (TLSEvent) -> Value?) -> [(clientRandom: [UInt8], values: [Value])] {
+        var randoms: [SessionSide: [UInt8]] = [:]
+        var order: [SessionSide] = []
+        var values: [SessionSide: [Value]] = [:]
+        for e in events {
+            guard case .tls(let tls) = e.kind else { continue }
+            let side = SessionSide(actor: e.actor, connection: e.connection, peer: e.peer)
+            if case .handshakeSent(.clientHello(let ch), _) = tls, randoms[side] == nil {
+                randoms[side] = ch.random.bytes
+                order.append(side)
+            } else if randoms[side] != nil, let value = pick(tls) {
+                values[side, default: []].append(value)
+            }
+        }
+        return order.compactMap { side in randoms[side].map { ($0, values[side] ?? []) } }
+    }
+
+    /// One end of one TLS session: who, on which connection, facing whom.
+    struct SessionSide: Hashable {
+        var actor: Actor
+        var connection: Int
+        var peer: Actor?
+    }
 
     /// Counts over the whole run: connections, handshakes, requests, round trips and time.
     public var statistics: RunStatistics {
