@@ -33,16 +33,7 @@ struct TLS13RunTsharkTests {
         }
 
         func run(_ args: [String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: try #require(TLS13TsharkTests.tshark))
-            p.arguments = ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"] + args
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = Pipe()
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try ExternalTool.run(try #require(TLS13TsharkTests.tshark), ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"] + args, timeout: 120).stdoutText
         }
         func fields(_ extra: [String], _ filter: String, _ field: String) throws -> [Int] {
             try run(extra + ["-Y", filter, "-T", "fields", "-e", field])

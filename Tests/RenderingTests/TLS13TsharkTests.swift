@@ -76,16 +76,7 @@ struct TLS13TsharkTests {
         #expect(log.contains("CLIENT_HANDSHAKE_TRAFFIC_SECRET ") && log.contains("SERVER_TRAFFIC_SECRET_0 "))
 
         func run(_ args: [String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: try #require(Self.tshark))
-            p.arguments = ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE"] + args
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = Pipe()
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try ExternalTool.run(try #require(Self.tshark), ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE"] + args, timeout: 120).stdoutText
         }
         func handshakeTypes(_ extra: [String]) throws -> [Int] {
             try run(extra + ["-Y", "tls.handshake.type", "-T", "fields", "-e", "tls.handshake.type"])
