@@ -19,6 +19,9 @@ public enum DisplayWidth {
 
     public static func columns(_ s: Unicode.Scalar) -> Int {
         let v = s.value
+        // ASCII has no mark or format character: one column each, NUL none (the rule below, without
+        // looking up a general category for the commonest case).
+        if v < 0x7F { return v == 0 ? 0 : 1 }
         if isZeroWidth(s) { return 0 }
         return isWide(v) ? 2 : 1
     }

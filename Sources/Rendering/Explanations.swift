@@ -19,9 +19,29 @@ public struct Explanations: Sendable {
     /// The catalogue's text for `key` with its `{name}` placeholders filled in; nil when the
     /// catalogue has no such key.
     public func callAsFunction(_ key: String, _ values: [String: String]) -> String? {
-        guard var result = text[key] else { return nil }
-        for (name, value) in values { result = result.replacing("{\(name)}", with: value) }
-        return result
+        guard let template = text[key] else { return nil }
+        return values.isEmpty ? template : Self.filling(template, with: values)
+    }
+
+    /// `template` with each `{name}` that `values` names replaced by its value, in one pass: a
+    /// value is never searched again for placeholders (a peer's text holding "{seq}" stays as sent).
+    static func filling(_ template: String, with values: [String: String]) -> String {
+        var out = ""
+        out.reserveCapacity(template.utf8.count + 32)
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let value = values[String(rest[afterOpen..<close])] {
+                out += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                out += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        out += rest
+        return out
     }
 
     /// A sentence the simulation named by key (its key and values when the catalogue lacks it).

@@ -124,7 +124,7 @@ public struct Walkthrough: Sendable {
                     summaries.removeFirst()
                 }
             }
-            guard var step = Self.step(entry, event, trace: trace, words: normal, printer: printer) else { continue }
+            guard var step = Self.step(entry, event, trace: trace, words: normal, printer: printer, surface: surface) else { continue }
             if !taught.isEmpty {
                 step.detail += taught
                 step.detailWithBytes += taught
@@ -170,13 +170,17 @@ public struct Walkthrough: Sendable {
     /// One event's step from its document entry: the ladder row (or heading) and the detail. An
     /// event the renderer shows only as detail (a signature checked, a value derived) gets a row of
     /// its own at its actor's rail.
-    static func step(_ entry: RunDocument.Step, _ event: TraceEvent, trace: Trace, words: RunDocumentBuilder, printer: LadderPrinter) -> Step? {
+    static func step(_ entry: RunDocument.Step, _ event: TraceEvent, trace: Trace, words: RunDocumentBuilder, printer: LadderPrinter,
+                     surface: Surface = .terminal) -> Step? {
         let all = Array(entry.entries.drop(while: \.isBlank))
         guard let headIndex = all.firstIndex(where: { !$0.bytesOnly }) else { return nil }
         let head = all[headIndex]
         var rest = all
         rest.remove(at: headIndex)
         let normal = rest.filter { !$0.bytesOnly }
+        // The terminal's lines; the page draws its ladder from `label` and its panel from `lines`.
+        func printed(_ entries: [LadderEntry]) -> [String] { surface == .terminal ? lines(printer.print(entries)) : [] }
+        func printed(_ entry: LadderEntry) -> [String] { printed([entry]) }
         let ladder: [String]
         var mark: LadderMark?
         switch head.form {
@@ -185,18 +189,19 @@ public struct Walkthrough: Sendable {
             ladder = DisplayWidth.columns(line) > printer.width
                 ? HexdumpRenderer(width: printer.width).wrap(line, continuationIndent: 3) : [line]
         case .row:
-            ladder = lines(printer.print(head))
+            ladder = printed(head)
             mark = head.mark
         case _ where trace.isATSDecision:
-            ladder = lines(printer.print(head))
+            ladder = printed(head)
         default:
             let actor: Actor? = [.client, .server, .attacker].contains(event.actor) ? event.actor : nil
             let row = words.row(words.time(event.time), at: actor, String(head.worded(in: words.explanations).drop { $0 == " " }))
-            ladder = lines(printer.print(row))
+            ladder = printed(row)
             mark = row.mark
         }
-        var withBytes = lines(printer.print(rest))
-        if let segment = entry.segment {
+        // The terminal's `x` view; the page draws the same bytes from `message`, `segment` and `records`.
+        var withBytes = printed(rest)
+        if surface == .terminal, let segment = entry.segment {
             // `x` on a segment shows its TCP header field by field (its payload's messages have their own bytes).
             withBytes.append(words.say("walk.bytes.tcpHeader", ["header": "\(segment.bytes.count)", "payload": "\(payloadCount(event))"]))
             withBytes += HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
@@ -205,7 +210,7 @@ public struct Walkthrough: Sendable {
         // `x` also shows the records that carry the step's content: header and fragment, and what a protected one decrypts to.
         let dump = HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
                                    lengthTemplate: words.say("hexdump.length"))
-        for record in entry.records where record.wire.bytes.count >= 5 {
+        for record in entry.records where surface == .terminal && record.wire.bytes.count >= 5 {
             let fragment = Int(record.wire.bytes[3]) << 8 | Int(record.wire.bytes[4])
             withBytes.append(words.say("walk.bytes.record", ["type": ContentType(rawValue: record.wire.bytes[0]).description,
                                                             "fragment": "\(fragment)"]))
@@ -215,7 +220,7 @@ public struct Walkthrough: Sendable {
                 withBytes += dump.render(p.plaintext.dissection, input: p.plaintext.bytes).map { "  " + $0 }
             }
         }
-        var step = Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: lines(printer.print(normal)),
+        var step = Step(kind: .event, eventIndex: entry.eventIndex, ladder: ladder, detail: printed(normal),
                         detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
                         label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
         step.labelParts = head.label

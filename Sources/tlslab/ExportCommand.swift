@@ -122,10 +122,10 @@ struct ExportCommand: ParsableCommand {
             }
             if let html {
                 let document = HTMLRenderer(explanations: explanations, slides: slides)
-                    .page(name: resolved.name, trace: trace, summary: page == nil ? resolved.summary(in: explanations) : nil, lesson: page)
-                try batch.stage(Array(document.utf8), to: html, access: .ordinary)
+                    .pageBytes(name: resolved.name, trace: trace, summary: page == nil ? resolved.summary(in: explanations) : nil, lesson: page)
+                try batch.stage(document, to: html, access: .ordinary)
                 written.append(html)
-                report.append(say("cli.export.wroteHTML", ["file": TerminalText.escaped(html), "kib": "\(document.utf8.count / 1024)"]))
+                report.append(say("cli.export.wroteHTML", ["file": TerminalText.escaped(html), "kib": "\(document.count / 1024)"]))
             }
             let outcomes = try batch.commit()
             let replaced = zip(written, outcomes).map { explanations.replacedNote($1, $0) }.joined()

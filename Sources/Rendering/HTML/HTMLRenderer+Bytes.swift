@@ -21,9 +21,13 @@ extension HTMLRenderer {
         out += "<p class=\"hint\">\(say("html.bytes.hint"))</p>\n"
         out += "<div class=\"fields-scroll\"><table class=\"fields\">\n<thead><tr>"
         out += "<th scope=\"col\">\(say("html.bytes.offset"))</th><th scope=\"col\">\(say("html.bytes.field"))</th>"
-        out += "<th scope=\"col\">\(say("html.bytes.value"))</th><th scope=\"col\">\(say("html.bytes.hex"))</th></tr></thead>\n<tbody>\n"
-        for field in message.dissection.fields { out += fieldRows(field, depth: 0, input: message.bytes) }
-        out += "</tbody>\n</table></div>\n"
+        out += "<th scope=\"col\">\(say("html.bytes.value"))</th><th scope=\"col\">\(say("html.bytes.hex"))</th></tr></thead>\n"
+        // The rows travel as one attribute (a line per field, tab-separated cells, each cell already
+        // HTML), and the script builds them when the step is shown: a run of thousands of segments
+        // keeps a page a browser opens and a machine writes in seconds.
+        var rows = ""
+        for field in message.dissection.fields { fieldRows(field, depth: 0, input: message.bytes, into: &rows) }
+        out += "<tbody data-rows=\"\(HTMLText.escaped(rows))\"></tbody>\n</table></div>\n"
         // The script fills the dump from data-hex when the bytes are first opened (16 a line, one
         // element per byte): the page stays small, and the table above already holds every byte.
         out += "<div class=\"dump\"><h4>\(dump ?? say("html.bytes.dump"))</h4>\n<pre class=\"hexdump\" aria-hidden=\"true\"></pre></div>\n"
@@ -39,12 +43,14 @@ extension HTMLRenderer {
         return out + "</details>\n"
     }
 
-    func fieldRows(_ field: DissectedField, depth: Int, input: [UInt8]) -> String {
+    /// A field and the fields inside it, one line each: depth, offset, length, leaf (1) or group (0),
+    /// then the field's name, value, hex and note as HTML (the script places them with innerHTML).
+    func fieldRows(_ field: DissectedField, depth: Int, input: [UInt8], into rows: inout String) {
         var hexCell: String
         if field.isLeaf, field.length > 0, field.end <= input.count {
-            let bytes = Array(input[field.offset..<field.end])
+            let bytes = input[field.offset..<field.end]
             if bytes.count <= Self.bytesPerCell {
-                hexCell = Hex.string(bytes)
+                hexCell = Hex.string(Array(bytes))
             } else {
                 let half = Self.bytesPerCell / 2
                 hexCell = Hex.string(Array(bytes.prefix(half))) + " " + (explanations("html.bytes.elided", ["count": "\(bytes.count)"]) ?? "…")
@@ -53,15 +59,15 @@ extension HTMLRenderer {
         } else {
             hexCell = explanations("html.bytes.length", ["count": "\(field.length)"]) ?? "\(field.length)"
         }
-        // The depth's indent is a class (d0…d9, in the stylesheet); deeper fields say it inline.
-        let indent = depth <= 9 ? "" : " style=\"padding-left:\(HTMLText.number(0.4 + Double(depth) * 1.1))em\""
-        var out = "<tr class=\"\(field.isLeaf ? "leaf" : "group") d\(min(depth, 9))\" tabindex=\"0\" data-o=\"\(field.offset)\" data-l=\"\(field.length)\">"
-        out += "<td class=\"o\">\(field.offset)</td>"
-        out += "<td class=\"f\"\(indent)>\(HTMLText.escaped(field.name))</td>"
-        var value = HTMLText.escaped(field.value)
-        if let note = field.note { value += "<span class=\"note\">! \(HTMLText.escaped(note))</span>" }
-        out += "<td class=\"v\">\(value)</td><td class=\"x\">\(HTMLText.escaped(hexCell))</td></tr>\n"
-        for child in field.children { out += fieldRows(child, depth: depth + 1, input: input) }
-        return out
+        rows += "\(depth)\t\(field.offset)\t\(field.length)\t\(field.isLeaf ? 1 : 0)\t"
+        rows += Self.cell(field.name) + "\t" + Self.cell(field.value) + "\t" + Self.cell(hexCell) + "\t" + Self.cell(field.note ?? "") + "\n"
+        for child in field.children { fieldRows(child, depth: depth + 1, input: input, into: &rows) }
+    }
+
+    /// A cell's text as HTML with no tab or line break of its own (those separate cells and rows).
+    static func cell(_ text: String) -> String {
+        let html = HTMLText.escaped(text)
+        guard html.contains(where: { $0 == "\t" || $0 == "\n" }) else { return html }
+        return html.replacing("\t", with: "&#9;").replacing("\n", with: "&#10;")
     }
 }

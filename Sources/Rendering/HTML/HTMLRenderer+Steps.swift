@@ -5,7 +5,9 @@ import Trace
 /// knowledge panel at that step. Every section is in the document (print shows them all); the
 /// script shows one at a time.
 extension HTMLRenderer {
-    func stepSections(_ walk: Walkthrough, trace: Trace, lesson page: LessonPage?) -> String {
+    /// The sections are appended to `html` one at a time: a run of thousands of steps never holds
+    /// them twice, as one long string and as the page's bytes.
+    func stepSections(_ walk: Walkthrough, trace: Trace, lesson page: LessonPage?, into html: inout [UInt8]) {
         let panels = !trace.isLessonOnly && !trace.isOneSided && !trace.events.isEmpty
         var tables: [String: String] = [:]          // table HTML → id
         var tableAt: [Int: String] = [:]           // event index → id, so each prefix is measured once
@@ -65,13 +67,14 @@ extension HTMLRenderer {
             if let segment = step.segment {
                 out += bytes(segment, id: "segment-\(number)",
                              summary: say("html.segment.summary", ["header": "\(segment.bytes.count)", "payload": "\(step.segmentPayload)"]),
-                             about: "<p class=\"why\">\(say("html.segment.why"))</p>\n", dump: say("html.segment.dump"))
+                             about: paragraphs.paragraph(explanations("html.segment.why") ?? "html.segment.why"), dump: say("html.segment.dump"))
             }
             out += records(step.records, step: number)
             if let ownTable { out += ownTable }
             out += "</section>\n"
+            html.append(contentsOf: out.utf8)
+            out.removeAll(keepingCapacity: true)
         }
-        return out
     }
 
     /// The walkthrough repeats an explanation wherever its kind comes again (every step stands on

@@ -27,13 +27,25 @@ public struct HTMLRenderer: Sendable {
     /// The page for `trace`; `name` names the run (`rsa`, `tcp/old-duplicate-syn`), `summary` is a
     /// built-in run's one-line description, `page` a lesson's title, description and checks.
     public func page(name: String, trace: Trace, summary: String? = nil, lesson page: LessonPage? = nil) -> String {
-        // The walkthrough at a width no line reaches: the browser wraps, not the renderer.
-        let walk = Walkthrough(title: name, trace: trace, width: 100_000, page: page, about: summary, explanations: explanations,
-                               surface: .page)
-        // The steps' values whole (a reader copies them to redo a calculation); the ladder's labels keep them short.
-        let whole = Walkthrough(title: name, trace: trace, width: 100_000, page: page, fullValues: true, about: summary,
-                                explanations: explanations, surface: .page)
-        let sections = whole.steps.count == walk.steps.count ? whole : walk
+        String(decoding: pageBytes(name: name, trace: trace, summary: summary, lesson: page), as: UTF8.self)
+    }
+
+    /// The page as the UTF-8 bytes a file holds (what `export --html` writes): built once, in place.
+    public func pageBytes(name: String, trace: Trace, summary: String? = nil, lesson page: LessonPage? = nil) -> [UInt8] {
+        // The walkthrough at a width no line reaches: the browser wraps, not the renderer. The ladder's
+        // labels keep values short; it is drawn, and its walkthrough let go, before the steps' one
+        // (values whole: a reader copies them to redo a calculation) is built.
+        func walkthrough(fullValues: Bool) -> Walkthrough {
+            Walkthrough(title: name, trace: trace, width: 100_000, page: page, fullValues: fullValues, about: summary,
+                        explanations: explanations, surface: .page)
+        }
+        let (ladderHTML, stepCount): (String, Int) = {
+            let walk = walkthrough(fullValues: false)
+            return (ladder(walk, trace: trace), walk.steps.count)
+        }()
+        let whole = walkthrough(fullValues: true)
+        let sections = whole.steps.count == stepCount ? whole : walkthrough(fullValues: false)
+        var bytes: [UInt8] = []
         var html = "<!DOCTYPE html>\n<html lang=\"\(explanations.language.tag)\" class=\"nojs\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         // Nothing may be fetched: no script, style, font, image or frame from anywhere.
@@ -44,12 +56,14 @@ public struct HTMLRenderer: Sendable {
         html += "<body class=\"\(slides ? "slides" : "page")\">\n"
         html += "<a class=\"skip\" href=\"#panel\">\(say("html.skip"))</a>\n"
         html += header(name: name, summary: summary, lesson: page)
-        html += controls(count: walk.steps.count)
+        html += controls(count: stepCount)
         html += "<noscript><p class=\"noscript\">\(say("html.noscript"))</p></noscript>\n"
         html += "<main class=\"layout\">\n"
-        html += ladder(walk, trace: trace)
+        html += ladderHTML
         html += "<div class=\"panel\" id=\"panel\" tabindex=\"-1\">\n"
-        html += stepSections(sections, trace: trace, lesson: page)
+        bytes.append(contentsOf: html.utf8)
+        html = ""
+        stepSections(sections, trace: trace, lesson: page, into: &bytes)
         html += "<aside class=\"knowledge-now\" id=\"knowledge-now\" aria-live=\"polite\"></aside>\n"
         html += "</div>\n</main>\n"
         html += "<footer><p>\(say("html.footer"))</p></footer>\n"
@@ -63,7 +77,8 @@ public struct HTMLRenderer: Sendable {
             html += HTMLText.scriptData(lines.joined(separator: "\n")) + "\n</script>\n"
         }
         html += "<script>\n\(HTMLScript.source)</script>\n</body>\n</html>\n"
-        return html
+        bytes.append(contentsOf: html.utf8)
+        return bytes
     }
 
     /// The title, what the run is, and a lesson's description.

@@ -69,6 +69,7 @@ enum HTMLScript {
         current = index;
         var section = steps[index];
         fillRepeats(section);
+        Array.prototype.forEach.call(section.querySelectorAll('details.bytes'), fillRows);
         section.hidden = false;
         var row = rows[index + 1];
         if (row) { row.classList.add('current'); row.setAttribute('aria-current', 'step'); revealRow(row); }
@@ -100,8 +101,42 @@ enum HTMLScript {
         details.setAttribute('data-adopted', '1');
       }
 
-      function fillDump(details) {
+      // A bytes table's rows, built from its data-rows once (a line per field: depth, offset,
+      // length, leaf or group, then the name, value, hex and note cells as HTML).
+      function fillRows(details) {
         adopt(details);
+        var body = details.querySelector('table.fields tbody[data-rows]');
+        if (!body) { return; }
+        var lines = body.getAttribute('data-rows').split('\n');
+        body.removeAttribute('data-rows');
+        lines.forEach(function (line) {
+          if (!line) { return; }
+          var c = line.split('\t'), depth = parseInt(c[0], 10);
+          var tr = document.createElement('tr');
+          tr.className = (c[3] === '1' ? 'leaf' : 'group') + ' d' + Math.min(depth, 9);
+          tr.tabIndex = 0;
+          tr.setAttribute('data-o', c[1]);
+          tr.setAttribute('data-l', c[2]);
+          var cells = [['o', c[1]], ['f', c[4]], ['v', c[5]], ['x', c[6]]];
+          cells.forEach(function (cell) {
+            var td = document.createElement('td');
+            td.className = cell[0];
+            if (cell[0] === 'o') { td.textContent = cell[1]; } else { td.innerHTML = cell[1]; }
+            if (cell[0] === 'f' && depth > 9) { td.style.paddingLeft = (0.4 + depth * 1.1) + 'em'; }
+            if (cell[0] === 'v' && c[7]) {
+              var note = document.createElement('span');
+              note.className = 'note';
+              note.innerHTML = '! ' + c[7];
+              td.appendChild(note);
+            }
+            tr.appendChild(td);
+          });
+          body.appendChild(tr);
+        });
+      }
+
+      function fillDump(details) {
+        fillRows(details);
         var pre = details.querySelector('pre.hexdump');
         if (!pre || pre.getAttribute('data-filled')) { return; }
         var hex = details.getAttribute('data-hex') || '';
@@ -199,6 +234,7 @@ enum HTMLScript {
         fillRepeats(document);
         opened = [];
         Array.prototype.forEach.call(document.querySelectorAll('details.bytes'), function (d) {
+          fillRows(d);
           if (!d.open) { d.open = true; opened.push(d); }
         });
       });

@@ -4,6 +4,10 @@ enum HTMLText {
     /// Text content or a quoted attribute value: & < > " ' escaped; control characters other than
     /// tab and line feed shown as U+FFFD (HTML forbids them).
     static func escaped(_ text: String) -> String {
+        // Printable ASCII with nothing to escape (most values and sentences) is returned as it is.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+            return text
+        }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
