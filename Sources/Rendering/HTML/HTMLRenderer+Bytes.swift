@@ -58,8 +58,8 @@ extension HTMLRenderer {
         var out = "<tr class=\"\(field.isLeaf ? "leaf" : "group") d\(min(depth, 9))\" tabindex=\"0\" data-o=\"\(field.offset)\" data-l=\"\(field.length)\">"
         out += "<td class=\"o\">\(field.offset)</td>"
         out += "<td class=\"f\"\(indent)>\(HTMLText.escaped(field.name))</td>"
-        var value = HTMLText.escaped(field.value)
-        if let note = field.note { value += "<span class=\"note\">! \(HTMLText.escaped(note))</span>" }
+        var value = HTMLText.escaped(explanations.fieldValue(field.value))
+        for note in field.notes { value += "<span class=\"note\">! \(HTMLText.escaped(explanations.dissectionNote(note)))</span>" }
         out += "<td class=\"v\">\(value)</td><td class=\"x\">\(HTMLText.escaped(hexCell))</td></tr>\n"
         for child in field.children { out += fieldRows(child, depth: depth + 1, input: input) }
         return out
