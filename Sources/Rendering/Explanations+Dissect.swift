@@ -18,8 +18,16 @@ extension Explanations {
         case .notDissected:
             return say("dissect.note.notDissected")
         case .refused(let error):
+            // The reason without the alert: the note names the alert once.
             let reason: String
-            if case .invalidMessage(let decode) = error { reason = decodeError(decode) } else { reason = failure(error) }
+            switch error {
+            case .invalidMessage(let decode): reason = decodeError(decode)
+            case .recordProtection(.badRecordMAC(let why)): reason = badRecordMAC(why)
+            case .peerMisbehaved(let why): reason = misbehaved(why)
+            case .peerIncompatible(let why): reason = incompatible(why)
+            case let .inappropriateMessage(expected, got): reason = inappropriateMessage(expected: expected, got: got)
+            default: reason = failure(error)
+            }
             return say("dissect.note.refused", ["reason": reason, "alert": error.alert.map { "\($0)" } ?? "-"])
         case .continuesMessage(let first):
             return say("dissect.note.continuesMessage", ["record": "\(first)"])

@@ -43,6 +43,20 @@ struct DissectCommandTests {
         #expect(result.stdout.contains("declares 65535 bytes, only 3 present"), "\(result.stdout)")
     }
 
+    /// Issue #34: `--lang zh` (or TLSLAB_LANG=zh) words the heading, the values and the notes in Chinese;
+    /// field names stay as the RFC spells them.
+    @Test func chineseUnderLangAndEnvironment() throws {
+        let input = "16:03:03:00:2f:01:00:00:2b:03:03\n"
+        for (arguments, environment) in [(["dissect", "--lang", "zh", "-"], [:]), (["dissect", "-"], ["TLSLAB_LANG": "zh"])] {
+            let r = try CLI.run(arguments, stdin: input, environment: environment)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.hasPrefix("11 字节，按 TLS 记录读取："), "\(r.stdout)")
+            #expect(r.stdout.contains("声明了 47 字节，实际只有 6 字节"), "\(r.stdout)")
+            #expect(r.stdout.contains("client_version = TLS 1.2 (0x0303)"), "\(r.stdout)")
+            #expect(!r.stdout.contains("declares") && !r.stdout.contains("read as"), "\(r.stdout)")
+        }
+    }
+
     @Test func widthOutOfRangeIsRefused() throws {
         for width in ["0", "-5", "39", "100000"] {
             let result = try CLI.run(["dissect", "--width=\(width)", "15 03 03 00 02 02 28"])
