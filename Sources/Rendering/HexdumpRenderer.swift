@@ -9,24 +9,25 @@ public struct HexdumpRenderer: Sendable {
     public var width: Int
     /// How many bytes of a long field to show before eliding the middle.
     public var maxBytesPerField: Int
-    /// The line above the messages reassembled from several records (the text renderer passes its
-    /// catalogue's words: `hexdump.reassembled`).
+    /// The catalogue that words the values and notes (and, unless given, the two lines below).
+    public var explanations: Explanations
+    /// The line above the messages reassembled from several records (`hexdump.reassembled`).
     public var reassembledHeading: String
     /// A length in bytes, `{count}` the number (`hexdump.length`: "({count} bytes)").
     public var lengthTemplate: String
     /// Every byte of every field (`--full`): no field's bytes are elided, and a value the dissector
-    /// shortened ("57eff3…… (256 bytes)") keeps only its words, since the bytes follow in full.
+    /// shortened (opaque bytes) keeps only its words, since the bytes follow in full.
     public var fullValues: Bool
 
-    public init(width: Int = 100, maxBytesPerField: Int = 32,
-                reassembledHeading: String = Explanations.english("hexdump.reassembled") ?? "",
-                lengthTemplate: String = Explanations.english("hexdump.length") ?? "({count} bytes)",
+    public init(width: Int = 100, maxBytesPerField: Int = 32, explanations: Explanations = .english,
+                reassembledHeading: String? = nil, lengthTemplate: String? = nil,
                 fullValues: Bool = false) {
         self.width = max(width, 40)
         self.maxBytesPerField = max(maxBytesPerField, 4)
         self.fullValues = fullValues
-        self.reassembledHeading = reassembledHeading
-        self.lengthTemplate = lengthTemplate
+        self.explanations = explanations
+        self.reassembledHeading = reassembledHeading ?? explanations("hexdump.reassembled") ?? ""
+        self.lengthTemplate = lengthTemplate ?? explanations("hexdump.length") ?? "({count} bytes)"
     }
 
     func length(_ count: Int) -> String { lengthTemplate.replacing("{count}", with: "\(count)") }
@@ -47,11 +48,9 @@ public struct HexdumpRenderer: Sendable {
         let indent = String(repeating: "  ", count: depth)
         let offset = pad(String(field.offset, radix: 10), to: 6)
         var text = "\(offset)  \(indent)\(field.name)"
-        var value = field.value
-        // The dissector's shortening of a long opaque field ("… (N bytes)"): in full, its words only.
-        if fullValues, field.isLeaf, value.hasSuffix("… (\(field.length) bytes)") {
-            value = value.range(of: ": ", options: .backwards).map { String(value[..<$0.lowerBound]) } ?? ""
-        }
+        // A long opaque field shortened by the dissector: in full, its words only (the bytes follow).
+        let shortened = field.value.opaque.map { !$0.isWhole } ?? false
+        let value = explanations.fieldValue(field.value, withBytes: !(fullValues && field.isLeaf && shortened))
         if !value.isEmpty { text += " = \(value)" }
         if field.isLeaf, let input, field.length > 0, field.end <= input.count {
             let bytes = Array(input[field.offset..<field.end])
@@ -60,8 +59,8 @@ public struct HexdumpRenderer: Sendable {
             text += "  " + length(field.length)
         }
         lines.append(contentsOf: wrap(text, continuationIndent: 8 + indent.count + 2))
-        if let note = field.note {
-            lines.append(contentsOf: wrap("        \(indent)! \(note)", continuationIndent: 10 + indent.count))
+        for note in field.notes {
+            lines.append(contentsOf: wrap("        \(indent)! \(explanations.dissectionNote(note))", continuationIndent: 10 + indent.count))
         }
         for child in field.children { render(child, input: input, depth: depth + 1, into: &lines) }
     }

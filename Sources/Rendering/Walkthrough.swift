@@ -204,12 +204,10 @@ public struct Walkthrough: Sendable {
         if surface == .terminal, let segment = entry.segment {
             // `x` on a segment shows its TCP header field by field (its payload's messages have their own bytes).
             withBytes.append(words.say("walk.bytes.tcpHeader", ["header": "\(segment.bytes.count)", "payload": "\(payloadCount(event))"]))
-            withBytes += HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
-                                         lengthTemplate: words.say("hexdump.length")).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
+            withBytes += HexdumpRenderer(width: printer.width - 2, explanations: words.explanations).render(segment.dissection, input: segment.bytes).map { "  " + $0 }
         }
         // `x` also shows the records that carry the step's content: header and fragment, and what a protected one decrypts to.
-        let dump = HexdumpRenderer(width: printer.width - 2, reassembledHeading: words.say("hexdump.reassembled"),
-                                   lengthTemplate: words.say("hexdump.length"))
+        let dump = HexdumpRenderer(width: printer.width - 2, explanations: words.explanations)
         for record in entry.records where surface == .terminal && record.wire.bytes.count >= 5 {
             let fragment = Int(record.wire.bytes[3]) << 8 | Int(record.wire.bytes[4])
             withBytes.append(words.say("walk.bytes.record", ["type": ContentType(rawValue: record.wire.bytes[0]).description,

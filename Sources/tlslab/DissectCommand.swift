@@ -33,6 +33,8 @@ struct DissectCommand: ParsableCommand {
     @Option(help: CLIWords.help("cli.dissectCommand.width"))
     var width: Int?
 
+    @OptionGroup var language: LanguageOption
+
     func validate() throws {
         // Narrower than 40 columns the layout cannot show a field and its value; 0 or less means nothing.
         if let width, !(40 ... 1_000).contains(width) { throw ValidationError("--width takes 40…1000 columns, got \(width)") }
@@ -55,8 +57,9 @@ struct DissectCommand: ParsableCommand {
         case .auto: asRecords = Self.looksLikeRecords(bytes)
         }
         let dissection = asRecords ? dissector.dissectRecords(bytes) : dissector.dissectHandshakeMessages(bytes)
-        let renderer = HexdumpRenderer(width: width ?? Terminal.columns ?? 100)
-        print("\(bytes.count) bytes, read as \(asRecords ? "TLS records" : "handshake messages"):")
+        let words = language.explanations
+        let renderer = HexdumpRenderer(width: width ?? Terminal.columns ?? 100, explanations: words)
+        print(words.dissectionHeading(byteCount: bytes.count, asRecords: asRecords))
         for line in renderer.render(dissection, input: bytes) { print(line) }
     }
 

@@ -18,20 +18,22 @@ struct HTMLFieldRowsTests {
         fields.flatMap { [(depth, $0)] + flattened($0.children, depth: depth + 1) }
     }
 
-    @Test("a value with tabs, line breaks, markup and a note stays in its own cell")
+    @Test("a value with tabs, line breaks and markup stays in its own cell; each note has one")
     func hostileValuesStayInTheirCells() {
-        let field = DissectedField(offset: 0, length: 3, name: "na\tme", value: "a\tb\nc\r<script>&\"'", note: "x\ty",
-                                   children: [DissectedField(offset: 0, length: 1, name: "inner", value: "1")])
+        let field = DissectedField(offset: 0, length: 3, name: "na\tme", value: .text("a\tb\nc\r<script>&\"'"), notes: [.notDissected, .truncated(needed: 2, available: 1)],
+                                   children: [DissectedField(offset: 0, length: 1, name: "inner", value: .text("1"))])
         var rows = ""
         HTMLRenderer().fieldRows(field, depth: 0, input: [1, 2, 3], into: &rows)
         let lines = rows.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty, "two fields, each one line: \(rows.debugDescription)")
         let cells = lines[0].split(separator: "\t", omittingEmptySubsequences: false)
-        #expect(cells.count == 8)
+        #expect(cells.count == 9, "seven cells, then a cell per note")
         #expect(Array(cells.prefix(4)) == ["0", "0", "3", "0"])
-        #expect(cells[4] == "na&#9;me" && cells[7] == "x&#9;y")
+        #expect(cells[4] == "na&#9;me")
+        #expect(cells[7] == Substring(HTMLText.escaped(Explanations.english.dissectionNote(.notDissected))))
+        #expect(!cells[8].isEmpty)
         #expect(cells[5] == "a&#9;b&#10;c&#10;&lt;script&gt;&amp;&quot;&#39;")
-        #expect(lines[1].split(separator: "\t", omittingEmptySubsequences: false).prefix(5) == ["1", "0", "1", "1", "inner"])
+        #expect(lines[1].split(separator: "\t", omittingEmptySubsequences: false) == ["1", "0", "1", "1", "inner", "1", "01"])
     }
 
     @Test("every table of a page lists its dissection's fields in order, at their depths", arguments: [BuiltInRun.rsa, .h2, .tls13])

@@ -60,7 +60,7 @@ struct DissectorEncryptThenMACTests {
 
     /// The records after the ChangeCipherSpec, with their leaves.
     static func protectedRecords(_ d: Dissection) -> [DissectedField] {
-        guard let ccs = d.fields.firstIndex(where: { $0.value == ContentType.changeCipherSpec.description }) else { return [] }
+        guard let ccs = d.fields.firstIndex(where: { $0.value == .text(ContentType.changeCipherSpec.description) }) else { return [] }
         return Array(d.fields[(ccs + 1)...])
     }
 
@@ -140,7 +140,8 @@ struct DissectorEncryptThenMACTests {
                 #expect(names == ["type", "version", "length", "IV", "ciphertext", "MAC"], "length \(length)")
             } else if length > 0 {
                 #expect(names.last == "encrypt_then_mac_fragment", "length \(length)")
-                #expect(d.notes.contains { $0.note.contains("bad_record_mac") }, "length \(length)")
+                #expect(d.refusals == [.recordProtection(.badRecordMAC(.encryptThenMACRecordTooShort(length: length, mac: "HMAC-SHA256")))], "length \(length)")
+                #expect(d.refusals.first?.alert == .badRecordMAC)
             }
         }
     }

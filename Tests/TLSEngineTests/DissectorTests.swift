@@ -13,7 +13,7 @@ struct DissectorTests {
         #expect(d.leaves.allSatisfy { !$0.name.isEmpty && !$0.name.contains("undissected") })
         #expect(d.notes.isEmpty, "\(d.notes)")
 
-        func value(_ name: String) -> String? { d.leaves.first { $0.name == name }?.value }
+        func value(_ name: String) -> String? { d.leaves.first { $0.name == name }?.value.text }
         #expect(value("client_version") == "TLS 1.2 (0x0303)")
         #expect(value("random.gmt_unix_time")?.hasPrefix("\(UInt32(0x79ee60ba)) ") == true)
         #expect(value("random.random_bytes") == Hex.string(v.clientRandom.dropFirst(4)))
@@ -31,7 +31,7 @@ struct DissectorTests {
         // Field offsets are absolute: the ClientHello's client_version is right after its header.
         #expect(d.leaves.first { $0.name == "client_version" }?.offset == 4)
         // The message groups say what they are.
-        #expect(d.fields.map(\.value) == ["client_hello", "server_hello", "certificate", "server_hello_done",
+        #expect(d.fields.map(\.value.text) == ["client_hello", "server_hello", "certificate", "server_hello_done",
                                           "client_key_exchange", "finished"])
     }
 
@@ -50,18 +50,23 @@ struct DissectorTests {
         let wire = try Self.recordStream()
         let d = Dissector().dissectRecords(wire)
         #expect(leavesCoverExactly(d.leaves, count: wire.count))
-        #expect(d.leaves.allSatisfy { $0.note == nil || ["handshake_fragment", "aead_ciphertext"].contains($0.name) }, "\(d)")
+        #expect(d.leaves.allSatisfy { $0.notes.isEmpty || ["handshake_fragment", "aead_ciphertext"].contains($0.name) }, "\(d)")
+        #expect(d.refusals.isEmpty, "\(d.refusals)")
         let names = Set(d.leaves.map(\.name))
         // The ServerHello (85 bytes) fits in one record and is dissected in place.
         #expect(names.isSuperset(of: ["type", "version", "length", "server_version", "cipher_suite",
                                       "handshake_fragment", "nonce_explicit", "aead_ciphertext"]))
         #expect(d.reassembled.first?.leaves.first { $0.name == "client_version" }?.value == "TLS 1.2 (0x0303)")
+        // Every byte of a fragment says which message it continues or starts.
+        #expect(d.leaves.filter { $0.name == "handshake_fragment" }.allSatisfy { f in
+            f.notes.contains { [.continuesMessage, .messageStarts, .headerStarts].contains($0.kind) } })
         // The Certificate (1704 bytes) spans records; it comes back whole in `reassembled`.
-        let types = d.reassembled.map(\.value)
+        let types = d.reassembled.compactMap(\.value.text)
         #expect(types.contains("certificate") && types.contains("client_hello"))
         for message in d.reassembled {
-            #expect(message.note?.hasPrefix("reassembled from record[") == true)
-            #expect(!message.leaves.contains { $0.name == "undissected" || $0.note?.contains("truncated") == true })
+            guard case .reassembled(let from) = message.notes.first else { Issue.record("\(message.notes)"); continue }
+            #expect(!from.isEmpty && from == from.sorted())
+            #expect(!message.leaves.contains { $0.name == "undissected" || $0.notes.contains { $0.kind == .truncated } })
         }
         // The last record is opaque ciphertext: an 8-byte explicit nonce and 32 bytes (Finished + tag).
         let last = try #require(d.fields.last)
@@ -99,7 +104,7 @@ struct DissectorTests {
                 let d = dissect(prefix)
                 #expect(leavesCoverExactly(d.leaves, count: cut), "cut \(cut)")
                 if !valid.contains(cut) {
-                    #expect(d.notes.contains { $0.note.contains("truncated") || $0.note.contains("declares") }, "cut \(cut)")
+                    #expect(d.notes.contains { [.truncated, .declaresMore].contains($0.note.kind) }, "cut \(cut)")
                 }
             }
         }
@@ -161,6 +166,7 @@ struct DissectorTests {
         #expect(d2.leaves.first { $0.name == "signed_params.algorithm" }?.value == "rsa_pkcs1_sha256 (0x0401)")
         // Without a ServerHello the body is shown opaque, with a note.
         let unknown = Dissector().dissectHandshakeMessages(dhe.encoded)
-        #expect(unknown.notes.contains { $0.note.contains("key exchange is not known") })
+        #expect(unknown.refusals == [.invalidMessage(.needsKeyExchange(.serverKeyExchange, reason: .notKnownYet))], "\(unknown)")
+        #expect(unknown.refusals.first?.alert == .unexpectedMessage)
     }
 }

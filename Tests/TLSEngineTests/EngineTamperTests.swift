@@ -250,7 +250,7 @@ struct EngineTamperTests {
             for bit in bits(of: message, leaves: leaves, exhaustive: exhaustive) {
                 let byte = bit / 8
                 let leaf = leaves.first { $0.offset <= byte && byte < $0.end }
-                let hit = Hit(name: leaf?.name ?? "encrypted_fragment", value: leaf?.value ?? "", byte: byte, bit: bit,
+                let hit = Hit(name: leaf?.name ?? "encrypted_fragment", value: leaf?.value.description ?? "", byte: byte, bit: bit,
                               original: message.bytes[byte])
                 let expectation = expected(hit, in: message, kind: kind)
                 // Fresh generators: the same seed gives the same messages, so the flip hits the same field.

@@ -139,8 +139,7 @@ extension RunDocumentBuilder {
         if case .serverHello(let hello) = message { state.cipherSuite = hello.cipherSuite }
         if verbosity == .bytes {
             let dissection = dissection(of: bytes, state: state)
-            out += HexdumpRenderer(width: width - 10, reassembledHeading: say("hexdump.reassembled"), lengthTemplate: say("hexdump.length"),
-                                   fullValues: fullValues)
+            out += HexdumpRenderer(width: width - 10, explanations: explanations, fullValues: fullValues)
                 .render(dissection, input: bytes).map { LadderEntry.line("          " + $0).onlyWithBytes }
             if case .clientHello(let hello) = message { out += extensionLines(hello.extensions ?? [], state: &state) }
         }

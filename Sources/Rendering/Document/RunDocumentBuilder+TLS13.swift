@@ -28,10 +28,10 @@ extension RunDocumentBuilder {
         guard bytes.count >= HandshakeMessage.headerLength else { return Dissection(fields: []) }
         let type = HandshakeType(rawValue: bytes[0])
         let body = bytes.count - HandshakeMessage.headerLength
-        let children = [DissectedField(offset: 0, length: 1, name: "msg_type", value: "\(type.rawValue) (\(type.messageName))"),
-                        DissectedField(offset: 1, length: 3, name: "length", value: "\(body)")]
-            + (body > 0 ? [DissectedField(offset: 4, length: body, name: "body", value: type.messageName)] : [])
-        return Dissection(fields: [DissectedField(offset: 0, length: bytes.count, name: "Handshake", value: type.messageName, children: children)])
+        let children = [DissectedField(offset: 0, length: 1, name: "msg_type", value: .text("\(type.rawValue) (\(type.messageName))")),
+                        DissectedField(offset: 1, length: 3, name: "length", value: .text("\(body)"))]
+            + (body > 0 ? [DissectedField(offset: 4, length: body, name: "body", value: .text(type.messageName))] : [])
+        return Dissection(fields: [DissectedField(offset: 0, length: bytes.count, name: "Handshake", value: .text(type.messageName), children: children)])
     }
 
     func tls13Lines(_ fact: TLS13Event, actor: Actor, state: inout LadderState) -> [LadderEntry] {

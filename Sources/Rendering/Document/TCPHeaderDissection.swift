@@ -12,7 +12,7 @@ enum TCPHeaderDissection {
         guard let s = try? TCPSegment.decode(wire, source: packet.source, destination: packet.destination) else { return nil }
         let headerLength = Int(wire[12] >> 4) * 4
         func field(_ offset: Int, _ length: Int, _ name: String, _ value: String) -> DissectedField {
-            DissectedField(offset: offset, length: length, name: name, value: value)
+            DissectedField(offset: offset, length: length, name: name, value: value.isEmpty ? .none : .text(value))
         }
         let flagNames: [(TCPFlags, String)] = [(.urg, "URG"), (.ack, "ACK"), (.psh, "PSH"), (.rst, "RST"), (.syn, "SYN"), (.fin, "FIN")]
         let flags = flagNames.filter { s.flags.contains($0.0) }.map(\.1).joined(separator: ", ")
@@ -32,10 +32,10 @@ enum TCPHeaderDissection {
             if let mss = s.mss { options.append(field(20, 4, "options.maximum_segment_size", "\(mss)")) }
             let used = options.last?.end ?? 20
             if used < headerLength { options.append(field(used, headerLength - used, "options.padding", "")) }
-            fields.append(DissectedField(offset: 20, length: headerLength - 20, name: "options", value: "", children: options))
+            fields.append(DissectedField(offset: 20, length: headerLength - 20, name: "options", value: .none, children: options))
         }
         let header = Array(wire.prefix(headerLength))
-        let segment = DissectedField(offset: 0, length: headerLength, name: "tcp_header", value: "", children: fields)
+        let segment = DissectedField(offset: 0, length: headerLength, name: "tcp_header", value: .none, children: fields)
         return RunDocument.MessageBytes(bytes: header, dissection: Dissection(fields: [segment]))
     }
 }

@@ -44,7 +44,7 @@ extension HTMLRenderer {
     }
 
     /// A field and the fields inside it, one line each: depth, offset, length, leaf (1) or group (0),
-    /// then the field's name, value, hex and note as HTML (the script places them with innerHTML).
+    /// then the field's name, value and hex, and a cell per note, as HTML (the script places them with innerHTML).
     func fieldRows(_ field: DissectedField, depth: Int, input: [UInt8], into rows: inout String) {
         var hexCell: String
         if field.isLeaf, field.length > 0, field.end <= input.count {
@@ -60,7 +60,9 @@ extension HTMLRenderer {
             hexCell = explanations("html.bytes.length", ["count": "\(field.length)"]) ?? "\(field.length)"
         }
         rows += "\(depth)\t\(field.offset)\t\(field.length)\t\(field.isLeaf ? 1 : 0)\t"
-        rows += Self.cell(field.name) + "\t" + Self.cell(field.value) + "\t" + Self.cell(hexCell) + "\t" + Self.cell(field.note ?? "") + "\n"
+        rows += Self.cell(field.name) + "\t" + Self.cell(explanations.fieldValue(field.value)) + "\t" + Self.cell(hexCell)
+        for note in field.notes { rows += "\t" + Self.cell(explanations.dissectionNote(note)) }
+        rows += "\n"
         for child in field.children { fieldRows(child, depth: depth + 1, input: input, into: &rows) }
     }
 

@@ -102,7 +102,7 @@ enum HTMLScript {
       }
 
       // A bytes table's rows, built from its data-rows once (a line per field: depth, offset,
-      // length, leaf or group, then the name, value, hex and note cells as HTML).
+      // length, leaf or group, then the name, value and hex cells and any notes, as HTML).
       function fillRows(details) {
         adopt(details);
         var body = details.querySelector('table.fields tbody[data-rows]');
@@ -123,10 +123,10 @@ enum HTMLScript {
             td.className = cell[0];
             if (cell[0] === 'o') { td.textContent = cell[1]; } else { td.innerHTML = cell[1]; }
             if (cell[0] === 'f' && depth > 9) { td.style.paddingLeft = (0.4 + depth * 1.1) + 'em'; }
-            if (cell[0] === 'v' && c[7]) {
+            for (var k = 7; cell[0] === 'v' && k < c.length; k++) {
               var note = document.createElement('span');
               note.className = 'note';
-              note.innerHTML = '! ' + c[7];
+              note.innerHTML = '! ' + c[k];
               td.appendChild(note);
             }
             tr.appendChild(td);

@@ -263,20 +263,10 @@ struct ConnectionContext {
                 }
                 if !queued.isEmpty { return .handshake(queued.removeFirst()) }
             case .changeCipherSpec:
-                // RFC 5246 §7.1: the record holds the one byte 1. OpenSSL answers anything else — two
-                // bytes, or another value — with unexpected_message (SSL_R_BAD_CHANGE_CIPHER_SPEC);
-                // so does TLSLab (ChangeCipherSpecParityTests compares the two).
-                guard plaintext == [ChangeCipherSpec.value] else {
-                    throw .peerMisbehaved(.malformedChangeCipherSpec(plaintext.count == 1 ? .value(plaintext[0]) : .length(plaintext.count)))
-                }
+                try IncomingContent.checkChangeCipherSpec(plaintext)
                 return .changeCipherSpec
             case .alert:
-                let alert: Alert
-                do {
-                    alert = try Alert(decoding: plaintext)
-                } catch {
-                    throw .invalidMessage(error)
-                }
+                let alert = try IncomingContent.decodeAlert(plaintext)
                 try IncomingLimits.check(alert, &consecutiveWarningAlerts)
                 return .alert(alert)
             case .applicationData:

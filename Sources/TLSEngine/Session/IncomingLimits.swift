@@ -22,13 +22,18 @@ public enum IncomingLimits {
     }
 
     static func check(_ alert: Alert, _ count: inout Int) throws(TLSError) {
-        guard alert.level == .warning || alert.level == .fatal else {
-            throw .peerMisbehaved(.undefinedAlertLevel(alert.level.rawValue))
-        }
+        try checkLevel(alert)
         guard alert.level == .warning, alert.alertDescription != .closeNotify else { return }
         count += 1
         guard count <= maximumConsecutiveWarningAlerts else {
             throw .peerMisbehaved(.tooManyWarningAlerts(limit: maximumConsecutiveWarningAlerts))
+        }
+    }
+
+    /// RFC 5246 §7.2 defines the levels warning(1) and fatal(2) only.
+    static func checkLevel(_ alert: Alert) throws(TLSError) {
+        guard alert.level == .warning || alert.level == .fatal else {
+            throw .peerMisbehaved(.undefinedAlertLevel(alert.level.rawValue))
         }
     }
 }

@@ -11,18 +11,19 @@ public struct DissectedField: Hashable, Sendable, CustomStringConvertible {
     /// `cipher_suites[3]`, `extensions[0].extension_type`.
     public var name: String
     /// The decoded meaning, e.g. `TLS 1.2 (0x0303)`.
-    public var value: String
-    /// Why something is off here: truncation, a length outside the RFC bounds, trailing bytes.
-    public var note: String?
+    public var value: FieldValue
+    /// What is remarkable here: where the bytes stop, the engine's verdict, how a record relates to
+    /// the messages it carries.
+    public var notes: [DissectionNote]
     public var children: [DissectedField]
 
-    public init(offset: Int, length: Int, name: String, value: String, note: String? = nil,
+    public init(offset: Int, length: Int, name: String, value: FieldValue, notes: [DissectionNote] = [],
                 children: [DissectedField] = []) {
         self.offset = offset
         self.length = length
         self.name = name
         self.value = value
-        self.note = note
+        self.notes = notes
         self.children = children
     }
 
@@ -36,11 +37,27 @@ public struct DissectedField: Hashable, Sendable, CustomStringConvertible {
         isLeaf ? [self] : children.flatMap(\.leaves)
     }
 
-    /// An indented outline, one field a line: `offset+length name = value  (note)`.
+    /// This field and every field under it, in input order (a structure before its children).
+    public var all: [DissectedField] { [self] + children.flatMap(\.all) }
+
+    /// Adds `note` to the first field (this one or below, structure before children) that
+    /// `matches`; false when none does.
+    @discardableResult
+    public mutating func annotate(_ note: DissectionNote, where matches: (DissectedField) -> Bool) -> Bool {
+        if matches(self) {
+            notes.append(note)
+            return true
+        }
+        for i in children.indices where children[i].annotate(note, where: matches) { return true }
+        return false
+    }
+
+    /// An indented outline, one field a line: `offset+length name = value  [notes]` (for debugging;
+    /// the renderers word values and notes from their catalogue).
     public func outline(indent: Int = 0) -> [String] {
         var line = String(repeating: "  ", count: indent) + "\(offset)+\(length) \(name)"
-        if !value.isEmpty { line += " = \(value)" }
-        if let note { line += "  [\(note)]" }
+        if value != .none { line += " = \(value)" }
+        if !notes.isEmpty { line += "  \(notes)" }
         return [line] + children.flatMap { $0.outline(indent: indent + 1) }
     }
 

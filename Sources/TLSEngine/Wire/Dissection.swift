@@ -14,12 +14,14 @@ public struct Dissection: Hashable, Sendable, CustomStringConvertible {
     /// Every leaf, in input order.
     public var leaves: [DissectedField] { fields.flatMap(\.leaves) }
 
-    /// Every note, with the name of the field carrying it.
-    public var notes: [(field: String, note: String)] {
-        func walk(_ f: DissectedField) -> [(String, String)] {
-            (f.note.map { [(f.name, $0)] } ?? []) + f.children.flatMap(walk)
-        }
-        return fields.flatMap(walk).map { (field: $0.0, note: $0.1) }
+    /// Every note of `fields`, with the name of the field carrying it.
+    public var notes: [(field: String, note: DissectionNote)] {
+        fields.flatMap(\.all).flatMap { f in f.notes.map { (field: f.name, note: $0) } }
+    }
+
+    /// The engine's verdicts, reassembled messages included: the errors it refuses the bytes with.
+    public var refusals: [TLSError] {
+        (fields + reassembled).flatMap(\.all).flatMap(\.notes).compactMap(\.refusal)
     }
 
     public var description: String {

@@ -1,9 +1,14 @@
 /// A field-level dissector for TLS 1.2 bytes: records (RFC 5246 §6.2) or bare handshake messages
 /// (§7.4), as one direction's byte stream or a whole handshake's messages in order.
 ///
-/// Every field gets its offset, length, RFC name and meaning; the leaves cover every input byte
-/// exactly once. Bad or truncated input never stops the dissection with an error: the field
-/// where the bytes go wrong carries a note, and what cannot be followed is shown as undissected.
+/// Every field gets its offset, length, RFC name and meaning (a typed ``FieldValue``); the leaves
+/// cover every input byte exactly once. Bad or truncated input never stops the dissection with an
+/// error: the field where the bytes stop carries a typed note, and what cannot be followed is shown as
+/// undissected. Whether bytes are acceptable is never decided here: each whole record and handshake
+/// message is also read by the engine's own `RecordReader`, record-content checks,
+/// `HandshakeReassembler` and codec, and the `TLSError` they throw is attached to the field it names
+/// (``DissectionNote/refused(_:)``, whose `alert` is the one a TLSLab peer sends). The renderers word
+/// every note and value from their catalogue.
 /// After a ChangeCipherSpec record, the records that follow in the same stream are shown as
 /// opaque ciphertext (split into explicit nonce/IV and ciphertext when the suite is known, and into
 /// IV, ciphertext and the MAC sent in the clear under encrypt-then-MAC).

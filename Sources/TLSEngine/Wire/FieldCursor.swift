@@ -2,8 +2,11 @@
 /// not be read has already been recorded with a note.
 struct DissectionStop: Error {}
 
-/// The dissector's cursor: reads like `ByteReader`, but records every field it reads (offset,
-/// length, name, meaning) and, instead of failing, notes where and why the bytes stop.
+/// The dissector's cursor: walks the bytes as the RFC lays them out and records every field it
+/// passes (offset, length, name, meaning). It measures positions only: where the bytes stop, where a
+/// length points past its bytes. Whether the bytes are acceptable is the engine's verdict, which the
+/// session asks the codec for and attaches (``DissectionNote/refused(_:)``); no bound or alert is
+/// written here.
 final class FieldCursor {
     let bytes: [UInt8]
     private(set) var position: Int
@@ -33,62 +36,71 @@ final class FieldCursor {
         frames[frames.count - 1].append(field)
     }
 
+    /// Adds `note` to the last field recorded at the current level (or a field under it that
+    /// `matches`); false when there is none.
+    @discardableResult
+    func annotateLast(_ note: DissectionNote, where matches: (DissectedField) -> Bool = { _ in true }) -> Bool {
+        guard !frames.isEmpty, let last = frames[frames.count - 1].indices.last else { return false }
+        return frames[frames.count - 1][last].annotate(note, where: matches)
+    }
+
     /// Records a leaf of `count` bytes; on truncation records what is there with a note and stops.
     @discardableResult
-    func leaf(_ name: String, count: Int, note: String? = nil,
-              value: ([UInt8]) -> String) throws(DissectionStop) -> [UInt8] {
+    func leaf(_ name: String, count: Int, notes: [DissectionNote] = [],
+              value: ([UInt8]) -> FieldValue) throws(DissectionStop) -> [UInt8] {
         precondition(count >= 0, "a field cannot have a negative length")
         guard count <= remaining else {
             let available = max(remaining, 0)
-            let why = limit == outerEnd
-                ? "truncated: the bytes stop here (\(name) needs \(count) bytes, \(available) remain)"
-                : "overrun: \(name) needs \(count) bytes, its enclosing vector has \(available) left"
+            let why: DissectionNote = limit == outerEnd
+                ? .truncated(needed: count, available: available)
+                : .overrun(needed: count, available: available)
             let data = Array(bytes[position ..< position + available])
             append(DissectedField(offset: position, length: available, name: fullName(name),
-                                  value: available > 0 ? FieldCursor.opaque(data) : "", note: why))
+                                  value: available > 0 ? .bytes(OpaqueBytes(data)) : .none, notes: [why]))
             position += available
             throw DissectionStop()
         }
         let data = Array(bytes[position ..< position + count])
-        append(DissectedField(offset: position, length: count, name: fullName(name), value: value(data), note: note))
+        append(DissectedField(offset: position, length: count, name: fullName(name), value: value(data), notes: notes))
         position += count
         return data
     }
 
     /// Records a big-endian integer of `width` bytes.
     @discardableResult
-    func uint(_ name: String, width: Int, note: ((Int) -> String?)? = nil,
-              value: (Int) -> String = { String($0) }) throws(DissectionStop) -> Int {
+    func uint(_ name: String, width: Int, notes: (Int) -> [DissectionNote] = { _ in [] },
+              value: (Int) -> FieldValue = { .text(String($0)) }) throws(DissectionStop) -> Int {
         var number = 0
         if width <= remaining {
             for i in 0 ..< width { number = number << 8 | Int(bytes[position + i]) }
         }
         let n = number
-        try leaf(name, count: width, note: note?(n)) { _ in value(n) }
+        try leaf(name, count: width, notes: notes(n)) { _ in value(n) }
         return n
     }
 
     /// Records a code point.
     @discardableResult
-    func codePoint<T: CodePoint>(_ name: String, _ type: T.Type, note: String? = nil) throws(DissectionStop) -> T {
-        let n = try uint(name, width: T.wireSize, note: { _ in note }) { n in
-            FieldCursor.describe(T(rawValue: T.RawValue(truncatingIfNeeded: n)))
-        }
+    func codePoint<T: CodePoint>(_ name: String, _ type: T.Type) throws(DissectionStop) -> T {
+        let n = try uint(name, width: T.wireSize, value: { n in
+            .text(FieldCursor.describe(T(rawValue: T.RawValue(truncatingIfNeeded: n))))
+        })
         return T(rawValue: T.RawValue(truncatingIfNeeded: n))
     }
 
     /// Records the rest of the current structure as one opaque leaf (nothing if empty).
     @discardableResult
-    func rest(_ name: String, note: String? = nil, value: (([UInt8]) -> String)? = nil) throws(DissectionStop) -> [UInt8] {
+    func rest(_ name: String, notes: [DissectionNote] = [],
+              value: (([UInt8]) -> FieldValue)? = nil) throws(DissectionStop) -> [UInt8] {
         guard remaining > 0 else { return [] }
-        return try leaf(name, count: remaining, note: note, value: value ?? FieldCursor.opaque)
+        return try leaf(name, count: remaining, notes: notes, value: value ?? { .bytes(OpaqueBytes($0)) })
     }
 
     /// Runs `body` as a structure named `name`: its fields become children. With `length`, the
-    /// structure ends there (bytes left unread are noted as trailing); with `pushPath`, child
+    /// structure ends there (bytes left unread are recorded as trailing); with `pushPath`, child
     /// names are prefixed with `name.`.
     @discardableResult
-    func group<T>(_ name: String, value: String = "", length: Int? = nil, pushPath: Bool = false,
+    func group<T>(_ name: String, value: FieldValue = .none, length: Int? = nil, pushPath: Bool = false,
                   _ body: () throws(DissectionStop) -> T) throws(DissectionStop) -> T {
         let start = position
         let displayName = fullName(name)
@@ -112,27 +124,19 @@ final class FieldCursor {
         if length != nil, position < limit {
             let extra = Array(bytes[position ..< limit])
             append(DissectedField(offset: position, length: extra.count, name: fullName("trailing_bytes"),
-                                  value: FieldCursor.opaque(extra),
-                                  note: "\(extra.count) byte(s) after the end of \(name): a decode_error"))
+                                  value: .bytes(OpaqueBytes(extra)), notes: [.trailingBytes(count: extra.count, after: name)]))
             position = limit
         }
         return result
     }
 
-    /// Reads a vector: the `name.length` leaf, then `body` inside a structure of that length.
-    /// A length outside `<min..max>` or past the available bytes gets a note.
-    func vector(_ name: String, lengthBytes: Int, min lo: Int, max hi: Int, elementSize: Int = 1,
-                value: String = "", pushPath: Bool = false,
+    /// Reads a vector: the `name.length` leaf, then `body` inside a structure of that length. A
+    /// length past the available bytes is noted; its bounds (`<min..max>`) are the codec's to check.
+    func vector(_ name: String, lengthBytes: Int, value: FieldValue = .none, pushPath: Bool = false,
                 _ body: () throws(DissectionStop) -> Void) throws(DissectionStop) {
         let available = remaining - lengthBytes
-        let length = try uint("\(name).length", width: lengthBytes, note: { n in
-            if n > available {
-                return "declares \(n) bytes, only \(Swift.max(available, 0)) present"
-            }
-            if n < lo || n > hi || n % elementSize != 0 {
-                return "length \(n) outside <\(lo)..\(hi)>\(elementSize > 1 ? " or not a multiple of \(elementSize)" : ""): a decode_error"
-            }
-            return nil
+        let length = try uint("\(name).length", width: lengthBytes, notes: { n in
+            n > available ? [.declaresMore(declared: n, present: Swift.max(available, 0))] : []
         })
         guard length > 0 else { return }
         try group(name, value: value, length: length, pushPath: pushPath, body)
@@ -145,7 +149,7 @@ final class FieldCursor {
             if remaining > 0 {
                 let data = Array(bytes[position ..< limit])
                 append(DissectedField(offset: position, length: data.count, name: fullName("undissected"),
-                                      value: FieldCursor.opaque(data), note: "not dissected after the problem above"))
+                                      value: .bytes(OpaqueBytes(data)), notes: [.notDissected]))
                 position = limit
             }
         }
@@ -155,11 +159,5 @@ final class FieldCursor {
 
     static func describe<T: CodePoint>(_ value: T) -> String {
         value.name.map { "\($0) (\(value.hex))" } ?? value.description
-    }
-
-    /// Hex for short values, a prefix and the size for long ones.
-    static func opaque(_ data: [UInt8]) -> String {
-        if data.count <= 32 { return Hex.string(data) }
-        return Hex.string(data.prefix(16)) + "… (\(data.count) bytes)"
     }
 }
