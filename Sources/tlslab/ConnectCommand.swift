@@ -148,24 +148,24 @@ struct ConnectCommand: ParsableCommand {
 
     func validate() throws {
         try render.validateNoSeed()
-        if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
-        if !(1...86_400).contains(responseTimeout) { throw ValidationError("--response-timeout takes 1…86400 seconds") }
-        if !(1...(1 << 30)).contains(maxResponseBytes) { throw ValidationError("--max-response-bytes takes 1…1073741824") }
-        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
-        if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
-        if !(0...100).contains(reconnect) { throw ValidationError("--reconnect takes 0…100") }
+        if !(1...3_600).contains(handshakeTimeout) { throw OptionProblem.takesSeconds(option: "--handshake-timeout", range: "1…3600").validationError }
+        if !(1...86_400).contains(responseTimeout) { throw OptionProblem.takesSeconds(option: "--response-timeout", range: "1…86400").validationError }
+        if !(1...(1 << 30)).contains(maxResponseBytes) { throw OptionProblem.takes(option: "--max-response-bytes", range: "1…1073741824").validationError }
+        if (cert == nil) != (key == nil) { throw OptionProblem.goTogether(first: "--cert", second: "--key").validationError }
+        if timeout <= 0 || timeout > 3_600 { throw OptionProblem.takesSeconds(option: "--timeout", range: "1…3600").validationError }
+        if !(0...100).contains(reconnect) { throw OptionProblem.takes(option: "--reconnect", range: "0…100").validationError }
         let pinning: Set<Policy> = [.afPublicKey, .afCertificate]
-        if pinning.contains(policy) && pins.isEmpty { throw ValidationError("--policy \(policy.rawValue) needs at least one --pin") }
-        if !pins.isEmpty && !pinning.contains(policy) { throw ValidationError("--pin goes with --policy af-public-key or af-certificate") }
-        if policy == .bundledAnchor && bundled.isEmpty { throw ValidationError("--policy bundled-anchor needs at least one --bundle certificate") }
-        if !bundled.isEmpty && policy != .bundledAnchor { throw ValidationError("--bundle goes with --policy bundled-anchor") }
-        if keepSystemAnchors && policy != .bundledAnchor { throw ValidationError("--keep-system-anchors goes with --policy bundled-anchor") }
+        if pinning.contains(policy) && pins.isEmpty { throw OptionProblem.needsAPin(policy: policy.rawValue).validationError }
+        if !pins.isEmpty && !pinning.contains(policy) { throw OptionProblem.goesWithEither(option: "--pin", first: "--policy af-public-key", second: "af-certificate").validationError }
+        if policy == .bundledAnchor && bundled.isEmpty { throw OptionProblem.needsABundledCertificate(policy: "bundled-anchor").validationError }
+        if !bundled.isEmpty && policy != .bundledAnchor { throw OptionProblem.goesWith(option: "--bundle", other: "--policy bundled-anchor").validationError }
+        if keepSystemAnchors && policy != .bundledAnchor { throw OptionProblem.goesWith(option: "--keep-system-anchors", other: "--policy bundled-anchor").validationError }
         let afOnly: Set<Policy> = [.afNone, .afPublicKey, .afCertificate]
-        if noValidatesDomainName && !afOnly.contains(policy) { throw ValidationError("--no-validates-domain-name goes with an af-… policy") }
+        if noValidatesDomainName && !afOnly.contains(policy) { throw OptionProblem.goesWithAFPolicy(option: "--no-validates-domain-name").validationError }
         if allowInvalidCertificates && !(afOnly.contains(policy) || policy == .imageDownloader) {
-            throw ValidationError("--allow-invalid-certificates goes with an af-… policy or image-downloader")
+            throw OptionProblem.goesWithAFPolicyOrImageDownloader(option: "--allow-invalid-certificates").validationError
         }
-        if atsNoForwardSecrecy && !ats { throw ValidationError("--ats-no-forward-secrecy goes with --ats") }
+        if atsNoForwardSecrecy && !ats { throw OptionProblem.goesWith(option: "--ats-no-forward-secrecy", other: "--ats").validationError }
         _ = try PeerOptions.alpn(alpn)
     }
 
@@ -321,7 +321,7 @@ struct PeerRenderOptions: ParsableArguments {
     /// looked at as well.
     func validateNoSeed() throws {
         let given = seed != nil || CommandLine.arguments.dropFirst().contains { $0 == "--seed" || $0.hasPrefix("--seed=") }
-        if given { throw ValidationError("--seed does not apply: real connections use the system random generator") }
+        if given { throw OptionProblem.seedDoesNotApply.validationError }
     }
 
     /// The root command declares --format and --verbosity too and takes their values (the root
@@ -360,7 +360,7 @@ enum PeerOptions {
     static func alpn(_ text: String?) throws -> [ProtocolName] {
         guard let text else { return [] }
         guard let names = ProtocolName.list(text) else {
-            throw ValidationError("--alpn takes comma-separated protocol names of 1…255 bytes, like h2,http/1.1")
+            throw OptionProblem.alpnList.validationError
         }
         return names
     }

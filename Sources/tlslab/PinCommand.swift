@@ -16,7 +16,7 @@ struct PinCommand: ParsableCommand {
     var files: [String]
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("name at least one certificate file") }
+        if files.isEmpty { throw OptionProblem.noCertificateFile.validationError }
     }
 
     func run() throws {

@@ -99,16 +99,16 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         try render.validateNoSeed()
-        if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
-        if !(1...3_600).contains(requestTimeout) { throw ValidationError("--request-timeout takes 1…3600 seconds") }
-        if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
-        if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
-        if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
-        if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
-        if !(1...10_000).contains(maxOpen) { throw ValidationError("--max-open takes 1…10000") }
-        if !(1...1_000_000).contains(sessionCacheSize) { throw ValidationError("--session-cache-size takes 1…1000000") }
-        if !(1...604_800).contains(ticketLifetime) { throw ValidationError("--ticket-lifetime takes 1…604800 seconds (up to a week)") }
-        if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
+        if !(1...3_600).contains(handshakeTimeout) { throw OptionProblem.takesSeconds(option: "--handshake-timeout", range: "1…3600").validationError }
+        if !(1...3_600).contains(requestTimeout) { throw OptionProblem.takesSeconds(option: "--request-timeout", range: "1…3600").validationError }
+        if !(0...65_535).contains(port) { throw OptionProblem.takes(option: "--port", range: "0…65535").validationError }
+        if clientAuth != Auth.none && clientCa == nil { throw OptionProblem.needs(option: "--client-auth \(clientAuth.rawValue)", other: "--client-ca").validationError }
+        if let n = maxConnections, n <= 0 { throw OptionProblem.positive(option: "--max-connections").validationError }
+        if !(1...256).contains(concurrent) { throw OptionProblem.takes(option: "--concurrent", range: "1…256").validationError }
+        if !(1...10_000).contains(maxOpen) { throw OptionProblem.takes(option: "--max-open", range: "1…10000").validationError }
+        if !(1...1_000_000).contains(sessionCacheSize) { throw OptionProblem.takes(option: "--session-cache-size", range: "1…1000000").validationError }
+        if !(1...604_800).contains(ticketLifetime) { throw OptionProblem.takesSecondsUpToAWeek(option: "--ticket-lifetime", range: "1…604800").validationError }
+        if timeout <= 0 || timeout > 3_600 { throw OptionProblem.takesSeconds(option: "--timeout", range: "1…3600").validationError }
         _ = try PeerOptions.alpn(alpn)
     }
 
