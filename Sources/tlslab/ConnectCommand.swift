@@ -198,7 +198,7 @@ struct ConnectCommand: ParsableCommand {
         let (host, port) = try Self.split(target)
         // Every file to be written is checked before connecting: a directory, a link or a missing
         // folder is refused with nothing touched.
-        let words = Explanations.ofEnvironment
+        let words = render.language.explanations
         for path in [keylog, sessionOut].compactMap({ $0 }) {
             do { try OutputFile.check(path) } catch { throw CLIError.file(error, words) }
         }
@@ -256,21 +256,25 @@ struct ConnectCommand: ParsableCommand {
         }
         for attempt in 0 ... reconnect {
             let result = client.run()
-            let title = attempt == 0 ? "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation"
-                : "TLSLab — connect \(host):\(port), reconnection \(attempt) of \(reconnect), offering the previous session"
-            PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity, title: title)
+            let target = "\(host):\(port)"
+            let title = (attempt == 0 ? words("cli.connect.title", ["target": target])
+                : words("cli.connect.title.reconnection", ["target": target, "attempt": "\(attempt)", "count": "\(reconnect)"])) ?? target
+            PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity, title: title,
+                              explanations: words)
             if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog, words) }
             if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
-                print("\n── HTTP response " + String(repeating: "─", count: 44))
+                let heading = words("cli.connect.responseHeading") ?? "HTTP response"
+                print("\n── \(heading) " + String(repeating: "─", count: max(4, 61 - 4 - DisplayWidth.columns(heading))))
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
             }
             if let failure = result.failure {
-                throw CLIError.failed("connect \(host):\(port): \(Explanations.english.exchangeFailure(failure))")
+                throw CLIError.failed(words("cli.connect.failed", ["target": target, "failure": words.exchangeFailure(failure)]) ?? target)
             }
             if reconnect > 0 {
-                let how = attempt == 0 ? "full handshake" : result.resumed ? "resumed the offered session" : "full handshake (the session was not resumed)"
-                FileHandle.standardError.write(Data("tlslab connect: connection \(attempt + 1) of \(reconnect + 1): \(how)\n".utf8))
+                let key = attempt == 0 ? "cli.connect.attempt.full" : result.resumed ? "cli.connect.attempt.resumed" : "cli.connect.attempt.notResumed"
+                let how = words(key, ["number": "\(attempt + 1)", "count": "\(reconnect + 1)"]) ?? key
+                FileHandle.standardError.write(Data("tlslab connect: \(how)\n".utf8))
             }
             // The next connection offers this one's session (a resumed one keeps the same).
             client.configuration.session = result.session ?? client.configuration.session
@@ -278,7 +282,8 @@ struct ConnectCommand: ParsableCommand {
                 if let session = result.session {
                     do { try SessionFile.write(session, to: sessionOut) } catch { throw CLIError.file(error, words) }
                 } else {
-                    FileHandle.standardError.write(Data("tlslab connect: --session-out \(sessionOut): the server gave no session ID and no ticket; nothing written\n".utf8))
+                    let note = words("cli.connect.noSessionToWrite", ["path": sessionOut]) ?? sessionOut
+                    FileHandle.standardError.write(Data("tlslab connect: \(note)\n".utf8))
                 }
             }
         }
@@ -316,6 +321,9 @@ struct PeerRenderOptions: ParsableArguments {
 
     @Option(help: .hidden)
     var seed: String?
+
+    /// `--lang`: the trace's sentences and the command's own lines (the log, the titles) in this language.
+    @OptionGroup var language: LanguageOption
 
     /// The root command declares --seed too and may take the value itself, so the command line is
     /// looked at as well.
@@ -376,14 +384,16 @@ enum PeerOptions {
         }
     }
 
-    static func print(_ trace: Trace, format: RenderOptions.Format, verbosity: TextRenderer.Verbosity, title: String) {
+    static func print(_ trace: Trace, format: RenderOptions.Format, verbosity: TextRenderer.Verbosity, title: String,
+                      explanations: Explanations = .english) {
         let lines: [String]
         switch format {
         case .json:
             lines = JSONLinesRenderer().render(trace)
         case .text:
             let color = Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color).render(trace)
+            lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color,
+                                            explanations: explanations).render(trace)
         }
         Swift.print(lines.joined(separator: "\n"))
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch

@@ -171,10 +171,10 @@ struct ServeCommand: ParsableCommand {
         server.http2MaxConcurrentStreams = h2MaxStreams
         server.http2Push = h2Push
         StopSignal.install()
-        print("listening on \(address):\(listener.port)")
+        let words = render.language.explanations
+        print(words("cli.serve.listening", ["address": "\(address):\(listener.port)"]) ?? "listening on \(address):\(listener.port)")
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
-        let words = Explanations.ofEnvironment
         let output = render.effectiveFormat
         let quiet = logOnly
         let detail = render.effectiveVerbosity
@@ -185,17 +185,18 @@ struct ServeCommand: ParsableCommand {
                 case _ where quiet: break
                 case .json: PeerOptions.print(connection.trace, format: .json, verbosity: detail, title: "")
                 case .text: PeerOptions.print(connection.trace, format: .text, verbosity: detail,
-                                              title: "\nTLSLab — serve: connection from \(connection.facts.peer)")
+                                              title: "\n" + (words("cli.serve.title", ["peer": connection.facts.peer]) ?? ""),
+                                              explanations: words)
                 }
-                FileHandle.standardError.write(Data("tlslab serve: \(connection.logLine(Explanations.english.exchangeFailure))\n".utf8))
+                FileHandle.standardError.write(Data("tlslab serve: \(words.serveLogLine(connection.logEntry))\n".utf8))
                 if let keylogPath, let entry = connection.keyLog {
                     do { try PeerOptions.appendKeyLog(entry, to: keylogPath, words) } catch { keylogError = error }
                 }
             }
         } catch {
-            throw CLIError.failed("serving stopped: \(error)")
+            throw CLIError.failed(words("cli.serve.failed", ["error": "\(error)"]) ?? "serving stopped: \(error)")
         }
         if let keylogError { throw keylogError }
-        FileHandle.standardError.write(Data("tlslab serve: stopped\n".utf8))
+        FileHandle.standardError.write(Data("tlslab serve: \(words("cli.serve.stopped") ?? "stopped")\n".utf8))
     }
 }
