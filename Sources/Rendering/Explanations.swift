@@ -20,9 +20,40 @@ public struct Explanations: Sendable {
     /// catalogue has no such key.
     public func callAsFunction(_ key: String, _ values: [String: String]) -> String? {
         guard var result = text[key] else { return nil }
-        for (name, value) in values { result = result.replacing("{\(name)}", with: value) }
+        for (name, value) in values {
+            result = language == .zh ? Self.filling(result, "{\(name)}", with: value) : result.replacing("{\(name)}", with: value)
+        }
         return result
     }
+
+    /// `template` with each `placeholder` replaced by `value`, and one space where the value's Latin
+    /// letter or digit would touch a Han character of the sentence (or the reverse): the Chinese
+    /// spacing rule (review-zh rule d) for values the catalogue cannot know, such as "CA 标志" in
+    /// Chinese and "keyCertSign" in English filling the same `{kind}` ("深度 1 的 keyCertSign 检查").
+    static func filling(_ template: String, _ placeholder: String, with value: String) -> String {
+        guard template.contains(placeholder) else { return template }
+        var out = ""
+        var rest = Substring(template)
+        while let range = rest.range(of: placeholder) {
+            let before = rest[..<range.lowerBound]
+            out += before
+            var filled = value
+            if let last = (before.isEmpty ? out.last : before.last), let first = value.first,
+               isHan(last) && isLatinOrDigit(first) || isLatinOrDigit(last) && isHan(first) { filled = " " + filled }
+            let after = rest[range.upperBound...]
+            if let next = after.first, let end = value.last,
+               isHan(next) && isLatinOrDigit(end) || isLatinOrDigit(next) && isHan(end) { filled += " " }
+            out += filled
+            rest = after
+        }
+        return out + rest
+    }
+
+    static func isHan(_ c: Character) -> Bool {
+        c.unicodeScalars.first.map { (0x4E00 ... 0x9FFF).contains($0.value) || (0x3400 ... 0x4DBF).contains($0.value) } ?? false
+    }
+
+    static func isLatinOrDigit(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber) }
 
     /// A sentence the simulation named by key (its key and values when the catalogue lacks it).
     /// Values of the placeholders that name a party (`receiver`, `side`, `actor`, `sender`) are
