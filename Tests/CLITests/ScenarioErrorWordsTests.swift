@@ -63,8 +63,17 @@ struct ScenarioErrorWordsTests {
 
     /// A demo (no `expect`) is refused by `check` with a located, worded line too.
     @Test func aDemoIsRefusedInChinese() throws {
-        let scenario = try ScenarioParser.parse(text: Self.head, file: "demo.yaml")
-        #expect(!scenario.isChecked)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-demo-\(UUID().uuidString).yaml")
+        try Self.head.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard case .invalid(let error) = ScenarioCheck.check(file: file.path, keepFacts: false) else {
+            Issue.record("a demo passed check")
+            return
+        }
+        #expect(error.path == "expect" && error.line == 1)
+        #expect(CheckCommand.located(error, explanations: Language.en.explanations) == error.description)
+        let chinese = CheckCommand.located(error, explanations: Language.zh.explanations)
+        #expect(chinese.hasPrefix("\(file.path):1:1: expect: ") && Self.hasHan(chinese), "\(chinese)")
     }
 
     /// Through the command as a teacher runs it: with `--lang zh` every INVALID line is Chinese after
