@@ -18,14 +18,6 @@ public struct PinReport: Sendable, Hashable {
         }
     }
 
-    /// Text for the terminal (no printing here: the CLI prints it).
-    public var text: String {
-        """
-        \(source) [\(index)]
-          subject:          \(subject)
-          issuer:           \(issuer)
-          certificate pin:  \(certificatePin)
-          public-key pin:   \(publicKeyPin)
-        """
-    }
+    // The words around these values ("subject:", "public-key pin:") are the catalogue's: `tlslab pin`
+    // prints them (`cli.pin.*`), in the chosen language.
 }

@@ -33,23 +33,18 @@ public struct ServedConnection: Sendable {
     public var responseStatuses: [String] = []
     public var keyLog: KeyLogEntry?
 
-    /// One line for the server's log. Everything the client controls (request line, certificate
-    /// subject, ALPN names, text quoted in a failure) is escaped (``TerminalText``): the line cannot
-    /// drive a terminal or forge another log line.
-    /// `words` gives a failure its sentence (the catalogue's, from the renderers).
-    public func logLine(_ words: (ExchangeFailure) -> String) -> String {
-        if let failure { return TerminalText.escaped("\(facts.peer): \(words(failure))") }
-        let suite = facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?"
-        let who = facts.clientCertificateSubject.map { ", client \($0)" } ?? ""
-        let first = request.map { HTTP1Request.requestLine(Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) }
-        let line = first.map { " \"\($0)\"" } ?? ""
-        let alpn = facts.applicationProtocol.map { " ALPN \($0)" } ?? ""
-        // The statuses actually sent, each once, in order: 200, or 413/431 for a refused HTTP/2 stream;
-        // "-" when no response was sent (an HTTP/2 client that asked nothing).
+    /// What the server's log says of this connection, as facts (``ServeLogEntry``); the catalogue
+    /// words it (`Explanations.serveLogLine`), escaping what the client controls.
+    public var logEntry: ServeLogEntry {
+        // The statuses actually sent, each once, in order: 200, or 413/431 for a refused HTTP/2 stream.
         var seen = Set<String>()
         let statuses = responseStatuses.filter { seen.insert($0).inserted }
-        let answer = statuses.isEmpty ? "-" : statuses.joined(separator: ", ")
-        return TerminalText.escaped("\(facts.peer): \(facts.version.map { "\($0)" } ?? "?") \(suite) EMS \(facts.extendedMasterSecret ? "yes" : "no")\(alpn)\(who)\(line) → \(answer)")
+        let first = request.map { HTTP1Request.requestLine(Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) }
+        return ServeLogEntry(peer: facts.peer, failure: failure, version: facts.version.map { "\($0)" },
+                             suite: facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" },
+                             extendedMasterSecret: facts.extendedMasterSecret,
+                             applicationProtocol: facts.applicationProtocol.map { "\($0)" },
+                             clientSubject: facts.clientCertificateSubject, requestLine: first, statuses: statuses)
     }
 }
 

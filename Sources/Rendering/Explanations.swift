@@ -20,29 +20,47 @@ public struct Explanations: Sendable {
     /// catalogue has no such key.
     public func callAsFunction(_ key: String, _ values: [String: String]) -> String? {
         guard let template = text[key] else { return nil }
-        return values.isEmpty ? template : Self.filling(template, with: values)
+        return values.isEmpty ? template : Self.filling(template, with: values, spacingHan: language == .zh)
     }
 
     /// `template` with each `{name}` that `values` names replaced by its value, in one pass: a
     /// value is never searched again for placeholders (a peer's text holding "{seq}" stays as sent).
-    static func filling(_ template: String, with values: [String: String]) -> String {
+    /// `spacingHan`: one space where a value's Latin letter or digit would touch a Han character of
+    /// the sentence (or the reverse): the Chinese spacing rule (review-zh rule d) for values the
+    /// catalogue cannot know, such as "CA 标志" in Chinese and "keyCertSign" in English filling the
+    /// same `{kind}` ("深度 1 的 keyCertSign 检查").
+    static func filling(_ template: String, with values: [String: String], spacingHan: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(template.utf8.count + 32)
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
             let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: "}"), let value = values[String(rest[afterOpen..<close])] {
-                out += value
-                rest = rest[rest.index(after: close)...]
-            } else {
+            guard let close = rest[afterOpen...].firstIndex(of: "}"), let value = values[String(rest[afterOpen..<close])] else {
                 out += "{"
                 rest = rest[afterOpen...]
+                continue
             }
+            rest = rest[rest.index(after: close)...]
+            var filled = value
+            if spacingHan {
+                if let last = out.last, let first = value.first,
+                   isHan(last) && isLatinOrDigit(first) || isLatinOrDigit(last) && isHan(first) { filled = " " + filled }
+                if let next = rest.first, let end = value.last,
+                   isHan(next) && isLatinOrDigit(end) || isLatinOrDigit(next) && isHan(end) { filled += " " }
+            }
+            out += filled
         }
         out += rest
         return out
     }
+    }
+
+    static func isHan(_ c: Character) -> Bool {
+        c.unicodeScalars.first.map { (0x4E00 ... 0x9FFF).contains($0.value) || (0x3400 ... 0x4DBF).contains($0.value) } ?? false
+    }
+
+    static func isLatinOrDigit(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber) }
 
     /// A sentence the simulation named by key (its key and values when the catalogue lacks it).
     /// Values of the placeholders that name a party (`receiver`, `side`, `actor`, `sender`) are

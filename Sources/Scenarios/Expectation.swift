@@ -202,7 +202,7 @@ enum ExpectationReader {
     static func read(_ value: YAMLValue, kind: String) throws(ScenarioError) -> [Expectation] {
         let schema = schema(for: kind)
         let m = try value.mapping(schema.map(\.0))
-        guard !m.keys.isEmpty else { throw value.error("expected at least one expectation") }
+        guard !m.keys.isEmpty else { throw value.error("expected at least one expectation", "scenario.expect.none") }
         var out: [Expectation] = []
         for key in m.keys {
             guard let v = m[key], let type = schema.first(where: { $0.0 == key })?.1 else { continue }
@@ -269,10 +269,13 @@ extension ExpectationReader {
         if text.contains(" ") {
             throw v.error("reason_includes names a trust reason identifier, not its English words (those are the catalogue's "
                           + "and may be reworded): write e.g. ats.notForwardSecret or af.publicKeyPinFound; "
-                          + "Scenarios/README.md lists every identifier")
+                          + "Scenarios/README.md lists every identifier", "scenario.expect.reasonWords")
         }
+        let suggestion = Spelling.suggestion(for: text, among: TrustReason.identifiers)
         throw v.error("expected a trust reason identifier (e.g. ats.notForwardSecret, af.publicKeyPinFound, defaultHandling; "
-                      + "Scenarios/README.md lists them), got \"\(text)\"" + Spelling.hint(for: text, among: TrustReason.identifiers))
+                      + "Scenarios/README.md lists them), got \"\(text)\"" + Spelling.hint(for: text, among: TrustReason.identifiers),
+                      suggestion == nil ? "scenario.expect.reasonIdentifier" : "scenario.expect.reasonIdentifier.suggested",
+                      ["value": YAMLValue.clip(text), "suggestion": suggestion ?? ""])
     }
 }
 

@@ -127,12 +127,13 @@ extension ScenarioParser {
     public static func header(contentsOf path: String) throws(ScenarioError) -> Header {
         guard let data = FileManager.default.contents(atPath: path), data.count <= maximumFileSize,
               let text = String(validating: [UInt8](data), as: UTF8.self) else {
-            throw ScenarioError(file: path, line: 1, column: 1, path: "", message: "cannot read the file as UTF-8 text of at most \(maximumFileSize) bytes")
+            throw ScenarioError(file: path, line: 1, column: 1, path: "", "cannot read the file as UTF-8 text of at most \(maximumFileSize) bytes",
+                                "scenario.cannotReadText", ["limit": "\(maximumFileSize)"])
         }
         let root = try YAMLDocument.root(text: text, file: path)
         let top = try root.mapping(ScenarioReader.topKeys)
-        let title = try top.required("title", "a one-line string: the lesson's name").name(limit: 200)
-        let description = try top.required("description", "a string of at least 20 characters that teaches the point").prose()
+        let title = try top.required("title", .init("a one-line string: the lesson's name", "scenario.expected.title")).name(limit: 200)
+        let description = try top.required("description", .init("a string of at least 20 characters that teaches the point", "scenario.expected.description")).prose()
         let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats", "dh"]) ?? "tls"
         var tryNext: [String] = []
         if let next = top["try_next"] { tryNext = try ScenarioReader.tryNext(next) }

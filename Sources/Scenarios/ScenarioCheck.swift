@@ -54,7 +54,8 @@ public enum ScenarioCheck {
         // A demo (no `expect`) can be shown but asserts nothing: `check` refuses it.
         guard scenario.isChecked else {
             return .invalid(ScenarioError(file: scenario.file, line: 1, column: 1, path: "expect",
-                                          message: "expected a mapping of expectations: a file without one is a demo that `tlslab run` and `walkthrough` show, but `check` has nothing to check"))
+                                          "expected a mapping of expectations: a file without one is a demo that `tlslab run` and `walkthrough` show, but `check` has nothing to check",
+                                          "scenario.demoHasNoExpect"))
         }
         // A `handlers` file runs once per handler; the first handler whose expectation fails is
         // reported, its key prefixed with the handler (`handlers[1] useCredential: handshake: …`).

@@ -15,15 +15,53 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     public var words: Words?
 
     /// A catalogue key and its values. `got` (what the file holds) is itself worded: a kind key
-    /// (`scenario.got.string`) and the value.
+    /// (`scenario.got.string`) and the value; so is each of `parts` (what was expected:
+    /// `scenario.expected.wholeNumber` with its bounds), filling the placeholder of its name.
     public struct Words: Sendable, Equatable {
         public var key: String
         public var values: [String: String]
         public var got: Got?
+        public var parts: [String: Part]
         public struct Got: Sendable, Equatable {
             public var key: String
             public var value: String
         }
+        /// A worded value inside the sentence: a catalogue key and its values.
+        public struct Part: Sendable, Equatable {
+            public var key: String
+            public var values: [String: String]
+            public init(key: String, values: [String: String] = [:]) {
+                self.key = key
+                self.values = values
+            }
+        }
+        public init(key: String, values: [String: String] = [:], got: Got? = nil, parts: [String: Part] = [:]) {
+            self.key = key
+            self.values = values
+            self.got = got
+            self.parts = parts
+        }
+    }
+
+    /// What a key or value should hold, in English (for `message`) and as catalogue words.
+    public struct Expected: Sendable, Equatable {
+        public var english: String
+        public var words: Words.Part
+        public init(_ english: String, _ key: String, _ values: [String: String] = [:]) {
+            self.english = english
+            self.words = .init(key: key, values: values)
+        }
+        /// `one of: a, b, c`.
+        public static func oneOf(_ choices: [String]) -> Expected {
+            .init("one of: \(choices.joined(separator: ", "))", "scenario.expected.oneOf", ["list": choices.joined(separator: ", ")])
+        }
+        /// `a whole number in 1...10`.
+        public static func wholeNumber(_ range: ClosedRange<Int>) -> Expected {
+            .init("a whole number in \(range.lowerBound)...\(range.upperBound)", "scenario.expected.wholeNumber",
+                  ["lowest": "\(range.lowerBound)", "highest": "\(range.upperBound)"])
+        }
+        /// `client or server`.
+        public static let clientOrServer = Expected("client or server", "scenario.expected.clientOrServer")
     }
 
     public init(file: String, line: Int, column: Int, path: String, message: String, words: Words? = nil) {
@@ -33,6 +71,13 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         self.path = path
         self.message = message
         self.words = words
+    }
+
+    /// A located error whose explanation is `words` (worded by the catalogue) and `message` (English).
+    public init(file: String, line: Int, column: Int, path: String, _ message: String, _ key: String,
+                _ values: [String: String] = [:], parts: [String: Words.Part] = [:]) {
+        self.init(file: file, line: line, column: column, path: path, message: message,
+                  words: Words(key: key, values: values, parts: parts))
     }
 
     public var description: String {

@@ -15,18 +15,19 @@ public enum ScenarioParser {
 
     public static func parse(contentsOf path: String) throws(ScenarioError) -> Scenario {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(file: path, line: 1, column: 1, path: "", message: "cannot read the file")
+            throw ScenarioError(file: path, line: 1, column: 1, path: "", "cannot read the file", "scenario.cannotRead")
         }
         return try parse(data: [UInt8](data), file: path)
     }
 
     public static func parse(data: [UInt8], file: String) throws(ScenarioError) -> Scenario {
         guard data.count <= maximumFileSize else {
-            throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "expected a scenario of at most \(maximumFileSize) bytes, got \(data.count)")
+            throw ScenarioError(file: file, line: 1, column: 1, path: "", "expected a scenario of at most \(maximumFileSize) bytes, got \(data.count)",
+                                "scenario.tooLarge", ["limit": "\(maximumFileSize)", "count": "\(data.count)"])
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             let (line, column) = firstInvalidUTF8(data)
-            throw ScenarioError(file: file, line: line, column: column, path: "", message: "expected UTF-8 text, got a byte sequence that is not UTF-8")
+            throw ScenarioError(file: file, line: line, column: column, path: "", "expected UTF-8 text, got a byte sequence that is not UTF-8", "scenario.notUTF8")
         }
         return try parse(text: text, file: file)
     }
@@ -60,7 +61,8 @@ public enum ScenarioParser {
             let line = before.filter { $0 == "\n" }.count + 1
             let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
             throw ScenarioError(file: file, line: line, column: column, path: "",
-                                message: "expected YAML text, got the control character U+\(String(text.unicodeScalars[i].value, radix: 16, uppercase: true))")
+                                "expected YAML text, got the control character U+\(String(text.unicodeScalars[i].value, radix: 16, uppercase: true))",
+                                "scenario.yamlControlCharacter", ["code": "U+\(String(text.unicodeScalars[i].value, radix: 16, uppercase: true))"])
         }
         let root = try YAMLDocument.root(text: text, file: file)
         return try ScenarioReader(file: file).scenario(root)
@@ -79,13 +81,13 @@ struct ScenarioReader {
 
     func scenario(_ root: YAMLValue) throws(ScenarioError) -> Scenario {
         let top = try root.mapping(Self.topKeys)
-        let title = try top.required("title", "a one-line string: the lesson's name").name(limit: 200)
-        let description = try top.required("description", "a string of at least 20 characters that teaches the point").prose()
+        let title = try top.required("title", .init("a one-line string: the lesson's name", "scenario.expected.title")).name(limit: 200)
+        let description = try top.required("description", .init("a string of at least 20 characters that teaches the point", "scenario.expected.description")).prose()
         guard description.count >= 20 else {
-            throw top.keyError("description", "expected a description that teaches the point (at least 20 characters), got \(description.count)")
+            throw top.keyError("description", "expected a description that teaches the point (at least 20 characters), got \(description.count)", "scenario.descriptionTooShort", ["count": "\(description.count)"])
         }
         guard description.count <= LessonWorkLimits.maximumDescriptionCharacters else {
-            throw top.keyError("description", "expected a description of at most \(LessonWorkLimits.maximumDescriptionCharacters) characters, got \(description.count)")
+            throw top.keyError("description", "expected a description of at most \(LessonWorkLimits.maximumDescriptionCharacters) characters, got \(description.count)", "scenario.descriptionTooLong", ["limit": "\(LessonWorkLimits.maximumDescriptionCharacters)", "count": "\(description.count)"])
         }
         let kind = try top["kind"]?.oneOf(["tls", "tcp", "ats", "dh"]) ?? "tls"
         let seed = try top["seed"]?.uint64() ?? 1
@@ -98,7 +100,7 @@ struct ScenarioReader {
         }
         allowed += ["try_next"] + Self.chineseKeys
         for key in top.keys where !allowed.contains(key) {
-            throw top.keyError(key, "key '\(key)' does not apply to a scenario of kind \(kind); expected one of: \(allowed.joined(separator: ", "))")
+            throw top.keyError(key, "key '\(key)' does not apply to a scenario of kind \(kind); expected one of: \(allowed.joined(separator: ", "))", "scenario.keyNotForKind", ["key": key, "kind": kind, "list": allowed.joined(separator: ", ")])
         }
         let world: Scenario.World
         var handlers: [HandlerVariant] = []
@@ -126,14 +128,14 @@ struct ScenarioReader {
     static func tryNext(_ value: YAMLValue) throws(ScenarioError) -> [String] {
         let items = try value.list()
         guard (1...2).contains(items.count) else {
-            throw value.error("expected a list of one or two suggestions (a setting to change and what will happen), got \(items.count)")
+            throw value.error("expected a list of one or two suggestions (a setting to change and what will happen), got \(items.count)", "scenario.tryNextCount", ["count": "\(items.count)"])
         }
         var out: [String] = []
         for item in items {
             var text = try item.prose()
             while text.last?.isWhitespace == true { text.removeLast() }
             guard text.count >= 10, text.count <= 300, !text.contains("\n") else {
-                throw item.error("expected one line of 10 to 300 characters saying what to change and what will happen, got '\(YAMLValue.clip(text))'")
+                throw item.error("expected one line of 10 to 300 characters saying what to change and what will happen, got '\(YAMLValue.clip(text))'", "scenario.tryNextLine", ["value": YAMLValue.clip(text)])
             }
             out.append(text)
         }

@@ -25,7 +25,7 @@ extension ScenarioReader {
                                allowsArbitraryLoadsForMedia: try a["NSAllowsArbitraryLoadsForMedia"]?.bool(),
                                allowsLocalNetworking: try a["NSAllowsLocalNetworking"]?.bool())
         if let d = a["NSExceptionDomains"] {
-            guard case .mapping(let map) = d.node else { throw d.error("expected a mapping of domain names, got \(d.kindName)") }
+            guard case .mapping(let map) = d.node else { throw d.expectedError(.init("a mapping of domain names", "scenario.expected.domainMapping")) }
             for (k, v) in map {
                 let domain = try YAMLValue(node: k, path: d.path, file: file).name()
                 let entry = YAMLValue(node: v, path: "\(d.path).\(domain)", file: file)
@@ -39,7 +39,7 @@ extension ScenarioReader {
             }
         }
         if let d = a["NSPinnedDomains"] {
-            guard case .mapping(let map) = d.node else { throw d.error("expected a mapping of domain names, got \(d.kindName)") }
+            guard case .mapping(let map) = d.node else { throw d.expectedError(.init("a mapping of domain names", "scenario.expected.domainMapping")) }
             for (k, v) in map {
                 let domain = try YAMLValue(node: k, path: d.path, file: file).name()
                 let entry = YAMLValue(node: v, path: "\(d.path).\(domain)", file: file)
@@ -66,16 +66,16 @@ extension ScenarioReader {
             let m = try c.mapping(["trust"])
             trust = try m["trust"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? trust
         }
-        let policy = try atsPolicy(try top.required("ats", "an NSAppTransportSecurity dictionary (a mapping)"), certs: certs)
-        let c = try top.required("connection", "a mapping with host, scheme, tls_version, forward_secret, load, chain").mapping(["host", "scheme", "tls_version", "forward_secret", "load", "chain"])
-        let host = try c.required("host", "a host name").hostName()
+        let policy = try atsPolicy(try top.required("ats", .init("an NSAppTransportSecurity dictionary (a mapping)", "scenario.expected.atsDictionary")), certs: certs)
+        let c = try top.required("connection", .init("a mapping with host, scheme, tls_version, forward_secret, load, chain", "scenario.expected.mappingWithKeys", ["list": "host, scheme, tls_version, forward_secret, load, chain"])).mapping(["host", "scheme", "tls_version", "forward_secret", "load", "chain"])
+        let host = try c.required("host", .init("a host name", "scenario.expected.hostName")).hostName()
         let scheme = try c["scheme"]?.oneOf(["https", "http"]) ?? "https"
         let version = try c["tls_version"].map { v throws(ScenarioError) in Self.atsVersions[try v.oneOf(Self.atsVersionNames)] ?? .tls12 } ?? .tls12
         let fs = try c["forward_secret"]?.bool() ?? true
         let load = ATSPolicy.LoadKind(rawValue: try c["load"]?.oneOf(["app", "webContent", "media"]) ?? "app") ?? .app
         let chain = try c["chain"].map { v throws(ScenarioError) in try certificateNames(v, certs) } ?? pki.serverChain
         if scheme == "http", c.has("tls_version") || c.has("chain") {
-            throw c.keyError(c.has("tls_version") ? "tls_version" : "chain", "contradiction: a plain http connection has no TLS version or certificate chain")
+            throw c.keyError(c.has("tls_version") ? "tls_version" : "chain", "contradiction: a plain http connection has no TLS version or certificate chain", "scenario.ats.plainHTTP")
         }
         return ATSWorld(policy: policy, host: host, usesHTTPS: scheme == "https", tlsVersion: version, forwardSecret: fs,
                         loadKind: load, chain: chain, now: now, certificates: certs, trustStore: trust)

@@ -12,29 +12,30 @@ extension ScenarioReader {
 
     static func chinese(_ top: YAMLMapping, tryNext: [String]) throws(ScenarioError) -> ChineseLessonText? {
         guard let present = chineseKeys.first(where: { top.has($0) }) else { return nil }
-        func missing(_ key: String, beside english: String, _ expected: String) -> ScenarioError {
-            var e = top.keyError(english, "missing required key '\(key)': expected \(expected); a translated lesson (this file has \(present)) needs it beside '\(english)'")
+        func missing(_ key: String, beside english: String, _ expected: ScenarioError.Expected) -> ScenarioError {
+            var e = top.keyError(english, "missing required key '\(key)': expected \(expected.english); a translated lesson (this file has \(present)) needs it beside '\(english)'",
+                                 "scenario.zh.missing", ["key": key, "present": present, "english": english], parts: ["expected": expected.words])
             e.path = key
             return e
         }
         guard let titleValue = top["title_zh"] else {
-            throw missing("title_zh", beside: "title", "the lesson's name in Chinese, one line")
+            throw missing("title_zh", beside: "title", .init("the lesson's name in Chinese, one line", "scenario.expected.zhTitle"))
         }
         guard let descriptionValue = top["description_zh"] else {
-            throw missing("description_zh", beside: "description", "the description in Chinese, at least 20 characters")
+            throw missing("description_zh", beside: "description", .init("the description in Chinese, at least 20 characters", "scenario.expected.zhDescription"))
         }
         let title = try titleValue.name(limit: 200)
-        guard containsHan(title) else { throw titleValue.error("expected the title in Chinese, got '\(YAMLValue.clip(title))'") }
+        guard containsHan(title) else { throw titleValue.error("expected the title in Chinese, got '\(YAMLValue.clip(title))'", "scenario.zh.titleNotChinese", ["value": YAMLValue.clip(title)]) }
 
         let description = joiningChineseLines(try descriptionValue.prose())
         guard description.count >= 20 else {
-            throw top.keyError("description_zh", "expected a Chinese description that teaches the point (at least 20 characters), got \(description.count)")
+            throw top.keyError("description_zh", "expected a Chinese description that teaches the point (at least 20 characters), got \(description.count)", "scenario.zh.descriptionTooShort", ["count": "\(description.count)"])
         }
         guard description.count <= LessonWorkLimits.maximumDescriptionCharacters else {
-            throw top.keyError("description_zh", "expected a Chinese description of at most \(LessonWorkLimits.maximumDescriptionCharacters) characters, got \(description.count)")
+            throw top.keyError("description_zh", "expected a Chinese description of at most \(LessonWorkLimits.maximumDescriptionCharacters) characters, got \(description.count)", "scenario.zh.descriptionTooLong", ["limit": "\(LessonWorkLimits.maximumDescriptionCharacters)", "count": "\(description.count)"])
         }
         guard containsHan(description) else {
-            throw descriptionValue.error("expected the description in Chinese, got '\(YAMLValue.clip(description))'")
+            throw descriptionValue.error("expected the description in Chinese, got '\(YAMLValue.clip(description))'", "scenario.zh.descriptionNotChinese", ["value": YAMLValue.clip(description)])
         }
 
         var lines: [String] = []
@@ -42,20 +43,22 @@ extension ScenarioReader {
         case (nil, true):
             break
         case (nil, false):
-            throw missing("try_next_zh", beside: "try_next", "\(tryNext.count) Chinese line\(tryNext.count == 1 ? "" : "s"), one for each try_next line")
+            throw missing("try_next_zh", beside: "try_next", .init("\(tryNext.count) Chinese line\(tryNext.count == 1 ? "" : "s"), one for each try_next line",
+                                                                       tryNext.count == 1 ? "scenario.expected.zhTryNext.one" : "scenario.expected.zhTryNext", ["count": "\(tryNext.count)"]))
         case (_?, true):
-            throw top.keyError("try_next_zh", "expected no try_next_zh: the file has no try_next for it to translate")
+            throw top.keyError("try_next_zh", "expected no try_next_zh: the file has no try_next for it to translate", "scenario.zh.tryNextWithoutEnglish")
         case (let value?, false):
             let items = try value.list()
             guard items.count == tryNext.count else {
-                throw top.keyError("try_next_zh", "expected \(tryNext.count) line\(tryNext.count == 1 ? "" : "s"), one for each try_next line, got \(items.count)")
+                throw top.keyError("try_next_zh", "expected \(tryNext.count) line\(tryNext.count == 1 ? "" : "s"), one for each try_next line, got \(items.count)",
+                                   tryNext.count == 1 ? "scenario.zh.tryNextCount.one" : "scenario.zh.tryNextCount", ["count": "\(tryNext.count)", "got": "\(items.count)"])
             }
             for item in items {
                 let text = joiningChineseLines(try item.prose())
                 guard text.count >= 10, text.count <= 300, !text.contains("\n") else {
-                    throw item.error("expected one line of 10 to 300 characters saying what to change and what will happen, got '\(YAMLValue.clip(text))'")
+                    throw item.error("expected one line of 10 to 300 characters saying what to change and what will happen, got '\(YAMLValue.clip(text))'", "scenario.tryNextLine", ["value": YAMLValue.clip(text)])
                 }
-                guard containsHan(text) else { throw item.error("expected the suggestion in Chinese, got '\(YAMLValue.clip(text))'") }
+                guard containsHan(text) else { throw item.error("expected the suggestion in Chinese, got '\(YAMLValue.clip(text))'", "scenario.zh.suggestionNotChinese", ["value": YAMLValue.clip(text)]) }
                 lines.append(text)
             }
         }

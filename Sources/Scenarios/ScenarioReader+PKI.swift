@@ -40,7 +40,7 @@ extension ScenarioReader {
             if let l = leaf.first { certs["demo-leaf"] = NamedCertificate(name: "demo-leaf", certificate: l, key: .rsa(try RSAPrivateKey(pem: DemoPKI.serverKeyPEM))) }
             if let a = attacker.first { certs["attacker"] = NamedCertificate(name: "attacker", certificate: a, key: .rsa(try RSAPrivateKey(pem: AttackerPKI.keyPEM))) }
         } catch {
-            throw top.owner.error("the built-in certificates do not load: \(error)")
+            throw top.owner.error("the built-in certificates do not load: \(error)", "scenario.pki.builtInDoNotLoad", ["error": "\(error)"])
         }
         let demoLeafStart = certs["demo-leaf"]?.certificate.notBefore ?? 0
         let explicitNow = try now(top)
@@ -56,7 +56,7 @@ extension ScenarioReader {
                                 now: explicitNow ?? demoLeafStart + 86_400)
             }
             if try preset.string() == "demo" {
-                throw m.keyError(m.keys.first { $0 != "preset" } ?? "preset", "contradiction: preset demo takes no hierarchy keys")
+                throw m.keyError(m.keys.first { $0 != "preset" } ?? "preset", "contradiction: preset demo takes no hierarchy keys", "scenario.pki.presetTakesNoKeys")
             }
         }
         var spec = PKIHierarchySpec()
@@ -66,7 +66,7 @@ extension ScenarioReader {
         if let v = m["intermediate"] { spec.intermediateName = try v.name(limit: 64) }
         if let v = m["hosts"] {
             let hosts = try v.list().map { h throws(ScenarioError) in try h.hostName(wildcard: true) }
-            guard !hosts.isEmpty else { throw v.error("expected at least one host name") }
+            guard !hosts.isEmpty else { throw v.error("expected at least one host name", "scenario.pki.noHost") }
             spec.serverHosts = hosts
         }
         if let v = m["client_name"] { spec.clientName = try v.name(limit: 64) }
@@ -78,7 +78,7 @@ extension ScenarioReader {
         if let v = m["leaf_valid_until_days"] { spec.leafValidUntil = Int64(try v.int(-36_500 ... 36_500)) * 86_400 }
         if spec.leafValidFrom >= spec.leafValidUntil {
             throw m.keyError(m.has("leaf_valid_from_days") ? "leaf_valid_from_days" : "leaf_valid_until_days",
-                             "contradiction: the leaf's validity starts after it ends")
+                             "contradiction: the leaf's validity starts after it ends", "scenario.pki.validityReversed")
         }
         if let v = m["wrong_host_name"] { spec.wrongHostName = try v.name() }
         if let explicitNow { spec.now = explicitNow }
@@ -86,7 +86,7 @@ extension ScenarioReader {
         do {
             h = try PKIHierarchy(spec)
         } catch {
-            throw pki.error("the hierarchy cannot be built: \(error)")
+            throw pki.error("the hierarchy cannot be built: \(error)", "scenario.pki.cannotBuild", ["error": "\(error)"])
         }
         let keys: [String: SigningKey] = ["root": h.rootKey, "intermediate": h.intermediateKey, "leaf": h.serverKey,
                                              "client": h.client.privateKey]
@@ -129,18 +129,18 @@ extension ScenarioReader {
         }
         // Ed25519 signs handshakes, not certificates (TLSLab's CAs sign with RSA or ECDSA).
         for (holder, k) in [("root", kinds.root), ("intermediate", kinds.intermediate), ("client_ca", kinds.clientRoot)] where k == .ed25519 {
-            throw (place[holder] ?? value).error("\(holder) cannot be ed25519: a CA signs certificates, and TLSLab signs certificates with RSA or ECDSA only; give ed25519 to leaf or client ({leaf: ed25519})")
+            throw (place[holder] ?? value).error("\(holder) cannot be ed25519: a CA signs certificates, and TLSLab signs certificates with RSA or ECDSA only; give ed25519 to leaf or client ({leaf: ed25519})", "scenario.pki.caCannotBeEd25519", ["holder": holder])
         }
         // The RSA-only defects and key_bits must have an RSA key to act on.
         if spec.defect == .rsa1024Leaf, kinds.leaf != .rsa {
-            throw (place["leaf"] ?? value).error("contradiction: the rsa-1024-leaf defect gives the leaf an RSA-1024 key, so the leaf cannot be \(kinds.leaf.rawValue)")
+            throw (place["leaf"] ?? value).error("contradiction: the rsa-1024-leaf defect gives the leaf an RSA-1024 key, so the leaf cannot be \(kinds.leaf.rawValue)", "scenario.pki.rsa1024LeafKind", ["kind": kinds.leaf.rawValue])
         }
         if spec.defect == .sha1Signature, kinds.intermediate != .rsa {
-            throw (place["intermediate"] ?? value).error("contradiction: the sha1-signature defect has the intermediate sign the leaf with sha1WithRSAEncryption, so the intermediate needs an RSA key, not \(kinds.intermediate.rawValue)")
+            throw (place["intermediate"] ?? value).error("contradiction: the sha1-signature defect has the intermediate sign the leaf with sha1WithRSAEncryption, so the intermediate needs an RSA key, not \(kinds.intermediate.rawValue)", "scenario.pki.sha1IntermediateKind", ["kind": kinds.intermediate.rawValue])
         }
         let all = [kinds.root, kinds.intermediate, kinds.leaf, kinds.clientRoot, kinds.client]
         if m.has("key_bits"), !all.contains(.rsa) {
-            throw m.keyError("key_bits", "contradiction: key_bits sizes RSA keys, and pki.keys gives every certificate an EC key")
+            throw m.keyError("key_bits", "contradiction: key_bits sizes RSA keys, and pki.keys gives every certificate an EC key", "scenario.pki.keyBitsWithoutRSA")
         }
         return kinds
     }
@@ -153,8 +153,11 @@ extension ScenarioReader {
         let name = try item.string()
         guard known[name] != nil else {
             let list = known.keys.sorted()
+            let suggestion = Spelling.suggestion(for: name, among: list)
             throw item.error("expected the name of a certificate of the PKI (\(list.joined(separator: ", "))), got '\(YAMLValue.clip(name))'"
-                             + Spelling.hint(for: name, among: list))
+                             + Spelling.hint(for: name, among: list),
+                             suggestion == nil ? "scenario.pki.unknownCertificate" : "scenario.pki.unknownCertificate.suggested",
+                             ["list": list.joined(separator: ", "), "value": YAMLValue.clip(name), "suggestion": suggestion ?? ""])
         }
         return name
     }
@@ -164,7 +167,7 @@ extension ScenarioReader {
         let text = try v.string()
         let formatter = ISO8601DateFormatter()
         guard let date = formatter.date(from: text) else {
-            throw v.error("expected an ISO 8601 UTC time like 2027-03-01T12:00:00Z, got '\(YAMLValue.clip(text))'")
+            throw v.error("expected an ISO 8601 UTC time like 2027-03-01T12:00:00Z, got '\(YAMLValue.clip(text))'", "scenario.pki.time", ["value": YAMLValue.clip(text)])
         }
         return Int64(date.timeIntervalSince1970)
     }

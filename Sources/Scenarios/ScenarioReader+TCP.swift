@@ -23,19 +23,19 @@ extension ScenarioReader {
         if let faults = m["faults"] {
             for item in try faults.list() {
                 let f = try item.mapping(["from", "nth", "action", "delay_ms"])
-                let from = try f.required("from", "client or server").oneOf(hosts)
-                let nth = try f.required("nth", "a whole number ≥ 1").int(1 ... 100_000)
-                let actionName = try f.required("action", "one of: drop, duplicate, delay").oneOf(["drop", "duplicate", "delay"])
+                let from = try f.required("from", .clientOrServer).oneOf(hosts)
+                let nth = try f.required("nth", .init("a whole number ≥ 1", "scenario.expected.wholeNumberFromOne")).int(1 ... 100_000)
+                let actionName = try f.required("action", .oneOf(["drop", "duplicate", "delay"])).oneOf(["drop", "duplicate", "delay"])
                 let action: TCPFaultRule.Action
                 switch actionName {
                 case "delay":
-                    let ms = try f.required("delay_ms", "a whole number of milliseconds in 0...600000").int(0 ... 600_000)
+                    let ms = try f.required("delay_ms", .init("a whole number of milliseconds in 0...600000", "scenario.expected.milliseconds", ["lowest": "0", "highest": "600000"])).int(0 ... 600_000)
                     action = .delay(TCPDuration.milliseconds(Int64(ms)))
                 case "duplicate": action = .duplicate
                 default: action = .drop
                 }
                 if actionName != "delay", f.has("delay_ms") {
-                    throw f.keyError("delay_ms", "contradiction: delay_ms only applies to action delay")
+                    throw f.keyError("delay_ms", "contradiction: delay_ms only applies to action delay", "scenario.tcp.delayOnlyForDelay")
                 }
                 n.faults.append(FaultSpec(from: from, nth: nth, action: action))
             }
@@ -49,8 +49,8 @@ extension ScenarioReader {
             return .random
         }
         let m = try value.mapping(["counter"])
-        let c = try m.required("counter", "a mapping with start and increment").mapping(["start", "increment"])
-        let start = try c.required("start", "a whole number in 0...4294967295").int(0 ... Int(UInt32.max))
+        let c = try m.required("counter", .init("a mapping with start and increment", "scenario.expected.counter")).mapping(["start", "increment"])
+        let start = try c.required("start", .wholeNumber(0 ... Int(UInt32.max))).int(0 ... Int(UInt32.max))
         let inc = try c["increment"]?.int(0 ... Int(UInt32.max)) ?? 64_000
         return .counter(start: UInt32(start), increment: UInt32(inc))
     }
@@ -79,16 +79,16 @@ extension ScenarioReader {
         let tcp = try self.tcp(top["tcp"], tcpOnly: true)
         let runMs = try top["run_ms"]?.int(1 ... 3_600_000) ?? 10_000
         var actions: [TCPAction] = []
-        let list = try top.required("actions", "a list of actions (each a mapping with do)").list()
+        let list = try top.required("actions", .init("a list of actions (each a mapping with do)", "scenario.expected.actions")).list()
         if list.count > LessonWorkLimits.maximumActions {
-            throw top.keyError("actions", "\(list.count) actions, above the \(LessonWorkLimits.maximumActions) a lesson may list")
+            throw top.keyError("actions", "\(list.count) actions, above the \(LessonWorkLimits.maximumActions) a lesson may list", "scenario.tcp.tooManyActions", ["count": "\(list.count)", "limit": "\(LessonWorkLimits.maximumActions)"])
         }
         var connected = false
         var sentBytes = 0, floodSYNs = 0
         for item in list {
             let m = try item.mapping(["at_ms", "do", "by", "bytes", "text", "seq", "per_second", "seconds"])
             let at = try m["at_ms"]?.int(0 ... 3_600_000) ?? 0
-            let verb = try m.required("do", "one of: connect, send, close, abort, old_duplicate_syn, syn_flood, off_path_injection").oneOf(["connect", "send", "close", "abort", "old_duplicate_syn", "syn_flood", "off_path_injection"])
+            let verb = try m.required("do", .oneOf(["connect", "send", "close", "abort", "old_duplicate_syn", "syn_flood", "off_path_injection"])).oneOf(["connect", "send", "close", "abort", "old_duplicate_syn", "syn_flood", "off_path_injection"])
             var used = ["at_ms", "do"]
             let kind: TCPAction.Kind
             switch verb {
@@ -96,16 +96,16 @@ extension ScenarioReader {
                 kind = .connect
                 connected = true
             case "send":
-                let by = try m.required("by", "client or server").oneOf(["client", "server"])
+                let by = try m.required("by", .clientOrServer).oneOf(["client", "server"])
                 let bytes: [UInt8]
                 if let t = m["text"] {
                     bytes = Array(try t.string().utf8)
-                    if m.has("bytes") { throw m.keyError("bytes", "contradiction: give bytes or text, not both") }
+                    if m.has("bytes") { throw m.keyError("bytes", "contradiction: give bytes or text, not both", "scenario.tcp.bytesAndText") }
                 } else {
-                    let count = try m.required("bytes", "a whole number of bytes in 1...1000000 (or text)").int(1 ... 1_000_000)
+                    let count = try m.required("bytes", .init("a whole number of bytes in 1...1000000 (or text)", "scenario.expected.sendBytes", ["lowest": "1", "highest": "1000000"])).int(1 ... 1_000_000)
                     // Checked before the bytes are made: a file of many large sends must not fill memory.
                     if sentBytes + count > LessonWorkLimits.maximumSentBytes {
-                        throw m.keyError("bytes", "the send actions would carry \(sentBytes + count) bytes in all, above the \(LessonWorkLimits.maximumSentBytes) a lesson may ask for")
+                        throw m.keyError("bytes", "the send actions would carry \(sentBytes + count) bytes in all, above the \(LessonWorkLimits.maximumSentBytes) a lesson may ask for", "scenario.tcp.tooManyBytes", ["count": "\(sentBytes + count)", "limit": "\(LessonWorkLimits.maximumSentBytes)"])
                     }
                     bytes = (0 ..< count).map { UInt8(truncatingIfNeeded: $0) }
                 }
@@ -113,32 +113,32 @@ extension ScenarioReader {
                 used += ["by", "bytes", "text"]
                 kind = .send(by: by, bytes: bytes)
             case "close", "abort":
-                let by = try m.required("by", "client or server").oneOf(["client", "server"])
+                let by = try m.required("by", .clientOrServer).oneOf(["client", "server"])
                 used += ["by"]
                 kind = verb == "close" ? .close(by: by) : .abort(by: by)
             case "old_duplicate_syn":
-                let seq = try m.required("seq", "a whole number in 0...4294967295").int(0 ... Int(UInt32.max))
+                let seq = try m.required("seq", .wholeNumber(0 ... Int(UInt32.max))).int(0 ... Int(UInt32.max))
                 used += ["seq"]
                 kind = .oldDuplicateSYN(seq: UInt32(seq))
             case "syn_flood":
-                let per = try m.required("per_second", "a whole number in 1...1000").int(1 ... 1000)
-                let seconds = try m.required("seconds", "a whole number in 1...600").int(1 ... 600)
+                let per = try m.required("per_second", .wholeNumber(1 ... 1000)).int(1 ... 1000)
+                let seconds = try m.required("seconds", .wholeNumber(1 ... 600)).int(1 ... 600)
                 floodSYNs += per * seconds
                 if floodSYNs > LessonWorkLimits.maximumFloodSYNs {
-                    throw m.keyError("seconds", "the syn_flood actions would send \(floodSYNs) SYNs in all (per_second × seconds), above the \(LessonWorkLimits.maximumFloodSYNs) a lesson may ask for")
+                    throw m.keyError("seconds", "the syn_flood actions would send \(floodSYNs) SYNs in all (per_second × seconds), above the \(LessonWorkLimits.maximumFloodSYNs) a lesson may ask for", "scenario.tcp.tooManySYNs", ["count": "\(floodSYNs)", "limit": "\(LessonWorkLimits.maximumFloodSYNs)"])
                 }
                 used += ["per_second", "seconds"]
                 kind = .synFlood(perSecond: per, seconds: seconds)
             default:
-                let text = try m.required("text", "a string").string()
+                let text = try m.required("text", .init("a string", "scenario.expected.string")).string()
                 used += ["text"]
                 kind = .offPathInjection(text: text)
             }
             if verb != "connect", verb != "syn_flood", verb != "off_path_injection", verb != "old_duplicate_syn", !connected {
-                throw item.error("contradiction: '\(verb)' before any 'connect'")
+                throw item.error("contradiction: '\(verb)' before any 'connect'", "scenario.tcp.beforeConnect", ["verb": verb])
             }
             for key in m.keys where !used.contains(key) {
-                throw m.keyError(key, "key '\(key)' does not apply to action '\(verb)'")
+                throw m.keyError(key, "key '\(key)' does not apply to action '\(verb)'", "scenario.tcp.keyNotForAction", ["key": key, "verb": verb])
             }
             actions.append(TCPAction(atMs: at, kind: kind))
         }

@@ -60,10 +60,14 @@ extension ScenarioReader {
                 let fitting = LessonWorkLimits.maximumSeedCandidates / weak.processIDSpace
                 let written = top["attacker"].flatMap { v in try? v.mapping(Self.attackerKeys) }
                 let key = ["process_id_space", "clock_window_ms"].first { written?.has($0) == true } ?? "kind"
-                throw attackerError(top, key: key,
+                var e = attackerError(top, key: key,
                     "the seed search would try (2 × clock_window_ms \(weak.clockWindowMilliseconds) + 1) × process_id_space \(weak.processIDSpace) = \(candidates) seeds, above the \(LessonWorkLimits.maximumSeedCandidates) a lesson may ask for; "
                     + (fitting >= 1 ? "with process_id_space \(weak.processIDSpace) use clock_window_ms ≤ \((fitting - 1) / 2), or a smaller process_id_space"
                                     : "use a smaller process_id_space"))
+                let values = ["window": "\(weak.clockWindowMilliseconds)", "space": "\(weak.processIDSpace)", "count": "\(candidates)",
+                              "limit": "\(LessonWorkLimits.maximumSeedCandidates)", "fitting": "\((fitting - 1) / 2)"]
+                e.words = .init(key: fitting >= 1 ? "scenario.limit.seeds" : "scenario.limit.seeds.smallerSpace", values: values)
+                throw e
             }
         }
     }
@@ -72,23 +76,25 @@ extension ScenarioReader {
     /// request's and the response's bytes, and all that the run carries; each error sits on the key.
     private func checkHTTPSize(_ world: TLSWorld, requests: [String], carried: Int, top: YAMLMapping) throws(ScenarioError) {
         let http = top["http"].flatMap { try? $0.mapping(Self.httpKeys) }
-        func fail(_ key: String, _ message: String) -> ScenarioError {
-            if let http, http.has(key) { return http.keyError(key, message) }
-            return ScenarioError(file: file, line: 1, column: 1, path: ScenarioError.keyPath("http", key), message: message)
+        func fail(_ key: String, _ message: String, _ wordsKey: String, _ values: [String: String]) -> ScenarioError {
+            if let http, http.has(key) { return http.keyError(key, message, wordsKey, values) }
+            return ScenarioError(file: file, line: 1, column: 1, path: ScenarioError.keyPath("http", key), message, wordsKey, values)
         }
         let requestsKey = http?.has("requests") == true ? "requests" : "request"
         if requests.count > LessonWorkLimits.maximumRequests {
-            throw fail(requestsKey, "\(requests.count) requests, above the \(LessonWorkLimits.maximumRequests) a lesson may make")
+            throw fail(requestsKey, "\(requests.count) requests, above the \(LessonWorkLimits.maximumRequests) a lesson may make", "scenario.limit.requests", ["count": "\(requests.count)", "limit": "\(LessonWorkLimits.maximumRequests)"])
         }
         if let (index, request) = requests.enumerated().first(where: { $0.element.utf8.count > LessonWorkLimits.maximumRequestBytes }) {
-            throw fail(requestsKey, "request \(index + 1) has \(request.utf8.count) bytes, above the \(LessonWorkLimits.maximumRequestBytes) one request may have")
+            throw fail(requestsKey, "request \(index + 1) has \(request.utf8.count) bytes, above the \(LessonWorkLimits.maximumRequestBytes) one request may have", "scenario.limit.requestBytes", ["index": "\(index + 1)", "count": "\(request.utf8.count)", "limit": "\(LessonWorkLimits.maximumRequestBytes)"])
         }
         if world.httpResponse.utf8.count > LessonWorkLimits.maximumResponseBytes {
-            throw fail("response", "the response has \(world.httpResponse.utf8.count) bytes, above the \(LessonWorkLimits.maximumResponseBytes) a lesson's response may have")
+            throw fail("response", "the response has \(world.httpResponse.utf8.count) bytes, above the \(LessonWorkLimits.maximumResponseBytes) a lesson's response may have", "scenario.limit.responseBytes", ["count": "\(world.httpResponse.utf8.count)", "limit": "\(LessonWorkLimits.maximumResponseBytes)"])
         }
         if carried > LessonWorkLimits.maximumCarriedBytes {
             throw fail(world.httpResponse.utf8.count * requests.count >= carried / 2 ? "response" : requestsKey,
-                       "the run would carry about \(carried) bytes (requests, responses and handshakes\(world.attack.map { if case .mitm = $0 { ", on both legs" } else { "" } } ?? "")), above the \(LessonWorkLimits.maximumCarriedBytes) a lesson may ask for; shorten the response or make fewer requests")
+                       "the run would carry about \(carried) bytes (requests, responses and handshakes\(world.attack.map { if case .mitm = $0 { ", on both legs" } else { "" } } ?? "")), above the \(LessonWorkLimits.maximumCarriedBytes) a lesson may ask for; shorten the response or make fewer requests",
+                       world.attack.map { if case .mitm = $0 { true } else { false } } ?? false ? "scenario.limit.carried.bothLegs" : "scenario.limit.carried",
+                       ["count": "\(carried)", "limit": "\(LessonWorkLimits.maximumCarriedBytes)"])
         }
     }
 
@@ -107,13 +113,17 @@ extension ScenarioReader {
         guard segments > LessonWorkLimits.maximumSegments else { return }
         let needed = (bytes + LessonWorkLimits.maximumSegments - 1) / LessonWorkLimits.maximumSegments
         let smaller = tcp.window <= tcp.mss ? "window" : "mss"
+        let values = ["bytes": "\(bytes)", "piece": "\(piece)", "window": "\(tcp.window)", "mss": "\(tcp.mss)", "segments": "\(segments)",
+                      "limit": "\(LessonWorkLimits.maximumSegments)", "smaller": smaller, "needed": "\(needed)"]
+        let wordsKey = shorten == "the send actions' bytes" ? "scenario.limit.segments.send"
+            : shorten == "http.response" ? "scenario.limit.segments.response" : "scenario.limit.segments.responseOrRequests"
         let message = "this run would carry about \(bytes) bytes in segments of at most \(piece) bytes (the smaller of tcp.window \(tcp.window) and tcp.mss \(tcp.mss)): about \(segments) segments, above the \(LessonWorkLimits.maximumSegments) a lesson may ask for; set tcp.\(smaller) to at least \(needed), or shorten \(shorten)"
-        if let t = top["tcp"], let m = try? t.mapping(Self.tcpKeys), m.has(smaller) { throw m.keyError(smaller, message) }
+        if let t = top["tcp"], let m = try? t.mapping(Self.tcpKeys), m.has(smaller) { throw m.keyError(smaller, message, wordsKey, values) }
         if let h = top["http"], let m = try? h.mapping(Self.httpKeys) {
-            for key in ["response", "requests", "request"] where m.has(key) { throw m.keyError(key, message) }
+            for key in ["response", "requests", "request"] where m.has(key) { throw m.keyError(key, message, wordsKey, values) }
         }
-        if let t = top["tcp"] { throw t.error(message) }
-        throw ScenarioError(file: file, line: 1, column: 1, path: "tcp.window", message: message)
+        if let t = top["tcp"] { throw t.error(message, wordsKey, values) }
+        throw ScenarioError(file: file, line: 1, column: 1, path: "tcp.window", message, wordsKey, values)
     }
 
     private func attackerError(_ top: YAMLMapping, key: String, _ message: String) -> ScenarioError {

@@ -12,10 +12,10 @@ enum YAMLDocument {
         } catch let e as YamlError {
             throw located(e, file: file, text: text)
         } catch {
-            throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "not valid YAML: \(error)")
+            throw ScenarioError(file: file, line: 1, column: 1, path: "", "not valid YAML: \(error)", "scenario.notYAML", ["error": "\(error)"])
         }
         guard let node else {
-            throw ScenarioError(file: file, line: 1, column: 1, path: "", message: "expected a mapping with the scenario's keys, got an empty document")
+            throw ScenarioError(file: file, line: 1, column: 1, path: "", "expected a mapping with the scenario's keys, got an empty document", "scenario.emptyDocument")
         }
         let positions = YAMLPositions.needsTranslation(text) ? YAMLPositions(text: text) : nil
         let root = YAMLValue(node: node, path: "", file: file, positions: positions)
@@ -23,7 +23,7 @@ enum YAMLDocument {
         // count the logical nodes and stop early.
         var budget = maximumNodes
         guard fits(node, &budget) else {
-            throw root.error("expected a scenario of at most \(maximumNodes) YAML nodes (aliases expanded)")
+            throw root.error("expected a scenario of at most \(maximumNodes) YAML nodes (aliases expanded)", "scenario.tooManyNodes", ["limit": "\(maximumNodes)"])
         }
         return root
     }
@@ -51,7 +51,7 @@ enum YAMLDocument {
         let positions = YAMLPositions(text: text)
         func make(_ mark: Mark?, _ problem: String) -> ScenarioError {
             let at: (line: Int, column: Int) = mark.map { positions.editorPlace($0) } ?? (1, 1)
-            return ScenarioError(file: file, line: at.line, column: at.column, path: "", message: "YAML syntax: \(reworded(problem))")
+            return ScenarioError(file: file, line: at.line, column: at.column, path: "", "YAML syntax: \(reworded(problem))", "scenario.yamlSyntax", ["problem": reworded(problem)])
         }
         switch e {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
@@ -63,7 +63,7 @@ enum YAMLDocument {
                 scalarOffset = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index)
             }
             let at = positions.editorPlace(offset: scalarOffset)
-            return ScenarioError(file: file, line: at.line, column: at.column, path: "", message: "YAML syntax: \(reworded(problem))")
+            return ScenarioError(file: file, line: at.line, column: at.column, path: "", "YAML syntax: \(reworded(problem))", "scenario.yamlSyntax", ["problem": reworded(problem)])
         case .duplicatedKeysInMapping(let duplicates, let context):
             return DuplicateKey.locate(key: duplicates.first ?? "", first: context.mark, text: text, file: file)
         default:
@@ -96,7 +96,8 @@ enum DuplicateKey {
         let firstOffset = original.offset(first)
         let firstPlace = original.editorPlace(offset: firstOffset)
         let message = "duplicate key '\(YAMLValue.clip(key))' (first written at line \(firstPlace.line), column \(firstPlace.column)); a key may appear once in a mapping"
-        let fallback = ScenarioError(file: file, line: firstPlace.line, column: firstPlace.column, path: key, message: message)
+        let values = ["key": YAMLValue.clip(key), "line": "\(firstPlace.line)", "column": "\(firstPlace.column)"]
+        let fallback = ScenarioError(file: file, line: firstPlace.line, column: firstPlace.column, path: key, message, "scenario.duplicateKey.located", values)
         let used = Set(original.scalars)
         let markers = Array((0xE000 ... 0xF8FF).lazy.compactMap(Unicode.Scalar.init).filter { !used.contains($0) }.prefix(maximumReparses + 1))
         guard markers.count == maximumReparses + 1 else { return fallback }
@@ -118,7 +119,7 @@ enum DuplicateKey {
                 // Back to the original text: drop the markers inserted before the second occurrence.
                 let originalOffset = found.offset - scalars[..<found.offset].filter { isMarker.contains($0) }.count
                 let at = original.editorPlace(offset: originalOffset)
-                return ScenarioError(file: file, line: at.line, column: at.column, path: found.path, message: message)
+                return ScenarioError(file: file, line: at.line, column: at.column, path: found.path, message, "scenario.duplicateKey.located", values)
             } catch let YamlError.duplicatedKeysInMapping(_, context) {
                 // Another duplicate (a third occurrence, or a key elsewhere) stands in the way: mark it too.
                 let o = current.offset(context.mark)

@@ -30,6 +30,18 @@ struct YAMLValue {
         ScenarioError(file: file, line: line, column: column, path: path, message: message)
     }
 
+    /// A located error worded by the catalogue: `key` with its values (and the English `message`).
+    func error(_ message: String, _ key: String, _ values: [String: String] = [:],
+               got: ScenarioError.Words.Got? = nil, parts: [String: ScenarioError.Words.Part] = [:]) -> ScenarioError {
+        ScenarioError(file: file, line: line, column: column, path: path, message: message,
+                      words: .init(key: key, values: values, got: got, parts: parts))
+    }
+
+    /// "expected X, got Y": what was expected and what the node is, both worded.
+    func expectedError(_ expected: ScenarioError.Expected) -> ScenarioError {
+        error("expected \(expected.english), got \(kindName)", "scenario.expected", got: kindWords, parts: ["expected": expected.words])
+    }
+
     /// What the node is, as a catalogue key and value (the words of ``kindName``).
     var kindWords: ScenarioError.Words.Got {
         switch node {
@@ -111,21 +123,23 @@ struct YAMLValue {
         }
         guard !name.isEmpty else { return }
         let shown = name.hasPrefix("tag:yaml.org,2002:") ? "!!" + name.dropFirst("tag:yaml.org,2002:".count) : name
-        throw error("the explicit YAML tag \(TerminalText.escaped(String(shown))) is not read: a lesson's values are typed as written (7 is a number, \"7\" is text, true is a boolean); remove the tag")
+        throw error("the explicit YAML tag \(TerminalText.escaped(String(shown))) is not read: a lesson's values are typed as written (7 is a number, \"7\" is text, true is a boolean); remove the tag",
+                    "scenario.explicitTag", ["tag": TerminalText.escaped(String(shown))])
     }
 
-    private func scalar(_ expected: String) throws(ScenarioError) -> Node.Scalar {
+    private func scalar(_ expected: ScenarioError.Expected) throws(ScenarioError) -> Node.Scalar {
         try refuseExplicitTag()
-        guard case .scalar(let s) = node, !isNull else { throw error("expected \(expected), got \(kindName)") }
+        guard case .scalar(let s) = node, !isNull else { throw expectedError(expected) }
         if let (bad, position) = Self.forbiddenCharacter(in: s.string) {
             let code = "U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)
-            throw error("the text holds the control character \(code) (\(TerminalText.escaped(String(Character(bad))))) at character \(position): a lesson's text may not hold terminal controls or bidirectional overrides (tab, line feed and carriage return are fine); write what you mean in words")
+            throw error("the text holds the control character \(code) (\(TerminalText.escaped(String(Character(bad))))) at character \(position): a lesson's text may not hold terminal controls or bidirectional overrides (tab, line feed and carriage return are fine); write what you mean in words",
+                        "scenario.controlCharacter", ["code": code, "shown": TerminalText.escaped(String(Character(bad))), "position": "\(position)"])
         }
         return s
     }
 
     func string() throws(ScenarioError) -> String {
-        let s = try scalar("a string")
+        let s = try scalar(.init("a string", "scenario.expected.string"))
         return s.string
     }
 
@@ -137,17 +151,21 @@ struct YAMLValue {
         if let bad = s.unicodeScalars.firstIndex(where: { $0 == "\r" || $0 == "\t" }) {
             let position = s.unicodeScalars.distance(from: s.unicodeScalars.startIndex, to: bad) + 1
             let code = s.unicodeScalars[bad] == "\r" ? "U+000D (\\r)" : "U+0009 (\\t)"
-            throw error("the text holds the control character \(code) at character \(position): a lesson's words hold no tab or carriage return (only an HTTP message or bytes sent may)")
+            throw error("the text holds the control character \(code) at character \(position): a lesson's words hold no tab or carriage return (only an HTTP message or bytes sent may)",
+                        "scenario.tabOrReturn", ["code": code, "position": "\(position)"])
         }
         return s
     }
 
     /// A string that was written as one: a plain scalar that YAML would read as a number, a bool or
     /// null is refused (quote it to mean the text).
-    func text(_ expected: String) throws(ScenarioError) -> String {
+    func text(_ expected: ScenarioError.Expected) throws(ScenarioError) -> String {
         let s = try scalar(expected)
         if s.style == .plain, Int(s.string) != nil || Double(s.string) != nil || ["true", "false"].contains(s.string) {
-            throw error("expected \(expected), got the \(Int(s.string) != nil || Double(s.string) != nil ? "number" : "bool") \(s.string) (quote it if you mean the text)")
+            let number = Int(s.string) != nil || Double(s.string) != nil
+            throw error("expected \(expected.english), got the \(number ? "number" : "bool") \(s.string) (quote it if you mean the text)",
+                        number ? "scenario.expectedText.number" : "scenario.expectedText.boolean", ["value": s.string],
+                        parts: ["expected": expected.words])
         }
         return s.string
     }
@@ -156,7 +174,8 @@ struct YAMLValue {
     func name(limit: Int = 253) throws(ScenarioError) -> String {
         let s = try prose()
         guard !s.isEmpty, s.count <= limit, !s.contains("\n") else {
-            throw error("expected a non-empty single-line string of at most \(limit) characters, got '\(Self.clip(s))'")
+            throw error("expected a non-empty single-line string of at most \(limit) characters, got '\(Self.clip(s))'",
+                        "scenario.expectedName", ["limit": "\(limit)", "value": Self.clip(s)])
         }
         return s
     }
@@ -168,7 +187,8 @@ struct YAMLValue {
     func hostName(wildcard: Bool = false) throws(ScenarioError) -> String {
         let s = try name()
         guard Self.isHost(s, wildcard: wildcard) else {
-            throw error("expected a DNS name or an IP address, got '\(TerminalText.escaped(Self.clip(s)))'")
+            throw error("expected a DNS name or an IP address, got '\(TerminalText.escaped(Self.clip(s)))'",
+                        "scenario.expectedHost", ["value": TerminalText.escaped(Self.clip(s))])
         }
         return s
     }
@@ -212,7 +232,7 @@ struct YAMLValue {
     }
 
     func bool() throws(ScenarioError) -> Bool {
-        let s = try scalar("true or false")
+        let s = try scalar(.init("true or false", "scenario.expected.trueOrFalse"))
         guard s.style == .plain, s.string == "true" || s.string == "false" else {
             var e = error("expected true or false, got \(kindName)")
             e.words = .init(key: "scenario.expectedBool", values: [:], got: kindWords)
@@ -222,40 +242,39 @@ struct YAMLValue {
     }
 
     func int(_ range: ClosedRange<Int>) throws(ScenarioError) -> Int {
-        let s = try scalar("a whole number in \(range.lowerBound)...\(range.upperBound)")
-        guard s.style == .plain, let v = Int(s.string), range.contains(v) else {
-            throw error("expected a whole number in \(range.lowerBound)...\(range.upperBound), got \(kindName)")
-        }
+        let s = try scalar(.wholeNumber(range))
+        guard s.style == .plain, let v = Int(s.string), range.contains(v) else { throw expectedError(.wholeNumber(range)) }
         return v
     }
 
     func uint64() throws(ScenarioError) -> UInt64 {
-        let s = try scalar("a whole number ≥ 0")
-        guard s.style == .plain, let v = UInt64(s.string) else { throw error("expected a whole number ≥ 0, got \(kindName)") }
+        let expected = ScenarioError.Expected("a whole number ≥ 0", "scenario.expected.wholeNumberFromZero")
+        let s = try scalar(expected)
+        guard s.style == .plain, let v = UInt64(s.string) else { throw expectedError(expected) }
         return v
     }
 
     func probability() throws(ScenarioError) -> Double {
-        let s = try scalar("a probability between 0 and 1")
-        guard s.style == .plain, let v = Double(s.string), v >= 0, v <= 1 else {
-            throw error("expected a probability between 0 and 1, got \(kindName)")
-        }
+        let expected = ScenarioError.Expected("a probability between 0 and 1", "scenario.expected.probability")
+        let s = try scalar(expected)
+        guard s.style == .plain, let v = Double(s.string), v >= 0, v <= 1 else { throw expectedError(expected) }
         return v
     }
 
     /// A time in seconds with at most six decimals (`0.25`, `1.000150`), as microseconds.
     func seconds() throws(ScenarioError) -> Int64 {
-        let s = try scalar("a time in seconds like 0.250000")
+        let expected = ScenarioError.Expected("a time in seconds like 0.250000", "scenario.expected.seconds")
+        let s = try scalar(expected)
         let parts = s.string.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard s.style == .plain, let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy(\.isASCII),
               let w = Int64(whole), w >= 0 else {
-            throw error("expected a time in seconds like 0.250000, got \(kindName)")
+            throw expectedError(expected)
         }
         var micros = w * 1_000_000
         if parts.count == 2 {
             let f = parts[1]
             guard !f.isEmpty, f.count <= 6, f.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int64(f + String(repeating: "0", count: 6 - f.count)) else {
-                throw error("expected a time in seconds with at most six decimals, got \(kindName)")
+                throw expectedError(.init("a time in seconds with at most six decimals", "scenario.expected.sixDecimals"))
             }
             micros += v
         }
@@ -265,7 +284,7 @@ struct YAMLValue {
     /// One of a fixed set of words; a near miss gets a suggestion.
     func oneOf(_ choices: [String]) throws(ScenarioError) -> String {
         let list = choices.joined(separator: ", ")
-        let s = try scalar("one of: \(list)")
+        let s = try scalar(.oneOf(choices))
         guard choices.contains(s.string) else {
             var e = error("expected one of: \(list), got \(kindName)" + Spelling.hint(for: s.string, among: choices))
             let suggestion = Spelling.suggestion(for: s.string, among: choices)
@@ -278,7 +297,7 @@ struct YAMLValue {
 
     func list() throws(ScenarioError) -> [YAMLValue] {
         try refuseExplicitTag()
-        guard case .sequence(let seq) = node else { throw error("expected a list, got \(kindName)") }
+        guard case .sequence(let seq) = node else { throw expectedError(.init("a list", "scenario.expected.list")) }
         return seq.enumerated().map { child($0.element, path: "\(path)[\($0.offset)]") }
     }
 
@@ -291,12 +310,15 @@ struct YAMLValue {
     /// A mapping whose keys must all be in `allowed` (unknown keys fail, with a suggestion).
     func mapping(_ allowed: [String]) throws(ScenarioError) -> YAMLMapping {
         try refuseExplicitTag()
-        guard case .mapping(let map) = node else { throw error("expected a mapping with keys \(allowed.joined(separator: ", ")), got \(kindName)") }
+        guard case .mapping(let map) = node else {
+            throw expectedError(.init("a mapping with keys \(allowed.joined(separator: ", "))", "scenario.expected.mappingWithKeys",
+                                      ["list": allowed.joined(separator: ", ")]))
+        }
         var entries: [(key: String, keyNode: Node, value: Node)] = []
         for (k, v) in map {
             let keyValue = child(k, path: path)
             guard case .scalar(let ks) = k, !keyValue.isNull else {
-                throw keyValue.error("expected a key name, got \(keyValue.kindName)")
+                throw keyValue.expectedError(.init("a key name", "scenario.expected.keyName"))
             }
             let shownKey = TerminalText.escaped(ks.string)
             let here = path.isEmpty ? shownKey : "\(path).\(shownKey)"
@@ -311,7 +333,7 @@ struct YAMLValue {
             }
             if entries.contains(where: { $0.key == ks.string }) {
                 throw ScenarioError(file: file, line: at.line, column: at.column, path: here,
-                                    message: "duplicate key '\(ks.string)'")
+                                    "duplicate key '\(ks.string)'", "scenario.duplicateKey", ["key": YAMLValue.clip(ks.string)])
             }
             entries.append((ks.string, k, v))
         }
@@ -340,11 +362,12 @@ struct YAMLMapping {
 
     /// The value of a key that must be there; when it is missing, the error names the key's full
     /// path and what it should hold (`expected`: "one of: none, simple, full", "a list of …").
-    func required(_ key: String, _ expected: String) throws(ScenarioError) -> YAMLValue {
+    func required(_ key: String, _ expected: ScenarioError.Expected) throws(ScenarioError) -> YAMLValue {
         guard let v = self[key] else {
             let here = owner.path.isEmpty ? key : "\(owner.path).\(key)"
             throw ScenarioError(file: owner.file, line: owner.line, column: owner.column, path: here,
-                                message: "missing required key '\(key)': expected \(expected)")
+                                "missing required key '\(key)': expected \(expected.english)", "scenario.missingKey", ["key": key],
+                                parts: ["expected": expected.words])
         }
         return v
     }
@@ -357,5 +380,13 @@ struct YAMLMapping {
         }
         let at = owner.place(of: e.keyNode)
         return ScenarioError(file: owner.file, line: at.line, column: at.column, path: here, message: message)
+    }
+
+    /// Where a key is written, worded by the catalogue: `words` (a literal key and its values).
+    func keyError(_ key: String, _ message: String, _ wordsKey: String, _ values: [String: String] = [:],
+                  parts: [String: ScenarioError.Words.Part] = [:]) -> ScenarioError {
+        var e = keyError(key, message)
+        e.words = .init(key: wordsKey, values: values, parts: parts)
+        return e
     }
 }

@@ -46,9 +46,9 @@ struct CryptoBenchCommand: ParsableCommand {
     var elapsed = false
 
     func validate() throws {
-        guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1…20") }
-        guard (1...100).contains(keys) else { throw ValidationError("--keys must be 1…100") }
+        guard (1...60).contains(seconds) else { throw OptionProblem.mustBe(option: "--seconds", range: "1…60").validationError }
+        guard (1...20).contains(runs) else { throw OptionProblem.mustBe(option: "--runs", range: "1…20").validationError }
+        guard (1...100).contains(keys) else { throw OptionProblem.mustBe(option: "--keys", range: "1…100").validationError }
     }
 
     func run() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Rendering
 
 /// How a benchmark prints its report: `--format text|json`. The root command declares `--format`
 /// (its option group `RenderOptions`) and consumes it wherever it appears on the command line;
@@ -157,7 +158,7 @@ struct BenchReport: Codable, Equatable {
     func print(_ format: BenchFormat) throws {
         switch format {
         case .json: Swift.print(try json())
-        case .text: Swift.print(table())
+        case .text: Swift.print(table(CLIWords.explanations))
         }
     }
 
@@ -187,22 +188,27 @@ struct BenchReport: Codable, Equatable {
         return kib >= 10_240 ? "\(kib / 1024) MiB" : "\(kib) KiB"
     }
 
-    /// The table: operation, unit, ours, OpenSSL, ratio, peak memory; then the notes.
-    func table() -> String {
-        let header = ["operation", "unit", "ours median [min–max]", "OpenSSL", "ours/OpenSSL [min–max]",
-                      "peak RSS ours / OpenSSL", "target", "result"]
+    /// The table: operation, unit, ours, OpenSSL, ratio, peak memory; then the notes. Column names, the
+    /// "not available" cell and the closing note are the catalogue's (`cli.bench.*`); the operations,
+    /// units and notes are the measurements' own (and the JSON report's), as PASS and FAIL are.
+    func table(_ explanations: Explanations) -> String {
+        func say(_ key: String) -> String { explanations(key) ?? Explanations.english(key) ?? key }
+        let header = [say("cli.bench.column.operation"), say("cli.bench.column.unit"), say("cli.bench.column.ours"),
+                      "OpenSSL", say("cli.bench.column.ratio"), say("cli.bench.column.peakMemory"),
+                      say("cli.bench.column.target"), say("cli.bench.column.result")]
         let body = rows.map { row -> [String] in
             let peak = row.peakMemoryKiB == nil && row.opensslPeakMemoryKiB == nil ? "—"
                 : "\(Self.memory(row.peakMemoryKiB)) / \(Self.memory(row.opensslPeakMemoryKiB))"
             let result = row.pass.map { $0 ? "PASS" : "FAIL" } ?? (row.target == nil ? "" : "—")
-            return [row.operation, row.unit, row.ours == nil ? (row.note ?? "not available") : Self.cell(row.ours),
+            return [row.operation, row.unit, row.ours == nil ? (row.note ?? say("cli.bench.notAvailable")) : Self.cell(row.ours),
                     Self.cell(row.openssl), Self.ratioCell(row), peak, row.target?.text ?? "", result]
         }
-        let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
+        // Widths in terminal columns (a Chinese character takes two).
+        let widths = header.indices.map { column in ([header] + body).map { DisplayWidth.columns($0[column]) }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
-                index <= 1 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[index] - cell.count) + cell
+                let pad = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.columns(cell)))
+                return index <= 1 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }
         var lines = [line(header), String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))]
@@ -210,8 +216,7 @@ struct BenchReport: Codable, Equatable {
         let rowNotes = rows.compactMap { row in row.ours != nil ? row.note.map { "\(row.operation): \($0)" } : nil }
         if !notes.isEmpty || !rowNotes.isEmpty { lines.append("") }
         lines += notes.map { "- \($0)" } + rowNotes.map { "- \($0)" }
-        lines.append("Ratio above 1: ours is faster (or smaller); with paired runs it is the median of the per-run "
-                     + "ratios ours/OpenSSL, [min–max] over the runs. Spread: min–max over the runs.")
+        lines.append(say("cli.bench.ratioNote"))
         return lines.joined(separator: "\n")
     }
 }

@@ -25,8 +25,8 @@ struct CBCPaddingBenchCommand: ParsableCommand {
     var rounds: Int = 9
 
     func validate() throws {
-        guard (100...10_000_000).contains(iterations) else { throw ValidationError("--iterations must be 100…10000000") }
-        guard (1...101).contains(rounds) else { throw ValidationError("--rounds must be 1…101") }
+        guard (100...10_000_000).contains(iterations) else { throw OptionProblem.mustBe(option: "--iterations", range: "100…10000000").validationError }
+        guard (1...101).contains(rounds) else { throw OptionProblem.mustBe(option: "--rounds", range: "1…101").validationError }
     }
 
     static let length = 1_024

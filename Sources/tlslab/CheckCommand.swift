@@ -70,12 +70,22 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// `FILE:LINE:COLUMN: key.path: explanation`: the located prefix as it is in every language, the
-    /// explanation worded by the catalogue where the error carries its words (English otherwise).
+    /// explanation worded by the catalogue from the error's words (its key, values and worded parts);
+    /// the English `message` only where an error carries no words.
     static func located(_ error: ScenarioError, explanations: Explanations) -> String {
-        guard let words = error.words, explanations.language != .en else { return error.description }
+        guard let text = explanation(error, explanations: explanations) else { return error.description }
+        return "\(error.file):\(error.line):\(error.column): \(error.path.isEmpty ? "" : error.path + ": ")\(text)"
+    }
+
+    /// The explanation after the located prefix, in `explanations`' language; nil without words.
+    static func explanation(_ error: ScenarioError, explanations: Explanations) -> String? {
+        guard let words = error.words else { return nil }
         var values = words.values
         if let got = words.got { values["got"] = explanations(got.key, ["value": got.value]) ?? got.value }
-        guard let text = explanations(words.key, values) else { return error.description }
-        return "\(error.file):\(error.line):\(error.column): \(error.path.isEmpty ? "" : error.path + ": ")\(text)"
+        for (name, part) in words.parts {
+            guard let worded = explanations(part.key, part.values) else { return nil }
+            values[name] = worded
+        }
+        return explanations(words.key, values)
     }
 }

@@ -148,24 +148,24 @@ struct ConnectCommand: ParsableCommand {
 
     func validate() throws {
         try render.validateNoSeed()
-        if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
-        if !(1...86_400).contains(responseTimeout) { throw ValidationError("--response-timeout takes 1…86400 seconds") }
-        if !(1...(1 << 30)).contains(maxResponseBytes) { throw ValidationError("--max-response-bytes takes 1…1073741824") }
-        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
-        if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
-        if !(0...100).contains(reconnect) { throw ValidationError("--reconnect takes 0…100") }
+        if !(1...3_600).contains(handshakeTimeout) { throw OptionProblem.takesSeconds(option: "--handshake-timeout", range: "1…3600").validationError }
+        if !(1...86_400).contains(responseTimeout) { throw OptionProblem.takesSeconds(option: "--response-timeout", range: "1…86400").validationError }
+        if !(1...(1 << 30)).contains(maxResponseBytes) { throw OptionProblem.takes(option: "--max-response-bytes", range: "1…1073741824").validationError }
+        if (cert == nil) != (key == nil) { throw OptionProblem.goTogether(first: "--cert", second: "--key").validationError }
+        if timeout <= 0 || timeout > 3_600 { throw OptionProblem.takesSeconds(option: "--timeout", range: "1…3600").validationError }
+        if !(0...100).contains(reconnect) { throw OptionProblem.takes(option: "--reconnect", range: "0…100").validationError }
         let pinning: Set<Policy> = [.afPublicKey, .afCertificate]
-        if pinning.contains(policy) && pins.isEmpty { throw ValidationError("--policy \(policy.rawValue) needs at least one --pin") }
-        if !pins.isEmpty && !pinning.contains(policy) { throw ValidationError("--pin goes with --policy af-public-key or af-certificate") }
-        if policy == .bundledAnchor && bundled.isEmpty { throw ValidationError("--policy bundled-anchor needs at least one --bundle certificate") }
-        if !bundled.isEmpty && policy != .bundledAnchor { throw ValidationError("--bundle goes with --policy bundled-anchor") }
-        if keepSystemAnchors && policy != .bundledAnchor { throw ValidationError("--keep-system-anchors goes with --policy bundled-anchor") }
+        if pinning.contains(policy) && pins.isEmpty { throw OptionProblem.needsAPin(policy: policy.rawValue).validationError }
+        if !pins.isEmpty && !pinning.contains(policy) { throw OptionProblem.goesWithEither(option: "--pin", first: "--policy af-public-key", second: "af-certificate").validationError }
+        if policy == .bundledAnchor && bundled.isEmpty { throw OptionProblem.needsABundledCertificate(policy: "bundled-anchor").validationError }
+        if !bundled.isEmpty && policy != .bundledAnchor { throw OptionProblem.goesWith(option: "--bundle", other: "--policy bundled-anchor").validationError }
+        if keepSystemAnchors && policy != .bundledAnchor { throw OptionProblem.goesWith(option: "--keep-system-anchors", other: "--policy bundled-anchor").validationError }
         let afOnly: Set<Policy> = [.afNone, .afPublicKey, .afCertificate]
-        if noValidatesDomainName && !afOnly.contains(policy) { throw ValidationError("--no-validates-domain-name goes with an af-… policy") }
+        if noValidatesDomainName && !afOnly.contains(policy) { throw OptionProblem.goesWithAFPolicy(option: "--no-validates-domain-name").validationError }
         if allowInvalidCertificates && !(afOnly.contains(policy) || policy == .imageDownloader) {
-            throw ValidationError("--allow-invalid-certificates goes with an af-… policy or image-downloader")
+            throw OptionProblem.goesWithAFPolicyOrImageDownloader(option: "--allow-invalid-certificates").validationError
         }
-        if atsNoForwardSecrecy && !ats { throw ValidationError("--ats-no-forward-secrecy goes with --ats") }
+        if atsNoForwardSecrecy && !ats { throw OptionProblem.goesWith(option: "--ats-no-forward-secrecy", other: "--ats").validationError }
         _ = try PeerOptions.alpn(alpn)
     }
 
@@ -198,7 +198,7 @@ struct ConnectCommand: ParsableCommand {
         let (host, port) = try Self.split(target)
         // Every file to be written is checked before connecting: a directory, a link or a missing
         // folder is refused with nothing touched.
-        let words = Explanations.ofEnvironment
+        let words = render.language.explanations
         for path in [keylog, sessionOut].compactMap({ $0 }) {
             do { try OutputFile.check(path) } catch { throw CLIError.file(error, words) }
         }
@@ -256,21 +256,25 @@ struct ConnectCommand: ParsableCommand {
         }
         for attempt in 0 ... reconnect {
             let result = client.run()
-            let title = attempt == 0 ? "TLSLab — connect \(host):\(port): a real server, the TLS layer exactly as in a simulation"
-                : "TLSLab — connect \(host):\(port), reconnection \(attempt) of \(reconnect), offering the previous session"
-            PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity, title: title)
+            let target = "\(host):\(port)"
+            let title = (attempt == 0 ? words("cli.connect.title", ["target": target])
+                : words("cli.connect.title.reconnection", ["target": target, "attempt": "\(attempt)", "count": "\(reconnect)"])) ?? target
+            PeerOptions.print(result.trace, format: render.effectiveFormat, verbosity: render.effectiveVerbosity, title: title,
+                              explanations: words)
             if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog, words) }
             if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
-                print("\n── HTTP response " + String(repeating: "─", count: 44))
+                let heading = words("cli.connect.responseHeading") ?? "HTTP response"
+                print("\n── \(heading) " + String(repeating: "─", count: max(4, 61 - 4 - DisplayWidth.columns(heading))))
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
             }
             if let failure = result.failure {
-                throw CLIError.failed("connect \(host):\(port): \(Explanations.english.exchangeFailure(failure))")
+                throw CLIError.failed(words("cli.connect.failed", ["target": target, "failure": words.exchangeFailure(failure)]) ?? target)
             }
             if reconnect > 0 {
-                let how = attempt == 0 ? "full handshake" : result.resumed ? "resumed the offered session" : "full handshake (the session was not resumed)"
-                FileHandle.standardError.write(Data("tlslab connect: connection \(attempt + 1) of \(reconnect + 1): \(how)\n".utf8))
+                let key = attempt == 0 ? "cli.connect.attempt.full" : result.resumed ? "cli.connect.attempt.resumed" : "cli.connect.attempt.notResumed"
+                let how = words(key, ["number": "\(attempt + 1)", "count": "\(reconnect + 1)"]) ?? key
+                FileHandle.standardError.write(Data("tlslab connect: \(how)\n".utf8))
             }
             // The next connection offers this one's session (a resumed one keeps the same).
             client.configuration.session = result.session ?? client.configuration.session
@@ -278,7 +282,8 @@ struct ConnectCommand: ParsableCommand {
                 if let session = result.session {
                     do { try SessionFile.write(session, to: sessionOut) } catch { throw CLIError.file(error, words) }
                 } else {
-                    FileHandle.standardError.write(Data("tlslab connect: --session-out \(sessionOut): the server gave no session ID and no ticket; nothing written\n".utf8))
+                    let note = words("cli.connect.noSessionToWrite", ["path": sessionOut]) ?? sessionOut
+                    FileHandle.standardError.write(Data("tlslab connect: \(note)\n".utf8))
                 }
             }
         }
@@ -317,11 +322,14 @@ struct PeerRenderOptions: ParsableArguments {
     @Option(help: .hidden)
     var seed: String?
 
+    /// `--lang`: the trace's sentences and the command's own lines (the log, the titles) in this language.
+    @OptionGroup var language: LanguageOption
+
     /// The root command declares --seed too and may take the value itself, so the command line is
     /// looked at as well.
     func validateNoSeed() throws {
         let given = seed != nil || CommandLine.arguments.dropFirst().contains { $0 == "--seed" || $0.hasPrefix("--seed=") }
-        if given { throw ValidationError("--seed does not apply: real connections use the system random generator") }
+        if given { throw OptionProblem.seedDoesNotApply.validationError }
     }
 
     /// The root command declares --format and --verbosity too and takes their values (the root
@@ -360,7 +368,7 @@ enum PeerOptions {
     static func alpn(_ text: String?) throws -> [ProtocolName] {
         guard let text else { return [] }
         guard let names = ProtocolName.list(text) else {
-            throw ValidationError("--alpn takes comma-separated protocol names of 1…255 bytes, like h2,http/1.1")
+            throw OptionProblem.alpnList.validationError
         }
         return names
     }
@@ -376,14 +384,16 @@ enum PeerOptions {
         }
     }
 
-    static func print(_ trace: Trace, format: RenderOptions.Format, verbosity: TextRenderer.Verbosity, title: String) {
+    static func print(_ trace: Trace, format: RenderOptions.Format, verbosity: TextRenderer.Verbosity, title: String,
+                      explanations: Explanations = .english) {
         let lines: [String]
         switch format {
         case .json:
             lines = JSONLinesRenderer().render(trace)
         case .text:
             let color = Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color).render(trace)
+            lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color,
+                                            explanations: explanations).render(trace)
         }
         Swift.print(lines.joined(separator: "\n"))
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch

@@ -49,16 +49,16 @@ struct ExportCommand: ParsableCommand {
 
     func validate() throws {
         if all {
-            guard html != nil else { throw ValidationError("--all writes pages: give --html DIR") }
+            guard html != nil else { throw OptionProblem.exportAllNeedsHTML.validationError }
             guard scenario == nil, pcap == nil, keylog == nil, pki == nil else {
-                throw ValidationError("--all exports every run and lesson as pages into --html DIR: give no NAME, --pcap, --keylog or --pki")
+                throw OptionProblem.exportAllTakesNothingElse.validationError
             }
         } else {
-            guard scenario != nil else { throw ValidationError("give a run or lesson to export (or --all --html DIR)") }
-            guard pcap != nil || html != nil else { throw ValidationError("say what to write: --pcap FILE, --html FILE, or both") }
-            guard pcap != nil || (keylog == nil && pki == nil) else { throw ValidationError("--keylog and --pki go with --pcap") }
+            guard scenario != nil else { throw OptionProblem.exportNeedsName.validationError }
+            guard pcap != nil || html != nil else { throw OptionProblem.exportNeedsOutput.validationError }
+            guard pcap != nil || (keylog == nil && pki == nil) else { throw OptionProblem.exportKeylogNeedsPcap.validationError }
         }
-        if slides, html == nil { throw ValidationError("--slides shapes the --html page: give --html FILE") }
+        if slides, html == nil { throw OptionProblem.exportSlidesNeedHTML.validationError }
     }
 
     func run() throws {

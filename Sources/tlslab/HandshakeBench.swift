@@ -118,9 +118,9 @@ struct HandshakeBenchCommand: ParsableCommand {
     var format: BenchFormat { BenchFormat(options.format) }
 
     func validate() throws {
-        guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1…20") }
-        if let iterations, !(1...1_000_000).contains(iterations) { throw ValidationError("--iterations must be 1…1000000") }
+        guard (1...60).contains(seconds) else { throw OptionProblem.mustBe(option: "--seconds", range: "1…60").validationError }
+        guard (1...20).contains(runs) else { throw OptionProblem.mustBe(option: "--runs", range: "1…20").validationError }
+        if let iterations, !(1...1_000_000).contains(iterations) { throw OptionProblem.mustBe(option: "--iterations", range: "1…1000000").validationError }
     }
 
     /// The rows: each key exchange once, DHE once per exponent size.
@@ -206,8 +206,8 @@ struct HandshakeChildCommand: ParsableCommand {
     @Option var iterations: Int?
 
     func validate() throws {
-        guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }
-        if let iterations, !(1...1_000_000).contains(iterations) { throw ValidationError("--iterations must be 1…1000000") }
+        guard (1...60).contains(seconds) else { throw OptionProblem.mustBe(option: "--seconds", range: "1…60").validationError }
+        if let iterations, !(1...1_000_000).contains(iterations) { throw OptionProblem.mustBe(option: "--iterations", range: "1…1000000").validationError }
     }
 
     func run() throws {

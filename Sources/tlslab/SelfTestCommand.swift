@@ -25,7 +25,7 @@ struct SelfTestCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard subject == "bignum" else { throw ValidationError("unknown self-test '\(subject)'") }
+        guard subject == "bignum" else { throw OptionProblem.unknownSelfTest(name: subject).validationError }
         let rng = Counter()
         var checksum = BigInt.zero
         let modulus = try BigInt("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff61", radix: 16)

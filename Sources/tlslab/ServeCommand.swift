@@ -99,16 +99,16 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         try render.validateNoSeed()
-        if !(1...3_600).contains(handshakeTimeout) { throw ValidationError("--handshake-timeout takes 1…3600 seconds") }
-        if !(1...3_600).contains(requestTimeout) { throw ValidationError("--request-timeout takes 1…3600 seconds") }
-        if !(0...65_535).contains(port) { throw ValidationError("--port takes 0…65535") }
-        if clientAuth != Auth.none && clientCa == nil { throw ValidationError("--client-auth \(clientAuth.rawValue) needs --client-ca") }
-        if let n = maxConnections, n <= 0 { throw ValidationError("--max-connections takes a positive number") }
-        if !(1...256).contains(concurrent) { throw ValidationError("--concurrent takes 1…256") }
-        if !(1...10_000).contains(maxOpen) { throw ValidationError("--max-open takes 1…10000") }
-        if !(1...1_000_000).contains(sessionCacheSize) { throw ValidationError("--session-cache-size takes 1…1000000") }
-        if !(1...604_800).contains(ticketLifetime) { throw ValidationError("--ticket-lifetime takes 1…604800 seconds (up to a week)") }
-        if timeout <= 0 || timeout > 3_600 { throw ValidationError("--timeout takes 1…3600 seconds") }
+        if !(1...3_600).contains(handshakeTimeout) { throw OptionProblem.takesSeconds(option: "--handshake-timeout", range: "1…3600").validationError }
+        if !(1...3_600).contains(requestTimeout) { throw OptionProblem.takesSeconds(option: "--request-timeout", range: "1…3600").validationError }
+        if !(0...65_535).contains(port) { throw OptionProblem.takes(option: "--port", range: "0…65535").validationError }
+        if clientAuth != Auth.none && clientCa == nil { throw OptionProblem.needs(option: "--client-auth \(clientAuth.rawValue)", other: "--client-ca").validationError }
+        if let n = maxConnections, n <= 0 { throw OptionProblem.positive(option: "--max-connections").validationError }
+        if !(1...256).contains(concurrent) { throw OptionProblem.takes(option: "--concurrent", range: "1…256").validationError }
+        if !(1...10_000).contains(maxOpen) { throw OptionProblem.takes(option: "--max-open", range: "1…10000").validationError }
+        if !(1...1_000_000).contains(sessionCacheSize) { throw OptionProblem.takes(option: "--session-cache-size", range: "1…1000000").validationError }
+        if !(1...604_800).contains(ticketLifetime) { throw OptionProblem.takesSecondsUpToAWeek(option: "--ticket-lifetime", range: "1…604800").validationError }
+        if timeout <= 0 || timeout > 3_600 { throw OptionProblem.takesSeconds(option: "--timeout", range: "1…3600").validationError }
         _ = try PeerOptions.alpn(alpn)
     }
 
@@ -171,10 +171,10 @@ struct ServeCommand: ParsableCommand {
         server.http2MaxConcurrentStreams = h2MaxStreams
         server.http2Push = h2Push
         StopSignal.install()
-        print("listening on \(address):\(listener.port)")
+        let words = render.language.explanations
+        print(words("cli.serve.listening", ["address": "\(address):\(listener.port)"]) ?? "listening on \(address):\(listener.port)")
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
-        let words = Explanations.ofEnvironment
         let output = render.effectiveFormat
         let quiet = logOnly
         let detail = render.effectiveVerbosity
@@ -185,17 +185,18 @@ struct ServeCommand: ParsableCommand {
                 case _ where quiet: break
                 case .json: PeerOptions.print(connection.trace, format: .json, verbosity: detail, title: "")
                 case .text: PeerOptions.print(connection.trace, format: .text, verbosity: detail,
-                                              title: "\nTLSLab — serve: connection from \(connection.facts.peer)")
+                                              title: "\n" + (words("cli.serve.title", ["peer": connection.facts.peer]) ?? ""),
+                                              explanations: words)
                 }
-                FileHandle.standardError.write(Data("tlslab serve: \(connection.logLine(Explanations.english.exchangeFailure))\n".utf8))
+                FileHandle.standardError.write(Data("tlslab serve: \(words.serveLogLine(connection.logEntry))\n".utf8))
                 if let keylogPath, let entry = connection.keyLog {
                     do { try PeerOptions.appendKeyLog(entry, to: keylogPath, words) } catch { keylogError = error }
                 }
             }
         } catch {
-            throw CLIError.failed("serving stopped: \(error)")
+            throw CLIError.failed(words("cli.serve.failed", ["error": "\(error)"]) ?? "serving stopped: \(error)")
         }
         if let keylogError { throw keylogError }
-        FileHandle.standardError.write(Data("tlslab serve: stopped\n".utf8))
+        FileHandle.standardError.write(Data("tlslab serve: \(words("cli.serve.stopped") ?? "stopped")\n".utf8))
     }
 }

@@ -20,7 +20,7 @@ struct StartupBenchCommand: ParsableCommand {
     var noPty = false
 
     func validate() throws {
-        guard (1...200).contains(runs) else { throw ValidationError("--runs must be 1…200") }
+        guard (1...200).contains(runs) else { throw OptionProblem.mustBe(option: "--runs", range: "1…200").validationError }
     }
 
     func run() throws {
@@ -92,7 +92,7 @@ struct CheckBenchCommand: ParsableCommand {
     var format: BenchFormat { BenchFormat(options.format) }
 
     func validate() throws {
-        guard (1...50).contains(runs) else { throw ValidationError("--runs must be 1…50") }
+        guard (1...50).contains(runs) else { throw OptionProblem.mustBe(option: "--runs", range: "1…50").validationError }
     }
 
     /// Whether this build of tlslab has a `check` subcommand.
@@ -170,10 +170,10 @@ struct BenchAllCommand: ParsableCommand {
     static let known = ["crypto", "handshake", "tcp", "startup", "check"]
 
     func validate() throws {
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1…20") }
-        guard (1...60).contains(seconds) else { throw ValidationError("--seconds must be 1…60") }
+        guard (1...20).contains(runs) else { throw OptionProblem.mustBe(option: "--runs", range: "1…20").validationError }
+        guard (1...60).contains(seconds) else { throw OptionProblem.mustBe(option: "--seconds", range: "1…60").validationError }
         if let unknown = only.first(where: { !Self.known.contains($0) }) {
-            throw ValidationError("unknown benchmark '\(unknown)' (known: \(Self.known.joined(separator: ", ")))")
+            throw OptionProblem.unknownBenchmark(name: unknown, known: Self.known).validationError
         }
     }
 

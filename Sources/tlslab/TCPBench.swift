@@ -24,10 +24,10 @@ struct TCPBenchCommand: ParsableCommand {
     var format: BenchFormat { BenchFormat(options.format) }
 
     func validate() throws {
-        guard (1...4096).contains(megabytes) else { throw ValidationError("--megabytes must be 1…4096") }
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1…20") }
+        guard (1...4096).contains(megabytes) else { throw OptionProblem.mustBe(option: "--megabytes", range: "1…4096").validationError }
+        guard (1...20).contains(runs) else { throw OptionProblem.mustBe(option: "--runs", range: "1…20").validationError }
         guard connections.allSatisfy({ (1...1_000_000).contains($0) }) else {
-            throw ValidationError("--connections takes sizes 1…1000000")
+            throw OptionProblem.takesSizes(option: "--connections", range: "1…1000000").validationError
         }
     }
 
@@ -224,7 +224,7 @@ struct TCPFloodCommand: ParsableCommand {
     var connections: Int = 10_000
 
     func validate() throws {
-        guard (1...1_000_000).contains(connections) else { throw ValidationError("--connections must be 1…1000000") }
+        guard (1...1_000_000).contains(connections) else { throw OptionProblem.mustBe(option: "--connections", range: "1…1000000").validationError }
     }
 
     func run() throws {

@@ -35,7 +35,7 @@ struct WalkthroughCommand: ParsableCommand {
 
     func validate() throws {
         if let autoplay, !(autoplay >= 0.1 && autoplay <= 3600) {
-            throw ValidationError("--autoplay takes a number of seconds from 0.1 to 3600, not \(autoplay)")
+            throw OptionProblem.secondsBetween(option: "--autoplay", lowest: "0.1", highest: "3600", given: "\(autoplay)").validationError
         }
     }
 

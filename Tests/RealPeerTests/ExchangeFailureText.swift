@@ -6,7 +6,7 @@ import Trace
 // with and `tlslab serve` logs it).
 extension ServedConnection {
     var failureText: String? { failure.map(Explanations.english.exchangeFailure) }
-    var englishLogLine: String { logLine(Explanations.english.exchangeFailure) }
+    var englishLogLine: String { Explanations.english.serveLogLine(logEntry) }
 }
 
 extension RealClient.Result {
