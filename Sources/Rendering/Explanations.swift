@@ -54,7 +54,6 @@ public struct Explanations: Sendable {
         out += rest
         return out
     }
-    }
 
     static func isHan(_ c: Character) -> Bool {
         c.unicodeScalars.first.map { (0x4E00 ... 0x9FFF).contains($0.value) || (0x3400 ... 0x4DBF).contains($0.value) } ?? false
