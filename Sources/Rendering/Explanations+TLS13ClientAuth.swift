@@ -1,6 +1,7 @@
 /// The sentences of TLS 1.3 client authentication (RFC 8446 §4.3.2, §4.4.2, §4.4.3): the
 /// CertificateRequest inside the server's encrypted flight, the client's Certificate and its
-/// CertificateVerify with the client context string.
+/// CertificateVerify with the client context string; and the 1.2 attacks replayed on TLS 1.3: the man
+/// in the middle with its own certificate, the server key stolen afterwards.
 extension Explanations {
     static let englishTLS13ClientAuth: [String: String] = [
         "run.summary.tls13-client-auth": "TLS 1.3 with a client certificate: CertificateRequest inside the server's encrypted flight; the client answers with Certificate, CertificateVerify (\"TLS 1.3, client CertificateVerify\") and Finished",
@@ -8,6 +9,10 @@ extension Explanations {
         "tls13.Certificate.client": "Certificate (RFC 8446 §4.4.2), from the {sender}: its certificate chain, leaf first, with the request's certificate_request_context echoed, sent after the server's Finished under the client handshake traffic key — encrypted, unlike TLS 1.2's. The {receiver} checks the signatures up to a client CA it accepts, the validity dates, and that the key may be used for client authentication; an empty list, when the {receiver} requires a certificate, ends the handshake with certificate_required (§4.4.2.4).",
         "tls13.CertificateVerify.client": "CertificateVerify (RFC 8446 §4.4.3), from the {sender}: it signs, with the private key of its certificate, 64 spaces (0x20), the context string \"{context}\", a zero byte and the transcript hash up to its own Certificate — a transcript that holds the server's whole flight, its Finished included. The context string differs from the server's, so a server's signature can never pass for a client's, nor the other way round; the {receiver} checks it with the public key of the certificate it just accepted.",
         "tls13.line.certificateRequested": "{actor}: CertificateRequest with certificate_request_context {context} and signature_algorithms {schemes}",
+        "run.summary.tls13-mitm": "TLS 1.3, a man in the middle with its own certificate: the client rejects it, as in TLS 1.2",
+        "run.summary.tls13-key-theft": "TLS 1.3 session recorded, server key stolen afterwards: it opens nothing (ephemeral (EC)DHE, RFC 8446 §1.2)",
+        "attack.keyTheft.tls13": "Forward secrecy in TLS 1.3: an eavesdropper recorded everything, then obtains the server's private key. TLS 1.3 removed RSA key transport and static (EC)DH (RFC 8446 §1.2): the server's key only signed its CertificateVerify (§4.4.3), and every traffic key comes from the (EC)DHE shared secret of two ephemeral key shares that both sides threw away after the handshake. So the recording stays closed (§E.1: a compromise of the long-term signature key after the handshake does not compromise the session keys). The stolen key does let the thief impersonate the server from now on.",
+        "failed.tls13ForwardSecrecy": "nothing recorded was encrypted to the stolen RSA key: the key exchange crossed the wire as two key_share public values, and the key only signed the CertificateVerify; the ephemeral private keys behind the shared secret were erased after the handshake (RFC 8446 §1.2, §E.1)",
         "walk.tls13.certificateRequested": "The server asks the client for a certificate, inside its encrypted flight; the client will answer after the server's Finished (RFC 8446 §4.3.2).",
     ]
 }

@@ -22,6 +22,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case tls13HRR = "tls13-hrr"
     case tls13Resumption = "tls13-resumption"
     case tls13ClientAuth = "tls13-client-auth"
+    case tls13MITM = "tls13-mitm"
+    case tls13KeyTheft = "tls13-key-theft"
 
     public enum SetupError: Error, CustomStringConvertible {
         case demoPKI(String)
@@ -98,11 +100,11 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .httpPlain:
             setup.usesTLS = false
             setup.serverPort = 80
-        case .keyTheftRSA, .keyTheftDHE, .keyTheftECDHE:
+        case .keyTheftRSA, .keyTheftDHE, .keyTheftECDHE, .tls13KeyTheft:
             setup.attack = .stealServerKeyAfterwards
         case .weakRandom:
             setup.attack = .weakClientRandom(WeakRandom())
-        case .mitm, .mitmTrusting:
+        case .mitm, .mitmTrusting, .tls13MITM:
             let attackerKey = try Self.key(AttackerPKI.keyPEM, "attacker key")
             let attackerCert = try Self.certificate(AttackerPKI.certificatePEM, "attacker certificate")
             setup.attack = .mitm(identity: TLSIdentity(certificateChain: [attackerCert.der], privateKey: attackerKey))
@@ -137,6 +139,13 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
             }
         case .tls13:
             // One round trip: the client guesses X25519 and sends its key share at once (RFC 8446 §2).
+            setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519])
+        default:
+            break
+        }
+        switch self {
+        case .tls13MITM, .tls13KeyTheft:
+            // The 1.2 attacks on the same world: the attacker's certificate (mitm), the server's RSA key stolen later (key-theft).
             setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519])
         case .tls13HRR:
             // The client supports X25519 but sends a share for P-256 only; this server takes X25519 alone

@@ -161,7 +161,12 @@ final class Run {
         let client = Endpoint(actor: .client, peer: isMITM ? .attacker : .server, connection: index, isInitiator: true,
                               engine: clientEngine(clientConfig))
         let responder: Endpoint
-        if case .mitm(let identity)? = setup.attack {
+        if case .mitm(let identity)? = setup.attack, setup.usesTLS, let options = setup.tls13 {
+            // The TLS 1.3 man in the middle answers with its own certificate, as in TLS 1.2.
+            let config = TLS13ServerConfiguration(identity: identity, suites: options.suites, groups: options.serverGroups)
+            responder = Endpoint(actor: .attacker, peer: .client, connection: index, isInitiator: false,
+                                 engine: .server13(TLS13Server(configuration: config, random: setup.server.random)))
+        } else if case .mitm(let identity)? = setup.attack {
             var config = setup.server
             config.identity = identity
             config.sessionCache = nil
@@ -231,8 +236,13 @@ final class Run {
         var config = setup.client
         config.certificateEvaluator = TrustEverything()
         config.session = nil
-        let attackerClient = Endpoint(actor: .attacker, peer: .server, connection: downstream.index, isInitiator: true,
-                                      engine: setup.usesTLS ? .client(TLSClient(configuration: config)) : .plain)
+        var engine: Endpoint.Engine = setup.usesTLS ? .client(TLSClient(configuration: config)) : .plain
+        if setup.usesTLS, let options = setup.tls13 {
+            let upstream = TLS13ClientConfiguration(serverName: config.serverName, evaluator: TrustEverything(), suites: options.suites,
+                                                    groups: options.groups, keyShareGroups: options.keyShareGroups)
+            engine = .client13(TLS13Client(configuration: upstream, random: config.random))
+        }
+        let attackerClient = Endpoint(actor: .attacker, peer: .server, connection: downstream.index, isInitiator: true, engine: engine)
         let leg = Leg(index: downstream.index, initiator: attackerClient,
                       responder: serverEndpoint(connection: downstream.index, peer: .attacker),
                       responderAddress: setup.serverAddress)

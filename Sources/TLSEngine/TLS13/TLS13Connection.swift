@@ -32,6 +32,8 @@ struct TLS13Connection {
     var writeSecret: (name: TLS13Secret, value: [UInt8], generation: Int)?
     /// The peer's first bytes may be a dummy ChangeCipherSpec; once is allowed (RFC 8446 §5).
     var changeCipherSpecSeen = false
+    /// A protected record from the peer was opened: from then on every record must be protected.
+    var peerProtectedRecordSeen = false
     /// The tickets this side received (a client) after the handshake, with their PSKs (§4.6.1).
     var tickets: [TLS13ResumptionTicket] = []
 
@@ -239,11 +241,17 @@ struct TLS13Connection {
             }
             var type = record.contentType
             var content = record.fragment
-            if var protection = readProtection {
+            // A client that fails on the server's flight may still write in the clear: its alerts go out
+            // "as specified by the current connection state" (RFC 8446 §6), and its write keys change
+            // only with its own flight. So, until the first protected record from the client, a server
+            // reads a plaintext alert (OpenSSL's server does the same).
+            let plaintextAlert = role == .server && record.contentType == .alert && !peerProtectedRecordSeen
+            if !plaintextAlert, var protection = readProtection {
                 guard record.contentType == .applicationData else { throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state) }
                 let detail: TLS13RecordDetail
                 do { detail = try protection.open(encryptedRecord: record.fragment, version: record.version) } catch { throw .record(error) }
                 readProtection = protection
+                peerProtectedRecordSeen = true
                 events.append(.recordOpened(detail))
                 type = detail.contentType
                 content = detail.content
