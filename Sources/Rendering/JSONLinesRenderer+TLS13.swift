@@ -18,6 +18,9 @@ extension JSONLinesRenderer {
             case .deriveSecret(let from, let label, let through, let hash):
                 fields += [("derivation", .string("derive_secret")), ("from", .string(from.rawValue)), ("label", .string(label)),
                            ("transcript_through", .string(through.rawValue)), ("transcript_hash", hex(hash))]
+            case .expandLabel(let from, let label, let context):
+                fields += [("derivation", .string("hkdf_expand_label")), ("from", .string(from.rawValue)), ("label", .string(label)),
+                           ("context", hex(context))]
             }
             return fields + [("value", hex(step.value))]
         case .trafficKeysInstalled(let direction, let secret, let generation, let keys):
@@ -45,10 +48,28 @@ extension JSONLinesRenderer {
         case .finishedChecked(let expected, let received):
             return [("event", .string("tls13_finished")), ("expected", hex(expected)), ("received", hex(received)),
                     ("equal", .bool(expected == received))]
+        case .certificateRequested(let context, let schemes):
+            return [("event", .string("tls13_certificate_request")), ("context", hex(context)),
+                    ("signature_algorithms", .array(schemes.map { .string("\($0)") }))]
         case .helloRetryRequested(let group):
             return [("event", .string("tls13_hello_retry_request")), ("group", .string("\(group)"))]
         case .transcriptRestarted(let hash):
             return [("event", .string("tls13_message_hash")), ("hash", hex(hash))]
+        case .newSessionTicketSent(let ticket), .newSessionTicketReceived(let ticket):
+            let sent = if case .newSessionTicketSent = fact { true } else { false }
+            return [("event", .string("tls13_new_session_ticket")), ("action", .string(sent ? "sent" : "received")),
+                    ("ticket_lifetime", .number(String(ticket.message.lifetime))), ("ticket_age_add", .number(String(ticket.message.ageAdd))),
+                    ("ticket_nonce", hex(ticket.message.nonce)), ("ticket", hex(ticket.message.ticket)), ("psk", hex(ticket.psk))]
+        case .pskOffered(let identity, let age, let truncatedHash, let binder):
+            return [("event", .string("tls13_psk_offered")), ("identity", hex(identity.identity)),
+                    ("ticket_age_ms", .number(String(age))), ("obfuscated_ticket_age", .number(String(identity.obfuscatedTicketAge))),
+                    ("truncated_transcript_hash", hex(truncatedHash)), ("binder", hex(binder))]
+        case .pskBinderChecked(let truncatedHash, let expected, let received):
+            return [("event", .string("tls13_psk_binder")), ("truncated_transcript_hash", hex(truncatedHash)), ("expected", hex(expected)),
+                    ("received", hex(received)), ("equal", .bool(expected == received))]
+        case .pskAccepted(let index, let age):
+            return [("event", .string("tls13_psk_accepted")), ("selected_identity", .number(String(index)))]
+                + (age.map { [("ticket_age_ms", JSONValue.number(String($0)))] } ?? [])
         default:
             return nil
         }

@@ -126,7 +126,14 @@ struct StepTeacher {
             case .sharedSecret: return [say("walk.tls13.sharedSecret", who)]
             case .keySchedule(let step):
                 if case .extract = step.derivation { return [say("walk.tls13.extract", who)] }
+                if case .expandLabel = step.derivation { return [say("walk.tls13.resumptionPSK", who)] }
                 return [say("walk.tls13.derive", who)]
+            case .newSessionTicketSent: return [say("walk.tls13.ticketSent", who)]
+            case .newSessionTicketReceived: return [say("walk.tls13.ticketKept", who)]
+            case .pskOffered: return [say("walk.tls13.pskOffered", who)]
+            case .pskBinderChecked(_, let expected, let received): return [say(expected == received ? "walk.tls13.binderEqual" : "walk.tls13.binderDiffers", who)]
+            case .pskAccepted: return [say("walk.tls13.pskAccepted", who)]
+            case .certificateRequested: return [say("walk.tls13.certificateRequested", who)]
             case .trafficKeysInstalled: return [say("walk.tls13.keys", who)]
             case .recordSealed: return [say("walk.tls13.record", who)]
             case .certificateVerifySigned: return [say("walk.tls13.certificateVerifySigned", who)]

@@ -20,6 +20,10 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case chacha20
     case tls13
     case tls13HRR = "tls13-hrr"
+    case tls13Resumption = "tls13-resumption"
+    case tls13ClientAuth = "tls13-client-auth"
+    case tls13MITM = "tls13-mitm"
+    case tls13KeyTheft = "tls13-key-theft"
 
     public enum SetupError: Error, CustomStringConvertible {
         case demoPKI(String)
@@ -96,11 +100,11 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .httpPlain:
             setup.usesTLS = false
             setup.serverPort = 80
-        case .keyTheftRSA, .keyTheftDHE, .keyTheftECDHE:
+        case .keyTheftRSA, .keyTheftDHE, .keyTheftECDHE, .tls13KeyTheft:
             setup.attack = .stealServerKeyAfterwards
         case .weakRandom:
             setup.attack = .weakClientRandom(WeakRandom())
-        case .mitm, .mitmTrusting:
+        case .mitm, .mitmTrusting, .tls13MITM:
             let attackerKey = try Self.key(AttackerPKI.keyPEM, "attacker key")
             let attackerCert = try Self.certificate(AttackerPKI.certificatePEM, "attacker certificate")
             setup.attack = .mitm(identity: TLSIdentity(certificateChain: [attackerCert.der], privateKey: attackerKey))
@@ -136,11 +140,32 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .tls13:
             // One round trip: the client guesses X25519 and sends its key share at once (RFC 8446 §2).
             setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519])
+        default:
+            break
+        }
+        switch self {
+        case .tls13MITM, .tls13KeyTheft:
+            // The 1.2 attacks on the same world: the attacker's certificate (mitm), the server's RSA key stolen later (key-theft).
+            setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519])
         case .tls13HRR:
             // The client supports X25519 but sends a share for P-256 only; this server takes X25519 alone
             // and asks for it (RFC 8446 §4.1.4): the guess cost a round trip.
             setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.secp256r1, .x25519], keyShareGroups: [.secp256r1],
                                        serverGroups: [.x25519])
+        case .tls13Resumption:
+            // Two connections: the first a full handshake after which the server sends a
+            // NewSessionTicket; the second offers it back with pre_shared_key (RFC 8446 §2.2).
+            setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519], resumes: true)
+            setup.connectionMode = .oneRequestPerConnection
+            setup.requests = ["/", "/next"].map { "GET \($0) HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\nConnection: close\r\n\r\n" }
+        case .tls13ClientAuth:
+            // The server asks for a certificate inside its encrypted flight (RFC 8446 §4.3.2); the client
+            // has one from the demo CA, for an ECDSA P-256 key made for this run, with EKU clientAuth.
+            setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519],
+                                       clientAuthentication: .require)
+            let client = try Self.clientIdentity(root: root, now: now, random: random)
+            setup.client.identity = client.identity
+            setup.server.clientCertificateEvaluator = MutualTLSEvaluator(policy: MutualTLSPolicy(mode: .require, clientCAs: [root]), time: now)
         case .resumption:
             setup.connectionMode = .oneRequestPerConnection
             setup.resumesSessions = true
@@ -150,5 +175,21 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
             break
         }
         return (setup, PKIMaterial(serverChain: [leaf], serverKey: .rsa(key), roots: [root]))
+    }
+
+    /// A client certificate signed by the demo root for a fresh ECDSA P-256 key (tls13-client-auth):
+    /// digitalSignature and EKU clientAuth (RFC 5280 §4.2.1.3, §4.2.1.12), valid around `now`.
+    static func clientIdentity(root: X509Certificate, now: Int64, random: any RandomSource) throws(SetupError) -> (identity: TLSIdentity, certificate: X509Certificate) {
+        let rootKey = try Self.key(DemoPKI.rootKeyPEM, "demo root key")
+        do {
+            let key = try ECDSAPrivateKey.generate(curve: .p256, using: random)
+            let template = CertificateTemplate(serialNumber: [0x0c, 0x11], subject: [.commonName("Demo Client")],
+                                               notBefore: now - 86_400, notAfter: now + 365 * 86_400,
+                                               keyUsage: [.digitalSignature], extendedKeyUsage: [CertificateExtensions.clientAuth])
+            let certificate = try CertificateBuilder.build(template, subjectKey: .ecdsa(key.publicKey), issuer: root, issuerKey: .rsa(rootKey))
+            return (TLSIdentity(certificateChain: [certificate.der], key: .ecdsa(key)), certificate)
+        } catch {
+            throw .demoPKI("client certificate: \(error)")
+        }
     }
 }

@@ -25,6 +25,12 @@ extension Run {
             // The stolen key decrypts RSA key transport; an ECDSA server key opens nothing recorded.
             guard let key = setup.server.identity.privateKey else { break }
             add(.keyStolen(modulusBits: key.publicKey.bitLength), connection: 0)
+            if setup.tls13 != nil {
+                // RFC 8446 §1.2: no RSA key transport, no static (EC)DH — the key only signed
+                // CertificateVerify; the keys came from ephemeral shares erased after the handshake (§E.1).
+                for i in trace.recordedFlows.indices { add(.failed(Sentence("failed.tls13ForwardSecrecy")), connection: i) }
+                break
+            }
             var sessions: [[UInt8]: [UInt8]] = [:]
             for (i, flow) in trace.recordedFlows.enumerated() {
                 let tls = RecordedTLS(clientToServer: flow.clientToServer, serverToClient: flow.serverToClient)

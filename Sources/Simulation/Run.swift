@@ -19,6 +19,10 @@ final class Run {
     var clientLegs: [Leg] = []
     var plannedConnections: [[String]] = []
     var session: TLSSession?
+    /// TLS 1.3 resumption: the last ticket the client received (with the virtual time, for its
+    /// age) and every ticket the server issued (the server's ticket store).
+    var tls13Ticket: (ticket: TLS13ResumptionTicket, receivedAt: TCPTime)?
+    var tls13IssuedTickets: [TLS13ResumptionTicket] = []
     let sessionCache: TLSSessionCache?
     /// The server's session-ticket keys when the run resumes by ticket.
     let ticketKeys: SessionTicketKeys?
@@ -157,7 +161,12 @@ final class Run {
         let client = Endpoint(actor: .client, peer: isMITM ? .attacker : .server, connection: index, isInitiator: true,
                               engine: clientEngine(clientConfig))
         let responder: Endpoint
-        if case .mitm(let identity)? = setup.attack {
+        if case .mitm(let identity)? = setup.attack, setup.usesTLS, let options = setup.tls13 {
+            // The TLS 1.3 man in the middle answers with its own certificate, as in TLS 1.2.
+            let config = TLS13ServerConfiguration(identity: identity, suites: options.suites, groups: options.serverGroups)
+            responder = Endpoint(actor: .attacker, peer: .client, connection: index, isInitiator: false,
+                                 engine: .server13(TLS13Server(configuration: config, random: setup.server.random)))
+        } else if case .mitm(let identity)? = setup.attack {
             var config = setup.server
             config.identity = identity
             config.sessionCache = nil
@@ -188,14 +197,25 @@ final class Run {
     func clientEngine(_ config: TLSClientConfiguration) -> Endpoint.Engine {
         guard setup.usesTLS else { return .plain }
         guard let options = setup.tls13 else { return .client(TLSClient(configuration: config)) }
-        let tls13 = TLS13ClientConfiguration(serverName: config.serverName, evaluator: config.certificateEvaluator, suites: options.suites,
+        var tls13 = TLS13ClientConfiguration(serverName: config.serverName, evaluator: config.certificateEvaluator, suites: options.suites,
                                              groups: options.groups, keyShareGroups: options.keyShareGroups)
+        tls13.identity = config.identity
+        if options.resumes, let (ticket, receivedAt) = tls13Ticket {
+            tls13.resumption = ticket
+            tls13.ticketAgeMilliseconds = UInt32(clamping: max(0, net.now - receivedAt) / 1_000)
+        }
         return .client13(TLS13Client(configuration: tls13, random: config.random))
     }
 
     func serverEndpoint(connection: Int, peer: Actor) -> Endpoint {
         if setup.usesTLS, let options = setup.tls13 {
-            let config = TLS13ServerConfiguration(identity: setup.server.identity, suites: options.suites, groups: options.serverGroups)
+            var config = TLS13ServerConfiguration(identity: setup.server.identity, suites: options.suites, groups: options.serverGroups)
+            config.clientAuthentication = options.clientAuthentication
+            config.clientCertificateEvaluator = setup.server.clientCertificateEvaluator
+            if options.resumes {
+                config.ticketLifetime = 7_200
+                config.tickets = tls13IssuedTickets
+            }
             return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,
                             engine: .server13(TLS13Server(configuration: config, random: setup.server.random)))
         }
@@ -216,8 +236,13 @@ final class Run {
         var config = setup.client
         config.certificateEvaluator = TrustEverything()
         config.session = nil
-        let attackerClient = Endpoint(actor: .attacker, peer: .server, connection: downstream.index, isInitiator: true,
-                                      engine: setup.usesTLS ? .client(TLSClient(configuration: config)) : .plain)
+        var engine: Endpoint.Engine = setup.usesTLS ? .client(TLSClient(configuration: config)) : .plain
+        if setup.usesTLS, let options = setup.tls13 {
+            let upstream = TLS13ClientConfiguration(serverName: config.serverName, evaluator: TrustEverything(), suites: options.suites,
+                                                    groups: options.groups, keyShareGroups: options.keyShareGroups)
+            engine = .client13(TLS13Client(configuration: upstream, random: config.random))
+        }
+        let attackerClient = Endpoint(actor: .attacker, peer: .server, connection: downstream.index, isInitiator: true, engine: engine)
         let leg = Leg(index: downstream.index, initiator: attackerClient,
                       responder: serverEndpoint(connection: downstream.index, peer: .attacker),
                       responderAddress: setup.serverAddress)
@@ -332,11 +357,13 @@ final class Run {
             guard !e.failed else { return }
             let step = client.receive(bytes)
             e.engine = .client13(client)
+            keepTickets(step, by: e)
             record(step.tlsStep(role: .client), by: e)
         case .server13(var server):
             guard !e.failed else { return }
             let step = server.receive(bytes)
             e.engine = .server13(server)
+            keepTickets(step, by: e)
             record(step.tlsStep(role: .server), by: e)
         }
     }
@@ -361,6 +388,17 @@ final class Run {
             let step = server.send(data)
             e.engine = .server13(server)
             record(step.tlsStep(role: .server), by: e)
+        }
+    }
+
+    /// The tickets of a TLS 1.3 step: the one the real client received, those the real server issued.
+    func keepTickets(_ step: TLS13Step, by e: Endpoint) {
+        for event in step.events {
+            switch event {
+            case .newSessionTicketReceived(let ticket) where e.actor == .client: tls13Ticket = (ticket, net.now)
+            case .newSessionTicketSent(let ticket) where e.actor == .server: tls13IssuedTickets.append(ticket)
+            default: break
+            }
         }
     }
 }

@@ -89,9 +89,19 @@ public struct TLS13Options: Sendable {
     public var keyShareGroups: [NamedGroup]
     /// The server's groups, in its order of preference.
     public var serverGroups: [NamedGroup]
+    /// The server sends a NewSessionTicket after each handshake and later connections offer the
+    /// last ticket back with pre_shared_key (psk_dhe_ke, RFC 8446 §2.2, §4.2.11).
+    public var resumes: Bool
+    /// The server asks for a client certificate (CertificateRequest, RFC 8446 §4.3.2); the client
+    /// answers with ``SimulationSetup/client``'s identity, the server judges it with
+    /// ``SimulationSetup/server``'s client certificate evaluator.
+    public var clientAuthentication: ClientAuthentication
 
     public init(suites: [TLS13CipherSuite] = [.aes128GCMSHA256], groups: [NamedGroup] = [.x25519, .secp256r1],
-                keyShareGroups: [NamedGroup] = [.x25519], serverGroups: [NamedGroup] = [.x25519, .secp256r1]) {
+                keyShareGroups: [NamedGroup] = [.x25519], serverGroups: [NamedGroup] = [.x25519, .secp256r1], resumes: Bool = false,
+                clientAuthentication: ClientAuthentication = .none) {
+        self.resumes = resumes
+        self.clientAuthentication = clientAuthentication
         self.suites = suites
         self.groups = groups
         self.keyShareGroups = keyShareGroups

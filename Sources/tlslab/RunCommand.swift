@@ -131,6 +131,10 @@ extension BuiltInRun {
         case .chacha20: "run.summary.chacha20"
         case .tls13: "run.summary.tls13"
         case .tls13HRR: "run.summary.tls13-hrr"
+        case .tls13Resumption: "run.summary.tls13-resumption"
+        case .tls13ClientAuth: "run.summary.tls13-client-auth"
+        case .tls13MITM: "run.summary.tls13-mitm"
+        case .tls13KeyTheft: "run.summary.tls13-key-theft"
         }
         // The catalogue is the only place for a run's words (English when a language lacks the key).
         return explanations(key) ?? Explanations.english(key) ?? rawValue

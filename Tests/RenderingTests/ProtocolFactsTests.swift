@@ -37,6 +37,11 @@ struct ProtocolFactsTests {
         "tls13_shared_secret": nil,
         "tls13_key_share": nil,
         "tls13_record": nil,
+        // TLS 1.3 resumption (RFC 8446 §4.2.11, §4.6.1): the ticket, the offered PSK and its binder, the check.
+        "tls13_new_session_ticket": nil,
+        "tls13_psk_offered": nil,
+        "tls13_psk_binder": nil,
+        "tls13_psk_accepted": nil,
     ]
 
     /// The facts of a JSON Lines trace, one canonical (sorted-key) JSON object a line.

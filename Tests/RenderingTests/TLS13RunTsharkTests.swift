@@ -50,4 +50,40 @@ struct TLS13RunTsharkTests {
         #expect(try fields(keyed, "tls.alert_message", "tls.alert_message.desc") == [0, 0])
         #expect(try fields([], "tls.alert_message", "tls.alert_message.desc").isEmpty)
     }
+
+    /// tls13-resumption: two connections in one capture, the second resumed with a PSK; the key log
+    /// has both sessions and tshark decrypts both — the ticket after each handshake, no Certificate
+    /// on the second, both HTTP exchanges.
+    @Test(CrossCheckRequirement.trait(TLS13TsharkTests.tshark != nil, missing: "tshark is not installed"))
+    func tsharkDecryptsTheResumedConnection() throws {
+        let trace = Simulation(try BuiltInRun.tls13Resumption.setup(seed: 1)).run()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-13-resumption-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pcap = dir.appendingPathComponent("run.pcap"), keylog = dir.appendingPathComponent("keys.log")
+        try Data(PcapWriter().file(PcapWriter.packets(from: trace))).write(to: pcap)
+        let log = KeyLogWriter.keyLog(for: trace)
+        #expect(log.sessions == 2)
+        try log.text.write(to: keylog, atomically: true, encoding: .utf8)
+
+        func run(_ args: [String]) throws -> String {
+            try ExternalTool.run(try #require(TLS13TsharkTests.tshark), ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"] + args, timeout: 120).stdoutText
+        }
+        func fields(_ extra: [String], _ filter: String, _ field: String) throws -> [Int] {
+            try run(extra + ["-Y", filter, "-T", "fields", "-e", field])
+                .split(separator: "\n").flatMap { $0.split(separator: ",") }.compactMap { Int($0) }
+        }
+        #expect(try run(["-Y", "_ws.malformed || _ws.expert.severity>=warning"]).isEmpty)
+        #expect(try fields([], "tls.handshake.type", "tls.handshake.type") == [1, 2, 1, 2])
+        let keyed = ["-o", "tls.keylog_file:\(keylog.path)"]
+        let types = try fields(keyed, "tls.handshake.type", "tls.handshake.type")
+        // Certificate and CertificateVerify once (the full handshake), Finished four times, a ticket each.
+        #expect(types.filter { $0 == 11 }.count == 1 && types.filter { $0 == 15 }.count == 1, "\(types)")
+        #expect(types.filter { $0 == 20 }.count == 4 && types.filter { $0 == 4 }.count == 2 && types.filter { $0 == 8 }.count == 2, "\(types)")
+        let uris = try run(keyed + ["-Y", "http.request", "-T", "fields", "-e", "http.request.uri"]).split(separator: "\n")
+        #expect(uris == ["/", "/next"])
+        #expect(try fields(keyed, "http.response", "http.response.code") == [200, 200])
+        // pre_shared_key (41) in the second ClientHello (the offer) and its ServerHello (the selection), readable without keys.
+        #expect(try fields([], "tls.handshake.extension.type == 41", "tls.handshake.type") == [1, 2])
+    }
 }

@@ -117,6 +117,10 @@ struct TLS13HandshakeTests {
         #expect(p.client.state == .closed && p.server.state != .connected)
         #expect(events.client.contains { if case .alertSent(let a) = $0 { a.isFatal } else { false } })
         #expect(!events.client.contains { if case .handshakeCompleted = $0 { true } else { false } })
+        // The client's alert went out in the clear (its write keys change only with its own flight);
+        // the server reads it as an alert rather than answering unexpected_message.
+        #expect(events.server.contains { if case .alertReceived(let a) = $0 { a.isFatal } else { false } })
+        #expect(!events.server.contains { if case .alertSent = $0 { true } else { false } })
     }
 
     @Test("Any changed byte of the server's answer stops the client, except the plaintext records' legacy_record_version, which §5.1 says to ignore")

@@ -72,6 +72,7 @@ extension RunDocumentBuilder {
                 lines.append(say("walk.summary.tlsFailed", ["side": party(failure.sentBy), "alert": "\(failure.alert)"]))
             } else if let suite = s.cipherSuite, s.version == .tls13 {
                 lines.append(say("walk.summary.tls13", ["suite": "\(suite)"]))
+                if s.resumed { lines.append(say("walk.summary.tls13Resumed")) }
             } else if let suite = s.cipherSuite, let version = s.version {
                 lines.append(say(s.extendedMasterSecret ? "walk.summary.tlsEMS" : "walk.summary.tlsNoEMS",
                                  ["version": "\(version)", "suite": "\(suite)"]))

@@ -33,7 +33,7 @@ extension RunDocumentBuilder {
         case .keyStolen(let bits):
             let title = say("attack.line.keyStolen", ["bits": "\(bits)"])
             out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 10))]
-            key = "attack.keyTheft"
+            key = state.tls13 ? "attack.keyTheft.tls13" : "attack.keyTheft"
         case .seedSearch(let candidates, let found):
             let title = say("attack.line.seedSearch")
             out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 6)),

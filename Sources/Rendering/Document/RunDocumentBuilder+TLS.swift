@@ -120,7 +120,12 @@ extension RunDocumentBuilder {
             let key = state.tls13 ? tls13ExplanationKey(message, fromClientRole: to == .server)
                 : explanationKey(message, state: state, fromClientRole: to == .server)
             // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
-            out += explain(Sentence(key, ["sender": from.rawValue, "receiver": to.rawValue]))
+            var values = ["sender": from.rawValue, "receiver": to.rawValue]
+            // A 1.3 CertificateVerify names the context string its signer's role puts in the signed content (RFC 8446 §4.4.3).
+            if state.tls13, message.type == .certificateVerify {
+                values["context"] = to == .server ? TLS13CertificateVerifyContent.clientContext : TLS13CertificateVerifyContent.serverContext
+            }
+            out += explain(Sentence(key, values))
         }
         switch message {
         case .clientHello(let hello):

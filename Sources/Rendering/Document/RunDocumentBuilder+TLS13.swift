@@ -9,13 +9,20 @@ extension RunDocumentBuilder {
     /// The catalogue key of a TLS 1.3 message's sentence.
     func tls13ExplanationKey(_ m: HandshakeMessage, fromClientRole: Bool) -> String {
         if case .serverHello(let hello) = m, hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom { return "tls13.HelloRetryRequest" }
+        switch m {
+        case .clientHello(let hello) where hello.extensions?.contains(type: .preSharedKey) == true: return "tls13.ClientHello.psk"
+        case .serverHello(let hello) where hello.extensions?.contains(type: .preSharedKey) == true: return "tls13.ServerHello.psk"
+        default: break
+        }
         switch m.type {
         case .clientHello: return "tls13.ClientHello"
         case .serverHello: return "tls13.ServerHello"
         case .encryptedExtensions: return "tls13.EncryptedExtensions"
-        case .certificate: return fromClientRole ? "tls.Certificate.client" : "tls13.Certificate"
-        case .certificateVerify: return fromClientRole ? "" : "tls13.CertificateVerify"
+        case .certificateRequest: return "tls13.CertificateRequest"
+        case .certificate: return fromClientRole ? "tls13.Certificate.client" : "tls13.Certificate"
+        case .certificateVerify: return fromClientRole ? "tls13.CertificateVerify.client" : "tls13.CertificateVerify"
         case .finished: return "tls13.Finished"
+        case .newSessionTicket: return "tls13.NewSessionTicket"
         case .keyUpdate: return "tls13.KeyUpdate"
         default: return ""
         }
@@ -75,6 +82,9 @@ extension RunDocumentBuilder {
                 }
                 out = [line("tls13.line.derive", ["secret": step.secret.rawValue, "from": from.rawValue, "label": label,
                                                   "messages": messages, "hash": short(hash), "value": short(step.value)])]
+            case .expandLabel(let from, let label, let context):
+                out = [line("tls13.line.expandLabel", ["secret": step.secret.rawValue, "from": from.rawValue, "label": label,
+                                                       "context": Hex.string(context), "value": short(step.value)])]
             }
             if step.secret == .earlySecret, !state.explained.contains("tls13.keySchedule") {
                 state.explained.insert("tls13.keySchedule")
@@ -93,6 +103,9 @@ extension RunDocumentBuilder {
                                                      "inner": "\(record.contentType) (\(record.contentType.rawValue))",
                                                      "seq": "\(record.sequenceNumber)", "nonce": Hex.string(record.nonce),
                                                      "padding": "\(record.paddingLength)"]))
+        case .certificateRequested(let context, let schemes):
+            return [line("tls13.line.certificateRequested", ["context": context.isEmpty ? "\"\"" : Hex.string(context),
+                                                             "schemes": schemes.map { "\($0)" }.joined(separator: ", ")])]
         case .certificateVerifySigned(let scheme, let content):
             return [line("tls13.line.certificateVerifySigned", ["scheme": "\(scheme)", "bytes": "\(content.count)"])]
         case .certificateVerifyChecked(let scheme, _, let valid):
@@ -100,6 +113,26 @@ extension RunDocumentBuilder {
         case .finishedChecked(let expected, let received):
             return [line(expected == received ? "tls13.line.finishedMatches" : "tls13.line.finishedDiffers",
                          ["expected": short(expected), "received": short(received)])]
+        case .newSessionTicketSent(let ticket), .newSessionTicketReceived(let ticket):
+            let sent = if case .newSessionTicketSent = fact { true } else { false }
+            return [line(sent ? "tls13.line.ticketSent" : "tls13.line.ticketKept",
+                         ["lifetime": "\(ticket.message.lifetime)", "ageAdd": "\(ticket.message.ageAdd)",
+                          "nonce": Hex.string(ticket.message.nonce), "ticket": short(ticket.message.ticket)])]
+        case .pskOffered(let identity, let age, let truncatedHash, let binder):
+            var out = [line("tls13.line.pskOffered", ["ticket": short(identity.identity), "age": "\(age)",
+                                                      "obfuscated": "\(identity.obfuscatedTicketAge)",
+                                                      "hash": short(truncatedHash), "binder": short(binder)])]
+            if !state.explained.contains("tls13.binder") {
+                state.explained.insert("tls13.binder")
+                out += explain(Sentence("tls13.binder"))
+            }
+            return out
+        case .pskBinderChecked(_, let expected, let received):
+            return [line(expected == received ? "tls13.line.binderMatches" : "tls13.line.binderDiffers",
+                         ["expected": short(expected), "received": short(received)])]
+        case .pskAccepted(let index, let age):
+            return [line(age == nil ? "tls13.line.pskAccepted" : "tls13.line.pskAcceptedAge",
+                         ["index": "\(index)", "age": age.map { "\($0)" } ?? ""])]
         default:
             return []
         }

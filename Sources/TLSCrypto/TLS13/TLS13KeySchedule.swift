@@ -135,6 +135,16 @@ public enum TLS13KeySchedule {
             derive(.resumptionMasterSecret, through: .clientFinished, transcriptHash: clientFinishedHash)
         }
 
+        /// The PSK of the ticket sent with `ticketNonce` (RFC 8446 §4.6.1), from resumption_master_secret.
+        public mutating func resumptionPSK(ticketNonce: [UInt8]) -> [UInt8]? {
+            guard let base = steps.last(where: { $0.secret == .resumptionMasterSecret })?.value else { return nil }
+            let value = hash.resumptionPSK(resumptionMasterSecret: base, ticketNonce: ticketNonce)
+            steps.append(TLS13KeyScheduleStep(secret: .resumptionPSK,
+                                              derivation: .expandLabel(from: .resumptionMasterSecret, label: "resumption", context: ticketNonce),
+                                              value: value))
+            return value
+        }
+
         private mutating func derive(_ secret: TLS13Secret, through point: TLS13TranscriptPoint, transcriptHash: [UInt8]) -> [UInt8] {
             TLS13KeySchedule.derive(secret, from: .masterSecret, base: masterSecret, hash: hash, through: point,
                                     transcriptHash: transcriptHash, steps: &steps)

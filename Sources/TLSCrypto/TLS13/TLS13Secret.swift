@@ -30,12 +30,16 @@ public enum TLS13Secret: String, Sendable, Hashable, CaseIterable {
     /// Derive-Secret(master_secret, "res master", ClientHello…client Finished): the root of the
     /// PSKs of later resumptions.
     case resumptionMasterSecret = "resumption_master_secret"
+    /// HKDF-Expand-Label(resumption_master_secret, "resumption", ticket_nonce, Hash.length)
+    /// (RFC 8446 §4.6.1): the PSK one NewSessionTicket stands for, a different one per ticket nonce.
+    case resumptionPSK = "resumption_psk"
 
     /// The label Derive-Secret uses for this secret (RFC 8446 §7.1), or nil for an extracted one.
     /// The binder key's label depends on the PSK's kind, so it is given by ``binderLabel(resumption:)``.
     public var label: String? {
         switch self {
         case .earlySecret, .handshakeSecret, .masterSecret, .binderKey: return nil
+        case .resumptionPSK: return "resumption"
         case .clientEarlyTrafficSecret: return "c e traffic"
         case .earlyExporterMasterSecret: return "e exp master"
         case .derivedFromEarlySecret, .derivedFromHandshakeSecret: return "derived"
@@ -102,6 +106,9 @@ public struct TLS13KeyScheduleStep: Sendable, Hashable {
         case extract(salt: TLS13Secret?, ikm: InputKeyingMaterial)
         /// Derive-Secret(`from`, `label`, Messages) over the transcript up to `through`.
         case deriveSecret(from: TLS13Secret, label: String, through: TLS13TranscriptPoint, transcriptHash: [UInt8])
+        /// HKDF-Expand-Label(`from`, `label`, `context`, Hash.length): a context that is not a
+        /// transcript hash (the ticket nonce of a resumption PSK, RFC 8446 §4.6.1).
+        case expandLabel(from: TLS13Secret, label: String, context: [UInt8])
     }
 
     public var secret: TLS13Secret

@@ -14,6 +14,12 @@ public struct TLS13ClientConfiguration {
     /// ChangeCipherSpec, so the exchange looks like a TLS 1.2 resumption to boxes that only know 1.2.
     public var middleboxCompatibility: Bool
     public var evaluator: any PeerCertificateEvaluator
+    /// A ticket from an earlier connection to offer in pre_shared_key (RFC 8446 §4.2.11), and its
+    /// age in milliseconds when this connection starts (the caller's clock: the engine reads none).
+    public var resumption: TLS13ResumptionTicket?
+    public var ticketAgeMilliseconds: UInt32 = 0
+    /// The certificate chain and key the client answers a CertificateRequest with (nil: an empty Certificate).
+    public var identity: TLSIdentity?
 
     public init(serverName: String?, evaluator: any PeerCertificateEvaluator,
                 suites: [TLS13CipherSuite] = [.aes128GCMSHA256, .aes256GCMSHA384, .chacha20Poly1305SHA256],
@@ -38,6 +44,14 @@ public struct TLS13Client: TLS13Side {
     var sessionID: [UInt8] = []
     var retried = false
     var serverKey: VerificationKey?
+    /// The early stage from the offered PSK (its binder_key step included), while the offer stands.
+    var pskEarly: TLS13KeySchedule.Early?
+    /// The server selected the offered PSK: no Certificate or CertificateVerify follows (RFC 8446 §2.2).
+    public private(set) var resumed = false
+    /// The server's CertificateRequest, if it sent one: the client answers it after the server's Finished.
+    var certificateRequest: TLS13CertificateRequest?
+    /// The tickets the server sent after the handshake, each with its PSK (§4.6.1).
+    public var tickets: [TLS13ResumptionTicket] { connection.tickets }
     public private(set) var clientRandom: [UInt8] = []
 
     public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
@@ -95,11 +109,31 @@ public struct TLS13Client: TLS13Side {
         extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
         extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
         if let cookie { extensions.append(.unknown(.cookie, cookie)) }
-        let hello = ClientHello(clientVersion: .tls12, random: Random(clientRandom), sessionID: sessionID,
-                                cipherSuites: configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }, extensions: extensions)
-        var w = ByteWriter()
-        hello.encode(to: &w)
-        let bytes = TLS13Connection.handshakeBytes(.clientHello, w.bytes)
+        func encoded(_ extensions: [TLSExtension]) -> [UInt8] {
+            let hello = ClientHello(clientVersion: .tls12, random: Random(clientRandom), sessionID: sessionID,
+                                    cipherSuites: configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }, extensions: extensions)
+            var w = ByteWriter()
+            hello.encode(to: &w)
+            return TLS13Connection.handshakeBytes(.clientHello, w.bytes)
+        }
+        var bytes = encoded(extensions)
+        if let ticket = configuration.resumption, configuration.suites.contains(where: { $0.hash == ticket.suite.hash }) {
+            // §4.2.11: pre_shared_key comes last; its binder is computed over the ClientHello up to
+            // the binders (§4.2.11.2), so it is encoded first with a placeholder of the right length.
+            let hash = ticket.suite.hash
+            let identity = PSKIdentity(identity: ticket.message.ticket, obfuscatedTicketAge: ticket.obfuscatedAge(ageMilliseconds: configuration.ticketAgeMilliseconds))
+            let placeholder = [[UInt8](repeating: 0, count: hash.length)]
+            let draft = encoded(extensions + [PreSharedKey.offered(identities: [identity], binders: placeholder).tlsExtension])
+            guard let truncated = TLS13PSKBinder.truncated(clientHello: draft, bindersLength: PreSharedKey.bindersLength(placeholder)) else { throw .internalError }
+            var early = TLS13KeySchedule.Early(hash: hash, preSharedKey: ticket.psk)
+            let truncatedHash = hash.digest(connection.transcript + truncated)
+            let binder = TLS13PSKBinder.binder(hash: hash, binderKey: early.binderKey(resumption: true), truncatedTranscriptHash: truncatedHash)
+            connection.note(early.steps, after: 0)
+            pskEarly = early
+            connection.events.append(.pskOffered(identity, ticketAgeMilliseconds: configuration.ticketAgeMilliseconds,
+                                                 truncatedTranscriptHash: truncatedHash, binder: binder))
+            bytes = encoded(extensions + [PreSharedKey.offered(identities: [identity], binders: [binder]).tlsExtension])
+        }
         connection.transcript += bytes
         connection.events.append(.handshakeSent(.clientHello, bytes: bytes))
         try connection.send(.handshake, bytes, recordVersion: retried ? .tls12 : .tls10)
@@ -113,8 +147,20 @@ public struct TLS13Client: TLS13Side {
             connection.received(message)
             var r = ByteReader(message.body)
             do { _ = try EncryptedExtensions(from: &r); try r.expectEnd(field: "EncryptedExtensions") } catch { throw .decode(error) }
-            connection.enter(.waitCertificateOrCertificateRequest)
-        case (.waitCertificateOrCertificateRequest, .certificate):
+            // §2.2: a PSK handshake goes straight to the server's Finished.
+            connection.enter(resumed ? .waitFinished : .waitCertificateOrCertificateRequest)
+        case (.waitCertificateOrCertificateRequest, .certificateRequest):
+            connection.received(message)
+            var r = ByteReader(message.body)
+            let request: TLS13CertificateRequest
+            do { request = try TLS13CertificateRequest(from: &r); try r.expectEnd(field: "CertificateRequest") } catch { throw .decode(error) }
+            // §4.3.2: in the handshake the context is empty, and signature_algorithms must be there.
+            guard request.context.isEmpty else { throw .illegalParameter("certificate_request_context in the handshake") }
+            guard let schemes = request.signatureSchemes else { throw .missingExtension(.signatureAlgorithms) }
+            certificateRequest = request
+            connection.events.append(.certificateRequested(context: request.context, schemes: schemes))
+            connection.enter(.waitCertificate)
+        case (.waitCertificateOrCertificateRequest, .certificate), (.waitCertificate, .certificate):
             try certificate(message)
         case (.waitCertificateVerify, .certificateVerify):
             let content = TLS13CertificateVerifyContent.signedContent(signer: .server, transcriptHash: connection.transcriptHash)
@@ -188,11 +234,24 @@ public struct TLS13Client: TLS13Side {
         guard case .serverShare(let entry) = share, let pair = keyShares[entry.group] else {
             throw .illegalParameter("key_share for a group the client did not share")
         }
+        var early = TLS13KeySchedule.Early(hash: suite.hash)
+        var alreadyNoted = 0
+        if case .unknown(_, let pskData)? = extensions.first(ofType: .preSharedKey) {
+            // §4.2.11: the server may select only an offered identity, with a suite of the PSK's hash.
+            guard let offered = pskEarly, let ticket = configuration.resumption, ticket.suite.hash == suite.hash,
+                  case .selected(let index) = try TLS13Server.read({ () throws(DecodeError) in try PreSharedKey(extensionData: pskData, inClientHello: false) }),
+                  index == 0 else {
+                throw .illegalParameter("pre_shared_key selects a PSK not offered")
+            }
+            resumed = true
+            early = offered
+            alreadyNoted = offered.steps.count
+            connection.events.append(.pskAccepted(selectedIdentity: index, ticketAgeMilliseconds: nil))
+        }
         connection.received(message)
         connection.events.append(.negotiated(suite: suite, group: entry.group, serverName: configuration.serverName))
         let shared = try connection.sharedSecret(pair, group: entry.group, peer: entry.keyExchange)
-        let early = TLS13KeySchedule.Early(hash: suite.hash)
-        connection.note(early.steps, after: 0)
+        connection.note(early.steps, after: alreadyNoted)
         var handshake = early.handshake(sharedSecret: shared)
         let secrets = handshake.trafficSecrets(helloHash: connection.transcriptHash)
         connection.note(handshake.steps, after: early.steps.count)
@@ -230,12 +289,33 @@ public struct TLS13Client: TLS13Side {
         // The client's own flight: [ChangeCipherSpec], Finished under the client handshake key.
         if configuration.middleboxCompatibility && !retried { connection.sendCompatibilityChangeCipherSpec() }
         try connection.install(.write, secret: .clientHandshakeTrafficSecret, connection.clientHandshakeSecret)
+        if let request = certificateRequest { try answer(request) }
         try connection.sendHandshake(.finished, body: connection.finishedBody(baseKey: connection.clientHandshakeSecret))
         _ = master.resumptionMasterSecret(clientFinishedHash: connection.transcriptHash)
         connection.note(master.steps, after: handshake.steps.count)
         connection.master = master
         try connection.install(.write, secret: .clientApplicationTrafficSecret0, application.client)
         connection.enter(.connected)
-        connection.events.append(.handshakeCompleted)
+        connection.events.append(.handshakeCompleted(resumed: resumed))
+    }
+
+    /// The client's answer to a CertificateRequest (RFC 8446 §4.4.2, §4.4.3): its Certificate with the
+    /// request's context and, when it has a certificate whose scheme the server listed, a
+    /// CertificateVerify with the client context string; else an empty Certificate.
+    mutating func answer(_ request: TLS13CertificateRequest) throws(TLS13Failure) {
+        let schemes = request.signatureSchemes ?? []
+        let usable = configuration.identity.flatMap { identity in
+            schemes.contains(TLS13Connection.scheme(for: identity.key)) ? identity : nil
+        }
+        var w = ByteWriter()
+        TLS13CertificateMessage(requestContext: request.context,
+                                entries: (usable?.certificateChain ?? []).map { .init(certificate: $0) }).encode(to: &w)
+        try connection.sendHandshake(.certificate, body: w.bytes)
+        guard let identity = usable else { return }
+        let scheme = TLS13Connection.scheme(for: identity.key)
+        let content = TLS13CertificateVerifyContent.signedContent(signer: .client, transcriptHash: connection.transcriptHash)
+        let signature = try connection.sign(content, with: identity.key, scheme: scheme)
+        connection.events.append(.certificateVerifySigned(scheme, content: content))
+        try connection.sendHandshake(.certificateVerify, body: TLS13Connection.certificateVerifyBody(scheme: scheme, signature: signature))
     }
 }

@@ -32,6 +32,10 @@ struct TLS13Connection {
     var writeSecret: (name: TLS13Secret, value: [UInt8], generation: Int)?
     /// The peer's first bytes may be a dummy ChangeCipherSpec; once is allowed (RFC 8446 §5).
     var changeCipherSpecSeen = false
+    /// A protected record from the peer was opened: from then on every record must be protected.
+    var peerProtectedRecordSeen = false
+    /// The tickets this side received (a client) after the handshake, with their PSKs (§4.6.1).
+    var tickets: [TLS13ResumptionTicket] = []
 
     init(role: TLSRole, random: RandomSource, state: TLS13State) {
         self.role = role
@@ -159,17 +163,20 @@ struct TLS13Connection {
     mutating func postHandshake(_ message: RawHandshakeMessage) throws(TLS13Failure) {
         events.append(.handshakeReceived(message.type, bytes: message.bytes))
         switch message.type {
-        case .newSessionTicket:
+        case .newSessionTicket where role == .client:
             var r = ByteReader(message.body)
-            do {
-                let lifetime = try r.readUInt32(field: "ticket_lifetime")
-                _ = try r.readUInt32(field: "ticket_age_add")
-                _ = try r.readOpaque(lengthBytes: 1, min: 0, max: 255, field: "ticket_nonce")
-                let ticket = try r.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "ticket")
-                _ = try r.readVector(lengthBytes: 2, min: 0, max: 0xfffe, field: "extensions")
-                try r.expectEnd(field: "NewSessionTicket")
-                events.append(.newSessionTicketReceived(lifetime: lifetime, ticket: ticket))
-            } catch { throw .decode(error) }
+            let message: TLS13NewSessionTicket
+            do { message = try TLS13NewSessionTicket(from: &r); try r.expectEnd(field: "NewSessionTicket") } catch { throw .decode(error) }
+            guard message.lifetime <= TLS13NewSessionTicket.maximumLifetime else { throw .illegalParameter("ticket_lifetime over 604800 seconds") }
+            // §4.6.1: the PSK is derived, never sent: resumption_master_secret and the ticket's nonce.
+            guard var master, let suite else { throw .internalError }
+            let before = master.steps.count
+            guard let psk = master.resumptionPSK(ticketNonce: message.nonce) else { throw .internalError }
+            let ticket = TLS13ResumptionTicket(message: message, psk: psk, suite: suite)
+            events.append(.newSessionTicketReceived(ticket))
+            note(master.steps, after: before)
+            self.master = master
+            tickets.append(ticket)
         case .keyUpdate:
             guard message.body.count == 1, message.body[0] <= 1 else { throw .illegalParameter("KeyUpdate.request_update is not 0 or 1") }
             guard let read = readSecret else { throw .internalError }
@@ -234,11 +241,17 @@ struct TLS13Connection {
             }
             var type = record.contentType
             var content = record.fragment
-            if var protection = readProtection {
+            // A client that fails on the server's flight may still write in the clear: its alerts go out
+            // "as specified by the current connection state" (RFC 8446 §6), and its write keys change
+            // only with its own flight. So, until the first protected record from the client, a server
+            // reads a plaintext alert (OpenSSL's server does the same).
+            let plaintextAlert = role == .server && record.contentType == .alert && !peerProtectedRecordSeen
+            if !plaintextAlert, var protection = readProtection {
                 guard record.contentType == .applicationData else { throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state) }
                 let detail: TLS13RecordDetail
                 do { detail = try protection.open(encryptedRecord: record.fragment, version: record.version) } catch { throw .record(error) }
                 readProtection = protection
+                peerProtectedRecordSeen = true
                 events.append(.recordOpened(detail))
                 type = detail.contentType
                 content = detail.content

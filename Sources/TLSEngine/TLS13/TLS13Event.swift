@@ -63,6 +63,9 @@ public enum TLS13Event: Sendable {
     case negotiated(suite: TLS13CipherSuite, group: NamedGroup, serverName: String?)
     /// The peer's CertificateVerify checked over `content` (64 spaces, context, 0, transcript hash).
     case certificateVerifyChecked(SignatureScheme, content: [UInt8], valid: Bool)
+    /// The server asked for a client certificate (CertificateRequest, RFC 8446 §4.3.2), for
+    /// CertificateVerify signatures with `schemes`; `context` is echoed in the client's Certificate.
+    case certificateRequested(context: [UInt8], schemes: [SignatureScheme])
     /// This side's own CertificateVerify made over `content`.
     case certificateVerifySigned(SignatureScheme, content: [UInt8])
     /// The peer's Finished compared with the value this side computed.
@@ -73,11 +76,24 @@ public enum TLS13Event: Sendable {
     case failed(TLS13Failure)
     case alertSent(Alert)
     case alertReceived(Alert)
-    case handshakeCompleted
+    /// `resumed`: with a PSK from an earlier connection's ticket (§2.2).
+    case handshakeCompleted(resumed: Bool)
     case applicationDataReceived([UInt8])
     case applicationDataSent([UInt8])
-    /// A NewSessionTicket after the handshake (§4.6.1): noted; this engine does not resume yet.
-    case newSessionTicketReceived(lifetime: UInt32, ticket: [UInt8])
+    /// A NewSessionTicket after the handshake (§4.6.1): the server sent one, the client kept it
+    /// (the PSK it stands for follows as a `resumption_psk` key-schedule step on each side).
+    case newSessionTicketSent(TLS13ResumptionTicket)
+    case newSessionTicketReceived(TLS13ResumptionTicket)
+    /// The client offers a ticket in pre_shared_key (§4.2.11): its identity with the obfuscated
+    /// age (`ticketAgeMilliseconds` + ticket_age_add), and the binder computed with binder_key over
+    /// the hash of the transcript up to the ClientHello without its binders (§4.2.11.2).
+    case pskOffered(PSKIdentity, ticketAgeMilliseconds: UInt32, truncatedTranscriptHash: [UInt8], binder: [UInt8])
+    /// The server recomputed the binder of the offered PSK and compared it with the one received.
+    case pskBinderChecked(truncatedTranscriptHash: [UInt8], expected: [UInt8], received: [UInt8])
+    /// The PSK the ServerHello selected (its index among the client's identities): this handshake
+    /// resumes, and the server proves itself with the PSK instead of a certificate (§2.2).
+    /// `ticketAgeMilliseconds`: the age the server reads from obfuscated_ticket_age (server only).
+    case pskAccepted(selectedIdentity: UInt16, ticketAgeMilliseconds: UInt32?)
     /// The peer moved its keys on (KeyUpdate, §4.6.3); `answered`: this side moved its own too.
     case keyUpdateReceived(updateRequested: Bool)
     case keyUpdateSent(updateRequested: Bool)
@@ -96,10 +112,14 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     case illegalParameter(String)
     /// A ClientHello without supported_versions 1.3 or key_share where one is needed (missing_extension).
     case missingExtension(ExtensionType)
+    /// A server that requires a client certificate got an empty Certificate (certificate_required, §4.4.2.4).
+    case certificateRequired
     /// The chain was refused by the trust layer (its alert).
     case certificateRefused(AlertDescription)
     /// A CertificateVerify or Finished did not verify (decrypt_error).
     case verificationFailed
+    /// The PSK binder did not verify (decrypt_error, RFC 8446 §4.2.11).
+    case pskBinderInvalid
     /// The ServerHello's random ends with the downgrade sentinel (illegal_parameter, §4.1.3).
     case downgrade
     /// The peer's key share is not a valid point (illegal_parameter).
@@ -116,7 +136,8 @@ public enum TLS13Failure: Error, Sendable, Hashable {
         case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter
         case .missingExtension: return AlertDescription(rawValue: 109)
         case .certificateRefused(let alert): return alert
-        case .verificationFailed: return .decryptError
+        case .certificateRequired: return AlertDescription(rawValue: 116)
+        case .verificationFailed, .pskBinderInvalid: return .decryptError
         case .internalError: return .internalError
         }
     }

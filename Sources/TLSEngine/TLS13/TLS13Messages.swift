@@ -73,6 +73,39 @@ public struct TLS13CertificateMessage: TLSCodable, Hashable {
     }
 }
 
+/// CertificateRequest in TLS 1.3 (RFC 8446 §4.3.2), sent inside the server's encrypted flight:
+///
+///     struct { opaque certificate_request_context<0..2^8-1>;
+///              Extension extensions<2..2^16-1>; } CertificateRequest;
+///
+/// The context (empty in the handshake) is echoed in the client's Certificate; signature_algorithms
+/// must be among the extensions: the schemes the server accepts in the client's CertificateVerify.
+public struct TLS13CertificateRequest: TLSCodable, Hashable {
+    public var context: [UInt8]
+    public var extensions: [TLSExtension]
+
+    public init(context: [UInt8] = [], extensions: [TLSExtension]) {
+        self.context = context
+        self.extensions = extensions
+    }
+
+    /// The schemes of its signature_algorithms extension (nil: it has none, which §4.3.2 forbids).
+    public var signatureSchemes: [SignatureScheme]? {
+        if case .signatureAlgorithms(let schemes)? = extensions.first(ofType: .signatureAlgorithms) { return schemes }
+        return nil
+    }
+
+    public func encode(to writer: inout ByteWriter) {
+        writer.writeOpaque(context, lengthBytes: 1)
+        writer.writeList(extensions, lengthBytes: 2)
+    }
+
+    public init(from reader: inout ByteReader) throws(DecodeError) {
+        context = try reader.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "certificate_request_context")
+        extensions = try TLSExtension.decodeBlock(from: &reader) ?? []
+    }
+}
+
 /// What a TLS 1.3 CertificateVerify signs (RFC 8446 §4.4.3): 64 bytes of 0x20, a context string
 /// naming the signer's role, one 0 byte, then the transcript hash up to the Certificate.
 ///

@@ -9,6 +9,15 @@ public struct TLS13ServerConfiguration {
     /// Also a TLS 1.2 server: a ClientHello without TLS 1.3 is left to the 1.2 engine, whose
     /// ServerHello.random then ends with the DOWNGRD sentinel (§4.1.3).
     public var middleboxCompatibility: Bool
+    /// Sends one NewSessionTicket after the client's Finished with this lifetime in seconds
+    /// (RFC 8446 §4.6.1); nil: no tickets.
+    public var ticketLifetime: UInt32?
+    /// The tickets this server issued before and still resumes (its ticket store: identity, PSK, suite).
+    public var tickets: [TLS13ResumptionTicket] = []
+    /// Whether the server asks for a client certificate in its flight (RFC 8446 §4.3.2), and who
+    /// judges the client's chain (needed unless `.none`).
+    public var clientAuthentication: ClientAuthentication = .none
+    public var clientCertificateEvaluator: (any PeerCertificateEvaluator)?
 
     public init(identity: TLSIdentity,
                 suites: [TLS13CipherSuite] = [.aes128GCMSHA256, .aes256GCMSHA384, .chacha20Poly1305SHA256],
@@ -30,6 +39,10 @@ public struct TLS13Server: TLS13Side {
     var retried = false
     /// client_application_traffic_secret_0, made with the server's Finished, used once the client's Finished checks.
     var pendingClientApplicationSecret: [UInt8] = []
+    /// This handshake resumes with a PSK: no Certificate, no CertificateVerify (RFC 8446 §2.2).
+    public private(set) var resumed = false
+    /// The key of the client's accepted certificate, until its CertificateVerify is checked.
+    var clientKey: VerificationKey?
     public private(set) var clientRandom: [UInt8] = []
 
     public init(configuration: TLS13ServerConfiguration, random: RandomSource) {
@@ -58,6 +71,8 @@ public struct TLS13Server: TLS13Side {
     mutating func handle(_ message: RawHandshakeMessage) throws(TLS13Failure) {
         switch (connection.state, message.type) {
         case (.start, .clientHello): try clientHello(message)
+        case (.waitClientCertificate, .certificate): try clientCertificate(message)
+        case (.waitClientCertificateVerify, .certificateVerify): try clientCertificateVerify(message)
         case (.waitClientFinished, .finished): try clientFinished(message)
         case (.connected, _): try connection.postHandshake(message)
         default: throw .unexpectedMessage(message.type, in: connection.state)
@@ -100,13 +115,18 @@ public struct TLS13Server: TLS13Side {
 
         let usable = configuration.groups.filter(groups.contains)
         guard let group = usable.first(where: { g in shares.contains { $0.group == g } }) ?? usable.first else { throw .noCommonParameters }
+        let share = shares.first(where: { $0.group == group })
+        // The binder covers the transcript before this ClientHello (after a HelloRetryRequest:
+        // message_hash and the HRR), so it is checked before the ClientHello joins it.
+        var psk: (early: TLS13KeySchedule.Early, index: UInt16)?
+        if share != nil { psk = try acceptablePSK(message, extensions: extensions, suite: suite) }
         connection.received(message)
-        guard let share = shares.first(where: { $0.group == group }) else {
+        guard let share else {
             guard !retried else { throw .illegalParameter("no key share for the group the HelloRetryRequest named") }
             try helloRetryRequest(hello, group: group, suite: suite)
             return
         }
-        try serverHello(hello, share: share, suite: suite, scheme: scheme)
+        try serverHello(hello, share: share, suite: suite, scheme: scheme, psk: psk)
     }
 
     /// Reads with a decoder, turning its error into this engine's.
@@ -130,16 +150,52 @@ public struct TLS13Server: TLS13Side {
         if configuration.middleboxCompatibility && !hello.sessionID.isEmpty { connection.sendCompatibilityChangeCipherSpec() }
     }
 
-    mutating func serverHello(_ hello: ClientHello, share: KeyShareEntry, suite: TLS13CipherSuite, scheme: SignatureScheme) throws(TLS13Failure) {
+    /// The PSK this server resumes with (RFC 8446 §4.2.11): the first offered identity that is a
+    /// ticket it issued for a suite with the same hash, not older than its lifetime, with
+    /// psk_dhe_ke allowed; its binder must verify (else decrypt_error). nil: a full handshake.
+    mutating func acceptablePSK(_ message: RawHandshakeMessage, extensions: [TLSExtension],
+                                suite: TLS13CipherSuite) throws(TLS13Failure) -> (early: TLS13KeySchedule.Early, index: UInt16)? {
+        guard case .unknown(_, let data)? = extensions.first(ofType: .preSharedKey) else { return nil }
+        // §4.2.11: "The "pre_shared_key" extension MUST be the last extension in the ClientHello".
+        guard extensions.last?.type == .preSharedKey else { throw .illegalParameter("pre_shared_key is not the last extension") }
+        guard case .offered(let identities, let binders) = try Self.read({ () throws(DecodeError) in try PreSharedKey(extensionData: data, inClientHello: true) }),
+              identities.count == binders.count else { throw .illegalParameter("pre_shared_key has not one binder per identity") }
+        // §4.2.9: a client offering a PSK must say which modes it allows.
+        guard case .unknown(_, let modesData)? = extensions.first(ofType: .pskKeyExchangeModes) else { throw .missingExtension(.pskKeyExchangeModes) }
+        let modes = try Self.read { () throws(DecodeError) in try PSKKeyExchangeModes(extensionData: modesData) }
+        guard modes.modes.contains(PSKKeyExchangeModes.pskDHEKE) else { return nil }
+        for (index, identity) in identities.enumerated() {
+            guard let ticket = configuration.tickets.first(where: { $0.message.ticket == identity.identity }),
+                  ticket.suite.hash == suite.hash else { continue }
+            let age = identity.obfuscatedTicketAge &- ticket.message.ageAdd
+            guard UInt64(age) <= UInt64(ticket.message.lifetime) * 1000 else { continue }
+            guard let truncated = TLS13PSKBinder.truncated(clientHello: message.bytes, bindersLength: PreSharedKey.bindersLength(binders)) else {
+                throw .illegalParameter("pre_shared_key binders longer than the ClientHello")
+            }
+            let truncatedHash = suite.hash.digest(connection.transcript + truncated)
+            var early = TLS13KeySchedule.Early(hash: suite.hash, preSharedKey: ticket.psk)
+            let expected = TLS13PSKBinder.binder(hash: suite.hash, binderKey: early.binderKey(resumption: true), truncatedTranscriptHash: truncatedHash)
+            connection.events.append(.pskBinderChecked(truncatedTranscriptHash: truncatedHash, expected: expected, received: binders[index]))
+            guard constantTimeEqual(expected, binders[index]) else { throw .pskBinderInvalid }
+            connection.events.append(.pskAccepted(selectedIdentity: UInt16(index), ticketAgeMilliseconds: age))
+            return (early, UInt16(index))
+        }
+        return nil
+    }
+
+    mutating func serverHello(_ hello: ClientHello, share: KeyShareEntry, suite: TLS13CipherSuite, scheme: SignatureScheme,
+                              psk: (early: TLS13KeySchedule.Early, index: UInt16)?) throws(TLS13Failure) {
         guard let curve = TLS13Connection.curve(for: share.group) else { throw .noCommonParameters }
         let pair: ECDHKeyPair
         do { pair = try ECDHKeyPair(curve: curve, using: connection.random) } catch { throw .internalError }
         connection.events.append(.keyShareGenerated(group: share.group, publicKey: pair.publicKeyBytes))
         let shared = try connection.sharedSecret(pair, group: share.group, peer: share.keyExchange)
+        var serverExtensions = [KeyShare.serverShare(KeyShareEntry(group: share.group, keyExchange: pair.publicKeyBytes)).tlsExtension,
+                                SupportedVersions.selected(.tls13).tlsExtension]
+        if let psk { serverExtensions.append(PreSharedKey.selected(psk.index).tlsExtension) }
+        resumed = psk != nil
         let answer = ServerHello(serverVersion: .tls12, random: Random(connection.random.bytes(count: 32)), sessionID: hello.sessionID,
-                                 cipherSuite: CipherSuite(rawValue: suite.rawValue),
-                                 extensions: [KeyShare.serverShare(KeyShareEntry(group: share.group, keyExchange: pair.publicKeyBytes)).tlsExtension,
-                                              SupportedVersions.selected(.tls13).tlsExtension])
+                                 cipherSuite: CipherSuite(rawValue: suite.rawValue), extensions: serverExtensions)
         var w = ByteWriter()
         answer.encode(to: &w)
         try connection.sendHandshake(.serverHello, body: w.bytes)
@@ -147,7 +203,8 @@ public struct TLS13Server: TLS13Side {
         connection.events.append(.negotiated(suite: suite, group: share.group, serverName: serverName))
         if configuration.middleboxCompatibility && !hello.sessionID.isEmpty && !retried { connection.sendCompatibilityChangeCipherSpec() }
 
-        let early = TLS13KeySchedule.Early(hash: suite.hash)
+        // With a PSK the early secret is HKDF-Extract(0, PSK) (its binder_key step included), else zeros.
+        let early = psk?.early ?? TLS13KeySchedule.Early(hash: suite.hash)
         connection.note(early.steps, after: 0)
         var handshake = early.handshake(sharedSecret: shared)
         let secrets = handshake.trafficSecrets(helloHash: connection.transcriptHash)
@@ -162,13 +219,26 @@ public struct TLS13Server: TLS13Side {
         var extensionsWriter = ByteWriter()
         EncryptedExtensions(extensions: []).encode(to: &extensionsWriter)
         try connection.sendHandshake(.encryptedExtensions, body: extensionsWriter.bytes)
-        var certificateWriter = ByteWriter()
-        TLS13CertificateMessage(entries: configuration.identity.certificateChain.map { .init(certificate: $0) }).encode(to: &certificateWriter)
-        try connection.sendHandshake(.certificate, body: certificateWriter.bytes)
-        let content = TLS13CertificateVerifyContent.signedContent(signer: .server, transcriptHash: connection.transcriptHash)
-        let signature = try connection.sign(content, with: configuration.identity.key, scheme: scheme)
-        connection.events.append(.certificateVerifySigned(scheme, content: content))
-        try connection.sendHandshake(.certificateVerify, body: TLS13Connection.certificateVerifyBody(scheme: scheme, signature: signature))
+        // §4.3.2: a CertificateRequest follows EncryptedExtensions; "Servers which are authenticating with a PSK
+        // MUST NOT send the CertificateRequest message in the main handshake".
+        let asksForCertificate = psk == nil && configuration.clientAuthentication != .none
+        if asksForCertificate {
+            let request = TLS13CertificateRequest(extensions: [.signatureAlgorithms(TLS13SignatureSchemes.offered)])
+            var requestWriter = ByteWriter()
+            request.encode(to: &requestWriter)
+            connection.events.append(.certificateRequested(context: request.context, schemes: TLS13SignatureSchemes.offered))
+            try connection.sendHandshake(.certificateRequest, body: requestWriter.bytes)
+        }
+        if psk == nil {
+            // §2.2: a PSK handshake authenticates the server by the PSK alone.
+            var certificateWriter = ByteWriter()
+            TLS13CertificateMessage(entries: configuration.identity.certificateChain.map { .init(certificate: $0) }).encode(to: &certificateWriter)
+            try connection.sendHandshake(.certificate, body: certificateWriter.bytes)
+            let content = TLS13CertificateVerifyContent.signedContent(signer: .server, transcriptHash: connection.transcriptHash)
+            let signature = try connection.sign(content, with: configuration.identity.key, scheme: scheme)
+            connection.events.append(.certificateVerifySigned(scheme, content: content))
+            try connection.sendHandshake(.certificateVerify, body: TLS13Connection.certificateVerifyBody(scheme: scheme, signature: signature))
+        }
         try connection.sendHandshake(.finished, body: connection.finishedBody(baseKey: secrets.server))
 
         var master = handshake.master()
@@ -180,6 +250,43 @@ public struct TLS13Server: TLS13Side {
         try connection.install(.write, secret: .serverApplicationTrafficSecret0, application.server)
         try connection.install(.read, secret: .clientHandshakeTrafficSecret, secrets.client)
         pendingClientApplicationSecret = application.client
+        connection.enter(asksForCertificate ? .waitClientCertificate : .waitClientFinished)
+    }
+
+    /// The client's Certificate (RFC 8446 §4.4.2): the context of the request echoed; an empty list is
+    /// certificate_required when the server requires one (§4.4.2.4); otherwise the client trust decides.
+    mutating func clientCertificate(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        connection.received(message)
+        var r = ByteReader(message.body)
+        let certificate: TLS13CertificateMessage
+        do { certificate = try TLS13CertificateMessage(from: &r); try r.expectEnd(field: "Certificate") } catch { throw .decode(error) }
+        guard certificate.requestContext.isEmpty else { throw .illegalParameter("certificate_request_context differs from the request's") }
+        guard !certificate.entries.isEmpty else {
+            if configuration.clientAuthentication == .require { throw .certificateRequired }
+            connection.enter(.waitClientFinished)
+            return
+        }
+        guard let evaluator = configuration.clientCertificateEvaluator else { throw .internalError }
+        let decision = evaluator.evaluate(chain: certificate.certificateList, role: .client, serverName: nil)
+        connection.events.append(.certificateDecision(decision, chainLength: certificate.certificateList.count))
+        switch decision {
+        case .accept(let key, _, _): clientKey = key
+        case .reject(let refusal, _, _): throw .certificateRefused(TLSAlertTable.alert(for: refusal))
+        }
+        connection.enter(.waitClientCertificateVerify)
+    }
+
+    /// The client's CertificateVerify (RFC 8446 §4.4.3): signed with the client context string over
+    /// the transcript up to its Certificate, with a scheme the CertificateRequest listed.
+    mutating func clientCertificateVerify(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+        let content = TLS13CertificateVerifyContent.signedContent(signer: .client, transcriptHash: connection.transcriptHash)
+        connection.received(message)
+        let (scheme, signature) = try TLS13Connection.certificateVerify(message.body)
+        guard TLS13SignatureSchemes.offered.contains(scheme) else { throw .illegalParameter("CertificateVerify scheme not requested") }
+        guard let clientKey else { throw .internalError }
+        let valid = TLS13Connection.verify(signature, over: content, scheme: scheme, key: clientKey)
+        connection.events.append(.certificateVerifyChecked(scheme, content: content, valid: valid))
+        guard valid else { throw .verificationFailed }
         connection.enter(.waitClientFinished)
     }
 
@@ -193,6 +300,27 @@ public struct TLS13Server: TLS13Side {
         connection.master = master
         try connection.install(.read, secret: .clientApplicationTrafficSecret0, pendingClientApplicationSecret)
         connection.enter(.connected)
-        connection.events.append(.handshakeCompleted)
+        connection.events.append(.handshakeCompleted(resumed: resumed))
+        if let lifetime = configuration.ticketLifetime { try sendNewSessionTicket(lifetime: lifetime) }
+    }
+
+    /// One NewSessionTicket under the server's application traffic key (RFC 8446 §4.6.1): outside
+    /// the transcript; its PSK derived from resumption_master_secret and the nonce, kept, not sent.
+    mutating func sendNewSessionTicket(lifetime: UInt32) throws(TLS13Failure) {
+        guard var master = connection.master, let suite = connection.suite else { throw .internalError }
+        let ageAdd = connection.random.bytes(count: 4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        // One ticket a connection: nonce 00 00, as in RFC 8448 §3; the ticket is a random label.
+        let message = TLS13NewSessionTicket(lifetime: min(lifetime, TLS13NewSessionTicket.maximumLifetime), ageAdd: ageAdd,
+                                            nonce: [0, 0], ticket: connection.random.bytes(count: 32))
+        let before = master.steps.count
+        guard let psk = master.resumptionPSK(ticketNonce: message.nonce) else { throw .internalError }
+        connection.master = master
+        var w = ByteWriter()
+        message.encode(to: &w)
+        let bytes = TLS13Connection.handshakeBytes(.newSessionTicket, w.bytes)
+        connection.events.append(.handshakeSent(.newSessionTicket, bytes: bytes))
+        try connection.send(.handshake, bytes)
+        connection.events.append(.newSessionTicketSent(TLS13ResumptionTicket(message: message, psk: psk, suite: suite)))
+        connection.note(master.steps, after: before)
     }
 }

@@ -30,6 +30,8 @@ extension TLS13Step {
     public func tlsStep(role: TLSRole) -> TLSStep {
         var mapped: [TLSEvent] = []
         var failure: TLS13Failure?
+        // A PSK accepted in the same step as the negotiation (each side says it just before).
+        let resumedInStep = events.contains { if case .pskAccepted = $0 { true } else { false } }
         for event in events {
             switch event {
             case .handshakeSent(_, let bytes): mapped.append(.handshakeSent(.tls13(bytes), bytes: bytes))
@@ -41,7 +43,7 @@ extension TLS13Step {
                 let cause: AlertCause = alert.isFatal ? .tls13(failure ?? .internalError) : .close
                 mapped.append(.alertSent(alert, cause: cause))
             case .alertReceived(let alert): mapped.append(.alertReceived(alert))
-            case .handshakeCompleted: mapped.append(.handshakeCompleted(resumed: false))
+            case .handshakeCompleted(let resumed): mapped.append(.handshakeCompleted(resumed: resumed))
             case .applicationDataSent(let data): mapped.append(.applicationDataSent(data))
             case .applicationDataReceived(let data): mapped.append(.applicationDataReceived(data))
             case .certificateDecision(let decision, let length):
@@ -54,7 +56,7 @@ extension TLS13Step {
                 }
             case .negotiated(let suite, let group, let serverName):
                 mapped.append(.negotiated(NegotiationTrace(version: .tls13, cipherSuite: CipherSuite(rawValue: suite.rawValue),
-                                                           extendedMasterSecret: false, resumed: false, serverName: serverName,
+                                                           extendedMasterSecret: false, resumed: resumedInStep, serverName: serverName,
                                                            group: "\(group)")))
                 mapped.append(.tls13(event))
             default:
