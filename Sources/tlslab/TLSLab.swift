@@ -13,7 +13,7 @@ struct TLSLab: ParsableCommand {
         discussion: CLIWords.text("cli.help.examples"),
         version: "0.1.0",
         subcommands: [RunCommand.self, WalkthroughCommand.self, ExportCommand.self, ListCommand.self, LessonsCommand.self, CheckCommand.self,
-                      ConnectCommand.self, ServeCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
+                      CompareCommand.self, ConnectCommand.self, ServeCommand.self, DissectCommand.self, PinCommand.self, BenchCommand.self, SelfTestCommand.self]
     )
 
     /// Runs the command line with TLSLab's exit codes: 0 success, 1 a failure the user asked to

@@ -1,0 +1,150 @@
+import TLSEngine
+import Trace
+
+/// Two runs as facts to set side by side: what each negotiated, how many round trips its client
+/// waited before the first byte of a response, which handshake messages crossed in the clear,
+/// what an eavesdropper on the path could read, and what the server's key, stolen later, opens.
+/// Every value is read from the run's own trace (its events and the bytes its network carried);
+/// the words are `ComparisonPrinter`'s.
+public struct RunComparison: Sendable {
+    /// How the run's shared secret was agreed, as the negotiated suite or key share says.
+    public enum KeyExchange: Sendable, Hashable {
+        /// RSA key transport: the client encrypts the premaster secret to the server's certificate key.
+        case rsaKeyTransport
+        /// An ephemeral (EC)DHE exchange: a finite-field group (`DHE`) or a named curve.
+        case ephemeral(String)
+        /// No TLS key exchange completed (plain HTTP, a failed handshake before one).
+        case none
+    }
+
+    /// What a key stolen from the server after the run opens of the recorded connection.
+    public enum StolenKeyOpens: Sendable, Hashable {
+        /// The premaster secret, so every key and record: it was encrypted to that key.
+        case everything
+        /// Nothing: the key only signed; the ephemeral private values are gone.
+        case nothing
+        /// No TLS session to open.
+        case notApplicable
+    }
+
+    public struct Side: Sendable {
+        public var name: String
+        public var version: ProtocolVersion?
+        public var suite: CipherSuite?
+        public var keyExchange: KeyExchange
+        public var roundTripsToFirstByte: Int?
+        /// Handshake messages of the first connection whose exact bytes crossed the wire (in the
+        /// clear), and those that did not (sent inside protected records).
+        public var clearMessages: [HandshakeType] = []
+        public var clearBytes = 0
+        public var protectedMessages: [HandshakeType] = []
+        public var protectedBytes = 0
+        /// Whether the eavesdropper read it in the clear (nil: the run never sent it).
+        public var serverNameInClear: Bool?
+        public var certificateInClear: Bool?
+        public var suiteInClear: Bool?
+        public var stolenKeyOpens: StolenKeyOpens
+        /// Who knew which secret at the end of the run.
+        public var knowledge: KnowledgeTable
+    }
+
+    public var first: Side
+    public var second: Side
+
+    public init(_ first: (name: String, trace: Trace), _ second: (name: String, trace: Trace)) {
+        self.first = Self.side(first.name, first.trace)
+        self.second = Self.side(second.name, second.trace)
+    }
+
+    static func side(_ name: String, _ trace: Trace) -> Side {
+        let summary = trace.summary
+        let streams = Self.streams(trace)
+        var keyExchange = KeyExchange.none
+        if let parameters = summary.cipherSuite?.parameters {
+            switch parameters.keyExchange {
+            case .rsa: keyExchange = .rsaKeyTransport
+            case .dheRSA: keyExchange = .ephemeral("DHE")
+            case .ecdheRSA, .ecdheECDSA: keyExchange = .ephemeral(Self.curve(trace) ?? "ECDHE")
+            }
+        } else if let group = Self.tls13Group(trace) {
+            keyExchange = .ephemeral(group)
+        }
+        var side = Side(name: name, version: summary.version, suite: summary.cipherSuite, keyExchange: keyExchange,
+                        roundTripsToFirstByte: trace.statistics.roundTripsToFirstByte,
+                        stolenKeyOpens: keyExchange == .rsaKeyTransport ? .everything : keyExchange == .none ? .notApplicable : .nothing,
+                        knowledge: trace.knowledge)
+        for event in trace.events where event.connection == 0 && (event.actor == .client || event.actor == .server) {
+            guard let (type, bytes) = Self.handshakeSent(event) else { continue }
+            let clear = Self.contains(streams[event.actor] ?? [], bytes)
+            if clear {
+                side.clearMessages.append(type)
+                side.clearBytes += bytes.count
+            } else {
+                side.protectedMessages.append(type)
+                side.protectedBytes += bytes.count
+            }
+            switch type {
+            case .clientHello where side.serverNameInClear == nil && Self.namesAServer(bytes): side.serverNameInClear = clear
+            case .certificate where event.actor == .server && side.certificateInClear == nil: side.certificateInClear = clear
+            case .serverHello where side.suiteInClear == nil: side.suiteInClear = clear
+            default: break
+            }
+        }
+        return side
+    }
+
+    /// A handshake message a party sent, TLS 1.2 or 1.3, with its bytes (header included).
+    static func handshakeSent(_ event: TraceEvent) -> (HandshakeType, [UInt8])? {
+        guard case .tls(let tls) = event.kind else { return nil }
+        switch tls {
+        case .handshakeSent(_, let bytes), .tls13(.handshakeSent(_, let bytes)):
+            guard let first = bytes.first else { return nil }
+            return (HandshakeType(rawValue: first), bytes)
+        default:
+            return nil
+        }
+    }
+
+    /// Every payload byte each party put on the wire, in order (what a recording of the path holds).
+    static func streams(_ trace: Trace) -> [Actor: [UInt8]] {
+        var out: [Actor: [UInt8]] = [:]
+        for e in trace.events where e.connection == 0 {
+            if case .tcp(.sent(let p)) = e.kind, !p.segment.payload.isEmpty { out[e.actor, default: []] += p.segment.payload }
+        }
+        return out
+    }
+
+    /// True when `needle` occurs in `haystack`.
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        let first = needle[0], last = haystack.count - needle.count
+        var i = 0
+        while i <= last {
+            if haystack[i] == first, haystack[i ..< i + needle.count].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// A ClientHello that names a server (server_name, RFC 6066 §3), read by the dissector.
+    static func namesAServer(_ hello: [UInt8]) -> Bool {
+        func has(_ fields: [DissectedField]) -> Bool { fields.contains { $0.name == "host_name" || has($0.children) } }
+        return has(Dissector().dissectHandshakeMessages(hello).fields)
+    }
+
+    /// The curve of a TLS 1.2 ECDHE exchange, as the server's ServerKeyExchange named it.
+    static func curve(_ trace: Trace) -> String? {
+        for e in trace.events where e.connection == 0 && e.actor == .server {
+            if case .tls(.handshakeSent(.serverKeyExchange(let ske), _)) = e.kind, case .ecdhe(let p) = ske.params { return p.namedGroup.description }
+        }
+        return nil
+    }
+
+    /// The group of a TLS 1.3 key share both sides used.
+    static func tls13Group(_ trace: Trace) -> String? {
+        for e in trace.events where e.connection == 0 {
+            if case .tls(.tls13(.sharedSecret(let group, _))) = e.kind { return group.description }
+        }
+        return nil
+    }
+}
