@@ -21,7 +21,7 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
         out += ["", printer.rule(say("compare.why.heading"))]
         for key in ["compare.why.roundTrips", "compare.why.clear", "compare.why.serverName", "compare.why.certificate",
                     "compare.why.suite", "compare.why.stolenKey"] {
-            out += printer.paragraphLines(say(key)) + [""]
+            out += DisplayWidth.wrap(say(key), width: width, indent: 0) + [""]
         }
         for side in [comparison.first, comparison.second] {
             out += ["", say("compare.knowledge.run", ["name": side.name])]
@@ -50,9 +50,9 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
         let questionWidth = 34
         let valueWidth = (width - questionWidth - 2) / 2
         func line(_ question: String, _ a: String, _ b: String) -> [String] {
-            let q = HexdumpRenderer(width: questionWidth).wrap(question, continuationIndent: 2)
-            let left = HexdumpRenderer(width: valueWidth - 2).wrap(a, continuationIndent: 0)
-            let right = HexdumpRenderer(width: valueWidth - 2).wrap(b, continuationIndent: 0)
+            let q = DisplayWidth.wrap(question, width: questionWidth, indent: 0)
+            let left = DisplayWidth.wrap(a, width: valueWidth - 2, indent: 0)
+            let right = DisplayWidth.wrap(b, width: valueWidth - 2, indent: 0)
             return (0 ..< max(q.count, left.count, right.count)).map { i in
                 let cells = [i < q.count ? q[i] : "", i < left.count ? left[i] : "", i < right.count ? right[i] : ""]
                 return (DisplayWidth.padded(cells[0], to: questionWidth + 2) + DisplayWidth.padded(cells[1], to: valueWidth) + cells[2])

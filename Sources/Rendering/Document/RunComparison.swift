@@ -128,7 +128,7 @@ public struct RunComparison: Sendable {
 
     /// A ClientHello that names a server (server_name, RFC 6066 §3), read by the dissector.
     static func namesAServer(_ hello: [UInt8]) -> Bool {
-        func has(_ fields: [DissectedField]) -> Bool { fields.contains { $0.name == "host_name" || has($0.children) } }
+        func has(_ fields: [DissectedField]) -> Bool { fields.contains { $0.name.hasSuffix("host_name") || has($0.children) } }
         return has(Dissector().dissectHandshakeMessages(hello).fields)
     }
 
