@@ -91,8 +91,9 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
     struct Block { var key: String; var lines: [String] }
 
     func blocks(_ trace: Trace, name: String, width: Int) -> [Block] {
-        let renderer = TextRenderer(verbosity: .normal, width: width, explanations: explanations).prepared(for: trace)
-        let words = renderer.words, printer = renderer.printer
+        let layout = LadderLayout(trace: trace, width: width, walkthrough: false)
+        let words = RunDocumentBuilder(verbosity: .normal, width: width, explanations: explanations, layout: layout)
+        let printer = LadderPrinter(width: width, color: false, explanations: explanations, layout: layout, ladderStyle: .printed)
         var blocks = [Block(key: "start", lines: [name] + printer.columnHeader())]
         for step in words.document(for: trace).steps {
             switch step.kind {

@@ -15,15 +15,9 @@ import Trace
 struct TLS13RunTsharkTests {
     @Test(CrossCheckRequirement.trait(TLS13TsharkTests.tshark != nil, missing: "tshark is not installed"))
     func tsharkDecryptsTheWholeRun() throws {
-        let trace = Simulation(try BuiltInRun.tls13.setup(seed: 1)).run()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-13-run-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pcap = dir.appendingPathComponent("run.pcap"), keylog = dir.appendingPathComponent("keys.log")
-        try Data(PcapWriter().file(PcapWriter.packets(from: trace))).write(to: pcap)
-        let log = KeyLogWriter.keyLog(for: trace)
+        let capture = try Capture(.tls13)
+        let trace = capture.trace, log = capture.log
         #expect(log.sessions == 1)
-        try log.text.write(to: keylog, atomically: true, encoding: .utf8)
         // The key log's secrets are the client's own, by their NSS labels.
         let client = trace.tls13Steps(of: .client)
         for (label, secret) in [("CLIENT_HANDSHAKE_TRAFFIC_SECRET", TLS13Secret.clientHandshakeTrafficSecret),
@@ -32,17 +26,11 @@ struct TLS13RunTsharkTests {
             #expect(log.text.contains("\(label) \(Hex.string(trace.summary.clientRandom ?? [])) \(Hex.string(value))"))
         }
 
-        func run(_ args: [String]) throws -> String {
-            try ExternalTool.run(try #require(TLS13TsharkTests.tshark), ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"] + args, timeout: 120).stdoutText
-        }
-        func fields(_ extra: [String], _ filter: String, _ field: String) throws -> [Int] {
-            try run(extra + ["-Y", filter, "-T", "fields", "-e", field])
-                .split(separator: "\n").flatMap { $0.split(separator: ",") }.compactMap { Int($0) }
-        }
+        let run = capture.tshark, fields = capture.fields
         #expect(try run(["-Y", "_ws.malformed || _ws.expert.severity>=warning"]).isEmpty)
         // Without keys: the hellos only; the certificate and everything after ServerHello are encrypted.
         #expect(try fields([], "tls.handshake.type", "tls.handshake.type") == [1, 2])
-        let keyed = ["-o", "tls.keylog_file:\(keylog.path)"]
+        let keyed = capture.keyed
         #expect(try fields(keyed, "tls.handshake.type", "tls.handshake.type") == [1, 2, 8, 11, 15, 20, 20])
         let http = try run(keyed + ["-Y", "http", "-T", "fields", "-e", "http.request.uri", "-e", "http.response.code"])
         #expect(http.contains("/profile") && http.contains("200"), "\(http)")
@@ -56,26 +44,13 @@ struct TLS13RunTsharkTests {
     /// on the second, both HTTP exchanges.
     @Test(CrossCheckRequirement.trait(TLS13TsharkTests.tshark != nil, missing: "tshark is not installed"))
     func tsharkDecryptsTheResumedConnection() throws {
-        let trace = Simulation(try BuiltInRun.tls13Resumption.setup(seed: 1)).run()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-13-resumption-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pcap = dir.appendingPathComponent("run.pcap"), keylog = dir.appendingPathComponent("keys.log")
-        try Data(PcapWriter().file(PcapWriter.packets(from: trace))).write(to: pcap)
-        let log = KeyLogWriter.keyLog(for: trace)
-        #expect(log.sessions == 2)
-        try log.text.write(to: keylog, atomically: true, encoding: .utf8)
+        let capture = try Capture(.tls13Resumption)
+        #expect(capture.log.sessions == 2)
 
-        func run(_ args: [String]) throws -> String {
-            try ExternalTool.run(try #require(TLS13TsharkTests.tshark), ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"] + args, timeout: 120).stdoutText
-        }
-        func fields(_ extra: [String], _ filter: String, _ field: String) throws -> [Int] {
-            try run(extra + ["-Y", filter, "-T", "fields", "-e", field])
-                .split(separator: "\n").flatMap { $0.split(separator: ",") }.compactMap { Int($0) }
-        }
+        let run = capture.tshark, fields = capture.fields
         #expect(try run(["-Y", "_ws.malformed || _ws.expert.severity>=warning"]).isEmpty)
         #expect(try fields([], "tls.handshake.type", "tls.handshake.type") == [1, 2, 1, 2])
-        let keyed = ["-o", "tls.keylog_file:\(keylog.path)"]
+        let keyed = capture.keyed
         let types = try fields(keyed, "tls.handshake.type", "tls.handshake.type")
         // Certificate and CertificateVerify once (the full handshake), Finished four times, a ticket each.
         #expect(types.filter { $0 == 11 }.count == 1 && types.filter { $0 == 15 }.count == 1, "\(types)")
@@ -85,5 +60,38 @@ struct TLS13RunTsharkTests {
         #expect(try fields(keyed, "http.response", "http.response.code") == [200, 200])
         // pre_shared_key (41) in the second ClientHello (the offer) and its ServerHello (the selection), readable without keys.
         #expect(try fields([], "tls.handshake.extension.type == 41", "tls.handshake.type") == [1, 2])
+    }
+
+    /// A run exported as `export --pcap --keylog` writes it, in a folder removed with the capture.
+    final class Capture {
+        let trace: Trace
+        let log: (text: String, sessions: Int)
+        let dir: URL, pcap: URL, keylog: URL
+
+        init(_ run: BuiltInRun) throws {
+            trace = Simulation(try run.setup(seed: 1)).run()
+            dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-13-\(run.rawValue)-\(UUID())")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            pcap = dir.appendingPathComponent("run.pcap")
+            keylog = dir.appendingPathComponent("keys.log")
+            try Data(PcapWriter().file(PcapWriter.packets(from: trace))).write(to: pcap)
+            log = KeyLogWriter.keyLog(for: trace)
+            try log.text.write(to: keylog, atomically: true, encoding: .utf8)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: dir) }
+
+        /// tshark's options that hand it the key log.
+        var keyed: [String] { ["-o", "tls.keylog_file:\(keylog.path)"] }
+
+        func tshark(_ args: [String]) throws -> String {
+            try ExternalTool.run(try #require(TLS13TsharkTests.tshark), ["-r", pcap.path, "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"] + args, timeout: 120).stdoutText
+        }
+
+        /// The integer values of `field` in the packets `filter` selects.
+        func fields(_ extra: [String], _ filter: String, _ field: String) throws -> [Int] {
+            try tshark(extra + ["-Y", filter, "-T", "fields", "-e", field])
+                .split(separator: "\n").flatMap { $0.split(separator: ",") }.compactMap { Int($0) }
+        }
     }
 }
