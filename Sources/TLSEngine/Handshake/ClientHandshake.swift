@@ -109,6 +109,17 @@ struct ClientHandshake: HandshakeMachine {
         return context.takeStep()
     }
 
+    /// A ``DualVersionClient`` sent `hello` (`bytes`: header included) in place of the ClientHello
+    /// this handshake built: the transcript, client_random and the extensions a ServerHello may
+    /// answer are those of the ClientHello actually sent (RFC 5246 §7.4.1.4, §7.4.9).
+    mutating func adoptSentClientHello(_ hello: ClientHello, bytes: [UInt8]) {
+        sentClientHello = hello
+        context.clientRandom = hello.random.bytes
+        context.clientHelloVersion = hello.clientVersion
+        context.transcript = TranscriptHash()
+        context.transcript.append(bytes)
+    }
+
     // MARK: - Dispatch (RFC 5246 §7.3)
 
     mutating func handle(_ incoming: IncomingContent) throws(TLSError) {

@@ -110,6 +110,23 @@ struct ServerHandshake: HandshakeMachine {
         }
     }
 
+    /// The ClientHello a ``DualVersionServer`` already read and decoded, in the records it came
+    /// in: traced and hashed as if this handshake had read it, then answered; `rest` is what
+    /// followed it (handshake bytes of the same record, then unread bytes).
+    mutating func adopt(_ handoff: ClientHelloHandoff) {
+        for record in handoff.records {
+            context.events.append(.recordReceived(RecordTrace(contentType: record.contentType, version: record.version,
+                                                              plaintext: record.fragment, wire: record.encoded, crypto: nil)))
+        }
+        context.events.append(.handshakeReceived(.clientHello(handoff.hello), bytes: handoff.message.bytes))
+        context.transcript.append(handoff.message.bytes)
+        context.acceptsSSLv2ClientHello = false
+        run { (machine: inout Self) throws(TLSError) in
+            try machine.processClientHello(handoff.hello)
+            try machine.context.adoptHandshakeFragment(handoff.handshakeRest)
+        }
+    }
+
     // MARK: - The handshake, top to bottom
 
     private mutating func processClientHello(_ hello: ClientHello) throws(TLSError) {
@@ -175,6 +192,13 @@ struct ServerHandshake: HandshakeMachine {
         context.clientHelloVersion = hello.clientVersion
         context.clientRandom = hello.random.bytes
         context.serverRandom = context.random.bytes(count: 32)
+        if config.writesDowngradeSentinel {
+            // RFC 8446 §4.1.3: a TLS 1.3 server negotiating 1.2 or below marks its random; with
+            // (EC)DHE the ServerKeyExchange signature covers it, so an attacker cannot remove it.
+            let sentinel = DowngradeSentinel.apply(to: context.serverRandom, version: version)
+            context.serverRandom = sentinel.serverRandom
+            context.events.append(.downgradeSentinelWritten(sentinel))
+        }
 
         // RFC 5077 §3.2: a client that sends SessionTicket (empty or not) takes tickets.
         let offeredTicket: [UInt8]? = extensions.lazy.compactMap { ext -> [UInt8]? in

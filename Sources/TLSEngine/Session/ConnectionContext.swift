@@ -189,6 +189,14 @@ struct ConnectionContext {
 
     mutating func append(_ bytes: [UInt8]) { reader.append(bytes) }
 
+    /// Handshake bytes that followed an adopted ClientHello in its record (``ServerHandshake/adopt(_:)``):
+    /// read as the rest of that record would have been.
+    mutating func adoptHandshakeFragment(_ fragment: [UInt8]) throws(TLSError) {
+        guard !fragment.isEmpty else { return }
+        reassembler.append(fragment)
+        do { queued += try reassembler.drain() } catch { throw .invalidMessage(error) }
+    }
+
     /// The next whole message, ChangeCipherSpec, alert or application data, or nil when more
     /// bytes are needed. Opens protected records; refuses anything between the fragments of one
     /// handshake message (RFC 5246 §7.4).

@@ -61,6 +61,11 @@ public enum TLSEvent: Sendable {
     /// Appendix A, the (EC)DHE shared secret, CertificateVerify and Finished checks. The 1.3
     /// messages, alerts, application data and the certificate decision come as the cases above.
     case tls13(TLS13Event)
+    /// A side that speaks TLS 1.2 and 1.3 settled on one, and why (RFC 8446 §4.2.1).
+    case versionChosen(VersionChoice)
+    /// A server that also speaks TLS 1.3 negotiated an older version and wrote the downgrade
+    /// sentinel in the last 8 bytes of ServerHello.random (RFC 8446 §4.1.3).
+    case downgradeSentinelWritten(DowngradeSentinel)
 
     /// Which way records flow, seen from the side that records the event.
     public enum Direction: String, Sendable { case read, write }

@@ -52,6 +52,9 @@ public struct TLSServerConfiguration {
     public var applicationProtocolSelection: ApplicationProtocolSelection = .serverPreference
     /// The final say once the suite is known (default: RFC 7301's choice by `applicationProtocolSelection`).
     public var applicationProtocolStrategy: ApplicationProtocolStrategy = { $0.choice }
+    /// This server also speaks TLS 1.3 (``DualVersionServer``): when it negotiates TLS 1.2 or
+    /// older, the last 8 bytes of ServerHello.random are the downgrade sentinel (RFC 8446 §4.1.3).
+    public var writesDowngradeSentinel = false
     public var random: RandomSource
 
     public init(identity: TLSIdentity, random: RandomSource,

@@ -79,10 +79,13 @@ public struct TLS13Server: TLS13Side {
         }
     }
 
-    mutating func clientHello(_ message: RawHandshakeMessage) throws(TLS13Failure) {
+    /// `decoded`: the ClientHello a ``DualVersionServer`` already decoded from `message` (read once).
+    mutating func clientHello(_ message: RawHandshakeMessage, decoded: ClientHello? = nil) throws(TLS13Failure) {
         let hello: ClientHello
         var r = ByteReader(message.body)
-        do { hello = try ClientHello(from: &r); try r.expectEnd(field: "ClientHello") } catch { throw .decode(error) }
+        if let decoded { hello = decoded } else {
+            do { hello = try ClientHello(from: &r); try r.expectEnd(field: "ClientHello") } catch { throw .decode(error) }
+        }
         let extensions = hello.extensions ?? []
         guard case .unknown(_, let versionData)? = extensions.first(ofType: .supportedVersions),
               case .offered(let versions) = try Self.read { () throws(DecodeError) in try SupportedVersions(extensionData: versionData, inClientHello: true) },
