@@ -14,6 +14,7 @@ extension Explanations {
         case .renegotiationRefused: return say("cause.renegotiationRefused")
         case .handshakeCanceled: return say("cause.handshakeCanceled")
         case .failure(let error): return failure(error)
+        case .tls13(.downgrade): return say("cause.tls13.downgrade")
         case .tls13(let failure): return say("cause.tls13", ["failure": "\(failure)", "alert": "\(failure.alert)"])
         }
     }

@@ -255,6 +255,12 @@ public struct JSONLinesRenderer: Sendable {
             return [("event", .string("tls_application_data")), ("action", .string("received")), ("len", .number(String(d.count)))]
         case .tls13(let fact):
             return tls13Fields(fact)
+        case .versionChosen(let choice):
+            return [("event", .string("tls_version_chosen")), ("version", .string("\(choice.version)")),
+                    ("reason", .string(choice.reason.identifier))]
+        case .downgradeSentinelWritten(let sentinel):
+            return [("event", .string("tls_downgrade_sentinel")), ("version", .string("\(sentinel.version)")),
+                    ("sentinel", .string(Hex.string(sentinel.bytes))), ("server_random", .string(Hex.string(sentinel.serverRandom)))]
         default:
             return nil
         }
@@ -396,6 +402,9 @@ public struct JSONLinesRenderer: Sendable {
             f += [("kind", .string("strip_suites")), ("removed", .array(removed.map { .string($0.name ?? $0.hex) })),
                   ("kept", .array(kept.map { .string($0.name ?? $0.hex) })), ("detail", .string(Explanations.english.stripping(how))),
                   ("how", .string(how.identifier))]
+        case .strippedTLS13(let removed, let bytes):
+            f += [("kind", .string("strip_tls13")), ("removed", .array(removed.map { .string("\($0)") })),
+                  ("padding_bytes", .number(String(bytes)))]
         case .replayed(let bytes, let seq):
             f += [("kind", .string("replay")), ("record_bytes", .number(String(bytes))), ("seq", .number(String(seq)))]
         case .injectedChangeCipherSpec(let seq):

@@ -20,6 +20,11 @@ public enum Attack: Sendable {
     /// On the path: removes these suites from the ClientHello (a downgrade). The message keeps its
     /// length (a padding extension, RFC 7685, takes the freed bytes) so TCP sequence numbers still fit.
     case stripSuites([CipherSuite])
+    /// On the path: removes TLS 1.3 from the ClientHello — its supported_versions, key_share and
+    /// psk_key_exchange_modes extensions — so a server that speaks 1.2 and 1.3 sees a TLS 1.2 client
+    /// (RFC 8446 §4.2.1). The message keeps its length (a padding extension, RFC 7685, takes the
+    /// freed bytes) so TCP sequence numbers still fit.
+    case stripTLS13
     /// On the path: sends the client's `index`-th application-data record (0 = the first) to the
     /// server a second time, as new TCP bytes right after the original.
     case replayApplicationData(index: Int)
@@ -35,7 +40,7 @@ extension Attack {
     /// True for the attacks that sit on the client–server path and act on segments.
     public var actsOnPath: Bool {
         switch self {
-        case .tamper, .stripSuites, .replayApplicationData, .injectEarlyChangeCipherSpec: return true
+        case .tamper, .stripSuites, .stripTLS13, .replayApplicationData, .injectEarlyChangeCipherSpec: return true
         case .stealServerKeyAfterwards, .mitm, .weakClientRandom: return false
         }
     }

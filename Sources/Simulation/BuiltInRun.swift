@@ -24,6 +24,7 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case tls13ClientAuth = "tls13-client-auth"
     case tls13MITM = "tls13-mitm"
     case tls13KeyTheft = "tls13-key-theft"
+    case tls13Downgrade = "tls13-downgrade"
 
     public enum SetupError: Error, CustomStringConvertible {
         case demoPKI(String)
@@ -75,7 +76,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         switch self {
         case .dhe, .keyTheftDHE: suites = [.TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]
         // HTTP/2 over TLS 1.2 needs an ephemeral key exchange and an AEAD cipher (RFC 9113 §9.2.2).
-        case .ecdhe, .keyTheftECDHE, .h2: suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
+        // tls13-downgrade: the 1.2 half of the offer is ECDHE, whose signature covers server_random (RFC 8446 §4.1.3).
+        case .ecdhe, .keyTheftECDHE, .h2, .tls13Downgrade: suites = [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
         // The second AEAD (RFC 7905), fast without AES instructions.
         case .chacha20: suites = [.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256]
         case .strip:
@@ -147,6 +149,15 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .tls13MITM, .tls13KeyTheft:
             // The 1.2 attacks on the same world: the attacker's certificate (mitm), the server's RSA key stolen later (key-theft).
             setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519])
+        case .tls13Downgrade:
+            // The client offers TLS 1.3 and 1.2 in one ClientHello; the server speaks both; an on-path
+            // attacker takes 1.3 out of the ClientHello; the server answers 1.2 with the DOWNGRD
+            // sentinel in its random, and the client refuses (RFC 8446 §4.1.3).
+            var options = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519])
+            options.clientOffersTLS12 = true
+            options.serverVersions = .tls13AndTLS12
+            setup.tls13 = options
+            setup.attack = .stripTLS13
         case .tls13HRR:
             // The client supports X25519 but sends a share for P-256 only; this server takes X25519 alone
             // and asks for it (RFC 8446 §4.1.4): the guess cost a round trip.

@@ -45,6 +45,8 @@ final class OnPathAttacker {
                 planTamper(target, stream: buffer.bytes, key: key)
             case .stripSuites(let suites) where sender == .client:
                 planStrip(suites, stream: buffer.bytes, key: key)
+            case .stripTLS13 where sender == .client:
+                planStripTLS13(stream: buffer.bytes, key: key)
             default:
                 break
             }
@@ -140,6 +142,45 @@ final class OnPathAttacker {
         for (i, p) in positions.enumerated() where result.bytes[i] != original[i] { rewrites[p] = result.bytes[i] }
         rewriteDirection = key
         events.append(.strippedSuites(removed: result.removed, kept: result.kept, how: result.how))
+    }
+
+    /// Waits for the whole ClientHello, then rewrites it without its TLS 1.3 extensions.
+    private func planStripTLS13(stream: [UInt8], key: DirectionKey) {
+        let layout = TLSStreamLayout(stream)
+        guard let hello = layout.messages.first(where: { $0.type == .clientHello }),
+              hello.start + 4 + hello.length <= layout.handshakePositions.count else { return }
+        let positions = Array(layout.handshakePositions[hello.start..<(hello.start + 4 + hello.length)])
+        let original = positions.map { stream[$0] }
+        rewriteDirection = key
+        guard let result = Self.strippedTLS13(original) else { return }
+        for (i, p) in positions.enumerated() where result.bytes[i] != original[i] { rewrites[p] = result.bytes[i] }
+        events.append(.strippedTLS13(removed: result.removed, paddingBytes: result.paddingBytes))
+    }
+
+    /// The extensions that make a ClientHello a TLS 1.3 offer (RFC 8446 §4.2).
+    static let tls13Extensions: [ExtensionType] = [.supportedVersions, .keyShare, .pskKeyExchangeModes]
+
+    /// The ClientHello without its TLS 1.3 extensions, the same length: a padding extension
+    /// (RFC 7685) takes their bytes. nil when it has none (or does not parse).
+    static func strippedTLS13(_ message: [UInt8]) -> (bytes: [UInt8], removed: [ExtensionType], paddingBytes: Int)? {
+        var r = ByteReader(Array(message.dropFirst(4)))
+        guard message.first == HandshakeType.clientHello.rawValue, var hello = try? ClientHello(from: &r), r.isAtEnd,
+              let extensions = hello.extensions else { return nil }
+        let removed = extensions.filter { tls13Extensions.contains($0.type) }
+        guard !removed.isEmpty else { return nil }
+        var kept = extensions.filter { !tls13Extensions.contains($0.type) && $0.type != .padding }
+        func size(_ list: [TLSExtension]) -> Int {
+            var w = ByteWriter()
+            for e in list { e.encode(to: &w) }
+            return w.bytes.count
+        }
+        let freed = size(extensions) - size(kept)
+        guard freed >= 4 else { return nil }
+        kept.append(.unknown(.padding, [UInt8](repeating: 0, count: freed - 4)))
+        hello.extensions = kept
+        let bytes = HandshakeMessage.clientHello(hello).encoded
+        guard bytes.count == message.count else { return nil }
+        return (bytes, removed.map(\.type), freed - 4)
     }
 
     private func planReplay(index: Int, buffer: StreamBuffer, packet: TCPPacket) {

@@ -36,6 +36,11 @@ extension Run {
                 let step = engine.close()
                 client.engine = .client13(engine)
                 record(step.tlsStep(role: .client), by: client)
+            } else if client.done, !client.failed, case .dualClient(var engine) = client.engine {
+                if client.actor == .client { note(.closing(.closeNotifyAndTCPClose), connection: leg.index) }
+                let step = engine.close()
+                client.engine = .dualClient(engine)
+                record(step, by: client)
             } else if client.done, case .plain = client.engine, client.actor == .client {
                 note(.closing(.tcpClose), connection: leg.index)
             }
@@ -58,6 +63,11 @@ extension Run {
                 let step = engine.close()
                 server.engine = .server13(engine)
                 record(step.tlsStep(role: .server), by: server)
+            } else if !server.closedTLS, !server.failed, case .dualServer(var engine) = server.engine {
+                server.closedTLS = true
+                let step = engine.close()
+                server.engine = .dualServer(engine)
+                record(step, by: server)
             }
             if server.pendingWrites.isEmpty {
                 server.closedTCP = true

@@ -204,10 +204,21 @@ final class Run {
             tls13.resumption = ticket
             tls13.ticketAgeMilliseconds = UInt32(clamping: max(0, net.now - receivedAt) / 1_000)
         }
+        if options.clientOffersTLS12 { return .dualClient(DualVersionClient(tls12: config, tls13: tls13)) }
         return .client13(TLS13Client(configuration: tls13, random: config.random))
     }
 
     func serverEndpoint(connection: Int, peer: Actor) -> Endpoint {
+        if setup.usesTLS, let options = setup.tls13, options.serverVersions != .tls13Only {
+            var tls12 = setup.server
+            tls12.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
+            var tls13: TLS13ServerConfiguration?
+            if options.serverVersions == .tls13AndTLS12 {
+                tls13 = TLS13ServerConfiguration(identity: setup.server.identity, suites: options.suites, groups: options.serverGroups)
+            }
+            return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,
+                            engine: .dualServer(DualVersionServer(configuration: DualVersionServerConfiguration(tls12: tls12, tls13: tls13))))
+        }
         if setup.usesTLS, let options = setup.tls13 {
             var config = TLS13ServerConfiguration(identity: setup.server.identity, suites: options.suites, groups: options.serverGroups)
             config.clientAuthentication = options.clientAuthentication
@@ -325,6 +336,11 @@ final class Run {
                 let step = client.start()
                 e.engine = .client13(client)
                 record(step.tlsStep(role: .client), by: e)
+            case .dualClient(var client):
+                if e.actor == .client { note(.tlsHandshake, connection: leg.index) }
+                let step = client.start()
+                e.engine = .dualClient(client)
+                record(step, by: e)
             default:
                 e.done = true
             }
@@ -365,6 +381,16 @@ final class Run {
             e.engine = .server13(server)
             keepTickets(step, by: e)
             record(step.tlsStep(role: .server), by: e)
+        case .dualClient(var client):
+            guard !e.failed else { return }
+            let step = client.receive(bytes)
+            e.engine = .dualClient(client)
+            record(step, by: e)
+        case .dualServer(var server):
+            guard !e.failed else { return }
+            let step = server.receive(bytes)
+            e.engine = .dualServer(server)
+            record(step, by: e)
         }
     }
 
@@ -388,6 +414,14 @@ final class Run {
             let step = server.send(data)
             e.engine = .server13(server)
             record(step.tlsStep(role: .server), by: e)
+        case .dualClient(var client):
+            let step = client.sendApplicationData(data)
+            e.engine = .dualClient(client)
+            record(step, by: e)
+        case .dualServer(var server):
+            let step = server.sendApplicationData(data)
+            e.engine = .dualServer(server)
+            record(step, by: e)
         }
     }
 

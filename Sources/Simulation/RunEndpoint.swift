@@ -12,6 +12,9 @@ final class Endpoint {
         case server(TLSServer)
         case client13(TLS13Client)
         case server13(TLS13Server)
+        /// Speaks TLS 1.2 and 1.3: offers both (client) or answers either (server), RFC 8446 §4.2.1.
+        case dualClient(DualVersionClient)
+        case dualServer(DualVersionServer)
         case plain
     }
 

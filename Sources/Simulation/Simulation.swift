@@ -96,6 +96,15 @@ public struct TLS13Options: Sendable {
     /// answers with ``SimulationSetup/client``'s identity, the server judges it with
     /// ``SimulationSetup/server``'s client certificate evaluator.
     public var clientAuthentication: ClientAuthentication
+    /// The client offers TLS 1.2 beside 1.3 in one ClientHello (``DualVersionClient``).
+    public var clientOffersTLS12 = false
+    /// What the server speaks: TLS 1.3 alone, 1.3 and 1.2 (``DualVersionServer``, with the downgrade
+    /// sentinel when it answers 1.2), or 1.2 alone.
+    public var serverVersions: ServerVersions = .tls13Only
+
+    public enum ServerVersions: Sendable, Hashable {
+        case tls13Only, tls13AndTLS12, tls12Only
+    }
 
     public init(suites: [TLS13CipherSuite] = [.aes128GCMSHA256], groups: [NamedGroup] = [.x25519, .secp256r1],
                 keyShareGroups: [NamedGroup] = [.x25519], serverGroups: [NamedGroup] = [.x25519, .secp256r1], resumes: Bool = false,

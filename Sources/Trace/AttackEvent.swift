@@ -8,6 +8,9 @@ public enum AttackEvent: Sendable, Hashable {
     case tampered(message: String, sender: Actor, offset: Int, old: UInt8, new: UInt8)
     /// Suites removed from the ClientHello, and how the message kept its length.
     case strippedSuites(removed: [CipherSuite], kept: [CipherSuite], how: SuiteStripping)
+    /// The TLS 1.3 extensions removed from the ClientHello (supported_versions, key_share,
+    /// psk_key_exchange_modes), their bytes replaced by a padding extension of `paddingBytes`.
+    case strippedTLS13(removed: [ExtensionType], paddingBytes: Int)
     /// A copy of an application-data record sent again as new TCP bytes.
     case replayed(recordBytes: Int, seq: UInt32)
     /// A ChangeCipherSpec record injected toward the server before any key exists, as new TCP bytes at `seq`.

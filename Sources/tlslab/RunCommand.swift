@@ -133,6 +133,7 @@ extension BuiltInRun {
         case .tls13HRR: "run.summary.tls13-hrr"
         case .tls13Resumption: "run.summary.tls13-resumption"
         case .tls13ClientAuth: "run.summary.tls13-client-auth"
+        case .tls13Downgrade: "run.summary.tls13-downgrade"
         case .tls13MITM: "run.summary.tls13-mitm"
         case .tls13KeyTheft: "run.summary.tls13-key-theft"
         }

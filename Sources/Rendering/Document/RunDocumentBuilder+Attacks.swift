@@ -24,6 +24,10 @@ extension RunDocumentBuilder {
                                                                        "kept": kept.map { "\($0)" }.joined(separator: say("list.separator"))]), .alert),
                    detail(say("attack.line.strippedHow", ["how": explanations.stripping(how)]))]
             key = "attack.strip"
+        case .strippedTLS13(let removed, let bytes):
+            out = [row(t, at: .attacker, say("attack.line.strippedTLS13", ["actor": name(.attacker), "bytes": "\(bytes)",
+                                                                            "removed": removed.map { "\($0)" }.joined(separator: say("list.separator"))]), .alert)]
+            key = "attack.stripTLS13"
         case .replayed(let bytes, let seq):
             out = [row(t, at: .attacker, say("attack.line.replayed", ["actor": name(.attacker), "bytes": "\(bytes)", "seq": "\(seq)"]), .alert)]
             key = "attack.replay"

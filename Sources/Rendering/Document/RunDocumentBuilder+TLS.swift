@@ -96,8 +96,44 @@ extension RunDocumentBuilder {
             return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
         case .tls13(let fact):
             return tls13Lines(fact, actor: actor, state: &state)
+        case .versionChosen(let choice):
+            // From here on this connection's messages take the sentences of the version chosen.
+            state.tls13 = choice.version == .tls13
+            return [row(t, at: actor, versionChoice(choice, actor: actor))]
+        case .downgradeSentinelWritten(let sentinel):
+            var out = [row(t, at: actor, say("ladder.sentinelWritten", ["actor": name(actor), "version": "\(sentinel.version)",
+                                                                         "sentinel": Hex.string(sentinel.bytes)]))]
+            if verbosity != .summary, !state.explained.contains("tls.downgradeSentinel") {
+                state.explained.insert("tls.downgradeSentinel")
+                out += explain(Sentence("tls.downgradeSentinel"))
+            }
+            return out
         default:
             return []
+        }
+    }
+
+    /// Which version a side that speaks TLS 1.2 and 1.3 settled on, with the rule (RFC 8446 §4.2.1).
+    func versionChoice(_ choice: VersionChoice, actor: Actor) -> String {
+        func versions(_ list: [ProtocolVersion]) -> String { list.map { Hex.string([UInt8($0.rawValue >> 8), UInt8($0.rawValue & 0xff)]) }.joined(separator: ", ") }
+        var values = ["actor": name(actor), "version": "\(choice.version)"]
+        switch choice.reason {
+        case .clientOffersTLS13(let offered):
+            values["offered"] = versions(offered)
+            return say("ladder.versionChosen.clientOffersTLS13", values)
+        case .clientOffersOnlyOlder(let offered):
+            values["offered"] = versions(offered)
+            return say("ladder.versionChosen.clientOffersOnlyOlder", values)
+        case .tls13Disabled(let offered):
+            values["offered"] = versions(offered)
+            return say("ladder.versionChosen.tls13Disabled", values)
+        case .noSupportedVersions(let legacy):
+            values["legacy"] = versions([legacy])
+            return say("ladder.versionChosen.noSupportedVersions", values)
+        case .serverSelectsTLS13:
+            return say("ladder.versionChosen.serverSelectsTLS13", values)
+        case .serverHelloWithoutSupportedVersions:
+            return say("ladder.versionChosen.serverHelloWithoutSupportedVersions", values)
         }
     }
 

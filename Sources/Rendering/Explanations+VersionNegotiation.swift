@@ -1,0 +1,20 @@
+/// The sentences of version negotiation between TLS 1.2 and TLS 1.3 (RFC 8446 §4.1.3, §4.2.1,
+/// Appendix D): which version a side that speaks both chose and why (``TLSEvent/versionChosen(_:)``),
+/// the downgrade sentinel a server writes (``TLSEvent/downgradeSentinelWritten(_:)``), the client's
+/// refusal, and the on-path attacker that strips TLS 1.3 from the ClientHello (`tls13-downgrade`).
+extension Explanations {
+    static let englishVersionNegotiation: [String: String] = [
+        "run.summary.tls13-downgrade": "an attacker strips TLS 1.3 from a ClientHello that offers 1.3 and 1.2: the server answers 1.2 with the DOWNGRD sentinel in its random, and the client refuses (illegal_parameter, RFC 8446 §4.1.3)",
+        "ladder.versionChosen.clientOffersTLS13": "{actor} chooses TLS 1.3: the ClientHello's supported_versions lists {offered}, and a server picks from that list, not from legacy_version (RFC 8446 §4.2.1)",
+        "ladder.versionChosen.clientOffersOnlyOlder": "{actor} chooses {version}: the ClientHello's supported_versions lists {offered}, without 03 04, so the server takes the highest listed version it speaks (RFC 8446 §4.2.1)",
+        "ladder.versionChosen.tls13Disabled": "{actor} chooses {version}: the ClientHello's supported_versions lists {offered}, but this server does not speak TLS 1.3 (or has it turned off), so it takes the highest listed version it speaks (RFC 8446 §4.2.1)",
+        "ladder.versionChosen.noSupportedVersions": "{actor} chooses {version}: the ClientHello has no supported_versions extension, so the client speaks TLS 1.2 or earlier, and a server that also speaks TLS 1.2 MUST negotiate TLS 1.2 or below as RFC 5246 does, from legacy_version {legacy} (RFC 8446 §4.2.1, Appendix D.2)",
+        "ladder.versionChosen.serverSelectsTLS13": "{actor} goes on in TLS 1.3: the ServerHello's supported_versions selects 03 04 (RFC 8446 §4.1.3, §4.2.1)",
+        "ladder.versionChosen.serverHelloWithoutSupportedVersions": "{actor} reads the ServerHello as {version}: it has no supported_versions extension, which a server negotiating a version before TLS 1.3 MUST leave out, setting legacy_version to that version instead (RFC 8446 §4.1.3)",
+        "ladder.sentinelWritten": "{actor} speaks TLS 1.3 but negotiated {version}: the last 8 bytes of its server_random are the downgrade sentinel {sentinel} (RFC 8446 §4.1.3)",
+        "tls.downgradeSentinel": "The downgrade sentinel (RFC 8446 §4.1.3): an on-path attacker can remove TLS 1.3 from a ClientHello, and a server that also speaks TLS 1.2 then answers in 1.2. So a server that speaks TLS 1.3 but negotiates TLS 1.2 writes 44 4F 57 4E 47 52 44 01 (\"DOWNGRD\" and 01; 00 for TLS 1.1 and below) as the last 8 bytes of ServerHello.random, and a client that offered TLS 1.3 and reads a 1.2 ServerHello ending with it aborts with illegal_parameter. The attacker cannot remove the sentinel unseen: with an (EC)DHE suite the server's ServerKeyExchange signature covers both randoms. With static RSA key exchange nothing is signed, and the sentinel protects nothing.",
+        "cause.tls13.downgrade": "the ServerHello has no supported_versions, so it answers a version before TLS 1.3, yet its random ends with the downgrade sentinel \"DOWNGRD\": a server that speaks TLS 1.3 read a ClientHello that did not offer it, so the offer was changed on the way, and a client that offered TLS 1.3 MUST abort with illegal_parameter (RFC 8446 §4.1.3)",
+        "attack.line.strippedTLS13": "{actor} removes {removed} from the ClientHello; a padding extension with {bytes} bytes of zeros keeps its length",
+        "attack.stripTLS13": "A version downgrade: the attacker removed the extensions that offer TLS 1.3 (supported_versions, key_share, psk_key_exchange_modes), so the server sees a client of TLS 1.2 and answers in TLS 1.2 (RFC 8446 §4.2.1). Nobody signs the ClientHello, and TLS 1.2 compares the handshakes only in Finished, at its end; the downgrade sentinel in ServerHello.random lets the client notice at the ServerHello (RFC 8446 §4.1.3).",
+    ]
+}
