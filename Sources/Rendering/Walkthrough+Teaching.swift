@@ -120,6 +120,10 @@ struct StepTeacher {
             case .rsaPreMasterEncryption, .transcriptHash:
                 return []
             }
+        case .tls(.versionChosen(let choice)):
+            return [say(choice.version == .tls13 ? "walk.tls.versionChosen.tls13" : "walk.tls.versionChosen.older", who)]
+        case .tls(.downgradeSentinelWritten):
+            return [say("walk.tls.sentinelWritten", who)]
         case .tls(.tls13(let fact)):
             switch fact {
             case .keyShareGenerated: return [say("walk.tls13.keyShare", who)]

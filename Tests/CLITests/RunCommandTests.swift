@@ -75,7 +75,8 @@ struct RunCommandTests {
                 let sent = queue.removeFirst()
                 pending[key(o)] = queue
                 settled += 1
-                if !["tamper-serverhello", "strip"].contains(run) {
+                // The on-path attackers of these runs change a handshake message in flight.
+                if !["tamper-serverhello", "strip", "tls13-downgrade"].contains(run) {
                     #expect(sent["bytes"] as? String == o["bytes"] as? String, "\(run): \(key(o)) bytes differ")
                 }
                 if o["action"] as? String == "dropped" {

@@ -42,6 +42,9 @@ struct ProtocolFactsTests {
         "tls13_psk_offered": nil,
         "tls13_psk_binder": nil,
         "tls13_psk_accepted": nil,
+        // Version negotiation between TLS 1.2 and 1.3 (RFC 8446 §4.1.3, §4.2.1).
+        "tls_version_chosen": nil,
+        "tls_downgrade_sentinel": nil,
     ]
 
     /// The facts of a JSON Lines trace, one canonical (sorted-key) JSON object a line.

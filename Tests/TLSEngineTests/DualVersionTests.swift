@@ -111,6 +111,36 @@ struct DualVersionTests {
         #expect(server.receive(data.output).applicationData == Array("ping".utf8))
     }
 
+    @Test("The TLS 1.3 hand-off reads a ClientHello that arrives one byte at a time, and its transcript starts with those exact bytes")
+    func tls13ByteByByte() throws {
+        var client = TLS13Client(configuration: try Self.tls13Client(), random: HMACDRBG(seed: 78))
+        var server = try Self.dualServer(seed: 12)
+        let hello = client.start()
+        var events: [TLSEvent] = []
+        var output: [UInt8] = []
+        for byte in hello.output {
+            let step = server.receive([byte])
+            events += step.events
+            output += step.output
+        }
+        #expect(Self.choices(events).count == 1)
+        let received = events.compactMap { if case .handshakeReceived(.clientHello, let b) = $0 { b } else { nil } }
+        let sent = hello.events.compactMap { if case .handshakeSent(.clientHello, let b) = $0 { b } else { nil } }
+        #expect(received == sent && received.count == 1)
+        _ = server.receive(client.receive(output).output)
+        #expect(client.state == .connected && server.isConnected)
+    }
+
+    @Test("Bytes after the ClientHello in the same read go to the chosen engine: a 1.2 client's fatal alert right behind it is read")
+    func bytesAfterTheClientHello() throws {
+        var client = TLSClient(configuration: try Harness.clientConfiguration(seed: 13, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]))
+        var server = try Self.dualServer(seed: 13)
+        let alert = TLSRecord(contentType: .alert, version: .tls12, fragment: [2, 40]).encoded
+        let step = server.receive(client.start().output + alert)
+        #expect(Self.serverHello(in: step.events) != nil, "the ClientHello was answered")
+        #expect(step.fatalAlertReceived?.alertDescription == .handshakeFailure, "then the alert behind it was read")
+    }
+
     /// Runs a dual client against a server step function until nothing more crosses.
     static func run(_ client: inout DualVersionClient, server: (([UInt8]) -> TLSStep)) -> (client: [TLSEvent], server: [TLSEvent]) {
         let start = client.start()

@@ -11,6 +11,7 @@ extension RunDocumentBuilder {
         var notes: [LadderEntry] = []
         // The record version beside the offer (RFC 5246 Appendix E.1), under the segment that carries the ClientHello.
         if record.contentType == .handshake, record.crypto == nil, record.wire.count >= 5,
+           record.plaintext.first == HandshakeType.clientHello.rawValue,
            let offered = state.clientHelloVersion, !state.recordVersionShown {
             state.recordVersionShown = true
             let length = Int(record.wire[3]) << 8 | Int(record.wire[4])

@@ -102,7 +102,7 @@ extension RunDocumentBuilder {
             return [row(t, at: actor, versionChoice(choice, actor: actor))]
         case .downgradeSentinelWritten(let sentinel):
             var out = [row(t, at: actor, say("ladder.sentinelWritten", ["actor": name(actor), "version": "\(sentinel.version)",
-                                                                         "sentinel": Hex.string(sentinel.bytes)]))]
+                                                                         "sentinel": sentinel.bytes.map { Hex.string([$0]) }.joined(separator: " ")]))]
             if verbosity != .summary, !state.explained.contains("tls.downgradeSentinel") {
                 state.explained.insert("tls.downgradeSentinel")
                 out += explain(Sentence("tls.downgradeSentinel"))
@@ -115,7 +115,7 @@ extension RunDocumentBuilder {
 
     /// Which version a side that speaks TLS 1.2 and 1.3 settled on, with the rule (RFC 8446 §4.2.1).
     func versionChoice(_ choice: VersionChoice, actor: Actor) -> String {
-        func versions(_ list: [ProtocolVersion]) -> String { list.map { Hex.string([UInt8($0.rawValue >> 8), UInt8($0.rawValue & 0xff)]) }.joined(separator: ", ") }
+        func versions(_ list: [ProtocolVersion]) -> String { list.map { "\(Hex.string([$0.major])) \(Hex.string([$0.minor]))" }.joined(separator: ", ") }
         var values = ["actor": name(actor), "version": "\(choice.version)"]
         switch choice.reason {
         case .clientOffersTLS13(let offered):

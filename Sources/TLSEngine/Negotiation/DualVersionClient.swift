@@ -109,7 +109,7 @@ public struct DualVersionClient {
                 guard message.type == .serverHello, let hello = try? ServerHello(from: &r), r.isAtEnd else {
                     return hand(reader.received, to: .tls12, choice: nil)
                 }
-                return choose(for: hello, received: reader.received)
+                return choose(for: hello, message: message, received: reader.received)
             }
         case .tls12:
             return tls12.receive(bytes)
@@ -142,7 +142,7 @@ public struct DualVersionClient {
     /// that it selects 03 04); absent, legacy_version is the version — and a random ending with
     /// the downgrade sentinel means an attacker or a broken server took TLS 1.3 away, which the
     /// 1.3 engine refuses (§4.1.3).
-    private mutating func choose(for hello: ServerHello, received: [UInt8]) -> TLSStep {
+    private mutating func choose(for hello: ServerHello, message: RawHandshakeMessage, received: [UInt8]) -> TLSStep {
         let extensions = hello.extensions ?? []
         if case .unknown(_, let data)? = extensions.first(ofType: .supportedVersions) {
             let selected = try? SupportedVersions(extensionData: data, inClientHello: false)
@@ -152,16 +152,17 @@ public struct DualVersionClient {
         let choice = VersionChoice(role: .client, version: hello.serverVersion,
                                    reason: .serverHelloWithoutSupportedVersions(serverVersion: hello.serverVersion))
         if DowngradeSentinel.isPresent(in: hello.random.bytes) {
-            // The TLS 1.3 engine refuses it: downgradeDetected, then illegal_parameter.
-            return hand(received, to: .tls13, choice: choice)
+            // This side read the ServerHello (its random is the reason); the TLS 1.3 engine refuses
+            // it: downgradeDetected, then illegal_parameter.
+            return hand(received, to: .tls13, choice: choice, read: [.handshakeReceived(.serverHello(hello), bytes: message.bytes)])
         }
         return hand(received, to: .tls12, choice: choice)
     }
 
     /// The one place the phase leaves `waitingServerHello`: the choice is recorded, and the chosen
     /// engine reads the server's bytes as they arrived.
-    private mutating func hand(_ received: [UInt8], to next: Phase, choice: VersionChoice?) -> TLSStep {
-        let chosen: [TLSEvent] = choice.map { [.versionChosen($0)] } ?? []
+    private mutating func hand(_ received: [UInt8], to next: Phase, choice: VersionChoice?, read: [TLSEvent] = []) -> TLSStep {
+        let chosen: [TLSEvent] = read + (choice.map { [.versionChosen($0)] } ?? [])
         let step: TLSStep
         switch next {
         case .tls13:
