@@ -8,19 +8,27 @@ import Trace
 /// A segment an attacker forwards, rewrites or injects is a send of the attacker on its leg, at its
 /// own time: every segment a party receives was put on that leg by someone (a party's TCP, or the
 /// attacker), no later than it arrived; a rewritten segment is sent no earlier than the segment it
-/// replaces; the parties' own sends come from their own addresses, each connection joining two; and a
+/// replaces; the parties' own sends come from their own addresses, on a leg a SYN opened; and a
 /// man in the middle relays application data upstream no earlier than it received the client's.
 /// Checked for the attacker runs (`mitm`, `mitm-trusting`, `strip`, `replay`, `tamper-serverhello`)
 /// and every lesson with an attacker, the on-path TCP lessons included.
 @Suite("An attacker's segments are sends on its own leg")
 struct AttackerLegTests {
     /// Checks one trace; returns how many received segments were matched to their send.
-    static func check(_ trace: Trace, _ name: String, legsByConnection: Bool) -> Int {
+    static func check(_ trace: Trace, _ name: String, checkLegs: Bool) -> Int {
         var sends: [TCPPacket: [Int64]] = [:]
         var lastSent: [String: Int64] = [:]  // the 4-tuple's latest own send, as the forwarder received it
-        var addresses: [Int: Set<IPv4Address>] = [:]
+        var legs: Set<Set<IPv4Address>> = []  // the address pairs a SYN opened
         var matched = 0
         func tuple(_ p: TCPPacket) -> String { "\(p.sourceEndpoint)>\(p.destinationEndpoint)" }
+        /// A segment travels on a leg its two ends opened (a man in the middle's two legs never
+        /// carry a segment straight from the client to the server).
+        func onALeg(_ p: TCPPacket) {
+            guard checkLegs else { return }
+            let pair: Set<IPv4Address> = [p.source, p.destination]
+            if p.segment.flags.contains(.syn) && p.segment.ack == nil { legs.insert(pair) }
+            #expect(legs.contains(pair), "\(name): \(p) travels between two ends no SYN joined")
+        }
         for e in trace.events {
             guard case .tcp(let kind) = e.kind else { continue }
             switch kind {
@@ -30,18 +38,17 @@ struct AttackerLegTests {
                 }
                 sends[p, default: []].append(e.time)
                 lastSent[tuple(p)] = e.time
-                if legsByConnection {
-                    addresses[e.connection, default: []].formUnion([p.source, p.destination])
-                    #expect(addresses[e.connection]?.count ?? 0 <= 2, "\(name): connection \(e.connection) joins \(addresses[e.connection] ?? [])")
-                }
+                onALeg(p)
             case .forwarded(let p):
                 #expect(e.actor == .attacker, "\(name): \(p) forwarded by \(e.actor)")
                 let received = lastSent[tuple(p)]
                 #expect(received.map { $0 <= e.time } == true, "\(name): \(p) forwarded at \(e.time), before it was received (\(String(describing: received)))")
                 sends[p, default: []].append(e.time)
+                onALeg(p)
             case .injected(let p):
                 #expect(e.actor == .attacker, "\(name): \(p) injected by \(e.actor)")
                 sends[p, default: []].append(e.time)
+                onALeg(p)
             case .delivered(let p):
                 let sentAt = sends[p] ?? []
                 #expect(sentAt.contains { $0 <= e.time }, "\(name): \(p) arrived at \(e.time), and nobody sent it on its leg before")
@@ -77,7 +84,7 @@ struct AttackerLegTests {
     @Test(arguments: [BuiltInRun.mitm, .mitmTrusting, .strip, .replay, .tamperServerHello])
     func attackerRun(_ run: BuiltInRun) throws {
         let trace = Simulation(try run.setup(seed: 1)).run()
-        #expect(Self.check(trace, run.rawValue, legsByConnection: true) > 0)
+        #expect(Self.check(trace, run.rawValue, checkLegs: true) > 0)
         if run == .mitm || run == .mitmTrusting { Self.relaysAfterReceiving(trace, run.rawValue) }
         if run == .replay || run == .strip {
             #expect(trace.events.contains { if case .tcp(.forwarded) = $0.kind { true } else { false } }, "\(run.rawValue) rewrites on the path")
@@ -89,7 +96,7 @@ struct AttackerLegTests {
         for file in Library.files {
             guard let trace = try ScenarioParser.parse(contentsOf: file).run().trace,
                   trace.events.contains(where: { $0.actor == .attacker }) else { continue }
-            #expect(Self.check(trace, file, legsByConnection: false) > 0, "\(file)")
+            #expect(Self.check(trace, file, checkLegs: false) > 0, "\(file)")
             checked += 1
         }
         #expect(checked >= 10, "lessons with an attacker: \(checked)")
