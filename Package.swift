@@ -32,7 +32,6 @@ let package = Package(
         .target(name: "TLSCrypto", dependencies: [
             "BigNum",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "PKI", dependencies: [
@@ -104,7 +103,6 @@ let package = Package(
         .testTarget(name: "PKITests", dependencies: [
             "PKI", "TLSCrypto", "TestSupport", "TLSEngine",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
     ],
     swiftLanguageModes: [.v6]
