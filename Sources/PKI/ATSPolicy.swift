@@ -255,18 +255,20 @@ public struct ATSPolicy: Sendable {
             checks.append(ATSRuleCheck(.signatureHash, .passed))
             let result = trust.defaultEvaluation(host: host)
             evaluation = result
-            let values = ["result": result.result.rawValue, "detail": result.firstFailure?.detail ?? ""]
+            let values = ["result": result.result.rawValue]
             if !result.isValid {
                 if loosenedTrust {
                     reasons.append(.ats(.defaultTrustLoosened(EvaluationSummary(result))))
-                    checks.append(ATSRuleCheck(.defaultTrust, .relaxed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
+                    checks.append(ATSRuleCheck(.defaultTrust, .relaxed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads"),
+                                               firstFailure: result.firstFailure))
                 } else {
                     return reject(.defaultTrustFails(EvaluationSummary(result)),
-                                  ATSRuleCheck(.defaultTrust, .failed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads")))
+                                  ATSRuleCheck(.defaultTrust, .failed, values, relaxedBy: key("NSExceptionAllowsInsecureHTTPLoads"),
+                                               firstFailure: result.firstFailure))
                 }
             } else {
                 reasons.append(.ats(.defaultTrustPasses(result.result)))
-                checks.append(ATSRuleCheck(.defaultTrust, .passed, values))
+                checks.append(ATSRuleCheck(.defaultTrust, .passed, values, firstFailure: result.firstFailure))
             }
         }
         if let (pinned, pins) = Self.lookup(host, in: pinnedDomains, includes: { $0.includesSubdomains }) {

@@ -21,7 +21,7 @@ public struct ATSRuleCheck: Sendable, Hashable {
         case keySize
         /// Every presented certificate signed with SHA-256 or better (`subject`, `hash` of the first that is not).
         case signatureHash
-        /// The system's default trust evaluation (`result`, `detail`).
+        /// The system's default trust evaluation (`result`; its first failing check is ``ATSRuleCheck/firstFailure``).
         case defaultTrust
         /// NSPinnedLeafIdentities / NSPinnedCAIdentities of NSPinnedDomains[`domain`] (`subject` of the matching CA).
         case pinnedLeaf, pinnedCA
@@ -44,11 +44,23 @@ public struct ATSRuleCheck: Sendable, Hashable {
     public var values: [String: String]
     /// The Info.plist key that lifts (or lifted) the rule, as a path of keys; empty when none does.
     public var relaxedBy: [String]
+    /// The default trust evaluation's first failing check (rule `defaultTrust`), typed: renderers word it.
+    public var firstFailure: ChainCheck?
 
-    public init(_ rule: Rule, _ result: Result, _ values: [String: String] = [:], relaxedBy: [String] = []) {
+    public init(_ rule: Rule, _ result: Result, _ values: [String: String] = [:], relaxedBy: [String] = [],
+                firstFailure: ChainCheck? = nil) {
         self.rule = rule
         self.result = result
         self.values = values
         self.relaxedBy = relaxedBy
+        self.firstFailure = firstFailure
+    }
+
+    /// Hashes the facts other than the chain check (whose signature record is Equatable only).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rule)
+        hasher.combine(result)
+        hasher.combine(values)
+        hasher.combine(relaxedBy)
     }
 }

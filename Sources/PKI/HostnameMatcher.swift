@@ -29,12 +29,6 @@ public enum HostnameMatcher {
         }
     }
 
-    /// Does `certificate` cover `host`? Returns the verdict and a sentence saying why.
-    public static func check(_ certificate: X509Certificate, host: String) -> (matches: Bool, reason: String) {
-        let (matches, finding) = finding(certificate, host: host)
-        return (matches, finding.line)
-    }
-
     /// Does `certificate` cover `host`? The verdict and what decided it, as facts.
     public static func finding(_ certificate: X509Certificate, host: String) -> (matches: Bool, finding: NameFinding) {
         let reference = Reference(host)
@@ -152,23 +146,11 @@ extension String {
     }
 }
 
-/// What decided a host-name check (RFC 9525 §6.3), as facts: renderers word it; ``line`` is the
-/// English line of the JSON Lines contract's check detail.
+/// What decided a host-name check (RFC 9525 §6.3), as facts: the catalogue words it (en and zh).
 public enum NameFinding: Sendable, Hashable {
     case ipAddressMatches(ip: String)
     case ipAddressNotListed(ip: String, listed: [String])
     case noDNSName(host: String)
     case dnsNameMatches(pattern: String, host: String)
     case noDNSNameMatches(host: String, names: [String])
-
-    public var line: String {
-        switch self {
-        case .ipAddressMatches(let ip): return "iPAddress SAN \(ip) matches"
-        case let .ipAddressNotListed(ip, listed):
-            return "IP \(ip) is not among the iPAddress SANs [\(listed.joined(separator: ", "))] (DNS names and CN never match an IP)"
-        case .noDNSName(let host): return "no dNSName in subjectAltName; RFC 9525 ignores the CN, so \(host) cannot match"
-        case let .dnsNameMatches(pattern, host): return "dNSName \(pattern) matches \(host)"
-        case let .noDNSNameMatches(host, names): return "\(host) matches none of the dNSName SANs [\(names.joined(separator: ", "))]"
-        }
-    }
 }

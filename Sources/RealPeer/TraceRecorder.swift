@@ -151,23 +151,4 @@ extension AlertDescription {
 public struct KeyLogEntry: Sendable, Hashable {
     public var clientRandom: [UInt8]
     public var masterSecret: [UInt8]
-
-    /// The entry read off a trace's events (the ClientHello's random and the master secret derived).
-    public static func from(_ events: [TraceEvent]) -> KeyLogEntry? {
-        var random: [UInt8]?
-        var master: [UInt8]?
-        for event in events {
-            guard case .tls(let tls) = event.kind else { continue }
-            switch tls {
-            case .handshakeSent(.clientHello(let hello), _), .handshakeReceived(.clientHello(let hello), _):
-                random = random ?? hello.random.bytes
-            case .derived(.masterSecret(_, _, _, _, let secret)), .sessionResumed(_, let secret):
-                master = secret
-            default:
-                break
-            }
-        }
-        guard let random, let master else { return nil }
-        return KeyLogEntry(clientRandom: random, masterSecret: master)
-    }
 }

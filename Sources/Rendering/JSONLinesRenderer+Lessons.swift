@@ -45,7 +45,12 @@ extension JSONLinesRenderer {
                     ("load", .string(p.load)), ("tls_version", .string(p.tlsVersion)), ("forward_secret", .bool(p.forwardSecret)),
                     ("chain", .array(p.chain.map { .string($0) })), ("settings", .array(settings))]
         case .atsRule(let c):
-            let values = c.values.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+            var words = c.values
+            // The default trust evaluation's first failing check, in the catalogue's English.
+            if c.rule == .defaultTrust, words["result"] != "noCertificate" {
+                words["detail"] = c.firstFailure.map { Explanations.english.chainCheckDetail($0) } ?? ""
+            }
+            let values = words.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
             return [("event", .string("ats_rule")), ("rule", .string(c.rule.rawValue)), ("result", .string(c.result.rawValue)),
                     ("values", .object(values)), ("relaxed_by", .array(c.relaxedBy.map { .string($0) }))]
         case .atsVerdict(let allowed):

@@ -26,10 +26,8 @@ extension Run {
         }
         if exchangeOver || client.failed, !client.closedTLS {
             client.closedTLS = true
-            if client.done, !client.failed, case .client(var engine) = client.engine {
+            if client.done, !client.failed, let step = client.engine.withTLS12({ $0.close() }) {
                 if client.actor == .client { note(.closing(.closeNotifyAndTCPClose), connection: leg.index) }
-                let step = engine.close()
-                client.engine = .client(engine)
                 record(step, by: client)
             } else if client.done, !client.failed, case .client13(var engine) = client.engine {
                 if client.actor == .client { note(.closing(.closeNotifyAndTCPClose), connection: leg.index) }
@@ -52,10 +50,8 @@ extension Run {
         // The responder answers the close_notify with its own, then closes TCP — once the client's
         // FIN arrived (CLOSE-WAIT), or once it sent or received a fatal alert itself.
         if let s = server.tcp, !server.closedTCP, net.state(of: s) == .closeWait || server.failed {
-            if !server.closedTLS, !server.failed, case .server(var engine) = server.engine {
+            if !server.closedTLS, !server.failed, let step = server.engine.withTLS12({ $0.close() }) {
                 server.closedTLS = true
-                let step = engine.close()
-                server.engine = .server(engine)
                 record(step, by: server)
             } else if !server.closedTLS, !server.failed, case .server13(var engine) = server.engine {
                 // RFC 8446 §6.1: the server closes its own write side once it is done, with its own close_notify.

@@ -90,7 +90,7 @@ extension Run {
             // not HTTP/2 (RFC 9113 §3.2), so no preface is sent and the run says why.
             if setup.usesTLS {
                 var selected: ProtocolName?
-                if case .client(let tls) = client.engine { selected = tls.negotiatedApplicationProtocol }
+                selected = client.engine.tls12?.negotiatedApplicationProtocol
                 guard selected == .h2 else {
                     client.h2Unavailable = true
                     note(.http2NotSelected(selected: selected?.description), connection: leg.index)
@@ -102,7 +102,7 @@ extension Run {
             // over TLS 1.2 no suite without an ephemeral key exchange or without an AEAD cipher.
             // An endpoint may end such a connection with INADEQUATE_SECURITY, and this client does,
             // after its preface and SETTINGS.
-            if case .client(let tls) = client.engine {
+            if let tls = client.engine.tls12 {
                 configuration.inadequateSecurity = HTTP2OverTLS.inadequateSecurity(version: tls.negotiatedVersion, suite: tls.negotiatedSuite)
             }
             let scheme = setup.usesTLS ? "https" : "http"

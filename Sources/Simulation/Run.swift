@@ -359,15 +359,8 @@ final class Run {
         switch e.engine {
         case .plain:
             e.inbox += bytes
-        case .client(var client):
-            guard !e.failed else { return }
-            let step = client.receive(bytes)
-            e.engine = .client(client)
-            record(step, by: e)
-        case .server(var server):
-            guard !e.failed else { return }
-            let step = server.receive(bytes)
-            e.engine = .server(server)
+        case .client, .server:
+            guard !e.failed, let step = e.engine.withTLS12({ $0.receive(bytes) }) else { return }
             record(step, by: e)
         case .client13(var client):
             guard !e.failed else { return }
@@ -402,10 +395,8 @@ final class Run {
         case .plain:
             addSpan(.plainHTTP, offset: e.streamOffset, length: data.count, encrypted: false, by: e)
             write(data, from: e)
-        case .client(var client):
-            if let step = try? client.sendApplicationData(data) { e.engine = .client(client); record(step, by: e) }
-        case .server(var server):
-            if let step = try? server.sendApplicationData(data) { e.engine = .server(server); record(step, by: e) }
+        case .client, .server:
+            if let step = e.engine.withTLS12({ try? $0.sendApplicationData(data) }) ?? nil { record(step, by: e) }
         case .client13(var client):
             let step = client.send(data)
             e.engine = .client13(client)

@@ -63,6 +63,28 @@ final class Endpoint {
     }
 }
 
+extension Endpoint.Engine {
+    /// The TLS 1.2 engine of either role as the surface both roles share (``TLSEndpoint``): bytes
+    /// in, steps out, the negotiated parameters. Nil for TLS 1.3 and plain HTTP.
+    var tls12: (any TLSEndpoint)? {
+        switch self {
+        case .client(let client): return client
+        case .server(let server): return server
+        case .client13, .server13, .plain: return nil
+        }
+    }
+
+    /// Runs `body` on the TLS 1.2 engine of either role through ``TLSEndpoint`` and keeps the
+    /// engine it leaves; nil (and nothing run) for TLS 1.3 and plain HTTP.
+    mutating func withTLS12<R>(_ body: (inout any TLSEndpoint) -> R) -> R? {
+        guard var endpoint = tls12 else { return nil }
+        let result = body(&endpoint)
+        if let client = endpoint as? TLSClient { self = .client(client) }
+        if let server = endpoint as? TLSServer { self = .server(server) }
+        return result
+    }
+}
+
 /// A TCP connection between two endpoints, and the HTTP work it carries.
 final class Leg {
     let index: Int

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Benchmarks
 import Foundation
 import TLSCrypto
 import TLSEngine
@@ -29,58 +30,22 @@ struct CBCPaddingBenchCommand: ParsableCommand {
         guard (1...101).contains(rounds) else { throw OptionProblem.mustBe(option: "--rounds", range: "1…101").validationError }
     }
 
-    static let length = 1_024
-    static let writeKey = [UInt8](repeating: 0x2a, count: 16)
-    static let iv = [UInt8](repeating: 0x11, count: 16)
-
-    /// The decrypted bytes of each case (every MAC in them is wrong).
-    static func bodies(_ mac: RecordMAC) -> [(String, [UInt8])] {
-        let text = [UInt8](repeating: 0x41, count: length)
-        return [
-            ("padding length 0", Array(text.dropLast()) + [0]),
-            ("padding length 255 (valid)", Array(text.prefix(length - 256)) + [UInt8](repeating: 255, count: 256)),
-            ("padding malformed (claims 255)", Array(text.dropLast()) + [255]),
-            ("scale: padding 0, record 64 B shorter", Array(text.prefix(length - 65)) + [0]),
-        ]
-    }
-
-    /// CBC encryption of `body` (whole blocks) under `writeKey` from `iv`, one `seal` per block.
-    static func encrypt(_ body: [UInt8], mac: RecordMAC) throws -> [UInt8] {
-        var sealer = try RecordProtector(cipher: .aesCBC(keyLength: 16, mac: mac),
-                                         keys: RecordKeys(macKey: [UInt8](repeating: 7, count: mac.length), writeKey: writeKey, fixedIV: []))
-        let random = HMACDRBG(seed: 13)
-        var previous = iv, out: [UInt8] = []
-        for start in stride(from: 0, to: body.count, by: 16) {
-            let sealed = try sealer.seal(contentType: 23, version: 0x0303, plaintext: Array(body[start ..< start + 16]),
-                                         random: random, explicitNonce: previous)
-            previous = Array(sealed.fragment[16 ..< 32])  // after the IV: E(block ⊕ previous)
-            out += previous
-        }
-        return out
-    }
-
-    static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
     func run() throws {
-        print("Refusing a MAC-then-encrypt CBC record with a wrong MAC (AES-128, \(Self.length)-byte body), ns per record,")
+        print("Refusing a MAC-then-encrypt CBC record with a wrong MAC (AES-128, \(CBCPaddingMeasure.length)-byte body), ns per record,")
         print("median of \(rounds) interleaved rounds of \(iterations):")
         for mac in [RecordMAC.sha1, .sha256, .sha384] {
-            let cases = try Self.bodies(mac).map { name, body in (name, Self.iv + (try Self.encrypt(body, mac: mac))) }
+            let cases = try CBCPaddingMeasure.bodies(mac).map { name, body in (name, CBCPaddingMeasure.iv + (try CBCPaddingMeasure.encrypt(body, mac: mac))) }
             var protector = try RecordProtector(cipher: .aesCBC(keyLength: 16, mac: mac),
-                                                keys: RecordKeys(macKey: [UInt8](repeating: 9, count: mac.length), writeKey: Self.writeKey, fixedIV: []))
+                                                keys: RecordKeys(macKey: [UInt8](repeating: 9, count: mac.length), writeKey: CBCPaddingMeasure.writeKey, fixedIV: []))
             var samples = [[Double]](repeating: [], count: cases.count)
             var refused = 0
             for _ in 0 ..< rounds {
                 for (index, (_, fragment)) in cases.enumerated() {
-                    let start = Self.nanoseconds()
+                    let start = CBCPaddingMeasure.nanoseconds()
                     for _ in 0 ..< iterations where (try? protector.open(contentType: 23, version: 0x0303, fragment: fragment)) == nil {
                         refused += 1
                     }
-                    samples[index].append(Double(Self.nanoseconds() - start) / Double(iterations))
+                    samples[index].append(Double(CBCPaddingMeasure.nanoseconds() - start) / Double(iterations))
                 }
             }
             guard refused == rounds * iterations * cases.count else { throw CLIError.failed("a record with a wrong MAC was accepted") }

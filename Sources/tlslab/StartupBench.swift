@@ -1,4 +1,5 @@
 import ArgumentParser
+import Benchmarks
 import Foundation
 
 /// `tlslab bench startup`: how long `tlslab` (the default walkthrough) takes to print its first byte

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `tlslab` binary the way a user would.
 enum CLI {
@@ -21,28 +22,14 @@ enum CLI {
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                     currentDirectory: String? = nil) throws -> Result {
         guard let binary else { throw CLIRunnerError.binaryNotFound }
-        let process = Process()
-        process.executableURL = binary
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         // English unless a test asks otherwise, whatever the locale of the machine running the tests.
         env["TLSLAB_LANG"] = "en"
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                      stderr: String(decoding: e, as: UTF8.self))
+        let result = try ExternalTool.run(binary.path, arguments, stdin: Data((stdin ?? "").utf8), environment: env,
+                                          currentDirectory: currentDirectory, timeout: 600)
+        return Result(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
     }
 
     enum CLIRunnerError: Error { case binaryNotFound }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 import Testing
 
 /// Runs a program found on PATH; nil when it is not installed.
@@ -27,33 +28,10 @@ enum Tool {
     /// SIGTERM (a script may close what it started), and SIGKILL 10 s later: nothing can hang.
     static func runExecutable(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                               timeout: Double) throws -> (status: Int32, output: String, timedOut: Bool) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-tool-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw ToolError.output(file.path) }
-        defer { try? FileManager.default.removeItem(at: file) }
-        let out = try FileHandle(forWritingTo: file)
-        defer { try? out.close() }
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        let timedOut = p.isRunning
-        if timedOut {
-            p.terminate()
-            let grace = Date().addingTimeInterval(10)
-            while p.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.05) }
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        }
-        p.waitUntilExit()
-        let data = (try? Data(contentsOf: file)) ?? Data()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self), timedOut)
+        let r = try ExternalTool.run(executable, arguments, environment: env, mergingErrorIntoOutput: true, timeout: timeout, grace: 10)
+        return (r.status, r.stdoutText, r.timedOut)
     }
 
     enum ToolError: Error { case missing(String), output(String), timedOut(String, [String]) }

@@ -124,17 +124,8 @@ enum BrowserTools {
     static let python = which(["python3"])
     /// Noto Sans CJK is installed, as fontconfig (which Chromium asks) lists the fonts.
     static let hasCJKFont: Bool = {
-        guard let fcList = which(["fc-list"]) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: fcList)
-        process.arguments = [":lang=zh", "family"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).contains("Noto Sans CJK")
+        guard let fcList = which(["fc-list"]), let listed = try? ExternalTool.run(fcList, [":lang=zh", "family"], timeout: 60) else { return false }
+        return listed.stdoutText.contains("Noto Sans CJK")
     }()
 
     static func which(_ names: [String]) -> String? {

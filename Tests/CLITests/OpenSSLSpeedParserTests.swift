@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import tlslab
+import Benchmarks
 
 /// The `openssl speed` reader, on captured outputs. Read by header labels, so a layout with more or
 /// reordered columns still reads; an unknown layout is a clear error, never an empty column.

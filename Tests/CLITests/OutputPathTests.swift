@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue #38 defects 6, 13, 14, 16 through the command line: every output flag given a directory,
@@ -73,14 +74,10 @@ import Testing
         let result = try CLI.run(["export", "rsa", "--pcap", dir + "/a.pcap", "--keylog", dir + "/a.keys", "--pki", dir + "/pki"])
         #expect(result.status == 0, "\(result.stderr)")
         // Run again under umask 000 through a shell, replacing the files.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         guard let binary = CLI.binary else { throw CLI.CLIRunnerError.binaryNotFound }
-        shell.arguments = ["-c", "umask 000 && exec \"$0\" export rsa --pcap \"$1/b.pcap\" --keylog \"$1/b.keys\" --pki \"$1/pki\"", binary.path, dir]
-        shell.standardOutput = FileHandle.nullDevice
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+        let shell = try ExternalTool.run("/bin/sh", ["-c", "umask 000 && exec \"$0\" export rsa --pcap \"$1/b.pcap\" --keylog \"$1/b.keys\" --pki \"$1/pki\"",
+                                                    binary.path, dir])
+        #expect(shell.succeeded, "\(shell.stderrText)")
         func mode(_ name: String) throws -> Int { (try FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.posixPermissions] as? Int) ?? -1 }
         #expect(try mode("b.keys") == 0o600)
         #expect(try mode("pki/server-key.pem") == 0o600)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP2
 import RealPeer
+import TestSupport
 import Testing
 import Trace
 import Trust
@@ -17,38 +18,21 @@ struct PeerCommandTests {
 
     /// A running `tlslab serve`, its standard error collected in a file; killed on release.
     final class Server {
-        let process = Process()
+        private let background: ExternalTool.Background
+        var process: Process { background.process }
         let port: UInt16
-        private let errLog: URL
 
         init(_ extra: [String]) throws {
             let binary = try #require(CLI.binary)
-            errLog = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-serve-\(UUID().uuidString).log")
-            _ = FileManager.default.createFile(atPath: errLog.path, contents: nil)
-            let out = Pipe()
-            process.executableURL = binary
-            process.arguments = ["serve", "--port", "0", "--cert", PeerCommandTests.file("server.cert.pem"),
-                                 "--key", PeerCommandTests.file("server.key.pem"), "--log-only", "--timeout", "3"] + extra
-            process.standardOutput = out
-            process.standardError = try FileHandle(forWritingTo: errLog)
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            // The first line names the port; read it without blocking past 10 s.
-            let fd = out.fileHandleForReading.fileDescriptor
-            var text = ""
-            let deadline = Date().addingTimeInterval(10)
-            while !text.contains("\n") && Date() < deadline {
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 100) > 0 else { continue }
-                var buffer = [UInt8](repeating: 0, count: 256)
-                let n = read(fd, &buffer, buffer.count)
-                if n <= 0 { break }
-                text += String(decoding: buffer[..<n], as: UTF8.self)
-            }
+            background = try ExternalTool.Background(binary.path, ["serve", "--port", "0", "--cert", PeerCommandTests.file("server.cert.pem"),
+                                                                   "--key", PeerCommandTests.file("server.key.pem"), "--log-only",
+                                                                   "--timeout", "3"] + extra)
+            // The first line names the port; wait for it at most 10 s.
+            _ = background.waitForOutput(containing: "\n", timeout: 10)
+            let text = background.stdoutText
             guard text.hasPrefix("listening on "),
                   let port = text.split(separator: "\n").first?.split(separator: ":").last.flatMap({ UInt16($0) }) else {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                background.stop(grace: 0)
                 throw PeerFileError("serve did not start: '\(text)'")
             }
             self.port = port
@@ -56,16 +40,13 @@ struct PeerCommandTests {
 
         deinit { _ = reap(seconds: 0) }
 
-        var log: String { (try? String(contentsOf: errLog, encoding: .utf8)) ?? "" }
+        var log: String { background.stderrText }
 
         /// Waits at most `seconds` for the server to end by itself, then kills it; true when it ended by itself.
         @discardableResult
         func reap(seconds: Double = 5) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            let ended = !process.isRunning
-            if !ended { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            let ended = background.waitForExit(seconds: seconds)
+            background.stop(grace: 0)
             return ended
         }
     }
@@ -73,29 +54,10 @@ struct PeerCommandTests {
     /// `tlslab ARGS` with a time limit (killed after `seconds`).
     static func tlslab(_ arguments: [String], seconds: Double = 20) throws -> CLI.Result {
         let binary = try #require(CLI.binary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
-        let dir = FileManager.default.temporaryDirectory
-        let outURL = dir.appendingPathComponent("tlslab-out-\(UUID().uuidString)")
-        let errURL = dir.appendingPathComponent("tlslab-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus,
-                          stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                          stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        let result = try ExternalTool.run(binary.path, arguments,
+                                          environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 },
+                                          timeout: seconds, grace: 0)
+        return CLI.Result(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
     }
 
     static func connect(_ port: UInt16, _ extra: [String]) throws -> CLI.Result {

@@ -4,6 +4,7 @@ import Rendering
 import Testing
 import TestSupport
 import Trace
+import Benchmarks
 @testable import tlslab
 
 /// Issue #34: the words of `serve`'s log, `connect`'s lines, `pin` and `bench` are the catalogue's, so

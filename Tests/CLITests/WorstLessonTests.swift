@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue #38 defect 8, "done means": the worst valid lessons the work limits allow — 100 requests
@@ -57,14 +58,7 @@ struct WorstLessonTests {
             print(json.dumps({"status": done.returncode, "seconds": usage.ru_utime + usage.ru_stime, "wall": time.monotonic() - start,
                               "kib": usage.ru_maxrss, "stderr": done.stderr.decode()[-500:]}))
             """
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = ["python3", "-c", measure, binary.path] + arguments
-            let out = Pipe()
-            python.standardOutput = out
-            try python.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            python.waitUntilExit()
+            let data = try ExternalTool.run("/usr/bin/env", ["python3", "-c", measure, binary.path] + arguments).stdout
             let result = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
             let label = "\(name): tlslab \(arguments.joined(separator: " "))"
             #expect(result["status"] as? Int == 0, "\(label): \(result["stderr"] ?? "")")

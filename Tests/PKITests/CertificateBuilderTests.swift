@@ -61,9 +61,9 @@ import TLSCrypto
         #expect(cert.extensions.ipAddresses == [[192, 0, 2, 7], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1]])
         #expect(cert.extensions.subjectKeyIdentifier == CertificateBuilder.keyIdentifier(key.publicKey))
         #expect(cert.extensions.authorityKeyIdentifier == cert.extensions.subjectKeyIdentifier)
-        #expect(HostnameMatcher.check(cert, host: "mail.example.com").0)
-        #expect(HostnameMatcher.check(cert, host: "192.0.2.7").0)
-        #expect(!HostnameMatcher.check(cert, host: "a.b.example.com").0)
+        #expect(HostnameMatcher.finding(cert, host: "mail.example.com").0)
+        #expect(HostnameMatcher.finding(cert, host: "192.0.2.7").0)
+        #expect(!HostnameMatcher.finding(cert, host: "a.b.example.com").0)
         let sig = SignatureCheck.verify(tbs: cert.tbsDER, signature: cert.signatureValue, algorithm: cert.signatureAlgorithm,
                                         issuerKey: cert.publicKey)
         #expect(sig.passed)

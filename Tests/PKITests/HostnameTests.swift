@@ -32,24 +32,24 @@ import Testing
 
     @Test func certificateIdentities() {
         let leaf = PKIFixtures.cert("leaf")
-        #expect(HostnameMatcher.check(leaf, host: "www.example.com").matches)
-        #expect(HostnameMatcher.check(leaf, host: "v1.api.example.com").matches)
-        #expect(!HostnameMatcher.check(leaf, host: "api.example.com").matches)
-        #expect(!HostnameMatcher.check(leaf, host: "example.com").matches)
-        #expect(HostnameMatcher.check(leaf, host: "192.0.2.10").matches)
-        #expect(!HostnameMatcher.check(leaf, host: "192.0.2.11").matches)
+        #expect(HostnameMatcher.finding(leaf, host: "www.example.com").matches)
+        #expect(HostnameMatcher.finding(leaf, host: "v1.api.example.com").matches)
+        #expect(!HostnameMatcher.finding(leaf, host: "api.example.com").matches)
+        #expect(!HostnameMatcher.finding(leaf, host: "example.com").matches)
+        #expect(HostnameMatcher.finding(leaf, host: "192.0.2.10").matches)
+        #expect(!HostnameMatcher.finding(leaf, host: "192.0.2.11").matches)
         let ec = PKIFixtures.cert("ec-leaf")
-        #expect(HostnameMatcher.check(ec, host: "2001:db8::1").matches)
-        #expect(HostnameMatcher.check(ec, host: "[2001:0db8:0:0:0:0:0:1]").matches)
-        #expect(!HostnameMatcher.check(ec, host: "2001:db8::2").matches)
+        #expect(HostnameMatcher.finding(ec, host: "2001:db8::1").matches)
+        #expect(HostnameMatcher.finding(ec, host: "[2001:0db8:0:0:0:0:0:1]").matches)
+        #expect(!HostnameMatcher.finding(ec, host: "2001:db8::2").matches)
         // The CN is never consulted (RFC 9525): the intermediate's CN is not a name it covers.
-        #expect(!HostnameMatcher.check(PKIFixtures.cert("int"), host: "TLSLab Test Intermediate CA").matches)
+        #expect(!HostnameMatcher.finding(PKIFixtures.cert("int"), host: "TLSLab Test Intermediate CA").matches)
         // CN = www.example.com, SAN = mail.example.com: a SAN is present, so the matching CN is ignored
         // (RFC 6125 §6.4.4; openssl verify -verify_hostname says "hostname mismatch" — ChainValidationTests).
         let cnOnly = PKIFixtures.cert("leaf-cn-only-match")
         #expect(cnOnly.subject.commonNames == ["www.example.com"])
-        #expect(!HostnameMatcher.check(cnOnly, host: "www.example.com").matches)
-        #expect(HostnameMatcher.check(cnOnly, host: "mail.example.com").matches)
+        #expect(!HostnameMatcher.finding(cnOnly, host: "www.example.com").matches)
+        #expect(HostnameMatcher.finding(cnOnly, host: "mail.example.com").matches)
     }
 
     @Test func ipParsing() {

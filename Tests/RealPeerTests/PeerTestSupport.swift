@@ -56,91 +56,42 @@ enum Tools {
     }
 }
 
-/// A child process that is always ended: `stop()` in a `defer`, and again on release.
+/// A child process that is always ended: `stop()` in a `defer`, and again on release (TestSupport's
+/// ``ExternalTool/Background``, its output and error in one file).
 final class Child {
-    let process = Process()
-    let log: URL
-    private let handle: FileHandle
-    private let input = Pipe()
+    private let background: ExternalTool.Background
+    var process: Process { background.process }
 
     init(_ executable: String, _ arguments: [String], in dir: URL, environment: [String: String]? = nil) throws {
-        log = dir.appendingPathComponent("child-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        handle = try FileHandle(forWritingTo: log)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = dir
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = input
-        try process.run()
+        background = try ExternalTool.Background(executable, arguments,
+                                                  environment: environment.map { ProcessInfo.processInfo.environment.merging($0) { $1 } },
+                                                  currentDirectory: dir.path, mergingErrorIntoOutput: true)
     }
 
     deinit { stop() }
 
-    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    var output: String { background.stdoutText }
 
     /// Writes `text` to the child's standard input (kept open until `stop()`).
-    func send(_ text: String) {
-        _ = ignoreBrokenPipes
-        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
-    }
+    func send(_ text: String) { background.send(text) }
 
     /// Waits until the log contains `text` (true) or the process ends or time runs out (false).
-    func wait(for text: String, seconds: Double = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if output.contains(text) { return true }
-            if !process.isRunning { return output.contains(text) }
-            usleep(20_000)
-        }
-        return false
-    }
+    func wait(for text: String, seconds: Double = 5) -> Bool { background.waitForOutput(containing: text, timeout: seconds) }
 
-    func stop() {
-        if process.isRunning {
-            // SIGTERM first; children of a test runner may inherit an ignored SIGTERM/SIGINT, so
-            // SIGKILL follows quickly (the processes here keep nothing worth flushing).
-            process.terminate()
-            let deadline = Date().addingTimeInterval(0.3)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        try? handle.close()
-    }
+    /// SIGTERM first; children of a test runner may inherit an ignored SIGTERM/SIGINT, so SIGKILL
+    /// follows quickly (the processes here keep nothing worth flushing).
+    func stop() { background.stop(grace: 0.3) }
 }
 
 /// Runs a program to its end (at most `timeout` seconds, then it is killed); stdout and stderr together.
 @discardableResult
 func runTool(_ executable: String, _ arguments: [String], in dir: URL, stdin: String? = nil,
              environment: [String: String]? = nil, timeout: Double = 20) throws -> (status: Int32, output: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    p.currentDirectoryURL = dir
-    if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    let out = dir.appendingPathComponent("run-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: out)
-    defer { try? handle.close(); try? FileManager.default.removeItem(at: out) }
-    p.standardOutput = handle
-    p.standardError = handle
-    let input = Pipe()
-    p.standardInput = input
-    try p.run()
-    // A tool that exits before reading its input (an alert, a refused connection) must not take the
-    // test process down with SIGPIPE: the write fails instead.
-    _ = ignoreBrokenPipes
-    if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
-    try? input.fileHandleForWriting.close()
-    let deadline = Date().addingTimeInterval(timeout)
-    while p.isRunning && Date() < deadline { usleep(10_000) }
-    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-    p.waitUntilExit()
+    let result = try ExternalTool.run(executable, arguments, stdin: Data((stdin ?? "").utf8),
+                                      environment: environment.map { ProcessInfo.processInfo.environment.merging($0) { $1 } },
+                                      currentDirectory: dir.path, mergingErrorIntoOutput: true, timeout: timeout, grace: 0)
     // Decoded leniently: a peer's binary bytes (HTTP/2 frames s_client prints) must not blank the text.
-    return (p.terminationStatus, (try? Data(contentsOf: out)).map { String(decoding: $0, as: UTF8.self) } ?? "")
+    return (result.status, result.stdoutText)
 }
 
 /// Writing to a child that has exited fails with EPIPE instead of killing this process (SIGPIPE).

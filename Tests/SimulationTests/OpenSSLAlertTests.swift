@@ -2,6 +2,7 @@ import Foundation
 import HTTP2
 import PKI
 @testable import Simulation
+import TestSupport
 import Testing
 import TLSEngine
 import Trace
@@ -24,22 +25,9 @@ import Trust
 
     /// Runs openssl with `arguments` in `dir`, stdin empty, at most `timeout` seconds; stdout+stderr.
     static func run(_ arguments: [String], in dir: URL, timeout: TimeInterval = 10) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(executable))
-        process.arguments = arguments
-        process.currentDirectoryURL = dir
-        let out = dir.appendingPathComponent("client-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: out)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
-        try handle.close()
-        return (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        let result = try ExternalTool.run(try #require(executable), arguments, currentDirectory: dir.path,
+                                          mergingErrorIntoOutput: true, timeout: timeout)
+        return result.stdoutText
     }
 
     /// The fatal alert s_client sent (from its `-msg` trace), e.g. "bad_certificate".
@@ -50,29 +38,13 @@ import Trust
         for file in h.pemFiles { try file.contents.write(to: dir.appendingPathComponent(file.name), atomically: true, encoding: .utf8) }
         for attempt in 0..<5 {
             let port = 20_000 + Int((UInt32(getpid()) &* 7919 &+ UInt32(attempt) &* 104_729 &+ UInt32(h.spec.defect.hashValue & 0xFFFF)) % 40_000)
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: try #require(executable))
             // SECLEVEL 0 so that the server itself agrees to present SHA-1 / RSA-1024 certificates.
-            server.arguments = ["s_server", "-accept", "\(port)", "-cert", "leaf.pem", "-key", "server.key",
-                                "-cert_chain", "server-chain.pem", "-naccept", "1", "-tls1_2", "-cipher", "DEFAULT@SECLEVEL=0"]
-            server.currentDirectoryURL = dir
-            let log = dir.appendingPathComponent("server-\(attempt).txt")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            server.standardOutput = handle
-            server.standardError = handle
-            server.standardInput = Pipe()   // kept open: s_server quits on EOF
-            try server.run()
-            defer {
-                if server.isRunning { server.terminate(); server.waitUntilExit() }
-                try? handle.close()
-            }
-            let ready = Date().addingTimeInterval(5)
-            var listening = false
-            while Date() < ready, server.isRunning {
-                if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("ACCEPT") { listening = true; break }
-                usleep(20_000)
-            }
+            let server = try ExternalTool.Background(try #require(executable),
+                                                     ["s_server", "-accept", "\(port)", "-cert", "leaf.pem", "-key", "server.key",
+                                                      "-cert_chain", "server-chain.pem", "-naccept", "1", "-tls1_2", "-cipher", "DEFAULT@SECLEVEL=0"],
+                                                     currentDirectory: dir.path, mergingErrorIntoOutput: true)
+            defer { server.stop() }
+            let listening = server.waitForOutput(containing: "ACCEPT", timeout: 5)
             guard listening else { continue }
             let output = try run(["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-msg", "-verify_return_error",
                                   "-CAfile", "root.pem", "-auth_level", "2", "-attime", String(h.now),

@@ -219,12 +219,16 @@ struct ALPNTests {
         let (client, server) = try Self.configurations(client: ["h3", "spdy/3"], server: [.h2, .http11])
         let run = Harness.run(client: client, server: server)
         #expect(run.outcome == .failed(sender: .server, alert: .noApplicationProtocol))
-        let sent = run.serverEvents.compactMap { e -> (Alert, String)? in
-            if case .alertSent(let a, let cause) = e { return (a, cause.description) } else { return nil }
+        let sent = run.serverEvents.compactMap { e -> (Alert, AlertCause)? in
+            if case .alertSent(let a, let cause) = e { return (a, cause) } else { return nil }
         }
         #expect(sent.count == 1)
         #expect(sent.first?.0 == .fatal(.noApplicationProtocol))
-        #expect(sent.first?.1.contains("RFC 7301 §3.2") == true, "\(sent.first?.1 ?? "")")
+        guard case .failure(.peerIncompatible(.noCommonApplicationProtocol(offered: let offered, supported: let supported)))? = sent.first?.1 else {
+            Issue.record("\(String(describing: sent.first?.1))")
+            return
+        }
+        #expect(offered == ["h3", "spdy/3"] && supported == [.h2, .http11], "\(offered) \(supported)")
         #expect(run.clientEvents.contains { if case .alertReceived(.fatal(.noApplicationProtocol)) = $0 { return true } else { return false } })
         #expect(run.client.failureAlert == .fatal(.noApplicationProtocol))
         #expect(run.server.failureAlert == .fatal(.noApplicationProtocol))
@@ -379,10 +383,10 @@ struct ALPNTests {
                 #expect(run.client.negotiatedApplicationProtocol != nil)
                 #expect(run.client.negotiatedApplicationProtocol == run.server.negotiatedApplicationProtocol)
                 if let p = run.server.negotiatedApplicationProtocol { chosen.insert(p) }
-                let cause = run.serverEvents.compactMap { e -> String? in
-                    if case .alertSent(let a, let cause) = e, a.isFatal { return cause.description } else { return nil }
-                }.first ?? ""
-                if !ems { #expect(cause.contains("Finished"), "\(cause)") }
+                let cause = run.serverEvents.compactMap { e -> AlertCause? in
+                    if case .alertSent(let a, let cause) = e, a.isFatal { return cause } else { return nil }
+                }.first
+                if !ems { #expect(cause == .failure(.peerMisbehaved(.finishedMismatch)), "\(String(describing: cause))") }
             }
         }
         #expect(chosen == [.h2, .http11], "a changed h2 makes the server fall back to http/1.1")

@@ -28,7 +28,5 @@ struct CertificateVerifySchemeTests {
         #expect(requested == SignatureSchemes.certificateRequestDefault)
         let arrivedScheme = try #require(arrived)
         #expect(!requested.contains(arrivedScheme))
-        let said = causes.first?.description ?? ""
-        #expect(said.contains("CertificateVerify signed with \(arrivedScheme), which the server's CertificateRequest did not list (it listed ecdsa_secp256r1_sha256, "), "\(said)")
     }
 }

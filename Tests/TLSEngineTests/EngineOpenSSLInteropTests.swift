@@ -71,31 +71,14 @@ struct EngineOpenSSLInteropTests {
         var lastError = ""
         for attempt in 0..<5 {
             let port = 20_000 + Int((UInt32(getpid()) &* 7919 &+ UInt32(attempt) &* 104_729 &+ UInt32(suite.rawValue)) % 40_000)
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: executable)
-            server.arguments = ["s_server", "-accept", "\(port)", "-cert", "server.cert.pem", "-key", "server.key.pem",
-                                "-tls1_2", "-cipher", name, "-www", "-naccept", "1", "-no_ticket"]
-            server.currentDirectoryURL = dir
-            let log = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-interop-\(UUID().uuidString).txt")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            server.standardOutput = handle
-            server.standardError = handle
-            server.standardInput = Pipe()
-            try server.run()
-            defer {
-                if server.isRunning { server.terminate(); server.waitUntilExit() }
-                try? handle.close()
-                try? FileManager.default.removeItem(at: log)
-            }
-            let ready = Date().addingTimeInterval(5)
-            var listening = false
-            while Date() < ready, server.isRunning {
-                if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("ACCEPT") { listening = true; break }
-                usleep(20_000)
-            }
+            let server = try ExternalTool.Background(executable, ["s_server", "-accept", "\(port)", "-cert", "server.cert.pem",
+                                                                  "-key", "server.key.pem", "-tls1_2", "-cipher", name, "-www",
+                                                                  "-naccept", "1", "-no_ticket"],
+                                                     currentDirectory: dir.path, mergingErrorIntoOutput: true)
+            defer { server.stop() }
+            let listening = server.waitForOutput(containing: "ACCEPT", timeout: 5)
             guard listening, let socket = Socket(port: port) else {
-                lastError = (try? String(contentsOf: log, encoding: .utf8)) ?? "no server"
+                lastError = server.stdoutText.isEmpty ? "no server" : server.stdoutText
                 continue
             }
             var client = TLSClient(configuration: try Harness.clientConfiguration(seed: 99, suites: [suite]))
@@ -132,32 +115,14 @@ struct EngineOpenSSLInteropTests {
         var lastError = ""
         for attempt in 0..<5 {
             let port = 47_200 + Int((UInt32(getpid()) &+ UInt32(attempt) &* 17) % 100)
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: executable)
-            server.arguments = ["s_server", "-accept", "\(port)", "-cert", "server.cert.pem", "-key", "server.key.pem",
-                                "-tls1_1", "-cipher", "AES128-SHA:@SECLEVEL=0", "-Verify", "1", "-CAfile", "ca.cert.pem",
-                                "-www", "-naccept", "1"]
-            server.currentDirectoryURL = EngineFixtures.directory
-            let log = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-interop-\(UUID().uuidString).txt")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            server.standardOutput = handle
-            server.standardError = handle
-            server.standardInput = Pipe()
-            try server.run()
-            defer {
-                if server.isRunning { server.terminate(); server.waitUntilExit() }
-                try? handle.close()
-                try? FileManager.default.removeItem(at: log)
-            }
-            let ready = Date().addingTimeInterval(5)
-            var listening = false
-            while Date() < ready, server.isRunning {
-                if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("ACCEPT") { listening = true; break }
-                usleep(20_000)
-            }
+            let server = try ExternalTool.Background(executable, ["s_server", "-accept", "\(port)", "-cert", "server.cert.pem",
+                                                                  "-key", "server.key.pem", "-tls1_1", "-cipher", "AES128-SHA:@SECLEVEL=0",
+                                                                  "-Verify", "1", "-CAfile", "ca.cert.pem", "-www", "-naccept", "1"],
+                                                     currentDirectory: EngineFixtures.directory.path, mergingErrorIntoOutput: true)
+            defer { server.stop() }
+            let listening = server.waitForOutput(containing: "ACCEPT", timeout: 5)
             guard listening, let socket = Socket(port: port) else {
-                lastError = (try? String(contentsOf: log, encoding: .utf8)) ?? "no server"
+                lastError = server.stdoutText.isEmpty ? "no server" : server.stdoutText
                 continue
             }
             var config = try Harness.clientConfiguration(seed: 98, suites: [.TLS_RSA_WITH_AES_128_CBC_SHA])
@@ -174,7 +139,7 @@ struct EngineOpenSSLInteropTests {
                 for case .handshakeSent(.certificateVerify(let cv), _) in step.events { sentVerify = cv.signature.algorithm == nil }
                 socket.write(step.output)
             }
-            let serverLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            let serverLog = server.stdoutText
             #expect(sentVerify)
             #expect(client.isConnected, "\(client.failureAlert.map { "\($0)" } ?? "\(client.stateName)"): \(serverLog.prefix(800))")
             #expect(client.negotiatedVersion == .tls11)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TLSEngine
+import TestSupport
 
 /// Runs `openssl s_server` and `openssl s_client -msg` on loopback and collects what s_client
 /// printed: each record header and message, as hex, with its direction.
@@ -35,23 +36,8 @@ enum OpenSSLPeer {
     @discardableResult
     static func run(_ args: [String], in dir: URL, timeout: TimeInterval = 10) throws -> (status: Int32, output: String) {
         guard let executable else { throw Failure.tool("openssl not found on PATH") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        let out = dir.appendingPathComponent("out-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: out)
-        p.standardOutput = handle
-        p.standardError = handle
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(20_000) }
-        if p.isRunning { p.terminate(); p.waitUntilExit() }
-        try handle.close()
-        let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-        return (p.terminationStatus, text)
+        let result = try ExternalTool.run(executable, args, currentDirectory: dir.path, mergingErrorIntoOutput: true, timeout: timeout)
+        return (result.status, result.stdoutText)
     }
 
     /// One TLS 1.2 handshake between s_server and s_client; `serverArgs` adds options (for example
@@ -68,31 +54,14 @@ enum OpenSSLPeer {
         var lastError = ""
         for attempt in 0 ..< 5 {
             let port = 20_000 + Int((UInt32(getpid()) &* 7919 &+ UInt32(attempt) &* 104_729) % 40_000)
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: executable)
-            server.arguments = ["s_server", "-accept", "\(port)", "-cert", "cert.pem", "-key", "key.pem",
-                                "-naccept", "1"] + serverArgs
-            server.currentDirectoryURL = dir
-            let log = dir.appendingPathComponent("server-\(attempt).txt")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            server.standardOutput = handle
-            server.standardError = handle
-            server.standardInput = Pipe()  // kept open so the server does not quit on EOF before the client comes
-            try server.run()
-            defer {
-                if server.isRunning { server.terminate(); server.waitUntilExit() }
-                try? handle.close()
-            }
+            let server = try ExternalTool.Background(executable, ["s_server", "-accept", "\(port)", "-cert", "cert.pem", "-key", "key.pem",
+                                                                  "-naccept", "1"] + serverArgs,
+                                                     currentDirectory: dir.path, mergingErrorIntoOutput: true)
+            defer { server.stop() }
             // Wait until it listens (it prints ACCEPT) or gives up (port taken).
-            let ready = Date().addingTimeInterval(5)
-            var listening = false
-            while Date() < ready, server.isRunning {
-                if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("ACCEPT") { listening = true; break }
-                usleep(20_000)
-            }
+            let listening = server.waitForOutput(containing: "ACCEPT", timeout: 5)
             guard listening else {
-                lastError = (try? String(contentsOf: log, encoding: .utf8)) ?? "s_server did not start"
+                lastError = server.stdoutText.isEmpty ? "s_server did not start" : server.stdoutText
                 continue
             }
             let client = try run(["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-msg",

@@ -66,7 +66,10 @@ extension RunDocumentBuilder {
         case .exemption: return say(v["host"] == nil ? "ats.rule.exemption" : "ats.rule.exemption.local", v)
         case .defaults: return say("ats.rule.defaults", v)
         case .defaultTrust where v["result"] == "noCertificate": return say("ats.rule.defaultTrust.noCertificate")
-        case .https, .minimumVersion, .forwardSecrecy, .keySize, .signatureHash, .defaultTrust, .pinnedLeaf, .pinnedCA:
+        case .defaultTrust:
+            v["detail"] = c.firstFailure.map { explanations.chainCheckDetail($0) } ?? ""
+            return Self.atsRuleKey(c.rule, c.result).map { say($0, v) } ?? "\(c.rule.rawValue).\(c.result.rawValue)"
+        case .https, .minimumVersion, .forwardSecrecy, .keySize, .signatureHash, .pinnedLeaf, .pinnedCA:
             return Self.atsRuleKey(c.rule, c.result).map { say($0, v) } ?? "\(c.rule.rawValue).\(c.result.rawValue)"
         }
     }

@@ -1,5 +1,6 @@
 /// Why a protected record did not open (answered with bad_record_mac, RFC 5246 §7.2.2), by name.
-public enum BadRecordMACReason: Sendable, Hashable, CustomStringConvertible {
+/// No words of its own: the catalogue words every case; interpolated, it shows its case name and values.
+public enum BadRecordMACReason: Sendable, Hashable {
     /// An AES-GCM record shorter than nonce_explicit and tag (RFC 5288 §3).
     case gcmRecordTooShort(needed: Int, got: Int)
     /// The AES-GCM tag does not verify: a wrong key or sequence number, or tampered bytes.
@@ -21,21 +22,4 @@ public enum BadRecordMACReason: Sendable, Hashable, CustomStringConvertible {
     case chaChaRecordTooShort(needed: Int, got: Int)
     /// The Poly1305 tag does not verify: a wrong key or sequence number, or tampered bytes.
     case poly1305TagMismatch
-
-    /// The English line the JSON Lines contract's alert `cause` carries (renderers word the case).
-    public var description: String {
-        switch self {
-        case let .gcmRecordTooShort(needed, got): return "a GCM record needs at least \(needed) bytes, got \(got)"
-        case .gcmTagMismatch: return "the AES-GCM tag does not verify (wrong key, sequence number or tampered bytes)"
-        case .cbcRecordTooShort(let length): return "a CBC record of \(length) bytes cannot hold IV, MAC and padding"
-        case .cbcDecryptionFailed: return "AES-CBC decryption failed"
-        case .cbcPaddingOrMACMismatch(let mac): return "the padding or the \(mac) of the record does not verify"
-        case let .encryptThenMACRecordTooShort(length, mac):
-            return "an encrypt-then-MAC record of \(length) bytes cannot hold IV, a block and the \(mac)"
-        case .encryptThenMACMismatch(let mac): return "the \(mac) over IV and ciphertext does not verify (checked before decrypting)"
-        case .encryptThenMACPaddingMalformed: return "the padding of an encrypt-then-MAC record is malformed"
-        case let .chaChaRecordTooShort(needed, got): return "a ChaCha20-Poly1305 record needs at least \(needed) bytes, got \(got)"
-        case .poly1305TagMismatch: return "the Poly1305 tag does not verify (wrong key, sequence number or tampered bytes)"
-        }
-    }
 }

@@ -2,6 +2,34 @@ import Crypto
 import _CryptoExtras
 import TLSCrypto
 
+/// How an encrypt-then-MAC record's fragment divides (RFC 7366 §3): `IV ‖ ciphertext ‖ MAC`, the MAC
+/// sent in the clear. The record layer's one definition of the layout and of the record that is too
+/// short: the protector opens records by it and the dissector draws their fields by it.
+public struct EncryptThenMACLayout: Sendable, Hashable {
+    /// The explicit IV (a block; none in TLS 1.0, whose IV is the previous record's last block).
+    public let ivLength: Int
+    /// ENC(content ‖ padding ‖ padding_length): a whole number of blocks, at least one.
+    public let ciphertextLength: Int
+    /// The MAC over seq_num ‖ type ‖ version ‖ length ‖ IV ‖ ciphertext.
+    public let mac: RecordMAC
+
+    /// The division of a fragment of `fragmentLength` bytes; a fragment that cannot hold the IV, a
+    /// whole number of blocks (at least one) and the MAC is refused with bad_record_mac (RFC 7366 §3).
+    public init(fragmentLength: Int, explicitIV: Bool, blockLength: Int = 16, mac: RecordMAC) throws(RecordProtectionError) {
+        let ivLength = explicitIV ? blockLength : 0
+        let sent = fragmentLength - mac.length
+        guard sent >= ivLength + blockLength, (sent - ivLength) % blockLength == 0 else {
+            throw .badRecordMAC(.encryptThenMACRecordTooShort(length: fragmentLength, mac: mac.name))
+        }
+        self.ivLength = ivLength
+        self.ciphertextLength = sent - ivLength
+        self.mac = mac
+    }
+
+    /// The bytes the MAC covers: IV and ciphertext (the `length` of its pseudo-header).
+    public var authenticatedLength: Int { ivLength + ciphertextLength }
+}
+
 /// RFC 7366 §3: with encrypt-then-MAC a CBC record is
 /// `IV ‖ ENC(content ‖ padding ‖ padding_length) ‖ MAC`, where
 /// `MAC = HMAC(MAC_write_key, seq_num ‖ type ‖ version ‖ length ‖ IV ‖ ENC(…))` and `length` counts
@@ -31,11 +59,9 @@ extension RecordProtector {
 
     mutating func openEncryptThenMAC(mac: RecordMAC, seq: UInt64, contentType: UInt8, version: UInt16,
                                      fragment: [UInt8]) throws(RecordProtectionError) -> RecordCryptoDetail {
-        let ivLength = explicitIV ? Self.blockSize : 0
-        let sentCount = fragment.count - mac.length
-        guard sentCount >= ivLength + Self.blockSize, (sentCount - ivLength) % Self.blockSize == 0 else {
-            throw .badRecordMAC(.encryptThenMACRecordTooShort(length: fragment.count, mac: mac.name))
-        }
+        let layout = try EncryptThenMACLayout(fragmentLength: fragment.count, explicitIV: explicitIV, blockLength: Self.blockSize, mac: mac)
+        let ivLength = layout.ivLength
+        let sentCount = layout.authenticatedLength
         let sent = Array(fragment.prefix(sentCount))
         let receivedMAC = Array(fragment.suffix(mac.length))
         let macHeader = Self.header(seq: seq, contentType: contentType, version: version, length: sentCount)

@@ -1,7 +1,7 @@
 import PKI
 
 /// What a certificate decision rests on, as facts for the trace: renderers word it from their
-/// catalogue. ``description`` is the English line of the JSON Lines contract's `detail`.
+/// catalogue (the JSON Lines contract's `detail` is the catalogue's English).
 public enum CertificateAccount: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// Every check passed: `checks` checks along a path of `pathLength` certificates up to `anchor`.
     case chainValidated(checks: Int, pathLength: Int, anchor: String)
@@ -30,31 +30,26 @@ public enum CertificateAccount: Sendable, Equatable, Hashable, CustomStringConve
     /// first failing check when the chain was refused.
     case decidedBy([TrustReason], firstFailure: ChainCheck?)
 
+    /// A debugging identifier (the case's name and values); the catalogue words the account (en and zh).
     public var description: String {
         switch self {
-        case let .chainValidated(checks, pathLength, anchor):
-            return "\(checks) checks passed along a path of \(pathLength) up to the anchor \(anchor)"
-        case .checkFailed(let check):
-            return "\(check.kind.rawValue) check failed at depth \(check.depth) (\(check.subject)): \(check.detail)"
-        case .chainNotTrusted(let result): return "the chain is not trusted (\(result.rawValue))"
-        case .acceptedWithoutChecks: return "accepted without any check"
-        case .notChecked(let subject): return "policy none: the chain was NOT checked (\(subject))"
-        case .noCertificate(let role): return "the \(role.rawValue) sent no certificate"
-        case .clientCertificateRequired: return "a client certificate is required"
-        case let .unparsable(index, error): return "certificate \(index) does not parse: \(error)"
-        case .unsupportedKey(let key): return "the leaf key is \(key), but TLSLab's suites need RSA or EC P-256/P-384"
-        case let .keyDoesNotFitSuite(suite, needsEC, key):
-            return "\(suite) needs \(needsEC ? "an EC" : "an RSA") certificate key, the server's is \(key)"
-        case .noEvaluator: return "no evaluator for client certificates"
-        case let .decidedBy(reasons, failure):
-            // The steps themselves are worded by the renderers' catalogue (Explanations.trustReason).
-            return "decided by the policy in \(reasons.count) step(s)"
-                + (failure.map { "; first failing check: \($0.kind.rawValue) at depth \($0.depth): \($0.detail)" } ?? "")
+        case let .chainValidated(checks, pathLength, anchor): return "chainValidated(checks: \(checks), pathLength: \(pathLength), anchor: \(anchor))"
+        case .checkFailed(let check): return "checkFailed(\(check))"
+        case .chainNotTrusted(let result): return "chainNotTrusted(\(result.rawValue))"
+        case .acceptedWithoutChecks: return "acceptedWithoutChecks"
+        case .notChecked(let subject): return "notChecked(subject: \(subject))"
+        case .noCertificate(let role): return "noCertificate(sentBy: \(role.rawValue))"
+        case .clientCertificateRequired: return "clientCertificateRequired"
+        case let .unparsable(index, error): return "unparsable(index: \(index), error: \(error))"
+        case .unsupportedKey(let key): return "unsupportedKey(key: \(key))"
+        case let .keyDoesNotFitSuite(suite, needsEC, key): return "keyDoesNotFitSuite(\(suite), needsEC: \(needsEC), key: \(key))"
+        case .noEvaluator: return "noEvaluator"
+        case let .decidedBy(reasons, failure): return "decidedBy(\(reasons.count) steps, firstFailure: \(failure.map { "\($0)" } ?? "none"))"
         }
     }
 }
 
 extension CertificateAccount {
-    /// Hashes the English line (a chain check's signature record is Equatable only).
+    /// Hashes the debugging identifier (a chain check's signature record is Equatable only).
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

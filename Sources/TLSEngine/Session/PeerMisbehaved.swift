@@ -1,5 +1,7 @@
 /// A rule of the protocol the peer broke, by name: each reason knows its alert (RFC 5246 §7.2.2)
-/// in one switch, so the reasons can be enumerated and tested, and a renderer can word them.
+/// in one switch, so the reasons can be enumerated and tested, and a renderer can word them. It holds
+/// no words of its own: the catalogue (`Explanations`, en and zh) words every case; interpolated,
+/// it shows its case name and values (a debugging identifier).
 public enum PeerMisbehaved: Sendable, Hashable {
     // The hellos (RFC 5246 §7.4.1).
     /// The ClientHello does not list the null compression method (§7.4.1.2).
@@ -73,53 +75,6 @@ public enum PeerMisbehaved: Sendable, Hashable {
 
     /// A byte as 0x followed by two hex digits.
     public static func hex(_ byte: UInt8) -> String { "0x" + Hex.string([byte]) }
-
-    /// The reason in one line (the JSON contract's alert `cause`).
-    public var description: String {
-        switch self {
-        case .nullCompressionNotOffered: return "the client does not offer the null compression method"
-        case .renegotiationInfoNotEmpty(let role):
-            return "renegotiation_info must be empty in an initial handshake (RFC 5746 \(role == .client ? "§3.4" : "§3.6"))"
-        case .emptyServerNameList: return "the ClientHello's server_name extension is empty (RFC 6066 §3: at least one name)"
-        case let .serverNameNotHostName(offset, byte):
-            return "the server_name host_name has byte \(Self.hex(byte)) at offset \(offset), which no DNS host name holds (RFC 6066 §3: ASCII letters, digits, hyphens and dots)"
-        case .pointFormatsLackUncompressed(let formats): return "ec_point_formats \(formats) lacks uncompressed (RFC 8422 §5.1.2)"
-        case let .suiteNotOffered(suite, version): return "the server chose \(suite), which the client did not offer for \(version)"
-        case .compressionNotNull(let method): return "compression method \(method)"
-        case .extensionNotOffered(let type): return "the server sent \(type), which the client did not offer"
-        case .applicationProtocolNotOffered(let chosen):
-            return "the server chose the application protocol \(chosen.map(\.description).joined(separator: ", ")), which the client did not offer (RFC 7301 §3.2)"
-        case let .resumedSessionDiffers(suite, version): return "the resumed session had \(suite) and \(version)"
-        case .extendedMasterSecretChangedOnResumption: return "extended_master_secret differs from the resumed session (RFC 7627 §5.3)"
-        case .extendedMasterSecretDroppedOnResumption:
-            return "the offered session used the extended master secret and this ClientHello does not offer it: the server MUST abort the abbreviated handshake (RFC 7627 §5.3)"
-        case .malformedChangeCipherSpec(.length(let n)): return "a change_cipher_spec record of \(n) bytes; RFC 5246 §7.1 allows the one byte 1"
-        case .malformedChangeCipherSpec(.value(let v)): return "change_cipher_spec value \(v); RFC 5246 §7.1 allows only 1"
-        case .encryptThenMACWithAEAD(let suite): return "encrypt_then_mac answered with \(suite), an AEAD suite (RFC 7366 §3)"
-        case .encryptThenMACChangedOnResumption: return "encrypt_then_mac differs from the resumed session (RFC 7366 §3.1)"
-        case .unusableDHPrime: return "dh_p is not a usable prime"
-        case .dhGeneratorOutOfRange: return "dh_g must satisfy 1 < g < p-1"
-        case let .invalidDHPublicValue(inSKE, reason): return inSKE ? "dh_Ys: \(reason)" : "peer DH value: \(reason)"
-        case .groupNotOffered(let group): return "the server chose \(group), which the client did not offer"
-        case let .invalidECDHPublicKey(inSKE, reason): return inSKE ? "server ECDH point: \(reason)" : "peer ECDH key: \(reason)"
-        case .serverKeyExchangeSchemeNotOffered(let scheme):
-            return "ServerKeyExchange signed with \(scheme.map { "\($0)" } ?? "no algorithm"), which the client did not offer"
-        case .serverKeyExchangeSignatureInvalid: return "the ServerKeyExchange signature does not verify"
-        case let .certificateVerifySchemeNotRequested(scheme, requested):
-            let listed = requested.map { "\($0)" }.joined(separator: ", ")
-            return scheme.map { "CertificateVerify signed with \($0), which the server's CertificateRequest did not list (it listed \(listed))" }
-                ?? "CertificateVerify names no signature algorithm; the server's CertificateRequest listed \(listed)"
-        case .certificateVerifySignatureInvalid: return "the CertificateVerify signature does not verify"
-        case .finishedMismatch: return "the peer's Finished.verify_data does not match"
-        case let .recordVersionMismatch(type, got, negotiated):
-            return "a \(type) record with version \(got) after the hellos agreed on \(negotiated)"
-        case .undefinedAlertLevel(let level): return "an alert with the undefined level \(level) (RFC 5246 §7.2: warning(1) or fatal(2))"
-        case .tooManyEmptyRecords(let limit): return "more than \(limit) empty records in a row"
-        case .tooManyWarningAlerts(let limit): return "more than \(limit) warning alerts in a row"
-        case let .truncated(state, buffered):
-            return "the peer stopped sending in \(state) with \(buffered) bytes of an incomplete record or handshake message buffered"
-        }
-    }
 }
 
 /// Something the peer wants that this side does not offer or allow, by name, with its alert.
@@ -151,28 +106,6 @@ public enum PeerIncompatible: Sendable, Hashable {
 
     /// The alert this reason is answered with, from the engine's one table (``TLSAlertTable``).
     public var alert: AlertDescription { TLSAlertTable.alert(for: .peerIncompatible(kind)) }
-
-    public var description: String {
-        switch self {
-        case let .dhPrimeTooSmall(bits, minimum):
-            return "dh_p has \(bits) bits, fewer than the client's minimum of \(minimum) (OpenSSL: dh key too small)"
-        case .noCommonSuite(let version): return "no cipher suite in common for \(version)"
-        case .noAcceptableFiniteFieldGroup(let offered):
-            return "the client names only the finite-field groups \(offered.map(\.description).joined(separator: ", ")), none acceptable, and no other suite in common (RFC 7919 §4)"
-        case let .dhGroupNotOffered(group, bits, offered):
-            return "the server's DH group (\(group), \(bits) bits) is none of the groups the client named (\(offered.map(\.description).joined(separator: ", "))); the client's policy refuses it (RFC 7919 §3)"
-        case let .noCommonApplicationProtocol(offered, supported):
-            return "the client offers the application protocols \(offered.map(\.description).joined(separator: ", ")); the server speaks only \(supported.map(\.description).joined(separator: ", ")) (RFC 7301 §3.2)"
-        case let .noSupportedVersionInCommon(offered, lowest, highest):
-            return "the client's supported_versions lists \(offered.map(\.description).joined(separator: ", ")); the server speaks \(lowest) to \(highest) (RFC 8446 §4.2.1)"
-        case let .clientVersionTooLow(version, lowest): return "the client offers at most \(version); the server needs at least \(lowest)"
-        case let .serverVersionUnacceptable(version, minimum, maximum):
-            return "the server chose \(version); the client accepts \(minimum)…\(maximum)"
-        case .rsaModulusTooSmall: return "RSA modulus too small"
-        case .clientCertificateChallengeCancelled: return "the application cancelled the client-certificate challenge"
-        case .handshakeIncomplete(let state): return "the peer stopped sending in \(state); the handshake cannot complete"
-        }
-    }
 }
 
 /// What was wrong with a ChangeCipherSpec record.

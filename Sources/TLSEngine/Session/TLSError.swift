@@ -30,8 +30,8 @@ public enum TLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .inappropriateMessage(expected, got): return "unexpected \(got) (expected \(expected))"
         case .invalidMessage(let e): return "malformed: \(e)"
         case .recordProtection(let e): return e.description
-        case .peerIncompatible(let reason): return "\(reason.alert): \(reason.description)"
-        case .peerMisbehaved(let reason): return "\(reason.alert): \(reason.description)"
+        case .peerIncompatible(let reason): return "\(reason.alert): \(reason)"
+        case .peerMisbehaved(let reason): return "\(reason.alert): \(reason)"
         case let .certificateRejected(refusal, why): return "certificate rejected (\(TLSAlertTable.alert(for: refusal))): \(why)"
         case .alertReceived(let a): return "peer sent alert \(a)"
         case .internalError(let why): return "internal error: \(why)"

@@ -7,10 +7,10 @@ extension DissectionSession {
     func handshakeMessage() throws(Stop) {
         let start = cursor.position
         var end: Int?
-        if cursor.remaining >= HandshakeMessage.headerLength {
-            let b = cursor.bytes
-            let announced = Int(b[start + 1]) << 16 | Int(b[start + 2]) << 8 | Int(b[start + 3])
-            if start + HandshakeMessage.headerLength + announced <= cursor.limit { end = start + HandshakeMessage.headerLength + announced }
+        if cursor.remaining >= HandshakeMessage.headerLength,
+           let announced = HandshakeMessage.announcedBodyLength(in: cursor.bytes[..<cursor.limit], at: start),
+           start + HandshakeMessage.headerLength + announced <= cursor.limit {
+            end = start + HandshakeMessage.headerLength + announced
         }
         var stop: Stop?
         do { try walkHandshakeMessage() } catch { stop = error }

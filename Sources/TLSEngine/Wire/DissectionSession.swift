@@ -170,22 +170,25 @@ final class DissectionSession {
     }
 
     /// RFC 7366 §3: `IV ‖ ENC(content ‖ padding ‖ padding_length) ‖ MAC`, the MAC in the clear,
-    /// computed over seq_num ‖ type ‖ version ‖ length (of IV and ciphertext) ‖ IV ‖ ciphertext.
-    /// A fragment that cannot hold an IV, a whole number of blocks (at least one) and the MAC is
-    /// refused with the record layer's own reason (bad_record_mac).
+    /// computed over seq_num ‖ type ‖ version ‖ length (of IV and ciphertext) ‖ IV ‖ ciphertext. The
+    /// fields are the record layer's division (``EncryptThenMACLayout``); a fragment it refuses as too
+    /// short carries the record layer's own refusal (bad_record_mac).
     private func encryptThenMACFragment(parameters: CipherSuiteParameters, ivLength: Int) throws(Stop) {
-        let block = parameters.cipher.blockLength
-        let macLength = parameters.macLength
-        let macName = "HMAC-" + (parameters.mac == .hmacSHA1 ? "SHA1" : parameters.mac.rawValue)
-        let sentLength = cursor.remaining - macLength
-        guard sentLength >= ivLength + block, (sentLength - ivLength) % block == 0 else {
-            let refusal = TLSError.recordProtection(.badRecordMAC(.encryptThenMACRecordTooShort(length: cursor.remaining, mac: macName)))
-            try cursor.rest("encrypt_then_mac_fragment", notes: [.refused(refusal)])
+        guard case .aesCBC(_, let mac) = parameters.recordCipher else {
+            try cursor.rest("block_ciphered", notes: [.blockCiphered])
             return
         }
-        if ivLength > 0 { try cursor.leaf("IV", count: ivLength) { .bytes(OpaqueBytes($0)) } }
-        try cursor.leaf("ciphertext", count: sentLength - ivLength, notes: [.encryptThenMACCiphertext]) { .bytes(OpaqueBytes($0)) }
-        try cursor.leaf("MAC", count: macLength, notes: [.encryptThenMACTag(mac: macName)]) { .text(Hex.string($0)) }
+        let layout: EncryptThenMACLayout
+        do {
+            layout = try EncryptThenMACLayout(fragmentLength: cursor.remaining, explicitIV: ivLength > 0,
+                                              blockLength: parameters.cipher.blockLength, mac: mac)
+        } catch {
+            try cursor.rest("encrypt_then_mac_fragment", notes: [.refused(.recordProtection(error))])
+            return
+        }
+        if layout.ivLength > 0 { try cursor.leaf("IV", count: layout.ivLength) { .bytes(OpaqueBytes($0)) } }
+        try cursor.leaf("ciphertext", count: layout.ciphertextLength, notes: [.encryptThenMACCiphertext]) { .bytes(OpaqueBytes($0)) }
+        try cursor.leaf("MAC", count: mac.length, notes: [.encryptThenMACTag(mac: mac.name)]) { .text(Hex.string($0)) }
     }
 
     /// Handshake messages inside one record, following messages that span records. When the
@@ -205,10 +208,7 @@ final class DissectionSession {
         }
         while !cursor.isAtLimit {
             let remaining = cursor.remaining
-            let announced: Int? = remaining >= HandshakeMessage.headerLength
-                ? Int(cursor.bytes[cursor.position + 1]) << 16 | Int(cursor.bytes[cursor.position + 2]) << 8
-                    | Int(cursor.bytes[cursor.position + 3])
-                : nil
+            let announced = HandshakeMessage.announcedBodyLength(in: cursor.bytes[..<cursor.limit], at: cursor.position)
             if truncated || announced.map({ $0 + HandshakeMessage.headerLength <= remaining }) == true {
                 try handshakeMessage()
                 continue
@@ -233,9 +233,8 @@ final class DissectionSession {
     }
 
     func pendingNeed() -> Int? {
-        guard pendingHandshake.count >= 4 else { return nil }
-        let length = Int(pendingHandshake[1]) << 16 | Int(pendingHandshake[2]) << 8 | Int(pendingHandshake[3])
-        return length + 4 - pendingHandshake.count
+        guard let length = HandshakeMessage.announcedBodyLength(in: pendingHandshake, at: 0) else { return nil }
+        return length + HandshakeMessage.headerLength - pendingHandshake.count
     }
 
     private func finishPendingIfWhole() {

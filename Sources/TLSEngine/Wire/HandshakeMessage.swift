@@ -33,6 +33,15 @@ public enum HandshakeMessage: Hashable, Sendable {
     /// The largest body a uint24 length can announce.
     public static let maxBodyLength = 0xff_ffff
 
+    /// The body length a message's header announces (RFC 5246 §7.4: `msg_type`, then `uint24 length`),
+    /// read from the header at `start`; nil while fewer than the header's 4 bytes are there. The one
+    /// reading of the header the reassembler and the dissector share.
+    public static func announcedBodyLength<C: Collection>(in bytes: C, at start: C.Index) -> Int? where C.Element == UInt8 {
+        guard bytes.distance(from: start, to: bytes.endIndex) >= headerLength else { return nil }
+        let b1 = bytes.index(after: start), b2 = bytes.index(after: b1), b3 = bytes.index(after: b2)
+        return Int(bytes[b1]) << 16 | Int(bytes[b2]) << 8 | Int(bytes[b3])
+    }
+
     public var type: HandshakeType {
         switch self {
         case .helloRequest: return .helloRequest

@@ -29,8 +29,7 @@ public struct HandshakeReassembler: Sendable {
     public mutating func next() throws(DecodeError) -> RawHandshakeMessage? {
         if let failure { throw failure }
         let available = buffer.count - start
-        guard available >= HandshakeMessage.headerLength else { return nil }
-        let length = Int(buffer[start + 1]) << 16 | Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
+        guard let length = HandshakeMessage.announcedBodyLength(in: buffer, at: start) else { return nil }
         guard length <= maxMessageLength else {
             let error = DecodeError.handshakeMessageTooLarge(length: length, limit: maxMessageLength)
             failure = error

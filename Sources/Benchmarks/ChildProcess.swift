@@ -6,11 +6,11 @@ import Glibc
 /// A child process started with `posix_spawn` and reaped with `wait4`, so that the benchmarks get
 /// what Foundation's `Process` hides: the child's own resource usage (peak resident set, CPU time)
 /// and the moment its first output byte arrives.
-final class ChildProcess {
-    enum Failure: Error, CustomStringConvertible {
+public final class ChildProcess {
+    public enum Failure: Error, CustomStringConvertible {
         case spawn(String, Int32)
         case pipe(Int32)
-        var description: String {
+        public var description: String {
             switch self {
             case .spawn(let path, let code): return "cannot start \(path): \(String(cString: strerror(code)))"
             case .pipe(let code): return "pipe: \(String(cString: strerror(code)))"
@@ -19,30 +19,30 @@ final class ChildProcess {
     }
 
     /// What a finished child left behind.
-    struct Outcome {
-        var exitStatus: Int32
+    public struct Outcome {
+        public var exitStatus: Int32
         /// Set when a signal ended the child.
-        var signal: Int32?
-        var stdout: [UInt8]
+        public var signal: Int32?
+        public var stdout: [UInt8]
         /// Seconds from spawn to the first byte on standard output (nil: it wrote nothing).
-        var firstByte: Double?
+        public var firstByte: Double?
         /// Seconds from spawn to exit.
-        var wall: Double
-        var userCPU: Double
-        var systemCPU: Double
+        public var wall: Double
+        public var userCPU: Double
+        public var systemCPU: Double
         /// The child's peak resident set (`ru_maxrss`), KiB.
-        var maxRSSKiB: Int
-        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        public var maxRSSKiB: Int
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    let pid: pid_t
+    public let pid: pid_t
     private let readFD: Int32?
     private let started: ContinuousClock.Instant
     private let clock = ContinuousClock()
 
     /// Starts `path` with `arguments`. Standard output goes to a pipe (or /dev/null with
     /// `captureOutput: false`); standard error to /dev/null unless `inheritStderr`.
-    init(_ path: String, _ arguments: [String], captureOutput: Bool = true, inheritStderr: Bool = false) throws {
+    public init(_ path: String, _ arguments: [String], captureOutput: Bool = true, inheritStderr: Bool = false) throws {
         var fds: [Int32] = [-1, -1]
         if captureOutput {
             guard pipe(&fds) == 0 else { throw Failure.pipe(errno) }
@@ -78,7 +78,7 @@ final class ChildProcess {
     }
 
     /// Reads standard output to its end, then reaps the child.
-    func wait() -> Outcome {
+    public func wait() -> Outcome {
         var output: [UInt8] = []
         var firstByte: Double?
         if let readFD {
@@ -106,13 +106,13 @@ final class ChildProcess {
     }
 
     /// Sends SIGTERM and reaps the child.
-    func terminate() -> Outcome {
+    public func terminate() -> Outcome {
         kill(pid, SIGTERM)
         return wait()
     }
 
     /// This child's CPU time so far (user + system, from /proc; Linux only, else 0).
-    func cpuSoFar() -> Double {
+    public func cpuSoFar() -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return 0 }
         // Fields after "(comm)": state is field 3, utime 14, stime 15.
@@ -122,16 +122,16 @@ final class ChildProcess {
     }
 
     /// This child's peak resident set so far, KiB (VmHWM from /proc; nil elsewhere).
-    func peakRSSSoFar() -> Int? { ProcMemory.field("VmHWM", pid: "\(pid)") }
+    public func peakRSSSoFar() -> Int? { ProcMemory.field("VmHWM", pid: "\(pid)") }
 
     /// The path of the running `tlslab` executable.
-    static var ownExecutable: String {
+    public static var ownExecutable: String {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
         return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
     }
 
     /// The first executable called `name` on the PATH.
-    static func locate(_ name: String) -> String? {
+    public static func locate(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"
@@ -142,9 +142,9 @@ final class ChildProcess {
 }
 
 /// Memory figures of a process from /proc/PID/status (Linux).
-enum ProcMemory {
+public enum ProcMemory {
     /// A "kB" field of /proc/PID/status (VmHWM: peak resident set, VmRSS: current), KiB.
-    static func field(_ name: String, pid: String = "self") -> Int? {
+    public static func field(_ name: String, pid: String = "self") -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
             return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
@@ -156,8 +156,8 @@ enum ProcMemory {
 /// A TCP port on 127.0.0.1 that was free a moment ago (bound, then released): any port the kernel
 /// picks, or the first free one in `TLSLAB_BENCH_PORTS=LOW-HIGH` when that is set (for shared machines
 /// where each user keeps to a range).
-enum LoopbackPort {
-    static func free() -> UInt16? {
+public enum LoopbackPort {
+    public static func free() -> UInt16? {
         guard let text = ProcessInfo.processInfo.environment["TLSLAB_BENCH_PORTS"] else { return bindable(0) }
         let bounds = text.split(separator: "-").compactMap { UInt16($0.trimmingCharacters(in: .whitespaces)) }
         guard bounds.count == 2, bounds[0] > 0, bounds[0] <= bounds[1] else { return nil }
@@ -183,7 +183,7 @@ enum LoopbackPort {
     }
 
     /// True once something accepts connections on 127.0.0.1:`port`.
-    static func accepts(_ port: UInt16) -> Bool {
+    public static func accepts(_ port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -6,20 +6,20 @@ import Glibc
 /// Launches `tlslab` on a pseudo-terminal (as a person at a terminal would), times its first full
 /// screen — the interactive walkthrough's first page, written as one block that ends with "erase to
 /// end of screen" (ESC [ J) — then presses `q` and waits for it to exit.
-struct PseudoTerminalLaunch {
-    struct Outcome {
+public struct PseudoTerminalLaunch {
+    public struct Outcome {
         /// Seconds from spawn to the first output byte, and to the end of the first screen.
-        var firstByte: Double
-        var firstScreen: Double
-        var exitStatus: Int32
-        var maxRSSKiB: Int
+        public var firstByte: Double
+        public var firstScreen: Double
+        public var exitStatus: Int32
+        public var maxRSSKiB: Int
     }
 
-    enum Failure: Error, CustomStringConvertible {
+    public enum Failure: Error, CustomStringConvertible {
         case pty(String)
         case spawn(Int32)
         case noScreen(String)
-        var description: String {
+        public var description: String {
             switch self {
             case .pty(let why): return "pseudo-terminal: \(why)"
             case .spawn(let code): return "cannot start tlslab on a pseudo-terminal: \(String(cString: strerror(code)))"
@@ -29,9 +29,9 @@ struct PseudoTerminalLaunch {
     }
 
     /// The sequence that ends a walkthrough screen: erase from the cursor to the end of the screen.
-    static let endOfScreen: [UInt8] = [0x1B, 0x5B, 0x4A]
+    public static let endOfScreen: [UInt8] = [0x1B, 0x5B, 0x4A]
 
-    static func run(_ path: String, _ arguments: [String] = [], columns: UInt16 = 100, rows: UInt16 = 30) throws -> Outcome {
+    public static func run(_ path: String, _ arguments: [String] = [], columns: UInt16 = 100, rows: UInt16 = 30) throws -> Outcome {
         guard let api = PTYFunctions.load() else { throw Failure.pty("posix_openpt and friends are not in the C library") }
         let master = api.openpt(O_RDWR | O_NOCTTY)
         guard master >= 0 else { throw Failure.pty("posix_openpt: \(String(cString: strerror(errno)))") }

@@ -4,14 +4,14 @@ import Foundation
 /// changed column order or extra columns (OpenSSL 3.2 adds encrypt/decrypt to the RSA table) still
 /// read correctly, and a layout we do not know stops the benchmark with a clear message instead of
 /// leaving the OpenSSL column silently empty.
-enum OpenSSLSpeed {
-    enum Failure: Error, CustomStringConvertible, Equatable {
+public enum OpenSSLSpeed {
+    public enum Failure: Error, CustomStringConvertible, Equatable {
         /// No row with this label (e.g. "rsa 2048 bits"), or no header line above it that names its columns.
         case unknownFormat(row: String, why: String, excerpt: String)
         /// The header has no column with this label (e.g. "sign/s").
         case missingColumn(row: String, column: String, header: [String])
 
-        var description: String {
+        public var description: String {
             switch self {
             case .unknownFormat(let row, let why, let excerpt):
                 return "cannot read `openssl speed` output for \"\(row)\": \(why). "
@@ -22,7 +22,7 @@ enum OpenSSLSpeed {
         }
     }
 
-    static func locate() -> String? {
+    public static func locate() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/openssl"
@@ -32,7 +32,7 @@ enum OpenSSLSpeed {
         return nil
     }
 
-    static func run(_ openssl: String, _ arguments: [String]) throws -> String {
+    public static func run(_ openssl: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments = arguments
@@ -46,12 +46,12 @@ enum OpenSSLSpeed {
     }
 
     /// The whitespace-separated words of a line.
-    static func words(_ line: Substring) -> [String] {
+    public static func words(_ line: Substring) -> [String] {
         line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     }
 
     /// A number as `openssl speed` prints it: "4121.2", "0.000243s" (seconds per operation), "1.23k".
-    static func value(_ word: String) -> Double? {
+    public static func value(_ word: String) -> Double? {
         var text = Substring(word)
         if text.hasSuffix("s") { text = text.dropLast() }
         if text.hasSuffix("k") { return Double(text.dropLast()).map { $0 * 1000 } }
@@ -61,7 +61,7 @@ enum OpenSSLSpeed {
     /// The row whose words begin with `label`'s words (so "rsa 2048 bits" matches "rsa  2048 bits …"),
     /// as a dictionary from the labels of the nearest header line above it (a line of as many
     /// non-numeric words as the row has values) to the row's values.
-    static func table(_ output: String, row label: String) throws(Failure) -> [String: Double] {
+    public static func table(_ output: String, row label: String) throws(Failure) -> [String: Double] {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: true)
         let labelWords = label.split(separator: " ").map(String.init)
         let excerpt = lines.suffix(4).joined(separator: "\n")
@@ -83,7 +83,7 @@ enum OpenSSLSpeed {
     }
 
     /// One column of a row, by its header label.
-    static func column(_ output: String, row: String, column: String) throws(Failure) -> Double {
+    public static func column(_ output: String, row: String, column: String) throws(Failure) -> Double {
         let table = try table(output, row: row)
         guard let value = table[column] else {
             throw .missingColumn(row: row, column: column, header: table.keys.sorted())
@@ -92,29 +92,29 @@ enum OpenSSLSpeed {
     }
 
     /// Signs and verifications per second from `openssl speed rsa2048` output (the `sign/s` and `verify/s` columns).
-    static func parseRSA2048(_ output: String) throws(Failure) -> (sign: Double, verify: Double) {
+    public static func parseRSA2048(_ output: String) throws(Failure) -> (sign: Double, verify: Double) {
         (try column(output, row: "rsa 2048 bits", column: "sign/s"), try column(output, row: "rsa 2048 bits", column: "verify/s"))
     }
 
     /// Agreements per second from `openssl speed ffdh2048` output (the `op/s` column).
-    static func parseFFDH2048(_ output: String) throws(Failure) -> Double {
+    public static func parseFFDH2048(_ output: String) throws(Failure) -> Double {
         try column(output, row: "2048 bits ffdh", column: "op/s")
     }
 
     /// `openssl speed -seconds S rsa2048`.
-    static func rsa2048(openssl: String, seconds: Int, elapsed: Bool) throws -> (sign: Double, verify: Double) {
+    public static func rsa2048(openssl: String, seconds: Int, elapsed: Bool) throws -> (sign: Double, verify: Double) {
         try parseRSA2048(try run(openssl, ["speed", "-seconds", "\(seconds)"] + (elapsed ? ["-elapsed"] : []) + ["rsa2048"]))
     }
 
     /// `openssl speed -seconds S ffdh2048`.
-    static func ffdh2048(openssl: String, seconds: Int, elapsed: Bool) throws -> Double {
+    public static func ffdh2048(openssl: String, seconds: Int, elapsed: Bool) throws -> Double {
         try parseFFDH2048(try run(openssl, ["speed", "-seconds", "\(seconds)"] + (elapsed ? ["-elapsed"] : []) + ["ffdh2048"]))
     }
 
     /// `openssl genpkey` RSA-2048 keys per second: the children's user CPU time (or wall-clock time),
     /// less that of as many `openssl version` runs (process start-up). OpenSSL 3.0's `speed` has no
     /// key-generation test.
-    static func keygenPerSecond(openssl: String, count: Int, wallClock: Bool) throws -> Double {
+    public static func keygenPerSecond(openssl: String, count: Int, wallClock: Bool) throws -> Double {
         let clock = ContinuousClock()
         func cost(_ arguments: [String]) throws -> Double {
             let wallStart = clock.now, cpuStart = CPUTime.children()

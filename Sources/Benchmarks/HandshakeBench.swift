@@ -1,0 +1,246 @@
+import Foundation
+import Simulation
+import TLSCrypto
+import TLSEngine
+import Trace
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The key exchanges `tlslab bench handshake` measures, with the same suite on both sides.
+public enum HandshakeKind: String, CaseIterable {
+    case rsa, dhe, ecdhe
+
+    public var label: String {
+        switch self {
+        case .rsa: return "RSA-2048 key exchange"
+        case .dhe: return "DHE ffdhe2048"
+        case .ecdhe: return "ECDHE X25519"
+        }
+    }
+
+    /// The OpenSSL name of the suite the built-in run uses (AES-128-GCM, SHA-256, RSA-2048 certificate).
+    public var opensslCipher: String {
+        switch self {
+        case .rsa: return "AES128-GCM-SHA256"
+        case .dhe: return "DHE-RSA-AES128-GCM-SHA256"
+        case .ecdhe: return "ECDHE-RSA-AES128-GCM-SHA256"
+        }
+    }
+
+    /// The built-in run's setup (demo PKI parsed once, so keys are pre-generated); DHE uses ffdhe2048.
+    public func setup(seed: UInt64) throws -> SimulationSetup {
+        let run: BuiltInRun = switch self { case .rsa: .rsa; case .dhe: .dhe; case .ecdhe: .ecdhe }
+        var setup = try run.setup(seed: seed)
+        setup.server.dhGroup = .ffdhe2048
+        return setup
+    }
+}
+
+/// The DHE private exponent size of a benchmark run: `short` (256 bits, the default: RFC 7919 §5.2;
+/// OpenSSL 3 uses 225 bits for ffdhe2048 on both ends) or `full` (uniform below p − 1: what full-size
+/// exponents cost, which OpenSSL does not pay).
+public enum DHExponentSetting: String, CaseIterable, Codable {
+    case short, full
+
+    public var exponentSize: DHKeyPair.ExponentSize {
+        switch self {
+        case .short: return .bits(256)
+        case .full: return .full
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case .short: return "256-bit exponents"
+        case .full: return "full-size exponents"
+        }
+    }
+}
+
+/// One row of the handshake benchmark: a key exchange, and for DHE the exponent size.
+public struct HandshakeVariant: Hashable {
+    public var kind: HandshakeKind
+    public var dhExponent: DHExponentSetting?
+
+    public init(kind: HandshakeKind, dhExponent: DHExponentSetting? = nil) {
+        self.kind = kind
+        self.dhExponent = dhExponent
+    }
+
+    public var label: String {
+        guard kind == .dhe, let dhExponent else { return kind.label }
+        return "\(kind.label), \(dhExponent.label)"
+    }
+
+    /// The built-in run's setup with this variant's exponent size on both sides.
+    public func setup(seed: UInt64) throws -> SimulationSetup {
+        var setup = try kind.setup(seed: seed)
+        if let dhExponent {
+            setup.server.dhExponentSize = dhExponent.exponentSize
+            setup.client.dhExponentSize = dhExponent.exponentSize
+        }
+        return setup
+    }
+
+    /// The child command line that measures this variant (`tlslab bench handshake-child …`).
+    public func childArguments(seconds: Int, iterations: Int?) -> [String] {
+        ["bench", "handshake-child", "--kx", kind.rawValue, "--seconds", "\(seconds)"]
+            + (dhExponent.map { ["--dh-exponent", $0.rawValue] } ?? [])
+            + (iterations.map { ["--iterations", "\($0)"] } ?? [])
+    }
+}
+
+/// Our side: the built-in run for one key exchange, repeated.
+public struct HandshakeBench {
+    public struct Measurement: Codable {
+        public var handshakes: Int
+        public var wallRate: Double
+        public var cpuRate: Double
+        /// The measuring process's peak resident set, KiB.
+        public var peakKiB: Int?
+
+        /// Measures `variant` in a child process (`tlslab bench handshake-child`).
+        public static func inChild(_ variant: HandshakeVariant, seconds: Int, iterations: Int?) throws -> Measurement {
+            let child = try ChildProcess(ChildProcess.ownExecutable, variant.childArguments(seconds: seconds, iterations: iterations),
+                                         inheritStderr: true)
+            let outcome = child.wait()
+            guard outcome.exitStatus == 0 else {
+                throw BenchFailure("bench handshake-child (\(variant.label)) exited with status \(outcome.exitStatus)")
+            }
+            do {
+                var measurement = try JSONDecoder().decode(Measurement.self, from: Data(outcome.stdout))
+                measurement.peakKiB = measurement.peakKiB ?? outcome.maxRSSKiB
+                return measurement
+            } catch {
+                throw BenchFailure("bench handshake-child (\(variant.label)): unreadable output \(outcome.stdoutText.prefix(200))")
+            }
+        }
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case notSuccessful(String, String)
+        public var description: String {
+            switch self {
+            case .notSuccessful(let label, let outcome): return "the \(label) benchmark run did not succeed: \(outcome)"
+            }
+        }
+    }
+
+    public let variant: HandshakeVariant
+    public let setup: SimulationSetup
+
+    public init(variant: HandshakeVariant) throws {
+        self.variant = variant
+        setup = try variant.setup(seed: 1)
+    }
+
+    /// One complete simulated connection; throws unless both sides finished the handshake.
+    public func once() throws {
+        let outcome = Simulation(setup).run().summary.outcome
+        guard outcome == "success" else { throw Failure.notSuccessful(variant.label, outcome) }
+    }
+
+    /// Runs for `seconds` of wall-clock time (or exactly `iterations` handshakes).
+    public func measure(seconds: Double, iterations: Int? = nil) throws -> Measurement {
+        try once()  // warm-up, and proof that the run succeeds
+        let clock = ContinuousClock()
+        let start = clock.now, cpuStart = CPUTime.thread()
+        let budget = Duration.milliseconds(Int64(seconds * 1000))
+        var count = 0
+        repeat {
+            try once()
+            count += 1
+        } while iterations.map { count < $0 } ?? (clock.now - start < budget)
+        let wall = (clock.now - start).benchSeconds, cpu = CPUTime.thread() - cpuStart
+        return Measurement(handshakes: count, wallRate: Double(count) / wall, cpuRate: Double(count) / max(cpu, 1e-9),
+                           peakKiB: nil)
+    }
+}
+
+/// OpenSSL's side: `openssl s_server` on a free loopback port and `openssl s_time -new` against it.
+public struct OpenSSLLoopback {
+    public struct Measurement {
+        public var handshakes: Int
+        public var wallRate: Double
+        public var cpuRate: Double
+        public var peakKiB: Int?
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case setup(String)
+        case noPort
+        case serverDidNotStart(HandshakeKind)
+        case unparsable(String)
+        public var description: String {
+            switch self {
+            case .setup(let why): return "cannot prepare the OpenSSL server: \(why)"
+            case .noPort: return "no free loopback port"
+            case .serverDidNotStart(let kind): return "openssl s_server (\(kind.rawValue)) did not start listening"
+            case .unparsable(let output): return "cannot read openssl s_time's output: \(output.prefix(200))"
+            }
+        }
+    }
+
+    public let openssl: String
+    public let directory: URL
+
+    public init(openssl: String) throws {
+        self.openssl = openssl
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-bench-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(DemoPKI.serverCertificatePEM.utf8).write(to: directory.appendingPathComponent("cert.pem"))
+            try Data(DemoPKI.serverKeyPEM.utf8).write(to: directory.appendingPathComponent("key.pem"))
+            try Data(Self.ffdhe2048PEM.utf8).write(to: directory.appendingPathComponent("ffdhe2048.pem"))
+        } catch {
+            throw Failure.setup("\(error)")
+        }
+    }
+
+    public func removeFiles() { try? FileManager.default.removeItem(at: directory) }
+
+    /// RFC 7919 ffdhe2048 as OpenSSL writes it (`openssl genpkey -genparam -algorithm DH -pkeyopt group:ffdhe2048`).
+    public static var ffdhe2048PEM: String {
+        var der: [UInt8] = [0x30, 0x82, 0x01, 0x08, 0x02, 0x82, 0x01, 0x01, 0x00]
+        der += DHGroup.ffdhe2048.p.bigEndianBytes   // 256 bytes, top bit set: hence the 00 above
+        der += [0x02, 0x01, 0x02]
+        let base64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN DH PARAMETERS-----\n\(base64)\n-----END DH PARAMETERS-----\n"
+    }
+
+    public func measure(_ kind: HandshakeKind, seconds: Int) throws -> Measurement {
+        guard let port = LoopbackPort.free() else { throw Failure.noPort }
+        var serverArguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-quiet", "-tls1_2", "-no_ticket",
+                               "-cert", directory.appendingPathComponent("cert.pem").path,
+                               "-key", directory.appendingPathComponent("key.pem").path, "-cipher", kind.opensslCipher]
+        switch kind {
+        case .rsa: break
+        case .dhe: serverArguments += ["-dhparam", directory.appendingPathComponent("ffdhe2048.pem").path]
+        case .ecdhe: serverArguments += ["-groups", "X25519"]
+        }
+        let server = try ChildProcess(openssl, serverArguments, captureOutput: false)
+        var stopped = false
+        defer { if !stopped { _ = server.terminate() } }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while !LoopbackPort.accepts(port) {
+            guard clock.now < deadline else { throw Failure.serverDidNotStart(kind) }
+            usleep(20_000)
+        }
+        let serverCPUBefore = server.cpuSoFar()
+        let client = try ChildProcess(openssl, ["s_time", "-connect", "127.0.0.1:\(port)", "-new", "-time", "\(seconds)",
+                                                "-cipher", kind.opensslCipher])
+        let result = client.wait()
+        let serverCPU = server.cpuSoFar() - serverCPUBefore
+        let ended = server.terminate()
+        stopped = true
+        // "212 connections in 1.14s; 185.96 connections/user sec, bytes read 0"
+        guard let line = result.stdoutText.split(separator: "\n").first(where: { $0.contains("connections in") && $0.contains("user sec") }),
+              let count = Int(line.split(separator: " ").first ?? "")
+        else { throw Failure.unparsable(result.stdoutText) }
+        let cpu = result.userCPU + result.systemCPU + serverCPU
+        return Measurement(handshakes: count, wallRate: Double(count) / result.wall, cpuRate: Double(count) / max(cpu, 1e-9),
+                           peakKiB: ended.maxRSSKiB + result.maxRSSKiB)
+    }
+}
