@@ -2,6 +2,7 @@ import Foundation
 import HTTP2
 import RealPeer
 import Testing
+import TestSupport
 import Trace
 import Trust
 #if canImport(Glibc)
@@ -49,7 +50,7 @@ struct PeerCommandTests {
                   let port = text.split(separator: "\n").first?.split(separator: ":").last.flatMap({ UInt16($0) }) else {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
-                throw PeerFileError("serve did not start: '\(text)'")
+                throw PeerTestFailure("serve did not start: '\(text)'")
             }
             self.port = port
         }
