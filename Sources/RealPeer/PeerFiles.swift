@@ -6,28 +6,43 @@ import Trust
 import TLSCrypto
 import TLSEngine
 
-/// A file that could not be used, in one line.
-public struct PeerFileError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+/// A certificate or key file that could not be used, or an ATS policy that leaves nothing to offer:
+/// typed, so the command line words it in its language (`cli.peerFile.*`).
+public enum PeerFileError: Error, Sendable, Equatable {
+    /// The file does not exist or is not UTF-8 text (PEM is text).
+    case cannotRead(path: String)
+    /// The PEM text does not parse as certificates.
+    case certificates(path: String, PKIError)
+    /// A PEM file with no CERTIFICATE block.
+    case noCertificate(path: String)
+    /// The key file does not parse; `detail` is the key parser's own account.
+    case privateKey(path: String, detail: String)
+    /// The chain's first certificate carries a key TLSLab cannot sign or verify with.
+    case unsupportedLeafKey(path: String)
+    /// The private key is not the leaf certificate's key.
+    case keyDoesNotMatch(key: String, certificate: String)
+    /// ATS plans per URL; the host does not make one.
+    case atsNotAURL(String)
+    /// ATS leaves no suite to offer: it requires forward secrecy and none of the offered suites has it.
+    case atsNoForwardSecretSuite(host: String)
 }
 
 /// Certificates and keys as OpenSSL writes them: PEM chains (leaf first), PKCS#1 or PKCS#8 RSA keys, and
 /// SEC 1 or PKCS#8 EC keys (P-256, P-384).
 public enum PeerFiles {
     public static func certificates(at path: String) throws(PeerFileError) -> [X509Certificate] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw PeerFileError("cannot read \(path)") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .cannotRead(path: path) }
         let certificates: [X509Certificate]
         do { certificates = try X509Certificate.parsePEM(text, source: path) } catch {
-            throw PeerFileError("\(path): \(error)")
+            throw .certificates(path: path, error)
         }
-        guard !certificates.isEmpty else { throw PeerFileError("\(path) holds no certificate") }
+        guard !certificates.isEmpty else { throw .noCertificate(path: path) }
         return certificates
     }
 
     public static func privateKey(at path: String) throws(PeerFileError) -> SigningKey {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw PeerFileError("cannot read \(path)") }
-        do { return try SigningKey(pem: text) } catch { throw PeerFileError("\(path): \(error)") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .cannotRead(path: path) }
+        do { return try SigningKey(pem: text) } catch { throw .privateKey(path: path, detail: "\(error)") }
     }
 
     /// A chain file and its leaf's key; checks that they belong together.
@@ -35,10 +50,10 @@ public enum PeerFiles {
         let chain = try certificates(at: certificate)
         let privateKey = try privateKey(at: key)
         guard let leafKey = VerificationKey(subjectPublicKeyInfoDER: chain[0].publicKey.der) else {
-            throw PeerFileError("\(certificate): the leaf key is not RSA, EC P-256/P-384/P-521 or Ed25519")
+            throw .unsupportedLeafKey(path: certificate)
         }
         guard leafKey == privateKey.publicKey else {
-            throw PeerFileError("\(key) is not the key of the first certificate in \(certificate)")
+            throw .keyDoesNotMatch(key: key, certificate: certificate)
         }
         return TLSIdentity(certificateChain: chain.map(\.der), key: privateKey)
     }

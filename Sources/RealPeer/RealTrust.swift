@@ -27,13 +27,13 @@ public enum RealTrust {
     public static func restrict(_ configuration: TLSClientConfiguration, ats: ATSPolicy,
                                 host: String) -> Result<TLSClientConfiguration, PeerFileError> {
         let plan: ATSConnectionPlan
-        do { plan = try ATSConnectionPlan(ats: ats, url: "https://\(host.contains(":") ? "[\(host)]" : host)/") } catch {
-            return .failure(PeerFileError("ATS: \(error)"))
+        let url = "https://\(host.contains(":") ? "[\(host)]" : host)/"
+        do { plan = try ATSConnectionPlan(ats: ats, url: url) } catch {
+            return .failure(.atsNotAURL(url))
         }
         let restricted = plan.restrict(configuration)
         guard restricted.cipherSuites.contains(where: { !$0.isSignalingValue }) else {
-            return .failure(PeerFileError("ATS requires forward-secret suites for \(plan.host) (no NSExceptionRequiresForwardSecrecy NO applies) "
-                                          + "and none of the offered suites is"))
+            return .failure(.atsNoForwardSecretSuite(host: plan.host))
         }
         return .success(restricted)
     }

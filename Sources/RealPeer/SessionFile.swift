@@ -9,8 +9,21 @@ import TLSEngine
 public enum SessionFile {
     public static let header = "TLSLab TLS 1.2 session (RFC 5246 §7.3, RFC 5077); holds the master secret: keep it private"
 
-    public struct FormatError: Error, CustomStringConvertible, Sendable {
-        public var description: String
+    /// What makes a file not a session file: typed, worded by the command line (`cli.sessionFile.*`).
+    public enum FormatError: Error, Sendable, Equatable {
+        /// Line 1 is not ``header``.
+        case notASessionFile
+        /// A line that is not `name: value`.
+        case notNameValue(line: Int)
+        case givenTwice(line: Int, name: String)
+        case missing(name: String)
+        case hexExpected(name: String, lengths: ClosedRange<Int>)
+        case booleanExpected(name: String)
+        case numberExpected(name: String)
+        case unknownField(String)
+        /// Neither a session ID nor a ticket: nothing a server could resume.
+        case nothingToResumeBy
+        case notUTF8
     }
 
     public static func text(_ session: TLSSession) -> String {
@@ -33,20 +46,20 @@ public enum SessionFile {
     public static func session(from text: String) throws(FormatError) -> TLSSession {
         var fields: [String: String] = [:]
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first.map(String.init) == header else { throw FormatError(description: "not a TLSLab session file (line 1)") }
+        guard lines.first.map(String.init) == header else { throw .notASessionFile }
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw FormatError(description: "line \(index + 1): expected name: value") }
+            guard let colon = line.firstIndex(of: ":") else { throw .notNameValue(line: index + 1) }
             let name = String(line[..<colon]), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard fields[name] == nil else { throw FormatError(description: "line \(index + 1): \(name) given twice") }
+            guard fields[name] == nil else { throw .givenTwice(line: index + 1, name: name) }
             fields[name] = value
         }
         func required(_ name: String) throws(FormatError) -> String {
-            guard let value = fields.removeValue(forKey: name) else { throw FormatError(description: "no \(name)") }
+            guard let value = fields.removeValue(forKey: name) else { throw .missing(name: name) }
             return value
         }
         func bytes(_ name: String, _ value: String, lengths: ClosedRange<Int>) throws(FormatError) -> [UInt8] {
             guard value.count % 2 == 0, let decoded = unhex(value), lengths.contains(decoded.count) else {
-                throw FormatError(description: "\(name): hex of \(lengths.lowerBound)…\(lengths.upperBound) bytes expected")
+                throw .hexExpected(name: name, lengths: lengths)
             }
             return decoded
         }
@@ -54,11 +67,11 @@ public enum SessionFile {
             switch try required(name) {
             case "true": return true
             case "false": return false
-            default: throw FormatError(description: "\(name): true or false expected")
+            default: throw .booleanExpected(name: name)
             }
         }
         func number(_ name: String, _ value: String) throws(FormatError) -> UInt32 {
-            guard let n = UInt32(value) else { throw FormatError(description: "\(name): a number 0…4294967295 expected") }
+            guard let n = UInt32(value) else { throw .numberExpected(name: name) }
             return n
         }
         let version = try bytes("version", required("version"), lengths: 2 ... 2)
@@ -77,8 +90,8 @@ public enum SessionFile {
             session.ticketReceivedAt = try fields.removeValue(forKey: "ticket_received_at")
                 .map { (v: String) throws(FormatError) in SessionTime(secondsSinceEpoch: try number("ticket_received_at", v)) }
         }
-        if let unknown = fields.keys.sorted().first { throw FormatError(description: "unknown field \(unknown)") }
-        if id.isEmpty && session.ticket == nil { throw FormatError(description: "neither a session ID nor a ticket to resume by") }
+        if let unknown = fields.keys.sorted().first { throw .unknownField(unknown) }
+        if id.isEmpty && session.ticket == nil { throw .nothingToResumeBy }
         return session
     }
 
@@ -97,7 +110,7 @@ public enum SessionFile {
     /// file over ``maximumFileSize``), a file that is not a session ``FormatError``.
     public static func read(_ path: String) throws -> TLSSession {
         let bytes = try InputFile.read(path, limit: maximumFileSize)
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw FormatError(description: "not UTF-8 text") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw FormatError.notUTF8 }
         return try session(from: text)
     }
 

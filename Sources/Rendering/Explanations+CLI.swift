@@ -208,6 +208,7 @@ extension Explanations {
         "cli.connect.noSessionToWrite": "--session-out {path}: the server gave no session ID and no ticket; nothing written",
         "cli.option.mustBe": "{option} must be {range}",
         "cli.option.takes": "{option} takes {range}",
+        "cli.option.takesColumns": "{option} takes {range} columns, got {given}",
         "cli.option.takesSeconds": "{option} takes {range} seconds",
         "cli.option.takesSecondsUpToAWeek": "{option} takes {range} seconds (up to a week)",
         "cli.option.takesSizes": "{option} takes sizes {range}",

@@ -74,6 +74,7 @@ extension Explanations {
         case .fragment(let length): return size(length)
         case .lifetimeHint(let seconds):
             return seconds == 0 ? say("dissect.value.lifetimeHint.unspecified") : say("dissect.value.lifetimeHint", ["seconds": "\(seconds)"])
+        case .lengthInWords(let words): return say("dissect.value.lengthInWords", ["words": "\(words)", "size": size(words * 4)])
         }
     }
 
@@ -114,6 +115,7 @@ extension Explanations {
         "dissect.value.certificate": "DER certificate, {size}",
         "dissect.value.ticket": "{size}, opaque to the client",
         "dissect.value.lifetimeHint": "{seconds} seconds",
+        "dissect.value.lengthInWords": "{words} ({size})",
         "dissect.value.lifetimeHint.unspecified": "0 (lifetime unspecified, RFC 5077 §3.3)",
     ]
 }

@@ -104,6 +104,7 @@ extension Explanations {
         "chain.role.ca": "CA",
         "chain.check": "{mark} {kind}: {detail}",
         "chain.fail": "✗ FAIL",
+        "chain.check.failed": "✗ FAIL {kind}: {detail}",
         "chain.hash1": "Hash1 = {digest}(TBSCertificate) = {hash}",
         "chain.hash2": "Hash2 = digest recovered from the signature with the issuer's key = {hash}",
         "chain.ecdsaR": "ECDSA signature r = {value}",

@@ -29,6 +29,7 @@ extension Explanations {
         "dissect.value.certificate": "DER 证书，{size}",
         "dissect.value.ticket": "{size}，对客户端不透明",
         "dissect.value.lifetimeHint": "{seconds} 秒",
+        "dissect.value.lengthInWords": "{words}（{size}）",
         "dissect.value.lifetimeHint.unspecified": "0（未指定有效期，RFC 5077 §3.3）",
     ]
 }

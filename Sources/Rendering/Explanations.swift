@@ -81,7 +81,7 @@ public struct Explanations: Sendable {
     public static let english = Explanations(text: englishTables.reduce(into: [:]) { all, table in all.merge(table) { first, _ in first } })
 
     /// The English catalogue's tables, one per file (`CatalogueTests` checks that no key is in two).
-    static var englishTables: [[String: String]] { [englishCore, englishPhaseNames, lessonCatalogue, walkthroughCatalogue, englishLabels, htmlCatalogue, englishCauses, englishResumption, englishTrust, englishChainChecks, englishEngineReasons, englishDrivers, englishSockets, englishHTTP2Problems, englishExchange, englishFiles, englishRecords, englishSuites, englishChaCha, englishCLI, englishTLS13, englishDissect, englishTLS13Resumption, englishTLS13ClientAuth, englishCompare, englishVersionNegotiation] }
+    static var englishTables: [[String: String]] { [englishCore, englishPhaseNames, lessonCatalogue, walkthroughCatalogue, englishLabels, htmlCatalogue, englishCauses, englishResumption, englishTrust, englishChainChecks, englishEngineReasons, englishDrivers, englishSockets, englishHTTP2Problems, englishExchange, englishFiles, englishRecords, englishSuites, englishChaCha, englishCLI, englishTLS13, englishDissect, englishTLS13Resumption, englishTLS13ClientAuth, englishCompare, englishVersionNegotiation, englishInputProblems, englishLessonChecks] }
 
     /// The sentences of a TLS run over TCP: messages, key schedule, alerts, attacks, knowledge, outcome, HTTP/2, closing.
     static let englishCore: [String: String] = [
@@ -147,7 +147,7 @@ public struct Explanations: Sendable {
         "trust.fatalTrustFailure": "fatal trust failure (a certificate in the chain is itself defective; changing the evaluation settings will not fix it — this simulator counts a bad signature as such a defect)",
         // Where an attacker sits (AttackEvent.position).
         "position.mitm": "the client's connection to {host} ends at the attacker {address} (a spoofed DNS answer or a rogue access point); the attacker opens its own connection to the real server and relays",
-        "position.onPath": "the attacker sits on the path between client and server and can change, drop or add segments",
+        "position.onPath": "sits on the path between client and server and can change, drop or add segments",
         // How an attacker or the eavesdropper obtained a secret (AttackEvent.learned).
         "how.mitm.decrypted": "decrypted with the keys it shares with the client",
         "how.mitm.plain": "read: plain HTTP has no encryption",

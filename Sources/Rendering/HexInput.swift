@@ -1,24 +1,17 @@
+import Trace
+
 
 
 /// Reads the hex a user pastes: `16 03 03`, `16:03:03`, `160303`, `0x16, 0x03`, several lines,
 /// `#` comments. Anything else is an error naming the first offending character.
 public enum HexInput {
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    /// Why text is not hex; worded by ``Explanations/sentence(_:)-(HexInput.Failure)`` (`cli.hex.*`).
+    public enum Failure: Error, Equatable {
         case invalidCharacter(Character, line: Int, column: Int)
         case oddDigitCount(Int)
         case empty
-
-        public var description: String {
-            switch self {
-            case let .invalidCharacter(c, line, column):
-                return "not hex: '\(c)' at line \(line), column \(column)"
-            case .oddDigitCount(let n):
-                return "an odd number of hex digits (\(n)): every byte needs two"
-            case .empty:
-                return "no bytes given"
-            }
-        }
     }
+
 
     public static func parse(_ text: String) throws(Failure) -> [UInt8] {
         var digits: [UInt8] = []
@@ -48,5 +41,19 @@ public enum HexInput {
     /// True when the bytes of a file look like hex text rather than binary TLS.
     public static func looksLikeText(_ bytes: [UInt8]) -> Bool {
         !bytes.isEmpty && bytes.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
+    }
+}
+
+extension Explanations {
+    /// Why the text given to `dissect` is not hex, naming the first offending character (escaped: it
+    /// may be a terminal control).
+    public func sentence(_ failure: HexInput.Failure) -> String {
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { self(key, values) ?? Explanations.english(key, values) ?? key }
+        switch failure {
+        case let .invalidCharacter(c, line, column):
+            return say("cli.hex.invalidCharacter", ["character": TerminalText.escaped(String(c)), "line": "\(line)", "column": "\(column)"])
+        case .oddDigitCount(let n): return say("cli.hex.oddDigitCount", ["count": "\(n)"])
+        case .empty: return say("cli.hex.empty")
+        }
     }
 }

@@ -50,7 +50,7 @@ extension LadderPrinter {
         func say(_ key: String, _ values: [String: String] = [:]) -> String { explanations(key, values) ?? key }
         func sizes(_ lengths: [Int]) -> String {
             lengths.isEmpty ? say("metadata.noRecords")
-                : say("metadata.records", ["count": "\(lengths.count)", "lengths": lengths.map(String.init).joined(separator: ", ")])
+                : say("metadata.records", ["count": "\(lengths.count)", "lengths": lengths.map(String.init).joined(separator: say("list.separator"))])
         }
         var rows: [(String, String)] = []
         if let client = m.client, let server = m.server { rows.append((say("metadata.endpoints"), "\(client) → \(server)")) }
@@ -85,7 +85,7 @@ extension LadderPrinter {
                                         "cpu": RunDocument.timeText(st.cpuTime)]),
                    explanations("stats.firstByte", ["firstByte": st.roundTripsToFirstByte.map(String.init) ?? "—", "total": "\(st.roundTrips)"]) ?? ""]
         if st.roundTripsToFirstByteByConnection.count > 1 {
-            out.append(explanations("stats.firstBytePerConnection", ["list": st.roundTripsToFirstByteByConnection.map(String.init).joined(separator: ", ")]) ?? "")
+            out.append(explanations("stats.firstBytePerConnection", ["list": st.roundTripsToFirstByteByConnection.map(String.init).joined(separator: explanations("list.separator") ?? ", ")]) ?? "")
         }
         if let text = explanations("stats.roundTrips") { out += paragraphLines(text) }
         if st.usedHTTP2 {
@@ -93,7 +93,7 @@ extension LadderPrinter {
                 "streams": "\(st.http2Streams)", "connections": "\(st.connections)",
                 "pushed": st.pushedResponses > 0 ? say("stats.http2Line.pushed", ["count": "\(st.pushedResponses)"]) : "",
                 "raw": "\(st.hpackRawBytes)", "encoded": "\(st.hpackEncodedBytes)",
-                "blocks": st.requestHeaderBlocks.map(String.init).joined(separator: ", ")]))
+                "blocks": st.requestHeaderBlocks.map(String.init).joined(separator: say("list.separator"))]))
             if let text = explanations("stats.http2") { out += paragraphLines(text) }
         }
         return out

@@ -88,9 +88,17 @@ extension LadderPrinter {
             }
             for c in page.checks {
                 let result = say(c.holds ? "lesson.pass" : "lesson.fail")
+                // What the run showed, as a sentence; the lesson file's `key: value` after it.
+                let sentence = explanations.checkSentence(key: c.key, value: c.expected.visibleControls)
                 if let actual = c.actual {
                     out += wrapped(say("lesson.expectationGot", ["result": result, "key": c.key, "expected": c.expected.visibleControls, "actual": actual.visibleControls]), indent: 6)
                         .map { style($0, .alert) }
+                    if let sentence {
+                        out += HexdumpRenderer(width: max(20, width - 6)).wrap(say("lesson.checkExpected", ["sentence": sentence]), continuationIndent: 0)
+                            .map { "      " + $0 }
+                    }
+                } else if let sentence {
+                    out += wrapped(say("lesson.checkHolds", ["sentence": sentence, "key": c.key, "expected": c.expected.visibleControls]), indent: 2)
                 } else {
                     out += wrapped(say("lesson.expectation", ["result": result, "key": c.key, "expected": c.expected.visibleControls]), indent: 6)
                 }

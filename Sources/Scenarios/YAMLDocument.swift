@@ -51,7 +51,8 @@ enum YAMLDocument {
         let positions = YAMLPositions(text: text)
         func make(_ mark: Mark?, _ problem: String) -> ScenarioError {
             let at: (line: Int, column: Int) = mark.map { positions.editorPlace($0) } ?? (1, 1)
-            return ScenarioError(file: file, line: at.line, column: at.column, path: "", "YAML syntax: \(reworded(problem))", "scenario.yamlSyntax", ["problem": reworded(problem)])
+            return ScenarioError(file: file, line: at.line, column: at.column, path: "", "YAML syntax: \(reworded(problem))", "scenario.yamlSyntax", ["problem": reworded(problem)],
+                                 parts: LibYAMLProblem.part(problem).map { ["problem": $0] } ?? [:])
         }
         switch e {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
@@ -63,7 +64,8 @@ enum YAMLDocument {
                 scalarOffset = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index)
             }
             let at = positions.editorPlace(offset: scalarOffset)
-            return ScenarioError(file: file, line: at.line, column: at.column, path: "", "YAML syntax: \(reworded(problem))", "scenario.yamlSyntax", ["problem": reworded(problem)])
+            return ScenarioError(file: file, line: at.line, column: at.column, path: "", "YAML syntax: \(reworded(problem))", "scenario.yamlSyntax", ["problem": reworded(problem)],
+                                 parts: LibYAMLProblem.part(problem).map { ["problem": $0] } ?? [:])
         case .duplicatedKeysInMapping(let duplicates, let context):
             return DuplicateKey.locate(key: duplicates.first ?? "", first: context.mark, text: text, file: file)
         default:
@@ -73,7 +75,7 @@ enum YAMLDocument {
 
     /// libyaml's wording, without the names of its C functions.
     static func reworded(_ problem: String) -> String {
-        if problem.contains("yaml_set_max_nest_level") || problem.hasPrefix("Maximum nesting level") {
+        if LibYAMLProblem.isNestingLimit(problem) {
             return "the document nests more than \(parserNestingLimit) levels of mappings and lists"
         }
         return problem

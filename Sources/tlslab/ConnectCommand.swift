@@ -173,7 +173,7 @@ struct ConnectCommand: ParsableCommand {
     func clientTrustPolicy() throws -> ClientTrustPolicy {
         func af(_ mode: AFSecurityPolicy.PinningMode) throws -> ClientTrustPolicy {
             var pinned: [[UInt8]] = []
-            do { for pin in pins { pinned += try PeerFiles.certificates(at: pin).map(\.der) } } catch { throw CLIError.badInput("\(error)") }
+            do { for pin in pins { pinned += try PeerFiles.certificates(at: pin).map(\.der) } } catch { throw CLIError.input(.peerFile(error)) }
             return .afNetworking(AFSecurityPolicy(mode: mode, pinnedCertificates: pinned, allowInvalidCertificates: allowInvalidCertificates,
                                                   validatesDomainName: !noValidatesDomainName))
         }
@@ -190,7 +190,7 @@ struct ConnectCommand: ParsableCommand {
         case .imageDownloader: return .imageDownloader(allowInvalidSSLCertificates: allowInvalidCertificates)
         case .bundledAnchor:
             do { return .bundledAnchor(try bundled.flatMap { try PeerFiles.certificates(at: $0) }, anchorsOnly: !keepSystemAnchors) }
-            catch { throw CLIError.badInput("\(error)") }
+            catch let error as PeerFileError { throw CLIError.input(.peerFile(error)) }
         }
     }
 
@@ -206,9 +206,9 @@ struct ConnectCommand: ParsableCommand {
         let name = servername ?? (isAddress ? nil : host)
 
         let offered: [CipherSuite]
-        do { offered = try PeerOptions.suites(suites, defaults: CipherSuite.openSSLOrder) } catch { throw CLIError.badInput("\(error)") }
+        offered = try PeerOptions.suites(suites, defaults: CipherSuite.openSSLOrder)
         let anchors: [X509Certificate]
-        do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch { throw CLIError.badInput("\(error)") }
+        do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch let error as PeerFileError { throw CLIError.input(.peerFile(error)) }
         let atsPolicy: ATSPolicy? = ats
             ? ATSPolicy(exceptionDomains: atsNoForwardSecrecy ? [name ?? host: ATSPolicy.ExceptionDomain(requiresForwardSecrecy: false)] : [:])
             : nil
@@ -217,7 +217,7 @@ struct ConnectCommand: ParsableCommand {
                                             storeName: ca.map(TrustStoreName.file) ?? .noAnchors, host: name ?? host)
         var identity: TLSIdentity?
         if let cert, let key {
-            do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.badInput("\(error)") }
+            do { identity = try PeerFiles.identity(certificate: cert, key: key) } catch { throw CLIError.input(.peerFile(error)) }
         }
         var configuration = TLSClientConfiguration(certificateEvaluator: evaluator, random: SystemRandom(),
                                                    cipherSuites: offered, serverName: name,
@@ -235,7 +235,8 @@ struct ConnectCommand: ParsableCommand {
         if let atsPolicy {
             switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
             case .success(let restricted): configuration = restricted
-            case .failure(let error): throw CLIError.failed("connect \(host):\(port): refused before connecting: \(error)")
+            case .failure(let error):
+                throw CLIError.failed(words("cli.input.refusedBeforeConnecting", ["target": "\(host):\(port)", "detail": words.sentence(error)]) ?? "")
             }
         }
         let unescaped = { (text: String) in text.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
@@ -252,7 +253,7 @@ struct ConnectCommand: ParsableCommand {
         if let sessionIn {
             do { client.configuration.session = try SessionFile.read(sessionIn) }
             catch let error as InputFileError { throw CLIError.file(error, words) }
-            catch { throw CLIError.badInput("--session-in \(TerminalText.escaped(sessionIn)): \(error)") }
+            catch let error as SessionFile.FormatError { throw CLIError.input(.sessionFile(path: sessionIn, error)) }
         }
         for attempt in 0 ... reconnect {
             let result = client.run()
@@ -300,10 +301,10 @@ struct ConnectCommand: ParsableCommand {
             host = target[..<colon]
             portText = target[target.index(after: colon)...]
         } else {
-            throw CLIError.badInput("expected HOST:PORT, got '\(target)'")
+            throw CLIError.input(.notHostPort(target: target))
         }
         guard !host.isEmpty, let port = UInt16(portText), port > 0 else {
-            throw CLIError.badInput("expected HOST:PORT with a port 1…65535, got '\(target)'")
+            throw CLIError.input(.portOutOfRange(target: target))
         }
         return (String(host), port)
     }
@@ -378,7 +379,7 @@ enum PeerOptions {
         guard !names.isEmpty else { return defaults }
         return try names.map { name in
             guard let suite = SuiteNames.suite(named: name) else {
-                throw CLIError.badInput("unknown or unimplemented suite '\(name)' (implemented: \(SuiteNames.known))")
+                throw CLIError.input(.unknownSuite(name: name, known: SuiteNames.known))
             }
             return suite
         }

@@ -37,7 +37,7 @@ struct DissectCommand: ParsableCommand {
 
     func validate() throws {
         // Narrower than 40 columns the layout cannot show a field and its value; 0 or less means nothing.
-        if let width, !(40 ... 1_000).contains(width) { throw ValidationError("--width takes 40…1000 columns, got \(width)") }
+        if let width, !(40 ... 1_000).contains(width) { throw OptionProblem.takesColumns(option: "--width", range: "40…1000", given: "\(width)").validationError }
     }
 
     func run() throws {
@@ -45,7 +45,7 @@ struct DissectCommand: ParsableCommand {
         var suiteValue: CipherSuite?
         if let suite {
             guard let s = CipherSuite(name: suite) else {
-                throw CLIError.badInput("unknown cipher suite '\(suite)' (try an IANA name such as TLS_RSA_WITH_AES_128_GCM_SHA256)")
+                throw CLIError.input(.unknownDissectSuite(name: suite))
             }
             suiteValue = s
         }
@@ -79,7 +79,7 @@ struct DissectCommand: ParsableCommand {
 
     func readInput() throws -> [UInt8] {
         let raw: [UInt8]
-        let source: String
+        let source: DissectSource
         if input == "-" {
             // Read no more than the limit allows (a pipe may never end).
             var collected: [UInt8] = []
@@ -88,49 +88,49 @@ struct DissectCommand: ParsableCommand {
                 if chunk.isEmpty { break }
                 collected += chunk
             }
-            guard collected.count <= Self.maximumTextBytes else { throw Self.tooLarge("standard input") }
+            guard collected.count <= Self.maximumTextBytes else { throw Self.tooLarge(.standardInput) }
             raw = collected
-            source = "standard input"
+            source = .standardInput
         } else if FileManager.default.fileExists(atPath: input) {
             let read: Result<[UInt8], InputFileError> = Result { () throws(InputFileError) in try InputFile.read(input, limit: Self.maximumTextBytes) }
             switch read {
             case .success(let bytes): raw = bytes
-            case .failure(let error) where error.cause == .tooLarge(limit: Self.maximumTextBytes): throw Self.tooLarge(input)
-            case .failure(let error): throw CLIError.file(error, Explanations.ofEnvironment)
+            case .failure(let error) where error.cause == .tooLarge(limit: Self.maximumTextBytes): throw Self.tooLarge(.file(input))
+            case .failure(let error): throw CLIError.file(error, language.explanations)
             }
-            source = input
+            source = .file(input)
         } else {
             raw = Array(input.utf8)
-            source = "the argument"
+            source = .argument
         }
         // A file or stdin may hold binary TLS bytes; an argument is always hex.
-        if source != "the argument", !HexInput.looksLikeText(raw) {
-            guard !raw.isEmpty else { throw CLIError.badInput("\(source) is empty") }
+        if source != .argument, !HexInput.looksLikeText(raw) {
+            guard !raw.isEmpty else { throw CLIError.input(.emptyInput(source)) }
             guard raw.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
             return raw
         }
+        let bytes: [UInt8]
         do {
-            let bytes = try HexInput.parse(String(decoding: raw, as: UTF8.self))
-            guard bytes.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
-            return bytes
-        } catch let error as CLIError {
-            throw error
+            bytes = try HexInput.parse(String(decoding: raw, as: UTF8.self))
         } catch {
-            if source == "the argument", input.contains("/") || input.contains(".") {
-                throw CLIError.badInput("no such file, and not hex either: \(input)")
+            if source == .argument, input.contains("/") || input.contains(".") {
+                throw CLIError.input(.neitherFileNorHex(input: input))
             }
+            guard source != .argument else { throw CLIError.input(.notHex(source, error)) }
             // A file or stdin of printable bytes that are not hex (a plaintext request, say) is
             // binary input that happens to be printable: dissect its bytes as they are.
-            if source != "the argument" {
-                FileHandle.standardError.write(Data("tlslab dissect: \(TerminalText.escaped(source)) is not hex (\(error)); reading its \(raw.count) bytes as binary\n".utf8))
-                guard raw.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
-                return raw
-            }
-            throw CLIError.badInput("\(source): \(error)")
+            let words = language.explanations
+            let note = words("cli.input.readingAsBinary", ["source": source.name { words($0, $1) ?? $0 },
+                                                           "detail": words.sentence(error), "count": "\(raw.count)"]) ?? ""
+            FileHandle.standardError.write(Data((note + "\n").utf8))
+            guard raw.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
+            return raw
         }
+        guard bytes.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
+        return bytes
     }
 
-    static func tooLarge(_ source: String) -> CLIError {
-        .badInput("\(TerminalText.escaped(source)) holds more than \(maximumInputBytes) bytes of TLS (or \(maximumTextBytes) of hex): dissect reads at most that; cut the capture into parts")
+    static func tooLarge(_ source: DissectSource) -> CLIError {
+        .input(.tooLarge(source, bytes: maximumInputBytes, hexBytes: maximumTextBytes))
     }
 }

@@ -75,12 +75,12 @@ struct ExportCommand: ParsableCommand {
         var material: PKIMaterial?
         if let pki {
             guard resolved.setup?.usesTLS == true, let m = resolved.pki, !m.pemFiles.isEmpty else {
-                throw CLIError.badInput("'\(scenario)' uses no certificates to export with --pki \(pki)")
+                throw CLIError.input(.noCertificatesToExport(name: scenario, pki: pki))
             }
             material = m
             switch OutputFile.existing(pki) {
             case .nothing, .directory, .symbolicLink: break
-            default: throw CLIError.badInput("--pki \(TerminalText.escaped(pki)) is a file, not a directory")
+            default: throw CLIError.input(.pkiIsAFile(path: pki))
             }
         }
         // Each output path is checked before any work: a directory or a link given as a file is
@@ -139,7 +139,7 @@ struct ExportCommand: ParsableCommand {
     /// folder), and `index.html` linking them all by topic in course order.
     func exportAll(into directory: String, seed: SeedChoice, explanations: Explanations) throws {
         guard let library = LessonLibrary.locate() else {
-            throw CLIError.badInput("--all needs the lesson library: \(LessonLibrary.searchDescription)")
+            throw CLIError.input(.exportAllNeedsLibrary)
         }
         let root = URL(fileURLWithPath: directory, isDirectory: true)
         // The directory itself may be reached through a link (the user named it); the folders and

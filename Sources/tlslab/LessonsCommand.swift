@@ -23,7 +23,7 @@ struct LessonsCommand: ParsableCommand {
 
     func run() throws {
         guard let library = LessonLibrary.locate() else {
-            throw CLIError.badInput("no lesson library found: \(LessonLibrary.searchDescription)")
+            throw CLIError.input(.noLessonLibrary)
         }
         let catalogue = library.catalogue
         let explanations = language.explanations
@@ -49,7 +49,7 @@ struct LessonsCommand: ParsableCommand {
             }
         }
         if rows.isEmpty {
-            throw CLIError.badInput("no lesson matches \(words.joined(separator: " ")) (`tlslab lessons` lists them all)")
+            throw CLIError.input(.noLessonMatches(words: words.joined(separator: " ")))
         }
         // A title or a name comes from a lesson file: a terminal control in it is shown escaped.
         rows = rows.map { (TerminalText.escaped($0.name), TerminalText.escaped($0.title)) }

@@ -14,6 +14,8 @@ enum OptionProblem: Error {
     case takesSecondsUpToAWeek(option: String, range: String)
     /// `--connections takes sizes 1…1000000` (a list of sizes).
     case takesSizes(option: String, range: String)
+    /// `--width takes 40…1000 columns, got 20`.
+    case takesColumns(option: String, range: String, given: String)
     /// `--max-connections takes a positive number`.
     case positive(option: String)
     /// `--autoplay takes a number of seconds from 0.1 to 3600, not 0.05`.
@@ -78,6 +80,7 @@ enum OptionProblem: Error {
         case let .goTogether(first, second): return ("cli.option.goTogether", ["first": first, "second": second])
         case .seedDoesNotApply: return ("cli.option.seedDoesNotApply", [:])
         case .alpnList: return ("cli.option.alpnList", [:])
+        case let .takesColumns(o, r, given): return ("cli.option.takesColumns", ["option": o, "range": r, "given": given])
         case let .unknownBenchmark(name, known):
             return ("cli.option.unknownBenchmark", ["name": name, "known": known.joined(separator: CLIWords.text("list.separator"))])
         case let .unknownSelfTest(name): return ("cli.option.unknownSelfTest", ["name": name])

@@ -16,7 +16,7 @@ enum SeedChoice: Equatable {
     init(_ option: String?) throws {
         guard let option else { self = .unspecified; return }
         if option == "random" { self = .random; return }
-        guard let v = UInt64(option) else { throw CLIError.badInput("--seed takes a whole number or 'random', not '\(option)'") }
+        guard let v = UInt64(option) else { throw CLIError.input(.seedNotANumber(given: option)) }
         self = .fixed(v)
     }
 }
@@ -50,11 +50,11 @@ struct ResolvedRun {
             var whole = try resolve(String(name[..<hash]), seed: seed)
             let wanted = String(name[name.index(after: hash)...])
             guard let scenario = whole.scenario, !scenario.handlers.isEmpty else {
-                throw CLIError.badInput("\(name): '#' names one handler of a lesson with handlers, and \(whole.name) has none")
+                throw CLIError.input(.noHandlers(name: name, lesson: whole.name))
             }
             guard let variant = scenario.variants().first(where: { $0.handlerChoice?.name == wanted }) else {
                 let names = scenario.handlers.map(\.name)
-                throw CLIError.badInput("\(name): no handler '\(wanted)' in \(whole.name); its handlers: \(names.joined(separator: ", "))")
+                throw CLIError.input(.noSuchHandler(name: name, handler: wanted, lesson: whole.name, handlers: names))
             }
             whole.select(variant)
             whole.handlerNamed = true
@@ -68,7 +68,7 @@ struct ResolvedRun {
         }
         if isScenarioFile(name) && library == nil {
             // A path that does not exist and no library to look the name up in.
-            throw CLIError.badInput("\(name): no such file, and no lesson library found (\(LessonLibrary.searchDescription))")
+            throw CLIError.input(.noSuchFileNoLibrary(name: name))
         }
         let names = BuiltInRun.allCases.map(\.rawValue) + (library?.catalogue.entries.map(\.name) ?? [])
         let close = LessonCatalogue.suggestions(for: name, among: names)
@@ -104,7 +104,7 @@ struct ResolvedRun {
         switch seed {
         case .unspecified: break
         case .fixed(let v): scenario.seed = v
-        case .random: throw CLIError.badInput("a scenario file runs from a seed (its own, or --seed N); --seed random is not supported for \(path)")
+        case .random: throw CLIError.input(.randomSeedForScenarioFile(path: path))
         }
         let display = name ?? ScenarioCheck.name(of: path)
         guard case .tls(let world) = scenario.world else {

@@ -122,8 +122,8 @@ struct ServeCommand: ParsableCommand {
         do {
             identity = try PeerFiles.identity(certificate: cert, key: key)
             clientAnchors = try clientCa.map { try PeerFiles.certificates(at: $0) } ?? []
-        } catch {
-            throw CLIError.badInput("\(error)")
+        } catch let error as PeerFileError {
+            throw CLIError.input(.peerFile(error))
         }
         // A server accepts the extra CBC suites too (after the default list in its preference order):
         // clients that offer only CBC suites, as conformance suites do, are served.

@@ -34,6 +34,8 @@ struct LessonShowTests {
         #expect(text.contains("What this lesson showed"), "\(file): ends with what it showed")
         let showed = text.components(separatedBy: "What this lesson showed").last ?? ""
         #expect(!showed.split(separator: "\n").contains { $0.hasPrefix("FAIL") }, "\(file): every expectation holds")
+        // Issue #33: what the lesson showed is sentences, not a PASS list.
+        #expect(!showed.split(separator: "\n").contains { $0.hasPrefix("PASS") }, "\(file): an expectation without a sentence:\n\(showed)")
         // A file comparing handlers shows each handler's run with its own expectations, in file order.
         for count in scenario.handlers.isEmpty ? [scenario.expectations.count] : scenario.handlers.map(\.expectations.count) {
             #expect(text.contains("\(count) of \(count) expectations hold"), "\(file)")

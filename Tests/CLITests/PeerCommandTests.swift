@@ -33,7 +33,7 @@ struct PeerCommandTests {
             guard text.hasPrefix("listening on "),
                   let port = text.split(separator: "\n").first?.split(separator: ":").last.flatMap({ UInt16($0) }) else {
                 background.stop(grace: 0)
-                throw PeerFileError("serve did not start: '\(text)'")
+                throw PeerTestFailure("serve did not start: '\(text)'")
             }
             self.port = port
         }

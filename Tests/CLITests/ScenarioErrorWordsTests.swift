@@ -31,6 +31,11 @@ struct ScenarioErrorWordsTests {
         ("kind: dh\n" + head + "dh: {p: 23, g: 2, client_private: 3}\nexpect:\n  shared_secret: 1\n", "dh.server_private", 4),
         (head + "expect:\n  handshake: success\n  handshake: failure\n", "expect.handshake", 5),
         (head + "description_zh: 中文\n" + expect, "title_zh", 1),
+        // YAML syntax (libyaml's problems, worded by the catalogue): a value indented under a value,
+        // an unclosed flow sequence, a tab as indentation.
+        (head + "client:\n  host: a\n    bad: b\n" + expect, "", 5),
+        (head + "client:\n  host: [a, b\n" + expect, "", 5),
+        (head + "client:\n\thost: a\n" + expect, "", 4),
     ]
 
     static func error(_ text: String) -> ScenarioError? {

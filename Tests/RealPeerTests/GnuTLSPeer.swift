@@ -1,6 +1,7 @@
 import Foundation
 import RealPeer
 import Testing
+import TestSupport
 
 /// GnuTLS's command-line peers, driven by what they print rather than by the clock: every wait
 /// ends as soon as the awaited line appears (or the tool exits), and the deadlines are only there
@@ -38,6 +39,6 @@ enum GnuTLS {
             last = child.output
             child.stop()
         }
-        throw PeerFileError("gnutls-serv did not start: \(last)")
+        throw PeerTestFailure("gnutls-serv did not start: \(last)")
     }
 }

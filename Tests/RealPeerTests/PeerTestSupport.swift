@@ -51,7 +51,7 @@ enum Tools {
 
     /// Ends the running test: skipped with `reason` locally, failed under CI.
     static func unavailable(_ reason: String) throws -> Never {
-        if CrossCheckRequirement.isCI { throw PeerFileError("required under CI, but: \(reason)") }
+        if CrossCheckRequirement.isCI { throw PeerTestFailure("required under CI, but: \(reason)") }
         try Test.cancel(Comment(rawValue: "skipped: \(reason)"))
     }
 }
@@ -109,10 +109,10 @@ final class TestPKI: Sendable {
     let dir: URL
 
     /// Built once; nil without openssl, else the PKI or why OpenSSL could not make it.
-    private static let built: Result<TestPKI, PeerFileError>? = {
+    private static let built: Result<TestPKI, PeerTestFailure>? = {
         guard let openssl = Tools.openssl else { return nil }
         do { return .success(try TestPKI(openssl: openssl)) } catch {
-            return .failure(PeerFileError("building the test PKI with openssl failed: \(error)"))
+            return .failure(PeerTestFailure("building the test PKI with openssl failed: \(error)"))
         }
     }()
 
@@ -207,7 +207,7 @@ final class TestPKI: Sendable {
         ]
         for step in steps {
             let r = try runTool(openssl, step, in: dir, timeout: 60)
-            guard r.status == 0 else { throw PeerFileError("openssl \(step.joined(separator: " ")): \(r.output)") }
+            guard r.status == 0 else { throw PeerTestFailure("openssl \(step.joined(separator: " ")): \(r.output)") }
         }
         // The chain file a server presents: leaf then root.
         let chain = try String(contentsOf: dir.appendingPathComponent("leaf.pem"), encoding: .utf8)
@@ -243,7 +243,7 @@ func startServe(_ arguments: [String], pki: TestPKI, logOnly: Bool = true) throw
         usleep(20_000)
     }
     child.stop()
-    throw PeerFileError("tlslab serve did not start: \(child.output)")
+    throw PeerTestFailure("tlslab serve did not start: \(child.output)")
 }
 
 /// VmRSS of process `pid` in kB (Linux /proc), nil elsewhere.
@@ -255,7 +255,7 @@ func residentKilobytes(pid: Int32) -> Int? {
 
 /// `openssl s_server` on a free port (retried when the port was taken meanwhile).
 func startSServer(_ arguments: [String], pki: TestPKI, environment: [String: String]? = nil) throws -> (Child, UInt16) {
-    guard let openssl = Tools.openssl else { throw PeerFileError("openssl missing") }
+    guard let openssl = Tools.openssl else { throw PeerTestFailure("openssl missing") }
     var last = ""
     for _ in 0 ..< 5 {
         guard let port = freePort() else { continue }
@@ -265,7 +265,7 @@ func startSServer(_ arguments: [String], pki: TestPKI, environment: [String: Str
         last = child.output
         child.stop()
     }
-    throw PeerFileError("s_server did not start: \(last)")
+    throw PeerTestFailure("s_server did not start: \(last)")
 }
 
 /// A ``RealServer`` on a thread; `stop()` ends it and waits.

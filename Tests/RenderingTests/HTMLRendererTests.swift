@@ -310,8 +310,9 @@ struct HTMLRendererTests {
         let html = HTMLRenderer(slides: true).page(name: "tls/demo", trace: try Self.trace(.rsa), lesson: page)
         #expect(html.contains("<body class=\"slides\">"))
         #expect(html.contains("<h1>A title</h1>") && html.contains("A description."))
-        #expect(html.contains("<li class=\"pass\">PASS  handshake: success</li>"))
-        #expect(html.contains("<li class=\"fail\">FAIL  alert: expected none, got bad_certificate</li>"))
+        // What the lesson showed, as sentences (issue #33); the file's `key: value` after each.
+        #expect(html.contains("<li class=\"pass\">✓ The TLS handshake completed: both sides sent and verified Finished. (handshake: success)</li>"))
+        #expect(html.contains("<li class=\"fail\">FAIL  alert: expected none, got bad_certificate<br>the lesson expected: No alert ended the connection.</li>"))
         #expect(html.contains("<li>Change the host.</li>"))
         #expect(html.contains("\"event\":\"lesson\""), "the lesson frame is in the embedded JSON Lines")
     }

@@ -109,9 +109,9 @@ struct Issue35SentencesTests {
     @Test(arguments: ["certs/bundled-anchor-other-ca", "afnetworking/renewal-certificate-pinning"])
     func unanchoredTopIsNotCalledAnAnchor(path: String) throws {
         let out = try Self.lesson(path)
-        #expect(!out.en.contains("link 1 (anchor)") && !out.zh.contains("第 1 级（信任锚）"))
+        #expect(!out.en.contains("link 1 (anchor)") && !out.zh.contains("深度 1（信任锚）"))
         #expect(out.en.contains("link 1 (last certificate reached, not a trusted anchor)"))
-        #expect(out.zh.contains("第 1 级（路径上最后一张证书，不是受信任的信任锚）"))
+        #expect(out.zh.contains("深度 1（路径上最后一张证书，不是受信任的信任锚）"))
         // A path that does end at an anchor still says so.
         let valid = try Self.lesson("certs/valid-chain")
         #expect(valid.en.contains("(anchor)") && valid.zh.contains("（信任锚）"))

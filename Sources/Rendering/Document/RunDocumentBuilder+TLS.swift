@@ -274,9 +274,10 @@ extension RunDocumentBuilder {
             let role = say(CatalogueKey.chainRole(ChainRole(depth: depth, of: r)))
             out.append(detail(say("chain.link", ["depth": "\(depth)", "role": role, "subject": subject]), indent: 2))
             for check in checks {
-                out.append(detail(say("chain.check", ["mark": check.passed ? "✓" : say("chain.fail"),
-                                                      "kind": say(CatalogueKey.chainKind(check.kind)),
-                                                      "detail": explanations.chainCheckDetail(check)]), check.passed ? .plain : .alert, indent: 4))
+                // A failed check names its kind first, then the verdict (zh: "✗ 信任锚：未通过——…", review-zh 3.6).
+                out.append(detail(say(check.passed ? "chain.check" : "chain.check.failed",
+                                      ["mark": "✓", "kind": say(CatalogueKey.chainKind(check.kind)),
+                                       "detail": explanations.chainCheckDetail(check)]), check.passed ? .plain : .alert, indent: 4))
                 // A failed check says what it checks, why (the RFC section) and what it protects against, once per kind.
                 if !check.passed, explainedKinds.insert(check.kind).inserted {
                     out.append(detail(explanations.chainCheckWhy(check.kind), .explanation, indent: 6))

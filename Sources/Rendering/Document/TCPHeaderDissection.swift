@@ -21,7 +21,7 @@ enum TCPHeaderDissection {
             field(2, 2, "destination_port", "\(s.destinationPort)"),
             field(4, 4, "sequence_number", "\(s.seq.rawValue)"),
             field(8, 4, "acknowledgment_number", "\(s.ack?.rawValue ?? 0)"),
-            field(12, 1, "data_offset", "\(headerLength / 4) (\(headerLength) bytes)"),
+            DissectedField(offset: 12, length: 1, name: "data_offset", value: .lengthInWords(headerLength / 4)),
             field(13, 1, "control_bits", "0x" + Hex.string([wire[13]]) + (flags.isEmpty ? "" : " (\(flags))")),
             field(14, 2, "window", "\(s.window)"),
             field(16, 2, "checksum", "0x" + Hex.string(Array(wire[16..<18]))),

@@ -170,8 +170,11 @@ extension HTMLRenderer {
             }
             for c in page.checks {
                 let result = explanations(c.holds ? "lesson.pass" : "lesson.fail") ?? (c.holds ? "PASS" : "FAIL")
-                let text = c.actual.map { say("lesson.expectationGot", ["result": result, "key": c.key, "expected": c.expected, "actual": $0]) }
+                let sentence = explanations.checkSentence(key: c.key, value: c.expected)
+                var text = c.actual.map { say("lesson.expectationGot", ["result": result, "key": c.key, "expected": c.expected, "actual": $0]) }
+                    ?? sentence.map { say("lesson.checkHolds", ["sentence": $0, "key": c.key, "expected": c.expected]) }
                     ?? say("lesson.expectation", ["result": result, "key": c.key, "expected": c.expected])
+                if c.actual != nil, let sentence { text += "<br>" + say("lesson.checkExpected", ["sentence": sentence]) }
                 out += "<li class=\"\(c.holds ? "pass" : "fail")\">\(text)</li>\n"
             }
             out += "</ul>\n<p>\(say("lesson.tally", ["passed": "\(page.checks.filter(\.holds).count)", "total": "\(page.checks.count)"]))</p>\n"

@@ -17,6 +17,8 @@ public enum FieldValue: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     case fragment(length: Int)
     /// ticket_lifetime_hint, seconds (0: no recommendation, RFC 5077 §3.3).
     case lifetimeHint(UInt32)
+    /// A length counted in 32-bit words, as TCP's data offset counts the header (RFC 9293 §3.1).
+    case lengthInWords(Int)
 
     public init(stringLiteral value: String) { self = .text(value) }
 
@@ -45,6 +47,7 @@ public enum FieldValue: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
         case .ticket(let b): return "\(b.count) bytes, opaque to the client: \(b)"
         case .fragment(let n): return "\(n) bytes"
         case .lifetimeHint(let s): return "\(s) s"
+        case .lengthInWords(let n): return "\(n) (\(n * 4) bytes)"
         }
     }
 }
