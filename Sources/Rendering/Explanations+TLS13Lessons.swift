@@ -26,8 +26,8 @@ extension Explanations {
         "expect.meaning.helloRetryRequest": "the first ClientHello had no key share for the group the server chose, so the server answered with a HelloRetryRequest naming that group and the client sent a second ClientHello: one round trip more (RFC 8446 §4.1.1, §4.1.4).",
         "expect.meaning.noHelloRetryRequest": "the client's first key share was for a group the server accepts, so the handshake took one round trip (RFC 8446 §2, §4.1.1).",
         "expect.meaning.pskAccepted": "the server accepted the PSK the client offered from its ticket (pre_shared_key in its ServerHello), so that handshake sent no Certificate and no CertificateVerify: the binder and Finished prove both sides hold the PSK (RFC 8446 §2.2, §4.2.11).",
-        "expect.meaning.reads.serverName": "The server's name travels in the clear in the ClientHello's server_name, sent before any key exists (RFC 6066 §3; RFC 8446 §4.1.2).",
-        "expect.meaning.reads.certificateInClear": "The server's Certificate crossed the wire in the clear, as in every TLS 1.2 full handshake (RFC 5246 §7.4.2).",
-        "expect.meaning.reads.certificateEncrypted": "The server's Certificate never crossed the wire as it is: in TLS 1.3 it follows ServerHello under the server handshake traffic key (RFC 8446 §2, §4.4.2).",
+        "expect.meaning.reads.serverName": "the server's name travels in the clear in the ClientHello's server_name, sent before any key exists (RFC 6066 §3; RFC 8446 §4.1.2).",
+        "expect.meaning.reads.certificateInClear": "the server's Certificate crossed the wire in the clear, as in every TLS 1.2 full handshake (RFC 5246 §7.4.2).",
+        "expect.meaning.reads.certificateEncrypted": "the server's Certificate never crossed the wire as it is: in TLS 1.3 it follows ServerHello under the server handshake traffic key (RFC 8446 §2, §4.4.2).",
     ]
 }

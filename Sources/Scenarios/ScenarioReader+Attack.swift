@@ -18,9 +18,6 @@ extension ScenarioReader {
         "HTTPRequest": ["client"], "HTTPResponse": ["server"],
     ]
 
-    static let attackerKeys = ["kind", "certificate", "message", "sender", "offset", "value", "suites", "record",
-                               "process_id", "process_id_space", "clock_window_ms"]
-
     /// `attacker`: who besides the passive eavesdropper (always present) acts, and how.
     func attack(_ value: YAMLValue?, certs: [String: NamedCertificate], usesTLS: Bool,
                 clientSuites: [CipherSuite]) throws(ScenarioError) -> Attack? {

@@ -296,7 +296,6 @@ extension ScenarioReader {
 
     static let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist", "alpn",
                              "groups"]
-    static let httpKeys = ["request", "requests", "response", "mode", "tls", "resumption", "cpu", "push", "max_concurrent_streams"]
 
     static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",
                                     "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished",

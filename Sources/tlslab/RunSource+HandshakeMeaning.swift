@@ -21,14 +21,17 @@ extension ResolvedRun {
         case ("psk_accepted", .bool(true)):
             return explanations("expect.meaning.pskAccepted")
         case ("eavesdropper_reads", .list(let reads)):
-            var out: [String] = []
+            var out: [String?] = []
             if reads.contains("server_name") { out.append(explanations("expect.meaning.reads.serverName")) }
             let certificate = trace.sentHandshakeMessages(connection: 0).first { $0.actor == .server && $0.type == .certificate }
             if let certificate {
                 out.append(explanations(certificate.inClear ? "expect.meaning.reads.certificateInClear" : "expect.meaning.reads.certificateEncrypted"))
             }
+            // One sentence: the parts joined with a semicolon, each but the last without its full stop.
+            let zh = explanations.language == .zh
             let words = out.compactMap { $0 }
-            return words.isEmpty ? nil : words.joined(separator: explanations.language == .zh ? "" : " ")
+            let parts = words.enumerated().map { i, part in i + 1 < words.count && part.hasSuffix(zh ? "。" : ".") ? String(part.dropLast()) : part }
+            return parts.isEmpty ? nil : parts.joined(separator: zh ? "；" : "; ")
         default:
             return nil
         }
