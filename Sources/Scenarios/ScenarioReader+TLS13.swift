@@ -75,7 +75,7 @@ extension ScenarioReader {
         for (side, m) in [("server", server), ("client", client)] {
             guard let m else { continue }
             for key in ["groups", "key_share"] where m.has(key) {
-                throw m.keyError(key, "key '\(key)' applies to version \"1.3\" only (TLS 1.3 names its groups in supported_groups and sends key_share, RFC 8446 §4.2.7, §4.2.8); add version: \"1.3\" at the top level",
+                throw m.keyError(key, "key '\(side).\(key)' applies to version \"1.3\" only (TLS 1.3 names its groups in supported_groups and sends key_share, RFC 8446 §4.2.7, §4.2.8); add version: \"1.3\" at the top level",
                                  "scenario.tls13.keyOnlyFor13", ["key": "\(side).\(key)"])
             }
         }
