@@ -4,6 +4,7 @@
 extension Explanations {
     static let englishTLS13Lessons: [String: String] = [
         "html.index.topic.tls13": "The TLS 1.3 handshake",
+        "cli.compareCommand.html": "Also write the comparison as one self-contained HTML page: the table, why, who knows which secret, and both ladders phase beside phase.",
         "scenario.tls13.versionRange": "contradiction: version \"1.3\" fixes this side at TLS 1.3 (supported_versions, RFC 8446 §4.2.1); {key} chooses among TLS 1.0–1.2 and plays no part in a 1.3 lesson",
         "scenario.tls13.ems": "contradiction: extended_master_secret (RFC 7627) is not a TLS 1.3 extension (RFC 8446 §4.2): every secret of the 1.3 key schedule already hashes the transcript (§7.1)",
         "scenario.tls13.dhGroup": "contradiction: TLS 1.3 has no ServerKeyExchange and no server-chosen Diffie-Hellman prime (RFC 8446 §1.2): the group is one of the named supported_groups, its share sent in key_share (§4.2.7, §4.2.8); use server.groups",

@@ -3,6 +3,7 @@
 extension Explanations {
     static let chineseTLS13Lessons: [String: String] = [
         "html.index.topic.tls13": "TLS 1.3 握手",
+        "cli.compareCommand.html": "同时把对比写成一个自包含的 HTML 页面：表格、原因、谁知道哪个秘密，以及按阶段并排的两条时序图。",
         "scenario.tls13.versionRange": "矛盾：version \"1.3\" 把这一方固定在 TLS 1.3（supported_versions，RFC 8446 §4.2.1）；{key} 在 TLS 1.0–1.2 之间选择版本，在 1.3 课程中不起作用",
         "scenario.tls13.ems": "矛盾：extended_master_secret（RFC 7627）不是 TLS 1.3 的扩展（RFC 8446 §4.2）：1.3 密钥调度中的每个秘密都已经包含握手记录的哈希（§7.1）",
         "scenario.tls13.dhGroup": "矛盾：TLS 1.3 没有 ServerKeyExchange，也没有由服务器选择的 Diffie-Hellman 素数（RFC 8446 §1.2）：群是 supported_groups 中的一个命名群，其公开值在 key_share 中发送（§4.2.7、§4.2.8）；请使用 server.groups",
