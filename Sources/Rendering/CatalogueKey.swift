@@ -255,6 +255,7 @@ enum CatalogueKey {
         case "mtls": "html.index.topic.mtls"
         case "tcp": "html.index.topic.tcp"
         case "tls": "html.index.topic.tls"
+        case "tls13": "html.index.topic.tls13"
         default: nil
         }
     }

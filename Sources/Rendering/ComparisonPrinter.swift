@@ -19,8 +19,7 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
         var out = printer.title(say("compare.title", ["first": comparison.first.name, "second": comparison.second.name]))
         out += table(comparison)
         out += ["", printer.rule(say("compare.why.heading"))]
-        for key in ["compare.why.roundTrips", "compare.why.clear", "compare.why.serverName", "compare.why.certificate",
-                    "compare.why.suite", "compare.why.stolenKey"] {
+        for key in Self.whyKeys {
             out += DisplayWidth.wrap(say(key), width: width, indent: 0) + [""]
         }
         for side in [comparison.first, comparison.second] {
@@ -34,7 +33,9 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
 
     // MARK: The table
 
-    func table(_ c: RunComparison) -> [String] {
+    /// The table's rows, worded: the question, then each run's answer (the text table and the page
+    /// both show these).
+    public func rows(_ c: RunComparison) -> [(question: String, first: String, second: String)] {
         let rows: [(String, (RunComparison.Side) -> String)] = [
             ("compare.row.version", { $0.version.map(\.description) ?? say("compare.value.none") }),
             ("compare.row.suite", { $0.suite.map(\.description) ?? say("compare.value.none") }),
@@ -47,6 +48,14 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
             ("compare.row.suiteSeen", { seen($0.suiteInClear) }),
             ("compare.row.stolenKey", stolenKey),
         ]
+        return rows.map { key, value in (say(key), value(c.first), value(c.second)) }
+    }
+
+    /// The keys of the "why" paragraphs, in order.
+    public static let whyKeys = ["compare.why.roundTrips", "compare.why.clear", "compare.why.serverName", "compare.why.certificate",
+                                 "compare.why.suite", "compare.why.stolenKey"]
+
+    func table(_ c: RunComparison) -> [String] {
         let questionWidth = 34
         let valueWidth = (width - questionWidth - 2) / 2
         func line(_ question: String, _ a: String, _ b: String) -> [String] {
@@ -60,7 +69,7 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
             }
         }
         var out = [""] + line("", c.first.name, c.second.name)
-        for (key, value) in rows { out += line(say(key), value(c.first), value(c.second)) }
+        for row in rows(c) { out += line(row.question, row.first, row.second) }
         return out
     }
 
@@ -88,9 +97,9 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
     // MARK: The ladders, phase beside phase
 
     /// A run's ladder as blocks: each phase's heading and the arrows of the messages in it.
-    struct Block { var key: String; var lines: [String] }
+    public struct Block: Sendable { public var key: String; public var lines: [String] }
 
-    func blocks(_ trace: Trace, name: String, width: Int) -> [Block] {
+    public func blocks(_ trace: Trace, name: String, width: Int) -> [Block] {
         let layout = LadderLayout(trace: trace, width: width, walkthrough: false)
         let words = RunDocumentBuilder(verbosity: .normal, width: width, explanations: explanations, layout: layout)
         let printer = LadderPrinter(width: width, color: false, explanations: explanations, layout: layout, ladderStyle: .printed)
@@ -126,9 +135,8 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
 
     func ladders(_ first: Trace, _ second: Trace, names: (String, String)) -> [String] {
         let column = (width - 3) / 2
-        let left = blocks(first, name: names.0, width: column), right = blocks(second, name: names.1, width: column)
         var out: [String] = []
-        func emit(_ a: Block?, _ b: Block?) {
+        for (a, b) in facing(blocks(first, name: names.0, width: column), blocks(second, name: names.1, width: column)) {
             let rows = max(a?.lines.count ?? 0, b?.lines.count ?? 0)
             for i in 0 ..< rows {
                 let l = a.flatMap { i < $0.lines.count ? $0.lines[i] : nil } ?? ""
@@ -136,16 +144,22 @@ public struct ComparisonPrinter: CatalogueWording, Sendable {
                 out.append((DisplayWidth.padded(l, to: column) + " │ " + r).trimmingTrailingSpaces())
             }
         }
+        return out
+    }
+
+    /// The two runs' blocks paired phase with phase, in order; a phase only one run has faces nothing.
+    public func facing(_ left: [Block], _ right: [Block]) -> [(Block?, Block?)] {
+        var out: [(Block?, Block?)] = []
         var i = 0, j = 0
         while i < left.count || j < right.count {
             if i < left.count, j < right.count, left[i].key == right[j].key {
-                emit(left[i], right[j]); i += 1; j += 1
+                out.append((left[i], right[j])); i += 1; j += 1
             } else if i < left.count, !right[j...].contains(where: { $0.key == left[i].key }) {
-                emit(left[i], nil); i += 1
+                out.append((left[i], nil)); i += 1
             } else if j < right.count {
-                emit(nil, right[j]); j += 1
+                out.append((nil, right[j])); j += 1
             } else {
-                emit(left[i], nil); i += 1
+                out.append((left[i], nil)); i += 1
             }
         }
         return out

@@ -163,12 +163,14 @@ enum ExpectationReader {
                     ("eavesdropper_tries", .int), ("eavesdropper_exponent", .int), ("eavesdropper_recovers", .int)]
         default:
             let alerts = Array(AlertDescription.names.values).sorted() + ["none"]
-            let suites = CipherSuite.allImplementedWithECDSA.compactMap(\.name) + ["none"]
+            let suites = CipherSuite.allImplementedWithECDSA.compactMap(\.name) + ScenarioReader.tls13SuiteNames + ["none"]
             let schemes = (SignatureSchemes.offerWithECDSA + [SignatureSchemes.ecdsaP521, .ed25519]).compactMap(\.name) + ["none"]
             return [
                 ("handshake", .enumeration(["success", "failure", "none"])),
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),
-                ("suite", .enumeration(suites)), ("version", .enumeration(ScenarioReader.versionNames + ["none"])),
+                ("suite", .enumeration(suites)), ("version", .enumeration(ScenarioReader.versionNames + ["TLS1.3", "none"])),
+                ("group", .enumeration(ScenarioReader.tls13GroupNames + ["none"])), ("hello_retry_request", .bool), ("psk_accepted", .bool),
+                ("eavesdropper_reads", .set(ScenarioRunner.wireReadings)),
                 ("ems", .bool), ("resumed", .bool), ("alpn", .string),
                 ("master_secret_label", .enumeration(["master secret", "extended master secret", "none"])),
                 ("master_from_randoms", .bool),

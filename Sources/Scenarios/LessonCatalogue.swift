@@ -24,9 +24,9 @@ public struct LessonCatalogue: Sendable {
     public var problems: [ScenarioError]
 
     /// The topics in the suggested order through the course: TCP first, then the TLS handshake and
-    /// its key exchanges (RSA vs DHE vs ECDHE), certificates, pinning and AFNetworking (and the
+    /// its key exchanges (RSA vs DHE vs ECDHE), the TLS 1.3 handshake beside it, certificates, pinning and AFNetworking (and the
     /// challenge handlers of real apps), ATS, mutual TLS, attacks, HTTP.
-    public static let topicOrder = ["tcp", "tls", "certs", "afnetworking", "challenge", "ats", "mtls", "attacks", "http"]
+    public static let topicOrder = ["tcp", "tls", "tls13", "certs", "afnetworking", "challenge", "ats", "mtls", "attacks", "http"]
 
     /// Within a topic, the lessons to take first, in order; the rest follow alphabetically.
     static let firstInTopic: [String: [String]] = [
@@ -35,6 +35,7 @@ public struct LessonCatalogue: Sendable {
                 "syn-flood", "syn-cookies", "predictable-isn-injection", "random-isn-injection"],
         "tls": ["rsa-one-way", "dhe", "ecdhe", "toy-dh-group", "toy-dh-search", "small-dh-group-refused", "ems-off", "ems-on",
                 "https-hides-cookie", "lost-segments", "bleichenbacher-countermeasure", "early-ccs-refused"],
+        "tls13": ["one-round-trip", "hello-retry-request", "resumption-psk", "client-certificate", "mitm-refused", "key-theft-opens-nothing"],
         "certs": ["valid-chain", "hierarchy-valid", "untrusted-root", "expired", "wrong-host", "missing-intermediate"],
         "afnetworking": ["mode-none-default", "v2.5.1-accepts-anything", "v2.5.2-no-host-check", "v2.5.2-validates-domain-yes", "certificate-pinning", "public-key-pinning"],
         "ats": ["default-blocks-http", "http-exception", "arbitrary-loads", "arbitrary-loads-with-exception", "tls10-blocked", "tls10-exception",

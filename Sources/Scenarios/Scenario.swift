@@ -164,6 +164,9 @@ public struct TLSWorld {
     public var offersECDSA = false
     /// A P-521 or Ed25519 key in the PKI: the client offers ecdsa_secp521r1_sha512, ed25519 and secp521r1 too.
     public var offersNewerSchemes = false
+    /// `version: "1.3"`: both sides speak TLS 1.3 (RFC 8446) with these suites, groups and key
+    /// shares; nil: TLS 1.2.
+    public var tls13: TLS13Options? = nil
 }
 
 /// Latency and loss between the two hosts.

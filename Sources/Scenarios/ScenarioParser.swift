@@ -75,7 +75,7 @@ struct ScenarioReader {
 
     static let topKeys = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp",
                           "http", "attacker", "actions", "run_ms", "ats", "connection", "dh", "expect", "handlers", "try_next",
-                          "title_zh", "description_zh", "try_next_zh"]
+                          "version", "title_zh", "description_zh", "try_next_zh"]
     static let versions: [String: ProtocolVersion] = ["TLS1.0": .tls10, "TLS1.1": .tls11, "TLS1.2": .tls12]
     static let versionNames = ["TLS1.0", "TLS1.1", "TLS1.2"]
 
@@ -96,7 +96,7 @@ struct ScenarioReader {
         case "tcp": allowed = ["title", "description", "kind", "seed", "network", "tcp", "actions", "run_ms", "expect"]
         case "ats": allowed = ["title", "description", "kind", "seed", "now", "pki", "client", "ats", "connection", "expect"]
         case "dh": allowed = ["title", "description", "kind", "seed", "dh", "expect"]
-        default: allowed = ["title", "description", "kind", "seed", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect", "handlers"]
+        default: allowed = ["title", "description", "kind", "seed", "version", "now", "pki", "server", "client", "network", "tcp", "http", "attacker", "expect", "handlers"]
         }
         allowed += ["try_next"] + Self.chineseKeys
         for key in top.keys where !allowed.contains(key) {

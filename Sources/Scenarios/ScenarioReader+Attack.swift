@@ -22,8 +22,7 @@ extension ScenarioReader {
     func attack(_ value: YAMLValue?, certs: [String: NamedCertificate], usesTLS: Bool,
                 clientSuites: [CipherSuite]) throws(ScenarioError) -> Attack? {
         guard let value else { return nil }
-        let m = try value.mapping(["kind", "certificate", "message", "sender", "offset", "value", "suites", "record",
-                                   "process_id", "process_id_space", "clock_window_ms"])
+        let m = try value.mapping(Self.attackerKeys)
         let kind = try m.required("kind", .oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay", "early_ccs", "weak_client_random"])).oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
                                                  "early_ccs", "weak_client_random"])
         let keysFor: [String: [String]] = ["eavesdropper": [], "steal_server_key": [], "mitm": ["certificate"],

@@ -32,10 +32,11 @@ extension ScenarioReader {
         let pki = try pkiWorld(top)
         let certs = pki.certificates
         let now = pki.now
+        let tls13 = try tls13Version(top)
+        if tls13 { try refuseTLS12Keys(top) }
 
         // server
-        let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist", "alpn"]
-        let server = try top["server"].map { v throws(ScenarioError) in try v.mapping(serverKeys) }
+        let server = try top["server"].map { v throws(ScenarioError) in try v.mapping(Self.serverKeys) }
         var chain = pki.serverChain
         if let c = server?["chain"] {
             chain = try certificateNames(c, certs)
@@ -49,8 +50,9 @@ extension ScenarioReader {
             switch key.key { case .ecdsa(let k)?: k.curve.name == .p521; case .ed25519?: true; default: false }
         }
         let defaultSuites = offersECDSA ? CipherSuite.offerWithECDSA : CipherSuite.implemented
-        let serverSuites = try server?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
-        if let first = chain.first, case .ecdsa? = certs[first]?.key, let server, server.has("suites"),
+        // A 1.3 world reads its suites as TLS 1.3 suites (tls13Options).
+        let serverSuites = tls13 ? defaultSuites : try server?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
+        if !tls13, let first = chain.first, case .ecdsa? = certs[first]?.key, let server, server.has("suites"),
            !serverSuites.contains(where: { $0.parameters?.keyExchange == .ecdheECDSA }) {
             throw server.keyError("suites", "contradiction: the server's certificate '\(first)' has an EC key, which only the ECDHE_ECDSA suites use (RFC 8422 §6); none is listed", "scenario.tls.ecKeyNeedsECDSASuite", ["name": first])
         }
@@ -89,7 +91,8 @@ extension ScenarioReader {
         // client
         let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(Self.clientKeys) }
         let host = try client?["host"]?.hostName() ?? pki.host
-        let clientSuites = try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
+        let clientSuites = tls13 ? defaultSuites : try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
+        if !tls13 { try refuseTLS13Keys(server: server, client: client) }
         let clientMin = try version(client?["min_version"], default: .tls12)
         let clientMax = try version(client?["max_version"], default: .tls12)
         if let client, clientMin.rawValue > clientMax.rawValue {
@@ -126,7 +129,7 @@ extension ScenarioReader {
         var push: [String] = []
         var maxStreams = HTTP2Defaults.maxConcurrentStreams
         if let h = top["http"] {
-            let m = try h.mapping(["request", "requests", "response", "mode", "tls", "resumption", "cpu", "push", "max_concurrent_streams"])
+            let m = try h.mapping(Self.httpKeys)
             if let r = m["request"] { request = r.isNull ? nil : try r.string() }
             if let r = m["response"] { response = try r.string() }
             if let r = m["requests"] {
@@ -200,6 +203,17 @@ extension ScenarioReader {
                         usesTLS: usesTLS, resumesSessions: resumes, cpu: cpu, attack: attack, http2Push: push,
                         http2MaxConcurrentStreams: maxStreams)
         world.resumesByTicket = byTicket
+        if tls13 {
+            if !usesTLS, let h = top["http"], let m = try? h.mapping(Self.httpKeys) {
+                throw m.keyError("tls", "contradiction: version \"1.3\" is a TLS version and this run has tls: false", "scenario.tls13.withoutTLS")
+            }
+            var options = try tls13Options(server: server, client: client)
+            // TLS 1.3 resumes with a PSK from the server's NewSessionTicket (RFC 8446 §2.2).
+            options.resumes = resumes
+            options.clientAuthentication = clientAuth
+            world.tls13 = options
+            world.resumesSessions = false
+        }
         world.offersECDSA = offersECDSA
         world.offersNewerSchemes = offersNewerSchemes
         for (side, m) in [("server", server), ("client", client)] {
@@ -279,6 +293,9 @@ extension ScenarioReader {
             }
         }
     }
+
+    static let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist", "alpn",
+                             "groups"]
 
     static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",
                                     "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished",

@@ -118,6 +118,7 @@ enum ScenarioRunner {
         setup.resumesByTicket = w.resumesByTicket
         setup.cpu = w.cpu
         setup.attack = w.attack
+        setup.tls13 = w.tls13
         if case .afnetworking(let policy, _) = w.policy { setup.clientAFNetworkingRelease = policy.behaviour }
         return setup
     }
@@ -153,6 +154,7 @@ enum ScenarioRunner {
 
     static func versionName(_ v: ProtocolVersion?) -> String {
         guard let v else { return "none" }
+        if v == .tls13 { return "TLS1.3" }
         return ScenarioReader.versions.first { $0.value == v }?.key ?? "none"
     }
 
@@ -170,7 +172,7 @@ enum ScenarioRunner {
         f["handshake"] = .string(!w.usesTLS ? "none" : s.runOutcome.handshakeCompleted ? "success" : "failure")
         f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
         f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
-        f["suite"] = .string(s.cipherSuite?.name ?? "none")
+        f["suite"] = .string(s.cipherSuite.flatMap { $0.name ?? TLS13CipherSuite(rawValue: $0.rawValue)?.name } ?? "none")
         f["version"] = .string(versionName(s.version))
         f["ems"] = .bool(s.extendedMasterSecret)
         f["resumed"] = .bool(s.resumed)
@@ -198,6 +200,7 @@ enum ScenarioRunner {
         }
         f["master_secret_label"] = .string(label)
         f["master_from_randoms"] = .bool(fromRandoms)
+        handshakeFacts(trace, into: &f)
         f["reason_includes"] = .list(verdict?.reasons.map(\.identifier) ?? [])
         f["client_authenticated"] = .bool(TrustVerdict.clientAuthenticated(in: trace))
         // The server's leaf as configured (its key and DER size), and the signatures as the verifying

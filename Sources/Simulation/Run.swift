@@ -163,7 +163,7 @@ final class Run {
         let responder: Endpoint
         if case .mitm(let identity)? = setup.attack, setup.usesTLS, let options = setup.tls13 {
             // The TLS 1.3 man in the middle answers with its own certificate, as in TLS 1.2.
-            let config = TLS13ServerConfiguration(identity: identity, suites: options.suites, groups: options.serverGroups)
+            let config = TLS13ServerConfiguration(identity: identity, suites: options.serverSuites ?? options.suites, groups: options.serverGroups)
             responder = Endpoint(actor: .attacker, peer: .client, connection: index, isInitiator: false,
                                  engine: .server13(TLS13Server(configuration: config, random: setup.server.random)))
         } else if case .mitm(let identity)? = setup.attack {
@@ -220,7 +220,7 @@ final class Run {
                             engine: .dualServer(DualVersionServer(configuration: DualVersionServerConfiguration(tls12: tls12, tls13: tls13))))
         }
         if setup.usesTLS, let options = setup.tls13 {
-            var config = TLS13ServerConfiguration(identity: setup.server.identity, suites: options.suites, groups: options.serverGroups)
+            var config = TLS13ServerConfiguration(identity: setup.server.identity, suites: options.serverSuites ?? options.suites, groups: options.serverGroups)
             config.clientAuthentication = options.clientAuthentication
             config.clientCertificateEvaluator = setup.server.clientCertificateEvaluator
             if options.resumes {

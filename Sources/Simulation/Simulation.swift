@@ -82,7 +82,10 @@ public struct SimulationSetup {
 
 /// What a TLS 1.3 run offers and accepts (RFC 8446 §4.1.1, §4.2.7, §4.2.8).
 public struct TLS13Options: Sendable {
+    /// The client's suites, in its order of preference.
     public var suites: [TLS13CipherSuite]
+    /// The server's suites (nil: the client's list).
+    public var serverSuites: [TLS13CipherSuite]?
     /// The client's supported_groups, in order of preference.
     public var groups: [NamedGroup]
     /// The groups the client's first ClientHello sends a key share for.

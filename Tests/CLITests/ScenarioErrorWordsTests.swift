@@ -36,6 +36,17 @@ struct ScenarioErrorWordsTests {
         (head + "client:\n  host: a\n    bad: b\n" + expect, "", 5),
         (head + "client:\n  host: [a, b\n" + expect, "", 5),
         (head + "client:\n\thost: a\n" + expect, "", 4),
+        // version "1.3": a 1.2 key refused with the RFC 8446 rule (issue #36).
+        (head + "version: \"1.3\"\nserver:\n  suites: [TLS_RSA_WITH_AES_128_GCM_SHA256]\n" + expect, "server.suites[0]", 5),
+        (head + "version: \"1.3\"\nclient:\n  suites: [TLS_DHE_RSA_WITH_AES_128_CBC_SHA256]\n" + expect, "client.suites[0]", 5),
+        (head + "version: \"1.3\"\nclient:\n  suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]\n" + expect, "client.suites[0]", 5),
+        (head + "version: \"1.3\"\nserver:\n  ems: false\n" + expect, "server.ems", 5),
+        (head + "version: \"1.3\"\nserver:\n  dh_group: ffdhe2048\n" + expect, "server.dh_group", 5),
+        (head + "version: \"1.3\"\nclient:\n  max_version: TLS1.2\n" + expect, "client.max_version", 5),
+        (head + "version: \"1.3\"\nclient:\n  key_share: [secp384r1]\n" + expect, "client.key_share[0]", 5),
+        (head + "client:\n  groups: [x25519]\n" + expect, "client.groups", 4),
+        (head + "version: \"1.3\"\nattacker: { kind: early_ccs }\n" + expect, "attacker.kind", 4),
+        (head + "version: \"1.3\"\nhttp:\n  resumption: ticket\n" + expect, "http.resumption", 5),
     ]
 
     static func error(_ text: String) -> ScenarioError? {

@@ -70,6 +70,13 @@ struct VacuityTests {
         Mutation(file: "attacks/h2c-eavesdropper.yaml", remove: "  tls: false\n"),
         // TCP: the scripted loss.
         Mutation(file: "tcp/lost-syn.yaml", remove: "    - { from: client, nth: 1, action: drop }\n", insert: "    []\n"),
+        // TLS 1.3: the version, the wrong key-share guess, resumption, the certificate request, the attackers.
+        Mutation(file: "tls13/one-round-trip.yaml", remove: "version: \"1.3\"\n"),
+        Mutation(file: "tls13/hello-retry-request.yaml", remove: "server:\n  groups: [x25519]\n"),
+        Mutation(file: "tls13/resumption-psk.yaml", remove: "  resumption: true\n"),
+        Mutation(file: "tls13/client-certificate.yaml", remove: "version: \"1.3\"\n"),
+        Mutation(file: "tls13/mitm-refused.yaml", remove: "attacker: { kind: mitm, certificate: attacker }\n"),
+        Mutation(file: "tls13/key-theft-opens-nothing.yaml", remove: "version: \"1.3\"\n"),
     ]
 
     @Test(arguments: mutations)

@@ -24,7 +24,7 @@ struct CodePointTests {
         #expect(ProtocolVersion.ssl30 < .tls12)
     }
 
-    /// RFC 5246 §7.2 (plus RFC 7507, RFC 6066 and RFC 7301 additions), value and name.
+    /// RFC 5246 §7.2 (plus RFC 7507, RFC 6066, RFC 7301 and RFC 8446 §6 additions), value and name.
     @Test("every RFC 5246 alert description is named")
     func alerts() {
         let rfc: [(UInt8, String)] = [
@@ -37,6 +37,8 @@ struct CodePointTests {
             (70, "protocol_version"), (71, "insufficient_security"), (80, "internal_error"),
             (86, "inappropriate_fallback"), (90, "user_canceled"), (100, "no_renegotiation"),
             (110, "unsupported_extension"), (112, "unrecognized_name"), (120, "no_application_protocol"),
+            (109, "missing_extension"), (113, "bad_certificate_status_response"), (115, "unknown_psk_identity"),
+            (116, "certificate_required"),
         ]
         for (value, name) in rfc {
             #expect(AlertDescription(rawValue: value).name == name)

@@ -58,7 +58,6 @@ public struct RunComparison: Sendable {
 
     static func side(_ name: String, _ trace: Trace) -> Side {
         let summary = trace.summary
-        let streams = Self.streams(trace)
         var keyExchange = KeyExchange.none
         if let parameters = summary.cipherSuite?.parameters {
             switch parameters.keyExchange {
@@ -73,63 +72,23 @@ public struct RunComparison: Sendable {
                         roundTripsToFirstByte: trace.statistics.roundTripsToFirstByte,
                         stolenKeyOpens: keyExchange == .rsaKeyTransport ? .everything : keyExchange == .none ? .notApplicable : .nothing,
                         knowledge: trace.knowledge)
-        for event in trace.events where event.connection == 0 && (event.actor == .client || event.actor == .server) {
-            guard let (type, bytes) = Self.handshakeSent(event) else { continue }
-            let clear = Self.contains(streams[event.actor] ?? [], bytes)
+        for message in trace.sentHandshakeMessages(connection: 0) {
+            let clear = message.inClear
             if clear {
-                side.clearMessages.append(type)
-                side.clearBytes += bytes.count
+                side.clearMessages.append(message.type)
+                side.clearBytes += message.bytes.count
             } else {
-                side.protectedMessages.append(type)
-                side.protectedBytes += bytes.count
+                side.protectedMessages.append(message.type)
+                side.protectedBytes += message.bytes.count
             }
-            switch type {
-            case .clientHello where side.serverNameInClear == nil && Self.namesAServer(bytes): side.serverNameInClear = clear
-            case .certificate where event.actor == .server && side.certificateInClear == nil: side.certificateInClear = clear
+            switch message.type {
+            case .clientHello where side.serverNameInClear == nil && message.namesAServer: side.serverNameInClear = clear
+            case .certificate where message.actor == .server && side.certificateInClear == nil: side.certificateInClear = clear
             case .serverHello where side.suiteInClear == nil: side.suiteInClear = clear
             default: break
             }
         }
         return side
-    }
-
-    /// A handshake message a party sent, TLS 1.2 or 1.3, with its bytes (header included).
-    static func handshakeSent(_ event: TraceEvent) -> (HandshakeType, [UInt8])? {
-        guard case .tls(let tls) = event.kind else { return nil }
-        switch tls {
-        case .handshakeSent(_, let bytes), .tls13(.handshakeSent(_, let bytes)):
-            guard let first = bytes.first else { return nil }
-            return (HandshakeType(rawValue: first), bytes)
-        default:
-            return nil
-        }
-    }
-
-    /// Every payload byte each party put on the wire, in order (what a recording of the path holds).
-    static func streams(_ trace: Trace) -> [Actor: [UInt8]] {
-        var out: [Actor: [UInt8]] = [:]
-        for e in trace.events where e.connection == 0 {
-            if case .tcp(.sent(let p)) = e.kind, !p.segment.payload.isEmpty { out[e.actor, default: []] += p.segment.payload }
-        }
-        return out
-    }
-
-    /// True when `needle` occurs in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
-        let first = needle[0], last = haystack.count - needle.count
-        var i = 0
-        while i <= last {
-            if haystack[i] == first, haystack[i ..< i + needle.count].elementsEqual(needle) { return true }
-            i += 1
-        }
-        return false
-    }
-
-    /// A ClientHello that names a server (server_name, RFC 6066 §3), read by the dissector.
-    static func namesAServer(_ hello: [UInt8]) -> Bool {
-        func has(_ fields: [DissectedField]) -> Bool { fields.contains { $0.name.hasSuffix("host_name") || has($0.children) } }
-        return has(Dissector().dissectHandshakeMessages(hello).fields)
     }
 
     /// The curve of a TLS 1.2 ECDHE exchange, as the server's ServerKeyExchange named it.

@@ -134,9 +134,9 @@ public enum TLS13Failure: Error, Sendable, Hashable {
         case .unexpectedMessage: return .unexpectedMessage
         case .noCommonParameters: return .handshakeFailure
         case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter
-        case .missingExtension: return AlertDescription(rawValue: 109)
+        case .missingExtension: return .missingExtension
         case .certificateRefused(let alert): return alert
-        case .certificateRequired: return AlertDescription(rawValue: 116)
+        case .certificateRequired: return .certificateRequired
         case .verificationFailed, .pskBinderInvalid: return .decryptError
         case .internalError: return .internalError
         }

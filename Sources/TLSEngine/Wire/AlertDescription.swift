@@ -1,7 +1,8 @@
 /// RFC 5246 §7.2: `enum { close_notify(0), unexpected_message(10), ... (255) } AlertDescription;`
 /// Every RFC 5246 description, the reserved SSL 3.0/TLS 1.0 ones, and inappropriate_fallback
-/// (RFC 7507), unsupported_extension and unrecognized_name (RFC 6066), and no_application_protocol
-/// (RFC 7301 §3.2).
+/// (RFC 7507), unsupported_extension and unrecognized_name (RFC 6066), no_application_protocol
+/// (RFC 7301 §3.2), and the descriptions TLS 1.3 added (RFC 8446 §6): missing_extension,
+/// bad_certificate_status_response, unknown_psk_identity, certificate_required.
 public struct AlertDescription: CodePoint {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -31,8 +32,14 @@ public struct AlertDescription: CodePoint {
     public static let inappropriateFallback = AlertDescription(rawValue: 86)
     public static let userCanceled = AlertDescription(rawValue: 90)
     public static let noRenegotiation = AlertDescription(rawValue: 100)
+    /// RFC 8446 §6.2: a message lacks an extension this version requires in it.
+    public static let missingExtension = AlertDescription(rawValue: 109)
     public static let unsupportedExtension = AlertDescription(rawValue: 110)
     public static let unrecognizedName = AlertDescription(rawValue: 112)
+    public static let badCertificateStatusResponse = AlertDescription(rawValue: 113)
+    public static let unknownPSKIdentity = AlertDescription(rawValue: 115)
+    /// RFC 8446 §6.2: the server requires a client certificate and the client sent none.
+    public static let certificateRequired = AlertDescription(rawValue: 116)
     /// RFC 7301 §3.2: the server supports none of the application protocols the client offered.
     public static let noApplicationProtocol = AlertDescription(rawValue: 120)
 
@@ -62,8 +69,12 @@ public struct AlertDescription: CodePoint {
         86: "inappropriate_fallback",
         90: "user_canceled",
         100: "no_renegotiation",
+        109: "missing_extension",
         110: "unsupported_extension",
         112: "unrecognized_name",
+        113: "bad_certificate_status_response",
+        115: "unknown_psk_identity",
+        116: "certificate_required",
         120: "no_application_protocol",
     ]
 }
