@@ -65,12 +65,13 @@ final class Endpoint {
 
 extension Endpoint.Engine {
     /// The TLS 1.2 engine of either role as the surface both roles share (``TLSEndpoint``): bytes
-    /// in, steps out, the negotiated parameters. Nil for TLS 1.3 and plain HTTP.
+    /// in, steps out, the negotiated parameters. Nil for TLS 1.3, the dual-version engines (which
+    /// hold their own 1.2 engine) and plain HTTP.
     var tls12: (any TLSEndpoint)? {
         switch self {
         case .client(let client): return client
         case .server(let server): return server
-        case .client13, .server13, .plain: return nil
+        case .client13, .server13, .dualClient, .dualServer, .plain: return nil
         }
     }
 
