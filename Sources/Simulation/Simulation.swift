@@ -96,6 +96,9 @@ public struct TLS13Options: Sendable {
     /// answers with ``SimulationSetup/client``'s identity, the server judges it with
     /// ``SimulationSetup/server``'s client certificate evaluator.
     public var clientAuthentication: ClientAuthentication
+    /// 0-RTT (RFC 8446 §2.3): the tickets allow early data and a resuming client sends its first
+    /// request in its first flight; nil: no early data.
+    public var earlyData: TLS13EarlyDataOptions?
 
     public init(suites: [TLS13CipherSuite] = [.aes128GCMSHA256], groups: [NamedGroup] = [.x25519, .secp256r1],
                 keyShareGroups: [NamedGroup] = [.x25519], serverGroups: [NamedGroup] = [.x25519, .secp256r1], resumes: Bool = false,
@@ -123,6 +126,8 @@ public struct Simulation {
         run.execute()
         var participants = [setup.clientAddress: Actor.client, setup.serverAddress: .server]
         if case .mitm? = setup.attack { participants[setup.attackerAddress] = .attacker }
+        // The 0-RTT replayer connects to the server from its own address.
+        if run.earlyFlightReplayed { participants[setup.attackerAddress] = .attacker }
         return Trace(events: run.events, participants: participants, streamSpans: run.spans)
     }
 }

@@ -1,0 +1,30 @@
+/// TLS 1.3 0-RTT 的句子（RFC 8446 §2.3、§4.2.10、§4.5、§8），与 Explanations+TLS13EarlyData.swift 一一对应。
+extension Explanations {
+    static let chineseTLS13EarlyData: [String: String] = [
+        "run.summary.tls13-0rtt": "TLS 1.3 0-RTT：第二条连接用票据恢复，并在第一批报文里把 HTTP 请求作为早期数据发出——响应的第一个字节早到一个往返",
+        "run.summary.tls13-0rtt-replay": "TLS 1.3 0-RTT 被重放：路径上的攻击者录下客户端的第一批报文，在一条新连接上再发一次；没有防重放的服务器把请求读了两次（RFC 8446 §8）",
+        "run.summary.tls13-0rtt-single-use": "TLS 1.3 0-RTT 被重放给使用一次性票据的服务器：被重放的票据已不存在，服务器退回完整握手并跳过早期数据（RFC 8446 §8.1）",
+        "phase.tls13.earlyData": "带 0-RTT 数据的 TLS 1.3 握手（RFC 8446 §2.3）：客户端用一张 early_data 扩展允许早期数据的票据恢复，紧跟在 ClientHello 之后发送应用数据，用 client_early_traffic_secret 的密钥保护——这个秘密只由票据的 PSK 和 ClientHello 推导，所以客户端无须先等服务器回答。服务器在 EncryptedExtensions 里接受它，在握手结束之前就读到请求，并可以紧接着自己的 Finished 作答（§4.4.4）。连同 TCP 自己的握手一起计算，响应的第一个字节在两次往返之后到达，而不是三次。",
+        "tls13.ClientHello.earlyData": "带早期数据的 ClientHello（RFC 8446 §4.2.10）：{sender}在 pre_shared_key 里提出票据及其绑定值（§4.2.11），并加上空的 early_data 扩展，表示这条 ClientHello 之后跟着 0-RTT 记录。这些记录用 client_early_traffic_secret = Derive-Secret(early_secret, \"c e traffic\", ClientHello)（§7.1）的密钥保护，使用票据的密码套件。票据的 max_early_data_size 限定了{sender}以这种方式最多能发多少应用数据（§4.6.1）。",
+        "tls13.EncryptedExtensions.earlyData": "带空 early_data 扩展的 EncryptedExtensions（RFC 8446 §4.3.1）：{sender}接受 0-RTT 数据（§4.2.10）。它用 client_early_traffic_secret 的密钥读取{receiver}的早期记录，直到{receiver}的 EndOfEarlyData，之后才换用客户端握手流量密钥。",
+        "tls13.EndOfEarlyData": "EndOfEarlyData（RFC 8446 §4.5）：因为服务器接受了早期数据，{sender}在服务器的 Finished 之后发送这条空的握手消息。它是 client_early_traffic_secret 密钥下的最后一条记录，表示 0-RTT 数据已全部发完；之后的记录用客户端握手流量密钥保护。它进入握手记录，所以{sender}的 Finished 也覆盖它。",
+        "tls13.earlyData": "0-RTT 数据比连接的其余部分弱（RFC 8446 §2.3）。对 PSK 而言它没有前向安全：它的密钥只来自 PSK 和 ClientHello，而 ClientHello 以明文经过网络，所以日后得到票据 PSK 的人能打开录下的早期数据——连接的其余部分还依赖一次新的 (EC)DHE 交换（§7.1）。而且它可以被重放：它的密钥里没有任何来自服务器的东西，所以把同样的第一批报文再发一次，得到的是同样的密钥，数据又能被打开；在不同连接之间 TLS 不提供这方面的保护（§2.3、§8）。不能把同一个请求执行两次的服务器采用防重放措施：一次性票据（§8.1）、记录 ClientHello（§8.2）、检查票据年龄是否新鲜（§8.3）。",
+        "secret.tls13_client_early_traffic_secret": "client_early_traffic_secret（0-RTT）",
+        "tls13.line.earlyDataOffered": "{actor}提出早期数据：票据允许 max_early_data_size {size} 字节（RFC 8446 §4.6.1）",
+        "tls13.line.earlyDataSent": "{actor}在服务器作出任何回答之前，把 {bytes} 字节应用数据作为 0-RTT 数据发出（RFC 8446 §2.3）",
+        "tls13.line.earlyDataReceived": "{actor}在握手结束之前，用 client_early_traffic_secret 的密钥读到 {bytes} 字节 0-RTT 数据",
+        "tls13.line.earlyDataAccepted": "{actor}：EncryptedExtensions 回应了 early_data——0-RTT 数据被接受（RFC 8446 §4.2.10）",
+        "tls13.line.earlyDataRejected": "{actor}：0-RTT 数据未被接受——{reason}（RFC 8446 §4.2.10）",
+        "tls13.line.earlyRecordSkipped": "{actor}不读就丢弃一条 {bytes} 字节的 0-RTT 记录：拒绝了早期数据的服务器跳过它打不开的记录，最多到它的 max_early_data_size（RFC 8446 §4.2.10）",
+        "tls13.line.ticketRedeemed": "{actor}从自己的存储中删除票据 {ticket}：一次性票据只服务一次握手（RFC 8446 §8.1）",
+        "tls13.earlyRefusal.pskNotSelected": "服务器没有选中任何 PSK（它不认识的、过期的或已经用过的票据），于是进行完整握手",
+        "tls13.earlyRefusal.ticketAllowsNone": "票据没有 early_data 扩展",
+        "tls13.earlyRefusal.parametersDiffer": "该 PSK 不是提出的第一个，或者密码套件不是票据的那个",
+        "tls13.earlyRefusal.serverDeclines": "这台服务器被配置为拒绝早期数据",
+        "tls13.earlyRefusal.helloRetryRequest": "服务器回以 HelloRetryRequest",
+        "attack.line.recordedEarlyFlight": "{actor}从网络上录下客户端的第一批报文：{bytes} 字节，{records} 条记录——明文的 ClientHello 和它读不懂的 0-RTT 数据",
+        "attack.recordedEarlyFlight": "路径上的攻击者读不懂这条 0-RTT 记录：它的密钥来自票据的 PSK，而 PSK 从未经过网络（RFC 8446 §4.6.1）。但复制它不需要任何密钥：ClientHello 和早期数据记录都是它录下的字节。",
+        "attack.line.replayedEarlyFlight": "{actor}向服务器打开自己的 TCP 连接，把录下的 {bytes} 字节原样发出",
+        "attack.replayedEarlyFlight": "对 0-RTT 数据的重放（RFC 8446 §8、§E.5）：副本是同一条 ClientHello，带着同一张票据和同一个绑定值，所以仍然接受这张票据的服务器推导出同样的 client_early_traffic_secret，再次打开早期数据——这些密钥里没有任何来自服务器的东西（§2.3）。攻击者没有学到任何秘密，也完成不了握手，但服务器第二次执行了这个请求。使用一次性票据时，服务器在第一次握手用掉票据时就删除了它，所以对副本回以完整握手，并不读就跳过早期记录（§8.1、§4.2.10）。",
+    ]
+}
