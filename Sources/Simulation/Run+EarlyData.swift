@@ -107,9 +107,20 @@ extension Run {
             for record in TLSStreamLayout(flight).records where record.end <= flight.count {
                 let content: StreamSpan.Content
                 switch record.type {
-                case 22: content = .handshake(.clientHello)
-                case 20: content = .changeCipherSpec
-                default: content = .applicationData
+                case 22:
+                    content = .handshake(.clientHello)
+                    // The copied ClientHello, sent by the attacker: the server's receipt matches this send.
+                    let bytes = Array(flight[(record.start + TLSRecord.headerLength)..<record.end])
+                    let message = HandshakeMessage.tls13(bytes)
+                    events.append(TraceEvent(time: net.now, actor: .attacker, kind: .tls(.handshakeSent(message, bytes: bytes)),
+                                             connection: leg.index, peer: .server))
+                    e.outgoing.append((.handshake(message, bytes: bytes), record.end))
+                case 20:
+                    content = .changeCipherSpec
+                    events.append(TraceEvent(time: net.now, actor: .attacker, kind: .tls(.changeCipherSpecSent), connection: leg.index, peer: .server))
+                    e.outgoing.append((.changeCipherSpec, record.end))
+                default:
+                    content = .applicationData
                 }
                 addSpan(content, offset: record.start, length: record.end - record.start, encrypted: record.type == 23, by: e)
             }
