@@ -120,6 +120,7 @@ enum CatalogueKey {
         case .tls13MasterSecret: "secret.tls13_master_secret"
         case .clientApplicationTrafficSecret: "secret.tls13_client_application_traffic_secret_0"
         case .serverApplicationTrafficSecret: "secret.tls13_server_application_traffic_secret_0"
+        case .clientEarlyTrafficSecret: "secret.tls13_client_early_traffic_secret"
         case .httpCookie: "secret.HTTP_cookie"
         case .httpRequest: "secret.HTTP_request"
         case .httpResponse: "secret.HTTP_response"

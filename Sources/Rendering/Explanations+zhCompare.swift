@@ -27,7 +27,7 @@ extension Explanations {
         "compare.value.inTheClear": "能：明文",
         "compare.value.encrypted": "不能：已加密",
         "compare.why.heading": "为什么",
-        "compare.why.roundTrips": "往返次数的算法与 `tlslab run` 相同：在响应的第一个字节到达之前，客户端每等待对方一次就算一次往返，TCP 的三次握手也算在内（RFC 9293 §3.5）。完整的 TLS 1.2 握手多出两次（RFC 5246 §7.3）：客户端的密钥交换只能跟在服务器的整个第一轮消息之后，而且它的 Finished 得到回应之后才能发送应用数据。TLS 1.3 只多出一次（RFC 8446 §2）：客户端随 ClientHello 一起发出密钥共享，服务器的第一轮消息就完成了交换——除非服务器用 HelloRetryRequest 要求换一个组，那样会再多一次往返（§4.1.4）。",
+        "compare.why.roundTrips": "往返次数的算法与 `tlslab run` 相同：在响应的第一个字节到达之前，客户端每等待对方一次就算一次往返，TCP 的三次握手也算在内（RFC 9293 §3.5）。完整的 TLS 1.2 握手多出两次（RFC 5246 §7.3）：客户端的密钥交换只能跟在服务器的整个第一轮消息之后，而且它的 Finished 得到回应之后才能发送应用数据。TLS 1.3 只多出一次（RFC 8446 §2）：客户端随 ClientHello 一起发出密钥共享，服务器的第一轮消息就完成了交换——除非服务器用 HelloRetryRequest 要求换一个组，那样会再多一次往返（§4.1.4）。带 0-RTT 数据时，请求随客户端的第一批报文发出，服务器可以紧接着自己的 Finished 作答（RFC 8446 §2.3、§4.4.4）：TCP 的一次往返再加一次。由多条连接组成的运行按最后一条连接计算，从这条连接自己的 SYN 算起：恢复的 TLS 1.2 连接比完整握手少一次往返（RFC 5246 §7.3），恢复的 TLS 1.3 连接与完整握手一样多，除非它发送 0-RTT 数据。",
         "compare.why.clear": "一条握手消息只要它的原始字节能在网络承载的数据里找到，就算作明文。TLS 1.2 只保护 ChangeCipherSpec 之后的内容，所以握手消息里只有 Finished 是加密的（RFC 5246 §7.1、§7.4.9）。TLS 1.3 用握手流量密钥保护 ServerHello 之后的一切（RFC 8446 §2、§7.1）：只有 ClientHello、ServerHello 和 HelloRetryRequest 以明文传输。",
         "compare.why.serverName": "两个版本都不加密 ClientHello，所以其中携带的服务器名（server_name 扩展，RFC 6066 §3）在两者中都以明文经过网络。",
         "compare.why.certificate": "在 TLS 1.2 中，服务器的 Certificate 消息出现在任何密钥协商之前，因此以明文传输，窃听者能看出客户端访问的是哪个网站、由谁为它担保（RFC 5246 §7.4.2）。TLS 1.3 在 ServerHello 之后才发送它，并用服务器的握手流量密钥加密（RFC 8446 §2、§4.4.2）。",

@@ -70,6 +70,19 @@ extension JSONLinesRenderer {
         case .pskAccepted(let index, let age):
             return [("event", .string("tls13_psk_accepted")), ("selected_identity", .number(String(index)))]
                 + (age.map { [("ticket_age_ms", JSONValue.number(String($0)))] } ?? [])
+        case .earlyDataOffered(let size):
+            return [("event", .string("tls13_early_data")), ("action", .string("offered")), ("max_early_data_size", .number(String(size)))]
+        case .earlyDataSent(let length), .earlyDataReceived(let length):
+            let sent = if case .earlyDataSent = fact { true } else { false }
+            return [("event", .string("tls13_early_data")), ("action", .string(sent ? "sent" : "received")), ("length", .number(String(length)))]
+        case .earlyDataAccepted:
+            return [("event", .string("tls13_early_data")), ("action", .string("accepted"))]
+        case .earlyDataRejected(let why):
+            return [("event", .string("tls13_early_data")), ("action", .string("rejected")), ("reason", .string(why.rawValue))]
+        case .earlyRecordSkipped(let length):
+            return [("event", .string("tls13_early_data")), ("action", .string("skipped")), ("record_length", .number(String(length)))]
+        case .ticketRedeemed(let identity):
+            return [("event", .string("tls13_ticket_redeemed")), ("identity", hex(identity))]
         default:
             return nil
         }

@@ -409,6 +409,10 @@ public struct JSONLinesRenderer: Sendable {
             f += [("kind", .string("replay")), ("record_bytes", .number(String(bytes))), ("seq", .number(String(seq)))]
         case .injectedChangeCipherSpec(let seq):
             f += [("kind", .string("early_ccs")), ("seq", .number(String(seq)))]
+        case .recordedEarlyFlight(let bytes, let records):
+            f += [("kind", .string("recorded_early_flight")), ("bytes", .number(String(bytes))), ("records", .number(String(records)))]
+        case .replayedEarlyFlight(let bytes):
+            f += [("kind", .string("replayed_early_flight")), ("bytes", .number(String(bytes)))]
         case .keyStolen(let bits):
             f += [("kind", .string("key_stolen")), ("modulus_bits", .number(String(bits)))]
         case .seedSearch(let candidates, let found):

@@ -80,6 +80,10 @@ struct StepTeacher {
             return [say(key, who)]
         case .attack(.failed):
             return [say("walk.attack.failed", who)]
+        case .attack(.recordedEarlyFlight):
+            return [say("walk.attack.recordedEarlyFlight", who)]
+        case .attack(.replayedEarlyFlight):
+            return [say("walk.attack.replayedEarlyFlight", who)]
         case .http2(.connectionError(let code, _)):
             return [say("walk.h2.connectionError", with(["code": code.name]))]
         case .http2(.streamError(let stream, let code, _)):
@@ -145,6 +149,13 @@ struct StepTeacher {
             case .finishedChecked(let expected, let received): return [say(expected == received ? "walk.tls13.finishedEqual" : "walk.tls13.finishedDiffers", who)]
             case .helloRetryRequested: return [say("walk.tls13.helloRetry", who)]
             case .transcriptRestarted: return [say("walk.tls13.messageHash", who)]
+            case .earlyDataOffered: return [say("walk.tls13.earlyDataOffered", who)]
+            case .earlyDataSent: return [say("walk.tls13.earlyDataSent", who)]
+            case .earlyDataReceived: return [say("walk.tls13.earlyDataReceived", who)]
+            case .earlyDataAccepted: return [say("walk.tls13.earlyDataAccepted", who)]
+            case .earlyDataRejected: return [say("walk.tls13.earlyDataRejected", who)]
+            case .earlyRecordSkipped: return [say("walk.tls13.earlyRecordSkipped", who)]
+            case .ticketRedeemed: return [say("walk.tls13.ticketRedeemed", who)]
             default: return []
             }
         case .compute(_, let duration):

@@ -31,6 +31,10 @@ public enum Attack: Sendable {
     /// On the path: right after the client's ClientHello, sends the server a ChangeCipherSpec record
     /// as new TCP bytes, before any key exists (the CCS injection of CVE-2014-0224).
     case injectEarlyChangeCipherSpec
+    /// On the path: records the client's TLS 1.3 first flight when it carries 0-RTT data (its
+    /// ClientHello and early data records, RFC 8446 §2.3) and, once the client's last connection
+    /// is over, sends those bytes to the server from its own address as a new TCP connection (§8).
+    case replayEarlyData
     /// The client's random values come from a generator seeded with its clock and process id, as
     /// Netscape Navigator 1.1 did (Goldberg and Wagner, 1996); the eavesdropper searches that seed space.
     case weakClientRandom(WeakRandom)
@@ -40,7 +44,7 @@ extension Attack {
     /// True for the attacks that sit on the client–server path and act on segments.
     public var actsOnPath: Bool {
         switch self {
-        case .tamper, .stripSuites, .stripTLS13, .replayApplicationData, .injectEarlyChangeCipherSpec: return true
+        case .tamper, .stripSuites, .stripTLS13, .replayApplicationData, .injectEarlyChangeCipherSpec, .replayEarlyData: return true
         case .stealServerKeyAfterwards, .mitm, .weakClientRandom: return false
         }
     }

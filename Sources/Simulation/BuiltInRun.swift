@@ -25,6 +25,9 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case tls13MITM = "tls13-mitm"
     case tls13KeyTheft = "tls13-key-theft"
     case tls13Downgrade = "tls13-downgrade"
+    case tls13ZeroRTT = "tls13-0rtt"
+    case tls13ZeroRTTReplay = "tls13-0rtt-replay"
+    case tls13ZeroRTTSingleUse = "tls13-0rtt-single-use"
 
     public enum SetupError: Error, CustomStringConvertible {
         case demoPKI(String)
@@ -177,6 +180,16 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
             let client = try Self.clientIdentity(root: root, now: now, random: random)
             setup.client.identity = client.identity
             setup.server.clientCertificateEvaluator = MutualTLSEvaluator(policy: MutualTLSPolicy(mode: .require, clientCAs: [root]), time: now)
+        case .tls13ZeroRTT, .tls13ZeroRTTReplay, .tls13ZeroRTTSingleUse:
+            // Two connections: the first's ticket allows early data (RFC 8446 §4.6.1); the second
+            // resumes with it and sends its request as 0-RTT data in its first flight (§2.3). The
+            // replay runs add an on-path attacker that records that flight and sends it again (§8);
+            // single-use: the server redeems each ticket once (§8.1).
+            setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519], resumes: true)
+            setup.tls13?.earlyData = TLS13EarlyDataOptions(singleUseTickets: self == .tls13ZeroRTTSingleUse)
+            setup.connectionMode = .oneRequestPerConnection
+            setup.requests = ["/", "/next"].map { "GET \($0) HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\nConnection: close\r\n\r\n" }
+            if self != .tls13ZeroRTT { setup.attack = .replayEarlyData }
         case .resumption:
             setup.connectionMode = .oneRequestPerConnection
             setup.resumesSessions = true

@@ -22,6 +22,10 @@ final class OnPathAttacker {
     private var shift: (key: DirectionKey, from: SeqNumber, delta: Int)?
     /// What it did since the run last collected (the run stamps time and actor).
     var events: [AttackEvent] = []
+    /// The client's first flight with 0-RTT records, recorded for `replayEarlyData`.
+    var recordedEarlyFlight: [UInt8]?
+    /// The server-to-client directions that already carried data (the first one ends a client's first flight).
+    private var answered: Set<DirectionKey> = []
     /// Segments to put on the wire (the run injects them), with what their bytes carry.
     var injections: [(packet: TCPPacket, content: StreamSpan.Content)] = []
 
@@ -53,6 +57,10 @@ final class OnPathAttacker {
         }
         if case .replayApplicationData(let index) = attack, sender == .client, !replayScheduled {
             planReplay(index: index, buffer: buffer, packet: packet)
+        }
+        if case .replayEarlyData = attack, sender == .server, recordedEarlyFlight == nil, answered.insert(key).inserted,
+           let client = streams[DirectionKey(source: key.destination, destination: key.source)] {
+            recordEarlyFlight(client.bytes)
         }
         if case .injectEarlyChangeCipherSpec = attack, sender == .client, !replayScheduled {
             planEarlyChangeCipherSpec(buffer: buffer, packet: packet)
@@ -211,6 +219,16 @@ final class OnPathAttacker {
         shift = (DirectionKey(source: packet.sourceEndpoint, destination: packet.destinationEndpoint), seq, seg.payload.count)
         replayScheduled = true
         events.append(.injectedChangeCipherSpec(seq: seq.rawValue))
+    }
+
+    /// When the server first answers on a connection, everything the client sent before: kept when it holds a
+    /// protected application-data record — 0-RTT data, sent before any answer (RFC 8446 §2.3).
+    private func recordEarlyFlight(_ stream: [UInt8]) {
+        let layout = TLSStreamLayout(stream)
+        let complete = layout.records.filter { $0.end <= stream.count }
+        guard complete.first?.type == 22, complete.contains(where: { $0.type == 23 }), let end = complete.last?.end else { return }
+        recordedEarlyFlight = Array(stream[..<end])
+        events.append(.recordedEarlyFlight(bytes: end, records: complete.count))
     }
 
     // MARK: - Helpers

@@ -17,7 +17,9 @@ extension Run {
             exchangeOver = client.done && leg.answered >= leg.requests.count
         } else {
             let down = leg.downstream
-            exchangeOver = down.map { $0.initiator.closedTCP || $0.responder.failed || $0.responder.closedTCP } ?? true
+            // A replaying attacker waits for the server's answer to its recorded flight.
+            exchangeOver = down.map { $0.initiator.closedTCP || $0.responder.failed || $0.responder.closedTCP }
+                ?? (leg.replayedFlight == nil || (leg.flightWritten && !client.inbox.isEmpty))
         }
         // The initiator closes first: close_notify, then FIN. It reacts only to its own state and to
         // what it received (a fatal alert it sent or read), never to the other side's local failure.

@@ -19,7 +19,7 @@ extension Run {
         let client = leg.initiator, server = leg.responder
         // The responder: the real server answers; a MITM reads the request and relays it.
         let http09 = setup.connectionMode == .http09
-        if server.done, !server.failed {
+        if server.done || server.readsEarlyData, !server.failed {
             while case let (request, rest)? = http09 ? HTTPFraming.requestLine(in: server.inbox) : HTTPFraming.request(in: server.inbox) {
                 server.inbox = rest
                 http(.requestReceived(request), by: server)
@@ -40,8 +40,9 @@ extension Run {
                 }
             }
         }
-        // The initiator: the real client sends its requests; a MITM's client relays.
-        guard client.done, !client.failed else { return }
+        // The initiator: the real client sends its requests; a MITM's client relays; a replaying
+        // attacker reads nothing (it holds no key).
+        guard client.done, !client.failed, leg.replayedFlight == nil else { return }
         if client.actor == .client {
             if !leg.requests.isEmpty && leg.sent == 0 {
                 note(.http(overTLS: setup.usesTLS), connection: leg.index)

@@ -77,6 +77,10 @@ extension Run {
     func write(_ bytes: [UInt8], from e: Endpoint) {
         guard !bytes.isEmpty, let id = e.tcp else { return }
         e.streamOffset += bytes.count
+        if e.heldWrites != nil {
+            e.heldWrites? += bytes
+            return
+        }
         if e.busyUntil > net.now || !e.pendingWrites.isEmpty {
             e.pendingWrites.append((max(e.busyUntil, net.now), bytes))
             return

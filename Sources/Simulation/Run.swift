@@ -23,6 +23,8 @@ final class Run {
     /// age) and every ticket the server issued (the server's ticket store).
     var tls13Ticket: (ticket: TLS13ResumptionTicket, receivedAt: TCPTime)?
     var tls13IssuedTickets: [TLS13ResumptionTicket] = []
+    /// `replayEarlyData`: the attacker's connection with the recorded 0-RTT flight was opened.
+    var earlyFlightReplayed = false
     let sessionCache: TLSSessionCache?
     /// The server's session-ticket keys when the run resumes by ticket.
     let ticketKeys: SessionTicketKeys?
@@ -203,6 +205,7 @@ final class Run {
         if options.resumes, let (ticket, receivedAt) = tls13Ticket {
             tls13.resumption = ticket
             tls13.ticketAgeMilliseconds = UInt32(clamping: max(0, net.now - receivedAt) / 1_000)
+            tls13.offersEarlyData = options.earlyData != nil
         }
         if options.clientOffersTLS12 { return .dualClient(DualVersionClient(tls12: config, tls13: tls13)) }
         return .client13(TLS13Client(configuration: tls13, random: config.random))
@@ -226,6 +229,7 @@ final class Run {
             if options.resumes {
                 config.ticketLifetime = 7_200
                 config.tickets = tls13IssuedTickets
+                if let early = options.earlyData { config.earlyData = early.server }
             }
             return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,
                             engine: .server13(TLS13Server(configuration: config, random: setup.server.random)))
@@ -273,6 +277,7 @@ final class Run {
     /// After every network step: accept, start TLS once TCP is up, feed what arrived to each
     /// engine, move the HTTP exchanges along, close when done, open the next connection.
     func pump() {
+        replayEarlyFlightIfDue()
         for leg in activeLegs where leg.responder.tcp == nil {
             if let id = net.accept(on: leg.responderAddress, port: setup.serverPort) {
                 leg.responder.tcp = id
@@ -283,7 +288,9 @@ final class Run {
             drive(leg.initiator, leg: leg)
             drive(leg.responder, leg: leg)
         }
+        writeReplayedFlights()
         for leg in activeLegs { application(leg) }
+        for leg in activeLegs { releaseHeldWrites(leg.responder) }
         for leg in activeLegs { closeWhenDone(leg) }
         flushDueWrites()
         activeLegs.removeAll(where: isOver)
@@ -335,7 +342,11 @@ final class Run {
                 if e.actor == .client { note(.tlsHandshake, connection: leg.index) }
                 let step = client.start()
                 e.engine = .client13(client)
+                // The ClientHello and any 0-RTT data leave in one write, as one flight (RFC 8446 §2.3).
+                e.heldWrites = []
                 record(step.tlsStep(role: .client), by: e)
+                sendEarlyRequest(e, leg: leg)
+                releaseHeldWrites(e)
             case .dualClient(var client):
                 if e.actor == .client { note(.tlsHandshake, connection: leg.index) }
                 let step = client.start()
@@ -367,12 +378,14 @@ final class Run {
             let step = client.receive(bytes)
             e.engine = .client13(client)
             keepTickets(step, by: e)
+            noteEarlyData(step, by: e, leg: leg)
             record(step.tlsStep(role: .client), by: e)
         case .server13(var server):
             guard !e.failed else { return }
             let step = server.receive(bytes)
             e.engine = .server13(server)
             keepTickets(step, by: e)
+            noteEarlyData(step, by: e, leg: leg)
             record(step.tlsStep(role: .server), by: e)
         case .dualClient(var client):
             guard !e.failed else { return }

@@ -53,6 +53,11 @@ final class Endpoint {
     var h2: HTTP2Connection?
     /// The client found HTTP/2 not negotiated (ALPN chose something else): it sends nothing.
     var h2Unavailable = false
+    /// A TLS 1.3 server that accepted 0-RTT data: it reads requests before the handshake ends (RFC 8446 §2.3).
+    var readsEarlyData = false
+    /// Bytes written while this side gathers one flight (nil: writes go out at once): a client's
+    /// ClientHello with its 0-RTT data, a server's first flight with its 0.5-RTT answer.
+    var heldWrites: [UInt8]?
 
     init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
         self.actor = actor
@@ -101,6 +106,11 @@ final class Leg {
     var relayQueue: [String] = []
     /// Rounds in a row in which the leg could do nothing more (``Run/isOver(_:)``).
     var quietRounds = 0
+    /// The first request went as 0-RTT data (RFC 8446 §2.3).
+    var sentEarly = false
+    /// An attacker's leg that replays a recorded 0-RTT flight, and whether it was written.
+    var replayedFlight: [UInt8]?
+    var flightWritten = false
 
     init(index: Int, initiator: Endpoint, responder: Endpoint, responderAddress: IPv4Address) {
         self.index = index

@@ -108,6 +108,9 @@ public struct TLS13Options: Sendable {
     public enum ServerVersions: Sendable, Hashable {
         case tls13Only, tls13AndTLS12, tls12Only
     }
+    /// 0-RTT (RFC 8446 §2.3): the tickets allow early data and a resuming client sends its first
+    /// request in its first flight; nil: no early data.
+    public var earlyData: TLS13EarlyDataOptions?
 
     public init(suites: [TLS13CipherSuite] = [.aes128GCMSHA256], groups: [NamedGroup] = [.x25519, .secp256r1],
                 keyShareGroups: [NamedGroup] = [.x25519], serverGroups: [NamedGroup] = [.x25519, .secp256r1], resumes: Bool = false,
@@ -135,6 +138,8 @@ public struct Simulation {
         run.execute()
         var participants = [setup.clientAddress: Actor.client, setup.serverAddress: .server]
         if case .mitm? = setup.attack { participants[setup.attackerAddress] = .attacker }
+        // The 0-RTT replayer connects to the server from its own address.
+        if run.earlyFlightReplayed { participants[setup.attackerAddress] = .attacker }
         return Trace(events: run.events, participants: participants, streamSpans: run.spans)
     }
 }

@@ -15,6 +15,11 @@ public enum AttackEvent: Sendable, Hashable {
     case replayed(recordBytes: Int, seq: UInt32)
     /// A ChangeCipherSpec record injected toward the server before any key exists, as new TCP bytes at `seq`.
     case injectedChangeCipherSpec(seq: UInt32)
+    /// The client's first TLS 1.3 flight with 0-RTT data recorded from the wire: `bytes` bytes in
+    /// `records` records (ClientHello, [ChangeCipherSpec], early data).
+    case recordedEarlyFlight(bytes: Int, records: Int)
+    /// That flight sent to the server again, on a new TCP connection of the attacker's own.
+    case replayedEarlyFlight(bytes: Int)
     /// The server's private key reached the eavesdropper.
     case keyStolen(modulusBits: Int)
     /// The seed search of a predictable generator: how many guesses, and the seed if found.

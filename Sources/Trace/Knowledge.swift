@@ -191,6 +191,14 @@ extension Trace {
         }
         if usesTLS13 {
             for name in Self.tls13Secrets { rows += derivedRows(name, client: clientTLS13[name], server: serverTLS13[name]) }
+            // 0-RTT (RFC 8446 §2.3): client_early_traffic_secret exists only on a connection that resumed
+            // with early data, never the first; its row says who derived it, on whichever connection.
+            let early = events.compactMap { e -> (Actor, [UInt8])? in
+                guard case .tls(.tls13(.keySchedule(let step))) = e.kind, step.secret == .clientEarlyTrafficSecret else { return nil }
+                return (e.actor, step.value)
+            }
+            let clientEarly = early.first { $0.0 == .client }?.1, serverEarly = early.first { $0.0 == .server }?.1
+            if clientEarly != nil || serverEarly != nil { rows += derivedRows(.clientEarlyTrafficSecret, client: clientEarly, server: serverEarly) }
         } else {
             rows += derivedRows(.preMasterSecret, client: s.clientPreMaster, server: s.serverPreMaster)
                 + derivedRows(.masterSecret, client: s.clientMaster, server: s.serverMaster)

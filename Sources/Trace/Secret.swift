@@ -21,6 +21,8 @@ public enum Secret: String, Sendable, Hashable, CaseIterable {
     case tls13MasterSecret = "tls13_master_secret"
     case clientApplicationTrafficSecret = "tls13_client_application_traffic_secret_0"
     case serverApplicationTrafficSecret = "tls13_server_application_traffic_secret_0"
+    /// The key of 0-RTT data (RFC 8446 §2.3), on a connection that sent early data.
+    case clientEarlyTrafficSecret = "tls13_client_early_traffic_secret"
 
     /// HTTP text (a request, a response, a cookie line) rather than key material.
     public var isHTTPText: Bool {

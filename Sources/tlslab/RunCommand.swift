@@ -136,6 +136,9 @@ extension BuiltInRun {
         case .tls13Downgrade: "run.summary.tls13-downgrade"
         case .tls13MITM: "run.summary.tls13-mitm"
         case .tls13KeyTheft: "run.summary.tls13-key-theft"
+        case .tls13ZeroRTT: "run.summary.tls13-0rtt"
+        case .tls13ZeroRTTReplay: "run.summary.tls13-0rtt-replay"
+        case .tls13ZeroRTTSingleUse: "run.summary.tls13-0rtt-single-use"
         }
         // The catalogue is the only place for a run's words (English when a language lacks the key).
         return explanations(key) ?? Explanations.english(key) ?? rawValue

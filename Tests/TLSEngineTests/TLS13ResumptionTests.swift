@@ -137,6 +137,61 @@ struct TLS13ResumptionTests {
         #expect(TLS13Hash.sha256.resumptionPSK(resumptionMasterSecret: resumption, ticketNonce: [0, 0]) == (try b("psk")))
     }
 
+    @Test("RFC 8448 §4's 0-RTT: the ClientHello offers early_data; client_early_traffic_secret, the early exporter, the early key and IV, the early record and EndOfEarlyData match byte for byte")
+    func rfc8448EarlyData() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/rfc8448/vectors.json")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let v = try #require(root["section4"] as? [String: String])
+        func b(_ key: String) throws -> [UInt8] {
+            let text = try #require(v[key], "section4.\(key)")
+            return try #require(Hex.bytes(text))
+        }
+        // The §3 NewSessionTicket allows 1024 bytes of early data (§4.6.1), read by the engine's codec.
+        let s3 = try #require(root["section3"] as? [String: String])
+        let ticketText = try #require(s3["new_session_ticket"])
+        let ticketBytes = try #require(Hex.bytes(ticketText))
+        #expect(ticketBytes.count == 205 && Array(ticketBytes.prefix(4)) == [4, 0, 0, 0xc9])
+        var ticketReader = ByteReader(Array(ticketBytes.dropFirst(4)))
+        let ticket = try TLS13NewSessionTicket(from: &ticketReader)
+        #expect(ticketReader.isAtEnd && ticket.maxEarlyDataSize == 1_024 && ticket.lifetime == 30)
+        // The resumed ClientHello: 512 bytes, early_data (empty) before pre_shared_key, whose identity is that ticket.
+        let hello = try b("client_hello")
+        #expect(hello.count == 512 && Array(hello.prefix(4)) == [1, 0, 1, 0xfc])
+        var helloReader = ByteReader(Array(hello.dropFirst(4)))
+        let clientHello = try ClientHello(from: &helloReader)
+        let extensions = try #require(clientHello.extensions)
+        #expect(extensions.first(ofType: .earlyData) == .unknown(.earlyData, []))
+        #expect(extensions.last?.type == .preSharedKey)
+        guard case .unknown(_, let pskData)? = extensions.last,
+              case .offered(let identities, let binders) = try PreSharedKey(extensionData: pskData, inClientHello: true) else {
+            Issue.record("no OfferedPsks"); return
+        }
+        let binder = try b("psk_binder")
+        #expect(identities.first?.identity == ticket.ticket && binders == [binder])
+        #expect(TLS13Hash.sha256.digest(hello) == (try b("transcript_hash_client_hello")))
+        // The early stage from the PSK, as the engine's client and server derive it.
+        var early = TLS13KeySchedule.Early(hash: .sha256, preSharedKey: try b("psk"))
+        #expect(early.earlySecret == (try b("early_secret")))
+        _ = early.binderKey(resumption: true)
+        let secret = early.clientEarlyTrafficSecret(clientHelloHash: TLS13Hash.sha256.digest(hello))
+        #expect(secret == (try b("client_early_traffic_secret")))
+        #expect(early.earlyExporterMasterSecret(clientHelloHash: TLS13Hash.sha256.digest(hello)) == (try b("early_exporter_master_secret")))
+        #expect(early.steps.map(\.secret) == [.earlySecret, .binderKey, .clientEarlyTrafficSecret, .earlyExporterMasterSecret])
+        let keys = TLS13TrafficKeys(secret: secret, hash: .sha256, keyLength: 16)
+        let (writeKey, writeIV) = (try b("early_write_key"), try b("early_write_iv"))
+        #expect(keys.key == writeKey && keys.iv == writeIV)
+        // The 0-RTT record (sequence 0) and EndOfEarlyData (sequence 1) under the same early key (§4.5).
+        var protector = try TLS13RecordProtector(aead: .aes128GCM, keys: keys)
+        #expect(try protector.seal(contentType: .applicationData, content: try b("early_application_data")).record == (try b("early_application_data_record")))
+        #expect(TLS13Connection.handshakeBytes(.endOfEarlyData, []) == (try b("end_of_early_data")))
+        #expect(try protector.seal(contentType: .handshake, content: try b("end_of_early_data")).record == (try b("end_of_early_data_record")))
+        // The server opens both with its own copy of the key.
+        var reader = try TLS13RecordProtector(aead: .aes128GCM, keys: keys)
+        #expect(try reader.open(encryptedRecord: Array(try b("early_application_data_record").dropFirst(5))).content == (try b("early_application_data")))
+        #expect(try reader.open(encryptedRecord: Array(try b("end_of_early_data_record").dropFirst(5))).contentType == .handshake)
+    }
+
     @Test("NewSessionTicket and pre_shared_key round-trip; a truncated ClientHello drops exactly the binders")
     func codecs() throws {
         let ticket = TLS13NewSessionTicket(lifetime: 7_200, ageAdd: 0x1234_5678, nonce: [0, 0], ticket: [9, 9, 9])

@@ -56,6 +56,13 @@ public struct RunComparison: Sendable {
         self.second = Self.side(second.name, second.trace)
     }
 
+    /// Round trips to the first response byte of the run's last connection that got one, counted
+    /// from its own SYN: for a run of one connection the run's own count; for a resumption or
+    /// 0-RTT run the resumed connection's, the one the run is about.
+    static func roundTripsToFirstByte(_ statistics: RunStatistics) -> Int? {
+        statistics.roundTripsToFirstByteByConnection.last ?? statistics.roundTripsToFirstByte
+    }
+
     static func side(_ name: String, _ trace: Trace) -> Side {
         let summary = trace.summary
         var keyExchange = KeyExchange.none
@@ -69,7 +76,7 @@ public struct RunComparison: Sendable {
             keyExchange = .ephemeral(group)
         }
         var side = Side(name: name, version: summary.version, suite: summary.cipherSuite, keyExchange: keyExchange,
-                        roundTripsToFirstByte: trace.statistics.roundTripsToFirstByte,
+                        roundTripsToFirstByte: Self.roundTripsToFirstByte(trace.statistics),
                         stolenKeyOpens: keyExchange == .rsaKeyTransport ? .everything : keyExchange == .none ? .notApplicable : .nothing,
                         knowledge: trace.knowledge)
         for message in trace.sentHandshakeMessages(connection: 0) {

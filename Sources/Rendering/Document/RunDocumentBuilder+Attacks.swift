@@ -34,6 +34,12 @@ extension RunDocumentBuilder {
         case .injectedChangeCipherSpec(let seq):
             out = [row(t, at: .attacker, say("attack.line.earlyCCS", ["actor": name(.attacker), "seq": "\(seq)"]), .alert)]
             key = "attack.earlyCCS"
+        case .recordedEarlyFlight(let bytes, let records):
+            out = [row(t, at: .attacker, say("attack.line.recordedEarlyFlight", ["actor": name(.attacker), "bytes": "\(bytes)", "records": "\(records)"]), .alert)]
+            key = "attack.recordedEarlyFlight"
+        case .replayedEarlyFlight(let bytes):
+            out = [row(t, at: .attacker, say("attack.line.replayedEarlyFlight", ["actor": name(.attacker), "bytes": "\(bytes)"]), .alert)]
+            key = "attack.replayedEarlyFlight"
         case .keyStolen(let bits):
             let title = say("attack.line.keyStolen", ["bits": "\(bits)"])
             out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 10))]

@@ -10,8 +10,10 @@ extension RunDocumentBuilder {
     func tls13ExplanationKey(_ m: HandshakeMessage, fromClientRole: Bool) -> String {
         if case .serverHello(let hello) = m, hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom { return "tls13.HelloRetryRequest" }
         switch m {
+        case .clientHello(let hello) where hello.extensions?.contains(type: .earlyData) == true: return "tls13.ClientHello.earlyData"
         case .clientHello(let hello) where hello.extensions?.contains(type: .preSharedKey) == true: return "tls13.ClientHello.psk"
         case .serverHello(let hello) where hello.extensions?.contains(type: .preSharedKey) == true: return "tls13.ServerHello.psk"
+        case .other(.encryptedExtensions, let body) where Self.answersEarlyData(body): return "tls13.EncryptedExtensions.earlyData"
         default: break
         }
         switch m.type {
@@ -23,9 +25,16 @@ extension RunDocumentBuilder {
         case .certificateVerify: return fromClientRole ? "tls13.CertificateVerify.client" : "tls13.CertificateVerify"
         case .finished: return "tls13.Finished"
         case .newSessionTicket: return "tls13.NewSessionTicket"
+        case .endOfEarlyData: return "tls13.EndOfEarlyData"
         case .keyUpdate: return "tls13.KeyUpdate"
         default: return ""
         }
+    }
+
+    /// EncryptedExtensions whose extensions include early_data: the server accepted 0-RTT data (RFC 8446 §4.2.10).
+    static func answersEarlyData(_ body: [UInt8]) -> Bool {
+        var r = ByteReader(body)
+        return (try? EncryptedExtensions(from: &r))?.extensions.contains(type: .earlyData) == true
     }
 
     /// A TLS 1.3 message other than the hellos, field by field as far as the handshake header
@@ -133,6 +142,32 @@ extension RunDocumentBuilder {
         case .pskAccepted(let index, let age):
             return [line(age == nil ? "tls13.line.pskAccepted" : "tls13.line.pskAcceptedAge",
                          ["index": "\(index)", "age": age.map { "\($0)" } ?? ""])]
+        case .earlyDataOffered(let size):
+            var out = [line("tls13.line.earlyDataOffered", ["size": "\(size)"])]
+            if !state.explained.contains("tls13.earlyData") {
+                state.explained.insert("tls13.earlyData")
+                out += explain(Sentence("tls13.earlyData"))
+            }
+            return out
+        case .earlyDataSent(let length):
+            return [line("tls13.line.earlyDataSent", ["bytes": "\(length)"])]
+        case .earlyDataReceived(let length):
+            return [line("tls13.line.earlyDataReceived", ["bytes": "\(length)"])]
+        case .earlyDataAccepted:
+            return [line("tls13.line.earlyDataAccepted", [:])]
+        case .earlyDataRejected(let why):
+            let reason = switch why {
+            case .pskNotSelected: say("tls13.earlyRefusal.pskNotSelected")
+            case .ticketAllowsNone: say("tls13.earlyRefusal.ticketAllowsNone")
+            case .parametersDiffer: say("tls13.earlyRefusal.parametersDiffer")
+            case .serverDeclines: say("tls13.earlyRefusal.serverDeclines")
+            case .helloRetryRequest: say("tls13.earlyRefusal.helloRetryRequest")
+            }
+            return [line("tls13.line.earlyDataRejected", ["reason": reason])]
+        case .earlyRecordSkipped(let length):
+            return [line("tls13.line.earlyRecordSkipped", ["bytes": "\(length)"])]
+        case .ticketRedeemed(let identity):
+            return [line("tls13.line.ticketRedeemed", ["ticket": short(identity)])]
         default:
             return []
         }

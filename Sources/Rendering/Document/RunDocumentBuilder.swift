@@ -53,6 +53,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         state.tls13Retry = trace.events.contains { if case .tls(.tls13(.helloRetryRequested)) = $0.kind { true } else { false } }
         state.tls13Resumed = Set(trace.events.compactMap { e in
             if case .tls(.tls13(.pskAccepted)) = e.kind { e.connection } else { nil } })
+        state.tls13EarlyData = Set(trace.events.compactMap { e in
+            if e.actor == .server, case .tls(.tls13(.earlyDataAccepted)) = e.kind { e.connection } else { nil } })
         var steps: [RunDocument.Step] = []
         steps.reserveCapacity(trace.events.count)
         var records = RecordPlacement()
@@ -119,6 +121,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         var tls13Retry = false
         /// The connections whose TLS 1.3 handshake resumed with a PSK.
         var tls13Resumed: Set<Int> = []
+        /// Connections whose server accepted 0-RTT data (RFC 8446 §2.3).
+        var tls13EarlyData: Set<Int> = []
         /// The sides whose first TLS 1.3 protected record the ladder has described.
         var protectedRecordShown: Set<Actor> = []
         var atsRules = 0
@@ -172,7 +176,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             var out: [LadderEntry] = [.blank, .heading(name, line: "── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))))]
             var key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
             if state.tls13, case .tlsHandshake = phase {
-                key = state.tls13Resumed.contains(event.connection) ? "phase.tls13.resumed" : state.tls13Retry ? "phase.tls13.retry" : "phase.tls13"
+                key = state.tls13EarlyData.contains(event.connection) ? "phase.tls13.earlyData"
+                    : state.tls13Resumed.contains(event.connection) ? "phase.tls13.resumed" : state.tls13Retry ? "phase.tls13.retry" : "phase.tls13"
             }
             if verbosity != .summary, !state.explained.contains(key), explanations(key) != nil {
                 state.explained.insert(key)

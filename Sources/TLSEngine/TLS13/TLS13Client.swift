@@ -20,6 +20,9 @@ public struct TLS13ClientConfiguration {
     public var ticketAgeMilliseconds: UInt32 = 0
     /// The certificate chain and key the client answers a CertificateRequest with (nil: an empty Certificate).
     public var identity: TLSIdentity?
+    /// Offers 0-RTT data when the resumption ticket allows it (early_data, RFC 8446 §4.2.10); the
+    /// data itself goes with ``TLS13Client/sendEarlyData(_:)``.
+    public var offersEarlyData = false
 
     public init(serverName: String?, evaluator: any PeerCertificateEvaluator,
                 suites: [TLS13CipherSuite] = [.aes128GCMSHA256, .aes256GCMSHA384, .chacha20Poly1305SHA256],
@@ -53,6 +56,8 @@ public struct TLS13Client: TLS13Side {
     /// The tickets the server sent after the handshake, each with its PSK (§4.6.1).
     public var tickets: [TLS13ResumptionTicket] { connection.tickets }
     public private(set) var clientRandom: [UInt8] = []
+    /// 0-RTT: offered, how much was sent, whether the server accepted it.
+    var earlyData = TLS13ClientEarlyData()
 
     public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -71,7 +76,9 @@ public struct TLS13Client: TLS13Side {
         do {
             clientRandom = connection.random.bytes(count: 32)
             sessionID = configuration.middleboxCompatibility ? connection.random.bytes(count: 32) : []
+            earlyData.offeredLimit = earlyDataLimit
             try sendClientHello(shareGroups: configuration.keyShareGroups, cookie: nil)
+            try startEarlyData()
             connection.enter(.waitServerHello)
         } catch {
             connection.sendAlert(error)
@@ -109,6 +116,7 @@ public struct TLS13Client: TLS13Side {
         extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
         extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
         if let cookie { extensions.append(.unknown(.cookie, cookie)) }
+        if !retried && earlyData.offered { extensions.append(EarlyDataIndication.indication.tlsExtension) }
         func encoded(_ extensions: [TLSExtension]) -> [UInt8] {
             let hello = ClientHello(clientVersion: .tls12, random: Random(clientRandom), sessionID: sessionID,
                                     cipherSuites: configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }, extensions: extensions)
@@ -146,7 +154,9 @@ public struct TLS13Client: TLS13Side {
         case (.waitEncryptedExtensions, .encryptedExtensions):
             connection.received(message)
             var r = ByteReader(message.body)
-            do { _ = try EncryptedExtensions(from: &r); try r.expectEnd(field: "EncryptedExtensions") } catch { throw .decode(error) }
+            let encrypted: EncryptedExtensions
+            do { encrypted = try EncryptedExtensions(from: &r); try r.expectEnd(field: "EncryptedExtensions") } catch { throw .decode(error) }
+            try earlyDataAnswer(encrypted.extensions)
             // §2.2: a PSK handshake goes straight to the server's Finished.
             connection.enter(resumed ? .waitFinished : .waitCertificateOrCertificateRequest)
         case (.waitCertificateOrCertificateRequest, .certificateRequest):
@@ -224,7 +234,14 @@ public struct TLS13Client: TLS13Side {
             var cookie: [UInt8]?
             if case .unknown(_, let data)? = extensions.first(ofType: .cookie) { cookie = data }
             keyShares = [:]
-            if configuration.middleboxCompatibility { connection.sendCompatibilityChangeCipherSpec() }
+            if earlyData.offered {
+                // §4.2.10: the second ClientHello goes without early data, in the clear like the first.
+                connection.writeProtection = nil
+                connection.writeSecret = nil
+                connection.events.append(.earlyDataRejected(.helloRetryRequest))
+            } else if configuration.middleboxCompatibility {
+                connection.sendCompatibilityChangeCipherSpec()
+            }
             try sendClientHello(shareGroups: [group], cookie: cookie)
             return
         }
@@ -287,7 +304,9 @@ public struct TLS13Client: TLS13Side {
         _ = master.exporterMasterSecret(serverFinishedHash: connection.transcriptHash)
         try connection.install(.read, secret: .serverApplicationTrafficSecret0, application.server)
         // The client's own flight: [ChangeCipherSpec], Finished under the client handshake key.
-        if configuration.middleboxCompatibility && !retried { connection.sendCompatibilityChangeCipherSpec() }
+        // With early data offered the ChangeCipherSpec went right after the ClientHello (§D.4).
+        if configuration.middleboxCompatibility && !retried && !earlyData.offered { connection.sendCompatibilityChangeCipherSpec() }
+        try endEarlyData()
         try connection.install(.write, secret: .clientHandshakeTrafficSecret, connection.clientHandshakeSecret)
         if let request = certificateRequest { try answer(request) }
         try connection.sendHandshake(.finished, body: connection.finishedBody(baseKey: connection.clientHandshakeSecret))

@@ -36,6 +36,8 @@ struct TLS13Connection {
     var peerProtectedRecordSeen = false
     /// The tickets this side received (a client) after the handshake, with their PSKs (§4.6.1).
     var tickets: [TLS13ResumptionTicket] = []
+    /// A server's reading of the client's 0-RTT records (RFC 8446 §4.2.10).
+    var earlyRead: TLS13EarlyRead = .none
 
     init(role: TLSRole, random: RandomSource, state: TLS13State) {
         self.role = role
@@ -145,8 +147,11 @@ struct TLS13Connection {
 
     // MARK: Keys
 
-    mutating func install(_ direction: TLS13KeyDirection, secret name: TLS13Secret, _ secret: [UInt8], generation: Int = 0) throws(TLS13Failure) {
-        guard let suite else { throw .internalError }
+    /// `suite`: the suite of the keys when the handshake has not chosen one yet (0-RTT keys use the
+    /// ticket's suite, RFC 8446 §4.2.10).
+    mutating func install(_ direction: TLS13KeyDirection, secret name: TLS13Secret, _ secret: [UInt8], generation: Int = 0,
+                          suite chosen: TLS13CipherSuite? = nil) throws(TLS13Failure) {
+        guard let suite = chosen ?? suite else { throw .internalError }
         let keys = TLS13TrafficKeys(secret: secret, hash: suite.hash, keyLength: suite.aead.keyLength)
         let protector: TLS13RecordProtector
         do { protector = try TLS13RecordProtector(aead: suite.aead, keys: keys) } catch { throw .record(error) }
@@ -191,7 +196,10 @@ struct TLS13Connection {
 
     /// Application data under the traffic keys, once connected; the step that says what was sent.
     mutating func sendApplicationData(_ data: [UInt8]) -> TLS13Step {
-        if state == .connected, !sentCloseNotify {
+        // A server may write after its first flight, before the client's Finished (0.5-RTT, RFC 8446 §4.4.4).
+        let halfRoundTrip = role == .server && writeSecret?.name == .serverApplicationTrafficSecret0
+            && (state == .waitEndOfEarlyData || state == .waitClientFinished)
+        if state == .connected || halfRoundTrip, !sentCloseNotify {
             events.append(.applicationDataSent(data))
             do { try send(.applicationData, data) } catch { sendAlert(error) }
         }
@@ -246,10 +254,17 @@ struct TLS13Connection {
             // only with its own flight. So, until the first protected record from the client, a server
             // reads a plaintext alert (OpenSSL's server does the same).
             let plaintextAlert = role == .server && record.contentType == .alert && !peerProtectedRecordSeen
+            // Rejected 0-RTT records before any read key (after a HelloRetryRequest) are skipped (§4.2.10).
+            if readProtection == nil, skipEarlyRecord(record) { continue }
             if !plaintextAlert, var protection = readProtection {
                 guard record.contentType == .applicationData else { throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state) }
                 let detail: TLS13RecordDetail
-                do { detail = try protection.open(encryptedRecord: record.fragment, version: record.version) } catch { throw .record(error) }
+                do { detail = try protection.open(encryptedRecord: record.fragment, version: record.version) } catch {
+                    // §4.2.10: a rejected 0-RTT record fails with the handshake key and is discarded.
+                    if skipEarlyRecord(record) { continue }
+                    throw .record(error)
+                }
+                if case .skipping = earlyRead { earlyRead = .none }
                 readProtection = protection
                 peerProtectedRecordSeen = true
                 events.append(.recordOpened(detail))
@@ -278,6 +293,8 @@ struct TLS13Connection {
                 return nil
             case .applicationData where state == .connected:
                 events.append(.applicationDataReceived(content))
+            case .applicationData where state == .waitEndOfEarlyData:
+                try receiveEarlyData(content)
             default:
                 throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state)
             }

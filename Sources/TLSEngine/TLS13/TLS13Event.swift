@@ -97,6 +97,21 @@ public enum TLS13Event: Sendable {
     /// The peer moved its keys on (KeyUpdate, §4.6.3); `answered`: this side moved its own too.
     case keyUpdateReceived(updateRequested: Bool)
     case keyUpdateSent(updateRequested: Bool)
+    /// 0-RTT (RFC 8446 §2.3, §4.2.10): the client's first ClientHello carries early_data for a ticket
+    /// allowing `maxEarlyDataSize` bytes; its 0-RTT records follow under client_early_traffic_secret.
+    case earlyDataOffered(maxEarlyDataSize: UInt32)
+    /// `length` bytes of application data sent or received as 0-RTT data (the `applicationData…`
+    /// event with the bytes follows).
+    case earlyDataSent(length: Int)
+    case earlyDataReceived(length: Int)
+    /// EncryptedExtensions answered early_data: the server reads the 0-RTT records.
+    case earlyDataAccepted
+    /// The server did not accept the 0-RTT data, and why; it skips those records (§4.2.10).
+    case earlyDataRejected(TLS13EarlyDataRefusal)
+    /// A 0-RTT record of `length` bytes (header included) discarded unread by a server that rejected early data (§4.2.10).
+    case earlyRecordSkipped(length: Int)
+    /// A single-use ticket was used up by this handshake and leaves the server's store (§8.1).
+    case ticketRedeemed(identity: [UInt8])
 }
 
 /// Why a TLS 1.3 side ended the handshake, each answered with the alert RFC 8446 §6.2 names.
@@ -124,6 +139,8 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     case downgrade
     /// The peer's key share is not a valid point (illegal_parameter).
     case badKeyShare
+    /// More 0-RTT application data than the ticket's max_early_data_size (unexpected_message, RFC 8446 §4.6.1).
+    case tooMuchEarlyData(received: Int, limit: Int)
     /// This side's own key or arithmetic failed (internal_error).
     case internalError
 
@@ -131,7 +148,7 @@ public enum TLS13Failure: Error, Sendable, Hashable {
         switch self {
         case .decode(let e): return e.alert
         case .record(let e): return e.alert
-        case .unexpectedMessage: return .unexpectedMessage
+        case .unexpectedMessage, .tooMuchEarlyData: return .unexpectedMessage
         case .noCommonParameters: return .handshakeFailure
         case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter
         case .missingExtension: return .missingExtension

@@ -18,6 +18,8 @@ public struct TLS13ServerConfiguration {
     /// judges the client's chain (needed unless `.none`).
     public var clientAuthentication: ClientAuthentication = .none
     public var clientCertificateEvaluator: (any PeerCertificateEvaluator)?
+    /// 0-RTT: the max_early_data_size its tickets carry, whether it accepts early data, single-use tickets (RFC 8446 §4.2.10, §8.1).
+    public var earlyData = TLS13ServerEarlyData()
 
     public init(identity: TLSIdentity,
                 suites: [TLS13CipherSuite] = [.aes128GCMSHA256, .aes256GCMSHA384, .chacha20Poly1305SHA256],
@@ -73,6 +75,7 @@ public struct TLS13Server: TLS13Side {
         case (.start, .clientHello): try clientHello(message)
         case (.waitClientCertificate, .certificate): try clientCertificate(message)
         case (.waitClientCertificateVerify, .certificateVerify): try clientCertificateVerify(message)
+        case (.waitEndOfEarlyData, .endOfEarlyData): try endOfEarlyData(message)
         case (.waitClientFinished, .finished): try clientFinished(message)
         case (.connected, _): try connection.postHandshake(message)
         default: throw .unexpectedMessage(message.type, in: connection.state)
@@ -121,15 +124,21 @@ public struct TLS13Server: TLS13Side {
         let share = shares.first(where: { $0.group == group })
         // The binder covers the transcript before this ClientHello (after a HelloRetryRequest:
         // message_hash and the HRR), so it is checked before the ClientHello joins it.
-        var psk: (early: TLS13KeySchedule.Early, index: UInt16)?
+        var psk: TLS13SelectedPSK?
         if share != nil { psk = try acceptablePSK(message, extensions: extensions, suite: suite) }
+        // §4.2.10: early_data only in the first ClientHello.
+        let offersEarlyData = extensions.contains(type: .earlyData)
+        if retried && offersEarlyData { throw .illegalParameter("early_data in the ClientHello after a HelloRetryRequest") }
         connection.received(message)
         guard let share else {
             guard !retried else { throw .illegalParameter("no key share for the group the HelloRetryRequest named") }
+            if offersEarlyData { rejectEarlyData(.helloRetryRequest) }
             try helloRetryRequest(hello, group: group, suite: suite)
             return
         }
-        try serverHello(hello, share: share, suite: suite, scheme: scheme, psk: psk)
+        let verdict = earlyDataDecision(offered: offersEarlyData, psk: psk, suite: suite)
+        if case .reject(let why) = verdict { rejectEarlyData(why) }
+        try serverHello(hello, share: share, suite: suite, scheme: scheme, psk: psk, acceptsEarlyData: verdict == .accept)
     }
 
     /// Reads with a decoder, turning its error into this engine's.
@@ -157,7 +166,7 @@ public struct TLS13Server: TLS13Side {
     /// ticket it issued for a suite with the same hash, not older than its lifetime, with
     /// psk_dhe_ke allowed; its binder must verify (else decrypt_error). nil: a full handshake.
     mutating func acceptablePSK(_ message: RawHandshakeMessage, extensions: [TLSExtension],
-                                suite: TLS13CipherSuite) throws(TLS13Failure) -> (early: TLS13KeySchedule.Early, index: UInt16)? {
+                                suite: TLS13CipherSuite) throws(TLS13Failure) -> TLS13SelectedPSK? {
         guard case .unknown(_, let data)? = extensions.first(ofType: .preSharedKey) else { return nil }
         // §4.2.11: "The "pre_shared_key" extension MUST be the last extension in the ClientHello".
         guard extensions.last?.type == .preSharedKey else { throw .illegalParameter("pre_shared_key is not the last extension") }
@@ -181,14 +190,21 @@ public struct TLS13Server: TLS13Side {
             connection.events.append(.pskBinderChecked(truncatedTranscriptHash: truncatedHash, expected: expected, received: binders[index]))
             guard constantTimeEqual(expected, binders[index]) else { throw .pskBinderInvalid }
             connection.events.append(.pskAccepted(selectedIdentity: UInt16(index), ticketAgeMilliseconds: age))
-            return (early, UInt16(index))
+            // §8.1: a single-use ticket is used up now; the caller's store forgets it.
+            if configuration.earlyData.singleUseTickets { connection.events.append(.ticketRedeemed(identity: ticket.message.ticket)) }
+            return TLS13SelectedPSK(early: early, index: UInt16(index), ticket: ticket)
         }
         return nil
     }
 
     mutating func serverHello(_ hello: ClientHello, share: KeyShareEntry, suite: TLS13CipherSuite, scheme: SignatureScheme,
-                              psk: (early: TLS13KeySchedule.Early, index: UInt16)?) throws(TLS13Failure) {
+                              psk: TLS13SelectedPSK?, acceptsEarlyData: Bool) throws(TLS13Failure) {
         guard let curve = TLS13Connection.curve(for: share.group) else { throw .noCommonParameters }
+        // With a PSK the early secret is HKDF-Extract(0, PSK), else zeros. Accepted 0-RTT:
+        // client_early_traffic_secret and the early exporter over the ClientHello alone (§7.1).
+        var early = psk?.early ?? TLS13KeySchedule.Early(hash: suite.hash)
+        let clientEarlySecret = acceptsEarlyData ? early.clientEarlyTrafficSecret(clientHelloHash: connection.transcriptHash) : nil
+        if acceptsEarlyData { _ = early.earlyExporterMasterSecret(clientHelloHash: connection.transcriptHash) }
         let pair: ECDHKeyPair
         do { pair = try ECDHKeyPair(curve: curve, using: connection.random) } catch { throw .internalError }
         connection.events.append(.keyShareGenerated(group: share.group, publicKey: pair.publicKeyBytes))
@@ -206,8 +222,7 @@ public struct TLS13Server: TLS13Side {
         connection.events.append(.negotiated(suite: suite, group: share.group, serverName: serverName))
         if configuration.middleboxCompatibility && !hello.sessionID.isEmpty && !retried { connection.sendCompatibilityChangeCipherSpec() }
 
-        // With a PSK the early secret is HKDF-Extract(0, PSK) (its binder_key step included), else zeros.
-        let early = psk?.early ?? TLS13KeySchedule.Early(hash: suite.hash)
+        // The early stage's steps (binder_key's and the 0-RTT secrets included) join the trace here.
         connection.note(early.steps, after: 0)
         var handshake = early.handshake(sharedSecret: shared)
         let secrets = handshake.trafficSecrets(helloHash: connection.transcriptHash)
@@ -220,7 +235,7 @@ public struct TLS13Server: TLS13Side {
 
         // The flight under the handshake keys: nobody on the path reads the certificate any more.
         var extensionsWriter = ByteWriter()
-        EncryptedExtensions(extensions: []).encode(to: &extensionsWriter)
+        EncryptedExtensions(extensions: acceptsEarlyData ? [EarlyDataIndication.indication.tlsExtension] : []).encode(to: &extensionsWriter)
         try connection.sendHandshake(.encryptedExtensions, body: extensionsWriter.bytes)
         // §4.3.2: a CertificateRequest follows EncryptedExtensions; "Servers which are authenticating with a PSK
         // MUST NOT send the CertificateRequest message in the main handshake".
@@ -251,8 +266,16 @@ public struct TLS13Server: TLS13Side {
         connection.handshake = handshake
         connection.master = master
         try connection.install(.write, secret: .serverApplicationTrafficSecret0, application.server)
-        try connection.install(.read, secret: .clientHandshakeTrafficSecret, secrets.client)
         pendingClientApplicationSecret = application.client
+        if let clientEarlySecret, let psk {
+            // §2.3: the 0-RTT records are read with the early key until EndOfEarlyData.
+            try connection.install(.read, secret: .clientEarlyTrafficSecret, clientEarlySecret)
+            connection.earlyRead = .accepting(limit: Int(psk.ticket.message.maxEarlyDataSize ?? 0), received: 0)
+            connection.events.append(.earlyDataAccepted)
+            connection.enter(.waitEndOfEarlyData)
+            return
+        }
+        try connection.install(.read, secret: .clientHandshakeTrafficSecret, secrets.client)
         connection.enter(asksForCertificate ? .waitClientCertificate : .waitClientFinished)
     }
 
@@ -313,8 +336,10 @@ public struct TLS13Server: TLS13Side {
         guard var master = connection.master, let suite = connection.suite else { throw .internalError }
         let ageAdd = connection.random.bytes(count: 4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         // One ticket a connection: nonce 00 00, as in RFC 8448 §3; the ticket is a random label.
+        let size = configuration.earlyData.maxEarlyDataSize
         let message = TLS13NewSessionTicket(lifetime: min(lifetime, TLS13NewSessionTicket.maximumLifetime), ageAdd: ageAdd,
-                                            nonce: [0, 0], ticket: connection.random.bytes(count: 32))
+                                            nonce: [0, 0], ticket: connection.random.bytes(count: 32),
+                                            extensions: size > 0 ? [EarlyDataIndication.maxEarlyDataSize(size).tlsExtension] : [])
         let before = master.steps.count
         guard let psk = master.resumptionPSK(ticketNonce: message.nonce) else { throw .internalError }
         connection.master = master

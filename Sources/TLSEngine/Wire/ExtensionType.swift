@@ -20,6 +20,7 @@ public struct ExtensionType: CodePoint {
     public static let recordSizeLimit = ExtensionType(rawValue: 0x001c)
     public static let sessionTicket = ExtensionType(rawValue: 0x0023)
     public static let preSharedKey = ExtensionType(rawValue: 0x0029)
+    public static let earlyData = ExtensionType(rawValue: 0x002a)
     public static let supportedVersions = ExtensionType(rawValue: 0x002b)
     public static let cookie = ExtensionType(rawValue: 0x002c)
     public static let pskKeyExchangeModes = ExtensionType(rawValue: 0x002d)
@@ -44,6 +45,7 @@ public struct ExtensionType: CodePoint {
         0x001c: "record_size_limit",
         0x0023: "session_ticket",
         0x0029: "pre_shared_key",
+        0x002a: "early_data",
         0x002b: "supported_versions",
         0x002c: "cookie",
         0x002d: "psk_key_exchange_modes",
