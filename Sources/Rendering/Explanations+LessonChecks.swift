@@ -4,6 +4,13 @@ extension Explanations {
     static let englishLessonChecks: [String: String] = [
         "lesson.checkHolds": "✓ {sentence} ({key}: {expected})",
         "lesson.checkExpected": "the lesson expected: {sentence}",
+        "lesson.check.group": "The first connection's key exchange used the group {value}.",
+        "lesson.check.group.none": "No key exchange group was used.",
+        "lesson.check.hello_retry_request.yes": "The server answered the first ClientHello with a HelloRetryRequest, asking for a key share of another group (RFC 8446 §4.1.4).",
+        "lesson.check.hello_retry_request.no": "No HelloRetryRequest was sent.",
+        "lesson.check.psk_accepted.yes": "The server accepted the pre-shared key the client offered: the session was resumed (RFC 8446 §4.2.11).",
+        "lesson.check.psk_accepted.no": "No pre-shared key was accepted.",
+        "lesson.check.eavesdropper_reads": "The eavesdropper reads exactly these in the clear: {value}.",
         "lesson.check.handshake.success": "The TLS handshake completed: both sides sent and verified Finished.",
         "lesson.check.handshake.failure": "The TLS handshake did not complete.",
         "lesson.check.handshake.none": "No TLS handshake took place.",

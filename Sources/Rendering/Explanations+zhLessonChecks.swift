@@ -3,6 +3,13 @@ extension Explanations {
     static let chineseLessonChecks: [String: String] = [
         "lesson.checkHolds": "✓ {sentence}（{key}: {expected}）",
         "lesson.checkExpected": "课程期望的是：{sentence}",
+        "lesson.check.group": "第一条连接的密钥交换使用的组是 {value}。",
+        "lesson.check.group.none": "没有使用任何密钥交换组。",
+        "lesson.check.hello_retry_request.yes": "服务器用 HelloRetryRequest 回答第一条 ClientHello，要求客户端换一个组的密钥共享（RFC 8446 §4.1.4）。",
+        "lesson.check.hello_retry_request.no": "没有发送 HelloRetryRequest。",
+        "lesson.check.psk_accepted.yes": "服务器接受了客户端提供的预共享密钥：会话得以恢复（RFC 8446 §4.2.11）。",
+        "lesson.check.psk_accepted.no": "没有预共享密钥被接受。",
+        "lesson.check.eavesdropper_reads": "窃听者以明文读到的恰好是：{value}。",
         "lesson.check.handshake.success": "TLS 握手完成：双方都发送并验证了 Finished。",
         "lesson.check.handshake.failure": "TLS 握手没有完成。",
         "lesson.check.handshake.none": "没有进行 TLS 握手。",
