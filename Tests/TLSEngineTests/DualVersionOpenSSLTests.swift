@@ -19,17 +19,9 @@ struct DualVersionOpenSSLTests {
           arguments: ["-tls1_3", "-tls1_2"])
     func dualServerAgainstOpenSSL(versionFlag: String) throws {
         #if canImport(Glibc)
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let loopback = try LoopbackListener()
+        let listener = loopback.descriptor, port = loopback.port
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } } == 0)
-        listen(listener, 1)
-        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
 
         let openssl = try #require(OpenSSLPeer.executable)
         let ca = EngineFixtures.directory.appendingPathComponent("ca.cert.pem").path

@@ -97,17 +97,9 @@ struct TLS13OpenSSLInteropTests {
     func serverAgainstOpenSSL(suite: TLS13CipherSuite) throws {
         #if canImport(Glibc)
         let key = try #require(EngineFixtures.serverKey)
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let loopback = try LoopbackListener()
+        let listener = loopback.descriptor, port = loopback.port
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } } == 0)
-        listen(listener, 1)
-        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
 
         let (client, log, handle) = try Self.start(["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_3", "-ciphersuites", suite.name,
                                                     "-servername", "localhost", "-CAfile", "ca.cert.pem", "-ign_eof"],
