@@ -32,17 +32,10 @@ struct DualVersionOpenSSLTests {
             box.done.signal()
         }
         clientThread.start()
-        let connection = accept(listener, nil, nil)
-        try #require(connection >= 0)
-        defer { close(connection) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        func write(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) } }
-        func read() -> [UInt8] {
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            let n = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            return n > 0 ? Array(buffer.prefix(n)) : []
-        }
+        let peer = try loopback.accept()
+        defer { close(peer.descriptor) }
+        func write(_ bytes: [UInt8]) { peer.write(bytes) }
+        func read() -> [UInt8] { peer.read() }
 
         var server = try DualVersionTests.dualServer(seed: 41)
         var events: [TLSEvent] = []

@@ -105,17 +105,10 @@ struct TLS13OpenSSLInteropTests {
                                                     "-servername", "localhost", "-CAfile", "ca.cert.pem", "-ign_eof"],
                                                    readyText: nil, input: "hello from openssl\n")
         defer { if client.isRunning { client.terminate(); client.waitUntilExit() }; try? handle.close(); try? FileManager.default.removeItem(at: log) }
-        let connection = accept(listener, nil, nil)
-        try #require(connection >= 0)
-        defer { close(connection) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        func write(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) } }
-        func read() -> [UInt8] {
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            let n = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            return n > 0 ? Array(buffer.prefix(n)) : []
-        }
+        let peer = try loopback.accept()
+        defer { close(peer.descriptor) }
+        func write(_ bytes: [UInt8]) { peer.write(bytes) }
+        func read() -> [UInt8] { peer.read() }
 
         let configuration = TLS13ServerConfiguration(identity: TLSIdentity(certificateChain: [EngineFixtures.serverCertificate], privateKey: key),
                                                      suites: [suite])
