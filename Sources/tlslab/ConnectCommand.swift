@@ -403,8 +403,20 @@ enum PeerOptions {
     /// Appends one connection's secrets to a key log, created readable by its owner only (it
     /// decrypts the connection); never through a link, never over a directory.
     static func appendKeyLog(_ entry: KeyLogEntry, to path: String, _ words: Explanations) throws {
-        let text = KeyLogWriter.text([KeyLogWriter.Session(clientRandom: entry.clientRandom, masterSecret: entry.masterSecret)])
+        let text = entry.keyLogText
         let line = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") + "\n"
         do { try OutputFile.append(Array(line.utf8), to: path, access: .ownerOnly) } catch { throw CLIError.file(error, words) }
+    }
+}
+
+extension KeyLogEntry {
+    /// The connection's key log lines, with the format's comment line first.
+    var keyLogText: String {
+        switch secrets {
+        case .tls12(let masterSecret):
+            KeyLogWriter.text([KeyLogWriter.Session(clientRandom: clientRandom, masterSecret: masterSecret)])
+        case .tls13(let steps):
+            KeyLogWriter.text(tls13: [KeyLogWriter.TLS13Session(clientRandom: clientRandom, secrets: steps)])
+        }
     }
 }

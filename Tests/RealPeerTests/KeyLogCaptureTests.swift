@@ -70,7 +70,7 @@ struct KeyLogCaptureTests {
     }
 
     static func write(_ entry: KeyLogEntry, to url: URL) throws {
-        try KeyLogWriter.text([KeyLogWriter.Session(clientRandom: entry.clientRandom, masterSecret: entry.masterSecret)])
+        try KeyLogWriter.text([KeyLogWriter.Session(clientRandom: entry.clientRandom, masterSecret: try #require(entry.masterSecret))])
             .write(to: url, atomically: true, encoding: .utf8)
     }
 
