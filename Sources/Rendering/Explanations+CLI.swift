@@ -145,7 +145,7 @@ extension Explanations {
         "cli.tCPBenchCommand.connections": "SYN flood sizes (half-open connections), each in a child process.",
         "cli.tCPFloodCommand.abstract": "One SYN flood (used by `bench tcp`).",
         "cli.tCPFloodCommand.connections": "Half-open connections.",
-        "cli.tLSLab.abstract": "A TLS 1.2 handshake simulator and teaching engine.",
+        "cli.tLSLab.abstract": "A TLS 1.2 and 1.3 handshake simulator and teaching engine.",
         "cli.walkthroughCommand.abstract": "Step through a run interactively: the ladder so far, the current step's explanation and values.",
         "cli.walkthroughCommand.discussion": "Keys (? shows them inside the walkthrough too):",
         "cli.walkthroughCommand.scenario": "A built-in run (`tlslab list`), a lesson name (`tlslab lessons`) or a scenario file (.yaml); default: rsa.",

@@ -144,7 +144,7 @@ extension Explanations {
         "cli.tCPBenchCommand.connections": "SYN 洪泛的规模（半开连接数），每个规模在一个子进程中运行。",
         "cli.tCPFloodCommand.abstract": "一次 SYN 洪泛（由 `bench tcp` 调用）。",
         "cli.tCPFloodCommand.connections": "半开连接数。",
-        "cli.tLSLab.abstract": "TLS 1.2 握手模拟器与教学引擎。",
+        "cli.tLSLab.abstract": "TLS 1.2 与 1.3 握手模拟器与教学引擎。",
         "cli.walkthroughCommand.abstract": "交互式地逐步查看一次运行：到目前为止的时序图、当前步骤的讲解和具体值。",
         "cli.walkthroughCommand.discussion": "按键（在逐步讲解中按 ? 也会显示）：",
         "cli.walkthroughCommand.scenario": "内置运行（`tlslab list`）、课程名（`tlslab lessons`）或场景文件（.yaml）；默认：rsa。",
