@@ -49,6 +49,9 @@ extension Explanations {
         "ladder.tcp.injected": "{segment} — injected by the attacker, spoofed from {source}",
         "ladder.tcp.lost": "✗ lost: {segment} ({reason})",
         "ladder.tcp.retransmits": "{actor} retransmits seq={seq} len={len} (retransmission {attempt})",
+        "ladder.tcp.outOfOrder": "{actor}'s TCP holds seq={seq} len={len} out of order: it arrived ahead of a gap and waits until the gap fills",
+        "tcp.outOfOrder.why.tls": "TCP hands its byte stream up only in order (RFC 9293 §3.10.7.4): it keeps a segment that arrives ahead of a gap, but nothing past the gap reaches TLS, and every ACK still asks for the first missing byte. TLS can decrypt, check or parse a record only once every byte of it has arrived (RFC 5246 §6.2), so the record the gap cuts, and every record behind it, waits for the retransmission.",
+        "tcp.outOfOrder.why.application": "TCP hands its byte stream up only in order (RFC 9293 §3.10.7.4): it keeps a segment that arrives ahead of a gap, but nothing past the gap reaches the application, and every ACK still asks for the first missing byte, until the retransmission fills the gap.",
         "ladder.tcp.state": "{actor}: {from} → {to}",
         // What a segment carries (" · Finished (encrypted, part)").
         "carried.encrypted": "encrypted",
@@ -96,6 +99,7 @@ extension Explanations {
         "afNetworking.release.v2_5_1": "AFNetworking 2.5.1",
         "afNetworking.release.v2_5_2": "AFNetworking 2.5.2",
         "chain.validates": "{actor} validates the {peer}'s chain, leaf → anchor (path of {count}{store}): {trust}",
+        "chain.validates.unanchored": "{actor} validates the {peer}'s chain from the leaf up (path of {count}, ending at a certificate that is not a trusted anchor): {trust}",
         "chain.anchorFrom": ", anchor from {store}",
         "chain.link": "link {depth} ({role}): {subject}",
         "chain.role.leaf": "leaf",

@@ -20,7 +20,7 @@ extension Explanations {
         "tls.CertificateRequest": "CertificateRequest：{sender}也要求{receiver}出示证书（双向认证）。",
         "tls.ServerHelloDone": "ServerHelloDone：{sender}这一轮要说的都说完了，等待{receiver}。",
         "tls.NewSessionTicket": "NewSessionTicket（RFC 5077 §3.3）：在自己的 ChangeCipherSpec 之前（完整握手中在客户端的 Finished 之后，恢复会话并更新票据时紧跟在 ServerHello 之后，见 RFC 5077 §3.1 图 1、图 2），服务器交给客户端一张票据——会话的版本、密码套件和主密钥，用只有服务器知道的密钥加密并认证——这样服务器自己不必记住会话。客户端把票据和主密钥存在一起，在以后的 ClientHello 的 SessionTicket 扩展里提供它；能打开票据的服务器用简化握手恢复会话。这条消息属于握手：服务器的 Finished 覆盖它。",
-        "tls.ClientKeyExchange.rsa": "ClientKeyExchange（RSA）：{sender}生成 48 字节的预主密钥——前两个字节是它在 ClientHello.client_version 中提出的版本（它支持的最高版本，而不是{receiver}选定的版本），后面是 46 个随机字节——并用{receiver}的公钥加密后发送。有了这两个版本字节，服务器就能发现攻击者是否在 ClientHello 中压低了客户端提出的版本（版本回滚攻击，RFC 5246 §7.4.7.1）。只有私钥的持有者能读出预主密钥——现在如此；日后偷到这把私钥的人也同样能读出。",
+        "tls.ClientKeyExchange.rsa": "ClientKeyExchange（RSA）：{sender}生成 48 字节的预主密钥——前两个字节是它在 ClientHello.client_version 中提出的版本（它支持的最高版本，而不是{receiver}选定的版本），后面是 46 个随机字节——并用{receiver}的公钥加密后发送。有了这两个版本字节，{receiver}就能把它们和自己收到的 ClientHello 中的 client_version 对照：如果路径上有人压低了这个提议，两者就会不同（版本回滚攻击，RFC 5246 §7.4.7.1）。只有私钥的持有者能读出预主密钥——现在如此；日后偷到这把私钥的人也同样能读出。",
         "tls.ClientKeyExchange.ecdh": "ClientKeyExchange（ECDH）：{sender}发送自己的临时公开值。双方各自用自己的私钥和对方的公开值计算；预主密钥从不在网络上传输。双方都会检查收到的值：P-256 的点必须在曲线上；使用 X25519 时，如果共享秘密全为零（小阶公开值会造成这种结果），就中止握手（RFC 8422 §5.11、RFC 7748 §6.1），因此对方无法迫使预主密钥成为一个已知值。",
         "tls.ClientKeyExchange.dh": "ClientKeyExchange（DH）：{sender}发送自己的临时公开值。双方各自用自己的私有指数和对方的公开值计算；预主密钥从不在网络上传输。双方都先检查收到的值：1 < y < p-1；对于命名的安全素数群，还要求 y^q mod p = 1（q = (p-1)/2），这样在 g 的子群之外伪造的值就无法泄露私有指数的任何一位。",
         "tls.CertificateVerify": "CertificateVerify：{sender}用自己的私钥对迄今为止的握手消息签名，证明它拥有所发送证书对应的私钥。",

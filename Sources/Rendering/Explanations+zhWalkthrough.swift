@@ -94,6 +94,8 @@ extension Explanations {
         "walk.tcp.injected": "{actor}冒用{peer}的地址和端口（{source}）发送这些字节，带着接收方期望的下一个序号：TCP 只检查这些序号，所以无法把它们和{peer}自己的字节区分开。",
         "walk.tcp.injectedForeign": "{actor}用不属于自己的地址 {source} 发送这些字节，带着接收方期望的下一个序号：TCP 只检查这些序号，所以无法把它们和那台主机真正发出的字节区分开。",
         "walk.tcp.injected.tls": "TLS 能发现：每条记录都带有用{actor}没有的密钥算出的 MAC 或 AEAD 标签（RFC 5246 §6.2.3），所以接收方的 TLS 会以 bad_record_mac 拒绝伪造的记录。",
+        "walk.tcp.injected.tls.unprotected": "此时 TLS 还没有 MAC 可查：一方收到 ChangeCipherSpec 之前，它的记录都在 TLS_NULL_WITH_NULL_NULL 下传送，既没有 MAC 也没有加密（RFC 5246 §6.1）。TLS 这时检查的是这条消息是否符合握手的顺序，不符合的以 unexpected_message 拒绝（§7.4）；符合顺序的伪造消息也会被 Finished 发现，因为 Finished 覆盖了全部握手消息（§7.4.9）。",
+        "walk.tcp.injected.tls.replayed": "TLS 能发现，尽管这条记录的标签是真的：它确实是{peer}算出的，但算的是那条记录自己的序号，而接收方按它期望的下一个序号来计算标签（RFC 5246 §6.2.3.1、§6.2.3.3）。两个序号不同，所以重放的记录以 bad_record_mac 被拒绝。",
         "walk.tcp.injected.plain": "TCP 之上也没有任何一层检查是谁发的：这条连接没有 TLS，应用程序照单全收。换成 TLS 就会拒绝它们，因为每条记录的 MAC 或 AEAD 标签都需要{actor}没有的密钥（RFC 5246 §6.2.3）。",
         "walk.dropped.afterAlertSent": "致命告警之后，这条连接上不再处理任何内容（RFC 5246 §7.2.2）：{actor}的 TCP 仍会收下已经在途的数据，而 TLS 忽略它们。",
         "walk.dropped.afterAlertReceived": "致命告警之后，这条连接上不再处理任何内容（RFC 5246 §7.2.2）：{actor}的 TCP 仍会收下已经在途的数据，而 TLS 忽略它们。",

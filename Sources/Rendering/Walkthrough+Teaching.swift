@@ -46,6 +46,25 @@ struct StepTeacher {
     /// A party's name in the catalogue's words.
     func party(_ actor: Actor) -> String { words.explanations(CatalogueKey.party(actor)) ?? actor.rawValue }
 
+    /// What meets injected bytes above TCP, from what the attacker said it injected: nothing without
+    /// TLS; a ChangeCipherSpec before any key exists meets only the handshake's order (no MAC yet,
+    /// RFC 5246 §6.1, §7.4); a replayed record carries a genuine tag over the wrong sequence number
+    /// (§6.2.3.1, §6.2.3.3); anything else lacks a tag made with the connection's keys (§6.2.3).
+    func injectedCheckKey(_ p: TCPPacket, at index: Int) -> String {
+        guard usedTLS else { return "walk.tcp.injected.plain" }
+        let seq = p.segment.seq.rawValue
+        // The attacker's own account of the segment follows it in the trace (same instant, same seq).
+        for e in trace.events[index...] {
+            guard case .attack(let attack) = e.kind else { continue }
+            switch attack {
+            case .injectedChangeCipherSpec(let at) where at == seq: return "walk.tcp.injected.tls.unprotected"
+            case .replayed(_, let at) where at == seq: return "walk.tcp.injected.tls.replayed"
+            default: continue
+            }
+        }
+        return "walk.tcp.injected.tls"
+    }
+
     /// The sentences for event `index` (empty when the ladder already explains it), whose ladder
     /// kind is `kind` (a segment's sender and receiver come from it). Call in order.
     mutating func sentences(for index: Int, kind: RunDocument.Step.Kind) -> [String] {
@@ -66,7 +85,9 @@ struct StepTeacher {
             } else {
                 spoofed = say("walk.tcp.injectedForeign", values)
             }
-            return [spoofed, say(usedTLS ? "walk.tcp.injected.tls" : "walk.tcp.injected.plain", values)]
+            let check = injectedCheckKey(p, at: index)
+            // The replay sentence names the record's maker: the party whose address the copy came from.
+            return [spoofed, say(check == "walk.tcp.injected.tls.replayed" && values["peer"] == nil ? "walk.tcp.injected.tls" : check, values)]
         case .dropped(let undelivered):
             // The simulation's reason keys, each with its walkthrough sentence (literal keys: one grep finds both).
             let key = switch undelivered.reason.key {

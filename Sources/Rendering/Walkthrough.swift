@@ -53,6 +53,9 @@ public struct Walkthrough: Sendable {
         public var labelParts: [LadderEntry.LabelPart] = []
         /// The step's detail as typed entries (normal detail): values, sentences, headings.
         public var lines: [LadderEntry] = []
+        /// The sentences that explain the step's bytes (each extension of a ClientHello, …): the
+        /// terminal shows them with `x`, the page beside the bytes they explain.
+        public var bytesSentences: [LadderEntry] = []
 
         /// The ladder entry as one string (its lines joined with newlines).
         public var headline: String { ladder.joined(separator: "\n") }
@@ -222,6 +225,7 @@ public struct Walkthrough: Sendable {
                         detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
                         label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
         step.labelParts = head.label
+        step.bytesSentences = rest.filter { $0.bytesOnly && $0.isSentence }
         step.records = entry.records
         step.segment = entry.segment
         step.segmentPayload = payloadCount(event)

@@ -63,8 +63,19 @@ struct Issue35LessonTests {
     /// The gap: the later segment is held out of order, ACKs ask for the missing byte, the retransmission fills it.
     @Test func lostSegmentIsHeldUntilTheGapFills() throws {
         let out = try Issue35SentencesTests.lesson("tcp/lost-segment-mid-record")
-        #expect(out.en.contains("arrived ahead of a gap: held until the gap fills"))
+        #expect(out.en.contains("TCP holds seq=2781560833 len=200 out of order: it arrived ahead of a gap and waits until the gap fills"))
+        #expect(out.zh.contains("TCP 把 seq=2781560833 len=200 放进乱序队列"))
+        #expect(out.en.contains("nothing past the gap reaches TLS") && out.zh.contains("空缺之后的字节一个也到不了 TLS"))
         #expect(out.en.contains("(retransmission 1)") && out.zh.contains("（第 1 次重传）"))
+        // A TLS record, not a stand-in: the client's TLS checks the certificate chain (whose record
+        // the lost segment cut) only after the retransmission has filled the gap.
+        let trace = try #require(try ScenarioParser.parse(contentsOf: Library.root + "/tcp/lost-segment-mid-record.yaml").run().trace)
+        #expect(trace.summary.usedTLS)
+        let retransmitted = try #require(trace.events.first { e in
+            if case .tcp(.connection(_, .retransmitted)) = e.kind { e.actor == .server } else { false } }?.time)
+        let chainChecked = try #require(trace.events.first { e in
+            if case .tls(.certificateDecision) = e.kind { e.actor == .client } else { false } }?.time)
+        #expect(chainChecked > retransmitted, "the client's TLS cannot read the Certificate before the gap fills")
     }
 
     /// The exception domain wins over NSAllowsArbitraryLoads for its host.

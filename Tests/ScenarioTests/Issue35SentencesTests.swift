@@ -112,9 +112,14 @@ struct Issue35SentencesTests {
         #expect(!out.en.contains("link 1 (anchor)") && !out.zh.contains("深度 1（信任锚）"))
         #expect(out.en.contains("link 1 (last certificate reached, not a trusted anchor)"))
         #expect(out.zh.contains("深度 1（路径上最后一张证书，不是受信任的信任锚）"))
+        // The headline does not call the path "leaf → anchor" either (no anchor was reached).
+        #expect(!out.en.contains("chain, leaf → anchor") && !out.zh.contains("从叶子证书到信任锚"))
+        #expect(out.en.contains("chain from the leaf up (path of 2, ending at a certificate that is not a trusted anchor)"))
+        #expect(out.zh.contains("从叶子证书向上（路径长度 2，最后一张证书不是受信任的信任锚）"))
         // A path that does end at an anchor still says so.
         let valid = try Self.lesson("certs/valid-chain")
         #expect(valid.en.contains("(anchor)") && valid.zh.contains("（信任锚）"))
+        #expect(valid.en.contains("chain, leaf → anchor") && valid.zh.contains("从叶子证书到信任锚"))
     }
 
     // MARK: 11. Who could still get the premaster depends on the key exchange

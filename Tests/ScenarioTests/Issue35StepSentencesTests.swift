@@ -22,20 +22,35 @@ struct Issue35StepSentencesTests {
         #expect(out.zh.contains("这条连接没有 TLS"))
     }
 
-    /// #35.3, the TLS case: an on-path injection into a TLS connection names the client whose
-    /// address was forged and says the record's MAC or tag is what TLS checks.
-    @Test func injectionIntoTLSNamesTheVictimAndTheMAC() throws {
-        let files = Library.files.filter { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("inject") == true }
-        var checked = 0
-        for file in files {
-            guard let trace = try? ScenarioParser.parse(contentsOf: file).run().trace, trace.summary.usedTLS else { continue }
-            let out = Issue35SentencesTests.outputs(trace)
-            guard out.en.contains("sends these bytes from") else { continue }
-            #expect(out.en.contains("every record carries a MAC or AEAD tag"), "\(file)")
-            #expect(!out.en.contains("covers its own sequence number"), "\(file)")
-            checked += 1
-        }
-        #expect(checked > 0, "no TLS lesson injects segments")
+    /// #35.3, the TLS cases. The injection into a TLS connection says what TLS really checks, from
+    /// what the attacker injected: a replayed record carries the client's genuine tag, refused because
+    /// it was computed over another sequence number (RFC 5246 §6.2.3.1, §6.2.3.3); a ChangeCipherSpec
+    /// before any key exists meets no MAC at all (TLS_NULL_WITH_NULL_NULL, §6.1) and is refused by the
+    /// handshake's order (§7.4: unexpected_message). The old sentence ("every record carries a MAC or
+    /// AEAD tag made with keys the attacker does not have … bad_record_mac") was false for both.
+    @Test(arguments: [
+        ("attacks/replay", "own sequence number, and the receiver computes the tag over the next sequence number", "两个序号不同，所以重放的记录以 bad_record_mac 被拒绝"),
+        ("tls/early-ccs-refused", "TLS has no MAC to check yet", "此时 TLS 还没有 MAC 可查"),
+    ])
+    func injectionIntoTLSSaysWhatTLSChecks(path: String, english: String, chinese: String) throws {
+        let out = try Issue35SentencesTests.lesson(path)
+        #expect(out.en.contains("sends these bytes from the client"), "the spoofed address is the client's")
+        #expect(out.en.contains(english))
+        #expect(out.zh.contains(chinese))
+        #expect(!out.en.contains("every record carries a MAC or AEAD tag made with keys"))
+        #expect(!out.zh.contains("每条记录都带有用攻击者没有的密钥算出的"))
+    }
+
+    /// The premaster's version bytes are checked by whoever decrypts it, against the ClientHello that
+    /// party received (RFC 5246 §7.4.7.1): on mitm-trusting's client leg that is the attacker, so the
+    /// sentence names it, not "the server", and no longer speaks of "an attacker" noticing itself.
+    @Test func versionBytesNameTheReceiverOfThePremaster() throws {
+        let mitm = try Issue35SentencesTests.run(.mitmTrusting)
+        #expect(mitm.en.contains("The version bytes let the attacker check them against the client_version"))
+        #expect(mitm.zh.contains("有了这两个版本字节，攻击者就能把它们和自己收到的 ClientHello 中的 client_version 对照"))
+        let rsa = try Issue35SentencesTests.run(.rsa)
+        #expect(rsa.en.contains("The version bytes let the server check them against the client_version"))
+        for text in [mitm.en, rsa.en] { #expect(!text.contains("let the server notice an attacker")) }
     }
 
     /// #35.4: in mitm-trusting the attacker decrypts the premaster with its own key (the client

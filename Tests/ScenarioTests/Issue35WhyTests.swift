@@ -42,6 +42,9 @@ struct Issue35WhyTests {
                                                (.extendedMasterSecret, "ext.extended_master_secret"), (.renegotiationInfo, "ext.renegotiation_info"),
                                                (.sessionTicket, "ext.session_ticket"), (.applicationLayerProtocolNegotiation, "ext.alpn"),
                                                (.encryptThenMAC, "ext.encrypt_then_mac")]
+        // The page says them too, beside the ClientHello's bytes (#35: "where the bytes view shows it").
+        let enPage = HTMLRenderer().page(name: run.rawValue, trace: trace)
+        let zhPage = HTMLRenderer(explanations: .chinese).page(name: run.rawValue, trace: trace)
         let sent = Set((hello.extensions ?? []).map(\.type))
         #expect(!sent.isEmpty)
         for (type, key) in keys {
@@ -50,6 +53,8 @@ struct Issue35WhyTests {
             let zhStart = String(try #require(Explanations.chinese(key)).prefix(20))
             #expect(en.contains(enStart) == sent.contains(type), "\(run) \(key)")
             #expect(zh.contains(zhStart) == sent.contains(type), "\(run) \(key)")
+            #expect(enPage.contains(HTMLText.escaped(enStart)) == sent.contains(type), "page: \(run) \(key)")
+            #expect(zhPage.contains(HTMLText.escaped(zhStart)) == sent.contains(type), "page: \(run) \(key)")
         }
     }
 

@@ -74,6 +74,12 @@ extension RunDocumentBuilder {
                 out += explain(Sentence("tcp.retransmit"))
             }
             return out
+        case .connection(_, .outOfOrderBuffered(let seq, let count)) where !state.lessonOnly:
+            // A TCP lesson has its own row for this (`tcp.outOfOrder`); here TLS or HTTP sits above.
+            var out = [row(t, at: actor, say("ladder.tcp.outOfOrder", ["actor": name(actor), "seq": "\(seq.rawValue)", "len": "\(count)"]))]
+            let why = state.plainHTTP ? "tcp.outOfOrder.why.application" : "tcp.outOfOrder.why.tls"
+            if state.explained.insert(why).inserted { out += explain(Sentence(why)) }
+            return out
         case .connection(_, .stateChanged(let from, let to, _)):
             return [row(t, at: actor, say("ladder.tcp.state", ["actor": name(actor), "from": "\(from)", "to": "\(to)"]))]
         case .duplicated(let p) where state.lessonOnly:

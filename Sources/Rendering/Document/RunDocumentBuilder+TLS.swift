@@ -257,7 +257,8 @@ extension RunDocumentBuilder {
     func chainValidationLines(_ v: ChainValidationTrace, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         let r = v.result
         let trust = say(CatalogueKey.trust(r.result))
-        var out = [detail(say("chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
+        // "leaf → anchor" only when the path reached a trusted anchor; otherwise it stops at the last certificate found.
+        var out = [detail(say(r.anchorStore == nil ? "chain.validates.unanchored" : "chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
                                                   "store": r.anchorStore.map { say("chain.anchorFrom", ["store": explanations.trustStoreName($0)]) } ?? "", "trust": trust]))]
         if let release = v.afNetworkingRelease {
             out.append(detail(say("chain.afNetworkingPolicy", ["release": say(CatalogueKey.afNetworkingRelease(release))])))

@@ -64,6 +64,8 @@ extension HTMLRenderer {
                     out += bytes(message, step: number)
                 }
             }
+            // What the bytes are for (each ClientHello extension's purpose…), beside the bytes.
+            for line in step.bytesSentences { out += paragraphs.paragraph(line.worded(in: explanations)) }
             if let segment = step.segment {
                 out += bytes(segment, id: "segment-\(number)",
                              summary: say("html.segment.summary", ["header": "\(segment.bytes.count)", "payload": "\(step.segmentPayload)"]),
