@@ -104,7 +104,10 @@ extension TLS13Client: TLSClientEndpoint {
 
 extension DualVersionClient: TLSClientEndpoint {
     public mutating func start(at now: SessionTime) -> TLSStep { start() }
-    public mutating func receive(_ bytes: [UInt8], at now: SessionTime) -> TLSStep { receive(bytes) }
+    public mutating func receive(_ bytes: [UInt8], at now: SessionTime) -> TLSStep {
+        self.now = now
+        return receive(bytes)
+    }
     public mutating func sendCloseNotify() -> TLSStep { close() }
 
     /// The engine that speaks once the ServerHello chose; before that, the TLS 1.3 engine (both wait
