@@ -99,4 +99,35 @@ struct TLS13ConnectCommandTests {
         let refused = try Self.connect(port, ["--early-data", request.path], pki: pki)
         #expect(refused.status != 0 && refused.output.contains("--early-data goes with --reconnect or --session-in"), "\(refused.output)")
     }
+
+    @Test("ALPN over TLS 1.3: s_server -tls1_3 -alpn http/1.1 answers in EncryptedExtensions; nghttpd serves h2 over 1.3")
+    func alpn() throws {
+        let pki = try TestPKI.require()
+        let (server, port) = try TLS13ConnectInteropTests.sServer(["-tls1_3", "-alpn", "http/1.1", "-www"], pki: pki)
+        defer { server.stop() }
+        let r = try Self.connect(port, ["--alpn", "h2,http/1.1", "--tls", "1.3"], pki: pki)
+        #expect(r.status == 0, "\(r.output.suffix(1000))")
+        #expect(r.output.contains("\"event\":\"tls13_alpn\",\"alpn\":\"http/1.1\""), "\(r.output.suffix(3000))")
+        #expect(r.output.contains("New, TLSv1.3"), "\(r.output.suffix(1500))")
+
+        let nghttpd = try Tools.need(Tools.nghttpd, "nghttpd (Debian package nghttp2-server) is not installed")
+        let docroot = pki.dir.appendingPathComponent("docroot13-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: docroot, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: docroot) }
+        try Data("served by nghttpd over 1.3\n".utf8).write(to: docroot.appendingPathComponent("hello.txt"))
+        var output: (status: Int32, output: String)?
+        for _ in 0..<5 {
+            guard let port = freePort() else { continue }
+            let h2 = try Child(nghttpd, ["--htdocs", docroot.path, "--address", "127.0.0.1", "\(port)", "leaf.key", "chain.pem"], in: pki.dir)
+            defer { h2.stop() }
+            usleep(300_000)
+            guard h2.process.isRunning else { continue }
+            output = try Self.connect(port, ["--alpn", "h2", "--tls", "1.3", "--request", "GET /hello.txt HTTP/1.1\r\nHost: localhost\r\n\r\n"], pki: pki)
+            break
+        }
+        let h2 = try #require(output, "nghttpd did not start")
+        #expect(h2.status == 0, "\(h2.output.suffix(1500))")
+        #expect(h2.output.contains("\"event\":\"tls13_alpn\",\"alpn\":\"h2\""), "\(h2.output.suffix(3000))")
+        #expect(h2.output.contains(":status: 200"), "\(h2.output.suffix(1500))")
+    }
 }
