@@ -236,6 +236,22 @@ struct TLS13ConnectInteropTests {
         #expect(accepted == [true])
     }
 
+    @Test("s_server -tls1_3 -Verify 1: our RSA client certificate and its CertificateVerify (RSA-PSS, RFC 8446 §4.4.3) are verified")
+    func clientCertificate() throws {
+        let pki = try TestPKI.require()
+        let (server, port) = try Self.sServer(["-tls1_3", "-Verify", "1", "-CAfile", "root.pem", "-verify_return_error", "-www"], pki: pki)
+        defer { server.stop() }
+        let identity = try PeerFiles.identity(certificate: pki.path("client.pem"), key: pki.path("client.key"))
+        var client = try ClientRoleTests.client(port: port, pki: pki, identity: identity)
+        client.versions = .tls12AndTLS13
+        let result = client.run()
+        #expect(result.failureText == nil, "\(result.failureText ?? "")\n\(server.output.suffix(800))")
+        #expect(result.version == .tls13)
+        #expect(Self.tls13(result.trace).contains { if case .certificateRequested = $0 { true } else { false } })
+        #expect(Self.tls13(result.trace).contains { if case .certificateVerifySigned(.rsaPSSRSAESHA256, _) = $0 { true } else { false } })
+        #expect(server.wait(for: "CN = TLSLab Test Client", seconds: 3), "s_server verified our client certificate: \(server.output.suffix(800))")
+    }
+
     @Test("gnutls-serv with a TLS 1.3-only priority (skipped without gnutls-serv, failed under CI)")
     func gnutls() throws {
         let pki = try TestPKI.require()
