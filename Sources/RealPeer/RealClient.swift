@@ -3,8 +3,10 @@ import HTTP2
 import Trace
 import TLSEngine
 
-/// Runs ``TLSClient`` — the simulation's client state machine — over a real TCP socket: connect,
-/// handshake, one HTTP request, the response, close_notify and close. Every wait is bounded.
+/// Runs the simulation's client engines over a real TCP socket — ``TLSClient`` (TLS 1.2),
+/// ``TLS13Client`` (TLS 1.3) or ``DualVersionClient`` (both offered), each through
+/// ``TLSClientEndpoint`` — connect, handshake, one HTTP request, the response, close_notify and
+/// close. Every wait is bounded.
 public struct RealClient {
     public var host: String
     public var port: UInt16
@@ -30,6 +32,27 @@ public struct RealClient {
     /// ticket's ticket_lifetime_hint has passed is not offered; a ticket received is stamped with it
     /// (RFC 5077 §3.3). The system clock; tests inject their own.
     public var clock: @Sendable () -> SessionTime = { RealServer.clockReading() }
+    /// The versions the ClientHello offers (RFC 8446 §4.2.1). TLS 1.2 only unless set.
+    public var versions: VersionOffer = .tls12
+    /// A TLS 1.3 ticket from an earlier connection, offered in pre_shared_key (RFC 8446 §4.2.11):
+    /// the connection then offers TLS 1.3 alone (the combined ClientHello carries no PSK).
+    public var tls13Ticket: TLS13StoredTicket?
+    /// ``request`` goes as 0-RTT data when ``tls13Ticket`` allows it (RFC 8446 §2.3, §4.2.10), and
+    /// again after the handshake when the server does not accept it.
+    public var sendsRequestAsEarlyData = false
+    /// Milliseconds since the epoch: when a ticket arrived, and so its age when offered (RFC 8446
+    /// §4.2.11.1). The system clock; tests inject their own.
+    public var millisecondClock: @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1_000) }
+
+    /// Which protocol versions a client offers.
+    public enum VersionOffer: Sendable, Hashable {
+        /// TLS 1.2 (and what ``TLSClientConfiguration``'s range allows below it): ``TLSClient``.
+        case tls12
+        /// TLS 1.3 alone: ``TLS13Client``.
+        case tls13
+        /// Both in one ClientHello, as OpenSSL's client does: ``DualVersionClient``.
+        case tls12AndTLS13
+    }
 
     public init(host: String, port: UInt16, configuration: TLSClientConfiguration, request: String? = nil,
                 timeoutMilliseconds: Int32 = 10_000, handshakeTimeoutMilliseconds: Int32 = 30_000) {
@@ -66,29 +89,67 @@ public struct RealClient {
         /// The session this connection established or resumed (its ID, suite and master secret), for
         /// `TLSClientConfiguration.session` on a later connection; nil when the server gave no session ID.
         public var session: TLSSession?
-        /// True when the server resumed the offered session (the abbreviated handshake, RFC 5246 §7.3).
+        /// True when the server resumed the offered session (the abbreviated handshake, RFC 5246 §7.3)
+        /// or accepted the offered TLS 1.3 PSK (RFC 8446 §2.2).
         public var resumed = false
+        /// The TLS 1.3 tickets the server sent after the handshake (RFC 8446 §4.6.1), newest last.
+        public var tls13Tickets: [TLS13StoredTicket] = []
+        /// 0-RTT data offered: whether the server accepted it (RFC 8446 §4.2.10); nil when none was sent.
+        public var earlyDataAccepted: Bool?
 
         public var succeeded: Bool { failure == nil }
     }
 
+    /// The TLS 1.3 engine's configuration, from what ``configuration`` says for both versions: the
+    /// server name, the trust decision, the client certificate, ALPN; X25519's key share first.
+    public var tls13Configuration: TLS13ClientConfiguration {
+        var c = TLS13ClientConfiguration(serverName: configuration.serverName, evaluator: configuration.certificateEvaluator,
+                                         groups: [.x25519, .secp256r1, .secp384r1, .secp521r1], keyShareGroups: [.x25519])
+        c.identity = configuration.identity
+        c.applicationProtocols = configuration.applicationProtocols
+        return c
+    }
+
+    /// The engine for ``versions``: a TLS 1.2 session to resume keeps the client to TLS 1.2, a TLS 1.3
+    /// ticket to TLS 1.3 (each version resumes only its own sessions, RFC 8446 §4.2.11, §D.1).
+    func engine() -> any TLSClientEndpoint {
+        var tls13 = tls13Configuration
+        if let stored = tls13Ticket, versions != .tls12 {
+            tls13.resumption = stored.ticket
+            tls13.ticketAgeMilliseconds = stored.ageMilliseconds(at: millisecondClock())
+            tls13.offersEarlyData = sendsRequestAsEarlyData && request != nil
+            return TLS13Client(configuration: tls13, random: configuration.random)
+        }
+        switch versions {
+        case .tls12: return TLSClient(configuration: configuration)
+        case .tls13: return TLS13Client(configuration: tls13, random: configuration.random)
+        case .tls12AndTLS13:
+            if configuration.session != nil { return TLSClient(configuration: configuration) }
+            return DualVersionClient(tls12: configuration, tls13: tls13)
+        }
+    }
+
     public func run() -> Result {
         var recorder = TraceRecorder()
-        var client = TLSClient(configuration: configuration)
+        var client = engine()
+        var tickets: [TLS13StoredTicket] = []
+        var earlyDataSent = false
 
-        func finish(_ failure: ExchangeFailure?, _ recorder: TraceRecorder, _ client: TLSClient, response: [UInt8]? = nil) -> Result {
+        func finish(_ failure: ExchangeFailure?, _ recorder: TraceRecorder, _ client: any TLSClientEndpoint, response: [UInt8]? = nil) -> Result {
             var recorder = recorder
             if let failure { recorder.http(.failed(failure), by: .client) }
             var r = Result(trace: recorder.trace)
             r.failure = failure
             r.response = response.map { String(decoding: $0, as: UTF8.self) }
             r.version = client.negotiatedVersion
-            r.suite = client.negotiatedSuite
+            r.suite = client.negotiatedCipherSuite
             r.extendedMasterSecret = client.usesExtendedMasterSecret
             r.applicationProtocol = client.negotiatedApplicationProtocol
             r.keyLog = recorder.keyLog
             r.session = client.session
             r.resumed = client.isResumed
+            r.tls13Tickets = tickets
+            r.earlyDataAccepted = earlyDataSent ? client.earlyDataAccepted : nil
             return r
         }
 
@@ -103,7 +164,14 @@ public struct RealClient {
         defer { socket.close() }
         recorder.socket(.connected(local: socket.localAddress, remote: socket.remoteAddress))
 
+        /// A TLS 1.3 ticket is kept with the time it arrived: its age is measured from then (RFC 8446 §4.2.11.1).
+        func keepTickets(_ step: TLSStep) {
+            for case .tls13(.newSessionTicketReceived(let ticket)) in step.events {
+                tickets.append(TLS13StoredTicket(ticket: ticket, receivedAtMilliseconds: millisecondClock()))
+            }
+        }
         func send(_ step: TLSStep) -> Bool {
+            keepTickets(step)
             recorder.record(step, by: .client)
             let bytes = step.output
             guard !bytes.isEmpty else { return true }
@@ -126,6 +194,14 @@ public struct RealClient {
         // The handshake.
         recorder.phase(.tlsHandshake)
         guard send(client.start(at: clock())) else { return finish(.brokeSendingClientHello, recorder, client) }
+        // 0-RTT (RFC 8446 §2.3): right behind the ClientHello, when the engine offered it.
+        var request = request
+        if let text = request, sendsRequestAsEarlyData, client.offersEarlyData {
+            let step = client.sendAsEarlyData(Array(text.utf8))
+            guard send(step) else { return finish(.brokeSendingClientHello, recorder, client) }
+            // Nothing goes when the request is longer than the ticket's max_early_data_size (§4.6.1).
+            earlyDataSent = !step.output.isEmpty
+        }
         let deadline = Deadline(milliseconds: handshakeTimeoutMilliseconds)
         // The server's Finished and its close_notify can arrive in one read (a server that closes
         // right after the handshake): the handshake did complete, and that is not a failure of it.
@@ -141,16 +217,16 @@ public struct RealClient {
                 if deadline.hasPassed {
                     recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(deadline.milliseconds)))
                     closeSocket()
-                    return finish(.handshakeTimedOut(milliseconds: Int(deadline.milliseconds), state: client.stateName), recorder, client)
+                    return finish(.handshakeTimedOut(milliseconds: Int(deadline.milliseconds), state: client.handshakeState), recorder, client)
                 }
                 recorder.socket(.readFailed(error))
                 closeSocket()
-                return finish(.handshakeReadFailed(state: client.stateName, error), recorder, client)
+                return finish(.handshakeReadFailed(state: client.handshakeState, error), recorder, client)
             }
             if bytes.isEmpty {
                 recorder.socket(.peerClosed(.server))
                 closeSocket()
-                return finish(.peerClosedDuringHandshake(.server, state: client.stateName), recorder, client)
+                return finish(.peerClosedDuringHandshake(.server, state: client.handshakeState), recorder, client)
             }
             recorder.read(bytes.count)
             let step = client.receive(bytes, at: clock())
@@ -164,7 +240,7 @@ public struct RealClient {
                 closeSocket()
                 return finish(.fatalAlertSent(by: .client, alert.alertDescription, cause), recorder, client)
             }
-            if client.stateName == .closed || client.stateName == .failed {
+            if client.hasEnded {
                 if step.handshakeCompleted && step.closeNotifyReceived {
                     closedRightAfterHandshake = true
                     break
@@ -177,14 +253,15 @@ public struct RealClient {
         // One HTTP request and its response.
         var response: [UInt8] = []
         var failure: ExchangeFailure?
-        var request = request
+        // The request went as 0-RTT data: accepted, it is sent; refused, it goes again now (RFC 8446 §4.2.10).
+        let sentAsEarlyData = earlyDataSent && client.earlyDataAccepted == true
         if let text = request, client.negotiatedApplicationProtocol == ProtocolName.h2, !closedRightAfterHandshake {
             // RFC 7301 §3.2 and RFC 9113 §3.2: the connection now speaks HTTP/2.
             recorder.phase(.http2(.h2, allRequestsAtOnce: false))
             var configuration = HTTP2Connection.Configuration()
             configuration.enablePush = acceptsPush
             // RFC 9113 §9.2: a TLS connection HTTP/2 may not use ends with INADEQUATE_SECURITY.
-            configuration.inadequateSecurity = HTTP2OverTLS.inadequateSecurity(version: client.negotiatedVersion, suite: client.negotiatedSuite)
+            configuration.inadequateSecurity = HTTP2OverTLS.inadequateSecurity(version: client.negotiatedVersion, suite: client.negotiatedCipherSuite)
             let requests = ([text] + additionalRequests).map {
                 HTTP2Connection.Request(fields: HTTP2Message.requestFields($0, scheme: "https"), body: HTTP2Message.requestBody($0))
             }
@@ -220,9 +297,10 @@ public struct RealClient {
                 }
                 if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
                 recorder.read(bytes.count)
-                let step = client.receive(bytes)
+                let step = client.receive(bytes, at: clock())
                 // In the trace, the frames sit right after the records that carried them, before a
                 // close_notify that came in the same read.
+                keepTickets(step)
                 let split = (step.events.lastIndex { if case .applicationDataReceived = $0 { true } else { false } } ?? -1) + 1
                 recorder.record(step.events[..<split], by: .client)
                 received += step.applicationData.count
@@ -253,7 +331,7 @@ public struct RealClient {
                 failure = failure ?? .http2ResponseIncomplete
             }
             recorder.phase(.closing(.closeNotifyAndSocketClose))
-            _ = send(client.close())
+            _ = send(client.sendCloseNotify())
             closeSocket()
             return finish(failure, recorder, client, response: response)
         }
@@ -271,7 +349,7 @@ public struct RealClient {
             recorder.phase(.http(overTLS: true))
             recorder.http(.requestSent(request), by: .client)
             do throws(TLSError) {
-                _ = send(try client.sendApplicationData(Array(request.utf8)))
+                if !sentAsEarlyData { _ = send(try client.sendApplicationData(Array(request.utf8))) }
             } catch {
                 failure = .couldNotSend(.request, error)
             }
@@ -293,7 +371,7 @@ public struct RealClient {
                 }
                 if bytes.isEmpty { recorder.socket(.peerClosed(.server)); break }
                 recorder.read(bytes.count)
-                let step = client.receive(bytes)
+                let step = client.receive(bytes, at: clock())
                 reader.append(step.applicationData)
                 closeNotify = closeNotify || step.closeNotifyReceived
                 _ = send(step)
@@ -315,7 +393,7 @@ public struct RealClient {
             recorder.http(.responseReceived(String(decoding: response, as: UTF8.self)), by: .client)
         }
         recorder.phase(.closing(.closeNotifyAndSocketClose))
-        _ = send(client.close())
+        _ = send(client.sendCloseNotify())
         closeSocket()
         return finish(failure, recorder, client, response: request == nil ? nil : response)
     }

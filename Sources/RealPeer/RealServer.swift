@@ -236,7 +236,7 @@ public final class RealServer: @unchecked Sendable {
             } catch {
                 // Giving up mid-handshake is no protocol failure: the engine sends user_canceled, then
                 // close_notify (RFC 5246 §7.2.2, §7.2.1), in the clear before our ChangeCipherSpec.
-                let state = server.stateName  // before cancel() closes it
+                let state = HandshakeStateName.tls12(server.stateName)  // before cancel() closes it
                 if handshakeDeadline.hasPassed {
                     recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(handshakeDeadline.milliseconds)))
                     recorder.phase(.closing(.userCanceledThenCloseNotify))
@@ -250,7 +250,7 @@ public final class RealServer: @unchecked Sendable {
             }
             if bytes.isEmpty {
                 recorder.socket(.peerClosed(.client))
-                return finish(.peerClosedDuringHandshake(.client, state: server.stateName))
+                return finish(.peerClosedDuringHandshake(.client, state: .tls12(server.stateName)))
             }
             recorder.read(bytes.count)
             // The engine reads no clock: the session lifetime is measured against this reading.

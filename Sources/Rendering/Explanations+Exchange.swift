@@ -62,7 +62,7 @@ extension Explanations {
     public func exchangeFailure(_ failure: ExchangeFailure) -> String {
         func say(_ key: String, _ values: [String: String] = [:]) -> String { self(key, values) ?? key }
         func actor(_ a: Actor) -> String { say(CatalogueKey.actor(a)) }
-        func state(_ s: TLSStateName) -> String { s.rawValue }
+        func state(_ s: HandshakeStateName) -> String { s.name }
         switch failure {
         case let .cannotConnect(host, port, error):
             return say("exchange.cannotConnect", ["host": host, "port": "\(port)", "error": socketError(error)])

@@ -32,6 +32,7 @@ extension Explanations {
         "tls13.line.keyShare": "{actor} makes an ephemeral {group} key pair; its public value goes in key_share: {public}",
         "tls13.line.sharedSecret": "{actor} computes the {group} shared secret from its private key and the peer's key_share: {value}",
         "tls13.line.helloRetry": "{actor}: HelloRetryRequest asks for a key share for {group}",
+        "tls13.line.applicationProtocolSelected": "{actor}: EncryptedExtensions names {protocol}, one of the protocols the client offered with ALPN (RFC 7301 §3.2; encrypted in TLS 1.3, RFC 8446 §4.3.1)",
         "tls13.line.messageHash": "{actor} replaces ClientHello1 in the transcript with message_hash ‖ Hash(ClientHello1) = {hash} (RFC 8446 §4.4.1)",
         "tls13.line.extract": "{actor}: {secret} = HKDF-Extract(salt: {salt}, IKM: {ikm}) = {value}",
         "tls13.line.derive": "{actor}: {secret} = Derive-Secret({from}, \"{label}\", {messages}; transcript hash {hash}) = {value}",

@@ -31,6 +31,7 @@ extension Explanations {
         "tls13.line.keyShare": "{actor}生成一对临时的 {group} 密钥；公钥放进 key_share：{public}",
         "tls13.line.sharedSecret": "{actor}用自己的私钥和对方的 key_share 算出 {group} 共享秘密：{value}",
         "tls13.line.helloRetry": "{actor}：HelloRetryRequest 要求 {group} 的密钥共享",
+        "tls13.line.applicationProtocolSelected": "{actor}：EncryptedExtensions 指明 {protocol}，它是客户端通过 ALPN 提供的协议之一（RFC 7301 §3.2；TLS 1.3 中该回应是加密的，RFC 8446 §4.3.1）",
         "tls13.line.messageHash": "{actor}把握手记录中的 ClientHello1 换成 message_hash ‖ Hash(ClientHello1) = {hash}（RFC 8446 §4.4.1）",
         "tls13.line.extract": "{actor}：{secret} = HKDF-Extract(盐：{salt}，输入密钥材料：{ikm}) = {value}",
         "tls13.line.derive": "{actor}：{secret} = Derive-Secret({from}, \"{label}\", {messages}；握手记录哈希 {hash}) = {value}",

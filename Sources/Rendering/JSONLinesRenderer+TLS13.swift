@@ -77,6 +77,8 @@ extension JSONLinesRenderer {
             return [("event", .string("tls13_early_data")), ("action", .string(sent ? "sent" : "received")), ("length", .number(String(length)))]
         case .earlyDataAccepted:
             return [("event", .string("tls13_early_data")), ("action", .string("accepted"))]
+        case .applicationProtocolSelected(let name):
+            return [("event", .string("tls13_alpn")), ("alpn", .string(name.description))]
         case .earlyDataRejected(let why):
             return [("event", .string("tls13_early_data")), ("action", .string("rejected")), ("reason", .string(why.rawValue))]
         case .earlyRecordSkipped(let length):

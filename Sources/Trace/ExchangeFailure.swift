@@ -10,11 +10,11 @@ public enum ExchangeFailure: Sendable, Hashable {
     /// The socket broke while the ClientHello was written.
     case brokeSendingClientHello
     /// The handshake was not complete by its deadline; `state` is where this side waited.
-    case handshakeTimedOut(milliseconds: Int, state: TLSStateName)
+    case handshakeTimedOut(milliseconds: Int, state: HandshakeStateName)
     /// A read failed while the handshake waited in `state`.
-    case handshakeReadFailed(state: TLSStateName, SocketError)
+    case handshakeReadFailed(state: HandshakeStateName, SocketError)
     /// `peer` closed the TCP connection (read returned 0) while the handshake waited in `state`.
-    case peerClosedDuringHandshake(Actor, state: TLSStateName)
+    case peerClosedDuringHandshake(Actor, state: HandshakeStateName)
     /// `peer` sent a fatal alert.
     case fatalAlertReceived(from: Actor, AlertDescription)
     /// `by` (this side) sent a fatal alert, for `cause`.

@@ -98,6 +98,22 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: CLIWords.help("cli.connectCommand.keylog"))
     var keylog: String?
 
+    @Option(help: CLIWords.help("cli.connectCommand.tls"))
+    var tls: String = "1.2,1.3"
+
+    @Option(help: CLIWords.help("cli.connectCommand.earlyData"))
+    var earlyData: String?
+
+    /// `--tls 1.2`, `1.3`, `1.2,1.3` (either order).
+    static func versionOffer(_ text: String) -> RealClient.VersionOffer? {
+        switch Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) {
+        case ["1.2"]: return .tls12
+        case ["1.3"]: return .tls13
+        case ["1.2", "1.3"]: return .tls12AndTLS13
+        default: return nil
+        }
+    }
+
     /// --format and --verbosity (no --seed: real connections use the system's random generator).
     @OptionGroup var render: PeerRenderOptions
 
@@ -167,6 +183,11 @@ struct ConnectCommand: ParsableCommand {
         }
         if atsNoForwardSecrecy && !ats { throw OptionProblem.goesWith(option: "--ats-no-forward-secrecy", other: "--ats").validationError }
         _ = try PeerOptions.alpn(alpn)
+        if Self.versionOffer(tls) == nil { throw OptionProblem.takes(option: "--tls", range: "1.2 | 1.3 | 1.2,1.3").validationError }
+        if earlyData != nil && reconnect == 0 && sessionIn == nil {
+            throw OptionProblem.goesWithEither(option: "--early-data", first: "--reconnect", second: "--session-in").validationError
+        }
+        if earlyData != nil && Self.versionOffer(tls) == .tls12 { throw OptionProblem.needs(option: "--early-data", other: "--tls 1.3").validationError }
     }
 
     /// The simulation's `ClientTrustPolicy` for the flags.
@@ -240,7 +261,12 @@ struct ConnectCommand: ParsableCommand {
             }
         }
         let unescaped = { (text: String) in text.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
-        let text: String? = request.map(unescaped)
+        var text: String? = request.map(unescaped)
+        // --early-data FILE: the file is the request, sent as 0-RTT data when the ticket allows it.
+        if let earlyData {
+            do throws(InputFileError) { text = String(decoding: try InputFile.read(earlyData, limit: 1 << 20), as: UTF8.self) }
+            catch { throw CLIError.file(error, words) }
+        }
         let httpRequest = text.map { $0.isEmpty ? nil : $0 }
             ?? "GET / HTTP/1.1\r\nHost: \(name ?? host)\r\nConnection: close\r\n\r\n"
         var client = RealClient(host: host, port: port, configuration: configuration, request: httpRequest,
@@ -250,8 +276,17 @@ struct ConnectCommand: ParsableCommand {
         client.responseTimeoutMilliseconds = Int32(responseTimeout * 1_000)
         client.maxResponseBytes = maxResponseBytes
         client.additionalRequests = h2Request.map(unescaped)
+        client.versions = Self.versionOffer(tls) ?? .tls12AndTLS13
+        client.sendsRequestAsEarlyData = earlyData != nil
         if let sessionIn {
-            do { client.configuration.session = try SessionFile.read(sessionIn) }
+            do {
+                switch try StoredSession.read(sessionIn) {
+                case .tls12(let session): client.configuration.session = session
+                case .tls13(let ticket):
+                    // RFC 8446 §4.6.1: a ticket past its ticket_lifetime is not offered.
+                    client.tls13Ticket = ticket.isValid(at: client.millisecondClock()) ? ticket : nil
+                }
+            }
             catch let error as InputFileError { throw CLIError.file(error, words) }
             catch let error as SessionFile.FormatError { throw CLIError.input(.sessionFile(path: sessionIn, error)) }
         }
@@ -269,6 +304,13 @@ struct ConnectCommand: ParsableCommand {
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
             }
+            if let accepted = result.earlyDataAccepted {
+                let key = accepted ? "cli.connect.earlyData.accepted" : "cli.connect.earlyData.rejected"
+                FileHandle.standardError.write(Data("tlslab connect: \(words(key, ["number": "\(attempt + 1)"]) ?? key)\n".utf8))
+            } else if client.sendsRequestAsEarlyData && client.tls13Ticket != nil {
+                let line = words("cli.connect.earlyData.notSent", ["number": "\(attempt + 1)"]) ?? ""
+                FileHandle.standardError.write(Data("tlslab connect: \(line)\n".utf8))
+            }
             if let failure = result.failure {
                 throw CLIError.failed(words("cli.connect.failed", ["target": target, "failure": words.exchangeFailure(failure)]) ?? target)
             }
@@ -277,10 +319,20 @@ struct ConnectCommand: ParsableCommand {
                 let how = words(key, ["number": "\(attempt + 1)", "count": "\(reconnect + 1)"]) ?? key
                 FileHandle.standardError.write(Data("tlslab connect: \(how)\n".utf8))
             }
-            // The next connection offers this one's session (a resumed one keeps the same).
-            client.configuration.session = result.session ?? client.configuration.session
+            // The next connection offers this one's session or newest TLS 1.3 ticket (a resumed
+            // TLS 1.2 session keeps the same; a TLS 1.3 ticket is offered once, RFC 8446 §C.4).
+            let newTicket = result.tls13Tickets.last
+            if result.version == .tls13 {
+                client.tls13Ticket = newTicket
+                client.configuration.session = nil
+            } else {
+                client.configuration.session = result.session ?? client.configuration.session
+                client.tls13Ticket = nil
+            }
             if let sessionOut, attempt == reconnect {
-                if let session = result.session {
+                if let newTicket {
+                    do { try TLS13TicketFile.write(newTicket, to: sessionOut) } catch { throw CLIError.file(error, words) }
+                } else if let session = result.session {
                     do { try SessionFile.write(session, to: sessionOut) } catch { throw CLIError.file(error, words) }
                 } else {
                     let note = words("cli.connect.noSessionToWrite", ["path": sessionOut]) ?? sessionOut

@@ -17,8 +17,8 @@ struct ExchangeFailureWordingTests {
     /// One example of every case and every wording branch (the case names are checked against the enum below).
     static let examples: [ExchangeFailure] = [
         .cannotConnect(host: "example.com", port: 443, timeout), .brokeSendingClientHello,
-        .handshakeTimedOut(milliseconds: 10000, state: .expectClientHello), .handshakeReadFailed(state: .expectServerHello, timeout),
-        .peerClosedDuringHandshake(.server, state: .expectServerHello), .peerClosedDuringHandshake(.client, state: .expectClientKeyExchange),
+        .handshakeTimedOut(milliseconds: 10000, state: .tls12(.expectClientHello)), .handshakeReadFailed(state: .tls12(.expectServerHello), timeout),
+        .peerClosedDuringHandshake(.server, state: .tls12(.expectServerHello)), .peerClosedDuringHandshake(.client, state: .tls12(.expectClientKeyExchange)),
         .fatalAlertReceived(from: .server, .handshakeFailure), .fatalAlertReceived(from: .client, .unknownCA),
         .fatalAlertSent(by: .client, .illegalParameter, cause), .fatalAlertSent(by: .server, .illegalParameter, cause),
         .peerEndedHandshake(.server), .closeNotifyBeforeRequest(from: .server), .closeNotifyBeforeRequest(from: .client),

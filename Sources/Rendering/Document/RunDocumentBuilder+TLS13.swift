@@ -155,6 +155,8 @@ extension RunDocumentBuilder {
             return [line("tls13.line.earlyDataReceived", ["bytes": "\(length)"])]
         case .earlyDataAccepted:
             return [line("tls13.line.earlyDataAccepted", [:])]
+        case .applicationProtocolSelected(let name):
+            return [line("tls13.line.applicationProtocolSelected", ["protocol": name.description])]
         case .earlyDataRejected(let why):
             let reason = switch why {
             case .pskNotSelected: say("tls13.earlyRefusal.pskNotSelected")

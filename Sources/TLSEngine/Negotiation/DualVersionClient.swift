@@ -25,6 +25,8 @@ public struct DualVersionClient {
     /// The combined ClientHello, once sent.
     public private(set) var sentClientHello: ClientHello?
     private let tls12Range: (minimum: ProtocolVersion, maximum: ProtocolVersion)
+    /// The caller's time for the TLS 1.2 engine (it stamps a ticket received, RFC 5077 §3.3), when given.
+    var now: SessionTime?
 
     public init(tls12: TLSClientConfiguration, tls13: TLS13ClientConfiguration) {
         var tls13 = tls13
@@ -112,7 +114,7 @@ public struct DualVersionClient {
                 return choose(for: hello, message: message, received: reader.received)
             }
         case .tls12:
-            return tls12.receive(bytes)
+            return now.map { tls12.receive(bytes, at: $0) } ?? tls12.receive(bytes)
         case .tls13:
             return tls13.receive(bytes).tlsStep(role: .client)
         }
@@ -170,7 +172,7 @@ public struct DualVersionClient {
             step = tls13.receive(received).tlsStep(role: .client)
         default:
             phase = .tls12
-            step = tls12.receive(received)
+            step = now.map { tls12.receive(received, at: $0) } ?? tls12.receive(received)
         }
         return TLSStep(sent: step.sent, events: chosen + step.events)
     }

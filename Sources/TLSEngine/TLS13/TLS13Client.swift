@@ -23,6 +23,9 @@ public struct TLS13ClientConfiguration {
     /// Offers 0-RTT data when the resumption ticket allows it (early_data, RFC 8446 §4.2.10); the
     /// data itself goes with ``TLS13Client/sendEarlyData(_:)``.
     public var offersEarlyData = false
+    /// application_layer_protocol_negotiation (RFC 7301 §3.1; RFC 8446 §4.2): the protocols offered,
+    /// most preferred first; the server's choice comes in EncryptedExtensions. Empty sends none.
+    public var applicationProtocols: [ProtocolName] = []
 
     public init(serverName: String?, evaluator: any PeerCertificateEvaluator,
                 suites: [TLS13CipherSuite] = [.aes128GCMSHA256, .aes256GCMSHA384, .chacha20Poly1305SHA256],
@@ -58,6 +61,8 @@ public struct TLS13Client: TLS13Side {
     public private(set) var clientRandom: [UInt8] = []
     /// 0-RTT: offered, how much was sent, whether the server accepted it.
     var earlyData = TLS13ClientEarlyData()
+    /// The application protocol the server chose in EncryptedExtensions (RFC 7301 §3.2), nil when none.
+    public private(set) var negotiatedApplicationProtocol: ProtocolName?
 
     public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -112,6 +117,9 @@ public struct TLS13Client: TLS13Side {
         if let name = configuration.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
         extensions.append(.supportedGroups(configuration.groups))
         extensions.append(.signatureAlgorithms(configuration.signatureSchemes))
+        if !configuration.applicationProtocols.isEmpty {
+            extensions.append(.applicationLayerProtocolNegotiation(configuration.applicationProtocols))
+        }
         extensions.append(KeyShare.clientShares(shares).tlsExtension)
         extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
         extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
@@ -157,6 +165,15 @@ public struct TLS13Client: TLS13Side {
             let encrypted: EncryptedExtensions
             do { encrypted = try EncryptedExtensions(from: &r); try r.expectEnd(field: "EncryptedExtensions") } catch { throw .decode(error) }
             try earlyDataAnswer(encrypted.extensions)
+            if let chosen = encrypted.extensions.applicationProtocols {
+                // RFC 7301 §3.2: exactly one of the protocols offered; RFC 8446 §4.2: no answer to an
+                // extension not sent.
+                guard chosen.count == 1, let name = chosen.first, configuration.applicationProtocols.contains(name) else {
+                    throw .illegalParameter("application_layer_protocol_negotiation names a protocol not offered")
+                }
+                negotiatedApplicationProtocol = name
+                connection.events.append(.applicationProtocolSelected(name))
+            }
             // §2.2: a PSK handshake goes straight to the server's Finished.
             connection.enter(resumed ? .waitFinished : .waitCertificateOrCertificateRequest)
         case (.waitCertificateOrCertificateRequest, .certificateRequest):

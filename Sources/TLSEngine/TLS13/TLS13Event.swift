@@ -61,6 +61,9 @@ public enum TLS13Event: Sendable {
     /// The hellos fixed the suite and the (EC)DHE group (RFC 8446 §4.1.3); `serverName` is the
     /// client's server_name (SNI), as this side knows it.
     case negotiated(suite: TLS13CipherSuite, group: NamedGroup, serverName: String?)
+    /// The server's EncryptedExtensions chose this application protocol from the client's ALPN
+    /// offer (RFC 7301 §3.2; in TLS 1.3 the answer is encrypted, RFC 8446 §4.3.1).
+    case applicationProtocolSelected(ProtocolName)
     /// The peer's CertificateVerify checked over `content` (64 spaces, context, 0, transcript hash).
     case certificateVerifyChecked(SignatureScheme, content: [UInt8], valid: Bool)
     /// The server asked for a client certificate (CertificateRequest, RFC 8446 §4.3.2), for
