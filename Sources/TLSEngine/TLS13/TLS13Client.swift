@@ -58,6 +58,10 @@ public struct TLS13Client: TLS13Side {
     public private(set) var clientRandom: [UInt8] = []
     /// 0-RTT: offered, how much was sent, whether the server accepted it.
     var earlyData = TLS13ClientEarlyData()
+    /// The first ClientHello as it was actually sent, when another engine built it (a
+    /// ``DualVersionClient`` offering TLS 1.2 beside 1.3): a second ClientHello after a
+    /// HelloRetryRequest is this one with only the changes RFC 8446 §4.1.2 allows.
+    var firstClientHello: ClientHello?
 
     public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -109,17 +113,34 @@ public struct TLS13Client: TLS13Side {
             connection.events.append(.keyShareGenerated(group: group, publicKey: pair.publicKeyBytes))
         }
         var extensions: [TLSExtension] = []
-        if let name = configuration.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
-        extensions.append(.supportedGroups(configuration.groups))
-        extensions.append(.signatureAlgorithms(configuration.signatureSchemes))
-        extensions.append(KeyShare.clientShares(shares).tlsExtension)
-        extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
-        extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
-        if let cookie { extensions.append(.unknown(.cookie, cookie)) }
-        if !retried && earlyData.offered { extensions.append(EarlyDataIndication.indication.tlsExtension) }
+        var suites = configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }
+        if retried, let first = firstClientHello {
+            // §4.1.2: "the client MUST send the same ClientHello without modification, except":
+            // key_share replaced by the shares for the group the HelloRetryRequest named, early_data
+            // removed, a cookie added if the HelloRetryRequest had one, pre_shared_key recomputed
+            // (below) — every other extension, the suites and the versions offered stay as they were.
+            suites = first.cipherSuites
+            extensions = (first.extensions ?? []).compactMap { ext -> TLSExtension? in
+                switch ext.type {
+                case .keyShare: return KeyShare.clientShares(shares).tlsExtension
+                case .earlyData, .preSharedKey, .cookie: return nil
+                default: return ext
+                }
+            }
+            if let cookie { extensions.append(.unknown(.cookie, cookie)) }
+        } else {
+            if let name = configuration.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
+            extensions.append(.supportedGroups(configuration.groups))
+            extensions.append(.signatureAlgorithms(configuration.signatureSchemes))
+            extensions.append(KeyShare.clientShares(shares).tlsExtension)
+            extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
+            extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
+            if let cookie { extensions.append(.unknown(.cookie, cookie)) }
+            if !retried && earlyData.offered { extensions.append(EarlyDataIndication.indication.tlsExtension) }
+        }
         func encoded(_ extensions: [TLSExtension]) -> [UInt8] {
             let hello = ClientHello(clientVersion: .tls12, random: Random(clientRandom), sessionID: sessionID,
-                                    cipherSuites: configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }, extensions: extensions)
+                                    cipherSuites: suites, extensions: extensions)
             var w = ByteWriter()
             hello.encode(to: &w)
             return TLS13Connection.handshakeBytes(.clientHello, w.bytes)
