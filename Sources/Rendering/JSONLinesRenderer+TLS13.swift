@@ -85,6 +85,14 @@ extension JSONLinesRenderer {
             return [("event", .string("tls13_early_data")), ("action", .string("skipped")), ("record_length", .number(String(length)))]
         case .ticketRedeemed(let identity):
             return [("event", .string("tls13_ticket_redeemed")), ("identity", hex(identity))]
+        case .freshnessChecked(let c):
+            return [("event", .string("tls13_freshness_check")), ("ticket_created_ms", .number(String(c.ticketCreatedMilliseconds))),
+                    ("estimated_rtt_ms", .number(String(c.estimatedRTTMilliseconds))), ("ticket_age_ms", .number(String(c.clientTicketAgeMilliseconds))),
+                    ("expected_arrival_ms", .number(String(c.expectedArrivalMilliseconds))), ("now_ms", .number(String(c.nowMilliseconds))),
+                    ("window_ms", .number(String(c.windowMilliseconds))), ("fresh", .bool(c.fresh))]
+        case .clientHelloRecorded(let r):
+            return [("event", .string("tls13_client_hello_recorded")), ("binder", hex(r.binder)),
+                    ("expected_arrival_ms", .number(String(r.expectedArrivalMilliseconds)))]
         default:
             return nil
         }

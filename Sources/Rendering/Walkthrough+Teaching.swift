@@ -177,6 +177,8 @@ struct StepTeacher {
             case .earlyDataRejected: return [say("walk.tls13.earlyDataRejected", who)]
             case .earlyRecordSkipped: return [say("walk.tls13.earlyRecordSkipped", who)]
             case .ticketRedeemed: return [say("walk.tls13.ticketRedeemed", who)]
+            case .freshnessChecked: return [say("walk.tls13.freshnessChecked", who)]
+            case .clientHelloRecorded: return [say("walk.tls13.clientHelloRecorded", who)]
             default: return []
             }
         case .compute(_, let duration):

@@ -170,6 +170,8 @@ enum ExpectationReader {
                 ("alert", .enumeration(alerts)), ("alert_sent_by", .enumeration(["client", "server", "none"])),
                 ("suite", .enumeration(suites)), ("version", .enumeration(ScenarioReader.versionNames + ["TLS1.3", "none"])),
                 ("group", .enumeration(ScenarioReader.tls13GroupNames + ["none"])), ("hello_retry_request", .bool), ("psk_accepted", .bool),
+                ("early_data_accepted", .int), ("early_data_refused", .sequence(ScenarioRunner.earlyDataRefusals)),
+                ("downgrade_sentinel", .bool), ("downgrade_detected", .bool),
                 ("eavesdropper_reads", .set(ScenarioRunner.wireReadings)),
                 ("ems", .bool), ("resumed", .bool), ("alpn", .string),
                 ("master_secret_label", .enumeration(["master secret", "extended master secret", "none"])),

@@ -23,9 +23,11 @@ extension ScenarioReader {
                 clientSuites: [CipherSuite]) throws(ScenarioError) -> Attack? {
         guard let value else { return nil }
         let m = try value.mapping(Self.attackerKeys)
-        let kind = try m.required("kind", .oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay", "early_ccs", "weak_client_random"])).oneOf(["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay",
-                                                 "early_ccs", "weak_client_random"])
+        let kinds = ["eavesdropper", "steal_server_key", "mitm", "tamper", "strip_suites", "replay", "early_ccs", "weak_client_random"]
+            + Self.tls13AttackKinds
+        let kind = try m.required("kind", .oneOf(kinds)).oneOf(kinds)
         let keysFor: [String: [String]] = ["eavesdropper": [], "steal_server_key": [], "mitm": ["certificate"],
+                                           "strip_tls13": [], "replay_early_data": [],
                                            "tamper": ["message", "sender", "offset", "value"], "strip_suites": ["suites"],
                                            "replay": ["record"], "early_ccs": [], "weak_client_random": ["process_id", "process_id_space", "clock_window_ms"]]
         let allowed = ["kind"] + (keysFor[kind] ?? [])
@@ -79,6 +81,10 @@ extension ScenarioReader {
             return .replayApplicationData(index: try m["record"]?.int(0 ... 1000) ?? 0)
         case "early_ccs":
             return .injectEarlyChangeCipherSpec
+        case "strip_tls13":
+            return .stripTLS13
+        case "replay_early_data":
+            return .replayEarlyData
         case "weak_client_random":
             var weak = WeakRandom()
             if let v = m["process_id"] { weak.processID = UInt16(try v.int(0 ... 65_535)) }

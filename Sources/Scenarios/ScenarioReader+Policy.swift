@@ -11,7 +11,7 @@ import Yams
 /// The client's trust policy (`client.policy`).
 extension ScenarioReader {
     static let clientKeys = ["host", "suites", "min_version", "max_version", "ems", "min_dh_bits", "trust", "anchors", "anchors_only", "policy", "ats", "identity", "alpn",
-                             "groups", "key_share"]
+                             "groups", "key_share", "versions", "early_data"]
     static let policyKinds = ["system", "afnetworking", "challenge_mode", "web_container", "image_downloader", "bundled_anchor"]
 
     func policy(_ value: YAMLValue, _ certs: [String: NamedCertificate]) throws(ScenarioError) -> ClientPolicy {

@@ -92,7 +92,10 @@ extension ScenarioReader {
         let client = try top["client"].map { v throws(ScenarioError) in try v.mapping(Self.clientKeys) }
         let host = try client?["host"]?.hostName() ?? pki.host
         let clientSuites = tls13 ? defaultSuites : try client?["suites"].map { v throws(ScenarioError) in try suites(v) } ?? defaultSuites
-        if !tls13 { try refuseTLS13Keys(server: server, client: client) }
+        if !tls13 {
+            try refuseTLS13Keys(server: server, client: client)
+            try refuseTLS13Negotiation(server: server, client: client, top: top)
+        }
         let clientMin = try version(client?["min_version"], default: .tls12)
         let clientMax = try version(client?["max_version"], default: .tls12)
         if let client, clientMin.rawValue > clientMax.rawValue {
@@ -211,6 +214,7 @@ extension ScenarioReader {
             // TLS 1.3 resumes with a PSK from the server's NewSessionTicket (RFC 8446 §2.2).
             options.resumes = resumes
             options.clientAuthentication = clientAuth
+            try tls13Negotiation(&options, server: server, client: client, top: top, attack: attack, resumes: resumes)
             world.tls13 = options
             world.resumesSessions = false
         }
@@ -295,7 +299,7 @@ extension ScenarioReader {
     }
 
     static let serverKeys = ["chain", "suites", "min_version", "max_version", "dh_group", "ems", "client_auth", "client_cas", "subject_whitelist", "alpn",
-                             "groups"]
+                             "groups", "versions", "early_data"]
 
     static let handshakeMessages = ["ClientHello", "ServerHello", "Certificate", "ServerKeyExchange", "CertificateRequest",
                                     "ServerHelloDone", "ClientKeyExchange", "CertificateVerify", "Finished",

@@ -62,7 +62,7 @@ extension ScenarioReader {
                                      "scenario.tls13.earlyCCS")
                 }
                 if ["tamper", "strip_suites", "replay", "weak_client_random"].contains(s.string) {
-                    throw m.keyError("kind", "contradiction: attacker \(s.string) is not modelled for version \"1.3\"; expected one of: eavesdropper, steal_server_key, mitm",
+                    throw m.keyError("kind", "contradiction: attacker \(s.string) is not modelled for version \"1.3\"; expected one of: eavesdropper, steal_server_key, mitm, strip_tls13, replay_early_data",
                                      "scenario.tls13.attack", ["kind": s.string])
                 }
             }

@@ -21,6 +21,7 @@ extension ScenarioRunner {
         f["psk_accepted"] = .bool(trace.events.contains {
             if $0.actor == .client, case .tls(.tls13(.pskAccepted)) = $0.kind { true } else { false }
         })
+        earlyDataFacts(trace, into: &f)
         var reads: Set<String> = []
         for m in trace.sentHandshakeMessages(connection: 0) where m.inClear {
             switch (m.actor, m.type) {
@@ -47,5 +48,32 @@ extension ScenarioRunner {
             }
         }
         return nil
+    }
+
+    /// Why a server refused offered 0-RTT data, as `early_data_refused` names it.
+    static let earlyDataRefusals = TLS13EarlyDataRefusal.allCases.map(\.rawValue)
+
+    /// 0-RTT and the downgrade sentinel, over every connection of the run (the replaying attacker's
+    /// included): how many times the server accepted early data (RFC 8446 §4.2.10) and why it refused
+    /// it each time it did; whether the server's ServerHello.random carried DOWNGRD and the client
+    /// refused it (§4.1.3).
+    static func earlyDataFacts(_ trace: Trace, into f: inout [String: FactValue]) {
+        var accepted = 0
+        var refused: [String] = []
+        var sentinel = false, detected = false
+        for e in trace.events {
+            guard case .tls(let event) = e.kind else { continue }
+            switch (e.actor, event) {
+            case (.server, .tls13(.earlyDataAccepted)): accepted += 1
+            case (.server, .tls13(.earlyDataRejected(let why))): refused.append(why.rawValue)
+            case (.server, .downgradeSentinelWritten): sentinel = true
+            case (.client, .tls13(.downgradeDetected)): detected = true
+            default: break
+            }
+        }
+        f["early_data_accepted"] = .int(accepted)
+        f["early_data_refused"] = .list(refused)
+        f["downgrade_sentinel"] = .bool(sentinel)
+        f["downgrade_detected"] = .bool(detected)
     }
 }

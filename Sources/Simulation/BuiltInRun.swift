@@ -28,6 +28,7 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case tls13ZeroRTT = "tls13-0rtt"
     case tls13ZeroRTTReplay = "tls13-0rtt-replay"
     case tls13ZeroRTTSingleUse = "tls13-0rtt-single-use"
+    case tls13ZeroRTTRecorded = "tls13-0rtt-recorded"
 
     public enum SetupError: Error, CustomStringConvertible {
         case demoPKI(String)
@@ -180,13 +181,15 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
             let client = try Self.clientIdentity(root: root, now: now, random: random)
             setup.client.identity = client.identity
             setup.server.clientCertificateEvaluator = MutualTLSEvaluator(policy: MutualTLSPolicy(mode: .require, clientCAs: [root]), time: now)
-        case .tls13ZeroRTT, .tls13ZeroRTTReplay, .tls13ZeroRTTSingleUse:
+        case .tls13ZeroRTT, .tls13ZeroRTTReplay, .tls13ZeroRTTSingleUse, .tls13ZeroRTTRecorded:
             // Two connections: the first's ticket allows early data (RFC 8446 §4.6.1); the second
             // resumes with it and sends its request as 0-RTT data in its first flight (§2.3). The
             // replay runs add an on-path attacker that records that flight and sends it again (§8);
-            // single-use: the server redeems each ticket once (§8.1).
+            // single-use: the server redeems each ticket once (§8.1); recorded: the server records the
+            // ClientHellos whose early data it accepted, within a 10-second window (§8.2, §8.3).
             setup.tls13 = TLS13Options(suites: [.aes128GCMSHA256], groups: [.x25519, .secp256r1], keyShareGroups: [.x25519], resumes: true)
-            setup.tls13?.earlyData = TLS13EarlyDataOptions(singleUseTickets: self == .tls13ZeroRTTSingleUse)
+            setup.tls13?.earlyData = TLS13EarlyDataOptions(singleUseTickets: self == .tls13ZeroRTTSingleUse,
+                                                           recordingWindowMilliseconds: self == .tls13ZeroRTTRecorded ? 10_000 : nil)
             setup.connectionMode = .oneRequestPerConnection
             setup.requests = ["/", "/next"].map { "GET \($0) HTTP/1.1\r\nHost: \(host)\r\nCookie: session=42\r\nConnection: close\r\n\r\n" }
             if self != .tls13ZeroRTT { setup.attack = .replayEarlyData }

@@ -11,11 +11,21 @@ public struct TLS13EarlyDataOptions: Sendable, Hashable {
     public var accepts: Bool
     /// The server uses each ticket once (§8.1): a replayed ClientHello finds it gone.
     public var singleUseTickets: Bool
+    /// The resuming client sends its first request as 0-RTT data when its ticket allows it (§2.3);
+    /// false: the tickets allow early data but the client never sends any.
+    public var clientSends: Bool
+    /// ClientHello recording (§8.2) with the freshness check (§8.3): the server records each
+    /// ClientHello whose 0-RTT data it accepts for this many milliseconds and refuses 0-RTT for a
+    /// recorded one, or for one whose expected arrival time lies outside the window; nil: no recording.
+    public var recordingWindowMilliseconds: UInt64?
 
-    public init(maxEarlyDataSize: UInt32 = 16_384, accepts: Bool = true, singleUseTickets: Bool = false) {
+    public init(maxEarlyDataSize: UInt32 = 16_384, accepts: Bool = true, singleUseTickets: Bool = false, clientSends: Bool = true,
+                recordingWindowMilliseconds: UInt64? = nil) {
         self.maxEarlyDataSize = maxEarlyDataSize
         self.accepts = accepts
         self.singleUseTickets = singleUseTickets
+        self.clientSends = clientSends
+        self.recordingWindowMilliseconds = recordingWindowMilliseconds
     }
 
     var server: TLS13ServerEarlyData {
@@ -52,6 +62,8 @@ extension Run {
                 leg.sentEarly = false
             case .ticketRedeemed(let identity) where e.actor == .server:
                 tls13IssuedTickets.removeAll { $0.message.ticket == identity }
+            case .clientHelloRecorded(let recorded) where e.actor == .server:
+                tls13RecordedClientHellos.append(recorded)
             default:
                 break
             }

@@ -23,6 +23,9 @@ final class Run {
     /// age) and every ticket the server issued (the server's ticket store).
     var tls13Ticket: (ticket: TLS13ResumptionTicket, receivedAt: TCPTime)?
     var tls13IssuedTickets: [TLS13ResumptionTicket] = []
+    /// The server's ClientHello recording (RFC 8446 §8.2): the binders of the ClientHellos whose
+    /// 0-RTT data it accepted, kept across connections.
+    var tls13RecordedClientHellos: [TLS13RecordedClientHello] = []
     /// `replayEarlyData`: the attacker's connection with the recorded 0-RTT flight was opened.
     var earlyFlightReplayed = false
     let sessionCache: TLSSessionCache?
@@ -205,7 +208,7 @@ final class Run {
         if options.resumes, let (ticket, receivedAt) = tls13Ticket {
             tls13.resumption = ticket
             tls13.ticketAgeMilliseconds = UInt32(clamping: max(0, net.now - receivedAt) / 1_000)
-            tls13.offersEarlyData = options.earlyData != nil
+            tls13.offersEarlyData = options.earlyData?.clientSends ?? false
         }
         if options.clientOffersTLS12 { return .dualClient(DualVersionClient(tls12: config, tls13: tls13)) }
         return .client13(TLS13Client(configuration: tls13, random: config.random))
@@ -229,7 +232,12 @@ final class Run {
             if options.resumes {
                 config.ticketLifetime = 7_200
                 config.tickets = tls13IssuedTickets
-                if let early = options.earlyData { config.earlyData = early.server }
+                if let early = options.earlyData {
+                    config.earlyData = early.server
+                    if let window = early.recordingWindowMilliseconds {
+                        config.earlyData.recording = TLS13ClientHelloRecording(windowMilliseconds: window, recorded: tls13RecordedClientHellos)
+                    }
+                }
             }
             return Endpoint(actor: .server, peer: peer, connection: connection, isInitiator: false,
                             engine: .server13(TLS13Server(configuration: config, random: setup.server.random)))
@@ -382,7 +390,8 @@ final class Run {
             record(step.tlsStep(role: .client), by: e)
         case .server13(var server):
             guard !e.failed else { return }
-            let step = server.receive(bytes)
+            // The server's clock goes with what it reads (RFC 8446 §8.3's freshness check; the engine reads none).
+            let step = server.receive(bytes, atMilliseconds: UInt64(max(0, net.now)) / 1_000)
             e.engine = .server13(server)
             keepTickets(step, by: e)
             noteEarlyData(step, by: e, leg: leg)

@@ -139,6 +139,7 @@ extension BuiltInRun {
         case .tls13ZeroRTT: "run.summary.tls13-0rtt"
         case .tls13ZeroRTTReplay: "run.summary.tls13-0rtt-replay"
         case .tls13ZeroRTTSingleUse: "run.summary.tls13-0rtt-single-use"
+        case .tls13ZeroRTTRecorded: "run.summary.tls13-0rtt-recorded"
         }
         // The catalogue is the only place for a run's words (English when a language lacks the key).
         return explanations(key) ?? Explanations.english(key) ?? rawValue

@@ -45,6 +45,9 @@ struct ProtocolFactsTests {
         // Version negotiation between TLS 1.2 and 1.3 (RFC 8446 §4.1.3, §4.2.1).
         "tls_version_chosen": nil,
         "tls_downgrade_sentinel": nil,
+        // 0-RTT anti-replay (RFC 8446 §8.2, §8.3): the freshness check's inputs and the recorded ClientHello.
+        "tls13_freshness_check": nil,
+        "tls13_client_hello_recorded": nil,
     ]
 
     /// The facts of a JSON Lines trace, one canonical (sorted-key) JSON object a line.

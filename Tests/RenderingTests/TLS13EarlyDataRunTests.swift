@@ -98,7 +98,25 @@ struct TLS13EarlyDataRunTests {
         })
     }
 
-    @Test(arguments: [BuiltInRun.tls13ZeroRTT, .tls13ZeroRTTReplay, .tls13ZeroRTTSingleUse])
+    @Test(arguments: [1, 2] as [UInt64])
+    func clientHelloRecordingRefusesTheReplay(seed: UInt64) throws {
+        let trace = try Self.trace(.tls13ZeroRTTRecorded, seed: seed)
+        #expect(Self.has(trace, .server, connection: 1) { if case .clientHelloRecorded = $0 { true } else { false } })
+        #expect(Self.has(trace, .server, connection: 1) { if case .earlyDataAccepted = $0 { true } else { false } })
+        #expect(Self.requestsReceived(trace).map(\.connection) == [0, 1])
+        // §8.2: the copy is fresh but recorded — the PSK is accepted (no certificate), the early data refused and skipped.
+        #expect(Self.has(trace, .server, connection: 2) { if case .freshnessChecked(let c) = $0 { c.fresh } else { false } })
+        #expect(Self.has(trace, .server, connection: 2) { if case .earlyDataRejected(.replayedClientHello) = $0 { true } else { false } })
+        #expect(Self.has(trace, .server, connection: 2) { if case .pskAccepted = $0 { true } else { false } })
+        #expect(Self.has(trace, .server, connection: 2) { if case .earlyRecordSkipped = $0 { true } else { false } })
+        #expect(!trace.events.contains { e in
+            guard e.connection == 2, e.actor == .server, case .tls(.handshakeSent(let m, _)) = e.kind else { return false }
+            return m.type == .certificate
+        })
+        #expect(trace.statistics.responses == 2 && trace.summary.failure == nil)
+    }
+
+    @Test(arguments: [BuiltInRun.tls13ZeroRTT, .tls13ZeroRTTReplay, .tls13ZeroRTTSingleUse, .tls13ZeroRTTRecorded])
     func everyRunRendersInBothLanguages(run: BuiltInRun) throws {
         let trace = try Self.trace(run)
         for (language, word) in [(Explanations.english, "0-RTT data"), (Explanations.chinese, "0-RTT 数据")] {

@@ -77,6 +77,12 @@ struct VacuityTests {
         Mutation(file: "tls13/client-certificate.yaml", remove: "version: \"1.3\"\n"),
         Mutation(file: "tls13/mitm-refused.yaml", remove: "attacker: { kind: mitm, certificate: attacker }\n"),
         Mutation(file: "tls13/key-theft-opens-nothing.yaml", remove: "version: \"1.3\"\n"),
+        // The downgrade and 0-RTT lessons: the attacker, the client's early data, the server's anti-replay.
+        Mutation(file: "tls13/downgrade-sentinel.yaml", remove: "attacker: { kind: strip_tls13 }\n"),
+        Mutation(file: "tls13/zero-rtt.yaml", remove: "client:\n  early_data: true\n"),
+        Mutation(file: "tls13/zero-rtt-replayed.yaml", remove: "attacker: { kind: replay_early_data }\n"),
+        Mutation(file: "tls13/zero-rtt-replay-single-use.yaml", remove: ", anti_replay: single_use_tickets"),
+        Mutation(file: "tls13/zero-rtt-replay-recorded.yaml", remove: ", anti_replay: client_hello_recording, window_ms: 10000"),
     ]
 
     @Test(arguments: mutations)

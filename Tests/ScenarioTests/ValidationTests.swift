@@ -8,7 +8,7 @@ import Trust
 struct ValidationTests {
     @Test func unknownKeyWithSuggestion() {
         let e = validationError(minimal("server:\n  sutes: [TLS_RSA_WITH_AES_128_GCM_SHA256]\n"))
-        #expect(e?.description == "t.yaml:4:3: server.sutes: unknown key 'sutes'; expected one of: chain, suites, min_version, max_version, dh_group, ems, client_auth, client_cas, subject_whitelist, alpn, groups; did you mean 'suites'?")
+        #expect(e?.description == "t.yaml:4:3: server.sutes: unknown key 'sutes'; expected one of: chain, suites, min_version, max_version, dh_group, ems, client_auth, client_cas, subject_whitelist, alpn, groups, versions, early_data; did you mean 'suites'?")
     }
 
     @Test func alpnNames() {

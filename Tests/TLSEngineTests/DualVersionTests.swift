@@ -227,3 +227,61 @@ struct DualVersionTests {
         return TLSRecord(contentType: .handshake, version: .tls10, fragment: HandshakeMessage.clientHello(hello).encoded).encoded
     }
 }
+
+/// RFC 8446 §4.1.2 after a HelloRetryRequest: the dual client's second ClientHello is its first
+/// with only the allowed changes — it still offers TLS 1.2 and the 1.2 suites.
+extension DualVersionTests {
+    /// The ClientHello messages (header included) in plaintext handshake records of `output`.
+    static func clientHellos(in output: [UInt8]) -> [[UInt8]] {
+        var out: [[UInt8]] = [], i = 0
+        while i + TLSRecord.headerLength <= output.count {
+            let length = Int(output[i + 3]) << 8 | Int(output[i + 4])
+            let end = i + TLSRecord.headerLength + length
+            guard end <= output.count else { break }
+            if output[i] == 22, output[i + TLSRecord.headerLength] == HandshakeType.clientHello.rawValue {
+                out.append(Array(output[(i + TLSRecord.headerLength)..<end]))
+            }
+            i = end
+        }
+        return out
+    }
+
+    @Test("After a HelloRetryRequest the dual client sends its first ClientHello again, byte for byte, with only key_share replaced (RFC 8446 §4.1.2)")
+    func secondClientHelloKeepsTheTLS12Offer() throws {
+        for seed in UInt64(21)...23 {
+            var tls13 = try Self.tls13Client()
+            tls13.groups = [.secp256r1, .x25519]
+            tls13.keyShareGroups = [.secp256r1]
+            var client = DualVersionClient(tls12: try Harness.clientConfiguration(seed: seed, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]),
+                                           tls13: tls13)
+            var serverConfiguration = try Self.tls13Server()
+            serverConfiguration.groups = [.x25519]
+            var server = TLS13Server(configuration: serverConfiguration, random: HMACDRBG(seed: seed + 100))
+            let first = client.start().output
+            let retry = server.receive(first)
+            #expect(retry.events.contains { if case .helloRetryRequested(.x25519) = $0 { true } else { false } }, "seed \(seed)")
+            let second = client.receive(retry.output).output
+            let hellos = Self.clientHellos(in: first) + Self.clientHellos(in: second)
+            try #require(hellos.count == 2, "seed \(seed)")
+            let one = try #require(DualVersionClient.decodeClientHello(hellos[0]))
+            let two = try #require(DualVersionClient.decodeClientHello(hellos[1]))
+            guard case .unknown(_, let shareData)? = two.extensions?.first(ofType: .keyShare),
+                  case .clientShares(let shares) = try KeyShare(extensionData: shareData, in: .clientHello) else {
+                Issue.record("no key_share in the second ClientHello"); return
+            }
+            #expect(shares.map(\.group) == [.x25519], "one share, for the group the HelloRetryRequest named")
+            // The first ClientHello with its key_share swapped for the second's encodes to the second's exact bytes.
+            var expected = one
+            expected.extensions = one.extensions?.map { $0.type == .keyShare ? .unknown(.keyShare, shareData) : $0 }
+            #expect(HandshakeMessage.clientHello(expected).encoded == hellos[1], "seed \(seed): nothing else changed")
+            #expect(two.cipherSuites.contains(.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256), "the 1.2 suite is still offered")
+            guard case .unknown(_, let versions)? = two.extensions?.first(ofType: .supportedVersions) else { Issue.record("no supported_versions"); return }
+            #expect(versions == [4, 0x03, 0x04, 0x03, 0x03], "TLS 1.3 and 1.2 still offered")
+            // The server takes it (same random, same suite, §4.1.2) and the handshake completes.
+            let answer = server.receive(second)
+            let finished = client.receive(answer.output)
+            _ = server.receive(finished.output)
+            #expect(client.isConnected && server.state == .connected, "seed \(seed)")
+        }
+    }
+}

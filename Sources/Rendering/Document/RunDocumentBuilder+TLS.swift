@@ -153,8 +153,10 @@ extension RunDocumentBuilder {
         }
         if verbosity != .summary {
             // The sender's role, not its name: a client (or a MITM's client leg) sends to a server.
-            let key = state.tls13 ? tls13ExplanationKey(message, fromClientRole: to == .server)
+            var key = state.tls13 ? tls13ExplanationKey(message, fromClientRole: to == .server)
                 : explanationKey(message, state: state, fromClientRole: to == .server)
+            // A later connection's NewSessionTicket: what its fields are was said with the first; say what differs.
+            if key == "tls13.NewSessionTicket", !state.explained.insert(key).inserted { key = "tls13.NewSessionTicket.again" }
             // Generic sentences name the message's real sender and receiver (behind a MITM, the attacker).
             var values = ["sender": from.rawValue, "receiver": to.rawValue]
             // A 1.3 CertificateVerify names the context string its signer's role puts in the signed content (RFC 8446 §4.4.3).

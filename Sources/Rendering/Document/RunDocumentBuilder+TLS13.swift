@@ -164,12 +164,21 @@ extension RunDocumentBuilder {
             case .parametersDiffer: say("tls13.earlyRefusal.parametersDiffer")
             case .serverDeclines: say("tls13.earlyRefusal.serverDeclines")
             case .helloRetryRequest: say("tls13.earlyRefusal.helloRetryRequest")
+            case .outsideFreshnessWindow: say("tls13.earlyRefusal.outsideFreshnessWindow")
+            case .replayedClientHello: say("tls13.earlyRefusal.replayedClientHello")
             }
             return [line("tls13.line.earlyDataRejected", ["reason": reason])]
         case .earlyRecordSkipped(let length):
             return [line("tls13.line.earlyRecordSkipped", ["bytes": "\(length)"])]
         case .ticketRedeemed(let identity):
             return [line("tls13.line.ticketRedeemed", ["ticket": short(identity)])]
+        case .freshnessChecked(let c):
+            return [line("tls13.line.freshnessChecked", ["created": "\(c.ticketCreatedMilliseconds)", "rtt": "\(c.estimatedRTTMilliseconds)",
+                                                         "age": "\(c.clientTicketAgeMilliseconds)", "expected": "\(c.expectedArrivalMilliseconds)",
+                                                         "now": "\(c.nowMilliseconds)", "window": "\(c.windowMilliseconds)",
+                                                         "verdict": say(c.fresh ? "tls13.freshness.fresh" : "tls13.freshness.stale")])]
+        case .clientHelloRecorded(let r):
+            return [line("tls13.line.clientHelloRecorded", ["binder": short(r.binder), "expected": "\(r.expectedArrivalMilliseconds)"])]
         default:
             return []
         }

@@ -10,7 +10,8 @@ import TLSCrypto
 /// (RFC 8446 §4.1.3). Every step is a ``TLSStep``.
 ///
 /// Not offered in the combined ClientHello: a TLS 1.3 ticket (pre_shared_key) and a TLS 1.2
-/// session; after a HelloRetryRequest the second ClientHello is the TLS 1.3 engine's own.
+/// session. After a HelloRetryRequest the second ClientHello is the combined one with only the
+/// changes RFC 8446 §4.1.2 allows (a new key_share, the cookie, no early_data).
 public struct DualVersionClient {
     enum Phase {
         case notStarted
@@ -75,6 +76,9 @@ public struct DualVersionClient {
         let bytes = TLS13Connection.handshakeBytes(.clientHello, w.bytes)
         sentClientHello = hello
         tls13.connection.transcript = bytes
+        // After a HelloRetryRequest the 1.3 engine sends this ClientHello again, changed only as
+        // RFC 8446 §4.1.2 allows: still offering TLS 1.2 and its suites.
+        tls13.firstClientHello = hello
         tls12.handshake.adoptSentClientHello(hello, bytes: bytes)
         phase = .waitingServerHello(FirstMessageReader())
         // The first ClientHello's record says 03 01 (RFC 8446 §5.1, Appendix D.1).

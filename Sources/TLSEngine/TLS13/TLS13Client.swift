@@ -63,6 +63,10 @@ public struct TLS13Client: TLS13Side {
     var earlyData = TLS13ClientEarlyData()
     /// The application protocol the server chose in EncryptedExtensions (RFC 7301 §3.2), nil when none.
     public private(set) var negotiatedApplicationProtocol: ProtocolName?
+    /// The first ClientHello as it was actually sent, when another engine built it (a
+    /// ``DualVersionClient`` offering TLS 1.2 beside 1.3): a second ClientHello after a
+    /// HelloRetryRequest is this one with only the changes RFC 8446 §4.1.2 allows.
+    var firstClientHello: ClientHello?
 
     public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -114,20 +118,37 @@ public struct TLS13Client: TLS13Side {
             connection.events.append(.keyShareGenerated(group: group, publicKey: pair.publicKeyBytes))
         }
         var extensions: [TLSExtension] = []
-        if let name = configuration.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
-        extensions.append(.supportedGroups(configuration.groups))
-        extensions.append(.signatureAlgorithms(configuration.signatureSchemes))
-        if !configuration.applicationProtocols.isEmpty {
-            extensions.append(.applicationLayerProtocolNegotiation(configuration.applicationProtocols))
+        var suites = configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }
+        if retried, let first = firstClientHello {
+            // §4.1.2: "the client MUST send the same ClientHello without modification, except":
+            // key_share replaced by the shares for the group the HelloRetryRequest named, early_data
+            // removed, a cookie added if the HelloRetryRequest had one, pre_shared_key recomputed
+            // (below) — every other extension, the suites and the versions offered stay as they were.
+            suites = first.cipherSuites
+            extensions = (first.extensions ?? []).compactMap { ext -> TLSExtension? in
+                switch ext.type {
+                case .keyShare: return KeyShare.clientShares(shares).tlsExtension
+                case .earlyData, .preSharedKey, .cookie: return nil
+                default: return ext
+                }
+            }
+            if let cookie { extensions.append(.unknown(.cookie, cookie)) }
+        } else {
+            if let name = configuration.serverName { extensions.append(.serverName([ServerName(hostName: name)])) }
+            extensions.append(.supportedGroups(configuration.groups))
+            extensions.append(.signatureAlgorithms(configuration.signatureSchemes))
+            if !configuration.applicationProtocols.isEmpty {
+                extensions.append(.applicationLayerProtocolNegotiation(configuration.applicationProtocols))
+            }
+            extensions.append(KeyShare.clientShares(shares).tlsExtension)
+            extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
+            extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
+            if let cookie { extensions.append(.unknown(.cookie, cookie)) }
+            if !retried && earlyData.offered { extensions.append(EarlyDataIndication.indication.tlsExtension) }
         }
-        extensions.append(KeyShare.clientShares(shares).tlsExtension)
-        extensions.append(PSKKeyExchangeModes(modes: [PSKKeyExchangeModes.pskDHEKE]).tlsExtension)
-        extensions.append(SupportedVersions.offered([.tls13]).tlsExtension)
-        if let cookie { extensions.append(.unknown(.cookie, cookie)) }
-        if !retried && earlyData.offered { extensions.append(EarlyDataIndication.indication.tlsExtension) }
         func encoded(_ extensions: [TLSExtension]) -> [UInt8] {
             let hello = ClientHello(clientVersion: .tls12, random: Random(clientRandom), sessionID: sessionID,
-                                    cipherSuites: configuration.suites.map { CipherSuite(rawValue: $0.rawValue) }, extensions: extensions)
+                                    cipherSuites: suites, extensions: extensions)
             var w = ByteWriter()
             hello.encode(to: &w)
             return TLS13Connection.handshakeBytes(.clientHello, w.bytes)

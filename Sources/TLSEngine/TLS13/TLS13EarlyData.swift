@@ -44,16 +44,20 @@ public struct TLS13ServerEarlyData: Sendable, Hashable {
     /// Single-use tickets (§8.1): a ticket is redeemed by the handshake that uses it, so the same
     /// ClientHello replayed finds it gone and gets a full handshake without its early data.
     public var singleUseTickets: Bool
+    /// ClientHello recording with the freshness check (§8.2, §8.3); nil: none.
+    public var recording: TLS13ClientHelloRecording?
 
-    public init(maxEarlyDataSize: UInt32 = 0, accepts: Bool = true, singleUseTickets: Bool = false) {
+    public init(maxEarlyDataSize: UInt32 = 0, accepts: Bool = true, singleUseTickets: Bool = false,
+                recording: TLS13ClientHelloRecording? = nil) {
         self.maxEarlyDataSize = maxEarlyDataSize
         self.accepts = accepts
         self.singleUseTickets = singleUseTickets
+        self.recording = recording
     }
 }
 
 /// Why 0-RTT data offered in a ClientHello was not accepted (RFC 8446 §4.2.10).
-public enum TLS13EarlyDataRefusal: String, Sendable, Hashable {
+public enum TLS13EarlyDataRefusal: String, Sendable, Hashable, CaseIterable {
     /// The server selected no PSK (an unknown, expired or already used ticket): a full handshake.
     case pskNotSelected = "psk_not_selected"
     /// The ticket carries no early_data extension.
@@ -64,6 +68,10 @@ public enum TLS13EarlyDataRefusal: String, Sendable, Hashable {
     case serverDeclines = "server_declines"
     /// The server answered with a HelloRetryRequest (§4.1.4).
     case helloRetryRequest = "hello_retry_request"
+    /// The ClientHello's expected arrival time lies outside the server's recording window (§8.2, §8.3).
+    case outsideFreshnessWindow = "outside_freshness_window"
+    /// The server has recorded this ClientHello already: a replay (§8.2).
+    case replayedClientHello = "replayed_client_hello"
 }
 
 /// The server's reading of 0-RTT records (RFC 8446 §4.2.10): accepted ones are opened with the
@@ -219,4 +227,8 @@ struct TLS13SelectedPSK {
     var early: TLS13KeySchedule.Early
     var index: UInt16
     var ticket: TLS13ResumptionTicket
+    /// The identity's binder, the value ClientHello recording keys on (§8.2).
+    var binder: [UInt8]
+    /// The client's view of the ticket's age: obfuscated_ticket_age − ticket_age_add (§4.2.11.1).
+    var clientTicketAgeMilliseconds: UInt32
 }

@@ -115,6 +115,12 @@ public enum TLS13Event: Sendable {
     case earlyRecordSkipped(length: Int)
     /// A single-use ticket was used up by this handshake and leaves the server's store (§8.1).
     case ticketRedeemed(identity: [UInt8])
+    /// The freshness check of a ClientHello offering 0-RTT data (§8.3): its expected arrival time
+    /// against the server's clock and recording window.
+    case freshnessChecked(TLS13FreshnessCheck)
+    /// The server accepted 0-RTT data and records this ClientHello's binder for its window (§8.2);
+    /// the caller adds it to the server's store.
+    case clientHelloRecorded(TLS13RecordedClientHello)
 }
 
 /// Why a TLS 1.3 side ended the handshake, each answered with the alert RFC 8446 §6.2 names.

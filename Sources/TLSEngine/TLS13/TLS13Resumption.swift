@@ -125,6 +125,11 @@ public struct TLS13ResumptionTicket: Sendable, Hashable {
     public var psk: [UInt8]
     /// The suite of the connection that made it: a resumption must use a suite with the same hash (§4.2.11).
     public var suite: TLS13CipherSuite
+    /// The server's side only, when it was given a clock: when it issued the ticket (creation_time)
+    /// and the round trip it measured on that connection, from its flight to the client's Finished
+    /// (estimated_RTT) — the freshness check's inputs (§8.3).
+    public var issuedAtMilliseconds: UInt64?
+    public var estimatedRTTMilliseconds: UInt64 = 0
 
     public init(message: TLS13NewSessionTicket, psk: [UInt8], suite: TLS13CipherSuite) {
         self.message = message

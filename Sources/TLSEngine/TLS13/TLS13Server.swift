@@ -46,6 +46,10 @@ public struct TLS13Server: TLS13Side {
     /// The key of the client's accepted certificate, until its CertificateVerify is checked.
     var clientKey: VerificationKey?
     public private(set) var clientRandom: [UInt8] = []
+    /// The server's clock at the last read, when the caller gives one (``receive(_:atMilliseconds:)``),
+    /// and when this server sent its flight: the inputs of the freshness check (§8.3).
+    var clockMilliseconds: UInt64?
+    var flightSentAtMilliseconds: UInt64?
 
     public init(configuration: TLS13ServerConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -136,7 +140,8 @@ public struct TLS13Server: TLS13Side {
             try helloRetryRequest(hello, group: group, suite: suite)
             return
         }
-        let verdict = earlyDataDecision(offered: offersEarlyData, psk: psk, suite: suite)
+        var verdict = earlyDataDecision(offered: offersEarlyData, psk: psk, suite: suite)
+        if verdict == .accept, let psk, let why = recordingVerdict(psk: psk) { verdict = .reject(why) }
         if case .reject(let why) = verdict { rejectEarlyData(why) }
         try serverHello(hello, share: share, suite: suite, scheme: scheme, psk: psk, acceptsEarlyData: verdict == .accept)
     }
@@ -192,7 +197,7 @@ public struct TLS13Server: TLS13Side {
             connection.events.append(.pskAccepted(selectedIdentity: UInt16(index), ticketAgeMilliseconds: age))
             // §8.1: a single-use ticket is used up now; the caller's store forgets it.
             if configuration.earlyData.singleUseTickets { connection.events.append(.ticketRedeemed(identity: ticket.message.ticket)) }
-            return TLS13SelectedPSK(early: early, index: UInt16(index), ticket: ticket)
+            return TLS13SelectedPSK(early: early, index: UInt16(index), ticket: ticket, binder: binders[index], clientTicketAgeMilliseconds: age)
         }
         return nil
     }
@@ -218,6 +223,7 @@ public struct TLS13Server: TLS13Side {
         var w = ByteWriter()
         answer.encode(to: &w)
         try connection.sendHandshake(.serverHello, body: w.bytes)
+        flightSentAtMilliseconds = clockMilliseconds
         let serverName: String? = { if case .serverName(let names)? = (hello.extensions ?? []).first(ofType: .serverName) { return names.first?.hostName } else { return nil } }()
         connection.events.append(.negotiated(suite: suite, group: share.group, serverName: serverName))
         if configuration.middleboxCompatibility && !hello.sessionID.isEmpty && !retried { connection.sendCompatibilityChangeCipherSpec() }
@@ -348,7 +354,12 @@ public struct TLS13Server: TLS13Side {
         let bytes = TLS13Connection.handshakeBytes(.newSessionTicket, w.bytes)
         connection.events.append(.handshakeSent(.newSessionTicket, bytes: bytes))
         try connection.send(.handshake, bytes)
-        connection.events.append(.newSessionTicketSent(TLS13ResumptionTicket(message: message, psk: psk, suite: suite)))
+        var ticket = TLS13ResumptionTicket(message: message, psk: psk, suite: suite)
+        if let now = clockMilliseconds {
+            ticket.issuedAtMilliseconds = now
+            ticket.estimatedRTTMilliseconds = flightSentAtMilliseconds.map { now >= $0 ? now - $0 : 0 } ?? 0
+        }
+        connection.events.append(.newSessionTicketSent(ticket))
         connection.note(master.steps, after: before)
     }
 }
