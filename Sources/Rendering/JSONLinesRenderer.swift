@@ -89,7 +89,7 @@ public struct JSONLinesRenderer: Sendable {
                 f = [("event", .string("tls_alert")), ("action", .string("dropped")), ("direction", .string(direction)),
                      ("level", .string("\(alert.level)")), ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
             }
-            f.append(("reason", .string(Explanations.english.sentence(undelivered.reason))))
+            f.append(("reason", .string(Explanations.english.dropReason(undelivered.reason, receiver: event.actor))))
             return f
         case .http(let h):
             return withDirection(httpFields(h), event)

@@ -68,15 +68,7 @@ struct StepTeacher {
             }
             return [spoofed, say(usedTLS ? "walk.tcp.injected.tls" : "walk.tcp.injected.plain", values)]
         case .dropped(let undelivered):
-            // The simulation's reason keys, each with its walkthrough sentence (literal keys: one grep finds both).
-            let key = switch undelivered.reason.key {
-            case "dropped.afterAlertSent": "walk.dropped.afterAlertSent"
-            case "dropped.afterAlertReceived": "walk.dropped.afterAlertReceived"
-            case "dropped.recordFailed": "walk.dropped.recordFailed"
-            case "dropped.stoppedReading": "walk.dropped.stoppedReading"
-            case "dropped.connectionEnded": "walk.dropped.connectionEnded"
-            default: "walk.dropped"
-            }
+            let key = Explanations.walkthroughKey(undelivered.reason)
             return [say(key, who)]
         case .attack(.failed):
             return [say("walk.attack.failed", who)]
