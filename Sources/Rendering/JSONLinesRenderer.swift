@@ -72,7 +72,8 @@ public struct JSONLinesRenderer: Sendable {
                     ("operation_ids", .array(operations.map { .string($0.identifier) })),
                     ("duration", .number(seconds(duration)))]
         case .phase(let phase):
-            return [("event", .string("phase")), ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
+            return [("event", .string("phase")), ("id", .string(phase.identifier)),
+                    ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
         case .chainValidation(let v):
             return chainValidation(v)
         case .lesson(let l):
