@@ -253,7 +253,8 @@ public struct ATSPolicy: Sendable {
             }
             reasons.append(.ats(.signaturesStrong))
             checks.append(ATSRuleCheck(.signatureHash, .passed))
-            let result = trust.defaultEvaluation(host: host)
+            // The trust's own default evaluation when it was made for this host (it is: one evaluation per decision).
+            let result = trust.evaluate(.sslServer(host: host))
             evaluation = result
             let values = ["result": result.result.rawValue]
             if !result.isValid {

@@ -1,6 +1,6 @@
 /// Turns a disposition into an outcome (what the URL loading system then does).
 public enum ChallengeResolver {
-    /// For `.serverTrust`, `.performDefaultHandling` runs the system default evaluation of `trust` for `host`.
+    /// For `.serverTrust`, `.performDefaultHandling` decides by the system default evaluation for `host` (the one `trust` holds when it was made for `host`).
     /// For `.clientCertificate`, `useCredential` sends `hasCredential`'s certificate; default handling sends none.
     public static func resolve(method: AuthenticationMethod, disposition: ChallengeDisposition, trust: ServerTrust?,
                                host: String, hasCredential: Bool = true, reasons: [TrustReason]) -> ChallengeOutcome {
@@ -11,7 +11,7 @@ public enum ChallengeResolver {
             continues = true
             reasons.append(.serverTrustCredentialUsed)
         case (.serverTrust, .performDefaultHandling):
-            if let result = trust?.defaultEvaluation(host: host) {
+            if let result = trust?.evaluate(.sslServer(host: host)) {
                 continues = result.isValid
                 reasons.append(.defaultHandling(host: host, EvaluationSummary(result)))
             } else {

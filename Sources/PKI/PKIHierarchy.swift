@@ -203,9 +203,9 @@ public struct PKIHierarchy: Sendable {
         client = ClientIdentity(chain: [clientLeaf], privateKey: clientKey)
     }
 
-    /// A `ServerTrust` for what this server presents, as seen by a client trusting `roots` at `now`.
-    public func serverTrust(anchors: AnchorSelection? = nil) -> ServerTrust {
-        ServerTrust(presented: serverChain, anchors: anchors ?? self.anchors, time: now)
+    /// A `ServerTrust` for what this server presents, as seen by a client trusting `roots` at `now` that asked for `host` (default: the primary host).
+    public func serverTrust(anchors: AnchorSelection? = nil, host: String? = nil) -> ServerTrust {
+        ServerTrust(presented: serverChain, anchors: anchors ?? self.anchors, time: now, host: host ?? spec.primaryHost)
     }
 
     /// The `ChainValidator` verdict for a client that trusts `roots`, connecting to `host` (default: the primary host).

@@ -110,7 +110,6 @@ extension Explanations {
         "walk.dropped.recordFailed": "A record whose authentication does not verify is never opened: the {actor} cannot tell what was inside, only that the bytes or the keys differ from what it expects, so it ends the connection (RFC 5246 §6.2.3.3).",
         "walk.dropped.stoppedReading": "The {actor} no longer reads TLS records, so these bytes change nothing.",
         "walk.dropped.connectionEnded": "The connection ended before the message arrived, so the {actor} never saw it.",
-        "walk.dropped": "The {actor} does not act on this message: it changes nothing on its side.",
         "walk.attack.failed": "The {actor} stops here: what it learned so far is all it gets, and k shows what that is.",
 
         // HTTP/2 steps the ladder draws without a sentence (RFC 9113).

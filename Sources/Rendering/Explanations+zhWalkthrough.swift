@@ -102,7 +102,6 @@ extension Explanations {
         "walk.dropped.recordFailed": "认证不通过的记录永远不会被打开：{actor}无法知道里面是什么，只知道字节或密钥与它期望的不同，于是结束连接（RFC 5246 §6.2.3.3）。",
         "walk.dropped.stoppedReading": "{actor}不再读取 TLS 记录，所以这些字节不会带来任何变化。",
         "walk.dropped.connectionEnded": "消息到达之前连接就结束了，所以{actor}从未看到它。",
-        "walk.dropped": "{actor}不处理这条消息：它这一侧什么也没有改变。",
         "walk.attack.failed": "{actor}到此为止：它目前得知的就是它能得到的全部，按 k 可以看到是哪些。",
 
         "walk.tls.closeNotify": "close_notify：{actor}不会再在这条连接上发送数据。这个告警像其他记录一样受保护，所以攻击者可以切断连接，却伪造不了这个告警——接收方如果在数据结束时没有收到它，就知道数据可能被截断了（RFC 5246 §7.2.1）。",

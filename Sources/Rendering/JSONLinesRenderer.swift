@@ -72,7 +72,8 @@ public struct JSONLinesRenderer: Sendable {
                     ("operation_ids", .array(operations.map { .string($0.identifier) })),
                     ("duration", .number(seconds(duration)))]
         case .phase(let phase):
-            return [("event", .string("phase")), ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
+            return [("event", .string("phase")), ("id", .string(phase.identifier)),
+                    ("name", .string(Explanations.english.phaseName(phase, connection: event.connection)))]
         case .chainValidation(let v):
             return chainValidation(v)
         case .lesson(let l):
@@ -89,7 +90,7 @@ public struct JSONLinesRenderer: Sendable {
                 f = [("event", .string("tls_alert")), ("action", .string("dropped")), ("direction", .string(direction)),
                      ("level", .string("\(alert.level)")), ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
             }
-            f.append(("reason", .string(Explanations.english.sentence(undelivered.reason))))
+            f.append(("reason", .string(Explanations.english.dropReason(undelivered.reason, receiver: event.actor))))
             return f
         case .http(let h):
             return withDirection(httpFields(h), event)

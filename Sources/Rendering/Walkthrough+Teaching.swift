@@ -89,15 +89,7 @@ struct StepTeacher {
             // The replay sentence names the record's maker: the party whose address the copy came from.
             return [spoofed, say(check == "walk.tcp.injected.tls.replayed" && values["peer"] == nil ? "walk.tcp.injected.tls" : check, values)]
         case .dropped(let undelivered):
-            // The simulation's reason keys, each with its walkthrough sentence (literal keys: one grep finds both).
-            let key = switch undelivered.reason.key {
-            case "dropped.afterAlertSent": "walk.dropped.afterAlertSent"
-            case "dropped.afterAlertReceived": "walk.dropped.afterAlertReceived"
-            case "dropped.recordFailed": "walk.dropped.recordFailed"
-            case "dropped.stoppedReading": "walk.dropped.stoppedReading"
-            case "dropped.connectionEnded": "walk.dropped.connectionEnded"
-            default: "walk.dropped"
-            }
+            let key = Explanations.walkthroughKey(undelivered.reason)
             return [say(key, who)]
         case .attack(.failed):
             return [say("walk.attack.failed", who)]

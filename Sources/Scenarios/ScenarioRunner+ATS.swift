@@ -9,7 +9,7 @@ extension ScenarioRunner {
         if w.usesHTTPS {
             trust = ServerTrust(presented: w.chain.compactMap { w.certificates[$0]?.certificate },
                                 anchors: AnchorSelection(system: TrustStore.system(w.trustStore.compactMap { w.certificates[$0]?.certificate })),
-                                time: w.now)
+                                time: w.now, host: w.host)
         }
         let decision = w.policy.evaluate(ATSPolicy.Connection(host: w.host, usesHTTPS: w.usesHTTPS, tlsVersion: w.tlsVersion,
                                                               forwardSecret: w.forwardSecret, loadKind: w.loadKind, trust: trust))

@@ -128,7 +128,7 @@ enum ScenarioRunner {
     /// or cancel); for the other policies the app answers with `client.identity` when it has one,
     /// else lets the system handle it (no certificate is sent).
     static func clientCertificateChallenge(_ w: TLSWorld) -> ChallengeOutcome {
-        let trust = ServerTrust(presented: [], anchors: AnchorSelection(system: TrustStore.system([])), time: w.now)
+        let trust = ServerTrust(presented: [], anchors: AnchorSelection(system: TrustStore.system([])), time: w.now, host: w.host)
         let hasIdentity = w.identity != nil
         switch w.policy {
         case .webContainer:

@@ -54,11 +54,11 @@ extension Run {
         if let (alert, _) = step.fatalAlertSent {
             if !e.failed, alert.alertDescription == .badRecordMAC { e.recordFailed = true }
             e.failed = true
-            e.failure = e.failure ?? ("dropped.afterAlertSent", "\(alert.alertDescription)")
+            e.failure = e.failure ?? .arrivedAfterFatalAlertSent(alert.alertDescription)
         }
         if let alert = step.fatalAlertReceived {
             e.failed = true
-            e.failure = e.failure ?? ("dropped.afterAlertReceived", "\(alert.alertDescription)")
+            e.failure = e.failure ?? .arrivedAfterFatalAlertReceived(alert.alertDescription)
         }
         e.inbox += step.applicationData
         var offset = e.streamOffset
@@ -131,16 +131,16 @@ extension Run {
             let item = sender.outgoing[sender.settled]
             let arrived = item.end <= e.bytesRead
             if arrivedOnly && !arrived { break }
-            let reason: Sentence
-            if arrived, e.recordFailed, let failure = e.failure {
+            let reason: DropReason
+            if arrived, e.recordFailed, let alert = e.failure?.alert {
                 e.recordFailed = false
-                reason = Sentence("dropped.recordFailed", ["receiver": e.actor.rawValue, "alert": failure.alert])
+                reason = .recordFailedAuthentication(alert)
             } else if arrived, let failure = e.failure {
-                reason = Sentence(failure.key, ["receiver": e.actor.rawValue, "alert": failure.alert])
+                reason = failure
             } else if arrived {
-                reason = Sentence("dropped.stoppedReading", ["receiver": e.actor.rawValue])
+                reason = .receiverStoppedReading
             } else {
-                reason = Sentence("dropped.connectionEnded", ["receiver": e.actor.rawValue])
+                reason = .connectionEndedBeforeArrival
             }
             sender.settled += 1
             events.append(TraceEvent(time: net.now, actor: e.actor, kind: .dropped(UndeliveredMessage(content: item.content, reason: reason)),

@@ -43,9 +43,9 @@ final class Endpoint {
     /// offset where their record ends; `settled` of them the peer has received or dropped.
     var outgoing: [(content: UndeliveredMessage.Content, end: Int)] = []
     var settled = 0
-    /// Why this side stopped processing: the fatal alert it sent or received (a `dropped.…` key
-    /// and the alert's name).
-    var failure: (key: String, alert: String)?
+    /// Why this side stopped processing: the fatal alert it sent or received
+    /// (`.arrivedAfterFatalAlertSent` or `.arrivedAfterFatalAlertReceived`).
+    var failure: DropReason?
     /// This read's record failed to authenticate (bad_record_mac): the first message that arrived
     /// unprocessed in it is the one whose record raised the alert, not one read after it.
     var recordFailed = false

@@ -52,3 +52,43 @@ public enum Phase: Sendable, Hashable {
         case serverCouldNotListen, connectionNotOpened, attackerCouldNotReachServer
     }
 }
+
+extension Phase {
+    /// The phase's stable identifier: JSON Lines writes it as the `phase` object's `id` (its `name` is
+    /// the English heading, which may be reworded; the identifier is not). One per heading the
+    /// catalogue has for the phase; the values inside a heading (a protocol name, a count) are not part of it.
+    public var identifier: String {
+        switch self {
+        case .tcpOpen: "tcp_open"
+        case .tcpSocketLevel: "tcp_socket_level"
+        case .tlsHandshake: "tls_handshake"
+        case .http(let overTLS): overTLS ? "http_over_tls" : "http_in_the_clear"
+        case .http2(let how, let allAtOnce):
+            switch (how, allAtOnce) {
+            case (.h2, true): "http2_h2_all_at_once"
+            case (.h2c, true): "http2_h2c_all_at_once"
+            case (.h2, false): "http2_h2"
+            case (.h2c, false): "http2_h2c"
+            }
+        case .http2NotSelected: "http2_not_selected"
+        case .unspokenApplicationProtocol(_, let actor): actor == .server ? "unspoken_protocol_server_closes" : "unspoken_protocol_client_silent"
+        case .closing(let how):
+            switch how {
+            case .closeNotifyAndTCPClose: "closing_close_notify_and_tcp_close"
+            case .tcpClose: "closing_tcp_close"
+            case .closeNotifyAndSocketClose: "closing_close_notify_and_socket_close"
+            case .goAwayThenCloseNotify: "closing_goaway_then_close_notify"
+            case .idleGoAway: "closing_idle_goaway"
+            case .userCanceledThenCloseNotify: "closing_user_canceled_then_close_notify"
+            }
+        case .failed(let failure, _):
+            switch failure {
+            case .serverCouldNotListen: "failed_server_could_not_listen"
+            case .connectionNotOpened: "failed_connection_not_opened"
+            case .attackerCouldNotReachServer: "failed_attacker_could_not_reach_server"
+            }
+        case .socket: "socket"
+        case .traceLimit: "trace_limit"
+        }
+    }
+}

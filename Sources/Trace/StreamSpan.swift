@@ -57,10 +57,10 @@ public struct UndeliveredMessage: Sendable {
     }
 
     public var content: Content
-    /// Why it was dropped (a catalogue sentence: `dropped.…`).
-    public var reason: Sentence
+    /// Why it was dropped (worded by the catalogue: `dropped.…`).
+    public var reason: DropReason
 
-    public init(content: Content, reason: Sentence) {
+    public init(content: Content, reason: DropReason) {
         self.content = content
         self.reason = reason
     }

@@ -40,14 +40,16 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
             return ClientTrustVerdict(outcome: nil, accepted: false, reasons: [.noServerCertificate], evaluation: nil,
                                       refusal: .noCertificate)
         }
-        let trust = ServerTrust(presented: certificates, anchors: anchors, time: time, rejectWeakAlgorithms: rejectWeakAlgorithms)
+        // The system default evaluation runs here, once; ATS, the challenge and the refusal read it from the trust.
+        let trust = ServerTrust(presented: certificates, anchors: anchors, time: time, host: host,
+                                rejectWeakAlgorithms: rejectWeakAlgorithms)
         var reasons: [TrustReason] = []
 
         if let ats {
             let decision = ats.evaluate(ATSPolicy.Connection(host: host, usesHTTPS: true, tlsVersion: .tls12, forwardSecret: true, trust: trust))
             reasons += decision.reasons
             guard decision.accepted else {
-                let evaluation = decision.evaluation ?? trust.defaultEvaluation(host: host)
+                let evaluation = decision.evaluation ?? trust.defaultEvaluation
                 // An ATS-only refusal (SHA-1, small key, pins) on a chain the system accepts is still a certificate refusal.
                 let failing = evaluation.firstFailure ?? weakCertificateCheck(certificates)
                 return ClientTrustVerdict(outcome: nil, accepted: false, reasons: reasons, evaluation: evaluation,
@@ -89,7 +91,7 @@ public struct PolicyTrustEvaluator: PeerCertificateEvaluator, Sendable {
         reasons += outcome.reasons
         reasons.append(.disposition(outcome.disposition, continues: outcome.handshakeContinues))
         // For the renderer and the alert: the policy's own evaluation when it failed, else the system's.
-        let systemEvaluation = trust.defaultEvaluation(host: host)
+        let systemEvaluation = trust.defaultEvaluation
         let shown = deciding ?? (evaluation?.firstFailure != nil ? evaluation : nil) ?? systemEvaluation
         return ClientTrustVerdict(outcome: outcome, accepted: outcome.handshakeContinues, reasons: reasons, evaluation: shown,
                                   refusal: outcome.handshakeContinues ? nil : CertificateRefusal(failing: shown.firstFailure))

@@ -22,8 +22,7 @@ import TLSEngine
     /// so that ATS's own key-size rule is the only thing that can refuse the key.
     static func conn(_ host: String = host, https: Bool = true, tls: ATS.TLSVersion = .tls12, fs: Bool = true,
                      kind: ATS.LoadKind = .app, chain: [String] = ["leaf", "int"], systemRejectsWeak: Bool = true) -> ATS.Connection {
-        var trust = PKIFixtures.trust(chain)
-        trust.rejectWeakAlgorithms = systemRejectsWeak
+        let trust = PKIFixtures.trust(chain, host: host, rejectWeakAlgorithms: systemRejectsWeak)
         return ATS.Connection(host: host, usesHTTPS: https, tlsVersion: tls, forwardSecret: fs, loadKind: kind, trust: trust)
     }
 

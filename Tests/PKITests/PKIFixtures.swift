@@ -29,8 +29,10 @@ enum PKIFixtures {
 
     static let systemRoots = TrustStore.system([cert("root"), cert("other-root"), cert("ec-root")])
 
-    static func trust(_ names: [String], anchors: AnchorSelection? = nil) -> ServerTrust {
-        ServerTrust(presented: names.map(cert), anchors: anchors ?? AnchorSelection(system: systemRoots), time: now)
+    static func trust(_ names: [String], anchors: AnchorSelection? = nil, host: String? = "www.example.com",
+                      rejectWeakAlgorithms: Bool = true) -> ServerTrust {
+        ServerTrust(presented: names.map(cert), anchors: anchors ?? AnchorSelection(system: systemRoots), time: now, host: host,
+                    rejectWeakAlgorithms: rejectWeakAlgorithms)
     }
 }
 

@@ -1,6 +1,8 @@
 import HTTP2
 import TCPSim
 import Rendering
+import Foundation
+import Simulation
 import Testing
 import Trace
 
@@ -47,5 +49,32 @@ struct PhaseNameTests {
         for phase in Self.every {
             if let key = Explanations.explanationKey(phase, plainHTTP: false) { #expect(Explanations.english(key) != nil, "\(key)") }
         }
+    }
+
+    /// Each phase has its own stable identifier, spelt here (README's JSON contract lists the same).
+    @Test func eachPhaseHasAStableIdentifier() {
+        let expected = [
+            "tcp_open", "tcp_socket_level", "tls_handshake", "http_over_tls", "http_in_the_clear",
+            "http2_h2_all_at_once", "http2_h2c_all_at_once", "http2_h2", "http2_h2c", "http2_not_selected", "http2_not_selected",
+            "unspoken_protocol_client_silent", "unspoken_protocol_server_closes",
+            "closing_close_notify_and_tcp_close", "closing_tcp_close", "closing_close_notify_and_socket_close",
+            "closing_goaway_then_close_notify", "closing_idle_goaway",
+            "failed_server_could_not_listen", "failed_connection_not_opened", "failed_attacker_could_not_reach_server", "socket",
+            "closing_user_canceled_then_close_notify", "trace_limit",
+        ]
+        #expect(Self.every.map(\.identifier) == expected)
+        // The same identifier never stands for two headings' keys: only the values inside a heading share one.
+        #expect(Set(expected).count == expected.count - 1)
+    }
+
+    /// The JSON `phase` object carries the identifier beside the English name.
+    @Test func theJSONPhaseObjectHasItsIdentifier() throws {
+        let trace = Simulation(try BuiltInRun.rsa.setup(seed: 1)).run()
+        let phases = try JSONLinesRenderer().render(trace).compactMap { line -> [String: Any]? in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["event"] as? String == "phase" ? object : nil
+        }
+        #expect(phases.map { $0["id"] as? String } == ["tcp_open", "tls_handshake", "http_over_tls", "closing_close_notify_and_tcp_close"])
+        #expect(phases.first?["name"] as? String == "TCP three-way handshake")
     }
 }

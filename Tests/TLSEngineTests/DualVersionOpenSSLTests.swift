@@ -75,9 +75,9 @@ struct DualVersionOpenSSLTests {
         let key = try #require(EngineFixtures.serverKey)
         for attempt in 0..<5 {
             let port = TLS13OpenSSLInteropTests.port(8446, attempt: attempt)
-            let (server, log, handle) = try TLS13OpenSSLInteropTests.start(["s_server", "-accept", "\(port)", "-cert", "server.cert.pem", "-key", "server.key.pem",
+            let server = try TLS13OpenSSLInteropTests.start(["s_server", "-accept", "\(port)", "-cert", "server.cert.pem", "-key", "server.key.pem",
                                                                             "-www", "-naccept", "1"], readyText: "ACCEPT")
-            defer { if server.isRunning { server.terminate(); server.waitUntilExit() }; try? handle.close(); try? FileManager.default.removeItem(at: log) }
+            defer { server.stop() }
             guard let socket = EngineOpenSSLInteropTests.Socket(port: port) else { continue }
             var configuration = try Harness.clientConfiguration(seed: 43, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
             configuration.certificateEvaluator = FixtureEvaluator(leaf: EngineFixtures.serverCertificate, key: key.publicKey)

@@ -20,29 +20,14 @@ struct TLS13OpenSSLInteropTests {
         20_000 + Int((UInt32(getpid()) &* 7919 &+ UInt32(attempt) &* 104_729 &+ UInt32(salt) &* 31) % 40_000)
     }
 
-    /// Starts `openssl args…` with its output in a log; waits until `readyText` appears.
-    static func start(_ args: [String], readyText: String?, input: String? = nil) throws -> (Process, URL, FileHandle) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(OpenSSLPeer.executable))
-        process.arguments = args
-        process.currentDirectoryURL = EngineFixtures.directory
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-13-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        if let readyText {
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline, process.isRunning {
-                if let text = try? String(contentsOf: log, encoding: .utf8), text.contains(readyText) { break }
-                usleep(20_000)
-            }
-        }
-        return (process, log, handle)
+    /// Starts `openssl args…` in the fixtures directory through the shared runner (output and error
+    /// merged, input held open, always stopped); waits until `readyText` appears.
+    static func start(_ args: [String], readyText: String?, input: String? = nil) throws -> ExternalTool.Background {
+        let openssl = try ExternalTool.Background(try #require(OpenSSLPeer.executable), args,
+                                                  currentDirectory: EngineFixtures.directory.path, mergingErrorIntoOutput: true)
+        if let input { openssl.send(input) }
+        if let readyText { _ = openssl.waitForOutput(containing: readyText, timeout: 5) }
+        return openssl
     }
 
     @Test("our TLS 1.3 client ↔ openssl s_server -tls1_3", CrossCheckRequirement.trait(ready, missing: "openssl or the fixture keys are missing"),
@@ -53,12 +38,12 @@ struct TLS13OpenSSLInteropTests {
         var lastError = ""
         for attempt in 0..<5 {
             let port = Self.port(Int(suite.rawValue) + group.count, attempt: attempt)
-            let (server, log, handle) = try Self.start(["s_server", "-accept", "\(port)", "-cert", "server.cert.pem", "-key", "server.key.pem",
+            let server = try Self.start(["s_server", "-accept", "\(port)", "-cert", "server.cert.pem", "-key", "server.key.pem",
                                                         "-tls1_3", "-ciphersuites", suite.name, "-groups", group, "-www", "-naccept", "1"],
                                                        readyText: "ACCEPT")
-            defer { if server.isRunning { server.terminate(); server.waitUntilExit() }; try? handle.close(); try? FileManager.default.removeItem(at: log) }
+            defer { server.stop() }
             guard let socket = EngineOpenSSLInteropTests.Socket(port: port) else {
-                lastError = (try? String(contentsOf: log, encoding: .utf8)) ?? "no server"
+                lastError = server.stdoutText.isEmpty ? "no server" : server.stdoutText
                 continue
             }
             // The client shares X25519 only: OpenSSL asks again (HelloRetryRequest) when it wants P-256.
@@ -101,10 +86,10 @@ struct TLS13OpenSSLInteropTests {
         let listener = loopback.descriptor, port = loopback.port
         defer { close(listener) }
 
-        let (client, log, handle) = try Self.start(["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_3", "-ciphersuites", suite.name,
+        let client = try Self.start(["s_client", "-connect", "127.0.0.1:\(port)", "-tls1_3", "-ciphersuites", suite.name,
                                                     "-servername", "localhost", "-CAfile", "ca.cert.pem", "-ign_eof"],
                                                    readyText: nil, input: "hello from openssl\n")
-        defer { if client.isRunning { client.terminate(); client.waitUntilExit() }; try? handle.close(); try? FileManager.default.removeItem(at: log) }
+        defer { client.stop() }
         let peer = try loopback.accept()
         defer { close(peer.descriptor) }
         func write(_ bytes: [UInt8]) { peer.write(bytes) }
@@ -127,7 +112,7 @@ struct TLS13OpenSSLInteropTests {
         let deadline = Date().addingTimeInterval(3)
         var text = ""
         while Date() < deadline {
-            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            text = client.stdoutText
             if text.contains("hello from tlslab") { break }
             usleep(20_000)
         }

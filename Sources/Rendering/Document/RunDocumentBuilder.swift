@@ -195,7 +195,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             case .alert(let alert): what = "TLS Alert \(alert)"
             }
             return [row(t, at: event.actor, say("ladder.dropped", ["actor": name(event.actor), "what": what,
-                                                                    "reason": explanations.sentence(undelivered.reason)]), .alert)]
+                                                                    "reason": explanations.dropReason(undelivered.reason, receiver: event.actor)]), .alert)]
         case .chainValidation(let validation):
             guard verbosity != .summary else { return [] }
             return chainValidationLines(validation, actor: event.actor, state: &state)
