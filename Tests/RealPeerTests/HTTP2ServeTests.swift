@@ -13,7 +13,7 @@ import TestSupport
 /// An in-process server speaking ALPN h2 and http/1.1 for one connection, its trace kept.
 func h2ServerThread(pki: TestPKI) throws -> ServerThread {
     let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
-    let real = RealServer(listener: try TCPListener(port: 0)) {
+    let real = RealServer(listener: try TCPListener(port: 0), page: englishPage) {
         var c = TLSServerConfiguration(identity: identity, random: SystemRandom())
         c.applicationProtocols = [.h2, .http11]
         return c

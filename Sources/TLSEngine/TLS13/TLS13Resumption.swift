@@ -125,11 +125,15 @@ public struct TLS13ResumptionTicket: Sendable, Hashable {
     public var psk: [UInt8]
     /// The suite of the connection that made it: a resumption must use a suite with the same hash (§4.2.11).
     public var suite: TLS13CipherSuite
+    /// The protocol ALPN chose on the connection that made it: 0-RTT data is accepted only when the
+    /// new handshake chooses the same (RFC 8446 §4.2.10).
+    public var applicationProtocol: ProtocolName?
 
-    public init(message: TLS13NewSessionTicket, psk: [UInt8], suite: TLS13CipherSuite) {
+    public init(message: TLS13NewSessionTicket, psk: [UInt8], suite: TLS13CipherSuite, applicationProtocol: ProtocolName? = nil) {
         self.message = message
         self.psk = psk
         self.suite = suite
+        self.applicationProtocol = applicationProtocol
     }
 
     /// obfuscated_ticket_age for a ticket `ageMilliseconds` old (RFC 8446 §4.2.11.1).

@@ -40,7 +40,8 @@ extension TLS13Step {
             case .changeCipherSpecReceived: mapped.append(.changeCipherSpecReceived)
             case .failed(let f): failure = f
             case .alertSent(let alert):
-                let cause: AlertCause = alert.isFatal ? .tls13(failure ?? .internalError) : .close
+                let cause: AlertCause = alert.isFatal ? .tls13(failure ?? .internalError)
+                    : alert.alertDescription == .userCanceled ? .handshakeCanceled : .close
                 mapped.append(.alertSent(alert, cause: cause))
             case .alertReceived(let alert): mapped.append(.alertReceived(alert))
             case .handshakeCompleted(let resumed): mapped.append(.handshakeCompleted(resumed: resumed))
