@@ -29,11 +29,14 @@ struct TLS13ServeInteropTests {
     static func server(pki: TestPKI, _ o: Options = Options()) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path(o.certificate), key: pki.path(o.key))
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
-        let evaluator = o.auth == ClientAuthentication.none ? nil : PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root"))
+        let auth = o.auth
+        @Sendable func evaluator() -> ChainTrustEvaluator? {
+            auth == ClientAuthentication.none ? nil : PeerFiles.chainEvaluator(anchors: roots, storeName: .file("test root"))
+        }
         let store = TLS13TicketStore()
         let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 5_000, page: englishPage) {
             var c = TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: CipherSuite.allImplementedWithECDSA,
-                                           clientAuthentication: o.auth, clientCertificateEvaluator: evaluator)
+                                           clientAuthentication: o.auth, clientCertificateEvaluator: evaluator())
             c.applicationProtocols = o.alpn
             if !o.tls12 { c.minimumVersion = .tls13 }
             return c
@@ -45,7 +48,7 @@ struct TLS13ServeInteropTests {
             c.ticketStore = store
             c.earlyData = TLS13ServerEarlyData(maxEarlyDataSize: o.earlyData ? 16_384 : 0, accepts: o.earlyData, singleUseTickets: o.singleUse)
             c.clientAuthentication = o.auth
-            c.clientCertificateEvaluator = evaluator
+            c.clientCertificateEvaluator = evaluator()
             return c
         }
         real.drainMilliseconds = 300
@@ -201,7 +204,9 @@ struct TLS13ServeInteropTests {
                                      "--verify-hostname", "localhost", "--resume", "127.0.0.1"], in: pki.dir)
         defer { child.stop() }
         #expect(child.wait(for: "This is a resumed session", seconds: GnuTLS.patience), "\(child.output)")
-        #expect(child.output.contains("(TLS1.3)"), "\(child.output)")
+        #expect(child.output.contains("(TLS1.3-X.509)-(ECDHE-X25519)-(RSA-PSS-RSAE-SHA256)-(AES-128-GCM)"), "\(child.output)")
+        child.send("GET / HTTP/1.0\r\n\r\n")
+        #expect(child.wait(for: "PSK resumption: yes", seconds: GnuTLS.patience), "our page: \(child.output)")
         #expect(thread.waitFor(2))
         #expect(thread.connections.map(\.facts.version) == [.tls13, .tls13])
         #expect(thread.connections.last?.facts.resumed == true)

@@ -67,16 +67,19 @@ struct TLS13ServerBoundsTests {
     func cancelMidHandshake() throws {
         var server = try Self.server(seed: 5)
         var client = TLS13Client(configuration: try DualVersionTests.tls13Client(), random: HMACDRBG(seed: 6))
-        _ = server.receive(client.start().output, at: nil)
+        let flight = server.receive(client.start().output, at: nil)
         #expect(server.stateName == .expectFinished)
+        _ = client.receive(flight.output)
         let step = server.cancel()
         let alerts = step.events.compactMap { if case .alertSent(let a, let cause) = $0 { (a, cause) } else { nil } }
         #expect(alerts.map(\.0.alertDescription) == [.userCanceled, .closeNotify])
         #expect(alerts.first?.1 == .handshakeCanceled)
         #expect(alerts.allSatisfy { !$0.0.isFatal })
-        // Under the server's handshake write key: the client reads both.
+        // Protected with the key the server writes with after its Finished (server_application_traffic_secret_0,
+        // RFC 8446 §7.1): the client opens the first and stops reading there.
         let read = client.receive(step.output)
-        #expect(read.events.filter { if case .alertReceived = $0 { true } else { false } }.count == 2)
+        #expect(read.events.contains { if case .alertReceived(Alert(level: .warning, description: .userCanceled)) = $0 { true } else { false } })
+        #expect(step.records.count == 2 && step.records.allSatisfy { $0.contentType == .applicationData }, "both protected")
     }
 
     @Test("A shared store: the ticket of one connection resumes the next once; single use refuses it the second time (§8.1), --allow-replay does not")
