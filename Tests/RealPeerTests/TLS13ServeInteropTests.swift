@@ -177,6 +177,22 @@ struct TLS13ServeInteropTests {
         #expect(thread.connections.last?.failure != nil)
     }
 
+    @Test("s_client's K command (a KeyUpdate asking for one, without -ign_eof): answered with the server's own KeyUpdate (RFC 8446 §4.6.3)")
+    func keyUpdate() throws {
+        let pki = try TestPKI.require()
+        let thread = try Self.server(pki: pki)
+        defer { thread.stop() }
+        let out = try runTool(Tools.openssl ?? "openssl", ["s_client", "-connect", "127.0.0.1:\(thread.port)", "-CAfile", "root.pem",
+                                                            "-servername", "localhost", "-tls1_3"], in: pki.dir, stdin: "K\n", timeout: 15).output
+        #expect(out.contains("KEYUPDATE"), "\(out)")
+        #expect(thread.waitFor(1))
+        let served = try #require(thread.connections.first)
+        #expect(Self.events(served).contains { if case .tls13(.keyUpdateReceived(updateRequested: true)) = $0 { true } else { false } })
+        #expect(Self.events(served).contains { if case .tls13(.keyUpdateSent(updateRequested: false)) = $0 { true } else { false } })
+        // Then s_client closes at the end of its input: close_notify, read after the key change.
+        #expect(served.failure == .closeNotifyBeforeRequest(from: .client), "\(String(describing: served.failure))")
+    }
+
     @Test("A 1.2-only client: TLS 1.2 with the DOWNGRD sentinel, which s_client -tls1_2 does not misread; --tls 1.3 refuses it")
     func tls12Client() throws {
         let pki = try TestPKI.require()
