@@ -286,6 +286,7 @@ public final class RealServer: @unchecked Sendable {
             if let alert = step.fatalAlertReceived {
                 return finish(.fatalAlertReceived(from: .client, alert.alertDescription))
             }
+            if let alert = step.errorAlertReceived { return finish(.errorAlertReceived(from: .client, alert.alertDescription)) }
             if let (alert, cause) = step.fatalAlertSent {
                 return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause))
             }
@@ -374,6 +375,7 @@ public final class RealServer: @unchecked Sendable {
                 }
                 if let why = sendFailure { return finish(why, request: request) }
                 if let alert = step.fatalAlertReceived { return finish(.fatalAlertReceived(from: .client, alert.alertDescription), request: request) }
+                if let alert = step.errorAlertReceived { return finish(.errorAlertReceived(from: .client, alert.alertDescription), request: request) }
                 if let (alert, cause) = step.fatalAlertSent { return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause), request: request) }
                 if connection.isClosed { break }
                 if step.closeNotifyReceived || !server.isConnected {
@@ -442,6 +444,7 @@ public final class RealServer: @unchecked Sendable {
             request += step.applicationData
             send(step)
             if let alert = step.fatalAlertReceived { return finish(.fatalAlertReceived(from: .client, alert.alertDescription)) }
+            if let alert = step.errorAlertReceived { return finish(.errorAlertReceived(from: .client, alert.alertDescription)) }
             if let (alert, cause) = step.fatalAlertSent { return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause)) }
             if step.closeNotifyReceived || !server.isConnected {
                 return finish(.closeNotifyBeforeRequest(from: .client))

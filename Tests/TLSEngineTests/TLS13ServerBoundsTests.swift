@@ -51,6 +51,24 @@ struct TLS13ServerBoundsTests {
         #expect(!server.isConnected)
     }
 
+    @Test("A warning-level alert other than close_notify or user_canceled is an error alert in TLS 1.3 (§6): the first ends the connection, no run to count")
+    func warningAlertEnds() throws {
+        var server = try Self.server(seed: 23)
+        var client = try Self.connect(&server, seed: 24)
+        try client.connection.send(.alert, [1, AlertDescription.unrecognizedName.rawValue])
+        let step = server.receive(client.connection.takeStep().output, at: nil)
+        #expect(step.errorAlertReceived == Alert(level: .warning, description: .unrecognizedName))
+        #expect(step.fatalAlertReceived == nil && !step.closeNotifyReceived)
+        #expect(!server.isConnected)
+        // Anything after it is not read.
+        #expect(server.receive(client.send([1]).output, at: nil).applicationData.isEmpty)
+        // close_notify is a closure alert, not an error.
+        var other = try Self.server(seed: 25)
+        var second = try Self.connect(&other, seed: 26)
+        let closed = other.receive(second.close().output, at: nil)
+        #expect(closed.closeNotifyReceived && closed.errorAlertReceived == nil)
+    }
+
     @Test("A full 2^14-byte record is read (the reader's protected limit); an encrypted record over 2^14 + 256 is record_overflow (§5.2)")
     func recordSizes() throws {
         var server = try Self.server(seed: 3)
