@@ -189,8 +189,10 @@ struct TLS13ServeInteropTests {
         let served = try #require(thread.connections.first)
         #expect(Self.events(served).contains { if case .tls13(.keyUpdateReceived(updateRequested: true)) = $0 { true } else { false } })
         #expect(Self.events(served).contains { if case .tls13(.keyUpdateSent(updateRequested: false)) = $0 { true } else { false } })
-        // Then s_client closes at the end of its input: close_notify, read after the key change.
-        #expect(served.failure == .closeNotifyBeforeRequest(from: .client), "\(String(describing: served.failure))")
+        // Then s_client ends at the end of its input, before any request: its close_notify is read after the key
+        // change, or the socket closes first (s_client does not wait for our answer).
+        let ends: [ExchangeFailure] = [.closeNotifyBeforeRequest(from: .client), .peerClosedBeforeMessage(.client, .request, started: false)]
+        #expect(served.failure.map(ends.contains) == true, "\(String(describing: served.failure))")
     }
 
     @Test("A 1.2-only client: TLS 1.2 with the DOWNGRD sentinel, which s_client -tls1_2 does not misread; --tls 1.3 refuses it")
