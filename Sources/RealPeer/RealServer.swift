@@ -18,6 +18,41 @@ public struct ConnectionFacts: Sendable {
     public var serverName: String?
     /// The subject of the client's certificate (mutual TLS), when one was sent.
     public var clientCertificateSubject: String?
+    /// Why this version (RFC 8446 §4.2.1), as the server's engine recorded it.
+    public var versionReason: VersionChoice.Reason?
+    /// The (EC)DHE group by its protocol name, nil without one.
+    public var group: String?
+    /// A PSK resumption (TLS 1.3) or a resumed session (TLS 1.2).
+    public var resumed = false
+    /// 0-RTT data was accepted (TLS 1.3).
+    public var earlyDataAccepted = false
+
+    /// What the engine negotiated, read through the surface both versions share.
+    mutating func learn(from server: some TLSServerEndpoint) {
+        version = server.negotiatedVersion
+        suite = server.negotiatedCipherSuite
+        extendedMasterSecret = server.usesExtendedMasterSecret
+        applicationProtocol = server.negotiatedApplicationProtocol
+        serverName = server.requestedServerName
+        group = server.negotiatedGroupName
+        resumed = server.isResumed
+        earlyDataAccepted = server.acceptedEarlyData
+    }
+
+    /// The facts as the log line and the page word them (``ServeLogEntry``).
+    public func entry(failure: ExchangeFailure? = nil, requestLine: String? = nil, statuses: [String] = []) -> ServeLogEntry {
+        var entry = ServeLogEntry(peer: peer, failure: failure, version: version.map { "\($0)" },
+                                  suite: suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" },
+                                  extendedMasterSecret: extendedMasterSecret,
+                                  applicationProtocol: applicationProtocol.map { "\($0)" },
+                                  clientSubject: clientCertificateSubject, requestLine: requestLine, statuses: statuses)
+        entry.versionReason = versionReason
+        entry.group = group
+        entry.resumed = resumed
+        entry.earlyDataAccepted = earlyDataAccepted
+        entry.serverName = serverName
+        return entry
+    }
 }
 
 /// One connection the server handled.
@@ -40,47 +75,38 @@ public struct ServedConnection: Sendable {
         var seen = Set<String>()
         let statuses = responseStatuses.filter { seen.insert($0).inserted }
         let first = request.map { HTTP1Request.requestLine(Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) }
-        return ServeLogEntry(peer: facts.peer, failure: failure, version: facts.version.map { "\($0)" },
-                             suite: facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" },
-                             extendedMasterSecret: facts.extendedMasterSecret,
-                             applicationProtocol: facts.applicationProtocol.map { "\($0)" },
-                             clientSubject: facts.clientCertificateSubject, requestLine: first, statuses: statuses)
+        return facts.entry(failure: failure, requestLine: first, statuses: statuses)
     }
 }
 
-/// The small page `tlslab serve` answers every request with: what was negotiated.
+/// The page `tlslab serve` answers every request with, framed as HTTP/1.1 or HTTP/2; its words are
+/// the caller's (``RealServer/page``, the catalogue's `servePage`).
 public enum ServerPage {
-    public static func body(_ facts: ConnectionFacts) -> String {
-        var lines = ["TLSLab serve: this connection",
-                     "version: \(facts.version.map { "\($0)" } ?? "?")",
-                     "cipher suite: \(facts.suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" } ?? "?")",
-                     "extended master secret: \(facts.extendedMasterSecret ? "yes" : "no")"]
-        if let alpn = facts.applicationProtocol { lines.append("application protocol (ALPN): \(alpn)") }
-        if let name = facts.serverName { lines.append("server name asked for: \(name)") }
-        lines.append("client certificate: \(facts.clientCertificateSubject ?? "none")")
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The same page as an HTTP/2 response: :status, then the fields (RFC 9113 §8.3.2).
-    public static func http2Response(_ facts: ConnectionFacts) -> (fields: [HPACKHeaderField], body: [UInt8]) {
-        let body = Array(body(facts).utf8)
+    /// The page as an HTTP/2 response: :status, then the fields (RFC 9113 §8.3.2).
+    public static func http2Response(_ body: String) -> (fields: [HPACKHeaderField], body: [UInt8]) {
+        let body = Array(body.utf8)
         return ([HPACKHeaderField(":status", "200"), HPACKHeaderField("content-type", "text/plain; charset=utf-8"),
                  HPACKHeaderField("content-length", "\(body.count)")], body)
     }
 
-    public static func response(_ facts: ConnectionFacts) -> String {
-        let body = body(facts)
-        return "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+    public static func response(_ body: String) -> String {
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
             + "Connection: close\r\n\r\n" + body
     }
 }
 
-/// Runs ``TLSServer`` — the simulation's server state machine — on accepted sockets, each on its own
-/// thread. Bad input ends only that connection (with the engine's alert, then close).
+/// Runs ``DualVersionServer`` — the simulation's server, TLS 1.3 and 1.2 on one port — on accepted
+/// sockets, each on its own thread, through the surface both versions share (``TLSServerEndpoint``).
+/// Bad input ends only that connection (with the engine's alert, then close).
 public final class RealServer: @unchecked Sendable {
     public let listener: TCPListener
     /// A fresh configuration per connection (its random source, evaluator).
     public let makeConfiguration: @Sendable () -> TLSServerConfiguration
+    /// The TLS 1.3 configuration of each connection; nil (the default): a TLS 1.2 server, which
+    /// writes no downgrade sentinel (RFC 8446 §4.1.3).
+    public var makeTLS13Configuration: (@Sendable () -> TLS13ServerConfiguration)?
+    /// The page's words for this connection's facts (`Explanations.servePage` in the user's language).
+    public let page: @Sendable (ServeLogEntry) -> String
     /// The longest wait for any one read; a client silent that long is closed.
     public var timeoutMilliseconds: Int32
     /// The whole handshake must finish within this, however the client paces its bytes.
@@ -110,17 +136,18 @@ public final class RealServer: @unchecked Sendable {
     public var connectionStackBytes = 8 << 20
 
     public init(listener: TCPListener, timeoutMilliseconds: Int32 = 10_000, handshakeTimeoutMilliseconds: Int32 = 30_000,
-                requestTimeoutMilliseconds: Int32 = 30_000,
+                requestTimeoutMilliseconds: Int32 = 30_000, page: @escaping @Sendable (ServeLogEntry) -> String,
                 makeConfiguration: @escaping @Sendable () -> TLSServerConfiguration) {
         self.listener = listener
+        self.page = page
         self.timeoutMilliseconds = timeoutMilliseconds
         self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
         self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
         self.makeConfiguration = makeConfiguration
     }
 
-    /// The system clock now, in whole seconds since the Unix epoch (what ``TLSServer`` stamps
-    /// sessions with and measures their lifetime against).
+    /// The system clock now, in whole seconds since the Unix epoch (what the engines stamp sessions
+    /// and TLS 1.3 tickets with and measure their lifetime against).
     static func clockReading() -> SessionTime {
         SessionTime(secondsSinceEpoch: UInt32(clamping: Int64(Date().timeIntervalSince1970)))
     }
@@ -183,10 +210,11 @@ public final class RealServer: @unchecked Sendable {
         // at most the read timeout.
         socket.setSendTimeout(milliseconds: timeoutMilliseconds)
         var recorder = TraceRecorder(keepsEvents: keepsTrace, limits: traceLimits)
-        var configuration = makeConfiguration()
+        var configuration = DualVersionServerConfiguration(tls12: makeConfiguration(), tls13: makeTLS13Configuration?())
         // This server speaks HTTP/2: RFC 9113 §9.2.2's rule decides whether ALPN may choose h2.
-        configuration.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
-        var server = TLSServer(configuration: configuration)
+        configuration.tls12.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
+        configuration.tls13?.applicationProtocolStrategy = HTTP2OverTLS.applicationProtocolStrategy
+        var server = DualVersionServer(configuration: configuration)
         var facts = ConnectionFacts(peer: socket.remoteAddress)
         let timeout = timeoutMilliseconds
 
@@ -217,10 +245,8 @@ public final class RealServer: @unchecked Sendable {
             }
             socket.close()
             recorder.socket(recorder.closed)
-            facts.version = server.negotiatedVersion
-            facts.suite = server.negotiatedSuite
-            facts.extendedMasterSecret = server.usesExtendedMasterSecret
-            facts.applicationProtocol = server.negotiatedApplicationProtocol
+            facts.learn(from: server)
+            facts.versionReason = server.versionChoice?.reason
             return ServedConnection(trace: recorder.trace, facts: facts, failure: failure, request: request,
                                     responseStatuses: statuses, keyLog: recorder.keyLog)
         }
@@ -253,13 +279,14 @@ public final class RealServer: @unchecked Sendable {
                 return finish(.peerClosedDuringHandshake(.client, state: .tls12(server.stateName)))
             }
             recorder.read(bytes.count)
-            // The engine reads no clock: the session lifetime is measured against this reading.
+            // The engine reads no clock: session and ticket lifetimes are measured against this reading.
             let step = server.receive(bytes, at: Self.clockReading())
             early += step.applicationData
             send(step)
             if let alert = step.fatalAlertReceived {
                 return finish(.fatalAlertReceived(from: .client, alert.alertDescription))
             }
+            if let alert = step.errorAlertReceived { return finish(.errorAlertReceived(from: .client, alert.alertDescription)) }
             if let (alert, cause) = step.fatalAlertSent {
                 return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause))
             }
@@ -272,11 +299,8 @@ public final class RealServer: @unchecked Sendable {
                 return finish(.peerEndedHandshake(.client))
             }
         }
-        facts.version = server.negotiatedVersion
-        facts.suite = server.negotiatedSuite
-        facts.extendedMasterSecret = server.usesExtendedMasterSecret
-        facts.serverName = server.requestedServerName
-        facts.applicationProtocol = server.negotiatedApplicationProtocol
+        facts.learn(from: server)
+        facts.versionReason = server.versionChoice?.reason
         if let leaf = server.peerCertificateChain.first {
             facts.clientCertificateSubject = (try? X509Certificate(der: leaf)).map { "\($0.subject)" } ?? "(unparsable certificate)"
         }
@@ -286,7 +310,7 @@ public final class RealServer: @unchecked Sendable {
         /// flight with the page; then GOAWAY, close_notify and close. A TLS 1.2 suite HTTP/2 prohibits
         /// gets GOAWAY INADEQUATE_SECURITY right after the preface (RFC 9113 §9.2.2).
         func serveHTTP2() -> ServedConnection {
-            let page = ServerPage.http2Response(facts)
+            let page = ServerPage.http2Response(self.page(facts.entry()))
             var configuration = HTTP2Connection.Configuration()
             configuration.inadequateSecurity = HTTP2OverTLS.inadequateSecurity(version: facts.version, suite: facts.suite)
             configuration.maxHeaderListSize = maxRequestBytes
@@ -351,6 +375,7 @@ public final class RealServer: @unchecked Sendable {
                 }
                 if let why = sendFailure { return finish(why, request: request) }
                 if let alert = step.fatalAlertReceived { return finish(.fatalAlertReceived(from: .client, alert.alertDescription), request: request) }
+                if let alert = step.errorAlertReceived { return finish(.errorAlertReceived(from: .client, alert.alertDescription), request: request) }
                 if let (alert, cause) = step.fatalAlertSent { return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause), request: request) }
                 if connection.isClosed { break }
                 if step.closeNotifyReceived || !server.isConnected {
@@ -419,6 +444,7 @@ public final class RealServer: @unchecked Sendable {
             request += step.applicationData
             send(step)
             if let alert = step.fatalAlertReceived { return finish(.fatalAlertReceived(from: .client, alert.alertDescription)) }
+            if let alert = step.errorAlertReceived { return finish(.errorAlertReceived(from: .client, alert.alertDescription)) }
             if let (alert, cause) = step.fatalAlertSent { return finish(.fatalAlertSent(by: .server, alert.alertDescription, cause)) }
             if step.closeNotifyReceived || !server.isConnected {
                 return finish(.closeNotifyBeforeRequest(from: .client))
@@ -442,7 +468,7 @@ public final class RealServer: @unchecked Sendable {
             let line = TerminalText.escaped(bytes: HTTP1Request.requestLine(request).prefix(200))
             return finish(.requestLineRefused(status: code, line: line, why), request: requestText)
         }
-        let response = ServerPage.response(facts)
+        let response = ServerPage.response(page(facts.entry()))
         recorder.http(.responseSent(response), by: .server)
         do throws(TLSError) { send(try server.sendApplicationData(Array(response.utf8))) } catch {
             return finish(.couldNotSend(.response, error), request: requestText)

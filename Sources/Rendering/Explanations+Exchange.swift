@@ -13,6 +13,7 @@ extension Explanations {
         "exchange.handshakeReadFailed": "handshake abandoned in state {state}: {error}; closed",
         "exchange.peerClosedDuringHandshake": "the {peer} closed the connection during the handshake (state {state})",
         "exchange.fatalAlertReceived": "the {peer} sent a fatal alert: {alert}",
+        "exchange.errorAlertReceived": "the {peer} sent the alert {alert} at warning level; TLS 1.3 treats every alert but close_notify and user_canceled as an error alert whatever its level, so the connection ended (RFC 8446 §6)",
         "exchange.fatalAlertSent.client": "refused: {alert} — {cause}",
         "exchange.fatalAlertSent.server": "sent alert {alert}: {cause}",
         "exchange.peerEndedHandshake": "the {peer} ended the connection during the handshake",
@@ -76,6 +77,8 @@ extension Explanations {
             return say("exchange.peerClosedDuringHandshake", ["peer": actor(peer), "state": state(s)])
         case let .fatalAlertReceived(peer, alert):
             return say("exchange.fatalAlertReceived", ["peer": actor(peer), "alert": alert.name ?? "\(alert.rawValue)"])
+        case let .errorAlertReceived(peer, alert):
+            return say("exchange.errorAlertReceived", ["peer": actor(peer), "alert": alert.name ?? "\(alert.rawValue)"])
         case let .fatalAlertSent(by, alert, cause):
             return say(by == .client ? "exchange.fatalAlertSent.client" : "exchange.fatalAlertSent.server", ["alert": alert.name ?? "\(alert.rawValue)", "cause": alertCause(cause)])
         case .peerEndedHandshake(let peer):

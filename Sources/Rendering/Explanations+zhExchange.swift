@@ -7,6 +7,7 @@ extension Explanations {
         "exchange.handshakeReadFailed": "握手在状态 {state} 中止：{error}；已关闭",
         "exchange.peerClosedDuringHandshake": "{peer}在握手期间关闭了连接（状态 {state}）",
         "exchange.fatalAlertReceived": "{peer}发来致命告警：{alert}",
+        "exchange.errorAlertReceived": "{peer}发来警告级别的告警 {alert}；TLS 1.3 把除 close_notify 和 user_canceled 以外的告警都当作错误告警处理，不论级别，所以连接已结束（RFC 8446 §6）",
         "exchange.fatalAlertSent.client": "已拒绝：{alert}——{cause}",
         "exchange.fatalAlertSent.server": "已发送告警 {alert}：{cause}",
         "exchange.peerEndedHandshake": "{peer}在握手期间结束了连接",

@@ -432,7 +432,7 @@ final class Run {
             e.engine = .dualClient(client)
             record(step, by: e)
         case .dualServer(var server):
-            let step = server.sendApplicationData(data)
+            let step = (try? server.sendApplicationData(data)) ?? TLSStep()
             e.engine = .dualServer(server)
             record(step, by: e)
         }

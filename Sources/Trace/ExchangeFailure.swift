@@ -17,6 +17,8 @@ public enum ExchangeFailure: Sendable, Hashable {
     case peerClosedDuringHandshake(Actor, state: HandshakeStateName)
     /// `peer` sent a fatal alert.
     case fatalAlertReceived(from: Actor, AlertDescription)
+    /// TLS 1.3: `peer` sent a warning-level alert that is not a closure alert, an error alert by RFC 8446 §6.
+    case errorAlertReceived(from: Actor, AlertDescription)
     /// `by` (this side) sent a fatal alert, for `cause`.
     case fatalAlertSent(by: Actor, AlertDescription, AlertCause)
     /// `peer` ended the TLS connection (close_notify) before the handshake finished.

@@ -22,6 +22,7 @@ struct ServeCommand: ParsableCommand {
 
     enum Auth: String, ExpressibleByArgument, CaseIterable { case none, request, require }
     enum Group: String, ExpressibleByArgument, CaseIterable { case modp2048, ffdhe2048 }
+    enum EarlyData: String, ExpressibleByArgument, CaseIterable { case accept, reject }
 
     @Option(help: CLIWords.help("cli.serveCommand.port"))
     var port: Int
@@ -70,6 +71,18 @@ struct ServeCommand: ParsableCommand {
                                discussion: CLIWords.text("cli.serveCommand.ticketLifetime.discussion")))
     var ticketLifetime: Int = 7_200
 
+    @Option(help: CLIWords.help("cli.serveCommand.tls"))
+    var tls: String = "1.2,1.3"
+
+    @Option(help: CLIWords.help("cli.serveCommand.earlyData"))
+    var earlyData: EarlyData = .reject
+
+    @Option(help: CLIWords.help("cli.serveCommand.maxEarlyData"))
+    var maxEarlyData: Int = 16_384
+
+    @Flag(help: CLIWords.help("cli.serveCommand.allowReplay"))
+    var allowReplay = false
+
     @Option(help: CLIWords.help("cli.serveCommand.keylog"))
     var keylog: String?
 
@@ -110,6 +123,17 @@ struct ServeCommand: ParsableCommand {
         if !(1...604_800).contains(ticketLifetime) { throw OptionProblem.takesSecondsUpToAWeek(option: "--ticket-lifetime", range: "1…604800").validationError }
         if timeout <= 0 || timeout > 3_600 { throw OptionProblem.takesSeconds(option: "--timeout", range: "1…3600").validationError }
         _ = try PeerOptions.alpn(alpn)
+        _ = try versions()
+        if !(1...1_048_576).contains(maxEarlyData) { throw OptionProblem.takes(option: "--max-early-data", range: "1…1048576").validationError }
+    }
+
+    /// `--tls`: which of TLS 1.2 and TLS 1.3 this server speaks.
+    func versions() throws -> (tls12: Bool, tls13: Bool) {
+        let parts = Set(tls.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard !parts.isEmpty, parts.isSubset(of: ["1.2", "1.3"]) else {
+            throw OptionProblem.takes(option: "--tls", range: "1.2, 1.3, 1.2,1.3").validationError
+        }
+        return (parts.contains("1.2"), parts.contains("1.3"))
     }
 
     func run() throws {
@@ -144,9 +168,16 @@ struct ServeCommand: ParsableCommand {
         // any later connection until serve stops (then the keys are gone and every ticket means a full handshake).
         let ticketKeys = resumes && !noTickets ? SessionTicketKeys(random: SystemRandom()) : nil
         let lifetimeHint = UInt32(ticketLifetime)
+        let (speaks12, speaks13) = try versions()
+        // TLS 1.3 tickets (RFC 8446 §4.6.1) live in one store for this run of serve; each is used once
+        // (§8.1) unless --allow-replay, which keeps them for the 0-RTT replay lesson.
+        let tickets13 = resumes && !noTickets ? TLS13TicketStore(capacity: sessionCacheSize) : nil
+        let early13 = TLS13ServerEarlyData(maxEarlyDataSize: earlyData == .accept ? UInt32(maxEarlyData) : 0,
+                                           accepts: earlyData == .accept, singleUseTickets: !allowReplay)
         let server = RealServer(listener: listener, timeoutMilliseconds: Int32(timeout * 1_000),
                                 handshakeTimeoutMilliseconds: Int32(handshakeTimeout * 1_000),
-                                requestTimeoutMilliseconds: Int32(requestTimeout * 1_000)) {
+                                requestTimeoutMilliseconds: Int32(requestTimeout * 1_000),
+                                page: { [words = render.language.explanations] in words.servePage($0) }) {
             var configuration = TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: accepted,
                                                        dhGroup: group == .ffdhe2048 ? .ffdhe2048 : .modp2048,
                                                        clientAuthentication: auth,
@@ -161,7 +192,25 @@ struct ServeCommand: ParsableCommand {
             // Tickets and cached sessions alike expire: the server checks each one's age against the
             // clock reading RealServer passes with the client's bytes.
             configuration.sessionLifetime = SessionLifetime(seconds: lifetimeHint)
+            // --tls 1.3: the TLS 1.2 engine speaks no version, so a client without TLS 1.3 gets
+            // protocol_version (RFC 8446 §4.2.1).
+            if !speaks12 { configuration.minimumVersion = .tls13 }
             return configuration
+        }
+        if speaks13 {
+            server.makeTLS13Configuration = {
+                // X25519 first, then P-256: a client whose only share is P-256 still gets a 1-RTT
+                // handshake; one whose shares are for neither gets a HelloRetryRequest (§4.1.4).
+                var configuration = TLS13ServerConfiguration(identity: identity, groups: [.x25519, .secp256r1])
+                configuration.applicationProtocols = protocols
+                configuration.ticketLifetime = tickets13 == nil ? nil : lifetimeHint
+                configuration.ticketStore = tickets13
+                configuration.earlyData = early13
+                configuration.clientAuthentication = auth
+                configuration.clientCertificateEvaluator = auth == ClientAuthentication.none ? nil
+                    : PeerFiles.chainEvaluator(anchors: clientAnchors, storeName: caName)
+                return configuration
+            }
         }
         // --log-only keeps no trace events at all: memory per connection stays small however long it runs.
         server.keepsTrace = !logOnly

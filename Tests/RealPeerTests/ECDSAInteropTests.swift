@@ -15,7 +15,7 @@ struct ECDSAInteropTests {
     static func server(pki: TestPKI, curve: String) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("ec\(curve)-chain.pem"), key: pki.path("ec\(curve).key"))
         let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 5_000,
-                              handshakeTimeoutMilliseconds: 30_000, requestTimeoutMilliseconds: 30_000) {
+                              handshakeTimeoutMilliseconds: 30_000, requestTimeoutMilliseconds: 30_000, page: englishPage) {
             TLSServerConfiguration(identity: identity, random: SystemRandom())
         }
         return ServerThread(real)

@@ -16,7 +16,7 @@ struct Ed25519InteropTests {
     static func server(pki: TestPKI) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("ed25519-chain.pem"), key: pki.path("ed25519.key"))
         let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 5_000,
-                              handshakeTimeoutMilliseconds: 30_000, requestTimeoutMilliseconds: 30_000) {
+                              handshakeTimeoutMilliseconds: 30_000, requestTimeoutMilliseconds: 30_000, page: englishPage) {
             TLSServerConfiguration(identity: identity, random: SystemRandom())
         }
         return ServerThread(real)

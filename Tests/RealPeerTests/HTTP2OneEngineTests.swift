@@ -16,7 +16,7 @@ import TestSupport
 struct HTTP2OneEngineTests {
     static func server(pki: TestPKI, _ change: (RealServer) -> Void) throws -> ServerThread {
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
-        let real = RealServer(listener: try TCPListener(port: 0)) {
+        let real = RealServer(listener: try TCPListener(port: 0), page: englishPage) {
             var c = TLSServerConfiguration(identity: identity, random: SystemRandom())
             c.applicationProtocols = [.h2, .http11]
             return c

@@ -13,7 +13,7 @@ import TestSupport
 /// An in-process server speaking ALPN h2 and http/1.1 for one connection, its trace kept.
 func h2ServerThread(pki: TestPKI) throws -> ServerThread {
     let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
-    let real = RealServer(listener: try TCPListener(port: 0)) {
+    let real = RealServer(listener: try TCPListener(port: 0), page: englishPage) {
         var c = TLSServerConfiguration(identity: identity, random: SystemRandom())
         c.applicationProtocols = [.h2, .http11]
         return c
@@ -94,7 +94,8 @@ struct HTTP2ServeTests {
         guard try Self.curlHasHTTP2(curl) else { try Tools.unavailable("this curl has no HTTP/2 (nghttp2)") }
         let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
         let pki = try TestPKI.require()
-        let (serve, port) = try startServe(["--alpn", "h2,http/1.1", "--suite", "TLS_RSA_WITH_AES_128_GCM_SHA256", "--max-connections", "2"], pki: pki)
+        // --tls 1.2: the suite is a TLS 1.2 suite (--suite names TLS 1.2 suites; TLS 1.3 would be chosen otherwise).
+        let (serve, port) = try startServe(["--alpn", "h2,http/1.1", "--suite", "TLS_RSA_WITH_AES_128_GCM_SHA256", "--tls", "1.2", "--max-connections", "2"], pki: pki)
         defer { serve.stop() }
         let r = try runTool(curl, ["--silent", "--show-error", "--http2", "--cacert", "root.pem", "--resolve", "localhost:\(port):127.0.0.1",
                                    "--write-out", "\nhttp_version=%{http_version}\n", "https://localhost:\(port)/"], in: pki.dir)

@@ -28,7 +28,7 @@ struct HandshakeTimeoutTests {
         let pki = try TestPKI.require()
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
         let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout,
-                              handshakeTimeoutMilliseconds: handshakeTimeout, requestTimeoutMilliseconds: 5_000) {
+                              handshakeTimeoutMilliseconds: handshakeTimeout, requestTimeoutMilliseconds: 5_000, page: englishPage) {
             var c = TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: CipherSuite.implemented)
             c.sessionTicketKeys = tickets
             return c

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP2
 import RealPeer
+import Rendering
 import Simulation
 import Testing
 import TestSupport
@@ -327,3 +328,6 @@ func connectWithClientCertificateAgainstSServer(certificate: String, key: String
     #expect(ok.output.contains(scheme), "the CertificateVerify scheme: \(ok.output.suffix(3000))")
     #expect(server.wait(for: "CN = \(subject)", seconds: 3), "s_server verified our client certificate: \(server.output)")
 }
+
+/// The page `serve` answers with, in English (what `tlslab serve --lang en` serves).
+let englishPage: @Sendable (ServeLogEntry) -> String = { Explanations.english.servePage($0) }

@@ -143,7 +143,7 @@ struct ServeHardeningTests {
     func idleHTTP2GetsGoAway() throws {
         let pki = try TestPKI.require()
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
-        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 800, requestTimeoutMilliseconds: 800) {
+        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 800, requestTimeoutMilliseconds: 800, page: englishPage) {
             var c = TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: CipherSuite.implemented)
             c.applicationProtocols = [.h2]
             return c
@@ -187,7 +187,7 @@ struct ServeHardeningTests {
     func logOnlyKeepsNoEvents() throws {
         let pki = try TestPKI.require()
         let identity = try PeerFiles.identity(certificate: pki.path("chain.pem"), key: pki.path("leaf.key"))
-        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 5_000) {
+        let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 5_000, page: englishPage) {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: CipherSuite.implemented)
         }
         real.keepsTrace = false

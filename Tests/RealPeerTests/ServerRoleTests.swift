@@ -25,7 +25,7 @@ struct ServerRoleTests {
         let roots = try PeerFiles.certificates(at: pki.path("root.pem"))
         let useFFDHE = dhGroup.name == "ffdhe2048"
         let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: timeout,
-                              handshakeTimeoutMilliseconds: handshakeTimeout, requestTimeoutMilliseconds: requestTimeout) {
+                              handshakeTimeoutMilliseconds: handshakeTimeout, requestTimeoutMilliseconds: requestTimeout, page: englishPage) {
             TLSServerConfiguration(identity: identity, random: SystemRandom(), cipherSuites: suites,
                                    dhGroup: useFFDHE ? .ffdhe2048 : .modp2048, clientAuthentication: auth,
                                    clientCertificateEvaluator: auth == ClientAuthentication.none ? nil

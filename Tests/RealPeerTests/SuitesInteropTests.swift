@@ -47,7 +47,7 @@ struct SuitesInteropTests {
         let files = c.serverFiles
         let identity = try PeerFiles.identity(certificate: pki.path(files.cert), key: pki.path(files.key))
         let real = RealServer(listener: try TCPListener(port: 0), timeoutMilliseconds: 5_000,
-                              handshakeTimeoutMilliseconds: 30_000, requestTimeoutMilliseconds: 30_000) {
+                              handshakeTimeoutMilliseconds: 30_000, requestTimeoutMilliseconds: 30_000, page: englishPage) {
             TLSServerConfiguration(identity: identity, random: SystemRandom())
         }
         return ServerThread(real)

@@ -19,7 +19,7 @@ struct ExchangeFailureWordingTests {
         .cannotConnect(host: "example.com", port: 443, timeout), .brokeSendingClientHello,
         .handshakeTimedOut(milliseconds: 10000, state: .tls12(.expectClientHello)), .handshakeReadFailed(state: .tls12(.expectServerHello), timeout),
         .peerClosedDuringHandshake(.server, state: .tls12(.expectServerHello)), .peerClosedDuringHandshake(.client, state: .tls12(.expectClientKeyExchange)),
-        .fatalAlertReceived(from: .server, .handshakeFailure), .fatalAlertReceived(from: .client, .unknownCA),
+        .fatalAlertReceived(from: .server, .handshakeFailure), .fatalAlertReceived(from: .client, .unknownCA), .errorAlertReceived(from: .client, .unrecognizedName),
         .fatalAlertSent(by: .client, .illegalParameter, cause), .fatalAlertSent(by: .server, .illegalParameter, cause),
         .peerEndedHandshake(.server), .closeNotifyBeforeRequest(from: .server), .closeNotifyBeforeRequest(from: .client),
         .closeNotifyMidConnection(from: .client),
@@ -94,6 +94,7 @@ struct ExchangeFailureWordingTests {
     @Test func theEnglishLinesKeepTheirWords() {
         let english = Explanations.english.exchangeFailure
         #expect(english(.fatalAlertReceived(from: .client, .unknownCA)) == "the client sent a fatal alert: unknown_ca")
+        #expect(english(.errorAlertReceived(from: .client, .unrecognizedName)).hasPrefix("the client sent the alert unrecognized_name at warning level; TLS 1.3 treats"))
         #expect(english(.requestTimedOut(milliseconds: 2000, http2: false))
                 == "request timed out: no complete HTTP request within the 2000 ms deadline; closed")
         #expect(english(.requestHeadTooLong(limit: 16384)) == "request head longer than 16384 bytes: answered 431 and closed")

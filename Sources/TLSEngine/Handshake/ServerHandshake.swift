@@ -62,6 +62,8 @@ struct ServerHandshake: HandshakeMachine {
     private var requestedSchemes: [SignatureScheme] = []
     /// The client's chain, when it sent one (mutual TLS).
     private(set) var clientCertificateChain: [[UInt8]] = []
+    /// The ECDHE curve or DHE group of a full handshake's key exchange, as its negotiation event names it.
+    private(set) var negotiatedGroupName: String?
     /// The driver's latest clock reading (``TLSServer/receive(_:at:)``); nil when it gave none.
     var clock: SessionTime?
 
@@ -324,6 +326,7 @@ struct ServerHandshake: HandshakeMachine {
                                                        clientExtensions: extensions,
                                                        ecdhe: params.keyExchange.isECDHE,
                                                        scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
+        negotiatedGroupName = groupName
         context.events.append(.negotiated(negotiation(group: groupName)))
         context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
         if var kx = keyExchange, let params = try kx.makeServerParams(context.keyExchangeInputs) {
@@ -506,9 +509,9 @@ extension ServerHandshake {
     /// The configuration's ALPN strategy has the final say once the version and suite are fixed
     /// (an application protocol may demand more of the connection than RFC 7301 knows about).
     fileprivate mutating func settleApplicationProtocol(suite: CipherSuite, version: ProtocolVersion, offered: [ProtocolName]?) {
-        guard let chosen = context.applicationProtocol, let offered else { return }
+        guard context.applicationProtocol != nil, let offered else { return }
         let situation = ApplicationProtocolSituation(offered: offered, supported: configuration.applicationProtocols,
                                                      selection: configuration.applicationProtocolSelection, version: version, suite: suite)
-        context.applicationProtocol = configuration.applicationProtocolStrategy(situation) ?? chosen
+        context.applicationProtocol = situation.decided(by: configuration.applicationProtocolStrategy) ?? context.applicationProtocol
     }
 }

@@ -22,7 +22,7 @@ public struct DualVersionServerConfiguration {
 ///
 /// Bytes that are not a TLS handshake record (an alert, garbage, an SSL 2.0 CLIENT-HELLO) go as
 /// received to the TLS 1.2 engine, which answers them exactly as a TLS 1.2 server does.
-public struct DualVersionServer {
+public struct DualVersionServer: TLSServerEndpoint {
     public let configuration: DualVersionServerConfiguration
 
     enum Phase {
@@ -32,6 +32,9 @@ public struct DualVersionServer {
     }
 
     private(set) var phase: Phase = .readingClientHello(FirstMessageReader())
+    /// The version chosen from the ClientHello and the rule that chose it (also the step's
+    /// ``TLSEvent/versionChosen(_:)`` event); nil until a ClientHello was read.
+    public private(set) var versionChoice: VersionChoice?
 
     public init(configuration: DualVersionServerConfiguration) {
         self.configuration = configuration
@@ -41,22 +44,39 @@ public struct DualVersionServer {
     public var tls12Server: TLSServer? { if case .tls12(let s) = phase { s } else { nil } }
     public var tls13Server: TLS13Server? { if case .tls13(let s) = phase { s } else { nil } }
 
-    /// The version chosen: 1.3, or what the 1.2 engine negotiated; nil until then.
-    public var negotiatedVersion: ProtocolVersion? {
+    /// The engine the ClientHello chose, as the surface both versions share; nil until then.
+    private var engine: (any TLSServerEndpoint)? {
         switch phase {
         case .readingClientHello: return nil
-        case .tls12(let s): return s.negotiatedVersion
-        case .tls13: return .tls13
+        case .tls12(let s): return s
+        case .tls13(let s): return TLS13ServerEndpoint(s)
         }
     }
 
-    public var isConnected: Bool {
-        switch phase {
-        case .readingClientHello: return false
-        case .tls12(let s): return s.isConnected
-        case .tls13(let s): return s.state == .connected
+    /// Runs `body` on the chosen engine and keeps the engine it leaves.
+    private mutating func withEngine<R>(_ body: (inout any TLSServerEndpoint) throws(TLSError) -> R) throws(TLSError) -> R? {
+        guard var engine else { return nil }
+        defer {
+            if let s = engine as? TLSServer { phase = .tls12(s) } else if let s = engine as? TLS13ServerEndpoint { phase = .tls13(s.engine) }
         }
+        return try body(&engine)
     }
+
+    // MARK: - What the chosen engine negotiated (``TLSServerEndpoint``)
+
+    /// Before a ClientHello, the state of a server waiting for one.
+    public var stateName: TLSStateName { engine?.stateName ?? .expectClientHello }
+    public var isConnected: Bool { engine?.isConnected ?? false }
+    /// The version chosen: 1.3, or what the 1.2 engine negotiated; nil until then.
+    public var negotiatedVersion: ProtocolVersion? { engine?.negotiatedVersion }
+    public var negotiatedCipherSuite: CipherSuite? { engine?.negotiatedCipherSuite }
+    public var negotiatedGroupName: String? { engine?.negotiatedGroupName }
+    public var usesExtendedMasterSecret: Bool { engine?.usesExtendedMasterSecret ?? false }
+    public var negotiatedApplicationProtocol: ProtocolName? { engine?.negotiatedApplicationProtocol }
+    public var requestedServerName: String? { engine?.requestedServerName }
+    public var peerCertificateChain: [[UInt8]] { engine?.peerCertificateChain ?? [] }
+    public var isResumed: Bool { engine?.isResumed ?? false }
+    public var acceptedEarlyData: Bool { engine?.acceptedEarlyData ?? false }
 
     // MARK: - Inputs
 
@@ -78,14 +98,8 @@ public struct DualVersionServer {
                 let handoff = ClientHelloHandoff(records: records, message: message, hello: hello, handshakeRest: rest, unread: unread)
                 return choose(for: handoff, at: now)
             }
-        case .tls12(var server):
-            let step = now.map { server.receive(bytes, at: $0) } ?? server.receive(bytes)
-            phase = .tls12(server)
-            return step
-        case .tls13(var server):
-            let step = server.receive(bytes).tlsStep(role: .server)
-            phase = .tls13(server)
-            return step
+        case .tls12, .tls13:
+            return (try? withEngine { (engine) throws(TLSError) in engine.receive(bytes, at: now) }) ?? TLSStep()
         }
     }
 
@@ -111,33 +125,27 @@ public struct DualVersionServer {
     }
 
     /// Application data, once connected.
-    public mutating func sendApplicationData(_ data: [UInt8]) -> TLSStep {
-        switch phase {
-        case .readingClientHello: return TLSStep()
-        case .tls12(var server):
-            let step = (try? server.sendApplicationData(data)) ?? TLSStep()
-            phase = .tls12(server)
-            return step
-        case .tls13(var server):
-            let step = server.send(data).tlsStep(role: .server)
-            phase = .tls13(server)
-            return step
+    public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {
+        guard let step = try withEngine({ (engine) throws(TLSError) in try engine.sendApplicationData(data) }) else {
+            throw .internalError(.applicationDataBeforeHandshake)
         }
+        return step
     }
 
     /// close_notify.
     public mutating func close() -> TLSStep {
-        switch phase {
-        case .readingClientHello: return TLSStep()
-        case .tls12(var server):
-            let step = server.close()
-            phase = .tls12(server)
-            return step
-        case .tls13(var server):
-            let step = server.close().tlsStep(role: .server)
-            phase = .tls13(server)
-            return step
+        (try? withEngine { (engine) throws(TLSError) in engine.close() }) ?? TLSStep()
+    }
+
+    /// The driver gave up waiting (a read timeout or deadline). Before a ClientHello was read, the
+    /// TLS 1.2 engine takes what arrived and cancels as a TLS 1.2 server does.
+    public mutating func cancel() -> TLSStep {
+        if case .readingClientHello(let reader) = phase {
+            let read = handOverStream(reader.received, at: nil)
+            let canceled = (try? withEngine { (engine) throws(TLSError) in engine.cancel() }) ?? TLSStep()
+            return TLSStep(sent: read.sent + canceled.sent, events: read.events + canceled.events)
         }
+        return (try? withEngine { (engine) throws(TLSError) in engine.cancel() }) ?? TLSStep()
     }
 
     // MARK: - The choice (RFC 8446 §4.2.1, Appendix D.2)
@@ -171,8 +179,10 @@ public struct DualVersionServer {
     private mutating func choose(for handoff: ClientHelloHandoff, at now: SessionTime?) -> TLSStep {
         let (useTLS13, choice) = Self.rule(for: handoff.hello, configuration: configuration)
         let chosen: [TLSEvent] = choice.map { [.versionChosen($0)] } ?? []
+        versionChoice = choice
         if useTLS13, let tls13 = configuration.tls13 {
             var server = TLS13Server(configuration: tls13, random: configuration.tls12.random)
+            server.clock = now
             var first = server.adopt(handoff)
             let next = server.receive(handoff.unread)
             first.output += next.output

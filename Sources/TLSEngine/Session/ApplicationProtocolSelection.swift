@@ -37,6 +37,13 @@ public struct ApplicationProtocolSituation: Sendable {
 
     /// RFC 7301 §3.2's choice by `selection`, nil when nothing is in common.
     public var choice: ProtocolName? { selection.select(offered: offered, supported: supported) }
+
+    /// The protocol the server answers with: RFC 7301 §3.2's ``choice``, then `strategy`'s final say
+    /// (nil from it keeps the choice); nil when nothing is in common. Both versions decide with it.
+    public func decided(by strategy: ApplicationProtocolStrategy) -> ProtocolName? {
+        guard let chosen = choice else { return nil }
+        return strategy(self) ?? chosen
+    }
 }
 
 /// How a server picks the application protocol (``TLSServerConfiguration/applicationProtocolStrategy``):

@@ -12,6 +12,9 @@ public struct TLSStep: Sendable {
     public var fatalAlertSent: (alert: Alert, cause: AlertCause)?
     /// The fatal alert the peer sent, when one arrived in this step.
     public var fatalAlertReceived: Alert?
+    /// TLS 1.3: an alert at warning level other than close_notify and user_canceled, which RFC 8446
+    /// §6 treats as an error alert whatever its level: it ended the connection.
+    public var errorAlertReceived: Alert?
     /// The peer's close_notify arrived (RFC 5246 §7.2.1).
     public var closeNotifyReceived: Bool
     /// Application data read in this step, in order.

@@ -38,6 +38,9 @@ struct TLS13Connection {
     var tickets: [TLS13ResumptionTicket] = []
     /// A server's reading of the client's 0-RTT records (RFC 8446 §4.2.10).
     var earlyRead: TLS13EarlyRead = .none
+    /// Empty application_data records read in a row: TLS 1.3 allows them (§5.1, unlike empty
+    /// handshake and alert records), so they are bounded as TLS 1.2's are (``IncomingLimits``).
+    var consecutiveEmptyRecords = 0
 
     init(role: TLSRole, random: RandomSource, state: TLS13State) {
         self.role = role
@@ -145,6 +148,19 @@ struct TLS13Connection {
         return takeStep()
     }
 
+    /// The driver gave up waiting for the peer mid-handshake: user_canceled (RFC 8446 §6.1: "This
+    /// alert should be followed by a close_notify"), then close_notify; once connected, close_notify alone.
+    mutating func cancel() -> TLS13Step {
+        if state != .connected, state != .closed, !sentCloseNotify {
+            let alert = Alert(level: .warning, description: .userCanceled)
+            var w = ByteWriter()
+            alert.encode(to: &w)
+            try? send(.alert, w.bytes)
+            events.append(.alertSent(alert))
+        }
+        return close()
+    }
+
     // MARK: Keys
 
     /// `suite`: the suite of the keys when the handshake has not chosen one yet (0-RTT keys use the
@@ -156,7 +172,11 @@ struct TLS13Connection {
         let protector: TLS13RecordProtector
         do { protector = try TLS13RecordProtector(aead: suite.aead, keys: keys) } catch { throw .record(error) }
         switch direction {
-        case .read: readProtection = protector; readSecret = (name, secret, generation)
+        case .read:
+            readProtection = protector; readSecret = (name, secret, generation)
+            // From now on the peer's records are encrypted_records: the reader's length limit is the
+            // protected one, and the record protector checks §5.2's 2^14 + 256 (record_overflow).
+            reader.isProtected = true
         case .write: writeProtection = protector; writeSecret = (name, secret, generation)
         }
         events.append(.trafficKeysInstalled(direction, secret: name, generation: generation, keys: keys))
@@ -270,6 +290,14 @@ struct TLS13Connection {
                 events.append(.recordOpened(detail))
                 type = detail.contentType
                 content = detail.content
+                if type == .applicationData, content.isEmpty {
+                    consecutiveEmptyRecords += 1
+                    guard consecutiveEmptyRecords <= IncomingLimits.maximumConsecutiveEmptyRecords else {
+                        throw .tooManyEmptyRecords(limit: IncomingLimits.maximumConsecutiveEmptyRecords)
+                    }
+                } else {
+                    consecutiveEmptyRecords = 0
+                }
             }
             switch type {
             case .handshake:

@@ -195,7 +195,10 @@ extension TLS13Server {
         guard offered else { return .notOffered }
         guard let psk else { return .reject(.pskNotSelected) }
         guard let limit = psk.ticket.message.maxEarlyDataSize, limit > 0 else { return .reject(.ticketAllowsNone) }
-        guard psk.index == 0, psk.ticket.suite == suite else { return .reject(.parametersDiffer) }
+        // §4.2.10: the first identity, the ticket's suite and the ticket's ALPN protocol.
+        guard psk.index == 0, psk.ticket.suite == suite, psk.ticket.applicationProtocol == negotiatedApplicationProtocol else {
+            return .reject(.parametersDiffer)
+        }
         guard configuration.earlyData.accepts else { return .reject(.serverDeclines) }
         return .accept
     }

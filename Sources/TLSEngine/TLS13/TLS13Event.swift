@@ -150,6 +150,10 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     case badKeyShare
     /// More 0-RTT application data than the ticket's max_early_data_size (unexpected_message, RFC 8446 §4.6.1).
     case tooMuchEarlyData(received: Int, limit: Int)
+    /// ALPN: the client offered protocols and none is one this server speaks (no_application_protocol, RFC 7301 §3.2).
+    case noCommonApplicationProtocol
+    /// More empty application_data records in a row than ``IncomingLimits`` allows (unexpected_message, as TLS 1.2's limit).
+    case tooManyEmptyRecords(limit: Int)
     /// This side's own key or arithmetic failed (internal_error).
     case internalError
 
@@ -157,7 +161,8 @@ public enum TLS13Failure: Error, Sendable, Hashable {
         switch self {
         case .decode(let e): return e.alert
         case .record(let e): return e.alert
-        case .unexpectedMessage, .tooMuchEarlyData: return .unexpectedMessage
+        case .unexpectedMessage, .tooMuchEarlyData, .tooManyEmptyRecords: return .unexpectedMessage
+        case .noCommonApplicationProtocol: return .noApplicationProtocol
         case .noCommonParameters: return .handshakeFailure
         case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter
         case .missingExtension: return .missingExtension

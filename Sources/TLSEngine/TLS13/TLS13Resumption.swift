@@ -130,11 +130,15 @@ public struct TLS13ResumptionTicket: Sendable, Hashable {
     /// (estimated_RTT) — the freshness check's inputs (§8.3).
     public var issuedAtMilliseconds: UInt64?
     public var estimatedRTTMilliseconds: UInt64 = 0
+    /// The protocol ALPN chose on the connection that made it: 0-RTT data is accepted only when the
+    /// new handshake chooses the same (RFC 8446 §4.2.10).
+    public var applicationProtocol: ProtocolName?
 
-    public init(message: TLS13NewSessionTicket, psk: [UInt8], suite: TLS13CipherSuite) {
+    public init(message: TLS13NewSessionTicket, psk: [UInt8], suite: TLS13CipherSuite, applicationProtocol: ProtocolName? = nil) {
         self.message = message
         self.psk = psk
         self.suite = suite
+        self.applicationProtocol = applicationProtocol
     }
 
     /// obfuscated_ticket_age for a ticket `ageMilliseconds` old (RFC 8446 §4.2.11.1).

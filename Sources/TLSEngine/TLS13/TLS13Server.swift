@@ -14,12 +14,22 @@ public struct TLS13ServerConfiguration {
     public var ticketLifetime: UInt32?
     /// The tickets this server issued before and still resumes (its ticket store: identity, PSK, suite).
     public var tickets: [TLS13ResumptionTicket] = []
+    /// A store shared by the connections of one server (`tlslab serve`): tickets issued are kept
+    /// there, offered ones looked up there, single-use ones redeemed there (§8.1).
+    public var ticketStore: TLS13TicketStore?
     /// Whether the server asks for a client certificate in its flight (RFC 8446 §4.3.2), and who
     /// judges the client's chain (needed unless `.none`).
     public var clientAuthentication: ClientAuthentication = .none
     public var clientCertificateEvaluator: (any PeerCertificateEvaluator)?
     /// 0-RTT: the max_early_data_size its tickets carry, whether it accepts early data, single-use tickets (RFC 8446 §4.2.10, §8.1).
     public var earlyData = TLS13ServerEarlyData()
+    /// ALPN (RFC 7301, carried in EncryptedExtensions by RFC 8446 §4.3.1): the protocols this server
+    /// speaks in its order of preference (empty: it ignores the client's offer), its ordering rule,
+    /// and the final say once the suite is known — the same three settings as TLS 1.2's
+    /// ``TLSServerConfiguration``, decided by the same ``ApplicationProtocolSituation``.
+    public var applicationProtocols: [ProtocolName] = []
+    public var applicationProtocolSelection: ApplicationProtocolSelection = .serverPreference
+    public var applicationProtocolStrategy: ApplicationProtocolStrategy = { $0.choice }
 
     public init(identity: TLSIdentity,
                 suites: [TLS13CipherSuite] = [.aes128GCMSHA256, .aes256GCMSHA384, .chacha20Poly1305SHA256],
@@ -50,6 +60,19 @@ public struct TLS13Server: TLS13Side {
     /// and when this server sent its flight: the inputs of the freshness check (§8.3).
     var clockMilliseconds: UInt64?
     var flightSentAtMilliseconds: UInt64?
+    /// The key share group of the handshake (RFC 8446 §4.2.8), once ServerHello fixed it.
+    public private(set) var negotiatedGroup: NamedGroup?
+    /// The application protocol chosen with ALPN (RFC 7301 §3.2), nil when none was.
+    public private(set) var negotiatedApplicationProtocol: ProtocolName?
+    /// The host name the client asked for in server_name (RFC 6066 §3).
+    public private(set) var requestedServerName: String?
+    /// The client's certificate chain (RFC 8446 §4.4.2), when it sent one it was asked for.
+    public private(set) var peerCertificateChain: [[UInt8]] = []
+    /// The server accepted the client's 0-RTT data (RFC 8446 §4.2.10).
+    public private(set) var acceptedEarlyData = false
+    /// The driver's latest clock reading (the engine reads none): a stored ticket older than its
+    /// lifetime is not resumed, and a ticket issued now is stamped with it.
+    var clock: SessionTime?
 
     public init(configuration: TLS13ServerConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -111,6 +134,7 @@ public struct TLS13Server: TLS13Side {
         }
         connection.suite = suite
         clientRandom = hello.random.bytes
+        negotiatedApplicationProtocol = try applicationProtocol(offered: hello.extensions?.applicationProtocols, suite: suite)
 
         guard case .supportedGroups(let groups)? = extensions.first(ofType: .supportedGroups) else { throw .missingExtension(.supportedGroups) }
         guard case .signatureAlgorithms(let schemes)? = extensions.first(ofType: .signatureAlgorithms) else { throw .missingExtension(.signatureAlgorithms) }
@@ -144,6 +168,18 @@ public struct TLS13Server: TLS13Side {
         if verdict == .accept, let psk, let why = recordingVerdict(psk: psk) { verdict = .reject(why) }
         if case .reject(let why) = verdict { rejectEarlyData(why) }
         try serverHello(hello, share: share, suite: suite, scheme: scheme, psk: psk, acceptsEarlyData: verdict == .accept)
+    }
+
+    /// ALPN (RFC 7301 §3.2): a server without protocols ignores the offer; one with protocols picks
+    /// by its rule, and with nothing in common answers no_application_protocol; the configuration's
+    /// strategy has the final say, as for TLS 1.2 (``ApplicationProtocolSituation/decided(by:)``).
+    func applicationProtocol(offered: [ProtocolName]?, suite: TLS13CipherSuite) throws(TLS13Failure) -> ProtocolName? {
+        guard !configuration.applicationProtocols.isEmpty, let offered else { return nil }
+        let situation = ApplicationProtocolSituation(offered: offered, supported: configuration.applicationProtocols,
+                                                     selection: configuration.applicationProtocolSelection, version: .tls13,
+                                                     suite: CipherSuite(rawValue: suite.rawValue))
+        guard let chosen = situation.decided(by: configuration.applicationProtocolStrategy) else { throw .noCommonApplicationProtocol }
+        return chosen
     }
 
     /// Reads with a decoder, turning its error into this engine's.
@@ -182,8 +218,9 @@ public struct TLS13Server: TLS13Side {
         let modes = try Self.read { () throws(DecodeError) in try PSKKeyExchangeModes(extensionData: modesData) }
         guard modes.modes.contains(PSKKeyExchangeModes.pskDHEKE) else { return nil }
         for (index, identity) in identities.enumerated() {
-            guard let ticket = configuration.tickets.first(where: { $0.message.ticket == identity.identity }),
-                  ticket.suite.hash == suite.hash else { continue }
+            let listed = configuration.tickets.first(where: { $0.message.ticket == identity.identity })
+            let stored = listed == nil ? configuration.ticketStore?.ticket(identity.identity, now: clock) : nil
+            guard let ticket = listed ?? stored, ticket.suite.hash == suite.hash else { continue }
             let age = identity.obfuscatedTicketAge &- ticket.message.ageAdd
             guard UInt64(age) <= UInt64(ticket.message.lifetime) * 1000 else { continue }
             guard let truncated = TLS13PSKBinder.truncated(clientHello: message.bytes, bindersLength: PreSharedKey.bindersLength(binders)) else {
@@ -194,6 +231,8 @@ public struct TLS13Server: TLS13Side {
             let expected = TLS13PSKBinder.binder(hash: suite.hash, binderKey: early.binderKey(resumption: true), truncatedTranscriptHash: truncatedHash)
             connection.events.append(.pskBinderChecked(truncatedTranscriptHash: truncatedHash, expected: expected, received: binders[index]))
             guard constantTimeEqual(expected, binders[index]) else { throw .pskBinderInvalid }
+            // §8.1: a shared store hands a single-use ticket to one connection only, even at the same time.
+            if configuration.earlyData.singleUseTickets, stored != nil, configuration.ticketStore?.redeem(ticket.message.ticket) != true { continue }
             connection.events.append(.pskAccepted(selectedIdentity: UInt16(index), ticketAgeMilliseconds: age))
             // §8.1: a single-use ticket is used up now; the caller's store forgets it.
             if configuration.earlyData.singleUseTickets { connection.events.append(.ticketRedeemed(identity: ticket.message.ticket)) }
@@ -218,6 +257,8 @@ public struct TLS13Server: TLS13Side {
                                 SupportedVersions.selected(.tls13).tlsExtension]
         if let psk { serverExtensions.append(PreSharedKey.selected(psk.index).tlsExtension) }
         resumed = psk != nil
+        negotiatedGroup = share.group
+        acceptedEarlyData = acceptsEarlyData
         let answer = ServerHello(serverVersion: .tls12, random: Random(connection.random.bytes(count: 32)), sessionID: hello.sessionID,
                                  cipherSuite: CipherSuite(rawValue: suite.rawValue), extensions: serverExtensions)
         var w = ByteWriter()
@@ -225,6 +266,7 @@ public struct TLS13Server: TLS13Side {
         try connection.sendHandshake(.serverHello, body: w.bytes)
         flightSentAtMilliseconds = clockMilliseconds
         let serverName: String? = { if case .serverName(let names)? = (hello.extensions ?? []).first(ofType: .serverName) { return names.first?.hostName } else { return nil } }()
+        requestedServerName = serverName
         connection.events.append(.negotiated(suite: suite, group: share.group, serverName: serverName))
         if configuration.middleboxCompatibility && !hello.sessionID.isEmpty && !retried { connection.sendCompatibilityChangeCipherSpec() }
 
@@ -241,7 +283,12 @@ public struct TLS13Server: TLS13Side {
 
         // The flight under the handshake keys: nobody on the path reads the certificate any more.
         var extensionsWriter = ByteWriter()
-        EncryptedExtensions(extensions: acceptsEarlyData ? [EarlyDataIndication.indication.tlsExtension] : []).encode(to: &extensionsWriter)
+        // §4.3.1: EncryptedExtensions carries what does not fix the keys: ALPN's one protocol
+        // (RFC 7301 §3.1) and, when 0-RTT is accepted, early_data (§4.2.10).
+        var encrypted: [TLSExtension] = []
+        if let chosen = negotiatedApplicationProtocol { encrypted.append(.applicationLayerProtocolNegotiation([chosen])) }
+        if acceptsEarlyData { encrypted.append(EarlyDataIndication.indication.tlsExtension) }
+        EncryptedExtensions(extensions: encrypted).encode(to: &extensionsWriter)
         try connection.sendHandshake(.encryptedExtensions, body: extensionsWriter.bytes)
         // §4.3.2: a CertificateRequest follows EncryptedExtensions; "Servers which are authenticating with a PSK
         // MUST NOT send the CertificateRequest message in the main handshake".
@@ -302,7 +349,7 @@ public struct TLS13Server: TLS13Side {
         let decision = evaluator.evaluate(chain: certificate.certificateList, role: .client, serverName: nil)
         connection.events.append(.certificateDecision(decision, chainLength: certificate.certificateList.count))
         switch decision {
-        case .accept(let key, _, _): clientKey = key
+        case .accept(let key, _, _): clientKey = key; peerCertificateChain = certificate.certificateList
         case .reject(let refusal, _, _): throw .certificateRefused(TLSAlertTable.alert(for: refusal))
         }
         connection.enter(.waitClientCertificateVerify)
@@ -354,11 +401,12 @@ public struct TLS13Server: TLS13Side {
         let bytes = TLS13Connection.handshakeBytes(.newSessionTicket, w.bytes)
         connection.events.append(.handshakeSent(.newSessionTicket, bytes: bytes))
         try connection.send(.handshake, bytes)
-        var ticket = TLS13ResumptionTicket(message: message, psk: psk, suite: suite)
+        var ticket = TLS13ResumptionTicket(message: message, psk: psk, suite: suite, applicationProtocol: negotiatedApplicationProtocol)
         if let now = clockMilliseconds {
             ticket.issuedAtMilliseconds = now
             ticket.estimatedRTTMilliseconds = flightSentAtMilliseconds.map { now >= $0 ? now - $0 : 0 } ?? 0
         }
+        configuration.ticketStore?.store(ticket, issuedAt: clock)
         connection.events.append(.newSessionTicketSent(ticket))
         connection.note(master.steps, after: before)
     }

@@ -40,7 +40,8 @@ extension TLS13Step {
             case .changeCipherSpecReceived: mapped.append(.changeCipherSpecReceived)
             case .failed(let f): failure = f
             case .alertSent(let alert):
-                let cause: AlertCause = alert.isFatal ? .tls13(failure ?? .internalError) : .close
+                let cause: AlertCause = alert.isFatal ? .tls13(failure ?? .internalError)
+                    : alert.alertDescription == .userCanceled ? .handshakeCanceled : .close
                 mapped.append(.alertSent(alert, cause: cause))
             case .alertReceived(let alert): mapped.append(.alertReceived(alert))
             case .handshakeCompleted(let resumed): mapped.append(.handshakeCompleted(resumed: resumed))
@@ -63,7 +64,14 @@ extension TLS13Step {
                 mapped.append(.tls13(event))
             }
         }
-        return TLSStep(sent: sent, events: mapped)
+        var step = TLSStep(sent: sent, events: mapped)
+        // §6: "All the alerts listed in Section 6.2 MUST be sent with AlertLevel=fatal and MUST be treated
+        // as error alerts when received regardless of the AlertLevel"; close_notify and user_canceled are closure alerts.
+        for case .alertReceived(let alert) in events where !alert.isFatal
+            && alert.alertDescription != .closeNotify && alert.alertDescription != .userCanceled && step.errorAlertReceived == nil {
+            step.errorAlertReceived = alert
+        }
+        return step
     }
 }
 
