@@ -19,12 +19,16 @@ protocol over a pipe (--remote-debugging-pipe; no Python package needed):
     the page's beforeprint), and under print media the buttons and navigation are not drawn, every
     step's section, heading, explanation (those the page stores once and fills in by script too)
     and bytes table is drawn, and the whole ladder drawing is visible, not clipped by its scroller.
+  * with --compare-check (a page of `tlslab compare A B --html`): at each --layout-sizes size, nothing
+    wider than the viewport, no text below 12 px, every cell of the table on screen and uncut, both
+    runs' knowledge panels and every phase of both ladders drawn (a ladder may scroll sideways).
 The whole check gives up after --timeout seconds (default 90), killing the browser: it never hangs.
 
 Usage: html-browser-check.py PAGE.html [--screenshot OUT.png] [--presses N] [--message NAME]
        [--expect-lang TAG] [--expect-font FAMILY] [--timeout SECONDS]
        [--width W --height H] [--chromium PATH]
        [--slides-check [--slides-scale X]] [--print-check [--min-pdf-pages N]]
+       [--layout-sizes WxH,WxH] [--compare-check]
 Prints one line per check; exit status 0 when all pass, 1 otherwise, 2 when Chromium cannot run.
 """
 import argparse
@@ -209,8 +213,8 @@ def png_is_blank(data):
     return True
 
 
-def layout_check(browser, url, steps, check):
-    """What a reader sees at this window size (--width, --height)."""
+def fit_check(browser, check):
+    """Nothing wider than the viewport (but inside a box that scrolls sideways) and no text below 12 px."""
     wide = browser.evaluate("""(() => {
         const vw = document.documentElement.clientWidth, out = [];
         const clipped = e => { for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
@@ -242,6 +246,34 @@ def layout_check(browser, url, steps, check):
         })()""")
     small = smallest_text()
     check(small[0] >= 11.95, f"no text below 12 px (smallest {small[0]:.1f} px: {small[1]})")
+    return smallest_text
+
+
+def compare_check(browser, check):
+    """A `tlslab compare A B --html` page at this window size: it fits, its text is readable, every
+    cell of the table is on screen whole, both runs' knowledge and every phase of both ladders are drawn."""
+    fit_check(browser, check)
+    cells = browser.evaluate("""(() => {
+        const vw = document.documentElement.clientWidth, out = [];
+        const cells = document.querySelectorAll('table.comparison th, table.comparison td');
+        cells.forEach(c => { const r = c.getBoundingClientRect();
+            if (r.width === 0 || r.left < -1 || r.right > vw + 1 || c.scrollWidth > c.clientWidth + 1) { out.push(c.textContent.slice(0, 30)); } });
+        return [cells.length, out.slice(0, 6)];
+    })()""")
+    check(cells[0] > 3 and not cells[1], f"the table's {cells[0]} cells are on screen, none cut" + ("" if not cells[1] else f": {cells[1]}"))
+    drawn = browser.evaluate("""(() => {
+        const seen = e => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 0;
+        const knowledge = Array.from(document.querySelectorAll('.pair section pre')).filter(seen).length;
+        const phases = Array.from(document.querySelectorAll('.ladders pre.phase'));
+        return [knowledge, phases.filter(seen).length, phases.length];
+    })()""")
+    check(drawn[0] == 2 and drawn[2] >= 2 and drawn[1] == drawn[2],
+          f"both runs' knowledge ({drawn[0]} of 2) and every ladder phase ({drawn[1]} of {drawn[2]}) are drawn")
+
+
+def layout_check(browser, url, steps, check):
+    """What a reader sees at this window size (--width, --height)."""
+    smallest_text = fit_check(browser, check)
 
     # The ClientHello's bytes: every leaf's value and hex on screen, with no sideways scrolling.
     fields = browser.evaluate("""(() => {
@@ -327,6 +359,9 @@ def main():
                         help="only the layout, at each size (e.g. 1366x900,390x844): nothing wider than the viewport, no text below "
                              "12 px, the ClientHello's field values and hex visible without sideways scrolling, #step-14 showing "
                              "its heading, the column heads and its row")
+    parser.add_argument("--compare-check", action="store_true",
+                        help="the page was written by `tlslab compare A B --html`: at each --layout-sizes size, it fits, no text "
+                             "below 12 px, the table's cells on screen, both runs' panels and ladders drawn")
     parser.add_argument("--timeout", type=float, default=90,
                         help="seconds the whole check may take before it gives up (the browser is killed)")
     args = parser.parse_args()
@@ -380,12 +415,30 @@ def main():
             check(any(args.expect_font in f.get("familyName", "") and f.get("glyphCount", 0) > 0 for f in fonts),
                   f"the title is drawn with {args.expect_font} (fonts used: {', '.join(families) or 'none'})")
 
-        steps = browser.evaluate("document.querySelectorAll('section.step').length")
-        check(steps > 0, f"the page has {steps} steps")
-        check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == "1",
-              "step 1 is highlighted on load")
+        steps = 0 if args.compare_check else browser.evaluate("document.querySelectorAll('section.step').length")
+        if not args.compare_check:
+            check(steps > 0, f"the page has {steps} steps")
+            check(browser.evaluate("document.querySelector('#ladder g.row.current')?.getAttribute('data-step')") == "1",
+                  "step 1 is highlighted on load")
 
-        if args.layout_sizes:
+        if args.compare_check:
+            # A comparison page has no steps or script: only what a reader sees, at each size.
+            for size in (args.layout_sizes or f"{args.width}x{args.height}").split(","):
+                width, height = (int(v) for v in size.lower().split("x"))
+                browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                    "deviceScaleFactor": 1, "mobile": width < 700})
+                browser.send("Page.navigate", {"url": "about:blank"})
+                browser.pump(0.2)
+                browser.send("Page.navigate", {"url": url})
+                browser.wait_for("Page.loadEventFired")
+                browser.pump(0.3)
+                compare_check(browser, lambda ok, what, size=size: check(ok, f"{size}: {what}"))
+                if args.screenshot:
+                    shot = browser.send("Page.captureScreenshot", {"format": "png"})
+                    root, ext = os.path.splitext(args.screenshot)
+                    with open(f"{root}-{size}{ext}", "wb") as f:
+                        f.write(base64.b64decode(shot["data"]))
+        elif args.layout_sizes:
             # Only what a reader sees, at each size in turn (one browser for all).
             for size in args.layout_sizes.split(","):
                 width, height = (int(v) for v in size.lower().split("x"))

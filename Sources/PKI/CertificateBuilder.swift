@@ -23,11 +23,11 @@ public enum CertificateBuilder {
     public static func build(_ template: CertificateTemplate, subjectKey: VerificationKey,
                              issuer: X509Certificate?, issuerKey: SigningKey) throws(PKIError) -> X509Certificate {
         guard !template.serialNumber.isEmpty, template.serialNumber.count <= 20 else {
-            throw .malformedCertificate("serialNumber must be 1…20 octets")
+            throw .malformedCertificate(.invalidValue(field: "serialNumber"))
         }
-        guard template.notBefore <= template.notAfter else { throw .malformedCertificate("notBefore after notAfter") }
+        guard template.notBefore <= template.notAfter else { throw .malformedCertificate(.invalidValue(field: "Validity")) }
         for address in template.ipAddresses where address.count != 4 && address.count != 16 {
-            throw .malformedCertificate("iPAddress must be 4 or 16 octets, not \(address.count)")
+            throw .malformedCertificate(.invalidValue(field: "iPAddress"))
         }
         let algorithm = try signatureAlgorithm(template.signatureHash, issuerKey: issuerKey)
         let algorithmOID = algorithm.oid

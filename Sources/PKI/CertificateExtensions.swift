@@ -71,11 +71,11 @@ public struct CertificateExtensions: Sendable, Hashable {
         var seen = Set<String>()
         for ext in try DERWalker.sequence(node, "Extensions") {
             let parts = try DERWalker.sequence(ext, "Extension")
-            guard parts.count == 2 || parts.count == 3 else { throw .malformedCertificate("Extension arity") }
+            guard parts.count == 2 || parts.count == 3 else { throw .malformedCertificate(.wrongElementCount(field: "Extension")) }
             let oid = try DERWalker.oid(parts[0], "extnID")
             let critical = parts.count == 3 ? try DERWalker.boolean(parts[1], "critical") : false
             let value = try DERWalker.octetString(parts[parts.count - 1], "extnValue")
-            guard seen.insert(oid).inserted else { throw .malformedCertificate("duplicate extension \(oid)") }
+            guard seen.insert(oid).inserted else { throw .malformedCertificate(.twice(field: "extnID \(oid)")) }
             all.append(Raw(oid: oid, critical: critical, value: value))
             try decode(oid: oid, value: value)
         }
@@ -90,7 +90,7 @@ public struct CertificateExtensions: Sendable, Hashable {
             for field in fields {
                 if field.identifier == .boolean { isCA = try DERWalker.boolean(field, "cA") }
                 else if field.identifier == .integer { pathLength = try DERWalker.smallInteger(field, "pathLenConstraint") }
-                else { throw .malformedCertificate("BasicConstraints field") }
+                else { throw .malformedCertificate(.unexpectedTag(field: "BasicConstraints", tag: nil)) }
             }
             basicConstraints = BasicConstraints(isCA: isCA, pathLength: pathLength)
         case "2.5.29.15":
@@ -104,7 +104,7 @@ public struct CertificateExtensions: Sendable, Hashable {
             keyUsage = KeyUsage(bits: bits)
         case "2.5.29.37":
             let purposes = try DERWalker.sequence(try DERWalker.parse(value), "ExtKeyUsageSyntax")
-            guard !purposes.isEmpty else { throw .malformedCertificate("empty extendedKeyUsage (RFC 5280 §4.2.1.12: SIZE (1..MAX))") }
+            guard !purposes.isEmpty else { throw .malformedCertificate(.empty(field: "extendedKeyUsage")) }
             var oids: [String] = []
             for purpose in purposes { oids.append(try DERWalker.oid(purpose, "KeyPurposeId")) }
             extendedKeyUsage = oids
@@ -118,10 +118,10 @@ public struct CertificateExtensions: Sendable, Hashable {
         case CertificateExtensions.authorityInfoAccess:
             // AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription (§4.2.2.1).
             let descriptions = try DERWalker.sequence(try DERWalker.parse(value), "AuthorityInfoAccessSyntax")
-            guard !descriptions.isEmpty else { throw .malformedCertificate("empty authorityInfoAccess") }
+            guard !descriptions.isEmpty else { throw .malformedCertificate(.empty(field: "authorityInfoAccess")) }
             for description in descriptions {
                 let parts = try DERWalker.sequence(description, "AccessDescription")
-                guard parts.count == 2 else { throw .malformedCertificate("AccessDescription arity") }
+                guard parts.count == 2 else { throw .malformedCertificate(.wrongElementCount(field: "AccessDescription")) }
                 _ = try DERWalker.oid(parts[0], "accessMethod")
                 _ = try GeneralName(node: parts[1], inConstraint: false)
             }
@@ -129,7 +129,7 @@ public struct CertificateExtensions: Sendable, Hashable {
             subjectKeyIdentifier = try DERWalker.octetString(try DERWalker.parse(value), "SubjectKeyIdentifier")
         case "2.5.29.35":
             for field in try DERWalker.sequence(try DERWalker.parse(value), "AuthorityKeyIdentifier") {
-                guard field.identifier.tagClass == .contextSpecific else { throw .malformedCertificate("AuthorityKeyIdentifier field") }
+                guard field.identifier.tagClass == .contextSpecific else { throw .malformedCertificate(.unexpectedTag(field: "AuthorityKeyIdentifier", tag: nil)) }
                 if field.identifier.tagNumber == 0 {
                     authorityKeyIdentifier = try DERWalker.primitive(field, "keyIdentifier")
                 } else {

@@ -4,67 +4,57 @@ import SwiftASN1
 /// They throw `PKIError.malformedCertificate` instead of trapping on unexpected shapes.
 enum DERWalker {
     static func parse(_ bytes: [UInt8]) throws(PKIError) -> ASN1Node {
-        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(describe(error))") }
+        do { return try DER.parse(bytes) } catch { throw .malformedCertificate(malformation(error)) }
     }
 
     static func parse(_ bytes: ArraySlice<UInt8>) throws(PKIError) -> ASN1Node {
-        do { return try DER.parse(bytes) } catch { throw .malformedCertificate("DER: \(describe(error))") }
+        do { return try DER.parse(bytes) } catch { throw .malformedCertificate(malformation(error)) }
     }
 
-    /// A swift-asn1 error in words ("truncated ASN1 field"), without the library's source location
-    /// that its `description` carries.
-    static func describe(_ error: any Error) -> String {
-        guard let asn1 = error as? ASN1Error else { return "\(error)" }
-        // Split the camel-case code into words, keeping acronyms: "invalidPEMDocument" → "invalid PEM document".
-        let code = Array("\(asn1.code)")
-        var words: [String] = []
-        var current = ""
-        for (i, c) in code.enumerated() {
-            let previous = i > 0 ? code[i - 1] : nil
-            let next = i + 1 < code.count ? code[i + 1] : nil
-            let startsWord = c.isUppercase && ((previous?.isLowercase ?? false) || (previous?.isNumber ?? false)
-                || ((previous?.isUppercase ?? false) && (next?.isLowercase ?? false)))
-            if startsWord && !current.isEmpty { words.append(current); current = "" }
-            current.append(c)
+    /// What swift-asn1's parser found wrong, as a fact: the DER ends inside an element, a length
+    /// DER does not allow, or another rule broken (its error code kept).
+    static func malformation(_ error: any Error) -> CertificateMalformation {
+        guard let asn1 = error as? ASN1Error else { return .derInvalid(code: "\(type(of: error))") }
+        switch asn1.code {
+        case .truncatedASN1Field: return .derTruncated
+        case .unsupportedFieldLength: return .derLength
+        default: return .derInvalid(code: "\(asn1.code)")
         }
-        if !current.isEmpty { words.append(current) }
-        return words.map { word in word.dropFirst().contains(where: \.isUppercase) || word.contains(where: \.isNumber) ? word : word.lowercased() }
-            .joined(separator: " ")
     }
 
     /// Children of a constructed node.
     static func children(_ node: ASN1Node, _ what: String) throws(PKIError) -> [ASN1Node] {
         guard case .constructed(let nodes) = node.content else {
-            throw .malformedCertificate("\(what) is not constructed")
+            throw .malformedCertificate(.notConstructed(field: what))
         }
         return Array(nodes)
     }
 
     /// Children of a SEQUENCE.
     static func sequence(_ node: ASN1Node, _ what: String) throws(PKIError) -> [ASN1Node] {
-        guard node.identifier == .sequence else { throw .malformedCertificate("\(what) is not a SEQUENCE") }
+        guard node.identifier == .sequence else { throw .malformedCertificate(.notOfType(field: what, type: "SEQUENCE")) }
         return try children(node, what)
     }
 
     static func primitive(_ node: ASN1Node, _ what: String) throws(PKIError) -> [UInt8] {
         guard case .primitive(let bytes) = node.content else {
-            throw .malformedCertificate("\(what) is not primitive")
+            throw .malformedCertificate(.notPrimitive(field: what))
         }
         return Array(bytes)
     }
 
     /// An OBJECT IDENTIFIER as dotted text (X.690 §8.19).
     static func oid(_ node: ASN1Node, _ what: String) throws(PKIError) -> String {
-        guard node.identifier == .objectIdentifier else { throw .malformedCertificate("\(what) is not an OID") }
+        guard node.identifier == .objectIdentifier else { throw .malformedCertificate(.notOfType(field: what, type: "OBJECT IDENTIFIER")) }
         let bytes = try primitive(node, what)
         guard !bytes.isEmpty, bytes.last.map({ $0 & 0x80 == 0 }) == true else {
-            throw .malformedCertificate("\(what): empty or truncated OID")
+            throw .malformedCertificate(.badEncoding(field: what, type: "OBJECT IDENTIFIER"))
         }
         var arcs: [UInt64] = []
         var value: UInt64 = 0
         var firstArc = true
         for byte in bytes {
-            guard value < (1 << 56) else { throw .malformedCertificate("\(what): OID arc too large") }
+            guard value < (1 << 56) else { throw .malformedCertificate(.integerOutOfRange(field: what)) }
             value = (value << 7) | UInt64(byte & 0x7F)
             if byte & 0x80 == 0 {
                 if firstArc {
@@ -83,35 +73,35 @@ enum DERWalker {
 
     /// BIT STRING content without the unused-bits octet (X.690 §8.6); DER requires 0 unused bits here.
     static func bitString(_ node: ASN1Node, _ what: String) throws(PKIError) -> (bytes: [UInt8], unusedBits: Int) {
-        guard node.identifier == .bitString else { throw .malformedCertificate("\(what) is not a BIT STRING") }
+        guard node.identifier == .bitString else { throw .malformedCertificate(.notOfType(field: what, type: "BIT STRING")) }
         let raw = try primitive(node, what)
-        guard let unused = raw.first, unused < 8 else { throw .malformedCertificate("\(what): bad BIT STRING") }
-        if raw.count == 1 && unused != 0 { throw .malformedCertificate("\(what): bad BIT STRING") }
+        guard let unused = raw.first, unused < 8 else { throw .malformedCertificate(.badEncoding(field: what, type: "BIT STRING")) }
+        if raw.count == 1 && unused != 0 { throw .malformedCertificate(.badEncoding(field: what, type: "BIT STRING")) }
         return (Array(raw.dropFirst()), Int(unused))
     }
 
     static func integerBytes(_ node: ASN1Node, _ what: String) throws(PKIError) -> [UInt8] {
-        guard node.identifier == .integer else { throw .malformedCertificate("\(what) is not an INTEGER") }
+        guard node.identifier == .integer else { throw .malformedCertificate(.notOfType(field: what, type: "INTEGER")) }
         let bytes = try primitive(node, what)
-        guard !bytes.isEmpty else { throw .malformedCertificate("\(what): empty INTEGER") }
+        guard !bytes.isEmpty else { throw .malformedCertificate(.badEncoding(field: what, type: "INTEGER")) }
         return bytes
     }
 
     static func smallInteger(_ node: ASN1Node, _ what: String) throws(PKIError) -> Int {
         let bytes = try integerBytes(node, what)
-        guard bytes.count <= 4, bytes[0] & 0x80 == 0 else { throw .malformedCertificate("\(what): integer out of range") }
+        guard bytes.count <= 4, bytes[0] & 0x80 == 0 else { throw .malformedCertificate(.integerOutOfRange(field: what)) }
         return bytes.reduce(0) { ($0 << 8) | Int($1) }
     }
 
     static func boolean(_ node: ASN1Node, _ what: String) throws(PKIError) -> Bool {
-        guard node.identifier == .boolean else { throw .malformedCertificate("\(what) is not a BOOLEAN") }
+        guard node.identifier == .boolean else { throw .malformedCertificate(.notOfType(field: what, type: "BOOLEAN")) }
         let bytes = try primitive(node, what)
-        guard bytes.count == 1 else { throw .malformedCertificate("\(what): bad BOOLEAN") }
+        guard bytes.count == 1 else { throw .malformedCertificate(.badEncoding(field: what, type: "BOOLEAN")) }
         return bytes[0] != 0
     }
 
     static func octetString(_ node: ASN1Node, _ what: String) throws(PKIError) -> [UInt8] {
-        guard node.identifier == .octetString else { throw .malformedCertificate("\(what) is not an OCTET STRING") }
+        guard node.identifier == .octetString else { throw .malformedCertificate(.notOfType(field: what, type: "OCTET STRING")) }
         return try primitive(node, what)
     }
 
@@ -121,17 +111,17 @@ enum DERWalker {
         let text = String(decoding: bytes, as: UTF8.self)
         let digits: String
         if node.identifier == .utcTime {
-            guard bytes.count == 13, bytes.last == UInt8(ascii: "Z") else { throw .malformedCertificate("\(what): bad UTCTime") }
+            guard bytes.count == 13, bytes.last == UInt8(ascii: "Z") else { throw .malformedCertificate(.badEncoding(field: what, type: "UTCTime")) }
             let yy = Int(text.prefix(2)) ?? -1
-            guard yy >= 0 else { throw .malformedCertificate("\(what): bad UTCTime") }
+            guard yy >= 0 else { throw .malformedCertificate(.badEncoding(field: what, type: "UTCTime")) }
             digits = (yy >= 50 ? "19" : "20") + text.dropLast()
         } else if node.identifier == .generalizedTime {
-            guard bytes.count == 15, bytes.last == UInt8(ascii: "Z") else { throw .malformedCertificate("\(what): bad GeneralizedTime") }
+            guard bytes.count == 15, bytes.last == UInt8(ascii: "Z") else { throw .malformedCertificate(.badEncoding(field: what, type: "GeneralizedTime")) }
             digits = String(text.dropLast())
         } else {
-            throw .malformedCertificate("\(what) is not a time")
+            throw .malformedCertificate(.notOfType(field: what, type: "UTCTime / GeneralizedTime"))
         }
-        guard let seconds = UnixTime.seconds(fromDigits: digits) else { throw .malformedCertificate("\(what): bad time \(text)") }
+        guard let seconds = UnixTime.seconds(fromDigits: digits) else { throw .malformedCertificate(.badEncoding(field: what, type: text.count == 13 ? "UTCTime" : "GeneralizedTime")) }
         return seconds
     }
 }

@@ -42,11 +42,11 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         var attributes: [Attribute] = []
         var relativeNames: [[UInt8]] = []
         for rdn in try DERWalker.sequence(node, "Name") {
-            guard rdn.identifier == .set else { throw .malformedCertificate("RDN is not a SET") }
+            guard rdn.identifier == .set else { throw .malformedCertificate(.notOfType(field: "RelativeDistinguishedName", type: "SET")) }
             relativeNames.append(Array(rdn.encodedBytes))
             for pair in try DERWalker.children(rdn, "RDN") {
                 let parts = try DERWalker.sequence(pair, "AttributeTypeAndValue")
-                guard parts.count == 2 else { throw .malformedCertificate("AttributeTypeAndValue arity") }
+                guard parts.count == 2 else { throw .malformedCertificate(.wrongElementCount(field: "AttributeTypeAndValue")) }
                 let oid = try DERWalker.oid(parts[0], "attribute type")
                 attributes.append(Attribute(oid: oid, value: DistinguishedName.text(parts[1])))
             }

@@ -49,23 +49,23 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads one GeneralName; `inConstraint` reads iPAddress as address ‖ mask (§4.2.1.10).
     init(node: ASN1Node, inConstraint: Bool) throws(PKIError) {
-        guard node.identifier.tagClass == .contextSpecific else { throw .malformedCertificate("GeneralName tag") }
+        guard node.identifier.tagClass == .contextSpecific else { throw .malformedCertificate(.unexpectedTag(field: "GeneralName", tag: nil)) }
         func ia5(_ what: String) throws(PKIError) -> String {
             let bytes = try DERWalker.primitive(node, what)
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { throw .malformedCertificate("\(what) is not IA5") }
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { throw .malformedCertificate(.notOfType(field: what, type: "IA5String")) }
             return String(decoding: bytes, as: UTF8.self)
         }
         switch node.identifier.tagNumber {
         case 0:
             let parts = try DERWalker.children(node, "otherName")
-            guard let first = parts.first else { throw .malformedCertificate("empty otherName") }
+            guard let first = parts.first else { throw .malformedCertificate(.empty(field: "otherName")) }
             self = .otherName(typeID: try DERWalker.oid(first, "otherName type-id"))
         case 1: self = .rfc822Name(try ia5("rfc822Name"))
         case 2: self = .dnsName(try ia5("dNSName"))
         case 4:
             // directoryName is an explicit tag around the Name.
             let inner = try DERWalker.children(node, "directoryName")
-            guard inner.count == 1 else { throw .malformedCertificate("directoryName wrapper") }
+            guard inner.count == 1 else { throw .malformedCertificate(.wrongElementCount(field: "directoryName")) }
             self = .directoryName(try DistinguishedName(node: inner[0]))
         case 6: self = .uri(try ia5("uniformResourceIdentifier"))
         case 7:
@@ -73,18 +73,18 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
             if inConstraint {
                 // RFC 5280 §4.2.1.10: address followed by mask, 8 octets (IPv4) or 32 (IPv6).
                 guard bytes.count == 8 || bytes.count == 32 else {
-                    throw .malformedCertificate("iPAddress constraint of \(bytes.count) octets (needs address and mask, 8 or 32)")
+                    throw .malformedCertificate(.invalidValue(field: "iPAddress"))
                 }
                 let half = bytes.count / 2
                 let mask = Array(bytes[half...])
-                guard GeneralName.isContiguous(mask: mask) else { throw .malformedCertificate("iPAddress constraint mask is not a CIDR prefix") }
+                guard GeneralName.isContiguous(mask: mask) else { throw .malformedCertificate(.invalidValue(field: "iPAddress")) }
                 self = .ipRange(address: Array(bytes[..<half]), mask: mask)
             } else {
-                guard bytes.count == 4 || bytes.count == 16 else { throw .malformedCertificate("iPAddress length") }
+                guard bytes.count == 4 || bytes.count == 16 else { throw .malformedCertificate(.invalidValue(field: "iPAddress")) }
                 self = .ipAddress(bytes)
             }
         case 3, 5, 8: self = .unsupported(tag: node.identifier.tagNumber)
-        default: throw .malformedCertificate("GeneralName tag [\(node.identifier.tagNumber)]")
+        default: throw .malformedCertificate(.unexpectedTag(field: "GeneralName", tag: node.identifier.tagNumber))
         }
     }
 
@@ -104,7 +104,7 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
     /// Reads `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName` (a subjectAltName value).
     static func sequence(_ node: ASN1Node) throws(PKIError) -> [GeneralName] {
         let items = try DERWalker.sequence(node, "GeneralNames")
-        guard !items.isEmpty else { throw .malformedCertificate("empty GeneralNames") }
+        guard !items.isEmpty else { throw .malformedCertificate(.empty(field: "GeneralNames")) }
         var names: [GeneralName] = []
         for item in items { names.append(try GeneralName(node: item, inConstraint: false)) }
         return names

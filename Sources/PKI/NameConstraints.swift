@@ -16,28 +16,28 @@ public struct NameConstraints: Sendable, Hashable {
         var permitted: [GeneralName]?
         var excluded: [GeneralName]?
         let fields = try DERWalker.sequence(try DERWalker.parse(value), "NameConstraints")
-        guard !fields.isEmpty else { throw .malformedCertificate("NameConstraints is empty (RFC 5280 §4.2.1.10)") }
+        guard !fields.isEmpty else { throw .malformedCertificate(.empty(field: "NameConstraints")) }
         for field in fields {
             guard field.identifier.tagClass == .contextSpecific, field.identifier.tagNumber <= 1 else {
-                throw .malformedCertificate("NameConstraints field")
+                throw .malformedCertificate(.unexpectedTag(field: "NameConstraints", tag: nil))
             }
             let subtrees = try DERWalker.children(field, "GeneralSubtrees")
-            guard !subtrees.isEmpty else { throw .malformedCertificate("empty GeneralSubtrees (RFC 5280 §4.2.1.10: SIZE (1..MAX))") }
+            guard !subtrees.isEmpty else { throw .malformedCertificate(.empty(field: "GeneralSubtrees")) }
             var bases: [GeneralName] = []
             for subtree in subtrees {
                 let parts = try DERWalker.sequence(subtree, "GeneralSubtree")
-                guard let base = parts.first else { throw .malformedCertificate("empty GeneralSubtree") }
+                guard let base = parts.first else { throw .malformedCertificate(.empty(field: "GeneralSubtree")) }
                 // minimum [0] DEFAULT 0 (which DER omits) and maximum [1]: both MUST be absent.
                 guard parts.count == 1 else {
-                    throw .malformedCertificate("GeneralSubtree minimum/maximum present (RFC 5280 §4.2.1.10: MUST be absent)")
+                    throw .malformedCertificate(.mustBeAbsent(field: "GeneralSubtree minimum / maximum"))
                 }
                 bases.append(try GeneralName(node: base, inConstraint: true))
             }
             if field.identifier.tagNumber == 0 {
-                guard permitted == nil else { throw .malformedCertificate("permittedSubtrees twice") }
+                guard permitted == nil else { throw .malformedCertificate(.twice(field: "permittedSubtrees")) }
                 permitted = bases
             } else {
-                guard excluded == nil else { throw .malformedCertificate("excludedSubtrees twice") }
+                guard excluded == nil else { throw .malformedCertificate(.twice(field: "excludedSubtrees")) }
                 excluded = bases
             }
         }

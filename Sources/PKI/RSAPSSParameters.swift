@@ -36,29 +36,29 @@ public struct RSAPSSParameters: Sendable, Hashable, CustomStringConvertible {
         guard let node else { return parameters }
         for field in try DERWalker.sequence(node, "RSASSA-PSS-params") {
             guard field.identifier.tagClass == .contextSpecific else {
-                throw PKIError.malformedCertificate("RSASSA-PSS-params field is not context-specific")
+                throw PKIError.malformedCertificate(.unexpectedTag(field: "RSASSA-PSS-params", tag: nil))
             }
             let inner = try DERWalker.children(field, "PSS field")
-            guard inner.count == 1, let value = inner.first else { throw PKIError.malformedCertificate("PSS field arity") }
+            guard inner.count == 1, let value = inner.first else { throw PKIError.malformedCertificate(.wrongElementCount(field: "RSASSA-PSS-params")) }
             switch field.identifier.tagNumber {
             case 0:
                 parameters.hash = try hashAlgorithm(value, "PSS hashAlgorithm")
             case 1:
                 // MaskGenAlgorithm ::= AlgorithmIdentifier { id-mgf1, HashAlgorithm }
                 let mgf = try DERWalker.sequence(value, "PSS maskGenAlgorithm")
-                guard let oidNode = mgf.first else { throw PKIError.malformedCertificate("empty maskGenAlgorithm") }
+                guard let oidNode = mgf.first else { throw PKIError.malformedCertificate(.empty(field: "maskGenAlgorithm")) }
                 let oid = try DERWalker.oid(oidNode, "mask generation function")
                 guard oid == mgf1OID else { throw Unsupported.reason("mask generation function \(oid) is not MGF1") }
-                guard mgf.count == 2 else { throw PKIError.malformedCertificate("MGF1 without its hash algorithm") }
+                guard mgf.count == 2 else { throw PKIError.malformedCertificate(.missing(field: "MGF1 hashAlgorithm")) }
                 maskHash = try hashAlgorithm(mgf[1], "MGF1 hash")
             case 2:
                 parameters.saltLength = try DERWalker.smallInteger(value, "PSS salt length")
-                guard parameters.saltLength >= 0 else { throw PKIError.malformedCertificate("negative PSS salt length") }
+                guard parameters.saltLength >= 0 else { throw PKIError.malformedCertificate(.invalidValue(field: "saltLength")) }
             case 3:
                 let trailer = try DERWalker.smallInteger(value, "PSS trailerField")
                 guard trailer == 1 else { throw Unsupported.reason("PSS trailerField \(trailer) (only 1 is defined)") }
             default:
-                throw PKIError.malformedCertificate("unknown RSASSA-PSS-params field [\(field.identifier.tagNumber)]")
+                throw PKIError.malformedCertificate(.unexpectedTag(field: "RSASSA-PSS-params", tag: field.identifier.tagNumber))
             }
         }
         // Absent [1] means MGF1 with SHA-1 (RFC 4055 §3.1), whatever [0] says.
@@ -68,7 +68,7 @@ public struct RSAPSSParameters: Sendable, Hashable, CustomStringConvertible {
 
     private static func hashAlgorithm(_ node: ASN1Node, _ what: String) throws -> HashAlgorithm {
         let algorithm = try DERWalker.sequence(node, what)
-        guard let oidNode = algorithm.first else { throw PKIError.malformedCertificate("empty \(what)") }
+        guard let oidNode = algorithm.first else { throw PKIError.malformedCertificate(.empty(field: what)) }
         let oid = try DERWalker.oid(oidNode, what)
         guard let hash = SignatureAlgorithm.hashOID(oid) else { throw Unsupported.reason("\(what) \(oid) is not supported") }
         return hash

@@ -38,7 +38,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
 
     init(node: ASN1Node) throws(PKIError) {
         let parts = try DERWalker.sequence(node, "AlgorithmIdentifier")
-        guard let first = parts.first else { throw .malformedCertificate("empty AlgorithmIdentifier") }
+        guard let first = parts.first else { throw .malformedCertificate(.empty(field: "AlgorithmIdentifier")) }
         let oid = try DERWalker.oid(first, "signature algorithm")
         switch oid {
         case "1.2.840.113549.1.1.4": self = .rsaPKCS1v15(.md5)
@@ -79,7 +79,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         } catch RSAPSSParameters.Unsupported.reason(let why) {
             return .unknown(oid: "\(RSAPSSParameters.oid) (\(why))")
         } catch {
-            throw .malformedCertificate("RSASSA-PSS-params: \(error)")
+            throw .malformedCertificate(.invalidValue(field: "RSASSA-PSS-params"))
         }
     }
 }

@@ -39,9 +39,9 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
     init(node: ASN1Node) throws(PKIError) {
         der = Array(node.encodedBytes)
         let parts = try DERWalker.sequence(node, "SubjectPublicKeyInfo")
-        guard parts.count == 2 else { throw .malformedCertificate("SubjectPublicKeyInfo arity") }
+        guard parts.count == 2 else { throw .malformedCertificate(.wrongElementCount(field: "SubjectPublicKeyInfo")) }
         let algorithm = try DERWalker.sequence(parts[0], "AlgorithmIdentifier")
-        guard let first = algorithm.first else { throw .malformedCertificate("empty AlgorithmIdentifier") }
+        guard let first = algorithm.first else { throw .malformedCertificate(.empty(field: "AlgorithmIdentifier")) }
         algorithmOID = try DERWalker.oid(first, "key algorithm")
         rawKey = try DERWalker.bitString(parts[1], "subjectPublicKey").bytes
         var restriction: RSAPSSParameters?
@@ -54,7 +54,7 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
             } catch RSAPSSParameters.Unsupported.reason(let why) {
                 unusable = "RSA-PSS key parameters: \(why)"
             } catch {
-                throw .malformedCertificate("RSA-PSS key parameters: \(error)")
+                throw .malformedCertificate(.invalidValue(field: "RSASSA-PSS-params"))
             }
         }
         pssRestriction = restriction
@@ -63,14 +63,14 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
         case "1.2.840.113549.1.1.1", "1.2.840.113549.1.1.10":
             kind = algorithmOID == "1.2.840.113549.1.1.1" ? .rsa : .rsaPSS
             let key = try DERWalker.sequence(try DERWalker.parse(rawKey), "RSAPublicKey")
-            guard key.count == 2 else { throw .malformedCertificate("RSAPublicKey arity") }
+            guard key.count == 2 else { throw .malformedCertificate(.wrongElementCount(field: "RSAPublicKey")) }
             var modulus = try DERWalker.integerBytes(key[0], "modulus")
             while modulus.first == 0 { modulus.removeFirst() }
-            guard let top = modulus.first else { throw .malformedCertificate("zero modulus") }
+            guard let top = modulus.first else { throw .malformedCertificate(.invalidValue(field: "modulus")) }
             keyBits = (modulus.count - 1) * 8 + (8 - top.leadingZeroBitCount)
         case "1.2.840.10045.2.1":
             guard algorithm.count == 2, algorithm[1].identifier == .objectIdentifier else {
-                throw .malformedCertificate("EC key without named curve")
+                throw .malformedCertificate(.missing(field: "namedCurve"))
             }
             let curveOID = try DERWalker.oid(algorithm[1], "namedCurve")
             switch curveOID {

@@ -35,41 +35,41 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         let root = try DERWalker.parse(bytes)
         der = bytes
         let top = try DERWalker.sequence(root, "Certificate")
-        guard top.count == 3 else { throw .malformedCertificate("Certificate must have 3 fields") }
+        guard top.count == 3 else { throw .malformedCertificate(.wrongElementCount(field: "Certificate")) }
         tbsDER = Array(top[0].encodedBytes)
         signatureAlgorithm = try SignatureAlgorithm(node: top[1])
         let (signatureBytes, unused) = try DERWalker.bitString(top[2], "signatureValue")
-        guard unused == 0 else { throw .malformedCertificate("signatureValue has unused bits") }
+        guard unused == 0 else { throw .malformedCertificate(.unusedBits(field: "signatureValue")) }
         signatureValue = signatureBytes
 
         var fields = try DERWalker.sequence(top[0], "TBSCertificate")[...]
         var version = 1
         if let first = fields.first, first.identifier.tagClass == .contextSpecific, first.identifier.tagNumber == 0 {
             let inner = try DERWalker.children(first, "version")
-            guard inner.count == 1 else { throw .malformedCertificate("version") }
+            guard inner.count == 1 else { throw .malformedCertificate(.wrongElementCount(field: "version")) }
             version = try DERWalker.smallInteger(inner[0], "version") + 1
-            guard (2...3).contains(version) else { throw .malformedCertificate("unsupported version \(version)") }
+            guard (2...3).contains(version) else { throw .malformedCertificate(.unsupportedVersion(version)) }
             fields = fields.dropFirst()
         }
         self.version = version
         let required = Array(fields.prefix(6))
-        guard required.count == 6 else { throw .malformedCertificate("TBSCertificate is missing fields") }
+        guard required.count == 6 else { throw .malformedCertificate(.wrongElementCount(field: "TBSCertificate")) }
         serialNumber = try DERWalker.integerBytes(required[0], "serialNumber")
         signatureAlgorithmsMatch = required[1].encodedBytes.elementsEqual(top[1].encodedBytes)
         issuer = try DistinguishedName(node: required[2])
         let validity = try DERWalker.sequence(required[3], "Validity")
-        guard validity.count == 2 else { throw .malformedCertificate("Validity arity") }
+        guard validity.count == 2 else { throw .malformedCertificate(.wrongElementCount(field: "Validity")) }
         notBefore = try DERWalker.time(validity[0], "notBefore")
         notAfter = try DERWalker.time(validity[1], "notAfter")
         subject = try DistinguishedName(node: required[4])
         publicKey = try SubjectPublicKeyInfo(node: required[5])
         var extensions = CertificateExtensions()
         for optional in fields.dropFirst(6) {
-            guard optional.identifier.tagClass == .contextSpecific else { throw .malformedCertificate("unexpected TBS field") }
+            guard optional.identifier.tagClass == .contextSpecific else { throw .malformedCertificate(.unexpectedTag(field: "TBSCertificate", tag: nil)) }
             if optional.identifier.tagNumber == 3 {
-                guard version == 3 else { throw .malformedCertificate("extensions in a v\(version) certificate") }
+                guard version == 3 else { throw .malformedCertificate(.extensionsBeforeV3(version: version)) }
                 let inner = try DERWalker.children(optional, "extensions")
-                guard inner.count == 1 else { throw .malformedCertificate("extensions wrapper") }
+                guard inner.count == 1 else { throw .malformedCertificate(.wrongElementCount(field: "extensions")) }
                 extensions = try CertificateExtensions(node: inner[0])
             }
         }
@@ -83,23 +83,22 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         if text.contains("-----BEGIN") {
             let documents: [PEMDocument]
             do { documents = try PEMDocument.parseMultiple(pemString: text) } catch {
-                throw .notACertificate(source: source, detail: "unreadable PEM: \(DERWalker.describe(error))")
+                throw .notACertificate(source: source, reason: .unreadablePEM)
             }
             let certificates = documents.filter { $0.discriminator == "CERTIFICATE" }
             guard !certificates.isEmpty else {
-                let kinds = documents.map(\.discriminator).joined(separator: ", ")
-                throw .notACertificate(source: source, detail: "PEM holds \(kinds.isEmpty ? "nothing" : kinds), no CERTIFICATE")
+                throw .notACertificate(source: source, reason: .noCertificateBlock(labels: documents.map(\.discriminator)))
             }
             var result: [X509Certificate] = []
             for document in certificates {
                 do { result.append(try X509Certificate(der: document.derBytes)) } catch {
-                    throw .notACertificate(source: source, detail: "certificate \(result.count + 1) of the bundle: \(error.description)")
+                    throw .notACertificate(source: source, reason: .bundleMember(index: result.count + 1, error.malformation))
                 }
             }
             return result
         }
         do { return [try X509Certificate(der: data)] } catch {
-            throw .notACertificate(source: source, detail: error.description)
+            throw .notACertificate(source: source, reason: .malformed(error.malformation))
         }
     }
 

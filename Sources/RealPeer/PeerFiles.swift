@@ -15,8 +15,8 @@ public enum PeerFileError: Error, Sendable, Equatable {
     case certificates(path: String, PKIError)
     /// A PEM file with no CERTIFICATE block.
     case noCertificate(path: String)
-    /// The key file does not parse; `detail` is the key parser's own account.
-    case privateKey(path: String, detail: String)
+    /// The key file holds no private key TLSLab can read: why, as a fact.
+    case privateKey(path: String, PrivateKeyProblem)
     /// The chain's first certificate carries a key TLSLab cannot sign or verify with.
     case unsupportedLeafKey(path: String)
     /// The private key is not the leaf certificate's key.
@@ -25,6 +25,50 @@ public enum PeerFileError: Error, Sendable, Equatable {
     case atsNotAURL(String)
     /// ATS leaves no suite to offer: it requires forward secrecy and none of the offered suites has it.
     case atsNoForwardSecretSuite(host: String)
+}
+
+/// Why a key file holds no private key TLSLab can use, read off the PEM blocks' labels (RFC 7468 §2).
+public enum PrivateKeyProblem: Error, Sendable, Equatable {
+    /// No PEM block at all (no `-----BEGIN` line).
+    case noPEM
+    /// An ENCRYPTED PRIVATE KEY (RFC 5958 §3): TLSLab reads unencrypted keys only.
+    case encrypted
+    /// PEM blocks, none of them a private key; `labels` are theirs ("CERTIFICATE").
+    case notAPrivateKey(labels: [String])
+    /// An EC key on a curve TLSLab does not sign with.
+    case unsupportedCurve
+    /// A private-key block (`label`: PRIVATE KEY, RSA PRIVATE KEY, EC PRIVATE KEY) whose contents are
+    /// no RSA (RFC 8017 Appendix A.1.2), EC (RFC 5915 §3) or Ed25519 (RFC 8410 §7) key.
+    case malformed(label: String)
+
+    /// The labels that hold a private key, unencrypted.
+    static let keyLabels = ["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY"]
+
+    /// The problem of PEM text that `SigningKey(pem:)` refused.
+    init(pem text: String) {
+        let labels = text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            let line = line.trimmingCharacters(in: .whitespaces)
+            guard line.hasPrefix("-----BEGIN "), line.hasSuffix("-----"), line.count > 16 else { return nil }
+            return String(line.dropFirst(11).dropLast(5))
+        }
+        if labels.isEmpty {
+            self = .noPEM
+        } else if labels.contains("ENCRYPTED PRIVATE KEY") {
+            self = .encrypted
+        } else if let label = labels.first(where: Self.keyLabels.contains) {
+            if label != "RSA PRIVATE KEY", case .unsupportedCurve? = Self.ecError(text) {
+                self = .unsupportedCurve
+            } else {
+                self = .malformed(label: label)
+            }
+        } else {
+            self = .notAPrivateKey(labels: labels)
+        }
+    }
+
+    private static func ecError(_ text: String) -> ECDSAError? {
+        do { _ = try ECDSAPrivateKey(pem: text); return nil } catch { return error }
+    }
 }
 
 /// Certificates and keys as OpenSSL writes them: PEM chains (leaf first), PKCS#1 or PKCS#8 RSA keys, and
@@ -42,7 +86,7 @@ public enum PeerFiles {
 
     public static func privateKey(at path: String) throws(PeerFileError) -> SigningKey {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .cannotRead(path: path) }
-        do { return try SigningKey(pem: text) } catch { throw .privateKey(path: path, detail: "\(error)") }
+        do { return try SigningKey(pem: text) } catch { throw .privateKey(path: path, PrivateKeyProblem(pem: text)) }
     }
 
     /// A chain file and its leaf's key; checks that they belong together.

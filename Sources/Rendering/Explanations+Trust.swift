@@ -163,15 +163,6 @@ extension Explanations {
         return say("trust.result.failed", ["result": chain.result.rawValue, "why": chainCheckDetail(check)])
     }
 
-    /// The PKI parser's error.
-    public func pkiError(_ error: PKIError) -> String {
-        switch error {
-        case .malformedCertificate(let detail): return say("pkiError.malformedCertificate", ["detail": detail])
-        case let .notACertificate(source, detail): return say("pkiError.notACertificate", ["source": source, "detail": detail])
-        case .unsupportedKey(let detail): return say("pkiError.unsupportedKey", ["detail": detail])
-        }
-    }
-
     /// The whole decision: the steps, and for a refusal the deciding evaluation's first failing check.
     func policyDecision(_ reasons: [TrustReason], firstFailure: ChainCheck?) -> String {
         let steps = reasons.isEmpty ? say("trust.noSteps") : trustReasons(reasons)

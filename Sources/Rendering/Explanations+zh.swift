@@ -16,5 +16,5 @@ extension Explanations {
     }
 
     /// The slices of the Chinese catalogue, one per file.
-    static var chineseSlices: [[String: String]] { [chineseCore, chineseLessons, chinesePhaseNames, chineseWalkthrough, chineseLabels, chineseHTML, chineseCauses, chineseResumption, chineseTrust, chineseChainChecks, chineseEngineReasons, chineseDrivers, chineseSockets, chineseHTTP2Problems, chineseExchange, chineseFiles, chineseRecords, chineseSuites, chineseChaCha, chineseCLI, chineseTLS13, chineseDissect, chineseTLS13Resumption, chineseTLS13ClientAuth, chineseCompare, chineseVersionNegotiation, chineseInputProblems, chineseLessonChecks, chineseTLS13Lessons, chineseTLS13EarlyData, chineseTLS13AntiReplay] }
+    static var chineseSlices: [[String: String]] { [chineseCore, chineseLessons, chinesePhaseNames, chineseWalkthrough, chineseLabels, chineseHTML, chineseCauses, chineseResumption, chineseTrust, chineseChainChecks, chineseEngineReasons, chineseDrivers, chineseSockets, chineseHTTP2Problems, chineseExchange, chineseFiles, chineseRecords, chineseSuites, chineseChaCha, chineseCLI, chineseTLS13, chineseDissect, chineseTLS13Resumption, chineseTLS13ClientAuth, chineseCompare, chineseVersionNegotiation, chineseInputProblems, chineseLessonChecks, chineseTLS13Lessons, chineseTLS13EarlyData, chineseTLS13AntiReplay, chineseSignatureInput, chinesePKIErrors] }
 }

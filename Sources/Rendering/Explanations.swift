@@ -70,7 +70,7 @@ public struct Explanations: Sendable {
         return self(s.key, values) ?? s.description
     }
 
-    static let partyPlaceholders = ["receiver", "side", "actor", "sender"]
+    static let partyPlaceholders = ["receiver", "side", "actor", "sender", "signer"]
 
     /// A party's name ("client", "server", "eavesdropper"…: `actor.<name>`), itself when unknown.
     public func actorName(_ rawValue: String) -> String { Actor(rawValue: rawValue).flatMap { text[CatalogueKey.actor($0)] } ?? rawValue }
@@ -81,7 +81,7 @@ public struct Explanations: Sendable {
     public static let english = Explanations(text: englishTables.reduce(into: [:]) { all, table in all.merge(table) { first, _ in first } })
 
     /// The English catalogue's tables, one per file (`CatalogueTests` checks that no key is in two).
-    static var englishTables: [[String: String]] { [englishCore, englishPhaseNames, lessonCatalogue, walkthroughCatalogue, englishLabels, htmlCatalogue, englishCauses, englishResumption, englishTrust, englishChainChecks, englishEngineReasons, englishDrivers, englishSockets, englishHTTP2Problems, englishExchange, englishFiles, englishRecords, englishSuites, englishChaCha, englishCLI, englishTLS13, englishDissect, englishTLS13Resumption, englishTLS13ClientAuth, englishCompare, englishVersionNegotiation, englishInputProblems, englishLessonChecks, englishTLS13Lessons, englishTLS13EarlyData, englishTLS13AntiReplay] }
+    static var englishTables: [[String: String]] { [englishCore, englishPhaseNames, lessonCatalogue, walkthroughCatalogue, englishLabels, htmlCatalogue, englishCauses, englishResumption, englishTrust, englishChainChecks, englishEngineReasons, englishDrivers, englishSockets, englishHTTP2Problems, englishExchange, englishFiles, englishRecords, englishSuites, englishChaCha, englishCLI, englishTLS13, englishDissect, englishTLS13Resumption, englishTLS13ClientAuth, englishCompare, englishVersionNegotiation, englishInputProblems, englishLessonChecks, englishTLS13Lessons, englishTLS13EarlyData, englishTLS13AntiReplay, englishSignatureInput, englishPKIErrors] }
 
     /// The sentences of a TLS run over TCP: messages, key schedule, alerts, attacks, knowledge, outcome, HTTP/2, closing.
     static let englishCore: [String: String] = [

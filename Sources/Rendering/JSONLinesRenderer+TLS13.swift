@@ -39,10 +39,10 @@ extension JSONLinesRenderer {
                     ("length", .number(String(record.content.count)))]
         case .stateChanged(let from, let to):
             return [("event", .string("tls13_state")), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
-        case .certificateVerifySigned(let scheme, let content):
+        case .certificateVerifySigned(let scheme, let content, _):
             return [("event", .string("tls13_certificate_verify")), ("action", .string("signed")), ("scheme", .string("\(scheme)")),
                     ("signed_content", hex(content))]
-        case .certificateVerifyChecked(let scheme, let content, let valid):
+        case .certificateVerifyChecked(let scheme, let content, _, let valid):
             return [("event", .string("tls13_certificate_verify")), ("action", .string("checked")), ("scheme", .string("\(scheme)")),
                     ("signed_content", hex(content)), ("valid", .bool(valid))]
         case .finishedChecked(let expected, let received):

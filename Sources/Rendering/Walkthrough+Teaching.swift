@@ -158,7 +158,7 @@ struct StepTeacher {
             case .trafficKeysInstalled: return [say("walk.tls13.keys", who)]
             case .recordSealed: return [say("walk.tls13.record", who)]
             case .certificateVerifySigned: return [say("walk.tls13.certificateVerifySigned", who)]
-            case .certificateVerifyChecked(_, _, let valid): return [say(valid ? "walk.tls13.certificateVerifyValid" : "walk.tls13.certificateVerifyInvalid", who)]
+            case .certificateVerifyChecked(_, _, _, let valid): return [say(valid ? "walk.tls13.certificateVerifyValid" : "walk.tls13.certificateVerifyInvalid", who)]
             case .finishedChecked(let expected, let received): return [say(expected == received ? "walk.tls13.finishedEqual" : "walk.tls13.finishedDiffers", who)]
             case .helloRetryRequested: return [say("walk.tls13.helloRetry", who)]
             case .transcriptRestarted: return [say("walk.tls13.messageHash", who)]

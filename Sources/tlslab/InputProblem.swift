@@ -113,11 +113,24 @@ extension Explanations {
         case .cannotRead(let path): return say("cli.peerFile.cannotRead", ["path": e(path)])
         case let .certificates(path, pki): return say("cli.peerFile.certificates", ["path": e(path), "detail": pkiError(pki)])
         case .noCertificate(let path): return say("cli.peerFile.noCertificate", ["path": e(path)])
-        case let .privateKey(path, detail): return say("cli.peerFile.privateKey", ["path": e(path), "detail": detail])
+        case let .privateKey(path, problem): return say("cli.peerFile.privateKey", ["path": e(path), "detail": sentence(problem)])
         case .unsupportedLeafKey(let path): return say("cli.peerFile.unsupportedLeafKey", ["path": e(path)])
         case let .keyDoesNotMatch(key, certificate): return say("cli.peerFile.keyDoesNotMatch", ["key": e(key), "certificate": e(certificate)])
         case .atsNotAURL(let url): return say("cli.peerFile.atsNotAURL", ["url": e(url)])
         case .atsNoForwardSecretSuite(let host): return say("cli.peerFile.atsNoForwardSecretSuite", ["host": e(host)])
+        }
+    }
+
+    /// Why a key file holds no private key TLSLab can use.
+    func sentence(_ problem: PrivateKeyProblem) -> String {
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { self(key, values) ?? Explanations.english(key, values) ?? key }
+        switch problem {
+        case .noPEM: return say("cli.peerFile.privateKey.noPEM")
+        case .encrypted: return say("cli.peerFile.privateKey.encrypted")
+        case .notAPrivateKey(let labels):
+            return say("cli.peerFile.privateKey.notAPrivateKey", ["labels": labels.map { TerminalText.escaped($0) }.joined(separator: say("list.separator"))])
+        case .unsupportedCurve: return say("cli.peerFile.privateKey.unsupportedCurve")
+        case .malformed(let label): return say("cli.peerFile.privateKey.malformed", ["label": label])
         }
     }
 

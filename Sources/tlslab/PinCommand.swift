@@ -35,10 +35,10 @@ struct PinCommand: ParsableCommand {
             let reports: [PinReport]
             do {
                 reports = try PinReport.reports(for: Array(data), source: file)
-            } catch .notACertificate(let source, let detail) {
-                throw CLIError.badInput(say("cli.pin.notACertificate", ["file": source, "detail": detail]))
+            } catch .notACertificate(let source, let reason) {
+                throw CLIError.badInput(say("cli.pin.notACertificate", ["file": source, "detail": explanations.notACertificate(reason)]))
             } catch {
-                throw CLIError.badInput(say("cli.pin.notACertificate", ["file": file, "detail": "\(error)"]))
+                throw CLIError.badInput(say("cli.pin.notACertificate", ["file": file, "detail": explanations.pkiError(error)]))
             }
             for report in reports {
                 if !first { print("") }

@@ -105,6 +105,28 @@ struct HTMLBrowserTests {
         }
     }
 
+    /// `tlslab compare A B --html FILE` on a laptop (1366×900) and a phone (390×844), in English and
+    /// Chinese: nothing wider than the screen (a ladder's column scrolls sideways inside itself), no
+    /// text below 12 px, every cell of the table on screen and uncut (a suite name breaks to fit),
+    /// both runs' knowledge and every phase of both ladders drawn; no console error or request.
+    @Test(arguments: [("rsa", "ecdhe", "en"), ("rsa", "ecdhe", "zh"), ("ecdhe", "tls13", "en"), ("ecdhe", "tls13", "zh")])
+    func theComparisonPageFitsALaptopAndAPhone(first: String, second: String, language: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("compare.html")
+        let compare = try CLI.run(["compare", first, second, "--html", page.path, "--lang", language])
+        #expect(compare.status == 0, "\(compare.stderr)")
+        let result = try Self.check(page, extra: ["--compare-check", "--layout-sizes", "1366x900,390x844"])
+        #expect(result.status == 0, "\(first) \(second) \(language): \(result.output)")
+        for size in ["1366x900", "390x844"] {
+            for check in ["nothing is wider than the", "no text below 12 px", "the table's", "both runs' knowledge"] {
+                #expect(result.output.split(separator: "\n").contains { $0.hasPrefix("ok    \(size): \(check)") },
+                        "\(first) \(second) \(language) \(size): \(check)")
+            }
+        }
+        #expect(result.output.contains("ok    no console error"), "\(result.output)")
+    }
+
     /// A lesson of every kind, an attack with three columns and a lossy run load and step too.
     @Test(arguments: ["tcp/lost-syn", "tls/ecdhe", "ats/default-blocks-http", "tls/toy-dh-search", "mitm", "lossy"])
     func lessonsAndRunsOfEveryKindWorkInTheBrowser(name: String) throws {

@@ -73,7 +73,7 @@ struct PinCommandTests {
         defer { try? FileManager.default.removeItem(at: bundle) }
         let broken = try CLI.run(["pin", bundle.path])
         #expect(broken.status == 2)
-        #expect(broken.stderr == "tlslab: \(bundle.path): not a certificate (certificate 2 of the bundle: malformed certificate: DER: truncated ASN1 field)\n",
+        #expect(broken.stderr == "tlslab: \(bundle.path): not a certificate (certificate 2 of the file: the DER ends inside an element (X.690 §8.1))\n",
                 "\(broken.stderr)")
         let missing = try CLI.run(["pin", "/nonexistent/cert.pem"])
         #expect(missing.status == 2)

@@ -50,7 +50,7 @@ import Testing
     static func load(_ file: String) throws -> [Case] {
         let data = try Data(contentsOf: directory.appendingPathComponent(file))
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let cases = root["testcases"] as? [[String: Any]] else { throw PKIError.malformedCertificate("limbo JSON") }
+              let cases = root["testcases"] as? [[String: Any]] else { throw PKIError.notACertificate(source: file, reason: .unreadablePEM) }
         return cases.map(makeCase)
     }
 

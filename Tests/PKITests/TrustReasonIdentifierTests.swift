@@ -30,7 +30,7 @@ struct TrustReasonIdentifierTests {
             .planHTTPS(minimum: .tls12, forwardSecretOnly: false), .planHTTPAllowed, .planHTTPBlocked,
         ]
         let steps: [TrustReason] = [
-            .unparsable(index: 0, error: .malformedCertificate("x")), .noServerCertificate,
+            .unparsable(index: 0, error: .malformedCertificate(.derTruncated)), .noServerCertificate,
             .challengeAnsweredBy(.systemDefault), .noDelegate, .afAnswer(accepted: true), .afAnswer(accepted: false),
             .afOnlyServerTrust, .modeNone, .modeFull, .modeSimple(chain), .webContainerTrustsAny, .webContainerOtherChallenge,
             .imageDownloaderAllowsInvalid, .imageDownloaderDefault, .imageDownloaderOwnCredential, .imageDownloaderNoCredential,

@@ -109,7 +109,7 @@ struct CauseWordingTests {
                                 finding: .noPathToAnchor(issuer: "CN=Root", stores: [.systemRoots, .appAnchors]))),
         .chainNotTrusted(.recoverableTrustFailure), .chainNotTrusted(.fatalTrustFailure), .acceptedWithoutChecks, .notChecked(subject: "CN=x"),
         .noCertificate(sentBy: .server), .noCertificate(sentBy: .client), .clientCertificateRequired,
-        .unparsable(index: 1, error: .malformedCertificate("e")), .unsupportedKey(key: "Ed25519"),
+        .unparsable(index: 1, error: .malformedCertificate(.notOfType(field: "TBSCertificate", type: "SEQUENCE"))), .unsupportedKey(key: "Ed25519"),
         .keyDoesNotFitSuite(.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, needsEC: true, key: "RSA 2048"),
         .keyDoesNotFitSuite(.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, needsEC: false, key: "EC P-256"), .noEvaluator,
     ]

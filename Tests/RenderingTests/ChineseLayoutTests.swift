@@ -193,9 +193,8 @@ struct ChineseLayoutTests {
     /// The parts of a certificate account still in the evaluator's or the validator's own words.
     static func freeText(_ account: CertificateAccount) -> [String] {
         switch account {
-        // Chain checks (alone or quoted by a policy step) carry typed findings and a chain that is not trusted
-        // its TrustResult: all in the catalogue's words. Only the DER parser's own message is left.
-        case .unparsable(_, .malformedCertificate(let detail)): return [detail]   // the DER parser's own words (PKIError)
+        // Chain checks (alone or quoted by a policy step) carry typed findings, a chain that is not trusted
+        // its TrustResult and a certificate that does not parse its typed malformation: all in the catalogue's words.
         default: return []
         }
     }

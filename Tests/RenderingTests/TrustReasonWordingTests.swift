@@ -47,7 +47,7 @@ struct TrustReasonWordingTests {
     ]
 
     static let reasons: [TrustReason] = [
-        .unparsable(index: 1, error: .malformedCertificate("DER: x")), .unparsable(index: 0, error: .notACertificate(source: "a.pem", detail: "x")),
+        .unparsable(index: 1, error: .malformedCertificate(.derTruncated)), .unparsable(index: 0, error: .notACertificate(source: "a.pem", reason: .noCertificateBlock(labels: ["PUBLIC KEY"]))),
         .unparsable(index: 0, error: .unsupportedKey("x")), .noServerCertificate,
         .noDelegate, .afAnswer(accepted: true), .afAnswer(accepted: false), .afOnlyServerTrust, .modeNone, .modeFull,
         .modeSimple(valid), .modeSimple(invalid), .webContainerTrustsAny, .webContainerOtherChallenge, .imageDownloaderAllowsInvalid,

@@ -21,7 +21,7 @@ struct TLS13ClientAuthRunTests {
         }
         #expect(decisions.map(\.0) == [.client, .server] && decisions.allSatisfy(\.1))
         let contexts = trace.events.compactMap { e -> (Actor, String)? in
-            guard case .tls(.tls13(.certificateVerifySigned(_, let content))) = e.kind else { return nil }
+            guard case .tls(.tls13(.certificateVerifySigned(_, let content, _))) = e.kind else { return nil }
             return (e.actor, String(decoding: content[64..<(content.count - 33)], as: UTF8.self))
         }
         #expect(contexts.map(\.0) == [.server, .client])

@@ -39,10 +39,10 @@ struct TLS13ClientAuthTests {
         let sealed = events.server.compactMap { e -> [UInt8]? in if case .recordSealed(let d) = e { d.content } else { nil } }
         #expect(sealed.contains { $0.first == HandshakeType.certificateRequest.rawValue })
         // The client signed with its own context string; the server checked that signature over the same bytes.
-        let signed = try #require(events.client.compactMap { e -> [UInt8]? in if case .certificateVerifySigned(_, let c) = e { c } else { nil } }.first)
+        let signed = try #require(events.client.compactMap { e -> [UInt8]? in if case .certificateVerifySigned(_, let c, _) = e { c } else { nil } }.first)
         #expect(Array(signed.prefix(64)) == [UInt8](repeating: 0x20, count: 64))
         #expect(Array(signed[64..<(64 + 33)]) == Array("TLS 1.3, client CertificateVerify".utf8) && signed[97] == 0)
-        #expect(events.server.contains { if case .certificateVerifyChecked(.ecdsaSECP256r1SHA256, signed, true) = $0 { true } else { false } })
+        #expect(events.server.contains { if case .certificateVerifyChecked(.ecdsaSECP256r1SHA256, signed, _, true) = $0 { true } else { false } })
         #expect(p.client.keyScheduleSteps == p.server.keyScheduleSteps)
         let request = p.client.send(Array("GET / HTTP/1.1\r\n\r\n".utf8))
         #expect(p.server.receive(request.output).applicationData == Array("GET / HTTP/1.1\r\n\r\n".utf8))
@@ -65,7 +65,7 @@ struct TLS13ClientAuthTests {
         let other = try ECDSAPrivateKey.generate(curve: .p256, using: HMACDRBG(seed: 77))
         var (p, _) = try Self.parties(seed: 5, acceptedKey: .ecdsa(other.publicKey))
         let events = TLS13HandshakeTests.run(&p)
-        #expect(events.server.contains { if case .certificateVerifyChecked(_, _, false) = $0 { true } else { false } })
+        #expect(events.server.contains { if case .certificateVerifyChecked(_, _, _, false) = $0 { true } else { false } })
         #expect(events.server.contains { if case .alertSent(let a) = $0 { a.alertDescription == .decryptError } else { false } })
         #expect(p.server.state != .connected)
     }

@@ -63,7 +63,7 @@ struct TLS13HandshakeTests {
             #expect(p.client.state == .connected && p.server.state == .connected, "seed \(seed)")
             #expect(p.client.keyScheduleSteps == p.server.keyScheduleSteps, "both sides derived the same schedule")
             #expect(p.client.keyScheduleSteps.map(\.secret).contains(.resumptionMasterSecret))
-            #expect(events.client.contains { if case .certificateVerifyChecked(_, _, true) = $0 { true } else { false } })
+            #expect(events.client.contains { if case .certificateVerifyChecked(_, _, _, true) = $0 { true } else { false } })
             #expect(!events.client.contains { if case .helloRetryRequested = $0 { true } else { false } })
 
             let request = p.client.send(Array("GET / HTTP/1.1\r\n\r\n".utf8))
@@ -204,7 +204,7 @@ struct TLS13HandshakeTests {
             client = p.client
             server = p.server
             #expect(client.state == .connected && server.state == .connected, "\(scheme)")
-            #expect(events.client.contains { if case .certificateVerifyChecked(scheme, _, true) = $0 { true } else { false } }, "\(scheme)")
+            #expect(events.client.contains { if case .certificateVerifyChecked(scheme, _, _, true) = $0 { true } else { false } }, "\(scheme)")
         }
     }
 

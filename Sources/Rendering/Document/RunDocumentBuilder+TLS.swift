@@ -39,7 +39,7 @@ extension RunDocumentBuilder {
             return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
                 "actor": name(actor), "purpose": say(CatalogueKey.signaturePurpose(sig.purpose)),
                 "scheme": sig.scheme.map { say("ladder.signature.scheme", ["scheme": "\($0)"]) } ?? "",
-                "bytes": "\(sig.signedData.count)"]))]
+                "bytes": "\(sig.signedData.count)"]))] + signatureInputLines(sig, actor: actor, keyExchange: state.keyExchange)
         case .countermeasureApplied(let reason):
             return [detail(say("ladder.actorSays", ["actor": name(.server), "text": explanations.premasterDecryptionFault(reason)]), .alert)] + explain(explanations("tls.countermeasure") ?? "")
         case .alertSent(let alert, let cause):

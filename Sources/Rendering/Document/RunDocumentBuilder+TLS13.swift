@@ -115,10 +115,13 @@ extension RunDocumentBuilder {
         case .certificateRequested(let context, let schemes):
             return [line("tls13.line.certificateRequested", ["context": context.isEmpty ? "\"\"" : Hex.string(context),
                                                              "schemes": schemes.map { "\($0)" }.joined(separator: ", ")])]
-        case .certificateVerifySigned(let scheme, let content):
+        case .certificateVerifySigned(let scheme, let content, let signature):
             return [line("tls13.line.certificateVerifySigned", ["scheme": "\(scheme)", "bytes": "\(content.count)"])]
-        case .certificateVerifyChecked(let scheme, _, let valid):
+                + tls13SignatureInputLines(scheme: scheme, content: content, signature: signature, actor: actor, created: true, valid: true)
+        case .certificateVerifyChecked(let scheme, let content, let signature, let valid):
             return [line(valid ? "tls13.line.certificateVerifyValid" : "tls13.line.certificateVerifyInvalid", ["scheme": "\(scheme)"])]
+                + tls13SignatureInputLines(scheme: scheme, content: content, signature: signature, actor: actor,
+                                           created: false, valid: valid)
         case .finishedChecked(let expected, let received):
             return [line(expected == received ? "tls13.line.finishedMatches" : "tls13.line.finishedDiffers",
                          ["expected": short(expected), "received": short(received)])]

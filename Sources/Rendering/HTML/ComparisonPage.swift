@@ -58,10 +58,13 @@ public struct ComparisonPage: Sendable {
         return html
     }
 
-    /// The page's own rules, after the shared sheet: the table, and two columns that scroll sideways
-    /// on a narrow screen rather than wrap a ladder's rails.
+    /// The page's own rules, after the shared sheet: the table, as wide as the page, its long values
+    /// (a suite name) broken anywhere so that it fits a phone; two columns that scroll sideways on a
+    /// narrow screen rather than wrap a ladder's rails (a column may be narrower than its ladder).
     static let css = """
-        table.comparison { border-collapse: collapse; margin: 1em 0; }
+        table.comparison { border-collapse: collapse; margin: 1em 0; width: 100%; table-layout: fixed; }
+        table.comparison th, table.comparison td { overflow-wrap: anywhere; }
+        .pair > section { min-width: 0; }
         table.comparison th, table.comparison td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
         .pair, .ladders { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1.5em; }
         .pair pre, .ladders pre { overflow-x: auto; margin: 0; font-size: 0.8em; }

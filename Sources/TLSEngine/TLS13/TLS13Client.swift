@@ -217,7 +217,7 @@ public struct TLS13Client: TLS13Side {
             guard configuration.signatureSchemes.contains(scheme) else { throw .illegalParameter("CertificateVerify scheme not offered") }
             guard let serverKey else { throw .internalError }
             let valid = TLS13Connection.verify(signature, over: content, scheme: scheme, key: serverKey)
-            connection.events.append(.certificateVerifyChecked(scheme, content: content, valid: valid))
+            connection.events.append(.certificateVerifyChecked(scheme, content: content, signature: signature, valid: valid))
             guard valid else { throw .verificationFailed }
             connection.enter(.waitFinished)
         case (.waitFinished, .finished):
@@ -372,7 +372,7 @@ public struct TLS13Client: TLS13Side {
         let scheme = TLS13Connection.scheme(for: identity.key)
         let content = TLS13CertificateVerifyContent.signedContent(signer: .client, transcriptHash: connection.transcriptHash)
         let signature = try connection.sign(content, with: identity.key, scheme: scheme)
-        connection.events.append(.certificateVerifySigned(scheme, content: content))
+        connection.events.append(.certificateVerifySigned(scheme, content: content, signature: signature))
         try connection.sendHandshake(.certificateVerify, body: TLS13Connection.certificateVerifyBody(scheme: scheme, signature: signature))
     }
 }

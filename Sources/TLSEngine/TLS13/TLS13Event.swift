@@ -64,13 +64,14 @@ public enum TLS13Event: Sendable {
     /// The server's EncryptedExtensions chose this application protocol from the client's ALPN
     /// offer (RFC 7301 §3.2; in TLS 1.3 the answer is encrypted, RFC 8446 §4.3.1).
     case applicationProtocolSelected(ProtocolName)
-    /// The peer's CertificateVerify checked over `content` (64 spaces, context, 0, transcript hash).
-    case certificateVerifyChecked(SignatureScheme, content: [UInt8], valid: Bool)
+    /// The peer's CertificateVerify `signature` checked over `content` (64 spaces, context, 0,
+    /// transcript hash) with the public key of the peer's certificate.
+    case certificateVerifyChecked(SignatureScheme, content: [UInt8], signature: [UInt8], valid: Bool)
     /// The server asked for a client certificate (CertificateRequest, RFC 8446 §4.3.2), for
     /// CertificateVerify signatures with `schemes`; `context` is echoed in the client's Certificate.
     case certificateRequested(context: [UInt8], schemes: [SignatureScheme])
-    /// This side's own CertificateVerify made over `content`.
-    case certificateVerifySigned(SignatureScheme, content: [UInt8])
+    /// This side's own CertificateVerify `signature`, made over `content` with its certificate's private key.
+    case certificateVerifySigned(SignatureScheme, content: [UInt8], signature: [UInt8])
     /// The peer's Finished compared with the value this side computed.
     case finishedChecked(expected: [UInt8], received: [UInt8])
     /// A TLS 1.3 client saw the DOWNGRD sentinel in a ServerHello that chose an older version.

@@ -307,7 +307,7 @@ public struct TLS13Server: TLS13Side {
             try connection.sendHandshake(.certificate, body: certificateWriter.bytes)
             let content = TLS13CertificateVerifyContent.signedContent(signer: .server, transcriptHash: connection.transcriptHash)
             let signature = try connection.sign(content, with: configuration.identity.key, scheme: scheme)
-            connection.events.append(.certificateVerifySigned(scheme, content: content))
+            connection.events.append(.certificateVerifySigned(scheme, content: content, signature: signature))
             try connection.sendHandshake(.certificateVerify, body: TLS13Connection.certificateVerifyBody(scheme: scheme, signature: signature))
         }
         try connection.sendHandshake(.finished, body: connection.finishedBody(baseKey: secrets.server))
@@ -364,7 +364,7 @@ public struct TLS13Server: TLS13Side {
         guard TLS13SignatureSchemes.offered.contains(scheme) else { throw .illegalParameter("CertificateVerify scheme not requested") }
         guard let clientKey else { throw .internalError }
         let valid = TLS13Connection.verify(signature, over: content, scheme: scheme, key: clientKey)
-        connection.events.append(.certificateVerifyChecked(scheme, content: content, valid: valid))
+        connection.events.append(.certificateVerifyChecked(scheme, content: content, signature: signature, valid: valid))
         guard valid else { throw .verificationFailed }
         connection.enter(.waitClientFinished)
     }
