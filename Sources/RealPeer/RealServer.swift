@@ -262,7 +262,7 @@ public final class RealServer: @unchecked Sendable {
             } catch {
                 // Giving up mid-handshake is no protocol failure: the engine sends user_canceled, then
                 // close_notify (RFC 5246 §7.2.2, §7.2.1), in the clear before our ChangeCipherSpec.
-                let state = HandshakeStateName.tls12(server.stateName)  // before cancel() closes it
+                let state = server.handshakeState  // before cancel() closes it
                 if handshakeDeadline.hasPassed {
                     recorder.socket(.handshakeDeadlinePassed(milliseconds: Int(handshakeDeadline.milliseconds)))
                     recorder.phase(.closing(.userCanceledThenCloseNotify))
@@ -276,7 +276,7 @@ public final class RealServer: @unchecked Sendable {
             }
             if bytes.isEmpty {
                 recorder.socket(.peerClosed(.client))
-                return finish(.peerClosedDuringHandshake(.client, state: .tls12(server.stateName)))
+                return finish(.peerClosedDuringHandshake(.client, state: server.handshakeState))
             }
             recorder.read(bytes.count)
             // The engine reads no clock: session and ticket lifetimes are measured against this reading.

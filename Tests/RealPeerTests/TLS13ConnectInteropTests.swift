@@ -248,7 +248,7 @@ struct TLS13ConnectInteropTests {
         #expect(result.failureText == nil, "\(result.failureText ?? "")\n\(server.output.suffix(800))")
         #expect(result.version == .tls13)
         #expect(Self.tls13(result.trace).contains { if case .certificateRequested = $0 { true } else { false } })
-        #expect(Self.tls13(result.trace).contains { if case .certificateVerifySigned(.rsaPSSRSAESHA256, _) = $0 { true } else { false } })
+        #expect(Self.tls13(result.trace).contains { if case .certificateVerifySigned(.rsaPSSRSAESHA256, _, _) = $0 { true } else { false } })
         #expect(server.wait(for: "CN = TLSLab Test Client", seconds: 3), "s_server verified our client certificate: \(server.output.suffix(800))")
     }
 

@@ -78,7 +78,7 @@ struct TLS13ServeHardeningTests {
         #expect(peer.alerts.first == Alert(level: .warning, description: .userCanceled), "\(peer.alerts)")
         #expect(thread.waitFor(1))
         let served = try #require(thread.connections.first)
-        #expect(Self.failure(served) == .handshakeTimedOut(milliseconds: 1_000, state: .expectFinished), "\(String(describing: served.failure))")
+        #expect(Self.failure(served) == .handshakeTimedOut(milliseconds: 1_000, state: .tls13(.waitClientFinished)), "\(String(describing: served.failure))")
         let sent = served.trace.events.compactMap { if case .tls(.alertSent(let a, let cause)) = $0.kind { (a, cause) } else { nil } }
         #expect(sent.map(\.0) == [Alert(level: .warning, description: .userCanceled), .closeNotify])
         #expect(sent.map(\.1) == [.handshakeCanceled, .close])

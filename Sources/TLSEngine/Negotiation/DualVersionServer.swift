@@ -66,6 +66,9 @@ public struct DualVersionServer: TLSServerEndpoint {
 
     /// Before a ClientHello, the state of a server waiting for one.
     public var stateName: TLSStateName { engine?.stateName ?? .expectClientHello }
+    /// Before a ClientHello, no version is chosen yet: the state of a TLS 1.2 server waiting for one
+    /// (a TLS 1.3 server's START is the same wait, RFC 8446 Appendix A.2).
+    public var handshakeState: HandshakeStateName { engine?.handshakeState ?? .tls12(.expectClientHello) }
     public var isConnected: Bool { engine?.isConnected ?? false }
     /// The version chosen: 1.3, or what the 1.2 engine negotiated; nil until then.
     public var negotiatedVersion: ProtocolVersion? { engine?.negotiatedVersion }

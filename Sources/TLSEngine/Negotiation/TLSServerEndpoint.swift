@@ -10,6 +10,9 @@ public protocol TLSServerEndpoint {
     /// The handshake's state by RFC 5246 §7.3's names (TLS 1.3's states by their equivalent, see
     /// ``TLS13State/serverStateName``).
     var stateName: TLSStateName { get }
+    /// The handshake's state by its own version's names: RFC 5246 §7.3's for TLS 1.2, RFC 8446
+    /// Appendix A's (`WAIT_FINISHED`…) for TLS 1.3 — what a failure report names.
+    var handshakeState: HandshakeStateName { get }
     /// The handshake completed and neither side has closed.
     var isConnected: Bool { get }
     var negotiatedVersion: ProtocolVersion? { get }
@@ -43,6 +46,7 @@ public protocol TLSServerEndpoint {
 }
 
 extension TLSServer: TLSServerEndpoint {
+    public var handshakeState: HandshakeStateName { .tls12(stateName) }
     public var negotiatedGroupName: String? { handshake.negotiatedGroupName }
     public var negotiatedCipherSuite: CipherSuite? { negotiatedSuite }
     public var acceptedEarlyData: Bool { false }
@@ -62,6 +66,7 @@ public struct TLS13ServerEndpoint: TLSServerEndpoint {
     public init(_ engine: TLS13Server) { self.engine = engine }
 
     public var stateName: TLSStateName { engine.state.serverStateName }
+    public var handshakeState: HandshakeStateName { .tls13(engine.state) }
     public var isConnected: Bool { engine.state == .connected }
     /// TLS 1.3 from the ClientHello on: only a ClientHello that offers it reaches this engine.
     public var negotiatedVersion: ProtocolVersion? { .tls13 }
