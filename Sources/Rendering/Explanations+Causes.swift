@@ -15,7 +15,7 @@ extension Explanations {
         case .handshakeCanceled: return say("cause.handshakeCanceled")
         case .failure(let error): return failure(error)
         case .tls13(.downgrade): return say("cause.tls13.downgrade")
-        case .tls13(let failure): return say("cause.tls13", ["failure": "\(failure)", "alert": "\(failure.alert)"])
+        case .tls13(let failure): return tls13Failure(failure)
         }
     }
 
@@ -274,4 +274,34 @@ extension Explanations {
         "incompatible.clientCertificateChallengeCancelled": "the application cancelled the client-certificate challenge",
         "incompatible.handshakeIncomplete": "the peer stopped sending in {state}; the handshake cannot complete",
     ]
+}
+
+extension Explanations {
+    /// A TLS 1.3 failure in one line (RFC 8446 §6.2 names the alert each one sends).
+    public func tls13Failure(_ failure: TLS13Failure) -> String {
+        let alert = ["alert": "\(failure.alert)"]
+        switch failure {
+        case .decode(let e): return say("failure.invalidMessage", ["error": decodeError(e)])
+        case .record(.authenticationFailed): return say("cause.tls13.record.authenticationFailed")
+        case .record(.recordOverflow(let length)): return say("failure.recordOverflow", ["length": "\(length)"])
+        case .record(.tooShort(let length)): return say("cause.tls13.record.tooShort", ["length": "\(length)"])
+        case .record(.noContentType): return say("cause.tls13.record.noContentType")
+        case .record(.sequenceNumberExhausted): return say("failure.sequenceNumberExhausted")
+        case .record(.invalidKeys): return say("cause.tls13.record.invalidKeys")
+        case .unexpectedMessage(let type, let state): return say("cause.tls13.unexpectedMessage", ["message": "\(type)", "state": state.rawValue])
+        case .noCommonParameters: return say("cause.tls13.noCommonParameters")
+        case .illegalParameter(let rule): return say("cause.tls13.illegalParameter", ["rule": rule])
+        case .missingExtension(let type): return say("cause.tls13.missingExtension", ["extension": "\(type)"])
+        case .certificateRequired: return say("cause.tls13.certificateRequired")
+        case .certificateRefused(let refusal, let account): return self.failure(.certificateRejected(refusal, account))
+        case .verificationFailed: return say("cause.tls13.verificationFailed")
+        case .pskBinderInvalid: return say("cause.tls13.pskBinderInvalid")
+        case .downgrade: return say("cause.tls13.downgrade")
+        case .badKeyShare: return say("cause.tls13.badKeyShare")
+        case .tooMuchEarlyData(let received, let limit): return say("cause.tls13.tooMuchEarlyData", ["received": "\(received)", "limit": "\(limit)"])
+        case .noCommonApplicationProtocol: return say("cause.tls13.noCommonApplicationProtocol")
+        case .tooManyEmptyRecords(let limit): return say("cause.tls13.tooManyEmptyRecords", ["limit": "\(limit)"].merging(alert) { a, _ in a })
+        case .internalError: return say("cause.tls13.internalError")
+        }
+    }
 }

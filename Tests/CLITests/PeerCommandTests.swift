@@ -76,7 +76,13 @@ struct PeerCommandTests {
         #expect(!ok.stdout.isEmpty && ok.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("{\"") }, "\(ok.stdout.prefix(300))")
         #expect(ok.stdout.contains("TLSLab serve: this connection"), "the page is in the JSON trace's HTTP event")
         let log = (try? String(contentsOf: keylog, encoding: .utf8)) ?? ""
-        #expect(log.hasPrefix("CLIENT_RANDOM ") && log.split(separator: " ").count == 3, "\(log)")
+        // Both ends speak TLS 1.3 by default: the key log has its labelled secrets (RFC 8446 §7.1), each
+        // keyed by the one client_random; no CLIENT_RANDOM line (that is TLS 1.2's master secret).
+        let lines = log.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let labels = Set(lines.compactMap { $0.split(separator: " ").first.map(String.init) })
+        #expect(labels.isSuperset(of: ["CLIENT_HANDSHAKE_TRAFFIC_SECRET", "SERVER_HANDSHAKE_TRAFFIC_SECRET",
+                                       "CLIENT_TRAFFIC_SECRET_0", "SERVER_TRAFFIC_SECRET_0", "EXPORTER_SECRET"]) && !labels.contains("CLIENT_RANDOM"), "\(log)")
+        #expect(lines.allSatisfy { $0.split(separator: " ").count == 3 } && Set(lines.map { $0.split(separator: " ")[1] }).count == 1, "\(log)")
 
         let refused = try Self.connect(server.port, ["--format", "json"])
         #expect(refused.status == 1)
@@ -147,11 +153,15 @@ struct PeerCommandTests {
 
     @Test("connect: a server's alert, an early close and a non-TLS answer each give one line and exit 1")
     func serverFailures() throws {
-        // The server requires a client certificate: handshake_failure from the server.
-        let server = try Server(["--max-connections", "1", "--client-auth", "require", "--client-ca", Self.file("ca.cert.pem")])
+        // The server requires a client certificate: in TLS 1.3 (the default) certificate_required
+        // (RFC 8446 §4.4.2.4); in TLS 1.2 handshake_failure (RFC 5246 §7.4.6).
+        let server = try Server(["--max-connections", "2", "--client-auth", "require", "--client-ca", Self.file("ca.cert.pem")])
         let alert = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem")])
         #expect(alert.status == 1)
-        #expect(alert.stderr == "tlslab: connect 127.0.0.1:\(server.port): the server sent a fatal alert: handshake_failure\n", "\(alert.stderr)")
+        #expect(alert.stderr == "tlslab: connect 127.0.0.1:\(server.port): the server sent a fatal alert: certificate_required\n", "\(alert.stderr)")
+        let alert12 = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem"), "--tls", "1.2"])
+        #expect(alert12.status == 1)
+        #expect(alert12.stderr == "tlslab: connect 127.0.0.1:\(server.port): the server sent a fatal alert: handshake_failure\n", "\(alert12.stderr)")
         #expect(server.reap())
 
         // A listener that closes at once, one that answers in plain HTTP, and one that answers the

@@ -23,10 +23,10 @@ struct ConnectOptionsTests {
         let pki = try TestPKI.require()
         let (serve, port) = try startServe(["--concurrent", "2"], pki: pki)
         defer { serve.stop() }
-        let with = try Self.connect(port, pki: pki, [])
+        let with = try Self.connect(port, pki: pki, ["--tls", "1.2"])
         #expect(with.status == 0, "\(with.output.suffix(1500))")
         #expect(with.output.contains("\"message\":\"NewSessionTicket\""), "by default connect asks for a ticket: \(with.output.suffix(1500))")
-        let without = try Self.connect(port, pki: pki, ["--no-tickets", "--reconnect", "1"])
+        let without = try Self.connect(port, pki: pki, ["--tls", "1.2", "--no-tickets", "--reconnect", "1"])
         #expect(without.status == 0, "\(without.output.suffix(1500))")
         #expect(!without.output.contains("\"message\":\"NewSessionTicket\""), "\(without.output.suffix(3000))")
         #expect(without.output.contains("connection 2 of 2: resumed the offered session"), "by session ID: \(without.output.suffix(1500))")
@@ -92,7 +92,7 @@ struct ConnectOptionsTests {
         let (serve, port) = try startServe(["--concurrent", "2"], pki: pki)
         defer { serve.stop() }
         let file = pki.dir.appendingPathComponent("session-\(UUID().uuidString).txt").path
-        let first = try Self.connect(port, pki: pki, ["--session-out", file])
+        let first = try Self.connect(port, pki: pki, ["--tls", "1.2", "--session-out", file])
         #expect(first.status == 0, "\(first.output.suffix(1500))")
         let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600, "the file holds the master secret: \(String(mode ?? 0, radix: 8))")
@@ -100,19 +100,19 @@ struct ConnectOptionsTests {
         #expect(session.ticket != nil && session.ticketLifetimeHint == 7_200, "serve's default hint")
         let received = try #require(session.ticketReceivedAt).secondsSinceEpoch
         #expect(abs(Int64(received) - Int64(Date().timeIntervalSince1970)) < 120)
-        let resumed = try Self.connect(port, pki: pki, ["--session-in", file])
+        let resumed = try Self.connect(port, pki: pki, ["--tls", "1.2", "--session-in", file])
         #expect(resumed.status == 0 && resumed.output.contains("\"event\":\"tls_handshake_complete\",\"resumed\":true"), "\(resumed.output.suffix(2000))")
         #expect(!resumed.output.contains("tls_session_ticket_expired"))
         // The same session, its ticket received 7200 s + 5 s ago: not offered, a full handshake.
         session.ticketReceivedAt = SessionTime(secondsSinceEpoch: received - 7_205)
         try SessionFile.write(session, to: file)
-        let old = try Self.connect(port, pki: pki, ["--session-in", file])
+        let old = try Self.connect(port, pki: pki, ["--tls", "1.2", "--session-in", file])
         #expect(old.status == 0, "\(old.output.suffix(1500))")
         #expect(old.output.contains("\"event\":\"tls_session_ticket_expired\""), "\(old.output.prefix(3000))")
         #expect(old.output.contains("\"event\":\"tls_handshake_complete\",\"resumed\":false"), "\(old.output.suffix(2000))")
         // A file that is not a session: a clear error, exit 2.
         try "hello\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let bad = try Self.connect(port, pki: pki, ["--session-in", file])
+        let bad = try Self.connect(port, pki: pki, ["--tls", "1.2", "--session-in", file])
         #expect(bad.status == 2 && bad.output.contains("not a TLSLab session file"), "\(bad.status): \(bad.output.suffix(500))")
     }
 

@@ -183,7 +183,8 @@ struct HTTP2ConnectTests {
         #expect(served["client_random"] as? String != nil && served["connections"] as? Int == 1, "\(served)")
 
         // A server refusing HTTP/2 on a prohibited suite: the client's JSON names the peer's error.
-        let (strict, strictPort) = try startServe(["--alpn", "h2,http/1.1", "--suite", "TLS_RSA_WITH_AES_128_GCM_SHA256", "--max-connections", "1"], pki: pki)
+        // (TLS 1.2: --suite names TLS 1.2 suites; a TLS 1.3 handshake would not use it.)
+        let (strict, strictPort) = try startServe(["--alpn", "h2,http/1.1", "--suite", "TLS_RSA_WITH_AES_128_GCM_SHA256", "--max-connections", "1", "--tls", "1.2"], pki: pki)
         defer { strict.stop() }
         let refused = try runTool(tlslab, ["connect", "127.0.0.1:\(strictPort)", "--servername", "localhost", "--ca", "root.pem", "--alpn", "h2",
                                            "--format", "json", "--timeout", "5"], in: pki.dir)

@@ -70,7 +70,7 @@ struct ResumedKeyLogTests {
         var status: Int32 = -1, output = ""
         let capture = try KeyLogCaptureTests.capture(port: port, pki: pki) {
             let r = try runTool(tlslab, ["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--ca", "root.pem",
-                                         "--reconnect", "2", "--keylog", keylog.path, "--format", "json", "--timeout", "5"]
+                                         "--reconnect", "2", "--keylog", keylog.path, "--format", "json", "--timeout", "5", "--tls", "1.2"]
                                         + (byTicket ? [] : ["--no-tickets"]), in: pki.dir, timeout: 30)
             (status, output) = (r.status, r.output)
         }

@@ -328,7 +328,7 @@ public struct TLS13Client: TLS13Side {
         connection.events.append(.certificateDecision(decision, chainLength: certificate.certificateList.count))
         switch decision {
         case .accept(let key, _, _): serverKey = key
-        case .reject(let refusal, _, _): throw .certificateRefused(TLSAlertTable.alert(for: refusal))
+        case .reject(let refusal, let account, _): throw .certificateRefused(refusal, account)
         }
         connection.enter(.waitCertificateVerify)
     }

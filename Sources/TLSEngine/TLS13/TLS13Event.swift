@@ -1,3 +1,4 @@
+import PKI
 import TLSCrypto
 
 /// The handshake states of RFC 8446 Appendix A, by the names the RFC's diagrams give them.
@@ -139,8 +140,9 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     case missingExtension(ExtensionType)
     /// A server that requires a client certificate got an empty Certificate (certificate_required, §4.4.2.4).
     case certificateRequired
-    /// The chain was refused by the trust layer (its alert).
-    case certificateRefused(AlertDescription)
+    /// The chain was refused by the trust layer: the refusal (its alert from the one alert table) and
+    /// the account of the decision (which policy, handler or check said no), as TLS 1.2 reports it.
+    case certificateRefused(CertificateRefusal, CertificateAccount)
     /// A CertificateVerify or Finished did not verify (decrypt_error).
     case verificationFailed
     /// The PSK binder did not verify (decrypt_error, RFC 8446 §4.2.11).
@@ -167,7 +169,7 @@ public enum TLS13Failure: Error, Sendable, Hashable {
         case .noCommonParameters: return .handshakeFailure
         case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter
         case .missingExtension: return .missingExtension
-        case .certificateRefused(let alert): return alert
+        case .certificateRefused(let refusal, _): return TLSAlertTable.alert(for: refusal)
         case .certificateRequired: return .certificateRequired
         case .verificationFailed, .pskBinderInvalid: return .decryptError
         case .internalError: return .internalError

@@ -350,7 +350,7 @@ public struct TLS13Server: TLS13Side {
         connection.events.append(.certificateDecision(decision, chainLength: certificate.certificateList.count))
         switch decision {
         case .accept(let key, _, _): clientKey = key; peerCertificateChain = certificate.certificateList
-        case .reject(let refusal, _, _): throw .certificateRefused(TLSAlertTable.alert(for: refusal))
+        case .reject(let refusal, let account, _): throw .certificateRefused(refusal, account)
         }
         connection.enter(.waitClientCertificateVerify)
     }
