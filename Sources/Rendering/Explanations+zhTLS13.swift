@@ -15,7 +15,7 @@ extension Explanations {
         "cause.tls13.certificateRequired": "服务器要求客户端证书，而客户端的 Certificate 是空的（RFC 8446 §4.4.2.4：certificate_required）",
         "cause.tls13.verificationFailed": "CertificateVerify 签名或 Finished 的值验证不通过（RFC 8446 §4.4.3、§4.4.4：decrypt_error）",
         "cause.tls13.pskBinderInvalid": "PSK 绑定值验证不通过：这个 ClientHello 不是持有票据 PSK 的一方生成的，或者被改动过（RFC 8446 §4.2.11.2：decrypt_error）",
-        "cause.tls13.badKeyShare": "对方的密钥共享不是它所在组的有效公钥值（RFC 8446 §4.2.8.2：illegal_parameter）",
+        "cause.tls13.badKeyShare": "对方的密钥共享不是它所在组的有效公开值（RFC 8446 §4.2.8.2：illegal_parameter）",
         "cause.tls13.tooMuchEarlyData": "收到 {received} 字节的 0-RTT 数据，超过了票据的 max_early_data_size {limit}（RFC 8446 §4.2.10：unexpected_message）",
         "cause.tls13.noCommonApplicationProtocol": "客户端用 ALPN 提出了应用层协议，而这个服务器一个也不支持（RFC 7301 §3.2：no_application_protocol）",
         "cause.tls13.tooManyEmptyRecords": "连续收到超过 {limit} 条空的 application_data 记录，这是这一方为防止对方无休止地发送空记录而设的上限（{alert}）",
