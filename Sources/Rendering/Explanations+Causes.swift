@@ -290,7 +290,7 @@ extension Explanations {
         case .record(.invalidKeys): return say("cause.tls13.record.invalidKeys")
         case .unexpectedMessage(let type, let state): return say("cause.tls13.unexpectedMessage", ["message": "\(type)", "state": state.rawValue])
         case .noCommonParameters: return say("cause.tls13.noCommonParameters")
-        case .illegalParameter(let rule): return say("cause.tls13.illegalParameter", ["rule": rule])
+        case .illegalParameter(let rule): return say("cause.tls13.illegalParameter", ["rule": tls13IllegalParameter(rule)])
         case .missingExtension(let type): return say("cause.tls13.missingExtension", ["extension": "\(type)"])
         case .certificateRequired: return say("cause.tls13.certificateRequired")
         case .certificateRefused(let refusal, let account): return self.failure(.certificateRejected(refusal, account))

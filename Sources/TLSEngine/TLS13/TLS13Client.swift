@@ -190,7 +190,7 @@ public struct TLS13Client: TLS13Side {
                 // RFC 7301 §3.2: exactly one of the protocols offered; RFC 8446 §4.2: no answer to an
                 // extension not sent.
                 guard chosen.count == 1, let name = chosen.first, configuration.applicationProtocols.contains(name) else {
-                    throw .illegalParameter("application_layer_protocol_negotiation names a protocol not offered")
+                    throw .illegalParameter(.applicationProtocolNotOffered)
                 }
                 negotiatedApplicationProtocol = name
                 connection.events.append(.applicationProtocolSelected(name))
@@ -203,7 +203,7 @@ public struct TLS13Client: TLS13Side {
             let request: TLS13CertificateRequest
             do { request = try TLS13CertificateRequest(from: &r); try r.expectEnd(field: "CertificateRequest") } catch { throw .decode(error) }
             // §4.3.2: in the handshake the context is empty, and signature_algorithms must be there.
-            guard request.context.isEmpty else { throw .illegalParameter("certificate_request_context in the handshake") }
+            guard request.context.isEmpty else { throw .illegalParameter(.certificateRequestContextNotEmpty) }
             guard let schemes = request.signatureSchemes else { throw .missingExtension(.signatureAlgorithms) }
             certificateRequest = request
             connection.events.append(.certificateRequested(context: request.context, schemes: schemes))
@@ -214,7 +214,7 @@ public struct TLS13Client: TLS13Side {
             let content = TLS13CertificateVerifyContent.signedContent(signer: .server, transcriptHash: connection.transcriptHash)
             connection.received(message)
             let (scheme, signature) = try TLS13Connection.certificateVerify(message.body)
-            guard configuration.signatureSchemes.contains(scheme) else { throw .illegalParameter("CertificateVerify scheme not offered") }
+            guard configuration.signatureSchemes.contains(scheme) else { throw .illegalParameter(.serverSignatureSchemeNotOffered) }
             guard let serverKey else { throw .internalError }
             let valid = TLS13Connection.verify(signature, over: content, scheme: scheme, key: serverKey)
             connection.events.append(.certificateVerifyChecked(scheme, content: content, signature: signature, valid: valid))
@@ -241,16 +241,16 @@ public struct TLS13Client: TLS13Side {
                 connection.events.append(.downgradeDetected(random: hello.random.bytes))
                 throw .downgrade
             }
-            throw .illegalParameter("a ServerHello without supported_versions answers a TLS 1.3-only client")
+            throw .illegalParameter(.serverHelloWithoutSupportedVersions)
         }
         let selected: SupportedVersions
         do { selected = try SupportedVersions(extensionData: versionData, inClientHello: false) } catch { throw .decode(error) }
-        guard selected == .selected(.tls13) else { throw .illegalParameter("supported_versions selects a version not offered") }
-        guard hello.sessionID == sessionID else { throw .illegalParameter("legacy_session_id_echo differs") }
+        guard selected == .selected(.tls13) else { throw .illegalParameter(.versionNotOffered) }
+        guard hello.sessionID == sessionID else { throw .illegalParameter(.sessionIDEchoDiffers) }
         guard let suite = TLS13CipherSuite(rawValue: hello.cipherSuite.rawValue), configuration.suites.contains(suite) else {
-            throw .illegalParameter("cipher suite not offered")
+            throw .illegalParameter(.cipherSuiteNotOffered)
         }
-        if let previous = connection.suite, previous != suite { throw .illegalParameter("the suite changed after HelloRetryRequest") }
+        if let previous = connection.suite, previous != suite { throw .illegalParameter(.cipherSuiteChangedAfterRetry) }
         connection.suite = suite
         guard case .unknown(_, let shareData)? = extensions.first(ofType: .keyShare) else { throw .missingExtension(.keyShare) }
 
@@ -260,7 +260,7 @@ public struct TLS13Client: TLS13Side {
             let share: KeyShare
             do { share = try KeyShare(extensionData: shareData, in: .helloRetryRequest) } catch { throw .decode(error) }
             guard case .selectedGroup(let group) = share, configuration.groups.contains(group), keyShares[group] == nil else {
-                throw .illegalParameter("HelloRetryRequest asks for a group not offered or already shared")
+                throw .illegalParameter(.retryGroupNotOfferedOrAlreadyShared)
             }
             retried = true
             connection.events.append(.helloRetryRequested(group: group))
@@ -287,7 +287,7 @@ public struct TLS13Client: TLS13Side {
         let share: KeyShare
         do { share = try KeyShare(extensionData: shareData, in: .serverHello) } catch { throw .decode(error) }
         guard case .serverShare(let entry) = share, let pair = keyShares[entry.group] else {
-            throw .illegalParameter("key_share for a group the client did not share")
+            throw .illegalParameter(.serverKeyShareGroupNotShared)
         }
         var early = TLS13KeySchedule.Early(hash: suite.hash)
         var alreadyNoted = 0
@@ -296,7 +296,7 @@ public struct TLS13Client: TLS13Side {
             guard let offered = pskEarly, let ticket = configuration.resumption, ticket.suite.hash == suite.hash,
                   case .selected(let index) = try TLS13Server.read({ () throws(DecodeError) in try PreSharedKey(extensionData: pskData, inClientHello: false) }),
                   index == 0 else {
-                throw .illegalParameter("pre_shared_key selects a PSK not offered")
+                throw .illegalParameter(.pskIdentityNotOffered)
             }
             resumed = true
             early = offered
@@ -323,7 +323,7 @@ public struct TLS13Client: TLS13Side {
         var r = ByteReader(message.body)
         let certificate: TLS13CertificateMessage
         do { certificate = try TLS13CertificateMessage(from: &r); try r.expectEnd(field: "Certificate") } catch { throw .decode(error) }
-        guard certificate.requestContext.isEmpty else { throw .illegalParameter("certificate_request_context in the server's Certificate") }
+        guard certificate.requestContext.isEmpty else { throw .illegalParameter(.serverCertificateContextNotEmpty) }
         let decision = configuration.evaluator.evaluate(chain: certificate.certificateList, role: .server, serverName: configuration.serverName)
         connection.events.append(.certificateDecision(decision, chainLength: certificate.certificateList.count))
         switch decision {

@@ -192,7 +192,7 @@ struct TLS13Connection {
             var r = ByteReader(message.body)
             let message: TLS13NewSessionTicket
             do { message = try TLS13NewSessionTicket(from: &r); try r.expectEnd(field: "NewSessionTicket") } catch { throw .decode(error) }
-            guard message.lifetime <= TLS13NewSessionTicket.maximumLifetime else { throw .illegalParameter("ticket_lifetime over 604800 seconds") }
+            guard message.lifetime <= TLS13NewSessionTicket.maximumLifetime else { throw .illegalParameter(.ticketLifetimeTooLong) }
             // §4.6.1: the PSK is derived, never sent: resumption_master_secret and the ticket's nonce.
             guard var master, let suite else { throw .internalError }
             let before = master.steps.count
@@ -203,7 +203,7 @@ struct TLS13Connection {
             self.master = master
             tickets.append(ticket)
         case .keyUpdate:
-            guard message.body.count == 1, message.body[0] <= 1 else { throw .illegalParameter("KeyUpdate.request_update is not 0 or 1") }
+            guard message.body.count == 1, message.body[0] <= 1 else { throw .illegalParameter(.keyUpdateRequestInvalid) }
             guard let read = readSecret else { throw .internalError }
             let requested = message.body[0] == 1
             events.append(.keyUpdateReceived(updateRequested: requested))

@@ -167,11 +167,11 @@ extension TLS13Client {
     mutating func earlyDataAnswer(_ extensions: [TLSExtension]) throws(TLS13Failure) {
         let answered = extensions.contains(type: .earlyData)
         guard earlyData.offered else {
-            if answered { throw .illegalParameter("early_data in EncryptedExtensions without an offer") }
+            if answered { throw .illegalParameter(.earlyDataNotOffered) }
             return
         }
         guard answered, resumed else {
-            if answered { throw .illegalParameter("early_data accepted without the PSK") }
+            if answered { throw .illegalParameter(.earlyDataAcceptedWithoutPSK) }
             connection.events.append(.earlyDataRejected(resumed ? .serverDeclines : .pskNotSelected))
             return
         }

@@ -133,9 +133,8 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     case unexpectedMessage(HandshakeType, in: TLS13State)
     /// No suite, group or signature scheme in common (handshake_failure).
     case noCommonParameters
-    /// The peer broke a rule of the negotiation (illegal_parameter): a second HelloRetryRequest,
-    /// a share for a group not offered, a suite not offered, a version not offered…
-    case illegalParameter(String)
+    /// The peer broke a rule of the negotiation (illegal_parameter): which rule, with its section.
+    case illegalParameter(TLS13IllegalParameter)
     /// A ClientHello without supported_versions 1.3 or key_share where one is needed (missing_extension).
     case missingExtension(ExtensionType)
     /// A server that requires a client certificate got an empty Certificate (certificate_required, §4.4.2.4).

@@ -124,12 +124,12 @@ public struct TLS13Server: TLS13Side {
             throw .noCommonParameters
         }
         // §4.1.2: legacy_compression_methods must be exactly one 0 byte.
-        guard hello.compressionMethods == [.null] else { throw .illegalParameter("legacy_compression_methods is not [null]") }
+        guard hello.compressionMethods == [.null] else { throw .illegalParameter(.compressionMethodsNotNull) }
         let offered = hello.cipherSuites.compactMap { TLS13CipherSuite(rawValue: $0.rawValue) }
         guard let suite = configuration.suites.first(where: offered.contains) else { throw .noCommonParameters }
         if retried {
             guard suite == connection.suite, hello.random.bytes == clientRandom else {
-                throw .illegalParameter("the second ClientHello changed what it may not (§4.1.2)")
+                throw .illegalParameter(.secondClientHelloChanged)
             }
         }
         connection.suite = suite
@@ -143,7 +143,7 @@ public struct TLS13Server: TLS13Side {
             throw .internalError
         }
         // §4.2.8: each share must be for a group the client lists in supported_groups.
-        guard shares.allSatisfy({ groups.contains($0.group) }) else { throw .illegalParameter("a key share for a group not in supported_groups") }
+        guard shares.allSatisfy({ groups.contains($0.group) }) else { throw .illegalParameter(.keyShareGroupNotInSupportedGroups) }
         let scheme = TLS13Connection.scheme(for: configuration.identity.key)
         guard schemes.contains(scheme) else { throw .noCommonParameters }
 
@@ -156,10 +156,10 @@ public struct TLS13Server: TLS13Side {
         if share != nil { psk = try acceptablePSK(message, extensions: extensions, suite: suite) }
         // §4.2.10: early_data only in the first ClientHello.
         let offersEarlyData = extensions.contains(type: .earlyData)
-        if retried && offersEarlyData { throw .illegalParameter("early_data in the ClientHello after a HelloRetryRequest") }
+        if retried && offersEarlyData { throw .illegalParameter(.earlyDataAfterHelloRetryRequest) }
         connection.received(message)
         guard let share else {
-            guard !retried else { throw .illegalParameter("no key share for the group the HelloRetryRequest named") }
+            guard !retried else { throw .illegalParameter(.noKeyShareForRetryGroup) }
             if offersEarlyData { rejectEarlyData(.helloRetryRequest) }
             try helloRetryRequest(hello, group: group, suite: suite)
             return
@@ -210,9 +210,9 @@ public struct TLS13Server: TLS13Side {
                                 suite: TLS13CipherSuite) throws(TLS13Failure) -> TLS13SelectedPSK? {
         guard case .unknown(_, let data)? = extensions.first(ofType: .preSharedKey) else { return nil }
         // §4.2.11: "The "pre_shared_key" extension MUST be the last extension in the ClientHello".
-        guard extensions.last?.type == .preSharedKey else { throw .illegalParameter("pre_shared_key is not the last extension") }
+        guard extensions.last?.type == .preSharedKey else { throw .illegalParameter(.preSharedKeyNotLast) }
         guard case .offered(let identities, let binders) = try Self.read({ () throws(DecodeError) in try PreSharedKey(extensionData: data, inClientHello: true) }),
-              identities.count == binders.count else { throw .illegalParameter("pre_shared_key has not one binder per identity") }
+              identities.count == binders.count else { throw .illegalParameter(.binderCountMismatch) }
         // §4.2.9: a client offering a PSK must say which modes it allows.
         guard case .unknown(_, let modesData)? = extensions.first(ofType: .pskKeyExchangeModes) else { throw .missingExtension(.pskKeyExchangeModes) }
         let modes = try Self.read { () throws(DecodeError) in try PSKKeyExchangeModes(extensionData: modesData) }
@@ -224,7 +224,7 @@ public struct TLS13Server: TLS13Side {
             let age = identity.obfuscatedTicketAge &- ticket.message.ageAdd
             guard UInt64(age) <= UInt64(ticket.message.lifetime) * 1000 else { continue }
             guard let truncated = TLS13PSKBinder.truncated(clientHello: message.bytes, bindersLength: PreSharedKey.bindersLength(binders)) else {
-                throw .illegalParameter("pre_shared_key binders longer than the ClientHello")
+                throw .illegalParameter(.bindersLongerThanClientHello)
             }
             let truncatedHash = suite.hash.digest(connection.transcript + truncated)
             var early = TLS13KeySchedule.Early(hash: suite.hash, preSharedKey: ticket.psk)
@@ -339,7 +339,7 @@ public struct TLS13Server: TLS13Side {
         var r = ByteReader(message.body)
         let certificate: TLS13CertificateMessage
         do { certificate = try TLS13CertificateMessage(from: &r); try r.expectEnd(field: "Certificate") } catch { throw .decode(error) }
-        guard certificate.requestContext.isEmpty else { throw .illegalParameter("certificate_request_context differs from the request's") }
+        guard certificate.requestContext.isEmpty else { throw .illegalParameter(.clientCertificateContextMismatch) }
         guard !certificate.entries.isEmpty else {
             if configuration.clientAuthentication == .require { throw .certificateRequired }
             connection.enter(.waitClientFinished)
@@ -361,7 +361,7 @@ public struct TLS13Server: TLS13Side {
         let content = TLS13CertificateVerifyContent.signedContent(signer: .client, transcriptHash: connection.transcriptHash)
         connection.received(message)
         let (scheme, signature) = try TLS13Connection.certificateVerify(message.body)
-        guard TLS13SignatureSchemes.offered.contains(scheme) else { throw .illegalParameter("CertificateVerify scheme not requested") }
+        guard TLS13SignatureSchemes.offered.contains(scheme) else { throw .illegalParameter(.clientSignatureSchemeNotRequested) }
         guard let clientKey else { throw .internalError }
         let valid = TLS13Connection.verify(signature, over: content, scheme: scheme, key: clientKey)
         connection.events.append(.certificateVerifyChecked(scheme, content: content, signature: signature, valid: valid))

@@ -1,0 +1,31 @@
+/// TLS 1.3 对方违反的规则的中文句子（RFC 8446 §6.2：illegal_parameter），引擎的每项检查一句，各带规定它的章节。
+extension Explanations {
+    static let chineseTLS13IllegalParameter: [String: String] = [
+        "cause.tls13.illegalParameter.compressionMethodsNotNull": "legacy_compression_methods 不是每个 TLS 1.3 ClientHello 都带的那一个字节 0（RFC 8446 §4.1.2）",
+        "cause.tls13.illegalParameter.secondClientHelloChanged": "HelloRetryRequest 之后的 ClientHello 改了随机数或密码套件；只有密钥共享、cookie、early_data（去掉）、PSK 的票据年龄和绑定值以及填充可以改（RFC 8446 §4.1.2）",
+        "cause.tls13.illegalParameter.keyShareGroupNotInSupportedGroups": "key_share 带了一个 supported_groups 没有列出的组的共享（RFC 8446 §4.2.8）",
+        "cause.tls13.illegalParameter.earlyDataAfterHelloRetryRequest": "HelloRetryRequest 之后的 ClientHello 提出了 early_data，而客户端只在第一条 ClientHello 中发送它（RFC 8446 §4.2.10）",
+        "cause.tls13.illegalParameter.noKeyShareForRetryGroup": "HelloRetryRequest 之后的 ClientHello 没有 HelloRetryRequest 指定的那个组的密钥共享（RFC 8446 §4.2.8）",
+        "cause.tls13.illegalParameter.preSharedKeyNotLast": "pre_shared_key 不是 ClientHello 的最后一个扩展（RFC 8446 §4.2.11）",
+        "cause.tls13.illegalParameter.binderCountMismatch": "pre_shared_key 没有为每个身份各带一个绑定值（RFC 8446 §4.2.11）",
+        "cause.tls13.illegalParameter.bindersLongerThanClientHello": "PSK 绑定值比以它们结尾的 ClientHello 还长（RFC 8446 §4.2.11.2）",
+        "cause.tls13.illegalParameter.clientCertificateContextMismatch": "客户端的 Certificate 没有原样带回 CertificateRequest 的 certificate_request_context（RFC 8446 §4.4.2）",
+        "cause.tls13.illegalParameter.clientSignatureSchemeNotRequested": "客户端的 CertificateVerify 用了 CertificateRequest 的 signature_algorithms 没有列出的签名方案（RFC 8446 §4.4.3）",
+        "cause.tls13.illegalParameter.serverHelloWithoutSupportedVersions": "ServerHello 没有 supported_versions，也就是用 TLS 1.2 或更早的版本回答了只提出 TLS 1.3 的客户端（RFC 8446 §4.1.3、§4.2.1）",
+        "cause.tls13.illegalParameter.versionNotOffered": "ServerHello 中的 supported_versions 选了客户端没有提出的版本（RFC 8446 §4.2.1）",
+        "cause.tls13.illegalParameter.sessionIDEchoDiffers": "legacy_session_id_echo 不是客户端发送的 legacy_session_id（RFC 8446 §4.1.3）",
+        "cause.tls13.illegalParameter.cipherSuiteNotOffered": "ServerHello 选了客户端没有提出的密码套件（RFC 8446 §4.1.3）",
+        "cause.tls13.illegalParameter.cipherSuiteChangedAfterRetry": "ServerHello 的密码套件不是 HelloRetryRequest 指定的那个（RFC 8446 §4.1.4）",
+        "cause.tls13.illegalParameter.retryGroupNotOfferedOrAlreadyShared": "HelloRetryRequest 指定的组客户端没有在 supported_groups 中列出，或者客户端已经为它发送过密钥共享（RFC 8446 §4.2.8）",
+        "cause.tls13.illegalParameter.serverKeyShareGroupNotShared": "服务器的密钥共享所在的组，客户端没有为它发送共享（RFC 8446 §4.2.8）",
+        "cause.tls13.illegalParameter.pskIdentityNotOffered": "ServerHello 中的 pre_shared_key 选了客户端没有提出的身份，或者一个哈希与所选密码套件不同的 PSK（RFC 8446 §4.2.11）",
+        "cause.tls13.illegalParameter.earlyDataNotOffered": "EncryptedExtensions 回答了 early_data，而客户端没有提出它（RFC 8446 §4.2.10）",
+        "cause.tls13.illegalParameter.earlyDataAcceptedWithoutPSK": "EncryptedExtensions 接受了早期数据，但服务器没有选客户端的第一个 PSK（RFC 8446 §4.2.10）",
+        "cause.tls13.illegalParameter.applicationProtocolNotOffered": "服务器的 ALPN 回答不是客户端提出的协议之一（RFC 7301 §3.1）",
+        "cause.tls13.illegalParameter.certificateRequestContextNotEmpty": "握手中的 CertificateRequest 带了 certificate_request_context，而它在握手中为空（RFC 8446 §4.3.2）",
+        "cause.tls13.illegalParameter.serverCertificateContextNotEmpty": "服务器的 Certificate 带了 certificate_request_context，而服务器认证时它为空（RFC 8446 §4.4.2）",
+        "cause.tls13.illegalParameter.serverSignatureSchemeNotOffered": "服务器的 CertificateVerify 用了客户端的 signature_algorithms 没有提出的签名方案（RFC 8446 §4.4.3）",
+        "cause.tls13.illegalParameter.ticketLifetimeTooLong": "NewSessionTicket 的 ticket_lifetime 超过 604800 秒，即服务器最多可给的七天（RFC 8446 §4.6.1）",
+        "cause.tls13.illegalParameter.keyUpdateRequestInvalid": "KeyUpdate 的 request_update 既不是 0（update_not_requested）也不是 1（update_requested）（RFC 8446 §4.6.3）",
+    ]
+}
