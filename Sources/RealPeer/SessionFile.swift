@@ -44,53 +44,24 @@ public enum SessionFile {
 
     /// Reads a file ``text(_:)`` wrote; any other content is a clear error naming the line.
     public static func session(from text: String) throws(FormatError) -> TLSSession {
-        var fields: [String: String] = [:]
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first.map(String.init) == header else { throw .notASessionFile }
-        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw .notNameValue(line: index + 1) }
-            let name = String(line[..<colon]), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard fields[name] == nil else { throw .givenTwice(line: index + 1, name: name) }
-            fields[name] = value
-        }
-        func required(_ name: String) throws(FormatError) -> String {
-            guard let value = fields.removeValue(forKey: name) else { throw .missing(name: name) }
-            return value
-        }
-        func bytes(_ name: String, _ value: String, lengths: ClosedRange<Int>) throws(FormatError) -> [UInt8] {
-            guard value.count % 2 == 0, let decoded = unhex(value), lengths.contains(decoded.count) else {
-                throw .hexExpected(name: name, lengths: lengths)
-            }
-            return decoded
-        }
-        func flag(_ name: String) throws(FormatError) -> Bool {
-            switch try required(name) {
-            case "true": return true
-            case "false": return false
-            default: throw .booleanExpected(name: name)
-            }
-        }
-        func number(_ name: String, _ value: String) throws(FormatError) -> UInt32 {
-            guard let n = UInt32(value) else { throw .numberExpected(name: name) }
-            return n
-        }
-        let version = try bytes("version", required("version"), lengths: 2 ... 2)
-        let suite = try bytes("cipher_suite", required("cipher_suite"), lengths: 2 ... 2)
+        var fields = try SessionFileFields(text, header: header)
+        let version = try fields.bytes("version", lengths: 2 ... 2)
+        let suite = try fields.bytes("cipher_suite", lengths: 2 ... 2)
         // RFC 5246 §7.4.1.2: opaque SessionID<0..32>; §8.1: the master secret is 48 bytes.
-        let id = try bytes("session_id", required("session_id"), lengths: 0 ... 32)
-        let master = try bytes("master_secret", required("master_secret"), lengths: 48 ... 48)
+        let id = try fields.bytes("session_id", lengths: 0 ... 32)
+        let master = try fields.bytes("master_secret", lengths: 48 ... 48)
         var session = TLSSession(sessionID: id, version: ProtocolVersion(rawValue: UInt16(version[0]) << 8 | UInt16(version[1])),
                                  cipherSuite: CipherSuite(rawValue: UInt16(suite[0]) << 8 | UInt16(suite[1])),
-                                 masterSecret: master, extendedMasterSecret: try flag("extended_master_secret"),
-                                 encryptThenMAC: try flag("encrypt_then_mac"))
-        if let ticket = fields.removeValue(forKey: "ticket") {
+                                 masterSecret: master, extendedMasterSecret: try fields.flag("extended_master_secret"),
+                                 encryptThenMAC: try fields.flag("encrypt_then_mac"))
+        if let ticket = fields.optional("ticket") {
             // RFC 5077 §3.3: opaque ticket<0..2^16-1>.
-            session.ticket = try bytes("ticket", ticket, lengths: 1 ... 0xffff)
-            session.ticketLifetimeHint = try number("ticket_lifetime_hint", required("ticket_lifetime_hint"))
-            session.ticketReceivedAt = try fields.removeValue(forKey: "ticket_received_at")
-                .map { (v: String) throws(FormatError) in SessionTime(secondsSinceEpoch: try number("ticket_received_at", v)) }
+            session.ticket = try SessionFileFields.bytes("ticket", ticket, lengths: 1 ... 0xffff)
+            session.ticketLifetimeHint = try fields.number("ticket_lifetime_hint")
+            session.ticketReceivedAt = try fields.optional("ticket_received_at")
+                .map { (v: String) throws(FormatError) in SessionTime(secondsSinceEpoch: try SessionFileFields.number("ticket_received_at", v)) }
         }
-        if let unknown = fields.keys.sorted().first { throw .unknownField(unknown) }
+        try fields.expectNoOtherField()
         if id.isEmpty && session.ticket == nil { throw .nothingToResumeBy }
         return session
     }

@@ -49,46 +49,23 @@ public enum TLS13TicketFile {
 
     /// Reads a file ``text(_:)`` wrote; any other content is a clear error naming the field or line.
     public static func ticket(from text: String) throws(SessionFile.FormatError) -> TLS13StoredTicket {
-        var fields: [String: String] = [:]
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first.map(String.init) == header else { throw .notASessionFile }
-        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw .notNameValue(line: index + 1) }
-            let name = String(line[..<colon]), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard fields[name] == nil else { throw .givenTwice(line: index + 1, name: name) }
-            fields[name] = value
-        }
-        func required(_ name: String) throws(SessionFile.FormatError) -> String {
-            guard let value = fields.removeValue(forKey: name) else { throw .missing(name: name) }
-            return value
-        }
-        func bytes(_ name: String, lengths: ClosedRange<Int>) throws(SessionFile.FormatError) -> [UInt8] {
-            let value = try required(name)
-            guard value.count % 2 == 0, let decoded = SessionFile.unhex(value), lengths.contains(decoded.count) else {
-                throw .hexExpected(name: name, lengths: lengths)
-            }
-            return decoded
-        }
-        func number(_ name: String) throws(SessionFile.FormatError) -> UInt32 {
-            guard let n = UInt32(try required(name)) else { throw .numberExpected(name: name) }
-            return n
-        }
-        let suiteBytes = try bytes("cipher_suite", lengths: 2 ... 2)
+        var fields = try SessionFileFields(text, header: header)
+        let suiteBytes = try fields.bytes("cipher_suite", lengths: 2 ... 2)
         guard let suite = TLS13CipherSuite(rawValue: UInt16(suiteBytes[0]) << 8 | UInt16(suiteBytes[1])) else {
             throw .hexExpected(name: "cipher_suite", lengths: 2 ... 2)
         }
-        let lifetime = try number("ticket_lifetime")
-        let ageAdd = try number("ticket_age_add")
+        let lifetime = try fields.number("ticket_lifetime")
+        let ageAdd = try fields.number("ticket_age_add")
         // RFC 8446 §4.6.1: ticket_nonce<0..255>, ticket<1..2^16-1>; the PSK is one hash long (§4.6.1, §7.1).
-        let nonce = try bytes("ticket_nonce", lengths: 0 ... 255)
-        let label = try bytes("ticket", lengths: 1 ... 0xffff)
-        let psk = try bytes("psk", lengths: suite.hash.length ... suite.hash.length)
-        guard let received = UInt64(try required("received_at_ms")) else { throw .numberExpected(name: "received_at_ms") }
+        let nonce = try fields.bytes("ticket_nonce", lengths: 0 ... 255)
+        let label = try fields.bytes("ticket", lengths: 1 ... 0xffff)
+        let psk = try fields.bytes("psk", lengths: suite.hash.length ... suite.hash.length)
+        let received = try fields.wideNumber("received_at_ms")
         var extensions: [TLSExtension] = []
-        if fields["max_early_data_size"] != nil {
-            extensions.append(.unknown(.earlyData, EarlyDataIndication.maxEarlyDataSize(try number("max_early_data_size")).extensionData))
+        if let size = fields.optional("max_early_data_size") {
+            extensions.append(.unknown(.earlyData, EarlyDataIndication.maxEarlyDataSize(try SessionFileFields.number("max_early_data_size", size)).extensionData))
         }
-        if let unknown = fields.keys.sorted().first { throw .unknownField(unknown) }
+        try fields.expectNoOtherField()
         let message = TLS13NewSessionTicket(lifetime: lifetime, ageAdd: ageAdd, nonce: nonce, ticket: label, extensions: extensions)
         return TLS13StoredTicket(ticket: TLS13ResumptionTicket(message: message, psk: psk, suite: suite), receivedAtMilliseconds: received)
     }
