@@ -12,6 +12,9 @@ extension Explanations {
         "run.summary.tls13-key-theft": "录下 TLS 1.3 会话，事后服务器私钥被盗：什么也解不开（临时 (EC)DHE，RFC 8446 §1.2）",
         "attack.keyTheft.tls13": "TLS 1.3 中的前向安全：窃听者录下了一切，随后拿到了服务器的私钥。TLS 1.3 取消了 RSA 密钥传输和静态 (EC)DH（RFC 8446 §1.2）：服务器的私钥只为它的 CertificateVerify 签过名（§4.4.3），而每一个流量密钥都来自两份临时密钥共享算出的 (EC)DHE 共享秘密，双方在握手后就丢弃了这些临时密钥。所以录下的流量仍然解不开（§E.1：握手之后长期签名密钥泄露，不会危及会话密钥）。不过，偷到私钥的人确实能从此冒充服务器。",
         "failed.tls13ForwardSecrecy": "录下的内容中没有任何东西是用被盗 RSA 私钥对应的公钥加密的：密钥交换以两份 key_share 公开值的形式经过网络，这把私钥只为 CertificateVerify 签过名；共享秘密背后的临时私钥在握手后已经销毁（RFC 8446 §1.2、§E.1）",
+        "tls13.line.emptyClientCertificateSent": "{actor}：没有可以回答 CertificateRequest 的证书（没有配置，或者没有一个用请求列出的签名方案的）：发送空的 Certificate，不发送 CertificateVerify（RFC 8446 §4.4.2、§4.4.3）",
+        "tls13.line.emptyClientCertificateReceived": "{actor}：客户端的 Certificate 是空的，后面也没有 CertificateVerify：客户端没有发送证书；服务器只是请求证书，所以握手在没有客户端认证的情况下继续（RFC 8446 §4.4.2、§4.4.2.4）",
+        "walk.tls13.emptyClientCertificate": "客户端没有发送证书：它的 Certificate 是空的，后面也没有 CertificateVerify（RFC 8446 §4.4.2、§4.4.3）。",
         "walk.tls13.certificateRequested": "服务器在它加密发送的消息中向客户端索要证书；客户端将在服务器的 Finished 之后回答（RFC 8446 §4.3.2）。",
     ]
 }

@@ -53,6 +53,8 @@ extension JSONLinesRenderer {
                     ("signature_algorithms", .array(schemes.map { .string("\($0)") }))]
         case .helloRetryRequested(let group):
             return [("event", .string("tls13_hello_retry_request")), ("group", .string("\(group)"))]
+        case .emptyClientCertificate:
+            return [("event", .string("tls13_client_certificate")), ("certificates", .number("0"))]
         case .transcriptRestarted(let hash):
             return [("event", .string("tls13_message_hash")), ("hash", hex(hash))]
         case .newSessionTicketSent(let ticket), .newSessionTicketReceived(let ticket):

@@ -155,6 +155,7 @@ struct StepTeacher {
             case .pskBinderChecked(_, let expected, let received): return [say(expected == received ? "walk.tls13.binderEqual" : "walk.tls13.binderDiffers", who)]
             case .pskAccepted: return [say("walk.tls13.pskAccepted", who)]
             case .certificateRequested: return [say("walk.tls13.certificateRequested", who)]
+            case .emptyClientCertificate: return [say("walk.tls13.emptyClientCertificate", who)]
             case .trafficKeysInstalled: return [say("walk.tls13.keys", who)]
             case .recordSealed: return [say("walk.tls13.record", who)]
             case .certificateVerifySigned: return [say("walk.tls13.certificateVerifySigned", who)]

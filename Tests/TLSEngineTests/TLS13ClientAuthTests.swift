@@ -55,9 +55,14 @@ struct TLS13ClientAuthTests {
         #expect(events.server.contains { if case .alertSent(let a) = $0 { a.alertDescription.rawValue == 116 } else { false } })
         #expect(events.server.contains { if case .failed(.certificateRequired) = $0 { true } else { false } })
         #expect(Self.sent(events.client) == [.clientHello, .certificate, .finished])
+        // The client says it sent no certificate; a server that requires one says nothing but its failure.
+        let empty = { (events: [TLS13Event]) in events.contains { if case .emptyClientCertificate = $0 { true } else { false } } }
+        #expect(empty(events.client) && !empty(events.server))
         var (requested, _) = try Self.parties(seed: 4, mode: .request, withIdentity: false)
-        _ = TLS13HandshakeTests.run(&requested)
+        let accepted = TLS13HandshakeTests.run(&requested)
         #expect(requested.client.state == .connected && requested.server.state == .connected)
+        #expect(empty(accepted.client) && empty(accepted.server))
+        #expect(!accepted.server.contains { if case .certificateVerifyChecked = $0 { true } else { false } })
     }
 
     @Test("A CertificateVerify made with another key than the certificate's ends the handshake with decrypt_error")

@@ -115,6 +115,8 @@ extension RunDocumentBuilder {
         case .certificateRequested(let context, let schemes):
             return [line("tls13.line.certificateRequested", ["context": context.isEmpty ? "\"\"" : Hex.string(context),
                                                              "schemes": schemes.map { "\($0)" }.joined(separator: ", ")])]
+        case .emptyClientCertificate:
+            return [line(actor == .client ? "tls13.line.emptyClientCertificateSent" : "tls13.line.emptyClientCertificateReceived", [:])]
         case .certificateVerifySigned(let scheme, let content, let signature):
             return [line("tls13.line.certificateVerifySigned", ["scheme": "\(scheme)", "bytes": "\(content.count)"])]
                 + tls13SignatureInputLines(scheme: scheme, content: content, signature: signature, actor: actor, created: true, valid: true)

@@ -367,8 +367,12 @@ public struct TLS13Client: TLS13Side {
         var w = ByteWriter()
         TLS13CertificateMessage(requestContext: request.context,
                                 entries: (usable?.certificateChain ?? []).map { .init(certificate: $0) }).encode(to: &w)
+        guard let identity = usable else {
+            connection.events.append(.emptyClientCertificate)
+            try connection.sendHandshake(.certificate, body: w.bytes)
+            return
+        }
         try connection.sendHandshake(.certificate, body: w.bytes)
-        guard let identity = usable else { return }
         let scheme = TLS13Connection.scheme(for: identity.key)
         let content = TLS13CertificateVerifyContent.signedContent(signer: .client, transcriptHash: connection.transcriptHash)
         let signature = try connection.sign(content, with: identity.key, scheme: scheme)

@@ -71,6 +71,10 @@ public enum TLS13Event: Sendable {
     /// The server asked for a client certificate (CertificateRequest, RFC 8446 §4.3.2), for
     /// CertificateVerify signatures with `schemes`; `context` is echoed in the client's Certificate.
     case certificateRequested(context: [UInt8], schemes: [SignatureScheme])
+    /// The client answered a CertificateRequest with an empty Certificate and no CertificateVerify
+    /// (RFC 8446 §4.4.2, §4.4.3): recorded by the client that sent it (no certificate configured, or
+    /// none for a scheme the request lists) and by a server that only requested one and goes on.
+    case emptyClientCertificate
     /// This side's own CertificateVerify `signature`, made over `content` with its certificate's private key.
     case certificateVerifySigned(SignatureScheme, content: [UInt8], signature: [UInt8])
     /// The peer's Finished compared with the value this side computed.

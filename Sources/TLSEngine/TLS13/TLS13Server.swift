@@ -342,6 +342,7 @@ public struct TLS13Server: TLS13Side {
         guard certificate.requestContext.isEmpty else { throw .illegalParameter(.clientCertificateContextMismatch) }
         guard !certificate.entries.isEmpty else {
             if configuration.clientAuthentication == .require { throw .certificateRequired }
+            connection.events.append(.emptyClientCertificate)
             connection.enter(.waitClientFinished)
             return
         }
