@@ -166,7 +166,14 @@ public enum SuiteNames {
         return CipherSuite.allImplementedWithECDSA.first { CipherSuite.names[$0.rawValue] == name.uppercased() }
     }
 
+    /// The TLS 1.3 suite called `name` (its IANA name, which OpenSSL uses too), or nil.
+    public static func tls13Suite(named name: String) -> TLS13CipherSuite? {
+        TLS13CipherSuite.allCases.first { $0.name == name.uppercased() }
+    }
+
+    /// Every name `--suite` takes: the TLS 1.2 suites, then the TLS 1.3 ones.
     public static var known: String {
-        CipherSuite.allImplementedWithECDSA.compactMap { CipherSuite.names[$0.rawValue] }.joined(separator: ", ")
+        (CipherSuite.allImplementedWithECDSA.compactMap { CipherSuite.names[$0.rawValue] } + TLS13CipherSuite.allCases.map(\.name))
+            .joined(separator: ", ")
     }
 }

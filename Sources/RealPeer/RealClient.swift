@@ -37,6 +37,8 @@ public struct RealClient {
     /// A TLS 1.3 ticket from an earlier connection, offered in pre_shared_key (RFC 8446 §4.2.11):
     /// the connection then offers TLS 1.3 alone (the combined ClientHello carries no PSK).
     public var tls13Ticket: TLS13StoredTicket?
+    /// The TLS 1.3 suites offered, most preferred first (RFC 8446 §4.1.2, Appendix B.4).
+    public var tls13Suites: [TLS13CipherSuite] = TLS13CipherSuite.allCases
     /// ``request`` goes as 0-RTT data when ``tls13Ticket`` allows it (RFC 8446 §2.3, §4.2.10), and
     /// again after the handshake when the server does not accept it.
     public var sendsRequestAsEarlyData = false
@@ -105,6 +107,7 @@ public struct RealClient {
     public var tls13Configuration: TLS13ClientConfiguration {
         var c = TLS13ClientConfiguration(serverName: configuration.serverName, evaluator: configuration.certificateEvaluator,
                                          groups: [.x25519, .secp256r1, .secp384r1, .secp521r1], keyShareGroups: [.x25519])
+        c.suites = tls13Suites
         c.identity = configuration.identity
         c.applicationProtocols = configuration.applicationProtocols
         return c

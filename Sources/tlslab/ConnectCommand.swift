@@ -187,7 +187,20 @@ struct ConnectCommand: ParsableCommand {
         if earlyData != nil && reconnect == 0 && sessionIn == nil {
             throw OptionProblem.goesWithEither(option: "--early-data", first: "--reconnect", second: "--session-in").validationError
         }
+        if earlyData != nil, (try? PeerOptions.alpn(alpn))?.contains(.h2) == true { throw OptionProblem.earlyDataWithHTTP2.validationError }
         if earlyData != nil && Self.versionOffer(tls) == .tls12 { throw OptionProblem.needs(option: "--early-data", other: "--tls 1.3").validationError }
+        // --suite restricts the versions too; an unknown name is refused by run() with the known ones.
+        if let choice = try? PeerOptions.suites(suites), let offer = Self.versionOffer(tls) {
+            let left = try choice.versions((offer != .tls13, offer != .tls12), tls: tls)
+            if earlyData != nil && !left.tls13 { throw OptionProblem.needs(option: "--early-data", other: "--suite TLS_AES_128_GCM_SHA256").validationError }
+        }
+    }
+
+    /// The versions to offer: `--tls`, less a version `--suite` names no suite of.
+    func versionOffer(_ choice: PeerOptions.SuiteChoice) throws -> RealClient.VersionOffer {
+        let offer = Self.versionOffer(tls) ?? .tls12AndTLS13
+        let left = try choice.versions((offer != .tls13, offer != .tls12), tls: tls)
+        return left.tls12 && left.tls13 ? .tls12AndTLS13 : left.tls13 ? .tls13 : .tls12
     }
 
     /// The simulation's `ClientTrustPolicy` for the flags.
@@ -226,8 +239,10 @@ struct ConnectCommand: ParsableCommand {
         let isAddress = host.contains(":") || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
         let name = servername ?? (isAddress ? nil : host)
 
-        let offered: [CipherSuite]
-        offered = try PeerOptions.suites(suites, defaults: CipherSuite.openSSLOrder)
+        let choice = try PeerOptions.suites(suites, defaults: CipherSuite.openSSLOrder)
+        let versions = try versionOffer(choice)
+        // Without a TLS 1.2 suite listed TLS 1.2 is not offered, and the list below goes unused.
+        let offered = choice.tls12.isEmpty ? CipherSuite.openSSLOrder : choice.tls12
         let anchors: [X509Certificate]
         do { anchors = try ca.map { try PeerFiles.certificates(at: $0) } ?? [] } catch let error as PeerFileError { throw CLIError.input(.peerFile(error)) }
         let atsPolicy: ATSPolicy? = ats
@@ -276,7 +291,8 @@ struct ConnectCommand: ParsableCommand {
         client.responseTimeoutMilliseconds = Int32(responseTimeout * 1_000)
         client.maxResponseBytes = maxResponseBytes
         client.additionalRequests = h2Request.map(unescaped)
-        client.versions = Self.versionOffer(tls) ?? .tls12AndTLS13
+        client.versions = versions
+        client.tls13Suites = choice.tls13
         client.sendsRequestAsEarlyData = earlyData != nil
         if let sessionIn {
             do {
@@ -426,15 +442,40 @@ enum PeerOptions {
         return names
     }
 
-    /// `--suite` names, or `defaults` without the option.
-    static func suites(_ names: [String], defaults: [CipherSuite] = CipherSuite.implemented) throws -> [CipherSuite] {
-        guard !names.isEmpty else { return defaults }
-        return try names.map { name in
-            guard let suite = SuiteNames.suite(named: name) else {
+    /// What `--suite` names, split by version (a TLS 1.3 suite is used only in TLS 1.3, a TLS 1.2 one
+    /// only in TLS 1.2, RFC 8446 Appendix B.4); without the option, `defaults` and the three TLS 1.3 suites.
+    struct SuiteChoice {
+        var tls12: [CipherSuite]
+        var tls13: [TLS13CipherSuite]
+        /// The `--suite` names as given (empty without the option).
+        var names: [String]
+
+        /// The versions the list leaves of `offer`: a version none of whose suites is listed drops out.
+        /// A list that leaves none is an option error naming the suites and the version asked for.
+        func versions(_ offer: (tls12: Bool, tls13: Bool), tls: String) throws -> (tls12: Bool, tls13: Bool) {
+            guard !names.isEmpty else { return offer }
+            let left = (tls12: offer.tls12 && !tls12.isEmpty, tls13: offer.tls13 && !tls13.isEmpty)
+            guard left.tls12 || left.tls13 else {
+                throw OptionProblem.suitesOfAnotherVersion(suites: names, tls: tls, suitesVersion: tls13.isEmpty ? "1.2" : "1.3").validationError
+            }
+            return left
+        }
+    }
+
+    /// `--suite` names (IANA or OpenSSL, TLS 1.2 and TLS 1.3), or the defaults without the option.
+    static func suites(_ names: [String], defaults: [CipherSuite] = CipherSuite.implemented) throws -> SuiteChoice {
+        guard !names.isEmpty else { return SuiteChoice(tls12: defaults, tls13: TLS13CipherSuite.allCases, names: []) }
+        var choice = SuiteChoice(tls12: [], tls13: [], names: names)
+        for name in names {
+            if let suite = SuiteNames.tls13Suite(named: name) {
+                choice.tls13.append(suite)
+            } else if let suite = SuiteNames.suite(named: name) {
+                choice.tls12.append(suite)
+            } else {
                 throw CLIError.input(.unknownSuite(name: name, known: SuiteNames.known))
             }
-            return suite
         }
+        return choice
     }
 
     static func print(_ trace: Trace, format: RenderOptions.Format, verbosity: TextRenderer.Verbosity, title: String,

@@ -38,6 +38,10 @@ enum OptionProblem: Error {
     case goTogether(first: String, second: String)
     /// `--seed` on a command that talks to real peers.
     case seedDoesNotApply
+    /// `--suite` naming only TLS 1.3 suites with `--tls 1.2`, or only TLS 1.2 suites with `--tls 1.3`.
+    case suitesOfAnotherVersion(suites: [String], tls: String, suitesVersion: String)
+    /// `connect --early-data FILE` with h2 in `--alpn`: the file goes as HTTP/1.1 in 0-RTT data.
+    case earlyDataWithHTTP2
     /// `--alpn` that is not a list of protocol names.
     case alpnList
     /// `bench startup --only x`.
@@ -80,6 +84,9 @@ enum OptionProblem: Error {
         case let .goTogether(first, second): return ("cli.option.goTogether", ["first": first, "second": second])
         case .seedDoesNotApply: return ("cli.option.seedDoesNotApply", [:])
         case .alpnList: return ("cli.option.alpnList", [:])
+        case .earlyDataWithHTTP2: return ("cli.option.earlyDataWithHTTP2", [:])
+        case let .suitesOfAnotherVersion(names, tls, version):
+            return ("cli.option.suitesOfAnotherVersion", ["suites": names.joined(separator: CLIWords.text("list.separator")), "tls": tls, "version": version])
         case let .takesColumns(o, r, given): return ("cli.option.takesColumns", ["option": o, "range": r, "given": given])
         case let .unknownBenchmark(name, known):
             return ("cli.option.unknownBenchmark", ["name": name, "known": known.joined(separator: CLIWords.text("list.separator"))])

@@ -123,7 +123,9 @@ struct ServeCommand: ParsableCommand {
         if !(1...604_800).contains(ticketLifetime) { throw OptionProblem.takesSecondsUpToAWeek(option: "--ticket-lifetime", range: "1…604800").validationError }
         if timeout <= 0 || timeout > 3_600 { throw OptionProblem.takesSeconds(option: "--timeout", range: "1…3600").validationError }
         _ = try PeerOptions.alpn(alpn)
-        _ = try versions()
+        let offered = try versions()
+        // --suite restricts the versions too; an unknown name is refused by run() with the known ones.
+        if let choice = try? PeerOptions.suites(suites) { _ = try choice.versions(offered, tls: tls) }
         if !(1...1_048_576).contains(maxEarlyData) { throw OptionProblem.takes(option: "--max-early-data", range: "1…1048576").validationError }
     }
 
@@ -151,7 +153,10 @@ struct ServeCommand: ParsableCommand {
         }
         // A server accepts the extra CBC suites too (after the default list in its preference order):
         // clients that offer only CBC suites, as conformance suites do, are served.
-        let accepted = try PeerOptions.suites(suites, defaults: CipherSuite.allImplementedWithECDSA)
+        let choice = try PeerOptions.suites(suites, defaults: CipherSuite.allImplementedWithECDSA)
+        // Without a TLS 1.2 suite listed TLS 1.2 is not spoken (below), and the list goes unused.
+        let accepted = choice.tls12.isEmpty ? CipherSuite.allImplementedWithECDSA : choice.tls12
+        let accepted13 = choice.tls13
         let auth = ClientAuthentication(rawValue: clientAuth.rawValue) ?? ClientAuthentication.none
         let group = dhGroup
         let caName = clientCa.map(TrustStoreName.file) ?? .noAnchors
@@ -168,7 +173,7 @@ struct ServeCommand: ParsableCommand {
         // any later connection until serve stops (then the keys are gone and every ticket means a full handshake).
         let ticketKeys = resumes && !noTickets ? SessionTicketKeys(random: SystemRandom()) : nil
         let lifetimeHint = UInt32(ticketLifetime)
-        let (speaks12, speaks13) = try versions()
+        let (speaks12, speaks13) = try choice.versions(try versions(), tls: tls)
         // TLS 1.3 tickets (RFC 8446 §4.6.1) live in one store for this run of serve; each is used once
         // (§8.1) unless --allow-replay, which keeps them for the 0-RTT replay lesson.
         let tickets13 = resumes && !noTickets ? TLS13TicketStore(capacity: sessionCacheSize) : nil
@@ -201,7 +206,7 @@ struct ServeCommand: ParsableCommand {
             server.makeTLS13Configuration = {
                 // X25519 first, then P-256: a client whose only share is P-256 still gets a 1-RTT
                 // handshake; one whose shares are for neither gets a HelloRetryRequest (§4.1.4).
-                var configuration = TLS13ServerConfiguration(identity: identity, groups: [.x25519, .secp256r1])
+                var configuration = TLS13ServerConfiguration(identity: identity, suites: accepted13, groups: [.x25519, .secp256r1])
                 configuration.applicationProtocols = protocols
                 configuration.ticketLifetime = tickets13 == nil ? nil : lifetimeHint
                 configuration.ticketStore = tickets13
