@@ -45,6 +45,6 @@ struct ConnectDefaultOfferTests {
         let tlslab = try Tools.need(Tools.tlslab, "the tlslab executable is not next to the test bundle")
         let r = try runTool(tlslab, ["connect", "--help"], in: FileManager.default.temporaryDirectory)
         let flat = r.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(flat.contains("Default: all 27 suites TLSLab implements, in OpenSSL's order of preference."), "\(r.output)")
+        #expect(flat.contains("Default: all 27 TLS 1.2 suites TLSLab implements, in OpenSSL's order of preference, and the three TLS 1.3 suites."), "\(r.output)")
     }
 }
