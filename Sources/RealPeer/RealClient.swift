@@ -34,8 +34,8 @@ public struct RealClient {
     public var clock: @Sendable () -> SessionTime = { RealServer.clockReading() }
     /// The versions the ClientHello offers (RFC 8446 §4.2.1). TLS 1.2 only unless set.
     public var versions: VersionOffer = .tls12
-    /// A TLS 1.3 ticket from an earlier connection, offered in pre_shared_key (RFC 8446 §4.2.11):
-    /// the connection then offers TLS 1.3 alone (the combined ClientHello carries no PSK).
+    /// A TLS 1.3 ticket from an earlier connection, offered in pre_shared_key (RFC 8446 §4.2.11), in
+    /// the combined ClientHello too; offering 0-RTT data with it keeps the connection to TLS 1.3.
     public var tls13Ticket: TLS13StoredTicket?
     /// The TLS 1.3 suites offered, most preferred first (RFC 8446 §4.1.2, Appendix B.4).
     public var tls13Suites: [TLS13CipherSuite] = TLS13CipherSuite.allCases
@@ -113,21 +113,23 @@ public struct RealClient {
         return c
     }
 
-    /// The engine for ``versions``: a TLS 1.2 session to resume keeps the client to TLS 1.2, a TLS 1.3
-    /// ticket to TLS 1.3 (each version resumes only its own sessions, RFC 8446 §4.2.11, §D.1).
+    /// The engine for ``versions``. Each version resumes only its own sessions (RFC 8446 §4.2.11,
+    /// Appendix D): offering both, the ClientHello carries the TLS 1.3 ticket in pre_shared_key and
+    /// the TLS 1.2 session by its ID and ticket, and the server's choice decides which one resumes.
+    /// 0-RTT data keeps the client to TLS 1.3: a server answering TLS 1.2 would read the early
+    /// records as its handshake.
     func engine() -> any TLSClientEndpoint {
         var tls13 = tls13Configuration
         if let stored = tls13Ticket, versions != .tls12 {
             tls13.resumption = stored.ticket
             tls13.ticketAgeMilliseconds = stored.ageMilliseconds(at: millisecondClock())
             tls13.offersEarlyData = sendsRequestAsEarlyData && request != nil
-            return TLS13Client(configuration: tls13, random: configuration.random)
         }
         switch versions {
         case .tls12: return TLSClient(configuration: configuration)
         case .tls13: return TLS13Client(configuration: tls13, random: configuration.random)
         case .tls12AndTLS13:
-            if configuration.session != nil { return TLSClient(configuration: configuration) }
+            if tls13.offersEarlyData { return TLS13Client(configuration: tls13, random: configuration.random) }
             return DualVersionClient(tls12: configuration, tls13: tls13)
         }
     }

@@ -184,6 +184,57 @@ struct DualVersionTests {
         #expect(Self.choices(events.server).first?.reason == .clientOffersTLS13(offered: [.tls13, .tls12]))
     }
 
+    @Test("A dual client offering a TLS 1.3 ticket: pre_shared_key last in the ClientHello that still offers 1.2; the server's binder check passes and it resumes", arguments: [11, 12] as [UInt64])
+    func dualClientResumesByPSK(seed: UInt64) throws {
+        var issuing = try Self.tls13Server()
+        issuing.ticketLifetime = 3_600
+        var client = try Self.dualClient(seed: seed)
+        var server = DualVersionServer(configuration: DualVersionServerConfiguration(tls12: try Harness.serverConfiguration(seed: seed), tls13: issuing))
+        _ = Self.run(&client) { server.receive($0) }
+        let ticket = try #require(client.tls13Tickets.last)
+        var resuming = try Self.tls13Client()
+        resuming.resumption = ticket
+        var again = DualVersionClient(tls12: try Harness.clientConfiguration(seed: seed + 100, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]),
+                                      tls13: resuming)
+        var keeping = try Self.tls13Server()
+        keeping.tickets = [ticket]
+        var second = DualVersionServer(configuration: DualVersionServerConfiguration(tls12: try Harness.serverConfiguration(seed: seed + 100), tls13: keeping))
+        let events = Self.run(&again) { second.receive($0) }
+        #expect(again.isConnected && again.negotiatedVersion == .tls13 && again.isResumed)
+        let hello = try #require(again.sentClientHello)
+        #expect(hello.extensions?.last?.type == .preSharedKey)
+        guard case .unknown(_, let versions)? = (hello.extensions ?? []).first(ofType: .supportedVersions) else { Issue.record("no supported_versions"); return }
+        #expect(versions == [4, 0x03, 0x04, 0x03, 0x03])
+        let checked = events.server.compactMap { e -> Bool? in
+            if case .tls13(.pskBinderChecked(_, let expected, let received)) = e { expected == received } else { nil } }
+        #expect(checked == [true])
+        // The binder the client computed is the one that went out, over the combined ClientHello.
+        let offered = events.client.compactMap { e -> [UInt8]? in if case .tls13(.pskOffered(_, _, _, let binder)) = e { binder } else { nil } }
+        guard case .unknown(_, let pskData)? = hello.extensions?.last,
+              case .offered(_, let binders) = try PreSharedKey(extensionData: pskData, inClientHello: true) else { Issue.record("no PSK offer"); return }
+        #expect(offered == binders)
+    }
+
+    @Test("A dual client offering a TLS 1.2 session meets a 1.2-only server: legacy_session_id is the session's ID and the server resumes it")
+    func dualClientResumesTLS12Session() throws {
+        let cache = TLSSessionCache(capacity: 8)
+        var serverConfiguration = try Harness.serverConfiguration(seed: 13)
+        serverConfiguration.sessionCache = cache
+        var client = try Self.dualClient(seed: 13)
+        var server = TLSServer(configuration: serverConfiguration)
+        _ = Self.run(&client) { server.receive($0) }
+        let session = try #require(client.session)
+        #expect(!session.sessionID.isEmpty)
+        var configuration = try Harness.clientConfiguration(seed: 14, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256])
+        configuration.session = session
+        var again = DualVersionClient(tls12: configuration, tls13: try Self.tls13Client())
+        var serverAgain = TLSServer(configuration: serverConfiguration)
+        let events = Self.run(&again) { serverAgain.receive($0) }
+        #expect(again.isConnected && again.negotiatedVersion == .tls12 && again.isResumed)
+        #expect(again.sentClientHello?.sessionID == session.sessionID)
+        #expect(events.client.contains { if case .sessionResumed = $0 { true } else { false } })
+    }
+
     @Test("A dual client meets a 1.2-only server: no sentinel, TLS 1.2 completes with the ClientHello actually sent in both transcripts")
     func dualAgainstTLS12Server() throws {
         for seed in UInt64(8)...10 {

@@ -9,9 +9,13 @@ import TLSCrypto
 /// ends with the downgrade sentinel, which the TLS 1.3 engine refuses with illegal_parameter
 /// (RFC 8446 §4.1.3). Every step is a ``TLSStep``.
 ///
-/// Not offered in the combined ClientHello: a TLS 1.3 ticket (pre_shared_key) and a TLS 1.2
-/// session. After a HelloRetryRequest the second ClientHello is the combined one with only the
-/// changes RFC 8446 §4.1.2 allows (a new key_share, the cookie, no early_data).
+/// Resuming (RFC 8446 §4.1.2, §4.2.11, Appendix D): a TLS 1.3 ticket is offered in pre_shared_key,
+/// the last extension, its binder computed over the combined ClientHello; a TLS 1.2 session beside
+/// it, by its session ID (legacy_session_id, which a TLS 1.3 server echoes too) and its RFC 5077
+/// ticket — whichever version the server picks resumes its own kind of session. Early data is not
+/// offered here: a server answering TLS 1.2 would read 0-RTT records as its handshake. After a
+/// HelloRetryRequest the second ClientHello is the combined one with only the changes RFC 8446
+/// §4.1.2 allows (a new key_share, the cookie, no early_data, the PSK's binder recomputed).
 public struct DualVersionClient {
     enum Phase {
         case notStarted
@@ -31,12 +35,12 @@ public struct DualVersionClient {
 
     public init(tls12: TLSClientConfiguration, tls13: TLS13ClientConfiguration) {
         var tls13 = tls13
-        tls13.resumption = nil
-        var tls12 = tls12
-        tls12.session = nil
+        tls13.offersEarlyData = false
         tls12Range = (tls12.minimumVersion, tls12.maximumVersion)
         self.tls12 = TLSClient(configuration: tls12)
         self.tls13 = TLS13Client(configuration: tls13, random: tls12.random)
+        // The PSK's binder covers the ClientHello actually sent: start() adds it to the combined one.
+        self.tls13.defersPSKOffer = true
     }
 
     /// The version the server chose, once its ServerHello arrived and was accepted.
@@ -60,7 +64,7 @@ public struct DualVersionClient {
     public mutating func start() -> TLSStep {
         guard case .notStarted = phase else { return TLSStep() }
         let first13 = tls13.start()
-        let first12 = tls12.start()
+        let first12 = now.map { tls12.start(at: $0) } ?? tls12.start()
         guard let bytes13 = first13.events.lazy.compactMap({ e -> [UInt8]? in
                   if case .handshakeSent(.clientHello, let b) = e { b } else { nil } }).first,
               let hello13 = Self.decodeClientHello(bytes13),
@@ -70,7 +74,17 @@ public struct DualVersionClient {
             phase = .tls13
             return first13.tlsStep(role: .client)
         }
-        let hello = Self.combined(tls13: hello13, tls12: hello12, versions: versionsOffered)
+        var hello = Self.combined(tls13: hello13, tls12: hello12, versions: versionsOffered)
+        // A TLS 1.2 session offered: its session ID — or the fresh one its ticket goes with (RFC 5077
+        // §3.4) — is legacy_session_id, as RFC 8446 §4.1.2 says of a session cached from a pre-1.3
+        // server; a TLS 1.3 server echoes it, so the 1.3 engine expects it back.
+        if !hello12.sessionID.isEmpty {
+            hello.sessionID = hello12.sessionID
+            tls13.sessionID = hello12.sessionID
+        }
+        // A TLS 1.3 ticket: pre_shared_key last, the binder over this ClientHello (§4.2.11.2).
+        if let offered = try? tls13.offerPSK(in: hello) { hello = offered.0 }
+        let pskEvents = tls13.takeEvents()
         var w = ByteWriter()
         hello.encode(to: &w)
         let bytes = TLS13Connection.handshakeBytes(.clientHello, w.bytes)
@@ -90,11 +104,14 @@ public struct DualVersionClient {
             sent.append(SentRecord(record: record, isProtected: false, carries: [CarriedContent(
                 content: .handshake(.clientHello(hello), bytes: bytes), range: 0..<record.fragment.count, completesMessage: offset == bytes.count)]))
         }
-        let events: [TLS13Event] = first13.events.map { event in
-            if case .handshakeSent(.clientHello, _) = event { return .handshakeSent(.clientHello, bytes: bytes) }
-            return event
+        let events: [TLS13Event] = first13.events.flatMap { event -> [TLS13Event] in
+            if case .handshakeSent(.clientHello, _) = event { return pskEvents + [.handshakeSent(.clientHello, bytes: bytes)] }
+            return [event]
         }
-        return TLS13Step(output: sent.flatMap(\.record.encoded), events: events, sent: sent).tlsStep(role: .client)
+        let step = TLS13Step(output: sent.flatMap(\.record.encoded), events: events, sent: sent).tlsStep(role: .client)
+        // The TLS 1.2 engine's word on its session: a ticket past its lifetime hint was not offered (RFC 5077 §3.3).
+        let expired = first12.events.filter { if case .sessionTicketExpired = $0 { true } else { false } }
+        return TLSStep(sent: step.sent, events: expired + step.events)
     }
 
     /// Bytes from the server, in any chunking.

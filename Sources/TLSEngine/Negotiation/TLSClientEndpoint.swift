@@ -103,7 +103,10 @@ extension TLS13Client: TLSClientEndpoint {
 }
 
 extension DualVersionClient: TLSClientEndpoint {
-    public mutating func start(at now: SessionTime) -> TLSStep { start() }
+    public mutating func start(at now: SessionTime) -> TLSStep {
+        self.now = now
+        return start()
+    }
     public mutating func receive(_ bytes: [UInt8], at now: SessionTime) -> TLSStep {
         self.now = now
         return receive(bytes)

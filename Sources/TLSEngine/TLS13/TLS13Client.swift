@@ -67,6 +67,9 @@ public struct TLS13Client: TLS13Side {
     /// ``DualVersionClient`` offering TLS 1.2 beside 1.3): a second ClientHello after a
     /// HelloRetryRequest is this one with only the changes RFC 8446 §4.1.2 allows.
     var firstClientHello: ClientHello?
+    /// The first ClientHello goes without pre_shared_key: the ``DualVersionClient`` that builds the
+    /// ClientHello actually sent adds it with ``offerPSK(in:)``, the binder over that ClientHello.
+    var defersPSKOffer = false
 
     public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -146,35 +149,62 @@ public struct TLS13Client: TLS13Side {
             if let cookie { extensions.append(.unknown(.cookie, cookie)) }
             if !retried && earlyData.offered { extensions.append(EarlyDataIndication.indication.tlsExtension) }
         }
-        func encoded(_ extensions: [TLSExtension]) -> [UInt8] {
-            let hello = ClientHello(clientVersion: .tls12, random: Random(clientRandom), sessionID: sessionID,
+        let random = clientRandom, legacySessionID = self.sessionID
+        let encoded = { (extensions: [TLSExtension]) -> [UInt8] in
+            let hello = ClientHello(clientVersion: .tls12, random: Random(random), sessionID: legacySessionID,
                                     cipherSuites: suites, extensions: extensions)
             var w = ByteWriter()
             hello.encode(to: &w)
             return TLS13Connection.handshakeBytes(.clientHello, w.bytes)
         }
         var bytes = encoded(extensions)
-        if let ticket = configuration.resumption, configuration.suites.contains(where: { $0.hash == ticket.suite.hash }) {
-            // §4.2.11: pre_shared_key comes last; its binder is computed over the ClientHello up to
-            // the binders (§4.2.11.2), so it is encoded first with a placeholder of the right length.
-            let hash = ticket.suite.hash
-            let identity = PSKIdentity(identity: ticket.message.ticket, obfuscatedTicketAge: ticket.obfuscatedAge(ageMilliseconds: configuration.ticketAgeMilliseconds))
-            let placeholder = [[UInt8](repeating: 0, count: hash.length)]
-            let draft = encoded(extensions + [PreSharedKey.offered(identities: [identity], binders: placeholder).tlsExtension])
-            guard let truncated = TLS13PSKBinder.truncated(clientHello: draft, bindersLength: PreSharedKey.bindersLength(placeholder)) else { throw .internalError }
-            var early = TLS13KeySchedule.Early(hash: hash, preSharedKey: ticket.psk)
-            let truncatedHash = hash.digest(connection.transcript + truncated)
-            let binder = TLS13PSKBinder.binder(hash: hash, binderKey: early.binderKey(resumption: true), truncatedTranscriptHash: truncatedHash)
-            connection.note(early.steps, after: 0)
-            pskEarly = early
-            connection.events.append(.pskOffered(identity, ticketAgeMilliseconds: configuration.ticketAgeMilliseconds,
-                                                 truncatedTranscriptHash: truncatedHash, binder: binder))
-            bytes = encoded(extensions + [PreSharedKey.offered(identities: [identity], binders: [binder]).tlsExtension])
-        }
+        if retried || !defersPSKOffer, let withOffer = try withPSK(extensions, after: connection.transcript, encoded: encoded) { bytes = withOffer }
         connection.transcript += bytes
         connection.events.append(.handshakeSent(.clientHello, bytes: bytes))
         try connection.send(.handshake, bytes, recordVersion: retried ? .tls12 : .tls10)
     }
+
+    /// The ClientHello `encoded` makes of `extensions` plus pre_shared_key, last (RFC 8446 §4.2.11),
+    /// when the configuration resumes a ticket whose hash an offered suite uses; nil otherwise. The
+    /// binder is computed over `transcript` and the ClientHello up to the binders (§4.2.11.2), so the
+    /// ClientHello is encoded first with a placeholder of the right length.
+    mutating func withPSK(_ extensions: [TLSExtension], after transcript: [UInt8],
+                          encoded: ([TLSExtension]) -> [UInt8]) throws(TLS13Failure) -> [UInt8]? {
+        guard let ticket = configuration.resumption, configuration.suites.contains(where: { $0.hash == ticket.suite.hash }) else { return nil }
+        let hash = ticket.suite.hash
+        let identity = PSKIdentity(identity: ticket.message.ticket, obfuscatedTicketAge: ticket.obfuscatedAge(ageMilliseconds: configuration.ticketAgeMilliseconds))
+        let placeholder = [[UInt8](repeating: 0, count: hash.length)]
+        let draft = encoded(extensions + [PreSharedKey.offered(identities: [identity], binders: placeholder).tlsExtension])
+        guard let truncated = TLS13PSKBinder.truncated(clientHello: draft, bindersLength: PreSharedKey.bindersLength(placeholder)) else { throw .internalError }
+        var early = TLS13KeySchedule.Early(hash: hash, preSharedKey: ticket.psk)
+        let truncatedHash = hash.digest(transcript + truncated)
+        let binder = TLS13PSKBinder.binder(hash: hash, binderKey: early.binderKey(resumption: true), truncatedTranscriptHash: truncatedHash)
+        connection.note(early.steps, after: 0)
+        pskEarly = early
+        connection.events.append(.pskOffered(identity, ticketAgeMilliseconds: configuration.ticketAgeMilliseconds,
+                                             truncatedTranscriptHash: truncatedHash, binder: binder))
+        return encoded(extensions + [PreSharedKey.offered(identities: [identity], binders: [binder]).tlsExtension])
+    }
+
+    /// The first ClientHello another engine built (``DualVersionClient``), with this engine's PSK
+    /// offer added (``withPSK(_:after:encoded:)``); nil when there is no ticket to offer. The events
+    /// (the early secret's steps, the binder) wait in the next step.
+    mutating func offerPSK(in hello: ClientHello) throws(TLS13Failure) -> (ClientHello, bytes: [UInt8])? {
+        var offered: ClientHello?
+        let bytes = try withPSK(hello.extensions ?? [], after: []) { extensions in
+            var candidate = hello
+            candidate.extensions = extensions
+            offered = candidate
+            var w = ByteWriter()
+            candidate.encode(to: &w)
+            return TLS13Connection.handshakeBytes(.clientHello, w.bytes)
+        }
+        guard let bytes, let offered else { return nil }
+        return (offered, bytes)
+    }
+
+    /// Events waiting for the next step (those of ``offerPSK(in:)``).
+    mutating func takeEvents() -> [TLS13Event] { connection.takeStep().events }
 
     mutating func handle(_ message: RawHandshakeMessage) throws(TLS13Failure) {
         switch (connection.state, message.type) {
