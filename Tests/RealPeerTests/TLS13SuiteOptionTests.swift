@@ -114,6 +114,11 @@ struct TLS13SuiteOptionTests {
             #expect(zh.status != 0 && Self.unwrapped(zh.output).contains(Self.unwrapped(chinese))
                     && Self.unwrapped(zh.output).contains("RFC8446附录B.4"), "\(zh.output)")
         }
+        // 0-RTT data is TLS 1.3's: --early-data with only TLS 1.2 suites is refused too.
+        let early = try runTool(tlslab, ["connect", "127.0.0.1:9", "--session-in", "t.txt", "--early-data", "r.txt",
+                                         "--suite", "ECDHE-RSA-AES128-GCM-SHA256", "--lang", "en"], in: dir, timeout: 20)
+        #expect(early.status != 0 && Self.unwrapped(early.output).contains(Self.unwrapped("--early-data needs --suite TLS_AES_128_GCM_SHA256")),
+                "\(early.output)")
         // An unknown name still lists what is known, the TLS 1.3 suites among them.
         let unknown = try runTool(tlslab, ["connect", "127.0.0.1:9", "--suite", "TLS_AES_128_CCM_SHA256", "--lang", "en"], in: dir, timeout: 20)
         #expect(unknown.status != 0 && unknown.output.contains("TLS_CHACHA20_POLY1305_SHA256"), "\(unknown.output)")
