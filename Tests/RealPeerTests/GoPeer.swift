@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Go's crypto/tls as a real peer: Tests/Interop/go/tlspeer.go (standard library only), built once per
 /// test run with `go build` into a temporary directory. Go's caches, module path and home go there too,
@@ -13,7 +16,14 @@ enum GoPeer {
     /// The built program, or why it could not be built; nil without `go` on the PATH.
     private static let built: Result<String, PeerTestFailure>? = {
         guard let go = Tools.find("go") else { return nil }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlslab-go-\(ProcessInfo.processInfo.processIdentifier)")
+        let temporary = FileManager.default.temporaryDirectory, me = ProcessInfo.processInfo.processIdentifier
+        // Earlier runs' builds (Go's cache is some 16 MB), whose processes are gone, are removed.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("tlslab-go-") {
+            if let pid = Int32(name.dropFirst("tlslab-go-".count)), pid != me, kill(pid, 0) != 0 {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+        let dir = temporary.appendingPathComponent("tlslab-go-\(me)")
         do {
             try? FileManager.default.removeItem(at: dir)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -4,7 +4,7 @@
 //
 //	go build -o tlspeer tlspeer.go
 //	tlspeer client -addr 127.0.0.1:PORT -ca root.pem [-max 1.2|1.3] [-curves X25519,P-256] [-connections 2]
-//	               [-cert client.pem -key client.key] [-alpn h2,http/1.1]
+//	               [-later-curves P-384,P-256] [-cert client.pem -key client.key] [-alpn h2,http/1.1]
 //	tlspeer server -cert chain.pem -key leaf.key [-max 1.2|1.3] [-curves P-256] [-clientca root.pem]
 //	               [-connections N] [-keylog FILE]
 package main
