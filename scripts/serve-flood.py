@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A hostile TLS 1.2 client for `tlslab serve`'s memory benchmark (issue #22; scripts/serve-memory.sh).
+"""A hostile TLS 1.2 client (and TLS 1.2 / 1.3 handshakes by Python's ssl) for `tlslab serve`'s memory benchmark (issue #22; scripts/serve-memory.sh).
 
 It sends what costs the server work but carries nothing, as many times as asked, and never more in a
 row than serve's limits allow (4 warning alerts, 32 empty records: OpenSSL's numbers), so the server
@@ -15,6 +15,10 @@ keeps going and the benchmark measures whether its memory stays flat however lon
                          is not an alert, which starts serve's warning count again).
   empty N                the same connection, N empty application-data records in runs of 32, each run
                          followed by a WINDOW_UPDATE record.
+
+  handshakes-tls12 N     N full handshakes, one connection each, by Python's ssl module (OpenSSL) with
+  handshakes-tls13 N     TLS 1.2 or TLS 1.3 as its only version: each sends GET / and reads the page,
+                         then closes. Counts the connections that got the page over that version.
 
 The handshake is written here from RFC 5246 with the `cryptography` package (X25519, AES-GCM, HMAC):
 nothing of TLSLab's. The server's signature and Finished are not checked (a benchmark, not a client).
@@ -239,6 +243,29 @@ def handshake_connection(args):
     return ignored
 
 
+def ssl_handshakes(args):
+    """`count` connections with Python's ssl at one version: the page read, then closed."""
+    import ssl
+    port, version, count = args
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # a benchmark of the server's memory, not of trust
+    context.minimum_version = context.maximum_version = version
+    served = 0
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port)) as raw, context.wrap_socket(raw, server_hostname="localhost") as tls:
+            tls.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            page = b""
+            while True:
+                chunk = tls.recv(65536)
+                if not chunk:
+                    break
+                page += chunk
+            if page.startswith(b"HTTP/1.1 200") and tls.version() == ("TLSv1.3" if version == ssl.TLSVersion.TLSv1_3 else "TLSv1.2"):
+                served += 1
+    return served
+
+
 def main():
     port, mode, total = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     workers = int(sys.argv[sys.argv.index("--workers") + 1]) if "--workers" in sys.argv else 4
@@ -249,6 +276,13 @@ def main():
         with Pool(workers) as pool:
             ignored = sum(pool.map(handshake_connection, [(port, s) for s in shares]))
         result = {"mode": mode, "connections": connections, "warnings_ignored": ignored}
+    elif mode in ("handshakes-tls12", "handshakes-tls13"):
+        import ssl
+        version = ssl.TLSVersion.TLSv1_3 if mode.endswith("13") else ssl.TLSVersion.TLSv1_2
+        shares = [total // workers + (1 if i < total % workers else 0) for i in range(workers)]
+        with Pool(workers) as pool:
+            served = sum(pool.map(ssl_handshakes, [(port, version, s) for s in shares]))
+        result = {"mode": mode, "connections": total, "pages_over_that_version": served}
     else:
         result = flood(port, mode, total)
     result["seconds"] = round(time.time() - started, 1)

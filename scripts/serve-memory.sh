@@ -3,13 +3,16 @@
 # one client sends 10^6 warning alerts or empty records). Each case starts a fresh
 # `tlslab serve --alpn h2,http/1.1 --concurrent 4` (traces kept, the default, and with --log-only),
 # runs scripts/serve-flood.py against it, and reports the server's resident memory from /proc: VmRSS
-# when it is listening, the highest VmRSS sampled every 0.1 s during the flood, and VmHWM (the
-# kernel's peak) at the end. Flat memory means the peak does not grow with N (try N=100000 and 1000000).
+# when it is listening, the highest VmRSS sampled every 0.1 s during the flood, VmRSS at the end (a
+# second after the client finished) and VmHWM (the kernel's peak). Flat memory means the peak does
+# not grow with N (try N=100000 and 1000000).
 #   warnings            one connection: N encrypted warning alerts after the handshake (runs of 4,
 #                       each ended by an HTTP/2 WINDOW_UPDATE record, as serve allows)
 #   empty               one connection: N empty encrypted records (runs of 32, likewise)
 #   handshake-warnings  N warning alerts in the clear during handshakes, 8 per connection (the most
 #                       one handshake allows), over N/8 connections
+#   handshakes-tls12    N full handshakes by Python's ssl module with TLS 1.2 as its only version,
+#   handshakes-tls13    or TLS 1.3 (a ticket issued and stored for each), one connection each, the page read
 # Usage: scripts/serve-memory.sh [N] [--release] [CASE...]   (N defaults to 1000000; needs python3
 #        with the `cryptography` package)
 #        TLSLAB=path/to/tlslab scripts/serve-memory.sh N CASE...  (an already built binary)
@@ -32,7 +35,7 @@ trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT INT T
 
 kib() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$server/status"; }
 
-printf '%-20s %-10s %9s %12s %14s %12s  %s\n' case trace N "start KiB" "peak RSS KiB" "VmHWM KiB" "client"
+printf '%-20s %-10s %9s %12s %14s %10s %12s  %s\n' case trace N "start KiB" "peak RSS KiB" "end KiB" "VmHWM KiB" "client"
 for case in $cases; do
   for trace in kept log-only; do
     flag=""
@@ -60,7 +63,7 @@ for case in $cases; do
     sleep 1
     touch "$work/done"
     wait "$sampler"
-    printf '%-20s %-10s %9s %12s %14s %12s  %s\n' "$case" "$trace" "$n" "$start" "$(cat "$work/peak")" "$(kib VmHWM)" "$result"
+    printf '%-20s %-10s %9s %12s %14s %10s %12s  %s\n' "$case" "$trace" "$n" "$start" "$(cat "$work/peak")" "$(kib VmRSS)" "$(kib VmHWM)" "$result"
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
     server=""
