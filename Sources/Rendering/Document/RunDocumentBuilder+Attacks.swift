@@ -42,11 +42,11 @@ extension RunDocumentBuilder {
             key = "attack.replayedEarlyFlight"
         case .keyStolen(let bits):
             let title = say("attack.line.keyStolen", ["bits": "\(bits)"])
-            out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 10))]
+            out = [.blank, .heading(title, line: rule(title))]
             key = state.tls13 ? "attack.keyTheft.tls13" : "attack.keyTheft"
         case .seedSearch(let candidates, let found):
             let title = say("attack.line.seedSearch")
-            out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 6)),
+            out = [.blank, .heading(title, line: rule(title)),
                    row(t, at: .eavesdropper, say("attack.line.seedTried", [
                        "actor": name(.eavesdropper), "count": "\(candidates)",
                        "result": found.map { say("attack.line.seedFound", ["seed": "\($0)"]) } ?? say("attack.line.seedNone")]), .alert)]

@@ -173,7 +173,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             default: break
             }
             let name = explanations.phaseName(phase, connection: event.connection)
-            var out: [LadderEntry] = [.blank, .heading(name, line: "── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))))]
+            // The section rule every heading uses (65 columns, or the width), so all headings end in one column.
+            var out: [LadderEntry] = [.blank, .heading(name, line: rule(name))]
             var key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
             if state.tls13, case .tlsHandshake = phase {
                 key = state.tls13EarlyData.contains(event.connection) ? "phase.tls13.earlyData"
