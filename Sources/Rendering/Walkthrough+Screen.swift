@@ -55,22 +55,36 @@ extension Walkthrough {
             }
         }
         let reserved = min(ladder.count, Self.minimumLadder(available: available))
-        let paneRows = min(pane.count, max(1, available - reserved))
-        var shown = pane
-        var maximumScroll = 0
-        if pane.count > paneRows {
-            // A window on the pane, moved with d/u; its last row says where it is.
-            let visible = max(1, paneRows - 1)
-            maximumScroll = pane.count - visible
+        var paneRows = min(pane.count, max(1, available - reserved))
+        // A window on the pane, moved with d/u; its last row says where it is.
+        func window(_ rows: Int) -> (shown: [String], maximumScroll: Int) {
+            guard pane.count > rows else { return (pane, 0) }
+            let visible = max(1, rows - 1)
+            let maximumScroll = pane.count - visible
             let first = min(max(0, cursor.scroll), maximumScroll)
-            shown = Array(pane[first..<(first + visible)])
-                + [fit("  ── " + say("walk.scrollWindow", ["first": "\(first + 1)", "last": "\(first + visible)", "count": "\(pane.count)"]) + " ──", width)]
+            return (Array(pane[first..<(first + visible)])
+                + [fit("  ── " + say("walk.scrollWindow", ["first": "\(first + 1)", "last": "\(first + visible)", "count": "\(pane.count)"]) + " ──", width)],
+                maximumScroll)
         }
-        let ladderRows = available - shown.count
         // The ladder ends with the current step's entry; its first line (▶) is always shown.
         // Whole entries only: a row's wrapped lines are not shown without the row.
-        var start = min(max(0, ladder.count - ladderRows), currentStart)
-        while start < currentStart && !entryStarts.contains(start) { start += 1 }
+        func ladderStart(_ rows: Int) -> Int {
+            var start = min(max(0, ladder.count - rows), currentStart)
+            while start < currentStart && !entryStarts.contains(start) { start += 1 }
+            return start
+        }
+        var (shown, maximumScroll) = window(paneRows)
+        var ladderRows = available - shown.count
+        var start = ladderStart(ladderRows)
+        // Rows the whole entries leave empty above the ladder go to the pane when it has more to
+        // show (review-zh 5.8: blank rows under the header at 60 columns).
+        let unused = start > 0 ? ladderRows - (min(ladder.count, start + ladderRows) - start) : 0
+        if unused > 0, pane.count > shown.count {
+            paneRows = min(pane.count, paneRows + unused)
+            (shown, maximumScroll) = window(paneRows)
+            ladderRows = available - shown.count
+            start = ladderStart(ladderRows)
+        }
         var visibleLadder = Array(ladder[start..<min(ladder.count, start + ladderRows)])
         var visibleTones = Array(tones[start..<min(tones.count, start + ladderRows)])
         if start > 0 {
@@ -186,8 +200,12 @@ extension Walkthrough {
         if cursor.autoplay { return say("walk.autoplaying") }
         let toggles = ["knowledge": say(cursor.showKnowledge ? "walk.on" : "walk.off"),
                        "bytes": say(cursor.showBytes ? "walk.on" : "walk.off")]
+        // The widest that fits: every key; the main keys with what k and x show (60 columns fit
+        // it in both languages); the main keys alone.
         let full = say("walk.keys", toggles)
-        return DisplayWidth.columns(full) <= width ? full : say("walk.keysShort", toggles)
+        if DisplayWidth.columns(full) <= width { return full }
+        let short = say("walk.keysShort", toggles)
+        return DisplayWidth.columns(short) <= width ? short : say("walk.keysShortest", toggles)
     }
 
     /// The help overlay: every key and what it does, aligned.
