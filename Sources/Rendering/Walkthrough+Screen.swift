@@ -55,36 +55,22 @@ extension Walkthrough {
             }
         }
         let reserved = min(ladder.count, Self.minimumLadder(available: available))
-        var paneRows = min(pane.count, max(1, available - reserved))
-        // A window on the pane, moved with d/u; its last row says where it is.
-        func window(_ rows: Int) -> (shown: [String], maximumScroll: Int) {
-            guard pane.count > rows else { return (pane, 0) }
-            let visible = max(1, rows - 1)
-            let maximumScroll = pane.count - visible
+        let paneRows = min(pane.count, max(1, available - reserved))
+        var shown = pane
+        var maximumScroll = 0
+        if pane.count > paneRows {
+            // A window on the pane, moved with d/u; its last row says where it is.
+            let visible = max(1, paneRows - 1)
+            maximumScroll = pane.count - visible
             let first = min(max(0, cursor.scroll), maximumScroll)
-            return (Array(pane[first..<(first + visible)])
-                + [fit("  ── " + say("walk.scrollWindow", ["first": "\(first + 1)", "last": "\(first + visible)", "count": "\(pane.count)"]) + " ──", width)],
-                maximumScroll)
+            shown = Array(pane[first..<(first + visible)])
+                + [fit("  ── " + say("walk.scrollWindow", ["first": "\(first + 1)", "last": "\(first + visible)", "count": "\(pane.count)"]) + " ──", width)]
         }
+        let ladderRows = available - shown.count
         // The ladder ends with the current step's entry; its first line (▶) is always shown.
         // Whole entries only: a row's wrapped lines are not shown without the row.
-        func ladderStart(_ rows: Int) -> Int {
-            var start = min(max(0, ladder.count - rows), currentStart)
-            while start < currentStart && !entryStarts.contains(start) { start += 1 }
-            return start
-        }
-        var (shown, maximumScroll) = window(paneRows)
-        var ladderRows = available - shown.count
-        var start = ladderStart(ladderRows)
-        // Rows the whole entries leave empty above the ladder go to the pane when it has more to
-        // show (review-zh 5.8: blank rows under the header at 60 columns).
-        let unused = start > 0 ? ladderRows - (min(ladder.count, start + ladderRows) - start) : 0
-        if unused > 0, pane.count > shown.count {
-            paneRows = min(pane.count, paneRows + unused)
-            (shown, maximumScroll) = window(paneRows)
-            ladderRows = available - shown.count
-            start = ladderStart(ladderRows)
-        }
+        var start = min(max(0, ladder.count - ladderRows), currentStart)
+        while start < currentStart && !entryStarts.contains(start) { start += 1 }
         var visibleLadder = Array(ladder[start..<min(ladder.count, start + ladderRows)])
         var visibleTones = Array(tones[start..<min(tones.count, start + ladderRows)])
         if start > 0 {
