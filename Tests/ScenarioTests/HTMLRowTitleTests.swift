@@ -16,11 +16,20 @@ struct HTMLRowTitleTests {
         html.matches(of: /<g class="row[^"]*" id="row-\d+"[^>]*>\n<title>([^<]+)<\/title>/).map { String($0.output.1) }
     }
 
-    /// Titles in which a party's name follows itself ("server: server: …", "服务器：服务器的 TCP …").
+    /// Titles in which a party's name follows itself ("server: server: …", "服务器：服务器的 TCP …"); a name
+    /// that begins a longer word is not the name ("client: client_handshake_traffic_secret = …").
     static func repeats(_ titles: [String], _ explanations: Explanations) -> [String] {
         let separator = explanations.language == .zh ? "：" : ": "
         let names = [Actor.client, .server, .attacker, .eavesdropper].map { explanations.actorName($0.rawValue) }
-        return titles.filter { title in names.contains { title.contains("\($0)\(separator)\($0)") } }
+        return titles.filter { title in
+            names.contains { name in
+                title.ranges(of: name + separator + name).contains { range in
+                    guard range.upperBound < title.endIndex else { return true }
+                    let next = title[range.upperBound]
+                    return !(next == "_" || (next.isASCII && next.isLetter))
+                }
+            }
+        }
     }
 
     static let languages: [Explanations] = [.english, .chinese]
