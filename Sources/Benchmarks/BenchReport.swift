@@ -1,5 +1,4 @@
 import Foundation
-import Rendering
 
 /// The median and min–max spread of several runs.
 public struct BenchSummary: Codable, Equatable, Sendable {
@@ -26,7 +25,8 @@ public struct BenchSummary: Codable, Equatable, Sendable {
     public var relativeSpread: Double { median > 0 ? (max - min) / median : 0 }
 }
 
-/// A goal a row is judged against: PASS or FAIL in the report.
+/// A goal a row is judged against: PASS or FAIL in the report. The renderer words it from its
+/// measure, threshold and the row's unit ("ratio ≥ 0.90×", "< 100 ms").
 public struct BenchTarget: Codable, Equatable, Sendable {
     /// What is compared: the ratio ours/OpenSSL, our own median, or our peak memory (KiB).
     public enum Measure: String, Codable, Sendable { case ratio, ours, peakMemoryKiB }
@@ -35,23 +35,21 @@ public struct BenchTarget: Codable, Equatable, Sendable {
     public var atLeast: Double?
     /// … or when it is < this.
     public var below: Double?
-    /// As printed: "ratio ≥ 0.90×", "< 100 ms".
-    public var text: String
 
     public static func ratio(atLeast value: Double) -> BenchTarget {
-        BenchTarget(measure: .ratio, atLeast: value, below: nil, text: String(format: "ratio ≥ %.2f×", value))
+        BenchTarget(measure: .ratio, atLeast: value, below: nil)
     }
 
-    public static func ours(atLeast value: Double, _ text: String) -> BenchTarget {
-        BenchTarget(measure: .ours, atLeast: value, below: nil, text: text)
+    public static func ours(atLeast value: Double) -> BenchTarget {
+        BenchTarget(measure: .ours, atLeast: value, below: nil)
     }
 
-    public static func ours(below value: Double, _ text: String) -> BenchTarget {
-        BenchTarget(measure: .ours, atLeast: nil, below: value, text: text)
+    public static func ours(below value: Double) -> BenchTarget {
+        BenchTarget(measure: .ours, atLeast: nil, below: value)
     }
 
-    public static func peakMemory(belowKiB value: Int, _ text: String) -> BenchTarget {
-        BenchTarget(measure: .peakMemoryKiB, atLeast: nil, below: Double(value), text: text)
+    public static func peakMemory(belowKiB value: Int) -> BenchTarget {
+        BenchTarget(measure: .peakMemoryKiB, atLeast: nil, below: Double(value))
     }
 
     /// Whether `value` meets the target.
@@ -63,10 +61,10 @@ public struct BenchTarget: Codable, Equatable, Sendable {
 }
 
 /// One measured operation: our figure, OpenSSL's from the same run when there is one, and the ratio.
-public struct BenchRow: Codable, Equatable, Sendable {
-    public var operation: String
-    /// What the numbers count: "handshakes/s", "ms", "segments/s", "MiB", …
-    public var unit: String
+public struct BenchRow: Equatable, Sendable {
+    public var operation: BenchOperation
+    /// What the numbers count: handshakes/s, ms, segments/s, …
+    public var unit: BenchUnit
     /// nil: not measured (the note says why).
     public var ours: BenchSummary?
     public var openssl: BenchSummary?
@@ -84,10 +82,10 @@ public struct BenchRow: Codable, Equatable, Sendable {
     /// Peak resident set of the process that measured our side / OpenSSL's side, KiB.
     public var peakMemoryKiB: Int?
     public var opensslPeakMemoryKiB: Int?
-    public var note: String?
+    public var note: BenchNote?
 
-    public init(operation: String, unit: String, ours: BenchSummary?, openssl: BenchSummary? = nil, lowerIsBetter: Bool = false,
-         peakMemoryKiB: Int? = nil, opensslPeakMemoryKiB: Int? = nil, note: String? = nil) {
+    public init(operation: BenchOperation, unit: BenchUnit, ours: BenchSummary?, openssl: BenchSummary? = nil, lowerIsBetter: Bool = false,
+         peakMemoryKiB: Int? = nil, opensslPeakMemoryKiB: Int? = nil, note: BenchNote? = nil) {
         self.operation = operation
         self.unit = unit
         self.ours = ours
@@ -125,23 +123,78 @@ public struct BenchRow: Codable, Equatable, Sendable {
     }
 }
 
+/// The JSON form: the typed identifiers (`operationID`, `noteID`, the target's measure and
+/// threshold), and, when the encoder carries a `BenchWording`, their English words beside them
+/// (`operation`, `note`, `target.text`) for people and scripts. Decoding reads the identifiers.
+extension BenchRow: Codable {
+    enum Keys: String, CodingKey {
+        case operation, operationID, unit, ours, openssl, lowerIsBetter, ratio, ratioSpread, target, pass,
+             peakMemoryKiB, opensslPeakMemoryKiB, note, noteID
+    }
+
+    enum TargetKeys: String, CodingKey { case measure, atLeast, below, text }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        operation = try c.decode(BenchOperation.self, forKey: .operationID)
+        unit = try c.decode(BenchUnit.self, forKey: .unit)
+        ours = try c.decodeIfPresent(BenchSummary.self, forKey: .ours)
+        openssl = try c.decodeIfPresent(BenchSummary.self, forKey: .openssl)
+        lowerIsBetter = try c.decode(Bool.self, forKey: .lowerIsBetter)
+        ratio = try c.decodeIfPresent(Double.self, forKey: .ratio)
+        ratioSpread = try c.decodeIfPresent(BenchSummary.self, forKey: .ratioSpread)
+        target = try c.decodeIfPresent(BenchTarget.self, forKey: .target)
+        pass = try c.decodeIfPresent(Bool.self, forKey: .pass)
+        peakMemoryKiB = try c.decodeIfPresent(Int.self, forKey: .peakMemoryKiB)
+        opensslPeakMemoryKiB = try c.decodeIfPresent(Int.self, forKey: .opensslPeakMemoryKiB)
+        note = try c.decodeIfPresent(BenchNote.self, forKey: .noteID)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        let wording = encoder.userInfo[BenchWording.userInfoKey] as? BenchWording
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(operation, forKey: .operationID)
+        if let wording { try c.encode(wording.operation(operation), forKey: .operation) }
+        try c.encode(unit, forKey: .unit)
+        try c.encodeIfPresent(ours, forKey: .ours)
+        try c.encodeIfPresent(openssl, forKey: .openssl)
+        try c.encode(lowerIsBetter, forKey: .lowerIsBetter)
+        try c.encodeIfPresent(ratio, forKey: .ratio)
+        try c.encodeIfPresent(ratioSpread, forKey: .ratioSpread)
+        if let target {
+            var t = c.nestedContainer(keyedBy: TargetKeys.self, forKey: .target)
+            try t.encode(target.measure, forKey: .measure)
+            try t.encodeIfPresent(target.atLeast, forKey: .atLeast)
+            try t.encodeIfPresent(target.below, forKey: .below)
+            if let wording { try t.encode(wording.target(target, unit), forKey: .text) }
+        }
+        try c.encodeIfPresent(pass, forKey: .pass)
+        try c.encodeIfPresent(peakMemoryKiB, forKey: .peakMemoryKiB)
+        try c.encodeIfPresent(opensslPeakMemoryKiB, forKey: .opensslPeakMemoryKiB)
+        try c.encodeIfPresent(note, forKey: .noteID)
+        if let wording, let note { try c.encode(wording.note(note), forKey: .note) }
+    }
+}
+
 /// What one benchmark command prints: its rows, the settings it ran with and notes on method.
-public struct BenchReport: Codable, Equatable, Sendable {
+public struct BenchReport: Equatable, Sendable {
     public var benchmark: String
     public var settings: [String: String]
     public var rows: [BenchRow]
-    public var notes: [String]
+    public var notes: [BenchNote]
 
-    public init(benchmark: String, settings: [String: String], rows: [BenchRow], notes: [String]) {
+    public init(benchmark: String, settings: [String: String], rows: [BenchRow], notes: [BenchNote]) {
         self.benchmark = benchmark
         self.settings = settings
         self.rows = rows
         self.notes = notes
     }
 
-    public func json() throws -> String {
+    /// The report as JSON: typed identifiers, and with `wording` their words beside them.
+    public func json(wording: BenchWording? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        if let wording { encoder.userInfo[BenchWording.userInfoKey] = wording }
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
@@ -149,8 +202,7 @@ public struct BenchReport: Codable, Equatable, Sendable {
         try JSONDecoder().decode(BenchReport.self, from: Data(text.utf8))
     }
 
-
-    // MARK: - Text
+    // MARK: - Numbers
 
     public static func number(_ value: Double) -> String {
         if value >= 1e6 { return String(format: "%.2fM", value / 1e6) }
@@ -175,36 +227,28 @@ public struct BenchReport: Codable, Equatable, Sendable {
         guard let kib else { return "—" }
         return kib >= 10_240 ? "\(kib / 1024) MiB" : "\(kib) KiB"
     }
+}
 
-    /// The table: operation, unit, ours, OpenSSL, ratio, peak memory; then the notes. Column names, the
-    /// "not available" cell and the closing note are the catalogue's (`cli.bench.*`); the operations,
-    /// units and notes are the measurements' own (and the JSON report's), as PASS and FAIL are.
-    public func table(_ explanations: Explanations) -> String {
-        func say(_ key: String) -> String { explanations(key) ?? Explanations.english(key) ?? key }
-        let header = [say("cli.bench.column.operation"), say("cli.bench.column.unit"), say("cli.bench.column.ours"),
-                      "OpenSSL", say("cli.bench.column.ratio"), say("cli.bench.column.peakMemory"),
-                      say("cli.bench.column.target"), say("cli.bench.column.result")]
-        let body = rows.map { row -> [String] in
-            let peak = row.peakMemoryKiB == nil && row.opensslPeakMemoryKiB == nil ? "—"
-                : "\(Self.memory(row.peakMemoryKiB)) / \(Self.memory(row.opensslPeakMemoryKiB))"
-            let result = row.pass.map { $0 ? "PASS" : "FAIL" } ?? (row.target == nil ? "" : "—")
-            return [row.operation, row.unit, row.ours == nil ? (row.note ?? say("cli.bench.notAvailable")) : Self.cell(row.ours),
-                    Self.cell(row.openssl), Self.ratioCell(row), peak, row.target?.text ?? "", result]
+/// The JSON form: `notes` in words when the encoder carries a `BenchWording`, `noteIDs` typed.
+extension BenchReport: Codable {
+    enum Keys: String, CodingKey { case benchmark, settings, rows, notes, noteIDs }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        benchmark = try c.decode(String.self, forKey: .benchmark)
+        settings = try c.decode([String: String].self, forKey: .settings)
+        rows = try c.decode([BenchRow].self, forKey: .rows)
+        notes = try c.decode([BenchNote].self, forKey: .noteIDs)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(benchmark, forKey: .benchmark)
+        try c.encode(settings, forKey: .settings)
+        try c.encode(rows, forKey: .rows)
+        try c.encode(notes, forKey: .noteIDs)
+        if let wording = encoder.userInfo[BenchWording.userInfoKey] as? BenchWording {
+            try c.encode(notes.map(wording.note), forKey: .notes)
         }
-        // Widths in terminal columns (a Chinese character takes two).
-        let widths = header.indices.map { column in ([header] + body).map { DisplayWidth.columns($0[column]) }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                let pad = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.columns(cell)))
-                return index <= 1 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }
-        var lines = [line(header), String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))]
-        lines += body.map(line)
-        let rowNotes = rows.compactMap { row in row.ours != nil ? row.note.map { "\(row.operation): \($0)" } : nil }
-        if !notes.isEmpty || !rowNotes.isEmpty { lines.append("") }
-        lines += notes.map { "- \($0)" } + rowNotes.map { "- \($0)" }
-        lines.append(say("cli.bench.ratioNote"))
-        return lines.joined(separator: "\n")
     }
 }

@@ -11,14 +11,26 @@ public enum CBCPaddingMeasure {
     public static let writeKey = [UInt8](repeating: 0x2a, count: 16)
     public static let iv = [UInt8](repeating: 0x11, count: 16)
 
+    /// What each timed record's padding is (the renderer words it).
+    public enum Case: Sendable, CaseIterable {
+        /// Padding length 0.
+        case paddingZero
+        /// A valid padding of 255.
+        case paddingMaximum
+        /// The last byte claims 255, the bytes before it do not match.
+        case paddingMalformed
+        /// Padding 0, the record 64 bytes shorter: the scale.
+        case shorterRecord
+    }
+
     /// The decrypted bytes of each case (every MAC in them is wrong).
-    public static func bodies(_ mac: RecordMAC) -> [(String, [UInt8])] {
+    public static func bodies(_ mac: RecordMAC) -> [(Case, [UInt8])] {
         let text = [UInt8](repeating: 0x41, count: length)
         return [
-            ("padding length 0", Array(text.dropLast()) + [0]),
-            ("padding length 255 (valid)", Array(text.prefix(length - 256)) + [UInt8](repeating: 255, count: 256)),
-            ("padding malformed (claims 255)", Array(text.dropLast()) + [255]),
-            ("scale: padding 0, record 64 B shorter", Array(text.prefix(length - 65)) + [0]),
+            (.paddingZero, Array(text.dropLast()) + [0]),
+            (.paddingMaximum, Array(text.prefix(length - 256)) + [UInt8](repeating: 255, count: 256)),
+            (.paddingMalformed, Array(text.dropLast()) + [255]),
+            (.shorterRecord, Array(text.prefix(length - 65)) + [0]),
         ]
     }
 

@@ -10,15 +10,15 @@ import Glibc
 /// The operations measured, on a fixed RSA-2048 key generated from seed 2048.
 public struct CryptoBench {
     public enum Row {
-        public static let privateSilent = "RSA-2048 private op (CRT, mpz_powm_sec)"
-        public static let privateFast = "RSA-2048 private op (CRT, mpz_powm)"
-        public static let privateBlinded = "RSA-2048 private op (CRT, mpz_powm, base blinding)"
-        public static let publicOp = "RSA-2048 public op (e = 65537, PKCS#1 v1.5 verify)"
-        public static let ffdhe = "ffdhe2048 agreement (256-bit exponent)"
-        public static let keygen = "RSA-2048 key generation"
+        public static let privateSilent = BenchOperation.rsaPrivate(.sideChannelSilent)
+        public static let privateFast = BenchOperation.rsaPrivate(.variableTime)
+        public static let privateBlinded = BenchOperation.rsaPrivate(.blinded)
+        public static let publicOp = BenchOperation.rsaPublic
+        public static let ffdhe = BenchOperation.ffdheAgreement
+        public static let keygen = BenchOperation.rsaKeyGeneration
         public static let order = [privateSilent, privateFast, privateBlinded, publicOp, ffdhe, keygen]
         /// The crypto issue's targets: public op and DH ≥ 0.9×, private op ≥ 0.5× of `openssl speed`.
-        public static let targets: [String: BenchTarget] = [
+        public static let targets: [BenchOperation: BenchTarget] = [
             privateSilent: .ratio(atLeast: 0.5), privateFast: .ratio(atLeast: 0.5), privateBlinded: .ratio(atLeast: 0.5),
             publicOp: .ratio(atLeast: 0.9), ffdhe: .ratio(atLeast: 0.9),
         ]

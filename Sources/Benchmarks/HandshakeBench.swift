@@ -8,16 +8,8 @@ import Glibc
 #endif
 
 /// The key exchanges `tlslab bench handshake` measures, with the same suite on both sides.
-public enum HandshakeKind: String, CaseIterable {
+public enum HandshakeKind: String, CaseIterable, Codable, Sendable {
     case rsa, dhe, ecdhe
-
-    public var label: String {
-        switch self {
-        case .rsa: return "RSA-2048 key exchange"
-        case .dhe: return "DHE ffdhe2048"
-        case .ecdhe: return "ECDHE X25519"
-        }
-    }
 
     /// The OpenSSL name of the suite the built-in run uses (AES-128-GCM, SHA-256, RSA-2048 certificate).
     public var opensslCipher: String {
@@ -40,7 +32,7 @@ public enum HandshakeKind: String, CaseIterable {
 /// The DHE private exponent size of a benchmark run: `short` (256 bits, the default: RFC 7919 §5.2;
 /// OpenSSL 3 uses 225 bits for ffdhe2048 on both ends) or `full` (uniform below p − 1: what full-size
 /// exponents cost, which OpenSSL does not pay).
-public enum DHExponentSetting: String, CaseIterable, Codable {
+public enum DHExponentSetting: String, CaseIterable, Codable, Sendable {
     case short, full
 
     public var exponentSize: DHKeyPair.ExponentSize {
@@ -49,17 +41,10 @@ public enum DHExponentSetting: String, CaseIterable, Codable {
         case .full: return .full
         }
     }
-
-    public var label: String {
-        switch self {
-        case .short: return "256-bit exponents"
-        case .full: return "full-size exponents"
-        }
-    }
 }
 
 /// One row of the handshake benchmark: a key exchange, and for DHE the exponent size.
-public struct HandshakeVariant: Hashable {
+public struct HandshakeVariant: Hashable, Codable, Sendable {
     public var kind: HandshakeKind
     public var dhExponent: DHExponentSetting?
 
@@ -68,9 +53,10 @@ public struct HandshakeVariant: Hashable {
         self.dhExponent = dhExponent
     }
 
+    /// The variant as its command-line values (`dhe/short`), for error messages.
     public var label: String {
-        guard kind == .dhe, let dhExponent else { return kind.label }
-        return "\(kind.label), \(dhExponent.label)"
+        guard kind == .dhe, let dhExponent else { return kind.rawValue }
+        return "\(kind.rawValue)/\(dhExponent.rawValue)"
     }
 
     /// The built-in run's setup with this variant's exponent size on both sides.

@@ -77,10 +77,12 @@ public enum CertificateBuilder {
                 let nonces = HMACDRBG(seed: Array("TLSLab certificate ECDSA nonce|".utf8) + d + HashAlgorithm.sha256.digest(tbs))
                 signature = try key.sign(message: tbs, hash: algorithm.hash, using: nonces)
             case .ed25519:
-                throw PKIError.unsupportedKey("TLSLab does not sign certificates with Ed25519")
+                throw PKIError.unsupportedKey(.ed25519Signer)
             }
+        } catch let error as PKIError {
+            throw error
         } catch {
-            throw .unsupportedKey("signing failed: \(error)")
+            throw .unsupportedKey(.signingFailed(issuer: PKIKeyKind(issuerKey)))
         }
         var outer = DER.Serializer()
         outer.appendConstructedNode(identifier: .sequence) { coder in
@@ -121,10 +123,10 @@ public enum CertificateBuilder {
         -> (oid: String, nullParameters: Bool, hash: HashAlgorithm) {
         switch issuerKey {
         case .rsa:
-            guard let oid = signatureOID(hash) else { throw .unsupportedKey("no sha*WithRSAEncryption for \(hash)") }
+            guard let oid = signatureOID(hash) else { throw .unsupportedKey(.noRSASignatureAlgorithm(hash: hash)) }
             return (oid, true, hash)
         case .ecdsa(let key):
-            guard hash != .sha1, hash != .md5 else { throw .unsupportedKey("TLSLab signs certificates with ECDSA over SHA-256 or SHA-384 only") }
+            guard hash != .sha1, hash != .md5 else { throw .unsupportedKey(.ecdsaHash(hash)) }
             // RFC 5758 §3.2 / RFC 5480 §4: each curve with the hash of its strength.
             switch key.curve.name {
             case .p256: return ("1.2.840.10045.4.3.2", false, .sha256)
@@ -132,7 +134,7 @@ public enum CertificateBuilder {
             case .p521: return ("1.2.840.10045.4.3.4", false, .sha512)
             }
         case .ed25519:
-            throw .unsupportedKey("TLSLab does not sign certificates with Ed25519")
+            throw .unsupportedKey(.ed25519Signer)
         }
     }
 

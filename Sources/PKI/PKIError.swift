@@ -1,3 +1,5 @@
+import TLSCrypto
+
 /// Typed errors of the PKI module: every malformed input ends here, never in a crash. The cases
 /// carry facts (which field, which ASN.1 type, which rule); the catalogue words them (issue #34:
 /// no parser English inside a Chinese sentence).
@@ -6,15 +8,15 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedCertificate(CertificateMalformation)
     /// A file or blob that holds no certificate at all (named by `source`).
     case notACertificate(source: String, reason: NotACertificate)
-    /// A public key that cannot be used for the requested operation.
-    case unsupportedKey(String)
+    /// A key TLSLab cannot make or sign with as asked: which kind, size or hash, as data.
+    case unsupportedKey(UnsupportedKey)
 
     /// A debugging account in English (the catalogue words the error for readers).
     public var description: String {
         switch self {
         case .malformedCertificate(let m): return "malformed certificate: \(m)"
         case .notACertificate(let source, let reason): return "\(source): not a certificate (\(reason))"
-        case .unsupportedKey(let detail): return "unsupported public key: \(detail)"
+        case .unsupportedKey(let why): return "unsupported key: \(why)"
         }
     }
 
@@ -113,4 +115,26 @@ extension NotACertificate: CustomStringConvertible {
         case .malformed(let m): return "\(m)"
         }
     }
+}
+
+/// Why TLSLab cannot make or sign with a key as asked (`PKIError.unsupportedKey`): the key kinds are
+/// a lesson file's names (`rsa`, `p-256`, `ed25519`), the hashes TLSLab's (`sha1`).
+public enum UnsupportedKey: Equatable, Sendable {
+    /// An RSA key of `bits` cannot be generated for the certificate `label` (sizes 512…4096, even).
+    case rsaKeySize(bits: Int, label: String)
+    /// The key of `kind` for the certificate `label` could not be generated.
+    case generationFailed(kind: PKIKeyKind, label: String)
+    /// TLSLab signs certificates with RSA or ECDSA keys, not Ed25519 ones.
+    case ed25519Signer
+    /// The issuer's key of `kind` did not produce a signature.
+    case signingFailed(issuer: PKIKeyKind)
+    /// No sha*WithRSAEncryption algorithm for `hash` (RFC 4055 §5 names SHA-1 and the SHA-2 family).
+    case noRSASignatureAlgorithm(hash: HashAlgorithm)
+    /// An ECDSA certificate signature with `hash`: TLSLab signs with the curve's SHA-2 hash (RFC 5758 §3.2).
+    case ecdsaHash(HashAlgorithm)
+    /// The rsa-1024-leaf defect needs an RSA leaf key; the file asks for `leaf`.
+    case weakRSALeafNeedsRSA(leaf: PKIKeyKind)
+    /// The sha1-signature defect signs the leaf with sha1WithRSAEncryption, so the intermediate
+    /// (its issuer) needs an RSA key; the file asks for `intermediate`.
+    case sha1SignatureNeedsRSAIssuer(intermediate: PKIKeyKind)
 }

@@ -75,10 +75,10 @@ public struct PKIHierarchy: Sendable {
             try PKIKeyCache.signingKey(seed: seed, label: label, kind: kind, bits: size)
         }
         if spec.defect == .rsa1024Leaf, kinds.leaf != .rsa {
-            throw .unsupportedKey("the rsa-1024-leaf defect needs an RSA leaf, not \(kinds.leaf.rawValue)")
+            throw .unsupportedKey(.weakRSALeafNeedsRSA(leaf: kinds.leaf))
         }
         if spec.defect == .sha1Signature, kinds.intermediate != .rsa {
-            throw .unsupportedKey("the sha1-signature defect signs with sha1WithRSAEncryption: the intermediate needs an RSA key, not \(kinds.intermediate.rawValue)")
+            throw .unsupportedKey(.sha1SignatureNeedsRSAIssuer(intermediate: kinds.intermediate))
         }
         func serial(_ label: String) -> [UInt8] {
             var bytes = Array(HashAlgorithm.sha256.digest(Array("TLSLab serial|\(seed)|\(label)".utf8)).prefix(16))

@@ -55,8 +55,10 @@ public enum PKIKeyCache {
                 let drbg = HMACDRBG(seed: Array("TLSLab PKI key|\(seed)|\(label)|\(bits)".utf8))
                 return try RSAPrivateKey.generate(bits: bits, using: drbg)
             }
+        } catch RSAError.unsupportedKeySize(let bits) {
+            throw .unsupportedKey(.rsaKeySize(bits: bits, label: label))
         } catch {
-            throw .unsupportedKey("RSA-\(bits) key generation for \(label): \(error)")
+            throw .unsupportedKey(.generationFailed(kind: .rsa, label: label))
         }
     }
 
@@ -69,7 +71,7 @@ public enum PKIKeyCache {
                 return try ECDSAPrivateKey.generate(curve: curve, using: drbg)
             }
         } catch {
-            throw .unsupportedKey("EC \(curve.rawValue) key generation for \(label): \(error)")
+            throw .unsupportedKey(.generationFailed(kind: PKIKeyKind(curve), label: label))
         }
     }
 
@@ -79,7 +81,7 @@ public enum PKIKeyCache {
             // RFC 8032 §5.1.5: the private key is 32 bytes from a DRBG seeded with (seed, label).
             let drbg = HMACDRBG(seed: Array("TLSLab PKI Ed25519 key|\(seed)|\(label)".utf8))
             do { return .ed25519(try Ed25519PrivateKey(seed: drbg.bytes(count: 32))) } catch {
-                throw .unsupportedKey("Ed25519 key for \(label): \(error)")
+                throw .unsupportedKey(.generationFailed(kind: .ed25519, label: label))
             }
         }
         guard let curve = kind.curve else { return .rsa(try key(seed: seed, label: label, bits: bits)) }

@@ -21,6 +21,24 @@ public enum PKIKeyKind: String, Sendable, Hashable, CaseIterable, Codable {
         case .p521: return .p521
         }
     }
+
+    /// The EC kind on `curve`.
+    public init(_ curve: ECDSACurve.Name) {
+        switch curve {
+        case .p256: self = .p256
+        case .p384: self = .p384
+        case .p521: self = .p521
+        }
+    }
+
+    /// The kind of a signing key.
+    public init(_ key: SigningKey) {
+        switch key {
+        case .rsa: self = .rsa
+        case .ecdsa(let key): self.init(key.curve.name)
+        case .ed25519: self = .ed25519
+        }
+    }
 }
 
 /// Which kind of key each certificate of a hierarchy has. RSA everywhere by default, which is the

@@ -173,6 +173,7 @@ extension Explanations {
         "cli.parser.missingArgument": "Error: Missing expected argument '{1}'",
         "cli.parser.missingValue": "Error: Missing value for '{1}'",
         "cli.parser.unknownOption": "Error: Unknown option '{1}'",
+        "cli.parser.unknownOptionDidYouMean": "Error: Unknown option '{1}'. Did you mean '{2}'?",
         "cli.parser.unexpectedArgument": "Error: Unexpected argument '{1}'",
         "cli.parser.unexpectedArguments": "Error: {1} unexpected arguments: {2}",
         "cli.parser.missingSubcommand": "Error: Missing required subcommand.",

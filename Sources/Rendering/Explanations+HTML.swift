@@ -17,6 +17,7 @@ extension Explanations {
         "html.ladder.alt.arrow": "Step {step}, {time}: {from} to {to}: {text}",
         "html.ladder.alt.lost": "Step {step}, {time}: {from} to {to}, lost by the network on the way: {text}",
         "html.ladder.alt.mark": "Step {step}, {time}: {actor}: {text}",
+        "html.ladder.alt.markNamed": "Step {step}, {time}: {text}",
         "html.ladder.alt.note": "Step {step}: {text}",
         "html.legend.heading": "Legend",
         "html.legend.tcp": "TCP segment: [flags] seq, ack and len (payload bytes), then the TLS messages whose bytes it carries",

@@ -11,7 +11,22 @@ extension Explanations {
         switch error {
         case .malformedCertificate(let m): return say("pkiError.malformedCertificate", ["detail": malformation(m)])
         case let .notACertificate(source, reason): return say("pkiError.notACertificate", ["source": source, "detail": notACertificate(reason)])
-        case .unsupportedKey(let detail): return say("pkiError.unsupportedKey", ["detail": detail])
+        case .unsupportedKey(let why): return say("pkiError.unsupportedKey", ["detail": unsupportedKey(why)])
+        }
+    }
+
+    /// Why a key cannot be made or sign as asked: key kinds by a lesson file's names, hashes by TLSLab's.
+    public func unsupportedKey(_ why: UnsupportedKey) -> String {
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { self(key, values) ?? Explanations.english(key, values) ?? key }
+        switch why {
+        case let .rsaKeySize(bits, label): return say("pkiError.unsupportedKey.rsaKeySize", ["bits": "\(bits)", "label": label])
+        case let .generationFailed(kind, label): return say("pkiError.unsupportedKey.generationFailed", ["kind": kind.rawValue, "label": label])
+        case .ed25519Signer: return say("pkiError.unsupportedKey.ed25519Signer")
+        case .signingFailed(let kind): return say("pkiError.unsupportedKey.signingFailed", ["kind": kind.rawValue])
+        case .noRSASignatureAlgorithm(let hash): return say("pkiError.unsupportedKey.noRSASignatureAlgorithm", ["hash": "\(hash)"])
+        case .ecdsaHash(let hash): return say("pkiError.unsupportedKey.ecdsaHash", ["hash": "\(hash)"])
+        case .weakRSALeafNeedsRSA(let kind): return say("pkiError.unsupportedKey.weakRSALeafNeedsRSA", ["kind": kind.rawValue])
+        case .sha1SignatureNeedsRSAIssuer(let kind): return say("pkiError.unsupportedKey.sha1SignatureNeedsRSAIssuer", ["kind": kind.rawValue])
         }
     }
 
@@ -55,6 +70,14 @@ extension Explanations {
     }
 
     static let englishPKIErrors: [String: String] = [
+        "pkiError.unsupportedKey.rsaKeySize": "no RSA key of {bits} bits can be generated for the certificate {label}: TLSLab generates RSA keys of 512 to 4096 bits, an even number",
+        "pkiError.unsupportedKey.generationFailed": "the {kind} key for the certificate {label} could not be generated",
+        "pkiError.unsupportedKey.ed25519Signer": "TLSLab signs certificates with RSA or ECDSA keys, not with Ed25519 keys: an Ed25519 key is a leaf's or a client's key only",
+        "pkiError.unsupportedKey.signingFailed": "the issuer's {kind} key did not produce the certificate's signature",
+        "pkiError.unsupportedKey.noRSASignatureAlgorithm": "TLSLab signs with RSA over SHA-1, SHA-256, SHA-384 or SHA-512 (sha*WithRSAEncryption), not over {hash}",
+        "pkiError.unsupportedKey.ecdsaHash": "TLSLab signs with ECDSA over SHA-256, SHA-384 or SHA-512 (ecdsa-with-SHA*, RFC 5758 §3.2), not over {hash}",
+        "pkiError.unsupportedKey.weakRSALeafNeedsRSA": "the rsa-1024-leaf defect needs an RSA key in the leaf, and the file asks for {kind}",
+        "pkiError.unsupportedKey.sha1SignatureNeedsRSAIssuer": "the sha1-signature defect signs the leaf with sha1WithRSAEncryption, so its issuer, the intermediate, needs an RSA key, and the file asks for {kind}",
         "pkiError.notACertificate.unreadablePEM": "the text has a -----BEGIN line but is not PEM (RFC 7468 §2)",
         "pkiError.notACertificate.noBlock": "its PEM holds no block",
         "pkiError.notACertificate.noCertificateBlock": "its PEM blocks are {labels}, none of them CERTIFICATE",
@@ -86,6 +109,14 @@ extension Explanations {
     ]
 
     static let chinesePKIErrors: [String: String] = [
+        "pkiError.unsupportedKey.rsaKeySize": "无法为证书 {label} 生成 {bits} 位的 RSA 密钥：TLSLab 只生成 512 到 4096 位、位数为偶数的 RSA 密钥",
+        "pkiError.unsupportedKey.generationFailed": "无法为证书 {label} 生成 {kind} 密钥",
+        "pkiError.unsupportedKey.ed25519Signer": "TLSLab 用 RSA 或 ECDSA 密钥签发证书，不用 Ed25519 密钥：Ed25519 密钥只能是叶子证书或客户端证书的密钥",
+        "pkiError.unsupportedKey.signingFailed": "签发者的 {kind} 密钥没有生成证书的签名",
+        "pkiError.unsupportedKey.noRSASignatureAlgorithm": "TLSLab 的 RSA 签名只用 SHA-1、SHA-256、SHA-384 或 SHA-512（sha*WithRSAEncryption），不用 {hash}",
+        "pkiError.unsupportedKey.ecdsaHash": "TLSLab 的 ECDSA 签名只用 SHA-256、SHA-384 或 SHA-512（ecdsa-with-SHA*，RFC 5758 §3.2），不用 {hash}",
+        "pkiError.unsupportedKey.weakRSALeafNeedsRSA": "rsa-1024-leaf 缺陷要求叶子证书使用 RSA 密钥，而文件要求的是 {kind}",
+        "pkiError.unsupportedKey.sha1SignatureNeedsRSAIssuer": "sha1-signature 缺陷用 sha1WithRSAEncryption 签发叶子证书，所以它的签发者（中间证书）需要 RSA 密钥，而文件要求的是 {kind}",
         "pkiError.notACertificate.unreadablePEM": "文本中有 -----BEGIN 行，却不是 PEM 格式（RFC 7468 §2）",
         "pkiError.notACertificate.noBlock": "其中的 PEM 没有任何块",
         "pkiError.notACertificate.noCertificateBlock": "其中的 PEM 块是 {labels}，没有一个是 CERTIFICATE",

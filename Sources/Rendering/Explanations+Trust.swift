@@ -312,6 +312,6 @@ extension Explanations {
         "atsReason.planHTTPBlocked": "http:// blocked: ATS refuses the insecure load before connecting",
         "pkiError.malformedCertificate": "malformed certificate: {detail}",
         "pkiError.notACertificate": "{source}: not a certificate ({detail})",
-        "pkiError.unsupportedKey": "unsupported public key: {detail}",
+        "pkiError.unsupportedKey": "unsupported key: {detail}",
     ]
 }

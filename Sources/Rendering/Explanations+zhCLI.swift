@@ -172,6 +172,7 @@ extension Explanations {
         "cli.parser.missingArgument": "错误：缺少必需的参数 '{1}'",
         "cli.parser.missingValue": "错误：选项 '{1}' 缺少值",
         "cli.parser.unknownOption": "错误：未知的选项 '{1}'",
+        "cli.parser.unknownOptionDidYouMean": "错误：未知的选项 '{1}'；你是不是要找 '{2}'？",
         "cli.parser.unexpectedArgument": "错误：多余的参数 '{1}'",
         "cli.parser.unexpectedArguments": "错误：{1} 个多余的参数：{2}",
         "cli.parser.missingSubcommand": "错误：缺少子命令。",

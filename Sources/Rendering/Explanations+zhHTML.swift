@@ -16,6 +16,7 @@ extension Explanations {
         "html.ladder.alt.arrow": "第 {step} 步，{time}：{from}发往{to}：{text}",
         "html.ladder.alt.lost": "第 {step} 步，{time}：{from}发往{to}，途中被网络丢弃：{text}",
         "html.ladder.alt.mark": "第 {step} 步，{time}：{actor}：{text}",
+        "html.ladder.alt.markNamed": "第 {step} 步，{time}：{text}",
         "html.ladder.alt.note": "第 {step} 步：{text}",
         "html.legend.heading": "图例",
         "html.legend.tcp": "TCP 报文段：[标志] seq、ack 和 len（载荷字节数），然后是它所承载的字节所属的 TLS 消息",

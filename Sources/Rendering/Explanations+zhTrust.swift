@@ -117,6 +117,6 @@ extension Explanations {
         "atsReason.planHTTPBlocked": "拦截 http://：ATS 在连接之前就拒绝这次不安全的加载",
         "pkiError.malformedCertificate": "证书格式错误：{detail}",
         "pkiError.notACertificate": "{source}：不是证书（{detail}）",
-        "pkiError.unsupportedKey": "不支持的公钥：{detail}",
+        "pkiError.unsupportedKey": "不支持的密钥：{detail}",
     ]
 }

@@ -186,8 +186,12 @@ extension Walkthrough {
         if cursor.autoplay { return say("walk.autoplaying") }
         let toggles = ["knowledge": say(cursor.showKnowledge ? "walk.on" : "walk.off"),
                        "bytes": say(cursor.showBytes ? "walk.on" : "walk.off")]
+        // The widest that fits: every key; the main keys with what k and x show (60 columns fit
+        // it in both languages); the main keys alone.
         let full = say("walk.keys", toggles)
-        return DisplayWidth.columns(full) <= width ? full : say("walk.keysShort", toggles)
+        if DisplayWidth.columns(full) <= width { return full }
+        let short = say("walk.keysShort", toggles)
+        return DisplayWidth.columns(short) <= width ? short : say("walk.keysShortest", toggles)
     }
 
     /// The help overlay: every key and what it does, aligned.

@@ -51,6 +51,9 @@ public struct Walkthrough: Sendable {
         public var label: String = ""
         /// A message or segment step's label as typed parts (flags, seq, ack, len, message name, size).
         public var labelParts: [LadderEntry.LabelPart] = []
+        /// The label already names the party whose rail the row sits on (`LadderEntry.namesActor`):
+        /// a surface that names the party itself does not name it twice.
+        public var labelNamesActor = false
         /// The step's detail as typed entries (normal detail): values, sentences, headings.
         public var lines: [LadderEntry] = []
         /// The sentences that explain the step's bytes (each extension of a ClientHello, …): the
@@ -225,6 +228,7 @@ public struct Walkthrough: Sendable {
                         detailWithBytes: withBytes, mark: mark, time: event.time, message: entry.message,
                         label: String(head.worded(in: words.explanations).drop { $0 == " " }), lines: normal)
         step.labelParts = head.label
+        step.labelNamesActor = head.namesActor
         step.bytesSentences = rest.filter { $0.bytesOnly && $0.isSentence }
         step.records = entry.records
         step.segment = entry.segment

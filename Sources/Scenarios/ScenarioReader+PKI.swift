@@ -85,6 +85,10 @@ extension ScenarioReader {
         let h: PKIHierarchy
         do {
             h = try PKIHierarchy(spec)
+        } catch PKIError.unsupportedKey(let why) {
+            // The reason as catalogue words: the key kind, size or hash, as data (issue #34).
+            throw pki.error("the hierarchy cannot be built: \(why)", "scenario.pki.cannotBuild",
+                            parts: ["error": Self.unsupportedKeyWords(why)])
         } catch {
             throw pki.error("the hierarchy cannot be built: \(error)", "scenario.pki.cannotBuild", ["error": "\(error)"])
         }
@@ -170,5 +174,22 @@ extension ScenarioReader {
             throw v.error("expected an ISO 8601 UTC time like 2027-03-01T12:00:00Z, got '\(YAMLValue.clip(text))'", "scenario.pki.time", ["value": YAMLValue.clip(text)])
         }
         return Int64(date.timeIntervalSince1970)
+    }
+}
+
+extension ScenarioReader {
+    /// Why a hierarchy's key cannot be made or sign, as the catalogue's words (the same keys
+    /// `Explanations.unsupportedKey` words): key kinds by the lesson file's names.
+    static func unsupportedKeyWords(_ why: UnsupportedKey) -> ScenarioError.Words.Part {
+        switch why {
+        case let .rsaKeySize(bits, label): return .init(key: "pkiError.unsupportedKey.rsaKeySize", values: ["bits": "\(bits)", "label": label])
+        case let .generationFailed(kind, label): return .init(key: "pkiError.unsupportedKey.generationFailed", values: ["kind": kind.rawValue, "label": label])
+        case .ed25519Signer: return .init(key: "pkiError.unsupportedKey.ed25519Signer")
+        case .signingFailed(let kind): return .init(key: "pkiError.unsupportedKey.signingFailed", values: ["kind": kind.rawValue])
+        case .noRSASignatureAlgorithm(let hash): return .init(key: "pkiError.unsupportedKey.noRSASignatureAlgorithm", values: ["hash": "\(hash)"])
+        case .ecdsaHash(let hash): return .init(key: "pkiError.unsupportedKey.ecdsaHash", values: ["hash": "\(hash)"])
+        case .weakRSALeafNeedsRSA(let kind): return .init(key: "pkiError.unsupportedKey.weakRSALeafNeedsRSA", values: ["kind": kind.rawValue])
+        case .sha1SignatureNeedsRSAIssuer(let kind): return .init(key: "pkiError.unsupportedKey.sha1SignatureNeedsRSAIssuer", values: ["kind": kind.rawValue])
+        }
     }
 }

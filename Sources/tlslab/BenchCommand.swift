@@ -54,16 +54,16 @@ struct CryptoBenchCommand: ParsableCommand {
 
     func run() throws {
         let bench = try CryptoBench(seconds: Double(seconds), wallClock: elapsed)
-        let openssl = noOpenssl ? nil : OpenSSLSpeed.locate()
-        var samples: [String: (ours: [Double], openssl: [Double])] = [:]
-        func record(_ name: String, ours: Double, openssl: Double?) {
+        let openssl = noOpenssl ? nil : BenchProgress.openssl()
+        var samples: [BenchOperation: (ours: [Double], openssl: [Double])] = [:]
+        func record(_ name: BenchOperation, ours: Double, openssl: Double?) {
             var entry = samples[name] ?? ([], [])
             entry.ours.append(ours)
             if let openssl { entry.openssl.append(openssl) }
             samples[name] = entry
         }
         for run in 1...runs {
-            if format == .text { FileHandle.standardError.write(Data("run \(run)/\(runs)…\n".utf8)) }
+            if format == .text { BenchProgress.run(run, of: runs) }
             // Ours and OpenSSL alternate within each run so that both see the same machine load.
             let rsaSpeed = try openssl.map { try OpenSSLSpeed.rsa2048(openssl: $0, seconds: seconds, elapsed: elapsed) }
             record(CryptoBench.Row.privateSilent, ours: try bench.privateOpsPerSecond(.sideChannelSilent),
@@ -79,7 +79,7 @@ struct CryptoBenchCommand: ParsableCommand {
         }
         let rows = CryptoBench.Row.order.compactMap { name -> BenchRow? in
             guard let entry = samples[name] else { return nil }
-            let row = BenchRow(operation: name, unit: "ops/s", ours: BenchSummary(entry.ours),
+            let row = BenchRow(operation: name, unit: .operationsPerSecond, ours: BenchSummary(entry.ours),
                                openssl: entry.openssl.isEmpty ? nil : BenchSummary(entry.openssl),
                                peakMemoryKiB: ProcMemory.field("VmHWM"))
             return CryptoBench.Row.targets[name].map { row.judged(by: $0) } ?? row
@@ -89,10 +89,8 @@ struct CryptoBenchCommand: ParsableCommand {
             settings: ["seconds": "\(seconds)", "runs": "\(runs)", "keysPerRun": "\(keys)",
                        "timeBase": elapsed ? "wall clock" : "CPU time"],
             rows: rows,
-            notes: ["median [min–max] of \(runs) run(s), \(seconds) s per measurement; key generation: \(keys) keys per run "
-                    + "(seeds 1…\(keys)); OpenSSL key generation = openssl genpkey minus process start-up.",
-                    elapsed ? "Rates per second of wall-clock time (openssl speed -elapsed)."
-                        : "Rates per second of CPU time on both sides (openssl speed's default divisor)."])
+            notes: [.cryptoMethod(runs: runs, seconds: seconds, keys: keys),
+                    elapsed ? .ratesPerWallClockSecond : .ratesPerCPUSecond])
         try report.print(format)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Benchmarks
 import Foundation
+import Rendering
 import TLSCrypto
 import TLSEngine
 #if canImport(Glibc)
@@ -31,8 +32,7 @@ struct CBCPaddingBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        print("Refusing a MAC-then-encrypt CBC record with a wrong MAC (AES-128, \(CBCPaddingMeasure.length)-byte body), ns per record,")
-        print("median of \(rounds) interleaved rounds of \(iterations):")
+        print(CLIWords.text("cli.bench.cbc.heading", ["bytes": "\(CBCPaddingMeasure.length)", "rounds": "\(rounds)", "iterations": "\(iterations)"]))
         for mac in [RecordMAC.sha1, .sha256, .sha384] {
             let cases = try CBCPaddingMeasure.bodies(mac).map { name, body in (name, CBCPaddingMeasure.iv + (try CBCPaddingMeasure.encrypt(body, mac: mac))) }
             var protector = try RecordProtector(cipher: .aesCBC(keyLength: 16, mac: mac),
@@ -48,13 +48,27 @@ struct CBCPaddingBenchCommand: ParsableCommand {
                     samples[index].append(Double(CBCPaddingMeasure.nanoseconds() - start) / Double(iterations))
                 }
             }
-            guard refused == rounds * iterations * cases.count else { throw CLIError.failed("a record with a wrong MAC was accepted") }
+            guard refused == rounds * iterations * cases.count else { throw CLIError.failed(CLIWords.text("cli.bench.cbc.accepted")) }
             let medians = samples.map { $0.sorted()[$0.count / 2] }
             print("\n\(mac.name)")
-            for (index, (name, _)) in cases.enumerated() {
+            let names = cases.map { Self.name($0.0) }
+            let width = names.map(DisplayWidth.columns).max() ?? 0
+            for (index, name) in names.enumerated() {
                 let delta = medians[index] - medians[0]
-                print("  \(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(String(format: "%8.0f", medians[index]))  \(String(format: "%+6.0f", delta)) vs padding 0")
+                let pad = String(repeating: " ", count: width - DisplayWidth.columns(name))
+                print("  \(name)\(pad) \(String(format: "%8.0f", medians[index]))  "
+                      + CLIWords.text("cli.bench.cbc.delta", ["delta": String(format: "%+6.0f", delta)]))
             }
+        }
+    }
+
+    /// A timed case's words.
+    static func name(_ c: CBCPaddingMeasure.Case) -> String {
+        switch c {
+        case .paddingZero: return CLIWords.text("cli.bench.cbc.case.paddingZero")
+        case .paddingMaximum: return CLIWords.text("cli.bench.cbc.case.paddingMaximum")
+        case .paddingMalformed: return CLIWords.text("cli.bench.cbc.case.paddingMalformed")
+        case .shorterRecord: return CLIWords.text("cli.bench.cbc.case.shorterRecord")
         }
     }
 }

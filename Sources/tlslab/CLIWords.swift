@@ -54,6 +54,7 @@ enum ParserWords {
         (try! Regex(#"^Help:  (.*)$"#), "cli.parser.help"),
         (try! Regex(#"^Error: Missing expected argument '(.*)'$"#), "cli.parser.missingArgument"),
         (try! Regex(#"^Error: Missing value for '(.*)'$"#), "cli.parser.missingValue"),
+        (try! Regex(#"^Error: Unknown option '(.*)'\. Did you mean '(.*)'\?$"#), "cli.parser.unknownOptionDidYouMean"),
         (try! Regex(#"^Error: Unknown option '(.*)'$"#), "cli.parser.unknownOption"),
         (try! Regex(#"^Error: Unexpected argument '(.*)'$"#), "cli.parser.unexpectedArgument"),
         (try! Regex(#"^Error: (\d+) unexpected arguments: (.*)$"#), "cli.parser.unexpectedArguments"),

@@ -55,13 +55,13 @@ struct HandshakeBenchCommand: ParsableCommand {
     func run() throws {
         let variants = self.variants
         let kinds = variants.map(\.kind).reduce(into: [HandshakeKind]()) { if !$0.contains($1) { $0.append($1) } }
-        let openssl = noOpenssl ? nil : OpenSSLSpeed.locate()
+        let openssl = noOpenssl ? nil : BenchProgress.openssl()
         let server = try openssl.map { try OpenSSLLoopback(openssl: $0) }
         defer { server?.removeFiles() }
         var ours: [HandshakeVariant: [HandshakeBench.Measurement]] = [:]
         var theirs: [HandshakeKind: [OpenSSLLoopback.Measurement]] = [:]
         for run in 1...runs {
-            if format == .text { FileHandle.standardError.write(Data("run \(run)/\(runs)…\n".utf8)) }
+            if format == .text { BenchProgress.run(run, of: runs) }
             for kind in kinds {
                 // Ours and OpenSSL alternate so that both see the same machine load. Each of our rows runs
                 // in its own child process, so that its peak memory is its own.
@@ -78,10 +78,10 @@ struct HandshakeBenchCommand: ParsableCommand {
             // peer value fully validated. Full-size exponents are ours alone (shown, not judged).
             let comparable = variant.dhExponent != .full
             let target = BenchTarget.ratio(atLeast: 1.0)
-            let wall = BenchRow(operation: "full handshake, \(variant.label) (wall clock)", unit: "handshakes/s",
+            let wall = BenchRow(operation: .fullHandshake(variant, .wallClock), unit: .handshakesPerSecond,
                                 ours: BenchSummary(mine.map(\.wallRate)), openssl: other.map { BenchSummary($0.map(\.wallRate)) },
                                 peakMemoryKiB: mine.compactMap(\.peakKiB).max(), opensslPeakMemoryKiB: other?.compactMap(\.peakKiB).max())
-            let cpu = BenchRow(operation: "full handshake, \(variant.label) (CPU time, both ends)", unit: "handshakes/s",
+            let cpu = BenchRow(operation: .fullHandshake(variant, .cpuBothEnds), unit: .handshakesPerSecond,
                                ours: BenchSummary(mine.map(\.cpuRate)), openssl: other.map { BenchSummary($0.map(\.cpuRate)) })
             rows.append(comparable ? wall.judged(by: target) : wall)
             rows.append(comparable ? cpu.judged(by: target) : cpu)
@@ -92,24 +92,7 @@ struct HandshakeBenchCommand: ParsableCommand {
                        "kx": kinds.map(\.rawValue).joined(separator: ","),
                        "dhExponent": variants.compactMap(\.dhExponent).map(\.rawValue).joined(separator: ",")],
             rows: rows,
-            notes: [
-                "Ours: one complete simulated connection per handshake in one thread — TCP three-way handshake, TLS 1.2 "
-                    + "full handshake (AES-128-GCM, extended master secret, chain validation), one HTTP request and response "
-                    + "as encrypted records, close_notify both ways, TCP close — with the trace events the engine records; "
-                    + "no rendering. The demo PKI is parsed once; ephemeral (EC)DHE keys are made per handshake. Each row "
-                    + "runs in its own child process (`tlslab bench handshake-child`): its peak RSS is that child's.",
-                "OpenSSL: openssl s_time -new -time S against openssl s_server -tls1_2 on 127.0.0.1, same suite "
-                    + "(DHE with -dhparam ffdhe2048, ECDHE with -groups X25519), the same demo certificate and key; "
-                    + "client and server are separate processes (two cores), no application data. Both DHE rows compare "
-                    + "with the same OpenSSL measurement.",
-                "DHE: `--dh-exponent short` (256-bit private exponents; RFC 7919 §5.2 asks for at least 225) is the "
-                    + "comparison: OpenSSL 3 recognises ffdhe2048 from p and g and draws 225-bit exponents on both ends, "
-                    + "and each end checks the peer's value with y^q mod p = 1 — a 2047-bit exponentiation, most of "
-                    + "OpenSSL's DHE cost — as ours does. `full` (uniform below p − 1) shows what full-size exponents "
-                    + "cost; OpenSSL does not use them, so that row has no target.",
-                "CPU-time rows divide by the CPU seconds both ends spent (ours: the child's measuring thread; OpenSSL: "
-                    + "s_time and s_server, user + system, kernel loopback TCP included). Peak RSS OpenSSL = s_server + s_time.",
-            ])
+            notes: [.handshakeOurs, .handshakeOpenSSL, .handshakeDHEExponents, .handshakeCPUTime])
         try report.print(format)
     }
 }

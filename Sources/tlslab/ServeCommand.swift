@@ -164,7 +164,9 @@ struct ServeCommand: ParsableCommand {
         let protocols = try PeerOptions.alpn(alpn)
         let listener: TCPListener
         do { listener = try TCPListener(address: address, port: UInt16(port)) } catch {
-            throw CLIError.failed("cannot listen on \(address):\(port): \(error)")
+            let words = render.language.explanations
+            throw CLIError.failed(words("cli.serve.cannotListen", ["address": "\(address):\(port)", "error": words.socketError(error)])
+                                  ?? "cannot listen on \(address):\(port): \(error)")
         }
         // One bounded session cache for every connection: a client that offers a session ID it was given
         // resumes (RFC 5246 §7.3, the abbreviated handshake), s_client -reconnect and -sess_in among them.

@@ -31,21 +31,20 @@ struct StartupBenchCommand: ParsableCommand {
         for _ in 0..<runs {
             let outcome = try ChildProcess(binary, []).wait()
             guard outcome.exitStatus == 0, let firstByte = outcome.firstByte else {
-                throw CLIError.failed("`tlslab` exited with status \(outcome.exitStatus) and \(outcome.stdout.count) bytes of output")
+                throw CLIError.failed(CLIWords.text("cli.bench.startupFailed", ["status": "\(outcome.exitStatus)", "bytes": "\(outcome.stdout.count)"]))
             }
             first.append(firstByte * 1000)
             total.append(outcome.wall * 1000)
             peaks.append(outcome.maxRSSKiB)
         }
-        let target = BenchTarget.ours(below: 100, "< 100 ms")
+        let target = BenchTarget.ours(below: 100)
         var rows = [
-            BenchRow(operation: "tlslab (default walkthrough): first output byte", unit: "ms", ours: BenchSummary(first),
+            BenchRow(operation: .walkthroughFirstByte, unit: .milliseconds, ours: BenchSummary(first),
                      lowerIsBetter: true, peakMemoryKiB: peaks.max()).judged(by: target),
-            BenchRow(operation: "tlslab (default walkthrough): whole run to exit", unit: "ms", ours: BenchSummary(total),
+            BenchRow(operation: .walkthroughToExit, unit: .milliseconds, ours: BenchSummary(total),
                      lowerIsBetter: true),
         ]
-        var notes = ["Startup (pipe): the built binary spawned with standard output into a pipe (not a terminal), timed "
-                     + "from posix_spawn to the first byte read; peak RSS from wait4's ru_maxrss."]
+        var notes: [BenchNote] = [.startupPipe]
         if !noPty {
             var byte: [Double] = [], screen: [Double] = [], ptyPeaks: [Int] = [], statuses = Set<Int32>()
             for _ in 0..<runs {
@@ -56,15 +55,13 @@ struct StartupBenchCommand: ParsableCommand {
                 statuses.insert(outcome.exitStatus)
             }
             let failed = statuses.contains { $0 != 0 }
-            rows.append(BenchRow(operation: "tlslab on a terminal (interactive walkthrough): first screen", unit: "ms",
+            rows.append(BenchRow(operation: .terminalFirstScreen, unit: .milliseconds,
                                  ours: BenchSummary(screen), lowerIsBetter: true, peakMemoryKiB: ptyPeaks.max(),
-                                 note: failed ? "FAILED: exit status \(statuses.sorted().map(String.init).joined(separator: ", ")) after q" : nil)
+                                 note: failed ? .terminalExitFailed(statuses: statuses.sorted()) : nil)
                 .judged(by: target, failure: failed))
-            rows.append(BenchRow(operation: "tlslab on a terminal (interactive walkthrough): first output byte", unit: "ms",
+            rows.append(BenchRow(operation: .terminalFirstByte, unit: .milliseconds,
                                  ours: BenchSummary(byte), lowerIsBetter: true))
-            notes.append("Startup (terminal): the binary on a pseudo-terminal (posix_openpt, 100×30) as stdin and stdout, "
-                         + "timed from posix_spawn to the end of the walkthrough's first screen (its closing ESC [ J); "
-                         + "then `q` is sent and the exit status must be 0.")
+            notes.append(.startupTerminal)
         }
         let report = BenchReport(
             benchmark: "startup",
@@ -102,15 +99,15 @@ struct CheckBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let operation = "tlslab check \(scenarios)/ (warm)"
+        let operation = BenchOperation.check(scenarios: scenarios, cold: false)
         var isDirectory: ObjCBool = false
-        let why: String? = !Self.checkExists ? "not available: this build has no `check` command"
+        let why: BenchNote? = !Self.checkExists ? .checkUnavailable
             : !FileManager.default.fileExists(atPath: scenarios, isDirectory: &isDirectory) || !isDirectory.boolValue
-            ? "not available: no directory \(scenarios)" : nil
+            ? .noScenarioDirectory(scenarios) : nil
         var rows: [BenchRow] = []
-        var notes: [String] = []
+        var notes: [BenchNote] = []
         if let why {
-            rows.append(BenchRow(operation: operation, unit: "s", ours: nil, lowerIsBetter: true, note: why))
+            rows.append(BenchRow(operation: operation, unit: .seconds, ours: nil, lowerIsBetter: true, note: why))
         } else {
             let binary = ChildProcess.ownExecutable
             let cold = try ChildProcess(binary, ["check", scenarios]).wait()
@@ -123,13 +120,13 @@ struct CheckBenchCommand: ParsableCommand {
             }
             // A run that did not pass (exit status ≠ 0, or a signal) fails the row whatever its time.
             let failed = statuses.contains { $0 != 0 }
-            rows.append(BenchRow(operation: operation, unit: "s", ours: BenchSummary(warm), lowerIsBetter: true,
+            rows.append(BenchRow(operation: operation, unit: .seconds, ours: BenchSummary(warm), lowerIsBetter: true,
                                  peakMemoryKiB: peaks.max(),
-                                 note: failed ? "FAILED: `tlslab check` exited with status \(statuses.sorted().filter { $0 != 0 }.map(String.init).joined(separator: ", "))" : nil)
-                .judged(by: .ours(below: 3, "< 3 s"), failure: failed))
-            rows.append(BenchRow(operation: "tlslab check \(scenarios)/ (cold, first run)", unit: "s",
+                                 note: failed ? .checkFailed(statuses: statuses.sorted().filter { $0 != 0 }) : nil)
+                .judged(by: .ours(below: 3), failure: failed))
+            rows.append(BenchRow(operation: .check(scenarios: scenarios, cold: true), unit: .seconds,
                                  ours: BenchSummary([cold.wall]), lowerIsBetter: true))
-            notes.append("`tlslab check` exit status: \(statuses.sorted().map(String.init).joined(separator: ", ")) (0: every scenario met its expectations).")
+            notes.append(.checkExitStatus(statuses: statuses.sorted()))
         }
         let report = BenchReport(benchmark: "check", settings: ["runs": "\(runs)", "scenarios": scenarios],
                                  rows: rows, notes: notes)
@@ -181,7 +178,8 @@ struct BenchAllCommand: ParsableCommand {
     /// The child command line for one benchmark.
     func arguments(for benchmark: String) -> [String] {
         let openssl = noOpenssl ? ["--no-openssl"] : []
-        let common = ["bench", benchmark, "--format", "json"]
+        // The child's progress lines (its standard error) in the reader's language.
+        let common = ["--lang", CLIWords.language.rawValue, "bench", benchmark, "--format", "json"]
         switch benchmark {
         case "crypto": return common + ["--runs", "\(runs)", "--seconds", "\(min(seconds, 2))", "--keys", "\(iterations == nil ? 8 : 1)"] + openssl
         case "handshake": return common + ["--runs", "\(runs)", "--seconds", "\(seconds)"] + (iterations.map { ["--iterations", "\($0)"] } ?? []) + openssl
@@ -194,12 +192,12 @@ struct BenchAllCommand: ParsableCommand {
     func run() throws {
         var merged = BenchReport(benchmark: "all", settings: ["runs": "\(runs)", "seconds": "\(seconds)"], rows: [], notes: [])
         for benchmark in Self.known where only.contains(benchmark) {
-            if format == .text { FileHandle.standardError.write(Data("bench \(benchmark)…\n".utf8)) }
+            if format == .text { BenchProgress.benchmark(benchmark) }
             let child = try ChildProcess(ChildProcess.ownExecutable, arguments(for: benchmark), inheritStderr: format == .text)
             let outcome = child.wait()
             guard outcome.exitStatus == 0, let report = try? BenchReport.decode(outcome.stdoutText) else {
-                merged.rows.append(BenchRow(operation: "bench \(benchmark)", unit: "", ours: nil,
-                                            note: "failed (exit status \(outcome.exitStatus))"))
+                merged.rows.append(BenchRow(operation: .benchmark(benchmark), unit: .none, ours: nil,
+                                            note: .childFailed(exitStatus: outcome.exitStatus)))
                 continue
             }
             merged.rows += report.rows.map { row in
@@ -207,11 +205,14 @@ struct BenchAllCommand: ParsableCommand {
                 if row.peakMemoryKiB == nil && row.ours != nil && report.rows.first == row { row.peakMemoryKiB = outcome.maxRSSKiB }
                 return row
             }
-            merged.notes += report.notes.map { "\(benchmark): \($0)" }
+            merged.notes += report.notes.map { .from(benchmark: benchmark, $0) }
             for (key, value) in report.settings { merged.settings["\(benchmark).\(key)"] = value }
         }
         try merged.print(format)
-        if merged.rows.contains(where: { $0.ours == nil && ($0.note ?? "").hasPrefix("failed") }) {
+        if merged.rows.contains(where: { row in
+            guard case .childFailed? = row.note else { return false }
+            return row.ours == nil
+        }) {
             throw ExitCode(1)
         }
     }

@@ -38,7 +38,7 @@ struct TCPBenchCommand: ParsableCommand {
         var quiet: [Double] = [], recorded: [Double] = []
         var floods: [Int: [TCPFloodResult]] = [:]
         for run in 1...runs {
-            if format == .text { FileHandle.standardError.write(Data("run \(run)/\(runs)…\n".utf8)) }
+            if format == .text { BenchProgress.run(run, of: runs) }
             quiet.append(try TCPBulkTransfer(bytes: bytes, recordsEvents: false).run().segmentsPerSecond(calibration.segments))
             recorded.append(try TCPBulkTransfer(bytes: bytes, recordsEvents: true).run().segmentsPerSecond(calibration.segments))
             for size in connections {
@@ -47,11 +47,11 @@ struct TCPBenchCommand: ParsableCommand {
         }
         let peak = ProcMemory.field("VmHWM")
         var rows = [
-            BenchRow(operation: "TCP bulk transfer, segments processed (events not recorded)", unit: "segments/s",
+            BenchRow(operation: .tcpBulkTransfer(eventsRecorded: false), unit: .segmentsPerSecond,
                      ours: BenchSummary(quiet), peakMemoryKiB: peak)
-                .judged(by: .ours(atLeast: 1_000_000, "≥ 1,000,000/s")),
-            BenchRow(operation: "TCP bulk transfer, segments processed (events recorded)", unit: "segments/s",
-                     ours: BenchSummary(recorded), note: "as the Simulation layer runs it"),
+                .judged(by: .ours(atLeast: 1_000_000)),
+            BenchRow(operation: .tcpBulkTransfer(eventsRecorded: true), unit: .segmentsPerSecond,
+                     ours: BenchSummary(recorded), note: .asTheSimulationRunsIt),
         ]
         var perConnection: [(Int, Double)] = []
         for size in connections {
@@ -59,12 +59,12 @@ struct TCPBenchCommand: ParsableCommand {
             let ns = BenchSummary(results.map { $0.seconds * 1e9 / Double(size) }).median
             let bytesEach = BenchSummary(results.map { Double($0.growthKiB * 1024) / Double(size) }).median
             perConnection.append((size, ns))
-            let row = BenchRow(operation: "SYN flood, \(size.formatted()) half-open connections", unit: "ms",
+            let row = BenchRow(operation: .synFlood(connections: size), unit: .milliseconds,
                                ours: BenchSummary(results.map { $0.seconds * 1000 }), lowerIsBetter: true,
                                peakMemoryKiB: results.map(\.peakKiB).max(),
-                               note: String(format: "%.0f ns and %.0f B per connection", ns, bytesEach))
+                               note: .perConnection(nanoseconds: ns, bytes: bytesEach))
             // The goal: 100,000 half-open connections fit under 1 GiB.
-            rows.append(size >= 100_000 ? row.judged(by: .peakMemory(belowKiB: 1_048_576, "peak < 1 GiB")) : row)
+            rows.append(size >= 100_000 ? row.judged(by: .peakMemory(belowKiB: 1_048_576)) : row)
         }
         // Linearity of memory: bytes per connection at the largest size ÷ at the smallest, per run.
         if let smallest = connections.min(), let largest = connections.max(), smallest != largest {
@@ -73,25 +73,21 @@ struct TCPBenchCommand: ParsableCommand {
                 guard s.growthKiB > 0 else { return nil }
                 return (Double(l.growthKiB) / Double(largest)) / (Double(s.growthKiB) / Double(smallest))
             }
-            let operation = "SYN flood memory linearity: bytes per connection at \(largest.formatted()) ÷ at \(smallest.formatted())"
+            let operation = BenchOperation.synFloodMemoryLinearity(largest: largest, smallest: smallest)
             if ratios.isEmpty {
-                rows.append(BenchRow(operation: operation, unit: "×", ours: nil, lowerIsBetter: true,
-                                     note: "not available: no measurable memory growth at \(smallest.formatted()) connections"))
+                rows.append(BenchRow(operation: operation, unit: .times, ours: nil, lowerIsBetter: true,
+                                     note: .noMemoryGrowth(connections: smallest)))
             } else {
-                rows.append(BenchRow(operation: operation, unit: "×", ours: BenchSummary(ratios), lowerIsBetter: true)
-                    .judged(by: .ours(below: 1.25, "< 1.25× (linear)")))
+                rows.append(BenchRow(operation: operation, unit: .times, ours: BenchSummary(ratios), lowerIsBetter: true)
+                    .judged(by: .ours(below: 1.25)))
             }
         }
-        var notes = [
-            "Bulk transfer: \(megabytes) MiB from client to server over a 1 ms link (MSS 1460, 64 KiB window), the "
-                + "receiver reading every eighth step; \(calibration.segments) segment deliveries and \(calibration.steps - calibration.segments) "
-                + "timer firings, counted in a run that records events (the run is deterministic).",
-            "SYN flood: spoofed SYNs into one listener whose backlog holds them all; each SYN-ACK finds no route. "
-                + "Each size runs in a child process; peak RSS = its VmHWM, B per connection = growth of VmRSS over the flood.",
+        var notes: [BenchNote] = [
+            .bulkTransfer(megabytes: megabytes, deliveries: calibration.segments, timerFirings: calibration.steps - calibration.segments),
+            .synFloodMethod,
         ]
         if let first = perConnection.first, let last = perConnection.last, first.0 != last.0, first.1 > 0 {
-            notes.append(String(format: "Linearity: time per connection at %@ is %.2f× that at %@ (1.00× = perfectly linear).",
-                                last.0.formatted(), last.1 / first.1, first.0.formatted()))
+            notes.append(.timeLinearity(largest: last.0, ratio: last.1 / first.1, smallest: first.0))
         }
         let report = BenchReport(
             benchmark: "tcp",

@@ -38,7 +38,7 @@ enum RawTerminal {
 
     static func enter() throws {
         var settings = termios()
-        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { throw CLIError.failed("cannot read the terminal settings") }
+        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { throw CLIError.failed(CLIWords.text("cli.terminal.cannotRead")) }
         saved = settings
         // No line buffering and no echo; keep ISIG so Ctrl-C arrives as SIGINT and is handled below.
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -46,7 +46,7 @@ enum RawTerminal {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) == 0 else { throw CLIError.failed("cannot set the terminal to raw mode") }
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) == 0 else { throw CLIError.failed(CLIWords.text("cli.terminal.cannotSetRaw")) }
         active = true
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { number in

@@ -133,6 +133,35 @@ struct BenchCommandTests {
         #expect((report["notes"] as? [String] ?? []).contains { $0.hasPrefix("tcp: ") })
     }
 
+    /// Issue #34: under `--lang zh` the bench table — operations, units, targets, notes — and its progress
+    /// lines are Chinese (the same detector as the help screens'); the JSON keeps typed identifiers and
+    /// their English words whatever the language.
+    @Test func benchTablesAreChineseUnderLangZh() throws {
+        let commands: [[String]] = [
+            ["bench", "handshake", "--kx", "dhe", "--iterations", "1", "--runs", "1", "--seconds", "1", "--no-openssl"],
+            ["bench", "tcp", "--megabytes", "1", "--runs", "1", "--connections", "20", "40"],
+            ["bench", "check", "--scenarios", "/nonexistent/scenarios"],
+            ["bench", "all", "--only", "tcp", "check", "--runs", "1", "--megabytes", "1", "--connections", "20"],
+        ]
+        for command in commands {
+            let result = try CLI.run(["--lang", "zh"] + command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(result.stdout.hasPrefix("操作"), "\(result.stdout)")
+            let english = ChineseCLITests.englishSentences(in: result.stdout + "\n" + result.stderr)
+            #expect(english.isEmpty, "\(command): English \(english) in:\n\(result.stdout)\n\(result.stderr)")
+        }
+        let zh = try CLI.run(["--lang", "zh", "bench", "handshake", "--kx", "ecdhe", "--iterations", "1", "--runs", "1",
+                              "--seconds", "1", "--no-openssl"])
+        #expect(zh.stdout.contains("完整握手，ECDHE X25519（墙钟时间）") && zh.stdout.contains("次握手/秒"), "\(zh.stdout)")
+        #expect(zh.stdout.contains("比值 ≥ 1.00×"), "\(zh.stdout)")
+        #expect(zh.stderr.contains("第 1/1 次运行…"), "\(zh.stderr)")
+        let json = try Self.report(["--lang", "zh", "bench", "handshake", "--kx", "ecdhe", "--iterations", "1", "--runs", "1",
+                                    "--no-openssl", "--format", "json"])
+        let row = try #require(Self.rows(json).first)
+        #expect(row["operation"] as? String == "full handshake, ECDHE X25519 (wall clock)")
+        #expect(((row["operationID"] as? [String: Any])?["fullHandshake"]) != nil, "\(row)")
+    }
+
     @Test func badBenchArgumentsAreExitCode2() throws {
         #expect(try CLI.run(["bench", "handshake", "--runs", "0"]).status == 2)
         #expect(try CLI.run(["bench", "handshake", "--kx", "dsa"]).status == 2)

@@ -44,7 +44,7 @@ struct ChineseCLITests {
     }
 
     /// Every command and subcommand, as `tlslab --help` and `tlslab bench --help` list them.
-    static let commands: [[String]] = [[], ["run"], ["walkthrough"], ["export"], ["list"], ["lessons"], ["check"], ["connect"],
+    static let commands: [[String]] = [[], ["run"], ["walkthrough"], ["export"], ["list"], ["lessons"], ["check"], ["compare"], ["connect"],
                                        ["serve"], ["dissect"], ["pin"], ["bench"], ["bench", "all"], ["bench", "crypto"],
                                        ["bench", "handshake"], ["bench", "tcp"], ["bench", "startup"], ["bench", "check"],
                                        ["bench", "cbc-padding"]]
@@ -89,6 +89,12 @@ struct ChineseCLITests {
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("错误：缺少必需的参数 '<files> ...'"), "\(missing.stderr)")
         #expect(Self.englishSentences(in: missing.stderr).isEmpty, "\(missing.stderr)")
+        // The parser's suggestion for a misspelt option.
+        let misspelt = try CLI.run(["--lang", "zh", "dissect", "--hex", "16"])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.hasPrefix("错误：未知的选项 '--hex'；你是不是要找 '--as'？"), "\(misspelt.stderr)")
+        #expect(Self.englishSentences(in: misspelt.stderr).isEmpty, "\(misspelt.stderr)")
+        #expect(try CLI.run(["dissect", "--hex", "16"]).stderr.hasPrefix("Error: Unknown option '--hex'. Did you mean '--as'?"))
     }
 
     @Test func anUnknownNameIsChineseWithSuggestions() throws {

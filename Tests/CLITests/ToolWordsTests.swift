@@ -73,7 +73,7 @@ struct ToolWordsTests {
 
     /// The bench table's column names and closing note in both languages; columns aligned by display width.
     @Test func benchTableHeadingsInBothLanguages() {
-        let row = BenchRow(operation: "RSA-2048 sign", unit: "ops/s", ours: BenchSummary([100, 110, 120]),
+        let row = BenchRow(operation: .rsaPublic, unit: .operationsPerSecond, ours: BenchSummary([100, 110, 120]),
                            openssl: BenchSummary([200, 210, 220]))
         let report = BenchReport(benchmark: "crypto", settings: [:], rows: [row], notes: [])
         let en = report.table(Language.en.explanations).split(separator: "\n").map(String.init)

@@ -48,7 +48,7 @@ struct TrustReasonWordingTests {
 
     static let reasons: [TrustReason] = [
         .unparsable(index: 1, error: .malformedCertificate(.derTruncated)), .unparsable(index: 0, error: .notACertificate(source: "a.pem", reason: .noCertificateBlock(labels: ["PUBLIC KEY"]))),
-        .unparsable(index: 0, error: .unsupportedKey("x")), .noServerCertificate,
+        .unparsable(index: 0, error: .unsupportedKey(.ed25519Signer)), .noServerCertificate,
         .noDelegate, .afAnswer(accepted: true), .afAnswer(accepted: false), .afOnlyServerTrust, .modeNone, .modeFull,
         .modeSimple(valid), .modeSimple(invalid), .webContainerTrustsAny, .webContainerOtherChallenge, .imageDownloaderAllowsInvalid,
         .imageDownloaderDefault, .imageDownloaderOwnCredential, .imageDownloaderNoCredential, .appIdentity(present: true),

@@ -57,6 +57,10 @@ public struct LadderEntry: Sendable, Hashable {
     /// A row's label as typed parts (a segment's flags, seq, ack and length, what it carries; a
     /// message's name and size), for surfaces that lay the label out themselves (the HTML arrows).
     public internal(set) var label: [LabelPart] = []
+    /// True when the entry's words already name the party it sits on ("server: CLOSED → LISTEN",
+    /// "client computes …"), in every language: a surface that names the party itself (the page's
+    /// row titles) does not name it again. Set where the words are chosen, from the catalogue key.
+    public internal(set) var namesActor = false
 
     init(_ form: Form, _ style: Style = .plain, bytesOnly: Bool = false) {
         self.form = form

@@ -12,52 +12,52 @@ extension RunDocumentBuilder {
         var key: String?
         switch a {
         case .position(let sentence):
-            out = [row(t, at: actor, say("ladder.actorSays", ["actor": name(actor), "text": explanations.sentence(sentence)]), .alert)]
+            out = [row(t, at: actor, namesActor: true, say("ladder.actorSays", ["actor": name(actor), "text": explanations.sentence(sentence)]), .alert)]
             key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
-            out = [row(t, at: .attacker, say("attack.line.tampered", ["actor": name(.attacker), "offset": "\(offset)", "sender": explanations.actorName(sender.rawValue),
+            out = [row(t, at: .attacker, namesActor: true, say("attack.line.tampered", ["actor": name(.attacker), "offset": "\(offset)", "sender": explanations.actorName(sender.rawValue),
                                                                        "message": secretName(message), "old": Hex.string([old]), "new": Hex.string([new])]), .alert)]
             key = message.hasPrefix("HTTP") ? "attack.tamperHTTP" : "attack.tamper"
             if key == "attack.tamper" { state.tamperPending = true }
         case .strippedSuites(let removed, let kept, let how):
-            out = [row(t, at: .attacker, say("attack.line.stripped", ["actor": name(.attacker), "removed": removed.map { "\($0)" }.joined(separator: say("list.separator")),
+            out = [row(t, at: .attacker, namesActor: true, say("attack.line.stripped", ["actor": name(.attacker), "removed": removed.map { "\($0)" }.joined(separator: say("list.separator")),
                                                                        "kept": kept.map { "\($0)" }.joined(separator: say("list.separator"))]), .alert),
                    detail(say("attack.line.strippedHow", ["how": explanations.stripping(how)]))]
             key = "attack.strip"
         case .strippedTLS13(let removed, let bytes):
-            out = [row(t, at: .attacker, say("attack.line.strippedTLS13", ["actor": name(.attacker), "bytes": "\(bytes)",
+            out = [row(t, at: .attacker, namesActor: true, say("attack.line.strippedTLS13", ["actor": name(.attacker), "bytes": "\(bytes)",
                                                                             "removed": removed.map { "\($0)" }.joined(separator: say("list.separator"))]), .alert)]
             key = "attack.stripTLS13"
         case .replayed(let bytes, let seq):
-            out = [row(t, at: .attacker, say("attack.line.replayed", ["actor": name(.attacker), "bytes": "\(bytes)", "seq": "\(seq)"]), .alert)]
+            out = [row(t, at: .attacker, namesActor: true, say("attack.line.replayed", ["actor": name(.attacker), "bytes": "\(bytes)", "seq": "\(seq)"]), .alert)]
             key = "attack.replay"
         case .injectedChangeCipherSpec(let seq):
-            out = [row(t, at: .attacker, say("attack.line.earlyCCS", ["actor": name(.attacker), "seq": "\(seq)"]), .alert)]
+            out = [row(t, at: .attacker, namesActor: true, say("attack.line.earlyCCS", ["actor": name(.attacker), "seq": "\(seq)"]), .alert)]
             key = "attack.earlyCCS"
         case .recordedEarlyFlight(let bytes, let records):
-            out = [row(t, at: .attacker, say("attack.line.recordedEarlyFlight", ["actor": name(.attacker), "bytes": "\(bytes)", "records": "\(records)"]), .alert)]
+            out = [row(t, at: .attacker, namesActor: true, say("attack.line.recordedEarlyFlight", ["actor": name(.attacker), "bytes": "\(bytes)", "records": "\(records)"]), .alert)]
             key = "attack.recordedEarlyFlight"
         case .replayedEarlyFlight(let bytes):
-            out = [row(t, at: .attacker, say("attack.line.replayedEarlyFlight", ["actor": name(.attacker), "bytes": "\(bytes)"]), .alert)]
+            out = [row(t, at: .attacker, namesActor: true, say("attack.line.replayedEarlyFlight", ["actor": name(.attacker), "bytes": "\(bytes)"]), .alert)]
             key = "attack.replayedEarlyFlight"
         case .keyStolen(let bits):
             let title = say("attack.line.keyStolen", ["bits": "\(bits)"])
-            out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 10))]
+            out = [.blank, .heading(title, line: rule(title))]
             key = state.tls13 ? "attack.keyTheft.tls13" : "attack.keyTheft"
         case .seedSearch(let candidates, let found):
             let title = say("attack.line.seedSearch")
-            out = [.blank, .heading(title, line: "── " + title + " " + String(repeating: "─", count: 6)),
-                   row(t, at: .eavesdropper, say("attack.line.seedTried", [
+            out = [.blank, .heading(title, line: rule(title)),
+                   row(t, at: .eavesdropper, namesActor: true, say("attack.line.seedTried", [
                        "actor": name(.eavesdropper), "count": "\(candidates)",
                        "result": found.map { say("attack.line.seedFound", ["seed": "\($0)"]) } ?? say("attack.line.seedNone")]), .alert)]
             key = "attack.seed"
         case .learned(let secret, let value, let how):
             let shown = secret.isHTTPText ? firstLine(String(decoding: value, as: UTF8.self), http2: false) : short(value)
-            out = [row(t, at: actor, say("attack.line.learned", ["actor": name(actor), "secret": secretName(secret), "value": shown]), .alert),
+            out = [row(t, at: actor, namesActor: true, say("attack.line.learned", ["actor": name(actor), "secret": secretName(secret), "value": shown]), .alert),
                    detail(say("attack.line.how", ["how": explanations.sentence(how)]))]
             key = nil
         case .failed(let why):
-            out = [row(t, at: actor, say("attack.line.failed", ["actor": name(actor), "why": explanations.sentence(why)]))]
+            out = [row(t, at: actor, namesActor: true, say("attack.line.failed", ["actor": name(actor), "why": explanations.sentence(why)]))]
             key = nil
         }
         if verbosity != .summary, let key, !state.explained.contains(key), explanations(key) != nil {

@@ -30,7 +30,9 @@ extension RunDocumentBuilder {
 
     /// One ladder entry: time, the graphic, the text (wrapped in its own column, rails continuing
     /// when printed): an arrow from `from` to `to` (broken off when `lost`), or a mark on `at`'s column.
-    func row(_ t: String, from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false,
+    /// `namesActor`: the text already names `at` (its catalogue entry starts with the party, in
+    /// every language), so a surface does not name the party again.
+    func row(_ t: String, from: Actor? = nil, to: Actor? = nil, at: Actor? = nil, lost: Bool = false, namesActor: Bool = false,
              _ text: String, _ s: LadderEntry.Style = .plain) -> LadderEntry {
         let tone: LadderMark.Tone = switch s {
         case .tcp: .tcp
@@ -39,7 +41,9 @@ extension RunDocumentBuilder {
         default: .plain
         }
         let mark = from != nil && to != nil ? LadderMark(from: from, to: to, lost: lost, tone: tone) : LadderMark(from: at, to: nil, tone: tone)
-        return LadderEntry(.row(time: t, mark: mark, text: text), s)
+        var entry = LadderEntry(.row(time: t, mark: mark, text: text), s)
+        entry.namesActor = namesActor && at != nil
+        return entry
     }
 
     /// A TCP segment's label parts: flags, seq, ack (when set), length, and what it carries.
@@ -51,6 +55,13 @@ extension RunDocumentBuilder {
         let names = carriedNames(p, injected: injected)
         if !names.isEmpty { parts.append(.carried(names)) }
         return parts
+    }
+
+    /// The same entry, marked as naming its actor in its words (`LadderEntry.namesActor`).
+    func namingActor(_ entry: LadderEntry) -> LadderEntry {
+        var entry = entry
+        entry.namesActor = true
+        return entry
     }
 
     /// A value under an entry (printed: blank time, plain rails, then the text).

@@ -14,7 +14,7 @@ extension RunDocumentBuilder {
         var key: String?
         switch h {
         case .chosen(let how):
-            out.append(row(t, at: actor, say(how == .h2 ? "h2.line.chosenTLS" : "h2.line.chosenH2c", ["actor": name(actor)])))
+            out.append(row(t, at: actor, namesActor: true, say(how == .h2 ? "h2.line.chosenTLS" : "h2.line.chosenH2c", ["actor": name(actor)])))
             key = how == .h2 ? "h2.chosen.tls" : "h2.chosen.h2c"
         case .prefaceSent:
             out.append(row(t, from: actor, to: peer, say("h2.line.preface", ["preface": "\"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n\""])))
@@ -28,9 +28,9 @@ extension RunDocumentBuilder {
         case .prefaceReceived, .frameReceived:
             return []
         case .connectionError(let code, let why):
-            return [row(t, at: actor, say("h2.line.connectionError", ["actor": name(actor), "code": code.name, "why": explanations.http2Problem(why)]), .alert)]
+            return [row(t, at: actor, namesActor: true, say("h2.line.connectionError", ["actor": name(actor), "code": code.name, "why": explanations.http2Problem(why)]), .alert)]
         case .streamError(let stream, let code, let why):
-            return [row(t, at: actor, say("h2.line.streamError", ["actor": name(actor), "stream": "\(stream)", "code": code.name, "why": explanations.http2Problem(why)]), .alert)]
+            return [row(t, at: actor, namesActor: true, say("h2.line.streamError", ["actor": name(actor), "stream": "\(stream)", "code": code.name, "why": explanations.http2Problem(why)]), .alert)]
         case .peerConnectionError:
             return []  // its GOAWAY is drawn as received; the Outcome names the error
         case .frameSent(let f):

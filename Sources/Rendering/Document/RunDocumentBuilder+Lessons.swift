@@ -44,7 +44,8 @@ extension RunDocumentBuilder {
             if case .group(let p, let g, _) = step { state.dhGroup = (p, g) }
             return dhLines(step, time: t, group: state.dhGroup)
         case .tcpScript(let step):
-            return [row(t, at: actor == .network ? nil : actor, tcpScriptText(step), actor == .attacker ? .alert : .plain)]
+            return [row(t, at: actor == .network ? nil : actor, namesActor: tcpScriptSide(step) == actor,
+                        tcpScriptText(step), actor == .attacker ? .alert : .plain)]
         case .tcpEnd(let end):
             let title = say("tcp.end.heading")
             var out: [LadderEntry] = [.blank, .heading(title, line: rule(title)),
@@ -108,17 +109,17 @@ extension RunDocumentBuilder {
             let title = say("dh.heading")
             return [.blank, .heading(title, line: rule(title))] + paragraph(say("dh.group", ["p": "\(p)", "g": "\(g)", "bits": "\(bits)"]))
         case .privateExponent(let side, let value):
-            return [row(t, at: side, say(side == .client ? "dh.private.client" : "dh.private.server", ["value": "\(value)"]))]
+            return [row(t, at: side, namesActor: true, say(side == .client ? "dh.private.client" : "dh.private.server", ["value": "\(value)"]))]
         case .publicValue(let side, let g, let exponent, let p, let value):
-            return [row(t, at: side, say(side == .client ? "dh.public.client" : "dh.public.server", ["g": "\(g)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
+            return [row(t, at: side, namesActor: true, say(side == .client ? "dh.public.client" : "dh.public.server", ["g": "\(g)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
         case .sent(let side, let value):
             return [row(t, from: side, to: side == .client ? .server : .client, say(side == .client ? "dh.sent.client" : "dh.sent.server", ["value": "\(value)"]), .tls)]
         case .rangeCheck(let side, let value, let p, let passed):
-            return [row(t, at: side, say(side == .client ? "dh.check.client" : "dh.check.server", ["value": "\(value)", "limit": "\(p - 1)",
+            return [row(t, at: side, namesActor: true, say(side == .client ? "dh.check.client" : "dh.check.server", ["value": "\(value)", "limit": "\(p - 1)",
                                                                         "result": say(passed ? "dh.check.passed" : "dh.check.failed")]),
                         passed ? .plain : .alert)]
         case .shared(let side, let peer, let exponent, let p, let value):
-            return [row(t, at: side, say(side == .client ? "dh.shared.client" : "dh.shared.server", ["peer": "\(peer)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
+            return [row(t, at: side, namesActor: true, say(side == .client ? "dh.shared.client" : "dh.shared.server", ["peer": "\(peer)", "exponent": "\(exponent)", "p": "\(p)", "value": "\(value)"]))]
         case .agreement(let client, let server):
             return paragraph(client == server ? say("dh.agree", ["value": "\(client)"]) : say("dh.disagree", ["client": "\(client)", "server": "\(server)"]))
         case .search(let target, let tries, let exponent, let recovered):
@@ -128,6 +129,16 @@ extension RunDocumentBuilder {
                                                          "tries": "\(tries)", "recovered": "\(recovered)"]))
             }
             return paragraph(say("dh.search.notFound", ["g": g.g, "p": g.p, "target": "\(target)", "tries": "\(tries)"]))
+        }
+    }
+
+    /// The side a script step's words name first, if any: "{side}: CONNECT …" (`tcp.script.connect`
+    /// … `abort`), "attacker: …" (`tcp.script.synFlood`, `.probe`, `.predict`).
+    func tcpScriptSide(_ step: TCPScriptStep) -> Actor? {
+        switch step {
+        case .connect(let by), .send(let by, _), .close(let by), .abort(let by): return by
+        case .synFlood, .probe, .predictISN: return .attacker
+        default: return nil
         }
     }
 
@@ -154,24 +165,24 @@ extension RunDocumentBuilder {
         switch event {
         case .stateChanged(let from, let to, let cause):
             let key = cause == .resetReceived && to == .listen ? "tcp.cause.resetToListen" : Self.causeKey(cause)
-            return [row(t, at: actor, say("tcp.state", ["side": name(actor), "from": "\(from)", "to": "\(to)", "cause": say(key)]))]
+            return [row(t, at: actor, namesActor: true, say("tcp.state", ["side": name(actor), "from": "\(from)", "to": "\(to)", "cause": say(key)]))]
         case .timerSet(.timeWait, let deadline):
-            return [row(t, at: actor, say("tcp.timeWait", side.merging(["duration": RunDocument.timeText(deadline - now), "deadline": RunDocument.timeText(deadline)]) { a, _ in a }))]
+            return [row(t, at: actor, namesActor: true, say("tcp.timeWait", side.merging(["duration": RunDocument.timeText(deadline - now), "deadline": RunDocument.timeText(deadline)]) { a, _ in a }))]
         case .timerFired(let kind):
             guard let key = CatalogueKey.timerFired(kind) else { return [] }
-            return [row(t, at: actor, say(key, side), .alert)]
+            return [row(t, at: actor, namesActor: true, say(key, side), .alert)]
         case .rtoBackedOff(let rto):
-            return [row(t, at: actor, say("tcp.rtoBackedOff", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
+            return [row(t, at: actor, namesActor: true, say("tcp.rtoBackedOff", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
         case .rtoReinitialized(let rto):
-            return [row(t, at: actor, say("tcp.rtoReinitialized", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
+            return [row(t, at: actor, namesActor: true, say("tcp.rtoReinitialized", side.merging(["rto": RunDocument.timeText(rto)]) { a, _ in a }))]
         case .unacceptableSegment(let seq, let length):
-            return [row(t, at: actor, say("tcp.unacceptable", side.merging(["seq": "\(seq.rawValue)", "length": "\(length)"]) { a, _ in a }), .alert)]
+            return [row(t, at: actor, namesActor: true, say("tcp.unacceptable", side.merging(["seq": "\(seq.rawValue)", "length": "\(length)"]) { a, _ in a }), .alert)]
         case .outOfOrderBuffered(let seq, let count):
-            return [row(t, at: actor, say("tcp.outOfOrder", side.merging(["seq": "\(seq.rawValue)", "length": "\(count)"]) { a, _ in a }))]
+            return [row(t, at: actor, namesActor: true, say("tcp.outOfOrder", side.merging(["seq": "\(seq.rawValue)", "length": "\(count)"]) { a, _ in a }))]
         case .challengeACK:
-            return [row(t, at: actor, say("tcp.challengeACK", side))]
+            return [row(t, at: actor, namesActor: true, say("tcp.challengeACK", side))]
         case .error(let error):
-            return [row(t, at: actor, say("tcp.error", side.merging(["error": say(CatalogueKey.tcpError(error))]) { a, _ in a }), .alert)]
+            return [row(t, at: actor, namesActor: true, say("tcp.error", side.merging(["error": say(CatalogueKey.tcpError(error))]) { a, _ in a }), .alert)]
         default:
             return []
         }

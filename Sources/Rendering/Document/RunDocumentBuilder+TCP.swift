@@ -67,7 +67,7 @@ extension RunDocumentBuilder {
             }
             return out
         case .connection(_, .retransmitted(let seg, let attempt)):
-            var out = [row(t, at: actor, say("ladder.tcp.retransmits", ["actor": name(actor), "seq": "\(seg.seq.rawValue)", "len": "\(seg.payload.count)",
+            var out = [row(t, at: actor, namesActor: true, say("ladder.tcp.retransmits", ["actor": name(actor), "seq": "\(seg.seq.rawValue)", "len": "\(seg.payload.count)",
                                                                        "attempt": "\(attempt)"]), .alert)]
             if !state.explained.contains("tcp.retransmit"), explanations("tcp.retransmit") != nil {
                 state.explained.insert("tcp.retransmit")
@@ -76,16 +76,16 @@ extension RunDocumentBuilder {
             return out
         case .connection(_, .outOfOrderBuffered(let seq, let count)) where !state.lessonOnly:
             // A TCP lesson has its own row for this (`tcp.outOfOrder`); here TLS or HTTP sits above.
-            var out = [row(t, at: actor, say("ladder.tcp.outOfOrder", ["actor": name(actor), "seq": "\(seq.rawValue)", "len": "\(count)"]))]
+            var out = [row(t, at: actor, namesActor: true, say("ladder.tcp.outOfOrder", ["actor": name(actor), "seq": "\(seq.rawValue)", "len": "\(count)"]))]
             let why = state.plainHTTP ? "tcp.outOfOrder.why.application" : "tcp.outOfOrder.why.tls"
             if state.explained.insert(why).inserted { out += explain(Sentence(why)) }
             return out
         case .connection(_, .stateChanged(let from, let to, _)):
-            return [row(t, at: actor, say("ladder.tcp.state", ["actor": name(actor), "from": "\(from)", "to": "\(to)"]))]
+            return [row(t, at: actor, namesActor: true, say("ladder.tcp.state", ["actor": name(actor), "from": "\(from)", "to": "\(to)"]))]
         case .duplicated(let p) where state.lessonOnly:
             return [row(t, at: actor, say("tcp.duplicated", ["seq": "\(p.segment.seq.rawValue)"]))]
         case .synCookieAccepted where state.lessonOnly:
-            return [row(t, at: .server, say("tcp.synCookieAccepted"))]
+            return [row(t, at: .server, namesActor: true, say("tcp.synCookieAccepted"))]
         default:
             return []
         }

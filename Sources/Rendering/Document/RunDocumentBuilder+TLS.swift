@@ -36,10 +36,10 @@ extension RunDocumentBuilder {
             return certificateDecisionLines(actor: actor, length: length, accepted: accepted, detail: detail, time: t)
         case .signature(let sig):
             guard verbosity != .summary else { return [] }
-            return [detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
+            return [namingActor(detail(say(sig.created ? "ladder.signature.created" : sig.valid ? "ladder.signature.checked" : "ladder.signature.invalid", [
                 "actor": name(actor), "purpose": say(CatalogueKey.signaturePurpose(sig.purpose)),
                 "scheme": sig.scheme.map { say("ladder.signature.scheme", ["scheme": "\($0)"]) } ?? "",
-                "bytes": "\(sig.signedData.count)"]))] + signatureInputLines(sig, actor: actor, keyExchange: state.keyExchange)
+                "bytes": "\(sig.signedData.count)"])))] + signatureInputLines(sig, actor: actor, keyExchange: state.keyExchange)
         case .countermeasureApplied(let reason):
             return [detail(say("ladder.actorSays", ["actor": name(.server), "text": explanations.premasterDecryptionFault(reason)]), .alert)] + explain(explanations("tls.countermeasure") ?? "")
         case .alertSent(let alert, let cause):
@@ -69,13 +69,13 @@ extension RunDocumentBuilder {
             }
             return out
         case .handshakeCompleted(let resumed):
-            return [row(t, at: actor, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
+            return [row(t, at: actor, namesActor: true, say("ladder.handshakeComplete", ["actor": name(actor), "abbreviated": resumed ? say("ladder.abbreviated") : ""]), .heading)]
         case .sessionTicketRefused(let reason):
-            return [row(t, at: actor, say("ladder.ticketRefused", ["actor": name(actor), "reason": say(CatalogueKey.ticketRefusal(reason))]), .alert)]
+            return [row(t, at: actor, namesActor: true, say("ladder.ticketRefused", ["actor": name(actor), "reason": say(CatalogueKey.ticketRefusal(reason))]), .alert)]
         case .sessionExpired(let expiry):
             var values = ["actor": name(actor), "offer": say(CatalogueKey.sessionOffer(expiry.offer)), "lifetime": "\(expiry.lifetimeSeconds)"]
             values["age"] = expiry.ageSeconds.map { "\($0)" }
-            return [row(t, at: actor, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
+            return [row(t, at: actor, namesActor: true, say(expiry.ageSeconds == nil ? "ladder.sessionAgeUnknown" : "ladder.sessionExpired", values), .alert)]
         case .resumptionDeclined(let declined):
             let offer = switch declined.offer {
             case .sessionID: say("session.offer.sessionID")
@@ -84,24 +84,24 @@ extension RunDocumentBuilder {
             let values = ["actor": name(actor), "offer": offer]
             switch declined.rule {
             case .extendedMasterSecretOnlyInHello:
-                return [row(t, at: actor, say("ladder.resumptionDeclined.extendedMasterSecretOnlyInHello", values), .alert)]
+                return [row(t, at: actor, namesActor: true, say("ladder.resumptionDeclined.extendedMasterSecretOnlyInHello", values), .alert)]
             }
         case .sessionTicketExpired(let expiry):
             let values = ["actor": name(actor), "age": "\(expiry.ageSeconds)", "hint": "\(expiry.lifetimeHintSeconds)"]
-            return [row(t, at: actor, say("ladder.ticketExpired", values), .alert)]
+            return [row(t, at: actor, namesActor: true, say("ladder.ticketExpired", values), .alert)]
         case .recordSent(let record):
             return recordLines(record, actor: actor, state: &state)
         case .applicationDataSent(let data):
             guard verbosity != .summary else { return [] }
-            return [detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"]))]
+            return [namingActor(detail(say("ladder.encrypts", ["actor": name(actor), "bytes": "\(data.count)"])))]
         case .tls13(let fact):
             return tls13Lines(fact, actor: actor, state: &state)
         case .versionChosen(let choice):
             // From here on this connection's messages take the sentences of the version chosen.
             state.tls13 = choice.version == .tls13
-            return [row(t, at: actor, versionChoice(choice, actor: actor))]
+            return [row(t, at: actor, namesActor: true, versionChoice(choice, actor: actor))]
         case .downgradeSentinelWritten(let sentinel):
-            var out = [row(t, at: actor, say("ladder.sentinelWritten", ["actor": name(actor), "version": "\(sentinel.version)",
+            var out = [row(t, at: actor, namesActor: true, say("ladder.sentinelWritten", ["actor": name(actor), "version": "\(sentinel.version)",
                                                                          "sentinel": sentinel.bytes.map { Hex.string([$0]) }.joined(separator: " ")]))]
             if verbosity != .summary, !state.explained.contains("tls.downgradeSentinel") {
                 state.explained.insert("tls.downgradeSentinel")
@@ -208,8 +208,9 @@ extension RunDocumentBuilder {
 
     func derivedLines(_ value: DerivedValue, actor: Actor, keyExchange: KeyExchangeAlgorithm? = nil) -> [LadderEntry] {
         let who = ["actor": name(actor)]
+        // Every `derived.*` sentence starts with its actor ("{actor}: …", "{actor} computes …").
         func line(_ key: String, _ values: [String: String]) -> LadderEntry {
-            detail(say(key, who.merging(values) { a, _ in a }))
+            namingActor(detail(say(key, who.merging(values) { a, _ in a })))
         }
         switch value {
         case .rsaPreMasterEncryption(let pre, let padded, let ciphertext, let bits):
@@ -260,8 +261,8 @@ extension RunDocumentBuilder {
         let r = v.result
         let trust = say(CatalogueKey.trust(r.result))
         // "leaf → anchor" only when the path reached a trusted anchor; otherwise it stops at the last certificate found.
-        var out = [detail(say(r.anchorStore == nil ? "chain.validates.unanchored" : "chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
-                                                  "store": r.anchorStore.map { say("chain.anchorFrom", ["store": explanations.trustStoreName($0)]) } ?? "", "trust": trust]))]
+        var out = [namingActor(detail(say(r.anchorStore == nil ? "chain.validates.unanchored" : "chain.validates", ["actor": name(actor), "peer": explanations.actorName(v.peer.rawValue), "count": "\(r.path.count)",
+                                                  "store": r.anchorStore.map { say("chain.anchorFrom", ["store": explanations.trustStoreName($0)]) } ?? "", "trust": trust])))]
         if let release = v.afNetworkingRelease {
             out.append(detail(say("chain.afNetworkingPolicy", ["release": say(CatalogueKey.afNetworkingRelease(release))])))
         }
@@ -313,7 +314,7 @@ extension RunDocumentBuilder {
     }
 
     func certificateDecisionLines(actor: Actor, length: Int, accepted: Bool, detail: CertificateAccount, time t: String) -> [LadderEntry] {
-        [row(t, at: actor, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
+        [row(t, at: actor, namesActor: true, say(accepted ? "ladder.certificate.trusted" : "ladder.certificate.rejected",
                                ["actor": name(actor), "length": "\(length)", "detail": explanations.certificateAccount(detail)]),
              accepted ? .tls : .alert)]
     }

@@ -53,8 +53,9 @@ extension RunDocumentBuilder {
     func tls13Lines(_ fact: TLS13Event, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         guard verbosity != .summary else { return [] }
         let who = ["actor": name(actor)]
+        // Every `tls13.line.*` sentence names its actor ("{actor}: …", "{actor} computes …").
         func line(_ key: String, _ values: [String: String]) -> LadderEntry {
-            detail(say(key, who.merging(values) { a, _ in a }))
+            namingActor(detail(say(key, who.merging(values) { a, _ in a })))
         }
         switch fact {
         case .keyShareGenerated(let group, let publicKey):
@@ -108,10 +109,11 @@ extension RunDocumentBuilder {
             guard !state.protectedRecordShown.contains(actor) else { return [] }
             state.protectedRecordShown.insert(actor)
             let header = Hex.string(Array(record.record.prefix(TLSRecord.headerLength)))
+            // "The {actor}'s first protected record: …": it names its actor.
             return explain(Sentence("tls13.record", ["actor": actor.rawValue, "header": header,
                                                      "inner": "\(record.contentType) (\(record.contentType.rawValue))",
                                                      "seq": "\(record.sequenceNumber)", "nonce": Hex.string(record.nonce),
-                                                     "padding": "\(record.paddingLength)"]))
+                                                     "padding": "\(record.paddingLength)"])).map(namingActor)
         case .certificateRequested(let context, let schemes):
             return [line("tls13.line.certificateRequested", ["context": context.isEmpty ? "\"\"" : Hex.string(context),
                                                              "schemes": schemes.map { "\($0)" }.joined(separator: ", ")])]

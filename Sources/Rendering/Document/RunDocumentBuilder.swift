@@ -173,7 +173,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             default: break
             }
             let name = explanations.phaseName(phase, connection: event.connection)
-            var out: [LadderEntry] = [.blank, .heading(name, line: "── \(name) " + String(repeating: "─", count: max(3, min(60, width - 4) - DisplayWidth.columns(name))))]
+            // The section rule every heading uses (65 columns, or the width), so all headings end in one column.
+            var out: [LadderEntry] = [.blank, .heading(name, line: rule(name))]
             var key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
             if state.tls13, case .tlsHandshake = phase {
                 key = state.tls13EarlyData.contains(event.connection) ? "phase.tls13.earlyData"
@@ -194,14 +195,14 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             case .changeCipherSpec: what = "TLS ChangeCipherSpec"
             case .alert(let alert): what = "TLS Alert \(alert)"
             }
-            return [row(t, at: event.actor, say("ladder.dropped", ["actor": name(event.actor), "what": what,
+            return [row(t, at: event.actor, namesActor: true, say("ladder.dropped", ["actor": name(event.actor), "what": what,
                                                                     "reason": explanations.dropReason(undelivered.reason, receiver: event.actor)]), .alert)]
         case .chainValidation(let validation):
             guard verbosity != .summary else { return [] }
             return chainValidationLines(validation, actor: event.actor, state: &state)
         case .compute(let operations, let duration):
             guard verbosity != .summary else { return [] }
-            return [row(t, at: event.actor, say("ladder.compute", ["actor": name(event.actor), "ms": RunDocument.timeText(duration, unit: false),
+            return [row(t, at: event.actor, namesActor: true, say("ladder.compute", ["actor": name(event.actor), "ms": RunDocument.timeText(duration, unit: false),
                                                                     "operations": operations.map(operationName).joined(separator: say("list.separator"))]))]
         case .tcp(let kind):
             if state.lessonOnly, case .connection(_, let e) = kind, !e.isRetransmission {
@@ -224,12 +225,12 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
                 return [row(t, from: event.actor, to: event.counterpart,
                             say("ladder.http.retried", ["stream": "\(refused)", "line": firstLine(r, http2: state.http2)]))]
             case .responseReceived(let r):
-                return [row(t, at: event.actor, say("ladder.http.response", ["actor": name(event.actor), "http": state.http2 ? "HTTP/2" : "HTTP",
+                return [row(t, at: event.actor, namesActor: true, say("ladder.http.response", ["actor": name(event.actor), "http": state.http2 ? "HTTP/2" : "HTTP",
                                                                           "line": firstLine(r, http2: state.http2)]))]
             case .failed(let why):
-                return [row(t, at: event.actor, say("ladder.actorSays", ["actor": name(event.actor), "text": explanations.exchangeFailure(why)]), .alert)]
+                return [row(t, at: event.actor, namesActor: true, say("ladder.actorSays", ["actor": name(event.actor), "text": explanations.exchangeFailure(why)]), .alert)]
             case .requestReceived(let r) where state.oneSided && event.actor == .server:
-                return [row(t, at: event.actor, say("ladder.http.requestReceived", ["actor": name(.server), "http": state.http2 ? "HTTP/2" : "HTTP",
+                return [row(t, at: event.actor, namesActor: true, say("ladder.http.requestReceived", ["actor": name(.server), "http": state.http2 ? "HTTP/2" : "HTTP",
                                                                                  "line": firstLine(r, http2: state.http2)]))]
             case .requestReceived, .responseSent:
                 return []

@@ -128,7 +128,10 @@ extension HTMLRenderer {
                                 : (rails.filter { $0 > x }.min().map { $0 - 6 } ?? G.width - 4) - x
             let room = Int((span - 9) / G.character)
             body += label(fit(words, room), x: leftward ? x - 9 : x + 9, y: lineY, anchor: leftward ? "end" : "start")
-            alt = explanations("html.ladder.alt.mark", ["step": "\(number)", "time": time ?? "", "actor": party(actor), "text": words]) ?? words
+            // A label that names its actor already ("server: CLOSED → LISTEN") is not prefixed with it again.
+            alt = step.labelNamesActor
+                ? explanations("html.ladder.alt.markNamed", ["step": "\(number)", "time": time ?? "", "text": words]) ?? words
+                : explanations("html.ladder.alt.mark", ["step": "\(number)", "time": time ?? "", "actor": party(actor), "text": words]) ?? words
         } else {
             let room = Int((G.width - G.timeRight - 20) / G.character)
             body += label(fit(words, room), x: G.timeRight + 12, y: lineY, anchor: "start")
