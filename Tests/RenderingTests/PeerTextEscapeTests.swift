@@ -19,10 +19,10 @@ struct PeerTextEscapeTests {
     @Test("Each control in a certificate CN is written as \\uNNNN in JSON", arguments: hostile)
     func json(scalar: Unicode.Scalar) {
         let name = "CN=evil" + String(Character(scalar)) + "moc.example"
-        let quoted = JSONLinesRenderer.quote(name)
+        let quoted = JSONObject.quote(name)
         #expect(!quoted.unicodeScalars.contains(scalar))
         let hex = String(scalar.value, radix: 16)
         #expect(quoted.contains("\\u" + String(repeating: "0", count: 4 - hex.count) + hex))
-        #expect(JSONLinesRenderer.quote("CN=例え.example") == "\"CN=例え.example\"")
+        #expect(JSONObject.quote("CN=例え.example") == "\"CN=例え.example\"")
     }
 }
