@@ -80,9 +80,9 @@ public struct TLS13Client: TLS13Side {
 
     public var state: TLS13State { connection.state }
     public var negotiatedSuite: TLS13CipherSuite? { connection.suite }
-    /// The key-schedule steps so far.
+    /// The key-schedule steps so far, then the resumption_psk of each ticket kept (``ticketsKept`` at most).
     public var keyScheduleSteps: [TLS13KeyScheduleStep] {
-        connection.master?.steps ?? connection.handshake?.steps ?? connection.early?.steps ?? []
+        (connection.master?.steps ?? connection.handshake?.steps ?? connection.early?.steps ?? []) + connection.ticketSteps
     }
 
     /// The first ClientHello.

@@ -36,6 +36,9 @@ struct TLS13Connection {
     var peerProtectedRecordSeen = false
     /// The tickets this side received (a client) after the handshake, with their PSKs (§4.6.1).
     var tickets: [TLS13ResumptionTicket] = []
+    /// The resumption_psk step of each kept ticket, in the same order (outside the key schedule's own
+    /// steps, so that they go with the tickets they belong to).
+    var ticketSteps: [TLS13KeyScheduleStep] = []
     /// A server's reading of the client's 0-RTT records (RFC 8446 §4.2.10).
     var earlyRead: TLS13EarlyRead = .none
     /// KeyUpdates read since the peer's last application data (``maximumConsecutiveKeyUpdates``).
@@ -223,8 +226,10 @@ struct TLS13Connection {
                 return
             }
             tickets.append(ticket)
+            ticketSteps.append(step)
             if tickets.count > Self.ticketsKept {
                 tickets.removeFirst()
+                ticketSteps.removeFirst()
                 events.append(.oldestTicketDropped(kept: Self.ticketsKept))
             }
         case .keyUpdate:
