@@ -96,6 +96,8 @@ public struct RealClient {
         public var resumed = false
         /// The TLS 1.3 tickets the server sent after the handshake (RFC 8446 §4.6.1), newest last.
         public var tls13Tickets: [TLS13StoredTicket] = []
+        /// Tickets with ticket_lifetime 0, discarded at once and not in `tls13Tickets` (RFC 8446 §4.6.1).
+        public var tls13TicketsDiscarded = 0
         /// 0-RTT data offered: whether the server accepted it (RFC 8446 §4.2.10); nil when none was sent.
         public var earlyDataAccepted: Bool?
 
@@ -138,6 +140,7 @@ public struct RealClient {
         var recorder = TraceRecorder()
         var client = engine()
         var tickets: [TLS13StoredTicket] = []
+        var ticketsDiscarded = 0
         var earlyDataSent = false
 
         func finish(_ failure: ExchangeFailure?, _ recorder: TraceRecorder, _ client: any TLSClientEndpoint, response: [UInt8]? = nil) -> Result {
@@ -154,6 +157,7 @@ public struct RealClient {
             r.session = client.session
             r.resumed = client.isResumed
             r.tls13Tickets = tickets
+            r.tls13TicketsDiscarded = ticketsDiscarded
             r.earlyDataAccepted = earlyDataSent ? client.earlyDataAccepted : nil
             return r
         }
@@ -171,8 +175,12 @@ public struct RealClient {
 
         /// A TLS 1.3 ticket is kept with the time it arrived: its age is measured from then (RFC 8446 §4.2.11.1).
         func keepTickets(_ step: TLSStep) {
-            for case .tls13(.newSessionTicketReceived(let ticket)) in step.events {
+            // A ticket_lifetime of 0 means "discard at once" (RFC 8446 §4.6.1): never kept, never written.
+            for case .tls13(.ticketDiscardedAtOnce) in step.events { ticketsDiscarded += 1 }
+            for case .tls13(.newSessionTicketReceived(let ticket)) in step.events where ticket.message.lifetime > 0 {
                 tickets.append(TLS13StoredTicket(ticket: ticket, receivedAtMilliseconds: millisecondClock()))
+                // The newest few only, as the engine keeps them (its trace says when one is dropped).
+                if tickets.count > TLS13Client.ticketsKept { tickets.removeFirst() }
             }
         }
         func send(_ step: TLSStep) -> Bool {

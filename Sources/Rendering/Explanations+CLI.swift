@@ -231,6 +231,7 @@ extension Explanations {
         "cli.connect.earlyData.accepted": "connection {number}: the server accepted the 0-RTT data (RFC 8446 §4.2.10)",
         "cli.connect.earlyData.rejected": "connection {number}: the server did not accept the 0-RTT data, so the request went again after the handshake (RFC 8446 §4.2.10)",
         "cli.connect.earlyData.notSent": "connection {number}: no 0-RTT data sent: the ticket offered allows no early data, or less than the request (max_early_data_size, RFC 8446 §4.6.1)",
+        "cli.connect.onlyDiscardedTickets": "--session-out {path}: the server's tickets all had ticket_lifetime 0, which means discard at once (RFC 8446 §4.6.1); nothing written",
         "cli.connect.noSessionToWrite": "--session-out {path}: the server gave no session ID and no ticket; nothing written",
         "cli.option.mustBe": "{option} must be {range}",
         "cli.option.takes": "{option} takes {range}",

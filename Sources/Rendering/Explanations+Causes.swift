@@ -289,9 +289,13 @@ extension Explanations {
         case .record(.sequenceNumberExhausted): return say("failure.sequenceNumberExhausted")
         case .record(.invalidKeys): return say("cause.tls13.record.invalidKeys")
         case .unexpectedMessage(let type, let state): return say("cause.tls13.unexpectedMessage", ["message": "\(type)", "state": state.rawValue])
+        case .unexpectedRecord(let type, let state): return say("cause.tls13.unexpectedRecord", ["type": "\(type)", "state": state.rawValue])
+        case .emptyServerCertificate: return say("cause.tls13.emptyServerCertificate")
+        case .emptyHandshakeRecord: return say("cause.tls13.emptyHandshakeRecord")
         case .noCommonParameters: return say("cause.tls13.noCommonParameters")
         case .illegalParameter(let rule): return say("cause.tls13.illegalParameter", ["rule": tls13IllegalParameter(rule)])
         case .missingExtension(let type): return say("cause.tls13.missingExtension", ["extension": "\(type)"])
+        case .unsupportedExtension(let type): return say("cause.tls13.unsupportedExtension", ["extension": "\(type)"])
         case .certificateRequired: return say("cause.tls13.certificateRequired")
         case .certificateRefused(let refusal, let account): return self.failure(.certificateRejected(refusal, account))
         case .verificationFailed: return say("cause.tls13.verificationFailed")
@@ -301,6 +305,8 @@ extension Explanations {
         case .tooMuchEarlyData(let received, let limit): return say("cause.tls13.tooMuchEarlyData", ["received": "\(received)", "limit": "\(limit)"])
         case .noCommonApplicationProtocol: return say("cause.tls13.noCommonApplicationProtocol")
         case .tooManyEmptyRecords(let limit): return say("cause.tls13.tooManyEmptyRecords", ["limit": "\(limit)"].merging(alert) { a, _ in a })
+        case .tooManyKeyUpdates(let limit): return say("cause.tls13.tooManyKeyUpdates", ["limit": "\(limit)"])
+        case .handshakeDataAfterKeyChange: return say("cause.tls13.handshakeDataAfterKeyChange")
         case .internalError: return say("cause.tls13.internalError")
         }
     }

@@ -8,6 +8,12 @@ extension Explanations {
         "cause.tls13.illegalParameter.secondClientHelloChanged": "the ClientHello after the HelloRetryRequest changed its random or its cipher suites; only the key shares, the cookie, early_data (removed), the PSK's ticket ages and binders, and padding may change (RFC 8446 §4.1.2)",
         "cause.tls13.illegalParameter.keyShareGroupNotInSupportedGroups": "key_share carries a share for a group that supported_groups does not list (RFC 8446 §4.2.8)",
         "cause.tls13.illegalParameter.earlyDataAfterHelloRetryRequest": "the ClientHello after a HelloRetryRequest offers early_data, which a client sends only in its first ClientHello (RFC 8446 §4.2.10)",
+        "cause.tls13.illegalParameter.keyShareNotForRetryGroup": "the ClientHello after the HelloRetryRequest has key shares other than the one KeyShareEntry for the group the HelloRetryRequest named (RFC 8446 §4.2.8)",
+        "cause.tls13.illegalParameter.supportedVersionsChangedAfterRetry": "the ClientHello after the HelloRetryRequest no longer offers TLS 1.3 in supported_versions; apart from the changes RFC 8446 §4.1.2 lists it must be the same as the first",
+        "cause.tls13.illegalParameter.extensionNotAllowedInServerHello": "the ServerHello carries an extension that RFC 8446 §4.2's table does not allow there; a ServerHello may carry only key_share, pre_shared_key and supported_versions",
+        "cause.tls13.illegalParameter.extensionNotAllowedInHelloRetryRequest": "the HelloRetryRequest carries an extension that RFC 8446 §4.2's table does not allow there; a HelloRetryRequest may carry only key_share, cookie and supported_versions",
+        "cause.tls13.illegalParameter.extensionNotAllowedInEncryptedExtensions": "EncryptedExtensions carries an extension that RFC 8446 §4.2's table does not allow there, such as supported_versions, signature_algorithms or key_share",
+        "cause.tls13.illegalParameter.retryWouldNotChangeClientHello": "the HelloRetryRequest names no key share group and carries no cookie, so the second ClientHello would be the same as the first (RFC 8446 §4.1.4)",
         "cause.tls13.illegalParameter.noKeyShareForRetryGroup": "the ClientHello after the HelloRetryRequest has no key share for the group the HelloRetryRequest named (RFC 8446 §4.2.8)",
         "cause.tls13.illegalParameter.preSharedKeyNotLast": "pre_shared_key is not the last extension of the ClientHello (RFC 8446 §4.2.11)",
         "cause.tls13.illegalParameter.binderCountMismatch": "pre_shared_key does not carry one binder for each identity (RFC 8446 §4.2.11)",
@@ -29,6 +35,7 @@ extension Explanations {
         "cause.tls13.illegalParameter.serverCertificateContextNotEmpty": "the server's Certificate has a certificate_request_context, which is empty for server authentication (RFC 8446 §4.4.2)",
         "cause.tls13.illegalParameter.serverSignatureSchemeNotOffered": "the server's CertificateVerify uses a signature scheme the client's signature_algorithms did not offer (RFC 8446 §4.4.3)",
         "cause.tls13.illegalParameter.ticketLifetimeTooLong": "the NewSessionTicket's ticket_lifetime is over 604800 seconds, seven days, the most a server may give (RFC 8446 §4.6.1)",
+        "cause.tls13.illegalParameter.alertLevelUndefined": "the alert's level is neither 1 (warning) nor 2 (fatal), the only levels RFC 8446 §6 defines",
         "cause.tls13.illegalParameter.keyUpdateRequestInvalid": "KeyUpdate's request_update is neither 0 (update_not_requested) nor 1 (update_requested) (RFC 8446 §4.6.3)",
     ]
 
@@ -41,6 +48,12 @@ extension Explanations {
         case .keyShareGroupNotInSupportedGroups: return say("cause.tls13.illegalParameter.keyShareGroupNotInSupportedGroups")
         case .earlyDataAfterHelloRetryRequest: return say("cause.tls13.illegalParameter.earlyDataAfterHelloRetryRequest")
         case .noKeyShareForRetryGroup: return say("cause.tls13.illegalParameter.noKeyShareForRetryGroup")
+        case .retryWouldNotChangeClientHello: return say("cause.tls13.illegalParameter.retryWouldNotChangeClientHello")
+        case .extensionNotAllowedInServerHello: return say("cause.tls13.illegalParameter.extensionNotAllowedInServerHello")
+        case .extensionNotAllowedInHelloRetryRequest: return say("cause.tls13.illegalParameter.extensionNotAllowedInHelloRetryRequest")
+        case .extensionNotAllowedInEncryptedExtensions: return say("cause.tls13.illegalParameter.extensionNotAllowedInEncryptedExtensions")
+        case .keyShareNotForRetryGroup: return say("cause.tls13.illegalParameter.keyShareNotForRetryGroup")
+        case .supportedVersionsChangedAfterRetry: return say("cause.tls13.illegalParameter.supportedVersionsChangedAfterRetry")
         case .preSharedKeyNotLast: return say("cause.tls13.illegalParameter.preSharedKeyNotLast")
         case .binderCountMismatch: return say("cause.tls13.illegalParameter.binderCountMismatch")
         case .bindersLongerThanClientHello: return say("cause.tls13.illegalParameter.bindersLongerThanClientHello")
@@ -62,6 +75,7 @@ extension Explanations {
         case .serverSignatureSchemeNotOffered: return say("cause.tls13.illegalParameter.serverSignatureSchemeNotOffered")
         case .ticketLifetimeTooLong: return say("cause.tls13.illegalParameter.ticketLifetimeTooLong")
         case .keyUpdateRequestInvalid: return say("cause.tls13.illegalParameter.keyUpdateRequestInvalid")
+        case .alertLevelUndefined: return say("cause.tls13.illegalParameter.alertLevelUndefined")
         }
     }
 }

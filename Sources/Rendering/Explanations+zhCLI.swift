@@ -230,6 +230,7 @@ extension Explanations {
         "cli.connect.earlyData.accepted": "第 {number} 条连接：服务器接受了 0-RTT 数据（RFC 8446 §4.2.10）",
         "cli.connect.earlyData.rejected": "第 {number} 条连接：服务器没有接受 0-RTT 数据，因此请求在握手之后再次发送（RFC 8446 §4.2.10）",
         "cli.connect.earlyData.notSent": "第 {number} 条连接：没有发送 0-RTT 数据：所提供的票据不允许早期数据，或允许的量小于请求（max_early_data_size，RFC 8446 §4.6.1）",
+        "cli.connect.onlyDiscardedTickets": "--session-out {path}：服务器的票据的 ticket_lifetime 都是 0，表示立即丢弃（RFC 8446 §4.6.1）；没有写入任何内容",
         "cli.connect.noSessionToWrite": "--session-out {path}：服务器没有给出会话 ID，也没有票据；没有写入任何内容",
         "cli.option.mustBe": "{option} 的取值必须在 {range} 之间",
         "cli.option.takes": "{option} 的取值范围是 {range}",

@@ -5,6 +5,12 @@ extension Explanations {
         "cause.tls13.illegalParameter.secondClientHelloChanged": "HelloRetryRequest 之后的 ClientHello 改了随机数或密码套件；只有密钥共享、cookie、early_data（去掉）、PSK 的票据年龄和绑定值以及填充可以改（RFC 8446 §4.1.2）",
         "cause.tls13.illegalParameter.keyShareGroupNotInSupportedGroups": "key_share 带了一个 supported_groups 没有列出的组的共享（RFC 8446 §4.2.8）",
         "cause.tls13.illegalParameter.earlyDataAfterHelloRetryRequest": "HelloRetryRequest 之后的 ClientHello 提出了 early_data，而客户端只在第一条 ClientHello 中发送它（RFC 8446 §4.2.10）",
+        "cause.tls13.illegalParameter.keyShareNotForRetryGroup": "HelloRetryRequest 之后的 ClientHello 除了 HelloRetryRequest 指定的那个组的一个 KeyShareEntry 之外还有别的密钥共享（RFC 8446 §4.2.8）",
+        "cause.tls13.illegalParameter.supportedVersionsChangedAfterRetry": "HelloRetryRequest 之后的 ClientHello 的 supported_versions 里不再有 TLS 1.3；除了 RFC 8446 §4.1.2 列出的改动，它必须和第一条一样",
+        "cause.tls13.illegalParameter.extensionNotAllowedInServerHello": "ServerHello 里有 RFC 8446 §4.2 的表不允许出现在那里的扩展；ServerHello 只能带 key_share、pre_shared_key 和 supported_versions",
+        "cause.tls13.illegalParameter.extensionNotAllowedInHelloRetryRequest": "HelloRetryRequest 里有 RFC 8446 §4.2 的表不允许出现在那里的扩展；HelloRetryRequest 只能带 key_share、cookie 和 supported_versions",
+        "cause.tls13.illegalParameter.extensionNotAllowedInEncryptedExtensions": "EncryptedExtensions 里有 RFC 8446 §4.2 的表不允许出现在那里的扩展，例如 supported_versions、signature_algorithms 或 key_share",
+        "cause.tls13.illegalParameter.retryWouldNotChangeClientHello": "HelloRetryRequest 既没有指定密钥共享的组，也没有带 cookie，所以第二条 ClientHello 会和第一条一样（RFC 8446 §4.1.4）",
         "cause.tls13.illegalParameter.noKeyShareForRetryGroup": "HelloRetryRequest 之后的 ClientHello 没有 HelloRetryRequest 指定的那个组的密钥共享（RFC 8446 §4.2.8）",
         "cause.tls13.illegalParameter.preSharedKeyNotLast": "pre_shared_key 不是 ClientHello 的最后一个扩展（RFC 8446 §4.2.11）",
         "cause.tls13.illegalParameter.binderCountMismatch": "pre_shared_key 没有为每个身份各带一个绑定值（RFC 8446 §4.2.11）",
@@ -26,6 +32,7 @@ extension Explanations {
         "cause.tls13.illegalParameter.serverCertificateContextNotEmpty": "服务器的 Certificate 带了 certificate_request_context，而服务器认证时它为空（RFC 8446 §4.4.2）",
         "cause.tls13.illegalParameter.serverSignatureSchemeNotOffered": "服务器的 CertificateVerify 用了客户端的 signature_algorithms 没有提出的签名方案（RFC 8446 §4.4.3）",
         "cause.tls13.illegalParameter.ticketLifetimeTooLong": "NewSessionTicket 的 ticket_lifetime 超过 604800 秒，即服务器最多可给的七天（RFC 8446 §4.6.1）",
+        "cause.tls13.illegalParameter.alertLevelUndefined": "告警的级别既不是 1（warning）也不是 2（fatal），而 RFC 8446 §6 只定义了这两个级别",
         "cause.tls13.illegalParameter.keyUpdateRequestInvalid": "KeyUpdate 的 request_update 既不是 0（update_not_requested）也不是 1（update_requested）（RFC 8446 §4.6.3）",
     ]
 }

@@ -85,6 +85,10 @@ extension JSONLinesRenderer {
             return [("event", .string("tls13_early_data")), ("action", .string("rejected")), ("reason", .string(why.rawValue))]
         case .earlyRecordSkipped(let length):
             return [("event", .string("tls13_early_data")), ("action", .string("skipped")), ("record_length", .number(String(length)))]
+        case .ticketDiscardedAtOnce:
+            return [("event", .string("tls13_ticket_discarded")), ("reason", .string("lifetime_zero"))]
+        case .oldestTicketDropped(let kept):
+            return [("event", .string("tls13_ticket_dropped")), ("kept", .number(String(kept)))]
         case .ticketRedeemed(let identity):
             return [("event", .string("tls13_ticket_redeemed")), ("identity", hex(identity))]
         case .freshnessChecked(let c):

@@ -468,7 +468,9 @@ struct JSONObject {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // A peer's text (a certificate's subject, a header) may hold C1 and bidirectional
+                // controls: escaped as the terminal text escapes them, so no viewer acts on them.
+                if scalar.value < 0x20 || TerminalText.needsEscape(scalar) {
                     let h = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
                 } else {

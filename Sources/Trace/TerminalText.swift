@@ -5,8 +5,9 @@
 /// cursor, retitle the window, rewrite earlier lines), BEL rings, CR overwrites a log line, and a
 /// newline forges a second one. Every such character is shown as a visible escape instead:
 /// C0 controls and DEL as `\xNN`, C1 controls and the bidirectional controls (which reorder what
-/// is shown) as `\u{NNNN}`, bytes that are not UTF-8 as `\xNN`. Printable text, including
-/// non-ASCII letters, is kept.
+/// is shown) as `\u{NNNN}`, bytes that are not UTF-8 as `\xNN`. The bidirectional marks (U+200E,
+/// U+200F) and the Unicode line and paragraph separators (U+2028, U+2029) count as controls too.
+/// Printable text, including non-ASCII letters, is kept.
 public enum TerminalText {
     private enum Piece {
         case scalar(Unicode.Scalar)
@@ -62,10 +63,14 @@ public enum TerminalText {
         return out
     }
 
-    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+    /// The scalars shown escaped: C0, DEL, C1, the bidirectional controls and the line separators
+    /// (the JSON writer escapes the same ones as `\uNNNN`).
+    public static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0x00 ... 0x1F, 0x7F ... 0x9F: return true
         case 0x202A ... 0x202E, 0x2066 ... 0x2069: return true  // bidirectional embeddings, overrides, isolates
+        case 0x200E, 0x200F: return true  // left-to-right and right-to-left marks
+        case 0x2028, 0x2029: return true  // line and paragraph separators
         default: return false
         }
     }

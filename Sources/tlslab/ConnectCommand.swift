@@ -351,7 +351,8 @@ struct ConnectCommand: ParsableCommand {
                 } else if let session = result.session {
                     do { try SessionFile.write(session, to: sessionOut) } catch { throw CLIError.file(error, words) }
                 } else {
-                    let note = words("cli.connect.noSessionToWrite", ["path": sessionOut]) ?? sessionOut
+                    let key = result.tls13TicketsDiscarded > 0 ? "cli.connect.onlyDiscardedTickets" : "cli.connect.noSessionToWrite"
+                    let note = words(key, ["path": sessionOut]) ?? sessionOut
                     FileHandle.standardError.write(Data("tlslab connect: \(note)\n".utf8))
                 }
             }

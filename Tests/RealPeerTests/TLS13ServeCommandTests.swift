@@ -59,6 +59,23 @@ struct TLS13ServeCommandTests {
         #expect(replay.contains("Early data was rejected") && replay.contains("New, TLSv1.3"), "\(replay)")
     }
 
+    @Test("Default --early-data reject: s_client's 0-RTT request with another serve's ticket is skipped and the 1-RTT handshake completes (RFC 8446 §4.2.10)")
+    func rejectedEarlyDataSkipped() throws {
+        let pki = try TestPKI.require()
+        let (issuer, issuerPort) = try startServe(["--early-data", "accept"], pki: pki)
+        defer { issuer.stop() }
+        let session = "serve-reject-\(UUID().uuidString).pem"
+        let request = pki.dir.appendingPathComponent("serve-reject-\(UUID().uuidString).txt")
+        try "GET / HTTP/1.0\r\n\r\n".write(to: request, atomically: true, encoding: .utf8)
+        _ = try TLS13ServeInteropTests.sClient(issuerPort, pki: pki, ["-sess_out", session])
+        let (serve, port) = try startServe([], pki: pki)
+        defer { serve.stop() }
+        let out = try TLS13ServeInteropTests.sClient(port, pki: pki, ["-sess_in", session, "-early_data", request.path])
+        #expect(out.contains("Early data was rejected") && out.contains("New, TLSv1.3"), "\(out)")
+        #expect(!out.contains("bad record mac"), "\(out)")
+        #expect(serve.wait(for: "→ 200"), "\(serve.output)")
+    }
+
     @Test("--lang zh: the page in Chinese")
     func chinesePage() throws {
         let pki = try TestPKI.require()

@@ -167,10 +167,28 @@ struct TLS13EarlyDataTests {
     @Test("A rejected 0-RTT flight larger than the server's bound fails as a bad record (bad_record_mac, §4.2.10, §5.2)")
     func skipBound() throws {
         let (kept, issued) = try Self.ticket(seed: 8)
-        var p = try Self.resuming(seed: 8, ticket: kept, issued: [issued], early: TLS13ServerEarlyData(maxEarlyDataSize: 8, accepts: false))
+        var p = try Self.resuming(seed: 8, ticket: kept, issued: [issued], early: TLS13ServerEarlyData(maxEarlyDataSize: 8, accepts: false, rejectedEarlyDataSkipLimit: 8))
         let flight = p.client.start().output + p.client.sendEarlyData(Self.request).output
         let step = p.server.receive(flight)
         #expect(step.alertSent?.alertDescription == .badRecordMAC)
+    }
+
+    @Test("A server that issues no 0-RTT tickets and rejects early data (serve's default) skips the 0-RTT records of a client resuming with another server's ticket and completes a 1-RTT handshake (§4.2.10)")
+    func rejectingServerWithoutEarlyDataSkips() throws {
+        let (kept, _) = try Self.ticket(seed: 10, limit: 65_536)
+        // The ticket is unknown here (another server's), and this server advertises max_early_data_size 0.
+        var p = try Self.resuming(seed: 10, ticket: kept, issued: [], early: TLS13ServerEarlyData(maxEarlyDataSize: 0, accepts: false))
+        let events = Self.run(&p)
+        #expect(events.server.allSatisfy { if case .alertSent = $0 { false } else { true } })
+        #expect(p.client.state == .connected && p.server.state == .connected && !p.server.resumed)
+        #expect(Self.has(events.server) { if case .earlyDataRejected(.pskNotSelected) = $0 { true } else { false } })
+        #expect(Self.has(events.server) { if case .earlyRecordSkipped = $0 { true } else { false } })
+        #expect(p.server.receive(p.client.send(Self.request).output).applicationData == Self.request)
+        // Beyond 16384 bytes of skipped 0-RTT data a record that does not open is fatal again.
+        var q = try Self.resuming(seed: 10, ticket: kept, issued: [], early: TLS13ServerEarlyData(maxEarlyDataSize: 0, accepts: false))
+        var flight = q.client.start().output
+        for _ in 0..<5 { flight += q.client.sendEarlyData([UInt8](repeating: 0x41, count: 3_500)).output }
+        #expect(q.server.receive(flight).alertSent?.alertDescription == .badRecordMAC)
     }
 
     @Test("A ticket without early_data: the client offers none")

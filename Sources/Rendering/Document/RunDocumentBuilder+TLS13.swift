@@ -177,6 +177,10 @@ extension RunDocumentBuilder {
             return [line("tls13.line.earlyDataRejected", ["reason": reason])]
         case .earlyRecordSkipped(let length):
             return [line("tls13.line.earlyRecordSkipped", ["bytes": "\(length)"])]
+        case .ticketDiscardedAtOnce:
+            return [line("tls13.line.ticketDiscardedAtOnce", [:])]
+        case .oldestTicketDropped(let kept):
+            return [line("tls13.line.oldestTicketDropped", ["kept": "\(kept)"])]
         case .ticketRedeemed(let identity):
             return [line("tls13.line.ticketRedeemed", ["ticket": short(identity)])]
         case .freshnessChecked(let c):

@@ -137,12 +137,19 @@ public enum TLS13KeySchedule {
 
         /// The PSK of the ticket sent with `ticketNonce` (RFC 8446 §4.6.1), from resumption_master_secret.
         public mutating func resumptionPSK(ticketNonce: [UInt8]) -> [UInt8]? {
-            guard let base = steps.last(where: { $0.secret == .resumptionMasterSecret })?.value else { return nil }
+            guard let step = resumptionPSKStep(ticketNonce: ticketNonce) else { return nil }
+            steps.append(step)
+            return step.value
+        }
+
+        /// The same PSK as a step of its own, left out of `steps`: a client that receives ticket
+        /// after ticket derives each at the same cost, and keeps no list that grows with them.
+        public func resumptionPSKStep(ticketNonce: [UInt8]) -> TLS13KeyScheduleStep? {
+            guard let base = steps.first(where: { $0.secret == .resumptionMasterSecret })?.value else { return nil }
             let value = hash.resumptionPSK(resumptionMasterSecret: base, ticketNonce: ticketNonce)
-            steps.append(TLS13KeyScheduleStep(secret: .resumptionPSK,
-                                              derivation: .expandLabel(from: .resumptionMasterSecret, label: "resumption", context: ticketNonce),
-                                              value: value))
-            return value
+            return TLS13KeyScheduleStep(secret: .resumptionPSK,
+                                        derivation: .expandLabel(from: .resumptionMasterSecret, label: "resumption", context: ticketNonce),
+                                        value: value)
         }
 
         private mutating func derive(_ secret: TLS13Secret, through point: TLS13TranscriptPoint, transcriptHash: [UInt8]) -> [UInt8] {

@@ -225,8 +225,10 @@ extension TLS13Server {
     mutating func adopt(_ handoff: ClientHelloHandoff) -> TLS13Step {
         do throws(TLS13Failure) {
             guard connection.state == .start else { throw .internalError }
-            try clientHello(handoff.message, decoded: handoff.hello)
+            // The rest of the ClientHello's record is in place before the ClientHello is answered, so
+            // that a key change finds it (RFC 8446 §5.1).
             if !handoff.handshakeRest.isEmpty { connection.reassembler.append(handoff.handshakeRest) }
+            try clientHello(handoff.message, decoded: handoff.hello)
         } catch {
             connection.sendAlert(error)
         }

@@ -56,8 +56,11 @@ public struct TLS13Client: TLS13Side {
     public private(set) var resumed = false
     /// The server's CertificateRequest, if it sent one: the client answers it after the server's Finished.
     var certificateRequest: TLS13CertificateRequest?
-    /// The tickets the server sent after the handshake, each with its PSK (§4.6.1).
+    /// The tickets the server sent after the handshake, each with its PSK (§4.6.1): the newest
+    /// ``ticketsKept``.
     public var tickets: [TLS13ResumptionTicket] { connection.tickets }
+    /// How many of a connection's tickets a client keeps, the newest.
+    public static var ticketsKept: Int { TLS13Connection.ticketsKept }
     public private(set) var clientRandom: [UInt8] = []
     /// 0-RTT: offered, how much was sent, whether the server accepted it.
     var earlyData = TLS13ClientEarlyData()
@@ -70,6 +73,8 @@ public struct TLS13Client: TLS13Side {
     /// The first ClientHello goes without pre_shared_key: the ``DualVersionClient`` that builds the
     /// ClientHello actually sent adds it with ``offerPSK(in:)``, the binder over that ClientHello.
     var defersPSKOffer = false
+    /// The extension types of the ClientHellos this engine encoded itself (RFC 8446 §4.2: the server answers only these).
+    var sentExtensionTypes: Set<ExtensionType> = []
 
     public init(configuration: TLS13ClientConfiguration, random: RandomSource) {
         self.configuration = configuration
@@ -78,9 +83,9 @@ public struct TLS13Client: TLS13Side {
 
     public var state: TLS13State { connection.state }
     public var negotiatedSuite: TLS13CipherSuite? { connection.suite }
-    /// The key-schedule steps so far.
+    /// The key-schedule steps so far, then the resumption_psk of each ticket kept (``ticketsKept`` at most).
     public var keyScheduleSteps: [TLS13KeyScheduleStep] {
-        connection.master?.steps ?? connection.handshake?.steps ?? connection.early?.steps ?? []
+        (connection.master?.steps ?? connection.handshake?.steps ?? connection.early?.steps ?? []) + connection.ticketSteps
     }
 
     /// The first ClientHello.
@@ -159,6 +164,8 @@ public struct TLS13Client: TLS13Side {
         }
         var bytes = encoded(extensions)
         if retried || !defersPSKOffer, let withOffer = try withPSK(extensions, after: connection.transcript, encoded: encoded) { bytes = withOffer }
+        sentExtensionTypes.formUnion(extensions.map(\.type))
+        if configuration.resumption != nil { sentExtensionTypes.insert(.preSharedKey) }
         connection.transcript += bytes
         connection.events.append(.handshakeSent(.clientHello, bytes: bytes))
         try connection.send(.handshake, bytes, recordVersion: retried ? .tls12 : .tls10)
@@ -215,6 +222,8 @@ public struct TLS13Client: TLS13Side {
             var r = ByteReader(message.body)
             let encrypted: EncryptedExtensions
             do { encrypted = try EncryptedExtensions(from: &r); try r.expectEnd(field: "EncryptedExtensions") } catch { throw .decode(error) }
+            try checkServerExtensions(encrypted.extensions, allowed: TLS13ExtensionRules.encryptedExtensions,
+                                      rule: .extensionNotAllowedInEncryptedExtensions)
             try earlyDataAnswer(encrypted.extensions)
             if let chosen = encrypted.extensions.applicationProtocols {
                 // RFC 7301 §3.2: exactly one of the protocols offered; RFC 8446 §4.2: no answer to an
@@ -276,12 +285,21 @@ public struct TLS13Client: TLS13Side {
         let selected: SupportedVersions
         do { selected = try SupportedVersions(extensionData: versionData, inClientHello: false) } catch { throw .decode(error) }
         guard selected == .selected(.tls13) else { throw .illegalParameter(.versionNotOffered) }
+        if hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom {
+            try checkServerExtensions(extensions, allowed: TLS13ExtensionRules.helloRetryRequest, rule: .extensionNotAllowedInHelloRetryRequest)
+        } else {
+            try checkServerExtensions(extensions, allowed: TLS13ExtensionRules.serverHello, rule: .extensionNotAllowedInServerHello)
+        }
         guard hello.sessionID == sessionID else { throw .illegalParameter(.sessionIDEchoDiffers) }
         guard let suite = TLS13CipherSuite(rawValue: hello.cipherSuite.rawValue), configuration.suites.contains(suite) else {
             throw .illegalParameter(.cipherSuiteNotOffered)
         }
         if let previous = connection.suite, previous != suite { throw .illegalParameter(.cipherSuiteChangedAfterRetry) }
         connection.suite = suite
+        // §4.1.4: a HelloRetryRequest that asks for no key share and sends no cookie would not change the ClientHello.
+        if hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom, !extensions.contains(type: .keyShare), !extensions.contains(type: .cookie) {
+            throw .illegalParameter(.retryWouldNotChangeClientHello)
+        }
         guard case .unknown(_, let shareData)? = extensions.first(ofType: .keyShare) else { throw .missingExtension(.keyShare) }
 
         if hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom {
@@ -354,6 +372,8 @@ public struct TLS13Client: TLS13Side {
         let certificate: TLS13CertificateMessage
         do { certificate = try TLS13CertificateMessage(from: &r); try r.expectEnd(field: "Certificate") } catch { throw .decode(error) }
         guard certificate.requestContext.isEmpty else { throw .illegalParameter(.serverCertificateContextNotEmpty) }
+        // §4.4.2.4: "If the server supplies an empty Certificate message, the client MUST abort the handshake with a decode_error alert."
+        guard !certificate.certificateList.isEmpty else { throw .emptyServerCertificate }
         let decision = configuration.evaluator.evaluate(chain: certificate.certificateList, role: .server, serverName: configuration.serverName)
         connection.events.append(.certificateDecision(decision, chainLength: certificate.certificateList.count))
         switch decision {

@@ -36,11 +36,28 @@ struct TLS13Connection {
     var peerProtectedRecordSeen = false
     /// The tickets this side received (a client) after the handshake, with their PSKs (§4.6.1).
     var tickets: [TLS13ResumptionTicket] = []
+    /// The resumption_psk step of each kept ticket, in the same order (outside the key schedule's own
+    /// steps, so that they go with the tickets they belong to).
+    var ticketSteps: [TLS13KeyScheduleStep] = []
     /// A server's reading of the client's 0-RTT records (RFC 8446 §4.2.10).
     var earlyRead: TLS13EarlyRead = .none
+    /// KeyUpdates read since the peer's last application data (``maximumConsecutiveKeyUpdates``).
+    var consecutiveKeyUpdates = 0
+    /// This side answered an update_requested and has sent nothing since: further requests get no
+    /// second answer (RFC 8446 §4.6.3).
+    var answeredKeyUpdateSilently = false
     /// Empty application_data records read in a row: TLS 1.3 allows them (§5.1, unlike empty
     /// handshake and alert records), so they are bounded as TLS 1.2's are (``IncomingLimits``).
     var consecutiveEmptyRecords = 0
+
+    /// The tickets a client keeps from one connection, the newest (RFC 8446 §4.6.1 lets a server
+    /// send several; one is enough to resume, and a peer that sends without end is not remembered).
+    static let ticketsKept = 8
+    /// KeyUpdates read in a row without application data between them before the connection ends
+    /// (unexpected_message): 32, BoringSSL's kMaxKeyUpdates. A peer that updates its keys for real
+    /// sends data between updates; one that only sends KeyUpdates makes this side derive keys and
+    /// answer without end.
+    static let maximumConsecutiveKeyUpdates = 32
 
     init(role: TLSRole, random: RandomSource, state: TLS13State) {
         self.role = role
@@ -168,6 +185,9 @@ struct TLS13Connection {
     mutating func install(_ direction: TLS13KeyDirection, secret name: TLS13Secret, _ secret: [UInt8], generation: Int = 0,
                           suite chosen: TLS13CipherSuite? = nil) throws(TLS13Failure) {
         guard let suite = chosen ?? suite else { throw .internalError }
+        // §5.1: a message that precedes a change of the read key ends its record; the next message
+        // must come under the new key, so bytes left after it in the same record are refused.
+        if direction == .read, reassembler.hasPartialMessage { throw .handshakeDataAfterKeyChange }
         let keys = TLS13TrafficKeys(secret: secret, hash: suite.hash, keyLength: suite.aead.keyLength)
         let protector: TLS13RecordProtector
         do { protector = try TLS13RecordProtector(aead: suite.aead, keys: keys) } catch { throw .record(error) }
@@ -194,21 +214,42 @@ struct TLS13Connection {
             do { message = try TLS13NewSessionTicket(from: &r); try r.expectEnd(field: "NewSessionTicket") } catch { throw .decode(error) }
             guard message.lifetime <= TLS13NewSessionTicket.maximumLifetime else { throw .illegalParameter(.ticketLifetimeTooLong) }
             // §4.6.1: the PSK is derived, never sent: resumption_master_secret and the ticket's nonce.
-            guard var master, let suite else { throw .internalError }
-            let before = master.steps.count
-            guard let psk = master.resumptionPSK(ticketNonce: message.nonce) else { throw .internalError }
-            let ticket = TLS13ResumptionTicket(message: message, psk: psk, suite: suite)
+            // Derived here without adding to the key schedule's own steps, so each ticket costs the
+            // same however many came before it.
+            guard let suite, let step = master?.resumptionPSKStep(ticketNonce: message.nonce) else { throw .internalError }
+            let ticket = TLS13ResumptionTicket(message: message, psk: step.value, suite: suite)
             events.append(.newSessionTicketReceived(ticket))
-            note(master.steps, after: before)
-            self.master = master
+            events.append(.keySchedule(step))
+            // §4.6.1: "The value of zero indicates that the ticket should be discarded immediately."
+            guard message.lifetime > 0 else {
+                events.append(.ticketDiscardedAtOnce)
+                return
+            }
             tickets.append(ticket)
+            ticketSteps.append(step)
+            if tickets.count > Self.ticketsKept {
+                tickets.removeFirst()
+                ticketSteps.removeFirst()
+                events.append(.oldestTicketDropped(kept: Self.ticketsKept))
+            }
         case .keyUpdate:
-            guard message.body.count == 1, message.body[0] <= 1 else { throw .illegalParameter(.keyUpdateRequestInvalid) }
+            // §4.6.3: KeyUpdate is one byte; another length is a malformed message (§6.2: decode_error).
+            guard !message.body.isEmpty else { throw .decode(.truncated(field: "KeyUpdate.request_update", needed: 1, available: 0)) }
+            guard message.body.count == 1 else { throw .decode(.trailingBytes(field: "KeyUpdate", count: message.body.count - 1)) }
+            guard message.body[0] <= 1 else { throw .illegalParameter(.keyUpdateRequestInvalid) }
             guard let read = readSecret else { throw .internalError }
+            consecutiveKeyUpdates += 1
+            guard consecutiveKeyUpdates <= Self.maximumConsecutiveKeyUpdates else {
+                throw .tooManyKeyUpdates(limit: Self.maximumConsecutiveKeyUpdates)
+            }
             let requested = message.body[0] == 1
             events.append(.keyUpdateReceived(updateRequested: requested))
             try install(.read, secret: read.name, hash.nextApplicationTrafficSecret(read.value), generation: read.generation + 1)
-            if requested { try sendKeyUpdate(requestUpdate: false) }
+            // §4.6.3: one answer to the requests that arrive while this side has sent nothing since its last.
+            if requested && !answeredKeyUpdateSilently {
+                try sendKeyUpdate(requestUpdate: false)
+                answeredKeyUpdateSilently = true
+            }
         default:
             throw .unexpectedMessage(message.type, in: state)
         }
@@ -220,6 +261,7 @@ struct TLS13Connection {
         let halfRoundTrip = role == .server && writeSecret?.name == .serverApplicationTrafficSecret0
             && (state == .waitEndOfEarlyData || state == .waitClientFinished)
         if state == .connected || halfRoundTrip, !sentCloseNotify {
+            answeredKeyUpdateSilently = false
             events.append(.applicationDataSent(data))
             do { try send(.applicationData, data) } catch { sendAlert(error) }
         }
@@ -227,6 +269,7 @@ struct TLS13Connection {
     }
 
     mutating func updateKeys(requestUpdate: Bool) -> TLS13Step {
+        answeredKeyUpdateSilently = false
         do { try sendKeyUpdate(requestUpdate: requestUpdate) } catch { sendAlert(error) }
         return takeStep()
     }
@@ -261,7 +304,7 @@ struct TLS13Connection {
             if record.contentType == .changeCipherSpec {
                 // §5: a single 01 ChangeCipherSpec before the peer's Finished is ignored, anything else is fatal.
                 guard record.fragment == [1], state != .connected, !changeCipherSpecSeen else {
-                    throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state)
+                    throw .unexpectedRecord(.changeCipherSpec, in: state)
                 }
                 changeCipherSpecSeen = true
                 events.append(.changeCipherSpecReceived)
@@ -277,7 +320,7 @@ struct TLS13Connection {
             // Rejected 0-RTT records before any read key (after a HelloRetryRequest) are skipped (§4.2.10).
             if readProtection == nil, skipEarlyRecord(record) { continue }
             if !plaintextAlert, var protection = readProtection {
-                guard record.contentType == .applicationData else { throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state) }
+                guard record.contentType == .applicationData else { throw .unexpectedRecord(record.contentType, in: state) }
                 let detail: TLS13RecordDetail
                 do { detail = try protection.open(encryptedRecord: record.fragment, version: record.version) } catch {
                     // §4.2.10: a rejected 0-RTT record fails with the handshake key and is discarded.
@@ -301,7 +344,7 @@ struct TLS13Connection {
             }
             switch type {
             case .handshake:
-                guard !content.isEmpty else { throw .decode(.malformed(field: "handshake", reason: .zeroLengthFragment(type))) }
+                guard !content.isEmpty else { throw .emptyHandshakeRecord }
                 reassembler.append(content)
                 do {
                     if let message = try reassembler.next() { return message }
@@ -310,6 +353,9 @@ struct TLS13Connection {
                 var r = ByteReader(content)
                 let alert: Alert
                 do { alert = try Alert(from: &r); try r.expectEnd(field: "alert") } catch { throw .decode(error) }
+                // §6: the levels are warning(1) and fatal(2); another is refused as TLS 1.2's engine
+                // refuses it before the version is known (illegal_parameter).
+                guard alert.level == .warning || alert.level == .fatal else { throw .illegalParameter(.alertLevelUndefined) }
                 events.append(.alertReceived(alert))
                 if alert.alertDescription == .closeNotify, !alert.isFatal {
                     // §6.1: no more data comes; this side may still write until it closes.
@@ -320,11 +366,12 @@ struct TLS13Connection {
                 enter(.closed)
                 return nil
             case .applicationData where state == .connected:
+                consecutiveKeyUpdates = 0
                 events.append(.applicationDataReceived(content))
             case .applicationData where state == .waitEndOfEarlyData:
                 try receiveEarlyData(content)
             default:
-                throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state)
+                throw .unexpectedRecord(type, in: state)
             }
         }
         return nil
@@ -394,8 +441,12 @@ struct TLS13Connection {
     /// Checks the peer's Finished against the value over the transcript before it.
     mutating func checkFinished(_ message: RawHandshakeMessage, baseKey: [UInt8]) throws(TLS13Failure) {
         let expected = finishedBody(baseKey: baseKey)
+        // §4.4.4: verify_data is Hash.length bytes; a Finished of another length is malformed (§6.2: decode_error).
+        guard message.body.count == expected.count else {
+            throw .decode(.lengthOutOfRange(field: "Finished.verify_data", length: message.body.count, min: expected.count, max: expected.count))
+        }
         events.append(.finishedChecked(expected: expected, received: message.body))
-        guard message.body.count == expected.count, constantTimeEqual(message.body, expected) else { throw .verificationFailed }
+        guard constantTimeEqual(message.body, expected) else { throw .verificationFailed }
     }
 
     /// Reads the body of a CertificateVerify: SignatureScheme, then opaque signature<0..2^16-1>.

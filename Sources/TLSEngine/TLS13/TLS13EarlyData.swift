@@ -37,8 +37,13 @@ extension TLS13NewSessionTicket {
 /// What a TLS 1.3 server does with 0-RTT data (RFC 8446 §2.3, §4.2.10, §8).
 public struct TLS13ServerEarlyData: Sendable, Hashable {
     /// max_early_data_size written into each NewSessionTicket (§4.6.1); 0: tickets allow no early data.
-    /// The same bound limits the 0-RTT records a server skips when it rejects early data (§4.2.10).
     public var maxEarlyDataSize: UInt32
+    /// The 0-RTT application data a server that rejects early data discards before a record that
+    /// fails to open is fatal (§4.2.10): at least this, and at least ``maxEarlyDataSize``. It is
+    /// separate from what tickets advertise: a server that issues no 0-RTT tickets still meets
+    /// clients resuming with another server's ticket, and must skip their early data and finish a
+    /// 1-RTT handshake. 16384 by default, the bound OpenSSL's server keeps with early data off.
+    public var rejectedEarlyDataSkipLimit: UInt32
     /// Accepts 0-RTT data offered with a ticket that allows it; false: always rejects (§4.2.10).
     public var accepts: Bool
     /// Single-use tickets (§8.1): a ticket is redeemed by the handshake that uses it, so the same
@@ -48,8 +53,9 @@ public struct TLS13ServerEarlyData: Sendable, Hashable {
     public var recording: TLS13ClientHelloRecording?
 
     public init(maxEarlyDataSize: UInt32 = 0, accepts: Bool = true, singleUseTickets: Bool = false,
-                recording: TLS13ClientHelloRecording? = nil) {
+                recording: TLS13ClientHelloRecording? = nil, rejectedEarlyDataSkipLimit: UInt32 = 16_384) {
         self.maxEarlyDataSize = maxEarlyDataSize
+        self.rejectedEarlyDataSkipLimit = rejectedEarlyDataSkipLimit
         self.accepts = accepts
         self.singleUseTickets = singleUseTickets
         self.recording = recording
@@ -116,7 +122,7 @@ extension TLS13Connection {
     /// Accepted 0-RTT application data, counted against max_early_data_size: more is
     /// unexpected_message (RFC 8446 §4.6.1).
     mutating func receiveEarlyData(_ content: [UInt8]) throws(TLS13Failure) {
-        guard case .accepting(let limit, let received) = earlyRead else { throw .unexpectedMessage(HandshakeType(rawValue: 0xff), in: state) }
+        guard case .accepting(let limit, let received) = earlyRead else { throw .unexpectedRecord(.applicationData, in: state) }
         guard received + content.count <= limit else { throw .tooMuchEarlyData(received: received + content.count, limit: limit) }
         earlyRead = .accepting(limit: limit, received: received + content.count)
         events.append(.earlyDataReceived(length: content.count))
@@ -203,10 +209,12 @@ extension TLS13Server {
         return .accept
     }
 
-    /// Rejected 0-RTT data (§4.2.10): its records are skipped up to the configured max_early_data_size.
+    /// Rejected 0-RTT data (§4.2.10): its records are skipped up to the larger of max_early_data_size
+    /// and the skip bound, whatever this server writes into its own tickets.
     mutating func rejectEarlyData(_ why: TLS13EarlyDataRefusal) {
         connection.events.append(.earlyDataRejected(why))
-        connection.earlyRead = .skipping(limit: Int(configuration.earlyData.maxEarlyDataSize), skipped: 0)
+        let early = configuration.earlyData
+        connection.earlyRead = .skipping(limit: Int(max(early.maxEarlyDataSize, early.rejectedEarlyDataSkipLimit)), skipped: 0)
     }
 
     /// The end of accepted early data (§4.5): EndOfEarlyData, then the client's handshake key.

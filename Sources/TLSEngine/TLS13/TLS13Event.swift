@@ -119,6 +119,10 @@ public enum TLS13Event: Sendable {
     case earlyDataRejected(TLS13EarlyDataRefusal)
     /// A 0-RTT record of `length` bytes (header included) discarded unread by a server that rejected early data (§4.2.10).
     case earlyRecordSkipped(length: Int)
+    /// The client discarded the ticket it just received: its ticket_lifetime is 0 (§4.6.1).
+    case ticketDiscardedAtOnce
+    /// The client forgot its oldest ticket on receiving a newer one: it keeps the `kept` newest (§4.6.1).
+    case oldestTicketDropped(kept: Int)
     /// A single-use ticket was used up by this handshake and leaves the server's store (§8.1).
     case ticketRedeemed(identity: [UInt8])
     /// The freshness check of a ClientHello offering 0-RTT data (§8.3): its expected arrival time
@@ -135,10 +139,20 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     case record(TLS13RecordError)
     /// A message the state does not accept (RFC 8446 §6.2: unexpected_message).
     case unexpectedMessage(HandshakeType, in: TLS13State)
+    /// A record of a content type the state does not accept (RFC 8446 §5: unexpected_message):
+    /// a second or late ChangeCipherSpec, application data before the keys for it, a plaintext
+    /// record where a protected one must come.
+    case unexpectedRecord(ContentType, in: TLS13State)
+    /// A handshake record with no content: RFC 8446 §5.1 forbids zero-length handshake fragments (decode_error).
+    case emptyHandshakeRecord
+    /// The server's Certificate lists no certificate (RFC 8446 §4.4.2.4: decode_error).
+    case emptyServerCertificate
     /// No suite, group or signature scheme in common (handshake_failure).
     case noCommonParameters
     /// The peer broke a rule of the negotiation (illegal_parameter): which rule, with its section.
     case illegalParameter(TLS13IllegalParameter)
+    /// A server answered an extension the client never sent (RFC 8446 §4.2: unsupported_extension).
+    case unsupportedExtension(ExtensionType)
     /// A ClientHello without supported_versions 1.3 or key_share where one is needed (missing_extension).
     case missingExtension(ExtensionType)
     /// A server that requires a client certificate got an empty Certificate (certificate_required, §4.4.2.4).
@@ -160,6 +174,13 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     case noCommonApplicationProtocol
     /// More empty application_data records in a row than ``IncomingLimits`` allows (unexpected_message, as TLS 1.2's limit).
     case tooManyEmptyRecords(limit: Int)
+    /// More KeyUpdates in a row, without application data between them, than
+    /// ``TLS13Connection/maximumConsecutiveKeyUpdates`` (unexpected_message, after BoringSSL's bound).
+    case tooManyKeyUpdates(limit: Int)
+    /// Handshake bytes followed, in the same record, a message after which the read key changes
+    /// (ServerHello, ClientHello, EndOfEarlyData, Finished, KeyUpdate): RFC 8446 §5.1 requires such a
+    /// message to end its record (unexpected_message).
+    case handshakeDataAfterKeyChange
     /// This side's own key or arithmetic failed (internal_error).
     case internalError
 
@@ -167,11 +188,13 @@ public enum TLS13Failure: Error, Sendable, Hashable {
         switch self {
         case .decode(let e): return e.alert
         case .record(let e): return e.alert
-        case .unexpectedMessage, .tooMuchEarlyData, .tooManyEmptyRecords: return .unexpectedMessage
+        case .emptyServerCertificate, .emptyHandshakeRecord: return .decodeError
+        case .unexpectedMessage, .unexpectedRecord, .tooMuchEarlyData, .tooManyEmptyRecords, .tooManyKeyUpdates, .handshakeDataAfterKeyChange: return .unexpectedMessage
         case .noCommonApplicationProtocol: return .noApplicationProtocol
         case .noCommonParameters: return .handshakeFailure
         case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter
         case .missingExtension: return .missingExtension
+        case .unsupportedExtension: return .unsupportedExtension
         case .certificateRefused(let refusal, _): return TLSAlertTable.alert(for: refusal)
         case .certificateRequired: return .certificateRequired
         case .verificationFailed, .pskBinderInvalid: return .decryptError

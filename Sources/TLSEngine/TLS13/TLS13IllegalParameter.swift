@@ -13,6 +13,10 @@ public enum TLS13IllegalParameter: String, Sendable, Hashable, CaseIterable {
     case earlyDataAfterHelloRetryRequest
     /// §4.2.8: the ClientHello after a HelloRetryRequest carries a share for the group it named.
     case noKeyShareForRetryGroup
+    /// §4.2.8: the ClientHello after a HelloRetryRequest has one KeyShareEntry, for the group it named.
+    case keyShareNotForRetryGroup
+    /// §4.1.2: the ClientHello after a HelloRetryRequest keeps the first one's supported_versions, TLS 1.3 included.
+    case supportedVersionsChangedAfterRetry
     /// §4.2.11: pre_shared_key is the last extension of the ClientHello.
     case preSharedKeyNotLast
     /// §4.2.11: one binder for each identity, in the same order.
@@ -25,6 +29,12 @@ public enum TLS13IllegalParameter: String, Sendable, Hashable, CaseIterable {
     case clientSignatureSchemeNotRequested
 
     // The client's checks of the server's messages.
+    /// §4.2: an extension the table does not list for ServerHello (only key_share, pre_shared_key, supported_versions).
+    case extensionNotAllowedInServerHello
+    /// §4.2: an extension the table does not list for HelloRetryRequest (only key_share, cookie, supported_versions).
+    case extensionNotAllowedInHelloRetryRequest
+    /// §4.2: an extension the table does not list for EncryptedExtensions (supported_versions, signature_algorithms, key_share among them).
+    case extensionNotAllowedInEncryptedExtensions
     /// §4.1.3: a ServerHello answering a TLS 1.3-only ClientHello carries supported_versions.
     case serverHelloWithoutSupportedVersions
     /// §4.2.1: supported_versions in the ServerHello selects a version the client offered.
@@ -35,6 +45,8 @@ public enum TLS13IllegalParameter: String, Sendable, Hashable, CaseIterable {
     case cipherSuiteNotOffered
     /// §4.1.4: the ServerHello's cipher suite is the HelloRetryRequest's.
     case cipherSuiteChangedAfterRetry
+    /// §4.1.4: a HelloRetryRequest changes the ClientHello: it names a group or carries a cookie.
+    case retryWouldNotChangeClientHello
     /// §4.2.8: the HelloRetryRequest names a group in supported_groups for which the client sent no share.
     case retryGroupNotOfferedOrAlreadyShared
     /// §4.2.8: the server's key share is in the group of one of the client's shares.
@@ -57,6 +69,8 @@ public enum TLS13IllegalParameter: String, Sendable, Hashable, CaseIterable {
     case ticketLifetimeTooLong
 
     // Either side, after the handshake.
+    /// §6: an alert's level is warning (1) or fatal (2).
+    case alertLevelUndefined
     /// §4.6.3: KeyUpdate's request_update is 0 or 1.
     case keyUpdateRequestInvalid
 }

@@ -49,6 +49,8 @@ public struct TLS13Server: TLS13Side {
     public let configuration: TLS13ServerConfiguration
     var connection: TLS13Connection
     var retried = false
+    /// The group the HelloRetryRequest named (RFC 8446 §4.1.4): the second ClientHello shares that one only.
+    var retryGroup: NamedGroup?
     /// client_application_traffic_secret_0, made with the server's Finished, used once the client's Finished checks.
     var pendingClientApplicationSecret: [UInt8] = []
     /// This handshake resumes with a PSK: no Certificate, no CertificateVerify (RFC 8446 §2.2).
@@ -120,6 +122,9 @@ public struct TLS13Server: TLS13Side {
         guard case .unknown(_, let versionData)? = extensions.first(ofType: .supportedVersions),
               case .offered(let versions) = try Self.read { () throws(DecodeError) in try SupportedVersions(extensionData: versionData, inClientHello: true) },
               versions.contains(.tls13) else {
+            // §4.1.2: the ClientHello after a HelloRetryRequest is the first one with only the allowed
+            // changes, so it still offers TLS 1.3.
+            if retryGroup != nil { throw .illegalParameter(.supportedVersionsChangedAfterRetry) }
             // A 1.3-only server: no version in common (RFC 8446 §4.2.1).
             throw .noCommonParameters
         }
@@ -144,6 +149,10 @@ public struct TLS13Server: TLS13Side {
         }
         // §4.2.8: each share must be for a group the client lists in supported_groups.
         guard shares.allSatisfy({ groups.contains($0.group) }) else { throw .illegalParameter(.keyShareGroupNotInSupportedGroups) }
+        // §4.2.8: after a HelloRetryRequest, only one KeyShareEntry, for the group it named.
+        if let retryGroup, shares.map(\.group) != [retryGroup] {
+            throw .illegalParameter(shares.isEmpty ? .noKeyShareForRetryGroup : .keyShareNotForRetryGroup)
+        }
         let scheme = TLS13Connection.scheme(for: configuration.identity.key)
         guard schemes.contains(scheme) else { throw .noCommonParameters }
 
@@ -190,6 +199,7 @@ public struct TLS13Server: TLS13Side {
     /// §4.1.4: a ServerHello whose random is the HelloRetryRequest constant, naming the group.
     mutating func helloRetryRequest(_ hello: ClientHello, group: NamedGroup, suite: TLS13CipherSuite) throws(TLS13Failure) {
         retried = true
+        retryGroup = group
         let hash = suite.hash.digest(connection.transcript)
         connection.transcript = TLS13Connection.handshakeBytes(.messageHash, hash)
         connection.events.append(.transcriptRestarted(messageHash: hash))

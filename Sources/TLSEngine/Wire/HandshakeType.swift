@@ -36,6 +36,10 @@ public struct HandshakeType: CodePoint {
         16: "client_key_exchange",
         20: "finished",
         22: "certificate_status",
+        5: "end_of_early_data",
+        8: "encrypted_extensions",
+        24: "key_update",
+        254: "message_hash",
     ]
 }
 
