@@ -17,6 +17,8 @@ extension Explanations {
             return say(count == 1 ? "dissect.note.trailingBytes.one" : "dissect.note.trailingBytes", ["count": "\(count)", "after": after])
         case .notDissected:
             return say("dissect.note.notDissected")
+        case .notReadAfterRefusal:
+            return say("dissect.note.notReadAfterRefusal")
         case .refused(let error):
             // The reason without the alert: the note names the alert once.
             let reason: String
@@ -95,6 +97,7 @@ extension Explanations {
         "dissect.note.trailingBytes": "{count} bytes after the end of {after}: its length prefix ends it before them, so they belong to no field of it (RFC 5246 §4.3)",
         "dissect.note.trailingBytes.one": "1 byte after the end of {after}: its length prefix ends it before it, so it belongs to no field of it (RFC 5246 §4.3)",
         "dissect.note.notDissected": "not dissected after the problem above: without a length to trust, where the next field starts cannot be known (RFC 5246 §4.3)",
+        "dissect.note.notReadAfterRefusal": "not read: the receiver refuses the message at the fault above and reads no further, it sends the alert and closes the connection (RFC 5246 §7.2.2)",
         "dissect.note.refused": "{reason}: {alert} — a TLSLab receiver refuses these bytes with this alert; its codec and record checks read them here (RFC 5246 §7.2.2 gives the alert for each kind of fault)",
         "dissect.note.continuesMessage": "continues the handshake message begun in record[{record}]: a handshake message may be cut across several records (RFC 5246 §6.2.1)",
         "dissect.note.messageStarts": "the first {present} of the {total} bytes of a {type} message; it continues in the next record (RFC 5246 §6.2.1: a handshake message may be cut across records)",

@@ -9,6 +9,7 @@ extension Explanations {
         "dissect.note.trailingBytes": "{after} 结束之后还有 {count} 字节：它的长度前缀在这些字节之前就结束了，所以它们不属于它的任何字段（RFC 5246 §4.3）",
         "dissect.note.trailingBytes.one": "{after} 结束之后还有 1 字节：它的长度前缀在这个字节之前就结束了，所以它不属于它的任何字段（RFC 5246 §4.3）",
         "dissect.note.notDissected": "上面的问题之后不再解析：没有可信的长度，就无法知道下一个字段从哪里开始（RFC 5246 §4.3）",
+        "dissect.note.notReadAfterRefusal": "未读取：接收方在上面的错误处拒绝这条消息，不再往下读，而是发送告警并关闭连接（RFC 5246 §7.2.2）",
         "dissect.note.refused": "{reason}：{alert}（TLSLab 的接收方会以这个告警拒绝这些字节，它的解码器和记录检查在这里读取它们；RFC 5246 §7.2.2 规定了每类错误对应的告警）",
         "dissect.note.continuesMessage": "接续 record[{record}] 中开始的握手消息：一条握手消息可以拆分到多条记录中（RFC 5246 §6.2.1）",
         "dissect.note.messageStarts": "{type} 消息共 {total} 字节，这里是前 {present} 字节，其余在下一条记录中（RFC 5246 §6.2.1：一条握手消息可以拆分到多条记录中）",

@@ -17,6 +17,7 @@ struct DissectWordsTests {
         case .declaresMore: return .declaresMore(declared: 47, present: 6)
         case .trailingBytes: return .trailingBytes(count: 3, after: "extension_data")
         case .notDissected: return .notDissected
+        case .notReadAfterRefusal: return .notReadAfterRefusal
         case .refused: return .refused(.invalidMessage(.lengthOutOfRange(field: "cipher_suites", length: 3, min: 2, max: 0xfffe)))
         case .continuesMessage: return .continuesMessage(fromRecord: 2)
         case .messageStarts: return .messageStarts(.certificate, present: 95, total: 1708)

@@ -24,7 +24,7 @@ public struct Alert: TLSCodable, Hashable, CustomStringConvertible {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        level = try AlertLevel(from: &reader)
-        alertDescription = try AlertDescription(from: &reader)
+        level = try reader.readCodePoint(AlertLevel.self, field: "level")
+        alertDescription = try reader.readCodePoint(AlertDescription.self, field: "description")
     }
 }

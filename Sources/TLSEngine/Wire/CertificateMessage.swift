@@ -17,12 +17,14 @@ public struct CertificateMessage: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        var list = try reader.readVector(lengthBytes: 3, min: 0, max: 0xff_ffff, field: "certificate_list")
-        var certs: [[UInt8]] = []
-        while !list.isAtEnd {
-            certs.append(try list.readOpaque(lengthBytes: 3, min: 1, max: 0xff_ffff,
-                                             field: "certificate_list[\(certs.count)]"))
+        certificateList = try reader.readVector(lengthBytes: 3, min: 0, max: 0xff_ffff,
+                                                field: "certificate_list") { (list: inout ByteReader) throws(DecodeError) in
+            var certs: [[UInt8]] = []
+            while !list.isAtEnd {
+                certs.append(try list.readOpaque(lengthBytes: 3, min: 1, max: 0xff_ffff,
+                                                 field: "certificate_list[\(certs.count)]", as: .certificate))
+            }
+            return certs
         }
-        certificateList = certs
     }
 }

@@ -40,12 +40,14 @@ public struct CertificateRequest: Hashable, Sendable {
         } else {
             supportedSignatureAlgorithms = nil
         }
-        var list = try reader.readVector(lengthBytes: 2, min: 0, max: 0xffff, field: "certificate_authorities")
-        var names: [[UInt8]] = []
-        while !list.isAtEnd {
-            names.append(try list.readOpaque(lengthBytes: 2, min: 1, max: 0xffff,
-                                             field: "certificate_authorities[\(names.count)]"))
+        certificateAuthorities = try reader.readVector(lengthBytes: 2, min: 0, max: 0xffff,
+                                                       field: "certificate_authorities") { (list: inout ByteReader) throws(DecodeError) in
+            var names: [[UInt8]] = []
+            while !list.isAtEnd {
+                names.append(try list.readOpaque(lengthBytes: 2, min: 1, max: 0xffff,
+                                                 field: "certificate_authorities[\(names.count)]"))
+            }
+            return names
         }
-        certificateAuthorities = names
     }
 }

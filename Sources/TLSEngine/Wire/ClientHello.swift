@@ -42,9 +42,9 @@ public struct ClientHello: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        clientVersion = try ProtocolVersion(from: &reader)
+        clientVersion = try reader.readCodePoint(ProtocolVersion.self, field: "client_version")
         random = try Random(from: &reader)
-        sessionID = try reader.readOpaque(lengthBytes: 1, min: 0, max: 32, field: "session_id")
+        sessionID = try reader.readOpaque(lengthBytes: 1, min: 0, max: 32, field: "session_id", as: .hex)
         cipherSuites = try reader.readList(of: CipherSuite.self, lengthBytes: 2, min: 2, max: 0xfffe,
                                            elementSize: 2, field: "cipher_suites")
         compressionMethods = try reader.readList(of: CompressionMethod.self, lengthBytes: 1, min: 1, max: 0xff,

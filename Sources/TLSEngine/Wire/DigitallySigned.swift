@@ -17,7 +17,7 @@ public struct DigitallySigned: Hashable, Sendable {
     }
 
     public init(from reader: inout ByteReader, context: HandshakeDecodingContext) throws(DecodeError) {
-        algorithm = context.signsWithAlgorithm ? try SignatureScheme(from: &reader) : nil
+        algorithm = context.signsWithAlgorithm ? try reader.readCodePoint(SignatureScheme.self, field: "algorithm") : nil
         signature = try reader.readOpaque(lengthBytes: 2, min: 0, max: 0xffff, field: "signature")
     }
 }

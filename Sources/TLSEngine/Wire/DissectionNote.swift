@@ -14,6 +14,8 @@ public enum DissectionNote: Hashable, Sendable {
     case trailingBytes(count: Int, after: String)
     /// Bytes after a problem noted above, which the dissector does not follow.
     case notDissected
+    /// Bytes of a whole message after the field the engine refused: a receiver reads no further.
+    case notReadAfterRefusal
 
     // MARK: The engine's verdict
 
@@ -51,7 +53,7 @@ public enum DissectionNote: Hashable, Sendable {
 
     /// The case without its values: what a test enumerates and a catalogue words.
     public enum Kind: String, CaseIterable, Sendable {
-        case truncated, overrun, declaresMore, trailingBytes, notDissected, refused, continuesMessage, messageStarts,
+        case truncated, overrun, declaresMore, trailingBytes, notDissected, notReadAfterRefusal, refused, continuesMessage, messageStarts,
              headerStarts, reassembled, notModelled, encrypted, gcmCiphertext, chaChaCiphertext, blockCiphered,
              encryptThenMACCiphertext, encryptThenMACTag
     }
@@ -63,6 +65,7 @@ public enum DissectionNote: Hashable, Sendable {
         case .declaresMore: return .declaresMore
         case .trailingBytes: return .trailingBytes
         case .notDissected: return .notDissected
+        case .notReadAfterRefusal: return .notReadAfterRefusal
         case .refused: return .refused
         case .continuesMessage: return .continuesMessage
         case .messageStarts: return .messageStarts

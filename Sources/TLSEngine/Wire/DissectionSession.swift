@@ -1,10 +1,11 @@
 /// The state of one dissection: the cursor plus what the bytes so far have negotiated.
 ///
-/// The cursor walks the bytes as the RFC lays them out, recording offsets; every verdict on the bytes
-/// (is this length allowed, is this record acceptable, which alert) is the engine's: the walk hands
-/// each whole record to the engine's `RecordReader` and record-content checks, and each whole
-/// handshake message to the engine's `HandshakeReassembler` and codec, and attaches the error they
-/// throw, typed, to the field it names (``DissectionNote/refused(_:)``).
+/// The cursor walks the framing (record and handshake headers), recording offsets; what a record or
+/// message holds is read by the engine's codec and content checks with a recorder on their reader.
+/// Every verdict on the bytes (is this length allowed, is this record acceptable, which alert) is the
+/// engine's: each whole record goes to the engine's `RecordReader`, each message header to its
+/// `HandshakeReassembler`, and the error they or the codec throw is attached, typed, to the field it
+/// names (``DissectionNote/refused(_:)``).
 final class DissectionSession {
     let cursor: FieldCursor
     var context: HandshakeDecodingContext
@@ -12,6 +13,8 @@ final class DissectionSession {
     /// True when encrypt-then-MAC (RFC 7366) is in effect: given, or seen in a ServerHello with a CBC suite.
     var encryptThenMAC: Bool
     var encrypted = false
+    /// The error a receiver's content check (ChangeCipherSpec, alert) threw on the last record's fragment.
+    var contentVerdict: TLSError?
     var reassembled: [DissectedField] = []
     /// Bytes of a handshake message that spans records, and the records it came from.
     var pendingHandshake: [UInt8] = []
@@ -44,6 +47,7 @@ final class DissectionSession {
         let typeValue: FieldValue = cursor.isAtLimit ? .none : .text(ContentType(rawValue: cursor.bytes[cursor.position]).description)
         var declared: Int?
         var recordType: ContentType?
+        contentVerdict = nil
         cursor.guarded { () throws(Stop) in
             try cursor.group("record[\(index)]", value: typeValue) { () throws(Stop) in
                 let type = try cursor.codePoint("type", ContentType.self)
@@ -96,23 +100,17 @@ final class DissectionSession {
         if let type, type != .handshake, !pendingHandshake.isEmpty, type.isTLS12Defined {
             attach(.inappropriateMessage(expected: .restOfHandshakeMessage, got: .content(type)), to: on("type", at: start))
         }
-        guard let record, !encrypted || record.contentType == .changeCipherSpec else { return }
+        // The content checks ran on the fragment as it was dissected (`fragment`); for a whole record
+        // in the clear, their error is the engine's verdict.
+        guard record != nil, let error = contentVerdict else { return }
         let fragmentStart = start + TLSRecord.headerLength
-        do throws(TLSError) {
-            switch record.contentType {
-            case .changeCipherSpec: try IncomingContent.checkChangeCipherSpec(record.fragment)
-            case .alert: _ = try IncomingContent.decodeAlert(record.fragment)
-            default: break
-            }
-        } catch {
-            let trailing: (DissectedField) -> Bool = { $0.name == "trailing_bytes" }
-            switch error {
-            case .peerMisbehaved(.malformedChangeCipherSpec(.length)), .invalidMessage(.trailingBytes):
-                attach(error, to: trailing)
-            case .peerMisbehaved(.undefinedAlertLevel): attach(error, to: on("level", at: fragmentStart))
-            case .invalidMessage(.truncated): attach(error, to: { $0.name == "description" })
-            default: attach(error, to: on("type", at: fragmentStart))
-            }
+        let trailing: (DissectedField) -> Bool = { $0.name == "trailing_bytes" }
+        switch error {
+        case .peerMisbehaved(.malformedChangeCipherSpec(.length)), .invalidMessage(.trailingBytes):
+            attach(error, to: trailing)
+        case .peerMisbehaved(.undefinedAlertLevel): attach(error, to: on("level", at: fragmentStart))
+        case .invalidMessage(.truncated): attach(error, to: { $0.name == "description" })
+        default: attach(error, to: on("type", at: fragmentStart))
         }
     }
 
@@ -122,7 +120,17 @@ final class DissectionSession {
         if !cursor.annotateLast(.refused(error), where: field) { cursor.annotateLast(.refused(error)) }
     }
 
+    /// Runs a receiver's content check on the rest of the fragment with a recorder; returns its error.
+    private func content(_ check: (FieldRecorder) throws(TLSError) -> Void) -> TLSError? {
+        let start = cursor.position
+        let recorder = FieldRecorder(cursor: cursor, base: start)
+        defer { cursor.skipRest() }
+        do { try check(recorder) } catch { return error }
+        return nil
+    }
+
     private func fragment(type: ContentType, recordIndex: Int, truncated: Bool) {
+        let fragment = Array(cursor.bytes[cursor.position ..< cursor.limit])
         cursor.guarded { () throws(Stop) in
             if encrypted {
                 try protectedFragment(type: type)
@@ -132,13 +140,12 @@ final class DissectionSession {
             case .handshake:
                 try handshakeFragment(recordIndex: recordIndex, truncated: truncated)
             case .changeCipherSpec:
-                try cursor.uint("type", width: 1, value: { n in .text(n == 1 ? "change_cipher_spec (1)" : "\(n)") })
-                try cursor.rest("trailing_bytes")
+                // RFC 5246 §7.1, read by the receiver's own check.
+                contentVerdict = content { (recorder: FieldRecorder) throws(TLSError) in try IncomingContent.checkChangeCipherSpec(fragment, recorder: recorder) }
                 encrypted = true
             case .alert:
-                try cursor.codePoint("level", AlertLevel.self)
-                try cursor.codePoint("description", AlertDescription.self)
-                try cursor.rest("trailing_bytes")
+                // RFC 5246 §7.2, read by the receiver's own decoder.
+                contentVerdict = content { (recorder: FieldRecorder) throws(TLSError) in _ = try IncomingContent.decodeAlert(fragment, recorder: recorder) }
             default:
                 try cursor.rest("application_data", value: { .sizedBytes(OpaqueBytes($0)) })
             }

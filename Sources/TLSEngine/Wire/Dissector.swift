@@ -2,13 +2,16 @@
 /// (§7.4), as one direction's byte stream or a whole handshake's messages in order.
 ///
 /// Every field gets its offset, length, RFC name and meaning (a typed ``FieldValue``); the leaves
-/// cover every input byte exactly once. Bad or truncated input never stops the dissection with an
-/// error: the field where the bytes stop carries a typed note, and what cannot be followed is shown as
-/// undissected. Whether bytes are acceptable is never decided here: each whole record and handshake
-/// message is also read by the engine's own `RecordReader`, record-content checks,
-/// `HandshakeReassembler` and codec, and the `TLSError` they throw is attached to the field it names
-/// (``DissectionNote/refused(_:)``, whose `alert` is the one a TLSLab peer sends). The renderers word
-/// every note and value from their catalogue.
+/// cover every input byte exactly once. There is one grammar: a handshake message's body, a
+/// ChangeCipherSpec and an alert are read by the engine's own codec and content checks, with a
+/// ``FieldRecorder`` on their `ByteReader` that records each read (name, offset, length) as a field;
+/// the dissector itself walks only the framing (record headers, handshake headers, records that carry
+/// a message in pieces, protected fragments). Bad or truncated input never stops the dissection with an
+/// error: the field where the bytes stop carries a typed note, and what is not read is shown as
+/// undissected. Whether bytes are acceptable is never decided here: the `TLSError` the engine's
+/// `RecordReader`, content checks, `HandshakeReassembler` and codec throw is attached to the field it
+/// names (``DissectionNote/refused(_:)``, whose `alert` is the one a TLSLab peer sends). The renderers
+/// word every note and value from their catalogue.
 /// After a ChangeCipherSpec record, the records that follow in the same stream are shown as
 /// opaque ciphertext (split into explicit nonce/IV and ciphertext when the suite is known, and into
 /// IV, ciphertext and the MAC sent in the clear under encrypt-then-MAC).

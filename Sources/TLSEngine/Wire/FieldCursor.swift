@@ -2,11 +2,10 @@
 /// not be read has already been recorded with a note.
 struct DissectionStop: Error {}
 
-/// The dissector's cursor: walks the bytes as the RFC lays them out and records every field it
-/// passes (offset, length, name, meaning). It measures positions only: where the bytes stop, where a
-/// length points past its bytes. Whether the bytes are acceptable is the engine's verdict, which the
-/// session asks the codec for and attaches (``DissectionNote/refused(_:)``); no bound or alert is
-/// written here.
+/// The dissector's cursor: records fields (offset, length, name, meaning) as the framing walk and the
+/// engine's codec (through a ``FieldRecorder``) read them. It measures positions only: where the bytes
+/// stop, where a length points past its bytes. Whether the bytes are acceptable is the engine's
+/// verdict, attached by the session (``DissectionNote/refused(_:)``); no bound or alert is written here.
 final class FieldCursor {
     let bytes: [UInt8]
     private(set) var position: Int
@@ -102,24 +101,8 @@ final class FieldCursor {
     @discardableResult
     func group<T>(_ name: String, value: FieldValue = .none, length: Int? = nil, pushPath: Bool = false,
                   _ body: () throws(DissectionStop) -> T) throws(DissectionStop) -> T {
-        let start = position
-        let displayName = fullName(name)
-        frames.append([])
-        if let length { limits.append(min(position + length, limit)) }
-        if pushPath { path.append(name) }
-        defer {
-            if pushPath { path.removeLast() }
-            if length != nil { limits.removeLast() }
-            let children = frames.removeLast()
-            let end = max(position, children.last?.end ?? start)
-            if let only = children.first, children.count == 1, only.name == displayName,
-               only.offset == start, only.end == end {
-                append(only)  // a vector holding one opaque field of the same name: no wrapper
-            } else if !(children.isEmpty && end == start) {
-                append(DissectedField(offset: start, length: end - start, name: displayName, value: value,
-                                      children: children))
-            }
-        }
+        open(name, value: value, length: length, pushPath: pushPath)
+        defer { close() }
         let result = try body()
         if length != nil, position < limit {
             let extra = Array(bytes[position ..< limit])
@@ -130,29 +113,58 @@ final class FieldCursor {
         return result
     }
 
-    /// Reads a vector: the `name.length` leaf, then `body` inside a structure of that length. A
-    /// length past the available bytes is noted; its bounds (`<min..max>`) are the codec's to check.
-    func vector(_ name: String, lengthBytes: Int, value: FieldValue = .none, pushPath: Bool = false,
-                _ body: () throws(DissectionStop) -> Void) throws(DissectionStop) {
-        let available = remaining - lengthBytes
-        let length = try uint("\(name).length", width: lengthBytes, notes: { n in
-            n > available ? [.declaresMore(declared: n, present: Swift.max(available, 0))] : []
-        })
-        guard length > 0 else { return }
-        try group(name, value: value, length: length, pushPath: pushPath, body)
+    private struct OpenStructure {
+        let start: Int
+        let displayName: String
+        let value: FieldValue
+        let hasLength: Bool
+        let pushPath: Bool
+    }
+
+    private var openStructures: [OpenStructure] = []
+
+    /// Starts a structure named `name` here (see `group`); `close` ends it.
+    func open(_ name: String, value: FieldValue = .none, length: Int? = nil, pushPath: Bool = false) {
+        openStructures.append(OpenStructure(start: position, displayName: fullName(name), value: value, hasLength: length != nil,
+                                  pushPath: pushPath))
+        frames.append([])
+        if let length { limits.append(min(position + length, limit)) }
+        if pushPath { path.append(name) }
+    }
+
+    /// Ends the structure `open` started: its fields become its children (a structure holding one
+    /// field of its own name and extent is that field; an empty one is left out).
+    func close() {
+        let s = openStructures.removeLast()
+        if s.pushPath { path.removeLast() }
+        if s.hasLength { limits.removeLast() }
+        let children = frames.removeLast()
+        let end = max(position, children.last?.end ?? s.start)
+        if let only = children.first, children.count == 1, only.name == s.displayName,
+           only.offset == s.start, only.end == end {
+            append(only)  // a vector holding one opaque field of the same name: no wrapper
+        } else if !(children.isEmpty && end == s.start) {
+            append(DissectedField(offset: s.start, length: end - s.start, name: s.displayName, value: s.value,
+                                  children: children))
+        }
+    }
+
+    /// Moves to `offset` (the codec's reader says where its next read starts).
+    func seek(_ offset: Int) { position = min(max(offset, 0), bytes.count) }
+
+    /// Records the rest of the current structure as not dissected (after a problem noted above).
+    func skipRest(note: DissectionNote = .notDissected) {
+        guard remaining > 0 else { return }
+        let data = Array(bytes[position ..< limit])
+        append(DissectedField(offset: position, length: data.count, name: fullName("undissected"),
+                              value: .bytes(OpaqueBytes(data)), notes: [note]))
+        position = limit
     }
 
     /// Runs `body`; if it stops, records whatever remains of the current structure as
     /// undissected, so that the leaves still cover every byte.
     func guarded(_ body: () throws(DissectionStop) -> Void) {
-        do { try body() } catch {
-            if remaining > 0 {
-                let data = Array(bytes[position ..< limit])
-                append(DissectedField(offset: position, length: data.count, name: fullName("undissected"),
-                                      value: .bytes(OpaqueBytes(data)), notes: [.notDissected]))
-                position = limit
-            }
-        }
+        do { try body() } catch { skipRest() }
     }
 
     // MARK: Value formatting

@@ -9,9 +9,6 @@ public struct Finished: Hashable, Sendable {
 
     /// Reads the rest of the body, which must be exactly `context.verifyDataLength` bytes.
     public init(from reader: inout ByteReader, context: HandshakeDecodingContext) throws(DecodeError) {
-        guard reader.remaining >= context.verifyDataLength else {
-            throw .truncated(field: "verify_data", needed: context.verifyDataLength, available: reader.remaining)
-        }
-        verifyData = try reader.readBytes(context.verifyDataLength, field: "verify_data")
+        verifyData = try reader.readBytes(context.verifyDataLength, field: "verify_data", as: .hex)
     }
 }

@@ -124,7 +124,7 @@ public enum HandshakeMessage: Hashable, Sendable {
         case .clientKeyExchange: return .clientKeyExchange(try ClientKeyExchange(from: &r, context: context))
         case .finished: return .finished(try Finished(from: &r, context: context))
         case .newSessionTicket: return .newSessionTicket(try NewSessionTicket(from: &r))
-        default: return .other(type, body: r.readRest())
+        default: return .other(type, body: r.readRest(field: "body"))
         }
     }
 }

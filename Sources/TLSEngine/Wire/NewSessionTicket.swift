@@ -23,7 +23,7 @@ public struct NewSessionTicket: TLSCodable, Hashable, Sendable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        lifetimeHint = try reader.readUInt32(field: "ticket_lifetime_hint")
-        ticket = try reader.readOpaque(lengthBytes: 2, min: 0, max: 0xffff, field: "ticket")
+        lifetimeHint = try reader.readUInt(width: 4, field: "ticket_lifetime_hint", as: .lifetimeHint)
+        ticket = try reader.readOpaque(lengthBytes: 2, min: 0, max: 0xffff, field: "ticket", as: .ticket)
     }
 }

@@ -19,6 +19,17 @@ public struct Random: TLSCodable, Hashable, CustomStringConvertible {
     public func encode(to writer: inout ByteWriter) { writer.writeBytes(bytes) }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        bytes = try reader.readBytes(32, field: "random")
+        guard reader.recorder != nil else {
+            bytes = try reader.readBytes(32, field: "random")
+            return
+        }
+        // Dissecting: the two fields of the struct (the same 32 bytes, the same error when they stop short).
+        bytes = try reader.readStructure("random") { (r: inout ByteReader) throws(DecodeError) -> [UInt8] in
+            let available = r.remaining
+            let time = try? r.readBytes(4, field: "gmt_unix_time", as: .unixTime)
+            let rest = time == nil ? nil : try? r.readBytes(28, field: "random_bytes", as: .hex)
+            guard let time, let rest else { throw .truncated(field: "random", needed: 32, available: available) }
+            return time + rest
+        }
     }
 }

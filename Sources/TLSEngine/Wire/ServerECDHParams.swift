@@ -23,11 +23,11 @@ public struct ServerECDHParams: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        let curveType = try ECCurveType(from: &reader)
+        let curveType = try reader.readCodePoint(ECCurveType.self, field: "curve_params.curve_type")
         guard curveType == .namedCurve else {
             throw .illegalParameter(field: "curve_params.curve_type", reason: .curveTypeNotNamed(curveType))
         }
-        namedGroup = try NamedGroup(from: &reader)
+        namedGroup = try reader.readCodePoint(NamedGroup.self, field: "curve_params.namedcurve")
         point = try reader.readOpaque(lengthBytes: 1, min: 1, max: 0xff, field: "public.point")
     }
 }

@@ -42,11 +42,11 @@ public struct ServerHello: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        serverVersion = try ProtocolVersion(from: &reader)
+        serverVersion = try reader.readCodePoint(ProtocolVersion.self, field: "server_version")
         random = try Random(from: &reader)
-        sessionID = try reader.readOpaque(lengthBytes: 1, min: 0, max: 32, field: "session_id")
-        cipherSuite = try CipherSuite(from: &reader)
-        compressionMethod = try CompressionMethod(from: &reader)
+        sessionID = try reader.readOpaque(lengthBytes: 1, min: 0, max: 32, field: "session_id", as: .hex)
+        cipherSuite = try reader.readCodePoint(CipherSuite.self, field: "cipher_suite")
+        compressionMethod = try reader.readCodePoint(CompressionMethod.self, field: "compression_method")
         extensions = try TLSExtension.decodeBlock(from: &reader)
         // RFC 7301 §3.1: the server's ProtocolNameList "MUST contain exactly one ProtocolName".
         if let names = extensions?.applicationProtocols, names.count != 1 {

@@ -52,14 +52,16 @@ public struct ServerKeyExchange: Hashable, Sendable {
     public init(from reader: inout ByteReader, context: HandshakeDecodingContext) throws(DecodeError) {
         switch context.keyExchange {
         case .dheRSA:
-            params = .dhe(try ServerDHParams(from: &reader))
+            params = .dhe(try reader.readStructure("params") { (r: inout ByteReader) throws(DecodeError) in try ServerDHParams(from: &r) })
         case .ecdheRSA, .ecdheECDSA:
-            params = .ecdhe(try ServerECDHParams(from: &reader))
+            params = .ecdhe(try reader.readStructure("params") { (r: inout ByteReader) throws(DecodeError) in try ServerECDHParams(from: &r) })
         case .rsa:
             throw .needsKeyExchange(.serverKeyExchange, reason: .rsaHasNoServerKeyExchange)
         case nil:
             throw .needsKeyExchange(.serverKeyExchange, reason: .notKnownYet)
         }
-        signedParams = try DigitallySigned(from: &reader, context: context)
+        signedParams = try reader.readStructure("signed_params") { (r: inout ByteReader) throws(DecodeError) in
+            try DigitallySigned(from: &r, context: context)
+        }
     }
 }

@@ -48,11 +48,11 @@ public struct ServerName: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        nameType = try reader.readUInt8(field: "server_name.name_type")
+        nameType = UInt8(try reader.readUInt(width: 1, field: "name_type", as: .nameType))
         guard nameType == ServerName.hostNameType else {
             // RFC 6066 §3 defines no other name type, so its length cannot be known.
             throw .malformed(field: "server_name.name_type", reason: .unknownServerNameType(nameType))
         }
-        name = try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "server_name.host_name")
+        name = try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "host_name", as: .hostName)
     }
 }

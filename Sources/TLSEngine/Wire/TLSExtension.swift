@@ -74,20 +74,26 @@ public enum TLSExtension: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        let type = try ExtensionType(from: &reader)
-        var body = try reader.readVector(lengthBytes: 2, min: 0, max: 0xffff, field: "extension_data(\(type))")
-        self = try TLSExtension.decodeData(type: type, from: &body)
-        try body.expectEnd(field: "extension_data(\(type))")
+        let type = try reader.readCodePoint(ExtensionType.self, field: "extension_type")
+        // A dissection names the vector `extension_data`: its type is the field before it.
+        self = try reader.readVector(lengthBytes: 2, min: 0, max: 0xffff, field: "extension_data(\(type))",
+                                     recordedAs: "extension_data") { (body: inout ByteReader) throws(DecodeError) in
+            try TLSExtension.decodeData(type: type, from: &body)
+        }
     }
 
     private static func decodeData(type: ExtensionType, from r: inout ByteReader) throws(DecodeError) -> TLSExtension {
         switch type {
         case .serverName:
             if r.isAtEnd { return .serverName([]) }
-            var list = try r.readVector(lengthBytes: 2, min: 1, max: 0xffff, field: "server_name_list")
-            var names: [ServerName] = []
-            while !list.isAtEnd { names.append(try ServerName(from: &list)) }
-            return .serverName(names)
+            return .serverName(try r.readVector(lengthBytes: 2, min: 1, max: 0xffff, field: "server_name_list") {
+                (list: inout ByteReader) throws(DecodeError) in
+                var names: [ServerName] = []
+                while !list.isAtEnd {
+                    names.append(try list.readStructure("server_name_list[\(names.count)]") { (r: inout ByteReader) throws(DecodeError) in try ServerName(from: &r) })
+                }
+                return names
+            })
         case .signatureAlgorithms:
             return .signatureAlgorithms(try r.readList(of: SignatureScheme.self, lengthBytes: 2, min: 2, max: 0xfffe,
                                                        elementSize: 2, field: "supported_signature_algorithms"))
@@ -102,17 +108,22 @@ public enum TLSExtension: TLSCodable, Hashable {
         case .encryptThenMAC:
             return .encryptThenMAC
         case .renegotiationInfo:
-            return .renegotiationInfo(try r.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "renegotiated_connection"))
+            return .renegotiationInfo(try r.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "renegotiated_connection", as: .hex))
         case .sessionTicket:
-            return .sessionTicket(r.readRest())
+            return .sessionTicket(r.readRest(field: "ticket"))
         case .applicationLayerProtocolNegotiation:
             // Every name is <1..2^8-1> (an empty one is a decode_error), the list <2..2^16-1>.
-            var list = try r.readVector(lengthBytes: 2, min: 2, max: 0xffff, field: "protocol_name_list")
-            var names: [ProtocolName] = []
-            while !list.isAtEnd { names.append(try ProtocolName(from: &list)) }
-            return .applicationLayerProtocolNegotiation(names)
+            return .applicationLayerProtocolNegotiation(try r.readVector(lengthBytes: 2, min: 2, max: 0xffff,
+                                                                         field: "protocol_name_list") { (list: inout ByteReader) throws(DecodeError) in
+                var names: [ProtocolName] = []
+                while !list.isAtEnd {
+                    names.append(ProtocolName(bytes: try list.readOpaque(lengthBytes: 1, min: 1, max: 0xff,
+                                                                          field: "protocol_name_list[\(names.count)]", as: .protocolName)))
+                }
+                return names
+            })
         default:
-            return .unknown(type, r.readRest())
+            return .unknown(type, r.readRest(field: "data"))
         }
     }
 
@@ -120,15 +131,26 @@ public enum TLSExtension: TLSCodable, Hashable {
     /// compression_methods): `Extension extensions<0..2^16-1>;` Duplicate types are rejected.
     static func decodeBlock(from reader: inout ByteReader) throws(DecodeError) -> [TLSExtension]? {
         if reader.isAtEnd { return nil }
-        var block = try reader.readVector(lengthBytes: 2, min: 0, max: 0xffff, field: "extensions")
-        var out: [TLSExtension] = []
-        var seen = Set<ExtensionType>()
-        while !block.isAtEnd {
-            let ext = try TLSExtension(from: &block)
-            guard seen.insert(ext.type).inserted else { throw .duplicateExtension(ext.type) }
-            out.append(ext)
+        return try reader.readVector(lengthBytes: 2, min: 0, max: 0xffff, field: "extensions") { (block: inout ByteReader) throws(DecodeError) in
+            var out: [TLSExtension] = []
+            var seen = Set<ExtensionType>()
+            while !block.isAtEnd {
+                let ext: TLSExtension
+                if block.recorder != nil {
+                    // Dissecting: each extension is a structure named by its place, showing its type.
+                    let type = block.remaining >= 2 ? ExtensionType(rawValue: UInt16(block.bytes[block.position]) << 8
+                        | UInt16(block.bytes[block.position + 1])) : nil
+                    ext = try block.readStructure("extensions[\(out.count)]", value: type.map { .text($0.description) } ?? .none) {
+                        (r: inout ByteReader) throws(DecodeError) in try TLSExtension(from: &r)
+                    }
+                } else {
+                    ext = try TLSExtension(from: &block)
+                }
+                guard seen.insert(ext.type).inserted else { throw .duplicateExtension(ext.type) }
+                out.append(ext)
+            }
+            return out
         }
-        return out
     }
 
     static func encodeBlock(_ extensions: [TLSExtension]?, to writer: inout ByteWriter) {
