@@ -31,7 +31,7 @@ public struct RealClient {
     /// The clock the engine is handed (it reads none): when the handshake starts, a session whose
     /// ticket's ticket_lifetime_hint has passed is not offered; a ticket received is stamped with it
     /// (RFC 5077 §3.3). The system clock; tests inject their own.
-    public var clock: @Sendable () -> SessionTime = { RealServer.clockReading() }
+    public var clock: @Sendable () -> SessionTime = { SessionTime(milliseconds: RealServer.clockReading()) }
     /// The versions the ClientHello offers (RFC 8446 §4.2.1). TLS 1.2 only unless set.
     public var versions: VersionOffer = .tls12
     /// A TLS 1.3 ticket from an earlier connection, offered in pre_shared_key (RFC 8446 §4.2.11), in

@@ -146,10 +146,11 @@ public final class RealServer: @unchecked Sendable {
         self.makeConfiguration = makeConfiguration
     }
 
-    /// The system clock now, in whole seconds since the Unix epoch (what the engines stamp sessions
-    /// and TLS 1.3 tickets with and measure their lifetime against).
-    static func clockReading() -> SessionTime {
-        SessionTime(secondsSinceEpoch: UInt32(clamping: Int64(Date().timeIntervalSince1970)))
+    /// The system clock now, in milliseconds since the Unix epoch: the server engines' one clock
+    /// input (TLS 1.3's freshness check and ticket creation_time read it as it is; sessions and
+    /// tickets are stamped with, and their lifetimes measured in, its whole seconds).
+    static func clockReading() -> UInt64 {
+        UInt64(clamping: Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)))
     }
 
     /// The answer to a request head longer than ``maxRequestBytes`` (RFC 6585 §5).
@@ -280,7 +281,7 @@ public final class RealServer: @unchecked Sendable {
             }
             recorder.read(bytes.count)
             // The engine reads no clock: session and ticket lifetimes are measured against this reading.
-            let step = server.receive(bytes, at: Self.clockReading())
+            let step = server.receive(bytes, atMilliseconds: Self.clockReading())
             early += step.applicationData
             send(step)
             if let alert = step.fatalAlertReceived {

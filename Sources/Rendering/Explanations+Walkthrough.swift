@@ -68,6 +68,12 @@ extension Explanations {
         "walk.ack.duplicate": "It is a duplicate ACK: a segment arrived out of order, after a gap; TCP keeps it and repeats the ack of the last byte it holds in order, so the {peer} learns about the gap (RFC 5681 §4.2).",
         "walk.ack.challenge": "It is a challenge ACK: a segment arrived that a blind attacker could have guessed (RFC 5961); the {actor} answers with its current numbers, and only the real {peer} can react to them.",
         "walk.ack.finAgain": "The {peer}'s FIN came again (its copy of the last ACK was lost or is late), so the {actor}, in TIME-WAIT, acknowledges it again — one reason TIME-WAIT exists (RFC 9293 §3.10.7.4).",
+        "walk.ack.lost": "ACK from the {actor} with ack = {ack}: it never arrives (the next step), so no TCP takes this acknowledgment. Acknowledgments are cumulative (RFC 9293 §3.4): a later segment with this ack number or a higher one acknowledges the same bytes.",
+        "walk.ack.rewritten": "ACK from the {actor} with ack = {ack}, the next byte it expects. The {peer} never sees that number: the attacker on the path lowers it to {carried} before it passes the segment on, so that it acknowledges none of the bytes the attacker injected in the {peer}'s name. An ACK of bytes the {peer} never sent would make the {peer}'s TCP drop the segment and answer with an ACK of its own (RFC 9293 §3.10.7.4), and the two ends would answer each other's ACKs without end.",
+        "walk.ack.carried.data": "The number the {peer}'s TCP takes is the attacker's: ack = {carried} acknowledges {count} more bytes of the {peer}'s stream, the bytes of {messages}.",
+        "walk.ack.carried.bytes": "The number the {peer}'s TCP takes is the attacker's: ack = {carried} acknowledges {count} more bytes of the {peer}'s stream.",
+        "walk.ack.carried.fin": "The number the {peer}'s TCP takes is the attacker's: ack = {carried} acknowledges the {peer}'s FIN (the FIN's sequence number + 1). The {peer} → {actor} direction is now closed.",
+        "walk.ack.carried.nothingNew": "The number the {peer}'s TCP takes is the attacker's: ack = {carried} acknowledges no new byte of the {peer}'s stream.",
         "walk.ack.noReason": "TCP sends it to keep the {peer}'s view of its window and acknowledgment current.",
 
         // Segments with data.
@@ -76,6 +82,8 @@ extension Explanations {
         "walk.segment.dataNoOffsets": "The {actor}'s TCP sends {count} bytes of its stream: {messages}.",
         "walk.segment.split": "The bytes TLS handed over do not all fit in one segment — a segment holds at most the maximum segment size (MSS) — so TCP cuts them: a message marked (part) continues in the next segment, and the receiver's TCP puts the bytes back in order before TLS reads them.",
         "walk.segment.push": "P (PSH) marks the last segment of what the sender had queued: the receiver should hand the data to the application without waiting for more (RFC 9293 §3.9.1.2).",
+        "walk.segment.reSequenced": "The attacker on the path raises its sequence number from {seq} to {carried} before it passes the segment on: the bytes the attacker injected in the {actor}'s name took the sequence numbers the {actor} uses next, so at the {peer} the {actor}'s own bytes come after them.",
+        "walk.segment.rewrittenAck": "The attacker on the path lowers its ack from {ack} to {carried} before it passes the segment on, so that it acknowledges none of the bytes the attacker injected in the {peer}'s name: the {peer}'s TCP would answer an ACK of bytes it never sent with an ACK of its own (RFC 9293 §3.10.7.4).",
         "walk.segment.piggyback": "Its ack also acknowledges {count} more bytes of the {peer}'s stream, the bytes of {messages}: the acknowledgment rides on the data.",
         "walk.segment.piggybackBytes": "Its ack also acknowledges {count} more bytes of the {peer}'s stream: the acknowledgment rides on the data.",
 

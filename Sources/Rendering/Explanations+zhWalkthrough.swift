@@ -63,6 +63,12 @@ extension Explanations {
         "walk.ack.duplicate": "这是一个重复 ACK：一个报文段在空缺之后乱序到达；TCP 保存它，并重复确认按序收到的最后一个字节，让{peer}知道有空缺（RFC 5681 §4.2）。",
         "walk.ack.challenge": "这是一个挑战 ACK：到达的报文段是看不到流量的盲攻击者也可能猜中的（RFC 5961）；{actor}用自己当前的序号和确认号回应，只有真正的{peer}才能对此做出反应。",
         "walk.ack.finAgain": "{peer}的 FIN 又来了一次（发给它的最后一个 ACK 丢失或迟到了），于是处于 TIME-WAIT 的{actor}再次确认它——这正是 TIME-WAIT 存在的原因之一（RFC 9293 §3.10.7.4）。",
+        "walk.ack.lost": "来自{actor}的 ACK，ack = {ack}：它没有到达（见下一步），所以没有哪个 TCP 收到这个确认。确认是累积的（RFC 9293 §3.4）：之后确认号相同或更大的报文段会确认同样的字节。",
+        "walk.ack.rewritten": "来自{actor}的 ACK，ack = {ack}，即它期望收到的下一个字节。{peer}看不到这个数：路径上的攻击者在转发这个报文段之前把它降为 {carried}，让它不确认攻击者冒{peer}之名注入的任何字节。对{peer}从未发送过的字节的确认，会让{peer}的 TCP 丢弃这个报文段并回一个自己的 ACK（RFC 9293 §3.10.7.4），两端就会没完没了地互相回应对方的 ACK。",
+        "walk.ack.carried.data": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 又确认了{peer}字节流中的 {count} 个字节，即 {messages} 的字节。",
+        "walk.ack.carried.bytes": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 又确认了{peer}字节流中的 {count} 个字节。",
+        "walk.ack.carried.fin": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 确认了{peer}的 FIN（FIN 的序号 + 1）。{peer} → {actor} 这个方向现在关闭了。",
+        "walk.ack.carried.nothingNew": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 没有确认{peer}字节流中的任何新字节。",
         "walk.ack.noReason": "TCP 发送它，是为了让{peer}及时了解它的窗口和确认号。",
 
         "walk.segment.data": "{actor}的 TCP 发送它字节流中的 {count} 个字节，即从 SYN 之后第一个字节算起的第 {first}–{last} 个字节：{messages}。",
@@ -70,6 +76,8 @@ extension Explanations {
         "walk.segment.dataNoOffsets": "{actor}的 TCP 发送它字节流中的 {count} 个字节：{messages}。",
         "walk.segment.split": "TLS 交下来的字节一个报文段装不下——一个报文段最多只能装下最大报文段长度（MSS）那么多字节——所以 TCP 把它们切开：标有（部分）的消息在下一个报文段中继续，接收方的 TCP 先把字节按顺序拼好，TLS 才读取。",
         "walk.segment.push": "P（PSH）标记发送方排队数据中的最后一个报文段：接收方应当把数据交给应用程序，而不必等待更多数据（RFC 9293 §3.9.1.2）。",
+        "walk.segment.reSequenced": "路径上的攻击者在转发这个报文段之前把它的序号从 {seq} 调高到 {carried}：攻击者冒{actor}之名注入的字节占用了{actor}接下来要用的序号，所以在{peer}那里，{actor}自己的字节排在它们之后。",
+        "walk.segment.rewrittenAck": "路径上的攻击者在转发这个报文段之前把它的确认号从 {ack} 降为 {carried}，让它不确认攻击者冒{peer}之名注入的任何字节：对{peer}从未发送过的字节的确认，会让{peer}的 TCP 回一个自己的 ACK（RFC 9293 §3.10.7.4）。",
         "walk.segment.piggyback": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节，即 {messages} 的字节：确认搭在数据上一起发送。",
         "walk.segment.piggybackBytes": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节：确认搭在数据上一起发送。",
 

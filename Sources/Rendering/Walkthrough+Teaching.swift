@@ -3,10 +3,11 @@ import TCPSim
 import TLSEngine
 import Trace
 
-/// A teaching sentence for the steps the ladder draws without one, derived from the trace's facts
-/// only: what a bare ACK acknowledges (its ack number against the byte ranges of the messages the
-/// peer sent, `Trace.streamSpans`) and why it travels alone, what a segment carries, what a TCP
-/// state means, what a completed handshake or a checked signature establishes. Every word comes
+/// A teaching sentence for the steps the ladder draws without one, read from the trace's facts
+/// only: what a segment's ACK newly acknowledged (the receiving TCP's `acknowledged` event, emitted
+/// where its SND.UNA advanced, against the byte ranges of the messages it had sent,
+/// `Trace.streamSpans`), why a segment was sent (its `TCPSendCause`), what a segment carries, what a
+/// TCP state means, what a completed handshake or a checked signature establishes. Every word comes
 /// from the catalogue (`walk.…`).
 struct StepTeacher {
     let trace: Trace
@@ -18,11 +19,8 @@ struct StepTeacher {
         var to: TCPEndpoint
     }
 
-    /// The ack number the receiving end last sent for each direction.
-    var lastAck: [Direction: UInt32] = [:]
-    /// Each direction's initial sequence number (from its SYN) and the sequence number of its FIN.
-    var isn: [Direction: UInt32] = [:]
-    var fin: [Direction: UInt32] = [:]
+    /// What became of each sent segment: who received it, changed or not, and what its ack did there.
+    let fates: SegmentFates
     /// Bare segments so far: the first is the third segment of the handshake, which the ladder explains.
     var bareACKs = 0
     /// Who sends from each address (read off the segments each actor sent).
@@ -38,6 +36,7 @@ struct StepTeacher {
         for e in trace.events {
             if case .tcp(.sent(let p)) = e.kind, owner[p.source] == nil { owner[p.source] = e.actor }
         }
+        fates = SegmentFates(trace.events)
         self.owner = owner
     }
 
@@ -191,60 +190,53 @@ struct StepTeacher {
 
     mutating func segmentSentences(_ p: TCPPacket, actor: Actor, receiver: Actor, index: Int) -> [String] {
         let s = p.segment
-        let outgoing = Direction(from: p.sourceEndpoint, to: p.destinationEndpoint)
         let incoming = Direction(from: p.destinationEndpoint, to: p.sourceEndpoint)
         let values = ["actor": party(actor), "peer": party(receiver)]
         func with(_ extra: [String: String]) -> [String: String] { values.merging(extra) { _, new in new } }
         let syn = s.flags.contains(.syn), finFlag = s.flags.contains(.fin), rst = s.flags.contains(.rst)
-        if syn { isn[outgoing] = s.seq.rawValue }
-        if finFlag { fin[outgoing] = s.seq.rawValue &+ UInt32(s.payload.count) }
         // The ladder explains SYN, SYN-ACK and FIN (and RST in a TCP lesson), and the first bare ACK
         // (the handshake's third segment).
         if rst && !trace.isLessonOnly { return [say("walk.tcp.rst", values)] }
         var explained = syn || finFlag || rst
         if !explained && s.payload.isEmpty && bareACKs == 0 { explained = true }
         if s.flags.compact == "A" && s.payload.isEmpty { bareACKs += 1 }
-
-        // What the ack number acknowledges that was not acknowledged before.
-        var out: [String] = []
-        let previous = lastAck[incoming]
-        var acknowledged: (count: Int, names: String)?
-        var acknowledgesFIN = false, acknowledgesSYN = false
-        if let ack = s.ack?.rawValue {
-            lastAck[incoming] = ack
-            if let f = fin[incoming], ack == f &+ 1, previous != ack { acknowledgesFIN = true }
-            if let i = isn[incoming], ack == i &+ 1, previous == nil { acknowledgesSYN = true }
-            let from = previous ?? isn[incoming].map { $0 &+ 1 }
-            if let from, ack != from, !acknowledgesFIN, !acknowledgesSYN, ack &- from < 0x8000_0000 {
-                acknowledged = (Int(ack &- from), messages(incoming, from: from, to: ack))
-            }
-        }
         guard !explained else { return [] }
+
+        // What the ack number newly acknowledged, as the receiving TCP reported it. When the
+        // attacker on the path changed the ack number, the number the receiver took is the attacker's.
+        let acked = fates.acknowledged[index]
+        let changed = fates.carried[index]
+        let rewrittenAck = changed.flatMap { q in q.segment.ack != s.ack ? q.segment.ack : nil }
+        let reSequenced = changed.flatMap { q in q.segment.seq != s.seq ? q.segment.seq : nil }
+        var acknowledged: (count: Int, names: String)?
+        if let acked, !acked.syn, !acked.fin, acked.dataOctets > 0 {
+            acknowledged = (acked.dataOctets, messages(incoming, from: acked.from.rawValue, to: acked.upTo.rawValue))
+        }
+        var out: [String] = []
         if s.payload.isEmpty {
             guard let ack = s.ack?.rawValue else { return [] }
-            if acknowledgesFIN { return [say("walk.ack.fin", with(["ack": "\(ack)"]))] }
-            if acknowledgesSYN { return [say("walk.ack.syn", with(["ack": "\(ack)"]))] }
+            if fates.lost.contains(index) { return [say("walk.ack.lost", with(["ack": "\(ack)"]))] }
+            if let rewrittenAck {
+                out.append(say("walk.ack.rewritten", with(["ack": "\(ack)", "carried": "\(rewrittenAck.rawValue)"])))
+                if let said = carriedAcknowledgment(acked, acknowledged, carried: rewrittenAck.rawValue, values: values) { out.append(said) }
+                // As for an ACK of a FIN the receiver took as sent (`walk.ack.fin`), no reason follows a FIN's.
+                if acked?.fin != true { out.append(reason(p.cause, acknowledgedData: true, segment: s, values: values)) }
+                return out
+            }
+            if acked?.fin == true { return [say("walk.ack.fin", with(["ack": "\(ack)"]))] }
+            if acked?.syn == true { return [say("walk.ack.syn", with(["ack": "\(ack)"]))] }
             if let acknowledged {
                 let key = acknowledged.names.isEmpty ? "walk.ack.bytes" : "walk.ack.data"
                 out.append(say(key, with(["count": "\(acknowledged.count)", "messages": acknowledged.names, "ack": "\(ack)"])))
-                let atOnce = usedTLS ? "walk.ack.atOnce" : "walk.ack.atOncePlain"
-                out.append(say(cause(before: index, actor: actor) == .delayedACK ? "walk.ack.delayed" : atOnce, values))
+                out.append(reason(p.cause, acknowledgedData: true, segment: s, values: values))
                 return out
             }
-            let reason: String
-            switch cause(before: index, actor: actor) {
-            case .windowUpdate(let window): reason = say("walk.ack.windowUpdate", with(["window": "\(window)"]))
-            case .outOfOrder: reason = say("walk.ack.duplicate", values)
-            case .challenge: reason = say("walk.ack.challenge", values)
-            case .finAgain: reason = say("walk.ack.finAgain", values)
-            case .delayedACK, nil: reason = say("walk.ack.noReason", values)
-            }
-            return [say("walk.ack.nothingNew", with(["ack": "\(ack)"])), reason]
+            return [say("walk.ack.nothingNew", with(["ack": "\(ack)"])), reason(p.cause, acknowledgedData: false, segment: s, values: values)]
         }
         // A segment with data: which stream bytes and which messages.
         let carried = words.layout.carried(p)
         let names = carried.map { words.spanName($0.span.content) }.joined(separator: say("list.separator"))
-        if let first = isn[outgoing].map({ $0 &+ 1 }) {
+        if let first = fates.firstDataSequence[index] {
             let offset = Int(s.seq.rawValue &- first)
             out.append(say(names.isEmpty ? "walk.segment.bytes" : "walk.segment.data",
                            with(["count": "\(s.payload.count)", "first": "\(offset + 1)", "last": "\(offset + s.payload.count)", "messages": names])))
@@ -253,11 +245,43 @@ struct StepTeacher {
         }
         if carried.contains(where: \.partial) { out.append(say("walk.segment.split", values)) }
         if s.flags.contains(.psh) { out.append(say("walk.segment.push", values)) }
-        if let acknowledged {
+        if let reSequenced {
+            out.append(say("walk.segment.reSequenced", with(["seq": "\(s.seq.rawValue)", "carried": "\(reSequenced.rawValue)"])))
+        }
+        if let rewrittenAck, let ack = s.ack {
+            out.append(say("walk.segment.rewrittenAck", with(["ack": "\(ack.rawValue)", "carried": "\(rewrittenAck.rawValue)"])))
+            if acked != nil, let said = carriedAcknowledgment(acked, acknowledged, carried: rewrittenAck.rawValue, values: values) { out.append(said) }
+        } else if let acknowledged {
             out.append(say(acknowledged.names.isEmpty ? "walk.segment.piggybackBytes" : "walk.segment.piggyback",
                            with(["count": "\(acknowledged.count)", "messages": acknowledged.names])))
         }
         return out
+    }
+
+    /// Why a bare ACK was sent, from the cause its TCP gave (`TCPSendCause`).
+    func reason(_ cause: TCPSendCause?, acknowledgedData: Bool, segment s: TCPSegment, values: [String: String]) -> String {
+        switch cause {
+        case .delayedACK where acknowledgedData: return say("walk.ack.delayed", values)
+        case .acknowledgment where acknowledgedData: return say(usedTLS ? "walk.ack.atOnce" : "walk.ack.atOncePlain", values)
+        case .windowUpdate: return say("walk.ack.windowUpdate", values.merging(["window": "\(s.window)"]) { _, new in new })
+        case .duplicateACK: return say("walk.ack.duplicate", values)
+        case .challengeACK: return say("walk.ack.challenge", values)
+        case .finReacknowledged: return say("walk.ack.finAgain", values)
+        default: return say("walk.ack.noReason", values)
+        }
+    }
+
+    /// What an ack number the attacker changed acknowledged at the receiving TCP (the receiver's
+    /// report, `acked`; `data`: its data bytes and the messages they carried). nil for a SYN, which no
+    /// attacker in these runs rewrites.
+    func carriedAcknowledgment(_ acked: SegmentFates.Acknowledged?, _ data: (count: Int, names: String)?, carried: UInt32,
+                               values: [String: String]) -> String? {
+        let values = values.merging(["carried": "\(carried)"]) { _, new in new }
+        if acked?.syn == true { return nil }
+        if acked?.fin == true { return say("walk.ack.carried.fin", values) }
+        guard let data else { return say("walk.ack.carried.nothingNew", values) }
+        return say(data.names.isEmpty ? "walk.ack.carried.bytes" : "walk.ack.carried.data",
+                   values.merging(["count": "\(data.count)", "messages": data.names]) { _, new in new })
     }
 
     /// The TLS messages (or records) whose bytes lie in [from, to) of a direction's stream.
@@ -271,26 +295,6 @@ struct StepTeacher {
             if names.last != name { names.append(name) }
         }
         return names.joined(separator: say("list.separator"))
-    }
-
-    /// Why a segment that acknowledges nothing new was sent: what its sender's TCP reported just before.
-    enum ACKCause: Equatable { case windowUpdate(Int), outOfOrder, challenge, finAgain, delayedACK }
-
-    func cause(before index: Int, actor: Actor) -> ACKCause? {
-        let time = trace.events[index].time
-        for e in trace.events[..<index].reversed() {
-            guard e.time == time else { break }
-            guard e.actor == actor, case .tcp(.connection(_, let event)) = e.kind else { continue }
-            switch event {
-            case .windowUpdateSent(let window): return .windowUpdate(window)
-            case .outOfOrderBuffered: return .outOfOrder
-            case .challengeACK: return .challenge
-            case .finReacknowledgedInTimeWait: return .finAgain
-            case .timerFired(.delayedACK): return .delayedACK
-            default: continue
-            }
-        }
-        return nil
     }
 
     // MARK: TCP states

@@ -20,13 +20,15 @@ struct TLS13ServerBoundsTests {
 
     /// A TLS 1.3 client connected to `server`, with its tickets (when the server sends them).
     static func connect(_ server: inout DualVersionServer, seed: UInt64, ticket: TLS13ResumptionTicket? = nil,
-                        at now: SessionTime? = nil) throws -> TLS13Client {
+                        at now: SessionTime? = nil, atMilliseconds reading: UInt64? = nil) throws -> TLS13Client {
         var configuration = try DualVersionTests.tls13Client()
         configuration.resumption = ticket
         var client = TLS13Client(configuration: configuration, random: HMACDRBG(seed: seed))
-        let answer = server.receive(client.start().output, at: now)
+        // The server's one clock input is in milliseconds; `now` gives whole seconds.
+        let milliseconds = reading ?? now.map { UInt64($0.secondsSinceEpoch) * 1_000 }
+        let answer = server.receive(client.start().output, atMilliseconds: milliseconds)
         let finished = client.receive(answer.output)
-        let after = server.receive(finished.output, at: now)
+        let after = server.receive(finished.output, atMilliseconds: milliseconds)
         _ = client.receive(after.output)
         #expect(client.state == .connected)
         #expect(server.isConnected)
@@ -38,13 +40,13 @@ struct TLS13ServerBoundsTests {
         var server = try Self.server(seed: 1)
         var client = try Self.connect(&server, seed: 2)
         for _ in 0..<IncomingLimits.maximumConsecutiveEmptyRecords {
-            let step = server.receive(client.send([]).output, at: nil)
+            let step = server.receive(client.send([]).output, atMilliseconds: nil)
             #expect(step.fatalAlertSent == nil)
         }
         // Data between runs starts the count again.
-        #expect(server.receive(client.send([0x41]).output, at: nil).applicationData == [0x41])
-        for _ in 0..<IncomingLimits.maximumConsecutiveEmptyRecords { _ = server.receive(client.send([]).output, at: nil) }
-        let last = server.receive(client.send([]).output, at: nil)
+        #expect(server.receive(client.send([0x41]).output, atMilliseconds: nil).applicationData == [0x41])
+        for _ in 0..<IncomingLimits.maximumConsecutiveEmptyRecords { _ = server.receive(client.send([]).output, atMilliseconds: nil) }
+        let last = server.receive(client.send([]).output, atMilliseconds: nil)
         let (alert, cause) = try #require(last.fatalAlertSent)
         #expect(alert.alertDescription == .unexpectedMessage)
         #expect(cause == .tls13(.tooManyEmptyRecords(limit: IncomingLimits.maximumConsecutiveEmptyRecords)))
@@ -56,16 +58,16 @@ struct TLS13ServerBoundsTests {
         var server = try Self.server(seed: 23)
         var client = try Self.connect(&server, seed: 24)
         try client.connection.send(.alert, [1, AlertDescription.unrecognizedName.rawValue])
-        let step = server.receive(client.connection.takeStep().output, at: nil)
+        let step = server.receive(client.connection.takeStep().output, atMilliseconds: nil)
         #expect(step.errorAlertReceived == Alert(level: .warning, description: .unrecognizedName))
         #expect(step.fatalAlertReceived == nil && !step.closeNotifyReceived)
         #expect(!server.isConnected)
         // Anything after it is not read.
-        #expect(server.receive(client.send([1]).output, at: nil).applicationData.isEmpty)
+        #expect(server.receive(client.send([1]).output, atMilliseconds: nil).applicationData.isEmpty)
         // close_notify is a closure alert, not an error.
         var other = try Self.server(seed: 25)
         var second = try Self.connect(&other, seed: 26)
-        let closed = other.receive(second.close().output, at: nil)
+        let closed = other.receive(second.close().output, atMilliseconds: nil)
         #expect(closed.closeNotifyReceived && closed.errorAlertReceived == nil)
     }
 
@@ -74,10 +76,10 @@ struct TLS13ServerBoundsTests {
         var server = try Self.server(seed: 3)
         var client = try Self.connect(&server, seed: 4)
         let full = [UInt8](repeating: 0x61, count: TLS13RecordProtector.maxPlaintextLength)
-        #expect(server.receive(client.send(full).output, at: nil).applicationData == full)
+        #expect(server.receive(client.send(full).output, atMilliseconds: nil).applicationData == full)
         let length = TLS13RecordProtector.maxCiphertextLength + 1
         let oversized = [0x17, 0x03, 0x03, UInt8(length >> 8), UInt8(length & 0xff)] + [UInt8](repeating: 0, count: length)
-        let step = server.receive(oversized, at: nil)
+        let step = server.receive(oversized, atMilliseconds: nil)
         #expect(step.fatalAlertSent?.alert.alertDescription == .recordOverflow)
     }
 
@@ -85,7 +87,7 @@ struct TLS13ServerBoundsTests {
     func cancelMidHandshake() throws {
         var server = try Self.server(seed: 5)
         var client = TLS13Client(configuration: try DualVersionTests.tls13Client(), random: HMACDRBG(seed: 6))
-        let flight = server.receive(client.start().output, at: nil)
+        let flight = server.receive(client.start().output, atMilliseconds: nil)
         #expect(server.stateName == .expectFinished)
         _ = client.receive(flight.output)
         let step = server.cancel()
@@ -133,6 +135,23 @@ struct TLS13ServerBoundsTests {
         #expect(inTime.isResumed)
     }
 
+    @Test("One clock input, in milliseconds: a ticket's creation_time is the reading itself, its lifetime is measured in the reading's whole seconds")
+    func oneClockInput() throws {
+        let store = TLS13TicketStore()
+        let issued: UInt64 = 1_000_000_999  // 1 000 000 s and 999 ms
+        var first = try Self.server(seed: 21, store: store)
+        let ticket = try #require(try Self.connect(&first, seed: 22, atMilliseconds: issued).tickets.first)
+        // The server's own record of the ticket: creation_time for the freshness check (RFC 8446 §8.3).
+        #expect(store.ticket(ticket.message.ticket, now: nil)?.issuedAtMilliseconds == issued)
+        // ticket_lifetime 3 600 s from second 1 000 000: second 1 003 601 is past it, 1 003 600 is not.
+        var late = try Self.server(seed: 23, store: store)
+        _ = try Self.connect(&late, seed: 24, ticket: ticket, atMilliseconds: 1_003_601_000)
+        #expect(!late.isResumed)
+        var inTime = try Self.server(seed: 25, store: store)
+        _ = try Self.connect(&inTime, seed: 26, ticket: ticket, atMilliseconds: 1_003_600_999)
+        #expect(inTime.isResumed)
+    }
+
     @Test("The facts serve reports, through TLSServerEndpoint: version 1.3 and why, the group, the suite, no EMS, no early data")
     func facts() throws {
         var server = try Self.server(seed: 19)
@@ -150,11 +169,11 @@ struct TLS13ServerBoundsTests {
     func keyUpdateAnswered() throws {
         var server = try Self.server(seed: 21)
         var client = try Self.connect(&server, seed: 22)
-        let answer = server.receive(client.updateKeys(requestUpdate: true).output, at: nil)
+        let answer = server.receive(client.updateKeys(requestUpdate: true).output, atMilliseconds: nil)
         #expect(answer.events.contains { if case .tls13(.keyUpdateSent(updateRequested: false)) = $0 { true } else { false } })
         let read = client.receive(answer.output)
         #expect(read.events.contains { if case .keyUpdateReceived(updateRequested: false) = $0 { true } else { false } })
-        #expect(server.receive(client.send([1, 2, 3]).output, at: nil).applicationData == [1, 2, 3])
+        #expect(server.receive(client.send([1, 2, 3]).output, atMilliseconds: nil).applicationData == [1, 2, 3])
         let reply = try server.sendApplicationData([4, 5])
         #expect(client.receive(reply.output).events.contains { if case .applicationDataReceived([4, 5]) = $0 { true } else { false } })
     }

@@ -83,9 +83,10 @@ public struct DualVersionServer: TLSServerEndpoint {
 
     // MARK: - Inputs
 
-    /// Bytes from the client, in any chunking; `now` is the driver's clock reading for the 1.2
-    /// engine's sessions (the engine reads no clock).
-    public mutating func receive(_ bytes: [UInt8], at now: SessionTime? = nil) -> TLSStep {
+    /// Bytes from the client, in any chunking; `now` is the driver's clock reading in milliseconds,
+    /// the one clock input of either engine (neither reads a clock): the 1.2 engine's sessions take
+    /// its whole seconds, the 1.3 engine takes it as it is (``TLSServerEndpoint/receive(_:atMilliseconds:)``).
+    public mutating func receive(_ bytes: [UInt8], atMilliseconds now: UInt64? = nil) -> TLSStep {
         switch phase {
         case .readingClientHello(var reader):
             switch reader.append(bytes) {
@@ -102,7 +103,7 @@ public struct DualVersionServer: TLSServerEndpoint {
                 return choose(for: handoff, at: now)
             }
         case .tls12, .tls13:
-            return (try? withEngine { (engine) throws(TLSError) in engine.receive(bytes, at: now) }) ?? TLSStep()
+            return (try? withEngine { (engine) throws(TLSError) in engine.receive(bytes, atMilliseconds: now) }) ?? TLSStep()
         }
     }
 
@@ -179,13 +180,13 @@ public struct DualVersionServer: TLSServerEndpoint {
 
     /// The one place the phase leaves `readingClientHello` with a ClientHello: the choice is
     /// recorded first, then the chosen engine adopts what was read.
-    private mutating func choose(for handoff: ClientHelloHandoff, at now: SessionTime?) -> TLSStep {
+    private mutating func choose(for handoff: ClientHelloHandoff, at now: UInt64?) -> TLSStep {
         let (useTLS13, choice) = Self.rule(for: handoff.hello, configuration: configuration)
         let chosen: [TLSEvent] = choice.map { [.versionChosen($0)] } ?? []
         versionChoice = choice
         if useTLS13, let tls13 = configuration.tls13 {
             var server = TLS13Server(configuration: tls13, random: configuration.tls12.random)
-            server.clock = now
+            server.clockMilliseconds = now
             var first = server.adopt(handoff)
             let next = server.receive(handoff.unread)
             first.output += next.output
@@ -196,7 +197,7 @@ public struct DualVersionServer: TLSServerEndpoint {
             return TLSStep(sent: step.sent, events: chosen + step.events)
         }
         var server = TLSServer(configuration: tls12Configuration)
-        server.handshake.clock = now
+        server.handshake.clock = now.map { SessionTime(milliseconds: $0) }
         server.handshake.adopt(handoff)
         let step = server.receive(handoff.unread)
         phase = .tls12(server)
@@ -205,9 +206,9 @@ public struct DualVersionServer: TLSServerEndpoint {
 
     /// Bytes that are no TLS ClientHello the dual server can read: the TLS 1.2 engine reads them
     /// as it does today (its own records, its own alert).
-    private mutating func handOverStream(_ received: [UInt8], at now: SessionTime?) -> TLSStep {
+    private mutating func handOverStream(_ received: [UInt8], at now: UInt64?) -> TLSStep {
         var server = TLSServer(configuration: tls12Configuration)
-        let step = now.map { server.receive(received, at: $0) } ?? server.receive(received)
+        let step = server.receive(received, atMilliseconds: now)
         phase = .tls12(server)
         return step
     }

@@ -35,8 +35,10 @@ public protocol TLSServerEndpoint {
 
     // MARK: - Inputs
 
-    /// Bytes from the client, in any chunking; `now` is the driver's clock reading (the engine reads none).
-    mutating func receive(_ bytes: [UInt8], at now: SessionTime?) -> TLSStep
+    /// Bytes from the client, in any chunking; `now` is the driver's clock reading in milliseconds,
+    /// the server's one clock input (the engine reads none): TLS 1.3's freshness check (RFC 8446
+    /// §8.3) reads it as it is, session and ticket lifetimes its whole seconds.
+    mutating func receive(_ bytes: [UInt8], atMilliseconds now: UInt64?) -> TLSStep
     /// Application data, once connected.
     mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep
     /// close_notify, unless already closed or failed.
@@ -51,8 +53,8 @@ extension TLSServer: TLSServerEndpoint {
     public var negotiatedCipherSuite: CipherSuite? { negotiatedSuite }
     public var acceptedEarlyData: Bool { false }
 
-    public mutating func receive(_ bytes: [UInt8], at now: SessionTime?) -> TLSStep {
-        if let now { return receive(bytes, at: now) }
+    public mutating func receive(_ bytes: [UInt8], atMilliseconds now: UInt64?) -> TLSStep {
+        if let now { return receive(bytes, at: SessionTime(milliseconds: now)) }
         return receive(bytes)
     }
 }
@@ -79,10 +81,11 @@ public struct TLS13ServerEndpoint: TLSServerEndpoint {
     public var isResumed: Bool { engine.resumed }
     public var acceptedEarlyData: Bool { engine.acceptedEarlyData }
 
-    /// `now` is kept for the ticket store: a stored ticket older than its lifetime is not resumed.
-    public mutating func receive(_ bytes: [UInt8], at now: SessionTime?) -> TLSStep {
-        if let now { engine.clock = now }
-        return engine.receive(bytes).tlsStep(role: .server)
+    /// `now` becomes the engine's clock (``TLS13Server/receive(_:atMilliseconds:)``); without one it
+    /// keeps its last reading.
+    public mutating func receive(_ bytes: [UInt8], atMilliseconds now: UInt64?) -> TLSStep {
+        guard let now else { return engine.receive(bytes).tlsStep(role: .server) }
+        return engine.receive(bytes, atMilliseconds: now).tlsStep(role: .server)
     }
 
     public mutating func sendApplicationData(_ data: [UInt8]) throws(TLSError) -> TLSStep {

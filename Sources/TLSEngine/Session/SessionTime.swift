@@ -8,6 +8,12 @@ public struct SessionTime: Sendable, Hashable, Comparable {
         self.secondsSinceEpoch = secondsSinceEpoch
     }
 
+    /// The whole seconds of a reading in milliseconds (a server's one clock input, from which its
+    /// session and ticket times derive).
+    public init(milliseconds: UInt64) {
+        secondsSinceEpoch = UInt32(clamping: milliseconds / 1_000)
+    }
+
     public static func < (a: SessionTime, b: SessionTime) -> Bool { a.secondsSinceEpoch < b.secondsSinceEpoch }
 }
 

@@ -58,9 +58,12 @@ public struct TLS13Server: TLS13Side {
     /// The key of the client's accepted certificate, until its CertificateVerify is checked.
     var clientKey: VerificationKey?
     public private(set) var clientRandom: [UInt8] = []
-    /// The server's clock at the last read, when the caller gives one (``receive(_:atMilliseconds:)``),
-    /// and when this server sent its flight: the inputs of the freshness check (§8.3).
+    /// The server's one clock input: the driver's reading at the last read, in milliseconds, when the
+    /// caller gives one (``receive(_:atMilliseconds:)``; the engine reads no clock). The freshness
+    /// check (§8.3) and a ticket's creation_time read it as it is; the ticket store's lifetime check
+    /// reads its whole seconds (``clock``).
     var clockMilliseconds: UInt64?
+    /// The clock when this server sent its flight: with the ticket's creation time, the round trip (§8.3).
     var flightSentAtMilliseconds: UInt64?
     /// The key share group of the handshake (RFC 8446 §4.2.8), once ServerHello fixed it.
     public private(set) var negotiatedGroup: NamedGroup?
@@ -72,9 +75,9 @@ public struct TLS13Server: TLS13Side {
     public private(set) var peerCertificateChain: [[UInt8]] = []
     /// The server accepted the client's 0-RTT data (RFC 8446 §4.2.10).
     public private(set) var acceptedEarlyData = false
-    /// The driver's latest clock reading (the engine reads none): a stored ticket older than its
-    /// lifetime is not resumed, and a ticket issued now is stamped with it.
-    var clock: SessionTime?
+    /// ``clockMilliseconds`` in whole seconds: a stored ticket older than its lifetime is not
+    /// resumed, and a ticket issued now is stored with it.
+    var clock: SessionTime? { clockMilliseconds.map { SessionTime(milliseconds: $0) } }
 
     public init(configuration: TLS13ServerConfiguration, random: RandomSource) {
         self.configuration = configuration
