@@ -25,8 +25,27 @@ public struct RSAPSSParameters: Sendable, Hashable, CustomStringConvertible {
         "\(hash), MGF1-\(maskHash), salt \(saltLength)"
     }
 
-    /// What goes wrong with parameters we cannot use (an unknown hash or mask generation function).
-    enum Unsupported: Error { case reason(String) }
+    /// Well-formed parameters TLSLab cannot verify with (RFC 4055 §3.1), as data: the catalogue words them.
+    public enum Unsupported: Error, Sendable, Hashable, CustomStringConvertible {
+        /// maskGenAlgorithm names a function other than id-mgf1, the only one RFC 4055 §3.1 defines.
+        case maskGenerationFunction(oid: String)
+        /// trailerField other than 1, the only value RFC 4055 §3.1 defines (trailerFieldBC, 0xBC).
+        case trailerField(Int)
+        /// hashAlgorithm names a hash TLSLab does not implement.
+        case hashAlgorithm(oid: String)
+        /// MGF1's hash names a hash TLSLab does not implement.
+        case maskGenerationHash(oid: String)
+
+        /// The offending field as RFC 4055's ASN.1 names it, with its value (data, not a sentence).
+        public var description: String {
+            switch self {
+            case .maskGenerationFunction(let oid): return "maskGenAlgorithm=\(oid)"
+            case .trailerField(let value): return "trailerField=\(value)"
+            case .hashAlgorithm(let oid): return "hashAlgorithm=\(oid)"
+            case .maskGenerationHash(let oid): return "maskGenAlgorithm.mgf1.hashAlgorithm=\(oid)"
+            }
+        }
+    }
 
     /// Parses RSASSA-PSS-params; `nil` (absent parameters) gives the defaults. Throws `PKIError`
     /// for malformed DER, `Unsupported` for well-formed parameters we cannot verify with.
@@ -42,21 +61,21 @@ public struct RSAPSSParameters: Sendable, Hashable, CustomStringConvertible {
             guard inner.count == 1, let value = inner.first else { throw PKIError.malformedCertificate(.wrongElementCount(field: "RSASSA-PSS-params")) }
             switch field.identifier.tagNumber {
             case 0:
-                parameters.hash = try hashAlgorithm(value, "PSS hashAlgorithm")
+                parameters.hash = try hashAlgorithm(value, "PSS hashAlgorithm", unsupported: Unsupported.hashAlgorithm)
             case 1:
                 // MaskGenAlgorithm ::= AlgorithmIdentifier { id-mgf1, HashAlgorithm }
                 let mgf = try DERWalker.sequence(value, "PSS maskGenAlgorithm")
                 guard let oidNode = mgf.first else { throw PKIError.malformedCertificate(.empty(field: "maskGenAlgorithm")) }
                 let oid = try DERWalker.oid(oidNode, "mask generation function")
-                guard oid == mgf1OID else { throw Unsupported.reason("mask generation function \(oid) is not MGF1") }
+                guard oid == mgf1OID else { throw Unsupported.maskGenerationFunction(oid: oid) }
                 guard mgf.count == 2 else { throw PKIError.malformedCertificate(.missing(field: "MGF1 hashAlgorithm")) }
-                maskHash = try hashAlgorithm(mgf[1], "MGF1 hash")
+                maskHash = try hashAlgorithm(mgf[1], "MGF1 hash", unsupported: Unsupported.maskGenerationHash)
             case 2:
                 parameters.saltLength = try DERWalker.smallInteger(value, "PSS salt length")
                 guard parameters.saltLength >= 0 else { throw PKIError.malformedCertificate(.invalidValue(field: "saltLength")) }
             case 3:
                 let trailer = try DERWalker.smallInteger(value, "PSS trailerField")
-                guard trailer == 1 else { throw Unsupported.reason("PSS trailerField \(trailer) (only 1 is defined)") }
+                guard trailer == 1 else { throw Unsupported.trailerField(trailer) }
             default:
                 throw PKIError.malformedCertificate(.unexpectedTag(field: "RSASSA-PSS-params", tag: field.identifier.tagNumber))
             }
@@ -66,11 +85,11 @@ public struct RSAPSSParameters: Sendable, Hashable, CustomStringConvertible {
         return parameters
     }
 
-    private static func hashAlgorithm(_ node: ASN1Node, _ what: String) throws -> HashAlgorithm {
+    private static func hashAlgorithm(_ node: ASN1Node, _ what: String, unsupported: (String) -> Unsupported) throws -> HashAlgorithm {
         let algorithm = try DERWalker.sequence(node, what)
         guard let oidNode = algorithm.first else { throw PKIError.malformedCertificate(.empty(field: what)) }
         let oid = try DERWalker.oid(oidNode, what)
-        guard let hash = SignatureAlgorithm.hashOID(oid) else { throw Unsupported.reason("\(what) \(oid) is not supported") }
+        guard let hash = SignatureAlgorithm.hashOID(oid) else { throw unsupported(oid) }
         return hash
     }
 

@@ -76,7 +76,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
             return .rsaPSS(try RSAPSSParameters.parse(node))
         } catch let error as PKIError {
             throw error
-        } catch RSAPSSParameters.Unsupported.reason(let why) {
+        } catch let why as RSAPSSParameters.Unsupported {
             return .unknown(oid: "\(RSAPSSParameters.oid) (\(why))")
         } catch {
             throw .malformedCertificate(.invalidValue(field: "RSASSA-PSS-params"))

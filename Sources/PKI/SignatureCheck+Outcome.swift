@@ -21,7 +21,7 @@ extension SignatureCheck {
         /// The issuer's RSA key does not decode.
         case issuerRSAKeyUnusable(RSAError)
         /// The issuer's key cannot verify anything (the certificate parser's account of its parameters).
-        case issuerKeyUnusable(String)
+        case issuerKeyUnusable(RSAPSSParameters.Unsupported)
         /// RFC 4055 §3.3: the issuer's RSA-PSS key is restricted to `restriction`; the signature uses `used`.
         case pssKeyRestrictionViolated(restriction: RSAPSSParameters, used: RSAPSSParameters, violations: [PSSRestrictionViolation])
         /// RSASSA-PSS: verified when `failure` is nil, else the EMSA-PSS-VERIFY step that failed.

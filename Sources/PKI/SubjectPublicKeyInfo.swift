@@ -34,7 +34,7 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
     /// sign (RFC 4055 §3.3); nil when the parameters are absent (any PSS signature allowed).
     public let pssRestriction: RSAPSSParameters?
     /// Why the key cannot verify anything (unsupported PSS key parameters), or nil.
-    public let unusableReason: String?
+    public let unusableReason: RSAPSSParameters.Unsupported?
 
     init(node: ASN1Node) throws(PKIError) {
         der = Array(node.encodedBytes)
@@ -45,14 +45,14 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
         algorithmOID = try DERWalker.oid(first, "key algorithm")
         rawKey = try DERWalker.bitString(parts[1], "subjectPublicKey").bytes
         var restriction: RSAPSSParameters?
-        var unusable: String?
+        var unusable: RSAPSSParameters.Unsupported?
         if algorithmOID == RSAPSSParameters.oid, algorithm.count > 1 {
             do {
                 restriction = try RSAPSSParameters.parse(algorithm[1])
             } catch let error as PKIError {
                 throw error
-            } catch RSAPSSParameters.Unsupported.reason(let why) {
-                unusable = "RSA-PSS key parameters: \(why)"
+            } catch let why as RSAPSSParameters.Unsupported {
+                unusable = why
             } catch {
                 throw .malformedCertificate(.invalidValue(field: "RSASSA-PSS-params"))
             }

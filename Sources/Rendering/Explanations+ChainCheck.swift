@@ -87,6 +87,16 @@ extension Explanations {
     }
 
     /// A signature verification's outcome in one clause.
+    /// Why an RSA-PSS key's parameters cannot be used (RFC 4055 §3.1).
+    public func pssParametersUnsupported(_ why: RSAPSSParameters.Unsupported) -> String {
+        switch why {
+        case .maskGenerationFunction(let oid): return word("pss.unsupported.maskGenerationFunction", ["oid": oid])
+        case .trailerField(let value): return word("pss.unsupported.trailerField", ["value": "\(value)"])
+        case .hashAlgorithm(let oid): return word("pss.unsupported.hashAlgorithm", ["oid": oid])
+        case .maskGenerationHash(let oid): return word("pss.unsupported.maskGenerationHash", ["oid": oid])
+        }
+    }
+
     public func signatureOutcome(_ outcome: SignatureCheck.Outcome) -> String {
         switch outcome {
         case .hashesEqual: return word("signature.hashesEqual")
@@ -96,7 +106,7 @@ extension Explanations {
         case .noValidPKCS1Block(let error): return word("signature.noValidPKCS1Block", ["error": "\(error)"])
         case let .issuerKeyIsNot(family, key): return word(Self.issuerKeyIsNotKey(family), ["key": "\(key)"])
         case .issuerRSAKeyUnusable(let error): return word("signature.issuerRSAKeyUnusable", ["error": "\(error)"])
-        case .issuerKeyUnusable(let why): return word("signature.issuerKeyUnusable", ["why": why])
+        case .issuerKeyUnusable(let why): return word("signature.issuerKeyUnusable", ["why": pssParametersUnsupported(why)])
         case let .pssKeyRestrictionViolated(restriction, _, violations):
             return word("signature.pssKeyRestrictionViolated", ["restriction": "\(restriction)",
                                                                  "violations": violations.map(pssViolation).joined(separator: word("check.join.problems"))])

@@ -42,7 +42,20 @@ import TLSCrypto
             Issue.record("a non-MGF1 mask generation function was accepted")
             return
         }
-        #expect(text.contains("not MGF1"))
+        #expect(text == "1.2.840.113549.1.1.10 (maskGenAlgorithm=1.2.3.4)")
+    }
+
+    @Test func unusableParametersAreTypedData() throws {
+        // SEQUENCE { [3] { INTEGER 2 } }: RFC 4055 §3.1 defines trailerField 1 only.
+        let trailer: [UInt8] = [0x30, 0x05, 0xa3, 0x03, 0x02, 0x01, 0x02]
+        #expect(throws: RSAPSSParameters.Unsupported.trailerField(2)) { try RSAPSSParameters.parse(try DERWalker.parse(trailer)) }
+        // SEQUENCE { [0] { SEQUENCE { id-sha224 } } }: a hash TLSLab does not implement.
+        let sha224: [UInt8] = [0x30, 0x0f, 0xa0, 0x0d, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04]
+        #expect(throws: RSAPSSParameters.Unsupported.hashAlgorithm(oid: "2.16.840.1.101.3.4.2.4")) { try RSAPSSParameters.parse(try DERWalker.parse(sha224)) }
+        // SEQUENCE { [1] { SEQUENCE { id-mgf1, SEQUENCE { id-sha224 } } } }: MGF1 over an unimplemented hash.
+        let mgfSHA224: [UInt8] = [0x30, 0x1c, 0xa1, 0x1a, 0x30, 0x18, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08,
+                                  0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04]
+        #expect(throws: RSAPSSParameters.Unsupported.maskGenerationHash(oid: "2.16.840.1.101.3.4.2.4")) { try RSAPSSParameters.parse(try DERWalker.parse(mgfSHA224)) }
     }
 
     @Test func keyRestrictionIsEnforced() {
