@@ -123,19 +123,7 @@ struct GoServerInteropTests {
         _ = try Tools.need(Tools.tshark, "tshark is not on the PATH")
         let (server, port) = try GoPeer.server(pki: pki, ["-max", "1.3"])
         defer { server.stop() }
-        let keylog = pki.dir.appendingPathComponent("go-keylog-\(UUID().uuidString).txt")
-        let capture = try KeyLogCaptureTests.capture(port: port, pki: pki) {
-            let r = try TLS13ConnectCommandTests.connect(port, ["--keylog", keylog.path], pki: pki)
-            #expect(r.status == 0, "\(r.output.suffix(1000))")
-        }
-        let text = try String(contentsOf: keylog, encoding: .utf8)
-        for label in ["CLIENT_HANDSHAKE_TRAFFIC_SECRET", "SERVER_HANDSHAKE_TRAFFIC_SECRET", "CLIENT_TRAFFIC_SECRET_0",
-                      "SERVER_TRAFFIC_SECRET_0", "EXPORTER_SECRET"] {
-            #expect(text.contains(label + " "), "\(label) in \(text)")
-        }
-        let seen = try KeyLogCaptureTests.decrypted(capture, port: port, keylog: keylog, pki: pki)
-        #expect(seen.contains("GET") && seen.contains("200"), "tshark: \(seen)")
-        #expect(try KeyLogCaptureTests.decrypted(capture, port: port, keylog: nil, pki: pki).isEmpty)
+        try TLS13ConnectCommandTests.expectKeyLogDecrypts(port: port, pki: pki, name: "go")
     }
 
     /// "DOWNGRD" then 01: the last 8 bytes of a TLS 1.3-capable server's random when it negotiates TLS 1.2 (RFC 8446 §4.1.3).

@@ -33,7 +33,13 @@ struct TLS13ConnectCommandTests {
         let pki = try TestPKI.require()
         let (server, port) = try TLS13ConnectInteropTests.sServer(["-tls1_3", "-www"], pki: pki)
         defer { server.stop() }
-        let keylog = pki.dir.appendingPathComponent("connect13-keylog-\(UUID().uuidString).txt")
+        try Self.expectKeyLogDecrypts(port: port, pki: pki, name: "connect13")
+    }
+
+    /// `tlslab connect --keylog` against the server on `port`: the key log has the five TLS 1.3 labels
+    /// (RFC 8446 §7.1, NSS key log format), and tshark decrypts the capture with it and sees nothing without it.
+    static func expectKeyLogDecrypts(port: UInt16, pki: TestPKI, name: String) throws {
+        let keylog = pki.dir.appendingPathComponent("\(name)-keylog-\(UUID().uuidString).txt")
         let capture = try KeyLogCaptureTests.capture(port: port, pki: pki) {
             let r = try Self.connect(port, ["--keylog", keylog.path], pki: pki)
             #expect(r.status == 0, "\(r.output.suffix(1000))")
