@@ -51,9 +51,7 @@ extension Explanations {
         case .applicationProtocolOfferUnencodable: return word("internal.applicationProtocolOfferUnencodable")
         case .noDHGroupConfigured: return word("internal.noDHGroupConfigured")
         case .noECDHECurveChosen: return word("internal.noECDHECurveChosen")
-        case .noSignatureSchemeChosen: return word("internal.noSignatureSchemeChosen")
         case .rsaKeyTransportWithoutRSAKey: return word("internal.rsaKeyTransportWithoutRSAKey")
-        case .legacyCertificateVerifyNeedsRSAKey: return word("internal.legacyCertificateVerifyNeedsRSAKey")
         case let .schemeDoesNotFitKey(scheme, ecdsa):
             return word(ecdsa ? "internal.schemeDoesNotFitKey.ecdsa" : "internal.schemeDoesNotFitKey.rsa", ["scheme": "\(scheme)"])
         case let .rsaModulusTooSmallForMD5SHA1(modulus, needed):
@@ -67,9 +65,6 @@ extension Explanations {
         case .keySchedule(let error): return keyScheduleError(error)
         case .noPendingKeys: return word("internal.noPendingKeys")
         case .noMasterSecret(let forFinished): return word(forFinished ? "internal.noMasterSecret.finished" : "internal.noMasterSecret.keys")
-        case .noKeyExchange: return word("internal.noKeyExchange")
-        case .noPeerKey(let peer): return word(peer == .client ? "internal.noPeerKey.client" : "internal.noPeerKey.server")
-        case .resumedSessionWithoutSuite(let suite): return word("internal.resumedSessionWithoutSuite", ["suite": "\(suite)"])
         case .applicationDataBeforeHandshake: return word("internal.applicationDataBeforeHandshake")
         }
     }
@@ -216,9 +211,7 @@ extension Explanations {
         "internal.applicationProtocolOfferUnencodable": "the ALPN offer cannot be encoded: RFC 7301 §3.1 allows 1 to 255 bytes per protocol name and at most 65535 in all",
         "internal.noDHGroupConfigured": "a DHE suite was chosen with no finite-field group configured for ServerDHParams (RFC 5246 §7.4.3)",
         "internal.noECDHECurveChosen": "an ECDHE suite was chosen with no curve for ServerECDHParams (RFC 8422 §5.4)",
-        "internal.noSignatureSchemeChosen": "the ServerKeyExchange must be signed, and no signature scheme was chosen (RFC 5246 §7.4.1.4.1, §7.4.3)",
         "internal.rsaKeyTransportWithoutRSAKey": "RSA key transport encrypts to the server's RSA key, and there is none (RFC 5246 §7.4.7.1)",
-        "internal.legacyCertificateVerifyNeedsRSAKey": "a TLS 1.0/1.1 CertificateVerify signs MD5 ‖ SHA-1, which TLSLab does with an RSA key only (RFC 4346 §7.4.8)",
         "internal.schemeDoesNotFitKey.ecdsa": "{scheme} cannot sign with an ECDSA key: the scheme names the key type (RFC 5246 §7.4.1.4.1)",
         "internal.schemeDoesNotFitKey.rsa": "{scheme} cannot sign with an RSA key: the scheme names the key type (RFC 5246 §7.4.1.4.1)",
         "internal.rsaModulusTooSmallForMD5SHA1": "an RSA modulus of {modulus} bytes cannot hold the 36-byte MD5 ‖ SHA-1 block with its PKCS #1 padding ({needed} bytes needed, RFC 4346 §4.7)",
@@ -236,10 +229,6 @@ extension Explanations {
         "internal.noPendingKeys": "ChangeCipherSpec to send with no new keys to switch to (RFC 5246 §7.1)",
         "internal.noMasterSecret.keys": "keys asked for before the master secret exists (RFC 5246 §6.3)",
         "internal.noMasterSecret.finished": "Finished asked for before the master secret exists (RFC 5246 §7.4.9)",
-        "internal.noKeyExchange": "a key-exchange step with no key exchange chosen",
-        "internal.noPeerKey.server": "the server's certificate key is needed and there is none",
-        "internal.noPeerKey.client": "the client's certificate key is needed and there is none",
-        "internal.resumedSessionWithoutSuite": "the cached session's suite {suite} is not one TLSLab implements",
         "internal.applicationDataBeforeHandshake": "the application asked to send data before the handshake completed: application data travels only under the negotiated keys (RFC 5246 §10)",
         "recordKeys.writeKeyLength": "the write key is {have} bytes, the suite needs {need} (RFC 5246 §6.3)",
         "recordKeys.macKeyLength": "the MAC key is {have} bytes, the suite needs {need} (RFC 5246 §6.3)",

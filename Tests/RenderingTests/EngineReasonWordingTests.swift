@@ -20,14 +20,13 @@ struct EngineReasonWordingTests {
         + KeyExchangeParameters.allCases.map { .keyExchangeParameters($0, in: .clientKeyExchange) }
     static let internalFailures: [InternalFailure] = [
         .versionRangeUnusable(minimum: .tls12, maximum: .tls10), .applicationProtocolOfferUnencodable, .noDHGroupConfigured,
-        .noECDHECurveChosen, .noSignatureSchemeChosen, .rsaKeyTransportWithoutRSAKey, .legacyCertificateVerifyNeedsRSAKey,
+        .noECDHECurveChosen, .rsaKeyTransportWithoutRSAKey,
         .schemeDoesNotFitKey(.rsaPKCS1SHA256, keyIsECDSA: true), .schemeDoesNotFitKey(.ecdsaSECP256r1SHA256, keyIsECDSA: false),
         .rsaModulusTooSmallForMD5SHA1(modulusBytes: 32, neededBytes: 47), .signingFailed(.rsaPSSRSAESHA256), .signingFailed(nil),
         .ephemeralKeyGenerationFailed(.dheRSA), .keyAgreementFailed(.ecdheRSA), .rsaEncryptionFailed, .sessionTicketEncryptionFailed,
         .keySchedule(.keyBlockTooShort(have: 10, need: 40)), .keySchedule(.invalidRandomLength(31)),
         .keySchedule(.invalidMasterSecretLength(47)), .keySchedule(.transcriptHashNotSelected), .keySchedule(.transcriptHashAlreadySelected),
-        .noPendingKeys, .noMasterSecret(forFinished: false), .noMasterSecret(forFinished: true), .noKeyExchange,
-        .noPeerKey(peer: .server), .noPeerKey(peer: .client), .resumedSessionWithoutSuite(CipherSuite(rawValue: 0x0005)),
+        .noPendingKeys, .noMasterSecret(forFinished: false), .noMasterSecret(forFinished: true),
         .applicationDataBeforeHandshake,
     ]
     static let recordKeys: [RecordKeysFault] = [

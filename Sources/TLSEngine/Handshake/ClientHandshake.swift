@@ -8,14 +8,14 @@ struct ClientHandshake: HandshakeMachine {
 
     enum State: HandshakeState {
         case start
-        case expectServerHello
-        case expectCertificate
-        case expectServerKeyExchange
-        case expectCertificateRequestOrServerHelloDone
-        case expectServerHelloDone(certificateRequest: CertificateRequest)
-        case expectNewSessionTicket(resuming: Bool)
-        case expectChangeCipherSpec(resuming: Bool)
-        case expectFinished(resuming: Bool)
+        case expectServerHello(ExpectServerHello)
+        case expectCertificate(ExpectCertificate)
+        case expectServerKeyExchange(PendingKeyExchange)
+        case expectCertificateRequestOrServerHelloDone(PendingKeyExchange)
+        case expectServerHelloDone(PendingKeyExchange, certificateRequest: CertificateRequest)
+        case expectNewSessionTicket(Kind)
+        case expectChangeCipherSpec(ExpectServerFinished)
+        case expectFinished(ExpectServerFinished)
         case connected
         case closed
         case failed(Alert)
@@ -75,24 +75,18 @@ struct ClientHandshake: HandshakeMachine {
         }
     }
 
+    /// The state, holding what it needs (``ExpectServerHello``, ``ExpectCertificate``, …).
     var state: State = .start
     var context: ConnectionContext
     private let configuration: TLSClientConfiguration
-    private var keyExchange: (any KeyExchange)?
-    private var sentClientHello: ClientHello?
-    /// The session ID the ClientHello carried: the session's, or (offering a ticket for a session
-    /// without one) a fresh one, so that the server's echo says it resumed (RFC 5077 §3.4).
-    private var offeredSessionID: [UInt8] = []
-    /// The ticket from the server's NewSessionTicket in this handshake (RFC 5077 §3.3).
-    private var receivedTicket: NewSessionTicket?
-    /// The driver's latest clock reading (``TLSClient/start(at:)``, ``TLSClient/receive(_:at:)``); nil when it gave none.
+    /// The driver's latest clock reading (``TLSClient/start(at:)``, ``TLSClient/receive(_:at:)``); nil
+    /// when it gave none. An input of each call, not a state's data.
     var clock: SessionTime?
-    /// The reading when the NewSessionTicket arrived.
-    private var receivedTicketAt: SessionTime?
-    /// The session offered in the ClientHello: the configuration's, unless its ticket expired.
-    private var offeredSession: TLSSession?
 
-    /// The session to keep for resumption, once the handshake completed.
+    /// The session to keep for resumption, once the handshake completed (nil before, and after a
+    /// full handshake that gave neither a session ID nor a ticket). Not a state's data: it outlives
+    /// the handshake — ``TLSClient/session`` is read after `connected`, typically once the
+    /// connection is closed, to offer it in a later ClientHello.
     private(set) var session: TLSSession?
 
     init(configuration: TLSClientConfiguration) {
@@ -113,7 +107,10 @@ struct ClientHandshake: HandshakeMachine {
     /// this handshake built: the transcript, client_random and the extensions a ServerHello may
     /// answer are those of the ClientHello actually sent (RFC 5246 §7.4.1.4, §7.4.9).
     mutating func adoptSentClientHello(_ hello: ClientHello, bytes: [UInt8]) {
-        sentClientHello = hello
+        if case .expectServerHello(var expecting) = state {
+            expecting.hello = hello
+            amend(.expectServerHello(expecting))
+        }
         context.clientRandom = hello.random.bytes
         context.clientHelloVersion = hello.clientVersion
         context.transcript = TranscriptHash()
@@ -127,39 +124,38 @@ struct ClientHandshake: HandshakeMachine {
         switch (state, incoming) {
         case (.closed, _):
             return  // after our close_notify, the rest is ignored
-        case (.expectServerHello, .handshake(let raw)) where raw.type == .serverHello:
+        case (.expectServerHello(let expecting), .handshake(let raw)) where raw.type == .serverHello:
             guard case .serverHello(let hello) = try received(raw) else { break }
-            try processServerHello(hello)
-        case (.expectCertificate, .handshake(let raw)) where raw.type == .certificate:
+            try processServerHello(hello, expecting: expecting)
+        case (.expectCertificate(let expecting), .handshake(let raw)) where raw.type == .certificate:
             guard case .certificate(let certificate) = try received(raw) else { break }
-            try processCertificate(certificate)
-        case (.expectServerKeyExchange, .handshake(let raw)) where raw.type == .serverKeyExchange:
+            try processCertificate(certificate, expecting: expecting)
+        case (.expectServerKeyExchange(let pending), .handshake(let raw)) where raw.type == .serverKeyExchange:
             guard case .serverKeyExchange(let ske) = try received(raw) else { break }
-            try processServerKeyExchange(ske)
-        case (.expectCertificateRequestOrServerHelloDone, .handshake(let raw)) where raw.type == .certificateRequest:
+            try processServerKeyExchange(ske, pending: pending)
+        case (.expectCertificateRequestOrServerHelloDone(let pending), .handshake(let raw)) where raw.type == .certificateRequest:
             guard case .certificateRequest(let request) = try received(raw) else { break }
-            transition(to: .expectServerHelloDone(certificateRequest: request))
-        case (.expectCertificateRequestOrServerHelloDone, .handshake(let raw)) where raw.type == .serverHelloDone:
+            transition(to: .expectServerHelloDone(pending, certificateRequest: request))
+        case (.expectCertificateRequestOrServerHelloDone(let pending), .handshake(let raw)) where raw.type == .serverHelloDone:
             _ = try received(raw)
-            try processServerHelloDone(certificateRequest: nil)
-        case (.expectServerHelloDone(let request), .handshake(let raw)) where raw.type == .serverHelloDone:
+            try processServerHelloDone(pending: pending, certificateRequest: nil)
+        case (.expectServerHelloDone(let pending, let request), .handshake(let raw)) where raw.type == .serverHelloDone:
             _ = try received(raw)
-            try processServerHelloDone(certificateRequest: request)
-        case (.expectNewSessionTicket(let resuming), .handshake(let raw)) where raw.type == .newSessionTicket:
+            try processServerHelloDone(pending: pending, certificateRequest: request)
+        case (.expectNewSessionTicket(let kind), .handshake(let raw)) where raw.type == .newSessionTicket:
             guard case .newSessionTicket(let ticket) = try received(raw) else { break }
             // RFC 5077 §3.3: an empty ticket means the server has none to give after all.
-            receivedTicket = ticket.ticket.isEmpty ? nil : ticket
-            receivedTicketAt = clock
-            transition(to: .expectChangeCipherSpec(resuming: resuming))
-        case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
+            let received = ticket.ticket.isEmpty ? nil : ReceivedTicket(message: ticket, receivedAt: clock)
+            transition(to: .expectChangeCipherSpec(ExpectServerFinished(kind: kind, ticket: received)))
+        case (.expectChangeCipherSpec(let expecting), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
                 throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
             }
             try context.activateReadKeys()
-            transition(to: .expectFinished(resuming: resuming))
-        case (.expectFinished(let resuming), .handshake(let raw)) where raw.type == .finished:
+            transition(to: .expectFinished(expecting))
+        case (.expectFinished(let expecting), .handshake(let raw)) where raw.type == .finished:
             guard case .finished(let finished) = try context.decode(raw) else { break }
-            try processFinished(finished, raw: raw, resuming: resuming)
+            try processFinished(finished, raw: raw, expecting: expecting)
         case (.connected, .applicationData(let data)):
             context.events.append(.applicationDataReceived(data))
         case (.connected, .handshake(let raw)) where raw.type == .helloRequest:
@@ -201,7 +197,7 @@ struct ClientHandshake: HandshakeMachine {
         if config.sendRenegotiationInfo { extensions.append(.renegotiationInfo([])) }
         // RFC 5077 §3.3: "A client SHOULD delete the ticket and associated state when the time
         // expires" — a session whose ticket's hint has passed is offered neither by ticket nor by ID.
-        offeredSession = config.session
+        var offeredSession = config.session
         if let session = config.session, let expiry = TicketLifetimeHint.expiry(of: session, now: clock) {
             context.events.append(.sessionTicketExpired(expiry))
             offeredSession = nil
@@ -209,7 +205,7 @@ struct ClientHandshake: HandshakeMachine {
         // RFC 5077 §3.2: empty to ask for a ticket, or the session's ticket to resume by it.
         let ticket = config.offerSessionTicket ? (offeredSession?.ticket ?? []) : nil
         if let ticket { extensions.append(.sessionTicket(ticket)) }
-        offeredSessionID = offeredSession?.sessionID ?? []
+        var offeredSessionID = offeredSession?.sessionID ?? []
         if let ticket, !ticket.isEmpty, offeredSessionID.isEmpty { offeredSessionID = context.random.bytes(count: 32) }
         if !config.applicationProtocols.isEmpty {
             // RFC 7301 §3.1: ProtocolName<1..2^8-1> in a protocol_name_list<2..2^16-1>.
@@ -222,13 +218,13 @@ struct ClientHandshake: HandshakeMachine {
         let hello = ClientHello(clientVersion: config.maximumVersion, random: Random(context.clientRandom),
                                 sessionID: offeredSessionID, cipherSuites: config.cipherSuites,
                                 extensions: extensions)
-        sentClientHello = hello
         context.sendHandshake(.clientHello(hello))
         try context.flush()
-        transition(to: .expectServerHello)
+        transition(to: .expectServerHello(ExpectServerHello(hello: hello, offeredSessionID: offeredSessionID,
+                                                            offeredSession: offeredSession)))
     }
 
-    private mutating func processServerHello(_ hello: ServerHello) throws(TLSError) {
+    private mutating func processServerHello(_ hello: ServerHello, expecting: ExpectServerHello) throws(TLSError) {
         let config = configuration
         let version = hello.serverVersion
         guard version >= .tls10, version >= config.minimumVersion, version <= config.maximumVersion else {
@@ -241,7 +237,7 @@ struct ClientHandshake: HandshakeMachine {
         guard hello.compressionMethod == .null else {
             throw .peerMisbehaved(.compressionNotNull(hello.compressionMethod))
         }
-        let offered = Set((sentClientHello?.extensions ?? []).map(\.type))
+        let offered = Set((expecting.hello.extensions ?? []).map(\.type))
         for ext in hello.extensions ?? [] {
             guard offered.contains(ext.type) else {
                 throw .peerMisbehaved(.extensionNotOffered(ext.type))
@@ -281,7 +277,7 @@ struct ClientHandshake: HandshakeMachine {
         context.issuesTicket = (hello.extensions ?? []).contains(type: .sessionTicket)
         try context.fix(suite: params, version: version)
 
-        if let session = offeredSession, !hello.sessionID.isEmpty, hello.sessionID == offeredSessionID {
+        if let session = expecting.offeredSession, !hello.sessionID.isEmpty, hello.sessionID == expecting.offeredSessionID {
             // RFC 5246 §7.3: the abbreviated handshake.
             guard session.cipherSuite == hello.cipherSuite, session.version == version else {
                 throw .peerMisbehaved(.resumedSessionDiffers(suite: session.cipherSuite, version: session.version))
@@ -297,9 +293,11 @@ struct ClientHandshake: HandshakeMachine {
             context.events.append(.negotiated(negotiation(group: nil)))
             context.events.append(.sessionResumed(sessionID: hello.sessionID, masterSecret: session.masterSecret))
             try context.deriveKeys()
-            transition(to: context.issuesTicket ? .expectNewSessionTicket(resuming: true) : .expectChangeCipherSpec(resuming: true))
+            let kind = Kind.abbreviated(resuming: session)
+            transition(to: context.issuesTicket ? .expectNewSessionTicket(kind) : .expectChangeCipherSpec(ExpectServerFinished(kind: kind)))
             return
         }
+        let keyExchange: any KeyExchange
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
         case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits,
@@ -309,7 +307,7 @@ struct ClientHandshake: HandshakeMachine {
         case .ecdheRSA, .ecdheECDSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
         }
         context.events.append(.negotiated(negotiation(group: nil)))
-        transition(to: .expectCertificate)
+        transition(to: .expectCertificate(ExpectCertificate(suite: params, keyExchange: keyExchange)))
     }
 
     /// The finite-field groups the ClientHello names (RFC 7919 §3): the configured ones, without
@@ -329,37 +327,38 @@ struct ClientHandshake: HandshakeMachine {
                          applicationProtocol: context.applicationProtocol, encryptThenMAC: context.encryptThenMAC)
     }
 
-    private mutating func processCertificate(_ message: CertificateMessage) throws(TLSError) {
+    private mutating func processCertificate(_ message: CertificateMessage, expecting: ExpectCertificate) throws(TLSError) {
         guard !message.certificateList.isEmpty else {
             throw .certificateRejected(.noCertificate, .noCertificate(sentBy: .server))
         }
+        let key: VerificationKey
         switch configuration.certificateEvaluator.evaluate(chain: message.certificateList, role: .server,
                                                            serverName: configuration.serverName) {
-        case let .accept(key, summary, validation):
+        case let .accept(accepted, summary, validation):
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
                                                        accepted: true, detail: summary, validation: validation))
-            context.peerPublicKey = key
+            key = accepted
         case let .reject(refusal, reason, validation):
             context.events.append(.certificateDecision(peer: .server, chainLength: message.certificateList.count,
                                                        accepted: false, detail: reason, validation: validation))
             throw .certificateRejected(refusal, reason)
         }
         // RFC 8422 §5.3 / RFC 5246 §7.4.2: the certificate's key must fit the suite (EC for ECDHE_ECDSA, RSA otherwise).
-        if let suite = context.suite, let key = context.peerPublicKey {
-            let isEC: Bool = if case .rsa = key { false } else { true }   // ECDSA or Ed25519 (RFC 8422 §5.1.3)
-            if suite.keyExchange.authenticatesWithECDSA != isEC {
-                throw .certificateRejected(.unsupportedKey, .keyDoesNotFitSuite(suite.suite, needsEC: !isEC, key: key.description))
-            }
+        let suite = expecting.suite
+        let isEC: Bool = if case .rsa = key { false } else { true }   // ECDSA or Ed25519 (RFC 8422 §5.1.3)
+        if suite.keyExchange.authenticatesWithECDSA != isEC {
+            throw .certificateRejected(.unsupportedKey, .keyDoesNotFitSuite(suite.suite, needsEC: !isEC, key: key.description))
         }
-        let needsKeyExchange = context.suite?.keyExchange.hasServerKeyExchange ?? false
-        transition(to: needsKeyExchange ? .expectServerKeyExchange : .expectCertificateRequestOrServerHelloDone)
+        let pending = PendingKeyExchange(keyExchange: expecting.keyExchange, serverKey: key)
+        transition(to: suite.keyExchange.hasServerKeyExchange ? .expectServerKeyExchange(pending)
+                                                              : .expectCertificateRequestOrServerHelloDone(pending))
     }
 
     /// RFC 5246 §7.4.3: check the signature over client_random ‖ server_random ‖ params, with a
     /// scheme the client offered, then take the parameters.
-    private mutating func processServerKeyExchange(_ ske: ServerKeyExchange) throws(TLSError) {
-        guard let key = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .server)) }
-        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
+    private mutating func processServerKeyExchange(_ ske: ServerKeyExchange, pending: PendingKeyExchange) throws(TLSError) {
+        var pending = pending
+        let key = pending.serverKey
         guard let scheme = ske.signedParams.algorithm, configuration.signatureAlgorithms.contains(scheme) else {
             throw .peerMisbehaved(.serverKeyExchangeSchemeNotOffered(ske.signedParams.algorithm))
         }
@@ -369,17 +368,15 @@ struct ClientHandshake: HandshakeMachine {
                                                         signedData: signed, signature: ske.signedParams.signature,
                                                         valid: valid)))
         guard valid else { throw .peerMisbehaved(.serverKeyExchangeSignatureInvalid) }
-        try kx.acceptServerParams(ske.params, context.keyExchangeInputs)
-        keyExchange = kx
-        transition(to: .expectCertificateRequestOrServerHelloDone)
+        try pending.keyExchange.acceptServerParams(ske.params, context.keyExchangeInputs)
+        transition(to: .expectCertificateRequestOrServerHelloDone(pending))
     }
 
-    private mutating func processServerHelloDone(certificateRequest: CertificateRequest?) throws(TLSError) {
-        guard let serverKey = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .server)) }
-        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
+    private mutating func processServerHelloDone(pending: PendingKeyExchange, certificateRequest: CertificateRequest?) throws(TLSError) {
+        let serverKey = pending.serverKey
+        var kx = pending.keyExchange
         // RFC 5246 §7.4.6: answer a CertificateRequest, with an empty list when there is nothing to send.
-        var signingScheme: SignatureScheme?
-        var signingKey: SigningKey?
+        var signer: CertificateVerifySigner?
         if certificateRequest != nil, configuration.cancelsCertificateRequest {
             throw .peerIncompatible(.clientCertificateChallengeCancelled)
         }
@@ -393,31 +390,37 @@ struct ClientHandshake: HandshakeMachine {
             // RFC 8422 §5.5: an EC client certificate answers ecdsa_sign; TLS 1.0/1.1 signatures here are RSA only.
             let isEC: Bool = if case .rsa? = identity?.key { false } else { identity != nil }   // ECDSA or Ed25519 answer ecdsa_sign
             let type: ClientCertificateType = isEC ? .ecdsaSign : .rsaSign
-            if let identity, request.certificateTypes.contains(type), (legacy && !isEC) || scheme != nil {
+            if let identity, request.certificateTypes.contains(type) {
+                if let scheme {
+                    signer = .scheme(scheme, identity.key)
+                } else if legacy, case .rsa(let key) = identity.key {
+                    signer = .legacyRSA(key)
+                }
+            }
+            if let identity, signer != nil {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: identity.certificateChain)))
-                signingScheme = scheme
-                signingKey = identity.key
             } else {
                 context.sendHandshake(.certificate(CertificateMessage(certificateList: [])))
             }
         }
         let (message, preMaster) = try kx.makeClientKeyExchange(context.keyExchangeInputs, serverKey: serverKey.rsa,
                                                                  events: &context.events)
-        keyExchange = kx
         context.sendHandshake(.clientKeyExchange(message))
         try context.deriveMasterSecret(preMasterSecret: preMaster)
         try context.deriveKeys()
-        if let key = signingKey {
+        if let signer {
             // RFC 5246 §7.4.8: sign every handshake message so far (RFC 4346 §7.4.8: MD5 ‖ SHA-1
             // of them in TLS 1.0/1.1, without a SignatureAndHashAlgorithm).
             let signed = context.transcript.bytes
-            let scheme = signingScheme
+            let scheme: SignatureScheme?
             let signature: [UInt8]
-            if let scheme {
-                signature = try SignatureSchemes.sign(signed, scheme: scheme, key: key, random: context.random)
-            } else {
-                guard let rsa = key.rsa else { throw .internalError(.legacyCertificateVerifyNeedsRSAKey) }
-                signature = try SignatureSchemes.signLegacy(signed, key: rsa)
+            switch signer {
+            case let .scheme(chosen, key):
+                scheme = chosen
+                signature = try SignatureSchemes.sign(signed, scheme: chosen, key: key, random: context.random)
+            case .legacyRSA(let key):
+                scheme = nil
+                signature = try SignatureSchemes.signLegacy(signed, key: key)
             }
             context.events.append(.signature(SignatureTrace(purpose: .certificateVerify, signer: .client, scheme: scheme,
                                                             signedData: signed, signature: signature, valid: true, created: true)))
@@ -425,34 +428,46 @@ struct ClientHandshake: HandshakeMachine {
         }
         try context.sendChangeCipherSpec()
         try context.sendFinished()
-        transition(to: context.issuesTicket ? .expectNewSessionTicket(resuming: false) : .expectChangeCipherSpec(resuming: false))
+        transition(to: context.issuesTicket ? .expectNewSessionTicket(.full) : .expectChangeCipherSpec(ExpectServerFinished(kind: .full)))
     }
 
-    private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, resuming: Bool) throws(TLSError) {
+    private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, expecting: ExpectServerFinished) throws(TLSError) {
         try context.checkFinished(finished, raw: raw)
-        if resuming {
+        let ticket = expecting.ticket
+        switch expecting.kind {
+        case .abbreviated(var resumed):
             try context.sendChangeCipherSpec()
             try context.sendFinished()
-        } else if !context.sessionID.isEmpty || receivedTicket != nil, let master = context.masterSecret, let suite = context.suite {
-            var newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                        masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
-                                        encryptThenMAC: context.encryptThenMAC)
-            newSession.ticket = receivedTicket?.ticket
-            newSession.ticketLifetimeHint = receivedTicket?.lifetimeHint ?? 0
-            newSession.ticketReceivedAt = receivedTicket == nil ? nil : receivedTicketAt
-            session = newSession
-            context.events.append(.sessionEstablished(newSession))
-        }
-        if resuming {
-            session = offeredSession
             // A renewed ticket (RFC 5077 §3.1) replaces the one the session had.
-            if let receivedTicket {
-                session?.ticket = receivedTicket.ticket
-                session?.ticketLifetimeHint = receivedTicket.lifetimeHint
-                session?.ticketReceivedAt = receivedTicketAt
+            if let ticket {
+                resumed.ticket = ticket.message.ticket
+                resumed.ticketLifetimeHint = ticket.message.lifetimeHint
+                resumed.ticketReceivedAt = ticket.receivedAt
+            }
+            session = resumed
+        case .full:
+            if !context.sessionID.isEmpty || ticket != nil, let master = context.masterSecret, let suite = context.suite {
+                var newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
+                                            masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+                                            encryptThenMAC: context.encryptThenMAC)
+                newSession.ticket = ticket?.message.ticket
+                newSession.ticketLifetimeHint = ticket?.message.lifetimeHint ?? 0
+                newSession.ticketReceivedAt = ticket?.receivedAt
+                session = newSession
+                context.events.append(.sessionEstablished(newSession))
             }
         }
-        context.events.append(.handshakeCompleted(resumed: resuming))
+        context.events.append(.handshakeCompleted(resumed: expecting.kind.isAbbreviated))
         transition(to: .connected)
+    }
+}
+
+extension ClientHandshake {
+    /// How the client signs its CertificateVerify (RFC 5246 §7.4.8), decided when it answers a
+    /// CertificateRequest with its chain: with a scheme from the request (TLS 1.2), or MD5 ‖ SHA-1
+    /// with its RSA key and no scheme (TLS 1.0/1.1, RFC 4346 §7.4.8; TLSLab signs that with RSA only).
+    enum CertificateVerifySigner {
+        case scheme(SignatureScheme, SigningKey)
+        case legacyRSA(RSAPrivateKey)
     }
 }

@@ -71,6 +71,14 @@ extension HandshakeMachine {
         context.events.append(.stateChanged(role: Self.role, from: from, to: next.name))
     }
 
+    /// Replaces the data the current state holds, staying in it: not a transition, so no event.
+    /// For a value the driver corrects while the state waits (``ClientHandshake/adoptSentClientHello(_:bytes:)``:
+    /// the ClientHello actually sent).
+    mutating func amend(_ same: State) {
+        assert(same.name == state.name, "amend may not change the state: \(state.name) → \(same.name)")
+        state = same
+    }
+
     mutating func run(_ body: (inout Self) throws(TLSError) -> Void) {
         do {
             try body(&self)

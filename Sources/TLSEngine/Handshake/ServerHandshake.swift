@@ -8,9 +8,9 @@ struct ServerHandshake: HandshakeMachine {
 
     enum State: HandshakeState {
         case expectClientHello
-        case expectClientCertificate
-        case expectClientKeyExchange
-        case expectCertificateVerify
+        case expectClientCertificate(ExpectClientCertificate)
+        case expectClientKeyExchange(ExpectClientKeyExchange)
+        case expectCertificateVerify(ExpectCertificateVerify)
         case expectChangeCipherSpec(resuming: Bool)
         case expectFinished(resuming: Bool)
         case connected
@@ -54,17 +54,19 @@ struct ServerHandshake: HandshakeMachine {
         }
     }
 
+    /// The state, holding what it needs (``ExpectClientCertificate``, ``ExpectClientKeyExchange``, …).
     var state: State = .expectClientHello
     var context: ConnectionContext
     private let configuration: TLSServerConfiguration
-    private var keyExchange: (any KeyExchange)?
-    /// The schemes offered in our CertificateRequest (TLS 1.2).
-    private var requestedSchemes: [SignatureScheme] = []
-    /// The client's chain, when it sent one (mutual TLS).
+    /// The client's chain, when it sent one (mutual TLS). Not a state's data: it outlives the
+    /// handshake — ``TLSServer/peerCertificateChain`` is read once connected (and after closing).
     private(set) var clientCertificateChain: [[UInt8]] = []
-    /// The ECDHE curve or DHE group of a full handshake's key exchange, as its negotiation event names it.
+    /// The ECDHE curve or DHE group of a full handshake's key exchange, as its negotiation event
+    /// names it (nil for RSA key transport and for resumption). Not a state's data: it outlives the
+    /// handshake — ``TLSServerEndpoint/negotiatedGroupName`` is read once the handshake is over.
     private(set) var negotiatedGroupName: String?
-    /// The driver's latest clock reading (``TLSServer/receive(_:at:)``); nil when it gave none.
+    /// The driver's latest clock reading (``TLSServer/receive(_:at:)``); nil when it gave none. An
+    /// input of each call, not a state's data.
     var clock: SessionTime?
 
     init(configuration: TLSServerConfiguration) {
@@ -83,15 +85,15 @@ struct ServerHandshake: HandshakeMachine {
         case (.expectClientHello, .handshake(let raw)) where raw.type == .clientHello:
             guard case .clientHello(let hello) = try received(raw) else { break }
             try processClientHello(hello)
-        case (.expectClientCertificate, .handshake(let raw)) where raw.type == .certificate:
+        case (.expectClientCertificate(let expecting), .handshake(let raw)) where raw.type == .certificate:
             guard case .certificate(let certificate) = try received(raw) else { break }
-            try processClientCertificate(certificate)
-        case (.expectClientKeyExchange, .handshake(let raw)) where raw.type == .clientKeyExchange:
+            try processClientCertificate(certificate, expecting: expecting)
+        case (.expectClientKeyExchange(let expecting), .handshake(let raw)) where raw.type == .clientKeyExchange:
             guard case .clientKeyExchange(let message) = try received(raw) else { break }
-            try processClientKeyExchange(message)
-        case (.expectCertificateVerify, .handshake(let raw)) where raw.type == .certificateVerify:
+            try processClientKeyExchange(message, expecting: expecting)
+        case (.expectCertificateVerify(let expecting), .handshake(let raw)) where raw.type == .certificateVerify:
             guard case .certificateVerify(let verify) = try context.decode(raw) else { break }
-            try processCertificateVerify(verify, raw: raw)
+            try processCertificateVerify(verify, raw: raw, expecting: expecting)
         case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
                 throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
@@ -208,11 +210,13 @@ struct ServerHandshake: HandshakeMachine {
         }.first
         context.issuesTicket = config.sessionTicketKeys != nil && offeredTicket != nil
 
-        // Resumption (RFC 5246 §7.3): same version, a suite the client still offers, the same record
-        // format (RFC 7366 §3.1); the kind of master secret is RFC 7627 §5.3's, below.
-        func fits(_ session: TLSSession) -> Bool {
-            session.version == version && hello.cipherSuites.contains(session.cipherSuite)
-                && (!session.encryptThenMAC || clientOffersETM) && session.cipherSuite.parameters != nil
+        // Resumption (RFC 5246 §7.3): same version, a suite the client still offers (and TLSLab
+        // implements: its parameters are returned), the same record format (RFC 7366 §3.1); the
+        // kind of master secret is RFC 7627 §5.3's, below.
+        func suiteToResume(_ session: TLSSession) -> CipherSuiteParameters? {
+            guard session.version == version && hello.cipherSuites.contains(session.cipherSuite)
+                && (!session.encryptThenMAC || clientOffersETM) else { return nil }
+            return session.cipherSuite.parameters
         }
         // RFC 7627 §5.3 for a session found that otherwise fits; true when it may be resumed.
         // "If the original session used the "extended_master_secret" extension but the new ClientHello
@@ -247,25 +251,28 @@ struct ServerHandshake: HandshakeMachine {
         // session ID the client sent beside it. Any other ticket means a full handshake.
         if let keys = config.sessionTicketKeys, let ticket = offeredTicket, !ticket.isEmpty {
             switch keys.open(ticket) {
-            case .success(let state) where fits(state.session(id: hello.sessionID, ticket: ticket)):
-                let session = state.session(id: hello.sessionID, ticket: ticket)
+            case .success(let opened):
+                let session = opened.session(id: hello.sessionID, ticket: ticket)
+                guard let suite = suiteToResume(session) else {
+                    context.events.append(.sessionTicketRefused(.sessionMismatch))
+                    break
+                }
                 if let expired = expiry(session, offer: .ticket) {
                     context.events.append(.sessionExpired(expired))
                 } else if try keepsMasterSecretKind(session, offer: .ticket) {
-                    try resume(session, hello: hello, version: version, extensions: extensions)
+                    try resume(session, suite: suite, hello: hello, version: version, extensions: extensions)
                     return
                 }
-            case .success:
-                context.events.append(.sessionTicketRefused(.sessionMismatch))
             case .failure(let refusal):
                 context.events.append(.sessionTicketRefused(refusal))
             }
-        } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID), fits(cached) {
+        } else if let cache = config.sessionCache, let cached = cache.session(id: hello.sessionID),
+                  let suite = suiteToResume(cached) {
             if let expired = expiry(cached, offer: .sessionID) {
                 context.events.append(.sessionExpired(expired))
                 cache.forget(id: cached.sessionID)
             } else if try keepsMasterSecretKind(cached, offer: .sessionID) {
-                try resume(cached, hello: hello, version: version, extensions: extensions)
+                try resume(cached, suite: suite, hello: hello, version: version, extensions: extensions)
                 return
             }
         }
@@ -291,36 +298,47 @@ struct ServerHandshake: HandshakeMachine {
             }
             return groups.map { $0.contains(group) } ?? true
         }()
-        let choice = config.cipherSuites.lazy.compactMap { suite -> CipherSuiteParameters? in
+        let choice = config.cipherSuites.lazy.compactMap { suite -> (CipherSuiteParameters, KeyExchangePlan)? in
             guard hello.cipherSuites.contains(suite), let params = suite.parameters,
                   SuiteSelection.isAllowed(params, version: version) else { return nil }
             switch params.keyExchange {
-            case .rsa: return rsaKey ? params : nil
-            case .dheRSA: return scheme == nil || dhGroup == nil || !rsaKey ? nil : params
-            case .ecdheRSA: return scheme == nil || curve == nil || !rsaKey ? nil : params
-            case .ecdheECDSA: return scheme == nil || curve == nil || !ecdsaKeyUsable ? nil : params
+            case .rsa:
+                return rsaKey ? (params, .rsa) : nil
+            case .dheRSA:
+                guard let scheme, let dhGroup, rsaKey else { return nil }
+                return (params, .dhe(dhGroup, signedWith: scheme))
+            case .ecdheRSA:
+                guard let scheme, let curve, rsaKey else { return nil }
+                return (params, .ecdhe(curve, signedWith: scheme))
+            case .ecdheECDSA:
+                guard let scheme, let curve, ecdsaKeyUsable else { return nil }
+                return (params, .ecdhe(curve, signedWith: scheme))
             }
         }.first
-        guard let params = choice else {
+        guard let chosen = choice else {
             if dhGroup == nil, hello.cipherSuites.contains(where: { $0.parameters?.keyExchange == .dheRSA }) {
                 throw .peerIncompatible(.noAcceptableFiniteFieldGroup(offered: (groups ?? []).filter(FFDHENegotiation.isFiniteField)))
             }
             throw .peerIncompatible(.noCommonSuite(version))
         }
+        let (params, plan) = chosen
         settleApplicationProtocol(suite: params.suite, version: version, offered: extensions.applicationProtocols)
         // RFC 7366 §3: encrypt-then-MAC when the client asks and the suite is a block cipher (never with AEAD).
         context.encryptThenMAC = config.encryptThenMAC && clientOffersETM && !params.isAEAD
         context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
         try context.fix(suite: params, version: version)
-        var groupName: String?
-        switch params.keyExchange {
-        case .rsa: keyExchange = RSAKeyExchange()
-        case .dheRSA:
-            keyExchange = DHEKeyExchange(group: dhGroup, exponentSize: config.dhExponentSize)
-            groupName = dhGroup?.name
-        case .ecdheRSA, .ecdheECDSA:
+        var keyExchange: any KeyExchange
+        let groupName: String?
+        switch plan {
+        case .rsa:
+            keyExchange = RSAKeyExchange()
+            groupName = nil
+        case .dhe(let group, _):
+            keyExchange = DHEKeyExchange(group: group, exponentSize: config.dhExponentSize)
+            groupName = group.name
+        case .ecdhe(let curve, _):
             keyExchange = ECDHEKeyExchange(curve: curve)
-            groupName = curve?.rawValue
+            groupName = curve.rawValue
         }
         context.sendHandshake(.serverHello(serverHello(suite: params.suite, version: version,
                                                        clientExtensions: extensions,
@@ -329,9 +347,8 @@ struct ServerHandshake: HandshakeMachine {
         negotiatedGroupName = groupName
         context.events.append(.negotiated(negotiation(group: groupName)))
         context.sendHandshake(.certificate(CertificateMessage(certificateList: config.identity.certificateChain)))
-        if var kx = keyExchange, let params = try kx.makeServerParams(context.keyExchangeInputs) {
-            keyExchange = kx
-            guard let scheme else { throw .internalError(.noSignatureSchemeChosen) }
+        // RFC 5246 §7.4.3: DHE and ECDHE send their parameters, signed; RSA key transport sends none.
+        if let scheme = plan.signatureScheme, let params = try keyExchange.makeServerParams(context.keyExchangeInputs) {
             let signed = context.clientRandom + context.serverRandom + Self.encode(params)
             let signature = try SignatureSchemes.sign(signed, scheme: scheme, key: config.identity.key,
                                                       random: context.random)
@@ -340,24 +357,26 @@ struct ServerHandshake: HandshakeMachine {
             context.sendHandshake(.serverKeyExchange(ServerKeyExchange(
                 params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))))
         }
+        var next = State.expectClientKeyExchange(ExpectClientKeyExchange(keyExchange: keyExchange))
         if config.clientAuthentication != .none {
-            requestedSchemes = config.certificateRequestSignatureAlgorithms.filter(SignatureSchemes.implemented.contains)
+            let requestedSchemes = config.certificateRequestSignatureAlgorithms.filter(SignatureSchemes.implemented.contains)
             // RFC 5246 §7.4.4 and RFC 8422 §5.5: rsa_sign, and ecdsa_sign (64) when TLS 1.2 lets the
             // client sign with an ECDSA scheme we listed (a TLS 1.0/1.1 CertificateVerify here is RSA only).
             let ecdsaListed = requestedSchemes.contains(where: { SignatureSchemes.ecdsa.contains($0) })
             context.sendHandshake(.certificateRequest(CertificateRequest(
                 certificateTypes: version >= .tls12 && ecdsaListed ? [.rsaSign, .ecdsaSign] : [.rsaSign],
                 supportedSignatureAlgorithms: version >= .tls12 ? requestedSchemes : nil)))
+            next = .expectClientCertificate(ExpectClientCertificate(keyExchange: keyExchange, requestedSchemes: requestedSchemes))
         }
         context.sendHandshake(.serverHelloDone)
         try context.flush()
-        transition(to: config.clientAuthentication == .none ? .expectClientKeyExchange : .expectClientCertificate)
+        transition(to: next)
     }
 
     /// The abbreviated handshake (RFC 5246 §7.3): ServerHello, ChangeCipherSpec and Finished first.
-    private mutating func resume(_ session: TLSSession, hello: ClientHello, version: ProtocolVersion,
-                                 extensions: [TLSExtension]) throws(TLSError) {
-        guard let params = session.cipherSuite.parameters else { throw .internalError(.resumedSessionWithoutSuite(session.cipherSuite)) }
+    /// `params`: the session's suite, which the client still offers.
+    private mutating func resume(_ session: TLSSession, suite params: CipherSuiteParameters, hello: ClientHello,
+                                 version: ProtocolVersion, extensions: [TLSExtension]) throws(TLSError) {
         context.sessionID = session.sessionID
         context.resumed = true
         // RFC 7366 §3.1: a resumed session keeps the record format it had.
@@ -413,7 +432,7 @@ struct ServerHandshake: HandshakeMachine {
     }
 
     /// RFC 5246 §7.4.6: an empty list means "no certificate"; fatal when one is required.
-    private mutating func processClientCertificate(_ message: CertificateMessage) throws(TLSError) {
+    private mutating func processClientCertificate(_ message: CertificateMessage, expecting: ExpectClientCertificate) throws(TLSError) {
         let chain = message.certificateList
         if chain.isEmpty {
             context.events.append(.certificateDecision(peer: .client, chainLength: 0, accepted: configuration.clientAuthentication != .require,
@@ -421,39 +440,43 @@ struct ServerHandshake: HandshakeMachine {
             guard configuration.clientAuthentication != .require else {
                 throw .certificateRejected(.noCertificate, .clientCertificateRequired)
             }
-            transition(to: .expectClientKeyExchange)
+            transition(to: .expectClientKeyExchange(ExpectClientKeyExchange(keyExchange: expecting.keyExchange)))
             return
         }
         guard let evaluator = configuration.clientCertificateEvaluator else {
             throw .certificateRejected(.notEvaluated, .noEvaluator)
         }
+        let key: VerificationKey
         switch evaluator.evaluate(chain: chain, role: .client, serverName: nil) {
-        case let .accept(key, summary, validation):
+        case let .accept(accepted, summary, validation):
             context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: true, detail: summary,
                                                        validation: validation))
-            context.peerPublicKey = key
+            key = accepted
             clientCertificateChain = chain
         case let .reject(refusal, reason, validation):
             context.events.append(.certificateDecision(peer: .client, chainLength: chain.count, accepted: false, detail: reason,
                                                        validation: validation))
             throw .certificateRejected(refusal, reason)
         }
-        transition(to: .expectClientKeyExchange)
+        let verifying = ExpectCertificateVerify(clientKey: key, requestedSchemes: expecting.requestedSchemes)
+        transition(to: .expectClientKeyExchange(ExpectClientKeyExchange(keyExchange: expecting.keyExchange,
+                                                                        clientCertificate: verifying)))
     }
 
-    private mutating func processClientKeyExchange(_ message: ClientKeyExchange) throws(TLSError) {
-        guard var kx = keyExchange else { throw .internalError(.noKeyExchange) }
+    private mutating func processClientKeyExchange(_ message: ClientKeyExchange, expecting: ExpectClientKeyExchange) throws(TLSError) {
+        var kx = expecting.keyExchange
         let preMaster = try kx.preMasterSecret(from: message, context.keyExchangeInputs,
                                                serverKey: configuration.identity.privateKey, events: &context.events)
-        keyExchange = kx
         try context.deriveMasterSecret(preMasterSecret: preMaster)
         try context.deriveKeys()
-        transition(to: context.peerPublicKey == nil ? .expectChangeCipherSpec(resuming: false) : .expectCertificateVerify)
+        transition(to: expecting.clientCertificate.map(State.expectCertificateVerify) ?? .expectChangeCipherSpec(resuming: false))
     }
 
     /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
-    private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage) throws(TLSError) {
-        guard let key = context.peerPublicKey else { throw .internalError(.noPeerKey(peer: .client)) }
+    private mutating func processCertificateVerify(_ verify: CertificateVerify, raw: RawHandshakeMessage,
+                                                   expecting: ExpectCertificateVerify) throws(TLSError) {
+        let key = expecting.clientKey
+        let requestedSchemes = expecting.requestedSchemes
         let signed = context.transcript.bytes
         let scheme = verify.signature.algorithm
         let valid: Bool

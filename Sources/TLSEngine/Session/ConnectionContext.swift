@@ -30,7 +30,6 @@ struct ConnectionContext {
     var transcript = TranscriptHash()
     var masterSecret: [UInt8]?
     var keyBlock: KeyBlock?
-    var peerPublicKey: VerificationKey?
     var sentCloseNotify = false
 
     private var reader = RecordReader()

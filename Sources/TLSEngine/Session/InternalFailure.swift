@@ -15,15 +15,10 @@ public enum InternalFailure: Sendable, Hashable {
     case noDHGroupConfigured
     /// An ECDHE suite chosen with no curve (RFC 8422 §5.4 ServerECDHParams names one).
     case noECDHECurveChosen
-    /// A ServerKeyExchange to sign with no signature scheme chosen (RFC 5246 §7.4.1.4.1).
-    case noSignatureSchemeChosen
 
     // This side's keys.
     /// RSA key transport without the server's RSA key (RFC 5246 §7.4.7.1 encrypts to it).
     case rsaKeyTransportWithoutRSAKey
-    /// A TLS 1.0/1.1 CertificateVerify with a non-RSA key: TLSLab signs MD5 ‖ SHA-1 with RSA only
-    /// (RFC 4346 §7.4.8).
-    case legacyCertificateVerifyNeedsRSAKey
     /// A signature scheme that does not fit the key (an RSA scheme with an ECDSA key …).
     case schemeDoesNotFitKey(SignatureScheme, keyIsECDSA: Bool)
     /// An RSA modulus too short for the 36-byte MD5 ‖ SHA-1 block plus 11 bytes of PKCS #1 v1.5
@@ -49,12 +44,6 @@ public enum InternalFailure: Sendable, Hashable {
     case noPendingKeys
     /// Keys or Finished asked for before the master secret exists.
     case noMasterSecret(forFinished: Bool)
-    /// A key-exchange message with no key exchange chosen.
-    case noKeyExchange
-    /// The peer's certificate key is needed and there is none.
-    case noPeerKey(peer: TLSRole)
-    /// A cached session whose cipher suite TLSLab does not implement.
-    case resumedSessionWithoutSuite(CipherSuite)
     /// Application data asked to be sent before the handshake completed (RFC 5246 §10).
     case applicationDataBeforeHandshake
 }
