@@ -57,7 +57,7 @@ extension LadderPrinter {
         rows.append((say("metadata.serverName"), m.serverName ?? say("metadata.none")))
         if let length = m.chainLength { rows.append((say("metadata.chain"), say("metadata.chainLength", ["count": "\(length)"]))) }
         if m.certificateEncrypted { rows.append((say("metadata.chain"), say("metadata.chainEncrypted"))) }
-        if let suite = m.cipherSuite { rows.append((say("metadata.suite"), suite.name ?? suite.hex)) }
+        if let suite = m.cipherSuite { rows.append((say("metadata.suite"), suite.nameOrHex)) }
         if let group = m.group {
             rows.append((say("metadata.group"), m.publicValuesInClear ? say("metadata.groupAndPublics", ["group": group]) : group))
         }

@@ -170,7 +170,7 @@ enum ScenarioRunner {
         // record, is reported by `alert` but does not undo the handshake).
         // Plain HTTP has no handshake to succeed or fail.
         f["handshake"] = .string(!w.usesTLS ? "none" : s.runOutcome.handshakeCompleted ? "success" : "failure")
-        f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
+        f["alert"] = .string(s.failure.map { $0.alert.nameOrHex } ?? "none")
         f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
         f["suite"] = .string(s.cipherSuite.flatMap { $0.name ?? TLS13CipherSuite(rawValue: $0.rawValue)?.name } ?? "none")
         f["version"] = .string(versionName(s.version))
@@ -298,7 +298,7 @@ enum ScenarioRunner {
         f["summary.master_secret"] = hex(s.masterSecret)
         f["summary.client_verify_data"] = hex(s.clientVerifyData)
         f["summary.server_verify_data"] = hex(s.serverVerifyData)
-        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.name ?? $0.hex) } ?? .null
+        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.nameOrHex) } ?? .null
         f["summary.version"] = s.version.map { .string("\($0)") } ?? .null
         f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
         if let alpn = s.applicationProtocol { f["summary.alpn"] = .string(alpn.description) }
