@@ -86,26 +86,12 @@ public struct Trace: Sendable {
         return s
     }
 
-    /// Every TLS session's client_random and master secret, in the order the sessions began — one per
-    /// connection, two behind a MITM (client↔attacker and attacker↔server), resumed ones included:
-    /// what an NSS key log lists (`CLIENT_RANDOM <client_random> <master_secret>`).
-    public var sessionSecrets: [(clientRandom: [UInt8], masterSecret: [UInt8])] {
-        clientSessions { tls -> [UInt8]? in
-            switch tls {
-            case .derived(.masterSecret(_, _, _, _, let master)): return master
-            // The session's master secret, as the engine reports it: found however the session was
-            // offered (by ID, or in a ticket whose session ID the client made up, RFC 5077 §3.4).
-            case .sessionResumed(_, let master): return master
-            default: return nil
-            }
-        }.compactMap { random, masters in masters.last.map { (random, $0) } }
-    }
-
-    /// Each TLS session's client_random, in the order the sessions began (one per side that sent a
-    /// ClientHello on a connection: two behind a MITM), with the values `pick` takes from that
-    /// side's later TLS events, in order.
-    func clientSessions<Value>(_ pick: (TLSEvent) -> Value?) -> [(clientRandom: [UInt8], values: [Value])] {
-        var randoms: [SessionSide: [UInt8]] = [:]
+    /// Every TLS session's key-log entry, in the order the sessions began: one per side that sent a
+    /// ClientHello on a connection (one per connection, two behind a MITM: client↔attacker and
+    /// attacker↔server), resumed ones included, each paired by ``KeyLogPairing`` from that side's
+    /// events — the pairing a real peer's recorder uses as it runs.
+    public var keyLogEntries: [KeyLogEntry] {
+        var pairings: [SessionSide: KeyLogPairing] = [:]
         var order: [SessionSide] = []
         var values: [SessionSide: [Value]] = [:]
         for e in events {
@@ -118,7 +104,13 @@ public struct Trace: Sendable {
                 values[side, default: []].append(value)
             }
         }
-        return order.compactMap { side in randoms[side].map { ($0, values[side] ?? []) } }
+        return order.compactMap { pairings[$0]?.entry }
+    }
+
+    /// Every TLS 1.2 session's client_random and master secret (``keyLogEntries``): what an NSS key
+    /// log lists (`CLIENT_RANDOM <client_random> <master_secret>`).
+    public var sessionSecrets: [(clientRandom: [UInt8], masterSecret: [UInt8])] {
+        keyLogEntries.compactMap { entry in entry.masterSecret.map { (entry.clientRandom, $0) } }
     }
 
     /// One end of one TLS session: who, on which connection, facing whom.
