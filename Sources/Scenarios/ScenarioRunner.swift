@@ -208,13 +208,7 @@ enum ScenarioRunner {
         let leaf = w.serverChain.first.flatMap { w.certificates[$0] }
         f["server_key"] = .string(leaf.flatMap { VerificationKey(subjectPublicKeyInfoDER: $0.certificate.publicKey.der)?.description } ?? "none")
         f["server_certificate_bytes"] = .int(leaf?.certificate.der.count ?? 0)
-        func checked(_ purpose: SignatureTrace.Purpose, by actor: Actor) -> SignatureTrace? {
-            trace.events.lazy.compactMap { e -> SignatureTrace? in
-                guard e.actor == actor, e.connection == 0, case .tls(.signature(let s)) = e.kind, s.purpose == purpose, !s.created else { return nil }
-                return s
-            }.first
-        }
-        let ske = checked(.serverKeyExchange, by: .client), verify = checked(.certificateVerify, by: .server)
+        let ske = s.serverKeyExchangeSignature, verify = s.certificateVerifySignature
         f["server_signature"] = .string(ske?.scheme?.name ?? "none")
         f["server_signature_bytes"] = .int(ske?.signature.count ?? 0)
         f["client_signature"] = .string(verify?.scheme?.name ?? "none")
@@ -245,9 +239,7 @@ enum ScenarioRunner {
         f["abbreviated_handshakes"] = .int(stats.abbreviatedHandshakes)
         f["requests"] = .int(stats.requests)
         f["responses"] = .int(stats.responses)
-        f["requests_served"] = .int(trace.events.filter {
-            if $0.actor == .server, case .http(.requestReceived) = $0.kind { true } else { false }
-        }.count)
+        f["requests_served"] = .int(stats.requestsServed)
         f["round_trips"] = .int(stats.roundTrips)
         f["round_trips_to_first_byte"] = .int(stats.roundTripsToFirstByte ?? -1)
         f["streams"] = .int(stats.http2Streams)
