@@ -394,8 +394,8 @@ public struct JSONLinesRenderer: Sendable {
         func hex(_ b: [UInt8]) -> JSONValue { .string(Hex.string(b)) }
         var f: [(String, JSONValue)] = [("event", .string("attack"))]
         switch a {
-        case .position(let sentence):
-            f += [("kind", .string("position")), ("detail", .string(Explanations.english.sentence(sentence)))]
+        case .position(let position):
+            f += [("kind", .string("position")), ("detail", .string(Explanations.english.attackPosition(position)))]
         case .tampered(let message, let sender, let offset, let old, let new):
             f += [("kind", .string("tamper")), ("message", .string(message)), ("sender", .string(sender.rawValue)),
                   ("offset", .number(String(offset))), ("old", hex([old])), ("new", hex([new]))]
@@ -421,9 +421,9 @@ public struct JSONLinesRenderer: Sendable {
                   ("seed", found.map { .number(String($0)) } ?? .null)]
         case .learned(let secret, let value, let how):
             f += [("kind", .string("learned")), ("secret", .string(secret.rawValue)), ("value", hex(value)),
-                  ("how", .string(Explanations.english.sentence(how)))]
+                  ("how", .string(Explanations.english.secretSource(how)))]
         case .failed(let why):
-            f += [("kind", .string("failed")), ("detail", .string(Explanations.english.sentence(why)))]
+            f += [("kind", .string("failed")), ("detail", .string(Explanations.english.attackFailure(why)))]
         }
         return f
     }

@@ -26,11 +26,11 @@ extension Run {
                 if server.actor == .attacker {
                     events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
                         secret: .httpRequest, value: Array(request.utf8),
-                        how: Sentence(setup.usesTLS ? "how.mitm.decrypted" : "how.mitm.plain"))),
+                        how: setup.usesTLS ? .relayedAndDecrypted : .relayedInPlaintext)),
                         connection: leg.index))
                     if let cookie = HTTPCookieLine.find(in: Array(request.utf8)) {
                         events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
-                            secret: .httpCookie, value: cookie, how: Sentence("how.mitm.cookie"))), connection: leg.index))
+                            secret: .httpCookie, value: cookie, how: .relayedRequest)), connection: leg.index))
                     }
                     leg.upstream?.relayQueue.append(request)
                 } else {

@@ -127,9 +127,7 @@ final class Run {
                 net.setLinks(between: setup.attackerAddress, and: setup.serverAddress, setup.link)
                 try net.listen(on: setup.attackerAddress, port: setup.serverPort)
                 listening.append(setup.attackerAddress)
-                // Without a server name (no SNI) the sentence names no host: the catalogue words "the server".
-                let position = setup.client.serverName.map { Sentence("position.mitm", ["host": $0, "address": "\(setup.attackerAddress)"]) }
-                    ?? Sentence("position.mitm.unnamedServer", ["address": "\(setup.attackerAddress)"])
+                let position = AttackPosition.manInTheMiddle(host: setup.client.serverName, address: setup.attackerAddress)
                 events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(position))))
             }
         } catch {
@@ -137,7 +135,7 @@ final class Run {
             return
         }
         if setup.attack?.actsOnPath == true {
-            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence("position.onPath")))))
+            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(.onPath))))
         }
         openClientConnection()
         collectNetworkEvents()
