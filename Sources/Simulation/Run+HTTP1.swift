@@ -19,7 +19,7 @@ extension Run {
         let client = leg.initiator, server = leg.responder
         // The responder: the real server answers; a MITM reads the request and relays it.
         let http09 = setup.connectionMode == .http09
-        if server.done || server.readsEarlyData, !server.failed {
+        if server.handshake == .completed || server.readsEarlyData, !server.failed {
             while case let (request, rest)? = http09 ? HTTPFraming.requestLine(in: server.inbox) : HTTPFraming.request(in: server.inbox) {
                 server.inbox = rest
                 http(.requestReceived(request), by: server)
@@ -42,7 +42,7 @@ extension Run {
         }
         // The initiator: the real client sends its requests; a MITM's client relays; a replaying
         // attacker reads nothing (it holds no key).
-        guard client.done, !client.failed, leg.replayedFlight == nil else { return }
+        guard client.handshake == .completed, !client.failed, leg.replayedFlight == nil else { return }
         if client.actor == .client {
             if !leg.requests.isEmpty && leg.sent == 0 {
                 note(.http(overTLS: setup.usesTLS), connection: leg.index)
@@ -66,7 +66,7 @@ extension Run {
             client.inbox = rest
             leg.answered += 1
             http(.responseReceived(response), by: client)
-            if let down = leg.downstream, down.responder.done, !down.responder.failed {
+            if let down = leg.downstream, down.responder.handshake == .completed, !down.responder.failed {
                 http(.responseSent(response), by: down.responder)
                 send(response, from: down.responder)
                 if http09 { closeAfterResponse(down.responder) }
@@ -83,9 +83,8 @@ extension Run {
 
     /// HTTP/0.9: the server ends the response by closing the connection.
     func closeAfterResponse(_ server: Endpoint) {
-        guard let id = server.tcp, !server.closedTCP, server.pendingWrites.isEmpty else { return }
-        server.closedTLS = true
-        server.closedTCP = true
+        guard let id = server.tcp, server.closing != .tcpClosed, server.pendingWrites.isEmpty else { return }
+        server.closing = .tcpClosed
         try? net.close(id)
     }
 }

@@ -309,7 +309,7 @@ final class Run {
             }
             onPath.injections = []
         }
-        if let last = clientLegs.last, last.initiator.closedTCP, let id = last.initiator.tcp,
+        if let last = clientLegs.last, last.initiator.closing == .tcpClosed, let id = last.initiator.tcp,
            let state = net.state(of: id), state == .timeWait || state == .closed {
             openClientConnection()
         }
@@ -321,7 +321,7 @@ final class Run {
     func isOver(_ leg: Leg) -> Bool {
         let ends = [leg.initiator, leg.responder]
         let quiet = leg.relayQueue.isEmpty && ends.allSatisfy { e in
-            e.closedTCP && e.pendingWrites.isEmpty && e.inbox.isEmpty
+            e.closing == .tcpClosed && e.pendingWrites.isEmpty && e.inbox.isEmpty
                 && (e.tcp.flatMap { net.state(of: $0) }.map { $0 == .timeWait || $0 == .closed } ?? true)
         }
         leg.quietRounds = quiet ? leg.quietRounds + 1 : 0
@@ -330,8 +330,8 @@ final class Run {
 
     func drive(_ e: Endpoint, leg: Leg) {
         guard let id = e.tcp else { return }
-        if e.isInitiator, !e.started, net.state(of: id) == .established {
-            e.started = true
+        if e.isInitiator, e.handshake == .notStarted, net.state(of: id) == .established {
+            e.handshake = .started
             switch e.engine {
             case .client(var client):
                 if e.actor == .client, case .weakClientRandom(let weak)? = setup.attack, var config = e.configuration {
@@ -359,12 +359,11 @@ final class Run {
                 e.engine = .dualClient(client)
                 record(step, by: e)
             default:
-                e.done = true
+                e.handshake = .completed
             }
         }
-        if case .plain = e.engine, !e.isInitiator, !e.started, net.state(of: id) == .established {
-            e.started = true
-            e.done = true
+        if case .plain = e.engine, !e.isInitiator, e.handshake == .notStarted, net.state(of: id) == .established {
+            e.handshake = .completed
         }
         let bytes = net.read(id)
         guard !bytes.isEmpty else { return }
