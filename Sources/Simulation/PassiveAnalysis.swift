@@ -1,6 +1,4 @@
-import HTTP2
 import TLSCrypto
-import TLSEngine
 import Trace
 
 /// What the eavesdropper works out after the run, from the recording alone plus what it gets

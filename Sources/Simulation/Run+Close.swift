@@ -1,9 +1,3 @@
-import HTTP2
-import PKI
-import TCPSim
-import TLSCrypto
-import TLSEngine
-import Trace
 /// The end of a leg: close_notify and TCP's close once the HTTP work is done or the handshake failed.
 extension Run {
     func closeWhenDone(_ leg: Leg) {

@@ -1,8 +1,3 @@
-import HTTP2
-import PKI
-import TCPSim
-import TLSCrypto
-import TLSEngine
 import Trace
 
 /// After the run: what the eavesdropper works out from what it recorded.

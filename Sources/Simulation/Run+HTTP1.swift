@@ -1,8 +1,3 @@
-import HTTP2
-import PKI
-import TCPSim
-import TLSCrypto
-import TLSEngine
 import Trace
 
 /// HTTP/0.9, 1.0 and 1.1 over the run's legs: requests in order, keep-alive and pipelining, the responses, and the close that HTTP/1.0 asks for.

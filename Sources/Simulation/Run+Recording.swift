@@ -1,7 +1,3 @@
-import HTTP2
-import PKI
-import TCPSim
-import TLSCrypto
 import TLSEngine
 import Trace
 

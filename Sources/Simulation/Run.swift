@@ -1,7 +1,5 @@
 import HTTP2
-import PKI
 import TCPSim
-import TLSCrypto
 import TLSEngine
 import Trace
 import Trust
