@@ -108,7 +108,7 @@ public enum HTTP2TLSProblem: Sendable, Hashable {
         switch self {
         case .versionBelowTLS12(let version): return "\(version) is below TLS 1.2, the least HTTP/2 over TLS may use (RFC 9113 §9.2)"
         case let .prohibitedSuite(suite, forwardSecret):
-            return "\(suite.name ?? suite.hex) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
+            return "\(suite.nameOrHex) is on HTTP/2's prohibited list (RFC 9113 §9.2.2): "
                 + (forwardSecret ? "no AEAD cipher" : "no ephemeral key exchange")
         }
     }

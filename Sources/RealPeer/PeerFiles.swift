@@ -163,7 +163,7 @@ public enum SuiteNames {
     /// The implemented suite called `name` (IANA `TLS_…` or OpenSSL), or nil.
     public static func suite(named name: String) -> CipherSuite? {
         if let s = openSSL[name.uppercased()] { return s }
-        return CipherSuite.allImplementedWithECDSA.first { CipherSuite.names[$0.rawValue] == name.uppercased() }
+        return CipherSuite.allImplementedWithECDSA.first { $0.name == name.uppercased() }
     }
 
     /// The TLS 1.3 suite called `name` (its IANA name, which OpenSSL uses too), or nil.
@@ -173,7 +173,7 @@ public enum SuiteNames {
 
     /// Every name `--suite` takes: the TLS 1.2 suites, then the TLS 1.3 ones.
     public static var known: String {
-        (CipherSuite.allImplementedWithECDSA.compactMap { CipherSuite.names[$0.rawValue] } + TLS13CipherSuite.allCases.map(\.name))
+        (CipherSuite.allImplementedWithECDSA.compactMap(\.name) + TLS13CipherSuite.allCases.map(\.name))
             .joined(separator: ", ")
     }
 }

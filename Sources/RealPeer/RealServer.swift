@@ -42,7 +42,7 @@ public struct ConnectionFacts: Sendable {
     /// The facts as the log line and the page word them (``ServeLogEntry``).
     public func entry(failure: ExchangeFailure? = nil, requestLine: String? = nil, statuses: [String] = []) -> ServeLogEntry {
         var entry = ServeLogEntry(peer: peer, failure: failure, version: version.map { "\($0)" },
-                                  suite: suite.map { CipherSuite.names[$0.rawValue] ?? "\($0)" },
+                                  suite: suite.map(\.nameOrHex),
                                   extendedMasterSecret: extendedMasterSecret,
                                   applicationProtocol: applicationProtocol.map { "\($0)" },
                                   clientSubject: clientCertificateSubject, requestLine: requestLine, statuses: statuses)

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import HTTP2
 import Trace
-import TLSCrypto
 import TLSEngine
 
 /// Builds a real connection's trace with the simulation's event types. The TLS layer is exactly the
@@ -27,9 +26,8 @@ struct TraceRecorder {
     private var keptBytes = 0
     /// Events seen but not kept (over the limits).
     private(set) var droppedEvents = 0
-    private var clientRandom: [UInt8]?
-    private var masterSecret: [UInt8]?
-    private var tls13Secrets: [TLS13KeyScheduleStep] = []
+    /// The key log entry, paired from every TLS event as it goes by (kept or not).
+    private var keyLogPairing = KeyLogPairing()
 
     init(keepsEvents: Bool = true, limits: TraceLimits = TraceLimits()) {
         self.keepsEvents = keepsEvents
@@ -68,12 +66,7 @@ struct TraceRecorder {
     }
 
     /// The connection's NSS key log entry, learned as the events went by (kept or not).
-    var keyLog: KeyLogEntry? {
-        guard let clientRandom else { return nil }
-        if let masterSecret { return KeyLogEntry(clientRandom: clientRandom, secrets: .tls12(masterSecret: masterSecret)) }
-        guard !tls13Secrets.isEmpty else { return nil }
-        return KeyLogEntry(clientRandom: clientRandom, secrets: .tls13(tls13Secrets))
-    }
+    var keyLog: KeyLogEntry? { keyLogPairing.entry }
 
     static func monotonicMicroseconds() -> Int64 {
         var ts = timespec()
@@ -113,20 +106,7 @@ struct TraceRecorder {
     mutating func record(_ tlsEvents: ArraySlice<TLSEvent>, by actor: Actor) {
         let t = now
         for event in tlsEvents {
-            switch event {
-            case .handshakeSent(.clientHello(let hello), _), .handshakeReceived(.clientHello(let hello), _):
-                clientRandom = clientRandom ?? hello.random.bytes
-            case .derived(.masterSecret(_, _, _, _, let secret)), .sessionResumed(_, let secret):
-                // A resumed connection has its own client_random and the session's master secret.
-                masterSecret = secret
-            case .tls13(.handshakeSent(.clientHello, let bytes)), .tls13(.handshakeReceived(.clientHello, let bytes)):
-                // type (1) ‖ length (3) ‖ legacy_version (2) ‖ random (32) (RFC 8446 §4.1.2)
-                if clientRandom == nil, bytes.count >= 38 { clientRandom = Array(bytes[6..<38]) }
-            case .tls13(.keySchedule(let step)) where step.secret.keyLogLabel != nil:
-                tls13Secrets.append(step)
-            default:
-                break
-            }
+            keyLogPairing.add(event)
             keep(TraceEvent(time: t, actor: actor, kind: .tls(event)))
         }
     }
@@ -148,37 +128,5 @@ public struct TraceLimits: Sendable {
     public init(events: Int = 4_096, bytes: Int = 4 << 20) {
         self.events = events
         self.bytes = bytes
-    }
-}
-
-extension AlertDescription {
-    /// The RFC name (`handshake_failure`), or the number when unknown.
-    var displayName: String { name ?? "\(self)" }
-}
-
-/// One connection's secrets for an NSS key log: TLS 1.2's master secret (one `CLIENT_RANDOM
-/// <client_random> <master_secret>` line), or TLS 1.3's labelled secrets (`CLIENT_HANDSHAKE_TRAFFIC_SECRET
-/// <client_random> <secret>` and the others, RFC 8446 §7.1), each keyed by the connection's client_random.
-public struct KeyLogEntry: Sendable, Hashable {
-    public enum Secrets: Sendable, Hashable {
-        /// TLS 1.2: every record key comes from the master secret (RFC 5246 §6.3).
-        case tls12(masterSecret: [UInt8])
-        /// TLS 1.3: the key schedule's steps, in the order it made them; a record key comes from one
-        /// traffic secret of its direction and phase (RFC 8446 §7.3).
-        case tls13([TLS13KeyScheduleStep])
-    }
-
-    public var clientRandom: [UInt8]
-    public var secrets: Secrets
-
-    public init(clientRandom: [UInt8], secrets: Secrets) {
-        self.clientRandom = clientRandom
-        self.secrets = secrets
-    }
-
-    /// The TLS 1.2 master secret, when the connection spoke TLS 1.2.
-    public var masterSecret: [UInt8]? {
-        if case .tls12(let secret) = secrets { return secret }
-        return nil
     }
 }

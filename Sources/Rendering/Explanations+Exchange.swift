@@ -76,11 +76,11 @@ extension Explanations {
         case let .peerClosedDuringHandshake(peer, s):
             return say("exchange.peerClosedDuringHandshake", ["peer": actor(peer), "state": state(s)])
         case let .fatalAlertReceived(peer, alert):
-            return say("exchange.fatalAlertReceived", ["peer": actor(peer), "alert": alert.name ?? "\(alert.rawValue)"])
+            return say("exchange.fatalAlertReceived", ["peer": actor(peer), "alert": alert.nameOrHex])
         case let .errorAlertReceived(peer, alert):
-            return say("exchange.errorAlertReceived", ["peer": actor(peer), "alert": alert.name ?? "\(alert.rawValue)"])
+            return say("exchange.errorAlertReceived", ["peer": actor(peer), "alert": alert.nameOrHex])
         case let .fatalAlertSent(by, alert, cause):
-            return say(by == .client ? "exchange.fatalAlertSent.client" : "exchange.fatalAlertSent.server", ["alert": alert.name ?? "\(alert.rawValue)", "cause": alertCause(cause)])
+            return say(by == .client ? "exchange.fatalAlertSent.client" : "exchange.fatalAlertSent.server", ["alert": alert.nameOrHex, "cause": alertCause(cause)])
         case .peerEndedHandshake(let peer):
             return say("exchange.peerEndedHandshake", ["peer": actor(peer)])
         case .closeNotifyBeforeRequest(let from):

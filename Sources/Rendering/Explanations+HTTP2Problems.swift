@@ -74,7 +74,7 @@ extension Explanations {
         case let .notPreface(began, looksHTTP1): return say(looksHTTP1 ? "h2problem.notPrefaceHTTP1" : "h2problem.notPreface", ["began": began])
         case .inadequateSecurity(.versionBelowTLS12(let version)): return say("h2tls.versionBelowTLS12", ["version": "\(version)"])
         case let .inadequateSecurity(.prohibitedSuite(suite, forwardSecret)):
-            return say(forwardSecret ? "h2tls.noAEAD" : "h2tls.noEphemeral", ["suite": suite.name ?? suite.hex])
+            return say(forwardSecret ? "h2tls.noAEAD" : "h2tls.noEphemeral", ["suite": suite.nameOrHex])
         case let .firstFrameNotSettings(peer, type):
             return say(peer == .server ? "h2problem.serverFirstFrame" : "h2problem.clientFirstFrame", ["type": type])
         case .malformedFrame(let error): return say("h2problem.malformedFrame", ["code": error.code.name, "reason": http2FrameError(error)])

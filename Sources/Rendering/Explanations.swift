@@ -16,6 +16,12 @@ public struct Explanations: Sendable {
 
     public func callAsFunction(_ key: String) -> String? { text[key] }
 
+    /// The text of a key the code names, its `{name}` placeholders filled in: what a surface says
+    /// instead of looking a key up and falling back to words of its own. Every key written in the
+    /// sources is in the English and the Chinese catalogue (`CatalogueKeyLiteralTests`), so this
+    /// never falls back; if a key went missing, the key itself would show, never silent English.
+    public func phrase(_ key: String, _ values: [String: String] = [:]) -> String { self(key, values) ?? key }
+
     /// The catalogue's text for `key` with its `{name}` placeholders filled in; nil when the
     /// catalogue has no such key.
     public func callAsFunction(_ key: String, _ values: [String: String]) -> String? {

@@ -26,8 +26,8 @@ public struct HexdumpRenderer: Sendable {
         self.maxBytesPerField = max(maxBytesPerField, 4)
         self.fullValues = fullValues
         self.explanations = explanations
-        self.reassembledHeading = reassembledHeading ?? explanations("hexdump.reassembled") ?? ""
-        self.lengthTemplate = lengthTemplate ?? explanations("hexdump.length") ?? "({count} bytes)"
+        self.reassembledHeading = reassembledHeading ?? explanations.phrase("hexdump.reassembled")
+        self.lengthTemplate = lengthTemplate ?? explanations.phrase("hexdump.length")
     }
 
     func length(_ count: Int) -> String { lengthTemplate.replacing("{count}", with: "\(count)") }

@@ -88,7 +88,7 @@ public struct JSONLinesRenderer: Sendable {
                 f = message("ChangeCipherSpec", bytes: [1], action: "dropped", direction: direction)
             case .alert(let alert):
                 f = [("event", .string("tls_alert")), ("action", .string("dropped")), ("direction", .string(direction)),
-                     ("level", .string("\(alert.level)")), ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
+                     ("level", .string("\(alert.level)")), ("description", .string(alert.alertDescription.nameOrHex))]
             }
             f.append(("reason", .string(Explanations.english.dropReason(undelivered.reason, receiver: event.actor))))
             return f
@@ -208,17 +208,17 @@ public struct JSONLinesRenderer: Sendable {
         case .alertSent(let alert, let cause):
             return [("event", .string("tls_alert")), ("action", .string("sent")), ("direction", .string("\(actor.rawValue)->\(peer.rawValue)")),
                     ("level", .string("\(alert.level)")),
-                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)")),
+                    ("description", .string(alert.alertDescription.nameOrHex)),
                     ("cause", .string(Explanations.english.alertCause(cause)))]
         case .alertReceived(let alert):
             return [("event", .string("tls_alert")), ("action", .string("received")), ("direction", .string("\(peer.rawValue)->\(actor.rawValue)")),
                     ("level", .string("\(alert.level)")),
-                    ("description", .string(alert.alertDescription.name ?? "\(alert.alertDescription)"))]
+                    ("description", .string(alert.alertDescription.nameOrHex))]
         case .stateChanged(_, let from, let to):
             return [("event", .string("tls_state")), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
         case .negotiated(let n):
             return [("event", .string("tls_negotiated")), ("version", .string("\(n.version)")),
-                    ("cipher_suite", .string(n.cipherSuite.name ?? n.cipherSuite.hex)),
+                    ("cipher_suite", .string(n.cipherSuite.nameOrHex)),
                     ("extended_master_secret", .bool(n.extendedMasterSecret)), ("resumed", .bool(n.resumed))]
                 + (n.applicationProtocol.map { [("alpn", .string($0.description))] } ?? [])
                 + (n.encryptThenMAC ? [("encrypt_then_mac", .bool(true))] : [])
@@ -314,7 +314,7 @@ public struct JSONLinesRenderer: Sendable {
             ("client_random", hex(s.clientRandom)), ("server_random", hex(s.serverRandom)),
             ("premaster_secret", hex(s.preMasterSecret)), ("master_secret", hex(s.masterSecret)),
             ("client_verify_data", hex(s.clientVerifyData)), ("server_verify_data", hex(s.serverVerifyData)),
-            ("cipher_suite", s.cipherSuite.map { .string($0.name ?? $0.hex) } ?? .null),
+            ("cipher_suite", s.cipherSuite.map { .string($0.nameOrHex) } ?? .null),
             ("version", s.version.map { .string("\($0)") } ?? .null),
             ("extended_master_secret", .bool(s.extendedMasterSecret)), ("resumed", .bool(s.resumed)),
         ]
@@ -394,14 +394,14 @@ public struct JSONLinesRenderer: Sendable {
         func hex(_ b: [UInt8]) -> JSONValue { .string(Hex.string(b)) }
         var f: [(String, JSONValue)] = [("event", .string("attack"))]
         switch a {
-        case .position(let sentence):
-            f += [("kind", .string("position")), ("detail", .string(Explanations.english.sentence(sentence)))]
+        case .position(let position):
+            f += [("kind", .string("position")), ("detail", .string(Explanations.english.attackPosition(position)))]
         case .tampered(let message, let sender, let offset, let old, let new):
             f += [("kind", .string("tamper")), ("message", .string(message)), ("sender", .string(sender.rawValue)),
                   ("offset", .number(String(offset))), ("old", hex([old])), ("new", hex([new]))]
         case .strippedSuites(let removed, let kept, let how):
-            f += [("kind", .string("strip_suites")), ("removed", .array(removed.map { .string($0.name ?? $0.hex) })),
-                  ("kept", .array(kept.map { .string($0.name ?? $0.hex) })), ("detail", .string(Explanations.english.stripping(how))),
+            f += [("kind", .string("strip_suites")), ("removed", .array(removed.map { .string($0.nameOrHex) })),
+                  ("kept", .array(kept.map { .string($0.nameOrHex) })), ("detail", .string(Explanations.english.stripping(how))),
                   ("how", .string(how.identifier))]
         case .strippedTLS13(let removed, let bytes):
             f += [("kind", .string("strip_tls13")), ("removed", .array(removed.map { .string("\($0)") })),
@@ -421,9 +421,9 @@ public struct JSONLinesRenderer: Sendable {
                   ("seed", found.map { .number(String($0)) } ?? .null)]
         case .learned(let secret, let value, let how):
             f += [("kind", .string("learned")), ("secret", .string(secret.rawValue)), ("value", hex(value)),
-                  ("how", .string(Explanations.english.sentence(how)))]
+                  ("how", .string(Explanations.english.secretSource(how)))]
         case .failed(let why):
-            f += [("kind", .string("failed")), ("detail", .string(Explanations.english.sentence(why)))]
+            f += [("kind", .string("failed")), ("detail", .string(Explanations.english.attackFailure(why)))]
         }
         return f
     }

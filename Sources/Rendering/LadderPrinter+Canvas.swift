@@ -9,7 +9,7 @@ import Trace
 /// walkthrough prints its ladder with it too).
 extension LadderPrinter {
     /// The heading of the time column: "time", or in the walkthrough the unit its times are in.
-    var timeHeading: String { ladderStyle == .walkthrough ? (explanations("walk.timeUnit") ?? "ms") : say("ladder.time") }
+    var timeHeading: String { ladderStyle == .walkthrough ? say("walk.timeUnit") : say("ladder.time") }
 
     // MARK: Ladder rows
 

@@ -35,7 +35,7 @@ extension LadderPrinter {
             out.append(line(name, cells))
         }
         guard remarks else { return out }
-        out += paragraphLines(explanations("knowledge.measured") ?? "")
+        out += paragraphLines(say("knowledge.measured"))
         if let metadata { out += metadataLines(metadata) }
         if table.hasChangedCopy, let text = explanations("knowledge.changedCopy") { out += paragraphLines(text) }
         if table.hasDifferentValues, let text = explanations("knowledge.serverOwn") { out += paragraphLines(text) }
@@ -57,7 +57,7 @@ extension LadderPrinter {
         rows.append((say("metadata.serverName"), m.serverName ?? say("metadata.none")))
         if let length = m.chainLength { rows.append((say("metadata.chain"), say("metadata.chainLength", ["count": "\(length)"]))) }
         if m.certificateEncrypted { rows.append((say("metadata.chain"), say("metadata.chainEncrypted"))) }
-        if let suite = m.cipherSuite { rows.append((say("metadata.suite"), suite.name ?? suite.hex)) }
+        if let suite = m.cipherSuite { rows.append((say("metadata.suite"), suite.nameOrHex)) }
         if let group = m.group {
             rows.append((say("metadata.group"), m.publicValuesInClear ? say("metadata.groupAndPublics", ["group": group]) : group))
         }
@@ -83,9 +83,9 @@ extension LadderPrinter {
                                         "requests": "\(st.requests)", "responses": "\(st.responses)"]),
                    say("stats.timing", ["roundTrips": "\(st.roundTrips)", "last": st.lastResponseTime.map { RunDocument.timeText($0) } ?? "—",
                                         "cpu": RunDocument.timeText(st.cpuTime)]),
-                   explanations("stats.firstByte", ["firstByte": st.roundTripsToFirstByte.map(String.init) ?? "—", "total": "\(st.roundTrips)"]) ?? ""]
+                   say("stats.firstByte", ["firstByte": st.roundTripsToFirstByte.map(String.init) ?? "—", "total": "\(st.roundTrips)"])]
         if st.roundTripsToFirstByteByConnection.count > 1 {
-            out.append(explanations("stats.firstBytePerConnection", ["list": st.roundTripsToFirstByteByConnection.map(String.init).joined(separator: explanations("list.separator") ?? ", ")]) ?? "")
+            out.append(say("stats.firstBytePerConnection", ["list": st.roundTripsToFirstByteByConnection.map(String.init).joined(separator: say("list.separator"))]))
         }
         if let text = explanations("stats.roundTrips") { out += paragraphLines(text) }
         if st.usedHTTP2 {

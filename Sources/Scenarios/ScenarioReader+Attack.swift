@@ -71,7 +71,7 @@ extension ScenarioReader {
             let items = try list.list()
             for (i, suite) in strip.enumerated() where !clientSuites.contains(suite) {
                 let at = i < items.count ? items[i] : list
-                throw at.error("contradiction: the client never offers \(suite.name ?? suite.hex) (client.suites), so stripping it changes nothing", "scenario.attack.stripNotOffered", ["suite": suite.name ?? suite.hex])
+                throw at.error("contradiction: the client never offers \(suite.nameOrHex) (client.suites), so stripping it changes nothing", "scenario.attack.stripNotOffered", ["suite": suite.nameOrHex])
             }
             if clientSuites.allSatisfy({ strip.contains($0) }) {
                 throw list.error("contradiction: stripping every suite the client offers leaves an empty ClientHello list; keep at least one", "scenario.attack.stripEverything")

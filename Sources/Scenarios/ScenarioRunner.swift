@@ -170,7 +170,7 @@ enum ScenarioRunner {
         // record, is reported by `alert` but does not undo the handshake).
         // Plain HTTP has no handshake to succeed or fail.
         f["handshake"] = .string(!w.usesTLS ? "none" : s.runOutcome.handshakeCompleted ? "success" : "failure")
-        f["alert"] = .string(s.failure.map { $0.alert.name ?? "\($0.alert.rawValue)" } ?? "none")
+        f["alert"] = .string(s.failure.map { $0.alert.nameOrHex } ?? "none")
         f["alert_sent_by"] = .string(s.failure?.sentBy.rawValue ?? "none")
         f["suite"] = .string(s.cipherSuite.flatMap { $0.name ?? TLS13CipherSuite(rawValue: $0.rawValue)?.name } ?? "none")
         f["version"] = .string(versionName(s.version))
@@ -208,13 +208,7 @@ enum ScenarioRunner {
         let leaf = w.serverChain.first.flatMap { w.certificates[$0] }
         f["server_key"] = .string(leaf.flatMap { VerificationKey(subjectPublicKeyInfoDER: $0.certificate.publicKey.der)?.description } ?? "none")
         f["server_certificate_bytes"] = .int(leaf?.certificate.der.count ?? 0)
-        func checked(_ purpose: SignatureTrace.Purpose, by actor: Actor) -> SignatureTrace? {
-            trace.events.lazy.compactMap { e -> SignatureTrace? in
-                guard e.actor == actor, e.connection == 0, case .tls(.signature(let s)) = e.kind, s.purpose == purpose, !s.created else { return nil }
-                return s
-            }.first
-        }
-        let ske = checked(.serverKeyExchange, by: .client), verify = checked(.certificateVerify, by: .server)
+        let ske = s.serverKeyExchangeSignature, verify = s.certificateVerifySignature
         f["server_signature"] = .string(ske?.scheme?.name ?? "none")
         f["server_signature_bytes"] = .int(ske?.signature.count ?? 0)
         f["client_signature"] = .string(verify?.scheme?.name ?? "none")
@@ -245,9 +239,7 @@ enum ScenarioRunner {
         f["abbreviated_handshakes"] = .int(stats.abbreviatedHandshakes)
         f["requests"] = .int(stats.requests)
         f["responses"] = .int(stats.responses)
-        f["requests_served"] = .int(trace.events.filter {
-            if $0.actor == .server, case .http(.requestReceived) = $0.kind { true } else { false }
-        }.count)
+        f["requests_served"] = .int(stats.requestsServed)
         f["round_trips"] = .int(stats.roundTrips)
         f["round_trips_to_first_byte"] = .int(stats.roundTripsToFirstByte ?? -1)
         f["streams"] = .int(stats.http2Streams)
@@ -298,7 +290,7 @@ enum ScenarioRunner {
         f["summary.master_secret"] = hex(s.masterSecret)
         f["summary.client_verify_data"] = hex(s.clientVerifyData)
         f["summary.server_verify_data"] = hex(s.serverVerifyData)
-        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.name ?? $0.hex) } ?? .null
+        f["summary.cipher_suite"] = s.cipherSuite.map { .string($0.nameOrHex) } ?? .null
         f["summary.version"] = s.version.map { .string("\($0)") } ?? .null
         f["summary.extended_master_secret"] = .bool(s.extendedMasterSecret)
         if let alpn = s.applicationProtocol { f["summary.alpn"] = .string(alpn.description) }

@@ -1,4 +1,3 @@
-import HTTP2
 import TLSCrypto
 import TLSEngine
 import Trace

@@ -1,9 +1,7 @@
-import HTTP2
 import PKI
 import TCPSim
 import TLSCrypto
 import TLSEngine
-import Trace
 import Trust
 
 /// The runs `tlslab` knows by name (scenario files arrive with the scenario layer).

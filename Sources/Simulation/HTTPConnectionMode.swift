@@ -1,5 +1,3 @@
-import HTTP2
-import Trace
 /// How the client uses connections for its requests (RFC 1945, RFC 9112 §9.3 and §9.3.2).
 public enum HTTPConnectionMode: String, Sendable, CaseIterable {
     /// HTTP/0.9 (1991): a connection per request; the request is the one line `GET /path`, with no

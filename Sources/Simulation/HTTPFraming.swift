@@ -1,5 +1,3 @@
-import HTTP2
-import Trace
 /// Finds whole HTTP/1.x messages in a byte buffer (headers end at CRLF CRLF; a response's body
 /// is Content-Length bytes; a request here has no body).
 enum HTTPFraming {

@@ -1,7 +1,5 @@
-import HTTP2
 import PKI
 import TLSCrypto
-import Trace
 
 /// The certificates and keys a run used, for `tlslab export --pki` and for anyone who wants to
 /// check them with OpenSSL: the chain the server sends (leaf first) and its key, the root CAs of

@@ -1,7 +1,5 @@
-import HTTP2
 import TCPSim
 import TLSCrypto
-import Trace
 
 /// Lets the TCP simulator draw from the run's single random source, so one seed reproduces the
 /// whole run — TCP initial sequence numbers included.

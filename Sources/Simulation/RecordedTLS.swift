@@ -1,7 +1,5 @@
-import HTTP2
 import TLSCrypto
 import TLSEngine
-import Trace
 
 /// A TLS 1.2 connection read from the two recorded byte streams, as a passive observer can read
 /// it: the handshake in the clear up to each ChangeCipherSpec, then protected records it can only

@@ -86,7 +86,7 @@ extension Run {
     /// server from its own address; the recorded flight is written when that connection is up.
     func replayEarlyFlightIfDue() {
         guard case .replayEarlyData? = setup.attack, !earlyFlightReplayed, let onPath, let flight = onPath.recordedEarlyFlight,
-              clientLegs.count == plannedConnections.count, let last = clientLegs.last, last.initiator.closedTCP,
+              clientLegs.count == plannedConnections.count, let last = clientLegs.last, last.initiator.closing == .tcpClosed,
               let id = last.initiator.tcp, let state = net.state(of: id), state == .timeWait || state == .closed else { return }
         earlyFlightReplayed = true
         let index = (legs.map(\.index).max() ?? 0) + 1

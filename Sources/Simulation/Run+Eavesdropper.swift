@@ -1,8 +1,3 @@
-import HTTP2
-import PKI
-import TCPSim
-import TLSCrypto
-import TLSEngine
 import Trace
 
 /// After the run: what the eavesdropper works out from what it recorded.
@@ -28,7 +23,7 @@ extension Run {
             if setup.tls13 != nil {
                 // RFC 8446 §1.2: no RSA key transport, no static (EC)DH — the key only signed
                 // CertificateVerify; the keys came from ephemeral shares erased after the handshake (§E.1).
-                for i in trace.recordedFlows.indices { add(.failed(Sentence("failed.tls13ForwardSecrecy")), connection: i) }
+                for i in trace.recordedFlows.indices { add(.failed(.tls13ForwardSecrecy), connection: i) }
                 break
             }
             var sessions: [[UInt8]: [UInt8]] = [:]

@@ -1,8 +1,3 @@
-import HTTP2
-import PKI
-import TCPSim
-import TLSCrypto
-import TLSEngine
 import Trace
 
 /// HTTP/0.9, 1.0 and 1.1 over the run's legs: requests in order, keep-alive and pipelining, the responses, and the close that HTTP/1.0 asks for.
@@ -19,18 +14,18 @@ extension Run {
         let client = leg.initiator, server = leg.responder
         // The responder: the real server answers; a MITM reads the request and relays it.
         let http09 = setup.connectionMode == .http09
-        if server.done || server.readsEarlyData, !server.failed {
+        if server.handshake == .completed || server.readsEarlyData, !server.failed {
             while case let (request, rest)? = http09 ? HTTPFraming.requestLine(in: server.inbox) : HTTPFraming.request(in: server.inbox) {
                 server.inbox = rest
                 http(.requestReceived(request), by: server)
                 if server.actor == .attacker {
                     events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
                         secret: .httpRequest, value: Array(request.utf8),
-                        how: Sentence(setup.usesTLS ? "how.mitm.decrypted" : "how.mitm.plain"))),
+                        how: setup.usesTLS ? .relayedAndDecrypted : .relayedInPlaintext)),
                         connection: leg.index))
                     if let cookie = HTTPCookieLine.find(in: Array(request.utf8)) {
                         events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(.learned(
-                            secret: .httpCookie, value: cookie, how: Sentence("how.mitm.cookie"))), connection: leg.index))
+                            secret: .httpCookie, value: cookie, how: .relayedRequest)), connection: leg.index))
                     }
                     leg.upstream?.relayQueue.append(request)
                 } else {
@@ -42,7 +37,7 @@ extension Run {
         }
         // The initiator: the real client sends its requests; a MITM's client relays; a replaying
         // attacker reads nothing (it holds no key).
-        guard client.done, !client.failed, leg.replayedFlight == nil else { return }
+        guard client.handshake == .completed, !client.failed, leg.replayedFlight == nil else { return }
         if client.actor == .client {
             if !leg.requests.isEmpty && leg.sent == 0 {
                 note(.http(overTLS: setup.usesTLS), connection: leg.index)
@@ -66,7 +61,7 @@ extension Run {
             client.inbox = rest
             leg.answered += 1
             http(.responseReceived(response), by: client)
-            if let down = leg.downstream, down.responder.done, !down.responder.failed {
+            if let down = leg.downstream, down.responder.handshake == .completed, !down.responder.failed {
                 http(.responseSent(response), by: down.responder)
                 send(response, from: down.responder)
                 if http09 { closeAfterResponse(down.responder) }
@@ -83,9 +78,8 @@ extension Run {
 
     /// HTTP/0.9: the server ends the response by closing the connection.
     func closeAfterResponse(_ server: Endpoint) {
-        guard let id = server.tcp, !server.closedTCP, server.pendingWrites.isEmpty else { return }
-        server.closedTLS = true
-        server.closedTCP = true
+        guard let id = server.tcp, server.closing != .tcpClosed, server.pendingWrites.isEmpty else { return }
+        server.closing = .tcpClosed
         try? net.close(id)
     }
 }

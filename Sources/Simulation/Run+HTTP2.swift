@@ -44,7 +44,7 @@ extension Run {
     /// the connection failed: a connection error either way, or the server's GOAWAY).
     func http2ExchangeOver(_ leg: Leg) -> Bool {
         let c = leg.initiator
-        guard c.done else { return false }
+        guard c.handshake == .completed else { return false }
         if c.h2Unavailable { return true }
         return c.h2?.isExchangeComplete ?? false
     }
@@ -71,7 +71,7 @@ extension Run {
 
     func http2Server(_ leg: Leg) {
         let server = leg.responder
-        guard server.done, !server.failed else { return }
+        guard server.handshake == .completed, !server.failed else { return }
         if server.h2 == nil { server.h2 = HTTP2Connection(server: http2ServerConfiguration) }
         let bytes = server.inbox
         server.inbox = []
@@ -81,7 +81,7 @@ extension Run {
 
     func http2Client(_ leg: Leg) {
         let client = leg.initiator
-        guard client.done, !client.failed, !client.h2Unavailable else { return }
+        guard client.handshake == .completed, !client.failed, !client.h2Unavailable else { return }
         if client.h2 == nil {
             var configuration = HTTP2Connection.Configuration()
             configuration.negotiation = setup.usesTLS ? .h2 : .h2c

@@ -1,7 +1,3 @@
-import HTTP2
-import PKI
-import TCPSim
-import TLSCrypto
 import TLSEngine
 import Trace
 
@@ -50,14 +46,12 @@ extension Run {
                 break
             }
         }
-        if step.handshakeCompleted { e.done = true }
+        if step.handshakeCompleted { e.handshake = .completed }
         if let (alert, _) = step.fatalAlertSent {
             if !e.failed, alert.alertDescription == .badRecordMAC { e.recordFailed = true }
-            e.failed = true
             e.failure = e.failure ?? .arrivedAfterFatalAlertSent(alert.alertDescription)
         }
         if let alert = step.fatalAlertReceived {
-            e.failed = true
             e.failure = e.failure ?? .arrivedAfterFatalAlertReceived(alert.alertDescription)
         }
         e.inbox += step.applicationData

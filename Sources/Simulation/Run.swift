@@ -1,7 +1,5 @@
 import HTTP2
-import PKI
 import TCPSim
-import TLSCrypto
 import TLSEngine
 import Trace
 import Trust
@@ -127,9 +125,7 @@ final class Run {
                 net.setLinks(between: setup.attackerAddress, and: setup.serverAddress, setup.link)
                 try net.listen(on: setup.attackerAddress, port: setup.serverPort)
                 listening.append(setup.attackerAddress)
-                // Without a server name (no SNI) the sentence names no host: the catalogue words "the server".
-                let position = setup.client.serverName.map { Sentence("position.mitm", ["host": $0, "address": "\(setup.attackerAddress)"]) }
-                    ?? Sentence("position.mitm.unnamedServer", ["address": "\(setup.attackerAddress)"])
+                let position = AttackPosition.manInTheMiddle(host: setup.client.serverName, address: setup.attackerAddress)
                 events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(position))))
             }
         } catch {
@@ -137,7 +133,7 @@ final class Run {
             return
         }
         if setup.attack?.actsOnPath == true {
-            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(Sentence("position.onPath")))))
+            events.append(TraceEvent(time: 0, actor: .attacker, kind: .attack(.position(.onPath))))
         }
         openClientConnection()
         collectNetworkEvents()
@@ -311,7 +307,7 @@ final class Run {
             }
             onPath.injections = []
         }
-        if let last = clientLegs.last, last.initiator.closedTCP, let id = last.initiator.tcp,
+        if let last = clientLegs.last, last.initiator.closing == .tcpClosed, let id = last.initiator.tcp,
            let state = net.state(of: id), state == .timeWait || state == .closed {
             openClientConnection()
         }
@@ -323,7 +319,7 @@ final class Run {
     func isOver(_ leg: Leg) -> Bool {
         let ends = [leg.initiator, leg.responder]
         let quiet = leg.relayQueue.isEmpty && ends.allSatisfy { e in
-            e.closedTCP && e.pendingWrites.isEmpty && e.inbox.isEmpty
+            e.closing == .tcpClosed && e.pendingWrites.isEmpty && e.inbox.isEmpty
                 && (e.tcp.flatMap { net.state(of: $0) }.map { $0 == .timeWait || $0 == .closed } ?? true)
         }
         leg.quietRounds = quiet ? leg.quietRounds + 1 : 0
@@ -332,8 +328,8 @@ final class Run {
 
     func drive(_ e: Endpoint, leg: Leg) {
         guard let id = e.tcp else { return }
-        if e.isInitiator, !e.started, net.state(of: id) == .established {
-            e.started = true
+        if e.isInitiator, e.handshake == .notStarted, net.state(of: id) == .established {
+            e.handshake = .started
             switch e.engine {
             case .client(var client):
                 if e.actor == .client, case .weakClientRandom(let weak)? = setup.attack, var config = e.configuration {
@@ -361,12 +357,11 @@ final class Run {
                 e.engine = .dualClient(client)
                 record(step, by: e)
             default:
-                e.done = true
+                e.handshake = .completed
             }
         }
-        if case .plain = e.engine, !e.isInitiator, !e.started, net.state(of: id) == .established {
-            e.started = true
-            e.done = true
+        if case .plain = e.engine, !e.isInitiator, e.handshake == .notStarted, net.state(of: id) == .established {
+            e.handshake = .completed
         }
         let bytes = net.read(id)
         guard !bytes.isEmpty else { return }

@@ -1,7 +1,5 @@
 import HTTP2
-import PKI
 import TCPSim
-import TLSCrypto
 import TLSEngine
 import Trace
 
@@ -24,10 +22,8 @@ final class Endpoint {
     let isInitiator: Bool
     var engine: Engine
     var tcp: TCPConnectionID?
-    var started = false
-    var done = false            // handshake completed (plain: TCP established)
-    var failed = false          // a fatal alert sent or received
-    var closedTLS = false, closedTCP = false
+    var handshake = Handshake.notStarted
+    var closing = Closing.open
     var inbox: [UInt8] = []     // application bytes received, not yet consumed
     /// Virtual time before which this side is still computing (CPU cost).
     var busyUntil: Int64 = 0
@@ -46,6 +42,9 @@ final class Endpoint {
     /// Why this side stopped processing: the fatal alert it sent or received
     /// (`.arrivedAfterFatalAlertSent` or `.arrivedAfterFatalAlertReceived`).
     var failure: DropReason?
+    /// This side sent or received a fatal alert: it processes nothing more (it may have completed
+    /// its handshake before, as when a replayed record fails to authenticate).
+    var failed: Bool { failure != nil }
     /// This read's record failed to authenticate (bad_record_mac): the first message that arrived
     /// unprocessed in it is the one whose record raised the alert, not one read after it.
     var recordFailed = false
@@ -58,6 +57,29 @@ final class Endpoint {
     /// Bytes written while this side gathers one flight (nil: writes go out at once): a client's
     /// ClientHello with its 0-RTT data, a server's first flight with its 0.5-RTT answer.
     var heldWrites: [UInt8]?
+
+    /// How far this side's handshake has come.
+    enum Handshake {
+        /// Nothing yet: an initiator waits for its TCP connection to be established, a responder
+        /// for the peer's first flight.
+        case notStarted
+        /// The initiator sent its first flight (a ClientHello) and waits for the handshake to end.
+        /// A TLS responder needs no such mark: it goes from `notStarted` to `completed`.
+        case started
+        /// Both Finished messages verified (plain HTTP: the TCP connection is established).
+        case completed
+    }
+
+    /// How far this side has closed its connection: TLS first, then TCP.
+    enum Closing {
+        case open
+        /// Done with TLS: its close_notify is sent, or it had none to send (a failed handshake, plain
+        /// HTTP); its TCP close is still to come (it waits for its pending writes).
+        case tlsClosed
+        /// Its TCP side is closed too (close(2): the FIN is queued). A responder that failed, and an
+        /// HTTP/0.9 server ending its response, go here straight from `open`.
+        case tcpClosed
+    }
 
     init(actor: Actor, peer: Actor, connection: Int, isInitiator: Bool, engine: Engine) {
         self.actor = actor

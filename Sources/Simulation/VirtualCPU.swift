@@ -1,5 +1,3 @@
-import HTTP2
-import Trace
 /// Virtual CPU time charged for public-key work before a side can send what it computed (default
 /// zero, so traces do not change unless a run asks for it). The time is added on the virtual
 /// clock: the side's answer leaves that much later.

@@ -3,7 +3,7 @@ import TLSEngine
 /// What an attacker or observer did or worked out.
 public enum AttackEvent: Sendable, Hashable {
     /// Where the attacker sits and what it will do.
-    case position(Sentence)
+    case position(AttackPosition)
     /// A byte of a handshake message changed in flight.
     case tampered(message: String, sender: Actor, offset: Int, old: UInt8, new: UInt8)
     /// Suites removed from the ClientHello, and how the message kept its length.
@@ -25,7 +25,7 @@ public enum AttackEvent: Sendable, Hashable {
     /// The seed search of a predictable generator: how many guesses, and the seed if found.
     case seedSearch(candidates: Int, found: UInt64?)
     /// A secret the attacker or eavesdropper obtained, with how (it really computed or decrypted it).
-    case learned(secret: Secret, value: [UInt8], how: Sentence)
+    case learned(secret: Secret, value: [UInt8], how: SecretSource)
     /// An attempt that did not work, and why.
-    case failed(Sentence)
+    case failed(AttackFailure)
 }

@@ -21,7 +21,7 @@ public enum RunOutcome: Sendable, Hashable {
     /// The JSON summary's `outcome`: `success`, the alert's name, `failed` (a real peer's exchange) or `incomplete`.
     public var word: String {
         switch self {
-        case .alert(let failure, _): return failure.alert.name ?? failure.alert.description
+        case .alert(let failure, _): return failure.alert.nameOrHex
         case let .plainHTTP(responded, failure): return failure != nil ? "failed" : responded ? "success" : "incomplete"
         case .oneSided(_, let failure): return failure != nil ? "failed" : "success"
         case .exchangeFailed: return "failed"

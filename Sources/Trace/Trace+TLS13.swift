@@ -6,10 +6,10 @@ extension Trace {
     /// connection computed them (RFC 8446 §7.1), in the order the sessions began: what a TLS 1.3
     /// NSS key log lists (`CLIENT_HANDSHAKE_TRAFFIC_SECRET <client_random> <secret>`, …).
     public var tls13SessionSecrets: [(clientRandom: [UInt8], steps: [TLS13KeyScheduleStep])] {
-        clientSessions { tls -> TLS13KeyScheduleStep? in
-            if case .tls13(.keySchedule(let step)) = tls { return step }
+        keyLogEntries.compactMap { entry in
+            if case .tls13(let steps) = entry.secrets { return (entry.clientRandom, steps) }
             return nil
-        }.filter { !$0.values.isEmpty }.map { ($0.clientRandom, $0.values) }
+        }
     }
 
     /// Each side's key-schedule steps on one connection, in order (the `tls13_secret` objects).

@@ -55,6 +55,12 @@ public struct Trace: Sendable {
                 s.clientRandom = s.clientRandom ?? ch.random.bytes
             case .handshakeSent(.serverHello(let sh), _) where side == .server && !sh.isHelloRetryRequest:
                 s.serverRandom = s.serverRandom ?? sh.random.bytes
+            // The peer's signatures as the verifying side checked them: the server's over its key
+            // exchange parameters (RFC 5246 §7.4.3) and the client's CertificateVerify (§7.4.8).
+            case .signature(let sig) where side == .client && sig.purpose == .serverKeyExchange && !sig.created:
+                s.serverKeyExchangeSignature = s.serverKeyExchangeSignature ?? sig
+            case .signature(let sig) where side == .server && sig.purpose == .certificateVerify && !sig.created:
+                s.certificateVerifySignature = s.certificateVerifySignature ?? sig
             case .negotiated(let n) where side == .client || side == .server:
                 if side == .client || s.cipherSuite == nil {
                     s.cipherSuite = n.cipherSuite
@@ -86,39 +92,31 @@ public struct Trace: Sendable {
         return s
     }
 
-    /// Every TLS session's client_random and master secret, in the order the sessions began — one per
-    /// connection, two behind a MITM (client↔attacker and attacker↔server), resumed ones included:
-    /// what an NSS key log lists (`CLIENT_RANDOM <client_random> <master_secret>`).
-    public var sessionSecrets: [(clientRandom: [UInt8], masterSecret: [UInt8])] {
-        clientSessions { tls -> [UInt8]? in
-            switch tls {
-            case .derived(.masterSecret(_, _, _, _, let master)): return master
-            // The session's master secret, as the engine reports it: found however the session was
-            // offered (by ID, or in a ticket whose session ID the client made up, RFC 5077 §3.4).
-            case .sessionResumed(_, let master): return master
-            default: return nil
-            }
-        }.compactMap { random, masters in masters.last.map { (random, $0) } }
-    }
-
-    /// Each TLS session's client_random, in the order the sessions began (one per side that sent a
-    /// ClientHello on a connection: two behind a MITM), with the values `pick` takes from that
-    /// side's later TLS events, in order.
-    func clientSessions<Value>(_ pick: (TLSEvent) -> Value?) -> [(clientRandom: [UInt8], values: [Value])] {
-        var randoms: [SessionSide: [UInt8]] = [:]
+    /// Every TLS session's key-log entry, in the order the sessions began: one per side that sent a
+    /// ClientHello on a connection (one per connection, two behind a MITM: client↔attacker and
+    /// attacker↔server), resumed ones included, each paired by ``KeyLogPairing`` from that side's
+    /// events — the pairing a real peer's recorder uses as it runs.
+    public var keyLogEntries: [KeyLogEntry] {
+        var pairings: [SessionSide: KeyLogPairing] = [:]
         var order: [SessionSide] = []
-        var values: [SessionSide: [Value]] = [:]
         for e in events {
             guard case .tls(let tls) = e.kind else { continue }
             let side = SessionSide(actor: e.actor, connection: e.connection, peer: e.peer)
-            if case .handshakeSent(.clientHello(let ch), _) = tls, randoms[side] == nil {
-                randoms[side] = ch.random.bytes
-                order.append(side)
-            } else if randoms[side] != nil, let value = pick(tls) {
-                values[side, default: []].append(value)
+            if pairings[side] == nil {
+                switch tls {
+                case .handshakeSent(.clientHello, _), .tls13(.handshakeSent(.clientHello, _)): order.append(side)
+                default: continue
+                }
             }
+            pairings[side, default: KeyLogPairing()].add(tls)
         }
-        return order.compactMap { side in randoms[side].map { ($0, values[side] ?? []) } }
+        return order.compactMap { pairings[$0]?.entry }
+    }
+
+    /// Every TLS 1.2 session's client_random and master secret (``keyLogEntries``): what an NSS key
+    /// log lists (`CLIENT_RANDOM <client_random> <master_secret>`).
+    public var sessionSecrets: [(clientRandom: [UInt8], masterSecret: [UInt8])] {
+        keyLogEntries.compactMap { entry in entry.masterSecret.map { (entry.clientRandom, $0) } }
     }
 
     /// One end of one TLS session: who, on which connection, facing whom.
@@ -165,8 +163,9 @@ public struct Trace: Sendable {
                 if resumed { st.abbreviatedHandshakes += 1 } else { st.fullHandshakes += 1 }
             case .http(.requestSent) where e.actor == .client:
                 st.requests += 1
-            case .http(.requestReceived) where e.actor == .server && !clientTraced:
-                st.requests += 1   // a real client (`tlslab serve`): its requests as received
+            case .http(.requestReceived) where e.actor == .server:
+                st.requestsServed += 1
+                if !clientTraced { st.requests += 1 }   // a real client (`tlslab serve`): its requests as received
             case .http(.responseSent) where e.actor == .server && !clientTraced:
                 st.responses += 1
             case .http(.responseReceived) where e.actor == .client:
@@ -211,6 +210,8 @@ public struct RunStatistics: Sendable, Hashable {
     /// Requests the client made: a request sent again after REFUSED_STREAM is the same request.
     public var requests = 0
     public var responses = 0
+    /// Requests a server read, on every connection (a request that never reached it is not one).
+    public var requestsServed = 0
     /// Round trips the client waited for: a client segment carrying something (SYN, data, FIN)
     /// answered by a server segment carrying something. Measured on the trace, not computed from
     /// a formula: TCP's handshake, each TLS flight, each request and the close each count.
@@ -271,6 +272,10 @@ public struct RunSummary: Sendable, Hashable {
     public var clientCompleted = false
     public var serverCompleted = false
     public var failure: Failure?
+    /// The first ServerKeyExchange signature the client checked, and the first CertificateVerify
+    /// signature the server checked, as each saw it on the wire (nil: none was checked).
+    public var serverKeyExchangeSignature: SignatureTrace?
+    public var certificateVerifySignature: SignatureTrace?
     /// False for plain HTTP (no TLS message at all).
     public var usedTLS = false
     /// The client's side is in the trace (false only for a traced real server, `tlslab serve`), and

@@ -119,7 +119,7 @@ enum ParserWords {
         func joined(_ s: Substring) -> String { String(s).replacing(/\n +/, with: " ") }
         return text
             .replacing(/\ ?\(values: ([^)]*?);\s+default: ([^)]*)\)/) { m in
-                (explanations("cli.parser.values", ["1": joined(m.output.1)]) ?? "") + (explanations("cli.parser.default", ["1": joined(m.output.2)]) ?? "")
+                explanations.phrase("cli.parser.values", ["1": joined(m.output.1)]) + explanations.phrase("cli.parser.default", ["1": joined(m.output.2)])
             }
             .replacing(/\ ?\(default: ([^)]*)\)/) { m in explanations("cli.parser.default", ["1": joined(m.output.1)]) ?? String(m.output.0) }
             .replacing(/\ ?\(values: ([^)]*)\)/) { m in explanations("cli.parser.values", ["1": joined(m.output.1)]) ?? String(m.output.0) }

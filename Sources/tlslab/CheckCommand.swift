@@ -29,13 +29,13 @@ struct CheckCommand: ParsableCommand {
             invalid += 1
             // A path is the user's or a directory listing's: any terminal control in it is shown escaped.
             let shown = TerminalText.escaped(path)
-            print(language.explanations("cli.check.missing", ["path": shown]) ?? "INVALID \(shown)")
+            print(language.explanations.phrase("cli.check.missing", ["path": shown]))
             let note = language.explanations("cli.check.missingPath", ["path": shown]) ?? shown
             FileHandle.standardError.write(Data("tlslab: \(note)\n".utf8))
         }
         if files.isEmpty && missing.isEmpty {
             print("0 passed, 0 failed")
-            let list = paths.joined(separator: language.explanations("list.separator") ?? ", ")
+            let list = paths.joined(separator: language.explanations.phrase("list.separator"))
             throw CLIError.badInput(language.explanations("cli.check.noFiles", ["paths": list]) ?? list)
         }
         for file in files {
@@ -65,7 +65,7 @@ struct CheckCommand: ParsableCommand {
         if case .invalid(let error) = result { return "INVALID " + located(error, explanations: explanations) }
         guard case .fail(let name, let unmet, _) = result else { return result.line }
         return explanations("cli.check.fail", ["name": name, "key": unmet.key, "expected": unmet.expected.description,
-                                               "actual": unmet.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing"])
+                                               "actual": unmet.actual.map(\.description) ?? explanations.phrase("lesson.nothing")])
             ?? result.line
     }
 

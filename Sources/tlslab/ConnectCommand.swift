@@ -272,7 +272,7 @@ struct ConnectCommand: ParsableCommand {
             switch RealTrust.restrict(configuration, ats: atsPolicy, host: name ?? host) {
             case .success(let restricted): configuration = restricted
             case .failure(let error):
-                throw CLIError.failed(words("cli.input.refusedBeforeConnecting", ["target": "\(host):\(port)", "detail": words.sentence(error)]) ?? "")
+                throw CLIError.failed(words.phrase("cli.input.refusedBeforeConnecting", ["target": "\(host):\(port)", "detail": words.sentence(error)]))
             }
         }
         let unescaped = { (text: String) in text.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\n") }
@@ -315,7 +315,7 @@ struct ConnectCommand: ParsableCommand {
                               explanations: words)
             if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog, words) }
             if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
-                let heading = words("cli.connect.responseHeading") ?? "HTTP response"
+                let heading = words.phrase("cli.connect.responseHeading")
                 print("\n── \(heading) " + String(repeating: "─", count: max(4, 61 - 4 - DisplayWidth.columns(heading))))
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
@@ -324,7 +324,7 @@ struct ConnectCommand: ParsableCommand {
                 let key = accepted ? "cli.connect.earlyData.accepted" : "cli.connect.earlyData.rejected"
                 FileHandle.standardError.write(Data("tlslab connect: \(words(key, ["number": "\(attempt + 1)"]) ?? key)\n".utf8))
             } else if client.sendsRequestAsEarlyData && client.tls13Ticket != nil {
-                let line = words("cli.connect.earlyData.notSent", ["number": "\(attempt + 1)"]) ?? ""
+                let line = words.phrase("cli.connect.earlyData.notSent", ["number": "\(attempt + 1)"])
                 FileHandle.standardError.write(Data("tlslab connect: \(line)\n".utf8))
             }
             if let failure = result.failure {

@@ -120,8 +120,8 @@ struct DissectCommand: ParsableCommand {
             // A file or stdin of printable bytes that are not hex (a plaintext request, say) is
             // binary input that happens to be printable: dissect its bytes as they are.
             let words = language.explanations
-            let note = words("cli.input.readingAsBinary", ["source": source.name { words($0, $1) ?? $0 },
-                                                           "detail": words.sentence(error), "count": "\(raw.count)"]) ?? ""
+            let note = words.phrase("cli.input.readingAsBinary", ["source": source.name { words($0, $1) ?? $0 },
+                                                           "detail": words.sentence(error), "count": "\(raw.count)"])
             FileHandle.standardError.write(Data((note + "\n").utf8))
             guard raw.count <= Self.maximumInputBytes else { throw Self.tooLarge(source) }
             return raw

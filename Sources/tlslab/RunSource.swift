@@ -177,7 +177,7 @@ struct ResolvedRun {
         let page = LessonPage(
             name: name, kind: scenario.kind, title: title, description: scenario.description(for: language),
             checks: checked.map { e, unmet in
-                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations("lesson.nothing") ?? "nothing" },
+                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations.phrase("lesson.nothing") },
                                  meaning: e.key == "reason_includes" ? Self.meaning(of: e.value.description, in: run.reasons, explanations)
                                     : unmet == nil ? Self.handshakeMeaning(of: e, facts: run.facts, trace: trace, explanations) : nil)
             },

@@ -165,8 +165,7 @@ struct ServeCommand: ParsableCommand {
         let listener: TCPListener
         do { listener = try TCPListener(address: address, port: UInt16(port)) } catch {
             let words = render.language.explanations
-            throw CLIError.failed(words("cli.serve.cannotListen", ["address": "\(address):\(port)", "error": words.socketError(error)])
-                                  ?? "cannot listen on \(address):\(port): \(error)")
+            throw CLIError.failed(words.phrase("cli.serve.cannotListen", ["address": "\(address):\(port)", "error": words.socketError(error)]))
         }
         // One bounded session cache for every connection: a client that offers a session ID it was given
         // resumes (RFC 5246 §7.3, the abbreviated handshake), s_client -reconnect and -sess_in among them.
@@ -228,7 +227,7 @@ struct ServeCommand: ParsableCommand {
         server.http2Push = h2Push
         StopSignal.install()
         let words = render.language.explanations
-        print(words("cli.serve.listening", ["address": "\(address):\(listener.port)"]) ?? "listening on \(address):\(listener.port)")
+        print(words.phrase("cli.serve.listening", ["address": "\(address):\(listener.port)"]))
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
         let keylogPath = keylog
         let output = render.effectiveFormat
@@ -241,7 +240,7 @@ struct ServeCommand: ParsableCommand {
                 case _ where quiet: break
                 case .json: PeerOptions.print(connection.trace, format: .json, verbosity: detail, title: "")
                 case .text: PeerOptions.print(connection.trace, format: .text, verbosity: detail,
-                                              title: "\n" + (words("cli.serve.title", ["peer": connection.facts.peer]) ?? ""),
+                                              title: "\n" + words.phrase("cli.serve.title", ["peer": connection.facts.peer]),
                                               explanations: words)
                 }
                 FileHandle.standardError.write(Data("tlslab serve: \(words.serveLogLine(connection.logEntry))\n".utf8))
@@ -250,9 +249,9 @@ struct ServeCommand: ParsableCommand {
                 }
             }
         } catch {
-            throw CLIError.failed(words("cli.serve.failed", ["error": "\(error)"]) ?? "serving stopped: \(error)")
+            throw CLIError.failed(words.phrase("cli.serve.failed", ["error": "\(error)"]))
         }
         if let keylogError { throw keylogError }
-        FileHandle.standardError.write(Data("tlslab serve: \(words("cli.serve.stopped") ?? "stopped")\n".utf8))
+        FileHandle.standardError.write(Data("tlslab serve: \(words.phrase("cli.serve.stopped"))\n".utf8))
     }
 }

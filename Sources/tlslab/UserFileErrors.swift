@@ -39,7 +39,7 @@ extension Explanations {
     /// "(replaced the earlier FILE)" after a report line when the write replaced a file.
     func replacedNote(_ outcome: OutputFile.Outcome, _ path: String) -> String {
         guard outcome == .replaced else { return "" }
-        return " " + (self("cli.file.replaced", ["path": TerminalText.escaped(path)]) ?? "")
+        return " " + phrase("cli.file.replaced", ["path": TerminalText.escaped(path)])
     }
 }
 

@@ -90,6 +90,44 @@ struct ModuleLayoutTests {
         }
     }
 
+    /// The names a module declares at its top level as public (types, protocols, functions,
+    /// constants): what a file that imports it can name.
+    static func publicNames(of module: String) throws -> Set<String> {
+        var names: Set<String> = []
+        for file in Self.swiftFiles(under: "Sources/\(module)") {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let declaration = /(?m)^(?:@\w+(?:\([^)]*\))?\s+)*public (?:final )?(?:indirect )?(?:struct|enum|class|protocol|typealias|actor|func|let|var) (\w+)/
+            for m in text.matches(of: declaration) { names.insert(String(m.output.1)) }
+        }
+        return names
+    }
+
+    /// Issue #32 §8: Simulation's files import only what they use. Each module a file imports is
+    /// named in it (one of its public types, protocols or functions); the import blocks were once
+    /// copied whole from file to file. OnPathAttacker.swift is being rewritten by another change of #32.
+    @Test func simulationFilesImportOnlyWhatTheyName() throws {
+        let modules = ["HTTP2", "PKI", "TCPSim", "TLSCrypto", "TLSEngine", "Trace", "Trust"]
+        var names: [String: Set<String>] = [:]
+        for module in modules { names[module] = try Self.publicNames(of: module) }
+        // TLSCrypto re-exports BigNum (`@_exported import BigNum`): importing it names BigNum's too.
+        names["TLSCrypto", default: []].formUnion(try Self.publicNames(of: "BigNum"))
+        #expect(names.values.allSatisfy { $0.count >= 5 }, "\(names.mapValues(\.count))")
+        var checked = 0
+        for file in Self.swiftFiles(under: "Sources/Simulation") where file.lastPathComponent != "OnPathAttacker.swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.hasPrefix("import ") }
+                .map { line in line.range(of: "//").map { line[..<$0.lowerBound] } ?? line }.joined(separator: "\n")
+            let words = Set(code.matches(of: /\w+/).map { String($0.output) })
+            for m in text.matches(of: /(?m)^import (\w+)$/) {
+                let module = String(m.output.1)
+                guard let declared = names[module] else { continue }
+                checked += 1
+                #expect(!declared.isDisjoint(with: words), "\(file.lastPathComponent) imports \(module) and names nothing of it")
+            }
+        }
+        #expect(checked > 20, "\(checked) imports checked")
+    }
+
     @Test func noSourceFileIsOver600Lines() throws {
         let files = Self.swiftFiles(under: "Sources")
         #expect(files.count > 100)

@@ -96,6 +96,68 @@ struct CatalogueKeyLiteralTests {
         #expect(missing.isEmpty, "keys used but not in the catalogues:\n\(missing.joined(separator: "\n"))")
     }
 
+    /// Files another change of #32 is rewriting (the walkthrough's teacher, the TCP ladder lines):
+    /// their last lookups with a fallback of their own go with that rewrite.
+    static let fallbackPending: Set<String> = ["Walkthrough+Teaching.swift", "RunDocumentBuilder+TCP.swift"]
+
+    /// Issue #32 §2.19: a lookup of a key written in the sources is never followed by words of the
+    /// code's own (`explanations("lesson.nothing") ?? "nothing"`, `?? ""`): the key is in both
+    /// catalogues (the test above), and `Explanations.phrase` says it. A fallback literal would be
+    /// English in the Chinese text the day a key went missing, or silently nothing.
+    @Test func noLookupFallsBackToWordsOfItsOwn() throws {
+        var offences: [String] = []
+        var lookups = 0
+        for file in try Self.swiftFiles(under: "Sources") where !Self.fallbackPending.contains(file.lastPathComponent) {
+            let text = Self.code(try String(contentsOf: file, encoding: .utf8)).joined(separator: "\n")
+            for found in Self.literalFallbacks(in: text) {
+                lookups += 1
+                if let line = found { offences.append("\(file.lastPathComponent):\(line)") }
+            }
+        }
+        #expect(lookups > 20, "\(lookups) lookups found: the scan lost its way")
+        #expect(offences.isEmpty, "say the catalogue's text (Explanations.phrase), not a fallback of your own:\n\(offences.joined(separator: "\n"))")
+    }
+
+    /// Each lookup `explanations("a.key", …)` (or `words(…)`, `self(…)`) in `text`: nil when nothing
+    /// follows it, its line number when a string literal follows after `??`.
+    static func literalFallbacks(in text: String) -> [Int?] {
+        let call = try! Regex(#"\b(?:explanations|words|self)\("[a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9_]+)+""#)
+        let chars = Array(text)
+        // Where each call's "(" is, counted in characters.
+        let opens = text.matches(of: call).compactMap { match in
+            text[match.range].firstIndex(of: "(").map { text.distance(from: text.startIndex, to: $0) }
+        }
+        return opens.map { open in
+            // The call's closing parenthesis, skipping string literals.
+            var k = open + 1, depth = 1
+            while k < chars.count, depth > 0 {
+                switch chars[k] {
+                case "\"":
+                    k += 1
+                    while k < chars.count, chars[k] != "\"" { k += chars[k] == "\\" ? 2 : 1 }
+                case "(": depth += 1
+                case ")": depth -= 1
+                default: break
+                }
+                k += 1
+            }
+            var rest = chars[min(k, chars.count)...].drop { $0 == " " || $0 == "\n" }
+            guard rest.starts(with: ["?", "?"]) else { return nil }
+            rest = rest.dropFirst(2).drop { $0 == " " || $0 == "\n" }
+            guard rest.first == "\"" else { return nil }
+            return chars[..<open].filter { $0 == "\n" }.count + 1
+        }
+    }
+
+    /// The scan finds the fallbacks it replaced, and passes a lookup said whole.
+    @Test func theFallbackScanFindsTheOldLines() {
+        #expect(Self.literalFallbacks(in: #"let a = explanations("lesson.nothing") ?? "nothing""#) == [1])
+        #expect(Self.literalFallbacks(in: "x\n" + #"print(words("cli.serve.failed", ["error": "\(f(e))"])"# + "\n    ?? \"serving stopped\")") == [2])
+        #expect(Self.literalFallbacks(in: #"(self("cli.file.replaced", ["path": p]) ?? "")"#) == [1])
+        #expect(Self.literalFallbacks(in: #"explanations("a.b", ["n": x ?? "?"]) ?? result.line"#) == [nil])
+        #expect(Self.literalFallbacks(in: #"explanations.phrase("lesson.nothing")"#).isEmpty)
+    }
+
     /// The switches that name typed values cover the catalogue: each value's key exists.
     @Test func typedValuesHaveTheirKeys() {
         let english = Explanations.english.text

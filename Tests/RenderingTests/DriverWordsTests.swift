@@ -201,12 +201,12 @@ struct DriverWordsTests {
         var setup = try BuiltInRun.mitm.setup(seed: 1)
         setup.client.serverName = nil
         let trace = Simulation(setup).run()
-        let position = try #require(trace.events.lazy.compactMap { e -> Sentence? in
-            if case .attack(.position(let s)) = e.kind { return s } else { return nil }
+        let position = try #require(trace.events.lazy.compactMap { e -> AttackPosition? in
+            if case .attack(.position(let p)) = e.kind { return p } else { return nil }
         }.first)
-        #expect(position.key == "position.mitm.unnamedServer")
-        #expect(Explanations.english.sentence(position).hasPrefix("the client's connection to the server ends at the attacker \(setup.attackerAddress) "))
-        #expect(Explanations.chinese.sentence(position).hasPrefix("客户端到服务器的连接终止在攻击者 \(setup.attackerAddress) 处"))
+        #expect(position == .manInTheMiddle(host: nil, address: setup.attackerAddress))
+        #expect(Explanations.english.attackPosition(position).hasPrefix("the client's connection to the server ends at the attacker \(setup.attackerAddress) "))
+        #expect(Explanations.chinese.attackPosition(position).hasPrefix("客户端到服务器的连接终止在攻击者 \(setup.attackerAddress) 处"))
     }
 
     // MARK: A refused user call

@@ -61,7 +61,9 @@ struct AttackTests {
         #expect(trace.summary.outcome == "success")
         #expect(Self.learned(trace, .masterSecret, by: .eavesdropper) == nil)
         #expect(Self.learned(trace, .preMasterSecret, by: .eavesdropper) == nil)
-        #expect(Self.attackEvents(trace, by: .eavesdropper).contains { if case .failed(let why) = $0 { return why.key == "failed.forwardSecrecy" } else { return false } })
+        #expect(Self.attackEvents(trace, by: .eavesdropper).contains {
+            if case .failed(.forwardSecrecy(_, let keyExchange)) = $0 { return keyExchange == (run == .keyTheftDHE ? .dheRSA : .ecdheRSA) } else { return false }
+        })
         let rows = Dictionary(uniqueKeysWithValues: trace.knowledge.rows.map { ($0.secret, $0) })
         #expect(rows[.masterSecret]?.eavesdropperAfterwards == false)
         #expect(rows[.httpCookie]?.eavesdropperAfterwards == false)

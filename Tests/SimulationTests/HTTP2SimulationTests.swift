@@ -418,7 +418,7 @@ struct HTTP2ConnectionErrorTests {
     /// A server endpoint with `bytes` in its inbox, after the h2c "handshake" (TCP is up).
     static func serve(_ bytes: [UInt8]) throws -> (events: [TraceEvent], server: Endpoint) {
         let (run, leg, _, server) = try Self.h2cConnection()
-        server.done = true
+        server.handshake = .completed
         server.inbox = bytes
         run.http2Server(leg)
         return (run.events, server)
@@ -481,7 +481,7 @@ struct HTTP2ConnectionErrorTests {
 
     @Test func dataBeyondTheWindowIsAFlowControlError() throws {
         let (run, leg, client, _) = try Self.h2cConnection()
-        client.done = true
+        client.handshake = .completed
         leg.requests = ["GET / HTTP/1.1\r\nHost: h\r\n\r\n"]
         run.http2Client(leg)  // the preface, SETTINGS and the request on stream 1
         // The server's SETTINGS, the response's HEADERS, then five full DATA frames on stream 1:

@@ -11,8 +11,8 @@ extension RunDocumentBuilder {
         var out: [LadderEntry]
         var key: String?
         switch a {
-        case .position(let sentence):
-            out = [row(t, at: actor, namesActor: true, say("ladder.actorSays", ["actor": name(actor), "text": explanations.sentence(sentence)]), .alert)]
+        case .position(let position):
+            out = [row(t, at: actor, namesActor: true, say("ladder.actorSays", ["actor": name(actor), "text": explanations.attackPosition(position)]), .alert)]
             key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
             out = [row(t, at: .attacker, namesActor: true, say("attack.line.tampered", ["actor": name(.attacker), "offset": "\(offset)", "sender": explanations.actorName(sender.rawValue),
@@ -54,10 +54,10 @@ extension RunDocumentBuilder {
         case .learned(let secret, let value, let how):
             let shown = secret.isHTTPText ? firstLine(String(decoding: value, as: UTF8.self), http2: false) : short(value)
             out = [row(t, at: actor, namesActor: true, say("attack.line.learned", ["actor": name(actor), "secret": secretName(secret), "value": shown]), .alert),
-                   detail(say("attack.line.how", ["how": explanations.sentence(how)]))]
+                   detail(say("attack.line.how", ["how": explanations.secretSource(how)]))]
             key = nil
         case .failed(let why):
-            out = [row(t, at: actor, namesActor: true, say("attack.line.failed", ["actor": name(actor), "why": explanations.sentence(why)]))]
+            out = [row(t, at: actor, namesActor: true, say("attack.line.failed", ["actor": name(actor), "why": explanations.attackFailure(why)]))]
             key = nil
         }
         if verbosity != .summary, let key, !state.explained.contains(key), explanations(key) != nil {

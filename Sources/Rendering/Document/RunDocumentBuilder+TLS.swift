@@ -41,7 +41,7 @@ extension RunDocumentBuilder {
                 "scheme": sig.scheme.map { say("ladder.signature.scheme", ["scheme": "\($0)"]) } ?? "",
                 "bytes": "\(sig.signedData.count)"])))] + signatureInputLines(sig, actor: actor, keyExchange: state.keyExchange)
         case .countermeasureApplied(let reason):
-            return [detail(say("ladder.actorSays", ["actor": name(.server), "text": explanations.premasterDecryptionFault(reason)]), .alert)] + explain(explanations("tls.countermeasure") ?? "")
+            return [detail(say("ladder.actorSays", ["actor": name(.server), "text": explanations.premasterDecryptionFault(reason)]), .alert)] + explain(explanations.phrase("tls.countermeasure"))
         case .alertSent(let alert, let cause):
             var out = [row(t, from: actor, to: peer, "\(arrow(actor, peer))  TLS Alert \(alert)", .alert)]
             // close_notify is explained with its phase ("phase.close").

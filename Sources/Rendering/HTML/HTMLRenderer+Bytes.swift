@@ -53,11 +53,11 @@ extension HTMLRenderer {
                 hexCell = Hex.string(Array(bytes))
             } else {
                 let half = Self.bytesPerCell / 2
-                hexCell = Hex.string(Array(bytes.prefix(half))) + " " + (explanations("html.bytes.elided", ["count": "\(bytes.count)"]) ?? "…")
+                hexCell = Hex.string(Array(bytes.prefix(half))) + " " + explanations.phrase("html.bytes.elided", ["count": "\(bytes.count)"])
                     + " " + Hex.string(Array(bytes.suffix(half)))
             }
         } else {
-            hexCell = explanations("html.bytes.length", ["count": "\(field.length)"]) ?? "\(field.length)"
+            hexCell = explanations.phrase("html.bytes.length", ["count": "\(field.length)"])
         }
         rows += "\(depth)\t\(field.offset)\t\(field.length)\t\(field.isLeaf ? 1 : 0)\t"
         rows += Self.cell(field.name) + "\t" + Self.cell(explanations.fieldValue(field.value)) + "\t" + Self.cell(hexCell)

@@ -161,7 +161,7 @@ extension HTMLRenderer {
             case .seq(let n): return "seq=\(n)"
             case .ack(let n): return "ack=\(n)"
             case .length(let n): return "len=\(n)"
-            case .bytes(let n): return (explanations("value.bytes", ["count": "\(n)"]) ?? "(\(n))").trimmingCharacters(in: .whitespaces)
+            case .bytes(let n): return explanations.phrase("value.bytes", ["count": "\(n)"]).trimmingCharacters(in: .whitespaces)
             case .carried(let names): return "· " + names.joined(separator: ", ")
             }
         }.joined(separator: " ")

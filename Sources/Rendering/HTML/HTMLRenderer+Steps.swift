@@ -69,7 +69,7 @@ extension HTMLRenderer {
             if let segment = step.segment {
                 out += bytes(segment, id: "segment-\(number)",
                              summary: say("html.segment.summary", ["header": "\(segment.bytes.count)", "payload": "\(step.segmentPayload)"]),
-                             about: paragraphs.paragraph(explanations("html.segment.why") ?? "html.segment.why"), dump: say("html.segment.dump"))
+                             about: paragraphs.paragraph(explanations.phrase("html.segment.why")), dump: say("html.segment.dump"))
             }
             out += records(step.records, step: number)
             if let ownTable { out += ownTable }

@@ -99,7 +99,7 @@ public struct HTMLRenderer: Sendable {
 
     /// Back / position / Next, and the keys.
     func controls(count: Int) -> String {
-        let format = explanations("html.nav.position") ?? "{step}/{total}"
+        let format = explanations.phrase("html.nav.position")
         return """
         <nav class="controls" aria-label="\(say("html.nav.label"))">
         <button type="button" id="back">\(say("html.nav.back"))</button>

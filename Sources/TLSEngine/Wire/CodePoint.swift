@@ -37,6 +37,10 @@ extension CodePoint {
         return "0x" + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
+    /// The registry name, or the value as hex when it has none (`0x5a5a`): how a code point is shown
+    /// wherever TLSLab names one for a reader (the ladder, JSON Lines, serve's log, lesson facts).
+    public var nameOrHex: String { name ?? hex }
+
     public var description: String { name ?? "unknown(\(hex))" }
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
