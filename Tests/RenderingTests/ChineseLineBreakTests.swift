@@ -2,6 +2,7 @@ import Foundation
 @testable import Rendering
 import Scenarios
 import Simulation
+import TestSupport
 import Testing
 
 /// Issue #34: the Chinese line-breaking rules (避头尾, W3C clreq §3.1.7) hold in the wrapper every
@@ -67,6 +68,8 @@ struct ChineseLineBreakTests {
                     lines += DisplayWidth.wrap(text, width: width, indent: 2)
                 }
                 for breach in Self.breaches(lines) { Issue.record("\(file) \(width): \(breach)") }
+                // The other typesetting rules too (issue #34), line by line as printed.
+                for line in lines { for problem in ChineseTypography.problems(in: line) { Issue.record("\(file) \(width): \(problem)") } }
             }
         }
     }
