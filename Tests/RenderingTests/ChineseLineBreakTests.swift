@@ -68,9 +68,13 @@ struct ChineseLineBreakTests {
                     lines += DisplayWidth.wrap(text, width: width, indent: 2)
                 }
                 for breach in Self.breaches(lines) { Issue.record("\(file) \(width): \(breach)") }
-                // The other typesetting rules too (issue #34), line by line as printed.
-                for line in lines { for problem in ChineseTypography.problems(in: line) { Issue.record("\(file) \(width): \(problem)") } }
             }
+            // The other typesetting rules too (issue #34), on the unwrapped text: a formula wrapped over two
+            // lines ("Hash(…端口, 密钥)") keeps its ASCII commas, which a line alone cannot tell.
+            var whole: [String] = []
+            if let trace { whole += TextRenderer(verbosity: .normal, width: 100_000, color: false, explanations: .chinese).render(trace) }
+            whole += [chinese?.title, chinese?.description].compactMap { $0 } + (chinese?.tryNext ?? [])
+            for line in whole { for problem in ChineseTypography.problems(in: line) { Issue.record("\(file): \(problem)") } }
         }
     }
 }
