@@ -7,15 +7,13 @@ import Glibc
 /// what Foundation's `Process` hides: the child's own resource usage (peak resident set, CPU time)
 /// and the moment its first output byte arrives.
 public final class ChildProcess {
-    public enum Failure: Error, CustomStringConvertible {
+    /// Why a child could not be started, as data (worded by the command line, `cli.bench.failure.*`;
+    /// an errno is described by the C library, strerror(3)).
+    public enum Failure: Error, Sendable, Hashable {
+        /// posix_spawn of this path failed with this errno.
         case spawn(String, Int32)
+        /// pipe(2) failed with this errno.
         case pipe(Int32)
-        public var description: String {
-            switch self {
-            case .spawn(let path, let code): return "cannot start \(path): \(String(cString: strerror(code)))"
-            case .pipe(let code): return "pipe: \(String(cString: strerror(code)))"
-            }
-        }
     }
 
     /// What a finished child left behind.

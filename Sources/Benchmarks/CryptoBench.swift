@@ -84,13 +84,13 @@ public struct CryptoBench {
         let signature = try key.signPKCS1v15(message: message, hash: .sha256)
         let publicKey = key.publicKey
         guard publicKey.verifyPKCS1v15(signature: signature, message: message, hash: .sha256) else {
-            throw BenchFailure("the benchmark key does not verify its own signature")
+            throw BenchFailure.ownSignatureNotVerified
         }
         var failures = 0
         let measured = rate {
             if !publicKey.verifyPKCS1v15(signature: signature, message: message, hash: .sha256) { failures += 1 }
         }
-        guard failures == 0 else { throw BenchFailure("\(failures) verifications failed during the benchmark") }
+        guard failures == 0 else { throw BenchFailure.verificationsFailed(count: failures) }
         return measured
     }
 

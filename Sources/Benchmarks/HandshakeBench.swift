@@ -92,25 +92,23 @@ public struct HandshakeBench {
                                          inheritStderr: true)
             let outcome = child.wait()
             guard outcome.exitStatus == 0 else {
-                throw BenchFailure("bench handshake-child (\(variant.label)) exited with status \(outcome.exitStatus)")
+                throw BenchFailure.handshakeChildExited(variant, status: outcome.exitStatus)
             }
             do {
                 var measurement = try JSONDecoder().decode(Measurement.self, from: Data(outcome.stdout))
                 measurement.peakKiB = measurement.peakKiB ?? outcome.maxRSSKiB
                 return measurement
             } catch {
-                throw BenchFailure("bench handshake-child (\(variant.label)): unreadable output \(outcome.stdoutText.prefix(200))")
+                throw BenchFailure.handshakeChildOutputUnreadable(variant, excerpt: String(outcome.stdoutText.prefix(200)))
             }
         }
     }
 
-    public enum Failure: Error, CustomStringConvertible {
-        case notSuccessful(String, String)
-        public var description: String {
-            switch self {
-            case .notSuccessful(let label, let outcome): return "the \(label) benchmark run did not succeed: \(outcome)"
-            }
-        }
+    /// Why a measurement stopped, as data (worded by the command line, `cli.bench.failure.*`).
+    public enum Failure: Error, Sendable, Hashable {
+        /// The built-in run of `variant` did not end in a completed handshake; `outcome` is the run
+        /// summary's outcome word (`failed`, `incomplete` or the alert's name).
+        case notSuccessful(HandshakeVariant, outcome: String)
     }
 
     public let variant: HandshakeVariant
@@ -124,7 +122,7 @@ public struct HandshakeBench {
     /// One complete simulated connection; throws unless both sides finished the handshake.
     public func once() throws {
         let outcome = Simulation(setup).run().summary.outcome
-        guard outcome == "success" else { throw Failure.notSuccessful(variant.label, outcome) }
+        guard outcome == "success" else { throw Failure.notSuccessful(variant, outcome: outcome) }
     }
 
     /// Runs for `seconds` of wall-clock time (or exactly `iterations` handshakes).
@@ -153,19 +151,17 @@ public struct OpenSSLLoopback {
         public var peakKiB: Int?
     }
 
-    public enum Failure: Error, CustomStringConvertible {
-        case setup(String)
+    /// Why OpenSSL's side could not be measured, as data (worded by the command line, `cli.bench.failure.*`).
+    public enum Failure: Error, Sendable, Hashable {
+        /// The certificate, key or DH parameters could not be written under `directory`; `code` is the
+        /// errno the file system gave, when it gave one.
+        case setup(directory: String, code: Int32?)
+        /// No free port on 127.0.0.1.
         case noPort
+        /// `openssl s_server` for this key exchange was not accepting connections within 5 s.
         case serverDidNotStart(HandshakeKind)
-        case unparsable(String)
-        public var description: String {
-            switch self {
-            case .setup(let why): return "cannot prepare the OpenSSL server: \(why)"
-            case .noPort: return "no free loopback port"
-            case .serverDidNotStart(let kind): return "openssl s_server (\(kind.rawValue)) did not start listening"
-            case .unparsable(let output): return "cannot read openssl s_time's output: \(output.prefix(200))"
-            }
-        }
+        /// `openssl s_time` printed no "N connections in T s" line (`excerpt`: the first 200 characters it printed).
+        case unparsable(excerpt: String)
     }
 
     public let openssl: String
@@ -180,7 +176,9 @@ public struct OpenSSLLoopback {
             try Data(DemoPKI.serverKeyPEM.utf8).write(to: directory.appendingPathComponent("key.pem"))
             try Data(Self.ffdhe2048PEM.utf8).write(to: directory.appendingPathComponent("ffdhe2048.pem"))
         } catch {
-            throw Failure.setup("\(error)")
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw Failure.setup(directory: directory.path,
+                                code: underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? Int32(truncatingIfNeeded: $0.code) : nil })
         }
     }
 
@@ -224,7 +222,7 @@ public struct OpenSSLLoopback {
         // "212 connections in 1.14s; 185.96 connections/user sec, bytes read 0"
         guard let line = result.stdoutText.split(separator: "\n").first(where: { $0.contains("connections in") && $0.contains("user sec") }),
               let count = Int(line.split(separator: " ").first ?? "")
-        else { throw Failure.unparsable(result.stdoutText) }
+        else { throw Failure.unparsable(excerpt: String(result.stdoutText.prefix(200))) }
         let cpu = result.userCPU + result.systemCPU + serverCPU
         return Measurement(handshakes: count, wallRate: Double(count) / result.wall, cpuRate: Double(count) / max(cpu, 1e-9),
                            peakKiB: ended.maxRSSKiB + result.maxRSSKiB)

@@ -5,21 +5,23 @@ import Foundation
 /// read correctly, and a layout we do not know stops the benchmark with a clear message instead of
 /// leaving the OpenSSL column silently empty.
 public enum OpenSSLSpeed {
-    public enum Failure: Error, CustomStringConvertible, Equatable {
-        /// No row with this label (e.g. "rsa 2048 bits"), or no header line above it that names its columns.
-        case unknownFormat(row: String, why: String, excerpt: String)
+    /// Why the output could not be read, as data (worded by the command line, `cli.bench.failure.*`).
+    public enum Failure: Error, Sendable, Hashable {
+        /// No row with this label (e.g. "rsa 2048 bits"), or no header line above it that names its
+        /// columns (`excerpt`: the output's last four lines).
+        case unknownFormat(row: String, why: UnknownFormat, excerpt: String)
         /// The header has no column with this label (e.g. "sign/s").
         case missingColumn(row: String, column: String, header: [String])
+    }
 
-        public var description: String {
-            switch self {
-            case .unknownFormat(let row, let why, let excerpt):
-                return "cannot read `openssl speed` output for \"\(row)\": \(why). "
-                    + "Unknown output format; the output ended with:\n\(excerpt)"
-            case .missingColumn(let row, let column, let header):
-                return "`openssl speed` row \"\(row)\" has no column \"\(column)\" (its header: \(header.joined(separator: " ")))"
-            }
-        }
+    /// What about the output's layout is unknown.
+    public enum UnknownFormat: Sendable, Hashable {
+        /// No line starts with the row's label.
+        case noRow
+        /// The row's values (these words) are not all numbers.
+        case valuesNotNumbers([String])
+        /// No header line above the row names its `columns` columns.
+        case noHeader(columns: Int)
     }
 
     public static func locate() -> String? {
@@ -65,18 +67,18 @@ public enum OpenSSLSpeed {
         let labelWords = label.split(separator: " ").map(String.init)
         let excerpt = lines.suffix(4).joined(separator: "\n")
         guard let rowIndex = lines.firstIndex(where: { Array(words($0).prefix(labelWords.count)) == labelWords }) else {
-            throw .unknownFormat(row: label, why: "no line starts with \"\(label)\"", excerpt: excerpt)
+            throw .unknownFormat(row: label, why: .noRow, excerpt: excerpt)
         }
         let valueWords = Array(words(lines[rowIndex]).dropFirst(labelWords.count))
         let values = valueWords.compactMap(value)
         guard !values.isEmpty, values.count == valueWords.count else {
-            throw .unknownFormat(row: label, why: "the row's values are not all numbers: \(valueWords)", excerpt: excerpt)
+            throw .unknownFormat(row: label, why: .valuesNotNumbers(valueWords), excerpt: excerpt)
         }
         let header = lines[..<rowIndex].reversed().lazy.map(words).first { candidate in
             candidate.count == values.count && candidate.allSatisfy { Double($0) == nil }
         }
         guard let header else {
-            throw .unknownFormat(row: label, why: "no header line names its \(values.count) columns", excerpt: excerpt)
+            throw .unknownFormat(row: label, why: .noHeader(columns: values.count), excerpt: excerpt)
         }
         return Dictionary(zip(header, values), uniquingKeysWith: { first, _ in first })
     }

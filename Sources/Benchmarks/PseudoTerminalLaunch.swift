@@ -15,29 +15,29 @@ public struct PseudoTerminalLaunch {
         public var maxRSSKiB: Int
     }
 
-    public enum Failure: Error, CustomStringConvertible {
-        case pty(String)
+    /// Why the launch gave no figure, as data (worded by the command line, `cli.bench.failure.*`; an
+    /// errno is described by the C library, strerror(3)).
+    public enum Failure: Error, Sendable, Hashable {
+        /// posix_openpt, grantpt, unlockpt or ptsname is not in the C library.
+        case noPTYFunctions
+        /// A pseudo-terminal call (`posix_openpt`, or `grantpt/unlockpt/ptsname`) failed with this errno.
+        case pty(call: String, code: Int32)
+        /// posix_spawn failed with this errno.
         case spawn(Int32)
-        case noScreen(String)
-        public var description: String {
-            switch self {
-            case .pty(let why): return "pseudo-terminal: \(why)"
-            case .spawn(let code): return "cannot start tlslab on a pseudo-terminal: \(String(cString: strerror(code)))"
-            case .noScreen(let got): return "tlslab drew no first screen on the pseudo-terminal within 10 s (got \(got.count) bytes)"
-            }
-        }
+        /// No first screen (no ESC [ J) within 10 s; `bytes` arrived.
+        case noScreen(bytes: Int)
     }
 
     /// The sequence that ends a walkthrough screen: erase from the cursor to the end of the screen.
     public static let endOfScreen: [UInt8] = [0x1B, 0x5B, 0x4A]
 
     public static func run(_ path: String, _ arguments: [String] = [], columns: UInt16 = 100, rows: UInt16 = 30) throws -> Outcome {
-        guard let api = PTYFunctions.load() else { throw Failure.pty("posix_openpt and friends are not in the C library") }
+        guard let api = PTYFunctions.load() else { throw Failure.noPTYFunctions }
         let master = api.openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0 else { throw Failure.pty("posix_openpt: \(String(cString: strerror(errno)))") }
+        guard master >= 0 else { throw Failure.pty(call: "posix_openpt", code: errno) }
         defer { close(master) }
         guard api.grant(master) == 0, api.unlock(master) == 0, let name = api.name(master) else {
-            throw Failure.pty("grantpt/unlockpt/ptsname: \(String(cString: strerror(errno)))")
+            throw Failure.pty(call: "grantpt/unlockpt/ptsname", code: errno)
         }
         let slavePath = String(cString: name)
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
@@ -94,7 +94,7 @@ public struct PseudoTerminalLaunch {
             if poll(&pfd, 1, 20) > 0 { _ = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) } }
         }
         guard let firstByte, let firstScreen else {
-            throw Failure.noScreen(String(decoding: output, as: UTF8.self))
+            throw Failure.noScreen(bytes: output.count)
         }
         let signalled = status & 0x7f
         return Outcome(firstByte: firstByte, firstScreen: firstScreen,

@@ -11,13 +11,10 @@ public struct TCPBulkTransfer {
         public func segmentsPerSecond(_ deliveries: Int) -> Double { Double(deliveries) / seconds }
     }
 
-    public enum Failure: Error, CustomStringConvertible {
+    /// Why the transfer gave no figure, as data (worded by the command line, `cli.bench.failure.*`).
+    public enum Failure: Error, Sendable, Hashable {
+        /// The simulated network stopped with only `received` of the `expected` bytes read.
         case incomplete(received: Int, expected: Int)
-        public var description: String {
-            switch self {
-            case .incomplete(let received, let expected): return "bulk transfer stopped at \(received) of \(expected) bytes"
-            }
-        }
     }
 
     public let bytes: Int
@@ -73,9 +70,14 @@ public struct TCPFloodResult: Codable {
     /// VmRSS after the flood minus before it, KiB.
     public var growthKiB: Int
 
-    public enum Failure: Error, CustomStringConvertible {
-        case child(String)
-        public var description: String { switch self { case .child(let why): return "tcp-flood child: \(why)" } }
+    /// Why a flood gave no figure, as data (worded by the command line, `cli.bench.failure.*`).
+    public enum Failure: Error, Sendable, Hashable {
+        /// `tlslab bench tcp-flood` exited with this status.
+        case childExited(status: Int32)
+        /// `tlslab bench tcp-flood` wrote something that is not its JSON result (the first 200 characters).
+        case childOutputUnreadable(excerpt: String)
+        /// Only `halfOpen` of the `connections` spoofed SYNs left a half-open connection in the listener.
+        case notAllHalfOpen(halfOpen: Int, connections: Int)
     }
 
     /// Runs `tlslab bench tcp-flood --connections N` and reads its JSON.
@@ -83,11 +85,11 @@ public struct TCPFloodResult: Codable {
         let child = try ChildProcess(ChildProcess.ownExecutable, ["bench", "tcp-flood", "--connections", "\(connections)"],
                                      inheritStderr: true)
         let outcome = child.wait()
-        guard outcome.exitStatus == 0 else { throw Failure.child("exit status \(outcome.exitStatus)") }
+        guard outcome.exitStatus == 0 else { throw Failure.childExited(status: outcome.exitStatus) }
         do {
             return try JSONDecoder().decode(TCPFloodResult.self, from: Data(outcome.stdout))
         } catch {
-            throw Failure.child("unreadable output: \(outcome.stdoutText.prefix(200))")
+            throw Failure.childOutputUnreadable(excerpt: String(outcome.stdoutText.prefix(200)))
         }
     }
 
@@ -115,7 +117,7 @@ public struct TCPFloodResult: Codable {
         }
         let seconds = (clock.now - start).benchSeconds
         let halfOpen = net.listener(on: server, port: 80)?.halfOpen.count ?? 0
-        guard halfOpen == n else { throw TCPFloodResult.Failure.child("\(halfOpen) of \(n) connections half-open") }
+        guard halfOpen == n else { throw TCPFloodResult.Failure.notAllHalfOpen(halfOpen: halfOpen, connections: n) }
         return TCPFloodResult(connections: n, seconds: seconds, steps: steps, peakKiB: ProcMemory.field("VmHWM") ?? 0,
                               growthKiB: (ProcMemory.field("VmRSS") ?? 0) - before)
     }

@@ -8,6 +8,9 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     case rsaPSS(RSAPSSParameters)
     case ecdsa(HashAlgorithm)
     case ed25519
+    /// id-RSASSA-PSS with parameters TLSLab cannot verify with (RFC 4055 §3.1), as data.
+    case rsaPSSUnusable(RSAPSSParameters.Unsupported)
+    /// An OID TLSLab does not know as a signature algorithm.
     case unknown(oid: String)
 
     /// The hash that digests the TBSCertificate, when there is one.
@@ -15,7 +18,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .rsaPKCS1v15(let h), .ecdsa(let h): return h
         case .rsaPSS(let p): return p.hash
-        case .ed25519, .unknown: return nil
+        case .ed25519, .rsaPSSUnusable, .unknown: return nil
         }
     }
 
@@ -27,6 +30,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         case .rsaPSS(let p): return "RSASSA-PSS(\(p))"
         case .ecdsa(let h): return "ecdsa-with-\(Self.asn1Name(h).uppercased())"
         case .ed25519: return "Ed25519"
+        case .rsaPSSUnusable(let why): return "RSASSA-PSS(\(why))"
         case .unknown(let oid): return "unknown(\(oid))"
         }
     }
@@ -69,15 +73,15 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
 
     /// RSASSA-PSS-params (RFC 4055 §3.1): [0] hashAlgorithm (default SHA-1), [1] maskGenAlgorithm
     /// (default MGF1 with SHA-1, whatever [0] says), [2] saltLength (default 20), [3] trailerField (1).
-    /// Parameters we cannot verify with (another MGF, an unknown hash) give `.unknown`, so the
-    /// certificate still parses and its signature check fails with the reason.
+    /// Parameters we cannot verify with (another MGF, an unknown hash) give `.rsaPSSUnusable` with
+    /// the reason as data, so the certificate still parses and its signature check fails with it.
     static func pssParameters(_ node: ASN1Node?) throws(PKIError) -> SignatureAlgorithm {
         do {
             return .rsaPSS(try RSAPSSParameters.parse(node))
         } catch let error as PKIError {
             throw error
         } catch let why as RSAPSSParameters.Unsupported {
-            return .unknown(oid: "\(RSAPSSParameters.oid) (\(why))")
+            return .rsaPSSUnusable(why)
         } catch {
             throw .malformedCertificate(.invalidValue(field: "RSASSA-PSS-params"))
         }

@@ -14,8 +14,9 @@ extension SignatureCheck {
         case hashesDiffer
         /// PKCS#1 v1.5: the recovered DigestInfo names another hash (nil: one TLSLab does not know).
         case digestInfoNamesOtherHash(named: HashAlgorithm?, algorithmSays: HashAlgorithm)
-        /// PKCS#1 v1.5: signature^e mod n is not a valid `00 01 FF… 00 DigestInfo` block.
-        case noValidPKCS1Block(RSAError)
+        /// PKCS#1 v1.5: signature^e mod n is not a valid `00 01 FF… 00 DigestInfo` block (the step
+        /// of RFC 8017 §8.2.2 / §9.2 that failed, as data).
+        case noValidPKCS1Block(RSASignatureBlock.Fault)
         /// The algorithm needs a key of `family`; the issuer's is `issuerKey`.
         case issuerKeyIsNot(KeyFamily, issuerKey: SubjectPublicKeyInfo.KeyKind)
         /// The issuer's RSA key does not decode.
@@ -34,6 +35,8 @@ extension SignatureCheck {
         case ed25519(verified: Bool)
         /// A signature algorithm TLSLab does not implement (its OID).
         case unsupportedAlgorithm(oid: String)
+        /// RSASSA-PSS with parameters TLSLab cannot verify with (RFC 4055 §3.1).
+        case pssParametersUnusable(RSAPSSParameters.Unsupported)
     }
 
     /// How a PSS signature breaks its key's restriction (RFC 4055 §3.3).

@@ -41,7 +41,13 @@ public struct SignatureCheck: Sendable, Equatable {
             }
             let block: RSASignatureBlock
             do { block = try key.recoverPKCS1v15(signature: signature) } catch {
-                return result(false, .noValidPKCS1Block(error))
+                switch error {
+                case .invalidSignatureBlock(let fault): return result(false, .noValidPKCS1Block(fault))
+                case let .wrongLength(expected, actual):
+                    return result(false, .noValidPKCS1Block(.signatureLength(bytes: actual, modulusBytes: expected)))
+                case .representativeOutOfRange: return result(false, .noValidPKCS1Block(.representativeOutOfRange))
+                default: return result(false, .issuerRSAKeyUnusable(error))
+                }
             }
             guard block.hash == hash else {
                 return result(false, .digestInfoNamesOtherHash(named: block.hash, algorithmSays: hash), hash2: block.digest, block: block)
@@ -79,6 +85,8 @@ public struct SignatureCheck: Sendable, Equatable {
             }
             let ok = key.isValidSignature(signature, for: tbs)
             return result(ok, .ed25519(verified: ok))
+        case .rsaPSSUnusable(let why):
+            return result(false, .pssParametersUnusable(why))
         case .unknown(let oid):
             return result(false, .unsupportedAlgorithm(oid: oid))
         }

@@ -22,7 +22,7 @@ extension Explanations {
         case .isItselfAnchor(let store): return ("check.isItselfAnchor", ["store": trustStoreName(store)])
         case let .anchoredBy(anchor, store): return ("check.anchoredBy", ["anchor": anchor, "store": trustStoreName(store)])
         case let .signedBy(issuer, algorithm, outcome):
-            return ("check.signedBy", ["issuer": issuer, "algorithm": "\(algorithm)", "outcome": signatureOutcome(outcome)])
+            return ("check.signedBy", ["issuer": issuer, "algorithm": signatureAlgorithmName(algorithm), "outcome": signatureOutcome(outcome)])
         case .signatureAlgorithmsDiffer: return ("check.signatureAlgorithmsDiffer", [:])
         case .withinValidity(let anchor): return (anchor ? "check.withinValidity.anchor" : "check.withinValidity", [:])
         case let .expired(anchor, notAfter, now):
@@ -30,7 +30,7 @@ extension Explanations {
         case let .notYetValid(anchor, notBefore, now):
             return (anchor ? "check.notYetValid.anchor" : "check.notYetValid", ["notBefore": "\(notBefore)", "now": "\(now)"])
         case let .strongEnough(algorithm, key, bits):
-            return ("check.strongEnough", ["algorithm": "\(algorithm)", "key": "\(key)", "bits": "\(bits)"])
+            return ("check.strongEnough", ["algorithm": signatureAlgorithmName(algorithm), "key": keyKindName(key), "bits": "\(bits)"])
         case let .tooWeak(anchor, weak):
             return (anchor ? "check.tooWeak.anchor" : "check.tooWeak", ["problems": list(weak.map(weakAlgorithm))])
         case .refusedByATSCertificateRules: return ("check.refusedByATSCertificateRules", [:])
@@ -86,7 +86,6 @@ extension Explanations {
         }
     }
 
-    /// A signature verification's outcome in one clause.
     /// Why an RSA-PSS key's parameters cannot be used (RFC 4055 §3.1).
     public func pssParametersUnsupported(_ why: RSAPSSParameters.Unsupported) -> String {
         switch why {
@@ -97,18 +96,19 @@ extension Explanations {
         }
     }
 
+    /// A signature verification's outcome in one clause.
     public func signatureOutcome(_ outcome: SignatureCheck.Outcome) -> String {
         switch outcome {
         case .hashesEqual: return word("signature.hashesEqual")
         case .hashesDiffer: return word("signature.hashesDiffer")
         case let .digestInfoNamesOtherHash(named, says):
             return word("signature.digestInfoNamesOtherHash", ["named": named.map { "\($0)" } ?? word("signature.unknownHash"), "expected": "\(says)"])
-        case .noValidPKCS1Block(let error): return word("signature.noValidPKCS1Block", ["error": "\(error)"])
-        case let .issuerKeyIsNot(family, key): return word(Self.issuerKeyIsNotKey(family), ["key": "\(key)"])
-        case .issuerRSAKeyUnusable(let error): return word("signature.issuerRSAKeyUnusable", ["error": "\(error)"])
+        case .noValidPKCS1Block(let fault): return word("signature.noValidPKCS1Block", ["error": signatureBlockFault(fault)])
+        case let .issuerKeyIsNot(family, key): return word(Self.issuerKeyIsNotKey(family), ["key": keyKindName(key)])
+        case .issuerRSAKeyUnusable(let error): return word("signature.issuerRSAKeyUnusable", ["error": issuerRSAKeyFault(error)])
         case .issuerKeyUnusable(let why): return word("signature.issuerKeyUnusable", ["why": pssParametersUnsupported(why)])
         case let .pssKeyRestrictionViolated(restriction, _, violations):
-            return word("signature.pssKeyRestrictionViolated", ["restriction": "\(restriction)",
+            return word("signature.pssKeyRestrictionViolated", ["restriction": pssParameters(restriction),
                                                                  "violations": violations.map(pssViolation).joined(separator: word("check.join.problems"))])
         case .pss(nil): return word("signature.pss.passed")
         case .pss(let failure?): return word("signature.pss.failed", ["failure": pssFailure(failure)])
@@ -116,6 +116,7 @@ extension Explanations {
         case .ecdsa(let ok): return word(ok ? "signature.ecdsa.passed" : "signature.ecdsa.failed")
         case .ed25519(let ok): return word(ok ? "signature.ed25519.passed" : "signature.ed25519.failed")
         case .unsupportedAlgorithm(let oid): return word("signature.unsupportedAlgorithm", ["oid": oid])
+        case .pssParametersUnusable(let why): return word("signature.pssParametersUnusable", ["why": pssParametersUnsupported(why)])
         }
     }
 

@@ -115,7 +115,7 @@ extension Explanations {
         "derived.transcript": "{actor}：Hash(握手消息, {bytes} 字节)，用于 {purpose} = {hash}",
         "derived.verifyData": "{actor}：verify_data = PRF(master, \"{label}\", Hash(握手消息))[0..11] = {data}{expected}",
         "derived.expectedFrom": "（应由{sender}发来的值）",
-        "chain.afNetworkingPolicy": "ServerTrust 挑战由 AFSecurityPolicy 回应，按 {release} 的方式评估",
+        "chain.afNetworkingPolicy": "ServerTrust 挑战由 AFSecurityPolicy 回应，按{release}的方式评估",
         "afNetworking.release.current": "AFNetworking 2.5.3 及以后版本",
         "afNetworking.release.v2_5_1": "AFNetworking 2.5.1",
         "afNetworking.release.v2_5_2": "AFNetworking 2.5.2",

@@ -51,7 +51,7 @@ extension Explanations {
         "walk.story.phases": "各个阶段依次是：{phases}。",
         "walk.story.ladder": "每一步都会在上方的时序图中添加一行：从开始算起的时间（毫秒）、每一方一列（在表头中注明）、表示在网络上传输的箭头、表示某一方自己动作的圆点（●）。横线下方是这一步的含义。",
 
-        "walk.ack.data": "来自{actor}的 ACK：它又确认了{peer}字节流中的 {count} 个字节，即 {messages} 的字节。确认号 ack = {ack} 是它期望收到的下一个字节的序号；这个报文段不携带数据。",
+        "walk.ack.data": "来自{actor}的 ACK：它又确认了{peer}字节流中的 {count} 个字节，即{messages}的字节。确认号 ack = {ack} 是它期望收到的下一个字节的序号；这个报文段不携带数据。",
         "walk.ack.bytes": "来自{actor}的 ACK：它又确认了{peer}字节流中的 {count} 个字节。确认号 ack = {ack} 是它期望收到的下一个字节的序号；这个报文段不携带数据。",
         "walk.ack.atOnce": "数据一到，ACK 就发出：TCP 在 TLS 之下确认，{actor}的 TLS 层还没来得及处理这些字节——所以 ACK 单独发送，而不是搭在{actor}的下一批数据上。",
         "walk.ack.atOncePlain": "数据一到，ACK 就发出：TCP 自行确认，{actor}的应用程序还没读取这些字节——所以 ACK 单独发送，而不是搭在{actor}的下一批数据上。",
@@ -65,7 +65,7 @@ extension Explanations {
         "walk.ack.finAgain": "{peer}的 FIN 又来了一次（发给它的最后一个 ACK 丢失或迟到了），于是处于 TIME-WAIT 的{actor}再次确认它——这正是 TIME-WAIT 存在的原因之一（RFC 9293 §3.10.7.4）。",
         "walk.ack.lost": "来自{actor}的 ACK，ack = {ack}：它没有到达（见下一步），所以没有哪个 TCP 收到这个确认。确认是累积的（RFC 9293 §3.4）：之后确认号相同或更大的报文段会确认同样的字节。",
         "walk.ack.rewritten": "来自{actor}的 ACK，ack = {ack}，即它期望收到的下一个字节。{peer}看不到这个数：路径上的攻击者在转发这个报文段之前把它降为 {carried}，让它不确认攻击者冒{peer}之名注入的任何字节。对{peer}从未发送过的字节的确认，会让{peer}的 TCP 丢弃这个报文段并回一个自己的 ACK（RFC 9293 §3.10.7.4），两端就会没完没了地互相回应对方的 ACK。",
-        "walk.ack.carried.data": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 又确认了{peer}字节流中的 {count} 个字节，即 {messages} 的字节。",
+        "walk.ack.carried.data": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 又确认了{peer}字节流中的 {count} 个字节，即{messages}的字节。",
         "walk.ack.carried.bytes": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 又确认了{peer}字节流中的 {count} 个字节。",
         "walk.ack.carried.fin": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 确认了{peer}的 FIN（FIN 的序号 + 1）。{peer} → {actor} 这个方向现在关闭了。",
         "walk.ack.carried.nothingNew": "{peer}的 TCP 收下的是攻击者的数：ack = {carried} 没有确认{peer}字节流中的任何新字节。",
@@ -78,7 +78,7 @@ extension Explanations {
         "walk.segment.push": "P（PSH）标记发送方排队数据中的最后一个报文段：接收方应当把数据交给应用程序，而不必等待更多数据（RFC 9293 §3.9.1.2）。",
         "walk.segment.reSequenced": "路径上的攻击者在转发这个报文段之前把它的序号从 {seq} 调高到 {carried}：攻击者冒{actor}之名注入的字节占用了{actor}接下来要用的序号，所以在{peer}那里，{actor}自己的字节排在它们之后。",
         "walk.segment.rewrittenAck": "路径上的攻击者在转发这个报文段之前把它的确认号从 {ack} 降为 {carried}，让它不确认攻击者冒{peer}之名注入的任何字节：对{peer}从未发送过的字节的确认，会让{peer}的 TCP 回一个自己的 ACK（RFC 9293 §3.10.7.4）。",
-        "walk.segment.piggyback": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节，即 {messages} 的字节：确认搭在数据上一起发送。",
+        "walk.segment.piggyback": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节，即{messages}的字节：确认搭在数据上一起发送。",
         "walk.segment.piggybackBytes": "它的确认号同时又确认了{peer}字节流中的 {count} 个字节：确认搭在数据上一起发送。",
 
         "walk.state.listen": "LISTEN：{actor}被动打开了端口，等待 SYN；还没有发送任何报文段（RFC 9293 §3.3.2）。",

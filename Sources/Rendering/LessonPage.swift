@@ -98,7 +98,9 @@ extension LadderPrinter {
                             .map { "      " + $0 }
                     }
                 } else if let sentence {
-                    out += wrapped(say("lesson.checkHolds", ["sentence": sentence, "key": c.key, "expected": c.expected.visibleControls]), indent: 2)
+                    // An empty expected value is shown as "" (not as nothing before the closing parenthesis).
+                    let expected = c.expected.isEmpty ? "\"\"" : c.expected.visibleControls
+                    out += wrapped(say("lesson.checkHolds", ["sentence": sentence, "key": c.key, "expected": expected]), indent: 2)
                 } else {
                     out += wrapped(say("lesson.expectation", ["result": result, "key": c.key, "expected": c.expected.visibleControls]), indent: 6)
                 }

@@ -16,8 +16,8 @@ public enum RSAError: Error, Equatable, Sendable, CustomStringConvertible {
     /// RFC 8017 §7.2.2 step 4: the decrypted block is not `00 02 PS 00 M` — deliberately one
     /// error, whatever was wrong, so the error itself is no padding oracle.
     case decryptionError
-    /// A recovered PKCS#1 v1.5 signature block is not `00 01 FF…FF 00 DigestInfo` (why).
-    case invalidSignatureEncoding(String)
+    /// A PKCS#1 v1.5 signature does not open to `00 01 FF…FF 00 DigestInfo` (which step failed).
+    case invalidSignatureBlock(RSASignatureBlock.Fault)
     /// RFC 8017 §9.1.1 step 3: the modulus is too small for this hash and salt length.
     case encodingError(String)
     /// Key generation ran out of attempts.
@@ -36,7 +36,7 @@ public enum RSAError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongLength(let expected, let actual): return "wrong length: \(actual) bytes, expected \(expected)"
         case .representativeOutOfRange: return "representative out of range (not below the modulus)"
         case .decryptionError: return "decryption error"
-        case .invalidSignatureEncoding(let why): return "invalid signature encoding: \(why)"
+        case .invalidSignatureBlock(let fault): return "invalid signature block: \(fault)"
         case .encodingError(let why): return "encoding error: \(why)"
         case .keyGenerationFailed(let why): return "RSA key generation failed: \(why)"
         case .randomSourceFailed(let why): return "random source failed: \(why)"

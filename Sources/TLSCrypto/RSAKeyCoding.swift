@@ -205,7 +205,7 @@ enum RSAKeyCoding {
                 return (algorithm.oid.description, Array(digest.bytes))
             }
         } catch {
-            throw .invalidSignatureEncoding("DigestInfo: \(error)")
+            throw .invalidSignatureBlock(.malformedDigestInfo)
         }
     }
 

@@ -76,17 +76,16 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// The public operation on a PKCS#1 v1.5 signature and the parts of the block it reveals
     /// (for teaching: "the signature opens to a padded hash"). Throws when the block is not
     /// `00 01 FF…FF 00 DigestInfo` with at least eight FF bytes and a well-formed DigestInfo.
+    /// A signature of the wrong length or not below n throws ``RSAError/wrongLength(expected:actual:)``
+    /// or ``RSAError/representativeOutOfRange``; a block of another shape
+    /// ``RSAError/invalidSignatureBlock(_:)`` with the step that failed.
     public func recoverPKCS1v15(signature: [UInt8]) throws(RSAError) -> RSASignatureBlock {
         let em = try openSignature(signature, length: byteLength)
-        guard em.count >= 11, em[0] == 0x00, em[1] == 0x01 else {
-            throw .invalidSignatureEncoding("block does not start with 00 01")
-        }
+        guard em.count >= 11, em[0] == 0x00, em[1] == 0x01 else { throw .invalidSignatureBlock(.notBlockType1) }
         var index = 2
         while index < em.count, em[index] == 0xFF { index += 1 }
-        guard index < em.count, em[index] == 0x00 else {
-            throw .invalidSignatureEncoding("padding not followed by a zero byte")
-        }
-        guard index - 2 >= 8 else { throw .invalidSignatureEncoding("fewer than eight FF padding bytes") }
+        guard index < em.count, em[index] == 0x00 else { throw .invalidSignatureBlock(.noZeroSeparator) }
+        guard index - 2 >= 8 else { throw .invalidSignatureBlock(.shortPadding(count: index - 2)) }
         let digestInfo = Array(em[(index + 1)...])
         let parsed = try RSAKeyCoding.parseDigestInfo(digestInfo)
         return RSASignatureBlock(encodedMessage: em, digestInfo: digestInfo,

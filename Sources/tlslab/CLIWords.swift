@@ -123,6 +123,12 @@ enum ParserWords {
             }
             .replacing(/\ ?\(default: ([^)]*)\)/) { m in explanations("cli.parser.default", ["1": joined(m.output.1)]) ?? String(m.output.0) }
             .replacing(/\ ?\(values: ([^)]*)\)/) { m in explanations("cli.parser.values", ["1": joined(m.output.1)]) ?? String(m.output.0) }
+            // The default subcommand in a SUBCOMMANDS list ("  all (default)      …"), its help kept in its column.
+            .replacing(/^(  \S+) \(default\)( *)/.anchorsMatchLineEndings()) { m in
+                let word = explanations("cli.parser.defaultSubcommand") ?? "(default)"
+                let pad = max(1, DisplayWidth.columns(" (default)" + m.output.2) - DisplayWidth.columns(word))
+                return m.output.1 + word + String(repeating: " ", count: pad)
+            }
     }
 
     /// A line the parser wrapped by characters, re-wrapped by display width (a Chinese character takes two

@@ -4,7 +4,7 @@ import Rendering
 import Scenarios
 import Trace
 
-/// `tlslab check PATH...`: every scenario under the paths, one line each, then `N passed, N failed`.
+/// `tlslab check PATH...`: every scenario under the paths, one line each, then a summary (`N passed, N failed`).
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
@@ -34,7 +34,7 @@ struct CheckCommand: ParsableCommand {
             FileHandle.standardError.write(Data("tlslab: \(note)\n".utf8))
         }
         if files.isEmpty && missing.isEmpty {
-            print("0 passed, 0 failed")
+            print(Self.summary(passed: 0, failed: 0, explanations: language.explanations))
             let list = paths.joined(separator: language.explanations.phrase("list.separator"))
             throw CLIError.badInput(language.explanations("cli.check.noFiles", ["paths": list]) ?? list)
         }
@@ -51,11 +51,18 @@ struct CheckCommand: ParsableCommand {
                 for key in facts.keys.sorted() { print(TerminalText.escaped("    \(key): \(facts[key].map(\.description) ?? "")")) }
             }
         }
-        // The last line is always exactly (in every language: scripts read it) `N passed, N failed`; an invalid file did not pass, so it
+        // The last line is the summary (`N passed, N failed` in English); an invalid file did not pass, so it
         // counts as failed (its INVALID line says why, and the exit status is 2).
-        print("\(passed) passed, \(failed + invalid) failed")
+        print(Self.summary(passed: passed, failed: failed + invalid, explanations: language.explanations))
         if invalid > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The last line: how many files passed and how many did not, in the chosen language (issue #34:
+    /// a summary a person reads). English gives `N passed, N failed`, the line scripts read.
+    static func summary(passed: Int, failed: Int, explanations: Explanations) -> String {
+        let values = ["passed": "\(passed)", "failed": "\(failed)"]
+        return explanations("cli.check.summary", values) ?? Explanations.english("cli.check.summary", values) ?? "\(passed) passed, \(failed) failed"
     }
 
     /// One file's result: PASS/FAIL/INVALID stay as they are in every language (scripts grep them),

@@ -47,6 +47,6 @@ struct SelfTestCommand: ParsableCommand {
             _ = try? BigInt("not a number")
             if i % 100 == 0 { _ = try BigInt.randomPrime(bits: 128, using: rng) }
         }
-        print("selftest bignum: \(iterations) iterations, checksum \(checksum.hexString)")
+        print(CLIWords.text("cli.selfTest.done", ["iterations": "\(iterations)", "checksum": checksum.hexString]))
     }
 }

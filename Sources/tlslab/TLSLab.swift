@@ -27,8 +27,13 @@ struct TLSLab: ParsableCommand {
             FileHandle.standardError.write(Data("tlslab: \(TerminalText.escaped("\(error)"))\n".utf8))
             Foundation.exit(error.exitCode.rawValue)
         } catch {
-            let code = exitCode(for: error)
             let words = CLIWords.explanations
+            // A benchmark's failure (typed in the Benchmarks module): one line in the chosen language, exit 1.
+            if let text = BenchWords(words).failure(error) {
+                FileHandle.standardError.write(Data("tlslab: \(text)\n".utf8))
+                Foundation.exit(1)
+            }
+            let code = exitCode(for: error)
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((ParserWords.worded(validationMessage(for: error), in: words) + "\n").utf8))
                 Foundation.exit(2)

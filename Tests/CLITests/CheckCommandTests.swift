@@ -69,13 +69,15 @@ struct CheckCommandTests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("没有这个文件或目录：/nonexistent-tlslab-scenarios"), "\(r.stderr)")
         #expect(!r.stderr.contains("no such file"), "\(r.stderr)")
-        #expect(r.stdout == "INVALID /nonexistent-tlslab-scenarios：没有这个文件或目录\n0 passed, 1 failed\n")
+        #expect(r.stdout == "INVALID /nonexistent-tlslab-scenarios：没有这个文件或目录\n0 个通过，1 个未通过\n")
         let dir = try Self.write([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         for (lang, words) in [("zh", "下没有场景文件（*.yaml）"), ("en", "no scenario files (*.yaml) under")] {
             let empty = try CLI.run(["check", "--lang", lang, dir.path])
             #expect(empty.status != 0)
             #expect(empty.stderr.contains(words) && empty.stderr.contains(dir.path), "\(lang): \(empty.stderr)")
+            // The summary line, a sentence a person reads, is in the chosen language too (issue #34).
+            #expect(empty.stdout == (lang == "zh" ? "0 个通过，0 个未通过\n" : "0 passed, 0 failed\n"), "\(lang): \(empty.stdout)")
         }
     }
 

@@ -56,6 +56,10 @@ struct ChineseCLITests {
         #expect(result.stdout.contains("用法：") && result.stdout.contains("选项："), "\(result.stdout)")
         #expect(Self.englishSentences(in: result.stdout).isEmpty,
                 "\(command): English \(Self.englishSentences(in: result.stdout)) in:\n\(result.stdout)")
+        // The parser's lone English words too: "(default)" after the default subcommand, "(default: …)", "(values: …)".
+        for word in ["(default", "(values:", "not available", "listening on"] {
+            #expect(!result.stdout.contains(word), "\(command): '\(word)' in:\n\(result.stdout)")
+        }
         let english = try CLI.run(command + ["--help"])
         #expect(english.stdout.contains("USAGE:") && english.stdout.contains("Show help information."))
     }

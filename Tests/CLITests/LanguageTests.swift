@@ -128,7 +128,9 @@ struct LanguageTests {
         #expect(zh.status == 1 && en.status == 1)
         #expect(en.stdout.hasPrefix("FAIL \(dir.path)/wrong: alpn: expected http/1.1, got h2"), "\(en.stdout)")
         #expect(zh.stdout.hasPrefix("FAIL \(dir.path)/wrong：alpn：预期 http/1.1，实际 h2"), "\(zh.stdout)")
-        #expect(zh.stdout.split(separator: "\n").last == en.stdout.split(separator: "\n").last, "the tally line is a contract")
+        // The tally is a summary a person reads (issue #34): the same counts, in each language's words.
+        #expect(en.stdout.split(separator: "\n").last == "0 passed, 1 failed", "\(en.stdout)")
+        #expect(zh.stdout.split(separator: "\n").last == "0 个通过，1 个未通过", "\(zh.stdout)")
     }
 }
 
@@ -186,11 +188,60 @@ struct ChineseWalkthroughTerminalTests {
         #expect(text.contains("exit=0"), "\(text)")
     }
 
+    /// Issue #34, "Done means": the zh walkthrough at 60 columns in tmux (60×24): every screen fits 60
+    /// display columns with no line starting with closing punctuation, the footer keeps 帮助 and 退出, the
+    /// knowledge panel and the outcome are Chinese, and q leaves with status 0.
+    @Test(CrossCheckRequirement.trait(Tool.path("tmux") != nil, missing: "tmux is not installed"))
+    func chineseWalkthroughAt60Columns() throws {
+        let binary = try #require(CLI.binary).path
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report").path
+        let session = Session()
+        defer { session.kill() }
+        let closeInherited = "for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
+        let command = WalkthroughTerminalTests.command("env TLSLAB_LANG=zh \(binary)", "walkthrough rsa", report: report)
+        _ = try Tool.run("bash", ["-c", closeInherited + "exec tmux \"$@\"", "tmux", "-u",
+                                  "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", "60", "-y", "24", command])
+        let first = try session.wait(for: "step 1") { $0.contains("第 1/") }
+        #expect(first.contains("TLSLab · rsa · 第 1/"), "\(first)")
+        #expect(first.contains("帮助") && first.contains("退出"), "the footer at 60 columns: \(first)")
+        try Self.expectFits(first, columns: 60)
+        var screen = first
+        for _ in 0 ..< 20 {
+            try session.keys("n")
+            Thread.sleep(forTimeInterval: 0.05)
+            screen = try session.screen()
+            try Self.expectFits(screen, columns: 60)
+        }
+        try session.keys("k")
+        let knowledge = try session.wait(for: "the knowledge panel") { $0.contains("到目前为止") && $0.contains("窃听者") }
+        try Self.expectFits(knowledge, columns: 60)
+        try session.keys("k")
+        try session.keys(">")
+        let last = try session.wait(for: "the outcome") { $0.contains("结果") && $0.contains("成功") }
+        try Self.expectFits(last, columns: 60)
+        try session.keys("q")
+        let text = try WalkthroughTerminalTests.report(report)
+        #expect(text.contains("exit=0"), "\(text)")
+    }
+
     /// Every line of the captured pane fits 80 display columns (tmux draws a wide character in two cells).
-    static func expectFits(_ screen: String) throws {
+    static func expectFits(_ screen: String) throws { try expectFits(screen, columns: 80) }
+
+    /// Every line fits `columns` and none starts with closing punctuation (避头尾).
+    static func expectFits(_ screen: String, columns: Int) throws {
+        for line in screen.split(separator: "\n") {
+            #expect(!["，", "。", "、", "；", "：", "？", "！", "）"].contains(line.trimmingCharacters(in: .whitespaces).first.map(String.init) ?? ""),
+                    "a line starts with closing punctuation: \(line)")
+        }
+        try expectFitsWidth(screen, columns: columns)
+    }
+
+    static func expectFitsWidth(_ screen: String, columns: Int) throws {
         var lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }       // capture-pane ends with a newline
         #expect(lines.count <= 24)
-        for line in lines { #expect(DisplayWidth.columns(line) <= 80, "\(DisplayWidth.columns(line)) columns: \(line)") }
+        for line in lines { #expect(DisplayWidth.columns(line) <= columns, "\(DisplayWidth.columns(line)) columns: \(line)") }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Benchmarks
+import Rendering
+@testable import tlslab
 
 /// The `openssl speed` reader, on captured outputs. Read by header labels, so a layout with more or
 /// reordered columns still reads; an unknown layout is a clear error, never an empty column.
@@ -74,7 +76,8 @@ struct OpenSSLSpeedParserTests {
         } catch {
             #expect(error == .missingColumn(row: "rsa 2048 bits", column: "sign/s",
                                             header: ["sign", "signs/s", "verifies/s", "verify"]))
-            #expect(error.description.contains("no column \"sign/s\""))
+            #expect(BenchWords(Explanations.english).failure(error).contains("no column \"sign/s\""))
+            #expect(BenchWords(Explanations.chinese).failure(error).contains("没有“sign/s”列"))
         }
         // A row whose values are not numbers.
         let garbled = Self.ffdh30.replacingOccurrences(of: "4117.4", with: "n/a")
@@ -86,8 +89,11 @@ struct OpenSSLSpeedParserTests {
             _ = try OpenSSLSpeed.parseFFDH2048("nothing useful here\n")
             Issue.record("accepted output without an ffdh row")
         } catch {
-            #expect(error.description.contains("Unknown output format"))
-            #expect(error.description.contains("2048 bits ffdh"))
+            #expect(error == .unknownFormat(row: "2048 bits ffdh", why: .noRow, excerpt: "nothing useful here"))
+            let english = BenchWords(Explanations.english).failure(error), chinese = BenchWords(Explanations.chinese).failure(error)
+            #expect(english.contains("Unknown output format"))
+            #expect(english.contains("2048 bits ffdh"))
+            #expect(chinese.contains("输出格式未知") && chinese.contains("2048 bits ffdh") && chinese.contains("nothing useful here"), "\(chinese)")
         }
     }
 }

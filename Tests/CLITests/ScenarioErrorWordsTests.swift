@@ -36,6 +36,12 @@ struct ScenarioErrorWordsTests {
         (head + "client:\n  host: a\n    bad: b\n" + expect, "", 5),
         (head + "client:\n  host: [a, b\n" + expect, "", 5),
         (head + "client:\n\thost: a\n" + expect, "", 4),
+        // libyaml's and Yams's other problems (issue #34): a flow sequence cut at the end, an alias with
+        // no anchor, a second document, a %YAML directive of another major version.
+        (head + "client:\n  host: [\n", "", 5),
+        (head + "client:\n  host: *nothing\n" + expect, "", 4),
+        (head + expect + "---\ntitle: u\n", "", 5),
+        ("%YAML 2.0\n---\n" + head + expect, "", 1),
         // version "1.3": a 1.2 key refused with the RFC 8446 rule (issue #36).
         (head + "version: \"1.3\"\nserver:\n  suites: [TLS_RSA_WITH_AES_128_GCM_SHA256]\n" + expect, "server.suites[0]", 5),
         (head + "version: \"1.3\"\nclient:\n  suites: [TLS_DHE_RSA_WITH_AES_128_CBC_SHA256]\n" + expect, "client.suites[0]", 5),
@@ -75,6 +81,8 @@ struct ScenarioErrorWordsTests {
         for english in ["expected ", "contradiction", "missing required", "unknown key", "does not apply", "duplicate key", "got "] {
             #expect(!explanation.contains(english), "\(english) in \(chinese)")
         }
+        // No English sentence inside the Chinese either (a YAML problem libyaml words, say).
+        #expect(ChineseCLITests.englishSentences(in: explanation).isEmpty, "English in: \(chinese)")
     }
 
     /// A demo (no `expect`) is refused by `check` with a located, worded line too.
@@ -113,7 +121,7 @@ struct ScenarioErrorWordsTests {
             #expect(Int(located.output.2) ?? 0 >= 1)
             #expect(Self.hasHan(String(located.output.5)), "\(line)")
         }
-        #expect(lines.last == "0 passed, \(Self.broken.count + 1) failed")
+        #expect(lines.last == "0 个通过，\(Self.broken.count + 1) 个未通过")
     }
 
     /// Every `scenario.` key the reader names is in both catalogues (the Scenarios module is not among

@@ -16,6 +16,27 @@ import TLSCrypto
         #expect(!SignatureCheck.verify(tbs: leaf.tbsDER, signature: leaf.signatureValue, algorithm: .rsaPSS(RSAPSSParameters(hash: .sha256, saltLength: 20)), issuerKey: issuer).passed)
     }
 
+    /// Why a PKCS#1 v1.5 signature does not open to a block, and RSA-PSS parameters TLSLab cannot use,
+    /// are typed data in the outcome (issue #34: no English of PKI's or TLSCrypto's in it).
+    @Test func signatureFaultsAreTypedData() {
+        let leaf = PKIFixtures.cert("leaf")
+        let issuer = PKIFixtures.cert("int").publicKey
+        let cut = SignatureCheck.verify(tbs: leaf.tbsDER, signature: Array(leaf.signatureValue.dropLast()), algorithm: leaf.signatureAlgorithm,
+                                        issuerKey: issuer)
+        #expect(!cut.passed)
+        #expect(cut.outcome == .noValidPKCS1Block(.signatureLength(bytes: leaf.signatureValue.count - 1, modulusBytes: leaf.signatureValue.count)))
+        let tooBig = SignatureCheck.verify(tbs: leaf.tbsDER, signature: [UInt8](repeating: 0xFF, count: leaf.signatureValue.count),
+                                           algorithm: leaf.signatureAlgorithm, issuerKey: issuer)
+        #expect(tooBig.outcome == .noValidPKCS1Block(.representativeOutOfRange))
+        // Another key's signature opens to a random-looking block, not 00 01 FF…
+        let other = PKIFixtures.cert("leaf-pss")
+        let wrongKey = SignatureCheck.verify(tbs: leaf.tbsDER, signature: other.signatureValue, algorithm: leaf.signatureAlgorithm, issuerKey: issuer)
+        #expect(wrongKey.outcome == .noValidPKCS1Block(.notBlockType1))
+        let unusable = SignatureCheck.verify(tbs: leaf.tbsDER, signature: leaf.signatureValue,
+                                             algorithm: .rsaPSSUnusable(.trailerField(2)), issuerKey: issuer)
+        #expect(!unusable.passed && unusable.outcome == .pssParametersUnusable(.trailerField(2)))
+    }
+
     @Test func keyKindMismatchesFailCleanly() {
         let rsaLeaf = PKIFixtures.cert("leaf")
         let ecKey = PKIFixtures.cert("ec-int").publicKey

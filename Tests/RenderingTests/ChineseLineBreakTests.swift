@@ -2,6 +2,7 @@ import Foundation
 @testable import Rendering
 import Scenarios
 import Simulation
+import TestSupport
 import Testing
 
 /// Issue #34: the Chinese line-breaking rules (避头尾, W3C clreq §3.1.7) hold in the wrapper every
@@ -68,6 +69,12 @@ struct ChineseLineBreakTests {
                 }
                 for breach in Self.breaches(lines) { Issue.record("\(file) \(width): \(breach)") }
             }
+            // The other typesetting rules too (issue #34), on the unwrapped text: a formula wrapped over two
+            // lines ("Hash(…端口, 密钥)") keeps its ASCII commas, which a line alone cannot tell.
+            var whole: [String] = []
+            if let trace { whole += TextRenderer(verbosity: .normal, width: 100_000, color: false, explanations: .chinese).render(trace) }
+            whole += [chinese?.title, chinese?.description].compactMap { $0 } + (chinese?.tryNext ?? [])
+            for line in whole { for problem in ChineseTypography.problems(in: line) { Issue.record("\(file): \(problem)") } }
         }
     }
 }

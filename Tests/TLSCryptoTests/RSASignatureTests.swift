@@ -44,11 +44,19 @@ struct RSASignatureTests {
         // An encryption block (00 02 …) signed raw.
         let em = try PKCS1Encoding.encodeEncryptionBlock([1, 2, 3], modulusLength: 256, using: RSATestRandom(seed: 4))
         let s = try key.privateOperation(BigInt(bigEndian: em)).bigEndianBytes(width: 256)
-        #expect(throws: RSAError.self) { try key.publicKey.recoverPKCS1v15(signature: s) }
+        #expect(throws: RSAError.invalidSignatureBlock(.notBlockType1)) { try key.publicKey.recoverPKCS1v15(signature: s) }
         // 00 01 FF… 00 followed by garbage instead of a DigestInfo.
         let garbage = [0x00, 0x01] + [UInt8](repeating: 0xFF, count: 200) + [0x00] + [UInt8](repeating: 0x41, count: 53)
         let s2 = try key.privateOperation(BigInt(bigEndian: garbage)).bigEndianBytes(width: 256)
-        #expect(throws: RSAError.self) { try key.publicKey.recoverPKCS1v15(signature: s2) }
+        #expect(throws: RSAError.invalidSignatureBlock(.malformedDigestInfo)) { try key.publicKey.recoverPKCS1v15(signature: s2) }
+        // 00 01, seven FF bytes, 00: the padding is one byte short of RFC 8017 §9.2's eight.
+        let short = [0x00, 0x01] + [UInt8](repeating: 0xFF, count: 7) + [0x00] + [UInt8](repeating: 0x41, count: 246)
+        let s3 = try key.privateOperation(BigInt(bigEndian: short)).bigEndianBytes(width: 256)
+        #expect(throws: RSAError.invalidSignatureBlock(.shortPadding(count: 7))) { try key.publicKey.recoverPKCS1v15(signature: s3) }
+        // 00 01 FF… with no 00 after the padding.
+        let unended = [0x00, 0x01] + [UInt8](repeating: 0xFF, count: 254)
+        let s4 = try key.privateOperation(BigInt(bigEndian: unended)).bigEndianBytes(width: 256)
+        #expect(throws: RSAError.invalidSignatureBlock(.noZeroSeparator)) { try key.publicKey.recoverPKCS1v15(signature: s4) }
         #expect(throws: RSAError.wrongLength(expected: 256, actual: 3)) {
             try key.publicKey.recoverPKCS1v15(signature: [1, 2, 3])
         }

@@ -296,7 +296,7 @@ extension RunDocumentBuilder {
                 guard verbosity == .bytes, let sig = check.signature else { continue }
                 let before = out.count
                 defer { for i in before..<out.count { out[i].bytesOnly = true } }
-                out.append(detail(say("chain.hash1", ["digest": sig.algorithm.hash.map { "\($0)" } ?? "\(sig.algorithm)", "hash": Hex.string(sig.hash1)]), indent: 6))
+                out.append(detail(say("chain.hash1", ["digest": sig.algorithm.hash.map { "\($0)" } ?? explanations.signatureAlgorithmName(sig.algorithm), "hash": Hex.string(sig.hash1)]), indent: 6))
                 if let hash2 = sig.hash2 { out.append(detail(say("chain.hash2", ["hash": Hex.string(hash2)]), indent: 6)) }
                 if let r = sig.ecdsaR, let s = sig.ecdsaS {
                     out.append(detail(say("chain.ecdsaR", ["value": Hex.string(r)]), indent: 6))

@@ -43,7 +43,7 @@ extension HTMLRenderer {
 
     func signature(_ sig: SignatureCheck) -> String {
         var out = "<dl class=\"hashes\">\n"
-        out += "<dt>\(say("html.chain.hash1", ["algorithm": "\(sig.algorithm)", "digest": sig.algorithm.hash.map { "\($0)" } ?? "\(sig.algorithm)"]))</dt><dd><code>\(Hex.string(sig.hash1))</code></dd>\n"
+        out += "<dt>\(say("html.chain.hash1", ["algorithm": explanations.signatureAlgorithmName(sig.algorithm), "digest": sig.algorithm.hash.map { "\($0)" } ?? explanations.signatureAlgorithmName(sig.algorithm)]))</dt><dd><code>\(Hex.string(sig.hash1))</code></dd>\n"
         if let hash2 = sig.hash2 {
             out += "<dt>\(say("html.chain.hash2"))</dt><dd><code>\(Hex.string(hash2))</code></dd>\n"
         }

@@ -1,0 +1,30 @@
+/// The Chinese of `Explanations+YAMLProblems.swift` (issue #34).
+extension Explanations {
+    static let chineseYAMLProblems: [String: String] = [
+        "scenario.yaml.expectedNodeContent": "没有找到应有的内容（这里应当有一个值：标量、列表或映射）",
+        "scenario.yaml.expectedStreamStart": "没有找到应有的流开始标记",
+        "scenario.yaml.expectedDirectiveName": "没有找到应有的指令名（% 之后）",
+        "scenario.yaml.expectedURIEscapedOctet": "没有找到 URI 转义的字节（% 之后应为两位十六进制数）",
+        "scenario.yaml.expectedExclamation": "没有找到应有的 !（标签句柄）",
+        "scenario.yaml.expectedDigitOrDot": "没有找到应有的数字或 .（%YAML 指令的版本号）",
+        "scenario.yaml.expectedHexNumber": "没有找到应有的十六进制数（转义序列中）",
+        "scenario.yaml.expectedTagURI": "没有找到应有的标签 URI",
+        "scenario.yaml.expectedVersionNumber": "没有找到应有的版本号（%YAML 指令）",
+        "scenario.yaml.expectedWhitespace": "没有找到应有的空白",
+        "scenario.yaml.expectedClosingAngle": "没有找到应有的 >（逐字标签）",
+        "scenario.yaml.incorrectLeadingUTF8": "遇到不正确的 UTF-8 首字节（URI 转义中）",
+        "scenario.yaml.incorrectTrailingUTF8": "遇到不正确的 UTF-8 后续字节（URI 转义中）",
+        "scenario.yaml.duplicateTagDirective": "遇到重复的 %TAG 指令",
+        "scenario.yaml.duplicateYAMLDirective": "遇到重复的 %YAML 指令",
+        "scenario.yaml.longVersionNumber": "遇到极长的版本号（%YAML 指令）",
+        "scenario.yaml.incompatibleDocument": "遇到不兼容的 YAML 文档（%YAML 的主版本号不是 1）",
+        "scenario.yaml.invalidUnicodeEscape": "遇到无效的 Unicode 字符转义码",
+        "scenario.yaml.unexpectedNonAlphabetical": "遇到意外的非字母字符",
+        "scenario.yaml.unknownDirective": "遇到未知的指令名",
+        "scenario.yaml.incompleteUTF16": "不完整的 UTF-16 字符",
+        "scenario.yaml.incompleteUTF16Surrogate": "不完整的 UTF-16 代理对",
+        "scenario.yaml.inputTooLong": "输入过长",
+        "scenario.yaml.undefinedAlias": "遇到未定义的别名（* 引用的锚点 & 在它之前没有定义）",
+        "scenario.yaml.anotherDocument": "又遇到了另一个文档（一个场景文件只能有一个 YAML 文档）",
+    ]
+}
