@@ -125,7 +125,7 @@ enum ParserWords {
             .replacing(/\ ?\(values: ([^)]*)\)/) { m in explanations("cli.parser.values", ["1": joined(m.output.1)]) ?? String(m.output.0) }
             // The default subcommand in a SUBCOMMANDS list ("  all (default)      …"), its help kept in its column.
             .replacing(/^(  \S+) \(default\)( *)/.anchorsMatchLineEndings()) { m in
-                let word = explanations("cli.parser.defaultSubcommand") ?? "(default)"
+                let word = explanations.phrase("cli.parser.defaultSubcommand")
                 let pad = max(1, DisplayWidth.columns(" (default)" + m.output.2) - DisplayWidth.columns(word))
                 return m.output.1 + word + String(repeating: " ", count: pad)
             }

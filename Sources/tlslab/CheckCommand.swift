@@ -62,7 +62,7 @@ struct CheckCommand: ParsableCommand {
     /// a summary a person reads). English gives `N passed, N failed`, the line scripts read.
     static func summary(passed: Int, failed: Int, explanations: Explanations) -> String {
         let values = ["passed": "\(passed)", "failed": "\(failed)"]
-        return explanations("cli.check.summary", values) ?? Explanations.english("cli.check.summary", values) ?? "\(passed) passed, \(failed) failed"
+        return explanations.phrase("cli.check.summary", values)
     }
 
     /// One file's result: PASS/FAIL/INVALID stay as they are in every language (scripts grep them),
