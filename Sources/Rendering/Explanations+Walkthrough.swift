@@ -150,8 +150,8 @@ extension Explanations {
         "walk.http.responsePlain": "The response arrived in the clear: the {actor}'s TCP hands the bytes straight to the application — the eavesdropper read exactly the same bytes.",
 
         // The knowledge panel's subtlety: TCP acknowledging bytes is not TLS reading them.
-        "walk.knowledge.unread": "The {actor}'s TCP has received and acknowledged the bytes of {messages}, but its TLS layer has not read them yet: the table counts what each TLS layer has read, so what they carry counts for the {actor} from {time}, when its TLS layer reads them.",
-        "walk.knowledge.unreadNever": "The {actor}'s TCP has received and acknowledged the bytes of {messages}, but its TLS layer never reads them in this run: the table counts what each TLS layer has read.",
+        "walk.knowledge.unread": "The {actor}'s TCP has received the bytes of {messages} in order (its RCV.NXT has passed them, RFC 9293 §3.3.1), but its TLS layer has not read them yet: the table counts what each TLS layer has read, so what they carry counts for the {actor} from {time}, when its TLS layer reads them.",
+        "walk.knowledge.unreadNever": "The {actor}'s TCP has received the bytes of {messages} in order (its RCV.NXT has passed them, RFC 9293 §3.3.1), but its TLS layer never reads them in this run: the table counts what each TLS layer has read.",
 
         // Phase summaries.
         "walk.summary.heading": "{phase}: summary",

@@ -11,6 +11,8 @@ extension Explanations {
         "tcp.fin": "FIN：这一方没有数据要发了；FIN 占用一个序号，所以对方的确认号是 FIN 的序号 + 1。每个方向各自关闭：另一方仍可以继续发送（半关闭），直到它发出自己的 FIN。如果它也没有数据要发，它的 FIN 可以和 ACK 放在同一个报文段里，关闭只需三个报文段；如果 ACK 先单独发出，就是四个（四次挥手）。",
         "tcp.retransmit": "重传：重传定时器到期前没有收到 ACK，于是用同一个序号再次发送这个报文段。",
         "tcp.drop": "网络丢失了这个报文段。",
+        "tcp.intercepted": "路径上的{receiver}截下了{sender}的这个报文段：{side}收不到它原来的样子。继续发往{side}的，是{receiver}改过的副本，即下一行。",
+        "tcp.forwarded": "{sender}把它自己改过的{side}报文段副本发给{receiver}，代替原来的报文段。它保留{side}的地址和端口作为来源，并重新计算校验和：校验和覆盖首部和数据（RFC 9293 §3.1），却说明不了是谁写的，所以{receiver}的 TCP 把这个副本当作{side}的报文段接收。",
         "phase.tls": "TLS 1.2 握手：协商版本和算法，用证书验证服务器的身份，协商出一个共享的密钥，并检查消息在途中没有被任何人改动。",
         "tls.ClientHello": "ClientHello：{sender}说明它支持的最高 TLS 版本，列出它支持的密码套件和扩展（其中包括它要访问的服务器名称，即 SNI），并带上第一个随机数——客户端随机数 client_random。整条消息以明文在网络上传输。",
         "tls.ServerHello": "ServerHello：{sender}选定版本和一个密码套件，并以明文发送第二个随机数——服务器随机数 server_random。",

@@ -133,8 +133,8 @@ extension Explanations {
         "walk.http.response": "{actor}的 TLS 层解密并核对了携带响应的记录，把响应交给应用程序。",
         "walk.http.responsePlain": "响应以明文到达：{actor}的 TCP 把字节直接交给应用程序——窃听者读到的字节一模一样。",
 
-        "walk.knowledge.unread": "{actor}的 TCP 已经收到并确认了 {messages} 的字节，但它的 TLS 层还没有读取它们：这张表统计的是每个 TLS 层读到的内容，所以其中携带的信息要到 {time}，即它的 TLS 层读取它们时，才算{actor}知道。",
-        "walk.knowledge.unreadNever": "{actor}的 TCP 已经收到并确认了 {messages} 的字节，但在这次运行中它的 TLS 层从未读取它们：这张表统计的是每个 TLS 层读到的内容。",
+        "walk.knowledge.unread": "{actor}的 TCP 已经按顺序收到了 {messages} 的字节（它的 RCV.NXT 已越过这些字节，RFC 9293 §3.3.1），但它的 TLS 层还没有读取它们：这张表统计的是每个 TLS 层读到的内容，所以其中携带的信息要到 {time}，即它的 TLS 层读取它们时，才算{actor}知道。",
+        "walk.knowledge.unreadNever": "{actor}的 TCP 已经按顺序收到了 {messages} 的字节（它的 RCV.NXT 已越过这些字节，RFC 9293 §3.3.1），但在这次运行中它的 TLS 层从未读取它们：这张表统计的是每个 TLS 层读到的内容。",
 
         "walk.summary.heading": "{phase}：小结",
         "walk.summary.tcpOpen": "{segments} 个报文段，双方的 ISN 都已确认：客户端的 ISN {clientISN}（服务器用 ack = {clientAck} 确认）和服务器的 ISN {serverISN}（客户端用 ack = {serverAck} 确认）。",

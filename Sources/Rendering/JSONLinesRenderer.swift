@@ -27,7 +27,10 @@ import Trace
 /// of the object's connection, sender first — behind a MITM `"client->attacker"`,
 /// `"attacker->client"`, `"attacker->server"`, `"server->attacker"`; a segment an on-path
 /// attacker injects has `"injected_by":"attacker"`, the network's late copy of an old segment
-/// `"injected_by":"network"`; `"attack"` objects (`"kind"`: `tamper`,
+/// `"injected_by":"network"`; a segment an on-path attacker kept has `"intercepted_by":"attacker"`,
+/// and the changed copy it sent in its place is a `"tcp_rewritten"` object (the `tcp_segment` keys,
+/// `"rewritten_by":"attacker"`, and `"changes"`: `seq` and `ack` as `old`/`new` when changed,
+/// `payload` as `offset`/`old`/`new` hex bytes); `"attack"` objects (`"kind"`: `tamper`,
 /// `strip_suites`, `replay`, `key_stolen`, `seed_search`, `learned`, `failed`, `position`);
 /// `"compute"` objects (virtual CPU: `operations` in English words, `operation_ids` as identifiers); a `"connection"` number on events of connections after the
 /// first; and in the summary `connections`, `full_handshakes`, `abbreviated_handshakes`,
@@ -40,8 +43,9 @@ public struct JSONLinesRenderer: Sendable {
 
     public func render(_ trace: Trace) -> [String] {
         var lines: [String] = []
+        let replaced = PacketIndex(trace).replaced
         for event in trace.events {
-            if var fields = fields(event, participants: trace.participants) {
+            if var fields = fields(event, participants: trace.participants, replaced: replaced) {
                 // Runs with several connections number them (from 0); single-connection output is unchanged.
                 if event.connection > 0 { fields.append(("connection", .number(String(event.connection)))) }
                 lines.append(JSONObject([("t", .number(seconds(event.time))), ("actor", .string(event.actor.rawValue))] + fields).text)
@@ -63,7 +67,8 @@ public struct JSONLinesRenderer: Sendable {
 
     func peer(of actor: Actor) -> Actor { actor == .client ? .server : .client }
 
-    func fields(_ event: TraceEvent, participants: [IPv4Address: Actor] = [:]) -> [(String, JSONValue)]? {
+    /// `replaced`: the packet numbers of the segments an attacker on the path kept, passing on its own copy.
+    func fields(_ event: TraceEvent, participants: [IPv4Address: Actor] = [:], replaced: Set<Int> = []) -> [(String, JSONValue)]? {
         switch event.kind {
         case .attack(let a):
             return attack(a)
@@ -97,7 +102,7 @@ public struct JSONLinesRenderer: Sendable {
         case .http2(let h):
             return withDirection(http2(h), event)
         case .tcp(let kind):
-            return tcpFields(kind, event: event, participants: participants)
+            return tcpFields(kind, event: event, participants: participants, replaced: replaced)
         case .tls(let tls):
             return tlsFields(tls, actor: event.actor, peer: event.counterpart)
         }
@@ -129,11 +134,26 @@ public struct JSONLinesRenderer: Sendable {
         }
     }
 
-    func tcpFields(_ kind: TCPNetworkEvent.Kind, event: TraceEvent, participants: [IPv4Address: Actor]) -> [(String, JSONValue)]? {
+    func tcpFields(_ kind: TCPNetworkEvent.Kind, event: TraceEvent, participants: [IPv4Address: Actor], replaced: Set<Int> = []) -> [(String, JSONValue)]? {
         func named(_ address: IPv4Address, or fallback: Actor) -> String { (participants[address] ?? fallback).rawValue }
         switch kind {
         case .sent(let p):
-            return segment(p, action: "sent", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
+            var f = segment(p, action: "sent", sender: event.actor, receiver: named(p.destination, or: peer(of: event.actor)))
+            // The attacker on the path kept it: its changed copy (`tcp_rewritten`) went on instead.
+            if let number = event.packetLinks?.packet, replaced.contains(number) { f.append(("intercepted_by", .string("attacker"))) }
+            return f
+        case .forwarded(let p, let rewrite):
+            var f = segment(p, action: "sent", sender: participants[p.source] ?? .client, receiver: named(p.destination, or: .server))
+            f[0] = ("event", .string("tcp_rewritten"))
+            f.append(("rewritten_by", .string("attacker")))
+            var changes: [(String, JSONValue)] = []
+            if let seq = rewrite.seq { changes.append(("seq", .object([("old", .number("\(seq.old.rawValue)")), ("new", .number("\(seq.new.rawValue)"))]))) }
+            if let ack = rewrite.ack { changes.append(("ack", .object([("old", .number("\(ack.old.rawValue)")), ("new", .number("\(ack.new.rawValue)"))]))) }
+            changes.append(("payload", .array(rewrite.octets.map { c in
+                .object([("offset", .number("\(c.offset)")), ("old", .string(Hex.string([c.old]))), ("new", .string(Hex.string([c.new])))])
+            })))
+            f.append(("changes", .object(changes)))
+            return f
         case .delivered(let p):
             return segment(p, action: "received", sender: participants[p.source] ?? peer(of: event.actor), receiver: event.actor.rawValue)
         case .injected(let p):

@@ -10,25 +10,27 @@ extension PcapWriter {
     /// The capture sees each segment as it travels the path: every segment as first sent and as
     /// retransmitted (segments the network later lost included). With an on-path attacker (tamper,
     /// strip, replay) the capture sits on the attacker's side towards the server, so that one byte
-    /// stream with consistent sequence numbers is seen: the client's segments as the attacker passed
-    /// them on (changed, re-sequenced), the segments it injected at the instant it injected them, and
-    /// the server's as the server sent them. The attacker acts the instant a segment is sent, so every
-    /// frame's time is the time the ladder shows for that segment.
+    /// stream with consistent sequence numbers is seen: in place of each client segment the attacker
+    /// replaced, the attacker's changed copy (the `forwarded` event naming it, `TraceEvent.packetLinks`),
+    /// the segments it injected, and the server's as the server sent them. Every frame is stamped with
+    /// its sender's send time on that leg — the time the ladder shows for that segment.
     public static func packets(from trace: Trace) -> [Packet] {
         let server = trace.participants.first { $0.value == .server }?.key
+        // The segments the attacker replaced with its own copy towards the server: the capture sees the copy.
+        let replacedTowardsServer = Set(trace.events.compactMap { e -> Int? in
+            guard case .tcp(.forwarded(let changed, _)) = e.kind, changed.destination == server else { return nil }
+            return e.packetLinks?.replacing
+        })
         var packets: [Packet] = []
         for event in trace.events {
             let p: TCPPacket
             switch event.kind {
-            case .tcp(.sent(let sent)): p = sent
+            case .tcp(.sent(let sent)):
+                if let number = event.packetLinks?.packet, replacedTowardsServer.contains(number) { continue }
+                p = sent
             case .tcp(.injected(let injected)): p = injected
-            case .tcp(.forwarded(let changed)) where changed.destination == server:
-                // The segment just sent, as the attacker passed it on: it replaces that frame.
-                if let last = packets.indices.last, packets[last].timeMicroseconds == event.time,
-                   packets[last].source == changed.source, packets[last].destination == changed.destination {
-                    packets.removeLast()
-                }
-                p = changed
+            // The attacker's own send on its leg to the server, stamped with the time it sent it.
+            case .tcp(.forwarded(let changed, _)) where changed.destination == server: p = changed
             default: continue
             }
             packets.append(Packet(timeMicroseconds: event.time, source: p.source, destination: p.destination,

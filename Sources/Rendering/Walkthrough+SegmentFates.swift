@@ -1,9 +1,10 @@
 import TCPSim
 import Trace
 
-/// What became of each segment a TCP sent, read from the trace's TCP events only: whether the
-/// network lost it, whether an on-path attacker passed it on changed (`forwarded`: the attacker's
-/// own send on its leg), and what the receiving TCP reported when it arrived — the
+/// What became of each segment a TCP sent, read from the trace's TCP events and the network's packet
+/// numbers (`TraceEvent.packetLinks`) only: whether the network lost it, whether an on-path attacker
+/// passed it on changed (`forwarded`: the attacker's own send on its leg, naming the packet it
+/// replaces), and what the receiving TCP reported when it arrived — the
 /// `TCPEvent.acknowledged` event TCPSim emits where the receiver's SND.UNA advanced. The walkthrough
 /// says what an ACK acknowledged from these facts, instead of keeping ISNs, FINs and last acks itself.
 struct SegmentFates {
@@ -29,33 +30,28 @@ struct SegmentFates {
 
     init(_ events: [TraceEvent]) {
         var first: [Direction: UInt32] = [:]
-        // Each sent segment is paired with its own arrival (the first delivery of an equal packet
-        // after it) and the arrival with the acknowledged event the receiver reported for it.
-        var waiting: [TCPPacket: [Int]] = [:]
-        var lastSent: (index: Int, packet: TCPPacket)?
+        // Each packet the network numbered, back to the sent segment it stands for: a sent segment is
+        // itself; an attacker's changed copy stands for the segment it replaced.
+        var origin: [Int: Int] = [:]
+        var arrived: Set<Int> = []
         for (index, e) in events.enumerated() {
+            guard let links = e.packetLinks else { continue }
             switch e.kind {
             case .tcp(.sent(let p)):
                 let direction = Direction(from: p.sourceEndpoint, to: p.destinationEndpoint)
                 if p.segment.flags.contains(.syn) { first[direction] = p.segment.seq.rawValue &+ 1 }
                 if !p.segment.payload.isEmpty, let start = first[direction] { firstDataSequence[index] = start }
-                waiting[p, default: []].append(index)
-                lastSent = (index, p)
-            case .tcp(.forwarded(let q)):
-                // The segment just sent, as the on-path attacker passed it on: what arrives is `q`.
-                guard let sent = lastSent, var queue = waiting[sent.packet], queue.last == sent.index else { continue }
-                queue.removeLast()
-                waiting[sent.packet] = queue
-                waiting[q, default: []].append(sent.index)
-                carried[sent.index] = q
-            case .tcp(.dropped(let p, _)):
-                guard var queue = waiting[p], !queue.isEmpty else { continue }
-                lost.insert(queue.removeFirst())
-                waiting[p] = queue
+                origin[links.packet] = index
+            case .tcp(.forwarded(let q, _)):
+                // The segment the attacker replaced: what arrives in its place is `q`.
+                guard let replaced = links.replacing, let sent = origin[replaced] else { continue }
+                origin[links.packet] = sent
+                carried[sent] = q
+            case .tcp(.dropped):
+                if let sent = origin[links.packet] { lost.insert(sent) }
             case .tcp(.delivered(let p)):
-                guard var queue = waiting[p], !queue.isEmpty else { continue }
-                let sent = queue.removeFirst()
-                waiting[p] = queue
+                // The first arrival of the packet (a duplicate copy arrives again, acknowledging nothing new).
+                guard let sent = origin[links.packet], arrived.insert(links.packet).inserted else { continue }
                 // The receiver's report follows the delivery at the same instant.
                 var next = index + 1
                 while next < events.count, events[next].time == e.time, case .tcp(.connection(let id, let event)) = events[next].kind,

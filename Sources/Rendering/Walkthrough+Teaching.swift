@@ -73,7 +73,9 @@ struct StepTeacher {
         switch event.kind {
         case .tcp(.sent(let p)):
             guard case .message(_, let receiver, _, _) = kind else { return [] }
-            return segmentSentences(p, actor: event.actor, receiver: receiver, index: index)
+            // A segment the attacker kept ends at the attacker; what its numbers mean is said of its addressee.
+            let addressee = fates.carried[index] != nil ? owner[p.destination] ?? receiver : receiver
+            return segmentSentences(p, actor: event.actor, receiver: addressee, index: index)
         case .tcp(.injected(let p)) where event.actor == .attacker:
             // The forged source address: a party's of this run, or a host that is not in it.
             var values = ["actor": party(event.actor), "source": "\(p.source)"]
@@ -325,45 +327,56 @@ struct StepTeacher {
 
     // MARK: The knowledge panel's subtlety
 
-    /// For the knowledge panel at event `last`: handshake messages whose bytes a side's TCP has
-    /// already acknowledged but its TLS layer has not read yet — the table counts only what TLS read.
+    /// For the knowledge panel at event `last`: on each leg of the first connection (client and
+    /// server; behind a man in the middle, each side of each of its two connections), the handshake
+    /// messages whose bytes the receiving TCP has accepted in order — its `dataAccepted` events,
+    /// where RCV.NXT advanced (RFC 9293 §3.10.7.4, seventh step) — but its TLS layer has not read
+    /// yet (its `handshakeReceived` events on that leg): the table counts only what TLS read.
     static func unreadByTLS(_ trace: Trace, upTo last: Int, words: RunDocumentBuilder) -> [String] {
-        guard !trace.hasAttacker, last < trace.events.count else { return [] }
+        guard last < trace.events.count else { return [] }
+        // Where each receiving TCP's RCV.NXT stands, in the order the connections first accepted data.
+        var receivedUpTo: [TCPConnectionID: SeqNumber] = [:]
+        var order: [TCPConnectionID] = []
+        for e in trace.events.prefix(last + 1) where e.connection == 0 {
+            guard case .tcp(.connection(let id, .dataAccepted(let seq, let count))) = e.kind else { continue }
+            if receivedUpTo[id] == nil { order.append(id) }
+            receivedUpTo[id] = seq + count
+        }
         var out: [String] = []
-        for receiver in [Actor.client, .server] {
-            var acked: UInt32?, direction: Direction?
-            var read = 0
-            for e in trace.events.prefix(last + 1) where e.connection == 0 && e.actor == receiver {
-                switch e.kind {
-                case .tcp(.sent(let p)):
-                    if let a = p.segment.ack, !p.segment.flags.contains(.syn) {
-                        acked = a.rawValue
-                        direction = Direction(from: p.destinationEndpoint, to: p.sourceEndpoint)
-                    }
-                case .tls(.handshakeReceived):
-                    read += 1
-                default:
-                    break
-                }
-            }
-            guard let acked, let direction else { continue }
-            let spans = trace.streamSpans.filter { span in
-                guard span.source == direction.from, span.destination == direction.to, !span.injected,
-                      case .handshake = span.content else { return false }
-                return true
-            }.sorted { $0.offset < $1.offset }
-            let acknowledged = spans.filter { Int(acked &- $0.firstSequence) >= $0.offset + $0.length }
-            guard acknowledged.count > read else { continue }
-            let names = acknowledged[read...].map { words.spanName($0.content) }.joined(separator: words.explanations("list.separator") ?? ", ")
-            let readAt = trace.events[(last + 1)...].first { e in
-                guard e.actor == receiver, e.connection == 0, case .tls(.handshakeReceived) = e.kind else { return false }
+        for id in order {
+            guard let rcvNxt = receivedUpTo[id], let receiver = trace.participants[id.local.address],
+                  let sender = trace.participants[id.remote.address] else { continue }
+            let received = receivedHandshakeSpans(trace, from: id.remote, to: id.local, upTo: rcvNxt)
+            // The messages its TLS layer read on this leg (its peer there is the sender).
+            func readsOnLeg(_ e: TraceEvent) -> Bool {
+                guard e.actor == receiver, e.counterpart == sender, e.connection == 0, case .tls(.handshakeReceived) = e.kind else { return false }
                 return true
             }
+            let read = trace.events.prefix(last + 1).filter(readsOnLeg).count
+            guard received.count > read else { continue }
+            let names = received[read...].map { words.spanName($0.content) }.joined(separator: words.explanations("list.separator") ?? ", ")
+            let readAt = trace.events[(last + 1)...].first(where: readsOnLeg)
             let name = words.explanations(CatalogueKey.party(receiver)) ?? receiver.rawValue
             var values = ["actor": name, "messages": names]
             values["time"] = readAt.map { RunDocument.timeText($0.time) }
             out.append(words.explanations(readAt == nil ? "walk.knowledge.unreadNever" : "walk.knowledge.unread", values) ?? "")
         }
         return out
+    }
+
+    /// The handshake spans of the sender's stream (`from` → `to`) whose every byte lies before the
+    /// receiver's RCV.NXT `upTo`, in stream order. The receiver numbers the sender's bytes as the
+    /// sender does, except after bytes an attacker injected into the stream (`StreamSpan.injected`):
+    /// the attacker moves the sender's later bytes on by the injected length, so the receiver counts
+    /// them that much further on.
+    static func receivedHandshakeSpans(_ trace: Trace, from: TCPEndpoint, to: TCPEndpoint, upTo rcvNxt: SeqNumber) -> [StreamSpan] {
+        let direction = trace.streamSpans.filter { $0.source == from && $0.destination == to }
+        let injected = direction.filter(\.injected)
+        return direction.filter { span in
+            guard !span.injected, case .handshake = span.content else { return false }
+            let start = SeqNumber(span.firstSequence) + span.offset
+            let moved = injected.filter { start.isAtOrAfter(SeqNumber($0.firstSequence) + $0.offset) }.reduce(0) { $0 + $1.length }
+            return (start + (span.length + moved)).isAtOrBefore(rcvNxt)
+        }.sorted { $0.offset < $1.offset }
     }
 }

@@ -239,7 +239,7 @@ public struct Walkthrough: Sendable {
     /// The payload length of the segment an event sends, loses or injects.
     static func payloadCount(_ event: TraceEvent) -> Int {
         switch event.kind {
-        case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)): return p.segment.payload.count
+        case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)), .tcp(.forwarded(let p, _)): return p.segment.payload.count
         default: return 0
         }
     }

@@ -169,12 +169,13 @@ extension ScenarioRunner {
             }
             let who: Actor
             switch e.kind {
-            case .sent(let p), .duplicated(let p), .synCookieSent(let p), .forwarded(let p):
+            case .sent(let p), .duplicated(let p), .synCookieSent(let p), .forwarded(let p, _):
                 guard drawn(p) else {
                     if p.source == serverHost, p.segment.flags.contains(.syn), case .sent = e.kind { synAcks += 1 }
                     continue
                 }
-                who = known[p.source] ?? .attacker
+                // A changed copy an on-path hook passes on is that hook's send, whatever source address it keeps.
+                if case .forwarded = e.kind { who = .attacker } else { who = known[p.source] ?? .attacker }
             case .delivered(let p):
                 guard drawn(p) else { continue }
                 who = known[p.destination] ?? .attacker
@@ -197,7 +198,7 @@ extension ScenarioRunner {
                 guard known[id.remote.address] != nil || id.remote.address == IPv4Address(0) else { continue }
                 who = known[id.local.address] ?? .attacker
             }
-            out.append(TraceEvent(time: e.time, actor: who, kind: .tcp(e.kind)))
+            out.append(TraceEvent(time: e.time, actor: who, kind: .tcp(e.kind), packetLinks: e.links))
         }
         for rest in pending { out.append(TraceEvent(time: rest.time, actor: actor(of: rest.step), kind: .lesson(.tcpScript(rest.step)))) }
         if flooded {

@@ -74,7 +74,7 @@ final class Run {
             switch e.kind {
             case .sent(let p), .duplicated(let p), .synCookieSent(let p):
                 who = actor(of: p.source); connection = self.connection(of: p)
-            case .forwarded(let p):
+            case .forwarded(let p, _):
                 // The segment as the on-path attacker passed it on (changed, re-sequenced): its send
                 // on the attacker's leg towards the receiver, at the instant the sender sent it.
                 who = .attacker; connection = self.connection(of: p)
@@ -92,7 +92,7 @@ final class Run {
             case .connection(let id, _):
                 who = actor(of: id.local.address); connection = connectionOfPort[id.local] ?? connectionOfPort[id.remote] ?? 0
             }
-            events.append(TraceEvent(time: e.time, actor: who, kind: .tcp(e.kind), connection: connection))
+            events.append(TraceEvent(time: e.time, actor: who, kind: .tcp(e.kind), connection: connection, packetLinks: e.links))
         }
         if let onPath, !onPath.events.isEmpty {
             for a in onPath.events { events.append(TraceEvent(time: net.now, actor: .attacker, kind: .attack(a))) }

@@ -25,7 +25,8 @@ public final class TCPNetwork {
         var to: IPv4Address
     }
     private enum Item {
-        case deliver(TCPPacket)
+        /// A packet and its number (`TCPPacketLinks.packet`).
+        case deliver(TCPPacket, Int)
         case timer(TCPConnectionID)
     }
 
@@ -37,6 +38,10 @@ public final class TCPNetwork {
     private var queue = TimedQueue<Item>()
     /// The earliest timer entry queued for each connection.
     private var scheduled: [TCPConnectionID: TCPTime] = [:]
+    /// The number the next packet put on the wire gets.
+    private var nextPacket = 1
+    /// The packet being delivered: what a segment sent meanwhile answers.
+    private var arrival: Int?
 
     public init(random: any TCPRandomSource) {
         self.random = random
@@ -153,8 +158,9 @@ public final class TCPNetwork {
     /// Puts a hand-made segment on the wire (an attacker's spoofed segment, an old duplicate); it is
     /// delivered after `delay` with no loss.
     public func inject(_ packet: TCPPacket, after delay: TCPTime = 0) {
-        record(.injected(packet))
-        queue.push(.deliver(packet), at: now + max(0, delay))
+        let number = newPacketNumber()
+        record(.injected(packet), links: TCPPacketLinks(packet: number))
+        queue.push(.deliver(packet, number), at: now + max(0, delay))
     }
 
     // MARK: - Inspection
@@ -192,8 +198,8 @@ public final class TCPNetwork {
         guard let (time, item) = queue.pop().map({ ($0.time, $0.item) }) else { return false }
         now = max(now, time)
         switch item {
-        case .deliver(let packet):
-            deliver(packet)
+        case .deliver(let packet, let number):
+            deliver(packet, number: number)
         case .timer(let id):
             if scheduled[id] == time { scheduled[id] = nil }
             let now = self.now
@@ -223,8 +229,13 @@ public final class TCPNetwork {
     private func freshOutput() -> TCPOutput { TCPOutput(recordsEvents: recordsEvents) }
 
     /// `kind` is built only when events are recorded (building one copies the packet it carries).
-    private func record(_ kind: @autoclosure () -> TCPNetworkEvent.Kind) {
-        if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind())) }
+    private func record(_ kind: @autoclosure () -> TCPNetworkEvent.Kind, links: TCPPacketLinks? = nil) {
+        if recordsEvents { events.append(TCPNetworkEvent(time: now, kind: kind(), links: links)) }
+    }
+
+    private func newPacketNumber() -> Int {
+        defer { nextPacket += 1 }
+        return nextPacket
     }
 
     /// Runs `body` on the live connection `id` — or on the closed record of one (reading what a closed
@@ -288,14 +299,21 @@ public final class TCPNetwork {
         return count
     }
 
-    private func transmit(_ sent: TCPPacket) {
+    /// Puts a TCP's segment on the wire (`answering`: the packet whose arrival it answers, if any).
+    private func transmit(_ sent: TCPPacket, answering: Int? = nil) {
         let dir = Direction(from: sent.source, to: sent.destination)
         let n = Self.increment(&sentCounts[dir, default: 0])
-        record(.sent(sent))
+        var number = newPacketNumber()
+        record(.sent(sent), links: TCPPacketLinks(packet: number, answering: answering ?? arrival))
         var packet = sent
         if let onPath {
             guard let carried = onPath(sent) else { return }
-            if carried != sent { record(.forwarded(carried)) }
+            if carried != sent {
+                let replaced = number
+                number = newPacketNumber()
+                record(.forwarded(carried, TCPRewrite(from: sent.segment, to: carried.segment)),
+                       links: TCPPacketLinks(packet: number, replacing: replaced))
+            }
             packet = carried
         }
         let link = links[dir] ?? defaultLink
@@ -311,21 +329,22 @@ public final class TCPNetwork {
         }
         if drop == nil && random.chance(link.lossRate) { drop = .randomLoss }
         if let drop {
-            record(.dropped(packet, drop))
+            record(.dropped(packet, drop), links: TCPPacketLinks(packet: number))
             return
         }
-        queue.push(.deliver(packet), at: now + delay + random.upTo(link.jitter))
+        queue.push(.deliver(packet, number), at: now + delay + random.upTo(link.jitter))
         if duplicate || random.chance(link.duplicateRate) {
-            record(.duplicated(packet))
-            queue.push(.deliver(packet), at: now + delay + random.upTo(link.jitter))
+            record(.duplicated(packet), links: TCPPacketLinks(packet: number))
+            queue.push(.deliver(packet, number), at: now + delay + random.upTo(link.jitter))
         }
     }
 
-    private func deliver(_ original: TCPPacket) {
+    private func deliver(_ original: TCPPacket, number: Int) {
         var packet = original
+        let links = TCPPacketLinks(packet: number)
         // Looked up once: a host is a reference, so its tables are changed where they are stored.
         guard let host = hosts[packet.destination] else {
-            record(.dropped(packet, .noRoute))
+            record(.dropped(packet, .noRoute), links: links)
             return
         }
         if verifiesWireFormat {
@@ -333,11 +352,14 @@ public final class TCPNetwork {
             do {
                 packet.segment = try TCPSegment.decode(bytes, source: packet.source, destination: packet.destination)
             } catch {
-                record(.dropped(packet, .malformed))
+                record(.dropped(packet, .malformed), links: links)
                 return
             }
         }
-        record(.delivered(packet))
+        record(.delivered(packet), links: links)
+        // Whatever a TCP sends while handling this arrival answers it.
+        arrival = number
+        defer { arrival = nil }
         let seg = packet.segment
         let id = TCPFourTuple(local: packet.destinationEndpoint, remote: packet.sourceEndpoint)
         let now = self.now
@@ -373,10 +395,10 @@ public final class TCPNetwork {
                     seq: cookie.isn(for: id, clientISN: seg.seq, at: now), ack: seg.seq + 1, flags: .syn,
                     window: UInt16(clamping: config.receiveBufferSize), mss: UInt16(clamping: config.mss))
                 let reply = TCPPacket(source: address, destination: packet.source, segment: synAck, cause: .synAcknowledgment)
-                record(.synCookieSent(reply))
+                record(.synCookieSent(reply), links: TCPPacketLinks(packet: nextPacket, answering: arrival))
                 transmit(reply)
             } else {
-                record(.dropped(packet, .backlogFull))
+                record(.dropped(packet, .backlogFull), links: arrival.map { TCPPacketLinks(packet: $0) })
             }
             return
         }

@@ -7,7 +7,7 @@ extension TCPNetworkEvent: CustomStringConvertible {
         case .sent(let p): return "\(t) > \(p)"
         case .delivered(let p): return "\(t) < \(p)"
         case .dropped(let p, let reason): return "\(t) x \(p) (\(reason.rawValue))"
-        case .forwarded(let p): return "\(t) ~ \(p) (changed on the path)"
+        case .forwarded(let p, _): return "\(t) ~ \(p) (changed on the path)"
         case .duplicated(let p): return "\(t) + \(p) (duplicated)"
         case .injected(let p): return "\(t) ! \(p) (injected)"
         case .synCookieSent(let p): return "\(t) > \(p) (SYN cookie)"

@@ -7,8 +7,9 @@ public struct TCPNetworkEvent: Hashable, Sendable {
         case delivered(TCPPacket)
         case dropped(TCPPacket, TCPDropReason)
         /// The segment just `sent`, as an on-path hook (an attacker) changed it before it went on:
-        /// what the rest of the path carries from the same instant. Recorded only when it differs.
-        case forwarded(TCPPacket)
+        /// what the rest of the path carries from the same instant — the hook's own send — and what
+        /// it changed. Recorded only when it differs.
+        case forwarded(TCPPacket, TCPRewrite)
         /// A second copy was scheduled.
         case duplicated(TCPPacket)
         /// A segment put on the wire by the scenario (an attacker, an old duplicate).
@@ -21,4 +22,12 @@ public struct TCPNetworkEvent: Hashable, Sendable {
     }
     public var time: TCPTime
     public var kind: Kind
+    /// For an event about a packet: its number and what caused it (nil for a connection's own event).
+    public var links: TCPPacketLinks?
+
+    public init(time: TCPTime, kind: Kind, links: TCPPacketLinks? = nil) {
+        self.time = time
+        self.kind = kind
+        self.links = links
+    }
 }

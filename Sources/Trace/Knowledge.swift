@@ -83,7 +83,7 @@ extension Trace {
             if case .tcp(.sent(let p)) = e.kind, !p.segment.payload.isEmpty {
                 streams[e.actor.rawValue, default: []] += p.segment.payload
             }
-            if case .tcp(.forwarded(let p)) = e.kind, !p.segment.payload.isEmpty {
+            if case .tcp(.forwarded(let p, _)) = e.kind, !p.segment.payload.isEmpty {
                 streams[e.actor.rawValue + " changed", default: []] += p.segment.payload
             }
         }

@@ -43,13 +43,17 @@ public struct TraceEvent: Sendable {
     /// For a TLS or HTTP event: the party at the other end of this actor's connection (nil: the
     /// usual peer, server for the client and client for the server). A MITM makes it `.attacker`.
     public var peer: Actor?
+    /// For a TCP event about a packet: the network's number for it and what it answers or replaces
+    /// (a SYN-ACK names the SYN it answers; an attacker's changed copy the segment it replaces).
+    public var packetLinks: TCPPacketLinks?
 
-    public init(time: Int64, actor: Actor, kind: Kind, connection: Int = 0, peer: Actor? = nil) {
+    public init(time: Int64, actor: Actor, kind: Kind, connection: Int = 0, peer: Actor? = nil, packetLinks: TCPPacketLinks? = nil) {
         self.time = time
         self.actor = actor
         self.kind = kind
         self.connection = connection
         self.peer = peer
+        self.packetLinks = packetLinks
     }
 
     /// The other end of this event's actor: `peer`, or client ↔ server.

@@ -57,7 +57,7 @@ struct WalkthroughAcknowledgementTests {
         var rewritten: [(sent: Int, ack: UInt32, carried: UInt32)] = []
         for (index, e) in trace.events.enumerated() {
             guard case .tcp(.sent(let p)) = e.kind, p.segment.payload.isEmpty, let ack = p.segment.ack,
-                  index + 1 < trace.events.count, case .tcp(.forwarded(let q)) = trace.events[index + 1].kind,
+                  index + 1 < trace.events.count, case .tcp(.forwarded(let q, _)) = trace.events[index + 1].kind,
                   let carried = q.segment.ack, carried != ack else { continue }
             rewritten.append((index, ack.rawValue, carried.rawValue))
         }

@@ -210,7 +210,7 @@ struct WalkthroughFirstMinuteTests {
         c.showKnowledge = true
         let text = w.screen(c, width: 100, height: 40).joined(separator: " ")
         #expect(text.contains("client_random"))
-        #expect(text.contains("The server's TCP has received and acknowledged the bytes of ClientHello, but its TLS layer has not read them yet"), "\(text)")
+        #expect(text.contains("The server's TCP has received the bytes of ClientHello in order (its RCV.NXT has passed them, RFC 9293 §3.3.1), but its TLS layer has not read them yet"), "\(text)")
         // Once the server's TLS layer read it, the note is gone and the table says the server knows it.
         c.step = try #require(w.steps.firstIndex { $0.headline.contains("TLS ServerHello") })
         let later = w.screen(c, width: 100, height: 40)

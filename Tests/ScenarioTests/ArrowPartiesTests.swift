@@ -14,20 +14,25 @@ import Trace
 struct ArrowPartiesTests {
     typealias G = HTMLRenderer.LadderGeometry
 
-    /// The parties of an event's JSON `direction` (an attacker's injected segment's sender is the attacker),
+    /// The parties of an event's JSON `direction` (an attacker's injected segment's sender is the attacker,
+    /// and so is the sender of its changed copy of a segment; a segment it kept goes to the attacker),
     /// nil when the event has none or it names addresses.
     static func direction(_ event: TraceEvent, _ trace: Trace) -> (from: Actor, to: Actor, action: String)? {
-        guard let fields = JSONLinesRenderer().fields(event, participants: trace.participants) else { return nil }
+        let replaced = PacketIndex(trace).replaced
+        guard let fields = JSONLinesRenderer().fields(event, participants: trace.participants, replaced: replaced) else { return nil }
         func string(_ key: String) -> String? {
             guard let value = fields.first(where: { $0.0 == key })?.1, case .string(let s) = value else { return nil }
             return s
         }
         guard let direction = string("direction") else { return nil }
         let ends = direction.components(separatedBy: "->")
-        guard ends.count == 2, var from = Actor(rawValue: ends[0]), let to = Actor(rawValue: ends[1]) else { return nil }
+        guard ends.count == 2, var from = Actor(rawValue: ends[0]), var to = Actor(rawValue: ends[1]) else { return nil }
         // The attacker's injected segment is drawn from the attacker; the network's late copy of an
         // old segment from the party that sent it in an earlier connection (its direction).
         if string("injected_by") == Actor.attacker.rawValue { from = .attacker }
+        // The on-path attacker's changed copy is its own send; the segment it kept ends at the attacker.
+        if string("rewritten_by") == Actor.attacker.rawValue { from = .attacker }
+        if string("intercepted_by") == Actor.attacker.rawValue { to = .attacker }
         return (from, to, string("action") ?? "")
     }
 
@@ -58,8 +63,8 @@ struct ArrowPartiesTests {
     }
 
     /// Compares the walkthrough's and the page's arrows with the JSON directions; returns the
-    /// number of arrows checked.
-    static func check(_ name: String, _ trace: Trace) -> Int {
+    /// number of arrows checked (`rewritten`: how many of them are an attacker's changed copies).
+    static func check(_ name: String, _ trace: Trace, rewritten: inout Int) -> Int {
         let walk = Walkthrough(title: name, trace: trace, width: 100_000)
         let html = HTMLRenderer(embedTrace: false).page(name: name, trace: trace)
         let columns: [Actor] = trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
@@ -81,6 +86,7 @@ struct ArrowPartiesTests {
             #expect(drawn?.from == expected.from && drawn?.to == expected.to,
                     "\(label), page \(String(describing: drawn?.from))->\(String(describing: drawn?.to))")
             checked += 1
+            if case .tcp(.forwarded) = event.kind { rewritten += 1 }
         }
         return checked
     }
@@ -88,7 +94,12 @@ struct ArrowPartiesTests {
     @Test(arguments: BuiltInRun.allCases)
     func builtInRun(_ run: BuiltInRun) throws {
         let trace = Simulation(try run.setup(seed: 1)).run()
-        #expect(Self.check(run.rawValue, trace) > 0, "\(run.rawValue): no arrow checked")
+        var rewritten = 0
+        #expect(Self.check(run.rawValue, trace, rewritten: &rewritten) > 0, "\(run.rawValue): no arrow checked")
+        // Each segment an on-path attacker rewrote has an arrow of its own, from the attacker.
+        let copies = trace.events.filter { if case .tcp(.forwarded) = $0.kind { true } else { false } }.count
+        #expect(rewritten == copies, "\(run.rawValue): \(rewritten) of \(copies) changed copies drawn from the attacker")
+        if [.strip, .replay, .tamperServerHello].contains(run) { #expect(copies > 0, "\(run.rawValue) rewrites a segment") }
     }
 
     @Test func everyLesson() throws {
@@ -98,7 +109,10 @@ struct ArrowPartiesTests {
             let scenario = try ScenarioParser.parse(text: try String(contentsOfFile: file, encoding: .utf8), file: file)
             guard let trace = scenario.run().trace else { continue }
             lessons += 1
-            let arrows = Self.check(file.components(separatedBy: "/Scenarios/").last ?? file, trace)
+            var rewritten = 0
+            let arrows = Self.check(file.components(separatedBy: "/Scenarios/").last ?? file, trace, rewritten: &rewritten)
+            let copies = trace.events.filter { if case .tcp(.forwarded) = $0.kind { true } else { false } }.count
+            #expect(rewritten == copies, "\(file): \(rewritten) of \(copies) changed copies drawn from the attacker")
             checked += arrows
             if file.contains("/tcp/"), trace.hasAttacker, arrows > 0 { onPathTCP += 1 }
         }

@@ -39,7 +39,7 @@ struct AttackerLegTests {
                 sends[p, default: []].append(e.time)
                 lastSent[tuple(p)] = e.time
                 onALeg(p)
-            case .forwarded(let p):
+            case .forwarded(let p, _):
                 #expect(e.actor == .attacker, "\(name): \(p) forwarded by \(e.actor)")
                 let received = lastSent[tuple(p)]
                 #expect(received.map { $0 <= e.time } == true, "\(name): \(p) forwarded at \(e.time), before it was received (\(String(describing: received)))")

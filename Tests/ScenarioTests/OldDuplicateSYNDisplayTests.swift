@@ -55,6 +55,25 @@ import Trace
         #expect(checked >= 10)
     }
 
+    /// The SYN-ACK's sentence comes from the network's fact: the SYN-ACK names the packet whose arrival
+    /// it answers, and that packet was put on the wire by the network (the late copy), not by the client.
+    @Test func theSYNACKNamesTheLateCopyItAnswers() throws {
+        let trace = try #require(try Self.lesson("tcp/old-duplicate-syn").run().trace)
+        var putOnWire: [Int: TraceEvent] = [:]
+        var answered: [Actor] = []
+        for e in trace.events {
+            guard let links = e.packetLinks else { continue }
+            switch e.kind {
+            case .tcp(.sent(let p)):
+                putOnWire[links.packet] = e
+                if p.segment.flags.contains(.syn), p.segment.ack != nil, let a = links.answering, let syn = putOnWire[a] { answered.append(syn.actor) }
+            case .tcp(.injected): putOnWire[links.packet] = e
+            default: continue
+            }
+        }
+        #expect(answered == [.network, .client], "\(answered)")
+    }
+
     @Test func walkthroughSaysListenAgain() throws {
         let scenario = try Self.lesson("tcp/old-duplicate-syn")
         let trace = try #require(scenario.run().trace)

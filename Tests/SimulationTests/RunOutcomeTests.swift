@@ -69,7 +69,7 @@ struct ForwardedSegmentTests {
         var rewritten = 0
         for e in trace.events {
             switch e.kind {
-            case .tcp(.forwarded(let p)):
+            case .tcp(.forwarded(let p, _)):
                 #expect(e.actor == .attacker, "\(p)")
                 rewritten += 1
                 onLeg.append(p)

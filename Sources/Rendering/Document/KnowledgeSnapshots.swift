@@ -68,7 +68,7 @@ final class KnowledgeSnapshots: @unchecked Sendable {
     /// TLS event of an attacker, every attack, and the HTTP messages ``FirstHTTP`` names.
     static func change(_ event: TraceEvent, http2: Bool, first: inout FirstHTTP) -> Change {
         switch event.kind {
-        case .tcp(.sent(let p)), .tcp(.forwarded(let p)), .tcp(.injected(let p)):
+        case .tcp(.sent(let p)), .tcp(.forwarded(let p, _)), .tcp(.injected(let p)):
             guard !p.segment.payload.isEmpty, event.connection == 0 || http2 else { return .none }
             return .bytes
         case .http2: return .other

@@ -108,7 +108,9 @@ extension RunDocument {
     /// What an event is on the ladder, from the event's own facts: who sent a segment (the actor)
     /// and to whom (the party owning the destination address), who sent a TLS or HTTP message and
     /// to whom (the actor and its peer on that connection), who acted alone.
-    static func kind(of event: TraceEvent, participants: [IPv4Address: Actor], oneSided: Bool) -> Step.Kind {
+    /// `replaced`: an attacker on the path kept the segment the event sent, passing on its own copy
+    /// (`PacketIndex.isReplaced`): the segment goes to the attacker.
+    static func kind(of event: TraceEvent, participants: [IPv4Address: Actor], oneSided: Bool, replaced: Bool = false) -> Step.Kind {
         func owner(_ address: IPv4Address, or fallback: Actor) -> Actor { participants[address] ?? fallback }
         let usualPeer: Actor = event.actor == .client ? .server : .client
         let connection = event.connection
@@ -120,7 +122,10 @@ extension RunDocument {
         case .phase(let phase):
             return .phaseHeading(phase)
         case .tcp(.sent(let p)):
-            return message(event.actor, owner(p.destination, or: usualPeer))
+            return message(event.actor, replaced ? .attacker : owner(p.destination, or: usualPeer))
+        case .tcp(.forwarded(let p, _)):
+            // The attacker's changed copy of a segment, sent on its leg towards the receiver.
+            return message(.attacker, owner(p.destination, or: .server))
         case .tcp(.dropped(let p, _)):
             return message(event.actor, owner(p.destination, or: usualPeer), lost: true)
         case .tcp(.injected(let p)) where event.actor == .network:

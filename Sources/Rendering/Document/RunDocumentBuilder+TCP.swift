@@ -7,14 +7,12 @@ import Trace
 
 /// The ladder's TCP lines: segments with flags, seq, ack and len, state changes, timers, drops, and what each segment carries.
 extension RunDocumentBuilder {
-    func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, state: inout LadderState) -> [LadderEntry] {
+    /// `links`: the event's packet numbers (`TraceEvent.packetLinks`): what a segment answers or replaces.
+    func tcpLines(_ kind: TCPNetworkEvent.Kind, time t: String, actor: Actor, links: TCPPacketLinks?, state: inout LadderState) -> [LadderEntry] {
         switch kind {
         case .injected(let p) where actor == .network:
             // The network's stale copy of an earlier connection's segment (an old duplicate).
             let s = p.segment
-            if s.flags.contains(.syn), s.ack == nil {
-                state.syns[LadderLayout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, true))
-            }
             return [row(t, from: state.participants[p.source] ?? .client, to: state.participants[p.destination] ?? .server,
                         "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue) len=\(s.payload.count) — " + (explanations("tcp.injected.stale") ?? ""), .alert)]
         case .injected(let p):
@@ -22,16 +20,15 @@ extension RunDocumentBuilder {
             let to = state.participants[p.destination] ?? .server
             let segment = "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue)\(s.ack.map { " ack=\($0.rawValue)" } ?? "") len=\(s.payload.count)\(carried(p, injected: true))"
             return [row(t, from: .attacker, to: to, say("ladder.tcp.injected", ["segment": segment, "source": "\(p.source)"]), .alert)]
+        case .forwarded(let p, let rewrite):
+            return forwardedLines(p, rewrite, time: t, links: links, state: &state)
         case .sent(let p):
             let s = p.segment
-            let receiver = state.participants[p.destination] ?? (actor == .client ? .server : .client)
-            if s.flags.contains(.syn), s.ack == nil {
-                state.syns[LadderLayout.Pair(source: p.sourceEndpoint, destination: p.destinationEndpoint), default: []].append((s.seq.rawValue, false))
-            }
-            // The SYN this SYN-ACK acknowledges: a stale copy is not the receiver's SYN at all.
-            let answered = s.flags.contains(.syn) ? s.ack.flatMap { ack in
-                state.syns[LadderLayout.Pair(source: p.destinationEndpoint, destination: p.sourceEndpoint)]?.last { $0.seq &+ 1 == ack.rawValue }
-            } : nil
+            let replaced = links.map { state.packets.replaced.contains($0.packet) } ?? false
+            let receiver = replaced ? .attacker : state.participants[p.destination] ?? (actor == .client ? .server : .client)
+            // The segment whose arrival this SYN-ACK answers, as the network numbered it: a stale copy
+            // the network delivered late is not a SYN the receiver sent at all.
+            let answered = s.flags.contains(.syn) && s.ack != nil ? answeredSegment(links, state: state) : nil
             var numbers = "seq=\(s.seq.rawValue)"
             if let ack = s.ack { numbers += " ack=\(ack.rawValue)" }
             var out: [LadderEntry]
@@ -51,6 +48,11 @@ extension RunDocumentBuilder {
                 if let key, !state.explained.contains(key), explanations(key) != nil {
                     state.explained.insert(key)
                     out += explain(Sentence(key, ["sender": actor.rawValue, "receiver": receiver.rawValue, "seq": answered.map { "\($0.seq)" } ?? ""]))
+                }
+                // The attacker on the path keeps this segment: what goes on is its copy, the next row.
+                if replaced, state.explained.insert("tcp.intercepted").inserted {
+                    out += explain(Sentence("tcp.intercepted", ["sender": actor.rawValue, "receiver": Actor.attacker.rawValue,
+                                                                "side": (state.participants[p.destination] ?? .server).rawValue]))
                 }
                 // What a record this side sealed carries (its header, its AES-GCM nonce), under the segment.
                 if !s.payload.isEmpty, let notes = state.recordNotes.removeValue(forKey: actor) { out += notes }

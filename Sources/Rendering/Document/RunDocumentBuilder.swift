@@ -55,12 +55,15 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             if case .tls(.tls13(.pskAccepted)) = e.kind { e.connection } else { nil } })
         state.tls13EarlyData = Set(trace.events.compactMap { e in
             if e.actor == .server, case .tls(.tls13(.earlyDataAccepted)) = e.kind { e.connection } else { nil } })
+        state.packets = PacketIndex(trace)
+        state.events = trace.events
         var steps: [RunDocument.Step] = []
         steps.reserveCapacity(trace.events.count)
         var records = RecordPlacement()
         for (index, event) in trace.events.enumerated() {
             if explainingEveryStep { state.explained = [] }
-            let kind = RunDocument.kind(of: event, participants: trace.participants, oneSided: state.oneSided)
+            let kind = RunDocument.kind(of: event, participants: trace.participants, oneSided: state.oneSided,
+                                        replaced: state.packets.isReplaced(event))
             var entries = entries(for: event, state: &state)
             // The arrow joins the parties the event names: the row is drawn from the step's kind.
             if case .message(let from, let to, _, let lost) = kind,
@@ -70,7 +73,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
                 mark.to = to
                 mark.lost = lost
                 entries[first].form = .row(time: time, mark: mark, text: text)
-                entries[first].label = labelParts(for: event)
+                entries[first].label = labelParts(for: event, state: state)
             }
             // A generic sentence names the step's real sender and receiver (behind a MITM, the attacker).
             if case .message(let from, let to, _, _) = kind { nameParties(from: from, to: to, in: &entries) }
@@ -80,7 +83,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             }
             var segment: RunDocument.MessageBytes?
             switch event.kind {
-            case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)): segment = TCPHeaderDissection.dissect(p)
+            case .tcp(.sent(let p)), .tcp(.dropped(let p, _)), .tcp(.injected(let p)), .tcp(.forwarded(let p, _)):
+                segment = TCPHeaderDissection.dissect(p)
             default: break
             }
             steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
@@ -127,16 +131,24 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         var protectedRecordShown: Set<Actor> = []
         var atsRules = 0
         var dhGroup: (p: Int, g: Int)?
-        /// The SYNs seen on each direction (sender's endpoint first): their sequence number and
-        /// whether it was the network's late copy of an old one, so a SYN-ACK says whose SYN it answers.
-        var syns: [LadderLayout.Pair: [(seq: UInt32, stale: Bool)]] = [:]
+        /// Which event put each numbered packet on the wire, and which segments an attacker replaced:
+        /// a SYN-ACK names the packet it answers, an attacker's copy the segment it replaces.
+        var packets = PacketIndex()
+        /// The trace's events (to read the event a packet number names).
+        var events: [TraceEvent] = []
     }
 
     /// A message row's label as typed parts: a segment's flags, numbers and what it carries; a TLS
     /// message's name and size.
-    func labelParts(for event: TraceEvent) -> [LadderEntry.LabelPart] {
+    func labelParts(for event: TraceEvent, state: LadderState) -> [LadderEntry.LabelPart] {
         switch event.kind {
         case .tcp(.sent(let p)), .tcp(.dropped(let p, _)): return segmentLabel(p)
+        case .tcp(.forwarded(let p, _)):
+            // The copy carries the bytes of the segment it replaces (the attacker may have moved its seq).
+            var parts = segmentLabel(p).filter { if case .carried = $0 { false } else { true } }
+            let names = replacedSegment(event.packetLinks, state: state).map { carriedNames($0) } ?? []
+            if !names.isEmpty { parts.append(.carried(names)) }
+            return parts
         case .tcp(.injected(let p)) where event.actor == .network:
             // The network's stale copy carries nothing of this connection's stream.
             return segmentLabel(p).filter { if case .carried = $0 { false } else { true } }
@@ -209,7 +221,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
                 return tcpLessonLines(e, time: t, actor: event.actor, at: event.time)
             }
             guard verbosity != .summary || state.lessonOnly else { return [] }
-            return tcpLines(kind, time: t, actor: event.actor, state: &state)
+            return tcpLines(kind, time: t, actor: event.actor, links: event.packetLinks, state: &state)
         case .lesson(let lesson):
             return lessonLines(lesson, time: t, actor: event.actor, state: &state)
         case .tls(let tls):
