@@ -354,12 +354,12 @@ struct StepTeacher {
             }
             let read = trace.events.prefix(last + 1).filter(readsOnLeg).count
             guard received.count > read else { continue }
-            let names = received[read...].map { words.spanName($0.content) }.joined(separator: words.explanations("list.separator") ?? ", ")
+            let names = received[read...].map { words.spanName($0.content) }.joined(separator: words.explanations.phrase("list.separator"))
             let readAt = trace.events[(last + 1)...].first(where: readsOnLeg)
             let name = words.explanations(CatalogueKey.party(receiver)) ?? receiver.rawValue
             var values = ["actor": name, "messages": names]
             values["time"] = readAt.map { RunDocument.timeText($0.time) }
-            out.append(words.explanations(readAt == nil ? "walk.knowledge.unreadNever" : "walk.knowledge.unread", values) ?? "")
+            out.append(words.explanations.phrase(readAt == nil ? "walk.knowledge.unreadNever" : "walk.knowledge.unread", values))
         }
         return out
     }

@@ -1,4 +1,3 @@
-import HTTP2
 import TCPSim
 import TLSEngine
 import Trace

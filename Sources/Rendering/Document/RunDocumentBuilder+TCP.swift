@@ -14,7 +14,7 @@ extension RunDocumentBuilder {
             // The network's stale copy of an earlier connection's segment (an old duplicate).
             let s = p.segment
             return [row(t, from: state.participants[p.source] ?? .client, to: state.participants[p.destination] ?? .server,
-                        "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue) len=\(s.payload.count) — " + (explanations("tcp.injected.stale") ?? ""), .alert)]
+                        "TCP [\(s.flags.compact)] seq=\(s.seq.rawValue) len=\(s.payload.count) — " + explanations.phrase("tcp.injected.stale"), .alert)]
         case .injected(let p):
             let s = p.segment
             let to = state.participants[p.destination] ?? .server
