@@ -55,6 +55,7 @@ enum FuzzSeeds {
             }
             seeds["tls13server", default: []] += [clientFlights.first ?? [], Array(clientFlights.joined())]
             seeds["tls13client", default: []] += [serverFlights.first ?? []]
+            seeds["dissect", default: []] += [serverFlights.first ?? [], clientFlights.first ?? []]
         }
         seeds["x509"] = identity.certificateChain
         for name in ["ca.cert.der", "client.cert.der"] {

@@ -74,6 +74,10 @@ enum FuzzTargets {
             let count = fieldCount(records.fields) + fieldCount(records.reassembled) + fieldCount(messages.fields)
             if count > 64 * (bytes.count + 8) { fatalError("\(count) fields for \(bytes.count) bytes: not linear") }
             // Protected CBC records in both MAC orders (RFC 5246 §6.2.3.2, RFC 7366 §3), after a ChangeCipherSpec.
+            // The same bytes read as TLS 1.3 from the start (RFC 8446: its messages and protected records).
+            let tls13 = Dissector(context: HandshakeDecodingContext(version: .tls13))
+            _ = tls13.dissectRecords(bytes)
+            _ = tls13.dissectHandshakeMessages(bytes)
             let changeCipherSpec: [UInt8] = [20, 3, 3, 0, 1, 1]
             for etm in [false, true] {
                 _ = Dissector(cipherSuite: .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, encryptThenMAC: etm)

@@ -31,6 +31,8 @@ extension Explanations {
             default: reason = failure(error)
             }
             return say("dissect.note.refused", ["reason": reason, "alert": error.alert.map { "\($0)" } ?? "-"])
+        case .refusedInTLS13(let failure):
+            return say("dissect.note.refusedInTLS13", ["reason": tls13Failure(failure), "alert": "\(failure.alert)"])
         case .continuesMessage(let first):
             return say("dissect.note.continuesMessage", ["record": "\(first)"])
         case let .messageStarts(type, present, total):
@@ -51,6 +53,8 @@ extension Explanations {
         case .blockCiphered: return say("dissect.note.blockCiphered")
         case .encryptThenMACCiphertext: return say("dissect.note.encryptThenMACCiphertext")
         case .encryptThenMACTag(let mac): return say("dissect.note.encryptThenMACTag", ["mac": mac])
+        case .tls13EncryptedRecord: return say("dissect.note.tls13EncryptedRecord")
+        case .compatibilityChangeCipherSpec: return say("dissect.note.compatibilityChangeCipherSpec")
         }
     }
 
@@ -111,6 +115,9 @@ extension Explanations {
         "dissect.note.blockCiphered": "encrypted: opaque without the keys (content ‖ MAC ‖ padding ‖ padding_length, MAC-then-encrypt, RFC 5246 §6.2.3.2)",
         "dissect.note.encryptThenMACCiphertext": "encrypted: opaque without the keys (content ‖ padding ‖ padding_length), encrypt-then-MAC (RFC 7366 §3)",
         "dissect.note.encryptThenMACTag": "{mac} over seq_num ‖ type ‖ version ‖ length ‖ IV ‖ ciphertext, not encrypted (RFC 7366 §3): the receiver checks it before it decrypts",
+        "dissect.note.refusedInTLS13": "{reason}: {alert} — a TLSLab TLS 1.3 peer refuses these bytes with this alert: they decode, but break this rule of RFC 8446 (§6.2 gives the alert for each kind of fault)",
+        "dissect.note.tls13EncryptedRecord": "encrypted: opaque without the keys — in TLS 1.3 every application_data record after the ServerHello is protected; encrypted_record is the AEAD ciphertext of the content, its real content type and any zero padding, followed by the tag (RFC 8446 §5.2)",
+        "dissect.note.compatibilityChangeCipherSpec": "in TLS 1.3 this ChangeCipherSpec changes no keys: it is sent only so that middleboxes see an exchange that looks like TLS 1.2, and the receiver drops it (RFC 8446 §5, Appendix D.4)",
         "dissect.value.count": "{count} bytes",
         "dissect.value.count.one": "1 byte",
         "dissect.value.elided": "{hex}… ({size})",

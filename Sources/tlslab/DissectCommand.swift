@@ -30,6 +30,9 @@ struct DissectCommand: ParsableCommand {
     @Flag(name: .customLong("etm"), help: CLIWords.help("cli.dissectCommand.encryptThenMAC"))
     var encryptThenMAC = false
 
+    @Flag(name: .customLong("tls13"), help: CLIWords.help("cli.dissectCommand.tls13"))
+    var tls13 = false
+
     @Option(help: CLIWords.help("cli.dissectCommand.width"))
     var width: Int?
 
@@ -49,7 +52,8 @@ struct DissectCommand: ParsableCommand {
             }
             suiteValue = s
         }
-        let dissector = Dissector(cipherSuite: suiteValue, encryptThenMAC: encryptThenMAC)
+        let dissector = Dissector(context: HandshakeDecodingContext(version: tls13 ? .tls13 : .tls12),
+                                  cipherSuite: suiteValue, encryptThenMAC: encryptThenMAC)
         let asRecords: Bool
         switch kind {
         case .records: asRecords = true

@@ -30,6 +30,9 @@ struct DissectWordsTests {
         case .blockCiphered: return .blockCiphered
         case .encryptThenMACCiphertext: return .encryptThenMACCiphertext
         case .encryptThenMACTag: return .encryptThenMACTag(mac: "HMAC-SHA256")
+        case .refusedInTLS13: return .refusedInTLS13(.illegalParameter(.extensionNotAllowedInEncryptedExtensions))
+        case .tls13EncryptedRecord: return .tls13EncryptedRecord
+        case .compatibilityChangeCipherSpec: return .compatibilityChangeCipherSpec
         }
     }
 
@@ -102,5 +105,32 @@ struct DissectWordsTests {
         // Columns are display columns: a Chinese character takes two.
         #expect(lines.allSatisfy { DisplayWidth.columns($0) <= 100 }, "\(lines.filter { DisplayWidth.columns($0) > 100 })")
         try GoldenTests.check(text, named: "dissect-clienthello-zh.txt")
+    }
+
+    /// A built-in TLS 1.3 run's server flight as records (its ServerHello selects TLS 1.3): the
+    /// compatibility ChangeCipherSpec and the protected records are explained in Chinese, and the
+    /// TLS 1.3 rule an EncryptedExtensions breaks names its alert.
+    @Test("a TLS 1.3 server flight and a refused EncryptedExtensions, dissected in Chinese")
+    func chineseTLS13Flight() throws {
+        let trace = try GoldenTests.trace(.tls13, seed: 1)
+        let serverHello = try #require(trace.sentHandshakeMessages().first { $0.actor == .server && $0.type == .serverHello }?.bytes)
+        // The flight as the server's records carry it: ServerHello, ChangeCipherSpec, then application_data.
+        let records = TLSRecord(contentType: .handshake, fragment: serverHello).encoded + [20, 3, 3, 0, 1, 1]
+            + TLSRecord(contentType: .applicationData, fragment: Array(repeating: 0x5a, count: 40)).encoded
+        let dump = HexdumpRenderer(width: 400, explanations: .chinese)  // one line a note
+        let flight = Dissector().dissectRecords(records)
+        #expect(flight.refusals.isEmpty, "\(flight)")
+        var text = dump.render(flight, input: records).joined(separator: "\n")
+        let encryptedExtensions: [UInt8] = [8, 0, 0, 10, 0, 8, 0, 0x33, 0, 4, 0, 0x1d, 0, 0]
+        text += "\n" + dump.render(Dissector(context: HandshakeDecodingContext(version: .tls13)).dissectHandshakeMessages(encryptedExtensions),
+                                   input: encryptedExtensions).joined(separator: "\n")
+        #expect(text.contains("selected_version") && text.contains("TLS 1.3 (0x0304)") && text.contains("server_share"))
+        for chinese in ["不切换任何密钥", "ServerHello 之后的每条 application_data 记录都受保护", "TLS 1.3 对端会以这个告警拒绝"] {
+            #expect(text.contains(chinese), "\(chinese)")
+        }
+        #expect(text.contains("illegal_parameter"))
+        for english in ["changes no keys", "is protected", "refuses these bytes", " bytes", "encrypted:"] {
+            #expect(!text.contains(english), "\(english)")
+        }
     }
 }

@@ -190,11 +190,10 @@ extension RunDocumentBuilder {
     }
 
     /// A handshake message's bytes field by field, read with the suite the ServerHello chose so far.
+    /// In TLS 1.3 the messages whose shape changed are read by the TLS 1.3 engine's readers (RFC 8446 §4).
     func dissection(of bytes: [UInt8], state: LadderState) -> Dissection {
-        if state.tls13, let type = bytes.first, type != HandshakeType.clientHello.rawValue, type != HandshakeType.serverHello.rawValue {
-            return tls13Dissection(of: bytes)
-        }
-        return Dissector(cipherSuite: state.cipherSuite).dissectHandshakeMessages(bytes)
+        Dissector(context: HandshakeDecodingContext(version: state.tls13 ? .tls13 : .tls12), cipherSuite: state.cipherSuite)
+            .dissectHandshakeMessages(bytes)
     }
 
     func changeCipherSpecLines(from: Actor, to: Actor, time t: String, state: inout LadderState) -> [LadderEntry] {

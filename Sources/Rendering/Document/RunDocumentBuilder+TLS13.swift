@@ -37,19 +37,6 @@ extension RunDocumentBuilder {
         return (try? EncryptedExtensions(from: &r))?.extensions.contains(type: .earlyData) == true
     }
 
-    /// A TLS 1.3 message other than the hellos, field by field as far as the handshake header
-    /// goes (RFC 8446 §4): msg_type, the uint24 length, the body as it is. TLS 1.2's dissector
-    /// would read EncryptedExtensions, the 1.3 Certificate and Finished with 1.2's structures.
-    func tls13Dissection(of bytes: [UInt8]) -> Dissection {
-        guard bytes.count >= HandshakeMessage.headerLength else { return Dissection(fields: []) }
-        let type = HandshakeType(rawValue: bytes[0])
-        let body = bytes.count - HandshakeMessage.headerLength
-        let children = [DissectedField(offset: 0, length: 1, name: "msg_type", value: .text("\(type.rawValue) (\(type.messageName))")),
-                        DissectedField(offset: 1, length: 3, name: "length", value: .text("\(body)"))]
-            + (body > 0 ? [DissectedField(offset: 4, length: body, name: "body", value: .text(type.messageName))] : [])
-        return Dissection(fields: [DissectedField(offset: 0, length: bytes.count, name: "Handshake", value: .text(type.messageName), children: children)])
-    }
-
     func tls13Lines(_ fact: TLS13Event, actor: Actor, state: inout LadderState) -> [LadderEntry] {
         guard verbosity != .summary else { return [] }
         let who = ["actor": name(actor)]

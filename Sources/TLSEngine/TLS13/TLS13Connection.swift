@@ -234,9 +234,10 @@ struct TLS13Connection {
             }
         case .keyUpdate:
             // §4.6.3: KeyUpdate is one byte; another length is a malformed message (§6.2: decode_error).
-            guard !message.body.isEmpty else { throw .decode(.truncated(field: "KeyUpdate.request_update", needed: 1, available: 0)) }
-            guard message.body.count == 1 else { throw .decode(.trailingBytes(field: "KeyUpdate", count: message.body.count - 1)) }
-            guard message.body[0] <= 1 else { throw .illegalParameter(.keyUpdateRequestInvalid) }
+            var r = ByteReader(message.body)
+            let request: UInt8
+            do { request = try Self.readKeyUpdate(from: &r) } catch { throw .decode(error) }
+            guard request <= 1 else { throw .illegalParameter(.keyUpdateRequestInvalid) }
             guard let read = readSecret else { throw .internalError }
             consecutiveKeyUpdates += 1
             guard consecutiveKeyUpdates <= Self.maximumConsecutiveKeyUpdates else {
@@ -442,9 +443,8 @@ struct TLS13Connection {
     mutating func checkFinished(_ message: RawHandshakeMessage, baseKey: [UInt8]) throws(TLS13Failure) {
         let expected = finishedBody(baseKey: baseKey)
         // §4.4.4: verify_data is Hash.length bytes; a Finished of another length is malformed (§6.2: decode_error).
-        guard message.body.count == expected.count else {
-            throw .decode(.lengthOutOfRange(field: "Finished.verify_data", length: message.body.count, min: expected.count, max: expected.count))
-        }
+        var r = ByteReader(message.body)
+        do { _ = try Self.readVerifyData(from: &r, length: expected.count) } catch { throw .decode(error) }
         events.append(.finishedChecked(expected: expected, received: message.body))
         guard constantTimeEqual(message.body, expected) else { throw .verificationFailed }
     }
@@ -452,12 +452,7 @@ struct TLS13Connection {
     /// Reads the body of a CertificateVerify: SignatureScheme, then opaque signature<0..2^16-1>.
     static func certificateVerify(_ body: [UInt8]) throws(TLS13Failure) -> (SignatureScheme, [UInt8]) {
         var r = ByteReader(body)
-        do {
-            let scheme = try SignatureScheme(from: &r)
-            let signature = try r.readOpaque(lengthBytes: 2, min: 0, max: 0xffff, field: "CertificateVerify.signature")
-            try r.expectEnd(field: "CertificateVerify")
-            return (scheme, signature)
-        } catch { throw .decode(error) }
+        do { return try readCertificateVerify(from: &r) } catch { throw .decode(error) }
     }
 
     static func certificateVerifyBody(scheme: SignatureScheme, signature: [UInt8]) -> [UInt8] {

@@ -17,7 +17,13 @@ public enum EarlyDataIndication: Hashable, Sendable {
     /// Reads the NewSessionTicket form (`inTicket`) or the empty one.
     public init(extensionData: [UInt8], inTicket: Bool) throws(DecodeError) {
         var r = ByteReader(extensionData)
-        self = inTicket ? .maxEarlyDataSize(try r.readUInt32(field: "early_data.max_early_data_size")) : .indication
+        try self.init(from: &r, inTicket: inTicket)
+    }
+
+    /// Reads the whole extension_data from `r` (the dissector's reader records each field).
+    init(from r: inout ByteReader, inTicket: Bool) throws(DecodeError) {
+        self = inTicket ? .maxEarlyDataSize(try r.readUInt(width: 4, field: "early_data.max_early_data_size",
+                                                           recordedAs: "max_early_data_size", as: .number)) : .indication
         try r.expectEnd(field: "early_data")
     }
 
@@ -219,7 +225,8 @@ extension TLS13Server {
 
     /// The end of accepted early data (§4.5): EndOfEarlyData, then the client's handshake key.
     mutating func endOfEarlyData(_ message: RawHandshakeMessage) throws(TLS13Failure) {
-        guard message.body.isEmpty else { throw .decode(.trailingBytes(field: "EndOfEarlyData", count: message.body.count)) }
+        var r = ByteReader(message.body)
+        do { try TLS13Connection.readEndOfEarlyData(from: &r) } catch { throw .decode(error) }
         connection.received(message)
         connection.earlyRead = .none
         try connection.install(.read, secret: .clientHandshakeTrafficSecret, connection.clientHandshakeSecret)

@@ -5,9 +5,9 @@
 enum TLS13ExtensionRules {
     static let clientCertificateType = ExtensionType(rawValue: 0x0013)
     static let serverCertificateType = ExtensionType(rawValue: 0x0014)
-    static let certificateAuthorities = ExtensionType(rawValue: 0x002f)
-    static let oidFilters = ExtensionType(rawValue: 0x0030)
-    static let postHandshakeAuth = ExtensionType(rawValue: 0x0031)
+    static let certificateAuthorities = ExtensionType.certificateAuthorities
+    static let oidFilters = ExtensionType.oidFilters
+    static let postHandshakeAuth = ExtensionType.postHandshakeAuth
 
     /// The extensions of §4.2's table: the ones a TLS 1.3 implementation recognizes.
     static let recognized: Set<ExtensionType> = [
@@ -25,6 +25,11 @@ enum TLS13ExtensionRules {
         .serverName, .maxFragmentLength, .supportedGroups, .useSRTP, .heartbeat, .applicationLayerProtocolNegotiation,
         clientCertificateType, serverCertificateType, .earlyData,
     ]
+
+    /// §4.2's first rule: an extension the table lists, in a message it is not listed for (illegal_parameter).
+    static func refusal(of type: ExtensionType, allowed: Set<ExtensionType>, rule: TLS13IllegalParameter) -> TLS13Failure? {
+        recognized.contains(type) && !allowed.contains(type) ? .illegalParameter(rule) : nil
+    }
 }
 
 extension TLS13Client {
@@ -40,7 +45,7 @@ extension TLS13Client {
                                rule: TLS13IllegalParameter) throws(TLS13Failure) {
         let offered = offeredExtensionTypes
         for type in extensions.map(\.type) {
-            if TLS13ExtensionRules.recognized.contains(type), !allowed.contains(type) { throw .illegalParameter(rule) }
+            if let refusal = TLS13ExtensionRules.refusal(of: type, allowed: allowed, rule: rule) { throw refusal }
             if !offered.contains(type), !(rule == .extensionNotAllowedInHelloRetryRequest && type == .cookie) {
                 throw .unsupportedExtension(type)
             }

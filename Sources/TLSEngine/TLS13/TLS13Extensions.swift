@@ -23,11 +23,22 @@ public enum SupportedVersions: Hashable, Sendable {
     /// Reads the ClientHello form (`inClientHello`) or the server's.
     public init(extensionData: [UInt8], inClientHello: Bool) throws(DecodeError) {
         var r = ByteReader(extensionData)
+        try self.init(from: &r, inClientHello: inClientHello)
+    }
+
+    /// Reads the whole extension_data from `r` (the dissector's reader records each field).
+    init(from r: inout ByteReader, inClientHello: Bool) throws(DecodeError) {
         if inClientHello {
-            self = .offered(try r.readList(of: ProtocolVersion.self, lengthBytes: 1, min: 2, max: 254,
-                                           elementSize: 2, field: "supported_versions.versions"))
+            self = .offered(try r.readVector(lengthBytes: 1, min: 2, max: 254, elementSize: 2, field: "supported_versions.versions",
+                                             recordedAs: "versions") { (list: inout ByteReader) throws(DecodeError) in
+                var versions: [ProtocolVersion] = []
+                while !list.isAtEnd {
+                    versions.append(try list.readCodePoint(ProtocolVersion.self, field: "ProtocolVersion", recordedAs: "versions[\(versions.count)]"))
+                }
+                return versions
+            })
         } else {
-            self = .selected(try ProtocolVersion(from: &r))
+            self = .selected(try r.readCodePoint(ProtocolVersion.self, field: "ProtocolVersion", recordedAs: "selected_version"))
         }
         try r.expectEnd(field: "supported_versions")
     }
@@ -52,8 +63,11 @@ public struct KeyShareEntry: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        group = try NamedGroup(from: &reader)
-        keyExchange = try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "key_share.key_exchange")
+        group = try reader.readCodePoint(NamedGroup.self, field: "NamedGroup", recordedAs: "group")
+        keyExchange = try reader.readVector(lengthBytes: 2, min: 1, max: 0xffff, field: "key_share.key_exchange",
+                                            recordedAs: "key_exchange") { (body: inout ByteReader) throws(DecodeError) in
+            body.readRest(field: "key_exchange", as: .sized)
+        }
     }
 }
 
@@ -83,20 +97,32 @@ public enum KeyShare: Hashable, Sendable {
 
     public init(extensionData: [UInt8], in carrier: Carrier) throws(DecodeError) {
         var r = ByteReader(extensionData)
+        try self.init(from: &r, in: carrier)
+    }
+
+    /// Reads the whole extension_data from `r` (the dissector's reader records each field).
+    init(from r: inout ByteReader, in carrier: Carrier) throws(DecodeError) {
         switch carrier {
         case .clientHello:
-            var list = try r.readVector(lengthBytes: 2, min: 0, max: 0xffff, field: "key_share.client_shares")
-            var entries: [KeyShareEntry] = []
-            while !list.isAtEnd { entries.append(try KeyShareEntry(from: &list)) }
+            let entries = try r.readVector(lengthBytes: 2, min: 0, max: 0xffff, field: "key_share.client_shares",
+                                           recordedAs: "client_shares") { (list: inout ByteReader) throws(DecodeError) in
+                var entries: [KeyShareEntry] = []
+                while !list.isAtEnd {
+                    entries.append(try list.readStructure("client_shares[\(entries.count)]") { (e: inout ByteReader) throws(DecodeError) in
+                        try KeyShareEntry(from: &e)
+                    })
+                }
+                return entries
+            }
             // §4.2.8: "Clients MUST NOT offer multiple KeyShareEntry values for the same group."
             if Set(entries.map(\.group)).count != entries.count {
                 throw .illegalParameter(field: "key_share.client_shares", reason: .duplicateKeyShareGroup)
             }
             self = .clientShares(entries)
         case .serverHello:
-            self = .serverShare(try KeyShareEntry(from: &r))
+            self = .serverShare(try r.readStructure("server_share") { (e: inout ByteReader) throws(DecodeError) in try KeyShareEntry(from: &e) })
         case .helloRetryRequest:
-            self = .selectedGroup(try NamedGroup(from: &r))
+            self = .selectedGroup(try r.readCodePoint(NamedGroup.self, field: "NamedGroup", recordedAs: "selected_group"))
         }
         try r.expectEnd(field: "key_share")
     }
@@ -119,7 +145,20 @@ public struct PSKKeyExchangeModes: Hashable, Sendable {
 
     public init(extensionData: [UInt8]) throws(DecodeError) {
         var r = ByteReader(extensionData)
-        modes = try r.readOpaque(lengthBytes: 1, min: 1, max: 255, field: "psk_key_exchange_modes.ke_modes")
+        try self.init(from: &r)
+    }
+
+    /// Reads the whole extension_data from `r` (the dissector's reader records each field).
+    init(from r: inout ByteReader) throws(DecodeError) {
+        modes = try r.readVector(lengthBytes: 1, min: 1, max: 255, field: "psk_key_exchange_modes.ke_modes",
+                                 recordedAs: "ke_modes") { (list: inout ByteReader) throws(DecodeError) in
+            var modes: [UInt8] = []
+            while !list.isAtEnd {
+                modes.append(UInt8(try list.readUInt(width: 1, field: "psk_key_exchange_modes.ke_modes", recordedAs: "ke_modes[\(modes.count)]",
+                                                     as: .pskKeyExchangeMode)))
+            }
+            return modes
+        }
         try r.expectEnd(field: "psk_key_exchange_modes")
     }
 

@@ -61,15 +61,20 @@ public struct TLS13CertificateMessage: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        requestContext = try reader.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "certificate_request_context")
-        var list = try reader.readVector(lengthBytes: 3, min: 0, max: 0xff_ffff, field: "certificate_list")
-        var entries: [Entry] = []
-        while !list.isAtEnd {
-            let cert = try list.readOpaque(lengthBytes: 3, min: 1, max: 0xff_ffff, field: "certificate_list[\(entries.count)].cert_data")
-            let extensions = try TLSExtension.decodeBlock(from: &list) ?? []
-            entries.append(Entry(certificate: cert, extensions: extensions))
+        requestContext = try reader.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "certificate_request_context", as: .hex)
+        entries = try reader.readVector(lengthBytes: 3, min: 0, max: 0xff_ffff,
+                                        field: "certificate_list") { (list: inout ByteReader) throws(DecodeError) in
+            var entries: [Entry] = []
+            while !list.isAtEnd {
+                let name = "certificate_list[\(entries.count)]"
+                // When dissecting, each CertificateEntry is one structure: its certificate, then its extensions.
+                entries.append(try list.readStructure(name, pushPath: false) { (entry: inout ByteReader) throws(DecodeError) in
+                    let cert = try entry.readOpaque(lengthBytes: 3, min: 1, max: 0xff_ffff, field: name + ".cert_data", as: .certificate)
+                    return Entry(certificate: cert, extensions: try TLSExtension.decodeBlock(from: &entry) ?? [])
+                })
+            }
+            return entries
         }
-        self.entries = entries
     }
 }
 
@@ -101,7 +106,7 @@ public struct TLS13CertificateRequest: TLSCodable, Hashable {
     }
 
     public init(from reader: inout ByteReader) throws(DecodeError) {
-        context = try reader.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "certificate_request_context")
+        context = try reader.readOpaque(lengthBytes: 1, min: 0, max: 0xff, field: "certificate_request_context", as: .hex)
         extensions = try TLSExtension.decodeBlock(from: &reader) ?? []
     }
 }

@@ -44,8 +44,8 @@ public struct TLS13NewSessionTicket: TLSCodable, Hashable {
     public init(from reader: inout ByteReader) throws(DecodeError) {
         lifetime = try reader.readUInt32(field: "ticket_lifetime")
         ageAdd = try reader.readUInt32(field: "ticket_age_add")
-        nonce = try reader.readOpaque(lengthBytes: 1, min: 0, max: 255, field: "ticket_nonce")
-        ticket = try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "ticket")
+        nonce = try reader.readOpaque(lengthBytes: 1, min: 0, max: 255, field: "ticket_nonce", as: .hex)
+        ticket = try reader.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "ticket", as: .ticket)
         extensions = try TLSExtension.decodeBlock(from: &reader) ?? []
     }
 }
@@ -91,21 +91,43 @@ public enum PreSharedKey: Hashable, Sendable {
 
     public init(extensionData: [UInt8], inClientHello: Bool) throws(DecodeError) {
         var r = ByteReader(extensionData)
+        try self.init(from: &r, inClientHello: inClientHello)
+    }
+
+    /// Reads the whole extension_data from `r` (the dissector's reader records each field).
+    init(from r: inout ByteReader, inClientHello: Bool) throws(DecodeError) {
         if inClientHello {
-            var list = try r.readVector(lengthBytes: 2, min: 7, max: 0xffff, field: "pre_shared_key.identities")
-            var identities: [PSKIdentity] = []
-            while !list.isAtEnd {
-                let identity = try list.readOpaque(lengthBytes: 2, min: 1, max: 0xffff, field: "pre_shared_key.identity")
-                identities.append(PSKIdentity(identity: identity, obfuscatedTicketAge: try list.readUInt32(field: "obfuscated_ticket_age")))
+            let identities = try r.readVector(lengthBytes: 2, min: 7, max: 0xffff, field: "pre_shared_key.identities",
+                                              recordedAs: "identities") { (list: inout ByteReader) throws(DecodeError) in
+                var identities: [PSKIdentity] = []
+                while !list.isAtEnd {
+                    identities.append(try list.readStructure("identities[\(identities.count)]") { (e: inout ByteReader) throws(DecodeError) in
+                        let identity = try e.readVector(lengthBytes: 2, min: 1, max: 0xffff, field: "pre_shared_key.identity",
+                                                        recordedAs: "identity") { (body: inout ByteReader) throws(DecodeError) in
+                            body.readRest(field: "identity", as: .ticket)
+                        }
+                        let age = try e.readUInt(width: 4, field: "obfuscated_ticket_age", as: .number)
+                        return PSKIdentity(identity: identity, obfuscatedTicketAge: age)
+                    })
+                }
+                return identities
             }
-            var binderList = try r.readVector(lengthBytes: 2, min: 33, max: 0xffff, field: "pre_shared_key.binders")
-            var binders: [[UInt8]] = []
-            while !binderList.isAtEnd {
-                binders.append(try binderList.readOpaque(lengthBytes: 1, min: 32, max: 255, field: "pre_shared_key.binder"))
+            let binders = try r.readVector(lengthBytes: 2, min: 33, max: 0xffff, field: "pre_shared_key.binders",
+                                           recordedAs: "binders") { (list: inout ByteReader) throws(DecodeError) in
+                var binders: [[UInt8]] = []
+                while !list.isAtEnd {
+                    let name = "binders[\(binders.count)]"
+                    let binder = try list.readVector(lengthBytes: 1, min: 32, max: 255, field: "pre_shared_key.binder",
+                                                     recordedAs: name) { (body: inout ByteReader) throws(DecodeError) in
+                        body.readRest(field: name, as: .hex)
+                    }
+                    binders.append(binder)
+                }
+                return binders
             }
             self = .offered(identities: identities, binders: binders)
         } else {
-            self = .selected(try r.readUInt16(field: "pre_shared_key.selected_identity"))
+            self = .selected(UInt16(try r.readUInt(width: 2, field: "pre_shared_key.selected_identity", recordedAs: "selected_identity", as: .number)))
         }
         try r.expectEnd(field: "pre_shared_key")
     }

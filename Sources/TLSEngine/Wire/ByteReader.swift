@@ -24,7 +24,9 @@ public struct ByteReader: Sendable {
         self.recorder = recorder
     }
 
-    private init(bytes: [UInt8], start: Int, end: Int, recorder: FieldRecorder?) {
+    /// A reader of `bytes[start ..< end]` whose positions are those of `bytes` (the dissector reads
+    /// headers where they are in its input).
+    init(bytes: [UInt8], start: Int, end: Int, recorder: FieldRecorder?) {
         self.bytes = bytes
         self.position = start
         self.end = end
@@ -101,8 +103,9 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads a code point named `field` (the registry's name shows when dissecting).
-    mutating func readCodePoint<T: CodePoint>(_ type: T.Type, field: String) throws(DecodeError) -> T {
-        let raw = try readUInt(width: T.wireSize, field: field, as: recorder == nil ? .number : .registry(T.self))
+    /// `recordedAs`: the name a dissection gives the field, when not the one errors give it.
+    mutating func readCodePoint<T: CodePoint>(_ type: T.Type, field: String, recordedAs recordedName: String? = nil) throws(DecodeError) -> T {
+        let raw = try readUInt(width: T.wireSize, field: field, recordedAs: recordedName, as: recorder == nil ? .number : .registry(T.self))
         return T(rawValue: T.RawValue(truncatingIfNeeded: raw))
     }
 

@@ -22,6 +22,10 @@ public enum DissectionNote: Hashable, Sendable {
     /// The engine refuses these bytes with this error (its codec, record reader, reassembler or
     /// record checks, the same code a TLSLab peer runs); `TLSError.alert` is the alert it sends.
     case refused(TLSError)
+    /// A TLS 1.3 peer refuses these bytes, which decode, for breaking a rule of RFC 8446 that needs no
+    /// state (an extension §4.2's table does not list for the message, a KeyUpdate request that is
+    /// neither 0 nor 1); `TLS13Failure.alert` is the alert it sends.
+    case refusedInTLS13(TLS13Failure)
 
     // MARK: Records and the handshake messages they carry (RFC 5246 §6.2.1)
 
@@ -51,11 +55,19 @@ public enum DissectionNote: Hashable, Sendable {
     /// The encrypt-then-MAC tag, sent in the clear (RFC 7366 §3), of this HMAC (`HMAC-SHA1`…).
     case encryptThenMACTag(mac: String)
 
+    // MARK: TLS 1.3 (RFC 8446 §5)
+
+    /// TLSCiphertext.encrypted_record: an application_data record after TLS 1.3's ServerHello, the
+    /// AEAD-protected TLSInnerPlaintext (content, real content type, zero padding) and its tag (§5.2).
+    case tls13EncryptedRecord
+    /// A ChangeCipherSpec in TLS 1.3: sent for middlebox compatibility, it changes no keys (§5, Appendix D.4).
+    case compatibilityChangeCipherSpec
+
     /// The case without its values: what a test enumerates and a catalogue words.
     public enum Kind: String, CaseIterable, Sendable {
         case truncated, overrun, declaresMore, trailingBytes, notDissected, notReadAfterRefusal, refused, continuesMessage, messageStarts,
              headerStarts, reassembled, notModelled, encrypted, gcmCiphertext, chaChaCiphertext, blockCiphered,
-             encryptThenMACCiphertext, encryptThenMACTag
+             encryptThenMACCiphertext, encryptThenMACTag, refusedInTLS13, tls13EncryptedRecord, compatibilityChangeCipherSpec
     }
 
     public var kind: Kind {
@@ -78,6 +90,9 @@ public enum DissectionNote: Hashable, Sendable {
         case .blockCiphered: return .blockCiphered
         case .encryptThenMACCiphertext: return .encryptThenMACCiphertext
         case .encryptThenMACTag: return .encryptThenMACTag
+        case .refusedInTLS13: return .refusedInTLS13
+        case .tls13EncryptedRecord: return .tls13EncryptedRecord
+        case .compatibilityChangeCipherSpec: return .compatibilityChangeCipherSpec
         }
     }
 
@@ -85,5 +100,14 @@ public enum DissectionNote: Hashable, Sendable {
     public var refusal: TLSError? {
         if case .refused(let error) = self { return error }
         return nil
+    }
+
+    /// The alert the refusal sends, for an engine's verdict of either version.
+    public var refusalAlert: AlertDescription? {
+        switch self {
+        case .refused(let error): return error.alert
+        case .refusedInTLS13(let failure): return failure.alert
+        default: return nil
+        }
     }
 }

@@ -1,7 +1,8 @@
 /// The state of one dissection: the cursor plus what the bytes so far have negotiated.
 ///
-/// The cursor walks the framing (record and handshake headers), recording offsets; what a record or
-/// message holds is read by the engine's codec and content checks with a recorder on their reader.
+/// The cursor keeps the offsets of the framing (records, messages, fragments); every header and every
+/// message or record body is read by the engine's readers (``RecordHeader``, ``HandshakeMessage``'s
+/// header, the codec, the content checks) with a recorder on their reader.
 /// Every verdict on the bytes (is this length allowed, is this record acceptable, which alert) is the
 /// engine's: each whole record goes to the engine's `RecordReader`, each message header to its
 /// `HandshakeReassembler`, and the error they or the codec throw is attached, typed, to the field it
@@ -50,15 +51,12 @@ final class DissectionSession {
         contentVerdict = nil
         cursor.guarded { () throws(Stop) in
             try cursor.group("record[\(index)]", value: typeValue) { () throws(Stop) in
-                let type = try cursor.codePoint("type", ContentType.self)
+                // The engine's reading of the header (RFC 5246 §6.2.1), recorded; its checks are judgeRecord's.
+                let header = try readHeader { (r: inout ByteReader) throws(DecodeError) in try RecordHeader.readFields(from: &r) }
+                let (type, length) = (header.contentType, header.length)
                 recordType = type
-                try cursor.codePoint("version", ProtocolVersion.self)
-                let available = cursor.remaining - 2
-                let length = try cursor.uint("length", width: 2, notes: { n in
-                    n > available ? [.declaresMore(declared: n, present: max(available, 0))] : []
-                })
                 declared = length
-                let truncated = length > available
+                let truncated = length > cursor.remaining
                 if !type.isTLS12Defined {
                     try cursor.group("fragment", length: length) { () throws(Stop) in try cursor.rest("fragment") }
                 } else if length > 0 {
@@ -80,7 +78,8 @@ final class DissectionSession {
             { $0.name == name && $0.offset == offset }
         }
         var reader = RecordReader()
-        reader.isProtected = encrypted
+        // RFC 8446 §5.2: in TLS 1.3 every application_data record after the ServerHello is protected.
+        reader.isProtected = encrypted || (isTLS13 && type == .applicationData)
         let end = min(start + TLSRecord.headerLength + (declared ?? 0), cursor.bytes.count)
         reader.append(cursor.bytes[start ..< end])
         let record: TLSRecord?
@@ -116,8 +115,18 @@ final class DissectionSession {
 
     /// Adds the engine's verdict to the last top-level field (a record or a message), on the field
     /// under it that `field` picks, else on that field itself.
-    func attach(_ error: TLSError, to field: (DissectedField) -> Bool) {
-        if !cursor.annotateLast(.refused(error), where: field) { cursor.annotateLast(.refused(error)) }
+    func attach(_ error: TLSError, to field: (DissectedField) -> Bool) { attach(note: .refused(error), to: field) }
+
+    func attach(note: DissectionNote, to field: (DissectedField) -> Bool) {
+        if !cursor.annotateLast(note, where: field) { cursor.annotateLast(note) }
+    }
+
+    /// Reads a header where the cursor is with the engine's reader (`read`), recording its fields; the
+    /// input ending inside it stops the dissection there (the field carries the note).
+    func readHeader<T>(_ read: (inout ByteReader) throws(DecodeError) -> T) throws(Stop) -> T {
+        var reader = ByteReader(bytes: cursor.bytes, start: cursor.position, end: cursor.limit,
+                                recorder: FieldRecorder(cursor: cursor, base: 0))
+        do { return try read(&reader) } catch { throw Stop() }
     }
 
     /// Runs a receiver's content check on the rest of the fragment with a recorder; returns its error.
@@ -132,6 +141,10 @@ final class DissectionSession {
     private func fragment(type: ContentType, recordIndex: Int, truncated: Bool) {
         let fragment = Array(cursor.bytes[cursor.position ..< cursor.limit])
         cursor.guarded { () throws(Stop) in
+            if isTLS13, type == .applicationData {
+                try tls13ProtectedRecord()
+                return
+            }
             if encrypted {
                 try protectedFragment(type: type)
                 return
@@ -142,7 +155,13 @@ final class DissectionSession {
             case .changeCipherSpec:
                 // RFC 5246 §7.1, read by the receiver's own check.
                 contentVerdict = content { (recorder: FieldRecorder) throws(TLSError) in try IncomingContent.checkChangeCipherSpec(fragment, recorder: recorder) }
-                encrypted = true
+                if isTLS13 {
+                    // RFC 8446 §5, Appendix D.4: it changes no keys; the records after it are protected
+                    // because they are application_data after the ServerHello.
+                    cursor.annotateLast(.compatibilityChangeCipherSpec) { $0.name == "type" }
+                } else {
+                    encrypted = true
+                }
             case .alert:
                 // RFC 5246 §7.2, read by the receiver's own decoder.
                 contentVerdict = content { (recorder: FieldRecorder) throws(TLSError) in _ = try IncomingContent.decodeAlert(fragment, recorder: recorder) }

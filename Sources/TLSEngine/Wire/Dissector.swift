@@ -1,5 +1,8 @@
-/// A field-level dissector for TLS 1.2 bytes: records (RFC 5246 §6.2) or bare handshake messages
-/// (§7.4), as one direction's byte stream or a whole handshake's messages in order.
+/// A field-level dissector for TLS 1.2 and TLS 1.3 bytes: records (RFC 5246 §6.2, RFC 8446 §5) or bare
+/// handshake messages (RFC 5246 §7.4, RFC 8446 §4), as one direction's byte stream or a whole
+/// handshake's messages in order. A ServerHello whose supported_versions selects TLS 1.3 makes what
+/// follows TLS 1.3: the messages whose shape changed are read by the TLS 1.3 engine's readers, and
+/// application_data records are protected (RFC 8446 §5.2).
 ///
 /// Every field gets its offset, length, RFC name and meaning (a typed ``FieldValue``); the leaves
 /// cover every input byte exactly once. There is one grammar: a handshake message's body, a
@@ -25,9 +28,14 @@ public struct Dissector: Sendable {
     /// IV ‖ ciphertext ‖ MAC. A ServerHello in the input sets it from its extensions.
     public var encryptThenMAC: Bool
 
+    /// `context.version` `.tls13`: the bytes are TLS 1.3 from the start (bare EncryptedExtensions,
+    /// Certificate… messages, or records after the ServerHello), as a ServerHello selecting it would make them.
     public init(context: HandshakeDecodingContext = .init(), cipherSuite: CipherSuite? = nil, encryptThenMAC: Bool = false) {
         var context = context
         if let kx = cipherSuite?.parameters?.keyExchange, context.keyExchange == nil { context.keyExchange = kx }
+        if context.version == .tls13, let suite = cipherSuite.flatMap({ TLS13CipherSuite(rawValue: $0.rawValue) }) {
+            context.verifyDataLength = suite.hash.length
+        }
         self.context = context
         self.cipherSuite = cipherSuite
         self.encryptThenMAC = encryptThenMAC

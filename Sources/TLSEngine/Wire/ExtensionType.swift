@@ -24,6 +24,9 @@ public struct ExtensionType: CodePoint {
     public static let supportedVersions = ExtensionType(rawValue: 0x002b)
     public static let cookie = ExtensionType(rawValue: 0x002c)
     public static let pskKeyExchangeModes = ExtensionType(rawValue: 0x002d)
+    public static let certificateAuthorities = ExtensionType(rawValue: 0x002f)
+    public static let oidFilters = ExtensionType(rawValue: 0x0030)
+    public static let postHandshakeAuth = ExtensionType(rawValue: 0x0031)
     public static let signatureAlgorithmsCert = ExtensionType(rawValue: 0x0032)
     public static let keyShare = ExtensionType(rawValue: 0x0033)
     public static let renegotiationInfo = ExtensionType(rawValue: 0xff01)
@@ -49,6 +52,9 @@ public struct ExtensionType: CodePoint {
         0x002b: "supported_versions",
         0x002c: "cookie",
         0x002d: "psk_key_exchange_modes",
+        0x002f: "certificate_authorities",
+        0x0030: "oid_filters",
+        0x0031: "post_handshake_auth",
         0x0032: "signature_algorithms_cert",
         0x0033: "key_share",
         0xff01: "renegotiation_info",

@@ -2,9 +2,10 @@
 /// not be read has already been recorded with a note.
 struct DissectionStop: Error {}
 
-/// The dissector's cursor: records fields (offset, length, name, meaning) as the framing walk and the
-/// engine's codec (through a ``FieldRecorder``) read them. It measures positions only: where the bytes
-/// stop, where a length points past its bytes. Whether the bytes are acceptable is the engine's
+/// The dissector's cursor: records fields (offset, length, name, meaning) as the engine's readers
+/// (through a ``FieldRecorder``) read them, and the framing the dissector adds around them (records,
+/// messages, fragments, protected bytes). It measures positions only: where the bytes stop, where a
+/// length points past its bytes. Whether the bytes are acceptable is the engine's
 /// verdict, attached by the session (``DissectionNote/refused(_:)``); no bound or alert is written here.
 final class FieldCursor {
     let bytes: [UInt8]
@@ -63,28 +64,6 @@ final class FieldCursor {
         append(DissectedField(offset: position, length: count, name: fullName(name), value: value(data), notes: notes))
         position += count
         return data
-    }
-
-    /// Records a big-endian integer of `width` bytes.
-    @discardableResult
-    func uint(_ name: String, width: Int, notes: (Int) -> [DissectionNote] = { _ in [] },
-              value: (Int) -> FieldValue = { .text(String($0)) }) throws(DissectionStop) -> Int {
-        var number = 0
-        if width <= remaining {
-            for i in 0 ..< width { number = number << 8 | Int(bytes[position + i]) }
-        }
-        let n = number
-        try leaf(name, count: width, notes: notes(n)) { _ in value(n) }
-        return n
-    }
-
-    /// Records a code point.
-    @discardableResult
-    func codePoint<T: CodePoint>(_ name: String, _ type: T.Type) throws(DissectionStop) -> T {
-        let n = try uint(name, width: T.wireSize, value: { n in
-            .text(FieldCursor.describe(T(rawValue: T.RawValue(truncatingIfNeeded: n))))
-        })
-        return T(rawValue: T.RawValue(truncatingIfNeeded: n))
     }
 
     /// Records the rest of the current structure as one opaque leaf (nothing if empty).

@@ -25,6 +25,10 @@ enum FieldDisplay {
     case nameType
     /// ChangeCipherSpec's type (RFC 5246 §7.1: change_cipher_spec(1) is its one value).
     case changeCipherSpecType
+    /// A PskKeyExchangeMode (RFC 8446 §4.2.9): psk_ke(0), psk_dhe_ke(1).
+    case pskKeyExchangeMode
+    /// KeyUpdateRequest (RFC 8446 §4.6.3): update_not_requested(0), update_requested(1).
+    case keyUpdateRequest
     /// A registry code point, worded by its type.
     case codePoint((UInt32) -> String)
 
@@ -48,6 +52,12 @@ enum FieldDisplay {
         case .changeCipherSpecType:
             let n = number()
             return .text(n == UInt32(ChangeCipherSpec.value) ? "change_cipher_spec (1)" : "\(n)")
+        case .pskKeyExchangeMode:
+            let n = number()
+            return .text(n == UInt32(PSKKeyExchangeModes.pskKE) ? "psk_ke (0)" : n == UInt32(PSKKeyExchangeModes.pskDHEKE) ? "psk_dhe_ke (1)" : "unknown(\(n))")
+        case .keyUpdateRequest:
+            let n = number()
+            return .text(n == 0 ? "update_not_requested (0)" : n == 1 ? "update_requested (1)" : "unknown(\(n))")
         case .codePoint(let describe): return .text(describe(number()))
         }
     }
@@ -68,6 +78,10 @@ final class FieldRecorder: @unchecked Sendable {  // one dissection, on one thre
     /// then read as far as the bytes go (its length carries the note), so a cut capture still shows
     /// what it holds.
     let inputIsCut: Bool
+    /// The TLS 1.3 message whose extensions are being read (RFC 8446 §4.2's table): it decides how
+    /// the bodies the engine keeps as bytes are read (``TLSExtension/readTLS13Data``); nil reads them
+    /// as opaque bytes.
+    var extensionCarrier: TLS13ExtensionCarrier?
 
     init(cursor: FieldCursor, base: Int, inputIsCut: Bool = false) {
         self.cursor = cursor

@@ -95,9 +95,22 @@ public enum HandshakeMessage: Hashable, Sendable {
     public var raw: RawHandshakeMessage { RawHandshakeMessage(type: type, body: body) }
 
     /// Reads one message (header and body) from `reader`.
+    /// The 4-byte header, `msg_type` then `uint24 length` (the body length it announces): the one
+    /// reading of a handshake header, the reassembler's, the codec's and, with a recorder on the
+    /// reader, the dissector's.
+    static func readHeader(from reader: inout ByteReader) throws(DecodeError) -> (type: HandshakeType, length: Int) {
+        let type = try reader.readCodePoint(HandshakeType.self, field: "HandshakeType", recordedAs: "msg_type")
+        let available = reader.remaining - 3
+        let length = Int(try reader.readUInt(width: 3, field: "\(type).length", recordedAs: "length", as: .number, notes: { n in
+            Int(n) > available ? [.declaresMore(declared: Int(n), present: max(available, 0))] : []
+        }))
+        return (type, length)
+    }
+
     public init(from reader: inout ByteReader, context: HandshakeDecodingContext) throws(DecodeError) {
-        let type = try HandshakeType(from: &reader)
-        var body = try reader.readVector(lengthBytes: 3, min: 0, max: Self.maxBodyLength, field: "\(type)")
+        let (type, length) = try Self.readHeader(from: &reader)
+        guard length <= reader.remaining else { throw .truncated(field: "\(type)", needed: length, available: reader.remaining) }
+        var body = ByteReader(try reader.readBytes(length, field: "\(type)"))
         self = try Self.decodeBody(type: type, from: &body, context: context)
         try body.expectEnd(field: "\(type)")
     }

@@ -29,7 +29,9 @@ public struct HandshakeReassembler: Sendable {
     public mutating func next() throws(DecodeError) -> RawHandshakeMessage? {
         if let failure { throw failure }
         let available = buffer.count - start
-        guard let length = HandshakeMessage.announcedBodyLength(in: buffer, at: start) else { return nil }
+        guard available >= HandshakeMessage.headerLength else { return nil }
+        var header = ByteReader(Array(buffer[start ..< start + HandshakeMessage.headerLength]))
+        let length = try HandshakeMessage.readHeader(from: &header).length
         guard length <= maxMessageLength else {
             let error = DecodeError.handshakeMessageTooLarge(length: length, limit: maxMessageLength)
             failure = error

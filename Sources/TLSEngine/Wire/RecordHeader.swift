@@ -32,9 +32,19 @@ public struct RecordHeader: Hashable, Sendable {
     public init(from reader: inout ByteReader, limit: Int) throws(DecodeError) {
         let available = Array(reader.bytes[reader.position ..< min(reader.end, reader.position + 3)])
         if let error = Self.earlyError(available[...]) { throw error }
-        contentType = try ContentType(from: &reader)
-        version = try ProtocolVersion(from: &reader)
-        length = Int(try reader.readUInt16(field: "record.length"))
+        self = try Self.readFields(from: &reader)
         guard length <= limit else { throw .recordOverflow(length: length, limit: limit) }
+    }
+
+    /// The three fields as they come, `type`, `version`, `length` (the checks are the caller's): the
+    /// one reading of a record header, the engine's and, with a recorder on the reader, the dissector's.
+    static func readFields(from reader: inout ByteReader) throws(DecodeError) -> RecordHeader {
+        let type = try reader.readCodePoint(ContentType.self, field: "ContentType", recordedAs: "type")
+        let version = try reader.readCodePoint(ProtocolVersion.self, field: "ProtocolVersion", recordedAs: "version")
+        let available = reader.remaining - 2
+        let length = Int(try reader.readUInt(width: 2, field: "record.length", recordedAs: "length", as: .number, notes: { n in
+            Int(n) > available ? [.declaresMore(declared: Int(n), present: max(available, 0))] : []
+        }))
+        return RecordHeader(contentType: type, version: version, length: length)
     }
 }

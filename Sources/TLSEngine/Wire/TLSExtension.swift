@@ -123,6 +123,11 @@ public enum TLSExtension: TLSCodable, Hashable {
                 return names
             })
         default:
+            if let carrier = r.recorder?.extensionCarrier {
+                // Dissecting: read with the decoder the TLS 1.3 engine interprets this extension with.
+                let start = r.position
+                if try readTLS13Data(type: type, in: carrier, from: &r) { return .unknown(type, Array(r.bytes[start ..< r.end])) }
+            }
             return .unknown(type, r.readRest(field: "data"))
         }
     }
