@@ -19,6 +19,12 @@ protocol over a pipe (--remote-debugging-pipe; no Python package needed):
     the page's beforeprint), and under print media the buttons and navigation are not drawn, every
     step's section, heading, explanation (those the page stores once and fills in by script too)
     and bytes table is drawn, and the whole ladder drawing is visible, not clipped by its scroller.
+  * with --directions FILE (a JSON object: event index -> [sender, receiver], from the run's JSON
+    `direction`s), at each --layout-sizes size: every drawn arrow of such an event starts on its
+    sender's rail and ends on its receiver's (a lost one points there), read from the drawing as
+    the browser lays it out;
+  * with --layout-sizes and --screenshot OUT.png: a screenshot at each size after the #step-14 check,
+    written as OUT-WxH.png;
   * with --compare-check (a page of `tlslab compare A B --html`): at each --layout-sizes size, nothing
     wider than the viewport, no text below 12 px, every cell of the table on screen and uncut, both
     runs' knowledge panels and every phase of both ladders drawn (a ladder may scroll sideways).
@@ -28,7 +34,7 @@ Usage: html-browser-check.py PAGE.html [--screenshot OUT.png] [--presses N] [--m
        [--expect-lang TAG] [--expect-font FAMILY] [--timeout SECONDS]
        [--width W --height H] [--chromium PATH]
        [--slides-check [--slides-scale X]] [--print-check [--min-pdf-pages N]]
-       [--layout-sizes WxH,WxH] [--compare-check]
+       [--layout-sizes WxH,WxH [--directions FILE]] [--compare-check]
 Prints one line per check; exit status 0 when all pass, 1 otherwise, 2 when Chromium cannot run.
 """
 import argparse
@@ -271,9 +277,44 @@ def compare_check(browser, check):
           f"both runs' knowledge ({drawn[0]} of 2) and every ladder phase ({drawn[1]} of {drawn[2]}) are drawn")
 
 
-def layout_check(browser, url, steps, check):
+def arrow_check(browser, directions, check):
+    """Every arrow drawn for an event with a JSON direction joins that direction's rails on screen."""
+    result = browser.evaluate("""((dirs) => {
+        const x = (e, v) => { const m = e.getScreenCTM(); return m.a * v + m.e; };
+        const rails = {};
+        document.querySelectorAll('#ladder line.rail').forEach(l => { rails[l.getAttribute('data-actor')] = x(l, +l.getAttribute('x1')); });
+        const svg = document.getElementById('ladder');
+        if (!svg) { return [0, ['no ladder']]; }
+        // A drawn arrow stops 3 drawing units before its receiver's rail (its head fills the gap).
+        const scale = svg.getScreenCTM().a, slack = 3 * scale + 1.5;
+        const nearest = v => Object.keys(rails).reduce((a, b) => Math.abs(rails[a] - v) <= Math.abs(rails[b] - v) ? a : b);
+        const out = [];
+        let checked = 0;
+        document.querySelectorAll('#ladder g.row[data-event]').forEach(g => {
+            const d = dirs[g.getAttribute('data-event')], line = g.querySelector('line.arrow');
+            if (!d || !line) { return; }
+            const from = rails[d[0]], to = rails[d[1]];
+            const x1 = x(line, +line.getAttribute('x1')), x2 = x(line, +line.getAttribute('x2'));
+            // A lost segment's arrow stops half-way: it points at the rail twice as far.
+            const end = line.classList.contains('lost') ? 2 * x2 - x1 : x2;
+            checked += 1;
+            if (from === undefined || to === undefined || Math.abs(x1 - from) > 1.5 || Math.abs(end - to) > slack
+                || nearest(x1) !== d[0] || nearest(end) !== d[1]) {
+                out.push('step ' + g.getAttribute('data-step') + ' (' + d[0] + '->' + d[1] + '): drawn ' + nearest(x1) + '->' + nearest(end)
+                         + ' at ' + Math.round(x1) + '..' + Math.round(end));
+            }
+        });
+        return [checked, out];
+    })(""" + json.dumps(directions) + ")")
+    check(not result[1], f"every arrow's ends are on its parties' rails ({result[0]} arrows checked against the JSON directions)"
+          + ("" if not result[1] else f": {result[1][:6]}"))
+
+
+def layout_check(browser, url, steps, check, directions=None, screenshot=None):
     """What a reader sees at this window size (--width, --height)."""
     smallest_text = fit_check(browser, check)
+    if directions is not None:
+        arrow_check(browser, directions, check)
 
     # The ClientHello's bytes: every leaf's value and hex on screen, with no sideways scrolling.
     fields = browser.evaluate("""(() => {
@@ -300,13 +341,32 @@ def layout_check(browser, url, steps, check):
         small = smallest_text()
         check(small[0] >= 11.95, f"no text below 12 px with the bytes open (smallest {small[0]:.1f} px: {small[1]})")
 
-    # The knowledge table beside or under the step fits its panel.
-    table = browser.evaluate("""(() => {
-        const aside = document.getElementById('knowledge-now'), t = aside && aside.querySelector('table');
-        return t ? [Math.round(t.getBoundingClientRect().width), aside.clientWidth] : null;
-    })()""")
-    if table:
-        check(table[0] <= table[1] + 1, f"the knowledge table fits its panel ({table[0]} px in {table[1]} px)")
+    # The knowledge table beside or under the step fits its panel, on the first step and on the last
+    # (where it has every column it will have: an attacker's, the eavesdropper's afterwards).
+    for where in ("first", "last"):
+        if where == "last":
+            browser.evaluate(f"location.hash = '#step-{steps}'")
+            browser.pump(0.3)
+        table = browser.evaluate("""(() => {
+            const aside = document.getElementById('knowledge-now'), t = aside && aside.querySelector('table');
+            return t ? [Math.round(t.getBoundingClientRect().width), aside.clientWidth, t.querySelectorAll('thead th').length] : null;
+        })()""")
+        if not table:
+            continue
+        check(table[0] <= table[1] + 1, f"the knowledge table fits its panel on the {where} step ({table[2]} columns, {table[0]} px in {table[1]} px)")
+        # A party's name or "knows" is never broken inside a word to fit (a secret's identifier may be, after an underscore).
+        broken = browser.evaluate("""(() => {
+            const out = [];
+            document.querySelectorAll('#knowledge-now table thead th, #knowledge-now table td').forEach(c => {
+                const text = c.textContent.trim();
+                if (!text || !/^[\\x20-\\x7e]+$/.test(text)) { return; }
+                const r = document.createRange(); r.selectNodeContents(c);
+                const lines = new Set(Array.from(r.getClientRects()).filter(x => x.width > 0).map(x => Math.round(x.top))).size;
+                if (lines > text.split(/\\s+/).length) { out.push(text + ' on ' + lines + ' lines'); }
+            });
+            return out;
+        })()""")
+        check(not broken, f"the knowledge table's heads and marks are whole words on the {where} step" + ("" if not broken else f": {broken[:6]}"))
 
     # A deep link: the step's heading and the ladder's column heads in view, not under the controls.
     n = min(14, steps)
@@ -334,6 +394,11 @@ def layout_check(browser, url, steps, check):
         return out;
     }})()""")
     check(not seen, f"#step-{n} shows the step's heading, the ladder's column heads and its row" + ("" if not seen else f": {seen}"))
+    if screenshot:
+        shot = base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
+        with open(screenshot, "wb") as f:
+            f.write(shot)
+        check(not png_is_blank(shot), f"the screenshot {screenshot} is not blank ({len(shot)} bytes)")
 
 
 def main():
@@ -359,6 +424,9 @@ def main():
                         help="only the layout, at each size (e.g. 1366x900,390x844): nothing wider than the viewport, no text below "
                              "12 px, the ClientHello's field values and hex visible without sideways scrolling, #step-14 showing "
                              "its heading, the column heads and its row")
+    parser.add_argument("--directions", metavar="FILE",
+                        help="with --layout-sizes: a JSON object mapping an event index (a ladder row's data-event) to "
+                             "[sender, receiver], the run's JSON directions; every arrow drawn for those events must join those rails")
     parser.add_argument("--compare-check", action="store_true",
                         help="the page was written by `tlslab compare A B --html`: at each --layout-sizes size, it fits, no text "
                              "below 12 px, the table's cells on screen, both runs' panels and ladders drawn")
@@ -377,6 +445,10 @@ def main():
     signal.signal(signal.SIGTERM, give_up)
     signal.alarm(max(1, int(args.timeout)))
     url = "file://" + os.path.abspath(args.page)
+    directions = None
+    if args.directions:
+        with open(args.directions) as f:
+            directions = json.load(f)
     failures = []
 
     def check(ok, what):
@@ -449,7 +521,12 @@ def main():
                 browser.send("Page.navigate", {"url": url})
                 browser.wait_for("Page.loadEventFired")
                 browser.pump(0.3)
-                layout_check(browser, url, steps, lambda ok, what, size=size: check(ok, f"{size}: {what}"))
+                shot = None
+                if args.screenshot:
+                    root, ext = os.path.splitext(args.screenshot)
+                    shot = f"{root}-{size}{ext}"
+                layout_check(browser, url, steps, lambda ok, what, size=size: check(ok, f"{size}: {what}"),
+                             directions=directions, screenshot=shot)
         else:
             if args.slides_check:
                 # What is drawn, not what is merely un-hidden: a section with no layout box is not on screen.

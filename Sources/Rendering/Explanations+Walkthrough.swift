@@ -18,6 +18,7 @@ extension Explanations {
         "walk.bytes.none": "(No bytes for this step: it sends nothing on the wire. x shows the bytes of a step that sends a TCP segment, a TLS message or a record.)",
         "walk.bytes.record": "The TLS record that carries it (RFC 5246 §6.2.1): {type}, a 5-byte header, then a {fragment}-byte fragment.",
         "walk.bytes.recordProtected": "Protected (sequence number {seq}); it decrypts to this TLSPlaintext:",
+        "walk.bytes.recordProtected13": "Protected (sequence number {seq}); it decrypts to this TLSInnerPlaintext (the content, its real type, any zero padding; RFC 8446 §5.2):",
         "walk.noSteps": "{title}: the run produced no steps",
         "walk.keys": "n/b step · g jump · k knowledge {knowledge} · x bytes {bytes} · d/u scroll · ? help · q quit",
         "walk.keysShort": "n/b step · k knowledge {knowledge} · x bytes {bytes} · ? help · q quit",

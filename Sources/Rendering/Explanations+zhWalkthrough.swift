@@ -16,6 +16,7 @@ extension Explanations {
         "walk.bytes.none": "（这一步没有字节：它不在网络上发送任何东西。对于发送 TCP 报文段、TLS 消息或记录的步骤，按 x 可以看到它们的字节。）",
         "walk.bytes.record": "承载它的 TLS 记录（RFC 5246 §6.2.1）：{type}，5 字节记录头，其后是 {fragment} 字节的片段。",
         "walk.bytes.recordProtected": "受保护（序号 {seq}）；解密后是这个 TLSPlaintext：",
+        "walk.bytes.recordProtected13": "受保护（序号 {seq}）；解密后是这个 TLSInnerPlaintext（内容、真实类型、可能有的零填充；RFC 8446 §5.2）：",
         "walk.noSteps": "{title}：这次运行没有产生任何步骤",
         "walk.keys": "n/b 前后 · g 跳转 · k 谁知道什么 {knowledge} · x 字节 {bytes} · d/u 滚动 · ? 帮助 · q 退出",
         "walk.keysShort": "n/b 前后 · k 谁知道什么 {knowledge} · x 字节 {bytes} · ? 帮助 · q 退出",

@@ -67,6 +67,10 @@ public struct TextRenderer: CatalogueWording, Sendable {
     /// The renderer's title line, wrapped to the width like every other line.
     public func title(_ text: String) -> [String] { printer.title(text) }
 
+    /// A section heading drawn as the ladder's headings are ("── Title ────", as wide as 65 columns or
+    /// the renderer's width if narrower, measured in display columns), in the heading's colour.
+    public func heading(_ title: String) -> String { printer.style(printer.rule(title), .heading) }
+
     /// The table of who knows which secret (`moment`: the catalogue key of its heading).
     public func knowledgePanel(_ table: KnowledgeTable, moment: String = "knowledge.atTheEnd", remarks: Bool = true,
                                metadata: WireMetadata? = nil) -> [String] {

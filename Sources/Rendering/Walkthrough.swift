@@ -220,7 +220,7 @@ public struct Walkthrough: Sendable {
                                                             "fragment": "\(fragment)"]))
             withBytes += dump.render(record.wire.dissection, input: record.wire.bytes).map { "  " + $0 }
             if let p = record.protection {
-                withBytes.append(words.say("walk.bytes.recordProtected", ["seq": "\(p.sequenceNumber)"]))
+                withBytes.append(words.say(p.tls13 ? "walk.bytes.recordProtected13" : "walk.bytes.recordProtected", ["seq": "\(p.sequenceNumber)"]))
                 withBytes += dump.render(p.plaintext.dissection, input: p.plaintext.bytes).map { "  " + $0 }
             }
         }

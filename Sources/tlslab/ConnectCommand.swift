@@ -316,7 +316,7 @@ struct ConnectCommand: ParsableCommand {
             if let keylog, let entry = result.keyLog { try PeerOptions.appendKeyLog(entry, to: keylog, words) }
             if render.effectiveFormat == .text, let response = result.response, !response.isEmpty {
                 let heading = words.phrase("cli.connect.responseHeading")
-                print("\n── \(heading) " + String(repeating: "─", count: max(4, 61 - 4 - DisplayWidth.columns(heading))))
+                print("\n" + PeerOptions.heading(heading, explanations: words))
                 // The server's bytes: printable text and line breaks kept, anything that would drive the terminal escaped.
                 print(TerminalText.escaped(response, keepingLineBreaks: true))
             }
@@ -486,13 +486,21 @@ enum PeerOptions {
         case .json:
             lines = JSONLinesRenderer().render(trace)
         case .text:
-            let color = Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: color,
+            lines = [title] + TextRenderer(verbosity: verbosity, width: Terminal.columns ?? 100, color: textColor,
                                             explanations: explanations).render(trace)
         }
         Swift.print(lines.joined(separator: "\n"))
         fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
     }
+
+    /// A heading after the trace (the HTTP response's), drawn as the trace's own headings are: the
+    /// same rule, width and colour.
+    static func heading(_ title: String, explanations: Explanations = .english) -> String {
+        TextRenderer(width: Terminal.columns ?? 100, color: textColor, explanations: explanations).heading(title)
+    }
+
+    /// Colour for the text trace: on a terminal, unless NO_COLOR is set.
+    static var textColor: Bool { Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
 
     /// Appends one connection's secrets to a key log, created readable by its owner only (it
     /// decrypts the connection); never through a link, never over a directory.

@@ -1,7 +1,10 @@
 import Foundation
+@testable import Rendering
 import Simulation
 import Testing
 import TestSupport
+@testable import tlslab
+import Trace
 
 /// `tlslab export --html` pages in a real browser: headless Chromium driven through the DevTools
 /// protocol by scripts/html-browser-check.py (loads without console errors or any network request,
@@ -85,24 +88,81 @@ struct HTMLBrowserTests {
         #expect(result.output.contains("ok    the title is drawn with Noto Sans CJK"), "\(result.output)")
     }
 
+    /// The parties of each event's JSON `direction` (the JSON renderer reads them off the event, not
+    /// off the ladder), by event index — a ladder row's `data-event`. An attacker's injected segment
+    /// is sent by the attacker; a message dropped unread is a mark on its receiver, not an arrow.
+    static func directions(_ name: String) throws -> [String: [String]] {
+        let trace = try ResolvedRun.resolve(name, seed: .unspecified).play().trace
+        var out: [String: [String]] = [:]
+        for (index, event) in trace.events.enumerated() {
+            if case .dropped = event.kind { continue }
+            guard let fields = JSONLinesRenderer().fields(event, participants: trace.participants) else { continue }
+            func string(_ key: String) -> String? {
+                guard let value = fields.first(where: { $0.0 == key })?.1, case .string(let s) = value else { return nil }
+                return s
+            }
+            guard let direction = string("direction") else { continue }
+            var ends = direction.components(separatedBy: "->")
+            guard ends.count == 2, ends.allSatisfy({ Actor(rawValue: $0) != nil }) else { continue }
+            if string("injected_by") == Actor.attacker.rawValue { ends[0] = Actor.attacker.rawValue }
+            out["\(index)"] = ends
+        }
+        return out
+    }
+
     /// What a reader sees on a laptop (1366×900) and a phone (390×844), for every built-in run and
     /// a lesson of each kind: nothing wider than the screen, no text below 12 px, the ClientHello's
-    /// field values and hex on screen without sideways scrolling, and `#step-14` landing with the
-    /// step's heading, the ladder's column heads and the step's row in view (not under the controls).
-    @Test(arguments: BuiltInRun.allCases.map(\.rawValue) + ["tcp/lost-syn", "tls/ecdhe", "ats/default-blocks-http", "tls/toy-dh-search"])
+    /// field values and hex on screen without sideways scrolling, `#step-14` landing with the
+    /// step's heading, the ladder's column heads and the step's row in view (not under the controls),
+    /// and every arrow's ends on the rails of the parties its JSON direction names, as the browser lays them out.
+    @Test(arguments: BuiltInRun.allCases.map(\.rawValue) + ["tcp/lost-syn", "tls/ecdhe", "tls13/one-round-trip", "ats/default-blocks-http",
+                                                          "tls/toy-dh-search"])
     func aReaderSeesEveryPartOnALaptopAndAPhone(name: String) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("page.html")
         let export = try CLI.run(["export", name, "--html", page.path])
         #expect(export.status == 0, "\(name): \(export.stderr)")
-        let result = try Self.check(page, extra: ["--layout-sizes", "1366x900,390x844"])
+        let directions = dir.appendingPathComponent("directions.json")
+        let expected = try Self.directions(name)
+        try JSONSerialization.data(withJSONObject: expected).write(to: directions)
+        let result = try Self.check(page, extra: ["--layout-sizes", "1366x900,390x844", "--directions", directions.path])
         #expect(result.status == 0, "\(name): \(result.output)")
+        let lines = result.output.split(separator: "\n")
+        // A page with a ClientHello whose bytes open must pass the field-table check, not skip it.
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let hasClientHello = html.contains(/class="row[^"]*has-bytes"[^>]*>\n<title>[^<]*ClientHello/)
         for size in ["1366x900", "390x844"] {
-            for check in ["nothing is wider than the", "no text below 12 px", "#step-"] {
-                #expect(result.output.split(separator: "\n").contains { $0.hasPrefix("ok    \(size): \(check)") }, "\(name) \(size): \(check)")
+            var checks = ["nothing is wider than the", "no text below 12 px", "#step-", "every arrow's ends are on its parties' rails"]
+            if hasClientHello { checks.append("the ClientHello's field names, values and hex are on screen") }
+            for check in checks {
+                #expect(lines.contains { $0.hasPrefix("ok    \(size): \(check)") }, "\(name) \(size): \(check)")
             }
+            // A run whose JSON has directions draws arrows for them, and the check read them.
+            let arrows = lines.first { $0.hasPrefix("ok    \(size): every arrow's ends") }
+                .flatMap { $0.firstMatch(of: /\((\d+) arrows checked/).flatMap { Int($0.output.1) } } ?? 0
+            if BuiltInRun(rawValue: name) != nil || name.hasPrefix("tcp/") { #expect(arrows > 0, "\(name) \(size): no arrow checked") }
         }
+    }
+
+    /// The arrow check can fail: a page whose client→server arrows are redrawn from the server's
+    /// rail is caught, with the step named.
+    @Test func theArrowCheckCatchesAnArrowBetweenTheWrongRails() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("mitm.html")
+        let export = try CLI.run(["export", "mitm", "--html", page.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        let directions = dir.appendingPathComponent("directions.json")
+        var expected = try Self.directions("mitm")
+        // Claim that the client's first message went to the server: what the newcomer saw drawn.
+        let first = try #require(expected.filter { $0.value == ["client", "attacker"] }.keys.compactMap(Int.init).min())
+        expected["\(first)"] = ["client", "server"]
+        try JSONSerialization.data(withJSONObject: expected).write(to: directions)
+        let result = try Self.check(page, extra: ["--layout-sizes", "1366x900", "--directions", directions.path])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("FAIL  1366x900: every arrow's ends are on its parties' rails") && result.output.contains("(client->server): drawn client->attacker"),
+                "\(result.output)")
     }
 
     /// `tlslab compare A B --html FILE` on a laptop (1366×900) and a phone (390×844), in English and

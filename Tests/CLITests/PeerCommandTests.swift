@@ -1,6 +1,7 @@
 import Foundation
 import HTTP2
 import RealPeer
+import Rendering
 import TestSupport
 import Testing
 import Trace
@@ -52,16 +53,38 @@ struct PeerCommandTests {
     }
 
     /// `tlslab ARGS` with a time limit (killed after `seconds`).
-    static func tlslab(_ arguments: [String], seconds: Double = 20) throws -> CLI.Result {
+    static func tlslab(_ arguments: [String], seconds: Double = 20, environment: [String: String] = [:]) throws -> CLI.Result {
         let binary = try #require(CLI.binary)
         let result = try ExternalTool.run(binary.path, arguments,
-                                          environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 },
+                                          environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"].merging(environment) { $1 }) { $1 },
                                           timeout: seconds, grace: 0)
         return CLI.Result(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
     }
 
-    static func connect(_ port: UInt16, _ extra: [String]) throws -> CLI.Result {
-        try tlslab(["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--timeout", "5"] + extra)
+    static func connect(_ port: UInt16, _ extra: [String], environment: [String: String] = [:]) throws -> CLI.Result {
+        try tlslab(["connect", "127.0.0.1:\(port)", "--servername", "localhost", "--timeout", "5"] + extra, environment: environment)
+    }
+
+    /// The HTTP response's heading is drawn as the trace's own section headings are: the shared rule,
+    /// 65 columns or the width if narrower (the text renderer's width is at least 60), measured in
+    /// display columns (a Chinese character takes two), in English and Chinese.
+    @Test("connect: the HTTP response heading follows the width like the trace's headings, in en and zh")
+    func responseHeadingFollowsTheWidth() throws {
+        let server = try Server(["--max-connections", "4"])
+        for (columns, language) in [("50", "en"), ("62", "en"), ("120", "en"), ("62", "zh")] {
+            let r = try Self.connect(server.port, ["--ca", Self.file("ca.cert.pem")], environment: ["COLUMNS": columns, "TLSLAB_LANG": language])
+            #expect(r.status == 0, "\(r.stderr)")
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            let title = language == "zh" ? "── HTTP 响应 " : "── HTTP response "
+            let heading = try #require(lines.first { $0.hasPrefix(title) }, "\(r.stdout.suffix(600))")
+            let width = min(65, max(60, Int(columns)!))
+            #expect(DisplayWidth.columns(heading) == width && heading.hasSuffix("───"), "\(columns) \(language): \(DisplayWidth.columns(heading)): \(heading)")
+            // As wide as every other section heading of the same output.
+            for other in lines where other.hasPrefix("── ") && other.reversed().prefix(while: { $0 == "─" }).count > 3 {
+                #expect(DisplayWidth.columns(other) == width, "\(columns) \(language): \(other)")
+            }
+        }
+        #expect(server.reap())
     }
 
     @Test("connect ↔ serve: JSON trace with socket-level and TLS events, key log written, trust failure exits 1 with one line")

@@ -41,6 +41,18 @@ struct HeadingRuleTests {
         }
     }
 
+    /// `TextRenderer.heading` (what `connect` prints above the HTTP response) is the section rule at the
+    /// renderer's width, coloured as a heading only when the renderer colours.
+    @Test(arguments: [60, 80, 120])
+    func theRenderersHeadingIsTheSectionRule(width: Int) {
+        for (title, explanations) in [("HTTP response", Explanations.english), ("HTTP 响应", .chinese)] {
+            let plain = TextRenderer(width: width, explanations: explanations).heading(title)
+            #expect(plain == LadderEntry.rule(title, width: width) && DisplayWidth.columns(plain) == min(65, width), "\(width): \(plain)")
+            let coloured = TextRenderer(width: width, color: true, explanations: explanations).heading(title)
+            #expect(coloured.hasPrefix("\u{1B}[") && coloured.hasSuffix("\u{1B}[0m") && coloured.contains(plain))
+        }
+    }
+
     /// The rule measures a Chinese title by display width: "── 运行结束后：… ─" is as wide as an English one.
     @Test func theRuleCountsColumnsNotCharacters() {
         let zh = LadderEntry.rule("运行结束后：服务器的 2048 位私钥被盗", width: 80)

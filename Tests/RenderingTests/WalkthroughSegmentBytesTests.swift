@@ -31,4 +31,19 @@ struct WalkthroughSegmentBytesTests {
         }
         #expect(segments > 5)
     }
+
+    /// `x` on a TLS 1.3 step shows the protected record that carries it and what it decrypts to, named
+    /// as RFC 8446 §5.2 names it (TLSInnerPlaintext), never TLS 1.2's TLSPlaintext.
+    @Test(arguments: [Explanations.english, .chinese])
+    func xOnATLS13StepShowsItsProtectedRecord(explanations: Explanations) throws {
+        let trace = Simulation(try BuiltInRun.tls13.setup(seed: 1)).run()
+        let walk = Walkthrough(title: "tls13", trace: trace, width: 120, explanations: explanations)
+        let protected = walk.steps.filter { step in step.records.contains { $0.protection?.tls13 == true } }
+        #expect(protected.count > 4, "the server's EncryptedExtensions … Finished, the client's Finished, the HTTP data")
+        for step in protected {
+            let text = step.detailWithBytes.joined(separator: "\n")
+            #expect(text.contains("TLSInnerPlaintext") && !text.contains("TLSPlaintext"), "\(step.label): \(text.suffix(400))")
+            #expect(text.contains("opaque_type") && text.contains("encrypted_record.tag"), "\(step.label)")
+        }
+    }
 }

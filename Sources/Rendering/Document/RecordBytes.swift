@@ -30,8 +30,16 @@ extension RunDocument {
             public var authenticator: [UInt8]
             /// The sender's write key from the key block (RFC 5246 §6.3), when the trace holds it.
             public var writeKey: [UInt8]?
-            /// The TLSPlaintext the sender sealed (type, version, length, fragment), dissected.
+            /// The TLSPlaintext the sender sealed (type, version, length, fragment), dissected; in
+            /// TLS 1.3 the TLSInnerPlaintext (content ‖ type ‖ zeros, RFC 8446 §5.2).
             public var plaintext: MessageBytes
+            /// A TLS 1.3 record (RFC 8446 §5.2–§5.3): the nonce is the write IV XOR the sequence
+            /// number, the additional data the record's own header.
+            public var tls13 = false
+            /// TLS 1.3: the sender's write IV (§7.3), which the nonce is built from.
+            public var writeIV: [UInt8]?
+            /// TLS 1.3: the traffic secret the write key and IV were expanded from (`server_handshake_traffic_secret`…).
+            public var trafficSecret: String?
         }
     }
 }
@@ -56,6 +64,11 @@ struct RecordPlacement {
     private var clients: Set<Side> = []
     /// What each side negotiated (the suite reads a protected record's fields; encrypt-then-MAC, RFC 7366, how CBC records are laid out).
     private var negotiated: [Side: NegotiationTrace] = [:]
+    /// The step of each side's latest send (a TLS 1.3 record is sealed just after the event that sends its content).
+    var lastSend: [Side: Int] = [:]
+    /// TLS 1.3: each side's record AEAD and current write keys (RFC 8446 §7.3).
+    var tls13AEAD: [Side: TLS13AEAD] = [:]
+    var tls13WriteKeys: [Side: (keys: TLS13TrafficKeys, secret: TLS13Secret)] = [:]
 
     /// Takes in `event` (step `step` of the document) and returns the records to attach to steps
     /// (step index → records).
@@ -64,6 +77,7 @@ struct RecordPlacement {
         guard case .tls(let tls) = event.kind else { return [] }
         switch tls {
         case .handshakeSent(let message, let wire):
+            lastSend[side] = step
             if case .clientHello = message { clients.insert(side) }
             uncarried[side, default: []].append((step, wire.count))
         case .negotiated(let n):
@@ -85,8 +99,11 @@ struct RecordPlacement {
             }
             waiting[side, default: []].append(bytes)
         case .changeCipherSpecSent, .alertSent, .applicationDataSent:
+            lastSend[side] = step
             let records = waiting.removeValue(forKey: side) ?? []
             return records.map { (step, $0) }
+        case .tls13(let fact):
+            return placeTLS13(fact, side: side)
         default:
             break
         }

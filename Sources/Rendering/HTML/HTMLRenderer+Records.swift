@@ -17,18 +17,21 @@ extension HTMLRenderer {
             let summary = record.headerOnly ? say("html.record.headerOnly", values)
                 : say(records.count == 1 ? "html.record.summary" : "html.record.summaryOf", values)
             guard let p = record.protection else {
-                let about = "<p class=\"why\">\(say("html.record.clear"))</p>\n"
+                // A TLS 1.3 protected record whose keys the trace does not hold: said protected, not read.
+                let tls13 = record.wire.dissection.fields.first?.name == "TLSCiphertext"
+                let about = "<p class=\"why\">\(say(tls13 ? "html.record.protected.tls13" : "html.record.clear"))</p>\n"
                 out += bytes(record.wire, id: "record-\(step)-\(i + 1)", summary: summary, about: about,
                              dump: say("html.record.dump"))
                 continue
             }
-            var about = "<p class=\"why\">\(say(protectionKey(p.cipher, encryptThenMAC: isEncryptThenMAC(record.wire.dissection))))</p>\n"
-            about += calculation(p, wire: wire)
+            let kind = p.tls13 ? "html.record.protected.tls13" : protectionKey(p.cipher, encryptThenMAC: isEncryptThenMAC(record.wire.dissection))
+            var about = "<p class=\"why\">\(say(kind))</p>\n"
+            about += p.tls13 ? tls13Calculation(p, wire: wire) : calculation(p, wire: wire)
             out += bytes(record.wire, id: "record-\(step)-\(i + 1)", summary: summary, about: about,
                          dump: say("html.record.dump"))
             out += bytes(p.plaintext, id: "record-\(step)-\(i + 1)-plain",
-                         summary: say("html.record.plaintext", ["count": "\(p.plaintext.bytes.count)"]),
-                         about: "<p class=\"why\">\(say("html.record.plaintext.why"))</p>\n",
+                         summary: say(p.tls13 ? "html.record.tls13Inner" : "html.record.plaintext", ["count": "\(p.plaintext.bytes.count)"]),
+                         about: "<p class=\"why\">\(say(p.tls13 ? "html.record.tls13Inner.why" : "html.record.plaintext.why"))</p>\n",
                          dump: say("html.record.plaintext.dump"))
         }
         return out
@@ -86,6 +89,40 @@ extension HTMLRenderer {
                 item("html.record.calc.ciphertext", ["ciphertext": Hex.string(ciphertext), "bytes": "\(ciphertext.count)"],
                      name: "ciphertext", value: ciphertext)
             }
+        }
+        return "<h4>\(say("html.record.calc.heading"))</h4>\n<ul class=\"calc\">\n" + items.joined(separator: "\n") + "\n</ul>\n"
+    }
+
+    /// A TLS 1.3 record's values (RFC 8446 §5.2–§5.3, §7.3), each whole, as `calculation` gives a TLS 1.2 record's.
+    private func tls13Calculation(_ p: RunDocument.RecordBytes.Protection, wire: [UInt8]) -> String {
+        var items: [String] = []
+        func item(_ key: String, _ values: [String: String], name: String, value: [UInt8]) {
+            items.append("<li data-name=\"\(name)\" data-hex=\"\(Hex.string(value))\">\(say(key, values.mapValues(HTMLText.escaped)))</li>")
+        }
+        let seq = (0..<8).reversed().map { UInt8(truncatingIfNeeded: p.sequenceNumber >> ($0 * 8)) }
+        item("html.record.calc.tls13Seq", ["seq": "\(p.sequenceNumber)"], name: "seq", value: seq)
+        let secret = p.trafficSecret ?? "traffic_secret"
+        if let key = p.writeKey {
+            item("html.record.calc.tls13Key", ["key": Hex.string(key), "bytes": "\(key.count)", "secret": secret], name: "key", value: key)
+        }
+        if let iv = p.writeIV {
+            item("html.record.calc.tls13IV", ["iv": Hex.string(iv), "bytes": "\(iv.count)", "secret": secret], name: "iv", value: iv)
+            let padded = [UInt8](repeating: 0, count: max(0, iv.count - 8)) + seq
+            item("html.record.calc.tls13Nonce", ["iv": Hex.string(iv), "paddedSeq": Hex.string(padded), "nonce": Hex.string(p.nonceOrIV)],
+                 name: "nonce", value: p.nonceOrIV)
+        }
+        let aad = p.additionalData
+        if aad.count == 5 {
+            item("html.record.calc.tls13Aad", ["type": Hex.string(Array(aad[0..<1])), "version": Hex.string(Array(aad[1..<3])),
+                                               "length": Hex.string(Array(aad[3..<5])), "lengthValue": "\(Int(aad[3]) << 8 | Int(aad[4]))",
+                                               "aad": Hex.string(aad)], name: "aad", value: aad)
+        }
+        item("html.record.calc.tls13Tag", ["tag": Hex.string(p.authenticator)], name: "tag", value: p.authenticator)
+        let body = Array(wire.dropFirst(5))
+        if body.count >= p.authenticator.count {
+            let ciphertext = Array(body.dropLast(p.authenticator.count))
+            item("html.record.calc.tls13Ciphertext", ["ciphertext": Hex.string(ciphertext), "bytes": "\(ciphertext.count)"],
+                 name: "ciphertext", value: ciphertext)
         }
         return "<h4>\(say("html.record.calc.heading"))</h4>\n<ul class=\"calc\">\n" + items.joined(separator: "\n") + "\n</ul>\n"
     }

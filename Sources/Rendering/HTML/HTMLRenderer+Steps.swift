@@ -145,7 +145,8 @@ extension HTMLRenderer {
         out += "</tr></thead>\n<tbody>\n"
         for row in table.rows {
             let name = row.changedInFlight ? say("html.knowledge.changedCopy") : row.derivedDifferently ? say("html.knowledge.serverOwn") : say(CatalogueKey.secret(row.secret))
-            out += "<tr><th scope=\"row\">\(name)</th>"
+            // A secret's identifier may break after an underscore on a narrow screen, not inside a word.
+            out += "<tr><th scope=\"row\">\(name.replacing("_", with: "_<wbr>"))</th>"
             let marks = [row.client, row.server, row.eavesdropper] + (table.hasAfterwards ? [row.eavesdropperAfterwards ?? false] : [])
                 + (table.hasAttacker ? [row.attacker ?? false] : [])
             for known in marks {

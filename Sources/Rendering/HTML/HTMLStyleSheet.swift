@@ -73,7 +73,7 @@ enum HTMLStyleSheet {
     th,td{border:1px solid var(--line);padding:.2rem .45rem;text-align:left;vertical-align:top}
     caption{text-align:left;font-weight:700;padding:.3rem 0}
     .knowledge td.yes{color:var(--tls);font-weight:600}.knowledge td.no{color:var(--muted)}
-    .knowledge th,.knowledge td{overflow-wrap:anywhere}
+    .knowledge tbody th{overflow-wrap:anywhere}
     .step .knowledge{display:none}
     .knowledge-now{margin-top:1rem}
     .nojs .step .knowledge{display:table}
@@ -117,7 +117,8 @@ enum HTMLStyleSheet {
     .noscript{background:#fff4d6;padding:.4rem .6rem}
     @media (max-width:1000px){.layout{grid-template-columns:minmax(0,1fr)}.panel{order:-1;position:static;max-height:45vh;border-bottom:1px solid var(--line)}
     .ladder-scroll{max-height:45vh}.keys{display:none}.legend ul{columns:1}
-    .knowledge{font-size:.8rem}.knowledge th,.knowledge td{padding:.15rem .3rem;overflow-wrap:anywhere}}
+    .knowledge{font-size:.8rem}.knowledge th,.knowledge td{padding:.15rem .3rem}}
+    @media (max-width:480px){.knowledge{font-size:.75rem}.knowledge th,.knowledge td{padding:.1rem .15rem}}
     body.slides{max-width:none;font-size:1.55rem}
     .slides .layout{grid-template-columns:minmax(0,1fr)}
     .slides .panel{order:-1;position:static;max-height:none}
