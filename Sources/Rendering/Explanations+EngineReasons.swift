@@ -49,8 +49,6 @@ extension Explanations {
         case let .versionRangeUnusable(minimum, maximum):
             return word("internal.versionRangeUnusable", ["minimum": "\(minimum)", "maximum": "\(maximum)"])
         case .applicationProtocolOfferUnencodable: return word("internal.applicationProtocolOfferUnencodable")
-        case .noDHGroupConfigured: return word("internal.noDHGroupConfigured")
-        case .noECDHECurveChosen: return word("internal.noECDHECurveChosen")
         case .rsaKeyTransportWithoutRSAKey: return word("internal.rsaKeyTransportWithoutRSAKey")
         case let .schemeDoesNotFitKey(scheme, ecdsa):
             return word(ecdsa ? "internal.schemeDoesNotFitKey.ecdsa" : "internal.schemeDoesNotFitKey.rsa", ["scheme": "\(scheme)"])
@@ -63,8 +61,6 @@ extension Explanations {
         case .rsaEncryptionFailed: return word("internal.rsaEncryptionFailed")
         case .sessionTicketEncryptionFailed: return word("internal.sessionTicketEncryptionFailed")
         case .keySchedule(let error): return keyScheduleError(error)
-        case .noPendingKeys: return word("internal.noPendingKeys")
-        case .noMasterSecret(let forFinished): return word(forFinished ? "internal.noMasterSecret.finished" : "internal.noMasterSecret.keys")
         case .applicationDataBeforeHandshake: return word("internal.applicationDataBeforeHandshake")
         }
     }
@@ -209,8 +205,6 @@ extension Explanations {
         "arrived.parameters.rsaEncryptedPreMasterSecret": "a {message} carrying an RSA-encrypted premaster secret",
         "internal.versionRangeUnusable": "the client's version range {minimum}…{maximum} is empty or below TLS 1.0, so it has no client_version to offer (RFC 5246 §7.4.1.2)",
         "internal.applicationProtocolOfferUnencodable": "the ALPN offer cannot be encoded: RFC 7301 §3.1 allows 1 to 255 bytes per protocol name and at most 65535 in all",
-        "internal.noDHGroupConfigured": "a DHE suite was chosen with no finite-field group configured for ServerDHParams (RFC 5246 §7.4.3)",
-        "internal.noECDHECurveChosen": "an ECDHE suite was chosen with no curve for ServerECDHParams (RFC 8422 §5.4)",
         "internal.rsaKeyTransportWithoutRSAKey": "RSA key transport encrypts to the server's RSA key, and there is none (RFC 5246 §7.4.7.1)",
         "internal.schemeDoesNotFitKey.ecdsa": "{scheme} cannot sign with an ECDSA key: the scheme names the key type (RFC 5246 §7.4.1.4.1)",
         "internal.schemeDoesNotFitKey.rsa": "{scheme} cannot sign with an RSA key: the scheme names the key type (RFC 5246 §7.4.1.4.1)",
@@ -226,9 +220,6 @@ extension Explanations {
         "internal.keySchedule.invalidMasterSecretLength": "a master secret must be 48 bytes, not {length} (RFC 5246 §8.1)",
         "internal.keySchedule.transcriptHashNotSelected": "the handshake hash was asked for before the cipher suite chose its hash (RFC 5246 §7.4.9)",
         "internal.keySchedule.transcriptHashAlreadySelected": "the handshake hash was already chosen and cannot change (RFC 5246 §7.4.9)",
-        "internal.noPendingKeys": "ChangeCipherSpec to send with no new keys to switch to (RFC 5246 §7.1)",
-        "internal.noMasterSecret.keys": "keys asked for before the master secret exists (RFC 5246 §6.3)",
-        "internal.noMasterSecret.finished": "Finished asked for before the master secret exists (RFC 5246 §7.4.9)",
         "internal.applicationDataBeforeHandshake": "the application asked to send data before the handshake completed: application data travels only under the negotiated keys (RFC 5246 §10)",
         "recordKeys.writeKeyLength": "the write key is {have} bytes, the suite needs {need} (RFC 5246 §6.3)",
         "recordKeys.macKeyLength": "the MAC key is {have} bytes, the suite needs {need} (RFC 5246 §6.3)",

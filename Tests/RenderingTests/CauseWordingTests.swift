@@ -55,7 +55,7 @@ struct CauseWordingTests {
             + badRecordMAC.map { TLSError.recordProtection(.badRecordMAC($0)) } + decode.map(TLSError.invalidMessage)
             + [.inappropriateMessage(expected: .inState(.expectServerHello), got: .handshake(.finished)), .recordProtection(.recordOverflow(length: 20000)),
                .recordProtection(.sequenceNumberExhausted), .recordProtection(.invalidKeys(.explicitIVInTLS10)), .certificateRejected(.expired, .noEvaluator),
-               .alertReceived(.fatal(.handshakeFailure)), .internalError(.noPendingKeys)]
+               .alertReceived(.fatal(.handshakeFailure)), .internalError(.rsaEncryptionFailed)]
     }
 
     @Test func theExamplesCoverEveryReason() {

@@ -19,14 +19,12 @@ struct EngineReasonWordingTests {
     static let arrived: [ArrivedMessage] = [.handshake(.serverHelloDone), .content(.applicationData)]
         + KeyExchangeParameters.allCases.map { .keyExchangeParameters($0, in: .clientKeyExchange) }
     static let internalFailures: [InternalFailure] = [
-        .versionRangeUnusable(minimum: .tls12, maximum: .tls10), .applicationProtocolOfferUnencodable, .noDHGroupConfigured,
-        .noECDHECurveChosen, .rsaKeyTransportWithoutRSAKey,
+        .versionRangeUnusable(minimum: .tls12, maximum: .tls10), .applicationProtocolOfferUnencodable, .rsaKeyTransportWithoutRSAKey,
         .schemeDoesNotFitKey(.rsaPKCS1SHA256, keyIsECDSA: true), .schemeDoesNotFitKey(.ecdsaSECP256r1SHA256, keyIsECDSA: false),
         .rsaModulusTooSmallForMD5SHA1(modulusBytes: 32, neededBytes: 47), .signingFailed(.rsaPSSRSAESHA256), .signingFailed(nil),
         .ephemeralKeyGenerationFailed(.dheRSA), .keyAgreementFailed(.ecdheRSA), .rsaEncryptionFailed, .sessionTicketEncryptionFailed,
         .keySchedule(.keyBlockTooShort(have: 10, need: 40)), .keySchedule(.invalidRandomLength(31)),
         .keySchedule(.invalidMasterSecretLength(47)), .keySchedule(.transcriptHashNotSelected), .keySchedule(.transcriptHashAlreadySelected),
-        .noPendingKeys, .noMasterSecret(forFinished: false), .noMasterSecret(forFinished: true),
         .applicationDataBeforeHandshake,
     ]
     static let recordKeys: [RecordKeysFault] = [

@@ -298,10 +298,9 @@ struct EngineRSAVersionAndPSSTests {
         for m in Self.handshakeBytes(hello) + Self.handshakeBytes(flight) { rogue.transcript.append(m) }
         rogue.sendHandshake(.clientKeyExchange(.rsa(encryptedPreMasterSecret: encrypted)))
         try rogue.flush()
-        try rogue.deriveMasterSecret(preMasterSecret: preMaster)
-        try rogue.deriveKeys()
-        try rogue.sendChangeCipherSpec()
-        try rogue.sendFinished()
+        let rogueSecret = try rogue.deriveMasterSecret(preMasterSecret: preMaster, suite: try #require(suite.parameters))
+        try rogue.sendChangeCipherSpec(switchingTo: try rogue.deriveKeys(rogueSecret).write)
+        try rogue.sendFinished(rogueSecret)
         let rogueStep = rogue.takeStep()
         #expect(rogueStep.records.first?.fragment == cke)
 

@@ -80,9 +80,10 @@ struct EngineKnownAnswerTests {
         // Messages: ClientHello, ServerHello, Certificate, ServerHelloDone, ClientKeyExchange.
         let beforeFinished = h.messages.prefix { $0.first != HandshakeType.finished.rawValue }
         for m in beforeFinished { server.transcript.append(m) }
-        try server.deriveMasterSecret(preMasterSecret: decrypted)
+        let secret = try server.deriveMasterSecret(preMasterSecret: decrypted, suite: params)
+        #expect(secret.masterSecret == master)
         #expect(server.masterSecret == master)
-        try server.deriveKeys()
+        let pending = try server.deriveKeys(secret)
         let keys = try #require(server.keyBlock)
         #expect(keys.clientWriteKey == (try output("client_write_key")))
         #expect(keys.serverWriteKey == (try output("server_write_key")))
@@ -112,13 +113,13 @@ struct EngineKnownAnswerTests {
         // The client's ChangeCipherSpec and encrypted Finished, then its application data, opened.
         server.append(Self.record(.changeCipherSpec, [1]))
         #expect(try { if case .changeCipherSpec = try server.nextIncoming() { return true } else { return false } }())
-        try server.activateReadKeys()
+        server.activateReadKeys(pending.read)
         server.append(h.clientFinishedRecord)
         guard case .handshake(let raw) = try server.nextIncoming() else { Issue.record("no Finished"); return }
         #expect(raw.bytes == clientFinished)
         guard case .finished(let finished) = try server.decode(raw) else { Issue.record("not Finished"); return }
         #expect(finished.verifyData == h.clientVerifyData)
-        try server.checkFinished(finished, raw: raw)
+        try server.checkFinished(finished, raw: raw, secret)
         #expect(try server.transcript.current() == Self.hex(v, "handshake_hash_for_server_finished(SHA256, includes client Finished)"))
         server.append(appRecord)
         guard case .applicationData(let data) = try server.nextIncoming() else { Issue.record("no data"); return }
@@ -126,8 +127,8 @@ struct EngineKnownAnswerTests {
 
         // Our own server Finished carries OpenSSL's verify_data; only its nonce_explicit differs
         // (ours is the sequence number, OpenSSL's a random start).
-        try server.sendChangeCipherSpec()
-        try server.sendFinished()
+        try server.sendChangeCipherSpec(switchingTo: pending.write)
+        try server.sendFinished(secret)
         let ours = server.takeStep()
         let ourFinished = try #require(ours.records.last)
         #expect(ourFinished.fragment.count == serverFinishedRecord.count - TLSRecord.headerLength)
@@ -189,14 +190,15 @@ struct EngineKnownAnswerTests {
         var server = ConnectionContext(role: .server, random: HMACDRBG(seed: 1))
         server.clientRandom = h.clientRandom
         server.serverRandom = h.serverRandom
-        try server.fix(suite: try #require(CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256.parameters), version: .tls12)
+        let params = try #require(CipherSuite.TLS_RSA_WITH_AES_128_GCM_SHA256.parameters)
+        try server.fix(suite: params, version: .tls12)
         for m in h.messages.prefix(while: { $0.first != HandshakeType.finished.rawValue }) { server.transcript.append(m) }
-        try server.deriveMasterSecret(preMasterSecret: try Self.hex(v, "pre_master_secret"))
+        let secret = try server.deriveMasterSecret(preMasterSecret: try Self.hex(v, "pre_master_secret"), suite: params)
         var bad = h.clientVerifyData
         bad[0] ^= 1
         let raw = RawHandshakeMessage(type: .finished, body: bad)
         #expect(throws: TLSError.peerMisbehaved(.finishedMismatch)) {
-            try server.checkFinished(Finished(verifyData: bad), raw: raw)
+            try server.checkFinished(Finished(verifyData: bad), raw: raw, secret)
         }
     }
 }

@@ -303,6 +303,6 @@ struct EngineStateMachineTests {
         #expect(TLSError.recordProtection(.recordOverflow(length: 1)).alert == .recordOverflow)
         #expect(TLSError.peerMisbehaved(.finishedMismatch).alert == .decryptError)
         #expect(TLSError.alertReceived(.fatal(.badCertificate)).alert == nil)
-        #expect(TLSError.internalError(.noPendingKeys).alert == .internalError)
+        #expect(TLSError.internalError(.rsaEncryptionFailed).alert == .internalError)
     }
 }

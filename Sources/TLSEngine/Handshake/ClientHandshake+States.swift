@@ -26,7 +26,7 @@ extension ClientHandshake {
         /// RFC 5246 §7.4.2), and it says whether a ServerKeyExchange follows (§7.4.3).
         var suite: CipherSuiteParameters
         /// The suite's key exchange, before the server's parameters.
-        var keyExchange: any KeyExchange
+        var keyExchange: any ClientKeyAgreement
     }
 
     /// `expectServerKeyExchange`, `expectCertificateRequestOrServerHelloDone` and
@@ -34,16 +34,20 @@ extension ClientHandshake {
     /// certificate, which checks the ServerKeyExchange signature (RFC 5246 §7.4.3) and, in RSA key
     /// transport, encrypts the premaster secret (§7.4.7.1).
     struct PendingKeyExchange {
-        var keyExchange: any KeyExchange
+        /// The suite the ServerHello chose: the master secret's keys are cut for it (RFC 5246 §6.3).
+        let suite: CipherSuiteParameters
+        var keyExchange: any ClientKeyAgreement
         let serverKey: VerificationKey
     }
 
     /// Which handshake the server's Finished ends (RFC 5246 §7.3, Figures 1 and 2).
     enum Kind {
         /// A new session: it is kept, when it has an ID or a ticket, after the server's Finished.
+        /// Our ChangeCipherSpec and Finished already went out.
         case full
-        /// The abbreviated handshake, resuming the session the ClientHello offered.
-        case abbreviated(resuming: TLSSession)
+        /// The abbreviated handshake, resuming the session the ClientHello offered: our
+        /// ChangeCipherSpec follows the server's Finished and switches on `writeKeys`.
+        case abbreviated(resuming: TLSSession, writeKeys: PendingProtection)
 
         var isAbbreviated: Bool { if case .abbreviated = self { true } else { false } }
     }
@@ -55,12 +59,16 @@ extension ClientHandshake {
         var receivedAt: SessionTime?
     }
 
-    /// `expectChangeCipherSpec` and `expectFinished`: the server's ChangeCipherSpec and Finished
-    /// are next, ending a full or abbreviated handshake.
+    /// `expectNewSessionTicket`, `expectChangeCipherSpec` and `expectFinished`: the server's
+    /// ChangeCipherSpec and Finished are next, ending a full or abbreviated handshake, under the
+    /// master secret the key exchange or the resumed session gave (the ChangeCipherSpec states also
+    /// carry the server's pending record protection, which its ChangeCipherSpec switches on).
     struct ExpectServerFinished {
         var kind: Kind
+        /// The master secret: the server's Finished is checked with it (RFC 5246 §7.4.9).
+        let secret: HandshakeSecret
         /// The ticket this handshake's NewSessionTicket carried (RFC 5077 §3.3): nil when the server
         /// sent none, or an empty one ("the server has none to give after all").
-        var ticket: ReceivedTicket?
+        var ticket: ReceivedTicket? = nil
     }
 }

@@ -13,8 +13,8 @@ struct ClientHandshake: HandshakeMachine {
         case expectServerKeyExchange(PendingKeyExchange)
         case expectCertificateRequestOrServerHelloDone(PendingKeyExchange)
         case expectServerHelloDone(PendingKeyExchange, certificateRequest: CertificateRequest)
-        case expectNewSessionTicket(Kind)
-        case expectChangeCipherSpec(ExpectServerFinished)
+        case expectNewSessionTicket(ExpectServerFinished, readKeys: PendingProtection)
+        case expectChangeCipherSpec(ExpectServerFinished, readKeys: PendingProtection)
         case expectFinished(ExpectServerFinished)
         case connected
         case closed
@@ -142,16 +142,16 @@ struct ClientHandshake: HandshakeMachine {
         case (.expectServerHelloDone(let pending, let request), .handshake(let raw)) where raw.type == .serverHelloDone:
             _ = try received(raw)
             try processServerHelloDone(pending: pending, certificateRequest: request)
-        case (.expectNewSessionTicket(let kind), .handshake(let raw)) where raw.type == .newSessionTicket:
+        case (.expectNewSessionTicket(var expecting, let readKeys), .handshake(let raw)) where raw.type == .newSessionTicket:
             guard case .newSessionTicket(let ticket) = try received(raw) else { break }
             // RFC 5077 §3.3: an empty ticket means the server has none to give after all.
-            let received = ticket.ticket.isEmpty ? nil : ReceivedTicket(message: ticket, receivedAt: clock)
-            transition(to: .expectChangeCipherSpec(ExpectServerFinished(kind: kind, ticket: received)))
-        case (.expectChangeCipherSpec(let expecting), .changeCipherSpec):
+            expecting.ticket = ticket.ticket.isEmpty ? nil : ReceivedTicket(message: ticket, receivedAt: clock)
+            transition(to: .expectChangeCipherSpec(expecting, readKeys: readKeys))
+        case (.expectChangeCipherSpec(let expecting, let readKeys), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
                 throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
             }
-            try context.activateReadKeys()
+            context.activateReadKeys(readKeys)
             transition(to: .expectFinished(expecting))
         case (.expectFinished(let expecting), .handshake(let raw)) where raw.type == .finished:
             guard case .finished(let finished) = try context.decode(raw) else { break }
@@ -289,22 +289,23 @@ struct ClientHandshake: HandshakeMachine {
                 throw .peerMisbehaved(.encryptThenMACChangedOnResumption)
             }
             context.resumed = true
-            context.masterSecret = session.masterSecret
+            let secret = context.resumeMasterSecret(session.masterSecret, suite: params)
             context.events.append(.negotiated(negotiation(group: nil)))
             context.events.append(.sessionResumed(sessionID: hello.sessionID, masterSecret: session.masterSecret))
-            try context.deriveKeys()
-            let kind = Kind.abbreviated(resuming: session)
-            transition(to: context.issuesTicket ? .expectNewSessionTicket(kind) : .expectChangeCipherSpec(ExpectServerFinished(kind: kind)))
+            let keys = try context.deriveKeys(secret)
+            let expecting = ExpectServerFinished(kind: .abbreviated(resuming: session, writeKeys: keys.write), secret: secret)
+            transition(to: context.issuesTicket ? .expectNewSessionTicket(expecting, readKeys: keys.read)
+                                                : .expectChangeCipherSpec(expecting, readKeys: keys.read))
             return
         }
-        let keyExchange: any KeyExchange
+        let keyExchange: any ClientKeyAgreement
         switch params.keyExchange {
         case .rsa: keyExchange = RSAKeyExchange()
-        case .dheRSA: keyExchange = DHEKeyExchange(group: nil, minimumPrimeBits: config.minimumDHPrimeBits,
-                                                     exponentSize: config.dhExponentSize,
-                                                     offeredGroups: offeredFiniteFieldGroups,
-                                                     unofferedPolicy: config.unofferedDHGroups)
-        case .ecdheRSA, .ecdheECDSA: keyExchange = ECDHEKeyExchange(curve: nil, acceptable: config.supportedGroups)
+        case .dheRSA: keyExchange = DHEKeyExchange.Client(minimumPrimeBits: config.minimumDHPrimeBits,
+                                                          exponentSize: config.dhExponentSize,
+                                                          offeredGroups: offeredFiniteFieldGroups,
+                                                          unofferedPolicy: config.unofferedDHGroups)
+        case .ecdheRSA, .ecdheECDSA: keyExchange = ECDHEKeyExchange.Client(acceptable: config.supportedGroups)
         }
         context.events.append(.negotiated(negotiation(group: nil)))
         transition(to: .expectCertificate(ExpectCertificate(suite: params, keyExchange: keyExchange)))
@@ -349,7 +350,7 @@ struct ClientHandshake: HandshakeMachine {
         if suite.keyExchange.authenticatesWithECDSA != isEC {
             throw .certificateRejected(.unsupportedKey, .keyDoesNotFitSuite(suite.suite, needsEC: !isEC, key: key.description))
         }
-        let pending = PendingKeyExchange(keyExchange: expecting.keyExchange, serverKey: key)
+        let pending = PendingKeyExchange(suite: suite, keyExchange: expecting.keyExchange, serverKey: key)
         transition(to: suite.keyExchange.hasServerKeyExchange ? .expectServerKeyExchange(pending)
                                                               : .expectCertificateRequestOrServerHelloDone(pending))
     }
@@ -406,8 +407,8 @@ struct ClientHandshake: HandshakeMachine {
         let (message, preMaster) = try kx.makeClientKeyExchange(context.keyExchangeInputs, serverKey: serverKey.rsa,
                                                                  events: &context.events)
         context.sendHandshake(.clientKeyExchange(message))
-        try context.deriveMasterSecret(preMasterSecret: preMaster)
-        try context.deriveKeys()
+        let secret = try context.deriveMasterSecret(preMasterSecret: preMaster, suite: pending.suite)
+        let keys = try context.deriveKeys(secret)
         if let signer {
             // RFC 5246 §7.4.8: sign every handshake message so far (RFC 4346 §7.4.8: MD5 ‖ SHA-1
             // of them in TLS 1.0/1.1, without a SignatureAndHashAlgorithm).
@@ -426,18 +427,21 @@ struct ClientHandshake: HandshakeMachine {
                                                             signedData: signed, signature: signature, valid: true, created: true)))
             context.sendHandshake(.certificateVerify(CertificateVerify(signature: DigitallySigned(algorithm: scheme, signature: signature))))
         }
-        try context.sendChangeCipherSpec()
-        try context.sendFinished()
-        transition(to: context.issuesTicket ? .expectNewSessionTicket(.full) : .expectChangeCipherSpec(ExpectServerFinished(kind: .full)))
+        try context.sendChangeCipherSpec(switchingTo: keys.write)
+        try context.sendFinished(secret)
+        let expecting = ExpectServerFinished(kind: .full, secret: secret)
+        transition(to: context.issuesTicket ? .expectNewSessionTicket(expecting, readKeys: keys.read)
+                                            : .expectChangeCipherSpec(expecting, readKeys: keys.read))
     }
 
     private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, expecting: ExpectServerFinished) throws(TLSError) {
-        try context.checkFinished(finished, raw: raw)
+        let secret = expecting.secret
+        try context.checkFinished(finished, raw: raw, secret)
         let ticket = expecting.ticket
         switch expecting.kind {
-        case .abbreviated(var resumed):
-            try context.sendChangeCipherSpec()
-            try context.sendFinished()
+        case .abbreviated(var resumed, let writeKeys):
+            try context.sendChangeCipherSpec(switchingTo: writeKeys)
+            try context.sendFinished(secret)
             // A renewed ticket (RFC 5077 §3.1) replaces the one the session had.
             if let ticket {
                 resumed.ticket = ticket.message.ticket
@@ -446,9 +450,9 @@ struct ClientHandshake: HandshakeMachine {
             }
             session = resumed
         case .full:
-            if !context.sessionID.isEmpty || ticket != nil, let master = context.masterSecret, let suite = context.suite {
-                var newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                            masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+            if !context.sessionID.isEmpty || ticket != nil {
+                var newSession = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: secret.suite.suite,
+                                            masterSecret: secret.masterSecret, extendedMasterSecret: context.extendedMasterSecret,
                                             encryptThenMAC: context.encryptThenMAC)
                 newSession.ticket = ticket?.message.ticket
                 newSession.ticketLifetimeHint = ticket?.message.lifetimeHint ?? 0

@@ -7,15 +7,18 @@ import TLSCrypto
 extension ServerHandshake {
     /// `expectClientCertificate`: our CertificateRequest went out (RFC 5246 §7.4.4).
     struct ExpectClientCertificate {
+        /// The suite our ServerHello chose: the master secret's keys are cut for it (RFC 5246 §6.3).
+        let suite: CipherSuiteParameters
         /// The key exchange our ServerHello flight started.
-        var keyExchange: any KeyExchange
+        var keyExchange: any ServerKeyAgreement
         /// The schemes our CertificateRequest listed (TLS 1.2): a CertificateVerify must use one.
         var requestedSchemes: [SignatureScheme]
     }
 
     /// `expectClientKeyExchange`: the key exchange waits for the client's half (RFC 5246 §7.4.7).
     struct ExpectClientKeyExchange {
-        var keyExchange: any KeyExchange
+        let suite: CipherSuiteParameters
+        var keyExchange: any ServerKeyAgreement
         /// What checks the client's CertificateVerify, when its Certificate carried a chain we
         /// accepted (RFC 5246 §7.4.8: only then does one follow); nil otherwise.
         var clientCertificate: ExpectCertificateVerify?
@@ -27,6 +30,27 @@ extension ServerHandshake {
         let clientKey: VerificationKey
         /// The schemes our CertificateRequest listed (TLS 1.2).
         let requestedSchemes: [SignatureScheme]
+    }
+
+    /// Which handshake the client's Finished ends (RFC 5246 §7.3, Figures 1 and 2).
+    enum Kind {
+        /// A new session: our ChangeCipherSpec, switching on `writeKeys`, and our Finished follow
+        /// the client's Finished.
+        case full(writeKeys: PendingProtection)
+        /// The abbreviated handshake: our ChangeCipherSpec and Finished went first.
+        case abbreviated
+
+        var isAbbreviated: Bool { if case .abbreviated = self { true } else { false } }
+    }
+
+    /// `expectChangeCipherSpec` and `expectFinished` (and what `expectCertificateVerify` goes on to):
+    /// the client's ChangeCipherSpec and Finished are next, under the master secret the key exchange
+    /// or the resumed session gave (the states before the ChangeCipherSpec also carry the client's
+    /// pending record protection, which its ChangeCipherSpec switches on).
+    struct ExpectClientFinished {
+        var kind: Kind
+        /// The master secret: the client's Finished is checked with it (RFC 5246 §7.4.9).
+        let secret: HandshakeSecret
     }
 
     /// How the chosen suite's key exchange runs, with what the choice made sure of (RFC 5246

@@ -10,9 +10,9 @@ struct ServerHandshake: HandshakeMachine {
         case expectClientHello
         case expectClientCertificate(ExpectClientCertificate)
         case expectClientKeyExchange(ExpectClientKeyExchange)
-        case expectCertificateVerify(ExpectCertificateVerify)
-        case expectChangeCipherSpec(resuming: Bool)
-        case expectFinished(resuming: Bool)
+        case expectCertificateVerify(ExpectCertificateVerify, then: ExpectClientFinished, readKeys: PendingProtection)
+        case expectChangeCipherSpec(ExpectClientFinished, readKeys: PendingProtection)
+        case expectFinished(ExpectClientFinished)
         case connected
         case closed
         case failed(Alert)
@@ -91,18 +91,19 @@ struct ServerHandshake: HandshakeMachine {
         case (.expectClientKeyExchange(let expecting), .handshake(let raw)) where raw.type == .clientKeyExchange:
             guard case .clientKeyExchange(let message) = try received(raw) else { break }
             try processClientKeyExchange(message, expecting: expecting)
-        case (.expectCertificateVerify(let expecting), .handshake(let raw)) where raw.type == .certificateVerify:
+        case (.expectCertificateVerify(let expecting, let next, let readKeys), .handshake(let raw)) where raw.type == .certificateVerify:
             guard case .certificateVerify(let verify) = try context.decode(raw) else { break }
             try processCertificateVerify(verify, raw: raw, expecting: expecting)
-        case (.expectChangeCipherSpec(let resuming), .changeCipherSpec):
+            transition(to: .expectChangeCipherSpec(next, readKeys: readKeys))
+        case (.expectChangeCipherSpec(let expecting, let readKeys), .changeCipherSpec):
             guard !context.hasQueuedHandshake else {
                 throw .inappropriateMessage(expected: .changeCipherSpecAtMessageBoundary, got: .content(.changeCipherSpec))
             }
-            try context.activateReadKeys()
-            transition(to: .expectFinished(resuming: resuming))
-        case (.expectFinished(let resuming), .handshake(let raw)) where raw.type == .finished:
+            context.activateReadKeys(readKeys)
+            transition(to: .expectFinished(expecting))
+        case (.expectFinished(let expecting), .handshake(let raw)) where raw.type == .finished:
             guard case .finished(let finished) = try context.decode(raw) else { break }
-            try processFinished(finished, raw: raw, resuming: resuming)
+            try processFinished(finished, raw: raw, expecting: expecting)
         case (.connected, .applicationData(let data)):
             context.events.append(.applicationDataReceived(data))
         case (.connected, .handshake(let raw)) where raw.type == .clientHello:
@@ -327,17 +328,17 @@ struct ServerHandshake: HandshakeMachine {
         context.encryptThenMAC = config.encryptThenMAC && clientOffersETM && !params.isAEAD
         context.sessionID = config.sessionCache == nil ? [] : context.random.bytes(count: 32)
         try context.fix(suite: params, version: version)
-        var keyExchange: any KeyExchange
+        var keyExchange: any ServerKeyAgreement
         let groupName: String?
         switch plan {
         case .rsa:
             keyExchange = RSAKeyExchange()
             groupName = nil
         case .dhe(let group, _):
-            keyExchange = DHEKeyExchange(group: group, exponentSize: config.dhExponentSize)
+            keyExchange = DHEKeyExchange.Server(group: group, exponentSize: config.dhExponentSize)
             groupName = group.name
         case .ecdhe(let curve, _):
-            keyExchange = ECDHEKeyExchange(curve: curve)
+            keyExchange = ECDHEKeyExchange.Server(curve: curve)
             groupName = curve.rawValue
         }
         context.sendHandshake(.serverHello(serverHello(suite: params.suite, version: version,
@@ -357,7 +358,7 @@ struct ServerHandshake: HandshakeMachine {
             context.sendHandshake(.serverKeyExchange(ServerKeyExchange(
                 params: params, signedParams: DigitallySigned(algorithm: scheme, signature: signature))))
         }
-        var next = State.expectClientKeyExchange(ExpectClientKeyExchange(keyExchange: keyExchange))
+        var next = State.expectClientKeyExchange(ExpectClientKeyExchange(suite: params, keyExchange: keyExchange))
         if config.clientAuthentication != .none {
             let requestedSchemes = config.certificateRequestSignatureAlgorithms.filter(SignatureSchemes.implemented.contains)
             // RFC 5246 §7.4.4 and RFC 8422 §5.5: rsa_sign, and ecdsa_sign (64) when TLS 1.2 lets the
@@ -366,7 +367,8 @@ struct ServerHandshake: HandshakeMachine {
             context.sendHandshake(.certificateRequest(CertificateRequest(
                 certificateTypes: version >= .tls12 && ecdsaListed ? [.rsaSign, .ecdsaSign] : [.rsaSign],
                 supportedSignatureAlgorithms: version >= .tls12 ? requestedSchemes : nil)))
-            next = .expectClientCertificate(ExpectClientCertificate(keyExchange: keyExchange, requestedSchemes: requestedSchemes))
+            next = .expectClientCertificate(ExpectClientCertificate(suite: params, keyExchange: keyExchange,
+                                                                    requestedSchemes: requestedSchemes))
         }
         context.sendHandshake(.serverHelloDone)
         try context.flush()
@@ -388,17 +390,17 @@ struct ServerHandshake: HandshakeMachine {
                                                        scsv: hello.cipherSuites.contains(.TLS_EMPTY_RENEGOTIATION_INFO_SCSV))))
         context.events.append(.negotiated(negotiation(group: nil)))
         context.events.append(.sessionResumed(sessionID: session.sessionID, masterSecret: session.masterSecret))
-        context.masterSecret = session.masterSecret
-        try context.deriveKeys()
+        let secret = context.resumeMasterSecret(session.masterSecret, suite: params)
+        let pending = try context.deriveKeys(secret)
         // RFC 5077 §3.1, Figure 2: a renewed ticket before our ChangeCipherSpec (as OpenSSL does).
         if context.issuesTicket, let keys = configuration.sessionTicketKeys {
             // The renewed ticket keeps the session's time: a resumption does not extend its life.
             let ticket = try keys.seal(SessionTicketState(session: session), random: context.random)
             context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: ticketLifetimeHint(for: session), ticket: ticket)))
         }
-        try context.sendChangeCipherSpec()
-        try context.sendFinished()
-        transition(to: .expectChangeCipherSpec(resuming: true))
+        try context.sendChangeCipherSpec(switchingTo: pending.write)
+        try context.sendFinished(secret)
+        transition(to: .expectChangeCipherSpec(ExpectClientFinished(kind: .abbreviated, secret: secret), readKeys: pending.read))
     }
 
     private static func encode(_ params: ServerKeyExchange.Params) -> [UInt8] {
@@ -440,7 +442,7 @@ struct ServerHandshake: HandshakeMachine {
             guard configuration.clientAuthentication != .require else {
                 throw .certificateRejected(.noCertificate, .clientCertificateRequired)
             }
-            transition(to: .expectClientKeyExchange(ExpectClientKeyExchange(keyExchange: expecting.keyExchange)))
+            transition(to: .expectClientKeyExchange(ExpectClientKeyExchange(suite: expecting.suite, keyExchange: expecting.keyExchange)))
             return
         }
         guard let evaluator = configuration.clientCertificateEvaluator else {
@@ -459,7 +461,7 @@ struct ServerHandshake: HandshakeMachine {
             throw .certificateRejected(refusal, reason)
         }
         let verifying = ExpectCertificateVerify(clientKey: key, requestedSchemes: expecting.requestedSchemes)
-        transition(to: .expectClientKeyExchange(ExpectClientKeyExchange(keyExchange: expecting.keyExchange,
+        transition(to: .expectClientKeyExchange(ExpectClientKeyExchange(suite: expecting.suite, keyExchange: expecting.keyExchange,
                                                                         clientCertificate: verifying)))
     }
 
@@ -467,9 +469,14 @@ struct ServerHandshake: HandshakeMachine {
         var kx = expecting.keyExchange
         let preMaster = try kx.preMasterSecret(from: message, context.keyExchangeInputs,
                                                serverKey: configuration.identity.privateKey, events: &context.events)
-        try context.deriveMasterSecret(preMasterSecret: preMaster)
-        try context.deriveKeys()
-        transition(to: expecting.clientCertificate.map(State.expectCertificateVerify) ?? .expectChangeCipherSpec(resuming: false))
+        let secret = try context.deriveMasterSecret(preMasterSecret: preMaster, suite: expecting.suite)
+        let keys = try context.deriveKeys(secret)
+        let next = ExpectClientFinished(kind: .full(writeKeys: keys.write), secret: secret)
+        if let verifying = expecting.clientCertificate {
+            transition(to: .expectCertificateVerify(verifying, then: next, readKeys: keys.read))
+        } else {
+            transition(to: .expectChangeCipherSpec(next, readKeys: keys.read))
+        }
     }
 
     /// RFC 5246 §7.4.8: the signature covers every handshake message before CertificateVerify.
@@ -494,14 +501,15 @@ struct ServerHandshake: HandshakeMachine {
                                                         valid: valid)))
         guard valid else { throw .peerMisbehaved(.certificateVerifySignatureInvalid) }
         context.transcript.append(raw.bytes)
-        transition(to: .expectChangeCipherSpec(resuming: false))
     }
 
-    private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage, resuming: Bool) throws(TLSError) {
-        try context.checkFinished(finished, raw: raw)
-        if !resuming, let master = context.masterSecret, let suite = context.suite {
-            var session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: suite.suite,
-                                     masterSecret: master, extendedMasterSecret: context.extendedMasterSecret,
+    private mutating func processFinished(_ finished: Finished, raw: RawHandshakeMessage,
+                                          expecting: ExpectClientFinished) throws(TLSError) {
+        let secret = expecting.secret
+        try context.checkFinished(finished, raw: raw, secret)
+        if case .full(let writeKeys) = expecting.kind {
+            var session = TLSSession(sessionID: context.sessionID, version: context.version, cipherSuite: secret.suite.suite,
+                                     masterSecret: secret.masterSecret, extendedMasterSecret: context.extendedMasterSecret,
                                      encryptThenMAC: context.encryptThenMAC)
             session.establishedAt = clock
             // RFC 5077 §3.3: NewSessionTicket after the client's Finished, before our ChangeCipherSpec
@@ -512,12 +520,12 @@ struct ServerHandshake: HandshakeMachine {
                 context.sendHandshake(.newSessionTicket(NewSessionTicket(lifetimeHint: session.ticketLifetimeHint, ticket: ticket)))
                 session.ticket = ticket
             }
-            try context.sendChangeCipherSpec()
-            try context.sendFinished()
+            try context.sendChangeCipherSpec(switchingTo: writeKeys)
+            try context.sendFinished(secret)
             if let cache = configuration.sessionCache, !context.sessionID.isEmpty { cache.store(session) }
             if !context.sessionID.isEmpty || session.ticket != nil { context.events.append(.sessionEstablished(session)) }
         }
-        context.events.append(.handshakeCompleted(resumed: resuming))
+        context.events.append(.handshakeCompleted(resumed: expecting.kind.isAbbreviated))
         transition(to: .connected)
     }
 }

@@ -2,7 +2,7 @@ import TLSCrypto
 
 /// RSA key transport (RFC 5246 §7.4.7.1): the client encrypts a 48-byte premaster secret
 /// (client_version ‖ 46 random bytes) to the server's certificate key with RSAES-PKCS1-v1_5.
-struct RSAKeyExchange: KeyExchange {
+struct RSAKeyExchange: ServerKeyAgreement, ClientKeyAgreement {
     static let preMasterSecretLength = 48
     var algorithm: KeyExchangeAlgorithm { .rsa }
 

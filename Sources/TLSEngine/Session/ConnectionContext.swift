@@ -28,8 +28,11 @@ struct ConnectionContext {
     /// the session (RFC 7301 §3.1: a resumed handshake negotiates it afresh).
     var applicationProtocol: ProtocolName?
     var transcript = TranscriptHash()
-    var masterSecret: [UInt8]?
-    var keyBlock: KeyBlock?
+    /// The master secret, for ``TLSEndpoint/masterSecret``: set once, when it is derived or taken from
+    /// the resumed session. The handshake itself reads its state's ``HandshakeSecret``.
+    private(set) var masterSecret: [UInt8]?
+    /// The cut key block, for ``TLSEndpoint/keyBlock``: set once, when the keys are derived.
+    private(set) var keyBlock: KeyBlock?
     var sentCloseNotify = false
 
     private var reader = RecordReader()
@@ -37,8 +40,6 @@ struct ConnectionContext {
     private var queued: [RawHandshakeMessage] = []
     private var readProtector: RecordProtector?
     private var writeProtector: RecordProtector?
-    private var pendingRead: RecordProtector?
-    private var pendingWrite: RecordProtector?
     private var outgoingHandshake: [UInt8] = []
     /// The messages in `outgoingHandshake`, with how many of their bytes are not yet in a record.
     private var outgoingMessages: [(message: HandshakeMessage, bytes: [UInt8], unsent: Int)] = []
@@ -146,15 +147,13 @@ struct ConnectionContext {
         records.append(SentRecord(record: record, isProtected: detail != nil, carries: carries))
     }
 
-    /// ChangeCipherSpec, then this side's writes use the new keys from sequence number 0.
-    mutating func sendChangeCipherSpec() throws(TLSError) {
+    /// ChangeCipherSpec, then this side's writes use `pending` from sequence number 0.
+    mutating func sendChangeCipherSpec(switchingTo pending: PendingProtection) throws(TLSError) {
         try flush()
         try emit(.changeCipherSpec, ChangeCipherSpec().encoded, whole: .changeCipherSpec)
         events.append(.changeCipherSpecSent)
-        guard let pendingWrite, let suite else { throw .internalError(.noPendingKeys) }
-        writeProtector = pendingWrite
-        self.pendingWrite = nil
-        events.append(.keysActivated(direction: .write, suite: suite.suite))
+        writeProtector = pending.protector
+        events.append(.keysActivated(direction: .write, suite: pending.suite))
     }
 
     mutating func sendAlert(_ alert: Alert, cause: AlertCause) {
@@ -307,16 +306,12 @@ struct ConnectionContext {
     /// True while whole messages of an earlier record are still waiting.
     var hasQueuedHandshake: Bool { !queued.isEmpty }
 
-    /// The peer's ChangeCipherSpec: its records now use the new keys from sequence number 0.
-    mutating func activateReadKeys() throws(TLSError) {
-        guard let pendingRead, let suite else {
-            throw .inappropriateMessage(expected: .keysBeforeChangeCipherSpec, got: .content(.changeCipherSpec))
-        }
-        readProtector = pendingRead
-        self.pendingRead = nil
+    /// The peer's ChangeCipherSpec: its records now use `pending` from sequence number 0.
+    mutating func activateReadKeys(_ pending: PendingProtection) {
+        readProtector = pending.protector
         reader.isProtected = true
         events.append(.changeCipherSpecReceived)
-        events.append(.keysActivated(direction: .read, suite: suite.suite))
+        events.append(.keysActivated(direction: .read, suite: pending.suite))
     }
 
     // MARK: - Key schedule (RFC 5246 §6.3, §7.4.9, §8.1; RFC 7627)
@@ -332,8 +327,8 @@ struct ConnectionContext {
     }
 
     /// The master secret: extended (session hash of ClientHello…ClientKeyExchange) when both
-    /// sides agreed to it, else from the two randoms.
-    mutating func deriveMasterSecret(preMasterSecret: [UInt8]) throws(TLSError) {
+    /// sides agreed to it, else from the two randoms; `suite` is the one the hellos fixed.
+    mutating func deriveMasterSecret(preMasterSecret: [UInt8], suite: CipherSuiteParameters) throws(TLSError) -> HandshakeSecret {
         let schedule = keySchedule
         let master: [UInt8], label: String, seed: [UInt8]
         if extendedMasterSecret {
@@ -353,14 +348,22 @@ struct ConnectionContext {
         events.append(.derived(.masterSecret(preMasterSecret: preMasterSecret, label: label, seed: seed,
                                              prf: prf, masterSecret: master)))
         masterSecret = master
+        return HandshakeSecret(masterSecret: master, suite: suite)
     }
 
-    /// The key block, cut and turned into the two pending record protectors.
-    mutating func deriveKeys() throws(TLSError) {
-        guard let suite, let masterSecret else { throw .internalError(.noMasterSecret(forFinished: false)) }
+    /// The resumed session's master secret (RFC 5246 §7.3), on the suite the hellos fixed.
+    mutating func resumeMasterSecret(_ master: [UInt8], suite: CipherSuiteParameters) -> HandshakeSecret {
+        masterSecret = master
+        return HandshakeSecret(masterSecret: master, suite: suite)
+    }
+
+    /// The key block, cut and turned into the two record protectors the ChangeCipherSpecs will
+    /// switch on: `write` this side's, `read` the peer's.
+    mutating func deriveKeys(_ secret: HandshakeSecret) throws(TLSError) -> (read: PendingProtection, write: PendingProtection) {
         let protection: ConnectionProtection
         do {
-            protection = try ConnectionProtection(version: version, suite: suite, masterSecret: masterSecret, clientRandom: clientRandom,
+            protection = try ConnectionProtection(version: version, suite: secret.suite, masterSecret: secret.masterSecret,
+                                                  clientRandom: clientRandom,
                                                   serverRandom: serverRandom, encryptThenMAC: encryptThenMAC)
         } catch {
             switch error {
@@ -371,17 +374,16 @@ struct ConnectionContext {
         events.append(.derived(.keyBlock(seed: serverRandom + clientRandom, prf: protection.prf, keyBlock: protection.keyBlockBytes,
                                          keys: protection.keys)))
         keyBlock = protection.keys
-        pendingWrite = protection.writing(role)
-        pendingRead = protection.writing(role.peer)
+        return (read: PendingProtection(protector: protection.writing(role.peer), suite: secret.suite.suite),
+                write: PendingProtection(protector: protection.writing(role), suite: secret.suite.suite))
     }
 
     /// verify_data for `sender` over the transcript so far (RFC 5246 §7.4.9).
-    mutating func verifyData(sender: TLSRole) throws(TLSError) -> [UInt8] {
-        guard let masterSecret else { throw .internalError(.noMasterSecret(forFinished: true)) }
+    mutating func verifyData(sender: TLSRole, _ secret: HandshakeSecret) throws(TLSError) -> [UInt8] {
         let hash = try transcriptHash("\(sender) Finished")
         let s: KeySchedule.Sender = sender == .client ? .client : .server
         do {
-            let data = try keySchedule.verifyData(masterSecret: masterSecret, sender: s, handshakeHash: hash)
+            let data = try keySchedule.verifyData(masterSecret: secret.masterSecret, sender: s, handshakeHash: hash)
             events.append(.derived(.verifyData(sender: sender, label: s.finishedLabel, handshakeHash: hash, verifyData: data)))
             return data
         } catch {
@@ -390,15 +392,15 @@ struct ConnectionContext {
     }
 
     /// Sends our Finished.
-    mutating func sendFinished() throws(TLSError) {
-        let data = try verifyData(sender: role)
+    mutating func sendFinished(_ secret: HandshakeSecret) throws(TLSError) {
+        let data = try verifyData(sender: role, secret)
         sendHandshake(.finished(Finished(verifyData: data)))
         try flush()
     }
 
     /// Checks the peer's Finished against the transcript before it (decrypt_error on mismatch).
-    mutating func checkFinished(_ finished: Finished, raw: RawHandshakeMessage) throws(TLSError) {
-        let expected = try verifyData(sender: role.peer)
+    mutating func checkFinished(_ finished: Finished, raw: RawHandshakeMessage, _ secret: HandshakeSecret) throws(TLSError) {
+        let expected = try verifyData(sender: role.peer, secret)
         var diff: UInt8 = expected.count == finished.verifyData.count ? 0 : 1
         for (a, b) in zip(expected, finished.verifyData) { diff |= a ^ b }
         guard diff == 0 else { throw .peerMisbehaved(.finishedMismatch) }

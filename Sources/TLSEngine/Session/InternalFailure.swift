@@ -11,10 +11,6 @@ public enum InternalFailure: Sendable, Hashable {
     /// An ALPN offer that cannot be encoded: RFC 7301 §3.1 ProtocolName<1..2^8-1> in a
     /// ProtocolNameList<2..2^16-1>.
     case applicationProtocolOfferUnencodable
-    /// A DHE suite chosen with no finite-field group configured (RFC 5246 §7.4.3 ServerDHParams).
-    case noDHGroupConfigured
-    /// An ECDHE suite chosen with no curve (RFC 8422 §5.4 ServerECDHParams names one).
-    case noECDHECurveChosen
 
     // This side's keys.
     /// RSA key transport without the server's RSA key (RFC 5246 §7.4.7.1 encrypts to it).
@@ -40,10 +36,6 @@ public enum InternalFailure: Sendable, Hashable {
     case keySchedule(KeyScheduleError)
 
     // The engine's own order.
-    /// ChangeCipherSpec to send with no pending keys.
-    case noPendingKeys
-    /// Keys or Finished asked for before the master secret exists.
-    case noMasterSecret(forFinished: Bool)
     /// Application data asked to be sent before the handshake completed (RFC 5246 §10).
     case applicationDataBeforeHandshake
 }
