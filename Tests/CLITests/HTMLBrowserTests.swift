@@ -90,13 +90,16 @@ struct HTMLBrowserTests {
 
     /// The parties of each event's JSON `direction` (the JSON renderer reads them off the event, not
     /// off the ladder), by event index — a ladder row's `data-event`. An attacker's injected segment
-    /// is sent by the attacker; a message dropped unread is a mark on its receiver, not an arrow.
+    /// and its changed copy of a segment are sent by the attacker, a segment it kept ends at the
+    /// attacker (as `ArrowPartiesTests.direction` reads them); a message dropped unread is a mark on
+    /// its receiver, not an arrow.
     static func directions(_ name: String) throws -> [String: [String]] {
         let trace = try ResolvedRun.resolve(name, seed: .unspecified).play().trace
         var out: [String: [String]] = [:]
+        let replaced = PacketIndex(trace).replaced
         for (index, event) in trace.events.enumerated() {
             if case .dropped = event.kind { continue }
-            guard let fields = JSONLinesRenderer().fields(event, participants: trace.participants) else { continue }
+            guard let fields = JSONLinesRenderer().fields(event, participants: trace.participants, replaced: replaced) else { continue }
             func string(_ key: String) -> String? {
                 guard let value = fields.first(where: { $0.0 == key })?.1, case .string(let s) = value else { return nil }
                 return s
@@ -105,6 +108,9 @@ struct HTMLBrowserTests {
             var ends = direction.components(separatedBy: "->")
             guard ends.count == 2, ends.allSatisfy({ Actor(rawValue: $0) != nil }) else { continue }
             if string("injected_by") == Actor.attacker.rawValue { ends[0] = Actor.attacker.rawValue }
+            // The on-path attacker's changed copy is its own send; the segment it kept ends at the attacker.
+            if string("rewritten_by") == Actor.attacker.rawValue { ends[0] = Actor.attacker.rawValue }
+            if string("intercepted_by") == Actor.attacker.rawValue { ends[1] = Actor.attacker.rawValue }
             out["\(index)"] = ends
         }
         return out

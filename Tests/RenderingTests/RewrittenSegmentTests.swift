@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 @testable import Rendering
 import Simulation
 import TCPSim
@@ -17,8 +18,9 @@ struct RewrittenSegmentTests {
         }
     }
 
-    @Test(arguments: [Explanations.english, .chinese])
-    func stripsCopyHasItsArrowAndSaysWhatChanged(explanations: Explanations) throws {
+    @Test(arguments: [Language.en, .zh])
+    func stripsCopyHasItsArrowAndSaysWhatChanged(language: Language) throws {
+        let explanations = language.explanations
         let trace = Simulation(try BuiltInRun.strip.setup(seed: 1)).run()
         let (index, copy, rewrite) = try #require(Self.forwarded(trace).first)
         #expect(trace.events[index].actor == .attacker)

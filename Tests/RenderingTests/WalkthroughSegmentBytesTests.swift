@@ -1,4 +1,5 @@
 @testable import Rendering
+import Languages
 import Simulation
 import TCPSim
 import Testing
@@ -8,8 +9,9 @@ import Trace
 /// the fields are the ones TCPSim's codec writes and reads back, at their RFC 9293 §3.1 offsets.
 @Suite("Walkthrough: a segment's bytes")
 struct WalkthroughSegmentBytesTests {
-    @Test(arguments: [Explanations.english, .chinese])
-    func xOnASegmentShowsItsHeader(explanations: Explanations) throws {
+    @Test(arguments: [Language.en, .zh])
+    func xOnASegmentShowsItsHeader(language: Language) throws {
+        let explanations = language.explanations
         let trace = Simulation(try BuiltInRun.rsa.setup(seed: 1)).run()
         let walk = Walkthrough(title: "rsa", trace: trace, width: 120, explanations: explanations)
         let document = walk.words.document(for: trace)
@@ -34,8 +36,9 @@ struct WalkthroughSegmentBytesTests {
 
     /// `x` on a TLS 1.3 step shows the protected record that carries it and what it decrypts to, named
     /// as RFC 8446 §5.2 names it (TLSInnerPlaintext), never TLS 1.2's TLSPlaintext.
-    @Test(arguments: [Explanations.english, .chinese])
-    func xOnATLS13StepShowsItsProtectedRecord(explanations: Explanations) throws {
+    @Test(arguments: [Language.en, .zh])
+    func xOnATLS13StepShowsItsProtectedRecord(language: Language) throws {
+        let explanations = language.explanations
         let trace = Simulation(try BuiltInRun.tls13.setup(seed: 1)).run()
         let walk = Walkthrough(title: "tls13", trace: trace, width: 120, explanations: explanations)
         let protected = walk.steps.filter { step in step.records.contains { $0.protection?.tls13 == true } }

@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 import Rendering
 @testable import Scenarios
 import Testing
@@ -89,8 +90,9 @@ import Trace
     /// The SYN-ACK that answers the stale SYN acknowledges the old duplicate's seq, not a SYN the
     /// client sent on this connection: the sentence says so (English and Chinese), and the later
     /// SYN-ACK that answers the client's real SYN says it acknowledges the client's ISN.
-    @Test(arguments: [Explanations.english, .chinese])
-    func theSYNACKSaysWhoseSYNItAnswers(explanations: Explanations) throws {
+    @Test(arguments: [Language.en, .zh])
+    func theSYNACKSaysWhoseSYNItAnswers(language: Language) throws {
+        let explanations = language.explanations
         let trace = try #require(try Self.lesson("tcp/old-duplicate-syn").run().trace)
         let w = Walkthrough(title: "tcp/old-duplicate-syn", trace: trace, width: 100_000, explanations: explanations)
         let synAcks = w.steps.filter { $0.kind == .event && $0.label.contains("TCP [SA]") }
