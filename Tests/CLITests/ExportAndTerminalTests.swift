@@ -177,6 +177,8 @@ struct WalkthroughTerminalTests {
         let name = "walk"
         var columns = 80
         var rows = 24
+        /// tmux -u: the pane is UTF-8 whatever the test machine's locale (the Chinese screens).
+        var utf8 = false
 
         func tmux(_ args: [String]) throws -> String { try Tool.run("tmux", ["-L", socket] + args).output }
 
@@ -185,8 +187,8 @@ struct WalkthroughTerminalTests {
         /// tests would wait forever for end-of-file. bash closes every descriptor above 2 first.
         func start(_ command: String) throws {
             let closeInherited = "for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
-            _ = try Tool.run("bash", ["-c", closeInherited + "exec tmux \"$@\"", "tmux",
-                                      "-L", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+            _ = try Tool.run("bash", ["-c", closeInherited + "exec tmux \"$@\"", "tmux"] + (utf8 ? ["-u"] : []) +
+                                     ["-L", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
         }
 
         func keys(_ keys: String...) throws { _ = try tmux(["send-keys", "-t", name] + keys) }

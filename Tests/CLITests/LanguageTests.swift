@@ -146,13 +146,11 @@ struct ChineseWalkthroughTerminalTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = dir.appendingPathComponent("report").path
-        let session = Session()
+        var session = Session()
+        session.utf8 = true
         defer { session.kill() }
-        // tmux -u: the pane is UTF-8 whatever the test machine's locale; LANG chooses the language.
-        let closeInherited = "for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
-        let command = WalkthroughTerminalTests.command("env TLSLAB_LANG= LC_ALL= LANG=zh_CN.UTF-8 \(binary)", "walkthrough rsa", report: report)
-        _ = try Tool.run("bash", ["-c", closeInherited + "exec tmux \"$@\"", "tmux", "-u",
-                                  "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", "80", "-y", "24", command])
+        // The pane is UTF-8 whatever the test machine's locale; LANG chooses the language.
+        try session.start(WalkthroughTerminalTests.command("env TLSLAB_LANG= LC_ALL= LANG=zh_CN.UTF-8 \(binary)", "walkthrough rsa", report: report))
         let first = try session.wait(for: "step 1") { $0.contains("第 1/") }
         #expect(first.contains("TLSLab · rsa · 第 1/"))
         #expect(first.contains("按 n 或 Enter 开始"), "the opening screen: \(first)")
@@ -197,12 +195,11 @@ struct ChineseWalkthroughTerminalTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = dir.appendingPathComponent("report").path
-        let session = Session()
+        var session = Session()
+        session.utf8 = true
+        session.columns = 60
         defer { session.kill() }
-        let closeInherited = "for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
-        let command = WalkthroughTerminalTests.command("env TLSLAB_LANG=zh \(binary)", "walkthrough rsa", report: report)
-        _ = try Tool.run("bash", ["-c", closeInherited + "exec tmux \"$@\"", "tmux", "-u",
-                                  "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", "60", "-y", "24", command])
+        try session.start(WalkthroughTerminalTests.command("env TLSLAB_LANG=zh \(binary)", "walkthrough rsa", report: report))
         let first = try session.wait(for: "step 1") { $0.contains("第 1/") }
         #expect(first.contains("TLSLab · rsa · 第 1/"), "\(first)")
         #expect(first.contains("帮助") && first.contains("退出"), "the footer at 60 columns: \(first)")
