@@ -17,7 +17,6 @@ extension Explanations {
             values["accepts"] = Self.acceptsKey(state).flatMap { self($0) } ?? Self.awaitedMessage[state] ?? state.rawValue
         case .restOfHandshakeMessage: key = "inappropriate.restOfHandshakeMessage"
         case .changeCipherSpecAtMessageBoundary: key = "inappropriate.changeCipherSpecAtMessageBoundary"
-        case .keysBeforeChangeCipherSpec: key = "inappropriate.keysBeforeChangeCipherSpec"
         case .serverKeyExchange(let kx):
             key = "inappropriate.serverKeyExchange"
             values["kx"] = kx.rawValue
@@ -189,7 +188,6 @@ extension Explanations {
         "inappropriate.inState": "unexpected {got}: what this side accepts here is {accepts}. RFC 5246 §7.4 requires the handshake messages in the order of §7.3 and makes a message out of order fatal; state machines that let a message be skipped or slip in were attacked exactly so (SKIP-TLS and FREAK, Beurdouche et al. 2015)",
         "inappropriate.restOfHandshakeMessage": "{got} arrived in the middle of a handshake message split over records: the rest of that message must come first. RFC 8446 §5.1 states the rule (handshake messages “MUST NOT be interleaved with other record types”), which TLSLab applies to TLS 1.2 too, so that nothing slips in between the parts of a message",
         "inappropriate.changeCipherSpecAtMessageBoundary": "{got} arrived while handshake messages sent before it were still waiting to be processed: it must follow the last message of its flight (RFC 5246 §7.3), since what comes after it is read with the new keys (§7.1); RFC 8446 §5.1 states the rule that handshake messages must not span a key change",
-        "inappropriate.keysBeforeChangeCipherSpec": "{got} arrived before the key exchange gave this side its new keys: RFC 5246 §7.1 sends it only once the security parameters are agreed. Accepting an early one was OpenSSL's “CCS injection” (CVE-2014-0224): a man in the middle made both sides use keys from a zero-length master secret",
         "inappropriate.serverKeyExchange": "{got} arrived without the ServerKeyExchange a {kx} suite requires: the server sends its signed ephemeral parameters there (RFC 5246 §7.4.3, RFC 8422 §5.4). A client that went on without them would lose forward secrecy (OpenSSL's CVE-2014-3572: ECDHE silently downgraded to ECDH)",
         "inappropriate.keyExchangeMessage": "{got} does not belong to the negotiated {kx} key exchange: the cipher suite's key exchange fixes each message's form (RFC 5246 §7.4.3, §7.4.7; RSA has no ServerKeyExchange at all), so one exchange's parameters are never read as another's (the cross-protocol attack of Mavrogiannopoulos et al. 2012, and FREAK)",
         "accepts.start": "no message (it has not started)",

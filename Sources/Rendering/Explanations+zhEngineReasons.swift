@@ -6,7 +6,6 @@ extension Explanations {
         "inappropriate.inState": "意外收到 {got}：此时这一方接受的是 {accepts}。RFC 5246 §7.4 要求握手消息按 §7.3 的顺序发送，顺序不对就是致命错误；状态机允许跳过或插入消息的实现正是这样被攻破的（SKIP-TLS 与 FREAK，Beurdouche 等，2015）",
         "inappropriate.restOfHandshakeMessage": "一条握手消息被拆在多个记录里，中途却来了 {got}：必须先收到这条消息的其余部分。RFC 8446 §5.1 写明了这条规则（握手消息不得与其他类型的记录交错），TLSLab 在 TLS 1.2 中同样执行，这样消息的各部分之间不会被插进别的内容",
         "inappropriate.changeCipherSpecAtMessageBoundary": "收到 {got} 时，在它之前发送的握手消息还没有处理完：它必须紧跟在这一轮最后一条消息之后（RFC 5246 §7.3），因为它之后的内容要用新密钥读取（§7.1）；RFC 8446 §5.1 写明了握手消息不得跨越密钥切换的规则",
-        "inappropriate.keysBeforeChangeCipherSpec": "收到 {got} 时，密钥交换还没有给这一方算出新密钥：RFC 5246 §7.1 规定只有在安全参数商定之后才发送它。接受提前到来的 ChangeCipherSpec 正是 OpenSSL 的“CCS 注入”漏洞（CVE-2014-0224）：中间人让双方使用由长度为零的主密钥导出的密钥",
         "inappropriate.serverKeyExchange": "收到了 {got}，却没有 {kx} 密码套件必需的 ServerKeyExchange：服务器要在其中发送签了名的临时参数（RFC 5246 §7.4.3、RFC 8422 §5.4）。缺了它还继续的客户端会失去前向安全（OpenSSL 的 CVE-2014-3572：ECDHE 被悄悄降级为 ECDH）",
         "inappropriate.keyExchangeMessage": "{got} 不属于商定的 {kx} 密钥交换：密码套件的密钥交换决定了每条消息的格式（RFC 5246 §7.4.3、§7.4.7；RSA 根本没有 ServerKeyExchange），所以一种交换的参数绝不会被当作另一种来读（Mavrogiannopoulos 等 2012 年的跨协议攻击，以及 FREAK）",
         "accepts.start": "无（尚未开始，不接受任何消息）",

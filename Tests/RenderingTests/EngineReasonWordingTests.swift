@@ -13,7 +13,7 @@ import Trace
 struct EngineReasonWordingTests {
     /// One example of every case (each list is checked against its enum's case names below).
     static let expected: [ExpectedMessage] = [
-        .restOfHandshakeMessage, .changeCipherSpecAtMessageBoundary, .keysBeforeChangeCipherSpec,
+        .restOfHandshakeMessage, .changeCipherSpecAtMessageBoundary,
         .serverKeyExchange(.dheRSA), .keyExchangeMessage(.rsa),
     ] + TLSStateName.allCases.map(ExpectedMessage.inState)
     static let arrived: [ArrivedMessage] = [.handshake(.serverHelloDone), .content(.applicationData)]
@@ -124,10 +124,18 @@ struct EngineReasonWordingTests {
     }
 
     /// The rule, its RFC section and what it guards against are said (spot checks in both languages).
-    @Test func sentencesNameTheirRule() {
-        let early = TLSError.inappropriateMessage(expected: .keysBeforeChangeCipherSpec, got: .content(.changeCipherSpec))
-        #expect(Explanations.english.failure(early).contains("RFC 5246 §7.1") && Explanations.english.failure(early).contains("CVE-2014-0224"))
-        #expect(Explanations.chinese.failure(early).contains("RFC 5246 §7.1") && Explanations.chinese.failure(early).contains("CVE-2014-0224"))
+    @Test func sentencesNameTheirRule() throws {
+        // An early ChangeCipherSpec (tls/early-ccs-refused injects one right after the ClientHello) is
+        // refused by the state that awaits ClientKeyExchange: RFC 5246 §7.4's order rule, the error
+        // `Issue35LessonTests.earlyChangeCipherSpecIsRefused` finds on the lesson's alert. The attack's
+        // own sentence says when a ChangeCipherSpec may come (§7.1) and names CVE-2014-0224.
+        let early = TLSError.inappropriateMessage(expected: .inState(.expectClientKeyExchange), got: .content(.changeCipherSpec))
+        for catalogue in [Explanations.english, Explanations.chinese] {
+            let text = catalogue.failure(early)
+            #expect(text.contains("RFC 5246 §7.4") && text.contains("ClientKeyExchange") && text.contains("change_cipher_spec"), "\(text)")
+            let attack = try #require(catalogue("attack.earlyCCS"))
+            #expect(attack.contains("RFC 5246 §7.1") && attack.contains("CVE-2014-0224") && attack.contains("unexpected_message"), "\(attack)")
+        }
         let dh = TLSError.peerMisbehaved(.invalidDHPublicValue(inServerKeyExchange: true, reason: .atMostOne))
         #expect(Explanations.english.failure(dh).contains("RFC 7919 §5.1") && Explanations.chinese.failure(dh).contains("RFC 7919 §5.1"))
         let ec = TLSError.peerMisbehaved(.invalidECDHPublicKey(inServerKeyExchange: false, reason: .notOnCurve))

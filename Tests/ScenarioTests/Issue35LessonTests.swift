@@ -3,6 +3,7 @@ import Testing
 import Trace
 @testable import Rendering
 @testable import Scenarios
+import TLSEngine
 
 /// Issue #35, "lessons to add": each passes its expectations (`tlslab check`), is translated, sits in
 /// the course order right after the lesson it builds on, and shows what it teaches in both languages.
@@ -40,6 +41,12 @@ struct Issue35LessonTests {
         #expect(out.en.contains("A ChangeCipherSpec before the keys exist (CVE-2014-0224)") && out.zh.contains("在密钥存在之前到达的 ChangeCipherSpec（CVE-2014-0224）"))
         #expect(out.en.contains("TLS Alert fatal unexpected_message"))
         #expect(out.en.contains("ChangeCipherSpec (made by the attacker)") && !out.en.contains("ChangeCipherSpec (a copy of an earlier record)"))
+        // The server refuses it because it awaits ClientKeyExchange (RFC 5246 §7.4's order rule): the
+        // error `EngineReasonWordingTests.sentencesNameTheirRule` checks the words of.
+        let trace = try #require(try ScenarioParser.parse(contentsOf: Library.root + "/tls/early-ccs-refused.yaml").run().trace)
+        let failure = try #require(trace.summary.failure)
+        #expect(failure.sentBy == .server && failure.alert == .unexpectedMessage)
+        #expect(failure.cause == .failure(.inappropriateMessage(expected: .inState(.expectClientKeyExchange), got: .content(.changeCipherSpec))))
         // Without the attacker the same world succeeds (the try_next).
         var text = try String(contentsOfFile: Library.root + "/tls/early-ccs-refused.yaml", encoding: .utf8)
         text = text.replacing("attacker: { kind: early_ccs }\n", with: "")

@@ -10,9 +10,6 @@ public enum ExpectedMessage: Sendable, Hashable {
     /// ChangeCipherSpec only once every handshake message before it is complete: what comes after
     /// it is read with the new keys.
     case changeCipherSpecAtMessageBoundary
-    /// Keys computed from a finished key exchange before the peer's ChangeCipherSpec (an early one
-    /// is OpenSSL's CVE-2014-0224).
-    case keysBeforeChangeCipherSpec
     /// The ServerKeyExchange an ephemeral key exchange requires (RFC 5246 §7.4.3, RFC 8422 §5.4).
     case serverKeyExchange(KeyExchangeAlgorithm)
     /// A message of the negotiated key exchange's own form.
