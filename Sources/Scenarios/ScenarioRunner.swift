@@ -214,10 +214,8 @@ enum ScenarioRunner {
         f["client_signature"] = .string(verify?.scheme?.name ?? "none")
         f["client_signature_bytes"] = .int(verify?.signature.count ?? 0)
         // The client-certificate challenge happens only when a CertificateRequest reached the client.
-        let asked = trace.events.contains {
-            if $0.actor == .client, case .tls(.handshakeReceived(.certificateRequest, _)) = $0.kind { true } else { false }
-        }
-        let clientCertificateAnswer = asked ? clientCertificateChallenge(w).disposition : nil
+        let exchange = trace.exchange
+        let clientCertificateAnswer = exchange.certificateRequestReachedClient ? clientCertificateChallenge(w).disposition : nil
         f["client_certificate_disposition"] = .string(clientCertificateAnswer?.rawValue ?? "none")
         let rows = trace.knowledge.rows
         func learned(_ who: (KnowledgeTable.Row) -> Bool) -> FactValue {
@@ -247,23 +245,15 @@ enum ScenarioRunner {
         f["request_header_blocks"] = .list(stats.requestHeaderBlocks.map(String.init))
         f["hpack_raw_bytes"] = .int(stats.hpackRawBytes)
         f["hpack_encoded_bytes"] = .int(stats.hpackEncodedBytes)
-        f["http2"] = .string(trace.events.lazy.compactMap { e -> String? in
-            if case .http2(.chosen(let how)) = e.kind { return how.rawValue } else { return nil }
-        }.first ?? "none")
-        f["http2_error"] = .string(trace.events.lazy.compactMap { e -> String? in
-            if case .http2(.connectionError(let code, _)) = e.kind { return code.name } else { return nil }
-        }.first ?? "none")
+        f["http2"] = .string(exchange.http2Negotiation?.rawValue ?? "none")
+        f["http2_error"] = .string(exchange.http2ConnectionErrorSent?.name ?? "none")
         f["cpu_us"] = .int(Int(stats.cpuTime))
         f["last_response_us"] = .int(Int(stats.lastResponseTime ?? -1))
         // The first response as the server sent it and as the client read it.
-        let sentResponse = trace.events.first { $0.actor == .server && $0.connection == 0 && { if case .http(.responseSent) = $0.kind { true } else { false } }($0) }
-        let readResponse = trace.events.first { $0.actor == .client && $0.connection == 0 && { if case .http(.responseReceived) = $0.kind { true } else { false } }($0) }
-        var sentText: String?, readText: String?
-        if let e = sentResponse, case .http(.responseSent(let t)) = e.kind { sentText = t }
-        if let e = readResponse, case .http(.responseReceived(let t)) = e.kind { readText = t }
+        let sentText = exchange.firstResponseSent, readText = exchange.firstResponseRead
         f["client_response_includes"] = .string(readText ?? "")
         f["response_altered"] = .bool(readText != nil && sentText != nil && readText != sentText)
-        let responded = trace.events.contains { if case .http(.responseReceived) = $0.kind { true } else { false } }
+        let responded = exchange.responseRead
         f["http_response"] = .bool(responded)
         // How the URL loading task ends: a challenge answered with CancelAuthenticationChallenge
         // cancels the entire request, and URLSession completes a cancelled task with

@@ -4,6 +4,15 @@ import Trace
 extension Run {
     func http(_ h: HTTPEvent, by e: Endpoint) {
         events.append(TraceEvent(time: net.now, actor: e.actor, kind: .http(h), connection: e.connection, peer: e.peer))
+        switch h {
+        case .responseSent(let text) where e.actor == .server && e.connection == 0 && exchange.firstResponseSent == nil:
+            exchange.firstResponseSent = text
+        case .responseReceived(let text):
+            exchange.responseRead = true
+            if e.actor == .client, e.connection == 0, exchange.firstResponseRead == nil { exchange.firstResponseRead = text }
+        default:
+            break
+        }
     }
 
     func application(_ leg: Leg) {

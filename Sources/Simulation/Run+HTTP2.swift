@@ -20,6 +20,11 @@ extension Run {
                 continue
             case .event(let event):
                 http2(event, by: e)
+                switch event {
+                case .chosen(let how) where exchange.http2Negotiation == nil: exchange.http2Negotiation = how
+                case .connectionError(let code, _) where exchange.http2ConnectionErrorSent == nil: exchange.http2ConnectionErrorSent = code
+                default: break
+                }
             case .message(let message):
                 http(HTTPEvent(message), by: e)
                 switch message {

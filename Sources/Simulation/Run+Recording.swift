@@ -6,6 +6,7 @@ extension Run {
     /// Logs a step's events, notices milestones, and writes its records to TCP (after the CPU time
     /// its public-key operations cost, when the run charges any).
     func record(_ step: TLSStep, by e: Endpoint) {
+        if e.actor == .client, step.certificateRequestReceived != nil { exchange.certificateRequestReachedClient = true }
         var operations: [ComputeOperation] = []
         var cost: Int64 = 0
         for event in step.events {

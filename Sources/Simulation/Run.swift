@@ -9,6 +9,8 @@ final class Run {
     let setup: SimulationSetup
     let net: TCPNetwork
     var events: [TraceEvent] = []
+    /// What the exchange came to, noted where it happened (``Trace/exchange``).
+    var exchange = RunExchange()
     var legs: [Leg] = []
     /// The legs still to be driven each round: a leg whose both ends have closed TCP and can
     /// receive nothing more leaves this list (its events stay in `legs`), so a run of N

@@ -140,6 +140,6 @@ public struct Simulation {
         if case .mitm? = setup.attack { participants[setup.attackerAddress] = .attacker }
         // The 0-RTT replayer connects to the server from its own address.
         if run.earlyFlightReplayed { participants[setup.attackerAddress] = .attacker }
-        return Trace(events: run.events, participants: participants, streamSpans: run.spans)
+        return Trace(events: run.events, participants: participants, streamSpans: run.spans, exchange: run.exchange)
     }
 }

@@ -10,11 +10,15 @@ public struct Trace: Sendable {
     public var participants: [IPv4Address: Actor]
     /// Which stream bytes carry which TLS message or record (empty for a real peer's trace).
     public var streamSpans: [StreamSpan]
+    /// What the simulation recorded of the exchange as it ran (empty for a real peer's trace).
+    public var exchange: RunExchange
 
-    public init(events: [TraceEvent], participants: [IPv4Address: Actor] = [:], streamSpans: [StreamSpan] = []) {
+    public init(events: [TraceEvent], participants: [IPv4Address: Actor] = [:], streamSpans: [StreamSpan] = [],
+                exchange: RunExchange = RunExchange()) {
         self.events = events
         self.participants = participants
         self.streamSpans = streamSpans
+        self.exchange = exchange
     }
 
     /// The actor at an address: from `participants`, else nil.

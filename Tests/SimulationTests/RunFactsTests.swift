@@ -1,3 +1,4 @@
+import HTTP2
 import Simulation
 import TLSCrypto
 import TLSEngine
@@ -75,6 +76,45 @@ struct RunFactsTests {
             return tls
         }
         #expect(Self.pairing(attackerFacingClient).entry == entries.first)
+    }
+
+    /// The first event of a kind, for the cross-checks below.
+    static func firstText(_ trace: Trace, by actor: Actor?, _ pick: (HTTPEvent) -> String?) -> String? {
+        trace.events.compactMap { e -> String? in
+            guard actor == nil || e.actor == actor, e.connection == 0, case .http(let h) = e.kind else { return nil }
+            return pick(h)
+        }.first
+    }
+
+    /// §2.11: the simulation's result says how HTTP/2 was chosen, the first connection error sent,
+    /// the first response as sent and as read, and whether a CertificateRequest reached the client,
+    /// as it happened; these agree with the events they stand for.
+    @Test(arguments: [BuiltInRun.ecdhe, .h2, .h2c, .keepAlive, .httpPlain, .tls13])
+    func theExchangeIsOnTheResult(_ run: BuiltInRun) throws {
+        let trace = Simulation(try run.setup(seed: 1)).run()
+        let exchange = trace.exchange
+        let chosen: HTTP2Negotiation? = switch run { case .h2: .h2; case .h2c: .h2c; default: nil }
+        #expect(exchange.http2Negotiation == chosen)
+        #expect(exchange.http2ConnectionErrorSent == nil)
+        #expect(!exchange.certificateRequestReachedClient)
+        #expect(exchange.responseRead)
+        let sent = Self.firstText(trace, by: .server) { if case .responseSent(let t) = $0 { t } else { nil } }
+        let read = Self.firstText(trace, by: .client) { if case .responseReceived(let t) = $0 { t } else { nil } }
+        #expect(exchange.firstResponseSent != nil && exchange.firstResponseSent == sent)
+        #expect(exchange.firstResponseRead != nil && exchange.firstResponseRead == read)
+        #expect(exchange.firstResponseRead == exchange.firstResponseSent, "nobody changed it on the way")
+    }
+
+    /// HTTP/2 over a suite RFC 9113 §9.2.2 prohibits: the client sends INADEQUATE_SECURITY and no
+    /// request, so no response is read.
+    @Test func theFirstConnectionErrorSentIsOnTheResult() throws {
+        var setup = try BuiltInRun.h2.setup(seed: 1)
+        setup.client.cipherSuites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        setup.server.cipherSuites = [.TLS_RSA_WITH_AES_128_GCM_SHA256]
+        let exchange = Simulation(setup).run().exchange
+        #expect(exchange.http2Negotiation == .h2)
+        #expect(exchange.http2ConnectionErrorSent == .inadequateSecurity)
+        #expect(!exchange.responseRead && exchange.firstResponseRead == nil && exchange.firstResponseSent == nil)
     }
 
     @Test func requestsServedCountsEveryRequestAServerRead() {

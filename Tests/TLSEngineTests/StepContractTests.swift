@@ -41,6 +41,19 @@ struct StepContractTests {
         #expect(placed == written, "every message written is placed, in order")
     }
 
+    /// The step says which CertificateRequest it read (RFC 5246 §7.4.4), the first one; a step
+    /// that read none, or only sent one, has none (issue #32 §2.11).
+    @Test func theStepCarriesTheCertificateRequestItRead() {
+        let first = CertificateRequest(certificateTypes: [.rsaSign], supportedSignatureAlgorithms: [.rsaPSSRSAESHA256], certificateAuthorities: [])
+        let second = CertificateRequest(certificateTypes: [.ecdsaSign], supportedSignatureAlgorithms: [.ecdsaSECP256r1SHA256], certificateAuthorities: [])
+        let read = TLSStep(events: [.handshakeReceived(.serverHelloDone, bytes: [14, 0, 0, 0]),
+                                    .handshakeReceived(.certificateRequest(first), bytes: []),
+                                    .handshakeReceived(.certificateRequest(second), bytes: [])])
+        #expect(read.certificateRequestReceived == first)
+        #expect(TLSStep(events: [.handshakeSent(.certificateRequest(first), bytes: [])]).certificateRequestReceived == nil)
+        #expect(TLSStep(events: [.handshakeReceived(.serverHelloDone, bytes: [14, 0, 0, 0])]).certificateRequestReceived == nil)
+    }
+
     static func plaintexts(of step: TLSStep) -> [[UInt8]] {
         step.events.compactMap { if case .recordSent(let r) = $0 { return r.plaintext } else { return nil } }
     }

@@ -19,6 +19,9 @@ public struct TLSStep: Sendable {
     public var closeNotifyReceived: Bool
     /// Application data read in this step, in order.
     public var applicationData: [UInt8]
+    /// The CertificateRequest read in this step (RFC 5246 §7.4.4): the server asked this client
+    /// for its certificate.
+    public var certificateRequestReceived: CertificateRequest?
 
     public init(sent: [SentRecord] = [], events: [TLSEvent] = []) {
         self.sent = sent
@@ -34,6 +37,8 @@ public struct TLSStep: Sendable {
             case .alertReceived(let alert) where alert.isFatal && fatalAlertReceived == nil: fatalAlertReceived = alert
             case .alertReceived(let alert) where alert.alertDescription == .closeNotify: closeNotifyReceived = true
             case .applicationDataReceived(let data): applicationData += data
+            case .handshakeReceived(.certificateRequest(let request), _) where certificateRequestReceived == nil:
+                certificateRequestReceived = request
             default: break
             }
         }
