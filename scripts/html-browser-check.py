@@ -23,6 +23,10 @@ protocol over a pipe (--remote-debugging-pipe; no Python package needed):
     `direction`s), at each --layout-sizes size: every drawn arrow of such an event starts on its
     sender's rail and ends on its receiver's (a lost one points there), read from the drawing as
     the browser lays it out;
+  * at each --layout-sizes size: no ladder label crosses a rail (a dot's stays between the rails
+    beside it, an arrow's between its parties' rails or in the notes column) or ends in "…";
+  * with --follow-check, at each --layout-sizes size under 700 px: after every Next and on #step-N
+    fragments, the current row's label is in the visible part of the sideways-scrolling ladder;
   * with --layout-sizes and --screenshot OUT.png: a screenshot at each size after the #step-14 check,
     written as OUT-WxH.png;
   * with --compare-check (a page of `tlslab compare A B --html`): at each --layout-sizes size, nothing
@@ -34,7 +38,7 @@ Usage: html-browser-check.py PAGE.html [--screenshot OUT.png] [--presses N] [--m
        [--expect-lang TAG] [--expect-font FAMILY] [--timeout SECONDS]
        [--width W --height H] [--chromium PATH]
        [--slides-check [--slides-scale X]] [--print-check [--min-pdf-pages N]]
-       [--layout-sizes WxH,WxH [--directions FILE]] [--compare-check]
+       [--layout-sizes WxH,WxH [--directions FILE] [--follow-check]] [--compare-check]
 Prints one line per check; exit status 0 when all pass, 1 otherwise, 2 when Chromium cannot run.
 """
 import argparse
@@ -310,11 +314,98 @@ def arrow_check(browser, directions, check):
           + ("" if not result[1] else f": {result[1][:6]}"))
 
 
-def layout_check(browser, url, steps, check, directions=None, screenshot=None):
+def label_check(browser, check):
+    """No ladder label crosses a rail or ends in "…": a dot's label lies between the rails on either
+    side of it, an arrow's between its sender's and receiver's rails (or right of the last rail, in
+    the notes column), as the browser lays the text out. Headings and notes beside no party are not
+    labels of a lane and are not checked."""
+    result = browser.evaluate("""(() => {
+        const svg = document.getElementById('ladder');
+        if (!svg) { return [0, ['no ladder']]; }
+        const sx = (e, v) => { const m = e.getScreenCTM(); return m.a * v + m.e; };
+        const rails = Array.from(svg.querySelectorAll('line.rail')).map(l => sx(l, +l.getAttribute('x1')));
+        const last = Math.max(...rails);
+        const near = v => rails.reduce((a, b) => Math.abs(a - v) <= Math.abs(b - v) ? a : b);
+        const out = [];
+        let checked = 0, lines = 0;
+        svg.querySelectorAll('g.row').forEach(g => {
+            const t = g.querySelector('text.label');
+            const line = g.querySelector('line.arrow'), dot = g.querySelector('circle.dot');
+            if (!t || (!line && !dot)) { return; }
+            checked += 1;
+            lines += Math.max(1, t.querySelectorAll('tspan').length);
+            const r = t.getBoundingClientRect();
+            const crossed = rails.filter(x => r.left < x - 0.5 && r.right > x + 0.5);
+            let bad = crossed.length ? 'crosses the rail at x=' + Math.round(crossed[0]) : '';
+            if (!bad && line && r.left < last) {
+                const x1 = sx(line, +line.getAttribute('x1')), x2 = sx(line, +line.getAttribute('x2'));
+                const end = near(line.classList.contains('lost') ? 2 * x2 - x1 : x2), start = near(x1);
+                if (r.left < Math.min(start, end) - 0.5 || r.right > Math.max(start, end) + 0.5) { bad = 'is outside the rails of its arrow'; }
+            }
+            if (!bad && t.textContent.trim().endsWith('\u2026')) { bad = 'ends in \u2026'; }
+            if (bad) { out.push('step ' + g.getAttribute('data-step') + ' "' + t.textContent.slice(0, 40) + '" ' + bad + ' (' + Math.round(r.left) + '..' + Math.round(r.right) + ')'); }
+        });
+        return [checked, out, lines];
+    })()""")
+    # A page whose rows are all headings and notes (an ATS rule lesson) has no lane label to check.
+    check(not result[1], f"no ladder label crosses a rail or ends in \u2026 ({result[0]} labels on {result[2] if len(result) > 2 else 0} lines checked)"
+          + ("" if not result[1] else f": {result[1][:6]}"))
+
+
+def follow_check(browser, url, steps, check):
+    """Stepping on a narrow screen: after each Next (the right arrow key) and after landing on a
+    #step-N fragment, the current row's label is inside the visible part of the sideways-scrolling
+    ladder (#ladder-scroll, below its sticky column heads), whole whenever it is no wider than it."""
+    browser.send("Page.navigate", {"url": "about:blank"})
+    browser.pump(0.2)
+    browser.send("Page.navigate", {"url": url})
+    browser.wait_for("Page.loadEventFired")
+    browser.pump(0.3)
+    probe = """(() => {
+        const row = document.querySelector('#ladder g.row.current'), t = row && row.querySelector('text.label');
+        const s = document.getElementById('ladder-scroll');
+        if (!t || !s) { return null; }
+        const b = s.getBoundingClientRect(), left = b.left + s.clientLeft, top = b.top + s.clientTop;
+        const v = {left: left, right: left + s.clientWidth, top: top + 28, bottom: top + s.clientHeight};
+        const r = t.getBoundingClientRect();
+        const meets = r.right > v.left && r.left < v.right && r.bottom > v.top && r.top < v.bottom;
+        const whole = r.left >= v.left - 1 && r.right <= v.right + 1;
+        return [row.getAttribute('data-step'), meets, whole, r.width <= s.clientWidth, Math.round(r.left), Math.round(r.right),
+                Math.round(v.left), Math.round(v.right), s.scrollWidth > s.clientWidth + 1];
+    })()"""
+    missed, sideways, seen = [], 0, 0
+
+    def look(how):
+        nonlocal sideways, seen
+        got = browser.evaluate(probe)
+        if got is None:
+            return
+        seen += 1
+        sideways += 1 if got[8] else 0
+        if not got[1] or (got[3] and not got[2]):
+            missed.append(f"step {got[0]} ({how}): label at {got[4]}..{got[5]}, visible {got[6]}..{got[7]}" + ("" if got[1] else ", off-screen"))
+    look("on load")
+    # Chromium throttles a page that replaces its history entry (the fragment follows each step) more
+    # than about 200 times in 10 seconds: a long run is stepped through its first 150 steps.
+    for _ in range(min(steps, 151) - 1):
+        browser.key("ArrowRight", "ArrowRight", 39)
+        look("Next")
+    # Fragments, backwards through the run: the ladder scrolls back as well.
+    for n in range(steps, 0, -max(1, steps // 9)):
+        browser.evaluate(f"location.hash = '#step-{n}'")
+        browser.pump(0.05)
+        look(f"#step-{n}")
+    check(seen > 0 and sideways > 0 and not missed,
+          f"stepping keeps the current row's label in the ladder's view ({seen} steps looked at, the ladder scrolls sideways)"
+          + ("" if sideways else " - but the ladder does not scroll sideways here") + ("" if not missed else f": {missed[:6]}"))
+
+
+def layout_check(browser, url, steps, check, directions=None, screenshot=None, follow=False):
     """What a reader sees at this window size (--width, --height)."""
     smallest_text = fit_check(browser, check)
     if directions is not None:
         arrow_check(browser, directions, check)
+    label_check(browser, check)
 
     # The ClientHello's bytes: every leaf's value and hex on screen, with no sideways scrolling.
     fields = browser.evaluate("""(() => {
@@ -399,6 +490,8 @@ def layout_check(browser, url, steps, check, directions=None, screenshot=None):
         with open(screenshot, "wb") as f:
             f.write(shot)
         check(not png_is_blank(shot), f"the screenshot {screenshot} is not blank ({len(shot)} bytes)")
+    if follow:
+        follow_check(browser, url, steps, check)
 
 
 def main():
@@ -427,6 +520,9 @@ def main():
     parser.add_argument("--directions", metavar="FILE",
                         help="with --layout-sizes: a JSON object mapping an event index (a ladder row's data-event) to "
                              "[sender, receiver], the run's JSON directions; every arrow drawn for those events must join those rails")
+    parser.add_argument("--follow-check", action="store_true",
+                        help="with --layout-sizes: at each size narrower than 700 px, step through every step (and land on "
+                             "fragments) and check that the current row's label is in the ladder's visible part")
     parser.add_argument("--compare-check", action="store_true",
                         help="the page was written by `tlslab compare A B --html`: at each --layout-sizes size, it fits, no text "
                              "below 12 px, the table's cells on screen, both runs' panels and ladders drawn")
@@ -526,7 +622,7 @@ def main():
                     root, ext = os.path.splitext(args.screenshot)
                     shot = f"{root}-{size}{ext}"
                 layout_check(browser, url, steps, lambda ok, what, size=size: check(ok, f"{size}: {what}"),
-                             directions=directions, screenshot=shot)
+                             directions=directions, screenshot=shot, follow=args.follow_check and width < 700)
         else:
             if args.slides_check:
                 # What is drawn, not what is merely un-hidden: a section with no layout box is not on screen.

@@ -14,6 +14,7 @@ extension Explanations {
         "html.noscript": "Without JavaScript every step is listed below, one after another.",
         "html.ladder.title": "Ladder of the run: one arrow per TCP segment and TLS message, time running down",
         "html.ladder.time": "time",
+        "html.ladder.notes": "notes",
         "html.ladder.alt.arrow": "Step {step}, {time}: {from} to {to}: {text}",
         "html.ladder.alt.lost": "Step {step}, {time}: {from} to {to}, lost by the network on the way: {text}",
         "html.ladder.alt.mark": "Step {step}, {time}: {actor}: {text}",

@@ -13,6 +13,7 @@ extension Explanations {
         "html.noscript": "没有 JavaScript 时，下面依次列出每一步。",
         "html.ladder.title": "这次运行的时序图：每个 TCP 报文段和每条 TLS 消息一个箭头，时间自上而下",
         "html.ladder.time": "时间",
+        "html.ladder.notes": "备注",
         "html.ladder.alt.arrow": "第 {step} 步，{time}：{from}发往{to}：{text}",
         "html.ladder.alt.lost": "第 {step} 步，{time}：{from}发往{to}，途中被网络丢弃：{text}",
         "html.ladder.alt.mark": "第 {step} 步，{time}：{actor}：{text}",

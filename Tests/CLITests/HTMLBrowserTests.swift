@@ -120,7 +120,9 @@ struct HTMLBrowserTests {
     /// a lesson of each kind: nothing wider than the screen, no text below 12 px, the ClientHello's
     /// field values and hex on screen without sideways scrolling, `#step-14` landing with the
     /// step's heading, the ladder's column heads and the step's row in view (not under the controls),
-    /// and every arrow's ends on the rails of the parties its JSON direction names, as the browser lays them out.
+    /// every arrow's ends on the rails of the parties its JSON direction names, as the browser lays them out,
+    /// and no ladder label across a rail or ending in "…". On the phone, for a run with an attacker and
+    /// plain ones, stepping through every step keeps the current row's label in the ladder's view.
     @Test(arguments: BuiltInRun.allCases.map(\.rawValue) + ["tcp/lost-syn", "tls/ecdhe", "tls13/one-round-trip", "ats/default-blocks-http",
                                                           "tls/toy-dh-search"])
     func aReaderSeesEveryPartOnALaptopAndAPhone(name: String) throws {
@@ -132,14 +134,20 @@ struct HTMLBrowserTests {
         let directions = dir.appendingPathComponent("directions.json")
         let expected = try Self.directions(name)
         try JSONSerialization.data(withJSONObject: expected).write(to: directions)
-        let result = try Self.check(page, extra: ["--layout-sizes", "1366x900,390x844", "--directions", directions.path])
+        let follow = Self.followed.contains(name)
+        let result = try Self.check(page, extra: ["--layout-sizes", "1366x900,390x844", "--directions", directions.path]
+                                                  + (follow ? ["--follow-check"] : []))
         #expect(result.status == 0, "\(name): \(result.output)")
-        let lines = result.output.split(separator: "\n")
+        if follow {
+            #expect(outputLines(result).contains { $0.hasPrefix("ok    390x844: stepping keeps the current row's label in the ladder's view") }, "\(name): \(result.output)")
+        }
+        let lines = outputLines(result)
         // A page with a ClientHello whose bytes open must pass the field-table check, not skip it.
         let html = try String(contentsOf: page, encoding: .utf8)
         let hasClientHello = html.contains(/class="row[^"]*has-bytes"[^>]*>\n<title>[^<]*ClientHello/)
         for size in ["1366x900", "390x844"] {
-            var checks = ["nothing is wider than the", "no text below 12 px", "#step-", "every arrow's ends are on its parties' rails"]
+            var checks = ["nothing is wider than the", "no text below 12 px", "#step-", "every arrow's ends are on its parties' rails",
+                          "no ladder label crosses a rail"]
             if hasClientHello { checks.append("the ClientHello's field names, values and hex are on screen") }
             for check in checks {
                 #expect(lines.contains { $0.hasPrefix("ok    \(size): \(check)") }, "\(name) \(size): \(check)")
@@ -149,6 +157,27 @@ struct HTMLBrowserTests {
                 .flatMap { $0.firstMatch(of: /\((\d+) arrows checked/).flatMap { Int($0.output.1) } } ?? 0
             if BuiltInRun(rawValue: name) != nil || name.hasPrefix("tcp/") { #expect(arrows > 0, "\(name) \(size): no arrow checked") }
         }
+    }
+
+    /// The runs stepped through on the phone: an attack with three columns (TLS 1.2 and 1.3) and a plain run.
+    static let followed: Set<String> = ["mitm", "tls13-mitm", "rsa"]
+
+    func outputLines(_ result: (status: Int32, output: String)) -> [Substring] { result.output.split(separator: "\n") }
+
+    /// The stepping check can fail: the same `mitm` page with the script's sideways scrolling taken
+    /// out leaves the attacker's and the server's labels off the phone's screen, and is caught.
+    @Test func theSteppingCheckCatchesALabelOffScreen() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("mitm.html")
+        let export = try CLI.run(["export", "mitm", "--html", page.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("scroller.scrollLeft = "))
+        try html.replacingOccurrences(of: "scroller.scrollLeft = ", with: "void ").write(to: page, atomically: true, encoding: .utf8)
+        let result = try Self.check(page, extra: ["--layout-sizes", "390x844", "--follow-check"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("FAIL  390x844: stepping keeps the current row's label in the ladder's view"), "\(result.output)")
     }
 
     /// The arrow check can fail: a page whose client→server arrows are redrawn from the server's

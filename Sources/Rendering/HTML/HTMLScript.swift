@@ -37,6 +37,9 @@ enum HTMLScript {
         knowledgeNow.appendChild(copy);
       }
 
+      // The current row in the ladder's scroller: up and down as far as needed (a third from its
+      // top), and sideways on a narrow screen so that its label is in view — with its arrow's start
+      // when both fit, else the label whole, else the label's start.
       function revealRow(row) {
         if (!scroller || !row) { return; }
         var box = row.getBBox ? row.getBBox() : null;
@@ -46,6 +49,28 @@ enum HTMLScript {
         var top = box.y * scale, bottom = (box.y + box.height) * scale;
         if (top < scroller.scrollTop + 30 || bottom > scroller.scrollTop + scroller.clientHeight - 30) {
           scroller.scrollTop = Math.max(0, top - scroller.clientHeight / 3);
+        }
+        var label = row.querySelector('text.label');
+        var width = scroller.clientWidth;
+        if (!label || scroller.scrollWidth <= width + 1) { return; }
+        // x in the scroller's content, from a point on screen.
+        var origin = scroller.getBoundingClientRect().left + scroller.clientLeft - scroller.scrollLeft;
+        var r = label.getBoundingClientRect();
+        var left = r.left - origin, right = r.right - origin;
+        var line = row.querySelector('line.arrow');
+        if (line && line.getScreenCTM()) {
+          var start = line.getScreenCTM().a * line.x1.baseVal.value + line.getScreenCTM().e - origin;
+          if (Math.max(right, start) - Math.min(left, start) + 16 <= width) {
+            left = Math.min(left, start); right = Math.max(right, start);
+          }
+        }
+        var margin = right - left + 16 <= width ? 8 : 0;
+        if (right - left + 2 * margin > width) {
+          scroller.scrollLeft = Math.max(0, left - 4);
+        } else if (left - margin < scroller.scrollLeft) {
+          scroller.scrollLeft = Math.max(0, left - margin);
+        } else if (right + margin > scroller.scrollLeft + width) {
+          scroller.scrollLeft = right + margin - width;
         }
       }
 

@@ -45,6 +45,7 @@ enum HTMLStyleSheet {
     .time{font-size:12px;fill:var(--muted);text-anchor:end}
     .arrow{stroke:var(--plain);stroke-width:1.6}
     .arrow.lost{stroke-dasharray:5 3}
+    .leader{stroke:#8a8a8a;stroke-width:1;stroke-dasharray:1 3}
     .cross{font-size:13px;font-weight:700;fill:var(--alert)}
     .dot{fill:var(--plain)}
     .tip{fill:var(--plain)}
