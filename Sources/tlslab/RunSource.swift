@@ -98,8 +98,7 @@ struct ResolvedRun {
     static func failure(_ error: BuiltInRun.SetupError, run: BuiltInRun, explanations: Explanations) -> String {
         switch error {
         case .demoPKI(let why):
-            return explanations("cli.builtInRun.failed", ["name": run.rawValue, "reason": explanations.builtInPKIFailure(why)])
-                ?? "cli.builtInRun.failed"
+            return explanations.phrase("cli.builtInRun.failed", ["name": run.rawValue, "reason": explanations.builtInPKIFailure(why)])
         }
     }
 
