@@ -64,7 +64,7 @@ let package = Package(
         // Real peers: the same state machines over POSIX sockets (no Rendering: drivers emit trace events).
         .target(name: "RealPeer", dependencies: ["TLSEngine", "PKI", "TLSCrypto", "HTTP2", "Trust", "Trace", "UserFiles"]),
         // The benchmarks `tlslab bench` runs: our measurements, OpenSSL's beside them, the report.
-        .target(name: "Benchmarks", dependencies: ["Simulation", "Rendering", "TLSCrypto", "TLSEngine", "TCPSim", "BigNum", "Trace"]),
+        .target(name: "Benchmarks", dependencies: ["Simulation", "Rendering", "TLSCrypto", "TLSEngine", "TCPSim", "BigNum", "Trace", "Languages"]),
         .executableTarget(name: "tlslab", dependencies: [
             "Simulation", "Scenarios", "Rendering", "TLSCrypto", "PKI", "TLSEngine", "TCPSim", "RealPeer", "BigNum",
             "HTTP2", "Trust", "Trace", "Languages", "UserFiles", "Benchmarks",
@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "Rendering", "Simulation", "Scenarios", "TCPSim", "TLSEngine", "PKI", "TLSCrypto", "TestSupport"],
                     exclude: ["Goldens", "ProtocolFacts"]),
         // Runs the built `tlslab` binary as a user would; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "tlslab", "Rendering", "RealPeer", "Simulation", "Scenarios", "TestSupport", "Benchmarks"]),
+        .testTarget(name: "CLITests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "PKI", "TLSCrypto", "tlslab", "Rendering", "RealPeer", "Simulation", "Scenarios", "TestSupport", "Benchmarks"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Languages", "Trace", "HTTP2", "Trust", "Scenarios", "Simulation", "TLSEngine", "TCPSim", "PKI", "Rendering", "TestSupport"]),
         .testTarget(name: "RealPeerTests", dependencies: ["Trace", "HTTP2", "Trust", "RealPeer", "TLSEngine", "TLSCrypto", "PKI", "Simulation", "Rendering", "TestSupport"]),
         .testTarget(name: "PKITests", dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,9 +39,11 @@ public final class ChildProcess {
     private let started: ContinuousClock.Instant
     private let clock = ContinuousClock()
 
-    /// Starts `path` with `arguments`. Standard output goes to a pipe (or /dev/null with
-    /// `captureOutput: false`); standard error to /dev/null unless `inheritStderr`.
-    public init(_ path: String, _ arguments: [String], captureOutput: Bool = true, inheritStderr: Bool = false) throws {
+    /// Starts `path` with `arguments` and this process's environment with `environment`'s variables
+    /// set over it. Standard output goes to a pipe (or /dev/null with `captureOutput: false`);
+    /// standard error to /dev/null unless `inheritStderr`.
+    public init(_ path: String, _ arguments: [String], captureOutput: Bool = true, inheritStderr: Bool = false,
+                environment: [String: String] = [:]) throws {
         var fds: [Int32] = [-1, -1]
         if captureOutput {
             guard pipe(&fds) == 0 else { throw Failure.pipe(errno) }
@@ -59,9 +62,11 @@ public final class ChildProcess {
         if !inheritStderr { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = Self.environment(environment).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var child: pid_t = 0
         started = clock.now
-        let code = posix_spawn(&child, path, &actions, nil, argv, environ)
+        let code = posix_spawn(&child, path, &actions, nil, argv, envp)
         if captureOutput { close(fds[1]) }
         guard code == 0 else {
             if captureOutput { close(fds[0]) }
@@ -73,6 +78,18 @@ public final class ChildProcess {
 
     deinit {
         if let readFD { close(readFD) }
+    }
+
+    /// A child's environment, `NAME=value` each: `base` (this process's) with `overrides` set over it.
+    public static func environment(_ overrides: [String: String],
+                                   base: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        base.merging(overrides) { _, new in new }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    }
+
+    /// What a tlslab child needs to speak the parent's language: `TLSLAB_LANG` outranks the locale in
+    /// the child (``Language/chosen(flag:environment:)``), so the parent's `--lang` reaches it too.
+    public static func languageEnvironment(_ language: Language) -> [String: String] {
+        ["TLSLAB_LANG": language.rawValue]
     }
 
     /// Reads standard output to its end, then reaps the child.

@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 import Simulation
 import TLSCrypto
 import TLSEngine
@@ -86,10 +87,11 @@ public struct HandshakeBench {
         /// The measuring process's peak resident set, KiB.
         public var peakKiB: Int?
 
-        /// Measures `variant` in a child process (`tlslab bench handshake-child`).
-        public static func inChild(_ variant: HandshakeVariant, seconds: Int, iterations: Int?) throws -> Measurement {
+        /// Measures `variant` in a child process (`tlslab bench handshake-child`); its standard error
+        /// (a person reads it) in `language`.
+        public static func inChild(_ variant: HandshakeVariant, seconds: Int, iterations: Int?, language: Language) throws -> Measurement {
             let child = try ChildProcess(ChildProcess.ownExecutable, variant.childArguments(seconds: seconds, iterations: iterations),
-                                         inheritStderr: true)
+                                         inheritStderr: true, environment: ChildProcess.languageEnvironment(language))
             let outcome = child.wait()
             guard outcome.exitStatus == 0 else {
                 throw BenchFailure.handshakeChildExited(variant, status: outcome.exitStatus)

@@ -28,10 +28,23 @@ public struct PseudoTerminalLaunch {
         case noScreen(bytes: Int)
     }
 
+    /// The child's environment, `NAME=value` each: `base` with `TERM` set if missing, `NO_COLOR`
+    /// removed, and `overrides` set over it.
+    public static func environment(_ overrides: [String: String],
+                                   base: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var environment = base
+        environment["TERM"] = environment["TERM"] ?? "xterm"
+        environment["NO_COLOR"] = nil
+        return ChildProcess.environment(overrides, base: environment)
+    }
+
     /// The sequence that ends a walkthrough screen: erase from the cursor to the end of the screen.
     public static let endOfScreen: [UInt8] = [0x1B, 0x5B, 0x4A]
 
-    public static func run(_ path: String, _ arguments: [String] = [], columns: UInt16 = 100, rows: UInt16 = 30) throws -> Outcome {
+    /// Runs `path` on a new pseudo-terminal with this process's environment, `TERM` set if missing,
+    /// `NO_COLOR` removed and `environment`'s variables set over it.
+    public static func run(_ path: String, _ arguments: [String] = [], columns: UInt16 = 100, rows: UInt16 = 30,
+                           environment overrides: [String: String] = [:]) throws -> Outcome {
         guard let api = PTYFunctions.load() else { throw Failure.noPTYFunctions }
         let master = api.openpt(O_RDWR | O_NOCTTY)
         guard master >= 0 else { throw Failure.pty(call: "posix_openpt", code: errno) }
@@ -52,10 +65,7 @@ public struct PseudoTerminalLaunch {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var environment = ProcessInfo.processInfo.environment
-        environment["TERM"] = environment["TERM"] ?? "xterm"
-        environment["NO_COLOR"] = nil
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = Self.environment(overrides).map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
 
         let clock = ContinuousClock()

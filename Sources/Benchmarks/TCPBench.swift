@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 import TCPSim
 
 /// One client sending `bytes` to one server as fast as the simulated network carries them.
@@ -80,10 +81,11 @@ public struct TCPFloodResult: Codable {
         case notAllHalfOpen(halfOpen: Int, connections: Int)
     }
 
-    /// Runs `tlslab bench tcp-flood --connections N` and reads its JSON.
-    public static func inChild(connections: Int) throws -> TCPFloodResult {
+    /// Runs `tlslab bench tcp-flood --connections N` and reads its JSON; its standard error (a
+    /// person reads it) in `language`.
+    public static func inChild(connections: Int, language: Language) throws -> TCPFloodResult {
         let child = try ChildProcess(ChildProcess.ownExecutable, ["bench", "tcp-flood", "--connections", "\(connections)"],
-                                     inheritStderr: true)
+                                     inheritStderr: true, environment: ChildProcess.languageEnvironment(language))
         let outcome = child.wait()
         guard outcome.exitStatus == 0 else { throw Failure.childExited(status: outcome.exitStatus) }
         do {

@@ -36,18 +36,18 @@ extension Explanations {
         case .continuesMessage(let first):
             return say("dissect.note.continuesMessage", ["record": "\(first)"])
         case let .messageStarts(type, present, total):
-            return say("dissect.note.messageStarts", ["type": type.messageName, "present": "\(present)", "total": "\(total)"])
+            return say("dissect.note.messageStarts", ["type": messageName(type), "present": "\(present)", "total": "\(total)"])
         case .headerStarts(let type):
-            return say("dissect.note.headerStarts", ["type": type.messageName])
+            return say("dissect.note.headerStarts", ["type": messageName(type)])
         case .reassembled(let records):
             let named = records.count <= 4
                 ? records.map { "record[\($0)]" }.joined(separator: say("list.separator"))
                 : say("dissect.records.range", ["first": "\(records.first ?? 0)", "last": "\(records.last ?? 0)", "count": "\(records.count)"])
             return say("dissect.note.reassembled", ["records": named])
         case .notModelled(let type):
-            return say("dissect.note.notModelled", ["type": type.isKnown ? type.messageName : "\(type)"])
+            return say("dissect.note.notModelled", ["type": messageName(type)])
         case .encrypted(let type):
-            return say("dissect.note.encrypted", ["type": "\(type)"])
+            return say("dissect.note.encrypted", ["type": codePointName(type)])
         case .gcmCiphertext: return say("dissect.note.gcmCiphertext")
         case .chaChaCiphertext: return say("dissect.note.chaChaCiphertext")
         case .blockCiphered: return say("dissect.note.blockCiphered")
@@ -81,7 +81,24 @@ extension Explanations {
         case .lifetimeHint(let seconds):
             return seconds == 0 ? say("dissect.value.lifetimeHint.unspecified") : say("dissect.value.lifetimeHint", ["seconds": "\(seconds)"])
         case .lengthInWords(let words): return say("dissect.value.lengthInWords", ["words": "\(words)", "size": size(words * 4)])
+        case .unnamed(let number): return unnamedNumber(number)
         }
+    }
+
+    /// A number TLSLab has no name for: TLSLab names only the values it knows, so it cannot say
+    /// whether IANA assigned or reserved it, except for RFC 8701's GREASE values.
+    public func unnamedNumber(_ number: UnnamedNumber) -> String {
+        say(number.isGREASE ? "dissect.value.unnamed.grease" : "dissect.value.unnamed", ["number": number.shown])
+    }
+
+    /// A code point's registry name, or the words for a number TLSLab has no name for.
+    public func codePointName<T: CodePoint>(_ value: T) -> String {
+        value.name ?? unnamedNumber(UnnamedNumber(value))
+    }
+
+    /// A handshake message's name (`ClientHello`), or the words for a msg_type TLSLab has no name for.
+    public func messageName(_ type: HandshakeType) -> String {
+        type.isKnown ? type.messageName : unnamedNumber(UnnamedNumber(type))
     }
 
     /// The line above a dissection: how many bytes, read as what.
@@ -127,5 +144,7 @@ extension Explanations {
         "dissect.value.lifetimeHint": "{seconds} seconds",
         "dissect.value.lengthInWords": "{words} ({size})",
         "dissect.value.lifetimeHint.unspecified": "0 (lifetime unspecified, RFC 5077 §3.3)",
+        "dissect.value.unnamed": "not a value TLSLab knows ({number})",
+        "dissect.value.unnamed.grease": "a value RFC 8701 reserves for GREASE ({number})",
     ]
 }

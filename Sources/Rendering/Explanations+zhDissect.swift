@@ -35,5 +35,7 @@ extension Explanations {
         "dissect.value.lifetimeHint": "{seconds} 秒",
         "dissect.value.lengthInWords": "{words}（{size}）",
         "dissect.value.lifetimeHint.unspecified": "0（未指定有效期，RFC 5077 §3.3）",
+        "dissect.value.unnamed": "TLSLab 不认识的值（{number}）",
+        "dissect.value.unnamed.grease": "RFC 8701 为 GREASE 保留的值（{number}）",
     ]
 }

@@ -12,7 +12,11 @@ enum DHScenarioRunner {
                             isTeachingOnly: true, shortExponentBits: 2)
         var f: [String: FactValue] = ["group_bits": .int(group.bitWidth)]
         var steps: [(Actor, DHStep)] = [(.network, .group(p: w.p, g: w.g, bits: group.bitWidth))]
-        do {
+        // The eavesdropper's arithmetic, its refusal typed as the key pair's are.
+        func power(_ base: BigInt, _ exponent: Int) throws(DHError) -> BigInt {
+            do throws(BigNumError) { return try base.power(BigInt(exponent), modulus: group.p) } catch { throw .arithmetic(error) }
+        }
+        do throws(DHError) {
             let client = try DHKeyPair(group: group, privateExponent: BigInt(w.clientPrivate))
             let server = try DHKeyPair(group: group, privateExponent: BigInt(w.serverPrivate))
             let clientShared = try client.sharedSecret(peerPublicValue: server.publicValue, validation: .none)
@@ -48,9 +52,9 @@ enum DHScenarioRunner {
             var x = 1
             while x < w.p {
                 tries += 1
-                let candidate = try group.g.power(BigInt(x), modulus: group.p)
+                let candidate = try power(group.g, x)
                 if candidate == client.publicValue {
-                    let secret = try server.publicValue.power(BigInt(x), modulus: group.p)
+                    let secret = try power(server.publicValue, x)
                     recovered = int(secret)
                     found = (x, small(secret))
                     f["eavesdropper_exponent"] = .int(x)
@@ -62,7 +66,7 @@ enum DHScenarioRunner {
             f["eavesdropper_recovers"] = recovered
             steps.append((.eavesdropper, .search(target: A, tries: tries, exponent: found?.0, recovered: found?.1)))
         } catch {
-            f["error"] = .string("\(error)")
+            f["error"] = .problems([.dh(error)])
         }
         let events = steps.map { TraceEvent(time: 0, actor: $0.0, kind: .lesson(.dh($0.1))) }
         return ScenarioRun(facts: f, trace: Trace(events: events), verdict: nil)

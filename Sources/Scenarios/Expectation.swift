@@ -12,6 +12,8 @@ public enum FactValue: Equatable, Sendable, CustomStringConvertible {
     case int(Int)
     case list([String])
     case null
+    /// Problems of the run itself (``RunProblem``), typed; the command line words them.
+    case problems([RunProblem])
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum FactValue: Equatable, Sendable, CustomStringConvertible {
         case .int(let i): return "\(i)"
         case .list(let l): return "[" + l.map { $0.contains(",") ? "\"\($0)\"" : $0 }.joined(separator: ", ") + "]"
         case .null: return "null"
+        case .problems(let p): return "[" + p.map(\.description).joined(separator: ", ") + "]"
         }
     }
 }
@@ -49,8 +52,8 @@ extension Scenario {
     public func firstUnmet(in facts: [String: FactValue]) -> UnmetExpectation? {
         // A TCP script step that could not be carried out (a send on a connection that does not
         // exist) fails the scenario rather than being skipped silently.
-        if case .list(let problems)? = facts["script_errors"], !problems.isEmpty {
-            return UnmetExpectation(key: "actions", expected: .list([]), actual: .list(problems))
+        if case .problems(let problems)? = facts["script_errors"], !problems.isEmpty {
+            return UnmetExpectation(key: "actions", expected: .problems([]), actual: .problems(problems))
         }
         // Likewise an attacker step or a scripted fault that never found anything to act on
         // (a message the sender never sends, a byte past its end, a record or segment that never
@@ -68,8 +71,8 @@ extension Scenario {
     /// problems (a script step or an attack that never applied) come first, as in ``firstUnmet(in:)``.
     public func results(in facts: [String: FactValue]) -> (problems: [UnmetExpectation], checked: [(Expectation, UnmetExpectation?)]) {
         var problems: [UnmetExpectation] = []
-        if case .list(let p)? = facts["script_errors"], !p.isEmpty {
-            problems.append(UnmetExpectation(key: "actions", expected: .list([]), actual: .list(p)))
+        if case .problems(let p)? = facts["script_errors"], !p.isEmpty {
+            problems.append(UnmetExpectation(key: "actions", expected: .problems([]), actual: .problems(p)))
         }
         if case .list(let p)? = facts["not_applied"], !p.isEmpty {
             problems.append(UnmetExpectation(key: "not_applied", expected: .list([]), actual: .list(p)))

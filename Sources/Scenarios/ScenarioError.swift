@@ -1,3 +1,5 @@
+import PKI
+
 /// A scenario file that cannot be used, located: `FILE:LINE:COLUMN: key.path: what was expected`.
 ///
 /// Every problem with a file — YAML syntax, unknown key, wrong type, bad enum value, missing
@@ -26,14 +28,30 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
             public var key: String
             public var value: String
         }
-        /// A worded value inside the sentence: a catalogue key and its values.
+        /// A worded value inside the sentence: a catalogue key and its values, or a typed cause the
+        /// renderer words itself (a PKI error with its nested facts).
         public struct Part: Sendable, Equatable {
             public var key: String
             public var values: [String: String]
+            public var cause: Cause?
             public init(key: String, values: [String: String] = [:]) {
                 self.key = key
                 self.values = values
             }
+            /// A part worded from a typed cause; `key` names the cause's kind for tests and logs.
+            public init(cause: Cause) {
+                switch cause {
+                case .pki: key = "pkiError"
+                case .builtInPKI: key = "builtInPKI"
+                }
+                values = [:]
+                self.cause = cause
+            }
+        }
+        /// An error of a lower module inside the sentence, as facts.
+        public enum Cause: Sendable, Equatable {
+            case pki(PKIError)
+            case builtInPKI(BuiltInPKIFailure)
         }
         public init(key: String, values: [String: String] = [:], got: Got? = nil, parts: [String: Part] = [:]) {
             self.key = key

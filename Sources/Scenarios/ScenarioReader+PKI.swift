@@ -32,15 +32,17 @@ extension ScenarioReader {
     /// `sub-intermediate`, `leaf`, `original-leaf`, `client-root`, `client`.
     func pkiWorld(_ top: YAMLMapping) throws(ScenarioError) -> PKIWorld {
         var certs: [String: NamedCertificate] = [:]
-        do {
-            let root = try X509Certificate.parseAll(Array(DemoPKI.rootCertificatePEM.utf8), source: "demo root")
-            let leaf = try X509Certificate.parseAll(Array(DemoPKI.serverCertificatePEM.utf8), source: "demo leaf")
-            let attacker = try X509Certificate.parseAll(Array(AttackerPKI.certificatePEM.utf8), source: "attacker")
-            if let r = root.first { certs["demo-root"] = NamedCertificate(name: "demo-root", certificate: r, key: .rsa(try RSAPrivateKey(pem: DemoPKI.rootKeyPEM))) }
-            if let l = leaf.first { certs["demo-leaf"] = NamedCertificate(name: "demo-leaf", certificate: l, key: .rsa(try RSAPrivateKey(pem: DemoPKI.serverKeyPEM))) }
-            if let a = attacker.first { certs["attacker"] = NamedCertificate(name: "attacker", certificate: a, key: .rsa(try RSAPrivateKey(pem: AttackerPKI.keyPEM))) }
+        do throws(BuiltInPKIFailure) {
+            for (label, certificate, key) in [("demo-root", DemoPKI.rootCertificatePEM, DemoPKI.rootKeyPEM),
+                                              ("demo-leaf", DemoPKI.serverCertificatePEM, DemoPKI.serverKeyPEM),
+                                              ("attacker", AttackerPKI.certificatePEM, AttackerPKI.keyPEM)] {
+                certs[label] = NamedCertificate(name: label, certificate: try BuiltInPKIFailure.loadCertificate(certificate, label: label),
+                                                key: .rsa(try BuiltInPKIFailure.loadRSAKey(key, label: label)))
+            }
         } catch {
-            throw top.owner.error("the built-in certificates do not load: \(error)", "scenario.pki.builtInDoNotLoad", ["error": "\(error)"])
+            // The cause typed, worded by the catalogue (issue #34).
+            throw top.owner.error("the built-in certificates do not load: \(error)", "scenario.pki.builtInDoNotLoad",
+                                  parts: ["error": .init(cause: .builtInPKI(error))])
         }
         let demoLeafStart = certs["demo-leaf"]?.certificate.notBefore ?? 0
         let explicitNow = try now(top)
@@ -83,14 +85,15 @@ extension ScenarioReader {
         if let v = m["wrong_host_name"] { spec.wrongHostName = try v.name() }
         if let explicitNow { spec.now = explicitNow }
         let h: PKIHierarchy
-        do {
+        do throws(PKIError) {
             h = try PKIHierarchy(spec)
-        } catch PKIError.unsupportedKey(let why) {
+        } catch .unsupportedKey(let why) {
             // The reason as catalogue words: the key kind, size or hash, as data (issue #34).
             throw pki.error("the hierarchy cannot be built: \(why)", "scenario.pki.cannotBuild",
                             parts: ["error": Self.unsupportedKeyWords(why)])
         } catch {
-            throw pki.error("the hierarchy cannot be built: \(error)", "scenario.pki.cannotBuild", ["error": "\(error)"])
+            // Any other PKI error, typed: the catalogue words it as `Explanations.pkiError` does.
+            throw pki.error("the hierarchy cannot be built: \(error)", "scenario.pki.cannotBuild", parts: ["error": .init(cause: .pki(error))])
         }
         let keys: [String: SigningKey] = ["root": h.rootKey, "intermediate": h.intermediateKey, "leaf": h.serverKey,
                                              "client": h.client.privateKey]

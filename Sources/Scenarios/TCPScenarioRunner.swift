@@ -23,13 +23,13 @@ extension ScenarioRunner {
             let (from, to) = f.from == "client" ? (clientHost, serverHost) : (serverHost, clientHost)
             net.addFault(TCPFaultRule(from: from, to: to, nth: f.nth, f.action))
         }
-        var notes: [String] = []
+        var notes: [RunProblem] = []
         // Script steps the segments do not show, each placed before the network event it precedes.
         var script: [(position: Int, time: TCPTime, step: TCPScriptStep)] = []
         func say(_ step: TCPScriptStep) { script.append((net.events.count, net.now, step)) }
         func side(_ by: String) -> Actor { by == "client" ? .client : .server }
-        do { try net.listen(on: serverHost, port: serverPort, backlog: w.tcp.backlog, synCookies: w.tcp.synCookies) } catch {
-            notes.append("listen: \(error)")
+        do throws(TCPUserError) { try net.listen(on: serverHost, port: serverPort, backlog: w.tcp.backlog, synCookies: w.tcp.synCookies) } catch {
+            notes.append(.refusedCall(action: "listen", error))
         }
         var client: TCPConnectionID?
         var accepted: [TCPConnectionID] = []
@@ -54,21 +54,21 @@ extension ScenarioRunner {
             let at = TCPDuration.milliseconds(Int64(action.atMs))
             guard at <= limit else { break }
             advance(to: at)
-            do {
+            do throws(TCPUserError) {
                 switch action.kind {
                 case .connect:
                     say(.connect(by: .client))
                     client = try net.connect(from: clientHost, localPort: clientPort, to: TCPEndpoint(serverHost, serverPort))
                 case .send(let by, let bytes):
-                    guard let id = by == "client" ? client : serverConnection() else { notes.append("send: no \(by) connection"); continue }
+                    guard let id = by == "client" ? client : serverConnection() else { notes.append(.noConnection(action: "send", side: by)); continue }
                     say(.send(by: side(by), octets: bytes.count))
                     try net.write(id, bytes)
                 case .close(let by):
-                    guard let id = by == "client" ? client : serverConnection() else { notes.append("close: no \(by) connection"); continue }
+                    guard let id = by == "client" ? client : serverConnection() else { notes.append(.noConnection(action: "close", side: by)); continue }
                     say(.close(by: side(by)))
                     try net.close(id)
                 case .abort(let by):
-                    guard let id = by == "client" ? client : serverConnection() else { notes.append("abort: no \(by) connection"); continue }
+                    guard let id = by == "client" ? client : serverConnection() else { notes.append(.noConnection(action: "abort", side: by)); continue }
                     say(.abort(by: side(by)))
                     try net.abort(id)
                 case .oldDuplicateSYN(let seq):
@@ -110,7 +110,7 @@ extension ScenarioRunner {
                                after: TCPDuration.milliseconds(100))
                 }
             } catch {
-                notes.append("\(error)")
+                notes.append(.refusedCall(action: action.kind.verb, error))
             }
         }
         advance(to: limit)
@@ -140,7 +140,7 @@ extension ScenarioRunner {
             if case .sent(let p) = $0 { p.source == clientHost && p.segment.flags.contains(.rst) } else { false }
         }.count)
         f["syn_cookies_accepted"] = .int(events.filter { if case .synCookieAccepted = $0 { true } else { false } }.count)
-        f["script_errors"] = .list(notes)
+        f["script_errors"] = .problems(notes)
         f["not_applied"] = .list(ScenarioRunner.unappliedFaults(w.network.faults, events: events, client: clientHost, server: serverHost))
         let end = TCPLessonEnd(clientState: facts.clientStates.last ?? "CLOSED", serverState: facts.serverStates.last ?? "none",
                                clientError: facts.error(of: client), clientReceived: f["client_received"]?.description ?? "",

@@ -28,30 +28,21 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     case tls13ZeroRTTSingleUse = "tls13-0rtt-single-use"
     case tls13ZeroRTTRecorded = "tls13-0rtt-recorded"
 
-    public enum SetupError: Error, CustomStringConvertible {
-        case demoPKI(String)
+    /// Why a built-in run cannot be set up: its compiled-in certificates or keys do not load (typed;
+    /// the catalogue words it, `builtInPKI.*`).
+    public enum SetupError: Error, Equatable, CustomStringConvertible {
+        case demoPKI(BuiltInPKIFailure)
         public var description: String {
             switch self { case .demoPKI(let why): return "the built-in demo PKI does not load: \(why)" }
         }
     }
 
-    static func certificate(_ pem: String, _ source: String) throws(SetupError) -> X509Certificate {
-        do {
-            guard let c = try X509Certificate.parseAll(Array(pem.utf8), source: source).first else { throw SetupError.demoPKI("no certificate in \(source)") }
-            return c
-        } catch let error as SetupError {
-            throw error
-        } catch {
-            throw .demoPKI("\(source): \(error)")
-        }
+    static func certificate(_ pem: String, _ label: String) throws(SetupError) -> X509Certificate {
+        do throws(BuiltInPKIFailure) { return try BuiltInPKIFailure.loadCertificate(pem, label: label) } catch { throw .demoPKI(error) }
     }
 
-    static func key(_ pem: String, _ source: String) throws(SetupError) -> RSAPrivateKey {
-        do {
-            return try RSAPrivateKey(pem: pem)
-        } catch {
-            throw .demoPKI("\(source): \(error)")
-        }
+    static func key(_ pem: String, _ label: String) throws(SetupError) -> RSAPrivateKey {
+        do throws(BuiltInPKIFailure) { return try BuiltInPKIFailure.loadRSAKey(pem, label: label) } catch { throw .demoPKI(error) }
     }
 
     /// The setup for this run. `seed` drives every random value (a seeded HMAC_DRBG).
@@ -63,9 +54,9 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     /// random value drawn from `random` — the caller's choice: a seeded generator for lessons and
     /// tests, the system CSPRNG when the command line asks for it.
     public func prepare(random: any RandomSource) throws(SetupError) -> (setup: SimulationSetup, pki: PKIMaterial) {
-        let key = try Self.key(DemoPKI.serverKeyPEM, "demo server key")
-        let root = try Self.certificate(DemoPKI.rootCertificatePEM, "demo root")
-        let leaf = try Self.certificate(DemoPKI.serverCertificatePEM, "demo server")
+        let key = try Self.key(DemoPKI.serverKeyPEM, "demo-leaf")
+        let root = try Self.certificate(DemoPKI.rootCertificatePEM, "demo-root")
+        let leaf = try Self.certificate(DemoPKI.serverCertificatePEM, "demo-leaf")
         let trusted = self == .untrusted ? [] : [root]
         // The simulated clock: one day into the certificates' validity.
         let now = leaf.notBefore + 86_400
@@ -109,8 +100,8 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
         case .weakRandom:
             setup.attack = .weakClientRandom(WeakRandom())
         case .mitm, .mitmTrusting, .tls13MITM:
-            let attackerKey = try Self.key(AttackerPKI.keyPEM, "attacker key")
-            let attackerCert = try Self.certificate(AttackerPKI.certificatePEM, "attacker certificate")
+            let attackerKey = try Self.key(AttackerPKI.keyPEM, "attacker")
+            let attackerCert = try Self.certificate(AttackerPKI.certificatePEM, "attacker")
             setup.attack = .mitm(identity: TLSIdentity(certificateChain: [attackerCert.der], privateKey: attackerKey))
         case .tamperServerHello:
             // Byte 4 + 2 + 10 of ServerHello: the eleventh byte of server_random.
@@ -205,16 +196,17 @@ public enum BuiltInRun: String, CaseIterable, Sendable {
     /// A client certificate signed by the demo root for a fresh ECDSA P-256 key (tls13-client-auth):
     /// digitalSignature and EKU clientAuth (RFC 5280 §4.2.1.3, §4.2.1.12), valid around `now`.
     static func clientIdentity(root: X509Certificate, now: Int64, random: any RandomSource) throws(SetupError) -> (identity: TLSIdentity, certificate: X509Certificate) {
-        let rootKey = try Self.key(DemoPKI.rootKeyPEM, "demo root key")
-        do {
-            let key = try ECDSAPrivateKey.generate(curve: .p256, using: random)
+        let rootKey = try Self.key(DemoPKI.rootKeyPEM, "demo-root")
+        let key: ECDSAPrivateKey
+        do throws(ECDSAError) { key = try ECDSAPrivateKey.generate(curve: .p256, using: random) } catch { throw .demoPKI(.clientKey(error)) }
+        do throws(PKIError) {
             let template = CertificateTemplate(serialNumber: [0x0c, 0x11], subject: [.commonName("Demo Client")],
                                                notBefore: now - 86_400, notAfter: now + 365 * 86_400,
                                                keyUsage: [.digitalSignature], extendedKeyUsage: [CertificateExtensions.clientAuth])
             let certificate = try CertificateBuilder.build(template, subjectKey: .ecdsa(key.publicKey), issuer: root, issuerKey: .rsa(rootKey))
             return (TLSIdentity(certificateChain: [certificate.der], key: .ecdsa(key)), certificate)
         } catch {
-            throw .demoPKI("client certificate: \(error)")
+            throw .demoPKI(.clientCertificate(error))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PKI
 import Rendering
 import Scenarios
 import Trace
@@ -48,7 +49,8 @@ struct CheckCommand: ParsableCommand {
             // File names and the values in a line come from the file system and the lesson: escaped.
             print(TerminalText.escaped(Self.line(result, explanations: language.explanations)))
             if showFacts, case .fail(_, _, let facts) = result {
-                for key in facts.keys.sorted() { print(TerminalText.escaped("    \(key): \(facts[key].map(\.description) ?? "")")) }
+                let words = language.explanations
+                for key in facts.keys.sorted() { print(TerminalText.escaped("    \(key): \(facts[key].map { FactWords.fact($0, words) } ?? "")")) }
             }
         }
         // The last line is the summary (`N passed, N failed` in English); an invalid file did not pass, so it
@@ -71,8 +73,8 @@ struct CheckCommand: ParsableCommand {
     static func line(_ result: ScenarioCheck.Result, explanations: Explanations) -> String {
         if case .invalid(let error) = result { return "INVALID " + located(error, explanations: explanations) }
         guard case .fail(let name, let unmet, _) = result else { return result.line }
-        return explanations("cli.check.fail", ["name": name, "key": unmet.key, "expected": unmet.expected.description,
-                                               "actual": unmet.actual.map(\.description) ?? explanations.phrase("lesson.nothing")])
+        return explanations("cli.check.fail", ["name": name, "key": unmet.key, "expected": FactWords.fact(unmet.expected, explanations),
+                                               "actual": unmet.actual.map { FactWords.fact($0, explanations) } ?? explanations.phrase("lesson.nothing")])
             ?? result.line
     }
 
@@ -90,6 +92,11 @@ struct CheckCommand: ParsableCommand {
         var values = words.values
         if let got = words.got { values["got"] = explanations(got.key, ["value": got.value]) ?? got.value }
         for (name, part) in words.parts {
+            switch part.cause {
+            case .pki(let error)?: values[name] = explanations.pkiError(error); continue
+            case .builtInPKI(let failure)?: values[name] = explanations.builtInPKIFailure(failure); continue
+            case nil: break
+            }
             guard let worded = explanations(part.key, part.values) else { return nil }
             values[name] = worded
         }

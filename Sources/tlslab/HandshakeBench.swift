@@ -66,7 +66,7 @@ struct HandshakeBenchCommand: ParsableCommand {
                 // Ours and OpenSSL alternate so that both see the same machine load. Each of our rows runs
                 // in its own child process, so that its peak memory is its own.
                 for variant in variants where variant.kind == kind {
-                    ours[variant, default: []].append(try HandshakeBench.Measurement.inChild(variant, seconds: seconds, iterations: iterations))
+                    ours[variant, default: []].append(try HandshakeBench.Measurement.inChild(variant, seconds: seconds, iterations: iterations, language: CLIWords.language))
                 }
                 if let server { theirs[kind, default: []].append(try server.measure(kind, seconds: seconds)) }
             }

@@ -86,11 +86,19 @@ struct ResolvedRun {
         case .fixed(let v): random = HMACDRBG(seed: v)
         case .random: random = SystemRandom()
         }
-        do {
+        do throws(BuiltInRun.SetupError) {
             let prepared = try run.prepare(random: random)
             return ResolvedRun(name: run.rawValue, summary: run.summary(in: .english), setup: prepared.setup, pki: prepared.pki)
         } catch {
-            throw CLIError.failed("\(error)")
+            throw CLIError.failed(failure(error, run: run, explanations: CLIWords.explanations))
+        }
+    }
+
+    /// Why a built-in run cannot be set up, worded by the catalogue from the typed cause (issue #34).
+    static func failure(_ error: BuiltInRun.SetupError, run: BuiltInRun, explanations: Explanations) -> String {
+        switch error {
+        case .demoPKI(let why):
+            return explanations.phrase("cli.builtInRun.failed", ["name": run.rawValue, "reason": explanations.builtInPKIFailure(why)])
         }
     }
 
@@ -177,11 +185,11 @@ struct ResolvedRun {
         let page = LessonPage(
             name: name, kind: scenario.kind, title: title, description: scenario.description(for: language),
             checks: checked.map { e, unmet in
-                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map(\.description) ?? explanations.phrase("lesson.nothing") },
+                LessonPage.Check(key: e.key, expected: e.value.description, actual: unmet.map { $0.actual.map { FactWords.fact($0, explanations) } ?? explanations.phrase("lesson.nothing") },
                                  meaning: e.key == "reason_includes" ? Self.meaning(of: e.value.description, in: run.reasons, explanations)
                                     : unmet == nil ? Self.handshakeMeaning(of: e, facts: run.facts, trace: trace, explanations) : nil)
             },
-            problems: problems.map { ($0.key, $0.actual.map(\.description) ?? "") },
+            problems: problems.map { ($0.key, $0.actual.map { FactWords.fact($0, explanations) } ?? "") },
             tryNext: tryNext, isDemo: !scenario.isChecked)
         return (trace, page)
     }

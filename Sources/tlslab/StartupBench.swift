@@ -1,6 +1,7 @@
 import ArgumentParser
 import Benchmarks
 import Foundation
+import Languages
 
 /// `tlslab bench startup`: how long `tlslab` (the default walkthrough) takes to print its first byte
 /// into a pipe, and to finish.
@@ -20,6 +21,10 @@ struct StartupBenchCommand: ParsableCommand {
     @Flag(help: CLIWords.help("cli.startupBenchCommand.noPty"))
     var noPty = false
 
+    /// Every tlslab child the bench starts speaks the parent's language (its `--lang`, else what it
+    /// chose): its standard error may reach the reader, and its output is measured as the reader gets it.
+    static var childLanguage: [String: String] { ChildProcess.languageEnvironment(CLIWords.language) }
+
     func validate() throws {
         guard (1...200).contains(runs) else { throw OptionProblem.mustBe(option: "--runs", range: "1…200").validationError }
     }
@@ -27,9 +32,9 @@ struct StartupBenchCommand: ParsableCommand {
     func run() throws {
         let binary = ChildProcess.ownExecutable
         var first: [Double] = [], total: [Double] = [], peaks: [Int] = []
-        _ = try ChildProcess(binary, []).wait()  // warm the page cache
+        _ = try ChildProcess(binary, [], environment: Self.childLanguage).wait()  // warm the page cache
         for _ in 0..<runs {
-            let outcome = try ChildProcess(binary, []).wait()
+            let outcome = try ChildProcess(binary, [], environment: Self.childLanguage).wait()
             guard outcome.exitStatus == 0, let firstByte = outcome.firstByte else {
                 throw CLIError.failed(CLIWords.text("cli.bench.startupFailed", ["status": "\(outcome.exitStatus)", "bytes": "\(outcome.stdout.count)"]))
             }
@@ -48,7 +53,7 @@ struct StartupBenchCommand: ParsableCommand {
         if !noPty {
             var byte: [Double] = [], screen: [Double] = [], ptyPeaks: [Int] = [], statuses = Set<Int32>()
             for _ in 0..<runs {
-                let outcome = try PseudoTerminalLaunch.run(binary)
+                let outcome = try PseudoTerminalLaunch.run(binary, environment: Self.childLanguage)
                 byte.append(outcome.firstByte * 1000)
                 screen.append(outcome.firstScreen * 1000)
                 ptyPeaks.append(outcome.maxRSSKiB)
@@ -110,10 +115,10 @@ struct CheckBenchCommand: ParsableCommand {
             rows.append(BenchRow(operation: operation, unit: .seconds, ours: nil, lowerIsBetter: true, note: why))
         } else {
             let binary = ChildProcess.ownExecutable
-            let cold = try ChildProcess(binary, ["check", scenarios]).wait()
+            let cold = try ChildProcess(binary, ["check", scenarios], environment: StartupBenchCommand.childLanguage).wait()
             var warm: [Double] = [], peaks = [cold.maxRSSKiB], statuses = Set([cold.exitStatus])
             for _ in 0..<runs {
-                let outcome = try ChildProcess(binary, ["check", scenarios]).wait()
+                let outcome = try ChildProcess(binary, ["check", scenarios], environment: StartupBenchCommand.childLanguage).wait()
                 warm.append(outcome.wall)
                 peaks.append(outcome.maxRSSKiB)
                 statuses.insert(outcome.exitStatus)
@@ -193,7 +198,8 @@ struct BenchAllCommand: ParsableCommand {
         var merged = BenchReport(benchmark: "all", settings: ["runs": "\(runs)", "seconds": "\(seconds)"], rows: [], notes: [])
         for benchmark in Self.known where only.contains(benchmark) {
             if format == .text { BenchProgress.benchmark(benchmark) }
-            let child = try ChildProcess(ChildProcess.ownExecutable, arguments(for: benchmark), inheritStderr: format == .text)
+            let child = try ChildProcess(ChildProcess.ownExecutable, arguments(for: benchmark), inheritStderr: format == .text,
+                                         environment: StartupBenchCommand.childLanguage)
             let outcome = child.wait()
             guard outcome.exitStatus == 0, let report = try? BenchReport.decode(outcome.stdoutText) else {
                 merged.rows.append(BenchRow(operation: .benchmark(benchmark), unit: .none, ours: nil,

@@ -42,7 +42,7 @@ struct TCPBenchCommand: ParsableCommand {
             quiet.append(try TCPBulkTransfer(bytes: bytes, recordsEvents: false).run().segmentsPerSecond(calibration.segments))
             recorded.append(try TCPBulkTransfer(bytes: bytes, recordsEvents: true).run().segmentsPerSecond(calibration.segments))
             for size in connections {
-                floods[size, default: []].append(try TCPFloodResult.inChild(connections: size))
+                floods[size, default: []].append(try TCPFloodResult.inChild(connections: size, language: CLIWords.language))
             }
         }
         let peak = ProcMemory.field("VmHWM")

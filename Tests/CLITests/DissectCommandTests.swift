@@ -57,6 +57,32 @@ struct DissectCommandTests {
         }
     }
 
+    /// A ClientHello offering a cipher suite (0x00d4), an extension (0x00fe) and a group (0x01ff) TLSLab
+    /// has no name for, and GREASE values (RFC 8701 §2) in the suites and extensions: the engine records
+    /// the numbers, the catalogue words them in each language (issue #34: no `unknown(0x…)`).
+    static let unnamedValuesHello = "01 00003f 0303" + String(repeating: "11", count: 32) + " 00"
+        + " 0006 00d4 0a0a 009c  01 00  0010  00fe 0000  1a1a 0000  000a 0004 0002 01ff"
+
+    @Test func unnamedCodePointsAreWordedInEachLanguage() throws {
+        let zh = try CLI.run(["dissect", "--lang", "zh", "--width", "200", "--as", "handshake", Self.unnamedValuesHello])
+        #expect(zh.status == 0, "\(zh.stderr)")
+        for words in ["cipher_suites[0] = TLSLab 不认识的值（0x00d4）", "cipher_suites[1] = RFC 8701 为 GREASE 保留的值（0x0a0a）",
+                      "extension_type = TLSLab 不认识的值（0x00fe）", "extension_type = RFC 8701 为 GREASE 保留的值（0x1a1a）",
+                      "named_group_list[0] = TLSLab 不认识的值（0x01ff）", "cipher_suites[2] = TLS_RSA_WITH_AES_128_GCM_SHA256 (0x009c)"] {
+            #expect(zh.stdout.contains(words), "missing \(words) in:\n\(zh.stdout)")
+        }
+        #expect(!zh.stdout.contains("unknown("), "\(zh.stdout)")
+        #expect(ChineseCLITests.englishSentences(in: zh.stdout).isEmpty, "\(ChineseCLITests.englishSentences(in: zh.stdout))")
+        let en = try CLI.run(["dissect", "--lang", "en", "--width", "200", "--as", "handshake", Self.unnamedValuesHello])
+        #expect(en.status == 0, "\(en.stderr)")
+        for words in ["cipher_suites[0] = not a value TLSLab knows (0x00d4)", "cipher_suites[1] = a value RFC 8701 reserves for GREASE (0x0a0a)",
+                      "extension_type = not a value TLSLab knows (0x00fe)", "extension_type = a value RFC 8701 reserves for GREASE (0x1a1a)",
+                      "named_group_list[0] = not a value TLSLab knows (0x01ff)"] {
+            #expect(en.stdout.contains(words), "missing \(words) in:\n\(en.stdout)")
+        }
+        #expect(!en.stdout.contains("unknown("), "\(en.stdout)")
+    }
+
     @Test func widthOutOfRangeIsRefused() throws {
         for width in ["0", "-5", "39", "100000"] {
             let result = try CLI.run(["dissect", "--width=\(width)", "15 03 03 00 02 02 28"])

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Rendering
+import Scenarios
 import Simulation
 import Testing
 import TestSupport
@@ -53,6 +54,31 @@ struct ChineseTypesettingSurfacesTests {
         #expect(text.contains { $0.contains { ChineseTypography.isHan($0) } })
         for problem in text.flatMap({ piece in ChineseTypography.problems(in: piece).map { "\(run.rawValue) page: \($0) in \(piece)" } }) {
             Issue.record("\(problem)")
+        }
+    }
+
+    /// Every lesson too (issue #34, "Done means": every lesson, the walkthrough screens and the HTML
+    /// text): its walkthrough screens at 60, 80 and 120 columns and its page's text in Chinese.
+    @Test func everyLessonsScreensAndPage() throws {
+        let files = ScenarioCheck.files(under: [ChineseLessonOutputTests.library]).files
+        #expect(files.count >= 100)
+        for file in files {
+            let scenario = try ScenarioParser.parse(contentsOf: file)
+            guard let trace = scenario.run().trace else { continue }
+            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            for width in Self.widths {
+                let walkthrough = Walkthrough(title: scenario.chinese?.title ?? name, trace: trace, width: width, explanations: .chinese)
+                var cursor = Walkthrough.Cursor()
+                for step in stride(from: 0, to: walkthrough.steps.count, by: 3) {
+                    cursor.step = step
+                    let screen = walkthrough.screen(cursor, width: width, height: 30)
+                    for problem in Self.problems(screen, "\(name) screen \(step) \(width)") { Issue.record("\(problem)") }
+                }
+            }
+            let page = HTMLRenderer(explanations: .chinese).page(name: name, trace: trace)
+            for problem in Self.htmlText(page).flatMap({ piece in ChineseTypography.problems(in: piece).map { "\(name) page: \($0) in \(piece)" } }) {
+                Issue.record("\(problem)")
+            }
         }
     }
 

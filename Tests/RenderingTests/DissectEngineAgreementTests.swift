@@ -63,7 +63,9 @@ private struct Agreement {
         leaves = dissection.leaves
     }
 
-    static func described<T: CodePoint>(_ value: T) -> FieldValue { .text(value.name.map { "\($0) (\(value.hex))" } ?? value.description) }
+    static func described<T: CodePoint>(_ value: T) -> FieldValue {
+        value.name.map { .text("\($0) (\(value.hex))") } ?? .unnamed(UnnamedNumber(registry: T.registry, number: UInt32(value.rawValue), shown: value.hex))
+    }
 
     mutating func value(_ name: String, _ expected: FieldValue, _ label: String) {
         #expect(fields[name]?.value == expected, "\(label): \(name) is \(fields[name].map { "\($0.value)" } ?? "missing"), the engine parsed \(expected)")
@@ -93,7 +95,8 @@ private struct Agreement {
             switch ext {
             case .serverName(let names):
                 for (j, name) in names.enumerated() {
-                    value("\(path).server_name_list[\(j)].name_type", .text(name.nameType == ServerName.hostNameType ? "host_name (0)" : "unknown(\(name.nameType))"), label)
+                    value("\(path).server_name_list[\(j)].name_type", name.nameType == ServerName.hostNameType ? .text("host_name (0)")
+                          : .unnamed(UnnamedNumber(registry: .serverNameType, number: UInt32(name.nameType), shown: "\(name.nameType)")), label)
                     bytes("\(path).server_name_list[\(j)].host_name", name.name, label)
                 }
             case .signatureAlgorithms(let schemes): list("\(path).supported_signature_algorithms", schemes, label)

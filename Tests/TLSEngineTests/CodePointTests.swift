@@ -13,6 +13,23 @@ struct CodePointTests {
         #expect(NamedGroup(rawValue: 0x11ec).description == "unknown(0x11ec)")
     }
 
+    /// RFC 8701 §2: 0x?A?A (both high nibbles equal) in the 16-bit registries it names; a dissection
+    /// records an unnamed value as a number, never as words.
+    @Test("GREASE values are told apart; unnamed values are recorded as numbers")
+    func grease() {
+        let greased = (0 ... 15).map { UInt32($0 << 12 | 0x0a00 | $0 << 4 | 0x0a) }
+        #expect(greased.first == 0x0a0a && greased.last == 0xfafa)
+        for registry in [CodePointRegistry.cipherSuite, .extensionType, .namedGroup, .signatureScheme, .protocolVersion] {
+            #expect(greased.allSatisfy(registry.isGREASE), "\(registry)")
+            #expect(![0x0a1a, 0x1a0a, 0x0a0b, 0x00d4, 0xabab, 0x0a0a0a].contains(where: registry.isGREASE), "\(registry)")
+        }
+        #expect(!CodePointRegistry.contentType.isGREASE(0x0a0a) && !CodePointRegistry.alertDescription.isGREASE(0x0a))
+        #expect(FieldValue.codePoint(CipherSuite(rawValue: 0x00d4)) == .unnamed(UnnamedNumber(registry: .cipherSuite, number: 0xd4, shown: "0x00d4")))
+        #expect(FieldValue.codePoint(NamedGroup.x25519) == .text("x25519 (0x001d)"))
+        #expect(FieldValue.codePointLabel(ContentType(rawValue: 0x42)) == .unnamed(UnnamedNumber(registry: .contentType, number: 0x42, shown: "0x42")))
+        #expect(UnnamedNumber(ExtensionType(rawValue: 0x2a2a)).isGREASE && !UnnamedNumber(ExtensionType(rawValue: 0x2a2b)).isGREASE)
+    }
+
     @Test("protocol versions have their names")
     func versions() {
         #expect(ProtocolVersion.ssl30.description == "SSL 3.0")

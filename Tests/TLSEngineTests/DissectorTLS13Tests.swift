@@ -144,7 +144,7 @@ struct DissectorTLS13Tests {
         let records = d.fields
         #expect(records.count >= 3)
         #expect(records.first?.value == .text("handshake"), "\(String(describing: records.first))")
-        #expect(Self.field(d, "server_share.group")?.value == .text(FieldCursor.describe(flight.group)))
+        #expect(Self.field(d, "server_share.group")?.value == FieldCursor.describe(flight.group))
         #expect(d.notes.filter { $0.note == .compatibilityChangeCipherSpec }.count == 1, "\(d.notes)")
         let protected = d.notes.filter { $0.note == .tls13EncryptedRecord }
         #expect(protected.count == records.count - 2 && protected.allSatisfy { $0.field == "encrypted_record" }, "\(d.notes)")

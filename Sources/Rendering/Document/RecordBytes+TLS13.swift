@@ -22,11 +22,23 @@ extension RecordPlacement {
         return []
     }
 
+    /// A content type as the record tables show it: its name with its number in decimal (RFC 8446 §5.1
+    /// writes them so), or the number TLSLab has no name for.
+    static func contentTypeValue(_ type: ContentType) -> FieldValue {
+        type.name.map { .text("\($0) (\(type.rawValue))") }
+            ?? .unnamed(UnnamedNumber(registry: .contentType, number: UInt32(type.rawValue), shown: "\(type.rawValue)"))
+    }
+
+    /// The handshake message a content holds, by its msg_type.
+    static func messageValue(_ type: HandshakeType) -> FieldValue {
+        type.isKnown ? .text(type.messageName) : .unnamed(UnnamedNumber(type))
+    }
+
     private func tls13RecordBytes(_ detail: TLS13RecordDetail, side: Side) -> RunDocument.RecordBytes {
         let record = detail.record
         let header = Array(record.prefix(TLSRecord.headerLength))
         let body = record.count - header.count
-        var fields = [DissectedField(offset: 0, length: 1, name: "opaque_type", value: .text("\(ContentType(rawValue: record.first ?? 0).description) (\(record.first ?? 0))")),
+        var fields = [DissectedField(offset: 0, length: 1, name: "opaque_type", value: Self.contentTypeValue(ContentType(rawValue: record.first ?? 0))),
                       DissectedField(offset: 1, length: 2, name: "legacy_record_version", value: .text(Self.versionText(record))),
                       DissectedField(offset: 3, length: 2, name: "length", value: .text("\(body)"))]
         let installed = tls13WriteKeys[side], keys = installed?.keys
@@ -44,10 +56,10 @@ extension RecordPlacement {
         let inner = detail.content + [detail.contentType.rawValue] + [UInt8](repeating: 0, count: detail.paddingLength)
         // A handshake message's content is named by its msg_type (the message's own table gives its fields).
         let named: FieldValue = detail.contentType == .handshake && !detail.content.isEmpty
-            ? .text(HandshakeType(rawValue: detail.content[0]).messageName) : .none
+            ? Self.messageValue(HandshakeType(rawValue: detail.content[0])) : .none
         var innerFields = [DissectedField(offset: 0, length: detail.content.count, name: "content", value: named),
                            DissectedField(offset: detail.content.count, length: 1, name: "type",
-                                          value: .text("\(detail.contentType.description) (\(detail.contentType.rawValue))"))]
+                                          value: Self.contentTypeValue(detail.contentType))]
         if detail.paddingLength > 0 {
             innerFields.append(DissectedField(offset: detail.content.count + 1, length: detail.paddingLength, name: "zeros", value: .text("\(detail.paddingLength)")))
         }

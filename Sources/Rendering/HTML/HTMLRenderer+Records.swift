@@ -10,7 +10,7 @@ extension HTMLRenderer {
         for (i, record) in records.enumerated() {
             let wire = record.wire.bytes
             guard wire.count >= 5 else { continue }
-            let type = ContentType(rawValue: wire[0]).description
+            let type = explanations.codePointName(ContentType(rawValue: wire[0]))
             let fragment = Int(wire[3]) << 8 | Int(wire[4])
             let values = ["type": type, "fragment": "\(fragment)", "total": "\(fragment + 5)",
                           "index": "\(i + 1)", "count": "\(records.count)"]

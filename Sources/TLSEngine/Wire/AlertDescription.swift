@@ -4,6 +4,7 @@
 /// (RFC 7301 §3.2), and the descriptions TLS 1.3 added (RFC 8446 §6): missing_extension,
 /// bad_certificate_status_response, unknown_psk_identity, certificate_required.
 public struct AlertDescription: CodePoint {
+    public static var registry: CodePointRegistry { .alertDescription }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

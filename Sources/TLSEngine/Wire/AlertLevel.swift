@@ -1,5 +1,6 @@
 /// RFC 5246 §7.2: `enum { warning(1), fatal(2), (255) } AlertLevel;`
 public struct AlertLevel: CodePoint {
+    public static var registry: CodePointRegistry { .alertLevel }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -3,6 +3,7 @@
 /// `parameters` gives the negotiated algorithms for the suites TLSLab implements (RFC 5246
 /// Appendix A.5 and C, RFC 5288, RFC 5289, RFC 7905); the other names are for display only.
 public struct CipherSuite: CodePoint {
+    public static var registry: CodePointRegistry { .cipherSuite }
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 

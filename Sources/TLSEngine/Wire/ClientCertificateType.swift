@@ -1,6 +1,7 @@
 /// RFC 5246 §7.4.4: `enum { rsa_sign(1), dss_sign(2), rsa_fixed_dh(3), dss_fixed_dh(4), rsa_ephemeral_dh_RESERVED(5), dss_ephemeral_dh_RESERVED(6), fortezza_dms_RESERVED(20), (255) } ClientCertificateType;`
 /// (ecdsa_sign(64) and friends from RFC 8422 §5.5).
 public struct ClientCertificateType: CodePoint {
+    public static var registry: CodePointRegistry { .clientCertificateType }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -2,13 +2,16 @@ import Foundation
 
 /// A TLS registry value (an IANA code point): a raw integer with named constants.
 ///
-/// Unknown values are kept as they are, so they round-trip, and print as `unknown(0x1234)`.
+/// Unknown values are kept as they are, so they round-trip, and print as `unknown(0x1234)` in a
+/// debugging description; a dissection records them as an ``UnnamedNumber`` the renderers word.
 public protocol CodePoint: TLSCodable, Hashable, Comparable, CustomStringConvertible {
     associatedtype RawValue: FixedWidthInteger & UnsignedInteger & Sendable
     var rawValue: RawValue { get }
     init(rawValue: RawValue)
     /// The registry names of the known values.
     static var names: [RawValue: String] { get }
+    /// Which registry the values come from.
+    static var registry: CodePointRegistry { get }
 }
 
 extension CodePoint {

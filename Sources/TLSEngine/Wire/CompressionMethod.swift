@@ -1,5 +1,6 @@
 /// RFC 5246 §7.4.1.2: `enum { null(0), (255) } CompressionMethod;` (deflate(1) from RFC 3749, for display).
 public struct CompressionMethod: CodePoint {
+    public static var registry: CodePointRegistry { .compressionMethod }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

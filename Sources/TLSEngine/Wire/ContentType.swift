@@ -1,5 +1,6 @@
 /// RFC 5246 §6.2.1: `enum { change_cipher_spec(20), alert(21), handshake(22), application_data(23), (255) } ContentType;`
 public struct ContentType: CodePoint {
+    public static var registry: CodePointRegistry { .contentType }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -20,7 +20,7 @@ extension DissectionSession {
         var stop: Stop?
         var verdict: BodyVerdict?
         do {
-            try cursor.group("handshake", value: .text(type.description)) { () throws(Stop) in
+            try cursor.group("handshake", value: FieldCursor.label(type)) { () throws(Stop) in
                 // The engine's reading of the header (RFC 5246 §7.4), recorded; the reassembler judges it.
                 let length = try readHeader { (r: inout ByteReader) throws(DecodeError) in try HandshakeMessage.readHeader(from: &r).length }
                 let available = cursor.remaining
@@ -145,7 +145,7 @@ extension DissectionSession {
         case .duplicateExtension(let type):
             var seen = 0
             return { f in
-                guard f.name.hasSuffix("extension_type"), f.value == .text(FieldCursor.describe(type)) else { return false }
+                guard f.name.hasSuffix("extension_type"), f.value == FieldCursor.describe(type) else { return false }
                 seen += 1
                 return seen == 2
             }

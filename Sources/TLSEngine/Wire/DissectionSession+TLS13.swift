@@ -50,7 +50,7 @@ extension DissectionSession {
     /// KeyUpdate's request_update.
     static func field(refusedBy failure: TLS13Failure, extensionType: ExtensionType?) -> (DissectedField) -> Bool {
         if let extensionType {
-            let shown = FieldValue.text(FieldCursor.describe(extensionType))
+            let shown = FieldCursor.describe(extensionType)
             return { $0.name.hasSuffix("extension_type") && $0.value == shown }
         }
         return { $0.name == "request_update" }

@@ -45,7 +45,7 @@ final class DissectionSession {
     private func record(index: Int) -> Bool {
         var stopped = false
         let start = cursor.position
-        let typeValue: FieldValue = cursor.isAtLimit ? .none : .text(ContentType(rawValue: cursor.bytes[cursor.position]).description)
+        let typeValue: FieldValue = cursor.isAtLimit ? .none : FieldCursor.label(ContentType(rawValue: cursor.bytes[cursor.position]))
         var declared: Int?
         var recordType: ContentType?
         contentVerdict = nil

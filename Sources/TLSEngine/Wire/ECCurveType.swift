@@ -1,5 +1,6 @@
 /// RFC 8422 §5.4: `enum { deprecated (1..2), named_curve (3), reserved(248..255) } ECCurveType;`
 public struct ECCurveType: CodePoint {
+    public static var registry: CodePointRegistry { .ecCurveType }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

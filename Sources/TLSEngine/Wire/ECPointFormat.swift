@@ -1,6 +1,7 @@
 /// RFC 8422 §5.1.2: `enum { uncompressed (0), deprecated (1..2), reserved (248..255) } ECPointFormat;`
 /// (the deprecated values keep their RFC 4492 names for display).
 public struct ECPointFormat: CodePoint {
+    public static var registry: CodePointRegistry { .ecPointFormat }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

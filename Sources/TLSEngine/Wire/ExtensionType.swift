@@ -1,6 +1,7 @@
 /// RFC 5246 §7.4.1.4: `enum { signature_algorithms(13), (65535) } ExtensionType;` with the IANA
 /// "TLS ExtensionType Values" names TLSLab knows (RFC 6066, 8422, 7627, 5746, 5077, 7366, 7301, …).
 public struct ExtensionType: CodePoint {
+    public static var registry: CodePointRegistry { .extensionType }
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 

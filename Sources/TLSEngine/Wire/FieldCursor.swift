@@ -148,7 +148,11 @@ final class FieldCursor {
 
     // MARK: Value formatting
 
-    static func describe<T: CodePoint>(_ value: T) -> String {
-        value.name.map { "\($0) (\(value.hex))" } ?? value.description
-    }
+    /// A code point as a field's value: its registry name with its number (`x25519 (0x001d)`), or
+    /// the number TLSLab has no name for.
+    static func describe<T: CodePoint>(_ value: T) -> FieldValue { .codePoint(value) }
+
+    /// A code point naming a structure (a record's type, a handshake message, an extension): its
+    /// registry name alone, or the number TLSLab has no name for.
+    static func label<T: CodePoint>(_ value: T) -> FieldValue { .codePointLabel(value) }
 }

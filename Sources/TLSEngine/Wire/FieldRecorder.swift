@@ -30,7 +30,7 @@ enum FieldDisplay {
     /// KeyUpdateRequest (RFC 8446 §4.6.3): update_not_requested(0), update_requested(1).
     case keyUpdateRequest
     /// A registry code point, worded by its type.
-    case codePoint((UInt32) -> String)
+    case codePoint((UInt32) -> FieldValue)
 
     func value(_ data: ArraySlice<UInt8>) -> FieldValue {
         func number() -> UInt32 { data.reduce(0) { $0 << 8 | UInt32($1) } }
@@ -48,18 +48,23 @@ enum FieldDisplay {
         case .lifetimeHint: return .lifetimeHint(number())
         case .nameType:
             let n = number()
-            return .text(n == ServerName.hostNameType ? "host_name (0)" : "unknown(\(n))")
+            return n == ServerName.hostNameType ? .text("host_name (0)") : Self.unnamed(.serverNameType, n)
         case .changeCipherSpecType:
             let n = number()
             return .text(n == UInt32(ChangeCipherSpec.value) ? "change_cipher_spec (1)" : "\(n)")
         case .pskKeyExchangeMode:
             let n = number()
-            return .text(n == UInt32(PSKKeyExchangeModes.pskKE) ? "psk_ke (0)" : n == UInt32(PSKKeyExchangeModes.pskDHEKE) ? "psk_dhe_ke (1)" : "unknown(\(n))")
+            return n == UInt32(PSKKeyExchangeModes.pskKE) ? .text("psk_ke (0)") : n == UInt32(PSKKeyExchangeModes.pskDHEKE) ? .text("psk_dhe_ke (1)") : Self.unnamed(.pskKeyExchangeMode, n)
         case .keyUpdateRequest:
             let n = number()
-            return .text(n == 0 ? "update_not_requested (0)" : n == 1 ? "update_requested (1)" : "unknown(\(n))")
-        case .codePoint(let describe): return .text(describe(number()))
+            return n == 0 ? .text("update_not_requested (0)") : n == 1 ? .text("update_requested (1)") : Self.unnamed(.keyUpdateRequest, n)
+        case .codePoint(let describe): return describe(number())
         }
+    }
+
+    /// A value of a one-byte enumeration the RFC writes in decimal, with no name in TLSLab.
+    private static func unnamed(_ registry: CodePointRegistry, _ n: UInt32) -> FieldValue {
+        .unnamed(UnnamedNumber(registry: registry, number: n, shown: "\(n)"))
     }
 
     static func registry<T: CodePoint>(_ type: T.Type) -> FieldDisplay {

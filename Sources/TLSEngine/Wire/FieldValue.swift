@@ -19,8 +19,22 @@ public enum FieldValue: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     case lifetimeHint(UInt32)
     /// A length counted in 32-bit words, as TCP's data offset counts the header (RFC 9293 §3.1).
     case lengthInWords(Int)
+    /// A registry or enumeration number TLSLab has no name for.
+    case unnamed(UnnamedNumber)
 
     public init(stringLiteral value: String) { self = .text(value) }
+
+    /// A code point: its registry name with its number (`x25519 (0x001d)`), or the number TLSLab has
+    /// no name for.
+    public static func codePoint<T: CodePoint>(_ value: T) -> FieldValue {
+        value.name.map { .text("\($0) (\(value.hex))") } ?? .unnamed(UnnamedNumber(value))
+    }
+
+    /// A code point naming a structure (a record's type, a handshake message, an extension): its
+    /// registry name alone, or the number TLSLab has no name for.
+    public static func codePointLabel<T: CodePoint>(_ value: T) -> FieldValue {
+        value.name.map { .text($0) } ?? .unnamed(UnnamedNumber(value))
+    }
 
     /// The text of a `text` value, else nil.
     public var text: String? {
@@ -48,6 +62,7 @@ public enum FieldValue: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
         case .fragment(let n): return "\(n) bytes"
         case .lifetimeHint(let s): return "\(s) s"
         case .lengthInWords(let n): return "\(n) (\(n * 4) bytes)"
+        case .unnamed(let u): return "unnamed \(u.registry.rawValue) \(u.shown)"
         }
     }
 }

@@ -1,6 +1,7 @@
 /// RFC 5246 §7.4: `enum { hello_request(0), client_hello(1), server_hello(2), certificate(11), server_key_exchange (12), certificate_request(13), server_hello_done(14), certificate_verify(15), client_key_exchange(16), finished(20), (255) } HandshakeType;`
 /// (plus new_session_ticket(4), RFC 5077, and certificate_status(22), RFC 6066, for display).
 public struct HandshakeType: CodePoint {
+    public static var registry: CodePointRegistry { .handshakeType }
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -1,5 +1,6 @@
 /// RFC 8422 §5.1.1 and RFC 7919 §2: `enum { secp256r1 (23), secp384r1 (24), secp521r1 (25), x25519(29), x448(30), ffdhe2048(256), ..., (0xFFFF) } NamedGroup;`
 public struct NamedGroup: CodePoint {
+    public static var registry: CodePointRegistry { .namedGroup }
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 

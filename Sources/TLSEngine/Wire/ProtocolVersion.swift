@@ -1,6 +1,7 @@
 /// RFC 5246 §6.2.1: `struct { uint8 major; uint8 minor; } ProtocolVersion;` — {3,3} is TLS 1.2,
 /// {3,2} TLS 1.1, {3,1} TLS 1.0, {3,0} SSL 3.0 (RFC 5246 Appendix E).
 public struct ProtocolVersion: CodePoint {
+    public static var registry: CodePointRegistry { .protocolVersion }
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
     public init(major: UInt8, minor: UInt8) { rawValue = UInt16(major) << 8 | UInt16(minor) }

@@ -36,6 +36,7 @@ extension SignatureAndHashAlgorithm {
     /// RFC 5246 §7.4.1.4.1: `enum { none(0), md5(1), sha1(2), sha224(3), sha256(4), sha384(5), sha512(6), (255) } HashAlgorithm;`
     /// (intrinsic(8), RFC 8446 §4.2.3, marks the SignatureScheme values with no separate hash byte).
     public struct Hash: CodePoint {
+        public static var registry: CodePointRegistry { .hashAlgorithm }
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -63,6 +64,7 @@ extension SignatureAndHashAlgorithm {
     /// RFC 5246 §7.4.1.4.1: `enum { anonymous(0), rsa(1), dsa(2), ecdsa(3), (255) } SignatureAlgorithm;`
     /// (ed25519(7) and ed448(8) from RFC 8422 for display).
     public struct Signature: CodePoint {
+        public static var registry: CodePointRegistry { .signatureAlgorithm }
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 

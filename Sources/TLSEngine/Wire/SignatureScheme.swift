@@ -4,6 +4,7 @@
 /// The DSA and SHA-224 values are TLS 1.2 (hash, signature) pairs that RFC 8446 only reserves;
 /// they carry descriptive names here because OpenSSL still offers them.
 public struct SignatureScheme: CodePoint {
+    public static var registry: CodePointRegistry { .signatureScheme }
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 

@@ -145,7 +145,7 @@ public enum TLSExtension: TLSCodable, Hashable {
                     // Dissecting: each extension is a structure named by its place, showing its type.
                     let type = block.remaining >= 2 ? ExtensionType(rawValue: UInt16(block.bytes[block.position]) << 8
                         | UInt16(block.bytes[block.position + 1])) : nil
-                    ext = try block.readStructure("extensions[\(out.count)]", value: type.map { .text($0.description) } ?? .none) {
+                    ext = try block.readStructure("extensions[\(out.count)]", value: type.map { FieldCursor.label($0) } ?? .none) {
                         (r: inout ByteReader) throws(DecodeError) in try TLSExtension(from: &r)
                     }
                 } else {
