@@ -24,7 +24,10 @@ public enum HandshakeKind: String, CaseIterable, Codable, Sendable {
     /// The built-in run's setup (demo PKI parsed once, so keys are pre-generated); DHE uses ffdhe2048.
     public func setup(seed: UInt64) throws -> SimulationSetup {
         let run: BuiltInRun = switch self { case .rsa: .rsa; case .dhe: .dhe; case .ecdhe: .ecdhe }
-        var setup = try run.setup(seed: seed)
+        var setup: SimulationSetup
+        do throws(BuiltInRun.SetupError) { setup = try run.setup(seed: seed) } catch {
+            throw BuiltInRunSetupFailure(run: run, cause: error)
+        }
         setup.server.dhGroup = .ffdhe2048
         return setup
     }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Benchmarks
+import PKI
+import Simulation
 @testable import Rendering
 @testable import tlslab
 
@@ -47,6 +49,9 @@ struct BenchFailureWordsTests {
         (TCPFloodResult.Failure.childExited(status: 137), "the tcp-flood child exited with status 137"),
         (TCPFloodResult.Failure.childOutputUnreadable(excerpt: "oops"), "the tcp-flood child's output is unreadable: oops"),
         (TCPFloodResult.Failure.notAllHalfOpen(halfOpen: 9, connections: 10), "tcp-flood: only 9 of 10 connections are half-open"),
+        // A measured built-in run that cannot be set up is worded as `tlslab run` words it.
+        (BuiltInRunSetupFailure(run: .dhe, cause: .demoPKI(.noCertificate(label: "demo-leaf"))),
+         "the built-in run dhe cannot be set up: the PEM of the certificate demo-leaf built into TLSLab holds no CERTIFICATE block (RFC 7468 §5.1)"),
     ]
 
     @Test func everyFailureIsWordedInEnglishAsBefore() {

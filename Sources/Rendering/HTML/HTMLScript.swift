@@ -38,8 +38,8 @@ enum HTMLScript {
       }
 
       // The current row in the ladder's scroller: up and down as far as needed (a third from its
-      // top), and sideways on a narrow screen so that its label is in view — with its arrow's start
-      // when both fit, else the label whole, else the label's start.
+      // top), and sideways on a narrow screen so that its label is in view — with its arrow's start or
+      // its dot when both fit, else the label whole, else the label's start.
       function revealRow(row) {
         if (!scroller || !row) { return; }
         var box = row.getBBox ? row.getBBox() : null;
@@ -57,12 +57,17 @@ enum HTMLScript {
         var origin = scroller.getBoundingClientRect().left + scroller.clientLeft - scroller.scrollLeft;
         var r = label.getBoundingClientRect();
         var left = r.left - origin, right = r.right - origin;
-        var line = row.querySelector('line.arrow');
+        // The mark the label belongs to: the arrow's start, or the whole dot of a party acting alone.
+        var line = row.querySelector('line.arrow'), dot = row.querySelector('circle.dot');
+        var markLeft = null, markRight = null;
         if (line && line.getScreenCTM()) {
-          var start = line.getScreenCTM().a * line.x1.baseVal.value + line.getScreenCTM().e - origin;
-          if (Math.max(right, start) - Math.min(left, start) + 16 <= width) {
-            left = Math.min(left, start); right = Math.max(right, start);
-          }
+          markLeft = markRight = line.getScreenCTM().a * line.x1.baseVal.value + line.getScreenCTM().e - origin;
+        } else if (dot) {
+          var d = dot.getBoundingClientRect();
+          markLeft = d.left - origin - 2; markRight = d.right - origin + 2;
+        }
+        if (markLeft !== null && Math.max(right, markRight) - Math.min(left, markLeft) + 16 <= width) {
+          left = Math.min(left, markLeft); right = Math.max(right, markRight);
         }
         var margin = right - left + 16 <= width ? 8 : 0;
         if (right - left + 2 * margin > width) {
