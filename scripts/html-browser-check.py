@@ -400,6 +400,88 @@ def follow_check(browser, url, steps, check):
           + ("" if sideways else " - but the ladder does not scroll sideways here") + ("" if not missed else f": {missed[:6]}"))
 
 
+def copy_check(browser, check):
+    """Every calculation value has a visible copy button, and what each copies is the value the page
+    shows, whole (the clipboard is intercepted: navigator.clipboard.writeText and execCommand('copy'));
+    a real click copies and says so; a calculation's own button copies its formula and every value."""
+    browser.evaluate("""(() => {
+        window.__copied = [];
+        if (navigator.clipboard) {
+            navigator.clipboard.writeText = function (t) { window.__copied.push(t); return Promise.resolve(); };
+        }
+        const exec = document.execCommand.bind(document);
+        document.execCommand = function (c) {
+            if (c === 'copy') { const a = document.activeElement; window.__copied.push(a && 'value' in a ? a.value : String(window.getSelection())); return true; }
+            return exec.apply(null, arguments);
+        };
+        return true;
+    })()""")
+    result = browser.evaluate("""(() => {
+        const items = Array.from(document.querySelectorAll('ul.calc li[data-hex]'));
+        const out = {values: items.length, calcValues: 0, missing: [], wrong: [], longest: 0};
+        for (const li of items) {
+            const b = li.querySelector(':scope > button.copy');
+            if (!b || b.hidden || !b.getAttribute('aria-label')) { out.missing.push(li.getAttribute('data-name')); continue; }
+            window.__copied = [];
+            b.click();
+            const got = window.__copied[0];
+            const text = li.getAttribute('data-text');
+            const want = text !== null ? text : li.getAttribute('data-hex');
+            // What the reader sees: a calculation's value element, or a record value's sentence.
+            const code = li.querySelector('code.value');
+            const shown = code ? code.textContent : li.textContent;
+            if (code) { out.calcValues += 1; }
+            const seen = code ? shown === (text !== null ? JSON.stringify(text) : got) : shown.includes(got);
+            if (got !== want || !seen || String(got).includes('\u2026')) { out.wrong.push(li.getAttribute('data-name') + ': ' + String(got).slice(0, 40)); }
+            out.longest = Math.max(out.longest, String(got || '').length);
+        }
+        return out;
+    })()""")
+    check(result["values"] > 0 and result["calcValues"] > 0, f"the page has {result['calcValues']} calculation values ({result['values']} values in all)")
+    check(not result["missing"], "every calculation value has its copy button" + ("" if not result["missing"] else f" (missing: {result['missing'][:8]})"))
+    check(not result["wrong"], f"every copy button copies its value whole, as the page shows it (longest {result['longest']} characters)"
+          + ("" if not result["wrong"] else f"; wrong: {result['wrong'][:6]}"))
+    # A real click on the first calculation's first copy button, with its step shown.
+    step = browser.evaluate("(() => { const f = document.querySelector('figure.calc-step'); const s = f && f.closest('section.step'); return s ? s.id : null; })()")
+    if not step:
+        check(False, "a step with a calculation")
+        return
+    browser.evaluate(f"location.hash = '#{step}'")
+    browser.pump(0.3)
+    box = browser.evaluate(f"""(() => {{
+        const b = document.querySelector('#{step} figure.calc-step button.copy');
+        b.scrollIntoView({{block: 'center'}});
+        const r = b.getBoundingClientRect();
+        window.__copied = [];
+        return [r.left + r.width / 2, r.top + r.height / 2, r.width, r.height];
+    }})()""")
+    check(box[2] > 0 and box[3] > 0, f"the copy button of {step} is drawn ({box[2]:.0f}x{box[3]:.0f} px)")
+    browser.click(box[0], box[1])
+    browser.pump(0.3)
+    clicked = browser.evaluate(f"""(() => {{
+        const b = document.querySelector('#{step} figure.calc-step button.copy');
+        const li = b.closest('li');
+        return [window.__copied[0] || null, li.getAttribute('data-text') !== null ? li.getAttribute('data-text') : li.getAttribute('data-hex'),
+                b.textContent, b.getAttribute('data-copied')];
+    }})()""")
+    check(clicked[0] is not None and clicked[0] == clicked[1] and clicked[2] == clicked[3],
+          f"a click on the copy button copies the value and says so ({clicked[2]!r}, {len(clicked[0] or '')} characters)")
+    # The calculation's own button: its heading, formula and every value as plain text.
+    whole = browser.evaluate(f"""(() => {{
+        const f = document.querySelector('#{step} figure.calc-step');
+        window.__copied = [];
+        f.querySelector('button.copy-all').click();
+        const text = window.__copied[0] || '';
+        const missing = Array.from(f.querySelectorAll('li[data-name]')).filter(li => {{
+            const t = li.getAttribute('data-text');
+            return !text.includes('\\n' + li.getAttribute('data-name') + ' = ' + (t !== null ? JSON.stringify(t) : 'bytes.fromhex("' + li.getAttribute('data-hex') + '")'));
+        }}).map(li => li.getAttribute('data-name'));
+        return [text.length, text.includes(f.querySelector('.formula').textContent), missing];
+    }})()""")
+    check(whole[0] > 0 and whole[1] and not whole[2],
+          f"a calculation's copy button copies its formula and every value ({whole[0]} characters)" + ("" if not whole[2] else f"; missing {whole[2]}"))
+
+
 def layout_check(browser, url, steps, check, directions=None, screenshot=None, follow=False):
     """What a reader sees at this window size (--width, --height)."""
     smallest_text = fit_check(browser, check)
@@ -523,6 +605,8 @@ def main():
     parser.add_argument("--follow-check", action="store_true",
                         help="with --layout-sizes: at each size narrower than 700 px, step through every step (and land on "
                              "fragments) and check that the current row's label is in the ladder's visible part")
+    parser.add_argument("--copy-check", action="store_true",
+                        help="every calculation value's copy button copies the value whole (clipboard intercepted)")
     parser.add_argument("--compare-check", action="store_true",
                         help="the page was written by `tlslab compare A B --html`: at each --layout-sizes size, it fits, no text "
                              "below 12 px, the table's cells on screen, both runs' panels and ladders drawn")
@@ -758,6 +842,9 @@ def main():
                 with open(args.screenshot, "wb") as f:
                     f.write(shot)
                 check(not png_is_blank(shot), f"the screenshot {args.screenshot} is not blank ({len(shot)} bytes)")
+
+            if args.copy_check:
+                copy_check(browser, check)
 
             if args.print_check:
                 # Printing fires beforeprint, which fills in the explanations the page stores once and opens

@@ -59,6 +59,8 @@ public struct Walkthrough: Sendable {
         /// The sentences that explain the step's bytes (each extension of a ClientHello, …): the
         /// terminal shows them with `x`, the page beside the bytes they explain.
         public var bytesSentences: [LadderEntry] = []
+        /// The calculations the step's event does (the page shows each with its inputs, formula and output, to copy).
+        public var calculations: [Calculation] = []
 
         /// The ladder entry as one string (its lines joined with newlines).
         public var headline: String { ladder.joined(separator: "\n") }
@@ -231,6 +233,7 @@ public struct Walkthrough: Sendable {
         step.labelNamesActor = head.namesActor
         step.bytesSentences = rest.filter { $0.bytesOnly && $0.isSentence }
         step.records = entry.records
+        step.calculations = entry.calculations
         step.segment = entry.segment
         step.segmentPayload = payloadCount(event)
         return step

@@ -56,6 +56,26 @@ struct HTMLBrowserTests {
         #expect((try? Data(contentsOf: shot))?.count ?? 0 > 10_000)
     }
 
+    /// The calculations' copy buttons (#33): every value on the `ecdhe` page (the key exchange,
+    /// master secret, key block, verify_data, the signed input, each protected record's values) has
+    /// one, shown by the script, and what it copies is the value the page shows, whole; a real click
+    /// copies and says so; a calculation's own button copies its formula and every value.
+    @Test func theCopyButtonsCopyEveryCalculationValueWhole() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("ecdhe.html")
+        let export = try CLI.run(["export", "ecdhe", "--html", page.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        let result = try Self.check(page, extra: ["--copy-check"])
+        #expect(result.status == 0, "\(result.output)")
+        for check in ["calculation values", "every calculation value has its copy button", "every copy button copies its value whole",
+                      "a click on the copy button copies the value and says so", "a calculation's copy button copies its formula and every value",
+                      "no console error"] {
+            let passed = result.output.split(separator: "\n").contains { $0.hasPrefix("ok    ") && $0.contains(check) }
+            #expect(passed, "\(check): \(result.output)")
+        }
+    }
+
     /// `--slides`: one step per screen (the right arrow draws exactly the next step and no other) in
     /// large type (the explanation at least 1.4 times the root font size).
     @Test func theSlidesPageShowsOneStepPerScreenInLargeType() throws {

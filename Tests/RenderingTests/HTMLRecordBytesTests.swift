@@ -52,7 +52,7 @@ struct HTMLRecordBytesTests {
         let calc = try #require(html.firstMatch(of: /<details class="bytes" id="(record-\d+-\d+)" data-hex="([0-9a-f]+)">((?:(?!<\/details>).|\n)*?)<ul class="calc">((?:(?!<\/ul>).|\n)*)<\/ul>/))
         let id = String(calc.output.1), wire = String(calc.output.2), list = String(calc.output.4)
         var value: [String: String] = [:]
-        for m in list.matches(of: /<li data-name="([a-z]+)" data-hex="([0-9a-f]+)">([^<]*)<\/li>/) {
+        for m in list.matches(of: /<li data-name="([a-z]+)" data-hex="([0-9a-f]+)">([^<]*) <button type="button" class="copy" hidden [^>]*>[^<]*<\/button><\/li>/) {
             let hex = String(m.output.2)
             value[String(m.output.1)] = hex
             // What a copy button reads is what the sentence shows.
@@ -106,7 +106,7 @@ struct HTMLRecordBytesTests {
         let calc = try #require(html.firstMatch(of: /<details class="bytes" id="(record-\d+-\d+)" data-hex="([0-9a-f]+)">((?:(?!<\/details>).|\n)*?)<ul class="calc">((?:(?!<\/ul>).|\n)*)<\/ul>/))
         let id = String(calc.output.1), wire = String(calc.output.2), list = String(calc.output.4)
         var value: [String: String] = [:]
-        for m in list.matches(of: /<li data-name="([a-z]+)" data-hex="([0-9a-f]+)">([^<]*)<\/li>/) {
+        for m in list.matches(of: /<li data-name="([a-z]+)" data-hex="([0-9a-f]+)">([^<]*) <button type="button" class="copy" hidden [^>]*>[^<]*<\/button><\/li>/) {
             value[String(m.output.1)] = String(m.output.2)
             if m.output.1 != "seq" { #expect(m.output.3.contains(m.output.2), "\(m.output.1) is shown whole") }
         }

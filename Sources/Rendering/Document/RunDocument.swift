@@ -39,6 +39,8 @@ public struct RunDocument: Sendable {
         public var segment: MessageBytes?
         /// The TLS records that carry what the step sends (`RecordPlacement` says which step shows which record).
         public var records: [RecordBytes] = []
+        /// The calculations the event does, each a step a learner can redo (inputs, formula, output).
+        public var calculations: [Calculation] = []
     }
 
     /// A message's bytes and their dissection, as `tlslab dissect` reads them.

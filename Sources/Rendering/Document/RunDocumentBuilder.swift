@@ -60,6 +60,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         var steps: [RunDocument.Step] = []
         steps.reserveCapacity(trace.events.count)
         var records = RecordPlacement()
+        var calculationState = CalculationState()
         for (index, event) in trace.events.enumerated() {
             if explainingEveryStep { state.explained = [] }
             let kind = RunDocument.kind(of: event, participants: trace.participants, oneSided: state.oneSided,
@@ -88,6 +89,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             default: break
             }
             steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
+            if verbosity == .bytes { steps[steps.count - 1].calculations = calculations(for: event, state: &calculationState) }
             for (step, record) in records.place(event, step: steps.count - 1) { steps[step].records.append(record) }
         }
         return RunDocument(steps: steps, oneSided: state.oneSided, summaries: summarizingPhases ? phaseSummaries(trace) : [], trace: trace)

@@ -56,9 +56,10 @@ extension HTMLRenderer {
         /// `value`: the item's whole value in hex, also as `data-hex` (a copy button or a test reads it).
         func item(_ key: String, _ values: [String: String], name: String? = nil, value: [UInt8]? = nil) {
             let data = name.map { n in " data-name=\"\(n)\"" + (value.map { " data-hex=\"\(Hex.string($0))\"" } ?? "") } ?? ""
-            items.append("<li\(data)>\(say(key, values.mapValues(HTMLText.escaped)))</li>")
+            items.append("<li\(data)>\(say(key, values.mapValues(HTMLText.escaped)))\(name.map { copyButton(name: $0) } ?? "")</li>")
         }
-        item("html.record.calc.seq", ["seq": "\(p.sequenceNumber)"], name: "seq", value: (0..<8).reversed().map { UInt8(truncatingIfNeeded: p.sequenceNumber >> ($0 * 8)) })
+        let seq = (0..<8).reversed().map { UInt8(truncatingIfNeeded: p.sequenceNumber >> ($0 * 8)) }
+        item("html.record.calc.seq", ["seq": "\(p.sequenceNumber)", "seqHex": Hex.string(seq)], name: "seq", value: seq)
         if let key = p.writeKey, !key.isEmpty { item("html.record.calc.key", ["key": Hex.string(key), "bytes": "\(key.count)"], name: "key", value: key) }
         let aad = p.additionalData
         let gcm = p.cipher == .aes128GCM || p.cipher == .aes256GCM
@@ -97,10 +98,10 @@ extension HTMLRenderer {
     private func tls13Calculation(_ p: RunDocument.RecordBytes.Protection, wire: [UInt8]) -> String {
         var items: [String] = []
         func item(_ key: String, _ values: [String: String], name: String, value: [UInt8]) {
-            items.append("<li data-name=\"\(name)\" data-hex=\"\(Hex.string(value))\">\(say(key, values.mapValues(HTMLText.escaped)))</li>")
+            items.append("<li data-name=\"\(name)\" data-hex=\"\(Hex.string(value))\">\(say(key, values.mapValues(HTMLText.escaped)))\(copyButton(name: name))</li>")
         }
         let seq = (0..<8).reversed().map { UInt8(truncatingIfNeeded: p.sequenceNumber >> ($0 * 8)) }
-        item("html.record.calc.tls13Seq", ["seq": "\(p.sequenceNumber)"], name: "seq", value: seq)
+        item("html.record.calc.tls13Seq", ["seq": "\(p.sequenceNumber)", "seqHex": Hex.string(seq)], name: "seq", value: seq)
         let secret = p.trafficSecret ?? "traffic_secret"
         if let key = p.writeKey {
             item("html.record.calc.tls13Key", ["key": Hex.string(key), "bytes": "\(key.count)", "secret": secret], name: "key", value: key)

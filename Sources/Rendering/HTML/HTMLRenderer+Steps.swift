@@ -55,6 +55,8 @@ extension HTMLRenderer {
                case .chainValidation(let validation) = trace.events[step.eventIndex].kind {
                 out += chain(validation, checker: trace.events[step.eventIndex].actor)
             }
+            // What the step calculates, as a calculation a reader can redo and copy.
+            out += calculations(step.calculations, step: number)
             if let message = step.message {
                 // A message sent again byte for byte (a certificate chain on every connection) shares the first table.
                 if let first = bytesAt[message.bytes] {

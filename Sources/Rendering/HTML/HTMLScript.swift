@@ -8,6 +8,70 @@ enum HTMLScript {
       'use strict';
       var root = document.documentElement;
       root.classList.remove('nojs');
+      // Copy buttons: one value whole (its item's data-hex, or data-text, written from the bytes the
+      // page shows), or a whole calculation as plain text (# heading, # formula, name = value).
+      // The clipboard API where the page may use it; otherwise (a page opened from file://) the text
+      // is selected and copied with execCommand; if even that fails, the value stays selected.
+      function valueOf(li, forScript) {
+        var text = li.getAttribute('data-text');
+        if (text !== null) { return forScript ? JSON.stringify(text) : text; }
+        var hex = li.getAttribute('data-hex') || '';
+        return forScript ? 'bytes.fromhex("' + hex + '")' : hex;
+      }
+      function calculationText(figure) {
+        var lines = ['# ' + figure.querySelector('figcaption').textContent, '# ' + figure.querySelector('.formula').textContent];
+        Array.prototype.forEach.call(figure.querySelectorAll('li[data-name]'), function (li) {
+          lines.push(li.getAttribute('data-name') + ' = ' + valueOf(li, true));
+        });
+        return lines.join('\n') + '\n';
+      }
+      function tell(button, word) {
+        var label = button.getAttribute('data-label') || button.textContent;
+        button.setAttribute('data-label', label);
+        button.textContent = word;
+        setTimeout(function () { button.textContent = label; }, 2000);
+      }
+      function copyByHand(text, button, shown) {
+        var area = document.createElement('textarea');
+        area.value = text;
+        area.setAttribute('readonly', '');
+        area.className = 'copy-source';
+        document.body.appendChild(area);
+        area.select();
+        var copied = false;
+        try { copied = document.execCommand('copy'); } catch (e) { copied = false; }
+        document.body.removeChild(area);
+        if (copied) { tell(button, button.getAttribute('data-copied')); return; }
+        // Left selected on the page, for the reader's own Ctrl+C.
+        if (shown && window.getSelection) {
+          var range = document.createRange();
+          range.selectNodeContents(shown);
+          var selection = window.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+        }
+        tell(button, button.getAttribute('data-selected'));
+      }
+      function copy(text, button, shown) {
+        if (navigator.clipboard && navigator.clipboard.writeText && window.isSecureContext) {
+          navigator.clipboard.writeText(text).then(function () { tell(button, button.getAttribute('data-copied')); },
+                                                   function () { copyByHand(text, button, shown); });
+        } else {
+          copyByHand(text, button, shown);
+        }
+      }
+      document.addEventListener('click', function (e) {
+        var button = e.target && e.target.closest ? e.target.closest('button.copy, button.copy-all') : null;
+        if (!button) { return; }
+        if (button.classList.contains('copy-all')) {
+          var figure = button.closest('figure.calc-step');
+          if (figure) { copy(calculationText(figure), button, figure); }
+        } else {
+          var li = button.closest('li[data-hex]');
+          if (li) { copy(valueOf(li, false), button, li.querySelector('code.value') || li); }
+        }
+      });
+      Array.prototype.forEach.call(document.querySelectorAll('button.copy, button.copy-all'), function (b) { b.hidden = false; });
       var steps = Array.prototype.slice.call(document.querySelectorAll('section.step'));
       if (!steps.length) { return; }
       var rows = {};

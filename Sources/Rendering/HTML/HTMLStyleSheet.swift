@@ -128,8 +128,18 @@ enum HTMLStyleSheet {
     .slides .facts{font-size:1.1rem}
     .slides .step h2{font-size:2rem}
     .slides .controls button{font-size:1.4rem}
+    .calc-step{margin:.6rem 0;padding:.4rem .6rem;border:1px solid var(--line);border-radius:.3rem}
+    .calc-step figcaption{font-weight:600}
+    .calc-step .formula{margin:.3rem 0}
+    .calc-step ul.calc{list-style:none;padding-left:0}
+    .calc-step ul.calc li{margin:.2rem 0}
+    .calc-step code.value{overflow-wrap:anywhere;word-break:break-all}
+    .calc-step .name{font-family:ui-monospace,monospace;font-weight:600}
+    .calc-step .size{color:var(--muted)}
+    button.copy,button.copy-all{font:inherit;padding:.05rem .45rem;border:1px solid var(--line);border-radius:.25rem;background:var(--paper);color:var(--ink);cursor:pointer}
+    .copy-source{position:fixed;left:-9999px;top:0;opacity:0}
     @media print{
-    .controls,.skip,.knowledge-now,.hint,.noscript,.dump,.keys{display:none!important}
+    .controls,button.copy,button.copy-all,.skip,.knowledge-now,.hint,.noscript,.dump,.keys{display:none!important}
     body{max-width:none;padding:0;font-size:10.5pt}
     .layout{display:block}
     .ladder-scroll{max-height:none;overflow:visible;border:0}
