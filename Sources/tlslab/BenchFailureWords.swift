@@ -22,7 +22,7 @@ extension BenchWords {
         case let failure as TCPBulkTransfer.Failure: return self.failure(failure)
         case let failure as TCPFloodResult.Failure: return self.failure(failure)
         case let failure as BuiltInRunSetupFailure:
-            return RunSource.failure(failure.cause, run: failure.run, explanations: explanations)
+            return ResolvedRun.failure(failure.cause, run: failure.run, explanations: explanations)
         default: return nil
         }
     }
