@@ -292,6 +292,7 @@ extension Explanations {
         case .unexpectedRecord(let type, let state): return say("cause.tls13.unexpectedRecord", ["type": "\(type)", "state": state.rawValue])
         case .emptyServerCertificate: return say("cause.tls13.emptyServerCertificate")
         case .emptyHandshakeRecord: return say("cause.tls13.emptyHandshakeRecord")
+        case .emptyProtectedRecord(let type): return say("cause.tls13.emptyProtectedRecord", ["type": "\(type)"])
         case .noCommonParameters: return say("cause.tls13.noCommonParameters")
         case .illegalParameter(let rule): return say("cause.tls13.illegalParameter", ["rule": tls13IllegalParameter(rule)])
         case .missingExtension(let type): return say("cause.tls13.missingExtension", ["extension": "\(type)"])

@@ -55,6 +55,8 @@ extension Explanations {
         case .encryptThenMACTag(let mac): return say("dissect.note.encryptThenMACTag", ["mac": mac])
         case .tls13EncryptedRecord: return say("dissect.note.tls13EncryptedRecord")
         case .compatibilityChangeCipherSpec: return say("dissect.note.compatibilityChangeCipherSpec")
+        case .tls13Random: return say("dissect.note.tls13Random")
+        case .helloRetryRequestRandom: return say("dissect.note.helloRetryRequestRandom")
         }
     }
 
@@ -134,6 +136,8 @@ extension Explanations {
         "dissect.note.encryptThenMACTag": "{mac} over seq_num ‖ type ‖ version ‖ length ‖ IV ‖ ciphertext, not encrypted (RFC 7366 §3): the receiver checks it before it decrypts",
         "dissect.note.refusedInTLS13": "{reason}: {alert} — a TLSLab TLS 1.3 peer refuses these bytes with this alert: they decode, but break this rule of RFC 8446 (§6.2 gives the alert for each kind of fault)",
         "dissect.note.tls13EncryptedRecord": "encrypted: opaque without the keys — in TLS 1.3 every application_data record after the ServerHello is protected; encrypted_record is the AEAD ciphertext of the content, its real content type and any zero padding, followed by the tag (RFC 8446 §5.2)",
+        "dissect.note.tls13Random": "in TLS 1.3 the random is 32 bytes from a secure random number generator, with no time in it: TLS 1.2's gmt_unix_time is gone (RFC 8446 §4.1.2, §4.1.3)",
+        "dissect.note.helloRetryRequestRandom": "the fixed value SHA-256(\"HelloRetryRequest\"), which marks this ServerHello as a HelloRetryRequest: neither a time nor a random value (RFC 8446 §4.1.3)",
         "dissect.note.compatibilityChangeCipherSpec": "in TLS 1.3 this ChangeCipherSpec changes no keys: it is sent only so that middleboxes see an exchange that looks like TLS 1.2, and the receiver drops it (RFC 8446 §5, Appendix D.4)",
         "dissect.value.count": "{count} bytes",
         "dissect.value.count.one": "1 byte",

@@ -114,7 +114,7 @@ extension Explanations {
         "tcp.unacceptable": "{side}: segment seq={seq} len={length} is outside the window (an old copy): dropped, ACK sent (RFC 9293 §3.10.7.4)",
         "tcp.outOfOrder": "{side}: seq={seq} len={length} arrived ahead of a gap: held until the gap fills",
         "tcp.duplicated": "the network delivers a second copy of seq={seq}",
-        "tcp.challengeACK": "{side}: challenge ACK — a SYN or an RST not exactly at the expected number is answered with an ACK, not obeyed (RFC 5961)",
+        "tcp.challengeACK": "{side}: challenge ACK — any SYN on a synchronized connection, or an RST inside the window but not exactly at RCV.NXT, is answered with an ACK, not obeyed (RFC 5961 §3.2, §4.2)",
         "tcp.error": "{side}: the application is told: {error}",
         "tcp.synCookieAccepted": "server: the ACK carries a valid SYN cookie, so the connection is created only now",
         "tcp.cause.activeOpen": "active OPEN, SYN sent (RFC 9293 §3.5)",

@@ -26,7 +26,7 @@ extension Explanations {
         "scenario.tls13.earlyDataNeedsResumption": "contradiction: 0-RTT data is sent with a PSK from an earlier connection's NewSessionTicket (RFC 8446 §2.3); set http.resumption: true",
         "scenario.tls13.windowWithoutRecording": "contradiction: window_ms is the recording window of anti_replay: client_hello_recording (RFC 8446 §8.2); anti_replay is {mode}",
         "scenario.tls13.keyOnlyFor13": "key '{key}' applies to version \"1.3\" only (TLS 1.3 names its groups in supported_groups and sends key_share, RFC 8446 §4.2.7, §4.2.8); add version: \"1.3\" at the top level",
-        "scenario.tls13.rsaSuite": "{suite} uses RSA key transport, which TLS 1.3 removed (RFC 8446 §1.2: static RSA and Diffie-Hellman suites are gone, every key exchange is ephemeral); expected one of: {list}",
+        "scenario.tls13.rsaSuite": "{suite} uses RSA key transport, which TLS 1.3 removed (RFC 8446 §1.2: static RSA and Diffie-Hellman suites are gone, every public-key based key exchange is ephemeral); expected one of: {list}",
         "scenario.tls13.cbcSuite": "{suite} protects records with CBC and HMAC, which TLS 1.3 removed (RFC 8446 §1.2: only AEAD algorithms remain); expected one of: {list}",
         "scenario.tls13.tls12Suite": "{suite} is a TLS 1.2 suite: a TLS 1.3 suite names only the AEAD and the hash, and the key exchange is negotiated apart, in supported_groups and key_share (RFC 8446 §4.1.1, §B.4); expected one of: {list}",
         "scenario.tls13.listedTwice": "contradiction: {name} is listed twice",

@@ -25,6 +25,8 @@ extension Explanations {
         "dissect.note.encryptThenMACTag": "{mac}，覆盖 seq_num ‖ type ‖ version ‖ length ‖ IV ‖ ciphertext，不加密（RFC 7366 §3）：接收方先验证它，再解密",
         "dissect.note.refusedInTLS13": "{reason}：{alert}（TLSLab 的 TLS 1.3 对端会以这个告警拒绝这些字节：它们能够解码，但违反了 RFC 8446 的这条规则；§6.2 规定了每类错误对应的告警）",
         "dissect.note.tls13EncryptedRecord": "已加密：没有密钥就无法读取。在 TLS 1.3 中，ServerHello 之后的每条 application_data 记录都受保护；encrypted_record 是内容、真实的内容类型和可能的零填充经 AEAD 加密后的密文，后面跟着认证标签（RFC 8446 §5.2）",
+        "dissect.note.tls13Random": "在 TLS 1.3 中，random 是由安全随机数生成器产生的 32 个字节，不含时间：TLS 1.2 的 gmt_unix_time 已经没有了（RFC 8446 §4.1.2、§4.1.3）",
+        "dissect.note.helloRetryRequestRandom": "固定值 SHA-256(\"HelloRetryRequest\")，它标明这条 ServerHello 是 HelloRetryRequest：不是时间，也不是随机数（RFC 8446 §4.1.3）",
         "dissect.note.compatibilityChangeCipherSpec": "在 TLS 1.3 中，这条 ChangeCipherSpec 不切换任何密钥：发送它只是为了让中间设备看到一个像 TLS 1.2 的交换，接收方会丢弃它（RFC 8446 §5，附录 D.4）",
         "dissect.value.count": "{count} 字节",
         "dissect.value.count.one": "1 字节",

@@ -114,7 +114,7 @@ extension Explanations {
         "tcp.unacceptable": "{side}：报文段 seq={seq} len={length} 在窗口之外（旧的副本）：丢弃，并发送 ACK（RFC 9293 §3.10.7.4）",
         "tcp.outOfOrder": "{side}：seq={seq} len={length} 到达时前面还有空缺：先暂存，直到空缺被填上",
         "tcp.duplicated": "网络又送达了一份 seq={seq} 的副本",
-        "tcp.challengeACK": "{side}：挑战 ACK（challenge ACK）——序号不完全等于预期值的 SYN 或 RST 不会被服从，而是用一个 ACK 回应（RFC 5961）",
+        "tcp.challengeACK": "{side}：挑战 ACK（challenge ACK）——已同步连接上的任何 SYN，或者落在窗口内但不恰好等于 RCV.NXT 的 RST，都不会被服从，而是用一个 ACK 回应（RFC 5961 §3.2、§4.2）",
         "tcp.error": "{side}：应用程序得到通知：{error}",
         "tcp.synCookieAccepted": "服务器：这个 ACK 带有有效的 SYN cookie，所以连接直到现在才被创建",
         "tcp.cause.activeOpen": "主动 OPEN，已发送 SYN（RFC 9293 §3.5）",

@@ -25,7 +25,7 @@ extension Explanations {
         "scenario.tls13.earlyDataNeedsResumption": "矛盾：0-RTT 数据要用之前某条连接的 NewSessionTicket 带来的 PSK 发送（RFC 8446 §2.3）；请设置 http.resumption: true",
         "scenario.tls13.windowWithoutRecording": "矛盾：window_ms 是 anti_replay: client_hello_recording 的记录窗口（RFC 8446 §8.2）；而 anti_replay 是 {mode}",
         "scenario.tls13.keyOnlyFor13": "键“{key}”只适用于 version \"1.3\"（TLS 1.3 在 supported_groups 中列出它的群，并发送 key_share，RFC 8446 §4.2.7、§4.2.8）；请在顶层加上 version: \"1.3\"",
-        "scenario.tls13.rsaSuite": "{suite} 使用 RSA 密钥传输，TLS 1.3 已将其删除（RFC 8446 §1.2：静态 RSA 和 Diffie-Hellman 密码套件都已去掉，每次密钥交换都是临时的）；应为以下之一：{list}",
+        "scenario.tls13.rsaSuite": "{suite} 使用 RSA 密钥传输，TLS 1.3 已将其删除（RFC 8446 §1.2：静态 RSA 和 Diffie-Hellman 密码套件都已去掉，每次基于公钥的密钥交换都是临时的）；应为以下之一：{list}",
         "scenario.tls13.cbcSuite": "{suite} 用 CBC 和 HMAC 保护记录，TLS 1.3 已将其删除（RFC 8446 §1.2：只保留 AEAD 算法）；应为以下之一：{list}",
         "scenario.tls13.tls12Suite": "{suite} 是 TLS 1.2 的密码套件：TLS 1.3 的密码套件只指定 AEAD 和哈希，密钥交换在 supported_groups 和 key_share 中另行协商（RFC 8446 §4.1.1、§B.4）；应为以下之一：{list}",
         "scenario.tls13.listedTwice": "矛盾：{name} 列出了两次",

@@ -59,7 +59,7 @@ extension Explanations {
         "handler.imageDownloader": "图片下载器（allowInvalidSSLCertificates {allow}）",
         "handler.bundledAnchor": "把信任锚设为 {count} 张应用内置证书的代理",
         "handler.fixedAnswer": "对每个 ServerTrust 挑战都回答 {disposition} 的处理器",
-        "trust.fixedAnswer.useCredential": "处理器用由挑战自身的信任对象创建的凭据（NSURLCredential 的 credentialForTrust:）回答 UseCredential，自己不做任何评估：按 Apple 的文档，评估这个信任对象是处理器自己的责任，所以服务器发来的任何证书链都被接受——中间人的也一样",
+        "trust.fixedAnswer.useCredential": "处理器用由挑战自身的信任对象创建的凭据（NSURLCredential 的 credentialForTrust:）回答 UseCredential，自己不做任何评估：按 Apple 的文档，评估这个信任对象是处理器自己的责任，所以服务器发来的任何证书链都被接受——中间人的也一样——前提是 App Transport Security 允许应用对这台主机放宽服务器信任评估（NSExceptionAllowsInsecureHTTPLoads，见 Apple 的 ATS 文档）；在 ATS 的默认设置下，默认的信任评估仍然适用，会拒绝它不信任的证书链",
         "trust.fixedAnswer.performDefaultHandling": "处理器回答 PerformDefaultHandling：挑战按未实现该代理方法时的方式处理，于是由系统评估服务器的信任（证书链是否通向信任库中的信任锚，域名是否匹配）",
         "trust.fixedAnswer.cancelAuthenticationChallenge": "处理器回答 CancelAuthenticationChallenge：整个请求被取消，不论证书链如何；URLSession 以 NSURLErrorCancelled（−999）结束这个任务",
         "handler.bundledAnchor.plusSystem": "在系统信任锚之外再加上 {count} 张应用内置证书的代理",

@@ -27,8 +27,18 @@ extension Walkthrough {
             var values = ["client": "\(client)", "server": "\(server)"]
             values["host"] = metadata?.serverName
             let usedTLS = trace.summary.usedTLS
-            let key = usedTLS ? (values["host"] == nil ? "walk.story.partiesTLS" : "walk.story.partiesTLSHost")
-                : "walk.story.partiesPlain"
+            // The version the first connection negotiated (RFC 8446 §4.2.1, RFC 5246 §7.4.1.3), never
+            // assumed: a run that stops before it is told without one.
+            let version = trace.summary.version
+            values["version"] = version.map { "\($0)" }
+            let key: String
+            switch (usedTLS, values["host"] != nil, version != nil) {
+            case (false, _, _): key = "walk.story.partiesPlain"
+            case (true, true, true): key = "walk.story.partiesTLSHost"
+            case (true, true, false): key = "walk.story.partiesTLSHostNoVersion"
+            case (true, false, true): key = "walk.story.partiesTLS"
+            case (true, false, false): key = "walk.story.partiesTLSNoVersion"
+            }
             detail.append(say(key, values))
         } else if !trace.isLessonOnly, trace.summary.clientTraced != trace.summary.serverTraced {
             detail.append(say("walk.story.oneSided", ["side": party(trace.summary.clientTraced ? .client : .server)]))

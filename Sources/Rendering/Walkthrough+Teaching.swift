@@ -64,6 +64,16 @@ struct StepTeacher {
         return "walk.tcp.injected.tls"
     }
 
+    /// True when the party of event `index` has installed TLS 1.3 traffic keys on its connection
+    /// before it (RFC 8446 §7.3): its records are TLS 1.3 records.
+    func speaksTLS13(before index: Int) -> Bool {
+        let event = trace.events[index]
+        return trace.events[..<index].contains { e in
+            guard e.actor == event.actor, e.connection == event.connection, case .tls(.tls13(.trafficKeysInstalled)) = e.kind else { return false }
+            return true
+        }
+    }
+
     /// The sentences for event `index` (empty when the ladder already explains it), whose ladder
     /// kind is `kind` (a segment's sender and receiver come from it). Call in order.
     mutating func sentences(for index: Int, kind: RunDocument.Step.Kind) -> [String] {
@@ -105,20 +115,22 @@ struct StepTeacher {
         case .http2(.frameSent(let f)), .http2(.frameReceived(let f)):
             guard case .rstStream(let code) = f.frame.payload else { return [] }
             return [say(code == HTTP2ErrorCode.refusedStream.rawValue ? "walk.h2.rstStreamRefused" : "walk.h2.rstStream", who)]
-        case .tcp(.connection(let id, .stateChanged(_, let to, let cause))):
+        case .tcp(.connection(let id, .stateChanged(let from, let to, let cause))):
             // The other end of this connection is whoever sends from its remote address (an attacker
             // in the middle has one connection with each side), not "the network".
             var values = who
             if event.peer == nil, let remote = owner[id.remote.address], remote != event.actor { values["peer"] = party(remote) }
-            return [stateSentence(to, cause: cause, values: values)]
+            return [stateSentence(to, from: from, cause: cause, values: values)]
         case .tls(.alertSent(let alert, _)) where alert.alertDescription == .closeNotify:
-            return [say("walk.tls.closeNotify", who)]
+            return [say(speaksTLS13(before: index) ? "walk.tls.closeNotify.tls13" : "walk.tls.closeNotify", who)]
         case .tls(.handshakeCompleted):
-            return [say("walk.tls.complete", who)]
+            return [say(speaksTLS13(before: index) ? "walk.tls.complete.tls13" : "walk.tls.complete", who)]
         case .tls(.negotiated(let n)) where event.actor == .client:
             return [say(n.resumed ? "walk.tls.negotiatedResumed" : "walk.tls.negotiated", who)]
         case .tls(.applicationDataSent(let data)):
-            return [say("walk.tls.applicationData", with(["count": "\(data.count)"]))]
+            // A TLS 1.3 record sends no part of its nonce (RFC 8446 §5.3); a TLS 1.2 one may (RFC 5246 §6.2.3).
+            let key = speaksTLS13(before: index) ? "walk.tls.applicationData.tls13" : "walk.tls.applicationData"
+            return [say(key, with(["count": "\(data.count)"]))]
         case .tls(.signature(let sig)):
             return [say(sig.created ? "walk.tls.signed" : sig.valid ? "walk.tls.signatureValid" : "walk.tls.signatureInvalid", who)]
         case .tls(.certificateDecision(_, _, let accepted, _, _)):
@@ -147,9 +159,13 @@ struct StepTeacher {
             case .keyShareGenerated: return [say("walk.tls13.keyShare", who)]
             case .sharedSecret: return [say("walk.tls13.sharedSecret", who)]
             case .keySchedule(let step):
-                if case .extract = step.derivation { return [say("walk.tls13.extract", who)] }
-                if case .expandLabel = step.derivation { return [say("walk.tls13.resumptionPSK", who)] }
-                return [say("walk.tls13.derive", who)]
+                // RFC 8446 §7.1: early_secret's extraction has no stage before it (salt 0); a "derived"
+                // step hashes no messages (Derive-Secret(., "derived", "")).
+                switch step.derivation {
+                case .extract(let salt, _): return [say(salt == nil ? "walk.tls13.extractFirst" : "walk.tls13.extract", who)]
+                case .expandLabel: return [say("walk.tls13.resumptionPSK", who)]
+                case .deriveSecret(_, let label, _, _): return [say(label == "derived" ? "walk.tls13.deriveSalt" : "walk.tls13.derive", who)]
+                }
             case .newSessionTicketSent: return [say("walk.tls13.ticketSent", who)]
             case .newSessionTicketReceived: return [say("walk.tls13.ticketKept", who)]
             case .pskOffered: return [say("walk.tls13.pskOffered", who)]
@@ -301,7 +317,7 @@ struct StepTeacher {
 
     // MARK: TCP states
 
-    func stateSentence(_ state: TCPState, cause: TCPTransitionCause, values: [String: String]) -> String {
+    func stateSentence(_ state: TCPState, from: TCPState, cause: TCPTransitionCause, values: [String: String]) -> String {
         switch state {
         case .closed:
             switch cause {
@@ -321,7 +337,8 @@ struct StepTeacher {
         case .closeWait: return say("walk.state.closeWait", values)
         case .closing: return say("walk.state.closing", values)
         case .lastAck: return say("walk.state.lastAck", values)
-        case .timeWait: return say("walk.state.timeWait", values)
+        // From CLOSING: the two FINs crossed (a simultaneous close, RFC 9293 §3.6): neither closed first.
+        case .timeWait: return say(from == .closing ? "walk.state.timeWaitSimultaneous" : "walk.state.timeWait", values)
         }
     }
 

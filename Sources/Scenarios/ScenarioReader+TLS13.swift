@@ -90,7 +90,7 @@ extension ScenarioReader {
                let p = old.parameters {
                 let name = s.string
                 if p.keyExchange == .rsa {
-                    throw item.error("\(name) uses RSA key transport, which TLS 1.3 removed (RFC 8446 §1.2: static RSA and Diffie-Hellman suites are gone, every key exchange is ephemeral); expected one of: \(list)",
+                    throw item.error("\(name) uses RSA key transport, which TLS 1.3 removed (RFC 8446 §1.2: static RSA and Diffie-Hellman suites are gone, every public-key based key exchange is ephemeral); expected one of: \(list)",
                                      "scenario.tls13.rsaSuite", ["suite": name, "list": list])
                 }
                 if p.mac != .none {

@@ -33,6 +33,8 @@ struct DissectWordsTests {
         case .refusedInTLS13: return .refusedInTLS13(.illegalParameter(.extensionNotAllowedInEncryptedExtensions))
         case .tls13EncryptedRecord: return .tls13EncryptedRecord
         case .compatibilityChangeCipherSpec: return .compatibilityChangeCipherSpec
+        case .tls13Random: return .tls13Random
+        case .helloRetryRequestRandom: return .helloRetryRequestRandom
         }
     }
 

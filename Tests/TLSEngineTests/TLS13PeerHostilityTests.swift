@@ -143,11 +143,28 @@ struct TLS13PeerHostilityTests {
         let step = p.client.receive(TLSRecord(contentType: .changeCipherSpec, version: .tls12, fragment: [1]).encoded)
         #expect(Self.failed(step, .unexpectedRecord(.changeCipherSpec, in: .connected)))
         #expect("\(HandshakeType.keyUpdate)" == "key_update")
-        var q = try Self.connected(seed: 29)
-        let empty = q.client.receive(try Self.fromServer(&q, .handshake, []))
-        #expect(empty.alertSent?.alertDescription == .decodeError)
-        #expect(Self.failed(empty, .emptyHandshakeRecord))
         #expect("\(HandshakeType.encryptedExtensions)" == "encrypted_extensions")
+    }
+
+    // MARK: Empty records (§5.1, §5.4)
+
+    @Test("A protected Handshake or Alert record with empty content is unexpected_message (§5.4)", arguments: [ContentType.handshake, .alert])
+    func emptyProtectedRecord(type: ContentType) throws {
+        var q = try Self.connected(seed: 29)
+        let empty = q.client.receive(try Self.fromServer(&q, type, []))
+        // RFC 8446 §5.4: "if such a message is received, the receiving implementation MUST terminate
+        // the connection with an "unexpected_message" alert".
+        #expect(empty.alertSent?.alertDescription == .unexpectedMessage)
+        #expect(Self.failed(empty, .emptyProtectedRecord(type)))
+    }
+
+    @Test("A plaintext empty handshake record before the keys is refused by the record layer (§5.1 forbids it; decode_error)")
+    func emptyPlaintextHandshakeRecord() throws {
+        var p = try TLS13HandshakeTests.parties(seed: 30)
+        _ = p.client.start()
+        let empty = p.client.receive(TLSRecord(contentType: .handshake, version: .tls12, fragment: []).encoded)
+        #expect(empty.alertSent?.alertDescription == .decodeError)
+        #expect(!Self.failed(empty, .emptyProtectedRecord(.handshake)), "§5.4's rule is for protected records")
     }
 
     // MARK: Messages straddling a key change (§5.1)

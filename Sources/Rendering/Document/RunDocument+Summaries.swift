@@ -91,7 +91,7 @@ extension RunDocumentBuilder {
         case .closing:
             var waited = false
             for e in trace.events where e.connection == connection {
-                guard case .tcp(.connection(_, .stateChanged(_, .timeWait, _))) = e.kind else { continue }
+                guard case .tcp(.connection(_, .stateChanged(let from, .timeWait, _))) = e.kind else { continue }
                 // TIME-WAIT ends when its 2·MSL timer expires: the CLOSED transition, if the run reached it.
                 let closedAt = trace.events.first { other in
                     guard other.connection == connection, other.actor == e.actor, other.time >= e.time,
@@ -103,7 +103,8 @@ extension RunDocumentBuilder {
                     if case .tcp(.connection(_, .timerSet(.timeWait, let d))) = other.kind, other.time >= e.time { deadline = d }
                 }
                 if let deadline {
-                    lines.append(say("walk.summary.timeWait", ["actor": party(e.actor), "since": ms(e.time), "until": ms(deadline),
+                    // From CLOSING the FINs crossed (RFC 9293 §3.6): this side did not close first.
+                    lines.append(say(from == .closing ? "walk.summary.timeWaitSimultaneous" : "walk.summary.timeWait", ["actor": party(e.actor), "since": ms(e.time), "until": ms(deadline),
                                                                "duration": ms(deadline - e.time)]))
                     waited = true
                 }

@@ -13,7 +13,10 @@ extension RunDocumentBuilder {
         switch a {
         case .position(let position):
             out = [row(t, at: actor, namesActor: true, say("ladder.actorSays", ["actor": name(actor), "text": explanations.attackPosition(position)]), .alert)]
-            key = state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
+            // A 0-RTT replayer opens its own connection but presents no certificate and makes no keys:
+            // it sends a copy of the client's first flight (RFC 8446 §2.3, §8).
+            let replaysEarlyData = state.events.contains { if case .attack(.recordedEarlyFlight) = $0.kind { true } else { false } }
+            key = replaysEarlyData ? "attack.replayEarlyData" : state.participants.values.contains(.attacker) ? "attack.mitm" : "attack.onPath"
         case .tampered(let message, let sender, let offset, let old, let new):
             out = [row(t, at: .attacker, namesActor: true, say("attack.line.tampered", ["actor": name(.attacker), "offset": "\(offset)", "sender": explanations.actorName(sender.rawValue),
                                                                        "message": secretName(message), "old": Hex.string([old]), "new": Hex.string([new])]), .alert)]

@@ -42,19 +42,32 @@ extension RunDocumentBuilder {
 extension RunDocumentBuilder {
     /// Under a ClientHello's bytes: one sentence for each extension it carries, each said once a run.
     func extensionLines(_ extensions: [TLSExtension], state: inout LadderState) -> [LadderEntry] {
+        // What the client offers decides which handshake an extension serves: TLS 1.3 has no
+        // ServerKeyExchange (RFC 8446 §B.3), and its groups and signatures work through key_share and
+        // CertificateVerify (§4.2.3, §4.2.7, §4.2.8).
+        var offered: [ProtocolVersion] = []
+        if case .unknown(_, let data)? = extensions.first(ofType: .supportedVersions),
+           case .offered(let versions)? = try? SupportedVersions(extensionData: data, inClientHello: true) { offered = versions }
+        let offersTLS13 = offered.contains { $0 >= .tls13 }
+        let offersOlder = offered.isEmpty || offered.contains { $0 < .tls13 }
         var out: [LadderEntry] = []
         for e in extensions {
             let key: String
             switch e {
             case .serverName: key = "ext.server_name"
-            case .signatureAlgorithms: key = "ext.signature_algorithms"
-            case .supportedGroups: key = "ext.supported_groups"
+            case .signatureAlgorithms:
+                key = !offersTLS13 ? "ext.signature_algorithms" : offersOlder ? "ext.signature_algorithms.tls13or12" : "ext.signature_algorithms.tls13"
+            case .supportedGroups:
+                key = !offersTLS13 ? "ext.supported_groups" : offersOlder ? "ext.supported_groups.tls13or12" : "ext.supported_groups.tls13"
             case .ecPointFormats: key = "ext.ec_point_formats"
             case .extendedMasterSecret: key = "ext.extended_master_secret"
             case .renegotiationInfo: key = "ext.renegotiation_info"
             case .sessionTicket: key = "ext.session_ticket"
             case .encryptThenMAC: key = "ext.encrypt_then_mac"
             case .applicationLayerProtocolNegotiation: key = "ext.alpn"
+            case .unknown(let type, _) where type == .keyShare: key = "ext.key_share"
+            case .unknown(let type, _) where type == .pskKeyExchangeModes: key = "ext.psk_key_exchange_modes"
+            case .unknown(let type, _) where type == .supportedVersions: key = "ext.supported_versions"
             default: continue
             }
             guard state.explained.insert(key).inserted else { continue }

@@ -50,6 +50,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         state.oneSided = trace.isOneSided
         state.lessonOnly = trace.isLessonOnly
         state.tls13 = trace.usesTLS13
+        state.olderThanTLS13 = Set(trace.events.map(\.connection)).filter { c in trace.summary(connection: c).version.map { $0 < .tls13 } ?? false }
         state.tls13Retry = trace.events.contains { if case .tls(.tls13(.helloRetryRequested)) = $0.kind { true } else { false } }
         state.tls13Resumed = Set(trace.events.compactMap { e in
             if case .tls(.tls13(.pskAccepted)) = e.kind { e.connection } else { nil } })
@@ -125,6 +126,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         var tls13 = false
         /// The TLS 1.3 server asked for another key share (HelloRetryRequest): two round trips.
         var tls13Retry = false
+        /// Connections whose client offered TLS 1.3 but which negotiated an older version.
+        var olderThanTLS13: Set<Int> = []
         /// The connections whose TLS 1.3 handshake resumed with a PSK.
         var tls13Resumed: Set<Int> = []
         /// Connections whose server accepted 0-RTT data (RFC 8446 §2.3).
@@ -190,7 +193,9 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             // The section rule every heading uses (65 columns, or the width), so all headings end in one column.
             var out: [LadderEntry] = [.blank, .heading(name, line: rule(name))]
             var key = Explanations.explanationKey(phase, plainHTTP: state.plainHTTP) ?? ""
-            if state.tls13, case .tlsHandshake = phase {
+            if state.tls13, case .tlsHandshake = phase, state.olderThanTLS13.contains(event.connection) {
+                key = "phase.tls13.offeredOlderChosen"
+            } else if state.tls13, case .tlsHandshake = phase {
                 key = state.tls13EarlyData.contains(event.connection) ? "phase.tls13.earlyData"
                     : state.tls13Resumed.contains(event.connection) ? "phase.tls13.resumed" : state.tls13Retry ? "phase.tls13.retry" : "phase.tls13"
             }

@@ -334,6 +334,9 @@ struct TLS13Connection {
                 events.append(.recordOpened(detail))
                 type = detail.contentType
                 content = detail.content
+                // §5.4: a protected Handshake or Alert record with a zero-length TLSInnerPlaintext.content
+                // MUST be answered with unexpected_message.
+                if content.isEmpty, type == .handshake || type == .alert { throw .emptyProtectedRecord(type) }
                 if type == .applicationData, content.isEmpty {
                     consecutiveEmptyRecords += 1
                     guard consecutiveEmptyRecords <= IncomingLimits.maximumConsecutiveEmptyRecords else {

@@ -143,8 +143,12 @@ public enum TLS13Failure: Error, Sendable, Hashable {
     /// a second or late ChangeCipherSpec, application data before the keys for it, a plaintext
     /// record where a protected one must come.
     case unexpectedRecord(ContentType, in: TLS13State)
-    /// A handshake record with no content: RFC 8446 §5.1 forbids zero-length handshake fragments (decode_error).
+    /// A plaintext handshake record with no content: RFC 8446 §5.1 forbids zero-length handshake
+    /// fragments and names no alert for it (decode_error).
     case emptyHandshakeRecord
+    /// A protected Handshake or Alert record whose TLSInnerPlaintext.content is empty (RFC 8446 §5.4:
+    /// unexpected_message).
+    case emptyProtectedRecord(ContentType)
     /// The server's Certificate lists no certificate (RFC 8446 §4.4.2.4: decode_error).
     case emptyServerCertificate
     /// No suite, group or signature scheme in common (handshake_failure).
@@ -189,7 +193,7 @@ public enum TLS13Failure: Error, Sendable, Hashable {
         case .decode(let e): return e.alert
         case .record(let e): return e.alert
         case .emptyServerCertificate, .emptyHandshakeRecord: return .decodeError
-        case .unexpectedMessage, .unexpectedRecord, .tooMuchEarlyData, .tooManyEmptyRecords, .tooManyKeyUpdates, .handshakeDataAfterKeyChange: return .unexpectedMessage
+        case .unexpectedMessage, .unexpectedRecord, .emptyProtectedRecord, .tooMuchEarlyData, .tooManyEmptyRecords, .tooManyKeyUpdates, .handshakeDataAfterKeyChange: return .unexpectedMessage
         case .noCommonApplicationProtocol: return .noApplicationProtocol
         case .noCommonParameters: return .handshakeFailure
         case .illegalParameter, .downgrade, .badKeyShare: return .illegalParameter

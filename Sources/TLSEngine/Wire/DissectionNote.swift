@@ -62,12 +62,17 @@ public enum DissectionNote: Hashable, Sendable {
     case tls13EncryptedRecord
     /// A ChangeCipherSpec in TLS 1.3: sent for middlebox compatibility, it changes no keys (§5, Appendix D.4).
     case compatibilityChangeCipherSpec
+    /// A TLS 1.3 hello's random: 32 opaque random bytes, no gmt_unix_time (§4.1.2, §4.1.3).
+    case tls13Random
+    /// A HelloRetryRequest's random: the fixed value SHA-256("HelloRetryRequest") (§4.1.3).
+    case helloRetryRequestRandom
 
     /// The case without its values: what a test enumerates and a catalogue words.
     public enum Kind: String, CaseIterable, Sendable {
         case truncated, overrun, declaresMore, trailingBytes, notDissected, notReadAfterRefusal, refused, continuesMessage, messageStarts,
              headerStarts, reassembled, notModelled, encrypted, gcmCiphertext, chaChaCiphertext, blockCiphered,
-             encryptThenMACCiphertext, encryptThenMACTag, refusedInTLS13, tls13EncryptedRecord, compatibilityChangeCipherSpec
+             encryptThenMACCiphertext, encryptThenMACTag, refusedInTLS13, tls13EncryptedRecord, compatibilityChangeCipherSpec,
+             tls13Random, helloRetryRequestRandom
     }
 
     public var kind: Kind {
@@ -93,6 +98,8 @@ public enum DissectionNote: Hashable, Sendable {
         case .refusedInTLS13: return .refusedInTLS13
         case .tls13EncryptedRecord: return .tls13EncryptedRecord
         case .compatibilityChangeCipherSpec: return .compatibilityChangeCipherSpec
+        case .tls13Random: return .tls13Random
+        case .helloRetryRequestRandom: return .helloRetryRequestRandom
         }
     }
 

@@ -52,6 +52,7 @@ extension DissectionSession {
         let bodyEnd = min(bodyStart + length, cursor.limit)
         var verdict: BodyVerdict?
         var notModelled = false
+        var randomNote: DissectionNote?
         cursor.open(type.name ?? "body", length: length)
         let bytes = Array(cursor.bytes[bodyStart ..< bodyEnd])
         let recorder = FieldRecorder(cursor: cursor, base: bodyStart, inputIsCut: bodyEnd < bodyStart + length)
@@ -67,6 +68,7 @@ extension DissectionSession {
                 let message = try HandshakeMessage.decodeBody(type: type, from: &reader, context: context)
                 try reader.expectEnd(field: "\(type)")
                 learn(from: message)
+                randomNote = Self.tls13RandomNote(message)
                 if case .other = message { notModelled = true }
                 if let refusal = tls13ServerHelloRefusal(message, carrier: recorder.extensionCarrier) {
                     verdict = .tls13(refusal.0, field: Self.field(refusedBy: refusal.0, extensionType: refusal.1))
@@ -79,6 +81,7 @@ extension DissectionSession {
             cursor.skipRest(note: bodyEnd == bodyStart + length ? .notReadAfterRefusal : .notDissected)
         }
         cursor.close()
+        if let randomNote { cursor.rewriteLast { opaqueRandom($0, note: randomNote) } }
         if notModelled { cursor.annotateLast(.notModelled(type)) { $0.name == "body" } }
         return verdict
     }

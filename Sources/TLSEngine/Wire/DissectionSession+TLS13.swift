@@ -32,6 +32,37 @@ extension DissectionSession {
         return (try? SupportedVersions(extensionData: data, inClientHello: false)) == .selected(.tls13)
     }
 
+    /// RFC 8446 §4.1.2, §4.1.3: a hello of a client that offers TLS 1.3, or of a server that selects
+    /// it, has a random of 32 opaque bytes (RFC 8446 §B.3.1 `opaque Random[32]`): no gmt_unix_time,
+    /// which only TLS 1.2's struct has (RFC 5246 §7.4.1.2); a HelloRetryRequest's is §4.1.3's constant.
+    /// The note for such a hello, nil for a TLS 1.2 one.
+    static func tls13RandomNote(_ message: HandshakeMessage) -> DissectionNote? {
+        switch message {
+        case .clientHello(let hello):
+            guard case .unknown(_, let data)? = hello.extensions?.first(ofType: .supportedVersions),
+                  case .offered(let versions)? = try? SupportedVersions(extensionData: data, inClientHello: true),
+                  versions.contains(where: { $0 >= .tls13 }) else { return nil }
+            return .tls13Random
+        case .serverHello(let hello):
+            guard selectsTLS13(hello) else { return nil }
+            return hello.random.bytes == TLS13HelloValues.helloRetryRequestRandom ? .helloRetryRequestRandom : .tls13Random
+        default: return nil
+        }
+    }
+
+    /// `body` with its random shown as one field of 32 bytes carrying `note`, instead of TLS 1.2's
+    /// gmt_unix_time and random_bytes.
+    func opaqueRandom(_ body: DissectedField, note: DissectionNote) -> DissectedField {
+        var body = body
+        guard let i = body.children.firstIndex(where: { $0.name.hasSuffix("random") && $0.length == 32 }),
+              body.children[i].end <= cursor.bytes.count else { return body }
+        let random = body.children[i]
+        body.children[i] = DissectedField(offset: random.offset, length: random.length, name: random.name,
+                                          value: .text(Hex.string(cursor.bytes[random.offset ..< random.end])),
+                                          notes: random.notes + [note])
+        return body
+    }
+
     /// RFC 8446 §4.2.1: a ClientHello whose supported_versions offers no version below TLS 1.3.
     static func offersOnlyTLS13(_ hello: ClientHello) -> Bool {
         guard case .unknown(_, let data)? = hello.extensions?.first(ofType: .supportedVersions),

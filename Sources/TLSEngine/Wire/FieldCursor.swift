@@ -44,6 +44,13 @@ final class FieldCursor {
         return frames[frames.count - 1][last].annotate(note, where: matches)
     }
 
+    /// Replaces the last field recorded at the current level with `transform` of it (a reading that
+    /// only the rest of the message settles, such as what a hello's random is).
+    func rewriteLast(_ transform: (DissectedField) -> DissectedField) {
+        guard !frames.isEmpty, let last = frames[frames.count - 1].indices.last else { return }
+        frames[frames.count - 1][last] = transform(frames[frames.count - 1][last])
+    }
+
     /// Records a leaf of `count` bytes; on truncation records what is there with a note and stops.
     @discardableResult
     func leaf(_ name: String, count: Int, notes: [DissectionNote] = [],
