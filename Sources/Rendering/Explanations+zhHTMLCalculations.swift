@@ -20,6 +20,8 @@ extension Explanations {
         "html.calc.masterSecret.formula": "master_secret = PRF(pre_master_secret, \"master secret\", client_random ‖ server_random)[0..47]（RFC 5246 §8.1）：种子是 ClientHello.random ‖ ServerHello.random。PRF(secret, label, seed) = P_hash(secret, label ‖ seed)，其中 P_hash(secret, s) = HMAC_hash(secret, A(1) ‖ s) ‖ HMAC_hash(secret, A(2) ‖ s) ‖ …，A(0) = s，A(i) = HMAC_hash(secret, A(i−1))；prf 给出所用的哈希（RFC 5246 §5）。",
         "html.calc.extendedMasterSecret": "计算：{actor}推导扩展主密钥",
         "html.calc.extendedMasterSecret.formula": "master_secret = PRF(pre_master_secret, \"extended master secret\", session_hash)[0..47]（RFC 7627 §4），其中 session_hash = Hash(handshake_messages)：从 ClientHello 起、到 ClientKeyExchange（含）为止的每条握手消息，用 PRF 的哈希计算（RFC 7627 §3）。PRF 与 RFC 5246 §5 相同：P_hash(secret, label ‖ seed)。",
+        "html.calc.resumedMasterSecret": "会话恢复：{actor}沿用所恢复会话的主密钥",
+        "html.calc.resumedMasterSecret.formula": "简化握手没有密钥交换：双方沿用 session_id 所指会话在其完整握手中得到的 master_secret（RFC 5246 §7.3）；使用会话票据时，服务器从票据中读出它（RFC 5077 §3.4、§4）。随后用本次连接新的 ClientHello.random 和 ServerHello.random 从它推导密钥块（RFC 5246 §6.3、§F.1.4），所以本次连接的密钥与之前那次连接的不同。",
         "html.calc.keyBlock": "计算：{actor}把主密钥扩展成密钥块，再切分成各个密钥",
         "html.calc.keyBlock.formula": "key_block = PRF(master_secret, \"key expansion\", server_random ‖ client_random)，按需要的长度生成，依次切分为 client_write_MAC_key、server_write_MAC_key、client_write_key、server_write_key、client_write_IV、server_write_IV（RFC 5246 §6.3）；套件不用的部分长度为 0，不列出。种子是 ServerHello.random ‖ ClientHello.random。",
         "html.calc.verifyData": "计算：{actor}计算{sender}的 Finished 中的 verify_data",

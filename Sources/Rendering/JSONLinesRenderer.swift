@@ -295,7 +295,7 @@ public struct JSONLinesRenderer: Sendable {
     func derived(_ value: DerivedValue) -> [(String, JSONValue)] {
         func hex(_ b: [UInt8]) -> JSONValue { .string(Hex.string(b)) }
         switch value {
-        case .rsaPreMasterEncryption(let pre, let padded, let ct, _):
+        case .rsaPreMasterEncryption(let pre, let padded, let ct, _, _, _):
             return [("event", .string("tls_derived")), ("name", .string("rsa_premaster_encryption")), ("premaster_secret", hex(pre)),
                     ("padded_block", hex(padded)), ("ciphertext", hex(ct))]
         case .rsaPreMasterDecryption(let ct, let dec, let pre):

@@ -51,6 +51,7 @@ struct HTMLCalculationTests {
     import sys, json
     from cryptography.hazmat.primitives import hashes, hmac, serialization
     from cryptography.hazmat.primitives.asymmetric import ec, x25519
+    from cryptography import x509
     HASHES = {"P_SHA256": hashes.SHA256, "P_SHA384": hashes.SHA384}
     CURVES = {"secp256r1": ec.SECP256R1, "secp384r1": ec.SECP384R1, "secp521r1": ec.SECP521R1}
     def mac(h, key, data):
@@ -75,6 +76,10 @@ struct HTMLCalculationTests {
             r["key_block"] = prf(t["prf"], v["master_secret"], v["label"], v["seed"], c["length"])
         elif k == "verify_data" and "master_secret" in v:
             r["verify_data"] = prf(t["prf"], v["master_secret"], v["finished_label"], v["handshake_hash"], 12)
+        elif k == "rsa_premaster":
+            # RFC 8017 section 5.1.1 (RSAEP): c = m^e mod n, written as long as the modulus.
+            n, e, em = (int.from_bytes(v[x], "big") for x in ("n", "e", "EM"))
+            r["encrypted_pre_master_secret"] = pow(em, e, n).to_bytes((n.bit_length() + 7) // 8, "big")
         elif k == "dh_shared":
             p, g, x, peer = (int.from_bytes(v[n], "big") for n in ("p", "g", "private_exponent", "peer_public_value"))
             r["public_value"] = pow(g, x, p).to_bytes(len(v["p"]), "big").lstrip(b"\0")
@@ -90,12 +95,21 @@ struct HTMLCalculationTests {
             r["pre_master_secret"] = key.exchange(ec.ECDH(), ec.EllipticCurvePublicKey.from_encoded_point(curve, v["peer_public_key"]))
         results.append({n: b.hex() for n, b in r.items()})
     digests = {n: digest(h, bytes.fromhex(x)).hex() for n, (h, x) in request["digests"].items()}
-    json.dump({"calcs": results, "digests": digests}, sys.stdout)
+    # The server's RSA public key as its certificate carries it: the first certificate of the Certificate
+    # message on the page (RFC 5246 section 7.4.2: a 3-byte list length, then each a 3-byte length and DER).
+    keys = {}
+    if request.get("certificate"):
+        body = bytes.fromhex(request["certificate"])[4:]
+        size = int.from_bytes(body[3:6], "big")
+        numbers = x509.load_der_x509_certificate(body[6:6 + size]).public_key().public_numbers()
+        keys = {"n": format(numbers.n, "x"), "e": format(numbers.e, "x")}
+    json.dump({"calcs": results, "digests": digests, "server_key": keys}, sys.stdout)
     """#
 
     struct Answer: Decodable {
         var calcs: [[String: String]]
         var digests: [String: String]
+        var server_key: [String: String]
     }
 
     /// Where the page and the recomputation from its own values disagree (empty: every calculation
@@ -121,11 +135,14 @@ struct HTMLCalculationTests {
         let clientRandom = random("01"), serverRandom = random("02")
         try #require(finished.count == 2, "both Finished messages on the page")
         let request: [String: Any] = [
+            "certificate": messages.first { $0.hasPrefix("0b") } ?? "",
             "digests": ["session": [prfName, messages[...cke].joined()], "client": [prfName, messages[..<finished[0]].joined()],
                         "server": [prfName, messages[..<finished[1]].joined()]],
             "calcs": figures.map { f -> [String: Any] in
                 var hex: [String: String] = [:], text: [String: String] = [:]
                 for item in f.items where item.role == "input" { hex[item.name] = item.hex; text[item.name] = item.text }
+                // RSA: EM is made with random padding, so Python is given it and raises it to e mod n.
+                if f.kind == "rsa_premaster" { hex["EM"] = f["EM"] }
                 // The key block is as long as its parts; Python is told only the length.
                 return ["kind": f.kind, "hex": hex, "text": text, "length": (f["key_block"]?.count ?? 0) / 2]
             }]
@@ -178,10 +195,22 @@ struct HTMLCalculationTests {
                 compare("\(actor) \(f.kind) from its master secret", f["master_secret"], master?["master_secret"])
             }
         }
-        // RSA: the premaster the client encrypted is the one it used.
+        // RSA: the premaster the client encrypted is the one it used; EM is RFC 8017 §7.2.1's block around
+        // it, as long as the modulus; (n, e) is the key in the server's certificate on the page, and the
+        // encrypted value is the one the ClientKeyExchange on the page carries (RFC 5246 §7.4.7.1).
         if let rsa = figures.first(where: { $0.kind == "rsa_premaster" }) {
             compare("the RSA premaster is the client's", rsa["pre_master_secret"],
                     figures.first { $0.actor == "client" && $0.kind.hasSuffix("master_secret") }?["pre_master_secret"])
+            let em = rsa["EM"] ?? "", pre = rsa["pre_master_secret"] ?? "-", n = rsa["n"] ?? ""
+            let padding = em.dropFirst(4).dropLast(pre.count + 2)
+            let nonzero = stride(from: 0, to: padding.count, by: 2).allSatisfy { padding.dropFirst($0).prefix(2) != "00" }
+            compare("EM = 00 02 PS 00 pre_master_secret, PS nonzero, as long as n",
+                    em.hasPrefix("0002") && em.hasSuffix("00" + pre) && nonzero && padding.count >= 16 && em.count == n.count ? em : nil, em)
+            compare("n is the certificate's modulus", rsa["n"].map { String($0.drop { $0 == "0" }) }, answer.server_key["n"])
+            compare("e is the certificate's exponent", rsa["e"].map { String($0.drop { $0 == "0" }) }, answer.server_key["e"])
+            // handshake type 16, a 3-byte length, then the 2-byte length of the encrypted value (RFC 5246 §7.4.7.1).
+            let sent = messages.first { $0.hasPrefix("10") }.map { String($0.dropFirst(12)) }
+            compare("the encrypted value is the ClientKeyExchange's", rsa["encrypted_pre_master_secret"], sent)
         }
         return (problems, checked)
     }
@@ -240,6 +269,21 @@ struct HTMLCalculationTests {
             changed.replaceSubrange(range, with: byte)
             let (problems, _) = try Self.disagreements(changed)
             #expect(problems.contains { $0.contains(" \(breaks):") }, "changing \(name) must break \(breaks): \(problems)")
+        }
+    }
+
+    /// RSA: the page's (n, e) and EM give its encrypted premaster; one byte changed in n breaks both the
+    /// encryption and the match with the certificate, one in EM the encryption.
+    @Test func aByteChangedInTheRSAEncryptionBreaksIt() throws {
+        let html = try Self.page(.rsa)
+        #expect(try Self.disagreements(html).problems.isEmpty)
+        for (name, role, breaks) in [("n", "input", ["encrypted_pre_master_secret", "certificate's modulus"]), ("EM", "output", ["encrypted_pre_master_secret"])] {
+            let value = try #require(html.firstMatch(of: try Regex("data-name=\"\(name)\" data-role=\"\(role)\" data-hex=\"[0-9a-f]{6}([0-9a-f]{2})")))
+            let range = try #require(value.output[1].range)
+            var changed = html
+            changed.replaceSubrange(range, with: String(html[range]) == "11" ? "22" : "11")
+            let (problems, _) = try Self.disagreements(changed)
+            for b in breaks { #expect(problems.contains { $0.contains(b) }, "changing \(name) must break \(b): \(problems)") }
         }
     }
 

@@ -235,7 +235,7 @@ struct Issue35AlsoWrongTests {
         renderer.fullValues = true
         let text = renderer.render(trace).joined(separator: "\n")
         let ciphertext = try #require(trace.events.lazy.compactMap { e -> [UInt8]? in
-            if case .tls(.derived(.rsaPreMasterEncryption(_, _, let c, _))) = e.kind { c } else { nil } }.first)
+            if case .tls(.derived(.rsaPreMasterEncryption(_, _, let c, _, _, _))) = e.kind { c } else { nil } }.first)
         #expect(ciphertext.count == 256)
         #expect(text.contains(ciphertext.map { String(format: "%02x", $0) }.joined(separator: " ")))
         #expect(!text.contains("… (256 bytes)"))

@@ -244,8 +244,10 @@ struct EngineKeyExchangeTests {
         // The client's view of the padded block: 00 02, nonzero padding, 00, then 03 03 ‖ 46 bytes.
         let run = Harness.run(client: try Harness.clientConfiguration(seed: 24, suites: [.TLS_RSA_WITH_AES_128_GCM_SHA256]),
                               server: try Harness.serverConfiguration(seed: 24))
-        for case .derived(.rsaPreMasterEncryption(let pre, let em, let c, let bits)) in run.clientEvents {
+        for case .derived(.rsaPreMasterEncryption(let pre, let em, let c, let bits, let n, let e)) in run.clientEvents {
             #expect(bits == 2048 && c.count == 256 && em.count == 256)
+            // The key it was raised with is the server certificate's (RFC 8017 §5.1.1: c = EM^e mod n).
+            #expect(n.count == 256 && n.first.map { $0 >= 0x80 } == true && e == [0x01, 0x00, 0x01])
             #expect(em.prefix(2) == [0, 2] && em[em.count - 49] == 0 && !em[2..<(em.count - 49)].contains(0))
             #expect(Array(em.suffix(48)) == pre && pre.prefix(2) == [3, 3])
         }

@@ -4,11 +4,11 @@ import Trace
 
 /// A calculation of the handshake a learner can redo, as the engine's events carry it: its inputs,
 /// the rule (the formula, a catalogue entry with its RFC section, chosen by `kind`) and what comes
-/// out, every value whole. Built from the engine's `derived` and `signature` events only: no value
+/// out, every value whole. Built from the engine's `derived`, `sessionResumed` and `signature` events only: no value
 /// here is computed by a renderer.
 public struct Calculation: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// pre_master_secret, its PKCS#1 v1.5 block and the block encrypted to the server's RSA key (RFC 5246 §7.4.7.1).
+        /// pre_master_secret, its PKCS#1 v1.5 block and the block encrypted to the server's RSA key (n, e) (RFC 5246 §7.4.7.1).
         case rsaPremaster = "rsa_premaster"
         /// Finite-field Diffie-Hellman: own public value and Z, the premaster (RFC 5246 §8.1.2).
         case dhShared = "dh_shared"
@@ -18,6 +18,8 @@ public struct Calculation: Sendable, Hashable {
         case masterSecret = "master_secret"
         /// master_secret from the premaster and the session hash (RFC 7627 §4).
         case extendedMasterSecret = "extended_master_secret"
+        /// An abbreviated handshake's master_secret: the resumed session's, from its full handshake (RFC 5246 §7.3, §F.1.4).
+        case resumedMasterSecret = "resumed_master_secret"
         /// key_block and its cut into keys and IVs (RFC 5246 §6.3).
         case keyBlock = "key_block"
         /// Finished.verify_data (RFC 5246 §7.4.9).

@@ -3,13 +3,17 @@ import TLSEngine
 import Trace
 
 /// The handshake's calculations as steps a learner can redo (`Calculation`): read off the engine's
-/// `derived` and `signature` events (TLS 1.2 and earlier), every value whole. The master secret a
+/// `derived`, `sessionResumed` and `signature` events (TLS 1.2 and earlier), every value whole. The master secret a
 /// side derived on a connection is remembered for its key block and verify_data there (the engine's
 /// own value, from its `masterSecret` event: nothing is recomputed).
 extension RunDocumentBuilder {
     struct CalculationState {
-        /// master_secret and PRF by side and connection, from the engine's `masterSecret` event.
-        var masters: [MasterKey: (secret: [UInt8], prf: TLSPRF)] = [:]
+        /// master_secret and PRF by side and connection, from the engine's `masterSecret` event, or
+        /// from its `sessionResumed` event on an abbreviated handshake (the PRF then from its key block).
+        var masters: [MasterKey: (secret: [UInt8], prf: TLSPRF?)] = [:]
+        /// Where a resumed session's master secret came from, shown with the key block it feeds (the
+        /// `sessionResumed` event has no row of its own on the page).
+        var resumed: [MasterKey: Calculation] = [:]
         struct MasterKey: Hashable {
             var actor: Actor
             var connection: Int
@@ -22,8 +26,8 @@ extension RunDocumentBuilder {
         let here = CalculationState.MasterKey(actor: actor, connection: event.connection)
         typealias V = Calculation.Value
         switch tls {
-        case .derived(.rsaPreMasterEncryption(let pre, let padded, let ciphertext, _)):
-            return [Calculation(kind: .rsaPremaster, actor: actor, inputs: [V("pre_master_secret", pre)],
+        case .derived(.rsaPreMasterEncryption(let pre, let padded, let ciphertext, _, let n, let e)):
+            return [Calculation(kind: .rsaPremaster, actor: actor, inputs: [V("pre_master_secret", pre), V("n", n), V("e", e)],
                                 outputs: [V("EM", padded), V("encrypted_pre_master_secret", ciphertext)])]
         case .derived(.dhAgreement(let p, let g, _, let x, let y, let peer, let pre)):
             return [Calculation(kind: .dhShared, actor: actor,
@@ -40,7 +44,14 @@ extension RunDocumentBuilder {
                                 inputs: [V("pre_master_secret", pre), V("label", text: label),
                                          V(extended ? "session_hash" : "seed", seed), V("prf", text: prf.hashName)],
                                 outputs: [V("master_secret", master)])]
+        case .sessionResumed(let sessionID, let master):
+            // RFC 5246 §7.3, §F.1.4: no key exchange; the session's master secret, from its full handshake.
+            state.masters[here] = (master, nil)
+            state.resumed[here] = Calculation(kind: .resumedMasterSecret, actor: actor, inputs: [V("session_id", sessionID)],
+                                              outputs: [V("master_secret", master)])
+            return []
         case .derived(.keyBlock(let seed, let prf, let block, let keys)):
+            state.masters[here]?.prf = prf
             var inputs = [V]()
             if let master = state.masters[here] { inputs.append(V("master_secret", master.secret)) }
             inputs += [V("label", text: "key expansion"), V("seed", seed), V("prf", text: prf.hashName)]
@@ -48,14 +59,15 @@ extension RunDocumentBuilder {
             let parts = [("client_write_MAC_key", keys.clientWriteMACKey), ("server_write_MAC_key", keys.serverWriteMACKey),
                          ("client_write_key", keys.clientWriteKey), ("server_write_key", keys.serverWriteKey),
                          ("client_write_IV", keys.clientWriteIV), ("server_write_IV", keys.serverWriteIV)]
-            return [Calculation(kind: .keyBlock, actor: actor, inputs: inputs,
-                                outputs: [V("key_block", block)] + parts.filter { !$0.1.isEmpty }.map { V($0.0, $0.1) })]
+            let resumed = state.resumed.removeValue(forKey: here).map { [$0] } ?? []
+            return resumed + [Calculation(kind: .keyBlock, actor: actor, inputs: inputs,
+                                          outputs: [V("key_block", block)] + parts.filter { !$0.1.isEmpty }.map { V($0.0, $0.1) })]
         case .derived(.verifyData(let sender, let label, let hash, let data)):
             var inputs = [V]()
             let master = state.masters[here]
             if let master { inputs.append(V("master_secret", master.secret)) }
             inputs += [V("finished_label", text: label), V("handshake_hash", hash)]
-            if let master { inputs.append(V("prf", text: master.prf.hashName)) }
+            if let prf = master?.prf { inputs.append(V("prf", text: prf.hashName)) }
             return [Calculation(kind: .verifyData, actor: actor, inputs: inputs, outputs: [V("verify_data", data)],
                                 words: ["sender": sender.rawValue])]
         case .signature(let sig):

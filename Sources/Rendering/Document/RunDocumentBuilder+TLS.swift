@@ -212,7 +212,7 @@ extension RunDocumentBuilder {
             namingActor(detail(say(key, who.merging(values) { a, _ in a })))
         }
         switch value {
-        case .rsaPreMasterEncryption(let pre, let padded, let ciphertext, let bits):
+        case .rsaPreMasterEncryption(let pre, let padded, let ciphertext, let bits, _, _):
             return [line("derived.rsaPremaster", ["premaster": short(pre, sized: false), "bytes": "\(pre.count)"]),
                     line("derived.rsaPadded", ["block": short(padded)]),
                     line("derived.rsaEncrypted", ["bits": "\(bits)", "ciphertext": short(ciphertext)])]

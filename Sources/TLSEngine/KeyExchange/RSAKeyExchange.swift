@@ -34,7 +34,9 @@ struct RSAKeyExchange: ServerKeyAgreement, ClientKeyAgreement {
             throw .internalError(.rsaEncryptionFailed)
         }
         events.append(.derived(.rsaPreMasterEncryption(preMasterSecret: preMaster, paddedBlock: em,
-                                                       ciphertext: ciphertext, modulusBits: serverKey.bitLength)))
+                                                       ciphertext: ciphertext, modulusBits: serverKey.bitLength,
+                                                       modulus: serverKey.modulus.bigEndianBytes,
+                                                       publicExponent: serverKey.publicExponent.bigEndianBytes)))
         return (.rsa(encryptedPreMasterSecret: ciphertext), preMaster)
     }
 

@@ -117,8 +117,10 @@ public struct SignatureTrace: Sendable, Hashable {
 /// Values derived during the handshake, each with its inputs.
 public enum DerivedValue: Sendable, Hashable {
     /// RSA (RFC 5246 §7.4.7.1): client_version(2) ‖ random(46), then EM = 00 02 PS 00 premaster
-    /// (RFC 8017 §7.2.1) and the ciphertext EM^e mod n.
-    case rsaPreMasterEncryption(preMasterSecret: [UInt8], paddedBlock: [UInt8], ciphertext: [UInt8], modulusBits: Int)
+    /// (RFC 8017 §7.2.1) and the ciphertext EM^e mod n, with the server certificate's public key (n, e)
+    /// it was raised with (big-endian, as the certificate's RSAPublicKey holds them).
+    case rsaPreMasterEncryption(preMasterSecret: [UInt8], paddedBlock: [UInt8], ciphertext: [UInt8], modulusBits: Int,
+                                modulus: [UInt8], publicExponent: [UInt8])
     /// The server's view: what it decrypted (nil when decryption failed) and the premaster used.
     case rsaPreMasterDecryption(ciphertext: [UInt8], decrypted: [UInt8]?, preMasterSecret: [UInt8])
     /// Finite-field DH (RFC 5246 §8.1.2): p, g, own x and g^x, the peer's value, Z with leading
