@@ -482,9 +482,25 @@ def copy_check(browser, check):
           f"a calculation's copy button copies its formula and every value ({whole[0]} characters)" + ("" if not whole[2] else f"; missing {whole[2]}"))
 
 
-def layout_check(browser, url, steps, check, directions=None, screenshot=None, follow=False):
+def ladder_box_check(browser, check):
+    """On a screen wide enough for the ladder beside the step (#33): the ladder's box does not scroll
+    sideways, so every label (a notes column's too) is in view without scrolling."""
+    box = browser.evaluate("""(() => {
+        const s = document.getElementById('ladder-scroll'), l = document.getElementById('ladder');
+        return s && l ? [s.scrollWidth, s.clientWidth, Math.round(l.getBoundingClientRect().width)] : null;
+    })()""")
+    if box is None:
+        print("note  no ladder on this page: the ladder-box check is skipped")
+        return
+    check(box[0] <= box[1] + 1,
+          f"the ladder fits its box beside the step, no sideways scrolling ({box[2]} px drawing, {box[0]} px to scroll in {box[1]} px)")
+
+
+def layout_check(browser, url, steps, check, directions=None, screenshot=None, follow=False, wide=False):
     """What a reader sees at this window size (--width, --height)."""
     smallest_text = fit_check(browser, check)
+    if wide:
+        ladder_box_check(browser, check)
     if directions is not None:
         arrow_check(browser, directions, check)
     label_check(browser, check)
@@ -598,7 +614,7 @@ def main():
     parser.add_argument("--layout-sizes", metavar="WxH,WxH",
                         help="only the layout, at each size (e.g. 1366x900,390x844): nothing wider than the viewport, no text below "
                              "12 px, the ClientHello's field values and hex visible without sideways scrolling, #step-14 showing "
-                             "its heading, the column heads and its row")
+                             "its heading, the column heads and its row; wider than 1000 px, the ladder's box does not scroll sideways")
     parser.add_argument("--directions", metavar="FILE",
                         help="with --layout-sizes: a JSON object mapping an event index (a ladder row's data-event) to "
                              "[sender, receiver], the run's JSON directions; every arrow drawn for those events must join those rails")
@@ -706,7 +722,8 @@ def main():
                     root, ext = os.path.splitext(args.screenshot)
                     shot = f"{root}-{size}{ext}"
                 layout_check(browser, url, steps, lambda ok, what, size=size: check(ok, f"{size}: {what}"),
-                             directions=directions, screenshot=shot, follow=args.follow_check and width < 700)
+                             directions=directions, screenshot=shot, follow=args.follow_check and width < 700,
+                             wide=width > 1000)
         else:
             if args.slides_check:
                 # What is drawn, not what is merely un-hidden: a section with no layout box is not on screen.

@@ -119,7 +119,8 @@ public struct RealClient {
     /// Appendix D): offering both, the ClientHello carries the TLS 1.3 ticket in pre_shared_key and
     /// the TLS 1.2 session by its ID and ticket, and the server's choice decides which one resumes.
     /// 0-RTT data keeps the client to TLS 1.3: a server answering TLS 1.2 would read the early
-    /// records as its handshake.
+    /// records as its handshake. Made as the ClientHello leaves: a TLS 1.3 ticket's age is measured
+    /// to then (RFC 8446 §4.2.11.1).
     func engine() -> any TLSClientEndpoint {
         var tls13 = tls13Configuration
         if let stored = tls13Ticket, versions != .tls12 {
@@ -138,7 +139,6 @@ public struct RealClient {
 
     public func run() -> Result {
         var recorder = TraceRecorder()
-        var client = engine()
         var tickets: [TLS13StoredTicket] = []
         var ticketsDiscarded = 0
         var earlyDataSent = false
@@ -168,7 +168,7 @@ public struct RealClient {
             socket = try TCPSocket.connect(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             recorder.socket(.connectFailed(host: host, port: port, error))
-            return finish(.cannotConnect(host: host, port: port, error), recorder, client)
+            return finish(.cannotConnect(host: host, port: port, error), recorder, engine())
         }
         defer { socket.close() }
         recorder.socket(.connected(local: socket.localAddress, remote: socket.remoteAddress))
@@ -204,8 +204,11 @@ public struct RealClient {
             recorder.socket(recorder.closed)
         }
 
-        // The handshake.
+        // The handshake. The engine is made now, as its ClientHello leaves: a TLS 1.3 ticket's age is
+        // the time since its NewSessionTicket arrived until this ClientHello (RFC 8446 §4.2.11.1), the
+        // TCP handshake's round trip included.
         recorder.phase(.tlsHandshake)
+        var client = engine()
         guard send(client.start(at: clock())) else { return finish(.brokeSendingClientHello, recorder, client) }
         // 0-RTT (RFC 8446 §2.3): right behind the ClientHello, when the engine offered it.
         var request = request

@@ -212,6 +212,15 @@ final class Run {
         return .client13(TLS13Client(configuration: tls13, random: config.random))
     }
 
+    /// The real client's TLS 1.3 engine made again as its ClientHello leaves, when it resumes a
+    /// ticket: the ticket's age is the time since the NewSessionTicket arrived until now (RFC 8446
+    /// §4.2.11.1), not until the connection was opened a TCP handshake earlier. Nil when nothing is
+    /// resumed (the engine made at the open is the same). No randomness is drawn before start().
+    func engineAtClientHello(_ e: Endpoint) -> Endpoint.Engine? {
+        guard e.actor == .client, setup.tls13?.resumes == true, tls13Ticket != nil, let config = e.configuration else { return nil }
+        return clientEngine(config)
+    }
+
     func serverEndpoint(connection: Int, peer: Actor) -> Endpoint {
         if setup.usesTLS, let options = setup.tls13, options.serverVersions != .tls13Only {
             var tls12 = setup.server
@@ -346,6 +355,7 @@ final class Run {
                 record(step, by: e)
             case .client13(var client):
                 if e.actor == .client { note(.tlsHandshake, connection: leg.index) }
+                if case .client13(let atClientHello)? = engineAtClientHello(e) { client = atClientHello }
                 let step = client.start()
                 e.engine = .client13(client)
                 // The ClientHello and any 0-RTT data leave in one write, as one flight (RFC 8446 §2.3).
@@ -355,6 +365,7 @@ final class Run {
                 releaseHeldWrites(e)
             case .dualClient(var client):
                 if e.actor == .client { note(.tlsHandshake, connection: leg.index) }
+                if case .dualClient(let atClientHello)? = engineAtClientHello(e) { client = atClientHello }
                 let step = client.start()
                 e.engine = .dualClient(client)
                 record(step, by: e)

@@ -77,4 +77,32 @@ struct LadderLabelLayoutTests {
         }
         #expect(wrapped > 0, "\(run.rawValue): no label wrapped")
     }
+
+    /// Issue #33: the runs whose labels hold a piece wider than a standard lane (an HKDF call with its
+    /// first argument in the 0-RTT attack runs, a cipher suite's name with its Chinese comma in `strip`)
+    /// get rails just far enough apart for it, the drawing no wider than fits beside the step on a
+    /// laptop, and no label in the notes column; a run without such a piece keeps the standard rails.
+    @Test(arguments: [(BuiltInRun.strip, Language.zh, true), (.tls13ZeroRTTReplay, .en, true), (.tls13ZeroRTTSingleUse, .en, true),
+                      (.tls13ZeroRTTRecorded, .en, true), (.mitm, .en, false), (.rsa, .zh, false)])
+    func railsMoveApartJustEnoughForTheWidestPiece(run: BuiltInRun, language: Language, moves: Bool) throws {
+        typealias G = HTMLRenderer.LadderGeometry
+        let explanations = Explanations.catalogue(for: language)
+        let walk = try Self.walk(run, explanations)
+        let renderer = HTMLRenderer(explanations: explanations)
+        let columns = renderer.ladderColumns(walk.trace)
+        let standard = HTMLRenderer.LadderRails.standard(columns)
+        let rails = renderer.ladderRails(walk, columns: columns)
+        let tooWide = walk.steps.filter { renderer.placement($0, rails: standard).inNotes }
+        #expect(tooWide.isEmpty != moves, "\(run.rawValue): \(tooWide.map(\.label))")
+        #expect((rails.gap > standard.gap) == moves && rails.width <= G.widest, "\(run.rawValue): \(rails)")
+        for step in walk.steps {
+            let placement = renderer.placement(step, rails: rails)
+            #expect(!placement.inNotes && placement.staysInLane && placement.right <= rails.width, "\(run.rawValue): \(placement)")
+        }
+        // Just enough: two units less between the rails and the widest piece no longer fits its lane.
+        if moves {
+            let closer = HTMLRenderer.LadderRails(columns: columns, gap: rails.gap - 2)
+            #expect(walk.steps.contains { renderer.placement($0, rails: closer).inNotes }, "\(run.rawValue): \(rails.gap)")
+        }
+    }
 }

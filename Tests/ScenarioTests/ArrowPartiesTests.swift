@@ -12,8 +12,6 @@ import Trace
 /// as an arrow (a TLS message dropped unread is the one mark: it sits on its receiver's column).
 @Suite("Arrows join the parties of the event's JSON direction")
 struct ArrowPartiesTests {
-    typealias G = HTMLRenderer.LadderGeometry
-
     /// The parties of an event's JSON `direction` (an attacker's injected segment's sender is the attacker,
     /// and so is the sender of its changed copy of a segment; a segment it kept goes to the attacker),
     /// nil when the event has none or it names addresses.
@@ -36,28 +34,32 @@ struct ArrowPartiesTests {
         return (from, to, string("action") ?? "")
     }
 
-    /// The column a party's rail is drawn at on the page.
-    static func party(atX x: Double, _ columns: [Actor]) -> Actor? {
-        columns.first { abs(column($0) - x) < 0.01 }
+    /// The party whose rail the page draws at `x` (`rails`: each party's rail, as the page's SVG has it).
+    static func party(atX x: Double, _ rails: [Actor: Double]) -> Actor? {
+        rails.first { abs($0.value - x) < 0.01 }?.key
     }
 
-    static func column(_ actor: Actor) -> Double {
-        switch actor {
-        case .client: G.client
-        case .server: G.server
-        default: G.attacker
+    /// Each party's rail as the page draws it (a drawing whose rails moved apart for a wide label, #33,
+    /// has them elsewhere than the standard one); the standard drawing's when the page has none.
+    static func rails(_ html: String, columns: [Actor]) -> [Actor: Double] {
+        var out: [Actor: Double] = [:]
+        for match in html.matches(of: /<line class="rail" data-actor="(\w+)" x1="([\d.]+)"/) {
+            if let actor = Actor(rawValue: String(match.output.1)), let x = Double(match.output.2) { out[actor] = x }
         }
+        #expect(Set(out.keys) == Set(columns), "the page's rails: \(out)")
+        return out
     }
 
     /// Each SVG row's arrow as (sender, receiver), read from the line's end points.
     static func pageArrows(_ html: String, columns: [Actor]) -> [Int: (from: Actor?, to: Actor?)] {
+        let drawn = Self.rails(html, columns: columns)
         var out: [Int: (Actor?, Actor?)] = [:]
         for match in html.matches(of: /id="row-(\d+)"[^>]*>\n<title>[^<]*<\/title>\n<rect[^>]*\/>\n<line class="arrow( lost)?" x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/) {
             guard let n = Int(match.output.1), let x1 = Double(match.output.3), let x2 = Double(match.output.4) else { continue }
             let lost = match.output.2 != nil
             // A drawn arrow stops 3 units before the receiver's rail; a lost one half-way.
             let receiverX = lost ? 2 * x2 - x1 : x2 + (x2 > x1 ? 3 : -3)
-            out[n] = (party(atX: x1, columns), party(atX: receiverX, columns))
+            out[n] = (party(atX: x1, drawn), party(atX: receiverX, drawn))
         }
         return out
     }

@@ -21,13 +21,26 @@ extension HTMLRenderer {
         /// The notes column, right of the last rail (clear of the last party's head): where it starts, and how wide it wraps.
         static let notesLeft = 792.0
         static let notesColumns = 48
+        /// The widest a drawing gets by moving its rails apart (``LadderRails``): beside the step's
+        /// panel (at least 320 px) on a 1366-pixel screen, with the ladder box's border and scroll bar.
+        static let widest = 960.0
+        /// What the ladder's box adds to its drawing's width: its border and a vertical scroll bar.
+        static let boxExtra = 20.0
     }
 
     func ladder(_ walk: Walkthrough, trace: Trace) -> String {
+        ladder(walk, trace: trace, rails: ladderRails(walk, columns: ladderColumns(trace)))
+    }
+
+    /// The parties with a rail: the client, an attacker when there is one, the server.
+    func ladderColumns(_ trace: Trace) -> [Actor] {
+        trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
+    }
+
+    func ladder(_ walk: Walkthrough, trace: Trace, rails: LadderRails) -> String {
         typealias G = LadderGeometry
-        let columns: [Actor] = trace.hasAttacker ? [.client, .attacker, .server] : [.client, .server]
         // Each row as tall as its label's lines: every y from a running offset.
-        let layouts = rowLayouts(walk, trace: trace, columns: columns)
+        let layouts = rowLayouts(walk, rails: rails)
         var tops: [Double] = []
         var y = G.header
         for layout in layouts {
@@ -36,15 +49,15 @@ extension HTMLRenderer {
         }
         let height = y + 8
         // The drawing widens only for a notes column some label needs.
-        let width = max(G.width, (layouts.filter(\.placement.inNotes).map(\.placement.right).max() ?? 0) + 8)
-        let w = HTMLText.number(width), notes = width > G.width
+        let width = max(rails.width, (layouts.filter(\.placement.inNotes).map(\.placement.right).max() ?? 0) + 8)
+        let w = HTMLText.number(width), notes = width > rails.width
         var svg = "<figure class=\"ladder-pane\">\n<div class=\"ladder-scroll\" id=\"ladder-scroll\">\n"
         // The column heads again, held at the top of the scrolling ladder (a deep link or a late step
         // still shows whose rail is whose); drawn over the drawing's own heads, hidden from screen readers.
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"ladder-heads\" aria-hidden=\"true\" "
         svg += "viewBox=\"0 0 \(w) \(HTMLText.number(G.header))\" width=\"\(w)\" height=\"\(HTMLText.number(G.header))\">"
         svg += "<rect width=\"\(w)\" height=\"\(HTMLText.number(G.header - 6))\"/>"
-        svg += heads(columns, notes: notes) + "</svg>\n"
+        svg += heads(rails, notes: notes) + "</svg>\n"
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"ladder\" role=\"group\" aria-labelledby=\"ladder-title\" "
         svg += "viewBox=\"0 0 \(w) \(HTMLText.number(height))\" width=\"\(w)\" height=\"\(HTMLText.number(height))\">\n"
         svg += "<title id=\"ladder-title\">\(say("html.ladder.title"))</title>\n"
@@ -56,13 +69,13 @@ extension HTMLRenderer {
         svg += "</defs>\n"
         svg += bands(walk, trace: trace, tops: tops, bottom: y, width: width)
         // Column heads and rails.
-        svg += heads(columns, notes: notes)
-        for actor in columns {
-            let x = HTMLText.number(column(actor, columns) ?? G.client)
+        svg += heads(rails, notes: notes)
+        for actor in rails.columns {
+            let x = HTMLText.number(rails.x(actor) ?? G.client)
             svg += "<line class=\"rail\" data-actor=\"\(actor.rawValue)\" x1=\"\(x)\" y1=\"\(HTMLText.number(G.header - 6))\" x2=\"\(x)\" y2=\"\(HTMLText.number(height))\"/>\n"
         }
         for (index, step) in walk.steps.enumerated() {
-            svg += ladderRow(step, number: index + 1, top: tops[index], layout: layouts[index], width: width, trace: trace, columns: columns)
+            svg += ladderRow(step, number: index + 1, top: tops[index], layout: layouts[index], width: width, trace: trace, rails: rails)
         }
         svg += "</svg>\n</div>\n"
         svg += legend(walk)
@@ -70,25 +83,14 @@ extension HTMLRenderer {
     }
 
     /// The time column's and every party's head, and the notes column's when the drawing has one.
-    func heads(_ columns: [Actor], notes: Bool = false) -> String {
+    func heads(_ rails: LadderRails, notes: Bool = false) -> String {
         var out = "<text class=\"head\" x=\"\(HTMLText.number(LadderGeometry.timeRight))\" y=\"20\" text-anchor=\"end\">\(say("html.ladder.time"))</text>\n"
-        for actor in columns {
-            let x = HTMLText.number(column(actor, columns) ?? LadderGeometry.client)
+        for actor in rails.columns {
+            let x = HTMLText.number(rails.x(actor) ?? LadderGeometry.client)
             out += "<text class=\"head\" x=\"\(x)\" y=\"20\" text-anchor=\"middle\">\(HTMLText.escaped(party(actor)))</text>\n"
         }
-        if notes { out += "<text class=\"head\" x=\"\(HTMLText.number(LadderGeometry.notesLeft))\" y=\"20\">\(say("html.ladder.notes"))</text>\n" }
+        if notes { out += "<text class=\"head\" x=\"\(HTMLText.number(rails.notesLeft))\" y=\"20\">\(say("html.ladder.notes"))</text>\n" }
         return out
-    }
-
-    /// The x of a party's column; nil for a party without one (the network, an eavesdropper).
-    func column(_ actor: Actor, _ columns: [Actor]) -> Double? {
-        guard columns.contains(actor) else { return nil }
-        switch actor {
-        case .client: return LadderGeometry.client
-        case .server: return LadderGeometry.server
-        case .attacker: return LadderGeometry.attacker
-        default: return nil
-        }
     }
 
     /// Shaded bands from each phase heading to the next; `tops` are the rows' tops, `bottom` the last row's end.
@@ -111,14 +113,14 @@ extension HTMLRenderer {
     /// One step's row: its arrow, dot or heading, its label (whole, on as many lines as its lane
     /// needs: an arrow's above the arrow, a dot's beside it), its time, its text alternative.
     func ladderRow(_ step: Walkthrough.Step, number: Int, top: Double, layout: RowLayout, width: Double,
-                   trace: Trace, columns: [Actor]) -> String {
+                   trace: Trace, rails: LadderRails) -> String {
         typealias G = LadderGeometry
         let extra = layout.height - G.row
         let words = step.label
         let time = step.time.map(timeText)
         let mark = step.mark
-        let from = mark?.from.flatMap { column($0, columns) }
-        let to = mark?.to.flatMap { column($0, columns) }
+        let from = mark?.from.flatMap { rails.x($0) }
+        let to = mark?.to.flatMap { rails.x($0) }
         let tone = mark?.tone.rawValue ?? (isPhase(step, trace) ? "phase" : "plain")
         var alt: String
         var body = ""
@@ -150,7 +152,7 @@ extension HTMLRenderer {
         if layout.placement.inNotes, let from {
             let start = to.map { ($0 + from) / 2 } ?? from + 6
             let y = HTMLText.number(top + G.row * 0.7 - 4)
-            body += "<line class=\"leader\" x1=\"\(HTMLText.number(start))\" y1=\"\(y)\" x2=\"\(HTMLText.number(G.notesLeft - 4))\" y2=\"\(y)\"/>\n"
+            body += "<line class=\"leader\" x1=\"\(HTMLText.number(start))\" y1=\"\(y)\" x2=\"\(HTMLText.number(rails.notesLeft - 4))\" y2=\"\(y)\"/>\n"
         }
         if let time {
             body += "<text class=\"time\" x=\"\(HTMLText.number(G.timeRight))\" y=\"\(HTMLText.number(lineY))\">\(HTMLText.escaped(time))</text>\n"

@@ -70,8 +70,8 @@ extension HTMLRenderer {
 
     /// Every row's layout: the label of each step in its lane, whole. The notes column is used only
     /// by a label that cannot wrap inside its lane.
-    func rowLayouts(_ walk: Walkthrough, trace: Trace, columns: [Actor]) -> [RowLayout] {
-        walk.steps.map { RowLayout(placement: placement($0, columns: columns)) }
+    func rowLayouts(_ walk: Walkthrough, rails: LadderRails) -> [RowLayout] {
+        walk.steps.map { RowLayout(placement: placement($0, rails: rails)) }
     }
 
     /// The words a row shows: a message's label from its typed parts, anything else its label.
@@ -79,50 +79,54 @@ extension HTMLRenderer {
         step.labelParts.isEmpty || !(step.mark.map { $0.to != nil } ?? false) ? step.label : labelText(step.labelParts)
     }
 
-    /// Where `step`'s label goes.
+    /// Where `step`'s label goes in the standard drawing.
     func placement(_ step: Walkthrough.Step, columns: [Actor]) -> LabelPlacement {
+        placement(step, rails: .standard(columns))
+    }
+
+    /// Where `step`'s label goes between `rails`.
+    func placement(_ step: Walkthrough.Step, rails railsOfDrawing: LadderRails) -> LabelPlacement {
         typealias G = LadderGeometry
         let words = fullLabel(step)
         let mark = step.mark
-        let from = mark?.from.flatMap { column($0, columns) }
-        let to = mark?.to.flatMap { column($0, columns) }
+        let from = mark?.from.flatMap { railsOfDrawing.x($0) }
+        let to = mark?.to.flatMap { railsOfDrawing.x($0) }
         var lane: LabelPlacement
         if let mark, let from, let to, mark.to != nil, from != to {
             // An arrow's label: centred between the sender's rail and the next one towards the receiver
             // (the receiver's, unless the arrow passes a party that only watches), 6 units clear of each.
-            let rails = columns.compactMap { column($0, columns) }
+            let rails = railsOfDrawing.xs
             let next = to > from ? rails.filter { $0 > from && $0 <= to }.min() ?? to : rails.filter { $0 < from && $0 >= to }.max() ?? to
             lane = LabelPlacement(lines: [], x: (from + next) / 2, anchor: .middle, left: min(from, next) + 6, right: max(from, next) - 6)
         } else if let mark, let actor = mark.from, let x = from {
             // A dot's label: towards the nearer side's next rail (the server's to its left), stopping before it.
-            let rails = columns.compactMap { column($0, columns) }
+            let rails = railsOfDrawing.xs
             if actor == .server {
                 let stop = rails.filter { $0 < x }.max().map { $0 + 6 } ?? G.timeRight + 16
                 lane = LabelPlacement(lines: [], x: x - 9, anchor: .end, left: stop, right: x - 9)
             } else {
-                let stop = rails.filter { $0 > x }.min().map { $0 - 6 } ?? G.width - 4
+                let stop = rails.filter { $0 > x }.min().map { $0 - 6 } ?? railsOfDrawing.width - 4
                 lane = LabelPlacement(lines: [], x: x + 9, anchor: .start, left: x + 9, right: stop)
             }
         } else {
             // A heading or a line beside no party: across the drawing, right of the time column.
-            lane = LabelPlacement(lines: [], x: G.timeRight + 12, anchor: .start, left: G.timeRight + 12, right: G.width - 8)
+            lane = LabelPlacement(lines: [], x: G.timeRight + 12, anchor: .start, left: G.timeRight + 12, right: railsOfDrawing.width - 8)
         }
         if let lines = Self.labelLines(words, columns: Self.columns(lane.right - lane.left)) {
             lane.lines = lines
             return lane
         }
-        return notes(words)
+        return notes(words, left: railsOfDrawing.notesLeft)
     }
 
     /// `text` in the notes column, right of the last rail: wrapped to the column's width, a value
     /// wider than the column on a line of its own (the column widens the drawing to hold it).
-    func notes(_ text: String) -> LabelPlacement {
+    func notes(_ text: String, left: Double = LadderGeometry.notesLeft) -> LabelPlacement {
         typealias G = LadderGeometry
-        let widest = text.split(separator: " ").flatMap { DisplayWidth.breakablePieces($0) }.map { DisplayWidth.columns($0) }.max() ?? 0
-        let columns = max(G.notesColumns, widest)
+        let columns = max(G.notesColumns, Self.widestPiece(text))
         let lines = Self.labelLines(text, columns: columns) ?? [text]
-        let right = G.notesLeft + Double(lines.map { DisplayWidth.columns($0) }.max() ?? 0) * G.character
-        return LabelPlacement(lines: lines, x: G.notesLeft, anchor: .start, left: G.notesLeft, right: right, inNotes: true)
+        let right = left + Double(lines.map { DisplayWidth.columns($0) }.max() ?? 0) * G.character
+        return LabelPlacement(lines: lines, x: left, anchor: .start, left: left, right: right, inNotes: true)
     }
 
     /// How many display columns of label text fit in `width` drawing units.

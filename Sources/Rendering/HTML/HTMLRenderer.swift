@@ -39,9 +39,10 @@ public struct HTMLRenderer: Sendable {
             Walkthrough(title: name, trace: trace, width: 100_000, page: page, fullValues: fullValues, about: summary,
                         explanations: explanations, surface: .page)
         }
-        let (ladderHTML, stepCount): (String, Int) = {
+        let (ladderHTML, stepCount, rails): (String, Int, LadderRails) = {
             let walk = walkthrough(fullValues: false)
-            return (ladder(walk, trace: trace), walk.steps.count)
+            let rails = ladderRails(walk, columns: ladderColumns(trace))
+            return (ladder(walk, trace: trace, rails: rails), walk.steps.count, rails)
         }()
         let whole = walkthrough(fullValues: true)
         let sections = whole.steps.count == stepCount ? whole : walkthrough(fullValues: false)
@@ -58,7 +59,9 @@ public struct HTMLRenderer: Sendable {
         html += header(name: name, summary: summary, lesson: page)
         html += controls(count: stepCount)
         html += "<noscript><p class=\"noscript\">\(say("html.noscript"))</p></noscript>\n"
-        html += "<main class=\"layout\">\n"
+        // A drawing whose rails moved apart (#33) gets a ladder column as wide as it, its box included.
+        let column = rails.width > LadderGeometry.width ? " style=\"--ladder-column:\(HTMLText.number((rails.width + LadderGeometry.boxExtra).rounded(.up)))px\"" : ""
+        html += "<main class=\"layout\"\(column)>\n"
         html += ladderHTML
         html += "<div class=\"panel\" id=\"panel\" tabindex=\"-1\">\n"
         bytes.append(contentsOf: html.utf8)

@@ -26,7 +26,7 @@ enum HTMLStyleSheet {
     .keys{color:var(--muted);font-size:.85rem}
     #position{font-weight:600;min-width:9em}
     :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
-    .layout{display:grid;grid-template-columns:minmax(0,800px) minmax(320px,1fr);gap:1.2rem;align-items:start;margin-top:.8rem}
+    .layout{display:grid;grid-template-columns:minmax(0,var(--ladder-column,800px)) minmax(320px,1fr);gap:1.2rem;align-items:start;margin-top:.8rem}
     .ladder-pane{margin:0;min-width:0}.panel{min-width:0}
     .ladder-scroll{max-height:calc(100vh - 9rem);overflow:auto;border:1px solid var(--line);border-radius:.3rem}
     #ladder{display:block;max-width:none}

@@ -15,7 +15,9 @@ public struct TLS13ClientConfiguration {
     public var middleboxCompatibility: Bool
     public var evaluator: any PeerCertificateEvaluator
     /// A ticket from an earlier connection to offer in pre_shared_key (RFC 8446 §4.2.11), and its
-    /// age in milliseconds when this connection starts (the caller's clock: the engine reads none).
+    /// age in milliseconds when the ClientHello is sent: the time since the NewSessionTicket was
+    /// received (§4.2.11.1), by the caller's clock (the engine reads none), so a driver sets it as
+    /// it calls ``TLS13Client/start()``, not when it opens the connection.
     public var resumption: TLS13ResumptionTicket?
     public var ticketAgeMilliseconds: UInt32 = 0
     /// The certificate chain and key the client answers a CertificateRequest with (nil: an empty Certificate).
