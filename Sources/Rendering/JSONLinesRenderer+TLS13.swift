@@ -23,10 +23,10 @@ extension JSONLinesRenderer {
                            ("context", hex(context))]
             }
             return fields + [("value", hex(step.value))]
-        case .trafficKeysInstalled(let direction, let secret, let generation, let keys):
+        case .trafficKeysInstalled(let direction, let secret, let generation, let keys, _, _):
             return [("event", .string("tls13_traffic_keys")), ("use", .string(direction.rawValue)), ("secret", .string(secret.rawValue)),
                     ("generation", .number(String(generation))), ("key", hex(keys.key)), ("iv", hex(keys.iv))]
-        case .sharedSecret(let group, let value):
+        case .sharedSecret(let group, let value, _, _, _):
             return [("event", .string("tls13_shared_secret")), ("group", .string("\(group)")), ("value", hex(value))]
         case .keyShareGenerated(let group, let publicKey):
             return [("event", .string("tls13_key_share")), ("group", .string("\(group)")), ("public_key", hex(publicKey))]

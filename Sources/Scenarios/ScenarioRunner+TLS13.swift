@@ -40,7 +40,7 @@ extension ScenarioRunner {
     /// (RFC 8446 §4.2.8), or a TLS 1.2 ECDHE ServerKeyExchange's curve (RFC 8422 §5.4).
     static func group(_ trace: Trace) -> String? {
         for e in trace.events where e.connection == 0 && e.actor == .client {
-            if case .tls(.tls13(.sharedSecret(let group, _))) = e.kind { return NamedGroup.names[group.rawValue] }
+            if case .tls(.tls13(.sharedSecret(let group, _, _, _, _))) = e.kind { return NamedGroup.names[group.rawValue] }
         }
         for e in trace.events where e.connection == 0 && e.actor == .server {
             if case .tls(.handshakeSent(.serverKeyExchange(let ske), _)) = e.kind, case .ecdhe(let p) = ske.params {

@@ -117,7 +117,7 @@ extension Trace {
                 usesTLS13 = true
                 var found: (Secret, [UInt8])?
                 switch fact {
-                case .sharedSecret(_, let value): found = (.sharedSecret, value)
+                case .sharedSecret(_, let value, _, _, _): found = (.sharedSecret, value)
                 case .keySchedule(let step): found = Self.knowledgeSecret(step.secret).map { ($0, step.value) }
                 default: break
                 }

@@ -57,14 +57,16 @@ struct HTMLBrowserTests {
     }
 
     /// The calculations' copy buttons (#33): every value on the `ecdhe` page (the key exchange,
-    /// master secret, key block, verify_data, the signed input, each protected record's values) has
-    /// one, shown by the script, and what it copies is the value the page shows, whole; a real click
-    /// copies and says so; a calculation's own button copies its formula and every value.
-    @Test func theCopyButtonsCopyEveryCalculationValueWhole() throws {
+    /// master secret, key block, verify_data, the signed input, each protected record's values) and on
+    /// the `tls13` page (the key share, every key-schedule step, the traffic keys, each Finished and
+    /// CertificateVerify) has one, shown by the script, and what it copies is the value the page shows,
+    /// whole; a real click copies and says so; a calculation's own button copies its formula and every value.
+    @Test(arguments: ["ecdhe", "tls13"])
+    func theCopyButtonsCopyEveryCalculationValueWhole(_ run: String) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let page = dir.appendingPathComponent("ecdhe.html")
-        let export = try CLI.run(["export", "ecdhe", "--html", page.path])
+        let page = dir.appendingPathComponent("\(run).html")
+        let export = try CLI.run(["export", run, "--html", page.path])
         #expect(export.status == 0, "\(export.stderr)")
         let result = try Self.check(page, extra: ["--copy-check"])
         #expect(result.status == 0, "\(result.output)")

@@ -28,8 +28,8 @@ struct HTMLCalculationTests {
     }
 
     static func figures(_ html: String) -> [Figure] {
-        html.matches(of: /<figure class="calc-step" id="calc-\d+-\d+" data-calc="([a-z_]+)" data-actor="([a-z]+)">((?:(?!<\/figure>).|\n)*)<\/figure>/).map { f in
-            let items = String(f.output.3).matches(of: /<li data-name="([A-Za-z_]+)" data-role="(input|output)" data-hex="([0-9a-f]*)"(?: data-text="([^"]*)")?><span class="name">[^<]*<\/span> = <code class="value">([^<]*)<\/code>/).map { m in
+        html.matches(of: /<figure class="calc-step" id="calc-\d+-\d+" data-calc="([a-z0-9_]+)" data-actor="([a-z]+)">((?:(?!<\/figure>).|\n)*)<\/figure>/).map { f in
+            let items = String(f.output.3).matches(of: /<li data-name="([A-Za-z0-9_]+)" data-role="(input|output)" data-hex="([0-9a-f]*)"(?: data-text="([^"]*)")?><span class="name">[^<]*<\/span> = <code class="value">([^<]*)<\/code>/).map { m in
                 Item(name: String(m.output.1), role: String(m.output.2), hex: String(m.output.3), text: m.output.4.map(String.init),
                      shown: String(m.output.5))
             }

@@ -31,7 +31,7 @@ struct TLS13RunTests {
         }
         // The handshake secret from the client's own shared secret: HKDF-Extract(salt, IKM) = HMAC-Hash(salt, IKM) (RFC 5869 §2.2).
         let shared = try #require(trace.events.compactMap { e -> [UInt8]? in
-            guard e.actor == .client, case .tls(.tls13(.sharedSecret(_, let value))) = e.kind else { return nil }
+            guard e.actor == .client, case .tls(.tls13(.sharedSecret(_, let value, _, _, _))) = e.kind else { return nil }
             return value
         }.first)
         let derived = try #require(client.first { $0.secret == .derivedFromEarlySecret }).value

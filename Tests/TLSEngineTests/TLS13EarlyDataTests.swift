@@ -80,7 +80,7 @@ struct TLS13EarlyDataTests {
         let cets = try #require(p.client.keyScheduleSteps.first { $0.secret == .clientEarlyTrafficSecret })
         guard case .deriveSecret(.earlySecret, "c e traffic", .clientHello, _) = cets.derivation else { Issue.record("c e traffic"); return }
         // The client's EndOfEarlyData is sealed with the early key, before its Finished (§4.5).
-        let installed = events.client.compactMap { e -> TLS13Secret? in if case .trafficKeysInstalled(.write, let s, _, _) = e { s } else { nil } }
+        let installed = events.client.compactMap { e -> TLS13Secret? in if case .trafficKeysInstalled(.write, let s, _, _, _, _) = e { s } else { nil } }
         #expect(installed == [.clientEarlyTrafficSecret, .clientHandshakeTrafficSecret, .clientApplicationTrafficSecret0])
         let sent = events.client.compactMap { e -> HandshakeType? in if case .handshakeSent(let t, _) = e { t } else { nil } }
         #expect(sent == [.clientHello, .endOfEarlyData, .finished])

@@ -181,7 +181,7 @@ struct TLS13HandshakeTests {
         #expect(answer.events.contains { if case .keyUpdateReceived(true) = $0 { true } else { false } })
         #expect(answer.events.contains { if case .keyUpdateSent(false) = $0 { true } else { false } })
         let back = p.client.receive(answer.output)
-        #expect(back.events.contains { if case .trafficKeysInstalled(.read, _, 1, _) = $0 { true } else { false } })
+        #expect(back.events.contains { if case .trafficKeysInstalled(.read, _, 1, _, _, _) = $0 { true } else { false } })
         #expect(p.server.receive(p.client.send([1, 2, 3]).output).applicationData == [1, 2, 3])
         #expect(p.client.receive(p.server.send([4, 5]).output).applicationData == [4, 5])
     }
@@ -214,8 +214,8 @@ struct TLS13HandshakeTests {
         var p = try Self.parties(seed: 61, clientGroups: [group], shares: [group], serverGroups: [group])
         let events = Self.run(&p)
         #expect(p.client.state == .connected && p.server.state == .connected, "\(group)")
-        let shared = events.client.compactMap { if case .sharedSecret(let g, let v) = $0 { (g, v) } else { nil } }
+        let shared = events.client.compactMap { if case .sharedSecret(let g, let v, _, _, _) = $0 { (g, v) } else { nil } }
         #expect(shared.count == 1 && shared.first?.0 == group)
-        #expect(shared.first?.1 == events.server.compactMap { if case .sharedSecret(_, let v) = $0 { v } else { nil } }.first)
+        #expect(shared.first?.1 == events.server.compactMap { if case .sharedSecret(_, let v, _, _, _) = $0 { v } else { nil } }.first)
     }
 }

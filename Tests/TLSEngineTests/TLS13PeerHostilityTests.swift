@@ -329,7 +329,7 @@ struct TLS13PeerHostilityTests {
         let suite = try #require(p.server.negotiatedSuite)
         let secret = p.server.connection.clientHandshakeSecret
         var protector = try TLS13RecordProtector(aead: suite.aead, keys: TLS13TrafficKeys(secret: secret, hash: suite.hash, keyLength: suite.aead.keyLength))
-        let finished = TLS13Connection.handshakeBytes(.finished, p.server.connection.finishedBody(baseKey: secret))
+        let finished = TLS13Connection.handshakeBytes(.finished, TLS13FinishedMAC(hash: suite.hash, baseKey: .clientHandshakeTrafficSecret, baseKeyValue: secret, transcriptHash: p.server.connection.transcriptHash).verifyData)
         let step = p.server.receive(try protector.seal(contentType: .handshake, content: finished + [24]).record)
         #expect(step.events.contains { if case .finishedChecked(let expected, let received) = $0 { expected == received } else { false } })
         #expect(step.alertSent?.alertDescription == .unexpectedMessage)

@@ -28,6 +28,22 @@ public struct Calculation: Sendable, Hashable {
         case serverKeyExchangeSignature = "server_key_exchange_signature"
         /// What a CertificateVerify signs (RFC 5246 §7.4.8).
         case certificateVerifySignature = "certificate_verify_signature"
+        /// TLS 1.3: this side's key_share public value and the (EC)DHE shared secret (RFC 8446 §4.2.8, §7.4).
+        case tls13KeyShare = "tls13_key_share"
+        /// TLS 1.3 key schedule: HKDF-Extract(salt, IKM) (RFC 8446 §7.1).
+        case tls13Extract = "tls13_extract"
+        /// TLS 1.3 key schedule: Derive-Secret(Secret, Label, Messages) (RFC 8446 §7.1).
+        case tls13DeriveSecret = "tls13_derive_secret"
+        /// TLS 1.3 key schedule: HKDF-Expand-Label with a context of its own (the resumption PSK, RFC 8446 §4.6.1).
+        case tls13ExpandLabel = "tls13_expand_label"
+        /// TLS 1.3: a traffic secret's write key and IV (RFC 8446 §7.3).
+        case tls13TrafficKeys = "tls13_traffic_keys"
+        /// TLS 1.3: finished_key and a Finished's verify_data (RFC 8446 §4.4.4).
+        case tls13Finished = "tls13_finished"
+        /// TLS 1.3: the PSK binder, a Finished MAC keyed from binder_key (RFC 8446 §4.2.11.2).
+        case tls13PSKBinder = "tls13_psk_binder"
+        /// TLS 1.3: what a CertificateVerify signs (RFC 8446 §4.4.3).
+        case tls13CertificateVerify = "tls13_certificate_verify"
     }
 
     /// One named value: bytes (shown and copied in hex) or a short ASCII text (a PRF label, a hash
@@ -59,7 +75,8 @@ public struct Calculation: Sendable, Hashable {
     public var actor: Actor
     public var inputs: [Value]
     public var outputs: [Value]
-    /// Values the formula's words take (`params`: ServerECDHParams or ServerDHParams; `signer`; `algorithm`).
+    /// Values the formula's words take (`sender`, `signer`, `algorithm`; TLS 1.3: `group`, `secret`,
+    /// `from`, `label`, `salt`, `ikm`, `messages`), as the engine names them.
     public var words: [String: String] = [:]
 }
 
@@ -70,6 +87,16 @@ extension TLSPRF {
         case .tls10: "P_MD5 xor P_SHA-1"
         case .sha256: "P_SHA256"
         case .sha384: "P_SHA384"
+        }
+    }
+}
+
+extension TLS13Hash {
+    /// The hash's name as FIPS 180-4 writes it: the Hash of HKDF and HMAC (RFC 8446 §7.1).
+    var hashName: String {
+        switch self {
+        case .sha256: "SHA-256"
+        case .sha384: "SHA-384"
         }
     }
 }

@@ -11,7 +11,7 @@ extension RecordPlacement {
         switch fact {
         case .negotiated(let suite, _, _):
             tls13AEAD[side] = suite.aead
-        case .trafficKeysInstalled(let direction, let secret, _, let keys) where direction == .write:
+        case .trafficKeysInstalled(let direction, let secret, _, let keys, _, _) where direction == .write:
             tls13WriteKeys[side] = (keys, secret)
         case .recordSealed(let detail):
             guard let step = lastSend[side] else { return [] }

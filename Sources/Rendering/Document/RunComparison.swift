@@ -109,7 +109,7 @@ public struct RunComparison: Sendable {
     /// The group of a TLS 1.3 key share both sides used.
     static func tls13Group(_ trace: Trace) -> String? {
         for e in trace.events where e.connection == 0 {
-            if case .tls(.tls13(.sharedSecret(let group, _))) = e.kind { return group.description }
+            if case .tls(.tls13(.sharedSecret(let group, _, _, _, _))) = e.kind { return group.description }
         }
         return nil
     }

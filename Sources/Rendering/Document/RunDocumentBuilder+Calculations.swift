@@ -3,7 +3,8 @@ import TLSEngine
 import Trace
 
 /// The handshake's calculations as steps a learner can redo (`Calculation`): read off the engine's
-/// `derived`, `sessionResumed` and `signature` events (TLS 1.2 and earlier), every value whole. The master secret a
+/// `derived`, `sessionResumed` and `signature` events (TLS 1.2 and earlier) and TLS 1.3's
+/// (``tls13Calculations(_:actor:)``), every value whole. The master secret a
 /// side derived on a connection is remembered for its key block and verify_data there (the engine's
 /// own value, from its `masterSecret` event: nothing is recomputed).
 extension RunDocumentBuilder {
@@ -86,6 +87,8 @@ extension RunDocumentBuilder {
             case .certificateVerify:
                 return [Calculation(kind: .certificateVerifySignature, actor: actor, inputs: [], outputs: outputs, words: words)]
             }
+        case .tls13(let fact):
+            return tls13Calculations(fact, actor: actor)
         default:
             return []
         }

@@ -47,7 +47,7 @@ extension RunDocumentBuilder {
         switch fact {
         case .keyShareGenerated(let group, let publicKey):
             return [line("tls13.line.keyShare", ["group": "\(group)", "public": short(publicKey)])]
-        case .sharedSecret(let group, let value):
+        case .sharedSecret(let group, let value, _, _, _):
             var out = [line("tls13.line.sharedSecret", ["group": "\(group)", "value": short(value)])]
             if !state.explained.contains("tls13.sharedSecret") {
                 state.explained.insert("tls13.sharedSecret")
@@ -88,7 +88,7 @@ extension RunDocumentBuilder {
                 out += explain(Sentence("tls13.keySchedule"))
             }
             return out
-        case .trafficKeysInstalled(let direction, let secret, _, let keys):
+        case .trafficKeysInstalled(let direction, let secret, _, let keys, _, _):
             return [line(direction == .write ? "tls13.line.writeKeys" : "tls13.line.readKeys",
                          ["secret": secret.rawValue, "key": short(keys.key), "iv": short(keys.iv)])]
         case .recordSealed(let record):

@@ -62,6 +62,7 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         steps.reserveCapacity(trace.events.count)
         var records = RecordPlacement()
         var calculationState = CalculationState()
+        var pendingCalculations: [Actor: [Calculation]] = [:]
         for (index, event) in trace.events.enumerated() {
             if explainingEveryStep { state.explained = [] }
             let kind = RunDocument.kind(of: event, participants: trace.participants, oneSided: state.oneSided,
@@ -90,7 +91,16 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
             default: break
             }
             steps.append(RunDocument.Step(kind: kind, eventIndex: index, time: event.time, entries: entries, message: message, segment: segment))
-            if verbosity == .bytes { steps[steps.count - 1].calculations = calculations(for: event, state: &calculationState) }
+            if verbosity == .bytes {
+                // A calculation whose event has no line of its own (the Finished MAC the engine computes
+                // before it sends or checks a Finished) goes with the same side's next step that has one.
+                let made = (pendingCalculations.removeValue(forKey: event.actor) ?? []) + calculations(for: event, state: &calculationState)
+                if steps[steps.count - 1].entries.contains(where: { !$0.isBlank && !$0.bytesOnly }) {
+                    steps[steps.count - 1].calculations = made
+                } else if !made.isEmpty {
+                    pendingCalculations[event.actor] = made
+                }
+            }
             for (step, record) in records.place(event, step: steps.count - 1) { steps[step].records.append(record) }
         }
         return RunDocument(steps: steps, oneSided: state.oneSided, summaries: summarizingPhases ? phaseSummaries(trace) : [], trace: trace)

@@ -1,3 +1,4 @@
+import TLSCrypto
 import TLSEngine
 import Trace
 
@@ -24,12 +25,36 @@ extension HTMLRenderer {
         return out
     }
 
-    /// The words a heading and formula take: the party, the sender of a Finished, a signature's signer and algorithm.
+    /// The words a heading and formula take: the party, the sender of a Finished, a signature's signer
+    /// and algorithm; TLS 1.3's group, secrets and label as the RFC names them, the salt, IKM and
+    /// transcript point in the catalogue's words.
     private func calculationWords(_ c: Calculation) -> [String: String] {
+        // The words go into a sentence that `say` escapes once: taken unescaped here.
+        func word(_ key: String) -> String { explanations(key) ?? key }
         var values = ["actor": party(c.actor)]
-        if let sender = c.words["sender"] { values["sender"] = Actor(rawValue: sender).map(party) ?? sender }
+        if let sender = c.words["sender"] {
+            values["sender"] = Actor(rawValue: sender).map(party) ?? sender
+            values["senderName"] = sender
+        }
         if let signer = c.words["signer"] { values["signer"] = Actor(rawValue: signer).map(party) ?? signer }
-        if let algorithm = c.words["algorithm"] { values["algorithm"] = algorithm }
+        for key in ["algorithm", "group", "secret", "from", "label"] { if let value = c.words[key] { values[key] = value } }
+        if let salt = c.words["salt"] { values["salt"] = salt == "zeros" ? word("tls13.input.zeros") : salt }
+        if let ikm = c.words["ikm"].flatMap(TLS13KeyScheduleStep.InputKeyingMaterial.init(rawValue:)) {
+            values["ikm"] = switch ikm {
+            case .zeros: word("tls13.input.zeros")
+            case .preSharedKey: word("tls13.input.psk")
+            case .sharedSecret: word("tls13.input.sharedSecret")
+            }
+        }
+        if let point = c.words["messages"].flatMap(TLS13TranscriptPoint.init(rawValue:)) {
+            values["messages"] = switch point {
+            case .empty: word("tls13.messages.empty")
+            case .clientHello: word("tls13.messages.clientHello")
+            case .serverHello: word("tls13.messages.serverHello")
+            case .serverFinished: word("tls13.messages.serverFinished")
+            case .clientFinished: word("tls13.messages.clientFinished")
+            }
+        }
         return values
     }
 
@@ -67,6 +92,14 @@ extension HTMLRenderer {
         case .verifyData: "html.calc.verifyData"
         case .serverKeyExchangeSignature: "html.calc.serverKeyExchangeSignature"
         case .certificateVerifySignature: "html.calc.certificateVerifySignature"
+        case .tls13KeyShare: "html.calc.tls13KeyShare"
+        case .tls13Extract: "html.calc.tls13Extract"
+        case .tls13DeriveSecret: "html.calc.tls13DeriveSecret"
+        case .tls13ExpandLabel: "html.calc.tls13ExpandLabel"
+        case .tls13TrafficKeys: "html.calc.tls13TrafficKeys"
+        case .tls13Finished: "html.calc.tls13Finished"
+        case .tls13PSKBinder: "html.calc.tls13PSKBinder"
+        case .tls13CertificateVerify: "html.calc.tls13CertificateVerify"
         }
     }
 
@@ -82,6 +115,14 @@ extension HTMLRenderer {
         case .verifyData: "html.calc.verifyData.formula"
         case .serverKeyExchangeSignature: "html.calc.serverKeyExchangeSignature.formula"
         case .certificateVerifySignature: "html.calc.certificateVerifySignature.formula"
+        case .tls13KeyShare: "html.calc.tls13KeyShare.formula"
+        case .tls13Extract: "html.calc.tls13Extract.formula"
+        case .tls13DeriveSecret: "html.calc.tls13DeriveSecret.formula"
+        case .tls13ExpandLabel: "html.calc.tls13ExpandLabel.formula"
+        case .tls13TrafficKeys: "html.calc.tls13TrafficKeys.formula"
+        case .tls13Finished: "html.calc.tls13Finished.formula"
+        case .tls13PSKBinder: "html.calc.tls13PSKBinder.formula"
+        case .tls13CertificateVerify: "html.calc.tls13CertificateVerify.formula"
         }
     }
 }

@@ -38,7 +38,7 @@ public enum TLS13KeySchedule {
             earlySecret = hash.extract(salt: zeros, ikm: preSharedKey ?? zeros)
             steps = [TLS13KeyScheduleStep(secret: .earlySecret,
                                           derivation: .extract(salt: nil, ikm: preSharedKey == nil ? .zeros : .preSharedKey),
-                                          value: earlySecret)]
+                                          value: earlySecret, hash: hash, key: zeros, inputKeyingMaterial: preSharedKey ?? zeros)]
         }
 
         /// binder_key: keys the PSK binder that proves the client holds the PSK (RFC 8446 §4.2.11.2).
@@ -48,7 +48,8 @@ public enum TLS13KeySchedule {
             let value = hash.deriveSecret(secret: earlySecret, label: label, transcriptHash: empty)
             steps.append(TLS13KeyScheduleStep(secret: .binderKey,
                                               derivation: .deriveSecret(from: .earlySecret, label: label, through: .empty, transcriptHash: empty),
-                                              value: value))
+                                              value: value, hash: hash, key: earlySecret,
+                                              hkdfLabel: HKDFLabel(length: hash.length, label: label, context: empty).bytes))
             return value
         }
 
@@ -71,7 +72,7 @@ public enum TLS13KeySchedule {
             let secret = hash.extract(salt: derived, ikm: sharedSecret ?? zeros)
             copy.steps.append(TLS13KeyScheduleStep(secret: .handshakeSecret,
                                                    derivation: .extract(salt: .derivedFromEarlySecret, ikm: sharedSecret == nil ? .zeros : .sharedSecret),
-                                                   value: secret))
+                                                   value: secret, hash: hash, key: derived, inputKeyingMaterial: sharedSecret ?? zeros))
             return Handshake(hash: hash, handshakeSecret: secret, steps: copy.steps)
         }
 
@@ -99,10 +100,11 @@ public enum TLS13KeySchedule {
         public func master() -> Master {
             var copy = self
             let derived = copy.derive(.derivedFromHandshakeSecret, through: .empty, transcriptHash: hash.digest([]))
-            let secret = hash.extract(salt: derived, ikm: [UInt8](repeating: 0, count: hash.length))
+            let zeros = [UInt8](repeating: 0, count: hash.length)
+            let secret = hash.extract(salt: derived, ikm: zeros)
             copy.steps.append(TLS13KeyScheduleStep(secret: .masterSecret,
                                                    derivation: .extract(salt: .derivedFromHandshakeSecret, ikm: .zeros),
-                                                   value: secret))
+                                                   value: secret, hash: hash, key: derived, inputKeyingMaterial: zeros))
             return Master(hash: hash, masterSecret: secret, steps: copy.steps)
         }
 
@@ -149,7 +151,8 @@ public enum TLS13KeySchedule {
             let value = hash.resumptionPSK(resumptionMasterSecret: base, ticketNonce: ticketNonce)
             return TLS13KeyScheduleStep(secret: .resumptionPSK,
                                         derivation: .expandLabel(from: .resumptionMasterSecret, label: "resumption", context: ticketNonce),
-                                        value: value)
+                                        value: value, hash: hash, key: base,
+                                        hkdfLabel: HKDFLabel(length: hash.length, label: "resumption", context: ticketNonce).bytes)
         }
 
         private mutating func derive(_ secret: TLS13Secret, through point: TLS13TranscriptPoint, transcriptHash: [UInt8]) -> [UInt8] {
@@ -165,7 +168,8 @@ public enum TLS13KeySchedule {
         let out = hash.deriveSecret(secret: value, label: label, transcriptHash: transcriptHash)
         steps.append(TLS13KeyScheduleStep(secret: secret,
                                           derivation: .deriveSecret(from: base, label: label, through: point, transcriptHash: transcriptHash),
-                                          value: out))
+                                          value: out, hash: hash, key: value,
+                                          hkdfLabel: HKDFLabel(length: hash.length, label: label, context: transcriptHash).bytes))
         return out
     }
 }

@@ -114,4 +114,24 @@ public struct TLS13KeyScheduleStep: Sendable, Hashable {
     public var secret: TLS13Secret
     public var derivation: Derivation
     public var value: [UInt8]
+    /// HKDF's hash (the suite's, RFC 8446 §7.1).
+    public var hash: TLS13Hash
+    /// The values the step was computed from, so that it can be redone: the HMAC key, which is an
+    /// extraction's salt (Hash.length zeros for the early secret) or the Secret an expansion expands;
+    /// an extraction's IKM (Hash.length zeros when there is none); an expansion's encoded
+    /// `HkdfLabel` (its `info`).
+    public var key: [UInt8]
+    public var inputKeyingMaterial: [UInt8]?
+    public var hkdfLabel: [UInt8]?
+
+    public init(secret: TLS13Secret, derivation: Derivation, value: [UInt8], hash: TLS13Hash, key: [UInt8],
+                inputKeyingMaterial: [UInt8]? = nil, hkdfLabel: [UInt8]? = nil) {
+        self.secret = secret
+        self.derivation = derivation
+        self.value = value
+        self.hash = hash
+        self.key = key
+        self.inputKeyingMaterial = inputKeyingMaterial
+        self.hkdfLabel = hkdfLabel
+    }
 }

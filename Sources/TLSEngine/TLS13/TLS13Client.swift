@@ -187,8 +187,10 @@ public struct TLS13Client: TLS13Side {
         guard let truncated = TLS13PSKBinder.truncated(clientHello: draft, bindersLength: PreSharedKey.bindersLength(placeholder)) else { throw .internalError }
         var early = TLS13KeySchedule.Early(hash: hash, preSharedKey: ticket.psk)
         let truncatedHash = hash.digest(transcript + truncated)
-        let binder = TLS13PSKBinder.binder(hash: hash, binderKey: early.binderKey(resumption: true), truncatedTranscriptHash: truncatedHash)
+        let mac = TLS13FinishedMAC(hash: hash, baseKey: .binderKey, baseKeyValue: early.binderKey(resumption: true), transcriptHash: truncatedHash)
+        let binder = mac.verifyData
         connection.note(early.steps, after: 0)
+        connection.events.append(.finishedComputed(mac))
         pskEarly = early
         connection.events.append(.pskOffered(identity, ticketAgeMilliseconds: configuration.ticketAgeMilliseconds,
                                              truncatedTranscriptHash: truncatedHash, binder: binder))
@@ -386,7 +388,7 @@ public struct TLS13Client: TLS13Side {
     }
 
     mutating func serverFinished(_ message: RawHandshakeMessage) throws(TLS13Failure) {
-        try connection.checkFinished(message, baseKey: connection.serverHandshakeSecret)
+        try connection.checkFinished(message, .serverHandshakeTrafficSecret, baseKey: connection.serverHandshakeSecret)
         connection.received(message)
         guard let handshake = connection.handshake else { throw .internalError }
         var master = handshake.master()
@@ -399,7 +401,7 @@ public struct TLS13Client: TLS13Side {
         try endEarlyData()
         try connection.install(.write, secret: .clientHandshakeTrafficSecret, connection.clientHandshakeSecret)
         if let request = certificateRequest { try answer(request) }
-        try connection.sendHandshake(.finished, body: connection.finishedBody(baseKey: connection.clientHandshakeSecret))
+        try connection.sendHandshake(.finished, body: connection.finishedBody(.clientHandshakeTrafficSecret, baseKey: connection.clientHandshakeSecret))
         _ = master.resumptionMasterSecret(clientFinishedHash: connection.transcriptHash)
         connection.note(master.steps, after: handshake.steps.count)
         connection.master = master

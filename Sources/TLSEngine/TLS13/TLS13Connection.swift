@@ -199,7 +199,7 @@ struct TLS13Connection {
             reader.isProtected = true
         case .write: writeProtection = protector; writeSecret = (name, secret, generation)
         }
-        events.append(.trafficKeysInstalled(direction, secret: name, generation: generation, keys: keys))
+        events.append(.trafficKeysInstalled(direction, secret: name, generation: generation, keys: keys, secretValue: secret, hash: suite.hash))
     }
 
     /// Messages after the handshake (§4.6), outside the transcript: a NewSessionTicket is noted;
@@ -397,7 +397,8 @@ struct TLS13Connection {
         do {
             try ECDHKeyPair.validatePeerPublicKey(peer, curve: curve)
             let secret = try pair.sharedSecret(peerPublicKey: peer)
-            events.append(.sharedSecret(group: group, value: secret))
+            events.append(.sharedSecret(group: group, value: secret, privateKey: pair.privateKeyBytes, publicKey: pair.publicKeyBytes,
+                                        peerPublicKey: peer))
             return secret
         } catch {
             throw .badKeyShare
@@ -437,14 +438,17 @@ struct TLS13Connection {
         return SignatureSchemes.verify(signature, data: content, scheme: scheme, key: key)
     }
 
-    /// The Finished message for this side's base key over the transcript so far.
-    func finishedBody(baseKey: [UInt8]) -> [UInt8] {
-        hash.finishedVerifyData(baseKey: baseKey, transcriptHash: transcriptHash)
+    /// The Finished message for the base key `name` (`baseKey` its value) over the transcript so
+    /// far, recorded with what it came from.
+    mutating func finishedBody(_ name: TLS13Secret, baseKey: [UInt8]) -> [UInt8] {
+        let mac = TLS13FinishedMAC(hash: hash, baseKey: name, baseKeyValue: baseKey, transcriptHash: transcriptHash)
+        events.append(.finishedComputed(mac))
+        return mac.verifyData
     }
 
     /// Checks the peer's Finished against the value over the transcript before it.
-    mutating func checkFinished(_ message: RawHandshakeMessage, baseKey: [UInt8]) throws(TLS13Failure) {
-        let expected = finishedBody(baseKey: baseKey)
+    mutating func checkFinished(_ message: RawHandshakeMessage, _ name: TLS13Secret, baseKey: [UInt8]) throws(TLS13Failure) {
+        let expected = finishedBody(name, baseKey: baseKey)
         // §4.4.4: verify_data is Hash.length bytes; a Finished of another length is malformed (§6.2: decode_error).
         var r = ByteReader(message.body)
         do { _ = try Self.readVerifyData(from: &r, length: expected.count) } catch { throw .decode(error) }

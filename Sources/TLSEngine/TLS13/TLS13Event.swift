@@ -43,8 +43,10 @@ public enum TLS13Event: Sendable {
     case changeCipherSpecReceived
     /// An ephemeral key share made for `group` (its public value goes in key_share).
     case keyShareGenerated(group: NamedGroup, publicKey: [UInt8])
-    /// The (EC)DHE shared secret both sides compute and never send.
-    case sharedSecret(group: NamedGroup, value: [UInt8])
+    /// The (EC)DHE shared secret both sides compute and never send (RFC 8446 §7.4), with what this
+    /// side computed it from: its own ephemeral private key, the public value it sent in key_share
+    /// and the peer's, as TLS 1.2's ``DerivedValue/ecdhAgreement`` carries them.
+    case sharedSecret(group: NamedGroup, value: [UInt8], privateKey: [UInt8], publicKey: [UInt8], peerPublicKey: [UInt8])
     /// The server asked for a share of another group (HelloRetryRequest, RFC 8446 §4.1.4).
     case helloRetryRequested(group: NamedGroup)
     /// The transcript restarted after a HelloRetryRequest: ClientHello1 replaced by
@@ -53,8 +55,10 @@ public enum TLS13Event: Sendable {
     /// One step of the key schedule (RFC 8446 §7.1).
     case keySchedule(TLS13KeyScheduleStep)
     /// A traffic key and IV now protect one direction (RFC 8446 §7.3); `generation` counts
-    /// KeyUpdates (application_traffic_secret_N, §7.2).
-    case trafficKeysInstalled(TLS13KeyDirection, secret: TLS13Secret, generation: Int, keys: TLS13TrafficKeys)
+    /// KeyUpdates (application_traffic_secret_N, §7.2). `secretValue` is the traffic secret they are
+    /// expanded from with the suite's `hash`.
+    case trafficKeysInstalled(TLS13KeyDirection, secret: TLS13Secret, generation: Int, keys: TLS13TrafficKeys,
+                              secretValue: [UInt8], hash: TLS13Hash)
     case recordSealed(TLS13RecordDetail)
     case recordOpened(TLS13RecordDetail)
     /// What the trust layer decided about the peer's chain of `chainLength` certificates.
@@ -79,6 +83,10 @@ public enum TLS13Event: Sendable {
     case certificateVerifySigned(SignatureScheme, content: [UInt8], signature: [UInt8])
     /// The peer's Finished compared with the value this side computed.
     case finishedChecked(expected: [UInt8], received: [UInt8])
+    /// A Finished MAC this side computed, with what it came from (RFC 8446 §4.4.4): its own
+    /// Finished before sending it, the peer's before checking it (`finishedChecked` follows), or a
+    /// PSK binder (§4.2.11.2, before `pskOffered` or `pskBinderChecked`).
+    case finishedComputed(TLS13FinishedMAC)
     /// A TLS 1.3 client saw the DOWNGRD sentinel in a ServerHello that chose an older version.
     case downgradeDetected(random: [UInt8])
     /// Why this side is about to send a fatal alert (the `alertSent` that follows).

@@ -130,4 +130,17 @@ public enum TLS13CertificateVerifyContent {
         let context = signer == .server ? serverContext : clientContext
         return [UInt8](repeating: 0x20, count: 64) + Array(context.utf8) + [0x00] + transcriptHash
     }
+
+    /// The parts of signed `content` (RFC 8446 §4.4.3): the 64 bytes of 0x20, the context string
+    /// (which names the signer), the 0 separator and the transcript hash; nil for bytes of another form.
+    public static func parts(of content: [UInt8]) -> (padding: [UInt8], signer: TLSRole, context: String, transcriptHash: [UInt8])? {
+        let padding = [UInt8](repeating: 0x20, count: 64)
+        for (signer, context) in [(TLSRole.server, serverContext), (.client, clientContext)] {
+            let prefix = padding + Array(context.utf8) + [0x00]
+            if content.count > prefix.count, content.starts(with: prefix) {
+                return (padding, signer, context, Array(content.dropFirst(prefix.count)))
+            }
+        }
+        return nil
+    }
 }

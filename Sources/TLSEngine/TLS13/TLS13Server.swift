@@ -241,7 +241,9 @@ public struct TLS13Server: TLS13Side {
             }
             let truncatedHash = suite.hash.digest(connection.transcript + truncated)
             var early = TLS13KeySchedule.Early(hash: suite.hash, preSharedKey: ticket.psk)
-            let expected = TLS13PSKBinder.binder(hash: suite.hash, binderKey: early.binderKey(resumption: true), truncatedTranscriptHash: truncatedHash)
+            let mac = TLS13FinishedMAC(hash: suite.hash, baseKey: .binderKey, baseKeyValue: early.binderKey(resumption: true), transcriptHash: truncatedHash)
+            let expected = mac.verifyData
+            connection.events.append(.finishedComputed(mac))
             connection.events.append(.pskBinderChecked(truncatedTranscriptHash: truncatedHash, expected: expected, received: binders[index]))
             guard constantTimeEqual(expected, binders[index]) else { throw .pskBinderInvalid }
             // §8.1: a shared store hands a single-use ticket to one connection only, even at the same time.
@@ -323,7 +325,7 @@ public struct TLS13Server: TLS13Side {
             connection.events.append(.certificateVerifySigned(scheme, content: content, signature: signature))
             try connection.sendHandshake(.certificateVerify, body: TLS13Connection.certificateVerifyBody(scheme: scheme, signature: signature))
         }
-        try connection.sendHandshake(.finished, body: connection.finishedBody(baseKey: secrets.server))
+        try connection.sendHandshake(.finished, body: connection.finishedBody(.serverHandshakeTrafficSecret, baseKey: secrets.server))
 
         var master = handshake.master()
         let application = master.applicationTrafficSecrets(serverFinishedHash: connection.transcriptHash)
@@ -384,7 +386,7 @@ public struct TLS13Server: TLS13Side {
     }
 
     mutating func clientFinished(_ message: RawHandshakeMessage) throws(TLS13Failure) {
-        try connection.checkFinished(message, baseKey: connection.clientHandshakeSecret)
+        try connection.checkFinished(message, .clientHandshakeTrafficSecret, baseKey: connection.clientHandshakeSecret)
         connection.received(message)
         guard var master = connection.master else { throw .internalError }
         let before = master.steps.count
