@@ -74,7 +74,10 @@ extension RunDocumentBuilder {
         case .signature(let sig):
             let algorithm = sig.scheme.map { "\($0)" } ?? "RSA-MD5-SHA1"
             let words = ["signer": sig.signer.rawValue, "algorithm": algorithm]
-            let outputs = [V("signed_input", sig.signedData), V("signature", sig.signature)]
+            // The signer makes the signature; the peer receives it and checks it (RFC 5246 §4.7).
+            let outputs = sig.created ? [V("signed_input", sig.signedData), V("signature", sig.signature)]
+                                      : [V("signed_input", sig.signedData), V("valid", text: sig.valid ? "true" : "false")]
+            let received = sig.created ? [] : [V("signature", sig.signature)]
             switch sig.purpose {
             case .serverKeyExchange:
                 // The engine signs 32 + 32 bytes of randoms followed by the parameters as sent.
@@ -82,10 +85,10 @@ extension RunDocumentBuilder {
                 let input = sig.signedData
                 return [Calculation(kind: .serverKeyExchangeSignature, actor: actor,
                                     inputs: [V("client_random", Array(input.prefix(32))), V("server_random", Array(input[32..<64])),
-                                             V("params", Array(input.dropFirst(64)))],
+                                             V("params", Array(input.dropFirst(64)))] + received,
                                     outputs: outputs, words: words)]
             case .certificateVerify:
-                return [Calculation(kind: .certificateVerifySignature, actor: actor, inputs: [], outputs: outputs, words: words)]
+                return [Calculation(kind: .certificateVerifySignature, actor: actor, inputs: received, outputs: outputs, words: words)]
             }
         case .tls13(let fact):
             return tls13Calculations(fact, actor: actor)

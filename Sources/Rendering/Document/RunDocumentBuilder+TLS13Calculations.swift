@@ -53,10 +53,17 @@ extension RunDocumentBuilder {
         case .certificateVerifySigned(let scheme, let content, let signature),
              .certificateVerifyChecked(let scheme, let content, let signature, _):
             guard let parts = TLS13CertificateVerifyContent.parts(of: content) else { return [] }
-            return [Calculation(kind: .tls13CertificateVerify, actor: actor,
-                                inputs: [V("padding", parts.padding), V("context_string", text: parts.context), V("separator", [0]),
-                                         V("transcript_hash", parts.transcriptHash), V("signature_scheme", text: "\(scheme)")],
-                                outputs: [V("content", content), V("signature", signature)],
+            var inputs = [V("padding", parts.padding), V("context_string", text: parts.context), V("separator", [0]),
+                          V("transcript_hash", parts.transcriptHash), V("signature_scheme", text: "\(scheme)")]
+            var outputs = [V("content", content)]
+            // The signer makes the signature; the peer receives it and checks it (RFC 8446 §4.4.3).
+            if case .certificateVerifyChecked(_, _, _, let valid) = fact {
+                inputs.append(V("signature", signature))
+                outputs.append(V("valid", text: valid ? "true" : "false"))
+            } else {
+                outputs.append(V("signature", signature))
+            }
+            return [Calculation(kind: .tls13CertificateVerify, actor: actor, inputs: inputs, outputs: outputs,
                                 words: ["signer": parts.signer == .server ? Actor.server.rawValue : Actor.client.rawValue, "algorithm": "\(scheme)"])]
         default:
             return []

@@ -63,6 +63,8 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
         var records = RecordPlacement()
         var calculationState = CalculationState()
         var pendingCalculations: [Actor: [Calculation]] = [:]
+        var calculationOrder = CalculationOrder()
+        var lastCalculationStep: [Actor: Int] = [:]
         for (index, event) in trace.events.enumerated() {
             if explainingEveryStep { state.explained = [] }
             let kind = RunDocument.kind(of: event, participants: trace.participants, oneSided: state.oneSided,
@@ -96,12 +98,17 @@ struct RunDocumentBuilder: CatalogueWording, Sendable {
                 // before it sends or checks a Finished) goes with the same side's next step that has one.
                 let made = (pendingCalculations.removeValue(forKey: event.actor) ?? []) + calculations(for: event, state: &calculationState)
                 if steps[steps.count - 1].entries.contains(where: { !$0.isBlank && !$0.bytesOnly }) {
-                    steps[steps.count - 1].calculations = made
+                    steps[steps.count - 1].calculations = calculationOrder.place(made, connection: event.connection)
+                    if !steps[steps.count - 1].calculations.isEmpty { lastCalculationStep[event.actor] = steps.count - 1 }
                 } else if !made.isEmpty {
                     pendingCalculations[event.actor] = made
                 }
             }
             for (step, record) in records.place(event, step: steps.count - 1) { steps[step].records.append(record) }
+        }
+        // A box whose secret's step was never shown goes with its side's last calculations.
+        for (actor, waiting) in calculationOrder.unreleased {
+            if let step = lastCalculationStep[actor] { steps[step].calculations += waiting }
         }
         return RunDocument(steps: steps, oneSided: state.oneSided, summaries: summarizingPhases ? phaseSummaries(trace) : [], trace: trace)
     }
