@@ -60,7 +60,14 @@ struct WalkthroughFirstMinuteTerminalTests {
         var ladderText = ""
         for step in 1...count {
             if step > 1 { try session.keys("n") }
-            let screen = try session.wait(for: "step \(step)", interval: 0.01) { Self.stepNumber($0) == step }
+            var screen = try session.wait(for: "step \(step)", interval: 0.01) { Self.stepNumber($0) == step }
+            // The header may be on screen before the rest of the frame: read until two reads agree.
+            for _ in 0..<100 {
+                Thread.sleep(forTimeInterval: 0.02)
+                let again = try session.screen()
+                if again == screen { break }
+                screen = again
+            }
             lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             #expect(lines.count >= size.1 - 1)
             let words = Set(lines[1].split(separator: " ").map(String.init))

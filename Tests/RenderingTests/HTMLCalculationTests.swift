@@ -47,13 +47,30 @@ struct HTMLCalculationTests {
 
     /// RFC 5246 §5's PRF, RFC 5246 §8.1.2 and RFC 8422 §5.10 / RFC 7748 §5, written here from the RFCs
     /// with `cryptography`'s HMAC, hashes and curves; a JSON request in, each calculation's outputs out.
+    /// Key agreement as both versions' checks redo it, from a private key and the peer's public key:
+    /// (own public key, shared secret). X25519 (RFC 7748 §5, §6.1), or a NIST curve's uncompressed
+    /// point and the shared point's x-coordinate, every byte kept (RFC 8422 §5.10, RFC 8446 §7.4.2).
+    static let pythonAgreement = #"""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, x25519
+    def agree(group, private, peer):
+        if group == "x25519":
+            key = x25519.X25519PrivateKey.from_private_bytes(private)
+            return (key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw),
+                    key.exchange(x25519.X25519PublicKey.from_public_bytes(peer)))
+        curve = {"secp256r1": ec.SECP256R1, "secp384r1": ec.SECP384R1, "secp521r1": ec.SECP521R1}[group]()
+        key = ec.derive_private_key(int.from_bytes(private, "big"), curve)
+        return (key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint),
+                key.exchange(ec.ECDH(), ec.EllipticCurvePublicKey.from_encoded_point(curve, peer)))
+    """#
+
     static let python = #"""
+    \#(pythonAgreement)
     import sys, json
     from cryptography.hazmat.primitives import hashes, hmac, serialization
     from cryptography.hazmat.primitives.asymmetric import ec, x25519
     from cryptography import x509
     HASHES = {"P_SHA256": hashes.SHA256, "P_SHA384": hashes.SHA384}
-    CURVES = {"secp256r1": ec.SECP256R1, "secp384r1": ec.SECP384R1, "secp521r1": ec.SECP521R1}
     def mac(h, key, data):
         m = hmac.HMAC(key, h()); m.update(data); return m.finalize()
     def prf(name, secret, label, seed, n):
@@ -84,15 +101,8 @@ struct HTMLCalculationTests {
             p, g, x, peer = (int.from_bytes(v[n], "big") for n in ("p", "g", "private_exponent", "peer_public_value"))
             r["public_value"] = pow(g, x, p).to_bytes(len(v["p"]), "big").lstrip(b"\0")
             r["pre_master_secret"] = pow(peer, x, p).to_bytes(len(v["p"]), "big").lstrip(b"\0")
-        elif k == "ecdh_shared" and t["curve"] == "x25519":
-            key = x25519.X25519PrivateKey.from_private_bytes(v["private_key"])
-            r["public_key"] = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-            r["pre_master_secret"] = key.exchange(x25519.X25519PublicKey.from_public_bytes(v["peer_public_key"]))
         elif k == "ecdh_shared":
-            curve = CURVES[t["curve"]]()
-            key = ec.derive_private_key(int.from_bytes(v["private_key"], "big"), curve)
-            r["public_key"] = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-            r["pre_master_secret"] = key.exchange(ec.ECDH(), ec.EllipticCurvePublicKey.from_encoded_point(curve, v["peer_public_key"]))
+            r["public_key"], r["pre_master_secret"] = agree(t["curve"], v["private_key"], v["peer_public_key"])
         results.append({n: b.hex() for n, b in r.items()})
     digests = {n: digest(h, bytes.fromhex(x)).hex() for n, (h, x) in request["digests"].items()}
     # The server's RSA public key as its certificate carries it: the first certificate of the Certificate

@@ -23,12 +23,12 @@ struct HTMLTLS13CalculationTests {
     /// signed content, written here with `cryptography`'s HMAC, hashes, curves and signatures; a JSON
     /// request in, each calculation's outputs out.
     static let python = #"""
+    \#(HTMLCalculationTests.pythonAgreement)
     import sys, json
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, hmac, serialization
     from cryptography.hazmat.primitives.asymmetric import ec, x25519, padding, rsa, ed25519
     H = {"SHA-256": hashes.SHA256, "SHA-384": hashes.SHA384}
-    CURVES = {"secp256r1": ec.SECP256R1, "secp384r1": ec.SECP384R1, "secp521r1": ec.SECP521R1}
     def mac(h, key, data):
         m = hmac.HMAC(key, h()); m.update(data); return m.finalize()
     def digest(h, data):
@@ -94,15 +94,8 @@ struct HTMLTLS13CalculationTests {
         t = c["text"]; k = c["kind"]; outs = c["outputs"]; r = {}
         h = H.get(t.get("hash"))
         named = [n for n in v if n not in ("hash", "label", "transcript_hash", "HkdfLabel", "context", "salt", "IKM")]
-        if k == "tls13_key_share" and t["group"] == "x25519":
-            key = x25519.X25519PrivateKey.from_private_bytes(v["private_key"])
-            r["public_key"] = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-            r["shared_secret"] = key.exchange(x25519.X25519PublicKey.from_public_bytes(v["peer_public_key"]))
-        elif k == "tls13_key_share":
-            curve = CURVES[t["group"]]()
-            key = ec.derive_private_key(int.from_bytes(v["private_key"], "big"), curve)
-            r["public_key"] = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-            r["shared_secret"] = key.exchange(ec.ECDH(), ec.EllipticCurvePublicKey.from_encoded_point(curve, v["peer_public_key"]))
+        if k == "tls13_key_share":
+            r["public_key"], r["shared_secret"] = agree(t["group"], v["private_key"], v["peer_public_key"])
         elif k == "tls13_extract":
             # HKDF-Extract(salt, IKM) = HMAC-Hash(salt, IKM) (RFC 5869 section 2.2)
             r[outs[0]] = mac(h, v["salt"], v["IKM"])
