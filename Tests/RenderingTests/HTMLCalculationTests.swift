@@ -116,6 +116,14 @@ struct HTMLCalculationTests {
     json.dump({"calcs": results, "digests": digests, "server_key": keys}, sys.stdout)
     """#
 
+    /// Python's answer to a JSON request: `script` reads the request on stdin and writes its answer.
+    static func redo<A: Decodable>(_ request: [String: Any], with script: String, as: A.Type) throws -> A {
+        let data = try JSONSerialization.data(withJSONObject: request)
+        let result = try ExternalTool.run(try #require(SignatureInputPython.path), ["-c", script], stdin: data, timeout: 60)
+        #expect(result.succeeded, "\(result.stderrText)")
+        return try JSONDecoder().decode(A.self, from: Data(result.stdoutText.utf8))
+    }
+
     struct Answer: Decodable {
         var calcs: [[String: String]]
         var digests: [String: String]
@@ -156,10 +164,7 @@ struct HTMLCalculationTests {
                 // The key block is as long as its parts; Python is told only the length.
                 return ["kind": f.kind, "hex": hex, "text": text, "length": (f["key_block"]?.count ?? 0) / 2]
             }]
-        let data = try JSONSerialization.data(withJSONObject: request)
-        let result = try ExternalTool.run(try #require(SignatureInputPython.path), ["-c", python], stdin: data, timeout: 60)
-        #expect(result.succeeded, "\(result.stderrText)")
-        let answer = try JSONDecoder().decode(Answer.self, from: Data(result.stdoutText.utf8))
+        let answer = try Self.redo(request, with: python, as: Answer.self)
         #expect(answer.calcs.count == figures.count)
         for (f, redone) in zip(figures, answer.calcs) {
             let who = "\(f.kind) (\(f.actor))"

@@ -73,10 +73,7 @@ struct HTMLResumedCalculationTests {
                 for item in f.items where item.role == "input" { hex[item.name] = item.hex; text[item.name] = item.text }
                 return ["kind": f.kind, "hex": hex, "text": text, "length": (f["key_block"]?.count ?? 0) / 2]
             }]
-        let data = try JSONSerialization.data(withJSONObject: request)
-        let result = try ExternalTool.run(try #require(SignatureInputPython.path), ["-c", HTMLCalculationTests.python], stdin: data, timeout: 60)
-        #expect(result.succeeded, "\(result.stderrText)")
-        let answer = try JSONDecoder().decode(HTMLCalculationTests.Answer.self, from: Data(result.stdoutText.utf8))
+        let answer = try HTMLCalculationTests.redo(request, with: HTMLCalculationTests.python, as: HTMLCalculationTests.Answer.self)
         compare("Python redid every resumed calculation", "\(answer.calcs.count)", "\(resumedFigures.count)")
         for (f, redone) in zip(resumedFigures, answer.calcs) {
             compare("\(f.kind) (\(f.actor)) was redone", redone.isEmpty ? nil : "yes", "yes")

@@ -168,10 +168,7 @@ struct HTMLTLS13CalculationTests {
                 return ["kind": f.kind, "hex": hex, "text": text, "outputs": outputs.map(\.name), "lengths": lengths,
                         "signature": f["signature"] ?? ""]
             }]
-        let data = try JSONSerialization.data(withJSONObject: request)
-        let result = try ExternalTool.run(try #require(SignatureInputPython.path), ["-c", python], stdin: data, timeout: 60)
-        #expect(result.succeeded, "\(result.stderrText)")
-        let answer = try JSONDecoder().decode(Answer.self, from: Data(result.stdoutText.utf8))
+        let answer = try HTMLCalculationTests.redo(request, with: python, as: Answer.self)
         #expect(answer.calcs.count == figures.count)
         for (f, redone) in zip(figures, answer.calcs) {
             let who = "\(f.kind) (\(f.actor))"
